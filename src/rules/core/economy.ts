@@ -1,0 +1,79 @@
+import { FrayError } from "./errors.js";
+import type { RuleId, Track } from "./types.js";
+
+/**
+ * A per-round action economy, shared by every ruleset: slots (UD10 movement/action/reaction/free,
+ * Zones action/reaction/free, Hitbox one action) and point pools (Critical's 4 AP, Zones speed
+ * points and effort points).
+ */
+export interface SlotSpec {
+  id: string;
+  /** i18n key, `FRAY.Slot.*`. */
+  label: string;
+  /** Uses per round; `null` for "within reason" (UD10 free actions). */
+  max: number | null;
+  rule: RuleId;
+}
+
+/** A pool of points per round (AP, speed points). */
+export interface PoolSpec {
+  id: string;
+  label: string;
+  max: number;
+  rule: RuleId;
+}
+
+/** The economy a combatant starts each round with. */
+export interface EconomySpec {
+  slots: SlotSpec[];
+  pools: PoolSpec[];
+}
+
+/** Spent and remaining uses in a round. */
+export interface Economy {
+  slots: Record<string, { used: number; max: number | null }>;
+  pools: Record<string, Track>;
+}
+
+/** What something costs: slot uses and pool points. */
+export interface ActionCost {
+  slots?: Record<string, number>;
+  pools?: Record<string, number>;
+}
+
+/** A fresh economy for the start of a round. */
+export function createEconomy(spec: EconomySpec): Economy {
+  return {
+    slots: Object.fromEntries(spec.slots.map((s) => [s.id, { used: 0, max: s.max }])),
+    pools: Object.fromEntries(spec.pools.map((p) => [p.id, { value: p.max, max: p.max }])),
+  };
+}
+
+/** The first slot or pool the cost cannot be paid from, or `undefined` when it can be paid. */
+export function shortfall(economy: Economy, cost: ActionCost): string | undefined {
+  for (const [id, n] of Object.entries(cost.slots ?? {})) {
+    const slot = economy.slots[id];
+    if (!slot) return id;
+    if (slot.max !== null && slot.used + n > slot.max) return id;
+  }
+  for (const [id, n] of Object.entries(cost.pools ?? {})) {
+    const pool = economy.pools[id];
+    if (!pool || pool.value < n) return id;
+  }
+  return undefined;
+}
+
+/**
+ * Pays a cost, returning the new economy (the input is not changed).
+ * @throws FrayError `FRAY.Error.Economy` naming the slot or pool that is spent.
+ */
+export function spend(economy: Economy, cost: ActionCost): Economy {
+  const missing = shortfall(economy, cost);
+  if (missing) {
+    throw new FrayError("FRAY.Error.Economy", { slot: missing }, `No ${missing} left this round`);
+  }
+  const next: Economy = structuredClone(economy);
+  for (const [id, n] of Object.entries(cost.slots ?? {})) next.slots[id]!.used += n;
+  for (const [id, n] of Object.entries(cost.pools ?? {})) next.pools[id]!.value -= n;
+  return next;
+}

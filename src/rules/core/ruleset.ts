@@ -1,0 +1,206 @@
+import type { DiceRoller } from "./dice/port.js";
+import type { ActionCost, Economy, EconomySpec } from "./economy.js";
+import type {
+  CheckResult,
+  DamageReport,
+  DamageStep,
+  Difficulty,
+  Modifier,
+  RollOutcome,
+  RuleId,
+  RulesetId,
+  VitalState,
+} from "./types.js";
+
+/** When initiative is rolled: once per combat, or again every round. */
+export type InitiativeTiming = "combat" | "round";
+
+/**
+ * How actions are declared before they resolve: not at all (act on your turn), lowest
+ * initiative declares first (Critical CR-INI-02), all declare then resolve simultaneously
+ * (Hitbox HB-ACT-01), players plot first (Zones ZN-INI-01).
+ */
+export type DeclarationOrder = "none" | "lowest-first" | "simultaneous" | "players-first";
+
+/** How NPC initiative is grouped (UD-INI-02, CR-INI-01). */
+export type GroupMode = "each" | "group" | "all";
+
+/** A named optional rule or setting of a ruleset, shown as a world setting. */
+export interface OptionSpec {
+  id: string;
+  /** i18n keys. */
+  label: string;
+  hint: string;
+  rule: RuleId;
+  type: "boolean" | "number" | "choice";
+  default: boolean | number | string;
+  choices?: string[];
+}
+
+/** Values of a ruleset's options, by option id. */
+export type RulesetOptions = Record<string, boolean | number | string>;
+
+/** One initiative roll: for a single combatant or a whole group that acts together. */
+export interface InitiativeRoll {
+  /** Combatant ids that act on this roll. */
+  members: string[];
+  check: CheckResult;
+  total: number;
+  /** Values compared, in order, when totals tie (higher acts first). */
+  tiebreak: number[];
+}
+
+/** A band of movement in one round (UD10 step/standard/full; Zones per speed point). */
+export interface MovementBand {
+  id: string;
+  /** i18n key. */
+  label: string;
+  rule: RuleId;
+  /** Furthest distance in metres this band covers. */
+  maxMetres: number;
+  /** What moving within this band costs. */
+  cost: ActionCost;
+}
+
+/** A reaction a defender may make against an attack. */
+export interface ReactionOption {
+  id: "parry" | "dodge" | "block";
+  label: string;
+  rule: RuleId;
+  available: boolean;
+  /** i18n key of why it is not available. */
+  reason?: string;
+  /** The check it rolls, e.g. `1d10 + 6`. */
+  formula: string;
+  modifiers: Modifier[];
+  cost: ActionCost;
+}
+
+/** A reaction as rolled. */
+export interface ReactionResult {
+  id: ReactionOption["id"];
+  rule: RuleId;
+  check: CheckResult;
+  /** True when the reaction worked (parry stopped the attack, block halved the damage ...). */
+  success: boolean;
+  /** What a successful reaction does. */
+  effect: "negate" | "halve";
+}
+
+/** The hit location of an attack. */
+export interface HitLocation {
+  id: string;
+  /** i18n key. */
+  label: string;
+  rule: RuleId;
+  /** The roll on the location table; absent for a location chosen without a roll. */
+  roll?: RollOutcome;
+}
+
+/** Exact chances for an attack about to be rolled. */
+export interface AttackOdds {
+  /** P(the attack check succeeds). */
+  hit: number;
+  /** P(the attack hits and the declared reaction fails), when a reaction is declared. */
+  throughReaction?: number;
+  /** Further named outcomes (severities of critical, bullets that hit ...). */
+  outcomes?: Record<string, number>;
+}
+
+/** An attack about to be rolled: the check's formula, every modifier, the difficulty. */
+export interface AttackPlan {
+  ruleset: RulesetId;
+  attackerId: string;
+  targetId: string;
+  weaponId: string;
+  modeId?: string;
+  /** The check's dice, e.g. `1d10`. */
+  dice: string;
+  modifiers: Modifier[];
+  difficulty: Difficulty;
+  /** The reaction the defender declared in advance, if any. */
+  reaction?: ReactionOption;
+}
+
+/** The outcome of an attack check and what follows from it. */
+export interface AttackResult {
+  plan: AttackPlan;
+  check: CheckResult;
+  /** The check met the difficulty. */
+  hit: boolean;
+  reaction?: ReactionResult;
+  /** Hit after any reaction: damage is to be rolled. */
+  lands: boolean;
+  location?: HitLocation;
+  /** Bullets fired and bullets that hit (bursts). */
+  bullets?: { fired: number; hit: number };
+  /** A critical code, e.g. `CS` (Critical ruleset). */
+  critical?: string;
+}
+
+/** Rolled damage ready to apply. */
+export interface DamagePacket {
+  roll: RollOutcome;
+  amount: number;
+  /** Hit location id when locations are used. */
+  location?: string;
+  /** Damage type where a ruleset uses it. */
+  type?: string;
+  /** Weapon properties that act during application (penetration ...). */
+  penetration?: number;
+  /** Steps taken before application (a halving block ...). */
+  steps?: DamageStep[];
+}
+
+/**
+ * One ruleset: everything the sheet, chat card, tracker, ruler and encounter runner need.
+ * Generic over the ruleset's own combatant and attack-input shapes; the results are shared
+ * shapes so cards and logs render them alike.
+ *
+ * @typeParam C the combatant shape (stats, equipment, state).
+ * @typeParam I the attack input (attacker, target, weapon, range, situational options).
+ */
+export interface Ruleset<C, I> {
+  readonly id: RulesetId;
+  /** i18n key of the ruleset's name. */
+  readonly label: string;
+  /** Optional rules and settings, with defaults. */
+  readonly options: OptionSpec[];
+  /** Default option values. */
+  defaults(): RulesetOptions;
+
+  /** Initiative timing under the given options. */
+  initiativeTiming(options: RulesetOptions): InitiativeTiming;
+  readonly declaration: DeclarationOrder;
+  readonly groupModes: GroupMode[];
+  /** The initiative formula of one combatant, e.g. `1d10 + 4`. */
+  initiativeFormula(c: C): string;
+  /** Rolls initiative for combatants acting together (one combatant, a group, all NPCs). */
+  rollInitiative(members: C[], dice: DiceRoller): Promise<InitiativeRoll>;
+  /** Sorts rolls into acting order (first to act first). */
+  order(rolls: InitiativeRoll[]): InitiativeRoll[];
+
+  /** The economy a combatant starts each round with. */
+  economy(c: C, options: RulesetOptions): EconomySpec;
+  /** Movement bands for a combatant this round, nearest first. */
+  movement(c: C, options: RulesetOptions): MovementBand[];
+  /** The band a move of `metres` falls in, or `undefined` when it is beyond every band. */
+  movementBand(c: C, metres: number, options: RulesetOptions): MovementBand | undefined;
+
+  /** Builds an attack: itemized modifiers and difficulty. @throws FrayError on bad input. */
+  planAttack(input: I, options: RulesetOptions): AttackPlan;
+  /** Exact odds of a planned attack. */
+  odds(plan: AttackPlan, input: I, options: RulesetOptions): AttackOdds;
+  /** Reactions the defender may make against this attack. */
+  reactions(input: I, economy: Economy | undefined, options: RulesetOptions): ReactionOption[];
+  /** Rolls the attack, the declared reaction and the hit location. */
+  resolveAttack(plan: AttackPlan, input: I, dice: DiceRoller, options: RulesetOptions): Promise<AttackResult>;
+  /** Rolls damage for an attack that lands. */
+  rollDamage(result: AttackResult, input: I, dice: DiceRoller, options: RulesetOptions): Promise<DamagePacket>;
+  /** Applies damage to a combatant: a pure transition reporting each step. */
+  applyDamage(target: C, packet: DamagePacket, options: RulesetOptions): DamageReport;
+  /** The vital state of a combatant. */
+  vitals(c: C): VitalState;
+  /** True when the combatant can no longer fight (down, unconscious, dead). */
+  isOut(state: VitalState): boolean;
+}

@@ -1,0 +1,269 @@
+import { FrayError } from "../core/errors.js";
+import type { Track } from "../core/types.js";
+
+/** Body zone ids of the UD10 body-zone table (UD-ZON-01). */
+export const ZONES = ["head", "leftArm", "rightArm", "torso", "leftLeg", "rightLeg"] as const;
+export type ZoneId = (typeof ZONES)[number];
+
+/** Attribute ids UD10 combat reads. */
+export const ATTRIBUTES = ["STR", "DEX", "CON"] as const;
+export type AttributeId = (typeof ATTRIBUTES)[number];
+
+/** Skill ids UD10 combat reads (UD-INI-01, UD-ATK-01, UD-REA-02, UD-REA-04). */
+export const SKILLS = ["initiative", "melee", "ranged", "parry", "dodge"] as const;
+export type SkillId = (typeof SKILLS)[number];
+
+/** The attribute an untrained check of each skill rolls against (UD-REA-02, generalized in RULES.md). */
+export const SKILL_ATTRIBUTE: Record<SkillId, AttributeId> = {
+  initiative: "DEX",
+  melee: "DEX",
+  ranged: "DEX",
+  parry: "DEX",
+  dodge: "DEX",
+};
+
+/** A skill: its rating and whether the character is trained in it. */
+export interface Skill {
+  rating: number;
+  trained: boolean;
+}
+
+/** A firing mode of a ranged weapon with its own damage code (UD-RNG-02). */
+export interface FiringMode {
+  id: string;
+  /** Display name (content text, localized by the content itself). */
+  label: string;
+  /** Damage code, `fixed + N d10`, e.g. `4+2d10`. */
+  damage: string;
+  /** Added to the weapon's attack modifier in this mode. */
+  attackModifier: number;
+  /** Rounds of ammunition the mode uses. */
+  shots: number;
+}
+
+/** A UD10 weapon (UD-ATK-01, UD-RNG-01, UD-RNG-02, UD-DMG-01, UD-DMG-05). */
+export interface Ud10Weapon {
+  id: string;
+  name: string;
+  /** `melee` uses the melee skill, `ranged` (and thrown) Ranged Combat. */
+  kind: "melee" | "ranged";
+  /** Attack modifier, AM. */
+  attackModifier: number;
+  /** Damage code of the standard mode, e.g. `2+1d10`. */
+  damage: string;
+  /** Penetration score (optional rule UD-DMG-05). */
+  penetration: number;
+  /** Range increment in metres; 0 for melee weapons. */
+  rangeIncrement: number;
+  /** Alternative firing modes (UD-RNG-02); the weapon's own damage is the standard mode. */
+  modes: FiringMode[];
+  /** The weapon can be used to parry (UD-REA-02). */
+  canParry: boolean;
+  /** A shield: +2 to the bearer's defense when carried (UD-DEF-01). */
+  shield: boolean;
+}
+
+/** Armor rating and buffer of one body zone. */
+export interface ZoneArmor {
+  rating: number;
+  buffer: number;
+}
+
+/** A UD10 armor piece: rating and buffer per body zone (UD-DMG-02, UD-DMG-03). */
+export interface Ud10Armor {
+  id: string;
+  name: string;
+  zones: Record<ZoneId, ZoneArmor>;
+}
+
+/** Stature: large -1, small +1 to the defense rating (UD-DEF-01). */
+export type Size = "small" | "normal" | "large";
+
+/** A UD10 combatant as the rules core sees it. */
+export interface Ud10Combatant {
+  id: string;
+  name: string;
+  /** `npc` or `character`; NPCs may share initiative (UD-INI-02). */
+  kind: "character" | "npc";
+  /** Side or group name (players, guards ...). */
+  group: string;
+  attributes: Record<AttributeId, number>;
+  skills: Record<SkillId, Skill>;
+  hp: Track;
+  ep: Track;
+  size: Size;
+  weapons: Ud10Weapon[];
+  /** Armor worn. */
+  armor: Ud10Armor[];
+  /** Status conditions (`prone`, `immobilized`, `surprised`, `unconscious` ...). */
+  conditions: string[];
+}
+
+type Raw = Record<string, unknown>;
+
+function isRecord(v: unknown): v is Raw {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function fieldError(field: string, expected: string): FrayError {
+  return new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
+}
+
+/** Reads a number; missing values take the default, anything else non-numeric throws. */
+export function num(raw: Raw, key: string, path: string, fallback?: number): number {
+  const v = raw[key];
+  if (v === undefined || v === null || v === "") {
+    if (fallback !== undefined) return fallback;
+    throw fieldError(`${path}.${key}`, "a number");
+  }
+  const n = typeof v === "string" ? Number(v) : v;
+  if (typeof n !== "number" || !Number.isFinite(n)) throw fieldError(`${path}.${key}`, "a number");
+  return n;
+}
+
+function str(raw: Raw, key: string, path: string, fallback?: string): string {
+  const v = raw[key];
+  if (v === undefined || v === null) {
+    if (fallback !== undefined) return fallback;
+    throw fieldError(`${path}.${key}`, "a text");
+  }
+  if (typeof v !== "string" && typeof v !== "number") throw fieldError(`${path}.${key}`, "a text");
+  return String(v);
+}
+
+/** Damage codes: `fixed + N d10` in any order, e.g. `3+2d10`, `2d10+3`, `1d10`, `4`. */
+const DAMAGE_CODE = /^\s*(?:(\d+)\s*\+\s*)?(?:(\d*)\s*[dDwW]\s*10)?\s*(?:\+\s*(\d+))?\s*$/;
+
+/**
+ * Parses a UD10 damage code into its fixed points and number of d10 (UD-DMG-01).
+ * Accepts `3+2d10`, `2d10+3`, `2d10`, `d10`, `5`, and the German `2W10+3`.
+ * @throws FrayError `FRAY.Error.DamageCode` naming the code when it is malformed.
+ */
+export function parseDamageCode(code: string): { fixed: number; dice: number } {
+  const m = DAMAGE_CODE.exec(code);
+  const hasDice = m?.[2] !== undefined;
+  const bad = new FrayError("FRAY.Error.DamageCode", { code }, `Malformed damage code "${code}"`);
+  if (!m || (!hasDice && m[1] === undefined && m[3] === undefined) || (m[1] && m[3])) throw bad;
+  const dice = hasDice ? (m[2] === "" ? 1 : Number(m[2])) : 0;
+  if (dice > 20) throw bad;
+  return { fixed: Number(m[1] ?? m[3] ?? 0), dice };
+}
+
+/** The dice formula of a damage code: `N d10` exploding on 10, plus the fixed points (UD-DMG-01). */
+export function damageFormula(code: string): string {
+  const { fixed, dice } = parseDamageCode(code);
+  if (dice === 0) return String(fixed);
+  return fixed ? `${dice}d10x10 + ${fixed}` : `${dice}d10x10`;
+}
+
+/**
+ * Reads a weapon from item-like data (an Item's `system` plus name and id).
+ * @throws FrayError naming the field when the data cannot be used.
+ */
+export function parseWeapon(raw: unknown, path = "weapon"): Ud10Weapon {
+  if (!isRecord(raw)) throw fieldError(path, "an object");
+  const kind = str(raw, "kind", path, "melee");
+  if (kind !== "melee" && kind !== "ranged") throw fieldError(`${path}.kind`, "melee or ranged");
+  const damage = str(raw, "damage", path);
+  damageFormula(damage);
+  const modesRaw = raw.modes ?? [];
+  if (!Array.isArray(modesRaw)) throw fieldError(`${path}.modes`, "a list");
+  const modes = modesRaw.map((m: unknown, i): FiringMode => {
+    const p = `${path}.modes[${i}]`;
+    if (!isRecord(m)) throw fieldError(p, "an object");
+    const dmg = str(m, "damage", p);
+    damageFormula(dmg);
+    return {
+      id: str(m, "id", p, `mode${i}`),
+      label: str(m, "label", p, str(m, "id", p, `mode${i}`)),
+      damage: dmg,
+      attackModifier: num(m, "attackModifier", p, 0),
+      shots: num(m, "shots", p, 1),
+    };
+  });
+  const rangeIncrement = num(raw, "rangeIncrement", path, 0);
+  if (kind === "ranged" && rangeIncrement <= 0) throw fieldError(`${path}.rangeIncrement`, "a positive number of metres");
+  return {
+    id: str(raw, "id", path, str(raw, "name", path, "weapon")),
+    name: str(raw, "name", path, "weapon"),
+    kind,
+    attackModifier: num(raw, "attackModifier", path, 0),
+    damage,
+    penetration: num(raw, "penetration", path, 0),
+    rangeIncrement,
+    modes,
+    canParry: raw.canParry === undefined ? kind === "melee" : Boolean(raw.canParry),
+    shield: Boolean(raw.shield),
+  };
+}
+
+/**
+ * Reads an armor piece; zones missing from the data are unprotected (rating 0, buffer 0).
+ * @throws FrayError naming the field when a rating is not a number.
+ */
+export function parseArmor(raw: unknown, path = "armor"): Ud10Armor {
+  if (!isRecord(raw)) throw fieldError(path, "an object");
+  const zonesRaw = raw.zones ?? {};
+  if (!isRecord(zonesRaw)) throw fieldError(`${path}.zones`, "an object");
+  const zones = {} as Record<ZoneId, ZoneArmor>;
+  for (const z of ZONES) {
+    const zr = zonesRaw[z] ?? {};
+    if (!isRecord(zr)) throw fieldError(`${path}.zones.${z}`, "an object");
+    zones[z] = { rating: num(zr, "rating", `${path}.zones.${z}`, 0), buffer: num(zr, "buffer", `${path}.zones.${z}`, 0) };
+  }
+  return { id: str(raw, "id", path, str(raw, "name", path, "armor")), name: str(raw, "name", path, "armor"), zones };
+}
+
+/**
+ * Reads a combatant from actor-like data: `attributes`, `skills`, `hp`, `ep`, `size`,
+ * `weapons`, `armor`, `conditions`. Missing skills are untrained with rating 0.
+ * @throws FrayError `FRAY.Error.Field` naming the first unusable field (an actor without stats).
+ */
+export function parseCombatant(raw: unknown, path = "combatant"): Ud10Combatant {
+  if (!isRecord(raw)) throw fieldError(path, "an object");
+  const attrs = raw.attributes;
+  if (!isRecord(attrs)) throw fieldError(`${path}.attributes`, "STR, DEX and CON");
+  const attributes = {} as Record<AttributeId, number>;
+  for (const a of ATTRIBUTES) attributes[a] = num(attrs, a, `${path}.attributes`);
+  const skillsRaw = raw.skills ?? {};
+  if (!isRecord(skillsRaw)) throw fieldError(`${path}.skills`, "an object");
+  const skills = {} as Record<SkillId, Skill>;
+  for (const s of SKILLS) {
+    const v = skillsRaw[s];
+    if (v === undefined || v === null) skills[s] = { rating: 0, trained: false };
+    else if (typeof v === "number") skills[s] = { rating: v, trained: true };
+    else if (isRecord(v)) {
+      const rating = num(v, "rating", `${path}.skills.${s}`, 0);
+      skills[s] = { rating, trained: v.trained === undefined ? rating > 0 : Boolean(v.trained) };
+    } else throw fieldError(`${path}.skills.${s}`, "a rating or { rating, trained }");
+  }
+  const track = (key: string): Track => {
+    const v = raw[key];
+    if (typeof v === "number") return { value: v, max: v };
+    if (!isRecord(v)) throw fieldError(`${path}.${key}`, "{ value, max }");
+    const max = num(v, "max", `${path}.${key}`);
+    return { value: num(v, "value", `${path}.${key}`, max), max };
+  };
+  const size = str(raw, "size", path, "normal");
+  if (size !== "small" && size !== "normal" && size !== "large") throw fieldError(`${path}.size`, "small, normal or large");
+  const list = (key: string): unknown[] => {
+    const v = raw[key] ?? [];
+    if (!Array.isArray(v)) throw fieldError(`${path}.${key}`, "a list");
+    return v;
+  };
+  const kind = str(raw, "kind", path, "character");
+  return {
+    id: str(raw, "id", path, str(raw, "name", path, "combatant")),
+    name: str(raw, "name", path, "combatant"),
+    kind: kind === "npc" ? "npc" : "character",
+    group: str(raw, "group", path, kind === "npc" ? "npc" : "players"),
+    attributes,
+    skills,
+    hp: track("hp"),
+    ep: track("ep"),
+    size,
+    weapons: list("weapons").map((w, i) => parseWeapon(w, `${path}.weapons[${i}]`)),
+    armor: list("armor").map((a, i) => parseArmor(a, `${path}.armor[${i}]`)),
+    conditions: list("conditions").map(String),
+  };
+}
