@@ -72,7 +72,10 @@ export function spend(economy: Economy, cost: ActionCost): Economy {
   if (missing) {
     throw new FrayError("FRAY.Error.Economy", { slot: missing }, `No ${missing} left this round`);
   }
-  const next: Economy = structuredClone(economy);
+  const next: Economy = {
+    slots: Object.fromEntries(Object.entries(economy.slots).map(([k, v]) => [k, { ...v }])),
+    pools: Object.fromEntries(Object.entries(economy.pools).map(([k, v]) => [k, { ...v }])),
+  };
   for (const [id, n] of Object.entries(cost.slots ?? {})) next.slots[id]!.used += n;
   for (const [id, n] of Object.entries(cost.pools ?? {})) next.pools[id]!.value -= n;
   return next;
