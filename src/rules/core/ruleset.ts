@@ -187,8 +187,12 @@ export interface Ruleset<C, I> {
   /** The band a move of `metres` falls in, or `undefined` when it is beyond every band. */
   movementBand(c: C, metres: number, options: RulesetOptions): MovementBand | undefined;
 
-  /** Builds an attack: itemized modifiers and difficulty. @throws FrayError on bad input. */
-  planAttack(input: I, options: RulesetOptions): AttackPlan;
+  /**
+   * Builds an attack: itemized modifiers and difficulty. `defenderEconomy` tells whether the
+   * defender still has a reaction for a declared one.
+   * @throws FrayError on bad input.
+   */
+  planAttack(input: I, options: RulesetOptions, defenderEconomy?: Economy): AttackPlan;
   /** Exact odds of a planned attack. */
   odds(plan: AttackPlan, input: I, options: RulesetOptions): AttackOdds;
   /** Reactions the defender may make against this attack. */

@@ -1,0 +1,238 @@
+import { atLeast, distribution, type Pmf } from "../core/dice/distribution.js";
+import type { DiceRoller } from "../core/dice/port.js";
+import type { Economy } from "../core/economy.js";
+import { FrayError } from "../core/errors.js";
+import type { AttackOdds, AttackPlan, AttackResult, ReactionOption, ReactionResult } from "../core/ruleset.js";
+import { difficulty, sumModifiers, type CheckResult, type Modifier } from "../core/types.js";
+import type { Ud10AttackInput } from "./input.js";
+import { SKILL_ATTRIBUTE, type SkillId, type Ud10Combatant, type Ud10Weapon, type FiringMode } from "./model.js";
+import type { Ud10Options } from "./options.js";
+import { rollBodyZone } from "./zones.js";
+
+/** Conditions that take a combatant out of the fight: no actions, no reactions. */
+export const OUT_CONDITIONS = ["unconscious", "incapacitated", "dead"] as const;
+
+const has = (c: Ud10Combatant, condition: string) => c.conditions.includes(condition);
+
+/** True when the combatant cannot act or react. */
+export function isIncapacitated(c: Ud10Combatant): boolean {
+  return OUT_CONDITIONS.some((s) => has(c, s));
+}
+
+/**
+ * The weapon and firing mode an attack uses.
+ * @throws FrayError `FRAY.Error.NoWeapon` / `FRAY.Error.NoMode` when they are not the attacker's.
+ */
+export function weaponAndMode(input: Ud10AttackInput): { weapon: Ud10Weapon; mode?: FiringMode } {
+  const weapon = input.attacker.weapons.find((w) => w.id === input.weaponId || w.name === input.weaponId);
+  if (!weapon) {
+    throw new FrayError("FRAY.Error.NoWeapon", { weapon: input.weaponId, actor: input.attacker.name }, `${input.attacker.name} has no weapon "${input.weaponId}"`);
+  }
+  if (!input.modeId || input.modeId === "standard") return { weapon };
+  const mode = weapon.modes.find((m) => m.id === input.modeId);
+  if (!mode) {
+    throw new FrayError("FRAY.Error.NoMode", { mode: input.modeId, weapon: weapon.name }, `${weapon.name} has no firing mode "${input.modeId}"`);
+  }
+  return { weapon, mode };
+}
+
+/**
+ * The value a check of `skill` adds to the d10: the skill rating when trained, else the linked
+ * attribute (an untrained check, UD-REA-02 generalized; RULES.md).
+ */
+export function skillValue(c: Ud10Combatant, skill: SkillId): { value: number; trained: boolean } {
+  const s = c.skills[skill];
+  if (s.trained) return { value: s.rating, trained: true };
+  return { value: c.attributes[SKILL_ATTRIBUTE[skill]], trained: false };
+}
+
+/** The skill modifier line of a check. */
+function skillLine(c: Ud10Combatant, skill: SkillId, rule: Modifier["rule"]): Modifier {
+  const { value, trained } = skillValue(c, skill);
+  return trained
+    ? { label: "FRAY.Mod.Skill", value, rule, data: { skill: `FRAY.Skill.${skill}` } }
+    : { label: "FRAY.Mod.Untrained", value, rule, data: { skill: `FRAY.Skill.${skill}`, attribute: SKILL_ATTRIBUTE[skill] } };
+}
+
+/**
+ * Range penalty: -1 for each full or partial range increment the distance exceeds the first
+ * (UD-RNG-01). 0 within one increment.
+ */
+export function rangePenalty(rangeMetres: number, increment: number): number {
+  if (increment <= 0 || rangeMetres <= increment) return 0;
+  return -(Math.ceil(rangeMetres / increment) - 1);
+}
+
+/**
+ * The defense rating of a target as itemized lines (UD-ATK-02, UD-ATK-03, UD-DEF-01, UD-COV-01):
+ * 10, + DEX when the attack can be anticipated and the target is not immobilized, shield +2,
+ * immobilized -2, large -1, small +1, + cover.
+ */
+export function defenseLines(target: Ud10Combatant, input: Pick<Ud10AttackInput, "situation">): { base: Modifier; modifiers: Modifier[] } {
+  const s = input.situation ?? {};
+  const base: Modifier = { label: "FRAY.Mod.DefenseBase", value: 10, rule: "UD-ATK-03" };
+  const mods: Modifier[] = [];
+  const immobilized = has(target, "immobilized");
+  const unanticipated = Boolean(s.unanticipated) || has(target, "surprised") || isIncapacitated(target);
+  if (immobilized) mods.push({ label: "FRAY.Mod.NoDexImmobilized", value: 0, rule: "UD-DEF-01" });
+  else if (unanticipated) mods.push({ label: "FRAY.Mod.NoDexUnanticipated", value: 0, rule: "UD-ATK-03" });
+  else mods.push({ label: "FRAY.Mod.Dex", value: target.attributes.DEX, rule: "UD-ATK-03" });
+  if (target.weapons.some((w) => w.shield)) mods.push({ label: "FRAY.Mod.Shield", value: 2, rule: "UD-DEF-01" });
+  if (immobilized) mods.push({ label: "FRAY.Mod.Immobilized", value: -2, rule: "UD-DEF-01" });
+  if (target.size === "large") mods.push({ label: "FRAY.Mod.Large", value: -1, rule: "UD-DEF-01" });
+  if (target.size === "small") mods.push({ label: "FRAY.Mod.Small", value: 1, rule: "UD-DEF-01" });
+  if (s.cover) mods.push({ label: "FRAY.Mod.Cover", value: s.cover, rule: "UD-COV-01" });
+  return { base, modifiers: mods };
+}
+
+/** The defense rating as one number (UD-ATK-03), e.g. for a sheet. */
+export function defenseRating(target: Ud10Combatant, situation: Ud10AttackInput["situation"] = {}): number {
+  const { base, modifiers } = defenseLines(target, { situation });
+  return base.value + sumModifiers(modifiers);
+}
+
+/**
+ * Plans a UD10 attack: the d10 check with skill, AM and situational modifiers against the
+ * defender's defense rating (UD-ATK-01 to UD-ATK-04, UD-DEF-01, UD-COV-01, UD-RNG-01, UD-RNG-02).
+ * @throws FrayError when the weapon or mode is not the attacker's, the attacker cannot act, or
+ *   a declared reaction is not available.
+ */
+export function planAttack(input: Ud10AttackInput, options: Ud10Options, economy?: Economy): AttackPlan {
+  const { attacker, target } = input;
+  if (isIncapacitated(attacker)) {
+    throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
+  }
+  const { weapon, mode } = weaponAndMode(input);
+  const s = input.situation ?? {};
+  const ranged = weapon.kind === "ranged";
+  const mods: Modifier[] = [skillLine(attacker, ranged ? "ranged" : "melee", "UD-ATK-01")];
+  mods.push({ label: "FRAY.Mod.AttackModifier", value: weapon.attackModifier, rule: "UD-ATK-01", data: { weapon: weapon.name } });
+  if (mode && mode.attackModifier) {
+    mods.push({ label: "FRAY.Mod.FiringMode", value: mode.attackModifier, rule: "UD-RNG-02", data: { mode: mode.label } });
+  }
+  if (!ranged) {
+    if (s.higherGround) mods.push({ label: "FRAY.Mod.HigherGround", value: -2, rule: "UD-ATK-04" });
+  } else {
+    const aim = s.aim ?? (has(attacker, "aiming2") ? 2 : has(attacker, "aiming1") ? 1 : 0);
+    if (aim === 1) mods.push({ label: "FRAY.Mod.Aim1", value: 2, rule: "UD-ATK-04" });
+    if (aim === 2) mods.push({ label: "FRAY.Mod.Aim2", value: 4, rule: "UD-ATK-04" });
+    if (s.badVisibility) mods.push({ label: "FRAY.Mod.BadVisibility", value: -2, rule: "UD-ATK-04" });
+    if (s.targetCrouching ?? (has(target, "crouching") || has(target, "prone"))) {
+      mods.push({ label: "FRAY.Mod.TargetCrouching", value: -2, rule: "UD-ATK-04" });
+    }
+    if (s.targetMoving ?? has(target, "moving")) mods.push({ label: "FRAY.Mod.TargetMoving", value: -2, rule: "UD-ATK-04" });
+    if (s.shooterMoving ?? has(attacker, "moving")) mods.push({ label: "FRAY.Mod.ShooterMoving", value: -4, rule: "UD-ATK-04" });
+    const range = input.rangeMetres ?? 0;
+    const penalty = rangePenalty(range, weapon.rangeIncrement);
+    if (penalty) {
+      mods.push({ label: "FRAY.Mod.Range", value: penalty, rule: "UD-RNG-01", data: { range: Math.round(range * 10) / 10, increment: weapon.rangeIncrement } });
+    }
+  }
+  if (s.misc) mods.push({ label: "FRAY.Mod.Misc", value: s.misc, rule: "UD-ATK-01" });
+  const def = defenseLines(target, input);
+  const plan: AttackPlan = {
+    ruleset: "ud10",
+    attackerId: attacker.id,
+    targetId: target.id,
+    weaponId: weapon.id,
+    modeId: mode?.id,
+    dice: "1d10",
+    modifiers: mods,
+    difficulty: difficulty(def.base, def.modifiers),
+  };
+  if (input.reaction) {
+    const option = reactions(input, economy, options).find((r) => r.id === input.reaction);
+    if (!option || !option.available) {
+      throw new FrayError(
+        "FRAY.Error.ReactionUnavailable",
+        { reaction: `FRAY.Reaction.${input.reaction}`, actor: target.name },
+        `${target.name} cannot ${input.reaction}: ${option?.reason ?? "not offered"}`,
+      );
+    }
+    plan.reaction = option;
+  }
+  return plan;
+}
+
+/**
+ * The reactions a defender may make against this attack (UD-REA-01 to UD-REA-04): a parry needs
+ * a ready weapon that can parry and a melee attack; the GM may allow a dodge instead; both use
+ * the one reaction per round and need a defender able to foresee the attack.
+ */
+export function reactions(input: Ud10AttackInput, economy: Economy | undefined, options: Ud10Options): ReactionOption[] {
+  const { target } = input;
+  const { weapon } = weaponAndMode(input);
+  const reactionUsed = economy ? (economy.slots.reaction?.used ?? 0) >= 1 : false;
+  const commonReason = isIncapacitated(target)
+    ? "FRAY.Reason.Incapacitated"
+    : (input.situation?.unanticipated ?? has(target, "surprised"))
+      ? "FRAY.Reason.Unanticipated"
+      : reactionUsed
+        ? "FRAY.Reason.ReactionUsed"
+        : weapon.kind === "ranged"
+          ? "FRAY.Reason.RangedAttack"
+          : undefined;
+  const build = (id: "parry" | "dodge", rule: ReactionOption["rule"], reason: string | undefined): ReactionOption => {
+    const line = skillLine(target, id, id === "parry" ? "UD-REA-02" : "UD-REA-04");
+    return {
+      id,
+      label: `FRAY.Reaction.${id}`,
+      rule,
+      available: !reason,
+      reason,
+      formula: `1d10 + ${line.value}`,
+      modifiers: [line],
+      cost: { slots: { reaction: 1 } },
+    };
+  };
+  const parryWeapon = target.weapons.some((w) => w.canParry);
+  const out = [build("parry", "UD-REA-02", commonReason ?? (parryWeapon ? undefined : "FRAY.Reason.NoParryWeapon"))];
+  if (options.allowDodge) out.push(build("dodge", "UD-REA-04", commonReason));
+  return out;
+}
+
+async function rollCheck(dice: DiceRoller, formula: string, mods: Modifier[], purpose: string): Promise<CheckResult> {
+  const roll = await dice.roll(formula, purpose);
+  return { roll, natural: roll.total, modifiers: mods, total: roll.total + sumModifiers(mods) };
+}
+
+/**
+ * Rolls a planned attack (UD-ATK-02: hit when the check meets the difficulty), the declared
+ * reaction when the attack hits (UD-REA-03: stops it when the reaction's total is higher than
+ * the attack's), and the body zone when that option is on (UD-ZON-01).
+ */
+export async function resolveAttack(plan: AttackPlan, dice: DiceRoller, options: Ud10Options): Promise<AttackResult> {
+  const check = await rollCheck(dice, plan.dice, plan.modifiers, "FRAY.Roll.Attack");
+  const hit = check.total >= plan.difficulty.total;
+  let reaction: ReactionResult | undefined;
+  if (hit && plan.reaction) {
+    const r = plan.reaction;
+    const rc = await rollCheck(dice, "1d10", r.modifiers, `FRAY.Roll.${r.id === "parry" ? "Parry" : "Dodge"}`);
+    reaction = { id: r.id, rule: "UD-REA-03", check: rc, success: rc.total > check.total, effect: "negate" };
+  }
+  const lands = hit && !reaction?.success;
+  const location = lands && options.bodyZones ? await rollBodyZone(dice) : undefined;
+  return { plan, check, hit, reaction, lands, location };
+}
+
+/** The PMF of a d10 check with a flat modifier. */
+function checkPmf(modifier: number): Pmf {
+  return distribution(`1d10 + ${modifier}`.replace("+ -", "- "));
+}
+
+/**
+ * Exact odds of a planned attack (UD-ATK-02, UD-REA-03): P(check >= difficulty) and, with a
+ * declared reaction, P(hit and reaction total <= attack total).
+ */
+export function odds(plan: AttackPlan): AttackOdds {
+  const attack = checkPmf(sumModifiers(plan.modifiers));
+  const hit = atLeast(attack, plan.difficulty.total);
+  if (!plan.reaction) return { hit };
+  const defense = checkPmf(sumModifiers(plan.reaction.modifiers));
+  let through = 0;
+  for (const [a, pa] of attack) {
+    if (a < plan.difficulty.total) continue;
+    through += pa * (1 - atLeast(defense, a + 1));
+  }
+  return { hit, throughReaction: through };
+}

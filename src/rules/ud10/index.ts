@@ -1,0 +1,44 @@
+import type { Ruleset } from "../core/ruleset.js";
+import * as attack from "./attack.js";
+import * as damage from "./damage.js";
+import type { Ud10AttackInput } from "./input.js";
+import * as initiative from "./initiative.js";
+import type { Ud10Combatant } from "./model.js";
+import * as move from "./movement.js";
+import { UD10_OPTIONS, ud10Options } from "./options.js";
+
+export type { Ud10AttackInput, Ud10Situation } from "./input.js";
+export * from "./model.js";
+export { UD10_OPTIONS, ud10Options, type Ud10Options } from "./options.js";
+export { defenseRating, defenseLines, rangePenalty, skillValue, isIncapacitated } from "./attack.js";
+export { initiativeGroups, initiativeValue, rerollEachRound } from "./initiative.js";
+export { ACTIONS, disengage, standardMovement, SQUARE_METRES, type Disengagement } from "./movement.js";
+export { BODY_ZONE_TABLE, zoneForFace, zoneArmor, averagedArmor, armorFor, rollBodyZone } from "./zones.js";
+
+/**
+ * The UD10 ruleset (seeds 000 and 001; 001 stands where they differ). Every `UD-*` rule of
+ * `rules-index.md` is implemented by the modules re-exported here.
+ */
+export const ud10: Ruleset<Ud10Combatant, Ud10AttackInput> = {
+  id: "ud10",
+  label: "FRAY.Ruleset.ud10",
+  options: UD10_OPTIONS,
+  defaults: () => Object.fromEntries(UD10_OPTIONS.map((o) => [o.id, o.default])),
+  initiativeTiming: (options) => (initiative.rerollEachRound(ud10Options(options)) ? "round" : "combat"),
+  declaration: "none",
+  groupModes: ["each", "group", "all"],
+  initiativeFormula: initiative.initiativeFormula,
+  rollInitiative: initiative.rollInitiative,
+  order: initiative.order,
+  economy: () => move.economy(),
+  movement: (c) => move.movement(c),
+  movementBand: (c, metres) => move.movementBand(c, metres),
+  planAttack: (input, options, economy) => attack.planAttack(input, ud10Options(options), economy),
+  odds: (plan) => attack.odds(plan),
+  reactions: (input, economy, options) => attack.reactions(input, economy, ud10Options(options)),
+  resolveAttack: (plan, _input, dice, options) => attack.resolveAttack(plan, dice, ud10Options(options)),
+  rollDamage: (result, input, dice, options) => damage.rollDamage(result, input, dice, ud10Options(options)),
+  applyDamage: (target, packet, options) => damage.applyDamage(target, packet, ud10Options(options)),
+  vitals: damage.vitals,
+  isOut: damage.isOut,
+};

@@ -1,0 +1,52 @@
+import type { OptionSpec, RulesetOptions } from "../core/ruleset.js";
+
+/**
+ * UD10's optional rules and table settings (UD-ZON-01, UD-DMG-03, UD-DMG-05, UD-OPT-01,
+ * UD-OPT-02, UD-INI-02, UD-INI-03, UD-REA-04, UD-RND-01). Each becomes a world setting.
+ */
+export const UD10_OPTIONS: OptionSpec[] = [
+  { id: "bodyZones", label: "FRAY.Option.bodyZones.label", hint: "FRAY.Option.bodyZones.hint", rule: "UD-ZON-01", type: "boolean", default: true },
+  { id: "buffer", label: "FRAY.Option.buffer.label", hint: "FRAY.Option.buffer.hint", rule: "UD-DMG-03", type: "boolean", default: true },
+  { id: "penetration", label: "FRAY.Option.penetration.label", hint: "FRAY.Option.penetration.hint", rule: "UD-DMG-05", type: "boolean", default: true },
+  { id: "fleeing", label: "FRAY.Option.fleeing.label", hint: "FRAY.Option.fleeing.hint", rule: "UD-OPT-01", type: "boolean", default: true },
+  { id: "retreat", label: "FRAY.Option.retreat.label", hint: "FRAY.Option.retreat.hint", rule: "UD-OPT-02", type: "boolean", default: true },
+  { id: "initiativeCarryOver", label: "FRAY.Option.initiativeCarryOver.label", hint: "FRAY.Option.initiativeCarryOver.hint", rule: "UD-INI-03", type: "boolean", default: false },
+  { id: "npcInitiative", label: "FRAY.Option.npcInitiative.label", hint: "FRAY.Option.npcInitiative.hint", rule: "UD-INI-02", type: "choice", default: "each", choices: ["each", "group", "all"] },
+  { id: "allowDodge", label: "FRAY.Option.allowDodge.label", hint: "FRAY.Option.allowDodge.hint", rule: "UD-REA-04", type: "boolean", default: true },
+  { id: "roundSeconds", label: "FRAY.Option.roundSeconds.label", hint: "FRAY.Option.roundSeconds.hint", rule: "UD-RND-01", type: "number", default: 10 },
+];
+
+/** The resolved UD10 options with their types. */
+export interface Ud10Options {
+  bodyZones: boolean;
+  buffer: boolean;
+  penetration: boolean;
+  fleeing: boolean;
+  retreat: boolean;
+  initiativeCarryOver: boolean;
+  npcInitiative: "each" | "group" | "all";
+  allowDodge: boolean;
+  /** Length of a combat round in seconds (UD-RND-01). */
+  roundSeconds: number;
+}
+
+/** Option values with defaults filled in for anything missing. */
+export function ud10Options(options: RulesetOptions = {}): Ud10Options {
+  const get = <T extends boolean | number | string>(id: string): T => {
+    const spec = UD10_OPTIONS.find((o) => o.id === id)!;
+    const v = options[id];
+    return (typeof v === typeof spec.default ? v : spec.default) as T;
+  };
+  const npc = get<string>("npcInitiative");
+  return {
+    bodyZones: get("bodyZones"),
+    buffer: get("buffer"),
+    penetration: get("penetration"),
+    fleeing: get("fleeing"),
+    retreat: get("retreat"),
+    initiativeCarryOver: get("initiativeCarryOver"),
+    npcInitiative: npc === "group" || npc === "all" ? npc : "each",
+    allowDodge: get("allowDodge"),
+    roundSeconds: Math.max(1, get<number>("roundSeconds")),
+  };
+}
