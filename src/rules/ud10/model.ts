@@ -132,7 +132,7 @@ function str(raw: Raw, key: string, path: string, fallback?: string): string {
 }
 
 /** Damage codes: `fixed + N d10` in any order, e.g. `3+2d10`, `2d10+3`, `1d10`, `4`. */
-const DAMAGE_CODE = /^\s*(?:(\d+)\s*\+\s*)?(?:(\d*)\s*[dDwW]\s*10)?\s*(?:\+\s*(\d+))?\s*$/;
+const DAMAGE_CODE = /^\s*(?:(\d+)\s*\+\s*)?(\d*)\s*[dDwW]\s*10\s*(?:\+\s*(\d+))?\s*$/;
 
 /**
  * Parses a UD10 damage code into its fixed points and number of d10 (UD-DMG-01).
@@ -140,12 +140,12 @@ const DAMAGE_CODE = /^\s*(?:(\d+)\s*\+\s*)?(?:(\d*)\s*[dDwW]\s*10)?\s*(?:\+\s*(\
  * @throws FrayError `FRAY.Error.DamageCode` naming the code when it is malformed.
  */
 export function parseDamageCode(code: string): { fixed: number; dice: number } {
-  const m = DAMAGE_CODE.exec(code);
-  const hasDice = m?.[2] !== undefined;
   const bad = new FrayError("FRAY.Error.DamageCode", { code }, `Malformed damage code "${code}"`);
-  if (!m || (!hasDice && m[1] === undefined && m[3] === undefined) || (m[1] && m[3])) throw bad;
-  const dice = hasDice ? (m[2] === "" ? 1 : Number(m[2])) : 0;
-  if (dice > 20) throw bad;
+  if (/^\s*\d+\s*$/.test(code)) return { fixed: Number(code), dice: 0 };
+  const m = DAMAGE_CODE.exec(code);
+  if (!m || (m[1] !== undefined && m[3] !== undefined)) throw bad;
+  const dice = m[2] === "" || m[2] === undefined ? 1 : Number(m[2]);
+  if (dice < 1 || dice > 20) throw bad;
   return { fixed: Number(m[1] ?? m[3] ?? 0), dice };
 }
 
