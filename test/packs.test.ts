@@ -1,0 +1,375 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem, type ItemSource } from "../src/foundry/sources.js";
+import { parseDamageCode, ZONES, type ZoneId } from "../src/rules/ud10/model.js";
+import { compileAndRead, embedded, packFolders, readSources, splitKey, topLevel, type PackDoc, type SourceFile } from "./support/packs.js";
+
+/** Valid document types per primary collection (RollTables have none). */
+const VALID_TYPES: Record<string, string[] | null> = {
+  items: ["weapon", "armor"],
+  actors: ["npc", "character"],
+  tables: null,
+};
+
+/** The UD10 packs and the collection each holds. */
+const UD10_PACKS = { weapons: "ud10-weapons", armor: "ud10-armor", tables: "ud10-tables", npcs: "ud10-npcs" } as const;
+const EXPECTED_COLLECTION: Record<string, string> = {
+  [UD10_PACKS.weapons]: "items",
+  [UD10_PACKS.armor]: "items",
+  [UD10_PACKS.tables]: "tables",
+  [UD10_PACKS.npcs]: "actors",
+};
+
+const ID = /^[A-Za-z0-9]{16}$/;
+
+let tmp = "";
+const sources = new Map<string, SourceFile[]>();
+const compiled = new Map<string, Map<string, PackDoc>>();
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "fray-packs-"));
+  for (const pack of packFolders()) {
+    sources.set(pack, readSources(pack));
+    compiled.set(pack, await compileAndRead(pack, tmp));
+  }
+});
+
+afterAll(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function sourcesOf(pack: string): SourceFile[] {
+  const s = sources.get(pack);
+  if (!s) throw new Error(`No sources read for ${pack}`);
+  return s;
+}
+
+function entriesOf(pack: string): Map<string, PackDoc> {
+  const e = compiled.get(pack);
+  if (!e) throw new Error(`Pack ${pack} was not compiled`);
+  return e;
+}
+
+/** Primary documents read back from a compiled pack. */
+function docsOf(pack: string): PackDoc[] {
+  return topLevel(entriesOf(pack)).map(([, doc]) => doc);
+}
+
+/** Every document of a source file with its embedded documents, depth first. */
+function withEmbedded(doc: PackDoc): PackDoc[] {
+  const children = [...(Array.isArray(doc.items) ? doc.items : []), ...(Array.isArray(doc.results) ? doc.results : [])] as PackDoc[];
+  return [doc, ...children.flatMap(withEmbedded)];
+}
+
+/** Mean of one exploding d10 (a 10 is rolled again and added): 5.5 / (1 - 1/10). */
+const EXPLODING_D10_MEAN = 5.5 / 0.9;
+
+function meanDamage(code: string): number {
+  const { fixed, dice } = parseDamageCode(code);
+  return fixed + dice * EXPLODING_D10_MEAN;
+}
+
+describe("pack sources", () => {
+  it("has the four UD10 pack folders", () => {
+    expect(packFolders()).toEqual(expect.arrayContaining(Object.values(UD10_PACKS)));
+  });
+
+  it("every source file is valid JSON with a _key, a 16-character _id and the common fields", () => {
+    for (const pack of packFolders()) {
+      const files = sourcesOf(pack);
+      expect(files.length, pack).toBeGreaterThan(0);
+      for (const { file, doc } of files) {
+        expect(typeof doc._key, `${file}: _key`).toBe("string");
+        expect(doc._id, `${file}: _id`).toMatch(ID);
+        expect(doc._key, file).toMatch(new RegExp(`^![a-z]+!${doc._id}$`));
+        expect(doc.name, `${file}: name`).toBeTruthy();
+        expect(doc.folder, `${file}: folder`).toBeNull();
+        expect(typeof doc.sort, `${file}: sort`).toBe("number");
+        expect(doc.ownership, `${file}: ownership`).toEqual({ default: 0 });
+        expect(doc.flags, `${file}: flags`).toBeTypeOf("object");
+        expect(doc.img, `${file}: img`).toMatch(/^icons\/.+\.(webp|svg)$/);
+      }
+    }
+  });
+
+  it("embedded documents carry their own _key under the parent's id", () => {
+    for (const pack of packFolders()) {
+      for (const { file, doc } of sourcesOf(pack)) {
+        const [collection] = splitKey(doc._key ?? "");
+        for (const [field, list] of [["items", doc.items], ["results", doc.results]] as const) {
+          if (!Array.isArray(list)) continue;
+          for (const child of list as PackDoc[]) {
+            expect(child._id, `${file}: ${field} _id`).toMatch(ID);
+            expect(child._key, `${file}: ${field} ${child._id}`).toBe(`!${collection}.${field}!${doc._id}.${child._id}`);
+          }
+        }
+      }
+    }
+  });
+
+  it("ids are unique across each pack, embedded documents included", () => {
+    for (const pack of packFolders()) {
+      const ids = sourcesOf(pack).flatMap(({ doc }) => withEmbedded(doc).map((d) => d._id));
+      expect(new Set(ids).size, pack).toBe(ids.length);
+    }
+  });
+
+  it("file names follow the CLI's extract naming <Name>_<id>.json", () => {
+    for (const pack of packFolders()) {
+      for (const { file, doc } of sourcesOf(pack)) {
+        expect(path.basename(file)).toBe(`${doc.name.replace(/[^a-zA-Z0-9]/g, "_")}_${doc._id}.json`);
+      }
+    }
+  });
+});
+
+describe("compiled packs", () => {
+  it("every source becomes one primary document (a source without _key would be skipped silently)", () => {
+    for (const pack of packFolders()) {
+      const keys = topLevel(entriesOf(pack)).map(([key]) => key).sort();
+      const sourceKeys = sourcesOf(pack).map(({ doc }) => doc._key).sort();
+      expect(keys, pack).toEqual(sourceKeys);
+    }
+  });
+
+  it("keys have the collection prefix of the pack and documents a valid type", () => {
+    for (const pack of packFolders()) {
+      const expected = EXPECTED_COLLECTION[pack];
+      for (const [key, doc] of topLevel(entriesOf(pack))) {
+        const [collection, id] = splitKey(key);
+        if (expected) expect(collection, key).toBe(expected);
+        expect(Object.keys(VALID_TYPES), key).toContain(collection);
+        expect(id, key).toBe(doc._id);
+        const types = VALID_TYPES[collection];
+        if (types) expect(types, `${key} type`).toContain(doc.type);
+        else expect(doc.type, `${key} type`).toBeUndefined();
+        expect(doc._key, key).toBeUndefined();
+      }
+    }
+  });
+
+  it("embedded entries are stored under their own keys and the parent lists their ids", () => {
+    for (const pack of packFolders()) {
+      const entries = entriesOf(pack);
+      const nested = [...entries.keys()].filter((k) => splitKey(k)[0].includes("."));
+      let listed = 0;
+      for (const [key, doc] of topLevel(entries)) {
+        const [collection] = splitKey(key);
+        for (const child of ["items", "results"]) {
+          if (!Array.isArray(doc[child])) continue;
+          expect((doc[child] as unknown[]).every((v) => typeof v === "string"), `${key} ${child}`).toBe(true);
+          listed += embedded(entries, collection, child, doc).length;
+        }
+      }
+      expect(nested.length, pack).toBe(listed);
+    }
+  });
+});
+
+describe("UD10 weapons", () => {
+  const weapons = (): PackDoc[] => docsOf(UD10_PACKS.weapons);
+  const named = (re: RegExp): PackDoc[] => weapons().filter((w) => re.test(w.name));
+
+  it("UD-DMG-01, UD-DMG-05, UD-RNG-01: every weapon reads through ud10WeaponFromItem", () => {
+    for (const doc of weapons()) {
+      expect(doc.type).toBe("weapon");
+      const w = ud10WeaponFromItem(doc as ItemSource);
+      expect(w.id).toBe(doc._id);
+      expect(() => parseDamageCode(w.damage), doc.name).not.toThrow();
+      expect(w.damage, doc.name).toMatch(/^\d+\+\d+d10$|^\d*d10$/);
+      expect(Number.isInteger(w.attackModifier) && w.attackModifier >= -2 && w.attackModifier <= 2, doc.name).toBe(true);
+      expect(w.penetration >= 0 && w.penetration <= 4, doc.name).toBe(true);
+      if (w.kind === "melee") {
+        expect(w.rangeIncrement, doc.name).toBe(0);
+        expect(w.modes, doc.name).toEqual([]);
+      } else {
+        expect(w.rangeIncrement, doc.name).toBeGreaterThan(0);
+        expect(w.canParry, doc.name).toBe(false);
+      }
+      expect(w.shield, doc.name).toBe(doc.system?.shield === true);
+      expect(typeof doc.system?.description, doc.name).toBe("string");
+    }
+  });
+
+  it("has at least 12 weapons including a blade, a blunt weapon, a pistol, a rifle, a shotgun and a bow", () => {
+    expect(weapons().length).toBeGreaterThanOrEqual(12);
+    expect(named(/knife|sword|blade|machete/i).length).toBeGreaterThan(0);
+    expect(named(/club|baton|hammer/i).length).toBeGreaterThan(0);
+    expect(named(/pistol|revolver/i).length).toBeGreaterThan(0);
+    expect(named(/rifle/i).length).toBeGreaterThan(0);
+    expect(named(/shotgun/i).length).toBeGreaterThan(0);
+    expect(named(/bow/i).length).toBeGreaterThan(0);
+  });
+
+  it("UD-RNG-02: the SMG and the assault rifle have burst and auto modes with their own damage codes", () => {
+    for (const re of [/smg/i, /assault rifle/i]) {
+      const [doc] = named(re);
+      expect(doc, String(re)).toBeDefined();
+      const w = ud10WeaponFromItem(doc as ItemSource);
+      expect(w.kind).toBe("ranged");
+      expect(w.modes.map((m) => m.id)).toEqual(["burst", "auto"]);
+      for (const m of w.modes) {
+        expect(m.label).toMatch(/\w/);
+        expect(m.shots).toBeGreaterThan(1);
+        expect(meanDamage(m.damage)).toBeGreaterThan(meanDamage(w.damage));
+        expect(w.attackModifier + m.attackModifier).toBeLessThan(w.attackModifier);
+      }
+    }
+  });
+
+  it("UD-RNG-02: the shotgun fires buckshot by default and slugs as an alternative mode", () => {
+    const [doc] = named(/shotgun/i);
+    const w = ud10WeaponFromItem(doc as ItemSource);
+    expect(w.modes.map((m) => m.id)).toEqual(["slug"]);
+    expect(() => parseDamageCode(w.modes[0]!.damage)).not.toThrow();
+  });
+
+  it("UD-DEF-01: melee weapons can parry, and one shield exists", () => {
+    const parsed = weapons().map((d) => ud10WeaponFromItem(d as ItemSource));
+    for (const w of parsed.filter((x) => x.kind === "melee" && !/hammer/i.test(x.name))) expect(w.canParry, w.name).toBe(true);
+    const shields = parsed.filter((w) => w.shield);
+    expect(shields.length).toBe(1);
+    expect(shields[0]!.kind).toBe("melee");
+    expect(shields[0]!.canParry).toBe(true);
+  });
+
+  it("UD-ATK-02, UD-DMG-04: an armed guard hits Defense 12 about half the time; a pistol hit takes a few HP off an unarmored person", () => {
+    const guard = docsOf(UD10_PACKS.npcs).find((d) => d.name === "Guard")!;
+    const entries = entriesOf(UD10_PACKS.npcs);
+    const c = ud10CombatantFromActor({ ...(guard as ItemSource), items: embedded(entries, "actors", "items", guard) as ItemSource[] });
+    const pistol = c.weapons.find((w) => w.kind === "ranged")!;
+    const need = 12 - c.skills.ranged.rating - pistol.attackModifier;
+    const pHit = Math.min(10, Math.max(0, 11 - need)) / 10;
+    expect(pHit).toBeGreaterThanOrEqual(0.35);
+    expect(pHit).toBeLessThanOrEqual(0.6);
+    for (const w of named(/pistol/i).map((d) => ud10WeaponFromItem(d as ItemSource))) {
+      for (const con of [2, 3]) {
+        const hp = meanDamage(w.damage) - con;
+        expect(hp, `${w.name} vs CON ${con}`).toBeGreaterThanOrEqual(2);
+        expect(hp, `${w.name} vs CON ${con}`).toBeLessThanOrEqual(8);
+      }
+    }
+  });
+});
+
+describe("UD10 armor", () => {
+  const armor = (): PackDoc[] => docsOf(UD10_PACKS.armor);
+
+  it("UD-DMG-02, UD-DMG-03, UD-ZON-01: every armor reads through ud10ArmorFromItem with rating and buffer per zone", () => {
+    expect(armor().length).toBeGreaterThanOrEqual(6);
+    for (const doc of armor()) {
+      expect(doc.type).toBe("armor");
+      expect(doc.system?.equipped, doc.name).toBe(true);
+      const zonesRaw = doc.system?.zones as Record<string, unknown>;
+      expect(Object.keys(zonesRaw).sort(), doc.name).toEqual([...ZONES].sort());
+      const a = ud10ArmorFromItem(doc as ItemSource);
+      const covered = ZONES.filter((z) => a.zones[z].rating > 0);
+      expect(covered.length, doc.name).toBeGreaterThan(0);
+      for (const z of ZONES) {
+        const { rating, buffer } = a.zones[z];
+        if (rating === 0) expect(buffer, `${doc.name} ${z}`).toBe(0);
+        else {
+          expect(rating >= 1 && rating <= 6, `${doc.name} ${z} rating`).toBe(true);
+          expect(buffer >= 2 && buffer <= 8, `${doc.name} ${z} buffer`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it("UD-ZON-01: the vest covers only the torso and the helmet only the head", () => {
+    const covered = (re: RegExp): ZoneId[] => {
+      const doc = armor().find((d) => re.test(d.name));
+      expect(doc, String(re)).toBeDefined();
+      const a = ud10ArmorFromItem(doc as ItemSource);
+      return ZONES.filter((z) => a.zones[z].rating > 0);
+    };
+    expect(covered(/vest/i)).toEqual(["torso"]);
+    expect(covered(/helmet/i)).toEqual(["head"]);
+  });
+});
+
+describe("UD10 tables", () => {
+  it("UD-ZON-01: Body Zones covers every face of the d10 exactly once and names the six zones", () => {
+    const entries = entriesOf(UD10_PACKS.tables);
+    const table = docsOf(UD10_PACKS.tables).find((d) => d.name === "Body Zones");
+    expect(table).toBeDefined();
+    expect(table!.formula).toBe("1d10");
+    expect(table!.replacement).toBe(true);
+    expect(table!.displayRoll).toBe(true);
+    expect(table!.flags).toEqual({ fray: { tableKey: "ud10.bodyZones" } });
+    const results = embedded(entries, "tables", "results", table!);
+    expect(results.length).toBe(6);
+    const faces = new Map<number, string>();
+    for (const r of results) {
+      expect(r.type).toBe("text");
+      expect(r.weight).toBe(1);
+      expect(r.drawn).toBe(false);
+      expect(r.name).toBeTruthy();
+      expect(r.description).toBeTruthy();
+      const zone = (r.flags as { fray?: { zone?: string } }).fray?.zone ?? "";
+      const [lo, hi] = r.range as [number, number];
+      for (let f = lo; f <= hi; f++) {
+        expect(faces.has(f), `face ${f}`).toBe(false);
+        faces.set(f, zone);
+      }
+    }
+    expect([...faces.keys()].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(new Set(faces.values())).toEqual(new Set(ZONES));
+    expect(Object.fromEntries(faces)).toEqual({
+      1: "head", 2: "leftArm", 3: "rightArm", 4: "torso", 5: "torso", 6: "torso", 7: "leftLeg", 8: "leftLeg", 9: "rightLeg", 10: "rightLeg",
+    });
+  });
+});
+
+describe("UD10 NPCs", () => {
+  const npcs = (): PackDoc[] => docsOf(UD10_PACKS.npcs);
+
+  it("has the Guard, Thug and Veteran templates", () => {
+    expect(npcs().map((d) => d.name)).toEqual(expect.arrayContaining(["Guard", "Thug", "Veteran"]));
+    for (const doc of npcs()) expect(doc.type).toBe("npc");
+  });
+
+  it("UD-DMG-03, UD-ZON-01: each NPC reads through ud10CombatantFromActor with its embedded weapons and armor", () => {
+    const entries = entriesOf(UD10_PACKS.npcs);
+    for (const doc of npcs()) {
+      const items = embedded(entries, "actors", "items", doc) as ItemSource[];
+      const c = ud10CombatantFromActor({ ...(doc as ItemSource), items });
+      expect(c.kind).toBe("npc");
+      expect(c.weapons.length, doc.name).toBeGreaterThan(0);
+      expect(c.armor.length, doc.name).toBeGreaterThan(0);
+      for (const a of Object.values(c.attributes)) expect(a >= 1 && a <= 6, doc.name).toBe(true);
+      for (const s of Object.values(c.skills)) expect(s.rating >= 0 && s.rating <= 10, doc.name).toBe(true);
+      for (const t of [c.hp, c.ep]) {
+        expect(t.max >= 12 && t.max <= 25, doc.name).toBe(true);
+        expect(t.value).toBe(t.max);
+      }
+      expect(c.size).toBe("normal");
+      expect(ZONES.some((z) => c.armor.some((a) => a.zones[z].rating > 0))).toBe(true);
+    }
+  });
+
+  it("embedded items are copies of pack items with their own ids", () => {
+    const packItems = [...docsOf(UD10_PACKS.weapons), ...docsOf(UD10_PACKS.armor)];
+    const entries = entriesOf(UD10_PACKS.npcs);
+    for (const doc of npcs()) {
+      for (const item of embedded(entries, "actors", "items", doc)) {
+        const original = packItems.find((p) => p.name === item.name);
+        expect(original, `${doc.name}: ${item.name}`).toBeDefined();
+        expect(item._id).not.toBe(original!._id);
+        expect(item.type).toBe(original!.type);
+        expect(item.system).toEqual(original!.system);
+      }
+    }
+  });
+
+  it("prototype tokens are unlinked with HP and EP bars", () => {
+    for (const doc of npcs()) {
+      const token = doc.prototypeToken as { actorLink: boolean; bar1: { attribute: string }; bar2: { attribute: string } };
+      expect(token.actorLink).toBe(false);
+      expect(token.bar1.attribute).toBe("hp");
+      expect(token.bar2.attribute).toBe("ep");
+    }
+  });
+});
