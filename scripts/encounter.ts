@@ -1,0 +1,66 @@
+/**
+ * `npm run encounter -- FILE [--out SUMMARY.json] [--seed N] [--quiet]`: plays an encounter file
+ * through the rules core with the compendium sources, prints the round-by-round log and writes
+ * a JSON summary (default `out/<file name>.json`).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse as parseYaml } from "yaml";
+import { ContentIndex } from "../src/encounter/content.js";
+import { playEncounter } from "../src/encounter/engine.js";
+import { formatLog } from "../src/encounter/format.js";
+import { parseEncounter } from "../src/encounter/schema.js";
+import { FrayError, localizeError } from "../src/rules/core/errors.js";
+import { formatKey, nestedLookup } from "../src/rules/core/i18n.js";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const lang = process.env.FRAY_LANG === "de" ? "de" : "en";
+function loadLang(code: string): Record<string, unknown> {
+  try {
+    return JSON.parse(readFileSync(join(root, "lang", `${code}.json`), "utf8")) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+const lookup = nestedLookup(loadLang(lang));
+
+async function main(argv: string[]): Promise<number> {
+  const args = [...argv];
+  const file = args.find((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--out") && !args[i - 1]?.startsWith("--seed"));
+  if (!file) {
+    console.error(formatKey(lookup, "FRAY.Cli.Usage"));
+    return 2;
+  }
+  const outIdx = args.indexOf("--out");
+  const seedIdx = args.indexOf("--seed");
+  const out = outIdx >= 0 ? args[outIdx + 1]! : join("out", `${basename(file, extname(file))}.json`);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new FrayError("FRAY.Error.EncounterFile", { file }, `Cannot read encounter file "${file}"`);
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (error) {
+    throw new FrayError("FRAY.Error.EncounterParse", { file, message: (error as Error).message }, `Cannot parse "${file}"`);
+  }
+  const spec = parseEncounter(raw);
+  if (seedIdx >= 0) spec.seed = Number(args[seedIdx + 1]);
+  const result = await playEncounter(spec, new ContentIndex(join(root, "packs", "_source")));
+  if (!args.includes("--quiet")) console.log(formatLog(result, lookup).join("\n"));
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(result, null, 2) + "\n");
+  console.log("\n" + formatKey(lookup, "FRAY.Cli.Summary", { file: out }));
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(localizeError(error, (key, data) => formatKey(lookup, key, data)));
+    process.exit(1);
+  },
+);

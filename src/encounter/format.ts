@@ -1,0 +1,90 @@
+import { formatKey, type Lookup } from "../rules/core/i18n.js";
+import type { CheckResult, Difficulty, Modifier, RollOutcome } from "../rules/core/types.js";
+import type { EncounterEvent, EncounterResult } from "./engine.js";
+
+const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
+
+/**
+ * Turns an encounter's events into a readable, localized log: each round, the initiative order,
+ * every roll itemized (dice faces, each modifier with its rule ID), and each damage step.
+ */
+export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
+  const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data);
+  const names = new Map(result.combatants.map((c) => [c.id, c.name]));
+  const name = (id: string) => names.get(id) ?? id;
+  const faces = (roll: RollOutcome) => roll.dice.map((d) => `d${d.faces}[${d.results.join(",")}]`).join(" ") || String(roll.total);
+  const mod = (m: Modifier) => `${signed(m.value)} ${t(m.label, m.data)} (${m.rule})`;
+  const check = (c: CheckResult) => `${faces(c.roll)} ${c.modifiers.map(mod).join(" ")} = ${c.total}`;
+  const diff = (d: Difficulty) => `${d.base.value} ${t(d.base.label)} ${d.modifiers.map(mod).join(" ")} = ${d.total}`.replace(/ +/g, " ");
+  const pct = (p: number) => `${(p * 100).toFixed(1)}%`;
+  const lines: string[] = [t("FRAY.Log.Title", { name: result.name, seed: result.seed, ruleset: `FRAY.Ruleset.${result.ruleset}` })];
+  const on = Object.entries(result.options).filter(([, v]) => v === true).map(([k]) => t(`FRAY.Option.${k}.label`));
+  lines.push(t("FRAY.Log.Options", { options: on.join(", ") || "-" }));
+  for (const e of result.events as EncounterEvent[]) {
+    switch (e.type) {
+      case "round":
+        lines.push("", t("FRAY.Log.Round", { round: e.round }));
+        break;
+      case "initiative":
+        lines.push(
+          (e.kept ? t("FRAY.Log.InitiativeKept") : t("FRAY.Log.Initiative")) +
+            " " +
+            e.rolls
+              .map((r) => `${r.members.map(name).join("+")} ${r.total}${e.kept ? "" : ` (${check(r.check)})`}`)
+              .join("; "),
+        );
+        break;
+      case "attack": {
+        const r = e.result;
+        lines.push(
+          t(e.free ? "FRAY.Log.FreeAttack" : "FRAY.Log.Attack", {
+            attacker: name(e.attacker),
+            target: name(e.target),
+            weapon: e.mode ? `${e.weapon}, ${e.mode}` : e.weapon,
+            range: e.range ?? "-",
+          }),
+        );
+        lines.push(`  ${t("FRAY.Log.Check")}: ${check(r.check)}`);
+        lines.push(`  ${t("FRAY.Log.Difficulty")}: ${diff(r.plan.difficulty)}`);
+        const odds = e.odds.throughReaction !== undefined ? `${pct(e.odds.hit)} / ${pct(e.odds.throughReaction)}` : pct(e.odds.hit);
+        lines.push(`  ${t(r.hit ? "FRAY.Log.Hit" : "FRAY.Log.Miss")} (${t("FRAY.Log.Odds", { odds })})`);
+        if (r.reaction) {
+          lines.push(`  ${t(`FRAY.Reaction.${r.reaction.id}`)} (${r.reaction.rule}): ${check(r.reaction.check)} ${t(r.reaction.success ? "FRAY.Log.ReactionWorks" : "FRAY.Log.ReactionFails")}`);
+        }
+        if (r.location) lines.push(`  ${t("FRAY.Log.Location")} (${r.location.rule}): ${r.location.roll ? faces(r.location.roll) + " " : ""}${t(r.location.label)}`);
+        break;
+      }
+      case "damage": {
+        lines.push(`  ${t("FRAY.Log.Damage")}: ${e.packet.roll.formula} ${faces(e.packet.roll)} = ${e.packet.amount}`);
+        for (const s of e.report.steps.slice(1)) {
+          lines.push(`    ${t(s.label, { ...(s.data ?? {}), value: s.value })} (${s.rule}): -${s.value} -> ${s.remaining}`);
+        }
+        const a = e.report.after;
+        lines.push(`  ${name(e.target)}: ${t("FRAY.Log.Vitals", { hp: a.hp!.value, hpMax: a.hp!.max, ep: a.ep!.value, epMax: a.ep!.max })}${e.report.added.length ? " — " + e.report.added.map((c) => t(`FRAY.Condition.${c}`)).join(", ") : ""}`);
+        break;
+      }
+      case "move":
+        lines.push(t("FRAY.Log.Move", { actor: name(e.actor), metres: e.metres, band: t(e.band) }) + ` (${e.rule})`);
+        break;
+      case "aim":
+        lines.push(t("FRAY.Log.Aim", { actor: name(e.actor), rounds: e.rounds }) + " (UD-ATK-04)");
+        break;
+      case "disengage":
+        lines.push(t(e.mode === "flee" ? "FRAY.Log.Flee" : "FRAY.Log.Retreat", { actor: name(e.actor), foes: e.freeAttacks.map(name).join(", ") || "-" }) + ` (${e.rule})`);
+        break;
+      case "retarget":
+        lines.push(t("FRAY.Log.Retarget", { actor: name(e.actor), from: name(e.from), to: name(e.to) }));
+        break;
+      case "skip":
+        lines.push(`${name(e.actor)}: ${t(e.reason, e.data)}`);
+        break;
+      case "end":
+        lines.push("", e.winner ? t("FRAY.Log.Winner", { side: e.winner, round: e.round }) : t("FRAY.Log.NoWinner", { round: e.round }));
+        for (const c of result.combatants) {
+          lines.push(`  ${c.name} (${c.side}): ${t("FRAY.Log.Vitals", { hp: c.hp.value, hpMax: c.hp.max, ep: c.ep.value, epMax: c.ep.max })}${c.conditions.length ? " — " + c.conditions.map((x) => t(`FRAY.Condition.${x}`)).join(", ") : ""}`);
+        }
+        break;
+    }
+  }
+  return lines;
+}
