@@ -1,6 +1,8 @@
 import { formatKey, type Lookup } from "../rules/core/i18n.js";
 import type { CheckResult, Difficulty, Modifier, RollOutcome } from "../rules/core/types.js";
-import type { EncounterEvent, EncounterResult } from "./engine.js";
+import { DRIVERS } from "./drivers.js";
+import type { CombatantSummary, EncounterEvent, EncounterResult } from "./types.js";
+import type { VitalState } from "../rules/core/types.js";
 
 const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
 
@@ -17,6 +19,17 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
   const check = (c: CheckResult) => `${faces(c.roll)} ${c.modifiers.map(mod).join(" ")} = ${c.total}`;
   const diff = (d: Difficulty) => `${d.base.value} ${t(d.base.label)} ${d.modifiers.map(mod).join(" ")} = ${d.total}`.replace(/ +/g, " ");
   const pct = (p: number) => `${(p * 100).toFixed(1)}%`;
+  const vitals = (v: VitalState) => {
+    const parts: string[] = [];
+    if (v.hp) parts.push(`HP ${v.hp.value}/${v.hp.max}`);
+    if (v.ep) parts.push(`EP ${v.ep.value}/${v.ep.max}`);
+    for (const [box, track] of Object.entries(v.hitboxes ?? {})) parts.push(`${t(`FRAY.Hitbox.${box}`)} ${track.value}/${track.max}`);
+    if (v.bleeding) parts.push(t("FRAY.Log.Bleeding", { hits: v.bleeding }));
+    if (v.stun) parts.push(t("FRAY.Log.Stun", { rounds: v.stun }));
+    const conds = v.conditions.length ? " — " + v.conditions.map((x) => t(`FRAY.Condition.${x}`)).join(", ") : "";
+    return parts.join(", ") + conds;
+  };
+  const driver = DRIVERS[result.ruleset as keyof typeof DRIVERS];
   const lines: string[] = [t("FRAY.Log.Title", { name: result.name, seed: result.seed, ruleset: `FRAY.Ruleset.${result.ruleset}` })];
   const on = Object.entries(result.options).filter(([, v]) => v === true).map(([k]) => t(`FRAY.Option.${k}.label`));
   lines.push(t("FRAY.Log.Options", { options: on.join(", ") || "-" }));
@@ -59,8 +72,7 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
         for (const s of e.report.steps.slice(1)) {
           lines.push(`    ${t(s.label, { ...(s.data ?? {}), value: s.value })} (${s.rule}): -${s.value} -> ${s.remaining}`);
         }
-        const a = e.report.after;
-        lines.push(`  ${name(e.target)}: ${t("FRAY.Log.Vitals", { hp: a.hp!.value, hpMax: a.hp!.max, ep: a.ep!.value, epMax: a.ep!.max })}${e.report.added.length ? " — " + e.report.added.map((c) => t(`FRAY.Condition.${c}`)).join(", ") : ""}`);
+        lines.push(`  ${name(e.target)}: ${vitals(e.report.after)}`);
         break;
       }
       case "move":
@@ -80,9 +92,10 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
         break;
       case "end":
         lines.push("", e.winner ? t("FRAY.Log.Winner", { side: e.winner, round: e.round }) : t("FRAY.Log.NoWinner", { round: e.round }));
-        for (const c of result.combatants) {
-          lines.push(`  ${c.name} (${c.side}): ${t("FRAY.Log.Vitals", { hp: c.hp.value, hpMax: c.hp.max, ep: c.ep.value, epMax: c.ep.max })}${c.conditions.length ? " — " + c.conditions.map((x) => t(`FRAY.Condition.${x}`)).join(", ") : ""}`);
-        }
+        for (const c of result.combatants as CombatantSummary[]) lines.push(`  ${c.name} (${c.side}): ${vitals(c.vitals)}`);
+        break;
+      case "custom":
+        if (driver?.formatCustom) lines.push(...driver.formatCustom(e, t, lookup));
         break;
     }
   }

@@ -1,5 +1,6 @@
 import { FrayError } from "../rules/core/errors.js";
 import type { RulesetId } from "../rules/core/types.js";
+import { DRIVERS } from "./drivers.js";
 
 /** What a combatant does in a round. */
 export interface ActionSpec {
@@ -21,6 +22,8 @@ export interface ActionSpec {
   disengage?: "flee" | "retreat";
   /** Do nothing this round. */
   wait?: boolean;
+  /** Ruleset-specific keys the driver accepts (`calledShot`, `burst`, `parry` ...). */
+  [key: string]: unknown;
 }
 
 /** A combatant of an encounter: a compendium reference or inline stats, or both (stats override). */
@@ -36,10 +39,12 @@ export interface CombatantSpec {
   stats?: Record<string, unknown>;
   /** Extra items by `pack/name` reference. */
   items?: string[];
-  /** The reaction this combatant declares when attacked, if it can. */
-  react?: "parry" | "dodge" | "none";
+  /** The reaction this combatant declares when attacked, if it can (values per ruleset). */
+  react?: string;
   /** What it does in rounds without a declared action: attack the first standing enemy. */
   tactics?: ActionSpec;
+  /** Ruleset-specific keys the driver accepts. */
+  extra: Record<string, unknown>;
 }
 
 /** An encounter file. */
@@ -77,11 +82,13 @@ function optNumber(raw: Raw, key: string, path: string): number | undefined {
   return v;
 }
 
-const ACTION_KEYS = ["attack", "weapon", "mode", "range", "situation", "aim", "move", "disengage", "wait"];
+const ACTION_KEYS = ["attack", "weapon", "mode", "range", "situation", "wait"];
+const COMBATANT_KEYS = ["id", "name", "side", "group", "ref", "stats", "items", "react", "tactics"];
 
-function parseAction(raw: unknown, path: string, ids: Set<string>): ActionSpec {
+function parseAction(raw: unknown, path: string, ids: Set<string>, extraKeys: string[]): ActionSpec {
   if (!isRecord(raw)) fail(path, "an action such as { attack: <id>, weapon: <name> }");
-  for (const k of Object.keys(raw)) if (!ACTION_KEYS.includes(k)) fail(`${path}.${k}`, `one of ${ACTION_KEYS.join(", ")}`);
+  const allowed = [...ACTION_KEYS, ...extraKeys];
+  for (const k of Object.keys(raw)) if (!allowed.includes(k)) fail(`${path}.${k}`, `one of ${allowed.join(", ")}`);
   const attack = optString(raw, "attack", path);
   if (attack !== undefined && !ids.has(attack)) fail(`${path}.attack`, `a combatant id (${[...ids].join(", ")})`);
   const disengage = optString(raw, "disengage", path);
@@ -91,7 +98,9 @@ function parseAction(raw: unknown, path: string, ids: Set<string>): ActionSpec {
   if (range !== undefined && range < 0) fail(`${path}.range`, "metres, 0 or more");
   const move = optNumber(raw, "move", path);
   if (move !== undefined && move < 0) fail(`${path}.move`, "metres, 0 or more");
+  const extra = Object.fromEntries(Object.entries(raw).filter(([k]) => !ACTION_KEYS.includes(k)));
   return {
+    ...extra,
     attack,
     weapon: optString(raw, "weapon", path),
     mode: optString(raw, "mode", path),
@@ -111,7 +120,8 @@ function parseAction(raw: unknown, path: string, ids: Set<string>): ActionSpec {
 export function parseEncounter(raw: unknown): EncounterSpec {
   if (!isRecord(raw)) fail("(file)", "a mapping with name, ruleset, combatants");
   const ruleset = optString(raw, "ruleset", "") ?? "ud10";
-  if (ruleset !== "ud10") fail("ruleset", "ud10 (the rulesets implemented so far)");
+  const driver = DRIVERS[ruleset as RulesetId];
+  if (!driver) fail("ruleset", `one of ${Object.keys(DRIVERS).join(", ")}`);
   const seed = optNumber(raw, "seed", "") ?? 1;
   if (!Number.isInteger(seed)) fail("seed", "an integer");
   const options = raw.options ?? {};
@@ -138,7 +148,9 @@ export function parseEncounter(raw: unknown): EncounterSpec {
     const items = c.items ?? [];
     if (!Array.isArray(items) || items.some((x) => typeof x !== "string")) fail(`${path}.items`, "a list of pack/name references");
     const react = optString(c, "react", path) ?? "none";
-    if (!["parry", "dodge", "none"].includes(react)) fail(`${path}.react`, "parry, dodge or none");
+    if (!driver.reactions.includes(react)) fail(`${path}.react`, driver.reactions.join(", "));
+    const allowed = [...COMBATANT_KEYS, ...driver.combatantKeys];
+    for (const k of Object.keys(c)) if (!allowed.includes(k)) fail(`${path}.${k}`, `one of ${allowed.join(", ")}`);
     return {
       id,
       side,
@@ -149,11 +161,12 @@ export function parseEncounter(raw: unknown): EncounterSpec {
       items: items as string[],
       react: react as CombatantSpec["react"],
       tactics: undefined,
+      extra: Object.fromEntries(Object.entries(c).filter(([k]) => !COMBATANT_KEYS.includes(k))),
     };
   });
   // Tactics are actions too; parse them once every id is known.
   list.forEach((c: Raw, i: number) => {
-    if (c.tactics !== undefined) combatants[i]!.tactics = parseAction(c.tactics, `combatants[${i}].tactics`, ids);
+    if (c.tactics !== undefined) combatants[i]!.tactics = parseAction(c.tactics, `combatants[${i}].tactics`, ids, driver.actionKeys);
   });
   if (new Set(combatants.map((c) => c.side)).size < 2) fail("combatants", "combatants on at least two sides");
   const roundsRaw = raw.rounds ?? [];
@@ -165,13 +178,13 @@ export function parseEncounter(raw: unknown): EncounterSpec {
     return Object.fromEntries(
       Object.entries(r).map(([id, a]) => {
         if (!ids.has(id)) fail(`${path}.${id}`, `a combatant id (${[...ids].join(", ")})`);
-        return [id, parseAction(a, `${path}.${id}`, ids)];
+        return [id, parseAction(a, `${path}.${id}`, ids, driver.actionKeys)];
       }),
     );
   });
   return {
     name: optString(raw, "name", "") ?? "encounter",
-    ruleset: "ud10",
+    ruleset: driver.ruleset,
     seed,
     options: options as EncounterSpec["options"],
     maxRounds,

@@ -1,0 +1,63 @@
+import type { DiceRoller } from "../rules/core/dice/port.js";
+import type { AttackOdds, AttackPlan, AttackResult, DamagePacket, InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
+import type { DamageReport, RulesetId, VitalState } from "../rules/core/types.js";
+import type { ContentIndex } from "./content.js";
+import type { EncounterSpec } from "./schema.js";
+import type { Lookup } from "../rules/core/i18n.js";
+
+/** Something that happened in an encounter, in order; the log and the JSON summary are made of these. */
+export type EncounterEvent =
+  | { type: "round"; round: number }
+  | { type: "initiative"; round: number; rolls: InitiativeRoll[]; order: string[]; kept: boolean }
+  | { type: "attack"; round: number; attacker: string; target: string; weapon: string; mode?: string; range?: number; plan: AttackPlan; odds: AttackOdds; result: AttackResult; free?: boolean }
+  | { type: "damage"; round: number; target: string; packet: DamagePacket; report: DamageReport }
+  | { type: "move"; round: number; actor: string; metres: number; band: string; rule: string }
+  | { type: "aim"; round: number; actor: string; rounds: number }
+  | { type: "disengage"; round: number; actor: string; mode: "flee" | "retreat"; freeAttacks: string[]; rule: string }
+  | { type: "skip"; round: number; actor: string; reason: string; data?: Record<string, string | number> }
+  | { type: "retarget"; round: number; actor: string; from: string; to: string }
+  | { type: "end"; round: number; winner: string | null; reason: "side-down" | "max-rounds" }
+  /** A ruleset-specific event (declarations, bleeding ticks, blackout tests ...), logged by its driver. */
+  | { type: "custom"; round: number; kind: string; data: Record<string, unknown> };
+
+/** A combatant's final state in the summary. */
+export interface CombatantSummary {
+  id: string;
+  name: string;
+  side: string;
+  /** HP/EP, hitboxes, bleeding, stun, conditions: what the ruleset tracks. */
+  vitals: VitalState;
+  out: boolean;
+}
+
+/** The outcome of an encounter. */
+export interface EncounterResult {
+  name: string;
+  ruleset: string;
+  seed: number;
+  options: RulesetOptions;
+  rounds: number;
+  winner: string | null;
+  combatants: CombatantSummary[];
+  events: EncounterEvent[];
+  /** Dice rolled, in order: purpose and faces. */
+  dice: { purpose?: string; formula: string; faces: number[]; total: number }[];
+}
+
+
+/**
+ * How one ruleset plays an encounter file. The schema checks the common fields and asks the
+ * driver which extra action keys, combatant keys and reactions it accepts.
+ */
+export interface EncounterDriver {
+  ruleset: RulesetId;
+  /** Action keys beyond the common `attack`, `weapon`, `mode`, `range`, `situation`, `wait`. */
+  actionKeys: string[];
+  /** Combatant keys beyond the common ones. */
+  combatantKeys: string[];
+  /** Values `react` may take. */
+  reactions: string[];
+  play(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult>;
+  /** Log lines for ruleset-specific events (`type: "custom"`); the common events are formatted for all. */
+  formatCustom?(event: Extract<EncounterEvent, { type: "custom" }>, t: (key: string, data?: Record<string, string | number>) => string, lookup: Lookup): string[];
+}

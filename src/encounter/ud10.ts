@@ -1,0 +1,233 @@
+import { createEconomy, shortfall, spend, type Economy } from "../rules/core/economy.js";
+import { FrayError } from "../rules/core/errors.js";
+import { ScriptedRoller, seededSource, type DiceRoller } from "../rules/core/dice/port.js";
+import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
+import { ud10CombatantFromActor, type ActorSource, type ItemSource } from "../foundry/sources.js";
+import { disengage, initiativeGroups, ud10, ud10Options, type Ud10AttackInput, type Ud10Combatant } from "../rules/ud10/index.js";
+import type { ContentIndex } from "./content.js";
+import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
+import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
+
+interface Fighter {
+  spec: CombatantSpec;
+  c: Ud10Combatant;
+  economy: Economy;
+}
+
+function mergeSystem(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = v && typeof v === "object" && !Array.isArray(v) && b && typeof b === "object" && !Array.isArray(b) ? mergeSystem(b as Record<string, unknown>, v as Record<string, unknown>) : v;
+  }
+  return out;
+}
+
+/**
+ * Builds the UD10 combatant of an encounter entry from its compendium reference, inline stats
+ * and extra items.
+ * @throws FrayError naming the field (`combatants[2].ref`, `combatants[0].stats.attributes`).
+ */
+export function buildCombatant(spec: CombatantSpec, index: number, content: ContentIndex): Ud10Combatant {
+  const path = `combatants[${index}]`;
+  const base: ActorSource = spec.ref
+    ? (content.resolve(spec.ref, `${path}.ref`) as ActorSource)
+    : { name: spec.name ?? spec.id, type: "character", system: {}, items: [] };
+  const actor: ActorSource = {
+    ...base,
+    name: spec.name ?? base.name,
+    system: mergeSystem(base.system ?? {}, spec.stats ?? {}),
+    items: [...(base.items ?? []), ...(spec.items ?? []).map((ref, i) => content.resolve(ref, `${path}.items[${i}]`) as ItemSource)],
+  };
+  try {
+    return ud10CombatantFromActor(actor, { id: spec.id, group: spec.group ?? spec.side });
+  } catch (error) {
+    if (error instanceof FrayError && typeof error.data.field === "string") {
+      const field = `${path}.stats.${error.data.field.replace(/^[^.[]*\.?/, "")}`.replace(/\.$/, "");
+      throw new FrayError(error.key, { ...error.data, field }, `Field "${field}": expected ${String(error.data.expected)}`);
+    }
+    throw error;
+  }
+}
+
+const OUT = ["unconscious", "incapacitated", "dead", "fled"];
+const isOut = (f: Fighter) => ud10.isOut(ud10.vitals(f.c)) || f.c.conditions.some((s) => OUT.includes(s));
+
+/**
+ * Plays an encounter through the UD10 rules core: initiative each round (or once, UD-INI-03),
+ * each combatant's declared action or its tactics, reactions, body zones, damage, until one side
+ * is down or `maxRounds` is reached. Deterministic for a given file and seed.
+ * @param dice defaults to the file's scripted faces followed by the seeded roller.
+ * @throws FrayError when the file names something that does not exist.
+ */
+export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
+  const options: RulesetOptions = { ...ud10.defaults(), ...spec.options };
+  const opts = ud10Options(options);
+  const roller = dice ?? new ScriptedRoller(spec.dice, seededSource(spec.seed));
+  const history: EncounterResult["dice"] = [];
+  const logged: DiceRoller = {
+    async roll(formula, purpose) {
+      const outcome = await roller.roll(formula, purpose);
+      history.push({ purpose, formula: outcome.formula, faces: outcome.dice.flatMap((d) => d.results), total: outcome.total });
+      return outcome;
+    },
+  };
+  const fighters = new Map<string, Fighter>();
+  spec.combatants.forEach((cs, i) => {
+    const c = buildCombatant(cs, i, content);
+    fighters.set(cs.id, { spec: cs, c, economy: createEconomy(ud10.economy(c, options)) });
+  });
+  const events: EncounterEvent[] = [];
+  const engaged = new Set<string>();
+  const pair = (a: string, b: string) => [a, b].sort().join("|");
+  const standingSides = () => new Set([...fighters.values()].filter((f) => !isOut(f)).map((f) => f.spec.side));
+  const enemiesOf = (f: Fighter) => [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !isOut(o));
+
+  let order: InitiativeRoll[] = [];
+  let round = 0;
+  let ended: EncounterEvent | undefined;
+
+  const attack = async (f: Fighter, action: ActionSpec, free = false): Promise<void> => {
+    const declared = action.attack ? fighters.get(action.attack) : undefined;
+    let target = declared && !isOut(declared) ? declared : enemiesOf(f)[0];
+    if (!target) return;
+    if (declared && target !== declared) events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
+    const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
+    if (!weaponRef) {
+      events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
+      return;
+    }
+    const weapon = f.c.weapons.find((w) => w.id === weaponRef || w.name === weaponRef);
+    if (!free && shortfall(f.economy, { slots: { action: 1 } })) {
+      events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
+      return;
+    }
+    const range = action.range ?? f.spec.tactics?.range ?? (weapon?.kind === "melee" ? 1.5 : undefined);
+    const input: Ud10AttackInput = {
+      attacker: f.c,
+      target: target.c,
+      weaponId: weaponRef,
+      modeId: action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined),
+      rangeMetres: range,
+      situation: { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as Ud10AttackInput["situation"],
+    };
+    if (target.spec.react && target.spec.react !== "none") {
+      const option = ud10.reactions(input, target.economy, options).find((r) => r.id === target!.spec.react);
+      if (option?.available) input.reaction = option.id as "parry" | "dodge";
+    }
+    const plan = ud10.planAttack(input, options, target.economy);
+    const odds = ud10.odds(plan, input, options);
+    const result = await ud10.resolveAttack(plan, input, logged, options);
+    if (!free) f.economy = spend(f.economy, { slots: { action: 1 } });
+    if (result.reaction && plan.reaction) target.economy = spend(target.economy, plan.reaction.cost);
+    f.c = { ...f.c, conditions: f.c.conditions.filter((s) => s !== "aiming1" && s !== "aiming2") };
+    const w = f.c.weapons.find((x) => x.id === plan.weaponId)!;
+    if (w.kind === "melee") engaged.add(pair(f.spec.id, target.spec.id));
+    events.push({ type: "attack", round, attacker: f.spec.id, target: target.spec.id, weapon: w.name, mode: plan.modeId, range, plan, odds, result, free });
+    if (!result.lands) return;
+    const packet = await ud10.rollDamage(result, input, logged, options);
+    const report = ud10.applyDamage(target.c, packet, options);
+    target.c = { ...target.c, hp: report.after.hp!, ep: report.after.ep!, conditions: report.after.conditions };
+    events.push({ type: "damage", round, target: target.spec.id, packet, report });
+  };
+
+  const act = async (f: Fighter, action: ActionSpec): Promise<void> => {
+    if (action.wait) {
+      events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.Waits" });
+      return;
+    }
+    if (action.disengage) {
+      const foes = [...fighters.values()].filter((o) => !isOut(o) && engaged.has(pair(f.spec.id, o.spec.id)));
+      const d = disengage(foes.map((o) => o.c), action.disengage, opts);
+      f.economy = spend(f.economy, d.cost);
+      events.push({ type: "disengage", round, actor: f.spec.id, mode: d.mode, freeAttacks: d.freeAttacks, rule: d.rule });
+      for (const o of foes) engaged.delete(pair(f.spec.id, o.spec.id));
+      for (const id of d.freeAttacks) {
+        const o = fighters.get(id)!;
+        const melee = o.c.weapons.find((w) => w.kind === "melee");
+        if (melee && !isOut(f)) await attack(o, { attack: f.spec.id, weapon: melee.id, range: 1.5 }, true);
+      }
+      if (d.mode === "flee" && !isOut(f)) f.c = { ...f.c, conditions: [...f.c.conditions, "fled"] };
+      return;
+    }
+    if (action.move !== undefined) {
+      const band = ud10.movementBand(f.c, action.move, options);
+      if (!band || shortfall(f.economy, band.cost)) {
+        events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.TooFar", data: { metres: action.move } });
+      } else {
+        f.economy = spend(f.economy, band.cost);
+        if (band.id !== "step") f.c = { ...f.c, conditions: [...new Set([...f.c.conditions, "moving"])] };
+        events.push({ type: "move", round, actor: f.spec.id, metres: action.move, band: band.label, rule: band.rule });
+      }
+    }
+    if (action.aim) {
+      if (shortfall(f.economy, { slots: { action: 1 } })) {
+        events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
+        return;
+      }
+      f.economy = spend(f.economy, { slots: { action: 1 } });
+      const rounds = f.c.conditions.includes("aiming1") || f.c.conditions.includes("aiming2") ? 2 : 1;
+      f.c = { ...f.c, conditions: [...f.c.conditions.filter((s) => !s.startsWith("aiming")), `aiming${rounds}`] };
+      events.push({ type: "aim", round, actor: f.spec.id, rounds });
+      return;
+    }
+    if (action.attack !== undefined || action.move === undefined) await attack(f, action);
+  };
+
+  for (round = 1; round <= spec.maxRounds; round++) {
+    events.push({ type: "round", round });
+    const standing = [...fighters.values()].filter((f) => !isOut(f));
+    if (round === 1 || ud10.initiativeTiming(options) === "round") {
+      const rolls: InitiativeRoll[] = [];
+      for (const group of initiativeGroups(standing.map((f) => f.c), opts)) rolls.push(await ud10.rollInitiative(group, logged));
+      order = ud10.order(rolls);
+      events.push({ type: "initiative", round, rolls: order, order: order.flatMap((r) => r.members), kept: false });
+    } else {
+      events.push({ type: "initiative", round, rolls: order, order: order.flatMap((r) => r.members), kept: true });
+    }
+    for (const f of fighters.values()) {
+      f.economy = createEconomy(ud10.economy(f.c, options));
+      f.c = { ...f.c, conditions: f.c.conditions.filter((s) => s !== "moving") };
+    }
+    for (const id of order.flatMap((r) => r.members)) {
+      const f = fighters.get(id)!;
+      if (isOut(f)) continue;
+      const action = spec.rounds[round - 1]?.[id] ?? f.spec.tactics ?? {};
+      await act(f, action);
+      if (standingSides().size <= 1) break;
+    }
+    const sides = standingSides();
+    if (sides.size <= 1) {
+      ended = { type: "end", round, winner: [...sides][0] ?? null, reason: "side-down" };
+      break;
+    }
+  }
+  if (!ended) ended = { type: "end", round: spec.maxRounds, winner: null, reason: "max-rounds" };
+  events.push(ended);
+  return {
+    name: spec.name,
+    ruleset: spec.ruleset,
+    seed: spec.seed,
+    options,
+    rounds: ended.round,
+    winner: ended.type === "end" ? ended.winner : null,
+    combatants: [...fighters.values()].map((f) => ({
+      id: f.spec.id,
+      name: f.c.name,
+      side: f.spec.side,
+      vitals: ud10.vitals(f.c),
+      out: isOut(f),
+    })),
+    events,
+    dice: history,
+  };
+}
+
+/** The UD10 encounter driver: actions `attack`, `aim`, `move`, `disengage`, `wait`; reactions parry and dodge. */
+export const ud10Driver: EncounterDriver = {
+  ruleset: "ud10",
+  actionKeys: ["aim", "move", "disengage"],
+  combatantKeys: [],
+  reactions: ["parry", "dodge", "none"],
+  play: playUd10,
+};
