@@ -74,6 +74,11 @@ export interface ReactionOption {
   formula: string;
   modifiers: Modifier[];
   cost: ActionCost;
+  /**
+   * For a parry that moves offense into defense instead of rolling (Critical CR-PAR-02): how
+   * many points of OB make one point of DB against this attack, and the most OB that can move.
+   */
+  exchange?: { rate: number; maxOb: number };
 }
 
 /** A reaction as rolled. */
@@ -122,6 +127,21 @@ export interface AttackPlan {
   reaction?: ReactionOption;
 }
 
+/** One lookup on a ruleset's table (Critical attack and critical tables), for cards and logs. */
+export interface TableLookup {
+  rule: RuleId;
+  /** Table key, e.g. `critical.attack.sword`, `critical.crit.S`. */
+  table: string;
+  /** Column looked in (armor type, severity), when the table has columns. */
+  column?: string;
+  /** The value looked up (attack total, critical roll). */
+  value: number;
+  /** Bounds of the row found; `null` for an open end. */
+  range: [number | null, number | null];
+  /** The entry as it stands in the table (`20AS`, a wound text). */
+  result: string;
+}
+
 /** The outcome of an attack check and what follows from it. */
 export interface AttackResult {
   plan: AttackPlan;
@@ -136,6 +156,10 @@ export interface AttackResult {
   bullets?: { fired: number; hit: number };
   /** A critical code, e.g. `CS` (Critical ruleset). */
   critical?: string;
+  /** Hits the attack deals before any critical (Critical attack tables). */
+  hits?: number;
+  /** Table lookups made to resolve the attack, in order. */
+  lookups?: TableLookup[];
 }
 
 /** Rolled damage ready to apply. */
@@ -150,6 +174,30 @@ export interface DamagePacket {
   penetration?: number;
   /** Steps taken before application (a halving block ...). */
   steps?: DamageStep[];
+  /** Table lookups made to roll the damage (a critical table), in order. */
+  lookups?: TableLookup[];
+}
+
+/** A test rolled during a round's upkeep (Critical CR-HIT-02 Self Discipline). */
+export interface UpkeepCheck {
+  rule: RuleId;
+  /** i18n key. */
+  label: string;
+  check: CheckResult;
+  /** The total needed to pass. */
+  needed: number;
+  success: boolean;
+}
+
+/** What a round's upkeep did to a combatant: bleeding, count-downs, tests. */
+export interface UpkeepReport {
+  before: VitalState;
+  after: VitalState;
+  steps: DamageStep[];
+  checks: UpkeepCheck[];
+  /** Conditions added and removed by the upkeep. */
+  added: string[];
+  removed: string[];
 }
 
 /**
@@ -207,4 +255,9 @@ export interface Ruleset<C, I> {
   vitals(c: C): VitalState;
   /** True when the combatant can no longer fight (down, unconscious, dead). */
   isOut(state: VitalState): boolean;
+  /**
+   * Upkeep at the start of a round after the first, for rulesets with ongoing effects (Critical
+   * bleeding, stun and dying count-downs, Self Discipline tests). Absent when there are none.
+   */
+  upkeep?(c: C, dice: DiceRoller, options: RulesetOptions): Promise<UpkeepReport>;
 }

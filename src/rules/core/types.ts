@@ -97,6 +97,32 @@ export interface VitalState {
   stun?: number;
   /** Condition ids (`unconscious`, `dead`, `down`, `shock` ...). */
   conditions: string[];
+  /** Lasting effects: bleeding or burning wounds, penalties, injuries, dying (Critical). */
+  effects?: LastingEffect[];
+}
+
+/**
+ * A lasting effect on a combatant: a wound that bleeds or burns each round, a penalty for some
+ * rounds, an injury that stops a limb, a countdown to death. Each ruleset names its own kinds.
+ */
+export interface LastingEffect {
+  /** Unique within the combatant, e.g. `bleed-2`. */
+  id: string;
+  /** What it is: `bleed`, `burn`, `penalty`, `injury`, `dying` ... (per ruleset). */
+  kind: string;
+  rule: RuleId;
+  /** i18n key (`FRAY.*`) or content text describing it. */
+  label: string;
+  /** Its size: hits per round, a (negative) modifier ... */
+  value?: number;
+  /** Rounds left; absent while it lasts until treated or healed. */
+  rounds?: number;
+  /** Body part id where it sits. */
+  location?: string;
+  /** What it prevents (`attack`, `parry`, `move` ...). */
+  stops?: string[];
+  /** Treatments already applied (`staunch`, `bandage` ...). */
+  treated?: string[];
 }
 
 /** The report of a damage transition: state before and after, and every step between. */
