@@ -21,6 +21,11 @@ export interface PoolSpec {
   label: string;
   max: number;
   rule: RuleId;
+  /**
+   * Points at the start of the round when the pool does not refill every round (Zones speed
+   * points, regained by an action, and effort points); `max` when absent.
+   */
+  value?: number;
 }
 
 /** The economy a combatant starts each round with. */
@@ -45,7 +50,7 @@ export interface ActionCost {
 export function createEconomy(spec: EconomySpec): Economy {
   return {
     slots: Object.fromEntries(spec.slots.map((s) => [s.id, { used: 0, max: s.max }])),
-    pools: Object.fromEntries(spec.pools.map((p) => [p.id, { value: p.max, max: p.max }])),
+    pools: Object.fromEntries(spec.pools.map((p) => [p.id, { value: Math.min(p.value ?? p.max, p.max), max: p.max }])),
   };
 }
 
