@@ -152,8 +152,13 @@ export interface AttackResult {
   /** Hit after any reaction: damage is to be rolled. */
   lands: boolean;
   location?: HitLocation;
-  /** Bullets fired and bullets that hit (bursts). */
-  bullets?: { fired: number; hit: number };
+  /** One location per bullet that hits, in order, when several do (Zones bursts); `location` is the first. */
+  locations?: HitLocation[];
+  /**
+   * Bullets fired and bullets that hit (bursts). `difficulties` holds each bullet's difficulty
+   * in order (Zones recoil); `stoppedBy` the i18n key of what cut the burst short (a malfunction).
+   */
+  bullets?: { fired: number; hit: number; difficulties?: number[]; stoppedBy?: string };
   /** A critical code, e.g. `CS` (Critical ruleset). */
   critical?: string;
   /** Hits the attack deals before any critical (Critical attack tables). */
@@ -174,6 +179,11 @@ export interface DamagePacket {
   penetration?: number;
   /** Steps taken before application (a halving block ...). */
   steps?: DamageStep[];
+  /**
+   * Separate hits applied one after another, each with its own location, type and steps (the
+   * bullets of a Zones burst); `amount` is then their sum.
+   */
+  parts?: DamagePacket[];
   /** Table lookups made to roll the damage (a critical table), in order. */
   lookups?: TableLookup[];
 }
