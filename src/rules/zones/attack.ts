@@ -1,0 +1,324 @@
+import { atLeast } from "../core/dice/distribution.js";
+import type { DiceRoller } from "../core/dice/port.js";
+import type { Economy } from "../core/economy.js";
+import { FrayError } from "../core/errors.js";
+import type { AttackOdds, AttackPlan, AttackResult, HitLocation, ReactionOption, ReactionResult } from "../core/ruleset.js";
+import { difficulty, sumModifiers, type CheckResult, type Difficulty, type Modifier } from "../core/types.js";
+import { blockLines, checkFormula, checkPmf, rollCheck, skillLines } from "./checks.js";
+import { hitLocation, rollHitZone } from "./damage.js";
+import { rangedDifficulty, sizeFromStance, type RangedFactors } from "./difficulty.js";
+import type { ZonesAttackInput } from "./input.js";
+import type { Malfunction, MovementCategory, SizeCategory, ZonesCombatant, ZonesWeapon } from "./model.js";
+import type { ZonesOptions } from "./options.js";
+
+/** Melee reach in metres (ZN-MEL-01). */
+export const MELEE_REACH = 1;
+
+/** Full auto fires this many bullets when the attack does not say (capped by what is loaded). */
+export const DEFAULT_AUTO_BULLETS = 10;
+
+/** Conditions that keep a combatant from acting or reacting. */
+const OUT = ["unconscious", "incapacitated", "dead"];
+
+const has = (c: ZonesCombatant, condition: string) => c.conditions.includes(condition);
+
+/** True when the combatant cannot act or react. */
+export function isIncapacitated(c: ZonesCombatant): boolean {
+  return OUT.some((s) => has(c, s));
+}
+
+/** A Zones attack result: the shared result plus what the weapon went through (ZN-MAL-01, ZN-GRN-01). */
+export interface ZonesAttackResult extends AttackResult {
+  /** A shot fired behind a squib load: the weapon bursts (ZN-MAL-01). */
+  catastrophic?: boolean;
+  /** A malfunction that happened during this shot and stays until cleared (ZN-MAL-01). */
+  malfunction?: Malfunction;
+  /** Rounds that left the magazine. */
+  spent?: number;
+  /** A grenade that missed lands this many metres off the target area (RULES.md). */
+  deviation?: number;
+}
+
+/**
+ * The weapon an attack uses.
+ * @throws FrayError `FRAY.Error.NoWeapon` when it is not the attacker's.
+ */
+export function weaponOf(input: Pick<ZonesAttackInput, "attacker" | "weaponId">): ZonesWeapon {
+  const weapon = input.attacker.weapons.find((w) => w.id === input.weaponId || w.name === input.weaponId);
+  if (!weapon) {
+    throw new FrayError("FRAY.Error.NoWeapon", { weapon: input.weaponId, actor: input.attacker.name }, `${input.attacker.name} has no weapon "${input.weaponId}"`);
+  }
+  return weapon;
+}
+
+/**
+ * Bullets an attack fires (ZN-BST-01): 1 for a single shot, the weapon's burst size for a
+ * burst, the given count (default 10) for full auto, never more than are loaded.
+ * @throws FrayError `FRAY.Error.NoMode` when the weapon cannot fire that way,
+ *   `FRAY.Error.Field` (field `bullets`) for fewer than 2 bullets of full auto.
+ */
+export function bulletsOf(input: Pick<ZonesAttackInput, "modeId" | "bullets">, weapon: ZonesWeapon): number {
+  const mode = input.modeId ?? "single";
+  if (weapon.kind !== "firearm") {
+    if (mode !== "single") throw new FrayError("FRAY.Error.NoMode", { mode, weapon: weapon.name }, `${weapon.name} has no firing mode "${mode}"`);
+    return 1;
+  }
+  let wanted = 1;
+  if (mode === "burst") {
+    if (weapon.burst < 2) throw new FrayError("FRAY.Error.NoMode", { mode, weapon: weapon.name }, `${weapon.name} cannot fire bursts`);
+    wanted = weapon.burst;
+  } else if (mode === "auto") {
+    if (!weapon.auto) throw new FrayError("FRAY.Error.NoMode", { mode, weapon: weapon.name }, `${weapon.name} cannot fire full auto`);
+    wanted = input.bullets ?? DEFAULT_AUTO_BULLETS;
+    if (!Number.isInteger(wanted) || wanted < 2) throw new FrayError("FRAY.Error.Field", { field: "bullets", expected: "a whole number of bullets, 2 or more" }, "Full auto fires 2 or more bullets");
+  } else if (mode !== "single") {
+    throw new FrayError("FRAY.Error.NoMode", { mode, weapon: weapon.name }, `${weapon.name} has no firing mode "${String(mode)}"`);
+  }
+  return Math.max(1, Math.min(wanted, weapon.loaded));
+}
+
+/**
+ * Each bullet's difficulty (ZN-BST-01): the first the attack's, each later one the weapon's
+ * recoil higher than the one before.
+ */
+export function bulletDifficulties(total: number, recoil: number, bullets: number): number[] {
+  return Array.from({ length: bullets }, (_, i) => total + i * recoil);
+}
+
+/** How many bullets a check total hits with (ZN-BST-01): every bullet whose difficulty it meets. */
+export function bulletsHit(checkTotal: number, difficulties: readonly number[]): number {
+  return difficulties.filter((d) => checkTotal >= d).length;
+}
+
+/** The target's movement for the table (ZN-RNG-04): a helpless, bound or unconscious body is still. */
+function targetMovement(target: ZonesCombatant): MovementCategory {
+  if (isIncapacitated(target) || has(target, "bound")) return "still";
+  return target.movement;
+}
+
+/**
+ * Plans an attack: the check's lines and the itemized difficulty.
+ * Ranged (firearm, thrown, grenade): d10 + DEX + PER + Firearms or Throwing ranks (ZN-RNG-08,
+ * ZN-THR-01) against 5 + size/range + movement + environment + stance - aim + misc (ZN-RNG-01 to
+ * ZN-RNG-07); a grenade aims at an area, medium unless ruled otherwise (ZN-GRN-01); an aimed zone
+ * shrinks the size (ZN-ZON-03). Melee: within 1 m, d10 + STR + DEX + Melee Combat ranks against
+ * the melee difficulty (ZN-MEL-01), with a dodge or block the defender makes (ZN-MEL-03,
+ * ZN-MEL-04).
+ * @throws FrayError `FRAY.Error.CannotAct`, `FRAY.Error.NoWeapon`, `FRAY.Error.NoMode`,
+ *   `FRAY.Error.Zones.NotDrawn`, `FRAY.Error.Zones.Broken`, `FRAY.Error.Zones.Jammed`,
+ *   `FRAY.Error.Zones.Empty`, `FRAY.Error.Zones.OutOfReach`, `FRAY.Error.Zones.OutOfRange`,
+ *   `FRAY.Error.Zones.AimedZoneImpossible`, `FRAY.Error.Field` (fields `target`, `range`,
+ *   `aimedZone`), `FRAY.Error.ReactionUnavailable`.
+ */
+export function planAttack(input: ZonesAttackInput, options: ZonesOptions, defenderEconomy?: Economy): AttackPlan {
+  const { attacker, target } = input;
+  if (isIncapacitated(attacker) || has(attacker, "surprised")) {
+    throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
+  }
+  const weapon = weaponOf(input);
+  if (weapon.broken) throw new FrayError("FRAY.Error.Zones.Broken", { field: "weapon", weapon: weapon.name }, `${weapon.name} is broken`);
+  if (!weapon.drawn) throw new FrayError("FRAY.Error.Zones.NotDrawn", { field: "weapon", weapon: weapon.name }, `${weapon.name} has not been drawn`);
+  if (weapon.malfunction && weapon.malfunction !== "squibLoad") {
+    throw new FrayError("FRAY.Error.Zones.Jammed", { field: "weapon", weapon: weapon.name, malfunction: `FRAY.Zones.Malfunction.${weapon.malfunction}` }, `${weapon.name} is jammed`);
+  }
+  if (weapon.kind === "firearm" && weapon.loaded <= 0) throw new FrayError("FRAY.Error.Zones.Empty", { field: "loaded", weapon: weapon.name }, `${weapon.name} is empty`);
+  bulletsOf(input, weapon);
+  if (!target && weapon.kind !== "grenade") throw new FrayError("FRAY.Error.Field", { field: "target", expected: "a combatant to attack" }, "The attack has no target");
+  const s = input.situation ?? {};
+  let mods: Modifier[];
+  let diff: Difficulty;
+  if (weapon.kind === "melee") {
+    const range = input.rangeMetres ?? MELEE_REACH;
+    if (range > MELEE_REACH) throw new FrayError("FRAY.Error.Zones.OutOfReach", { field: "range", range, reach: MELEE_REACH }, `${range} m is beyond melee reach (${MELEE_REACH} m)`);
+    if (s.aimedZone) throw new FrayError("FRAY.Error.Field", { field: "aimedZone", expected: "no aimed zone in melee (ranged attacks only)" }, "Zones can be aimed at with ranged attacks only");
+    mods = skillLines(attacker, "melee", "ZN-MEL-01");
+    const base: Modifier = { label: "FRAY.Mod.Zones.MeleeBase", value: options.meleeDifficulty, rule: "ZN-MEL-01" };
+    diff = difficulty(base, s.misc ? [{ label: "FRAY.Mod.Zones.Misc", value: s.misc, rule: "ZN-MEL-01" }] : []);
+  } else {
+    if (input.rangeMetres === undefined) throw new FrayError("FRAY.Error.Field", { field: "range", expected: "the distance in metres" }, "A ranged attack needs the range");
+    mods = skillLines(attacker, weapon.kind === "firearm" ? "firearms" : "throwing", weapon.kind === "firearm" ? "ZN-RNG-08" : "ZN-THR-01");
+    const area = weapon.kind === "grenade" && (input.area !== undefined || !target);
+    const targetSize: SizeCategory = s.targetSize ?? (area ? (input.area?.size ?? "medium") : sizeFromStance(target!.size, target!.stance));
+    const factors: RangedFactors = {
+      range: input.rangeMetres,
+      effectiveRange: weapon.effectiveRange,
+      targetSize,
+      targetMovement: area ? undefined : (s.targetMovement ?? targetMovement(target!)),
+      shooterMovement: s.shooterMovement ?? attacker.movement,
+      shooterStance: s.stance ?? attacker.stance,
+      aim: s.aim ?? attacker.aim,
+      environment: s.environment,
+      environmentModifier: s.environmentModifier,
+      misc: s.misc,
+      aimedZone: s.aimedZone,
+      lowLight: options.lowLightModifier,
+    };
+    diff = rangedDifficulty(factors);
+  }
+  const plan: AttackPlan = {
+    ruleset: "zones",
+    attackerId: attacker.id,
+    targetId: target?.id ?? "area",
+    weaponId: weapon.id,
+    modeId: input.modeId,
+    dice: "1d10",
+    modifiers: mods,
+    difficulty: diff,
+  };
+  if (input.reaction) {
+    const option = reactions(input, defenderEconomy, options).find((r) => r.id === input.reaction);
+    if (!option || !option.available) {
+      throw new FrayError(
+        "FRAY.Error.ReactionUnavailable",
+        { reaction: `FRAY.Reaction.${input.reaction}`, actor: target?.name ?? "-" },
+        `${target?.name ?? "The target"} cannot ${input.reaction}: ${option?.reason ?? "not offered"}`,
+      );
+    }
+    plan.reaction = option;
+  }
+  return plan;
+}
+
+/**
+ * The reactions a defender may make (ZN-MEL-02 to ZN-MEL-04): against a melee attack the
+ * defender is aware of, a Dodge check (d10 + DEX + Dodge ranks) that spends one of their actions
+ * this round, or, once out of actions, a block (d10 + STR + CON modifiers) that costs nothing. A
+ * surprise attack allows neither; ranged attacks allow neither (the seed: the target has little
+ * chance to evade).
+ */
+export function reactions(input: ZonesAttackInput, economy: Economy | undefined, _options: ZonesOptions): ReactionOption[] {
+  const { target } = input;
+  const weapon = weaponOf(input);
+  const slot = economy?.slots.action;
+  const actionsLeft = slot ? slot.max === null || slot.used < slot.max : true;
+  const common = !target
+    ? "FRAY.Zones.Reason.NoTarget"
+    : isIncapacitated(target)
+      ? "FRAY.Reason.Incapacitated"
+      : weapon.kind !== "melee"
+        ? "FRAY.Zones.Reason.Ranged"
+        : input.situation?.surprise || has(target, "unaware") || has(target, "surprised")
+          ? "FRAY.Zones.Reason.Surprise"
+          : undefined;
+  const dodgeLines = target ? skillLines(target, "dodge", "ZN-MEL-03") : [];
+  const block = target ? blockLines(target) : [];
+  return [
+    {
+      id: "dodge",
+      label: "FRAY.Reaction.dodge",
+      rule: "ZN-MEL-03",
+      available: !common && actionsLeft,
+      reason: common ?? (actionsLeft ? undefined : "FRAY.Zones.Reason.NoAction"),
+      formula: checkFormula(dodgeLines),
+      modifiers: dodgeLines,
+      cost: { slots: { action: 1 } },
+    },
+    {
+      id: "block",
+      label: "FRAY.Reaction.block",
+      rule: "ZN-MEL-04",
+      available: !common && !actionsLeft,
+      reason: common ?? (actionsLeft ? "FRAY.Zones.Reason.HasAction" : undefined),
+      formula: checkFormula(block),
+      modifiers: block,
+      cost: {},
+    },
+  ];
+}
+
+/**
+ * Rolls a planned attack (ZN-RNG-08, ZN-BST-01, ZN-MEL-03, ZN-MEL-04, ZN-ZON-01, ZN-ZON-03,
+ * ZN-MAL-01, ZN-GRN-01): one d10 check for the whole burst; each bullet hits when the check
+ * meets its difficulty (the attack's plus the recoil per bullet before it). A malfunction the
+ * GM rules stops the burst after the bullets that left; a shot behind a squib load is a
+ * catastrophic failure and nothing leaves the barrel. A declared dodge or block is rolled when
+ * the attack hits: it works when its total exceeds the attack's. Every bullet that lands gets a
+ * 2d6 hit zone, or the zone aimed at without a roll. A grenade that misses lands as many metres
+ * off as it missed by.
+ */
+export async function resolveAttack(plan: AttackPlan, input: ZonesAttackInput, dice: DiceRoller): Promise<ZonesAttackResult> {
+  const weapon = weaponOf(input);
+  const firearm = weapon.kind === "firearm";
+  if (firearm && weapon.malfunction === "squibLoad") {
+    const zero: CheckResult = { roll: { formula: "0", total: 0, dice: [], constant: 0 }, natural: 0, modifiers: [], total: 0 };
+    return {
+      plan,
+      check: zero,
+      hit: false,
+      lands: false,
+      bullets: { fired: 0, hit: 0, difficulties: [], stoppedBy: "FRAY.Zones.Malfunction.catastrophic" },
+      catastrophic: true,
+      spent: 1,
+    };
+  }
+  const check = await rollCheck(dice, plan.modifiers, "FRAY.Roll.Attack");
+  let fired = bulletsOf(input, weapon);
+  let spent = fired;
+  const m = input.situation?.malfunction;
+  let malfunction: Malfunction | undefined;
+  if (firearm && m) {
+    malfunction = m.kind;
+    const before = Math.max(0, Math.floor(m.afterBullets ?? (m.kind === "squibLoad" ? 0 : 1)));
+    fired = Math.min(fired, before);
+    spent = m.kind === "squibLoad" ? Math.min(weapon.loaded, fired + 1) : fired;
+  }
+  const difficulties = bulletDifficulties(plan.difficulty.total, weapon.recoil, fired);
+  const hits = bulletsHit(check.total, difficulties);
+  const hit = hits > 0;
+  let reaction: ReactionResult | undefined;
+  if (hit && plan.reaction) {
+    const r = plan.reaction;
+    const rc = await rollCheck(dice, r.modifiers, r.id === "dodge" ? "FRAY.Roll.Dodge" : "FRAY.Roll.Block");
+    reaction = { id: r.id, rule: r.rule, check: rc, success: rc.total > check.total, effect: r.id === "dodge" ? "negate" : "halve" };
+  }
+  const lands = hit && !(reaction?.success && reaction.effect === "negate") && weapon.kind !== "grenade";
+  const locations: HitLocation[] = [];
+  if (lands) {
+    const aimed = input.situation?.aimedZone;
+    for (let i = 0; i < hits; i++) locations.push(aimed ? hitLocation(aimed) : await rollHitZone(dice));
+  }
+  const result: ZonesAttackResult = { plan, check, hit, reaction, lands, location: locations[0], locations: locations.length ? locations : undefined };
+  if (firearm) {
+    result.bullets = { fired, hit: hits, difficulties, stoppedBy: malfunction ? `FRAY.Zones.Malfunction.${malfunction}` : undefined };
+    result.spent = spent;
+    if (malfunction) result.malfunction = malfunction;
+  }
+  if (weapon.kind === "grenade" && !hit) result.deviation = plan.difficulty.total - check.total;
+  return result;
+}
+
+/**
+ * Exact odds of a planned attack (ZN-RNG-08, ZN-BST-01, ZN-MEL-03, ZN-MEL-04): `hit` is
+ * P(the first bullet hits); `outcomes` holds `bullet1` ... `bulletN` (each bullet's chance) and
+ * `hits0` ... `hitsN` (exactly that many hit) for bursts and full auto. With a declared dodge,
+ * `throughReaction` is P(hit and the dodge fails); with a block, P(hit and the block fails, full
+ * damage), and `outcomes.halved` P(hit and the block halves it).
+ */
+export function odds(plan: AttackPlan, input: ZonesAttackInput): AttackOdds {
+  const weapon = weaponOf(input);
+  const attack = checkPmf(sumModifiers(plan.modifiers));
+  const bullets = weapon.kind === "firearm" && !weapon.malfunction ? bulletsOf(input, weapon) : 1;
+  const diffs = bulletDifficulties(plan.difficulty.total, weapon.recoil, bullets);
+  const hit = atLeast(attack, diffs[0]!);
+  const out: AttackOdds = { hit };
+  if (bullets > 1) {
+    const outcomes: Record<string, number> = {};
+    diffs.forEach((d, i) => (outcomes[`bullet${i + 1}`] = atLeast(attack, d)));
+    for (let k = 0; k <= bullets; k++) {
+      const pk = k === 0 ? 1 - atLeast(attack, diffs[0]!) : atLeast(attack, diffs[k - 1]!) - (k < bullets ? atLeast(attack, diffs[k]!) : 0);
+      outcomes[`hits${k}`] = pk;
+    }
+    out.outcomes = outcomes;
+  }
+  if (plan.reaction) {
+    const defense = checkPmf(sumModifiers(plan.reaction.modifiers));
+    let through = 0;
+    for (const [a, pa] of attack) {
+      if (a < diffs[0]!) continue;
+      through += pa * (1 - atLeast(defense, a + 1));
+    }
+    out.throughReaction = through;
+    if (plan.reaction.id === "block") out.outcomes = { ...(out.outcomes ?? {}), halved: hit - through };
+  }
+  return out;
+}

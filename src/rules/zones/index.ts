@@ -1,0 +1,140 @@
+import type { Ruleset } from "../core/ruleset.js";
+import * as attack from "./attack.js";
+import * as damage from "./damage.js";
+import type { ZonesAttackInput } from "./input.js";
+import * as initiative from "./initiative.js";
+import type { ZonesCombatant } from "./model.js";
+import { ZONES_OPTIONS, zonesOptions } from "./options.js";
+import * as turn from "./turn.js";
+
+export type { ZonesAttackInput, ZonesSituation, TargetArea } from "./input.js";
+export * from "./model.js";
+export { ZONES_OPTIONS, zonesOptions, type ZonesOptions } from "./options.js";
+export {
+  AIM_BONUS,
+  BASE_DIFFICULTY,
+  ENVIRONMENT_MODIFIER,
+  MOVEMENT_MODIFIER,
+  SIZE_RANGE_TABLE,
+  STANCE_MODIFIER,
+  STANCE_SIZE_STEPS,
+  aimedZoneSize,
+  rangeBand,
+  rangeBands,
+  rangedDifficulty,
+  shiftSize,
+  sizeFromStance,
+  type EnvironmentId,
+  type RangeBandBounds,
+  type RangedFactors,
+} from "./difficulty.js";
+export {
+  CHECK_DIE,
+  CONTEST_REROLLS,
+  SEARCH_BONUS,
+  attributeLine,
+  blockLines,
+  chanceToMeet,
+  checkFormula,
+  contest,
+  contestLines,
+  hideWeapon,
+  rollCheck,
+  skillCheck,
+  skillLines,
+  type ContestResult,
+  type HidingResult,
+  type SkillCheckResult,
+} from "./checks.js";
+export {
+  DEFAULT_AUTO_BULLETS,
+  MELEE_REACH,
+  bulletDifficulties,
+  bulletsHit,
+  bulletsOf,
+  isIncapacitated,
+  weaponOf,
+  type ZonesAttackResult,
+} from "./attack.js";
+export {
+  HIT_ZONE_TABLE,
+  SURROUNDING,
+  ZONE_MULTIPLIER,
+  damageTypeOf,
+  hasFullBodyArmor,
+  hitLocation,
+  isVital,
+  rollHitZone,
+  vitalOutcome,
+  zoneArmor,
+  zoneForRoll,
+  type HitZoneRow,
+  type VitalOutcome,
+  type ZonesDamagePacket,
+} from "./damage.js";
+export {
+  DRAW_ACTIONS,
+  STOPPAGES,
+  SUPPRESSION_GUIDE,
+  afterShot,
+  catastrophicDamage,
+  clearMalfunction,
+  draw,
+  reload,
+  startSuppression,
+  suppressAction,
+  type Suppression,
+  type TaskProgress,
+} from "./firearms.js";
+export { resolveBlast, type BlastCover, type BlastOutcome, type BlastVictim } from "./grenades.js";
+export { endSurprise, initiativeLines, startSurprise } from "./initiative.js";
+export {
+  ACTIONS,
+  FREE_TALK_WORDS,
+  MOVE_RATES,
+  declareReaction,
+  expireReactions,
+  isSurprised,
+  legPoints,
+  planMove,
+  regainSpeed,
+  stanceCost,
+  talkCost,
+  triggerReaction,
+  type ActionDef,
+  type DeclaredReaction,
+  type MoveLeg,
+  type MoveMode,
+  type MovePlan,
+  type StanceLeg,
+} from "./turn.js";
+
+/**
+ * The Zones ruleset (seed 004): d10 checks against itemized difficulties from effective-range
+ * bands, size, movement, stance and aim; bursts with recoil; 2d6 hit zones with multipliers and
+ * vital organs; speed and effort points; initiative every round (or fixed) after the players
+ * plot. Every `ZN-*` rule of `rules-index.md` is implemented by the modules re-exported here.
+ */
+export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> = {
+  id: "zones",
+  label: "FRAY.Ruleset.zones",
+  options: ZONES_OPTIONS,
+  defaults: () => Object.fromEntries(ZONES_OPTIONS.map((o) => [o.id, o.default])),
+  initiativeTiming: (options) => (zonesOptions(options).fixedInitiative ? "combat" : "round"),
+  declaration: "players-first",
+  groupModes: ["each"],
+  initiativeFormula: initiative.initiativeFormula,
+  rollInitiative: initiative.rollInitiative,
+  order: initiative.order,
+  economy: (c, options) => turn.economy(c, zonesOptions(options)),
+  movement: (c, options) => turn.movement(c, zonesOptions(options)),
+  movementBand: (c, metres, options) => turn.movementBand(c, metres, zonesOptions(options)),
+  planAttack: (input, options, economy) => attack.planAttack(input, zonesOptions(options), economy),
+  odds: (plan, input) => attack.odds(plan, input),
+  reactions: (input, economy, options) => attack.reactions(input, economy, zonesOptions(options)),
+  resolveAttack: (plan, input, dice) => attack.resolveAttack(plan, input, dice),
+  rollDamage: (result, input, dice) => damage.rollDamage(result, attack.weaponOf(input), dice, input.damageType, Boolean(input.situation?.exposedVitals)),
+  applyDamage: (target, packet, options) => damage.applyDamage(target, packet, zonesOptions(options)),
+  vitals: damage.vitals,
+  isOut: damage.isOut,
+};

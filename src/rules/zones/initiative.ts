@@ -1,0 +1,83 @@
+import type { DiceRoller } from "../core/dice/port.js";
+import { FrayError } from "../core/errors.js";
+import type { InitiativeRoll } from "../core/ruleset.js";
+import type { Modifier } from "../core/types.js";
+import { CHECK_DIE, attributeLine } from "./checks.js";
+import type { ZonesCombatant } from "./model.js";
+
+/**
+ * The lines added to an initiative d10 (ZN-INI-01, ZN-INI-02): the DEX modifier, further bonuses
+ * (perks, items), and +1 for each effort point spent before the roll.
+ */
+export function initiativeLines(c: ZonesCombatant): Modifier[] {
+  const lines: Modifier[] = [attributeLine(c, "DEX", "ZN-INI-01")];
+  if (c.initiativeBonus) lines.push({ label: "FRAY.Mod.Zones.InitiativeBonus", value: c.initiativeBonus, rule: "ZN-INI-01" });
+  if (c.initiativeEffort) lines.push({ label: "FRAY.Mod.Zones.Effort", value: c.initiativeEffort, rule: "ZN-INI-02", data: { points: c.initiativeEffort } });
+  return lines;
+}
+
+/** The initiative formula of one combatant, e.g. `1d10 + 3` (ZN-INI-01, ZN-INI-02). */
+export function initiativeFormula(c: ZonesCombatant): string {
+  const v = initiativeLines(c).reduce((s, m) => s + m.value, 0);
+  return v < 0 ? `${CHECK_DIE} - ${-v}` : `${CHECK_DIE} + ${v}`;
+}
+
+/**
+ * Rolls initiative (ZN-INI-01, ZN-INI-02): d10 + DEX modifier + bonuses + the effort points the
+ * combatant spends on it (`initiativeEffort`, committed before the roll; the caller takes them
+ * from the effort pool). Every combatant, player or NPC, rolls alone; given several members,
+ * they act together on the roll of the one with the best modifiers.
+ * @throws FrayError `FRAY.Error.NoCombatants` for no members, `FRAY.Error.Zones.NotEnoughPoints`
+ *   when more effort is committed than the combatant has.
+ */
+export async function rollInitiative(members: ZonesCombatant[], dice: DiceRoller): Promise<InitiativeRoll> {
+  if (!members.length) throw new FrayError("FRAY.Error.NoCombatants", {}, "No combatants to roll initiative for");
+  for (const m of members) {
+    if (m.initiativeEffort > m.effort.value) {
+      throw new FrayError("FRAY.Error.Zones.NotEnoughPoints", { needed: m.initiativeEffort, speed: 0, effort: m.effort.value }, `${m.name} has only ${m.effort.value} effort points`);
+    }
+  }
+  const sum = (c: ZonesCombatant) => initiativeLines(c).reduce((s, m) => s + m.value, 0);
+  const leader = members.reduce((best, c) => (sum(c) > sum(best) ? c : best));
+  const mods = initiativeLines(leader);
+  const roll = await dice.roll(CHECK_DIE, "FRAY.Roll.Initiative");
+  const total = roll.total + sum(leader);
+  return {
+    members: members.map((m) => m.id),
+    check: { roll, natural: roll.total, modifiers: mods, total },
+    total,
+    tiebreak: [leader.attributes.DEX, leader.kind === "character" ? 1 : 0],
+  };
+}
+
+/**
+ * Acting order (ZN-INI-01): highest total first; ties go to the higher DEX modifier, then player
+ * characters before NPCs, then the order given (RULES.md).
+ */
+export function order(rolls: InitiativeRoll[]): InitiativeRoll[] {
+  return rolls
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => {
+      if (b.r.total !== a.r.total) return b.r.total - a.r.total;
+      for (let k = 0; k < Math.max(a.r.tiebreak.length, b.r.tiebreak.length); k++) {
+        const d = (b.r.tiebreak[k] ?? 0) - (a.r.tiebreak[k] ?? 0);
+        if (d) return d;
+      }
+      return a.i - b.i;
+    })
+    .map(({ r }) => r);
+}
+
+/**
+ * Marks the unaware side for a surprise round (ZN-SUR-01): its combatants get the `surprised`
+ * condition, so their economy this round has no action, reaction or free action. Call
+ * {@link endSurprise} when the round is over; the encounter then goes on normally.
+ */
+export function startSurprise(combatants: ZonesCombatant[], surprisedGroups: readonly string[]): ZonesCombatant[] {
+  return combatants.map((c) => (surprisedGroups.includes(c.group) && !c.conditions.includes("surprised") ? { ...c, conditions: [...c.conditions, "surprised"] } : c));
+}
+
+/** Ends the surprise round (ZN-SUR-01): nobody is `surprised` any more. */
+export function endSurprise(combatants: ZonesCombatant[]): ZonesCombatant[] {
+  return combatants.map((c) => (c.conditions.includes("surprised") ? { ...c, conditions: c.conditions.filter((s) => s !== "surprised") } : c));
+}

@@ -1,0 +1,62 @@
+import type { OptionSpec, RulesetOptions } from "../core/ruleset.js";
+
+/**
+ * Zones settings where tables play the seed differently (RULES.md, section Zones). Each becomes
+ * a world setting; labels and hints are `FRAY.Option.<id>.label` / `.hint`, choices
+ * `FRAY.Option.<id>.choices.<choice>`.
+ */
+export const ZONES_OPTIONS: OptionSpec[] = [
+  { id: "fixedInitiative", label: "FRAY.Option.fixedInitiative.label", hint: "FRAY.Option.fixedInitiative.hint", rule: "ZN-INI-03", type: "boolean", default: false },
+  { id: "speedRecovery", label: "FRAY.Option.speedRecovery.label", hint: "FRAY.Option.speedRecovery.hint", rule: "ZN-MOV-03", type: "choice", default: "action", choices: ["action", "round"] },
+  { id: "moveTakesAction", label: "FRAY.Option.moveTakesAction.label", hint: "FRAY.Option.moveTakesAction.hint", rule: "ZN-ACT-02", type: "boolean", default: true },
+  { id: "lowLightModifier", label: "FRAY.Option.lowLightModifier.label", hint: "FRAY.Option.lowLightModifier.hint", rule: "ZN-RNG-01", type: "number", default: 1 },
+  { id: "meleeDifficulty", label: "FRAY.Option.meleeDifficulty.label", hint: "FRAY.Option.meleeDifficulty.hint", rule: "ZN-MEL-01", type: "number", default: 5 },
+  { id: "slashingVitals", label: "FRAY.Option.slashingVitals.label", hint: "FRAY.Option.slashingVitals.hint", rule: "ZN-VIT-03", type: "choice", default: "surrounding", choices: ["surrounding", "negated"] },
+  { id: "piercingAtTwo", label: "FRAY.Option.piercingAtTwo.label", hint: "FRAY.Option.piercingAtTwo.hint", rule: "ZN-VIT-04", type: "choice", default: "negated", choices: ["negated", "surrounding", "full"] },
+  { id: "grenadeCasualty", label: "FRAY.Option.grenadeCasualty.label", hint: "FRAY.Option.grenadeCasualty.hint", rule: "ZN-GRN-01", type: "choice", default: "incapacitate", choices: ["incapacitate", "kill"] },
+  { id: "suppressionShots", label: "FRAY.Option.suppressionShots.label", hint: "FRAY.Option.suppressionShots.hint", rule: "ZN-SUP-01", type: "boolean", default: true },
+];
+
+/** The resolved Zones options with their types. */
+export interface ZonesOptions {
+  /** Initiative rolled once and kept for the encounter (ZN-INI-03) instead of every round (ZN-INI-01). */
+  fixedInitiative: boolean;
+  /** Speed points come back only by spending an action (`action`, ZN-MOV-03) or also at the start of each round (`round`). */
+  speedRecovery: "action" | "round";
+  /** Moving with speed points takes the turn's action (ZN-ACT-02). */
+  moveTakesAction: boolean;
+  /** Difficulty added for low light such as dusk (ZN-RNG-01: the seed's example adds 1, its text says 2). */
+  lowLightModifier: number;
+  /** Difficulty of a melee attack check before any dodge or block (ZN-MEL-01; the seed gives none). */
+  meleeDifficulty: number;
+  /** Slashing damage on a covered vital organ: a hit on the surrounding zone, or nothing (ZN-VIT-03). */
+  slashingVitals: "surrounding" | "negated";
+  /** Piercing damage of exactly 2 on a vital organ: stopped, a hit on the surrounding zone, or full damage (ZN-VIT-04). */
+  piercingAtTwo: "negated" | "surrounding" | "full";
+  /** Inside a grenade's casualty radius, unprotected: incapacitated or killed (ZN-GRN-01). */
+  grenadeCasualty: "incapacitate" | "kill";
+  /** While suppressed, an enemy leaving cover may be shot at out of turn (ZN-SUP-01). */
+  suppressionShots: boolean;
+}
+
+/** Option values with defaults filled in for anything missing or of the wrong type. */
+export function zonesOptions(options: RulesetOptions = {}): ZonesOptions {
+  const get = <T extends boolean | number | string>(id: string): T => {
+    const spec = ZONES_OPTIONS.find((o) => o.id === id)!;
+    const v = options[id];
+    if (typeof v !== typeof spec.default) return spec.default as T;
+    if (spec.choices && !spec.choices.includes(String(v))) return spec.default as T;
+    return v as T;
+  };
+  return {
+    fixedInitiative: get("fixedInitiative"),
+    speedRecovery: get("speedRecovery"),
+    moveTakesAction: get("moveTakesAction"),
+    lowLightModifier: get("lowLightModifier"),
+    meleeDifficulty: get("meleeDifficulty"),
+    slashingVitals: get("slashingVitals"),
+    piercingAtTwo: get("piercingAtTwo"),
+    grenadeCasualty: get("grenadeCasualty"),
+    suppressionShots: get("suppressionShots"),
+  };
+}
