@@ -12,8 +12,11 @@ import type {
   VitalState,
 } from "./types.js";
 
-/** When initiative is rolled: once per combat, or again every round. */
-export type InitiativeTiming = "combat" | "round";
+/**
+ * When initiative is rolled: once per combat, again every round, or never (`none`: everyone acts
+ * in the same turn, declared then resolved together, Hitbox HB-ACT-01).
+ */
+export type InitiativeTiming = "combat" | "round" | "none";
 
 /**
  * How actions are declared before they resolve: not at all (act on your turn), lowest

@@ -91,6 +91,8 @@ export interface VitalState {
   hp?: Track;
   ep?: Track;
   hitboxes?: Record<string, Track>;
+  /** Armor points left per location, where armor is used up by damage (Hitbox HB-DMG-01). */
+  armor?: Record<string, Track>;
   /** Hits per round from bleeding or burning. */
   bleeding?: number;
   /** Stun rounds still to run. */
@@ -125,6 +127,17 @@ export interface LastingEffect {
   treated?: string[];
 }
 
+/** A check that damage forces on its target (Hitbox Blackout test HB-DMG-04 ...). */
+export interface ForcedCheck {
+  /** Check id, e.g. `blackout`. */
+  id: string;
+  /** i18n key. */
+  label: string;
+  rule: RuleId;
+  /** The difficulty to meet, when fixed. */
+  difficulty?: number;
+}
+
 /** The report of a damage transition: state before and after, and every step between. */
 export interface DamageReport {
   before: VitalState;
@@ -132,4 +145,6 @@ export interface DamageReport {
   steps: DamageStep[];
   /** Conditions that this damage added. */
   added: string[];
+  /** Checks this damage forces on the target, to be rolled next. */
+  forced?: ForcedCheck[];
 }

@@ -1,0 +1,196 @@
+import type { DiceRoller } from "../core/dice/port.js";
+import { FrayError } from "../core/errors.js";
+import type { AttackResult, DamagePacket } from "../core/ruleset.js";
+import { sumModifiers, type CheckResult, type DamageReport, type DamageStep, type ForcedCheck, type Modifier, type Track, type VitalState } from "../core/types.js";
+import { neverSawItComing, weaponOf } from "./attack.js";
+import type { HitboxAttackInput } from "./input.js";
+import { HITBOXES, isHitbox, LETHAL_HITBOXES, VITAL_HITBOXES, type HitboxCombatant, type HitboxId } from "./model.js";
+import type { HitboxOptions } from "./options.js";
+
+/** The difficulty of the Blackout (Fortitude) test (HB-DMG-04). */
+export const BLACKOUT_DIFFICULTY = 12;
+
+/** The forced check a hit can call for: Blackout (Fortitude) 12 (HB-DMG-04). */
+export const BLACKOUT_CHECK: ForcedCheck = { id: "blackout", label: "FRAY.Hitbox.Blackout", rule: "HB-DMG-04", difficulty: BLACKOUT_DIFFICULTY };
+
+/**
+ * The points of damage a landed attack deals (HB-DMG-02, HB-ATK-05): the weapon's damage, its
+ * close-range bonus when the target is within its reach in feet, and one more point when the
+ * target never saw it coming. Nothing is rolled: the packet's roll is the constant sum.
+ * @throws FrayError `FRAY.Error.NoHit` when the attack did not land.
+ */
+export async function rollDamage(result: AttackResult, input: HitboxAttackInput, dice: DiceRoller): Promise<DamagePacket> {
+  if (!result.lands) throw new FrayError("FRAY.Error.NoHit", {}, "The attack did not land: there is no damage to roll");
+  const weapon = weaponOf(input);
+  const parts: number[] = [weapon.damage];
+  const steps: DamageStep[] = [{ rule: "HB-DMG-02", label: "FRAY.Step.HitboxWeaponDamage", value: weapon.damage, remaining: weapon.damage, data: { weapon: weapon.name } }];
+  let total = weapon.damage;
+  if (weapon.closeBonus && input.rangeFeet !== undefined && input.rangeFeet <= weapon.closeBonus.withinFeet) {
+    total += weapon.closeBonus.points;
+    parts.push(weapon.closeBonus.points);
+    steps.push({ rule: "HB-DMG-02", label: "FRAY.Step.HitboxCloseBonus", value: weapon.closeBonus.points, remaining: total, data: { feet: weapon.closeBonus.withinFeet } });
+  }
+  if (neverSawItComing(input)) {
+    total += 1;
+    parts.push(1);
+    steps.push({ rule: "HB-ATK-05", label: "FRAY.Step.HitboxNeverSaw", value: 1, remaining: total });
+  }
+  const roll = await dice.roll(parts.join(" + "), "FRAY.Roll.Damage");
+  return { roll, amount: roll.total, location: result.location?.id, steps };
+}
+
+/** Armor points per hitbox of everything worn, with what is left (HB-DMG-01). Only covered hitboxes are listed. */
+export function armorTracks(c: HitboxCombatant): Record<string, Track> {
+  const out: Record<string, Track> = {};
+  for (const h of HITBOXES) {
+    const max = c.armor.reduce((s, a) => s + a.protection[h], 0);
+    if (max > 0) out[h] = { value: max - c.armor.reduce((s, a) => s + a.damage[h], 0), max };
+  }
+  return out;
+}
+
+/** The vital state of a Hitbox combatant: hitboxes, armor points left, conditions. */
+export function vitals(c: HitboxCombatant): VitalState {
+  return {
+    hitboxes: Object.fromEntries(HITBOXES.map((h) => [h, { ...c.hitboxes[h] }])),
+    armor: armorTracks(c),
+    conditions: [...c.conditions],
+  };
+}
+
+/**
+ * Writes a vital state back into a combatant: hitboxes, conditions, and armor points used up,
+ * taken from the pieces in the order they are worn (the first listed is hit first).
+ */
+export function applyVitals(c: HitboxCombatant, state: VitalState): HitboxCombatant {
+  const hitboxes = { ...c.hitboxes };
+  for (const h of HITBOXES) {
+    const t = state.hitboxes?.[h];
+    if (t) hitboxes[h] = { ...t };
+  }
+  const armor = c.armor.map((a) => ({ ...a, damage: { ...a.damage } }));
+  for (const h of HITBOXES) {
+    const t = state.armor?.[h];
+    if (!t) continue;
+    let used = Math.max(0, t.max - t.value);
+    for (const piece of armor) {
+      piece.damage[h] = Math.min(piece.protection[h], used);
+      used -= piece.damage[h];
+    }
+  }
+  return { ...c, hitboxes, armor, conditions: [...state.conditions] };
+}
+
+/**
+ * Applies damage to a combatant, step by step (HB-DMG-01, HB-DMG-03, HB-DMG-04; RULES.md):
+ * 1. the armor on the hitbox hit takes the damage first: under `ablative` armor each point it
+ *    stops is used up, under `soak` it stops its points of every hit;
+ * 2. the rest fills the hitbox (its `value` drops, never below 0);
+ * 3. what a full limb or groin cannot take goes on to the torso; beyond a full head or torso it
+ *    is lost.
+ * A full head or torso kills (`dead`); a full groin means `shock`; damage that reaches a hitbox of
+ * someone already in shock kills. A damaged leg drops the target `prone` (setting). A hit that
+ * reaches the head, torso or groin, or fills a hitbox (every hit that reaches a hitbox under the
+ * `any` setting), forces a Blackout (Fortitude) 12 test, listed in `forced`.
+ * Pure: returns the new state and every step.
+ * @throws FrayError `FRAY.Error.Field` (field `location`) when the packet names no hitbox.
+ */
+export function applyDamage(target: HitboxCombatant, packet: DamagePacket, options: HitboxOptions): DamageReport {
+  const location = packet.location;
+  if (!isHitbox(location)) {
+    throw new FrayError("FRAY.Error.Field", { field: "location", expected: HITBOXES.join(", ") }, `Damage needs a hitbox, got "${String(location)}"`);
+  }
+  const before = vitals(target);
+  const after = vitals(target);
+  const steps: DamageStep[] = [];
+  let remaining = Math.max(0, Math.floor(packet.amount));
+  steps.push({ rule: "HB-DMG-02", label: "FRAY.Step.Rolled", value: 0, remaining });
+  const box = (h: HitboxId) => `FRAY.Hitbox.${h}`;
+
+  const armor = after.armor![location];
+  if (armor && armor.value > 0) {
+    const stopped = Math.min(remaining, armor.value);
+    if (options.armor === "ablative") armor.value -= stopped;
+    remaining -= stopped;
+    steps.push({
+      rule: "HB-DMG-01",
+      label: options.armor === "ablative" ? "FRAY.Step.HitboxArmor" : "FRAY.Step.HitboxSoak",
+      value: stopped,
+      remaining,
+      data: { location: box(location), left: armor.value, max: armor.max },
+    });
+  }
+
+  const reached: HitboxId[] = [];
+  const filled: HitboxId[] = [];
+  const take = (h: HitboxId, label: string) => {
+    const track = after.hitboxes![h]!;
+    const taken = Math.min(remaining, track.value);
+    track.value -= taken;
+    remaining -= taken;
+    if (taken > 0) reached.push(h);
+    if (taken > 0 && track.value === 0) filled.push(h);
+    steps.push({ rule: "HB-DMG-01", label, value: taken, remaining, data: { location: box(h), left: track.value, max: track.max } });
+  };
+  if (remaining > 0) take(location, "FRAY.Step.HitboxDamage");
+  if (remaining > 0 && !LETHAL_HITBOXES.includes(location)) take("torso", "FRAY.Step.HitboxSpill");
+  if (remaining > 0) steps.push({ rule: "HB-DMG-01", label: "FRAY.Step.HitboxOverflow", value: remaining, remaining: 0 });
+
+  const added: string[] = [];
+  const add = (s: string) => {
+    if (!after.conditions.includes(s)) {
+      after.conditions.push(s);
+      added.push(s);
+    }
+  };
+  const wasShock = before.conditions.includes("shock");
+  const wasDead = before.conditions.includes("dead");
+  if (reached.length && !wasDead) {
+    if (LETHAL_HITBOXES.some((h) => after.hitboxes![h]!.value <= 0) || wasShock) add("dead");
+    else if (filled.includes("groin")) add("shock");
+    if (options.legProne && reached.some((h) => h === "leftLeg" || h === "rightLeg")) add("prone");
+  }
+  const forced: ForcedCheck[] = [];
+  const down = after.conditions.some((s) => s === "dead" || s === "shock");
+  if (reached.length && !down && (options.blackout === "any" || filled.length > 0 || reached.some((h) => VITAL_HITBOXES.includes(h)))) {
+    forced.push({ ...BLACKOUT_CHECK });
+  }
+  return { before, after, steps, added, forced };
+}
+
+/** True when the state can no longer fight: in shock, dead or unconscious, or head or torso full (RULES.md). */
+export function isOut(state: VitalState): boolean {
+  const boxes = state.hitboxes ?? {};
+  return (
+    state.conditions.some((c) => c === "shock" || c === "dead" || c === "unconscious") ||
+    (boxes.head !== undefined && boxes.head.value <= 0) ||
+    (boxes.torso !== undefined && boxes.torso.value <= 0)
+  );
+}
+
+/** The outcome of a Blackout test. */
+export interface BlackoutResult {
+  check: CheckResult;
+  difficulty: number;
+  passed: boolean;
+  rule: "HB-DMG-04";
+  /** The combatant afterwards: in `shock` when the test failed. */
+  after: HitboxCombatant;
+}
+
+/**
+ * Rolls the Blackout (Fortitude) test (HB-DMG-04): 2d6 + Fortitude + Blackout skill; it passes when
+ * the total meets 12 (HB-ATK-04's "at least"). A failure puts the combatant in `shock`: critical
+ * condition, out of the fight, and any further damage that reaches a hitbox kills (RULES.md).
+ */
+export async function blackoutTest(c: HitboxCombatant, dice: DiceRoller): Promise<BlackoutResult> {
+  const mods: Modifier[] = [
+    { label: "FRAY.Mod.HitboxAbility", value: c.abilities.fortitude, rule: "HB-DMG-04", data: { ability: "FRAY.Hitbox.Ability.fortitude" } },
+    { label: "FRAY.Mod.HitboxSkill", value: c.skills.blackout, rule: "HB-DMG-04", data: { skill: "FRAY.Hitbox.Skill.blackout" } },
+  ];
+  const roll = await dice.roll("2d6", "FRAY.Roll.Blackout");
+  const check: CheckResult = { roll, natural: roll.total, modifiers: mods, total: roll.total + sumModifiers(mods) };
+  const passed = check.total >= BLACKOUT_DIFFICULTY;
+  const after = passed || c.conditions.includes("shock") ? c : { ...c, conditions: [...c.conditions, "shock"] };
+  return { check, difficulty: BLACKOUT_DIFFICULTY, passed, rule: "HB-DMG-04", after };
+}

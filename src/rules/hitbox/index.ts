@@ -1,0 +1,88 @@
+import type { Ruleset } from "../core/ruleset.js";
+import * as attack from "./attack.js";
+import * as damage from "./damage.js";
+import type { HitboxAttackInput } from "./input.js";
+import { metresToFeet, type HitboxCombatant } from "./model.js";
+import { HITBOX_OPTIONS, hitboxOptions } from "./options.js";
+import * as turn from "./turn.js";
+
+export type { HitboxAttackInput, HitboxSituation, RolledReaction } from "./input.js";
+export * from "./model.js";
+export { HITBOX_OPTIONS, hitboxOptions, type HitboxOptions } from "./options.js";
+export {
+  BASE_DIFFICULTY,
+  CLOSE_FEET,
+  FAR_FEET,
+  baseDifficulty,
+  circumstances,
+  isDamaged,
+  isDisabled,
+  isDown,
+  limbsFor,
+  mainArm,
+  neverSawItComing,
+  rangeModifier,
+  rapidFireModifier,
+  reactionDifficulty,
+  testBonus,
+  testPmf,
+  weaponOf,
+  type HitboxAttackResult,
+  type HitboxReactionOption,
+} from "./attack.js";
+export { BLACKOUT_CHECK, BLACKOUT_DIFFICULTY, applyVitals, armorTracks, blackoutTest, type BlackoutResult } from "./damage.js";
+export { CALLABLE, CALLED_THRESHOLDS, REGULAR_LOCATIONS, calledChance, calledLocation, regularLocation, rollLocation } from "./location.js";
+export {
+  MOVES,
+  QUICK_ACTIONS,
+  TURN_SECONDS,
+  activeOn,
+  checkDeclarations,
+  durationWindow,
+  elapsedSeconds,
+  endTurn,
+  interrupts,
+  movementBandFeet,
+  opposedTest,
+  quickAction,
+  resolutionSteps,
+  simultaneousInitiative,
+  type Declaration,
+  type DeclaredAction,
+  type OpposedResult,
+  type OpposedSide,
+  type QuickAction,
+  type QuickActionId,
+  type ResolutionStep,
+  type TurnWindow,
+} from "./turn.js";
+
+/**
+ * The Hitbox ruleset (seed 002): 2d6 tests against 9 or the defender's dodge or parry, called
+ * shots, per-hitbox damage with armor first, the Blackout test, and turns of 5 s where all declare
+ * and then resolve together. Ranges are in feet. Every `HB-*` rule of `rules-index.md` is
+ * implemented by the modules re-exported here.
+ */
+export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> = {
+  id: "hitbox",
+  label: "FRAY.Ruleset.hitbox",
+  options: HITBOX_OPTIONS,
+  defaults: () => Object.fromEntries(HITBOX_OPTIONS.map((o) => [o.id, o.default])),
+  initiativeTiming: () => "none",
+  declaration: "simultaneous",
+  groupModes: ["all"],
+  initiativeFormula: () => "0",
+  rollInitiative: (members) => Promise.resolve(turn.simultaneousInitiative(members)),
+  order: (rolls) => [...rolls],
+  economy: () => turn.economy(),
+  movement: (c) => turn.movement(c),
+  movementBand: (c, metres) => turn.movementBandFeet(c, metresToFeet(metres)),
+  planAttack: (input, options, economy) => attack.planAttack(input, hitboxOptions(options), economy),
+  odds: (plan, input, options) => attack.odds(plan, input, hitboxOptions(options)),
+  reactions: (input, economy, options) => attack.reactions(input, economy, hitboxOptions(options)),
+  resolveAttack: (plan, input, dice, options) => attack.resolveAttack(plan, input, dice, hitboxOptions(options)),
+  rollDamage: (result, input, dice) => damage.rollDamage(result, input, dice),
+  applyDamage: (target, packet, options) => damage.applyDamage(target, packet, hitboxOptions(options)),
+  vitals: damage.vitals,
+  isOut: damage.isOut,
+};

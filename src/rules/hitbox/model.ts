@@ -1,0 +1,373 @@
+import { FrayError } from "../core/errors.js";
+import type { Track } from "../core/types.js";
+
+/**
+ * The Hitbox data shapes (seed 002) and their parsers: hitboxes, abilities, skills, weapons,
+ * armor and combatants, read from item- and actor-like data (`system` of a Foundry document or a
+ * compendium source). Distances are in **feet**, as in the seed.
+ */
+
+/** Hitbox ids (HB-LOC-01, HB-DMG-01): the seven places a hit can land. */
+export const HITBOXES = ["head", "leftArm", "rightArm", "torso", "leftLeg", "rightLeg", "groin"] as const;
+export type HitboxId = (typeof HITBOXES)[number];
+
+/** The limbs: a damaged limb halves the bonus of skills that use it (HB-DMG-03). */
+export const LIMBS = ["leftArm", "rightArm", "leftLeg", "rightLeg"] as const;
+export type LimbId = (typeof LIMBS)[number];
+
+/** Hitboxes whose damage forces a Blackout test under the default setting (HB-DMG-04; RULES.md). */
+export const VITAL_HITBOXES: readonly HitboxId[] = ["head", "torso", "groin"];
+
+/** Hitboxes that kill when they are full (RULES.md, HB-DMG-01). */
+export const LETHAL_HITBOXES: readonly HitboxId[] = ["head", "torso"];
+
+/** Abilities Hitbox combat reads: Strength (Parry), Dexterity (Dodge, shooting), Fortitude (Blackout). */
+export const ABILITIES = ["strength", "dexterity", "fortitude"] as const;
+export type AbilityId = (typeof ABILITIES)[number];
+
+/** Skills Hitbox combat reads; a skill the sheet does not list counts 0. */
+export const SKILLS = ["firearms", "melee", "throwing", "archery", "dodge", "parry", "blackout"] as const;
+export type SkillId = (typeof SKILLS)[number];
+
+/** Feet in one metre; Hitbox measures in feet, Foundry scenes of Fray in metres. */
+export const FEET_PER_METRE = 1 / 0.3048;
+
+/** Converts feet to metres (exact: 1 ft = 0.3048 m). */
+export function feetToMetres(feet: number): number {
+  return feet * 0.3048;
+}
+
+/** Converts metres to feet (exact: 1 ft = 0.3048 m). */
+export function metresToFeet(metres: number): number {
+  return metres / 0.3048;
+}
+
+/** Extra damage a weapon deals at close range (a shotgun within 20 ft ...), HB-DMG-02. */
+export interface CloseBonus {
+  /** Range in feet at or within which the bonus applies. */
+  withinFeet: number;
+  /** Extra points of damage. */
+  points: number;
+}
+
+/** A Hitbox weapon (HB-ATK-02, HB-DMG-02, HB-MOD-01, HB-MOD-03). */
+export interface HitboxWeapon {
+  id: string;
+  name: string;
+  /** `melee` (no range modifiers), `ranged` or `thrown`. */
+  kind: "melee" | "ranged" | "thrown";
+  /** The ability the attack test adds (HB-ATK-02). */
+  ability: AbilityId;
+  /** The weapon skill the attack test adds (HB-ATK-02). */
+  skill: SkillId;
+  /** Points of damage a hit deals; most weapons deal 1 (HB-DMG-02). */
+  damage: number;
+  /** Extra points at close range, when the weapon has them (HB-DMG-02). */
+  closeBonus?: CloseBonus;
+  /** Hands the weapon needs: 1 uses the main arm, 2 both arms (HB-DMG-03). */
+  hands: 1 | 2;
+  /** Most shots it can fire in one turn (HB-MOD-03); 1 for melee weapons. */
+  maxShots: number;
+  /** Reach (melee) or furthest range (ranged, thrown) in feet. */
+  rangeFeet: number;
+  /** The weapon can be held to parry with (HB-ATK-03). */
+  canParry: boolean;
+}
+
+/** An armor piece: armor points per hitbox, and the points already used up there (HB-DMG-01). */
+export interface HitboxArmor {
+  id: string;
+  name: string;
+  /** Armor points per hitbox (0 where it does not cover). */
+  protection: Record<HitboxId, number>;
+  /** Armor points used up by earlier hits, per hitbox (never more than `protection`). */
+  damage: Record<HitboxId, number>;
+}
+
+/** A Hitbox combatant as the rules core sees it. */
+export interface HitboxCombatant {
+  id: string;
+  name: string;
+  kind: "character" | "npc";
+  /** Side or group name. */
+  group: string;
+  abilities: Record<AbilityId, number>;
+  skills: Record<SkillId, number>;
+  /** Points left in each hitbox (`value`) out of its capacity (`max`). */
+  hitboxes: Record<HitboxId, Track>;
+  /** Armor worn. */
+  armor: HitboxArmor[];
+  weapons: HitboxWeapon[];
+  /** The arm a one-handed weapon and a parry use (HB-DMG-03). */
+  mainHand: "left" | "right";
+  /** Ids (or names, for objects that are not weapons) of what is held in hand (HB-ATK-03, HB-ACT-03). */
+  held: string[];
+  /**
+   * Conditions: `prone` (lying since before this turn), `shock`, `dead`, `medicated` (damaged
+   * limbs count in full), `unaware` ...
+   */
+  conditions: string[];
+}
+
+/** Hitbox capacities from the `hitboxPoints` setting: every hitbox holds it, the torso one more (RULES.md). */
+export function defaultCapacity(hitboxPoints: number): Record<HitboxId, number> {
+  const n = Math.max(1, Math.floor(hitboxPoints));
+  return Object.fromEntries(HITBOXES.map((h) => [h, h === "torso" ? n + 1 : n])) as Record<HitboxId, number>;
+}
+
+type Raw = Record<string, unknown>;
+
+function isRecord(v: unknown): v is Raw {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A `FRAY.Error.Field` error naming the field and what it expects. */
+export function fieldError(field: string, expected: string): FrayError {
+  return new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
+}
+
+function num(raw: Raw, key: string, path: string, fallback?: number): number {
+  const v = raw[key];
+  if (v === undefined || v === null || v === "") {
+    if (fallback !== undefined) return fallback;
+    throw fieldError(`${path}.${key}`, "a number");
+  }
+  const n = typeof v === "string" ? Number(v) : v;
+  if (typeof n !== "number" || !Number.isFinite(n)) throw fieldError(`${path}.${key}`, "a number");
+  return n;
+}
+
+function int(raw: Raw, key: string, path: string, fallback: number | undefined, min: number, expected: string): number {
+  const n = num(raw, key, path, fallback);
+  if (!Number.isInteger(n) || n < min) throw fieldError(`${path}.${key}`, expected);
+  return n;
+}
+
+function str(raw: Raw, key: string, path: string, fallback: string): string {
+  const v = raw[key];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== "string" && typeof v !== "number") throw fieldError(`${path}.${key}`, "a text");
+  return String(v);
+}
+
+function oneOf<T extends string>(raw: Raw, key: string, path: string, allowed: readonly T[], fallback: T): T {
+  const v = str(raw, key, path, fallback);
+  if (!(allowed as readonly string[]).includes(v)) throw fieldError(`${path}.${key}`, allowed.join(", "));
+  return v as T;
+}
+
+function checkRuleset(raw: Raw, path: string): void {
+  const r = raw.ruleset;
+  if (r !== undefined && r !== null && r !== "" && r !== "hitbox") throw fieldError(`${path}.ruleset`, "hitbox");
+}
+
+/** True when a value is a hitbox id. */
+export function isHitbox(v: unknown): v is HitboxId {
+  return typeof v === "string" && (HITBOXES as readonly string[]).includes(v);
+}
+
+/**
+ * Reads a weapon from item-like data (an Item's `system` plus `id` and `name`). Defaults by kind:
+ * melee uses Strength + Melee with a 5 ft reach and can parry; ranged Dexterity + Firearms;
+ * thrown Dexterity + Throwing. `damage` defaults to 1 point (HB-DMG-02).
+ * @throws FrayError `FRAY.Error.Field` naming the field (`<path>.damage`, `<path>.rangeFeet` ...).
+ */
+export function parseWeapon(raw: unknown, path = "weapon"): HitboxWeapon {
+  if (!isRecord(raw)) throw fieldError(path, "an object");
+  checkRuleset(raw, path);
+  const kind = oneOf(raw, "kind", path, ["melee", "ranged", "thrown"] as const, "melee");
+  const ability = oneOf(raw, "ability", path, ABILITIES, kind === "melee" ? "strength" : "dexterity");
+  const skill = oneOf(raw, "skill", path, SKILLS, kind === "melee" ? "melee" : kind === "thrown" ? "throwing" : "firearms");
+  const damage = int(raw, "damage", path, 1, 0, "whole points of damage, 0 or more");
+  let closeBonus: CloseBonus | undefined;
+  if (raw.closeBonus !== undefined && raw.closeBonus !== null) {
+    const cb = raw.closeBonus;
+    if (!isRecord(cb)) throw fieldError(`${path}.closeBonus`, "{ withinFeet, points }");
+    const withinFeet = num(cb, "withinFeet", `${path}.closeBonus`);
+    if (withinFeet <= 0) throw fieldError(`${path}.closeBonus.withinFeet`, "feet, more than 0");
+    closeBonus = { withinFeet, points: int(cb, "points", `${path}.closeBonus`, 1, 1, "whole points, 1 or more") };
+  }
+  const hands = int(raw, "hands", path, 1, 1, "1 or 2");
+  if (hands > 2) throw fieldError(`${path}.hands`, "1 or 2");
+  const maxShots = int(raw, "maxShots", path, 1, 1, "shots per turn, 1 or more");
+  if (kind === "melee" && maxShots !== 1) throw fieldError(`${path}.maxShots`, "1 for a melee weapon");
+  const rangeFeet = num(raw, "rangeFeet", path, kind === "melee" ? 5 : undefined);
+  if (rangeFeet <= 0) throw fieldError(`${path}.rangeFeet`, "feet, more than 0");
+  const name = str(raw, "name", path, "weapon");
+  return {
+    id: str(raw, "id", path, name),
+    name,
+    kind,
+    ability,
+    skill,
+    damage,
+    closeBonus,
+    hands: hands as 1 | 2,
+    maxShots,
+    rangeFeet,
+    canParry: raw.canParry === undefined ? kind === "melee" : Boolean(raw.canParry),
+  };
+}
+
+/**
+ * Reads an armor piece: `protection` (armor points per hitbox) and optional `damage` (points
+ * used up). Hitboxes missing from the data are not covered.
+ * @throws FrayError `FRAY.Error.Field` naming the field when a value is not a whole number of
+ *   points, names no hitbox, or more is used up than the piece has.
+ */
+export function parseArmor(raw: unknown, path = "armor"): HitboxArmor {
+  if (!isRecord(raw)) throw fieldError(path, "an object");
+  checkRuleset(raw, path);
+  const read = (key: "protection" | "damage"): Record<HitboxId, number> => {
+    const src = raw[key] ?? {};
+    if (!isRecord(src)) throw fieldError(`${path}.${key}`, "points per hitbox");
+    for (const k of Object.keys(src)) if (!isHitbox(k)) throw fieldError(`${path}.${key}.${k}`, HITBOXES.join(", "));
+    return Object.fromEntries(HITBOXES.map((h) => [h, int(src, h, `${path}.${key}`, 0, 0, "whole armor points, 0 or more")])) as Record<HitboxId, number>;
+  };
+  const protection = read("protection");
+  const damage = read("damage");
+  for (const h of HITBOXES) if (damage[h] > protection[h]) throw fieldError(`${path}.damage.${h}`, `at most ${protection[h]} (the piece's protection there)`);
+  const name = str(raw, "name", path, "armor");
+  return { id: str(raw, "id", path, name), name, protection, damage };
+}
+
+/** Options the combatant parser reads: the default hitbox capacity. */
+export interface ParseOptions {
+  /** Points a hitbox holds when the sheet does not say (the torso one more); default 2. */
+  hitboxPoints?: number;
+}
+
+/**
+ * Reads a combatant from actor-like data: `abilities`, `skills`, `hitboxes` (each a number for a
+ * fresh hitbox or `{ value, max }`; missing ones take the default capacity), `weapons`, `armor`,
+ * `mainHand`, `held` (names or ids), `conditions`.
+ * @throws FrayError `FRAY.Error.Field` naming the first unusable field (an actor without
+ *   abilities, a hitbox with more points than it holds ...).
+ */
+export function parseCombatant(raw: unknown, path = "combatant", options: ParseOptions = {}): HitboxCombatant {
+  if (!isRecord(raw)) throw fieldError(path, "an object");
+  checkRuleset(raw, path);
+  const abilitiesRaw = raw.abilities;
+  if (!isRecord(abilitiesRaw)) throw fieldError(`${path}.abilities`, "strength, dexterity and fortitude");
+  const abilities = Object.fromEntries(ABILITIES.map((a) => [a, int(abilitiesRaw, a, `${path}.abilities`, undefined, -10, "a whole number")])) as Record<AbilityId, number>;
+  const skillsRaw = raw.skills ?? {};
+  if (!isRecord(skillsRaw)) throw fieldError(`${path}.skills`, "skill ratings by name");
+  for (const k of Object.keys(skillsRaw)) if (!(SKILLS as readonly string[]).includes(k)) throw fieldError(`${path}.skills.${k}`, SKILLS.join(", "));
+  const skills = Object.fromEntries(SKILLS.map((s) => [s, int(skillsRaw, s, `${path}.skills`, 0, -10, "a whole number")])) as Record<SkillId, number>;
+  const capacity = defaultCapacity(options.hitboxPoints ?? 2);
+  const boxesRaw = raw.hitboxes ?? {};
+  if (!isRecord(boxesRaw)) throw fieldError(`${path}.hitboxes`, "{ value, max } per hitbox");
+  for (const k of Object.keys(boxesRaw)) if (!isHitbox(k)) throw fieldError(`${path}.hitboxes.${k}`, HITBOXES.join(", "));
+  const hitboxes = {} as Record<HitboxId, Track>;
+  for (const h of HITBOXES) {
+    const v = boxesRaw[h];
+    const p = `${path}.hitboxes.${h}`;
+    if (v === undefined || v === null) hitboxes[h] = { value: capacity[h], max: capacity[h] };
+    else if (typeof v === "number") {
+      if (!Number.isInteger(v) || v < 1) throw fieldError(p, "whole points, 1 or more");
+      hitboxes[h] = { value: v, max: v };
+    } else if (isRecord(v)) {
+      const max = int(v, "max", p, capacity[h], 1, "whole points, 1 or more");
+      const value = int(v, "value", p, max, 0, "whole points, 0 or more");
+      if (value > max) throw fieldError(`${p}.value`, `at most ${max}`);
+      hitboxes[h] = { value, max };
+    } else throw fieldError(p, "a number or { value, max }");
+  }
+  const list = (key: string): unknown[] => {
+    const v = raw[key] ?? [];
+    if (!Array.isArray(v)) throw fieldError(`${path}.${key}`, "a list");
+    return v;
+  };
+  const weapons = list("weapons").map((w, i) => parseWeapon(w, `${path}.weapons[${i}]`));
+  const held = list("held").map((h, i) => {
+    if (typeof h !== "string") throw fieldError(`${path}.held[${i}]`, "an item name or id");
+    return weapons.find((w) => w.id === h || w.name === h)?.id ?? h;
+  });
+  const kind = str(raw, "kind", path, "character");
+  const name = str(raw, "name", path, "combatant");
+  return {
+    id: str(raw, "id", path, name),
+    name,
+    kind: kind === "npc" ? "npc" : "character",
+    group: str(raw, "group", path, kind === "npc" ? "npc" : "players"),
+    abilities,
+    skills,
+    hitboxes,
+    armor: list("armor").map((a, i) => parseArmor(a, `${path}.armor[${i}]`)),
+    weapons,
+    mainHand: oneOf(raw, "mainHand", path, ["right", "left"] as const, "right"),
+    held,
+    conditions: list("conditions").map(String),
+  };
+}
+
+/** The parts of an Item source the Hitbox parser reads (a Foundry `toObject()` or a pack source). */
+export interface HitboxItemSource {
+  _id?: string | null;
+  name: string;
+  type: string;
+  system?: Record<string, unknown>;
+}
+
+/** The parts of an Actor source the Hitbox parser reads. */
+export interface HitboxActorSource {
+  _id?: string | null;
+  name: string;
+  type: string;
+  system?: Record<string, unknown>;
+  items?: HitboxItemSource[];
+  statuses?: string[];
+}
+
+/** True when an item is for Hitbox: `system.ruleset` is `hitbox` or not set. */
+function forHitbox(item: HitboxItemSource): boolean {
+  const r = item.system?.ruleset;
+  return r === undefined || r === null || r === "" || r === "hitbox";
+}
+
+/**
+ * A Hitbox weapon from a `weapon` Item source.
+ * @throws FrayError naming the field when the item cannot be used.
+ */
+export function hitboxWeaponFromItem(item: HitboxItemSource): HitboxWeapon {
+  return parseWeapon({ ...(item.system ?? {}), id: item._id ?? item.name, name: item.name }, item.name);
+}
+
+/**
+ * A Hitbox armor piece from an `armor` Item source.
+ * @throws FrayError naming the field when the item cannot be used.
+ */
+export function hitboxArmorFromItem(item: HitboxItemSource): HitboxArmor {
+  return parseArmor({ ...(item.system ?? {}), id: item._id ?? item.name, name: item.name }, item.name);
+}
+
+/**
+ * A Hitbox combatant from a `character` or `npc` Actor source with its embedded items: Hitbox
+ * weapons (items whose `system.ruleset` is `hitbox` or unset) become its weapons, equipped Hitbox
+ * armor (`system.equipped` not false) its armor. Items of another ruleset are left out.
+ * @throws FrayError `FRAY.Error.Field` naming the first unusable field.
+ */
+export function hitboxCombatantFromActor(
+  actor: HitboxActorSource,
+  overrides: Partial<{ id: string; group: string }> = {},
+  options: ParseOptions = {},
+): HitboxCombatant {
+  const items = (actor.items ?? []).filter(forHitbox);
+  const system = actor.system ?? {};
+  return parseCombatant(
+    {
+      ...system,
+      id: overrides.id ?? actor._id ?? actor.name,
+      name: actor.name,
+      kind: actor.type === "npc" ? "npc" : "character",
+      group: overrides.group ?? system.group ?? (actor.type === "npc" ? "npc" : "players"),
+      weapons: items.filter((i) => i.type === "weapon").map((i) => ({ ...(i.system ?? {}), id: i._id ?? i.name, name: i.name })),
+      armor: items
+        .filter((i) => i.type === "armor" && i.system?.equipped !== false)
+        .map((i) => ({ ...(i.system ?? {}), id: i._id ?? i.name, name: i.name })),
+      conditions: actor.statuses ?? system.conditions ?? [],
+    },
+    actor.name,
+    options,
+  );
+}
