@@ -11,3 +11,4 @@ export { parseFormula, evaluateFormula } from "./core/dice/formula.js";
 export { distribution, atLeast, mean, convolve } from "./core/dice/distribution.js";
 export { ud10 } from "./ud10/index.js";
 export { zones } from "./zones/index.js";
+export { hitbox } from "./hitbox/index.js";
