@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem, type ItemSource } from "../src/foundry/sources.js";
 import { parseDamageCode, ZONES, type ZoneId } from "../src/rules/ud10/model.js";
 import { compileAndRead, embedded, packFolders, readSources, splitKey, topLevel, type PackDoc, type SourceFile } from "./support/packs.js";
+import { HIT_ZONE_TABLE, ZONE_MULTIPLIER, zonesArmorFromItem, zonesCombatantFromActor, zonesWeaponFromItem, type ZonesItemSource } from "../src/rules/zones/index.js";
 
 /** Valid document types per primary collection (RollTables have none). */
 const VALID_TYPES: Record<string, string[] | null> = {
@@ -384,5 +385,114 @@ describe("UD10 NPCs", () => {
       expect(token.bar1.attribute).toBe("hp");
       expect(token.bar2.attribute).toBe("ep");
     }
+  });
+});
+
+/** The Zones packs and the collection each holds. */
+const ZONES_PACKS = { weapons: "zones-weapons", armor: "zones-armor", tables: "zones-tables", npcs: "zones-npcs" } as const;
+
+describe("Zones packs", () => {
+  const collectionOf = (pack: string) => new Set(topLevel(entriesOf(pack)).map(([key]) => splitKey(key)[0]));
+
+  it("has the four Zones pack folders, each with the right collection and every document marked zones", () => {
+    expect(packFolders()).toEqual(expect.arrayContaining(Object.values(ZONES_PACKS)));
+    expect(collectionOf(ZONES_PACKS.weapons)).toEqual(new Set(["items"]));
+    expect(collectionOf(ZONES_PACKS.armor)).toEqual(new Set(["items"]));
+    expect(collectionOf(ZONES_PACKS.tables)).toEqual(new Set(["tables"]));
+    expect(collectionOf(ZONES_PACKS.npcs)).toEqual(new Set(["actors"]));
+    for (const pack of [ZONES_PACKS.weapons, ZONES_PACKS.armor, ZONES_PACKS.npcs]) {
+      for (const doc of docsOf(pack)) expect(doc.system?.ruleset, `${pack}: ${doc.name}`).toBe("zones");
+    }
+  });
+
+  it("ZN-RNG-02, ZN-BST-01, ZN-THR-01, ZN-GRN-01: at least 10 weapons read through zonesWeaponFromItem, with bursts, a thrown weapon and a grenade", () => {
+    const weapons = docsOf(ZONES_PACKS.weapons).map((d) => ({ doc: d, w: zonesWeaponFromItem(d as ZonesItemSource) }));
+    expect(weapons.length).toBeGreaterThanOrEqual(10);
+    for (const { doc, w } of weapons) {
+      expect(doc.type).toBe("weapon");
+      expect(w.id).toBe(doc._id);
+      expect(typeof doc.system?.description, doc.name).toBe("string");
+      if (w.kind === "melee") expect(w.effectiveRange, doc.name).toBe(0);
+      else expect(w.effectiveRange, doc.name).toBeGreaterThan(0);
+      if (w.kind === "firearm") expect(w.magazine, doc.name).toBeGreaterThan(0);
+      if (w.burst > 0 || w.auto) expect(w.recoil, doc.name).toBeGreaterThan(0);
+      else expect(w.recoil, doc.name).toBe(0);
+      expect(w.loaded).toBe(w.magazine);
+      expect(w.malfunction).toBeNull();
+    }
+    expect(weapons.filter(({ w }) => w.burst >= 3).length).toBeGreaterThanOrEqual(2);
+    expect(weapons.some(({ w }) => w.auto)).toBe(true);
+    expect(weapons.some(({ w }) => w.kind === "thrown")).toBe(true);
+    expect(weapons.some(({ w }) => w.kind === "melee")).toBe(true);
+    const grenade = weapons.find(({ w }) => w.kind === "grenade")!.w;
+    expect(grenade.effectiveRadius).toBeGreaterThan(0);
+    expect(grenade.casualtyRadius).toBeGreaterThan(grenade.effectiveRadius);
+    expect(grenade.damageTypes).toEqual(expect.arrayContaining(["bludgeoning", "piercing"]));
+    // The carbine of the seed's worked example: effective range 300 m, recoil 2, three-round bursts.
+    const carbine = weapons.find(({ doc }) => doc.name === "Harrow Carbine")!.w;
+    expect(carbine).toMatchObject({ effectiveRange: 300, recoil: 2, burst: 3 });
+    // Pistols and PDWs can be hidden on the body (ZN-HID-01); long guns cannot.
+    for (const { doc, w } of weapons) if (/rifle|shotgun|machine gun|carbine/i.test(doc.name)) expect(w.concealable, doc.name).toBe(false);
+  });
+
+  it("ZN-ZON-02, ZN-GRN-01: at least 5 armor pieces with damage reduction per zone; one is full body armor", () => {
+    const armor = docsOf(ZONES_PACKS.armor).map((d) => ({ doc: d, a: zonesArmorFromItem(d as ZonesItemSource) }));
+    expect(armor.length).toBeGreaterThanOrEqual(5);
+    for (const { doc, a } of armor) {
+      expect(doc.type).toBe("armor");
+      expect(doc.system?.equipped, doc.name).toBe(true);
+      expect(Object.keys(doc.system?.zones as object).sort(), doc.name).toEqual(["arms", "head", "legs", "torso"]);
+      expect(Object.values(a.zones).some((v) => v > 0), doc.name).toBe(true);
+      for (const v of Object.values(a.zones)) expect(v >= 0 && v <= 10, doc.name).toBe(true);
+    }
+    expect(armor.filter(({ a }) => a.fullBody).length).toBe(1);
+  });
+
+  it("ZN-ZON-01: the Hit Zones table covers 2-12 of 2d6 with the zones and multipliers of the rules core", () => {
+    const entries = entriesOf(ZONES_PACKS.tables);
+    const table = docsOf(ZONES_PACKS.tables).find((d) => d.name === "Hit Zones");
+    expect(table).toBeDefined();
+    expect(table!.formula).toBe("2d6");
+    expect(table!.flags).toEqual({ fray: { tableKey: "zones.hitZone" } });
+    const faces = new Map<number, { zone: string; multiplier: number }>();
+    for (const r of embedded(entries, "tables", "results", table!)) {
+      const fray = (r.flags as { fray: { zone: string; multiplier: number } }).fray;
+      const [lo, hi] = r.range as [number, number];
+      for (let f = lo; f <= hi; f++) {
+        expect(faces.has(f), `face ${f}`).toBe(false);
+        faces.set(f, { zone: fray.zone, multiplier: fray.multiplier });
+      }
+    }
+    for (const row of HIT_ZONE_TABLE) {
+      for (let f = row.from; f <= row.to; f++) expect(faces.get(f), `face ${f}`).toEqual({ zone: row.zone, multiplier: ZONE_MULTIPLIER[row.zone] });
+    }
+    expect([...faces.keys()].sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  });
+
+  it("ZN-RNG-06, ZN-MOV-01: NPC templates read through zonesCombatantFromActor with their embedded weapons and armor", () => {
+    const entries = entriesOf(ZONES_PACKS.npcs);
+    const npcs = docsOf(ZONES_PACKS.npcs);
+    expect(npcs.length).toBeGreaterThanOrEqual(3);
+    const packItems = [...docsOf(ZONES_PACKS.weapons), ...docsOf(ZONES_PACKS.armor)];
+    for (const doc of npcs) {
+      expect(doc.type).toBe("npc");
+      const items = embedded(entries, "actors", "items", doc) as ZonesItemSource[];
+      const c = zonesCombatantFromActor({ ...(doc as ZonesItemSource), items });
+      expect(c.kind).toBe("npc");
+      expect(c.group).toBe("npc");
+      expect(c.weapons.length, doc.name).toBeGreaterThan(0);
+      expect(c.armor.length, doc.name).toBeGreaterThan(0);
+      expect(c.hp.max >= 20 && c.hp.max <= 40, doc.name).toBe(true);
+      expect(c.speed.max, doc.name).toBeGreaterThan(0);
+      for (const v of Object.values(c.attributes)) expect(v >= -2 && v <= 3, doc.name).toBe(true);
+      for (const item of embedded(entries, "actors", "items", doc)) {
+        const original = packItems.find((p) => p.name === item.name);
+        expect(original, `${doc.name}: ${item.name}`).toBeDefined();
+        expect(item._id).not.toBe(original!._id);
+        expect(item.system).toEqual(original!.system);
+      }
+    }
+    // The sentry of the burst example kneels: a small target (ZN-RNG-06).
+    expect(npcs.find((d) => d.name === "Perimeter Sentry")?.system?.stance).toBe("kneeling");
   });
 });
