@@ -7,7 +7,7 @@ import type { ZonesCombatant } from "./model.js";
 import { ZONES_OPTIONS, zonesOptions } from "./options.js";
 import * as turn from "./turn.js";
 
-export type { ZonesAttackInput, ZonesSituation, TargetArea } from "./input.js";
+export { parseSituation, type ZonesAttackInput, type ZonesSituation, type TargetArea } from "./input.js";
 export * from "./model.js";
 export { ZONES_OPTIONS, zonesOptions, type ZonesOptions } from "./options.js";
 export {

@@ -1,5 +1,20 @@
 import type { EnvironmentId } from "./difficulty.js";
-import type { DamageType, HitZoneId, Malfunction, MovementCategory, SizeCategory, Stance, ZonesCombatant } from "./model.js";
+import {
+  HIT_ZONES,
+  MALFUNCTIONS,
+  MOVEMENTS,
+  SIZES,
+  STANCES,
+  fieldError,
+  isRecord,
+  type DamageType,
+  type HitZoneId,
+  type Malfunction,
+  type MovementCategory,
+  type SizeCategory,
+  type Stance,
+  type ZonesCombatant,
+} from "./model.js";
 
 /**
  * Situational factors of a Zones attack (ZN-RNG-01, ZN-RNG-04 to ZN-RNG-07, ZN-ZON-03, ZN-MEL-02,
@@ -59,4 +74,84 @@ export interface ZonesAttackInput {
   situation?: ZonesSituation;
   /** The melee reaction the defender makes (ZN-MEL-03, ZN-MEL-04). */
   reaction?: "dodge" | "block";
+}
+
+const ENVIRONMENTS: readonly EnvironmentId[] = ["lowLight", "darkness", "strongWind", "impairedVision"];
+
+/**
+ * Reads situational factors from plain data (an encounter file, a dialog), checking every key.
+ * @param path where the data sits, for error messages (`rounds[0].sam.situation`).
+ * @throws FrayError `FRAY.Error.Field` naming the first key that is unknown or holds a value
+ *   Zones does not know (a stance `sitting`, an environment `fog`).
+ */
+export function parseSituation(raw: unknown, path = "situation"): ZonesSituation {
+  if (raw === undefined || raw === null) return {};
+  if (!isRecord(raw)) throw fieldError(path, "a mapping of situational factors");
+  const out: ZonesSituation = {};
+  const choice = <T extends string>(key: string, values: readonly T[]): T => {
+    const v = raw[key];
+    if (typeof v !== "string" || !(values as readonly string[]).includes(v)) throw fieldError(`${path}.${key}`, `one of ${values.join(", ")}`);
+    return v as T;
+  };
+  const number = (key: string, integer = false): number => {
+    const v = raw[key];
+    if (typeof v !== "number" || !Number.isFinite(v) || (integer && (!Number.isInteger(v) || v < 0))) {
+      throw fieldError(`${path}.${key}`, integer ? "a whole number, 0 or more" : "a number");
+    }
+    return v;
+  };
+  const flag = (key: string): boolean => {
+    if (typeof raw[key] !== "boolean") throw fieldError(`${path}.${key}`, "true or false");
+    return raw[key];
+  };
+  for (const key of Object.keys(raw)) {
+    switch (key) {
+      case "targetSize":
+        out.targetSize = choice(key, SIZES);
+        break;
+      case "targetMovement":
+      case "shooterMovement":
+        out[key] = choice(key, MOVEMENTS);
+        break;
+      case "stance":
+        out.stance = choice(key, STANCES);
+        break;
+      case "aim":
+        out.aim = number(key, true);
+        break;
+      case "environment": {
+        const list = raw.environment;
+        if (!Array.isArray(list)) throw fieldError(`${path}.environment`, `a list of ${ENVIRONMENTS.join(", ")}`);
+        out.environment = list.map((e, i) => {
+          if (!(ENVIRONMENTS as readonly unknown[]).includes(e)) throw fieldError(`${path}.environment[${i}]`, `one of ${ENVIRONMENTS.join(", ")}`);
+          return e as EnvironmentId;
+        });
+        break;
+      }
+      case "environmentModifier":
+      case "misc":
+        out[key] = number(key);
+        break;
+      case "aimedZone":
+        out.aimedZone = choice(key, HIT_ZONES);
+        break;
+      case "surprise":
+      case "exposedVitals":
+        out[key] = flag(key);
+        break;
+      case "malfunction": {
+        const m = raw.malfunction;
+        if (!isRecord(m)) throw fieldError(`${path}.malfunction`, "{ kind, afterBullets }");
+        const kind = m.kind;
+        if (typeof kind !== "string" || !(MALFUNCTIONS as readonly string[]).includes(kind)) throw fieldError(`${path}.malfunction.kind`, `one of ${MALFUNCTIONS.join(", ")}`);
+        const after = m.afterBullets;
+        if (after !== undefined && (typeof after !== "number" || !Number.isInteger(after) || after < 0)) throw fieldError(`${path}.malfunction.afterBullets`, "a whole number, 0 or more");
+        out.malfunction = { kind: kind as Malfunction, afterBullets: after };
+        break;
+      }
+      default:
+        throw fieldError(`${path}.${key}`, "one of targetSize, targetMovement, shooterMovement, stance, aim, environment, environmentModifier, misc, aimedZone, surprise, exposedVitals, malfunction");
+    }
+  }
+  return out;
 }

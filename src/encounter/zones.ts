@@ -1,0 +1,562 @@
+import { createEconomy, shortfall, spend, type Economy } from "../rules/core/economy.js";
+import { FrayError } from "../rules/core/errors.js";
+import { ScriptedRoller, seededSource, type DiceRoller } from "../rules/core/dice/port.js";
+import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
+import type { DamageReport, DamageStep } from "../rules/core/types.js";
+import {
+  MOVE_RATES,
+  SIZES,
+  afterShot,
+  catastrophicDamage,
+  clearMalfunction,
+  draw,
+  parseSituation,
+  planMove,
+  regainSpeed,
+  reload,
+  resolveBlast,
+  zones,
+  zonesCombatantFromActor,
+  zonesOptions,
+  type BlastCover,
+  type DamageType,
+  type MoveMode,
+  type SizeCategory,
+  type Stance,
+  type ZonesActorSource,
+  type ZonesAttackInput,
+  type ZonesAttackResult,
+  type ZonesCombatant,
+  type ZonesDamagePacket,
+  type ZonesItemSource,
+  type ZonesWeapon,
+} from "../rules/zones/index.js";
+import { DAMAGE_TYPES, STANCES } from "../rules/zones/model.js";
+import type { ContentIndex } from "./content.js";
+import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
+import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
+
+interface Fighter {
+  spec: CombatantSpec;
+  c: ZonesCombatant;
+  economy: Economy;
+}
+
+type Raw = Record<string, unknown>;
+const isRecord = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function fail(field: string, expected: string): never {
+  throw new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
+}
+
+function mergeSystem(base: Raw, over: Raw): Raw {
+  const out: Raw = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isRecord(v) && isRecord(b) ? mergeSystem(b, v) : v;
+  }
+  return out;
+}
+
+/**
+ * Builds the Zones combatant of an encounter entry from its compendium reference, inline stats
+ * and extra items.
+ * @throws FrayError `FRAY.Error.Field` naming the field (`combatants[0].stats.hp`,
+ *   `combatants[1].ref` for an actor of another ruleset, `combatants[1].items[0]` for an item of
+ *   another ruleset), `FRAY.Error.Reference` for a reference that does not exist.
+ */
+export function buildZonesCombatant(spec: CombatantSpec, index: number, content: ContentIndex): ZonesCombatant {
+  const path = `combatants[${index}]`;
+  const base = spec.ref ? (content.resolve(spec.ref, `${path}.ref`) as ZonesActorSource) : { name: spec.name ?? spec.id, type: "character", system: {}, items: [] };
+  if (spec.ref && base.system?.ruleset !== undefined && base.system.ruleset !== "zones") fail(`${path}.ref`, "an actor of the Zones ruleset");
+  const extra = (spec.items ?? []).map((ref, i) => {
+    const item = content.resolve(ref, `${path}.items[${i}]`) as ZonesItemSource;
+    if (item.system?.ruleset !== "zones") fail(`${path}.items[${i}]`, "an item of the Zones ruleset");
+    return item;
+  });
+  const actor: ZonesActorSource = {
+    ...base,
+    name: spec.name ?? base.name,
+    system: mergeSystem(base.system ?? {}, spec.stats ?? {}),
+    items: [...(base.items ?? []), ...extra],
+  };
+  try {
+    return zonesCombatantFromActor(actor, { id: spec.id, group: spec.group ?? spec.side });
+  } catch (error) {
+    if (error instanceof FrayError && typeof error.data.field === "string") {
+      const field = `${path}.stats.${error.data.field.replace(/^[^.[]*\.?/, "")}`.replace(/\.$/, "");
+      throw new FrayError(error.key, { ...error.data, field }, `Field "${field}": expected ${String(error.data.expected)}`);
+    }
+    throw error;
+  }
+}
+
+/** One victim of a grenade's blast as an encounter file names it. */
+interface BlastSpec {
+  id: string;
+  distance: number;
+  cover?: BlastCover;
+}
+
+/** The Zones keys of one declared action, checked. */
+interface ZonesAction {
+  moveMode: MoveMode;
+  difficult: boolean;
+  stance?: Stance;
+  effort: number;
+  reload?: string | true;
+  draw?: string;
+  clear?: string | true;
+  regain: boolean;
+  bullets?: number;
+  blast?: BlastSpec[];
+  area?: SizeCategory;
+  damageType?: DamageType;
+}
+
+const COVERS: readonly BlastCover[] = ["none", "partial", "full", "grenadeProof"];
+
+/**
+ * Reads the Zones keys of an action (`moveMode`, `difficult`, `stance`, `effort`, `reload`,
+ * `draw`, `clear`, `regain`, `bullets`, `blast`, `area`, `damageType`).
+ * @throws FrayError `FRAY.Error.Field` naming the key that is wrong.
+ */
+function zonesAction(a: ActionSpec, path: string, ids: Set<string>): ZonesAction {
+  const text = (key: string): string | true | undefined => {
+    const v = a[key];
+    if (v === undefined || v === null || v === false) return undefined;
+    if (v === true) return true;
+    if (typeof v !== "string") fail(`${path}.${key}`, "true or a weapon name");
+    return v;
+  };
+  const moveMode = a.moveMode ?? "walk";
+  if (typeof moveMode !== "string" || !(moveMode in MOVE_RATES)) fail(`${path}.moveMode`, Object.keys(MOVE_RATES).join(", "));
+  if (a.stance !== undefined && !(STANCES as readonly unknown[]).includes(a.stance)) fail(`${path}.stance`, STANCES.join(", "));
+  const effort = a.effort ?? 0;
+  if (typeof effort !== "number" || !Number.isInteger(effort) || effort < 0) fail(`${path}.effort`, "a whole number of effort points");
+  const bullets = a.bullets;
+  if (bullets !== undefined && (typeof bullets !== "number" || !Number.isInteger(bullets) || bullets < 2)) fail(`${path}.bullets`, "a whole number of bullets, 2 or more");
+  if (a.area !== undefined && !(SIZES as readonly unknown[]).includes(a.area)) fail(`${path}.area`, SIZES.join(", "));
+  if (a.damageType !== undefined && !(DAMAGE_TYPES as readonly unknown[]).includes(a.damageType)) fail(`${path}.damageType`, DAMAGE_TYPES.join(", "));
+  let blast: BlastSpec[] | undefined;
+  if (a.blast !== undefined) {
+    if (!Array.isArray(a.blast)) fail(`${path}.blast`, "a list of { id, distance, cover }");
+    blast = a.blast.map((b: unknown, i): BlastSpec => {
+      const p = `${path}.blast[${i}]`;
+      if (!isRecord(b)) fail(p, "{ id, distance, cover }");
+      if (typeof b.id !== "string" || !ids.has(b.id)) fail(`${p}.id`, `a combatant id (${[...ids].join(", ")})`);
+      if (typeof b.distance !== "number" || !(b.distance >= 0)) fail(`${p}.distance`, "metres, 0 or more");
+      if (b.cover !== undefined && !(COVERS as readonly unknown[]).includes(b.cover)) fail(`${p}.cover`, COVERS.join(", "));
+      return { id: b.id, distance: b.distance, cover: b.cover as BlastCover | undefined };
+    });
+  }
+  const drawn = text("draw");
+  return {
+    moveMode: moveMode as MoveMode,
+    difficult: Boolean(a.difficult),
+    stance: a.stance as Stance | undefined,
+    effort,
+    reload: text("reload"),
+    draw: drawn === true ? fail(`${path}.draw`, "a weapon name") : drawn,
+    clear: text("clear"),
+    regain: Boolean(a.regain),
+    bullets: bullets as number | undefined,
+    blast,
+    area: a.area as SizeCategory | undefined,
+    damageType: a.damageType as DamageType | undefined,
+  };
+}
+
+const OUT = ["unconscious", "incapacitated", "dead", "fled"];
+const isOut = (f: Fighter) => zones.isOut(zones.vitals(f.c)) || f.c.conditions.some((s) => OUT.includes(s));
+
+/** A damage step as plain data for the log. */
+const stepData = (s: DamageStep) => ({ rule: s.rule, label: s.label, data: s.data ?? {}, value: s.value, remaining: s.remaining });
+
+/**
+ * Plays an encounter through the Zones rules core: the players plot, initiative every round (or
+ * once, ZN-INI-03) with effort spent on it (ZN-INI-02), a surprise round for combatants marked
+ * `surprised` (ZN-SUR-01), each combatant's declared action or tactics: stance changes and
+ * movement with speed and effort points (ZN-MOV-01 to ZN-MOV-04), regaining speed, drawing,
+ * reloading, clearing stoppages, aiming, attacks with single shots, bursts and full auto
+ * (ZN-BST-01), melee with dodge or block (ZN-MEL-03, ZN-MEL-04), grenades and their blast
+ * (ZN-GRN-01), 2d6 hit zones and damage (ZN-ZON-01, ZN-ZON-02), until one side is down or
+ * `maxRounds` is reached. Deterministic for a given file and seed.
+ * @param dice defaults to the file's scripted faces followed by the seeded roller.
+ * @throws FrayError naming the field of the file that is wrong.
+ */
+export async function playZones(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
+  const options: RulesetOptions = { ...zones.defaults(), ...spec.options };
+  const opts = zonesOptions(options);
+  const roller = dice ?? new ScriptedRoller(spec.dice, seededSource(spec.seed));
+  const history: EncounterResult["dice"] = [];
+  const logged: DiceRoller = {
+    async roll(formula, purpose) {
+      const outcome = await roller.roll(formula, purpose);
+      history.push({ purpose, formula: outcome.formula, faces: outcome.dice.flatMap((d) => d.results), total: outcome.total });
+      return outcome;
+    },
+  };
+  const ids = new Set(spec.combatants.map((c) => c.id));
+  const fighters = new Map<string, Fighter>();
+  spec.combatants.forEach((cs, i) => {
+    const surprised = cs.extra.surprised;
+    if (surprised !== undefined && typeof surprised !== "boolean") fail(`combatants[${i}].surprised`, "true or false");
+    const c = buildZonesCombatant(cs, i, content);
+    fighters.set(cs.id, { spec: cs, c, economy: createEconomy(zones.economy(c, options)) });
+  });
+  // Check every declared action up front, so a bad key fails before any die is rolled.
+  const actions = new Map<string, ZonesAction>();
+  spec.rounds.forEach((r, i) => Object.entries(r).forEach(([id, a]) => actions.set(`${i}:${id}`, zonesAction(a, `rounds[${i}].${id}`, ids))));
+  spec.combatants.forEach((cs, i) => cs.tactics && actions.set(`tactics:${cs.id}`, zonesAction(cs.tactics, `combatants[${i}].tactics`, ids)));
+  const zonesActionOf = (round: number, f: Fighter): ZonesAction =>
+    actions.get(`${round - 1}:${f.spec.id}`) ?? actions.get(`tactics:${f.spec.id}`) ?? zonesAction({}, "", ids);
+
+  const events: EncounterEvent[] = [];
+  const nameOf = (id: string) => fighters.get(id)?.c.name ?? id;
+  /** A Zones event; the names of `actor`, `target` and `surprised` travel with it for the log. */
+  const custom = (round: number, kind: string, data: Record<string, unknown>) => {
+    const named: Record<string, unknown> = { ...data };
+    if (typeof data.actor === "string") named.actorName = nameOf(data.actor);
+    if (typeof data.target === "string") named.targetName = nameOf(data.target);
+    if (Array.isArray(data.surprised)) named.surprisedNames = (data.surprised as string[]).map(nameOf);
+    events.push({ type: "custom", round, kind, data: named });
+  };
+  const standingSides = () => new Set([...fighters.values()].filter((f) => !isOut(f)).map((f) => f.spec.side));
+  const enemiesOf = (f: Fighter) => [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !isOut(o));
+  const setWeapon = (f: Fighter, w: ZonesWeapon) => (f.c = { ...f.c, weapons: f.c.weapons.map((x) => (x.id === w.id ? w : x)) });
+  const findWeapon = (f: Fighter, ref: string | true | undefined, field: string): ZonesWeapon => {
+    const w = ref === undefined || ref === true ? f.c.weapons.find((x) => x.kind === "firearm") ?? f.c.weapons[0] : f.c.weapons.find((x) => x.id === ref || x.name === ref);
+    if (!w) fail(field, `a weapon of ${f.c.name} (${f.c.weapons.map((x) => x.name).join(", ")})`);
+    return w;
+  };
+  const applyHits = (round: number, target: Fighter, packet: ZonesDamagePacket, cause: string): DamageReport => {
+    const report = zones.applyDamage(target.c, packet, options);
+    target.c = { ...target.c, hp: report.after.hp!, conditions: report.after.conditions };
+    const parts = packet.parts?.length ? packet.parts : [packet];
+    custom(round, "damage", {
+      target: target.spec.id,
+      cause,
+      rolls: parts.map((p) => ({ formula: p.roll.formula, faces: p.roll.dice.flatMap((d) => d.results), total: p.roll.total, type: p.type, zone: p.location })),
+      steps: report.steps.map(stepData),
+      hp: report.after.hp!.value,
+      maxHp: report.after.hp!.max,
+      added: report.added,
+    });
+    return report;
+  };
+
+  let order: InitiativeRoll[] = [];
+  let round = 0;
+  let ended: EncounterEvent | undefined;
+
+  const attack = async (f: Fighter, action: ActionSpec, za: ZonesAction): Promise<void> => {
+    const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
+    if (!weaponRef) {
+      events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
+      return;
+    }
+    const weapon = f.c.weapons.find((w) => w.id === weaponRef || w.name === weaponRef);
+    if (!weapon) fail(`rounds[${round - 1}].${f.spec.id}.weapon`, `a weapon of ${f.c.name} (${f.c.weapons.map((x) => x.name).join(", ")})`);
+    const declared = action.attack ? fighters.get(action.attack) : undefined;
+    const area = weapon.kind === "grenade" && (za.area !== undefined || !declared);
+    let target = area ? undefined : declared && !isOut(declared) ? declared : enemiesOf(f)[0];
+    if (!area && !target) return;
+    if (declared && target && target !== declared) events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
+    if (shortfall(f.economy, { slots: { action: 1 } })) {
+      events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
+      return;
+    }
+    const range = action.range ?? f.spec.tactics?.range ?? (weapon.kind === "melee" ? 1 : undefined);
+    const situationPath = `rounds[${round - 1}].${f.spec.id}.situation`;
+    const input: ZonesAttackInput = {
+      attacker: f.c,
+      target: target?.c,
+      area: area ? { size: za.area } : undefined,
+      weaponId: weapon.id,
+      modeId: (action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined)) as ZonesAttackInput["modeId"],
+      bullets: za.bullets,
+      rangeMetres: range,
+      damageType: za.damageType,
+      situation: { ...parseSituation(f.spec.tactics?.situation, `${situationPath}`), ...parseSituation(action.situation, situationPath) },
+    };
+    if (target && weapon.kind === "melee" && target.spec.react && target.spec.react !== "none") {
+      const offered = zones.reactions(input, target.economy, options).filter((r) => r.available);
+      const want = target.spec.react === "defend" ? ["dodge", "block"] : [target.spec.react];
+      const pick = offered.find((r) => want.includes(r.id));
+      if (pick) input.reaction = pick.id as "dodge" | "block";
+    }
+    let plan;
+    try {
+      plan = zones.planAttack(input, options, target?.economy);
+    } catch (error) {
+      // A rule stops the attack (a jammed or empty weapon, out of range): the turn is lost, the fight goes on.
+      if (!(error instanceof FrayError) || error.key === "FRAY.Error.Field") throw error;
+      events.push({ type: "skip", round, actor: f.spec.id, reason: error.key, data: error.data });
+      return;
+    }
+    const odds = zones.odds(plan, input, options);
+    const result = (await zones.resolveAttack(plan, input, logged, options)) as ZonesAttackResult;
+    f.economy = spend(f.economy, { slots: { action: 1 } });
+    if (result.reaction && plan.reaction && target) target.economy = spend(target.economy, plan.reaction.cost);
+    f.c = { ...f.c, aim: 0 };
+    if (weapon.kind === "thrown" || weapon.kind === "grenade") f.c = { ...f.c, weapons: f.c.weapons.filter((w) => w.id !== weapon.id) };
+    else setWeapon(f, afterShot(weapon, result));
+    events.push({ type: "attack", round, attacker: f.spec.id, target: target?.spec.id ?? "area", weapon: weapon.name, mode: plan.modeId, range, plan, odds, result });
+    if (result.bullets && (result.bullets.fired > 1 || result.bullets.stoppedBy)) {
+      custom(round, "bullets", { ...result.bullets, total: result.check.total, odds: result.bullets.difficulties?.map((_, i) => odds.outcomes?.[`bullet${i + 1}`] ?? (i === 0 ? odds.hit : 0)) ?? [] });
+    }
+    if (result.catastrophic) {
+      const packet = await catastrophicDamage(weapon, logged);
+      custom(round, "catastrophic", { actor: f.spec.id, weapon: weapon.name });
+      applyHits(round, f, packet, "FRAY.Zones.Malfunction.catastrophic");
+      return;
+    }
+    if (weapon.kind === "grenade") {
+      const victims = za.blast ?? (target ? [{ id: target.spec.id, distance: result.hit ? 0 : (result.deviation ?? 0) }] : []);
+      custom(round, "grenade", { actor: f.spec.id, weapon: weapon.name, hit: result.hit, deviation: result.deviation ?? 0 });
+      const outcomes = await resolveBlast(weapon, victims.map((v) => ({ combatant: fighters.get(v.id)!.c, distance: v.distance, cover: v.cover })), logged, opts);
+      for (const o of outcomes) {
+        const victim = fighters.get(o.id)!;
+        victim.c = o.after;
+        custom(round, "blast", {
+          target: o.id,
+          distance: o.distance,
+          zone: o.zone,
+          effect: o.effect,
+          reason: o.reason,
+          steps: o.report?.steps.map(stepData) ?? [],
+          hp: o.after.hp.value,
+          maxHp: o.after.hp.max,
+        });
+      }
+      return;
+    }
+    if (!result.lands || !target) return;
+    const packet = await zones.rollDamage(result, input, logged, options);
+    applyHits(round, target, packet, weapon.name);
+  };
+
+  const act = async (f: Fighter, action: ActionSpec, za: ZonesAction): Promise<void> => {
+    const path = `rounds[${round - 1}].${f.spec.id}`;
+    if (action.wait) {
+      events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.Waits" });
+      return;
+    }
+    if (za.stance || action.move !== undefined) {
+      const legs = [...(za.stance ? [{ stance: za.stance }] : []), ...(action.move !== undefined ? [{ mode: za.moveMode, metres: action.move, difficult: za.difficult }] : [])];
+      try {
+        const plan = planMove(f.c, f.economy, legs, opts);
+        f.economy = spend(f.economy, plan.cost);
+        f.c = { ...f.c, stance: plan.stance, movement: plan.metres > 0 ? plan.movement : f.c.movement };
+        custom(round, "move", { actor: f.spec.id, metres: plan.metres, mode: action.move !== undefined ? za.moveMode : "stance", stance: plan.stance, points: plan.points, speed: plan.speed, effort: plan.effort, rules: plan.rules });
+      } catch (error) {
+        if (!(error instanceof FrayError)) throw error;
+        events.push({ type: "skip", round, actor: f.spec.id, reason: error.key, data: error.data });
+      }
+    }
+    const needAction = (): boolean => {
+      if (!shortfall(f.economy, { slots: { action: 1 } })) return true;
+      events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
+      return false;
+    };
+    if (za.regain && needAction()) {
+      f.economy = regainSpeed(f.economy);
+      custom(round, "regain", { actor: f.spec.id, speed: f.economy.pools.speed!.value });
+    }
+    if (za.draw && needAction()) {
+      const w = findWeapon(f, za.draw, `${path}.draw`);
+      const p = draw(w, f.economy);
+      f.economy = p.economy;
+      setWeapon(f, p.weapon);
+      custom(round, "draw", { actor: f.spec.id, weapon: w.name, done: p.done, spent: p.spent });
+    }
+    if (za.clear && needAction()) {
+      const w = findWeapon(f, za.clear, `${path}.clear`);
+      const r = clearMalfunction(w, f.economy);
+      f.economy = r.economy;
+      setWeapon(f, r.weapon);
+      custom(round, "clear", { actor: f.spec.id, weapon: w.name, malfunction: w.malfunction });
+    }
+    if (za.reload && needAction()) {
+      const w = findWeapon(f, za.reload, `${path}.reload`);
+      const p = reload(w, f.economy);
+      f.economy = p.economy;
+      setWeapon(f, p.weapon);
+      custom(round, "reload", { actor: f.spec.id, weapon: w.name, done: p.done, loaded: p.weapon.loaded });
+    }
+    if (action.aim && needAction()) {
+      f.economy = spend(f.economy, { slots: { action: 1 } });
+      f.c = { ...f.c, aim: f.c.aim + 1 };
+      custom(round, "aim", { actor: f.spec.id, actions: f.c.aim });
+    }
+    const busy = za.stance || action.move !== undefined || za.regain || za.draw || za.clear || za.reload || action.aim;
+    if (action.attack !== undefined || !busy) await attack(f, action, za);
+  };
+
+  for (round = 1; round <= spec.maxRounds; round++) {
+    events.push({ type: "round", round });
+    if (round === 1) {
+      const surprised = [...fighters.values()].filter((f) => f.spec.extra.surprised === true);
+      for (const f of surprised) f.c = { ...f.c, conditions: [...f.c.conditions, "surprised"] };
+      if (surprised.length) custom(round, "surprise", { surprised: surprised.map((f) => f.spec.id) });
+    } else {
+      for (const f of fighters.values()) f.c = { ...f.c, conditions: f.c.conditions.filter((s) => s !== "surprised") };
+    }
+    custom(round, "plot", {});
+    // New round: fresh economy, movement back to subtle, aim lost (ZN-RNG-07).
+    for (const f of fighters.values()) {
+      f.c = { ...f.c, movement: "subtle", aim: 0, initiativeEffort: 0 };
+    }
+    const standing = [...fighters.values()].filter((f) => !isOut(f) && !f.c.conditions.includes("surprised"));
+    const rolled = new Set(order.flatMap((r) => r.members));
+    const fresh = round === 1 || zones.initiativeTiming(options) === "round";
+    const toRoll = fresh ? standing : standing.filter((f) => !rolled.has(f.spec.id));
+    const rolls: InitiativeRoll[] = fresh ? [] : order.filter((r) => r.members.some((id) => !isOut(fighters.get(id)!)));
+    for (const f of toRoll) {
+      const za = zonesActionOf(round, f);
+      if (za.effort > 0) {
+        f.c = { ...f.c, initiativeEffort: Math.min(za.effort, f.c.effort.value) };
+        custom(round, "effort", { actor: f.spec.id, points: f.c.initiativeEffort });
+      }
+      rolls.push(await zones.rollInitiative([f.c], logged));
+      f.c = { ...f.c, effort: { ...f.c.effort, value: f.c.effort.value - f.c.initiativeEffort } };
+    }
+    order = zones.order(rolls);
+    events.push({ type: "initiative", round, rolls: order, order: order.flatMap((r) => r.members), kept: !fresh && toRoll.length === 0 });
+    for (const f of fighters.values()) f.economy = createEconomy(zones.economy(f.c, options));
+    for (const id of order.flatMap((r) => r.members)) {
+      const f = fighters.get(id)!;
+      if (isOut(f) || f.c.conditions.includes("surprised")) continue;
+      const action = spec.rounds[round - 1]?.[id] ?? f.spec.tactics ?? {};
+      await act(f, action, zonesActionOf(round, f));
+      // Speed and effort points carry over between rounds (ZN-MOV-03).
+      for (const g of fighters.values()) {
+        g.c = { ...g.c, speed: { ...g.c.speed, value: g.economy.pools.speed!.value }, effort: { ...g.c.effort, value: g.economy.pools.effort!.value } };
+      }
+      if (standingSides().size <= 1) break;
+    }
+    const sides = standingSides();
+    if (sides.size <= 1) {
+      ended = { type: "end", round, winner: [...sides][0] ?? null, reason: "side-down" };
+      break;
+    }
+  }
+  if (!ended) ended = { type: "end", round: spec.maxRounds, winner: null, reason: "max-rounds" };
+  events.push(ended);
+  return {
+    name: spec.name,
+    ruleset: spec.ruleset,
+    seed: spec.seed,
+    options,
+    rounds: ended.round,
+    winner: ended.type === "end" ? ended.winner : null,
+    combatants: [...fighters.values()].map((f) => ({ id: f.spec.id, name: f.c.name, side: f.spec.side, vitals: zones.vitals(f.c), out: isOut(f) })),
+    events,
+    dice: history,
+  };
+}
+
+type Fmt = (key: string, data?: Record<string, string | number>) => string;
+
+const pct = (p: number) => `${(p * 100).toFixed(1)}%`;
+
+type StepData = ReturnType<typeof stepData>;
+
+function formatSteps(t: Fmt, steps: StepData[]): string[] {
+  return steps.slice(1).map((s) => {
+    const text = t(s.label, { ...s.data, value: s.value });
+    if (s.label === "FRAY.Step.Zones.WoundCheck") return `    ${text} (${s.rule})`;
+    if (s.label === "FRAY.Step.Zones.HitPoints") return `    ${text} (${s.rule}): -${s.value}`;
+    return `    ${text} (${s.rule}): ${s.value ? `-${s.value} ` : ""}-> ${s.remaining}`;
+  });
+}
+
+/**
+ * Log lines of the Zones events: the plot, surprise, effort for initiative, movement, regaining
+ * speed, drawing, reloading, clearing, aiming, each bullet of a burst with its difficulty and
+ * odds, damage step by step, grenades and their blast.
+ */
+export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom" }>, t: Fmt): string[] {
+  const d = event.data;
+  const str = (k: string) => String(d[k] ?? "");
+  const num = (k: string) => Number(d[k] ?? 0);
+  const list = <T>(k: string) => (Array.isArray(d[k]) ? (d[k] as T[]) : []);
+  const actor = String(d.actorName ?? d.actor ?? "");
+  const target = String(d.targetName ?? d.target ?? "");
+  switch (event.kind) {
+    case "plot":
+      return [t("FRAY.Zones.Log.Plot") + " (ZN-INI-01)"];
+    case "surprise":
+      return [t("FRAY.Zones.Log.Surprise", { names: list<string>(d.surprisedNames ? "surprisedNames" : "surprised").join(", ") }) + " (ZN-SUR-01)"];
+    case "effort":
+      return [t("FRAY.Zones.Log.Effort", { actor, points: num("points") }) + " (ZN-INI-02)"];
+    case "move": {
+      const data = { actor, metres: num("metres"), mode: `FRAY.Zones.Move.${str("mode")}`, stance: `FRAY.Zones.Stance.${str("stance")}`, points: num("points"), speed: num("speed"), effort: num("effort") };
+      return [t(str("mode") === "stance" ? "FRAY.Zones.Log.Stance" : "FRAY.Zones.Log.Move", data) + ` (${list<string>("rules").join(", ")})`];
+    }
+    case "regain":
+      return [t("FRAY.Zones.Log.Regain", { actor, speed: num("speed") }) + " (ZN-MOV-03)"];
+    case "draw":
+      return [t(d.done ? "FRAY.Zones.Log.Drawn" : "FRAY.Zones.Log.Drawing", { actor, weapon: str("weapon") }) + " (ZN-DRW-01)"];
+    case "reload":
+      return [t(d.done ? "FRAY.Zones.Log.Reloaded" : "FRAY.Zones.Log.Reloading", { actor, weapon: str("weapon"), loaded: num("loaded") }) + " (ZN-REL-01)"];
+    case "clear":
+      return [t("FRAY.Zones.Log.Cleared", { actor, weapon: str("weapon"), malfunction: `FRAY.Zones.Malfunction.${str("malfunction")}` }) + " (ZN-MAL-01)"];
+    case "aim":
+      return [t("FRAY.Zones.Log.Aim", { actor, actions: num("actions") }) + " (ZN-RNG-07)"];
+    case "bullets": {
+      const odds = list<number>("odds");
+      const total = num("total");
+      const lines = [`  ${t("FRAY.Zones.Log.Bullets", { hit: num("hit"), fired: num("fired") })} (ZN-BST-01)`];
+      list<number>("difficulties").forEach((diff, i) => {
+        const key = total >= diff ? "FRAY.Zones.Log.BulletHit" : "FRAY.Zones.Log.BulletMiss";
+        lines.push(`    ${t(key, { n: i + 1, difficulty: diff, total })} (${pct(odds[i] ?? 0)})`);
+      });
+      if (typeof d.stoppedBy === "string") lines.push(`    ${t("FRAY.Zones.Log.Stopped", { malfunction: d.stoppedBy })} (ZN-MAL-01)`);
+      return lines;
+    }
+    case "catastrophic":
+      return [`  ${t("FRAY.Zones.Log.Catastrophic", { actor, weapon: str("weapon") })} (ZN-MAL-01)`];
+    case "damage": {
+      const lines: string[] = [];
+      const steps = list<StepData>("steps");
+      // The steps of each hit start with its "rolled" step.
+      const starts = steps.map((s, i) => (s.label === "FRAY.Step.Zones.Rolled" ? i : -1)).filter((i) => i >= 0);
+      list<{ formula: string; faces: number[]; total: number; type: string; zone: string }>("rolls").forEach((r, i) => {
+        lines.push(`  ${t("FRAY.Log.Damage")}: ${r.formula} [${r.faces.join(",")}] = ${r.total} (${t(`FRAY.Zones.DamageType.${r.type}`)}, ${t(`FRAY.Zones.Zone.${r.zone}`)})`);
+        lines.push(...formatSteps(t, steps.slice(starts[i], starts[i + 1])));
+      });
+      const added = list<string>("added");
+      lines.push(`  ${target}: HP ${num("hp")}/${num("maxHp")}${added.length ? " — " + added.map((c) => t(`FRAY.Condition.${c}`)).join(", ") : ""}`);
+      return lines;
+    }
+    case "grenade":
+      return [`  ${t(d.hit ? "FRAY.Zones.Log.GrenadeOnTarget" : "FRAY.Zones.Log.GrenadeOff", { actor, weapon: str("weapon"), deviation: num("deviation") })} (ZN-GRN-01)`];
+    case "blast": {
+      const data = { target, distance: num("distance"), zone: `FRAY.Zones.Blast.zone.${str("zone")}`, effect: `FRAY.Zones.Blast.effect.${str("effect")}`, reason: str("reason") };
+      const lines = [`  ${t("FRAY.Zones.Log.Blast", data)} (ZN-GRN-01)`];
+      const steps = list<StepData>("steps");
+      if (steps.length) lines.push(...formatSteps(t, steps), `  ${target}: HP ${num("hp")}/${num("maxHp")}`);
+      return lines;
+    }
+    default:
+      return [];
+  }
+}
+
+/**
+ * The Zones encounter driver. Actions: `attack`, `weapon`, `mode` (`single`, `burst`, `auto`),
+ * `bullets`, `range`, `situation`, `aim`, `move` with `moveMode` and `difficult`, `stance`,
+ * `effort` (spent on initiative), `regain`, `draw`, `reload`, `clear`, `area` and `blast`
+ * (grenades), `damageType`, `wait`. Combatants may be `surprised` (ZN-SUR-01) and react with
+ * `defend` (dodge while an action is left, else block), `dodge`, `block` or `none`.
+ */
+export const zonesDriver: EncounterDriver = {
+  ruleset: "zones",
+  actionKeys: ["aim", "move", "moveMode", "difficult", "stance", "effort", "regain", "draw", "reload", "clear", "bullets", "blast", "area", "damageType"],
+  combatantKeys: ["surprised"],
+  reactions: ["defend", "dodge", "block", "none"],
+  play: playZones,
+  formatCustom: (event, t) => formatZonesEvent(event, t),
+};
