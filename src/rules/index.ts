@@ -12,3 +12,4 @@ export { distribution, atLeast, mean, convolve } from "./core/dice/distribution.
 export { ud10 } from "./ud10/index.js";
 export { zones } from "./zones/index.js";
 export { hitbox } from "./hitbox/index.js";
+export { critical } from "./critical/index.js";

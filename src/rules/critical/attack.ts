@@ -1,0 +1,254 @@
+import { distribution, type Pmf } from "../core/dice/distribution.js";
+import type { DiceRoller } from "../core/dice/port.js";
+import { FrayError } from "../core/errors.js";
+import type { AttackOdds, AttackPlan, AttackResult, ReactionOption } from "../core/ruleset.js";
+import { difficulty, sumModifiers, type CheckResult, type Modifier } from "../core/types.js";
+import { PARRY_RATES, armorTypeOf, isIncapacitated, stoppedBy, type ArmorType, type CriticalCombatant, type CriticalWeapon } from "./model.js";
+import type { CriticalOptions } from "./options.js";
+import { offensiveBonus, parriedOb, parryBlocked, parryLine, parryPool } from "./parry.js";
+import { lookupAttack, type AttackCode, type AttackTable } from "./tables.js";
+import { tableSet, type CriticalTableSet } from "./tables/index.js";
+
+/** The open-ended d100 of attacks and maneuvers: 96-100 roll again and add, repeatedly (CR-ATK-01). */
+export const OPEN_ENDED_D100 = "1d100x>95";
+
+/** Situational parts of a Critical attack (CR-ATK-01, CR-PAR-03). */
+export interface CriticalSituation {
+  /** Situational modifiers the GM rules, added to the roll (a maneuver's penalty, surprise ...). */
+  modifier?: number;
+  /** Cover, deducted from the total. */
+  cover?: number;
+  /** The target cannot see this attack coming: its parry does not count (CR-PAR-03). */
+  unseen?: boolean;
+}
+
+/** Everything a Critical attack needs. */
+export interface CriticalAttackInput {
+  attacker: CriticalCombatant;
+  target: CriticalCombatant;
+  /** Id or name of one of the attacker's weapons. */
+  weaponId: string;
+  situation?: CriticalSituation;
+  /** A GM's own tables laid over the built-in ones (found by their table keys). */
+  tables?: Partial<CriticalTableSet>;
+}
+
+/** What a Critical attack roll gave, beyond the shared result. */
+export interface CriticalAttackDetail {
+  weaponClass: string;
+  /** Attack table key, `critical.attack.<class>`. */
+  table: string;
+  armorType: ArmorType;
+  /** The first die of the open-ended roll, before any re-roll (CR-ATK-01). */
+  unmodified: number;
+  /** The roll went open-ended (96-100 and rolled again). */
+  openEnded: boolean;
+  /** The unmodified roll fell in the weapon's fumble range (RULES.md). */
+  fumble: boolean;
+  /** Roll + OB + modifiers - DB - cover: the value looked up (CR-ATK-01, CR-ATK-02). */
+  total: number;
+  /** The table entry; absent on a fumble. */
+  code?: AttackCode;
+  /** Added to the critical roll: 1 per full 10 points over 150 (CR-ATK-04). */
+  critBonus: number;
+}
+
+/** A resolved Critical attack: the shared result plus the roll and table detail. */
+export interface CriticalAttackResult extends AttackResult {
+  detail: CriticalAttackDetail;
+}
+
+/** True when a result carries Critical detail. */
+export function isCriticalResult(r: AttackResult): r is CriticalAttackResult {
+  return typeof (r as Partial<CriticalAttackResult>).detail === "object";
+}
+
+/**
+ * The weapon an attack uses.
+ * @throws FrayError `FRAY.Error.NoWeapon` when it is not the attacker's.
+ */
+export function weaponOf(input: Pick<CriticalAttackInput, "attacker" | "weaponId">): CriticalWeapon {
+  const w = input.attacker.weapons.find((x) => x.id === input.weaponId || x.name === input.weaponId);
+  if (!w) throw new FrayError("FRAY.Error.NoWeapon", { weapon: input.weaponId, actor: input.attacker.name }, `${input.attacker.name} has no weapon "${input.weaponId}"`);
+  return w;
+}
+
+/**
+ * The attack table of a weapon (CR-ATK-03).
+ * @throws FrayError `FRAY.Error.NoAttackTable` when no table has the weapon's class.
+ */
+export function attackTableOf(weapon: CriticalWeapon, tables: CriticalTableSet): AttackTable {
+  const t = tables.attack[weapon.weaponClass];
+  if (!t) throw new FrayError("FRAY.Error.NoAttackTable", { weapon: weapon.name, table: `critical.attack.${weapon.weaponClass}` }, `No attack table critical.attack.${weapon.weaponClass}`);
+  return t;
+}
+
+/** The fumble range of a weapon: its own, else its table's. */
+export function fumbleRange(weapon: CriticalWeapon, table: AttackTable): number {
+  return weapon.fumble ?? table.fumble;
+}
+
+/** The bonus to the critical roll for an attack total: 1 per full 10 points over 150 (CR-ATK-04). */
+export function criticalBonus(total: number): number {
+  return total > 150 ? Math.floor((total - 150) / 10) : 0;
+}
+
+/** Sum of the (negative) penalties a combatant carries from criticals (CR-CRT-02). */
+export function woundPenalty(c: CriticalCombatant): number {
+  return c.effects.filter((e) => e.kind === "penalty").reduce((s, e) => s + (e.value ?? 0), 0);
+}
+
+/** The defender's DB as itemized lines (CR-ATK-01, CR-PAR-02, CR-PAR-03); a helpless defender has none (RULES.md). */
+export function defenseLines(input: CriticalAttackInput, weapon: CriticalWeapon): { base: Modifier; modifiers: Modifier[] } {
+  const { target, attacker } = input;
+  const s = input.situation ?? {};
+  const mods: Modifier[] = [];
+  let base: Modifier;
+  if (isIncapacitated(target)) {
+    base = { label: "FRAY.Mod.DefenseHelpless", value: 0, rule: "CR-ATK-01" };
+  } else {
+    base = { label: "FRAY.Mod.DefensiveBonus", value: target.defense, rule: "CR-ATK-01" };
+    for (const a of target.armor) if (a.defense) mods.push({ label: "FRAY.Mod.ArmorDefense", value: a.defense, rule: "CR-ATK-01", data: { armor: a.name } });
+    const parry = parryLine(target, attacker.id, weapon.category, !s.unseen);
+    if (parry) mods.push(parry);
+  }
+  if (s.cover) mods.push({ label: "FRAY.Mod.Cover", value: s.cover, rule: "CR-ATK-01" });
+  return { base, modifiers: mods };
+}
+
+/**
+ * Plans a Critical attack (CR-ATK-01, CR-PAR-01, CR-PAR-02): the open-ended d100 with OB (skill
+ * and weapon bonus), less the OB moved to parry, wound penalties and situational modifiers;
+ * against the defender's DB with armor, parry against this attacker, and cover.
+ * @throws FrayError `FRAY.Error.CannotAct` for an attacker out of the fight,
+ *   `FRAY.Error.CannotAttack` when an injury stops attacking, `FRAY.Error.NoWeapon`,
+ *   `FRAY.Error.NoAttackTable`.
+ */
+export function planAttack(input: CriticalAttackInput): AttackPlan {
+  const { attacker, target } = input;
+  if (isIncapacitated(attacker)) throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
+  const injury = stoppedBy(attacker, "attack");
+  if (injury) throw new FrayError("FRAY.Error.CannotAttack", { actor: attacker.name, reason: "FRAY.Reason.Injured" }, `${attacker.name} cannot attack: ${injury.label}`);
+  const weapon = weaponOf(input);
+  attackTableOf(weapon, tableSet(input.tables));
+  const ob = offensiveBonus(attacker, weapon);
+  const mods: Modifier[] = [
+    ob.trained
+      ? { label: "FRAY.Mod.OffensiveBonus", value: ob.skill, rule: "CR-ATK-01", data: { skill: `FRAY.Critical.Skill.${weapon.skill}` } }
+      : { label: "FRAY.Mod.UntrainedOb", value: ob.skill, rule: "CR-ATK-01", data: { skill: `FRAY.Critical.Skill.${weapon.skill}` } },
+  ];
+  if (ob.bonus) mods.push({ label: "FRAY.Mod.WeaponBonus", value: ob.bonus, rule: "CR-ATK-01", data: { weapon: weapon.name } });
+  const parried = parriedOb(attacker);
+  if (parried) mods.push({ label: "FRAY.Mod.ParryMoved", value: -parried, rule: "CR-PAR-01" });
+  const penalty = woundPenalty(attacker);
+  if (penalty) mods.push({ label: "FRAY.Mod.WoundPenalty", value: penalty, rule: "CR-CRT-02" });
+  const s = input.situation ?? {};
+  if (s.modifier) mods.push({ label: "FRAY.Mod.Situational", value: s.modifier, rule: "CR-ATK-01" });
+  const def = defenseLines(input, weapon);
+  return {
+    ruleset: "critical",
+    attackerId: attacker.id,
+    targetId: target.id,
+    weaponId: weapon.id,
+    dice: OPEN_ENDED_D100,
+    modifiers: mods,
+    difficulty: difficulty(def.base, def.modifiers),
+  };
+}
+
+/**
+ * The parry a defender may declare against this attack (CR-PAR-01 to CR-PAR-03). A Critical
+ * parry rolls nothing: it moves OB into DB before the attack, at the exchange rate for the
+ * attack's category; it is offered unless the attack is unseen or the defender cannot parry.
+ */
+export function reactions(input: CriticalAttackInput): ReactionOption[] {
+  const weapon = weaponOf(input);
+  const blocked = parryBlocked(input.target);
+  const reason = input.situation?.unseen ? "FRAY.Reason.Unseen" : blocked?.reason;
+  const line = parryLine(input.target, input.attacker.id, weapon.category, !input.situation?.unseen);
+  return [
+    {
+      id: "parry",
+      label: "FRAY.Reaction.parry",
+      rule: reason === "FRAY.Reason.Unseen" ? "CR-PAR-03" : "CR-PAR-02",
+      available: !reason,
+      reason,
+      formula: "0",
+      modifiers: line ? [line] : [],
+      cost: {},
+      exchange: { rate: PARRY_RATES[weapon.category], maxOb: parryPool(input.target) },
+    },
+  ];
+}
+
+/**
+ * Rolls a planned attack (CR-ATK-01 to CR-ATK-04): the open-ended d100 (96-100 roll again and
+ * add, the first die kept as the unmodified roll), a fumble on a low unmodified roll, else the
+ * total looked up on the weapon's table in the defender's armor column: hits and maybe a
+ * critical code. Effects are applied by {@link rollDamage} and `applyDamage` at once (CR-AP-02).
+ */
+export async function resolveAttack(plan: AttackPlan, input: CriticalAttackInput, dice: DiceRoller, options: CriticalOptions): Promise<CriticalAttackResult> {
+  const weapon = weaponOf(input);
+  const table = attackTableOf(weapon, tableSet(input.tables));
+  const armorType = armorTypeOf(input.target);
+  const roll = await dice.roll(plan.dice, "FRAY.Roll.Attack");
+  const faces = roll.dice[0]?.results ?? [roll.total];
+  const unmodified = faces[0]!;
+  const check: CheckResult = { roll, natural: roll.total, modifiers: plan.modifiers, total: roll.total + sumModifiers(plan.modifiers) };
+  const total = check.total - plan.difficulty.total;
+  const fumble = options.fumbles && unmodified <= fumbleRange(weapon, table);
+  const detail: CriticalAttackDetail = { weaponClass: weapon.weaponClass, table: table.key, armorType, unmodified, openEnded: faces.length > 1, fumble, total, critBonus: criticalBonus(total) };
+  if (fumble) return { plan, check, hit: false, lands: false, hits: 0, lookups: [], detail };
+  const { code, lookup } = lookupAttack(table, armorType, total);
+  detail.code = code;
+  const hit = code.hits > 0 || code.severity !== undefined;
+  return {
+    plan,
+    check,
+    hit,
+    lands: hit,
+    hits: code.hits,
+    critical: code.severity ? `${code.severity}${code.type}` : undefined,
+    lookups: [lookup],
+    detail,
+  };
+}
+
+const pmfs = new Map<string, Pmf>();
+
+/** The distribution of a roll formula, computed once per formula (the open-ended d100 is costly). */
+function pmfOf(formula: string): Pmf {
+  let pmf = pmfs.get(formula);
+  if (!pmf) {
+    pmf = distribution(formula);
+    pmfs.set(formula, pmf);
+  }
+  return pmf;
+}
+
+/**
+ * Exact odds of a planned attack (CR-ATK-01, CR-ATK-02): the open-ended d100 distribution
+ * (chains of 96-100 followed until their chance is below 1e-15) run through the weapon's table
+ * in the defender's armor column. `hit` is the chance of any hits or a critical; `outcomes`
+ * holds the chance of a `fumble`, a `miss`, `hitsOnly` (hits without a critical), and of each
+ * severity `A` to `E`; they sum to 1.
+ */
+export function odds(plan: AttackPlan, input: CriticalAttackInput, options: CriticalOptions): AttackOdds {
+  const weapon = weaponOf(input);
+  const table = attackTableOf(weapon, tableSet(input.tables));
+  const armorType = armorTypeOf(input.target);
+  const offset = sumModifiers(plan.modifiers) - plan.difficulty.total;
+  const fumbleTop = options.fumbles ? fumbleRange(weapon, table) : 0;
+  const outcomes: Record<string, number> = { fumble: 0, miss: 0, hitsOnly: 0, A: 0, B: 0, C: 0, D: 0, E: 0 };
+  for (const [v, p] of pmfOf(plan.dice)) {
+    // Totals up to 95 come from a single die, so the unmodified roll is the total there.
+    if (v <= fumbleTop) {
+      outcomes.fumble! += p;
+      continue;
+    }
+    const { code } = lookupAttack(table, armorType, v + offset);
+    const key = code.severity ?? (code.hits > 0 ? "hitsOnly" : "miss");
+    outcomes[key]! += p;
+  }
+  return { hit: 1 - outcomes.fumble! - outcomes.miss!, outcomes };
+}

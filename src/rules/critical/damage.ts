@@ -1,0 +1,337 @@
+import type { DiceRoller } from "../core/dice/port.js";
+import { FrayError } from "../core/errors.js";
+import type { AttackResult, DamagePacket, UpkeepCheck, UpkeepReport } from "../core/ruleset.js";
+import type { DamageReport, DamageStep, LastingEffect, Modifier, RollOutcome, VitalState } from "../core/types.js";
+import { isCriticalResult, type CriticalAttackInput } from "./attack.js";
+import { LIMBS, OUT_CONDITIONS, vitals, withVitals, type CritType, type CriticalCombatant, type Location, type Severity } from "./model.js";
+import type { CriticalOptions } from "./options.js";
+import { lookupCritical, type CriticalEffect, type CriticalEntry } from "./tables.js";
+import { tableSet } from "./tables/index.js";
+
+/** A critical as rolled and looked up (CR-CRT-02, CR-CRT-03, CR-ATK-04). */
+export interface CriticalOutcome {
+  type: CritType;
+  severity: Severity;
+  /** Critical table key, `critical.crit.<type>`. */
+  table: string;
+  roll: RollOutcome;
+  /** The d100 as rolled. */
+  unmodified: number;
+  /** Added for an attack total over 150 (CR-ATK-04). */
+  bonus: number;
+  /** The value looked up: unmodified + bonus. */
+  value: number;
+  /** The UM66 row was used (CR-CRT-03). */
+  um66: boolean;
+  entry: CriticalEntry;
+}
+
+/** Damage of a Critical attack: the attack table's hits and the critical, if any. */
+export interface CriticalDamagePacket extends DamagePacket {
+  /** Hits from the attack table (CR-ATK-02). */
+  attackHits: number;
+  critical?: CriticalOutcome;
+}
+
+function isCriticalPacket(p: DamagePacket): p is CriticalDamagePacket {
+  return typeof (p as Partial<CriticalDamagePacket>).attackHits === "number";
+}
+
+const constantRoll = (n: number): RollOutcome => ({ formula: String(n), total: n, dice: [], constant: n });
+
+/**
+ * Rolls the critical of an attack that lands (CR-CRT-02, CR-CRT-03, CR-ATK-04): d100 on the
+ * table of the critical's type in its severity's column, plus 1 per full 10 of the attack total
+ * over 150; the UM66 row when the d100 shows 66. Without a critical the packet carries the
+ * attack table's hits alone.
+ * @throws FrayError `FRAY.Error.NoHit` when the attack did not land, `FRAY.Error.NotCritical`
+ *   for a result of another ruleset, `FRAY.Error.NoCriticalTable` when the type has no table.
+ */
+export async function rollDamage(result: AttackResult, input: CriticalAttackInput, dice: DiceRoller): Promise<CriticalDamagePacket> {
+  if (!result.lands) throw new FrayError("FRAY.Error.NoHit", {}, "The attack did not land: there is no damage to roll");
+  if (!isCriticalResult(result)) throw new FrayError("FRAY.Error.NotCritical", {}, "Not the result of a Critical attack");
+  const hits = result.hits ?? 0;
+  const code = result.detail.code;
+  if (!code?.severity || !code.type) return { roll: constantRoll(hits), amount: hits, attackHits: hits, lookups: [] };
+  const table = tableSet(input.tables).crit[code.type];
+  if (!table) throw new FrayError("FRAY.Error.NoCriticalTable", { table: `critical.crit.${code.type}` }, `No critical table critical.crit.${code.type}`);
+  const roll = await dice.roll("1d100", "FRAY.Roll.Critical");
+  const unmodified = roll.dice[0]?.results[0] ?? roll.total;
+  const bonus = result.detail.critBonus;
+  const value = unmodified + bonus;
+  const { entry, lookup } = lookupCritical(table, code.severity, value, unmodified);
+  const extra = entry.effects.reduce((s, e) => s + (e.type === "hits" ? e.value : 0), 0);
+  return {
+    roll,
+    amount: hits + extra,
+    type: code.type,
+    attackHits: hits,
+    lookups: [lookup],
+    critical: { type: code.type, severity: code.severity, table: table.key, roll, unmodified, bonus, value, um66: entry.um66, entry },
+  };
+}
+
+/** A fresh id for a new effect of a kind, unique within the list. */
+function nextId(effects: LastingEffect[], kind: string): string {
+  let n = 1;
+  while (effects.some((e) => e.id === `${kind}-${n}`)) n++;
+  return `${kind}-${n}`;
+}
+
+const step = (rule: DamageStep["rule"], label: string, value: number, data?: Record<string, string | number>): DamageStep => ({ rule, label, value, remaining: 0, data });
+
+/** Sets the bleeding total (hits per round from bleeding and burning) from the effects. */
+function refreshBleeding(v: VitalState): VitalState {
+  v.bleeding = (v.effects ?? []).filter((e) => e.kind === "bleed" || e.kind === "burn").reduce((s, e) => s + (e.value ?? 0), 0);
+  return v;
+}
+
+function addCondition(v: VitalState, added: string[], condition: string): void {
+  if (!v.conditions.includes(condition)) {
+    v.conditions.push(condition);
+    added.push(condition);
+  }
+}
+
+/** Keeps the `unconscious` condition in step with the knock-out effects (RULES.md). */
+function syncUnconscious(v: VitalState, added: string[], removed: string[]): void {
+  const ko = (v.effects ?? []).some((e) => e.kind === "unconscious");
+  if (ko) addCondition(v, added, "unconscious");
+  else if (v.conditions.includes("unconscious")) {
+    v.conditions = v.conditions.filter((x) => x !== "unconscious");
+    removed.push("unconscious");
+  }
+}
+
+/**
+ * Applies one critical effect to a vital state (CR-CRT-02, CR-BLD-01, CR-STN-02, CR-STN-03,
+ * CR-DTH-01), returning the steps it took. `hits` effects are counted in the packet's amount
+ * and add no step here.
+ */
+export function applyEffect(v: VitalState, effect: CriticalEffect, where: { location: Location; text: string; ranks: number }, added: string[]): DamageStep[] {
+  const effects = (v.effects ??= []);
+  const push = (e: Omit<LastingEffect, "id">) => effects.push({ id: nextId(effects, e.kind), ...e });
+  const loc = `FRAY.Critical.Location.${where.location}`;
+  switch (effect.type) {
+    case "hits":
+      return [];
+    case "bleed":
+      push({ kind: "bleed", rule: "CR-BLD-01", label: "FRAY.Critical.Effect.bleed", value: effect.value, location: where.location });
+      return [step("CR-BLD-01", "FRAY.Step.Bleeding", effect.value, { perRound: effect.value, location: loc })];
+    case "burn":
+      push({ kind: "burn", rule: "CR-BLD-01", label: "FRAY.Critical.Effect.burn", value: effect.value, location: where.location, ...(effect.rounds ? { rounds: effect.rounds } : {}) });
+      return [step("CR-BLD-01", effect.rounds ? "FRAY.Step.BurningFor" : "FRAY.Step.Burning", effect.value, { perRound: effect.value, rounds: effect.rounds ?? 0, location: loc })];
+    case "stun": {
+      v.stun = (v.stun ?? 0) + effect.rounds;
+      const out = [step("CR-STN-02", "FRAY.Step.Stun", effect.rounds, { rounds: effect.rounds, total: v.stun })];
+      if (v.stun > where.ranks && !v.conditions.includes("blackout")) {
+        addCondition(v, added, "blackout");
+        out.push(step("CR-STN-03", "FRAY.Step.Blackout", 0, { stun: v.stun, ranks: where.ranks }));
+      }
+      return out;
+    }
+    case "noParry":
+      push({ kind: "noParry", rule: "CR-CRT-02", label: "FRAY.Critical.Effect.noParry", rounds: effect.rounds });
+      return [step("CR-CRT-02", "FRAY.Step.NoParry", 0, { rounds: effect.rounds })];
+    case "penalty":
+      push({ kind: "penalty", rule: "CR-CRT-02", label: "FRAY.Critical.Effect.penalty", value: effect.value, ...(effect.rounds ? { rounds: effect.rounds } : {}) });
+      return [step("CR-CRT-02", effect.rounds ? "FRAY.Step.PenaltyFor" : "FRAY.Step.Penalty", 0, { penalty: effect.value, rounds: effect.rounds ?? 0 })];
+    case "injury":
+      push({ kind: "injury", rule: "CR-CRT-02", label: where.text, location: effect.location, stops: [...effect.stops] });
+      return effect.stops.map((s) => step("CR-CRT-02", "FRAY.Step.Injury", 0, { location: `FRAY.Critical.Location.${effect.location}`, stop: `FRAY.Critical.Stop.${s}` }));
+    case "unconscious":
+      push({ kind: "unconscious", rule: "CR-CRT-02", label: "FRAY.Critical.Effect.unconscious", ...(effect.rounds ? { rounds: effect.rounds } : {}) });
+      addCondition(v, added, "unconscious");
+      return [step("CR-CRT-02", effect.rounds ? "FRAY.Step.KnockedOutFor" : "FRAY.Step.KnockedOut", 0, { rounds: effect.rounds ?? 0 })];
+    case "dying":
+      push({ kind: "dying", rule: "CR-DTH-01", label: "FRAY.Critical.Effect.dying", rounds: effect.rounds });
+      addCondition(v, added, "down");
+      return [step("CR-DTH-01", "FRAY.Step.Dying", 0, { rounds: effect.rounds })];
+    case "death":
+      addCondition(v, added, "dead");
+      return [step("CR-CRT-02", "FRAY.Step.Death", 0)];
+  }
+}
+
+/**
+ * Applies a Critical attack's damage (CR-AP-02: at once): the table's hits and the critical's
+ * extra hits come off the hits (CR-HIT-01; they may go below 0), then each effect of the
+ * critical: bleeding or burning per round, stun rounds added to any stun already running with a
+ * blackout above the Physique ranks, a penalty, injuries, a knock-out, dying in N rounds,
+ * instant death. Pure: returns the state before and after and every step; when the hits drop to
+ * 0 or below the report's `forced` asks for the Self Discipline test (CR-HIT-02). A plain packet
+ * of another shape takes `amount` hits.
+ */
+export function applyDamage(target: CriticalCombatant, packet: DamagePacket): DamageReport {
+  const before = vitals(target);
+  const after = vitals(target);
+  const steps: DamageStep[] = [];
+  const added: string[] = [];
+  const crit = isCriticalPacket(packet) ? packet.critical : undefined;
+  const attackHits = isCriticalPacket(packet) ? packet.attackHits : packet.amount;
+  const extra = Math.max(0, packet.amount - attackHits);
+  steps.push(step("CR-ATK-02", "FRAY.Step.AttackHits", attackHits, { hits: attackHits }));
+  if (crit) steps.push(step("CR-CRT-02", "FRAY.Step.CriticalHits", extra, { hits: extra }));
+  const hp = after.hp!;
+  hp.value -= Math.max(0, packet.amount);
+  steps.push(step("CR-HIT-01", "FRAY.Step.Hits", Math.max(0, packet.amount), { hits: hp.value, max: hp.max }));
+  if (crit) {
+    for (const e of crit.entry.effects) {
+      steps.push(...applyEffect(after, e, { location: crit.entry.location, text: crit.entry.text, ranks: target.physique.ranks }, added));
+    }
+  }
+  const report: DamageReport = { before, after: refreshBleeding(after), steps, added };
+  if (selfDisciplineDue(report)) {
+    steps.push(step("CR-HIT-02", "FRAY.Step.AtZero", 0, { hits: hp.value }));
+    report.forced = [{ id: "selfDiscipline", label: "FRAY.Check.SelfDiscipline", rule: "CR-HIT-02", difficulty: 101 }];
+  }
+  return report;
+}
+
+/** True when the damage took the hits from above 0 to 0 or below: the Self Discipline test is due at once (CR-HIT-02, RULES.md). */
+export function selfDisciplineDue(report: Pick<DamageReport, "before" | "after">): boolean {
+  return (report.before.hp?.value ?? 1) > 0 && (report.after.hp?.value ?? 1) <= 0 && !isOutState(report.after);
+}
+
+function isOutState(state: VitalState): boolean {
+  return state.conditions.some((c) => (OUT_CONDITIONS as readonly string[]).includes(c));
+}
+
+/** True when the state can no longer fight: unconscious, blacked out, down (dying) or dead (RULES.md). */
+export function isOut(state: VitalState): boolean {
+  return isOutState(state);
+}
+
+/**
+ * The Self Discipline test at 0 hits or below (CR-HIT-02): d100 + SD bonus - the hits below
+ * zero; 101 or more stays conscious for the round, anything less leaves the combatant
+ * unconscious (for the rest of the fight, RULES.md).
+ * @returns the test and the combatant after it.
+ */
+export async function selfDisciplineTest(c: CriticalCombatant, dice: DiceRoller): Promise<{ test: UpkeepCheck; combatant: CriticalCombatant; report: UpkeepReport }> {
+  const before = vitals(c);
+  const roll = await dice.roll("1d100", "FRAY.Roll.SelfDiscipline");
+  const mods: Modifier[] = [
+    { label: "FRAY.Mod.SelfDiscipline", value: c.selfDiscipline, rule: "CR-HIT-02" },
+    { label: "FRAY.Mod.HitsBelowZero", value: Math.min(0, c.hits.value), rule: "CR-HIT-02" },
+  ];
+  const total = roll.total + mods.reduce((s, m) => s + m.value, 0);
+  const test: UpkeepCheck = { rule: "CR-HIT-02", label: "FRAY.Check.SelfDiscipline", check: { roll, natural: roll.total, modifiers: mods, total }, needed: 101, success: total >= 101 };
+  const after = vitals(c);
+  const added: string[] = [];
+  if (!test.success) {
+    (after.effects ??= []).push({ id: nextId(after.effects, "unconscious"), kind: "unconscious", rule: "CR-HIT-02", label: "FRAY.Critical.Effect.failedTest" });
+    addCondition(after, added, "unconscious");
+  }
+  return { test, combatant: withVitals(c, after), report: { before, after, steps: [], checks: [test], added, removed: [] } };
+}
+
+/**
+ * Upkeep at the start of each round after the first (RULES.md), in this order: bleeding and
+ * burning deal their hits (CR-BLD-01; timed burns run down); timed penalties, lost parries and
+ * knock-outs run down; stun runs down by one and a blackout ends once no stun is left
+ * (CR-STN-02, CR-STN-03); dying runs down and kills at 0 (CR-DTH-01); at 0 hits or below a
+ * conscious combatant takes the Self Discipline test (CR-HIT-02). The dead are left alone.
+ */
+export async function upkeep(c: CriticalCombatant, dice: DiceRoller): Promise<{ combatant: CriticalCombatant; report: UpkeepReport }> {
+  const before = vitals(c);
+  const v = vitals(c);
+  const steps: DamageStep[] = [];
+  const checks: UpkeepCheck[] = [];
+  const added: string[] = [];
+  const removed: string[] = [];
+  if (v.conditions.includes("dead")) return { combatant: c, report: { before, after: v, steps, checks, added, removed } };
+  const hp = v.hp!;
+  let effects = v.effects ?? [];
+  for (const e of effects.filter((x) => x.kind === "bleed" || x.kind === "burn")) {
+    hp.value -= e.value ?? 0;
+    steps.push(step("CR-BLD-01", e.kind === "bleed" ? "FRAY.Step.BleedTick" : "FRAY.Step.BurnTick", e.value ?? 0, { hits: e.value ?? 0, location: `FRAY.Critical.Location.${e.location ?? "general"}` }));
+  }
+  const ended: LastingEffect[] = [];
+  effects = effects.map((e) => {
+    if (e.rounds === undefined || e.kind === "dying") return e;
+    const next = { ...e, rounds: e.rounds - 1 };
+    if (next.rounds <= 0) ended.push(e);
+    return next;
+  });
+  for (const e of ended) steps.push(step(e.rule, "FRAY.Step.EffectEnds", 0, { effect: e.label }));
+  effects = effects.filter((e) => !ended.some((x) => x.id === e.id));
+  if ((v.stun ?? 0) > 0) {
+    v.stun = v.stun! - 1;
+    steps.push(step("CR-STN-02", "FRAY.Step.StunCount", 1, { stun: v.stun }));
+    if (v.stun === 0 && v.conditions.includes("blackout")) {
+      v.conditions = v.conditions.filter((x) => x !== "blackout");
+      removed.push("blackout");
+      steps.push(step("CR-STN-03", "FRAY.Step.BlackoutEnds", 0));
+    }
+  }
+  let dies = false;
+  effects = effects.map((e) => {
+    if (e.kind !== "dying" || e.rounds === undefined) return e;
+    const rounds = e.rounds - 1;
+    if (rounds <= 0) dies = true;
+    else steps.push(step("CR-DTH-01", "FRAY.Step.DyingCount", 0, { rounds }));
+    return { ...e, rounds };
+  });
+  v.effects = effects;
+  if (dies) {
+    addCondition(v, added, "dead");
+    steps.push(step("CR-DTH-01", "FRAY.Step.Died", 0));
+  }
+  syncUnconscious(v, added, removed);
+  let combatant = withVitals(c, v);
+  if (!dies && hp.value <= 0 && !isOutState(v)) {
+    const sd = await selfDisciplineTest(combatant, dice);
+    checks.push(sd.test);
+    combatant = sd.combatant;
+    added.push(...sd.report.added);
+  }
+  return { combatant, report: { before, after: vitals(combatant), steps, checks, added, removed } };
+}
+
+/** Ways to treat a bleeding or burning wound (CR-BLD-02). */
+export const TREATMENTS = ["staunch", "bandage", "tourniquet", "medkit", "smother", "dropAndRoll"] as const;
+export type Treatment = (typeof TREATMENTS)[number];
+
+/**
+ * Treats one wound (CR-BLD-02, RULES.md): staunching halves the bleeding (rounded up), a bandage
+ * stops up to 5 hits a round, a tourniquet or a medical kit stops it; smothering or dropping and
+ * rolling puts out a burn. Each treatment works once per wound; a tourniquet needs an arm or a
+ * leg unless that option is off. A wound down to 0 is gone.
+ * @throws FrayError `FRAY.Error.NoEffect` for an unknown wound, `FRAY.Error.Treatment` for a
+ *   treatment that does not fit it, `FRAY.Error.AlreadyTreated`, `FRAY.Error.TourniquetLimb`.
+ */
+export function treat(c: CriticalCombatant, effectId: string, method: Treatment, options: Pick<CriticalOptions, "tourniquetLimbsOnly">): { combatant: CriticalCombatant; step: DamageStep } {
+  const wound = c.effects.find((e) => e.id === effectId);
+  if (!wound) throw new FrayError("FRAY.Error.NoEffect", { id: effectId, actor: c.name }, `${c.name} has no wound "${effectId}"`);
+  const fits = wound.kind === "bleed" ? ["staunch", "bandage", "tourniquet", "medkit"] : wound.kind === "burn" ? ["smother", "dropAndRoll"] : [];
+  if (!fits.includes(method)) {
+    throw new FrayError("FRAY.Error.Treatment", { method: `FRAY.Action.${method}`, effect: wound.label }, `${method} does not treat ${wound.kind}`);
+  }
+  if (wound.treated?.includes(method)) throw new FrayError("FRAY.Error.AlreadyTreated", { method: `FRAY.Action.${method}` }, `The wound was already treated with ${method}`);
+  if (method === "tourniquet" && options.tourniquetLimbsOnly && !LIMBS.includes((wound.location ?? "general") as Location)) {
+    throw new FrayError("FRAY.Error.TourniquetLimb", { location: `FRAY.Critical.Location.${wound.location ?? "general"}` }, "A tourniquet needs an arm or a leg");
+  }
+  const rate = wound.value ?? 0;
+  const next = method === "staunch" ? Math.ceil(rate / 2) : method === "bandage" ? Math.max(0, rate - 5) : 0;
+  const effects = next > 0 ? c.effects.map((e) => (e.id === effectId ? { ...e, value: next, treated: [...(e.treated ?? []), method] } : e)) : c.effects.filter((e) => e.id !== effectId);
+  return {
+    combatant: { ...c, effects },
+    step: { rule: "CR-BLD-02", label: "FRAY.Step.Treated", value: rate - next, remaining: next, data: { method: `FRAY.Action.${method}`, location: `FRAY.Critical.Location.${wound.location ?? "general"}`, perRound: next } },
+  };
+}
+
+/**
+ * Saves a dying combatant (CR-DTH-01): the countdown to death stops. The combatant stays down
+ * and out of the fight (RULES.md).
+ * @throws FrayError `FRAY.Error.NotDying` when nothing is counting down.
+ */
+export function stabilize(c: CriticalCombatant): CriticalCombatant {
+  if (!c.effects.some((e) => e.kind === "dying")) throw new FrayError("FRAY.Error.NotDying", { actor: c.name }, `${c.name} is not dying`);
+  return { ...c, effects: c.effects.filter((e) => e.kind !== "dying") };
+}
+
+/** True when the combatant is dying: down with a countdown to death (CR-DTH-01). */
+export function isDying(c: CriticalCombatant): boolean {
+  return !c.conditions.includes("dead") && c.effects.some((e) => e.kind === "dying");
+}

@@ -1,0 +1,80 @@
+import { FrayError } from "../core/errors.js";
+import type { Modifier, RuleId } from "../core/types.js";
+import { PARRY_RATES, UNTRAINED_OB, fieldError, isIncapacitated, stoppedBy, type CriticalCombatant, type CriticalWeapon, type WeaponCategory } from "./model.js";
+
+/** The OB a combatant attacks with using a weapon: its skill's OB (untrained -25) plus the weapon's bonus. */
+export function offensiveBonus(c: CriticalCombatant, weapon: CriticalWeapon): { skill: number; trained: boolean; bonus: number; total: number } {
+  const trained = Object.hasOwn(c.skills, weapon.skill);
+  const skill = trained ? c.skills[weapon.skill]! : UNTRAINED_OB;
+  return { skill, trained, bonus: weapon.bonus, total: skill + weapon.bonus };
+}
+
+/**
+ * The most OB a combatant can move into DB this round (CR-PAR-01): the OB of the weapon it
+ * fights with (the first one carried unless named), never below 0; without a weapon its
+ * brawling OB. Parrying needs no weapon (the seed: ducking and dodging count).
+ */
+export function parryPool(c: CriticalCombatant, weaponId?: string): number {
+  const weapon = weaponId ? c.weapons.find((w) => w.id === weaponId || w.name === weaponId) : c.weapons[0];
+  if (!weapon) return Math.max(0, c.skills.brawling ?? 0);
+  return Math.max(0, offensiveBonus(c, weapon).total);
+}
+
+/**
+ * Why a combatant cannot parry, if it cannot: constrained (CR-PAR-03), out of the fight, an
+ * injury that stops parrying or a critical that took its parry away (CR-CRT-02).
+ * @returns an i18n reason key and the rule, or undefined when it can parry.
+ */
+export function parryBlocked(c: CriticalCombatant): { reason: string; rule: RuleId } | undefined {
+  if (isIncapacitated(c)) return { reason: "FRAY.Reason.Incapacitated", rule: "CR-PAR-03" };
+  if (c.conditions.includes("constrained")) return { reason: "FRAY.Reason.Constrained", rule: "CR-PAR-03" };
+  if (stoppedBy(c, "parry")) return { reason: "FRAY.Reason.Injured", rule: "CR-CRT-02" };
+  if (c.effects.some((e) => e.kind === "noParry")) return { reason: "FRAY.Reason.NoParry", rule: "CR-CRT-02" };
+  return undefined;
+}
+
+/** OB moved into DB this round, over every foe (CR-PAR-01). */
+export function parriedOb(c: CriticalCombatant): number {
+  return Object.values(c.parry).reduce((s, v) => s + v, 0);
+}
+
+/**
+ * Declares this round's parry (CR-PAR-01, CR-PAR-03): OB moved into DB against named foes,
+ * split as the combatant chooses. Replaces any earlier declaration of the round.
+ * @param allocation OB points by foe id.
+ * @param opts `weaponId` the weapon whose OB is split; `foes` the ids that may be named.
+ * @returns the combatant with its parry set (the input is not changed).
+ * @throws FrayError `FRAY.Error.CannotParry` when constrained or otherwise unable,
+ *   `FRAY.Error.Field` naming `parry.<foe>` for a negative or unknown entry,
+ *   `FRAY.Error.ParryTooMuch` when more OB is moved than the combatant has.
+ */
+export function declareParry(c: CriticalCombatant, allocation: Record<string, number>, opts: { weaponId?: string; foes?: string[] } = {}): CriticalCombatant {
+  const total = Object.values(allocation).reduce((s, v) => s + (typeof v === "number" ? v : 0), 0);
+  if (total === 0) return { ...c, parry: {} };
+  const blocked = parryBlocked(c);
+  if (blocked) throw new FrayError("FRAY.Error.CannotParry", { actor: c.name, reason: blocked.reason }, `${c.name} cannot parry`);
+  for (const [foe, v] of Object.entries(allocation)) {
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw fieldError(`parry.${foe}`, "a whole number of OB points, 0 or more");
+    if (opts.foes && !opts.foes.includes(foe)) throw fieldError(`parry.${foe}`, `a foe id (${opts.foes.join(", ")})`);
+  }
+  const pool = parryPool(c, opts.weaponId);
+  if (total > pool) throw new FrayError("FRAY.Error.ParryTooMuch", { actor: c.name, ob: pool, total }, `${c.name} moves ${total} OB but has ${pool}`);
+  return { ...c, parry: Object.fromEntries(Object.entries(allocation).filter(([, v]) => v > 0)) };
+}
+
+/**
+ * The DB a target's parry gives against one attacker (CR-PAR-02, CR-PAR-03): the OB it moved
+ * against that attacker divided by the rate for the attack's category (melee 1, missile 2,
+ * energy 4), rounded down. An attack the target cannot see, or a target that can no longer
+ * parry, gets a 0 line saying why.
+ * @returns undefined when the target moved no OB against this attacker.
+ */
+export function parryLine(target: CriticalCombatant, attackerId: string, category: WeaponCategory, seen: boolean): Modifier | undefined {
+  const points = target.parry[attackerId] ?? 0;
+  if (points <= 0) return undefined;
+  if (!seen) return { label: "FRAY.Mod.ParryUnseen", value: 0, rule: "CR-PAR-03", data: { ob: points } };
+  const blocked = parryBlocked(target);
+  if (blocked) return { label: "FRAY.Mod.ParryBlocked", value: 0, rule: blocked.rule, data: { ob: points, reason: blocked.reason } };
+  const rate = PARRY_RATES[category];
+  return { label: "FRAY.Mod.Parry", value: Math.floor(points / rate), rule: "CR-PAR-02", data: { ob: points, rate, category: `FRAY.Critical.Category.${category}` } };
+}
