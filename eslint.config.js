@@ -1,0 +1,36 @@
+// @ts-check
+/**
+ * Lint configuration (ESLint 9 flat config): JavaScript recommended rules and the
+ * typescript-eslint recommended rules (type-unaware, so linting stays fast and needs no project
+ * service). Node globals for build scripts and tests, browser globals for the Foundry glue.
+ */
+import js from "@eslint/js";
+import { defineConfig } from "eslint/config";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+export default defineConfig(
+  {
+    ignores: ["dist/**", "node_modules/**", "test-artifacts/**", "out/**", "coverage/**"],
+  },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: "module",
+      globals: { ...globals.node },
+    },
+    rules: {
+      // Unused parameters that start with an underscore are deliberate (interface conformance).
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_" },
+      ],
+    },
+  },
+  {
+    files: ["src/foundry/**/*.ts", "test/support/**/*.ts"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+);
