@@ -268,6 +268,11 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
       return;
     }
     const range = action.range ?? f.spec.tactics?.range ?? (weapon.kind === "melee" ? 1 : undefined);
+    if (range === undefined) {
+      const declaredHere = spec.rounds[round - 1]?.[f.spec.id] !== undefined;
+      const index = spec.combatants.indexOf(f.spec);
+      fail(declaredHere ? `rounds[${round - 1}].${f.spec.id}.range` : `combatants[${index}].tactics.range`, `the distance in metres for ${weapon.name}`);
+    }
     const situationPath = `rounds[${round - 1}].${f.spec.id}.situation`;
     const input: ZonesAttackInput = {
       attacker: f.c,
@@ -349,7 +354,19 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
         const plan = planMove(f.c, f.economy, legs, opts);
         f.economy = spend(f.economy, plan.cost);
         f.c = { ...f.c, stance: plan.stance, movement: plan.metres > 0 ? plan.movement : f.c.movement };
-        custom(round, "move", { actor: f.spec.id, metres: plan.metres, mode: action.move !== undefined ? za.moveMode : "stance", stance: plan.stance, points: plan.points, speed: plan.speed, effort: plan.effort, rules: plan.rules });
+        // `speed` and `effort` are the points left afterwards; `paidSpeed` and `paidEffort` what the move cost.
+        custom(round, "move", {
+          actor: f.spec.id,
+          metres: plan.metres,
+          mode: action.move !== undefined ? za.moveMode : "stance",
+          stance: plan.stance,
+          points: plan.points,
+          paidSpeed: plan.speed,
+          paidEffort: plan.effort,
+          speed: f.economy.pools.speed!.value,
+          effort: f.economy.pools.effort!.value,
+          rules: plan.rules,
+        });
       } catch (error) {
         if (!(error instanceof FrayError)) throw error;
         events.push({ type: "skip", round, actor: f.spec.id, reason: error.key, data: error.data });

@@ -183,6 +183,7 @@ describe("Zones movement", () => {
     const prone = shooter({ stance: "prone" });
     expect(planMove(prone, eco(), [{ stance: "standing" }], zo)).toMatchObject({ points: 2, stance: "standing" });
     expect(planMove(c, eco(), [{ mode: "run", metres: 6 }], zo).movement).toBe("fast");
+    expect(planMove(c, eco(), [{ mode: "runningJump", metres: 1 }], zo).movement).toBe("fast");
     expect(planMove(c, eco(), [{ mode: "walk", metres: 2 }], zo).movement).toBe("slow");
     // The ruler: walking covers the speed points (plus effort), running twice as far.
     expect(zones.movement(c, opts).map((b) => [b.id, b.maxMetres])).toEqual([["walk", 12], ["run", 24]]);
@@ -541,6 +542,7 @@ describe("Zones bursts and firearms", () => {
     const grenade = shooter().weapons.find((w) => w.id === "frag")!;
     const vest = { id: "v", name: "Vest", zones: { torso: 4 } };
     const suit = { id: "e", name: "Bomb Suit", zones: { head: 4, torso: 6, arms: 4, legs: 4 }, fullBody: true };
+    const riot = { id: "r", name: "Riot Gear", zones: { head: 3, torso: 4, arms: 3, legs: 3 } };
     const outcomes = await resolveBlast(
       grenade,
       [
@@ -550,6 +552,7 @@ describe("Zones bursts and firearms", () => {
         { combatant: target({ id: "d" }), distance: 10, cover: "full" },
         { combatant: target({ id: "e", armor: [suit] }), distance: 12 },
         { combatant: target({ id: "f" }), distance: 20 },
+        { combatant: target({ id: "g", armor: [riot] }), distance: 14 },
       ],
       new ScriptedRoller([4, 5, 6, 6]),
       zo,
@@ -561,6 +564,7 @@ describe("Zones bursts and firearms", () => {
       ["d", "casualty", "shockwave"],
       ["e", "casualty", "shockwave"],
       ["f", "outside", "unharmed"],
+      ["g", "casualty", "incapacitated"],
     ]);
     expect(outcomes[0]!.after.conditions).toContain("dead");
     expect(outcomes[2]!.after.conditions).toContain("incapacitated");

@@ -66,12 +66,11 @@ export function zoneArmor(c: ZonesCombatant, zone: HitZoneId): number {
 }
 
 /**
- * Full body armor (ZN-GRN-01): a piece marked `fullBody`, or pieces that together cover head,
- * torso, arms and legs.
+ * Full body armor (ZN-GRN-01): a worn piece marked `fullBody` (a blast suit). Pieces that merely
+ * cover every zone (riot gear) leave gaps the shrapnel finds (RULES.md).
  */
 export function hasFullBodyArmor(c: ZonesCombatant): boolean {
-  if (c.armor.some((a) => a.fullBody)) return true;
-  return (["head", "torso", "arms", "legs"] as const).every((z) => c.armor.some((a) => a.zones[z] > 0));
+  return c.armor.some((a) => a.fullBody);
 }
 
 /** What the human vital-organ rules make of damage that reaches a vital organ (ZN-VIT-02 to ZN-VIT-04). */

@@ -129,7 +129,7 @@ export interface MovePlan {
   cost: ActionCost;
   /** Stance at the end. */
   stance: Stance;
-  /** The fastest way of moving used: running makes the mover fast, anything else slow (ZN-RNG-04). */
+  /** The fastest way of moving used: running (or a running jump) makes the mover fast, anything else slow (ZN-RNG-04). */
   movement: "slow" | "fast" | "subtle";
   /** Metres covered. */
   metres: number;
@@ -167,7 +167,7 @@ export function planMove(
     if (step.difficult) rules.add("ZN-MOV-02");
     points += legPoints(step);
     metres += step.metres;
-    if (step.metres > 0) movement = step.mode === "run" || movement === "fast" ? "fast" : "slow";
+    if (step.metres > 0) movement = step.mode === "run" || step.mode === "runningJump" || movement === "fast" ? "fast" : "slow";
   });
   const whole = Math.ceil(points - 1e-9);
   const speedLeft = economyNow.pools.speed?.value ?? 0;
