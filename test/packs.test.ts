@@ -6,6 +6,7 @@ import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem, type Ite
 import { parseDamageCode, ZONES, type ZoneId } from "../src/rules/ud10/model.js";
 import { compileAndRead, embedded, packFolders, readSources, splitKey, topLevel, type PackDoc, type SourceFile } from "./support/packs.js";
 import { HIT_ZONE_TABLE, ZONE_MULTIPLIER, zonesArmorFromItem, zonesCombatantFromActor, zonesWeaponFromItem, type ZonesItemSource } from "../src/rules/zones/index.js";
+import { CALLED_THRESHOLDS, HITBOXES, hitboxArmorFromItem, hitboxCombatantFromActor, hitboxWeaponFromItem, regularLocation, type HitboxItemSource } from "../src/rules/hitbox/index.js";
 
 /** Valid document types per primary collection (RollTables have none). */
 const VALID_TYPES: Record<string, string[] | null> = {
@@ -494,5 +495,113 @@ describe("Zones packs", () => {
     }
     // The sentry of the burst example kneels: a small target (ZN-RNG-06).
     expect(npcs.find((d) => d.name === "Perimeter Sentry")?.system?.stance).toBe("kneeling");
+  });
+});
+
+/** The Hitbox packs and the collection each holds. */
+const HITBOX_PACKS = { weapons: "hitbox-weapons", armor: "hitbox-armor", tables: "hitbox-tables", npcs: "hitbox-npcs" } as const;
+
+describe("Hitbox packs", () => {
+  const collectionOf = (pack: string) => new Set(topLevel(entriesOf(pack)).map(([key]) => splitKey(key)[0]));
+
+  it("has the four Hitbox pack folders, each with the right collection and every document marked hitbox", () => {
+    expect(packFolders()).toEqual(expect.arrayContaining(Object.values(HITBOX_PACKS)));
+    expect(collectionOf(HITBOX_PACKS.weapons)).toEqual(new Set(["items"]));
+    expect(collectionOf(HITBOX_PACKS.armor)).toEqual(new Set(["items"]));
+    expect(collectionOf(HITBOX_PACKS.tables)).toEqual(new Set(["tables"]));
+    expect(collectionOf(HITBOX_PACKS.npcs)).toEqual(new Set(["actors"]));
+    for (const pack of [HITBOX_PACKS.weapons, HITBOX_PACKS.armor, HITBOX_PACKS.npcs]) {
+      for (const doc of docsOf(pack)) expect(doc.system?.ruleset, `${pack}: ${doc.name}`).toBe("hitbox");
+    }
+  });
+
+  it("HB-DMG-02, HB-MOD-03, HB-ATK-03: at least 10 weapons read through hitboxWeaponFromItem; most deal 1 point", () => {
+    const weapons = docsOf(HITBOX_PACKS.weapons).map((d) => ({ doc: d, w: hitboxWeaponFromItem(d as HitboxItemSource) }));
+    expect(weapons.length).toBeGreaterThanOrEqual(10);
+    for (const { doc, w } of weapons) {
+      expect(doc.type).toBe("weapon");
+      expect(w.id).toBe(doc._id);
+      expect(typeof doc.system?.description, doc.name).toBe("string");
+      expect(w.damage >= 1 && w.damage <= 2, doc.name).toBe(true);
+      if (w.kind === "melee") expect(w.rangeFeet, doc.name).toBe(5);
+      else expect(w.canParry, doc.name).toBe(false);
+    }
+    expect(weapons.filter(({ w }) => w.damage === 1).length).toBeGreaterThan(weapons.length / 2);
+    expect(weapons.some(({ w }) => w.maxShots > 1)).toBe(true);
+    expect(weapons.some(({ w }) => w.closeBonus)).toBe(true);
+    expect(new Set(weapons.map(({ w }) => w.kind))).toEqual(new Set(["melee", "ranged", "thrown"]));
+  });
+
+  it("HB-DMG-01: at least 5 armor pieces with armor points per hitbox", () => {
+    const armor = docsOf(HITBOX_PACKS.armor).map((d) => ({ doc: d, a: hitboxArmorFromItem(d as HitboxItemSource) }));
+    expect(armor.length).toBeGreaterThanOrEqual(5);
+    for (const { doc, a } of armor) {
+      expect(doc.type).toBe("armor");
+      expect(doc.system?.equipped, doc.name).toBe(true);
+      expect(Object.keys(doc.system?.protection as object).sort(), doc.name).toEqual([...HITBOXES].sort());
+      expect(HITBOXES.some((h) => a.protection[h] > 0), doc.name).toBe(true);
+      for (const h of HITBOXES) expect(a.protection[h] >= 0 && a.protection[h] <= 2, `${doc.name} ${h}`).toBe(true);
+    }
+  });
+
+  it("HB-LOC-01, HB-LOC-02: the location tables match the rules core: the regular 2d6 table and one called-shot table per hitbox", () => {
+    const entries = entriesOf(HITBOX_PACKS.tables);
+    const tables = docsOf(HITBOX_PACKS.tables);
+    const faces = (table: PackDoc) => {
+      expect(table.formula).toBe("2d6");
+      const out = new Map<number, string>();
+      for (const r of embedded(entries, "tables", "results", table)) {
+        const [lo, hi] = r.range as [number, number];
+        for (let f = lo; f <= hi; f++) {
+          expect(out.has(f), `${table.name} face ${f}`).toBe(false);
+          out.set(f, (r.flags as { fray: { location: string } }).fray.location);
+        }
+      }
+      expect([...out.keys()].sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+      return out;
+    };
+    const regular = tables.find((t) => (t.flags as { fray?: { tableKey?: string } }).fray?.tableKey === "hitbox.location.regular");
+    expect(regular).toBeDefined();
+    for (const [f, loc] of faces(regular!)) expect(loc, `face ${f}`).toBe(regularLocation(f));
+    for (const [called, need] of Object.entries(CALLED_THRESHOLDS)) {
+      const table = tables.find((t) => (t.flags as { fray?: { tableKey?: string } }).fray?.tableKey === `hitbox.location.called.${called}`);
+      expect(table, called).toBeDefined();
+      for (const [f, loc] of faces(table!)) expect(loc, `${called} face ${f}`).toBe(f >= need ? called : "torso");
+    }
+    expect(tables.length).toBe(1 + Object.keys(CALLED_THRESHOLDS).length);
+  });
+
+  it("HB-ATK-02, HB-DMG-04: NPC templates read through hitboxCombatantFromActor; the security guard of seed 002 is among them", () => {
+    const entries = entriesOf(HITBOX_PACKS.npcs);
+    const npcs = docsOf(HITBOX_PACKS.npcs);
+    expect(npcs.length).toBeGreaterThanOrEqual(3);
+    const packItems = [...docsOf(HITBOX_PACKS.weapons), ...docsOf(HITBOX_PACKS.armor)];
+    for (const doc of npcs) {
+      expect(doc.type).toBe("npc");
+      const items = embedded(entries, "actors", "items", doc) as HitboxItemSource[];
+      const c = hitboxCombatantFromActor({ ...(doc as HitboxItemSource), items });
+      expect(c.kind).toBe("npc");
+      expect(c.group).toBe("npc");
+      expect(c.weapons.length, doc.name).toBeGreaterThan(0);
+      expect(c.armor.length, doc.name).toBeGreaterThan(0);
+      for (const h of HITBOXES) expect(c.hitboxes[h].value).toBe(c.hitboxes[h].max);
+      for (const v of Object.values(c.abilities)) expect(v >= 1 && v <= 4, doc.name).toBe(true);
+      for (const held of c.held) expect(c.weapons.some((w) => w.id === held), `${doc.name} holds ${held}`).toBe(true);
+      for (const item of embedded(entries, "actors", "items", doc)) {
+        const original = packItems.find((p) => p.name === item.name);
+        expect(original, `${doc.name}: ${item.name}`).toBeDefined();
+        expect(item._id).not.toBe(original!._id);
+        expect(item.system).toEqual(original!.system);
+      }
+      const token = doc.prototypeToken as { actorLink: boolean; bar1: { attribute: string }; bar2: { attribute: string } };
+      expect(token.actorLink).toBe(false);
+      expect([token.bar1.attribute, token.bar2.attribute]).toEqual(["hitboxes.head", "hitboxes.torso"]);
+    }
+    const guard = npcs.find((d) => d.name === "Security Guard")!;
+    const c = hitboxCombatantFromActor({ ...(guard as HitboxItemSource), items: embedded(entries, "actors", "items", guard) as HitboxItemSource[] });
+    expect(c.abilities).toMatchObject({ dexterity: 3, fortitude: 3 });
+    expect(c.skills).toMatchObject({ dodge: 1, blackout: 2, firearms: 0 });
+    expect(c.held).toEqual([]);
+    expect(c.weapons.map((w) => w.name)).toContain("Duty Pistol");
   });
 });

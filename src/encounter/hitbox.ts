@@ -1,0 +1,576 @@
+import { createEconomy, spend, type Economy } from "../rules/core/economy.js";
+import { FrayError } from "../rules/core/errors.js";
+import { ScriptedRoller, seededSource, type DiceRoller } from "../rules/core/dice/port.js";
+import type { RulesetOptions } from "../rules/core/ruleset.js";
+import type { CheckResult, Modifier } from "../rules/core/types.js";
+import {
+  applyVitals,
+  blackoutTest,
+  CALLABLE,
+  CALLED_THRESHOLDS,
+  checkDeclarations,
+  durationWindow,
+  elapsedSeconds,
+  endTurn,
+  feetToMetres,
+  hitbox,
+  hitboxCombatantFromActor,
+  hitboxOptions,
+  interrupts,
+  isHitbox,
+  LIMBS,
+  metresToFeet,
+  movementBandFeet,
+  QUICK_ACTIONS,
+  quickAction,
+  resolutionSteps,
+  TURN_SECONDS,
+  type Declaration,
+  type DeclaredAction,
+  type HitboxAttackInput,
+  type HitboxAttackResult,
+  type HitboxCombatant,
+  type HitboxId,
+  type HitboxSituation,
+  type QuickAction,
+  type RolledReaction,
+} from "../rules/hitbox/index.js";
+import type { ContentIndex, SourceDocument } from "./content.js";
+import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
+import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
+
+/** Action keys a Hitbox encounter file accepts beyond the common ones. */
+const ACTION_KEYS = ["called", "shots", "feet", "walk", "run", "task", "quick", "first", "react"];
+/** Situation keys of a Hitbox attack (HB-MOD-02, HB-ATK-03, HB-ATK-05). */
+const SITUATION_KEYS: (keyof HitboxSituation)[] = ["halfHidden", "dark", "targetNearCover", "targetUnaware", "targetThreatened", "misc"];
+
+interface Fighter {
+  spec: CombatantSpec;
+  c: HitboxCombatant;
+  /** The state damage of the current step builds up; committed when the step ends (simultaneity). */
+  next?: HitboxCombatant;
+  economy: Economy;
+  /** This turn's dodge or parry, once rolled. */
+  rolled?: RolledReaction;
+  /** Dropped to the ground to dodge this turn. */
+  dropped: boolean;
+  /** The turn the fighter went into shock. */
+  shockTurn?: number;
+}
+
+/** One action of the file, checked once before play. */
+interface HbAction {
+  wait: boolean;
+  attack?: string;
+  weapon?: string;
+  called?: HitboxId;
+  shots?: number;
+  feet?: number;
+  walk?: number;
+  run?: number;
+  task?: string;
+  quick: QuickAction[];
+  first?: number;
+  react?: "dodge" | "parry" | "none";
+  situation: HitboxSituation;
+}
+
+function fail(field: string, expected: string): never {
+  throw new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
+}
+
+function feetValue(v: unknown, field: string): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0) fail(field, "feet, 0 or more");
+  return v;
+}
+
+function parseQuick(raw: unknown, path: string): QuickAction[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) fail(path, "a list of quick actions (communicate, prone, { draw: item }, { letGo: item }, { communicate: text })");
+  return raw.map((q: unknown, i): QuickAction => {
+    const p = `${path}[${i}]`;
+    if (typeof q === "string") {
+      if (q === "communicate" || q === "prone") return { id: q };
+      fail(p, `one of ${QUICK_ACTIONS.join(", ")} (draw and letGo name an item: { draw: item })`);
+    }
+    if (typeof q !== "object" || q === null || Array.isArray(q) || Object.keys(q).length !== 1) fail(p, "one quick action such as { draw: Service Pistol }");
+    const [id, value] = Object.entries(q as Record<string, unknown>)[0]!;
+    if (!(QUICK_ACTIONS as readonly string[]).includes(id)) fail(`${p}.${id}`, QUICK_ACTIONS.join(", "));
+    if (typeof value !== "string" || !value) fail(`${p}.${id}`, id === "communicate" ? "what is said" : "an item name");
+    return id === "communicate" ? { id: "communicate", text: value } : { id: id as QuickAction["id"], item: value };
+  });
+}
+
+/**
+ * Reads one action of a Hitbox encounter file (a round's action or a combatant's tactics).
+ * Keys: `attack`, `weapon`, `called` (hitbox), `shots`, `feet` (range in feet; the common `range`
+ * is metres and converted), `walk`/`run` (feet), `task` (text), `quick` (list), `first` (the GM
+ * rules it pre-empts: true or an order number), `react` (dodge, parry, none: this turn's reaction),
+ * `situation` (halfHidden, dark, targetNearCover, targetUnaware, targetThreatened, misc), `wait`.
+ * @throws FrayError `FRAY.Error.Field` naming the field.
+ */
+function readAction(a: ActionSpec, path: string): HbAction {
+  const called = a.called;
+  if (called !== undefined && (!isHitbox(called) || called === "torso")) fail(`${path}.called`, CALLABLE.join(", "));
+  const shots = a.shots;
+  if (shots !== undefined && (typeof shots !== "number" || !Number.isInteger(shots) || shots < 1)) fail(`${path}.shots`, "a whole number of shots, 1 or more");
+  const feet = feetValue(a.feet, `${path}.feet`) ?? (a.range !== undefined ? metresToFeet(a.range) : undefined);
+  const walk = feetValue(a.walk, `${path}.walk`);
+  const run = feetValue(a.run, `${path}.run`);
+  if (walk !== undefined && run !== undefined) fail(`${path}.run`, "either walk or run, not both");
+  const task = a.task;
+  if (task !== undefined && (typeof task !== "string" || !task)) fail(`${path}.task`, "a text");
+  let first: number | undefined;
+  if (a.first === true) first = 1;
+  else if (typeof a.first === "number" && Number.isInteger(a.first)) first = a.first;
+  else if (a.first !== undefined && a.first !== false) fail(`${path}.first`, "true or an order number");
+  const react = a.react;
+  if (react !== undefined && react !== "dodge" && react !== "parry" && react !== "none") fail(`${path}.react`, "dodge, parry, none");
+  const situation: HitboxSituation = {};
+  for (const [k, v] of Object.entries(a.situation ?? {})) {
+    if (!(SITUATION_KEYS as string[]).includes(k)) fail(`${path}.situation.${k}`, `one of ${SITUATION_KEYS.join(", ")}`);
+    if (k === "misc") {
+      if (typeof v !== "number" || !Number.isInteger(v)) fail(`${path}.situation.misc`, "a whole number");
+      situation.misc = v;
+    } else if (typeof v !== "boolean") fail(`${path}.situation.${k}`, "true or false");
+    else (situation as Record<string, boolean>)[k] = v;
+  }
+  if (a.attack !== undefined && (walk !== undefined || run !== undefined || task !== undefined)) fail(`${path}.attack`, "one action a turn: attack, or walk/run/task (HB-RND-01)");
+  return {
+    wait: Boolean(a.wait),
+    attack: a.attack,
+    weapon: a.weapon,
+    called: called as HitboxId | undefined,
+    shots: shots as number | undefined,
+    feet,
+    walk,
+    run,
+    task: task as string | undefined,
+    quick: parseQuick(a.quick, `${path}.quick`),
+    first,
+    react: react as HbAction["react"],
+    situation,
+  };
+}
+
+function mergeSystem(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = v && typeof v === "object" && !Array.isArray(v) && b && typeof b === "object" && !Array.isArray(b) ? mergeSystem(b as Record<string, unknown>, v as Record<string, unknown>) : v;
+  }
+  return out;
+}
+
+/**
+ * Builds the Hitbox combatant of an encounter entry from its compendium reference, inline stats
+ * and extra items.
+ * @throws FrayError naming the field (`combatants[1].ref`, `combatants[0].stats.abilities` ...).
+ */
+export function buildHitboxCombatant(spec: CombatantSpec, index: number, content: ContentIndex, options: RulesetOptions): HitboxCombatant {
+  const path = `combatants[${index}]`;
+  const base: SourceDocument = spec.ref ? content.resolve(spec.ref, `${path}.ref`) : { name: spec.name ?? spec.id, type: "character", system: {}, items: [] };
+  const items = "items" in base && Array.isArray(base.items) ? base.items : [];
+  const actor = {
+    ...base,
+    name: spec.name ?? base.name,
+    system: mergeSystem(base.system ?? {}, spec.stats ?? {}),
+    items: [...items, ...(spec.items ?? []).map((ref, i) => content.resolve(ref, `${path}.items[${i}]`))],
+  };
+  try {
+    return hitboxCombatantFromActor(actor, { id: spec.id, group: spec.group ?? spec.side }, { hitboxPoints: hitboxOptions(options).hitboxPoints });
+  } catch (error) {
+    if (error instanceof FrayError && typeof error.data.field === "string") {
+      const field = `${path}.stats.${error.data.field.replace(/^[^.[]*\.?/, "")}`.replace(/\.$/, "");
+      throw new FrayError(error.key, { ...error.data, field }, `Field "${field}": expected ${String(error.data.expected)}`);
+    }
+    throw error;
+  }
+}
+
+
+/**
+ * Plays an encounter through the Hitbox rules core (HB-RND-01, HB-ACT-01): each turn of 5 s every
+ * standing combatant declares an action and its quick actions; actions the GM puts `first`
+ * resolve one by one, the rest simultaneously (damage of a step takes effect when the step ends,
+ * so someone shot in the same step still acts). An actor hurt in an earlier step is interrupted
+ * but keeps its quick actions (HB-ACT-03). Attacks roll 2d6 against 9 or the defender's dodge or
+ * parry, rolled once a turn and standing against every attack (HB-ATK-03); hits roll their
+ * location, deal damage through armor, and Blackout tests forced by a step are rolled at its end
+ * (HB-DMG-04). Ends when one side is down or after `maxRounds` turns. Deterministic for a given
+ * file and seed.
+ * @param dice defaults to the file's scripted faces followed by the seeded roller.
+ * @throws FrayError `FRAY.Error.Field` naming what is wrong in the file.
+ */
+export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
+  const options: RulesetOptions = { ...hitbox.defaults(), ...spec.options };
+  const opts = hitboxOptions(options);
+  const roller = dice ?? new ScriptedRoller(spec.dice, seededSource(spec.seed));
+  const history: EncounterResult["dice"] = [];
+  const logged: DiceRoller = {
+    async roll(formula, purpose) {
+      const outcome = await roller.roll(formula, purpose);
+      history.push({ purpose, formula: outcome.formula, faces: outcome.dice.flatMap((d) => d.results), total: outcome.total });
+      return outcome;
+    },
+  };
+  const fighters = new Map<string, Fighter>();
+  spec.combatants.forEach((cs, i) => {
+    const c = buildHitboxCombatant(cs, i, content, options);
+    fighters.set(cs.id, { spec: cs, c, economy: createEconomy(hitbox.economy(c, options)), dropped: false });
+  });
+  const tactics = new Map<string, HbAction | undefined>();
+  spec.combatants.forEach((cs, i) => tactics.set(cs.id, cs.tactics ? readAction(cs.tactics, `combatants[${i}].tactics`) : undefined));
+  const rounds = spec.rounds.map((r, i) => Object.fromEntries(Object.entries(r).map(([id, a]) => [id, readAction(a, `rounds[${i}].${id}`)])));
+
+  const events: EncounterEvent[] = [];
+  const names = Object.fromEntries([...fighters.values()].map((f) => [f.spec.id, f.c.name]));
+  /** A Hitbox event; `names` lets the log show names instead of ids. */
+  const hbEvent = (round: number, kind: string, data: Record<string, unknown>): EncounterEvent => ({ type: "custom", round, kind: `hitbox.${kind}`, data: { ...data, names } });
+  const isOut = (f: Fighter) => hitbox.isOut(hitbox.vitals(f.c));
+  const standingSides = () => new Set([...fighters.values()].filter((f) => !isOut(f)).map((f) => f.spec.side));
+  let turn = 0;
+  let ended: EncounterEvent | undefined;
+
+  /** The declaration of a fighter for this turn, with the action's details. */
+  const declare = (f: Fighter): { decl: Declaration; action: HbAction } => {
+    const given = rounds[turn - 1]?.[f.spec.id];
+    const tac = tactics.get(f.spec.id);
+    const a: HbAction = given ?? tac ?? { wait: false, quick: [], situation: {} };
+    const enemies = [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !isOut(o));
+    let action: DeclaredAction;
+    if (a.wait) action = { kind: "none" };
+    else if (a.task !== undefined) action = { kind: "task", text: a.task, feet: a.run ?? a.walk, pace: a.run !== undefined ? "run" : a.walk !== undefined ? "walk" : undefined };
+    else if (a.run !== undefined || a.walk !== undefined) action = { kind: "move", feet: (a.run ?? a.walk)!, pace: a.run !== undefined ? "run" : "walk" };
+    else {
+      const target = a.attack ?? tac?.attack ?? enemies[0]?.spec.id;
+      const weapon = a.weapon ?? tac?.weapon ?? f.c.held.find((h) => f.c.weapons.some((w) => w.id === h)) ?? f.c.weapons[0]?.id;
+      action = target && weapon ? { kind: "attack", target, weapon, calledShot: a.called, shots: a.shots, rangeFeet: a.feet ?? tac?.feet } : { kind: "none" };
+    }
+    return { decl: { actor: f.spec.id, action, quick: a.quick, first: a.first }, action: a };
+  };
+
+  const attack = async (f: Fighter, action: Extract<DeclaredAction, { kind: "attack" }>, details: HbAction, outAtStart: Set<string>, proneAtStart: Set<string>, reacts: Map<string, string>, refused: Set<string>, queue: string[], hitInStep: Set<string>): Promise<void> => {
+    const declared = fighters.get(action.target);
+    let target = declared && !outAtStart.has(declared.spec.id) ? declared : [...fighters.values()].find((o) => o.spec.side !== f.spec.side && !outAtStart.has(o.spec.id));
+    if (!target) return;
+    if (declared && target !== declared) events.push({ type: "retarget", round: turn, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
+    const weapon = f.c.weapons.find((w) => w.id === action.weapon || w.name === action.weapon);
+    const rangeFeet = action.rangeFeet ?? (weapon?.kind === "melee" ? 5 : undefined);
+    const shots = action.shots ?? 1;
+    for (let shot = 1; shot <= shots; shot++) {
+      const t = target;
+      const situation: HitboxSituation = {
+        ...(tactics.get(f.spec.id)?.situation ?? {}),
+        ...details.situation,
+        targetProne: proneAtStart.has(t.spec.id),
+        targetWentProne: t.c.conditions.includes("goingProne"),
+      };
+      const input: HitboxAttackInput = { attacker: f.c, target: t.c, weaponId: action.weapon, rangeFeet, calledShot: action.calledShot, shots, situation };
+      if (t.rolled) input.rolledReaction = t.rolled;
+      else {
+        const react = reacts.get(t.spec.id) ?? t.spec.react ?? "none";
+        if (react === "dodge" || react === "parry") {
+          const option = hitbox.reactions(input, t.economy, options).find((r) => r.id === react)!;
+          if (option.available) input.reaction = react;
+          else if (!refused.has(t.spec.id)) {
+            refused.add(t.spec.id);
+            events.push(hbEvent(turn, "noReaction", { actor: t.spec.id, reaction: `FRAY.Reaction.${react}`, reason: option.reason ?? "", rule: option.reason === "FRAY.Reason.HitboxProne" ? "HB-MOD-04" : "HB-ATK-03" }));
+          }
+        }
+      }
+      let plan;
+      try {
+        plan = hitbox.planAttack(input, options, t.economy);
+      } catch (error) {
+        if (error instanceof FrayError && ["FRAY.Error.HitboxLimbDisabled", "FRAY.Error.HitboxOutOfRange", "FRAY.Error.CannotAct"].includes(error.key)) {
+          events.push({ type: "skip", round: turn, actor: f.spec.id, reason: error.key, data: error.data });
+          return;
+        }
+        throw error;
+      }
+      const odds = hitbox.odds(plan, input, options);
+      const result = (await hitbox.resolveAttack(plan, input, logged, options)) as HitboxAttackResult;
+      if (shot === 1) f.economy = spend(f.economy, { slots: { action: 1 } });
+      if (result.reactionRolledNow && result.rolledReaction) {
+        t.rolled = result.rolledReaction;
+        t.economy = spend(t.economy, { slots: { reaction: 1 } });
+        if (t.rolled.dropsProne) t.dropped = true;
+      }
+      const w = f.c.weapons.find((x) => x.id === plan.weaponId)!;
+      events.push({ type: "attack", round: turn, attacker: f.spec.id, target: t.spec.id, weapon: w.name, range: rangeFeet === undefined ? undefined : Math.round(feetToMetres(rangeFeet) * 10) / 10, plan: result.plan, odds, result });
+      events.push(hbEvent(turn, "summary", summary(f, t, result, rangeFeet, shot, shots)));
+      if (!result.lands) continue;
+      const base = t.next ?? t.c;
+      const packet = await hitbox.rollDamage(result, input, logged, options);
+      const report = hitbox.applyDamage(base, packet, options);
+      t.next = applyVitals(base, report.after);
+      events.push({ type: "damage", round: turn, target: t.spec.id, packet, report });
+      if (interrupts(report)) hitInStep.add(t.spec.id);
+      for (const limb of LIMBS) {
+        const was = report.before.hitboxes![limb]!;
+        const now = report.after.hitboxes![limb]!;
+        if (now.value < was.value && was.value === was.max) events.push(hbEvent(turn, "limb", { actor: t.spec.id, limb: `FRAY.Hitbox.${limb}`, disabled: now.value === 0 ? 1 : 0 }));
+      }
+      for (const check of report.forced ?? []) if (check.id === "blackout") queue.push(t.spec.id);
+    }
+  };
+
+  const summary = (f: Fighter, t: Fighter, r: HitboxAttackResult, rangeFeet: number | undefined, shot: number, shots: number): Record<string, unknown> => {
+    const bonus = r.check.modifiers.filter((m) => m.rule === "HB-ATK-02" && m.label !== "FRAY.Mod.HitboxMisc").concat(r.check.modifiers.filter((m) => m.rule === "HB-DMG-03"));
+    const circumstances = r.check.modifiers.filter((m) => !bonus.includes(m));
+    const loc = r.location;
+    return {
+      attacker: f.spec.id,
+      target: t.spec.id,
+      shot,
+      shots,
+      natural: r.check.natural,
+      bonus,
+      subtotal: r.check.natural + bonus.reduce((s, m) => s + m.value, 0),
+      circumstances,
+      total: r.check.total,
+      difficulty: r.plan.difficulty.total,
+      reaction: r.reaction ? `FRAY.Reaction.${r.reaction.id}` : "",
+      hit: r.hit ? 1 : 0,
+      feet: rangeFeet === undefined ? "" : Math.round(rangeFeet * 10) / 10,
+      called: loc?.called ? `FRAY.Hitbox.${loc.called}` : "",
+      need: loc?.called ? CALLED_THRESHOLDS[loc.called as Exclude<HitboxId, "torso">] : "",
+      locationRoll: loc?.roll?.total ?? "",
+      location: loc ? `FRAY.Hitbox.${loc.id}` : "",
+      locationRule: loc?.rule ?? "",
+      never: r.neverSawItComing && r.hit ? 1 : 0,
+      drops: r.reactionRolledNow && r.rolledReaction?.dropsProne ? 1 : 0,
+    };
+  };
+
+  for (turn = 1; turn <= spec.maxRounds; turn++) {
+    events.push({ type: "round", round: turn });
+    events.push(hbEvent(turn, "turn", { turn, from: elapsedSeconds(turn - 1), to: elapsedSeconds(turn), seconds: TURN_SECONDS }));
+    if (opts.shockTurns > 0) {
+      for (const f of fighters.values()) {
+        if (f.shockTurn === undefined || f.c.conditions.includes("dead")) continue;
+        if (turn > durationWindow(f.shockTurn, opts.shockTurns).to) {
+          f.c = { ...f.c, conditions: [...f.c.conditions, "dead"] };
+          events.push(hbEvent(turn, "shockDeath", { actor: f.spec.id, turns: opts.shockTurns }));
+        }
+      }
+    }
+    for (const f of fighters.values()) {
+      f.economy = createEconomy(hitbox.economy(f.c, options));
+      f.rolled = undefined;
+      f.dropped = false;
+    }
+    const standing = [...fighters.values()].filter((f) => !isOut(f));
+    const declared = standing.map(declare);
+    checkDeclarations(
+      declared.map((d) => d.decl),
+      standing.map((f) => f.spec.id),
+    );
+    const reacts = new Map<string, string>();
+    for (const { decl, action } of declared) {
+      if (action.react) reacts.set(decl.actor, action.react);
+      const a = decl.action;
+      const shown = a.kind === "attack" ? { ...a, weapon: fighters.get(decl.actor)!.c.weapons.find((w) => w.id === a.weapon || w.name === a.weapon)?.name ?? a.weapon } : a;
+      events.push(hbEvent(turn, "declare", { actor: decl.actor, action: shown, quick: decl.quick }));
+    }
+    const byActor = new Map(declared.map((d) => [d.decl.actor, d]));
+    const hitThisTurn = new Set<string>();
+    const refused = new Set<string>();
+    for (const step of resolutionSteps(declared.map((d) => d.decl))) {
+      events.push(hbEvent(turn, "step", { actors: step.actors, simultaneous: step.simultaneous ? 1 : 0 }));
+      const outAtStart = new Set([...fighters.values()].filter(isOut).map((f) => f.spec.id));
+      const proneAtStart = new Set([...fighters.values()].filter((f) => f.c.conditions.includes("prone")).map((f) => f.spec.id));
+      const queue: string[] = [];
+      const hitInStep = new Set<string>();
+      for (const id of step.actors) {
+        const f = fighters.get(id)!;
+        const { decl, action: details } = byActor.get(id)!;
+        if (outAtStart.has(id)) {
+          events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
+          continue;
+        }
+        for (const q of decl.quick) {
+          f.c = quickAction(f.c, q, false);
+          if (f.next) f.next = quickAction(f.next, q, false);
+          events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
+        }
+        if (hitThisTurn.has(id)) {
+          events.push(hbEvent(turn, "interrupted", { actor: id, action: decl.action }));
+          continue;
+        }
+        const a = decl.action;
+        if (a.kind === "attack") await attack(f, a, details, outAtStart, proneAtStart, reacts, refused, queue, hitInStep);
+        else if (a.kind === "move" || (a.kind === "task" && a.feet !== undefined)) {
+          const feet = a.kind === "move" ? a.feet : a.feet!;
+          const band = movementBandFeet(f.c, feet);
+          if (!band) events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.TooFar", data: { feet } });
+          else {
+            if (band.cost.slots) f.economy = spend(f.economy, band.cost);
+            events.push(hbEvent(turn, "move", { actor: id, feet, band: band.label, task: a.kind === "task" ? a.text : "" }));
+          }
+        } else if (a.kind === "task") events.push(hbEvent(turn, "move", { actor: id, feet: "", band: "", task: a.text }));
+        else events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Log.Waits" });
+      }
+      // The step's damage takes effect together; then the Blackout tests it forced.
+      for (const f of fighters.values()) {
+        if (f.next) f.c = f.next;
+        f.next = undefined;
+      }
+      for (const id of hitInStep) hitThisTurn.add(id);
+      for (const id of queue) {
+        const f = fighters.get(id)!;
+        if (f.c.conditions.includes("shock") || f.c.conditions.includes("dead")) continue;
+        const test = await blackoutTest(f.c, logged);
+        f.c = test.after;
+        if (!test.passed) f.shockTurn = turn;
+        events.push(hbEvent(turn, "blackout", { actor: id, check: test.check, difficulty: test.difficulty, passed: test.passed ? 1 : 0 }));
+      }
+    }
+    for (const f of fighters.values()) f.c = endTurn(f.c, f.dropped);
+    const sides = standingSides();
+    if (sides.size <= 1) {
+      ended = { type: "end", round: turn, winner: [...sides][0] ?? null, reason: "side-down" };
+      break;
+    }
+  }
+  if (!ended) ended = { type: "end", round: spec.maxRounds, winner: null, reason: "max-rounds" };
+  events.push(ended);
+  return {
+    name: spec.name,
+    ruleset: spec.ruleset,
+    seed: spec.seed,
+    options,
+    rounds: ended.round,
+    winner: ended.type === "end" ? ended.winner : null,
+    combatants: [...fighters.values()].map((f) => ({ id: f.spec.id, name: f.c.name, side: f.spec.side, vitals: hitbox.vitals(f.c), out: isOut(f) })),
+    events,
+    dice: history,
+  };
+}
+
+type Translate = (key: string, data?: Record<string, string | number>) => string;
+const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
+
+function describeAction(a: DeclaredAction, t: Translate, name: (id: string) => string): string {
+  switch (a.kind) {
+    case "attack": {
+      let s = t("FRAY.Hitbox.Action.attack", { target: name(a.target), weapon: a.weapon });
+      if (a.calledShot) s += t("FRAY.Hitbox.Action.called", { location: `FRAY.Hitbox.${a.calledShot}` });
+      if (a.shots && a.shots > 1) s += t("FRAY.Hitbox.Action.shots", { shots: a.shots });
+      if (a.rangeFeet !== undefined) s += t("FRAY.Hitbox.Action.range", { feet: Math.round(a.rangeFeet * 10) / 10 });
+      return s;
+    }
+    case "move":
+      return t(`FRAY.Hitbox.Action.${a.pace}`, { feet: a.feet });
+    case "task":
+      return a.feet !== undefined ? `${t(`FRAY.Hitbox.Action.${a.pace ?? "walk"}`, { feet: a.feet })}: ${a.text}` : a.text;
+    default:
+      return t("FRAY.Hitbox.Action.none");
+  }
+}
+
+function describeQuick(q: QuickAction, t: Translate): string {
+  if (q.id === "communicate") return q.text ? t("FRAY.Hitbox.Quick.say", { text: q.text }) : t("FRAY.Hitbox.Quick.communicate");
+  return t(`FRAY.Hitbox.Quick.${q.id}`, { item: q.item ?? "" });
+}
+
+/**
+ * Log lines of the Hitbox events: the turn's time, declarations, resolution steps, quick and
+ * interrupted actions, movement, each attack in the seed's own arithmetic (dice + ability + skill
+ * = test; circumstances; total against the difficulty; the location table roll), damaged limbs,
+ * Blackout tests and deaths from shock.
+ */
+export function formatHitbox(e: Extract<EncounterEvent, { type: "custom" }>, t: Translate): string[] {
+  const d = e.data;
+  const names = (d.names ?? {}) as Record<string, string>;
+  const byId = (id: string) => names[id] ?? id;
+  const name = (v: unknown) => byId(String(v));
+  const compact = (n: number) => (n < 0 ? `-${-n}` : `+${n}`);
+  /** "7 + 3 + 1 = 11 (Dexterity 3, Firearms 1)": the dice, each bonus, the test before circumstances. */
+  const arithmetic = (natural: number, lines: Modifier[], subtotal: number) =>
+    `${natural} ${lines.map((m) => signed(m.value)).join(" ")} = ${subtotal}`.replace(/ +/g, " ") +
+    (lines.length ? ` (${lines.map((m) => `${t(m.label, m.data)} ${m.value}`).join(", ")})` : "");
+  switch (e.kind) {
+    case "hitbox.turn":
+      return [t("FRAY.Hitbox.Log.Turn", { turn: Number(d.turn), from: Number(d.from), to: Number(d.to), seconds: Number(d.seconds) })];
+    case "hitbox.declare": {
+      const quick = (d.quick as QuickAction[]).map((q) => describeQuick(q, t)).join(", ");
+      return [t("FRAY.Hitbox.Log.Declare", { actor: name(d.actor), action: describeAction(d.action as DeclaredAction, t, byId) }) + (quick ? t("FRAY.Hitbox.Log.QuickList", { quick }) : "")];
+    }
+    case "hitbox.step":
+    {
+      const actors = d.actors as string[];
+      const key = !d.simultaneous ? "FRAY.Hitbox.Log.StepFirst" : actors.length === 1 ? "FRAY.Hitbox.Log.StepRest" : "FRAY.Hitbox.Log.StepSimultaneous";
+      return [t(key, { actors: actors.map(byId).join(", ") })];
+    }
+    case "hitbox.quick": {
+      const q = d.quick as QuickAction;
+      return [t("FRAY.Hitbox.Log.QuickDone", { actor: name(d.actor), quick: describeQuick(q, t), rule: q.id === "prone" ? "HB-ACT-03, HB-ACT-04" : "HB-ACT-03" })];
+    }
+    case "hitbox.interrupted":
+      return [t("FRAY.Hitbox.Log.Interrupted", { actor: name(d.actor), action: describeAction(d.action as DeclaredAction, t, byId) })];
+    case "hitbox.move":
+      return [d.band ? t("FRAY.Hitbox.Log.Move", { actor: name(d.actor), feet: Number(d.feet), band: t(String(d.band)), task: d.task ? `: ${String(d.task)}` : "" }) : `${name(d.actor)}: ${String(d.task)}`];
+    case "hitbox.noReaction":
+      return [t("FRAY.Hitbox.Log.NoReaction", { actor: name(d.actor), reaction: String(d.reaction), reason: t(String(d.reason)), rule: String(d.rule) })];
+    case "hitbox.summary": {
+      const circ = (d.circumstances as Modifier[]).map((m) => `${t(m.label, m.data)} ${compact(m.value)}`).join(", ");
+      const against = d.reaction ? t("FRAY.Hitbox.Log.AgainstReaction", { target: name(d.target), reaction: String(d.reaction), total: Number(d.difficulty) }) : t("FRAY.Hitbox.Log.AgainstBase", { total: Number(d.difficulty) });
+      const lines = [
+        "  " +
+          t("FRAY.Hitbox.Log.Summary", {
+            actor: name(d.attacker),
+            shot: Number(d.shots) > 1 ? t("FRAY.Hitbox.Log.Shot", { shot: Number(d.shot), shots: Number(d.shots) }) : "",
+            test: arithmetic(Number(d.natural), d.bonus as Modifier[], Number(d.subtotal)),
+            circumstances: circ ? `; ${circ}` : "",
+            total: Number(d.total),
+            against,
+            outcome: t(d.hit ? "FRAY.Hitbox.Log.Hit" : d.reaction ? "FRAY.Hitbox.Log.Avoided" : "FRAY.Hitbox.Log.Miss", { reaction: String(d.reaction) }),
+          }),
+      ];
+      if (d.drops) lines.push("  " + t("FRAY.Hitbox.Log.Drops", { actor: name(d.target) }));
+      if (d.location) {
+        lines.push(
+          "  " +
+            (d.called
+              ? t("FRAY.Hitbox.Log.CalledTable", { roll: Number(d.locationRoll), called: String(d.called), need: Number(d.need), location: String(d.location) })
+              : t("FRAY.Hitbox.Log.RegularTable", { roll: Number(d.locationRoll), location: String(d.location) })),
+        );
+      }
+      if (d.never) lines.push("  " + t("FRAY.Hitbox.Log.NeverSaw"));
+      return lines;
+    }
+    case "hitbox.limb":
+      return ["  " + t(d.disabled ? "FRAY.Hitbox.Log.LimbDisabled" : "FRAY.Hitbox.Log.Limb", { actor: name(d.actor), limb: String(d.limb) })];
+    case "hitbox.blackout": {
+      const c = d.check as CheckResult;
+      return [
+        t("FRAY.Hitbox.Log.Blackout", {
+          actor: name(d.actor),
+          test: arithmetic(c.natural, c.modifiers, c.total),
+          difficulty: Number(d.difficulty),
+          outcome: t(d.passed ? "FRAY.Hitbox.Log.BlackoutPassed" : "FRAY.Hitbox.Log.BlackoutFailed"),
+        }),
+      ];
+    }
+    case "hitbox.shockDeath":
+      return [t("FRAY.Hitbox.Log.ShockDeath", { actor: name(d.actor), turns: Number(d.turns) })];
+    default:
+      return [];
+  }
+}
+
+/**
+ * The Hitbox encounter driver: actions `attack` (with `called`, `shots`, `feet`), `walk`/`run`
+ * (feet), `task`, `quick`, `first`, `react`, `wait`; reactions dodge and parry.
+ */
+export const hitboxDriver: EncounterDriver = {
+  ruleset: "hitbox",
+  actionKeys: ACTION_KEYS,
+  combatantKeys: [],
+  reactions: ["dodge", "parry", "none"],
+  play: playHitbox,
+  formatCustom: (e, t) => formatHitbox(e, t),
+};
