@@ -260,7 +260,7 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     if (!weapon) fail(`rounds[${round - 1}].${f.spec.id}.weapon`, `a weapon of ${f.c.name} (${f.c.weapons.map((x) => x.name).join(", ")})`);
     const declared = action.attack ? fighters.get(action.attack) : undefined;
     const area = weapon.kind === "grenade" && (za.area !== undefined || !declared);
-    let target = area ? undefined : declared && !isOut(declared) ? declared : enemiesOf(f)[0];
+    const target = area ? undefined : declared && !isOut(declared) ? declared : enemiesOf(f)[0];
     if (!area && !target) return;
     if (declared && target && target !== declared) events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
     if (shortfall(f.economy, { slots: { action: 1 } })) {
