@@ -1,0 +1,555 @@
+import { createEconomy, shortfall, spend, type Economy } from "../rules/core/economy.js";
+import { FrayError } from "../rules/core/errors.js";
+import { ScriptedRoller, seededSource, type DiceRoller } from "../rules/core/dice/port.js";
+import type { Lookup } from "../rules/core/i18n.js";
+import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
+import type { CheckResult, DamageStep, Modifier, RollOutcome, VitalState } from "../rules/core/types.js";
+import {
+  actionCost,
+  checkMove,
+  critical,
+  criticalCombatantFromActor,
+  criticalOptions,
+  declarationOrder,
+  declareParry,
+  delay,
+  initiativeGroups,
+  isCriticalResult,
+  isDying,
+  maneuverPenaltyEffect,
+  offensiveBonus,
+  parryBlocked,
+  parryPool,
+  recomputeEconomy,
+  rollManeuver,
+  selfDisciplineTest,
+  stabilize,
+  treat,
+  TREATMENTS,
+  upkeep,
+  withVitals,
+  type CriticalActorSource,
+  type CriticalAttackInput,
+  type CriticalCombatant,
+  type CriticalDamagePacket,
+  type CriticalItemSource,
+  type CriticalSituation,
+  type Treatment,
+} from "../rules/critical/index.js";
+import type { ContentIndex } from "./content.js";
+import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
+import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
+
+interface Fighter {
+  spec: CombatantSpec;
+  c: CriticalCombatant;
+  economy: Economy;
+}
+
+type Raw = Record<string, unknown>;
+const isRecord = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function mergeSystem(base: Raw, over: Raw): Raw {
+  const out: Raw = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isRecord(v) && isRecord(b) ? mergeSystem(b, v) : v;
+  }
+  return out;
+}
+
+function fail(field: string, expected: string): never {
+  throw new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
+}
+
+/**
+ * Builds the Critical combatant of an encounter entry from its compendium reference, inline
+ * stats (merged over the reference's `system`) and extra items.
+ * @throws FrayError naming the field (`combatants[1].ref`, `combatants[0].stats.physique`).
+ */
+export function buildCriticalCombatant(spec: CombatantSpec, index: number, content: ContentIndex): CriticalCombatant {
+  const path = `combatants[${index}]`;
+  const base = (spec.ref ? content.resolve(spec.ref, `${path}.ref`) : { name: spec.name ?? spec.id, type: "character", system: {}, items: [] }) as CriticalActorSource;
+  const actor: CriticalActorSource = {
+    ...base,
+    name: spec.name ?? base.name,
+    system: mergeSystem(base.system ?? {}, spec.stats ?? {}),
+    items: [...(base.items ?? []), ...(spec.items ?? []).map((ref, i) => content.resolve(ref, `${path}.items[${i}]`) as CriticalItemSource)],
+  };
+  try {
+    return criticalCombatantFromActor(actor, { id: spec.id, group: spec.group ?? spec.side });
+  } catch (error) {
+    if (error instanceof FrayError && typeof error.data.field === "string") {
+      const field = `${path}.stats.${error.data.field.replace(/^[^.[]*\.?/, "")}`.replace(/\.$/, "");
+      throw new FrayError(error.key, { ...error.data, field }, `Field "${field}": expected ${String(error.data.expected)}`);
+    }
+    throw error;
+  }
+}
+
+/** A treatment as written in an encounter file: `{ method, wound?, target? }`. */
+interface TreatSpec {
+  method: Treatment;
+  wound?: string;
+  target?: string;
+}
+
+function parseTreat(raw: unknown, path: string, ids: string[]): TreatSpec {
+  if (!isRecord(raw)) fail(path, "{ method, wound, target }");
+  const method = raw.method;
+  if (typeof method !== "string" || !(TREATMENTS as readonly string[]).includes(method)) fail(`${path}.method`, TREATMENTS.join(", "));
+  if (raw.wound !== undefined && typeof raw.wound !== "string") fail(`${path}.wound`, "a wound id such as bleed-1");
+  if (raw.target !== undefined && (typeof raw.target !== "string" || !ids.includes(raw.target))) fail(`${path}.target`, `a combatant id (${ids.join(", ")})`);
+  return { method: method as Treatment, wound: raw.wound as string | undefined, target: raw.target as string | undefined };
+}
+
+function parseParry(raw: unknown, path: string, ids: string[]): Record<string, number> {
+  if (!isRecord(raw)) fail(path, "a mapping of foe ids to OB points");
+  for (const [k, v] of Object.entries(raw)) {
+    if (!ids.includes(k)) fail(`${path}.${k}`, `a combatant id (${ids.join(", ")})`);
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) fail(`${path}.${k}`, "a whole number of OB points, 0 or more");
+  }
+  return raw as Record<string, number>;
+}
+
+const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
+
+/**
+ * Plays an encounter through the Critical rules core. Initiative is rolled once (CR-INI-01);
+ * each round the combatants declare lowest initiative first, including their parry (CR-INI-02,
+ * CR-PAR-01), and act highest first, delaying when told to (CR-INI-03), spending 4 AP (half
+ * while stunned) on moves, attacks, maneuvers and treatments (CR-AP-01, CR-STN-01). Every
+ * attack is resolved and applied at once (CR-AP-02); from round 2 on, bleeding, stun, dying and
+ * Self Discipline tests run at the start of the round. Deterministic for a file and seed.
+ * @param dice defaults to the file's scripted faces followed by the seeded roller.
+ * @throws FrayError naming the field of the file that is wrong.
+ */
+export async function playCritical(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
+  const options: RulesetOptions = { ...critical.defaults(), ...spec.options };
+  const opts = criticalOptions(options);
+  const roller = dice ?? new ScriptedRoller(spec.dice, seededSource(spec.seed));
+  const history: EncounterResult["dice"] = [];
+  const logged: DiceRoller = {
+    async roll(formula, purpose) {
+      const outcome = await roller.roll(formula, purpose);
+      history.push({ purpose, formula: outcome.formula, faces: outcome.dice.flatMap((d) => d.results), total: outcome.total });
+      return outcome;
+    },
+  };
+  const ids = spec.combatants.map((c) => c.id);
+  const fighters = new Map<string, Fighter>();
+  spec.combatants.forEach((cs, i) => {
+    const c = buildCriticalCombatant(cs, i, content);
+    fighters.set(cs.id, { spec: cs, c, economy: createEconomy(critical.economy(c, options)) });
+  });
+  // Check the Critical-specific action keys up front, so a bad file fails before any roll.
+  const actionAt = (round: number, id: string): ActionSpec => spec.rounds[round - 1]?.[id] ?? fighters.get(id)!.spec.tactics ?? {};
+  const checkAction = (a: ActionSpec, path: string) => {
+    if (a.parry !== undefined) parseParry(a.parry, `${path}.parry`, ids);
+    if (a.treat !== undefined) parseTreat(a.treat, `${path}.treat`, ids);
+    if (a.delay !== undefined && (typeof a.delay !== "string" || !ids.includes(a.delay))) fail(`${path}.delay`, `a combatant id (${ids.join(", ")})`);
+    if (a.attacks !== undefined && (typeof a.attacks !== "number" || !Number.isInteger(a.attacks) || a.attacks < 0)) fail(`${path}.attacks`, "a whole number of attacks");
+    if (a.maneuver !== undefined && !isRecord(a.maneuver)) fail(`${path}.maneuver`, "{ bonus, difficulty, concentration }");
+    if (a.firstAid !== undefined && (typeof a.firstAid !== "string" || !ids.includes(a.firstAid))) fail(`${path}.firstAid`, `a combatant id (${ids.join(", ")})`);
+  };
+  spec.rounds.forEach((r, i) => Object.entries(r).forEach(([id, a]) => checkAction(a, `rounds[${i}].${id}`)));
+  spec.combatants.forEach((c, i) => c.tactics && checkAction(c.tactics, `combatants[${i}].tactics`));
+
+  const events: EncounterEvent[] = [];
+  const out = (f: Fighter) => critical.isOut(critical.vitals(f.c));
+  const standingSides = () => new Set([...fighters.values()].filter((f) => !out(f)).map((f) => f.spec.side));
+  const enemiesOf = (f: Fighter) => [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !out(o));
+  const custom = (kind: string, data: Record<string, unknown>) => events.push({ type: "custom", round, kind, data });
+  const state = (f: Fighter) => ({ actor: f.spec.id, name: f.c.name, vitals: critical.vitals(f.c) });
+
+  let round = 0;
+  let rolls: InitiativeRoll[] = [];
+  let ended: EncounterEvent | undefined;
+
+  /**
+   * Applies a new state; shrinks the round's AP when stun or a knock-out arrived (CR-STN-01,
+   * CR-AP-02). Returns the event telling so, to be logged after the event that caused it.
+   */
+  const setState = (f: Fighter, c: CriticalCombatant): (() => void) => {
+    const before = f.economy.pools.ap?.max ?? 0;
+    f.c = c;
+    f.economy = recomputeEconomy(f.economy, c);
+    const after = f.economy.pools.ap?.max ?? 0;
+    const data = { actor: f.spec.id, name: f.c.name, ap: f.economy.pools.ap?.value ?? 0, max: after, stun: f.c.stun };
+    return () => {
+      if (after < before && !out(f)) custom("apCut", data);
+    };
+  };
+
+  const sdTest = async (f: Fighter) => {
+    const sd = await selfDisciplineTest(f.c, logged);
+    const cut = setState(f, sd.combatant);
+    custom("selfDiscipline", { ...state(f), check: sd.test.check, needed: sd.test.needed, success: sd.test.success });
+    cut();
+  };
+
+  const attackOnce = async (f: Fighter, action: ActionSpec, quiet: boolean): Promise<boolean> => {
+    const declared = typeof action.attack === "string" ? fighters.get(action.attack) : undefined;
+    const target = declared && !out(declared) ? declared : enemiesOf(f)[0];
+    if (!target) return false;
+    if (declared && target !== declared) events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
+    const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
+    if (!weaponRef) {
+      events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
+      return false;
+    }
+    const cost = actionCost("attack");
+    if (shortfall(f.economy, cost)) {
+      if (!quiet) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoAp", data: { ap: f.economy.pools.ap?.value ?? 0 } });
+      return false;
+    }
+    const situation = { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as CriticalSituation;
+    const input: CriticalAttackInput = { attacker: f.c, target: target.c, weaponId: weaponRef, situation };
+    let plan;
+    try {
+      plan = critical.planAttack(input, options);
+    } catch (error) {
+      if (error instanceof FrayError && (error.key === "FRAY.Error.CannotAttack" || error.key === "FRAY.Error.CannotAct")) {
+        events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.CannotAttack" });
+        return false;
+      }
+      throw error;
+    }
+    const odds = critical.odds(plan, input, options);
+    const result = await critical.resolveAttack(plan, input, logged, options);
+    f.economy = spend(f.economy, cost);
+    const weapon = f.c.weapons.find((w) => w.id === plan.weaponId)!;
+    const range = typeof action.range === "number" ? action.range : typeof f.spec.tactics?.range === "number" ? f.spec.tactics.range : weapon.category === "melee" ? 1.5 : undefined;
+    events.push({ type: "attack", round, attacker: f.spec.id, target: target.spec.id, weapon: weapon.name, range, plan, odds, result });
+    if (!isCriticalResult(result)) return false;
+    const d = result.detail;
+    const lookup = result.lookups?.[0];
+    custom("attackTable", {
+      attacker: f.c.name,
+      target: target.c.name,
+      table: d.table,
+      weaponClass: d.weaponClass,
+      armorType: d.armorType,
+      unmodified: d.unmodified,
+      openEnded: d.openEnded,
+      faces: result.check.roll.dice[0]?.results ?? [],
+      total: d.total,
+      range: lookup?.range ?? null,
+      result: d.code?.code ?? null,
+      critBonus: d.critBonus,
+      fumble: d.fumble,
+      outcomes: odds.outcomes ?? {},
+    });
+    if (d.fumble) {
+      f.economy = { ...f.economy, pools: { ...f.economy.pools, ap: { ...f.economy.pools.ap!, value: 0 } } };
+      return false;
+    }
+    if (!result.lands) return true;
+    const packet = (await critical.rollDamage(result, input, logged, options)) as CriticalDamagePacket;
+    if (packet.critical) {
+      const k = packet.critical;
+      custom("criticalTable", {
+        target: target.c.name,
+        table: k.table,
+        type: k.type,
+        severity: k.severity,
+        unmodified: k.unmodified,
+        bonus: k.bonus,
+        value: k.value,
+        um66: k.um66,
+        entry: k.entry.name,
+        range: k.entry.range,
+        text: k.entry.text,
+      });
+    }
+    const report = critical.applyDamage(target.c, packet, options);
+    const cut = setState(target, withVitals(target.c, report.after));
+    custom("hits", { ...state(target), steps: report.steps, added: report.added });
+    cut();
+    if (report.forced?.some((x) => x.id === "selfDiscipline")) await sdTest(target);
+    return true;
+  };
+
+  const act = async (f: Fighter, action: ActionSpec): Promise<void> => {
+    if (action.wait) {
+      events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.Waits" });
+      return;
+    }
+    if (action.treat !== undefined) {
+      const t = parseTreat(action.treat, "treat", ids);
+      const patient = fighters.get(t.target ?? f.spec.id)!;
+      const kind = t.method === "smother" || t.method === "dropAndRoll" ? "burn" : "bleed";
+      const wound = t.wound ?? [...patient.c.effects].filter((e) => e.kind === kind && !e.treated?.includes(t.method)).sort((a, b) => (b.value ?? 0) - (a.value ?? 0))[0]?.id;
+      const cost = actionCost(t.method);
+      if (!wound) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NothingToTreat" });
+      else if (shortfall(f.economy, cost)) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoAp", data: { ap: f.economy.pools.ap?.value ?? 0 } });
+      else {
+        const done = treat(patient.c, wound, t.method, opts);
+        f.economy = spend(f.economy, cost);
+        patient.c = done.combatant;
+        custom("treat", { actor: f.spec.id, name: f.c.name, patient: patient.c.name, step: done.step, vitals: critical.vitals(patient.c) });
+      }
+    }
+    if (typeof action.firstAid === "string") {
+      const patient = fighters.get(action.firstAid)!;
+      const cost = actionCost("firstAid");
+      if (!isDying(patient.c) || shortfall(f.economy, cost)) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoFirstAid" });
+      else {
+        f.economy = spend(f.economy, cost);
+        const m = await rollManeuver(f.c, { bonus: f.c.skills.firstAid ?? 0 }, logged, { maneuverShortfall: "incomplete" });
+        if (m.success) patient.c = stabilize(patient.c);
+        custom("firstAid", { actor: f.spec.id, name: f.c.name, patient: patient.c.name, check: m.check, success: m.success });
+      }
+    }
+    if (action.maneuver !== undefined) {
+      const m = action.maneuver as Raw;
+      const cost = actionCost("maneuver");
+      if (shortfall(f.economy, cost)) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoAp", data: { ap: f.economy.pools.ap?.value ?? 0 } });
+      else {
+        f.economy = spend(f.economy, cost);
+        const shortfallChoice = typeof m.shortfall === "string" && ["incomplete", "penalty", "gm"].includes(m.shortfall) ? (m.shortfall as "incomplete" | "penalty" | "gm") : opts.maneuverShortfall;
+        const r = await rollManeuver(f.c, { bonus: Number(m.bonus ?? 0), difficulty: Number(m.difficulty ?? 0), concentration: Boolean(m.concentration) }, logged, { maneuverShortfall: shortfallChoice });
+        const pen = maneuverPenaltyEffect(r, `maneuver-${round}`);
+        if (pen) f.c = { ...f.c, effects: [...f.c.effects, pen] };
+        custom("maneuver", { actor: f.spec.id, name: f.c.name, label: typeof m.label === "string" ? m.label : "", check: r.check, percent: r.percent, outcome: r.outcome, penalty: r.penalty ?? 0 });
+      }
+    }
+    if (typeof action.move === "number") {
+      const check = checkMove(f.c, action.move, { opposed: Boolean(action.opposed) });
+      if (!check.allowed || !check.band) {
+        events.push({ type: "skip", round, actor: f.spec.id, reason: check.reason ?? "FRAY.Log.TooFar", data: { metres: action.move } });
+      } else if (shortfall(f.economy, check.band.cost)) {
+        events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoAp", data: { ap: f.economy.pools.ap?.value ?? 0 } });
+      } else {
+        f.economy = spend(f.economy, check.band.cost);
+        events.push({ type: "move", round, actor: f.spec.id, metres: action.move, band: check.band.label, rule: check.band.rule });
+      }
+    }
+    const attacks = typeof action.attacks === "number" ? action.attacks : action.attack !== undefined || (action.treat === undefined && action.maneuver === undefined && action.firstAid === undefined && action.move === undefined) ? Infinity : 0;
+    // Without a count, attack while the AP last (CR-AP-01); only a count that cannot be met is logged.
+    for (let i = 0; i < attacks && !out(f) && enemiesOf(f).length; i++) {
+      if (!(await attackOnce(f, action, attacks === Infinity && i > 0))) break;
+    }
+  };
+
+  for (round = 1; round <= spec.maxRounds; round++) {
+    events.push({ type: "round", round });
+    if (round === 1) {
+      const standing = [...fighters.values()].filter((f) => !out(f));
+      for (const group of initiativeGroups(standing.map((f) => f.c), opts)) rolls.push(await critical.rollInitiative(group, logged));
+      rolls = critical.order(rolls);
+      events.push({ type: "initiative", round, rolls, order: rolls.flatMap((r) => r.members), kept: false });
+    } else {
+      events.push({ type: "initiative", round, rolls, order: rolls.flatMap((r) => r.members), kept: true });
+      for (const id of rolls.flatMap((r) => r.members)) {
+        const f = fighters.get(id)!;
+        const { combatant, report } = await upkeep(f.c, logged);
+        f.c = combatant;
+        if (report.steps.length || report.checks.length) {
+          custom("upkeep", { ...state(f), steps: report.steps, showState: !report.checks.length });
+          for (const chk of report.checks) custom("selfDiscipline", { ...state(f), check: chk.check, needed: chk.needed, success: chk.success, showState: true });
+        }
+      }
+    }
+    for (const f of fighters.values()) {
+      f.c = { ...f.c, parry: {} };
+      f.economy = createEconomy(critical.economy(f.c, options));
+    }
+    // Declarations, lowest initiative first (CR-INI-02), with each parry (CR-PAR-01).
+    const declaring = declarationOrder(rolls).flatMap((r) => r.members).filter((id) => !out(fighters.get(id)!));
+    custom("declarations", { order: declaring.map((id) => fighters.get(id)!.c.name) });
+    let sequence = critical.order(rolls).flatMap((r) => r.members);
+    for (const id of declaring) {
+      const f = fighters.get(id)!;
+      const action = actionAt(round, id);
+      const foes = enemiesOf(f).map((o) => o.spec.id);
+      let allocation: Record<string, number> | undefined = action.parry !== undefined ? parseParry(action.parry, "parry", ids) : undefined;
+      if (!allocation && f.spec.react === "parry" && foes.length && !parryBlocked(f.c)) {
+        // Default parry: half the OB, split equally over the standing foes (the seed's example).
+        const weapon = f.c.weapons.find((w) => w.id === action.weapon || w.name === action.weapon) ?? f.c.weapons[0];
+        const half = Math.floor((weapon ? offensiveBonus(f.c, weapon).total : parryPool(f.c)) / 2);
+        allocation = Object.fromEntries(foes.map((foe) => [foe, Math.floor(half / foes.length)]));
+      }
+      let parryNote: string | undefined;
+      if (allocation) {
+        try {
+          f.c = declareParry(f.c, allocation, { weaponId: typeof action.weapon === "string" ? action.weapon : undefined });
+        } catch (error) {
+          if (!(error instanceof FrayError) || error.key !== "FRAY.Error.CannotParry") throw error;
+          parryNote = String(error.data.reason);
+        }
+      }
+      custom("declare", {
+        actor: id,
+        name: f.c.name,
+        attack: typeof action.attack === "string" ? fighters.get(action.attack)!.c.name : null,
+        weapon: typeof action.weapon === "string" ? action.weapon : null,
+        move: typeof action.move === "number" ? action.move : null,
+        wait: Boolean(action.wait),
+        treat: isRecord(action.treat) ? String(action.treat.method) : null,
+        maneuver: isRecord(action.maneuver) ? String(action.maneuver.label ?? "") : null,
+        firstAid: typeof action.firstAid === "string" ? fighters.get(action.firstAid)!.c.name : null,
+        delay: typeof action.delay === "string" ? fighters.get(action.delay)!.c.name : null,
+        parry: Object.entries(f.c.parry).map(([foe, ob]) => ({ foe: fighters.get(foe)?.c.name ?? foe, ob })),
+        parryNote: parryNote ?? null,
+      });
+      if (typeof action.delay === "string") {
+        sequence = delay(sequence, id, action.delay);
+        custom("delay", { actor: id, name: f.c.name, after: fighters.get(action.delay)!.c.name });
+      }
+    }
+    // Resolution, highest initiative first (CR-INI-02); each attack applies at once (CR-AP-02).
+    for (const id of sequence) {
+      const f = fighters.get(id)!;
+      if (out(f)) continue;
+      await act(f, actionAt(round, id));
+      if (standingSides().size <= 1) break;
+    }
+    const sides = standingSides();
+    if (sides.size <= 1) {
+      ended = { type: "end", round, winner: [...sides][0] ?? null, reason: "side-down" };
+      break;
+    }
+  }
+  if (!ended) ended = { type: "end", round: spec.maxRounds, winner: null, reason: "max-rounds" };
+  events.push(ended);
+  return {
+    name: spec.name,
+    ruleset: spec.ruleset,
+    seed: spec.seed,
+    options,
+    rounds: ended.round,
+    winner: ended.type === "end" ? ended.winner : null,
+    combatants: [...fighters.values()].map((f) => ({ id: f.spec.id, name: f.c.name, side: f.spec.side, vitals: critical.vitals(f.c), out: out(f) })),
+    events,
+    dice: history,
+  };
+}
+
+type T = (key: string, data?: Record<string, string | number>) => string;
+
+const facesOf = (roll: RollOutcome) => roll.dice.map((d) => `d${d.faces}[${d.results.join(",")}]`).join(" ") || String(roll.total);
+
+function checkText(c: CheckResult, t: T): string {
+  const mod = (m: Modifier) => `${signed(m.value)} ${t(m.label, m.data)} (${m.rule})`;
+  return `${facesOf(c.roll)} ${c.modifiers.map(mod).join(" ")} = ${c.total}`.replace(/ +/g, " ");
+}
+
+function stateText(name: string, v: VitalState, t: T): string {
+  const parts = [t("FRAY.Critical.Log.Hits", { hits: v.hp?.value ?? 0, max: v.hp?.max ?? 0 })];
+  if (v.bleeding) parts.push(t("FRAY.Log.Bleeding", { hits: v.bleeding }));
+  if (v.stun) parts.push(t("FRAY.Log.Stun", { rounds: v.stun }));
+  for (const e of v.effects ?? []) {
+    if (e.kind === "penalty") parts.push(t("FRAY.Critical.Log.PenaltyState", { value: e.value ?? 0 }));
+    if (e.kind === "injury") parts.push(t("FRAY.Critical.Log.InjuryState", { location: `FRAY.Critical.Location.${e.location ?? "general"}` }));
+    if (e.kind === "dying") parts.push(t("FRAY.Critical.Log.DyingState", { rounds: e.rounds ?? 0 }));
+  }
+  const conds = v.conditions.length ? " — " + v.conditions.map((x) => t(`FRAY.Condition.${x}`)).join(", ") : "";
+  return `${name}: ${parts.join(", ")}${conds}`;
+}
+
+function stepLines(steps: DamageStep[], t: T, indent: string): string[] {
+  return steps.map((s) => `${indent}${t(s.label, { ...(s.data ?? {}), value: s.value })} (${s.rule})`);
+}
+
+const pct = (p: unknown) => `${((typeof p === "number" ? p : 0) * 100).toFixed(1)}%`;
+
+/**
+ * Log lines for the Critical events: declarations and delays, each attack-table and
+ * critical-table lookup, hits and effects, upkeep, Self Discipline tests, treatments and
+ * maneuvers.
+ */
+export function formatCriticalEvent(event: Extract<EncounterEvent, { type: "custom" }>, t: T, _lookup: Lookup): string[] {
+  const d = event.data;
+  const s = (k: string) => String(d[k] ?? "");
+  const n = (k: string) => Number(d[k] ?? 0);
+  switch (event.kind) {
+    case "declarations":
+      return [`${t("FRAY.Critical.Log.Declarations", { order: (d.order as string[]).join(", ") })} (CR-INI-02)`];
+    case "declare": {
+      const parts: string[] = [];
+      if (d.wait) parts.push(t("FRAY.Critical.Log.DeclareWait"));
+      if (d.move !== null) parts.push(t("FRAY.Critical.Log.DeclareMove", { metres: n("move") }));
+      if (d.treat !== null) parts.push(t("FRAY.Critical.Log.DeclareTreat", { method: `FRAY.Action.${s("treat")}` }));
+      if (d.firstAid !== null) parts.push(t("FRAY.Critical.Log.DeclareFirstAid", { target: s("firstAid") }));
+      if (d.maneuver !== null) parts.push(t("FRAY.Critical.Log.DeclareManeuver", { maneuver: s("maneuver") || "-" }));
+      if (d.attack !== null || (!parts.length && !d.wait)) parts.push(t("FRAY.Critical.Log.DeclareAttack", { target: d.attack === null ? "-" : s("attack"), weapon: d.weapon === null ? "-" : s("weapon") }));
+      for (const p of d.parry as { foe: string; ob: number }[]) parts.push(`${t("FRAY.Critical.Log.DeclareParry", { foe: p.foe, ob: p.ob })} (CR-PAR-01)`);
+      if (d.parryNote !== null) parts.push(`${t("FRAY.Critical.Log.ParryRefused", { reason: s("parryNote") })} (CR-PAR-03)`);
+      if (d.delay !== null) parts.push(t("FRAY.Critical.Log.DeclareDelay", { after: s("delay") }));
+      return [`  ${t("FRAY.Critical.Log.Declare", { actor: s("name") })} ${parts.join("; ")}`];
+    }
+    case "delay":
+      return [`${t("FRAY.Critical.Log.Delay", { actor: s("name"), after: s("after") })} (CR-INI-03)`];
+    case "attackTable": {
+      const lines: string[] = [];
+      const faces = d.faces as number[];
+      if (d.openEnded) lines.push(`  ${t("FRAY.Critical.Log.OpenEnded", { faces: faces.join(" + "), total: faces.reduce((a, b) => a + b, 0) })} (CR-ATK-01)`);
+      if (d.fumble) {
+        lines.push(`  ${t("FRAY.Critical.Log.Fumble", { unmodified: n("unmodified") })} (CR-ATK-01)`);
+        return lines;
+      }
+      const range = d.range as [number | null, number | null] | null;
+      const row = range ? `${range[0] ?? "…"}–${range[1] ?? "…"}` : "-";
+      lines.push(
+        `  ${t("FRAY.Critical.Log.AttackTable", { table: `FRAY.Critical.WeaponClass.${s("weaponClass")}`, armor: `FRAY.Critical.Armor.${s("armorType")}`, total: n("total"), row, result: s("result") })} (CR-ATK-02, ${s("table")})`,
+      );
+      if (n("critBonus") > 0) lines.push(`  ${t("FRAY.Critical.Log.Over150", { bonus: n("critBonus"), total: n("total") })} (CR-ATK-04)`);
+      const o = d.outcomes as Record<string, number>;
+      lines.push(`  ${t("FRAY.Critical.Log.SeverityOdds", { fumble: pct(o.fumble), miss: pct(o.miss), hits: pct(o.hitsOnly), a: pct(o.A), b: pct(o.B), c: pct(o.C), d: pct(o.D), e: pct(o.E) })}`);
+      return lines;
+    }
+    case "criticalTable": {
+      const range = d.range as [number, number];
+      const lines = [
+        `  ${t("FRAY.Critical.Log.CriticalTable", { severity: s("severity"), type: `FRAY.Critical.Type.${s("type")}`, unmodified: n("unmodified"), bonus: n("bonus"), value: n("value"), entry: s("entry") })} (${d.um66 ? "CR-CRT-03" : "CR-CRT-02"}, ${s("table")} ${range[0]}-${range[1]})`,
+        `    "${s("text")}"`,
+      ];
+      if (d.um66) lines.push(`  ${t("FRAY.Critical.Log.Um66")} (CR-CRT-03)`);
+      return lines;
+    }
+    case "hits":
+      return [...stepLines(d.steps as DamageStep[], t, "    "), `  ${stateText(s("name"), d.vitals as VitalState, t)}`];
+    case "selfDiscipline":
+      return [
+        `  ${t("FRAY.Critical.Log.SelfDiscipline", { actor: s("name"), check: checkText(d.check as CheckResult, t), needed: n("needed") })} (CR-HIT-02): ${t(d.success ? "FRAY.Critical.Log.StaysConscious" : "FRAY.Critical.Log.FallsUnconscious")}`,
+        ...(d.showState ? [`  ${stateText(s("name"), d.vitals as VitalState, t)}`] : []),
+      ];
+    case "upkeep":
+      return [
+        t("FRAY.Critical.Log.Upkeep", { actor: s("name") }),
+        ...stepLines(d.steps as DamageStep[], t, "    "),
+        ...(d.showState === false ? [] : [`  ${stateText(s("name"), d.vitals as VitalState, t)}`]),
+      ];
+    case "apCut":
+      return [`  ${t("FRAY.Critical.Log.ApCut", { actor: s("name"), ap: n("ap"), max: n("max") })} (CR-STN-01)`];
+    case "treat": {
+      const st = d.step as DamageStep;
+      return [`${t("FRAY.Critical.Log.Treat", { actor: s("name"), patient: s("patient"), step: t(st.label, { ...(st.data ?? {}), value: st.value }) })} (CR-BLD-02)`, `  ${stateText(s("patient"), d.vitals as VitalState, t)}`];
+    }
+    case "firstAid":
+      return [`${t("FRAY.Critical.Log.FirstAid", { actor: s("name"), patient: s("patient"), check: checkText(d.check as CheckResult, t) })} (CR-DTH-01): ${t(d.success ? "FRAY.Critical.Log.Saved" : "FRAY.Critical.Log.NotSaved")}`];
+    case "maneuver":
+      return [
+        `${t("FRAY.Critical.Log.Maneuver", { actor: s("name"), maneuver: s("label") || "-", check: checkText(d.check as CheckResult, t), percent: n("percent") })} (CR-MAN-01): ${t(`FRAY.Critical.Log.Maneuver_${s("outcome")}`, { penalty: n("penalty") })}`,
+      ];
+    default:
+      return [`${event.kind}: ${JSON.stringify(d)}`];
+  }
+}
+
+/**
+ * The Critical encounter driver: actions `attack` (with `attacks`, how many), `parry` (OB per foe
+ * id), `move` (metres, `opposed`), `delay` (act after a combatant id), `treat` (`{ method,
+ * wound, target }`), `firstAid` (a dying combatant's id), `maneuver` (`{ label, bonus,
+ * difficulty, concentration, shortfall }`), `wait`; `react: parry` puts half the OB into parry
+ * against the standing foes whenever no parry is declared.
+ */
+export const criticalDriver: EncounterDriver = {
+  ruleset: "critical",
+  actionKeys: ["parry", "move", "opposed", "attacks", "delay", "treat", "firstAid", "maneuver"],
+  combatantKeys: [],
+  reactions: ["parry", "none"],
+  play: playCritical,
+  formatCustom: formatCriticalEvent,
+};
