@@ -1,0 +1,531 @@
+/**
+ * A small, typed stand-in for the Foundry VTT v13 globals the system's bundle touches, so
+ * `dist/fray.mjs` can be loaded and its hooks run in Node. It records what the system registers
+ * (data models, settings, sheets, chat messages, notifications) for tests to inspect.
+ *
+ * Not Foundry: only the members the glue uses exist, with the simplest behaviour that keeps the
+ * glue's contract visible. Field classes record their options; the Roll stand-in rolls the
+ * rules core's formula subset with scripted faces; templates render with the real Handlebars
+ * and a few helpers shaped like Foundry's.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Handlebars from "handlebars";
+import { evaluateFormula, parseFormula, type FaceSource } from "../../src/rules/core/dice/formula.js";
+
+/** Root of the repository (templates and languages are read from here). */
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+type Dict = Record<string, unknown>;
+type Callback = (...args: unknown[]) => unknown;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Data fields                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Base of the field stand-ins: keeps the options it was built with. */
+export class StubField {
+  readonly options: Dict;
+  constructor(options: Dict = {}) {
+    this.options = options;
+  }
+  /** The field class name, e.g. `NumberField`. */
+  get kind(): string {
+    return this.constructor.name;
+  }
+}
+
+export class NumberField extends StubField {}
+export class StringField extends StubField {}
+export class BooleanField extends StubField {}
+export class HTMLField extends StubField {}
+export class ObjectField extends StubField {}
+export class DocumentUUIDField extends StubField {}
+
+/** A nested schema: its named fields. */
+export class SchemaField extends StubField {
+  readonly fields: Record<string, StubField>;
+  constructor(fields: Record<string, StubField>, options: Dict = {}) {
+    super(options);
+    this.fields = fields;
+  }
+}
+
+/** A list of one element field. */
+export class ArrayField extends StubField {
+  readonly element: StubField;
+  constructor(element: StubField, options: Dict = {}) {
+    super(options);
+    this.element = element;
+  }
+}
+
+/** `foundry.abstract.TypeDataModel`: only the statics the system overrides. */
+export class TypeDataModel {
+  static LOCALIZATION_PREFIXES: string[] = [];
+  static defineSchema(): Record<string, StubField> {
+    return {};
+  }
+}
+
+/** A data model class as registered on `CONFIG.*.dataModels`. */
+export type ModelClass = typeof TypeDataModel;
+
+/**
+ * Every field path of a schema with its field, depth first: `attributes`, `attributes.STR` ...
+ * Array elements appear as `<path>.element`.
+ */
+export function schemaPaths(schema: Record<string, StubField>, prefix = ""): [string, StubField][] {
+  const out: [string, StubField][] = [];
+  for (const [name, field] of Object.entries(schema)) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    out.push([path, field]);
+    if (field instanceof SchemaField) out.push(...schemaPaths(field.fields, path));
+    if (field instanceof ArrayField) {
+      out.push([`${path}.element`, field.element]);
+      if (field.element instanceof SchemaField) out.push(...schemaPaths(field.element.fields, `${path}.element`));
+    }
+  }
+  return out;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hooks, settings, localization, notifications                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/** `Hooks` with `on`, `once` and `callAll`. */
+export class StubHooks {
+  readonly handlers = new Map<string, { fn: Callback; once: boolean }[]>();
+  on(name: string, fn: Callback): number {
+    this.#list(name).push({ fn, once: false });
+    return this.#list(name).length;
+  }
+  once(name: string, fn: Callback): number {
+    this.#list(name).push({ fn, once: true });
+    return this.#list(name).length;
+  }
+  callAll(name: string, ...args: unknown[]): true {
+    const list = this.#list(name);
+    for (const h of [...list]) {
+      h.fn(...args);
+      if (h.once) list.splice(list.indexOf(h), 1);
+    }
+    return true;
+  }
+  #list(name: string) {
+    if (!this.handlers.has(name)) this.handlers.set(name, []);
+    return this.handlers.get(name)!;
+  }
+}
+
+/** The configuration a setting was registered with. */
+export interface SettingConfig {
+  name?: string;
+  hint?: string;
+  scope?: string;
+  config?: boolean;
+  type?: unknown;
+  default?: unknown;
+  choices?: Record<string, string>;
+  requiresReload?: boolean;
+}
+
+/** `game.settings`: registrations by `namespace.key`, values defaulting to `default`. */
+export class StubSettings {
+  readonly registered = new Map<string, SettingConfig>();
+  readonly values = new Map<string, unknown>();
+  register(namespace: string, key: string, config: SettingConfig): void {
+    this.registered.set(`${namespace}.${key}`, config);
+  }
+  get(namespace: string, key: string): unknown {
+    const id = `${namespace}.${key}`;
+    if (this.values.has(id)) return this.values.get(id);
+    if (namespace === "core" && key === "rollMode") return "publicroll";
+    const config = this.registered.get(id);
+    if (!config) throw new Error(`Setting ${id} is not registered`);
+    return config.default;
+  }
+  async set(namespace: string, key: string, value: unknown): Promise<unknown> {
+    this.values.set(`${namespace}.${key}`, value);
+    return value;
+  }
+}
+
+/** Nested language data. */
+export type LangTree = { [key: string]: string | LangTree };
+
+/** Reads `lang/<code>.json`. */
+export function readLang(code: string): LangTree {
+  return JSON.parse(readFileSync(join(ROOT, "lang", `${code}.json`), "utf8")) as LangTree;
+}
+
+/** Looks a dotted key up in nested language data. */
+export function lookup(tree: LangTree, key: string): string | undefined {
+  let node: string | LangTree | undefined = tree;
+  for (const part of key.split(".")) {
+    if (typeof node !== "object") return undefined;
+    node = node[part];
+  }
+  return typeof node === "string" ? node : undefined;
+}
+
+/** `game.i18n` over one language file, with Foundry's `{name}` placeholders. */
+export class StubI18n {
+  constructor(readonly tree: LangTree, readonly lang = "en") {}
+  has(key: string): boolean {
+    return lookup(this.tree, key) !== undefined;
+  }
+  localize(key: string): string {
+    return lookup(this.tree, key) ?? key;
+  }
+  format(key: string, data: Record<string, unknown> = {}): string {
+    const text = lookup(this.tree, key);
+    if (text === undefined) return key;
+    return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in data ? String(data[name]) : whole));
+  }
+}
+
+/** `ui.notifications`, recording every message. */
+export class StubNotifications {
+  readonly messages: { level: "info" | "warn" | "error"; text: string }[] = [];
+  info(text: string): void {
+    this.messages.push({ level: "info", text });
+  }
+  warn(text: string): void {
+    this.messages.push({ level: "warn", text });
+  }
+  error(text: string): void {
+    this.messages.push({ level: "error", text });
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Dice                                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/** A dice term of a rolled stand-in Roll, shaped like Foundry's `Die`. */
+export interface StubDie {
+  faces: number;
+  number: number;
+  results: { result: number; active: boolean }[];
+  total: number;
+}
+
+/** Faces the stand-in Roll uses, in order; when empty, every die shows its middle face. */
+export const diceQueue: number[] = [];
+
+const nextFace: FaceSource = (faces) => diceQueue.shift() ?? Math.ceil(faces / 2);
+
+/** `Roll` for the rules core's formula subset (`NdF`, `x` explosions, constants). */
+export class StubRoll {
+  /** Every Roll evaluated, in order. */
+  static readonly evaluated: StubRoll[] = [];
+  readonly formula: string;
+  readonly options: Dict;
+  terms: (StubDie | { number: number } | { operator: string })[] = [];
+  total: number | undefined;
+  constructor(formula: string, _data: Dict = {}, options: Dict = {}) {
+    this.formula = formula;
+    this.options = { ...options };
+  }
+  get dice(): StubDie[] {
+    return this.terms.filter((t): t is StubDie => "faces" in t);
+  }
+  async evaluate(): Promise<this> {
+    const parsed = parseFormula(this.formula);
+    const outcome = evaluateFormula(parsed, nextFace);
+    let die = 0;
+    this.terms = [];
+    parsed.terms.forEach((term, i) => {
+      if (i > 0 || term.sign < 0) this.terms.push({ operator: term.sign < 0 ? "-" : "+" });
+      if (term.kind === "constant") this.terms.push({ number: term.value });
+      else {
+        const results = outcome.dice[die++]!.results;
+        this.terms.push({
+          faces: term.faces,
+          number: term.count,
+          results: results.map((result) => ({ result, active: true })),
+          total: results.reduce((a, b) => a + b, 0),
+        });
+      }
+    });
+    this.total = outcome.total;
+    StubRoll.evaluated.push(this);
+    return this;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Documents, sheets, chat                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/** One `registerSheet` call. */
+export interface SheetRegistration {
+  scope: string;
+  sheetClass: unknown;
+  options: { types?: string[]; makeDefault?: boolean; label?: string };
+}
+
+/** `foundry.documents.collections.Actors` / `Items`: records sheet registrations. */
+export function documentCollection() {
+  const registrations: SheetRegistration[] = [];
+  return {
+    registrations,
+    registerSheet(scope: string, sheetClass: unknown, options: SheetRegistration["options"] = {}) {
+      registrations.push({ scope, sheetClass, options });
+    },
+  };
+}
+
+/** `ApplicationV2` and the document sheets: keep the document, render nothing. */
+export class StubApplication {
+  static DEFAULT_OPTIONS: Dict = {};
+  static PARTS: Dict = {};
+  readonly options: Dict;
+  constructor(options: Dict = {}) {
+    this.options = options;
+  }
+  get document(): unknown {
+    return this.options.document;
+  }
+  get actor(): unknown {
+    return this.options.document;
+  }
+  get item(): unknown {
+    return this.options.document;
+  }
+  get isEditable(): boolean {
+    return true;
+  }
+  async _prepareContext(_options: Dict): Promise<Dict> {
+    return { document: this.options.document, editable: this.isEditable };
+  }
+  async render(): Promise<this> {
+    return this;
+  }
+  async close(): Promise<this> {
+    return this;
+  }
+}
+
+/** `HandlebarsApplicationMixin`: a subclass that adds nothing the tests need. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a mixin's base must take `any[]`
+export function HandlebarsApplicationMixin<T extends new (...args: any[]) => object>(Base: T): T {
+  return class extends Base {};
+}
+
+/** A created chat message as recorded. */
+export interface CreatedMessage {
+  type?: string;
+  speaker?: unknown;
+  rolls?: unknown[];
+  content?: string;
+  sound?: string;
+  system?: Dict;
+  rollMode?: string;
+}
+
+/** `ChatMessage`, recording created messages. */
+export class StubChatMessage {
+  static readonly created: CreatedMessage[] = [];
+  static getSpeaker(options: { actor?: { name?: string }; token?: unknown } = {}): Dict {
+    return { alias: options.actor?.name ?? "" };
+  }
+  static applyRollMode(data: CreatedMessage, mode: string): CreatedMessage {
+    data.rollMode = mode;
+    return data;
+  }
+  static implementation = {
+    async create(data: CreatedMessage): Promise<CreatedMessage> {
+      StubChatMessage.created.push(data);
+      return data;
+    },
+  };
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Templates                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/** A Handlebars environment with helpers shaped like Foundry's. */
+export function handlebars(i18n: StubI18n): typeof Handlebars {
+  const hb = Handlebars.create();
+  hb.registerHelper("localize", (key: string) => i18n.localize(key));
+  hb.registerHelper("not", (v: unknown) => !v);
+  hb.registerHelper("eq", (a: unknown, b: unknown) => a === b);
+  hb.registerHelper("checked", (v: unknown) => (v ? "checked" : ""));
+  hb.registerHelper("disabled", (v: unknown) => (v ? "disabled" : ""));
+  hb.registerHelper("selectOptions", (choices: Record<string, string>, options: { hash: { selected?: string } }) => {
+    const html = Object.entries(choices)
+      .map(([value, label]) => `<option value="${value}"${value === options.hash.selected ? " selected" : ""}>${label}</option>`)
+      .join("");
+    return new hb.SafeString(html);
+  });
+  return hb;
+}
+
+/** Renders a template given Foundry's path (`systems/fray/templates/...`) from this repository. */
+export function renderTemplateFrom(i18n: StubI18n) {
+  const hb = handlebars(i18n);
+  return async (path: string, data: Dict = {}): Promise<string> => {
+    const file = join(ROOT, path.replace(/^systems\/fray\//, ""));
+    return hb.compile(readFileSync(file, "utf8"))(data);
+  };
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Canvas                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/** A square grid of `size` pixels per `distance` units. */
+export function stubCanvas(size = 100, distance = 1.5, units = "m") {
+  return {
+    ready: true,
+    grid: {
+      size,
+      distance,
+      units,
+      measurePath(waypoints: { x: number; y: number }[]) {
+        let total = 0;
+        for (let i = 1; i < waypoints.length; i++) {
+          const a = waypoints[i - 1]!;
+          const b = waypoints[i]!;
+          // Square grid, diagonals counted like straight moves (Foundry's "equidistant" rule).
+          const spaces = Math.max(Math.abs(b.x - a.x), Math.abs(b.y - a.y)) / size;
+          total += Math.round(spaces) * distance;
+        }
+        return { distance: total, spaces: total / distance, cost: total };
+      },
+    },
+  };
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Installation                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Everything the stand-in world records, for assertions. */
+export interface FoundryStub {
+  Hooks: StubHooks;
+  CONFIG: {
+    Actor: { dataModels: Record<string, ModelClass> };
+    Item: { dataModels: Record<string, ModelClass> };
+    ChatMessage: { dataModels: Record<string, ModelClass> };
+    sounds: { dice: string };
+  };
+  game: {
+    settings: StubSettings;
+    i18n: StubI18n;
+    user: { isGM: boolean; targets: Set<unknown> };
+    fray?: unknown;
+  };
+  ui: { notifications: StubNotifications };
+  actors: ReturnType<typeof documentCollection>;
+  items: ReturnType<typeof documentCollection>;
+  templatesLoaded: string[];
+  canvas: ReturnType<typeof stubCanvas>;
+}
+
+/**
+ * Puts the stand-in globals on `globalThis` (Hooks, CONFIG, game, ui, foundry, Roll,
+ * ChatMessage, canvas) and returns them. Call before importing the bundle.
+ * @param lang the language file `game.i18n` reads.
+ */
+export function installFoundryStub(lang = "en"): FoundryStub {
+  const i18n = new StubI18n(readLang(lang), lang);
+  const actors = documentCollection();
+  const items = documentCollection();
+  const templatesLoaded: string[] = [];
+  const stub: FoundryStub = {
+    Hooks: new StubHooks(),
+    CONFIG: {
+      Actor: { dataModels: {} },
+      Item: { dataModels: {} },
+      ChatMessage: { dataModels: {} },
+      sounds: { dice: "sounds/dice.wav" },
+    },
+    game: { settings: new StubSettings(), i18n, user: { isGM: true, targets: new Set() } },
+    ui: { notifications: new StubNotifications() },
+    actors,
+    items,
+    templatesLoaded,
+    canvas: stubCanvas(),
+  };
+  const foundry = {
+    abstract: { TypeDataModel },
+    data: {
+      fields: { NumberField, StringField, BooleanField, HTMLField, ObjectField, DocumentUUIDField, SchemaField, ArrayField },
+    },
+    applications: {
+      api: { ApplicationV2: StubApplication, DocumentSheetV2: StubApplication, HandlebarsApplicationMixin },
+      sheets: { ActorSheetV2: class ActorSheetV2 extends StubApplication {}, ItemSheetV2: class ItemSheetV2 extends StubApplication {} },
+      ux: { TextEditor: { implementation: { enrichHTML: async (html: string) => html } } },
+      handlebars: {
+        renderTemplate: renderTemplateFrom(i18n),
+        loadTemplates: async (paths: string[]) => {
+          templatesLoaded.push(...paths);
+          return [];
+        },
+      },
+      apps: { FilePicker: { implementation: class FilePicker { async browse() {} } } },
+    },
+    documents: { collections: { Actors: actors, Items: items } },
+  };
+  const g = globalThis as Record<string, unknown>;
+  g.foundry = foundry;
+  g.Hooks = stub.Hooks;
+  g.CONFIG = stub.CONFIG;
+  g.game = stub.game;
+  g.ui = stub.ui;
+  g.Roll = StubRoll;
+  g.ChatMessage = StubChatMessage;
+  g.canvas = stub.canvas;
+  return stub;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Actors and tokens                                                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+/** An embedded item source. */
+export interface ItemSourceStub {
+  _id: string;
+  name: string;
+  type: string;
+  img?: string;
+  system: Dict;
+}
+
+/** An Actor as the glue reads it: `toObject()`, `items`, `statuses`, `uuid` ... */
+export function stubActor(source: { _id: string; name: string; type: string; system: Dict; items: ItemSourceStub[] }) {
+  const items = source.items.map((i) => ({ ...i, id: i._id, img: i.img ?? "icons/svg/sword.svg", toObject: () => structuredClone(i) }));
+  const itemMap = new Map(items.map((i) => [i.id, i]));
+  const actor = {
+    id: source._id,
+    name: source.name,
+    type: source.type,
+    img: "icons/svg/mystery-man.svg",
+    uuid: `Actor.${source._id}`,
+    isOwner: true,
+    isToken: false,
+    statuses: new Set<string>(),
+    items: Object.assign(items, { get: (id: string) => itemMap.get(id) }),
+    toObject: () => structuredClone(source),
+    getActiveTokens: () => [] as unknown[],
+  };
+  return actor;
+}
+
+/** A placed token of an actor at a grid position (pixel centers on a 100 px grid). */
+export function stubToken(actor: ReturnType<typeof stubActor>, col: number, row: number) {
+  const token = {
+    id: `token-${actor.id}`,
+    name: actor.name,
+    actor,
+    center: { x: col * 100 + 50, y: row * 100 + 50 },
+    document: { uuid: `Scene.s1.Token.token-${actor.id}` },
+  };
+  actor.getActiveTokens = () => [token];
+  return token;
+}
