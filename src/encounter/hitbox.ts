@@ -253,10 +253,17 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
 
   const attack = async (f: Fighter, action: Extract<DeclaredAction, { kind: "attack" }>, details: HbAction, outAtStart: Set<string>, proneAtStart: Set<string>, reacts: Map<string, string>, refused: Set<string>, queue: string[], hitInStep: Set<string>): Promise<void> => {
     const declared = fighters.get(action.target);
-    let target = declared && !outAtStart.has(declared.spec.id) ? declared : [...fighters.values()].find((o) => o.spec.side !== f.spec.side && !outAtStart.has(o.spec.id));
+    const target = declared && !outAtStart.has(declared.spec.id) ? declared : [...fighters.values()].find((o) => o.spec.side !== f.spec.side && !outAtStart.has(o.spec.id));
     if (!target) return;
     if (declared && target !== declared) events.push({ type: "retarget", round: turn, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
     const weapon = f.c.weapons.find((w) => w.id === action.weapon || w.name === action.weapon);
+    if (weapon && !f.c.held.includes(weapon.id)) {
+      // Drawing from a holster is a quick action that goes with the attack (HB-ACT-03).
+      const draw: QuickAction = { id: "draw", item: weapon.id };
+      f.c = quickAction(f.c, draw, false);
+      if (f.next) f.next = quickAction(f.next, draw, false);
+      events.push(hbEvent(turn, "quick", { actor: f.spec.id, quick: { id: "draw", item: weapon.name } }));
+    }
     const rangeFeet = action.rangeFeet ?? (weapon?.kind === "melee" ? 5 : undefined);
     const shots = action.shots ?? 1;
     for (let shot = 1; shot <= shots; shot++) {

@@ -128,6 +128,16 @@ describe("the Hitbox example encounter (seed 002)", () => {
     expect(text).not.toMatch(/FRAY\.Hitbox|FRAY\.Mod\.Hitbox|FRAY\.Step\.Hitbox/);
   });
 
+  it("HB-ACT-03: a weapon not in hand is drawn as a quick action with the attack", async () => {
+    const raw = file();
+    const rounds = raw.rounds as Record<string, Record<string, unknown>>[];
+    rounds[0]!.guard = { run: 40, task: "reach the alarm button", quick: [{ communicate: "Help!" }] };
+    const result = await playEncounter(parseEncounter(raw), content);
+    const draws = customs(result.events, "hitbox.quick").filter((e) => (e.data.quick as { id: string }).id === "draw");
+    expect(draws).toMatchObject([{ round: 2, data: { actor: "guard", quick: { id: "draw", item: "Duty Pistol" } } }]);
+    expect(attacks(result.events).filter((a) => a.attacker === "guard")).toHaveLength(2);
+  });
+
   it("HB-ATK-01, HB-MOD-03: bad Hitbox actions name their field", async () => {
     const withRound = (action: Record<string, unknown>) => ({ ...file(), rounds: [{ zeven: action }] });
     expect(await fieldOf(withRound({ attack: "guard", called: "torso" }))).toBe("rounds[0].zeven.called");
