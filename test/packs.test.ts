@@ -7,6 +7,7 @@ import { parseDamageCode, ZONES, type ZoneId } from "../src/rules/ud10/model.js"
 import { compileAndRead, embedded, packFolders, readSources, splitKey, topLevel, type PackDoc, type SourceFile } from "./support/packs.js";
 import { HIT_ZONE_TABLE, ZONE_MULTIPLIER, zonesArmorFromItem, zonesCombatantFromActor, zonesWeaponFromItem, type ZonesItemSource } from "../src/rules/zones/index.js";
 import { CALLED_THRESHOLDS, HITBOXES, hitboxArmorFromItem, hitboxCombatantFromActor, hitboxWeaponFromItem, regularLocation, type HitboxItemSource } from "../src/rules/hitbox/index.js";
+import { ARMOR_TYPES, CRIT_TYPES, DEFAULT_TABLES, SEVERITIES, checkCriticalTable, criticalCombatantFromActor, parseArmor as parseCriticalArmor, parseCriticalTable, parseWeapon as parseCriticalWeapon, type CriticalItemSource } from "../src/rules/critical/index.js";
 
 /** Valid document types per primary collection (RollTables have none). */
 const VALID_TYPES: Record<string, string[] | null> = {
@@ -603,5 +604,95 @@ describe("Hitbox packs", () => {
     expect(c.skills).toMatchObject({ dodge: 1, blackout: 2, firearms: 0 });
     expect(c.held).toEqual([]);
     expect(c.weapons.map((w) => w.name)).toContain("Duty Pistol");
+  });
+});
+
+describe("Critical packs", () => {
+  const CRITICAL = { weapons: "critical-weapons", armor: "critical-armor", tables: "critical-tables", npcs: "critical-npcs" } as const;
+  const critWeapon = (d: PackDoc) => parseCriticalWeapon({ ...(d.system ?? {}), id: d._id, name: d.name }, d.name);
+  const critArmor = (d: PackDoc) => parseCriticalArmor({ ...(d.system ?? {}), id: d._id, name: d.name }, d.name);
+
+  it("has the four Critical packs, each holding its collection", () => {
+    expect(packFolders()).toEqual(expect.arrayContaining(Object.values(CRITICAL)));
+    const collection = { [CRITICAL.weapons]: "items", [CRITICAL.armor]: "items", [CRITICAL.tables]: "tables", [CRITICAL.npcs]: "actors" };
+    for (const [pack, expected] of Object.entries(collection)) {
+      for (const [key] of topLevel(entriesOf(pack))) expect(splitKey(key)[0], key).toBe(expected);
+    }
+  });
+
+  it("CR-ATK-03: at least 8 weapons, each with system.ruleset critical and an attack table the core has", () => {
+    const docs = docsOf(CRITICAL.weapons);
+    expect(docs.length).toBeGreaterThanOrEqual(8);
+    const classes = new Set<string>();
+    for (const doc of docs) {
+      expect(doc.type).toBe("weapon");
+      expect(doc.system?.ruleset, doc.name).toBe("critical");
+      const w = critWeapon(doc);
+      expect(DEFAULT_TABLES.attack[w.weaponClass], doc.name).toBeDefined();
+      expect(w.category, doc.name).toBe(DEFAULT_TABLES.attack[w.weaponClass]!.category);
+      expect(Math.abs(w.bonus), doc.name).toBeLessThanOrEqual(10);
+      expect(typeof doc.system?.description, doc.name).toBe("string");
+      classes.add(w.weaponClass);
+    }
+    expect([...classes].sort()).toEqual(Object.keys(DEFAULT_TABLES.attack).sort());
+  });
+
+  it("CR-ATK-02: at least 5 armor items covering the armor types above none, and a shield that only adds DB", () => {
+    const docs = docsOf(CRITICAL.armor);
+    expect(docs.length).toBeGreaterThanOrEqual(5);
+    const parsed = docs.map((d) => {
+      expect(d.type).toBe("armor");
+      expect(d.system?.ruleset, d.name).toBe("critical");
+      expect(d.system?.equipped, d.name).toBe(true);
+      return critArmor(d);
+    });
+    expect(new Set(parsed.map((a) => a.armorType).filter(Boolean))).toEqual(new Set(ARMOR_TYPES.filter((t) => t !== "none")));
+    const shields = parsed.filter((a) => !a.armorType);
+    expect(shields.length).toBe(1);
+    expect(shields[0]!.defense).toBeGreaterThan(0);
+    for (const a of parsed) expect(a.maneuverPenalty, a.name).toBeLessThanOrEqual(0);
+  });
+
+  it("CR-CRT-01, CR-CRT-02, CR-CRT-03: the six critical tables read back from the compiled pack as the tables the core uses", () => {
+    const entries = entriesOf(CRITICAL.tables);
+    const docs = docsOf(CRITICAL.tables);
+    expect(docs.map((d) => (d.flags as { fray: { tableKey: string } }).fray.tableKey).sort()).toEqual(CRIT_TYPES.map((t) => `critical.crit.${t}`));
+    for (const doc of docs) {
+      expect(doc.formula, doc.name).toBe("1d100");
+      const results = embedded(entries, "tables", "results", doc);
+      expect(results.length, doc.name).toBe(SEVERITIES.length * 9);
+      const { table, problems } = parseCriticalTable({ ...doc, results });
+      expect(problems, doc.name).toEqual([]);
+      expect(checkCriticalTable(table), doc.name).toEqual([]);
+      expect(table, doc.name).toEqual(DEFAULT_TABLES.crit[table.type]);
+    }
+  });
+
+  it("has a sword fighter and a pistol-armed guard that read through criticalCombatantFromActor", () => {
+    const entries = entriesOf(CRITICAL.npcs);
+    const npcs = docsOf(CRITICAL.npcs);
+    expect(npcs.map((d) => d.name)).toEqual(expect.arrayContaining(["Sword Fighter", "Pistol Guard"]));
+    const packItems = [...docsOf(CRITICAL.weapons), ...docsOf(CRITICAL.armor)];
+    for (const doc of npcs) {
+      expect(doc.type).toBe("npc");
+      expect(doc.system?.ruleset).toBe("critical");
+      const items = embedded(entries, "actors", "items", doc);
+      for (const item of items) {
+        const original = packItems.find((p) => p.name === item.name);
+        expect(original, `${doc.name}: ${item.name}`).toBeDefined();
+        expect(item._id).not.toBe(original!._id);
+        expect(item.system).toEqual(original!.system);
+      }
+      const c = criticalCombatantFromActor({ ...doc, items: items as CriticalItemSource[] } as Parameters<typeof criticalCombatantFromActor>[0]);
+      expect(c.kind).toBe("npc");
+      expect(c.hits).toEqual({ value: c.physique.total, max: c.physique.total });
+      expect(c.weapons.length, doc.name).toBeGreaterThan(0);
+      for (const w of c.weapons) expect(c.skills[w.skill], `${doc.name} ${w.name}`).toBeGreaterThan(0);
+      expect((doc.prototypeToken as { bar1: { attribute: string } }).bar1.attribute).toBe("hits");
+    }
+    const fighter = criticalCombatantFromActor({ ...npcs.find((d) => d.name === "Sword Fighter")!, items: embedded(entries, "actors", "items", npcs.find((d) => d.name === "Sword Fighter")!) as CriticalItemSource[] } as Parameters<typeof criticalCombatantFromActor>[0]);
+    expect(fighter.weapons.map((w) => w.weaponClass)).toContain("sword");
+    const guard = criticalCombatantFromActor({ ...npcs.find((d) => d.name === "Pistol Guard")!, items: embedded(entries, "actors", "items", npcs.find((d) => d.name === "Pistol Guard")!) as CriticalItemSource[] } as Parameters<typeof criticalCombatantFromActor>[0]);
+    expect(guard.weapons.map((w) => w.weaponClass)).toContain("pistol");
   });
 });
