@@ -1,0 +1,180 @@
+/**
+ * The view model of the attack chat card (`templates/chat/attack-card.hbs`): every line of the
+ * check and of the difficulty with its localized label, signed value and rule ID, the totals,
+ * the outcome and the hit location. Pure: localization comes in as functions, so the card can
+ * be built and tested without Foundry.
+ */
+import type { AttackOdds, AttackResult } from "../rules/core/ruleset.js";
+import type { Modifier, RollOutcome } from "../rules/core/types.js";
+
+/** Localization functions, shaped like Foundry's `game.i18n.localize` and `game.i18n.format`. */
+export interface Localizer {
+  localize(key: string): string;
+  format(key: string, data: Record<string, string>): string;
+}
+
+/** One itemized line of the card. */
+export interface CardLine {
+  /** Localized label, placeholders filled. */
+  label: string;
+  /** Signed value, e.g. `+3`, `-2`, `±0`. */
+  value: string;
+  /** Rule ID, e.g. `UD-ATK-01`. */
+  rule: string;
+}
+
+/** One rolled die as the card shows it. */
+export interface CardDie {
+  faces: number;
+  result: number;
+  /** The die rolled its highest face (it explodes where the formula says so). */
+  max: boolean;
+  /** The die rolled a 1. */
+  min: boolean;
+}
+
+/** A rolled check on the card: dice, modifier lines, total. */
+export interface CardCheck {
+  formula: string;
+  dice: CardDie[];
+  natural: number;
+  lines: CardLine[];
+  total: number;
+}
+
+/** Everything the attack card template renders. */
+export interface AttackCardContext {
+  attacker: string;
+  target: string;
+  weapon: string;
+  mode?: string;
+  /** Localized headline, e.g. "Ayla attacks the Bandit with Sabre". */
+  headline: string;
+  /** Range in metres when measured, e.g. `12.5`. */
+  range?: number;
+  check: CardCheck;
+  difficulty: { lines: CardLine[]; total: number; label: string };
+  /** "12 vs 14". */
+  comparison: string;
+  hit: boolean;
+  lands: boolean;
+  /** CSS modifier of the outcome: `hit`, `miss`, `stopped`. */
+  outcome: "hit" | "miss" | "stopped";
+  /** Localized outcome, e.g. "Hit", "Miss", "Parried". */
+  outcomeLabel: string;
+  reaction?: { label: string; check: CardCheck; success: boolean; rule: string };
+  location?: { label: string; rule: string; roll?: number };
+  /** Chance to hit in percent, one decimal, when the odds were computed. */
+  odds?: string;
+}
+
+/** Names that the rules core's result refers to by id. */
+export interface CardNames {
+  attacker: string;
+  target: string;
+  weapon: string;
+  mode?: string;
+  /** Measured range in metres. */
+  range?: number;
+}
+
+/** A signed number for a modifier column: `+3`, `-2`, `±0`. */
+export function signed(value: number): string {
+  if (value > 0) return `+${value}`;
+  if (value < 0) return `\u2212${Math.abs(value)}`;
+  return "\u00b10";
+}
+
+/**
+ * Localizes the data of a message: values that are i18n keys (`FRAY.Skill.melee`) are
+ * localized, everything else becomes a string.
+ */
+export function localizeData(data: Record<string, string | number> | undefined, i18n: Pick<Localizer, "localize">): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(data ?? {})) {
+    out[key] = typeof value === "string" && /^FRAY\.[A-Za-z0-9_.]+$/.test(value) ? i18n.localize(value) : String(value);
+  }
+  return out;
+}
+
+/** One modifier as a card line. */
+export function modifierLine(mod: Modifier, i18n: Localizer): CardLine {
+  return { label: i18n.format(mod.label, localizeData(mod.data, i18n)), value: signed(mod.value), rule: mod.rule };
+}
+
+function cardDice(roll: RollOutcome): CardDie[] {
+  return roll.dice.flatMap((term) =>
+    term.results.map((result) => ({ faces: term.faces, result, max: result === term.faces, min: result === 1 })),
+  );
+}
+
+function cardCheck(check: AttackResult["check"], i18n: Localizer): CardCheck {
+  return {
+    formula: check.roll.formula,
+    dice: cardDice(check.roll),
+    natural: check.natural,
+    lines: check.modifiers.map((m) => modifierLine(m, i18n)),
+    total: check.total,
+  };
+}
+
+/**
+ * Builds the attack card's view model from the rules core's result.
+ * @param result the resolved attack.
+ * @param names display names of attacker, target, weapon and mode; the range in metres.
+ * @param i18n localization functions (`game.i18n` in Foundry).
+ * @param odds exact odds computed before the roll, shown as the chance to hit.
+ */
+export function attackCardContext(result: AttackResult, names: CardNames, i18n: Localizer, odds?: AttackOdds): AttackCardContext {
+  const { plan } = result;
+  const reactionStopped = result.hit && !result.lands;
+  const outcome = result.lands ? "hit" : reactionStopped ? "stopped" : "miss";
+  const outcomeLabel = result.lands
+    ? i18n.localize("FRAY.Chat.Hit")
+    : reactionStopped
+      ? i18n.localize(result.reaction?.id === "dodge" ? "FRAY.Chat.Dodged" : "FRAY.Chat.Parried")
+      : i18n.localize("FRAY.Chat.Miss");
+  const difficultyLines = [plan.difficulty.base, ...plan.difficulty.modifiers].map((m) => modifierLine(m, i18n));
+  const context: AttackCardContext = {
+    attacker: names.attacker,
+    target: names.target,
+    weapon: names.weapon,
+    mode: names.mode,
+    headline: i18n.format(names.mode ? "FRAY.Chat.AttackHeadlineMode" : "FRAY.Chat.AttackHeadline", {
+      attacker: names.attacker,
+      target: names.target,
+      weapon: names.weapon,
+      mode: names.mode ?? "",
+    }),
+    range: names.range === undefined ? undefined : Math.round(names.range * 10) / 10,
+    check: cardCheck(result.check, i18n),
+    difficulty: { lines: difficultyLines, total: plan.difficulty.total, label: i18n.localize("FRAY.Chat.Defense") },
+    comparison: i18n.format("FRAY.Chat.Comparison", { total: String(result.check.total), difficulty: String(plan.difficulty.total) }),
+    hit: result.hit,
+    lands: result.lands,
+    outcome,
+    outcomeLabel,
+  };
+  if (result.reaction) {
+    const r = result.reaction;
+    context.reaction = {
+      label: i18n.localize(r.id === "dodge" ? "FRAY.Reaction.dodge" : r.id === "block" ? "FRAY.Reaction.block" : "FRAY.Reaction.parry"),
+      check: cardCheck(r.check, i18n),
+      success: r.success,
+      rule: r.rule,
+    };
+  }
+  if (result.location) {
+    context.location = { label: i18n.localize(result.location.label), rule: result.location.rule, roll: result.location.roll?.total };
+  }
+  if (odds) context.odds = (Math.round(odds.hit * 1000) / 10).toFixed(1);
+  return context;
+}
+
+/**
+ * A JSON-safe copy of an attack result for the chat message's data: the native Roll handles
+ * (`native`) are dropped, as the Rolls travel as the message's own `rolls`.
+ */
+export function storableResult(result: AttackResult): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(result, (key, value: unknown) => (key === "native" ? undefined : value))) as Record<string, unknown>;
+}

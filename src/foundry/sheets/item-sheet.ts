@@ -1,0 +1,100 @@
+/**
+ * The weapon and armor sheet: a weapon's kind, attack modifier, damage code, penetration,
+ * range increment and firing modes; an armor's rating and buffer per body zone.
+ */
+import { ZONES } from "../../rules/ud10/model.js";
+import { TEMPLATES } from "../config.js";
+import { KIND_LABELS, ZONE_LABELS } from "./actor-sheet.js";
+import { HandlebarsItemSheet, pickImage, type SheetRenderOptions } from "./sheet-base.js";
+
+/** Loose view of a weapon's or armor's system source, as the sheet reads it. */
+interface ItemSystemSource {
+  modes?: { id: string; label: string; damage: string; attackModifier: number; shots: number }[];
+  zones?: Record<string, { rating: number; buffer: number }>;
+  description?: string;
+}
+
+/**
+ * The sheet of `weapon` and `armor` items. Actions: `addMode`, `deleteMode` (`data-index`),
+ * `changeImage`.
+ * Inputs are named by document path and saved on change.
+ */
+export class FrayItemSheet extends HandlebarsItemSheet {
+  static override DEFAULT_OPTIONS = {
+    classes: ["fray", "sheet", "item"],
+    position: { width: 520, height: 600 },
+    window: { resizable: true },
+    form: { submitOnChange: true },
+    actions: {
+      addMode: FrayItemSheet.#onAddMode,
+      deleteMode: FrayItemSheet.#onDeleteMode,
+      changeImage: FrayItemSheet.#onChangeImage,
+    },
+  };
+
+  static override PARTS = {
+    body: { template: TEMPLATES.itemSheet, scrollable: [""] },
+  };
+
+  override async _prepareContext(options: SheetRenderOptions): Promise<Record<string, unknown>> {
+    const base = await super._prepareContext(options);
+    const item = this.document;
+    const i18n = game.i18n;
+    const source = item.toObject().system as unknown as ItemSystemSource;
+    return Object.assign(base, {
+      item,
+      systemSource: source,
+      editable: this.isEditable,
+      isWeapon: item.type === "weapon",
+      isArmor: item.type === "armor",
+      kinds: { melee: i18n.localize(KIND_LABELS.melee), ranged: i18n.localize(KIND_LABELS.ranged) },
+      modes: (source.modes ?? []).map((mode, index) => ({ ...mode, index })),
+      zones: ZONES.map((id) => ({
+        id,
+        label: i18n.localize(ZONE_LABELS[id]),
+        rating: source.zones?.[id]?.rating ?? 0,
+        buffer: source.zones?.[id]?.buffer ?? 0,
+      })),
+      enrichedDescription: await foundry.applications.ux.TextEditor.implementation.enrichHTML(source.description ?? "", {
+        secrets: item.isOwner,
+        relativeTo: item,
+      }),
+    });
+  }
+
+  /** The weapon's firing modes as stored. */
+  #modes(): NonNullable<ItemSystemSource["modes"]> {
+    return [...((this.document.toObject().system as unknown as ItemSystemSource).modes ?? [])];
+  }
+
+  /** Adds a firing mode (UD-RNG-02) with the weapon's own damage code. */
+  static async #onAddMode(this: FrayItemSheet): Promise<void> {
+    const modes = this.#modes();
+    const damage = (this.document.toObject().system as unknown as { damage?: string }).damage ?? "1d10";
+    modes.push({ id: `mode${modes.length + 1}`, label: game.i18n.localize("FRAY.Sheet.NewMode"), damage, attackModifier: 0, shots: 1 });
+    await this.document.update({ "system.modes": modes } as never);
+  }
+
+  /** Lets the user pick a new image. */
+  static async #onChangeImage(this: FrayItemSheet): Promise<void> {
+    if (this.isEditable) await pickImage(this.document as never);
+  }
+
+  /** Removes the firing mode at `data-index`. */
+  static async #onDeleteMode(this: FrayItemSheet, _event: PointerEvent, target: HTMLElement): Promise<void> {
+    const index = Number(target.closest<HTMLElement>("[data-index]")?.dataset.index);
+    if (!Number.isInteger(index)) return;
+    const modes = this.#modes();
+    modes.splice(index, 1);
+    await this.document.update({ "system.modes": modes } as never);
+  }
+}
+
+/** Registers the sheet as the default for `weapon` and `armor` items. Call from the `init` hook. */
+export function registerItemSheet(): void {
+  foundry.documents.collections.Items.registerSheet("fray", FrayItemSheet as never, {
+    types: ["weapon", "armor"],
+    makeDefault: true,
+    label: "FRAY.Sheet.ItemLabel",
+  });
+}

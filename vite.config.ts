@@ -1,0 +1,29 @@
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+/**
+ * Library build of the Foundry entry point: `src/foundry/main.ts` becomes one ES module,
+ * `dist/fray.mjs`, with a source map. `scripts/build.mjs` cleans `dist/` first and adds the
+ * manifest, styles, templates, languages, compendium packs and the release zip around it.
+ */
+export default defineConfig({
+  root,
+  publicDir: false,
+  logLevel: "warn",
+  build: {
+    outDir: resolve(root, "dist"),
+    emptyOutDir: false,
+    sourcemap: true,
+    minify: false,
+    target: "es2022",
+    reportCompressedSize: false,
+    lib: {
+      entry: resolve(root, "src/foundry/main.ts"),
+      formats: ["es"],
+      fileName: () => "fray.mjs",
+    },
+  },
+});
