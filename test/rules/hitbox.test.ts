@@ -302,6 +302,15 @@ describe("Hitbox exact odds", () => {
     const same = input({ reaction: "dodge" });
     expect(hitbox.odds(hitbox.planAttack(same, opts), same, opts).hit).toBeCloseTo(721 / 1296, 12);
   });
+
+  it("HB-ATK-03, HB-ATK-04: once the dodge is rolled, P(hit) is P(2d6 + bonus >= its total)", async () => {
+    const first = await attack(input({ reaction: "dodge" }), [6, 6, 4, 4, 3, 4]); // dodge 8 + 4 = 12
+    const later = input({ rolledReaction: first.rolledReaction });
+    const plan = hitbox.planAttack(later, opts);
+    expect(plan.difficulty.total).toBe(12);
+    expect(hitbox.odds(plan, later, opts).hit).toBeCloseTo(15 / 36, 12); // 2d6 >= 8
+    expect(hitbox.odds(plan, later, { ...opts, hitboxReactionTies: "defender" }).hit).toBeCloseTo(10 / 36, 12); // 2d6 >= 9
+  });
 });
 
 describe("Hitbox locations", () => {

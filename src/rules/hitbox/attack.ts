@@ -12,8 +12,9 @@ import type { HitboxOptions } from "./options.js";
 /** The base difficulty of an attack test without a reaction (HB-ATK-02). */
 export const BASE_DIFFICULTY = 9;
 
-/** Range limits of the circumstance table, in feet (HB-MOD-01). */
+/** Below this range in feet an attack gets +1 (HB-MOD-01). */
 export const CLOSE_FEET = 20;
+/** Beyond this range in feet an attack takes -1 per 50 ft or part of it (HB-MOD-01). */
 export const FAR_FEET = 50;
 
 /** Conditions that take a combatant out of the fight: no actions, no reactions (RULES.md). */
