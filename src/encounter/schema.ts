@@ -68,17 +68,20 @@ function fail(field: string, expected: string): never {
   throw new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
 }
 
+/** `path.key`, or `key` alone at the top of the file. */
+const at = (path: string, key: string) => (path ? `${path}.${key}` : key);
+
 function optString(raw: Raw, key: string, path: string): string | undefined {
   const v = raw[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== "string" && typeof v !== "number") fail(`${path}.${key}`, "a text");
+  if (typeof v !== "string" && typeof v !== "number") fail(at(path, key), "a text");
   return String(v);
 }
 
 function optNumber(raw: Raw, key: string, path: string): number | undefined {
   const v = raw[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== "number" || !Number.isFinite(v)) fail(`${path}.${key}`, "a number");
+  if (typeof v !== "number" || !Number.isFinite(v)) fail(at(path, key), "a number");
   return v;
 }
 
