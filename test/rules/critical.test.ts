@@ -187,7 +187,7 @@ describe("Critical action points and movement", () => {
   it("CR-AP-02: an attack's effects apply at once: a stun halves the AP the target has left this round", async () => {
     const target = guard();
     let e = spend(createEconomy(critical.economy(target, opts)), actionCost("ready")); // 3 of 4 left
-    // Sword, 98 + 37 open-ended + 75 - 20... no parry: 135 + 75 - 5 = 205: 23EP; critical 4 + 5 = 9: E 01-10, stun 3.
+    // 98 + 37 open-ended = 135, + 75 OB - 5 DB = 205: 23EP; the critical 4 + 5 = 9 reads E 01-10: stun 3.
     const { packet } = await attack(input({ target }), [98, 37, 4]);
     const stunned = withVitals(target, critical.applyDamage(target, packet!, opts).after);
     expect(stunned.stun).toBe(3);
@@ -269,9 +269,10 @@ describe("Critical attacks", () => {
     expect(result.detail).toMatchObject({ total: 86, armorType: "rigid", code: { code: "10AS", hits: 10, severity: "A", type: "S" } });
     expect(result).toMatchObject({ hit: true, lands: true, hits: 10, critical: "AS" });
     expect(result.lookups![0]).toMatchObject({ rule: "CR-ATK-02", table: "critical.attack.sword", column: "rigid", value: 86, range: [86, 90], result: "10AS" });
+    // 10 + 75 - 15 = 70: hits only.
+    const { result: plain } = await attack(input({ target }), [10]);
+    expect(plain).toMatchObject({ hits: 7, critical: undefined, detail: { total: 70 } });
     // Too low a total: no hits, no critical.
-    const { result: miss } = await attack(input({ target }), [10]);
-    expect(miss.detail.total).toBe(70);
     const low = await attack(input({ target, situation: { modifier: -60 } }), [10]);
     expect(low.result).toMatchObject({ hit: false, lands: false, hits: 0, critical: undefined });
   });
