@@ -304,7 +304,7 @@ describe("the Attack button", () => {
     stub.game.user.targets.add(far);
     diceQueue.push(1);
     await api().rollAttack({ actor: ayla, weaponId: "sword" });
-    expect(StubChatMessage.created[0]!.content).toContain("Range: 6 m");
+    expect(StubChatMessage.created[0]!.content).toContain("Range: 6.0 m");
   });
 
   it("reports a missing target with a localized error and posts nothing", async () => {

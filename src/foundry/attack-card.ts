@@ -11,7 +11,16 @@ import type { Modifier, RollOutcome } from "../rules/core/types.js";
 export interface Localizer {
   localize(key: string): string;
   format(key: string, data: Record<string, string>): string;
+  /** Language code for number formatting (`en`, `de`); English style when absent. */
+  lang?: string;
 }
+
+/** i18n keys of the UD10 attribute abbreviations, for data that names an attribute by id. */
+const ATTRIBUTE_ABBR: Record<string, string> = {
+  STR: "FRAY.Attribute.STR.abbr",
+  DEX: "FRAY.Attribute.DEX.abbr",
+  CON: "FRAY.Attribute.CON.abbr",
+};
 
 /** One itemized line of the card. */
 export interface CardLine {
@@ -50,8 +59,8 @@ export interface AttackCardContext {
   mode?: string;
   /** Localized headline, e.g. "Ayla attacks the Bandit with Sabre". */
   headline: string;
-  /** Range in metres when measured, e.g. `12.5`. */
-  range?: number;
+  /** Range in metres when measured, formatted for the user's language, e.g. `12.5`. */
+  range?: string;
   check: CardCheck;
   difficulty: { lines: CardLine[]; total: number; label: string };
   /** "12 vs 14". */
@@ -64,7 +73,7 @@ export interface AttackCardContext {
   outcomeLabel: string;
   reaction?: { label: string; check: CardCheck; success: boolean; rule: string };
   location?: { label: string; rule: string; roll?: number };
-  /** Chance to hit in percent, one decimal, when the odds were computed. */
+  /** Chance to hit in percent, one decimal, formatted for the user's language. */
   odds?: string;
 }
 
@@ -87,14 +96,26 @@ export function signed(value: number): string {
 
 /**
  * Localizes the data of a message: values that are i18n keys (`FRAY.Skill.melee`) are
- * localized, everything else becomes a string.
+ * localized, an `attribute` given by id (`DEX`) becomes its localized abbreviation, everything
+ * else becomes a string.
  */
 export function localizeData(data: Record<string, string | number> | undefined, i18n: Pick<Localizer, "localize">): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(data ?? {})) {
-    out[key] = typeof value === "string" && /^FRAY\.[A-Za-z0-9_.]+$/.test(value) ? i18n.localize(value) : String(value);
+    if (typeof value === "string" && /^FRAY\.[A-Za-z0-9_.]+$/.test(value)) out[key] = i18n.localize(value);
+    else if (key === "attribute" && typeof value === "string" && ATTRIBUTE_ABBR[value]) out[key] = i18n.localize(ATTRIBUTE_ABBR[value]);
+    else out[key] = String(value);
   }
   return out;
+}
+
+/** A number with one decimal in the user's language (`12.5`, `12,5`). */
+export function decimal(value: number, lang = "en"): string {
+  try {
+    return new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+  } catch {
+    return value.toFixed(1);
+  }
 }
 
 /** One modifier as a card line. */
@@ -134,7 +155,9 @@ export function attackCardContext(result: AttackResult, names: CardNames, i18n: 
     : reactionStopped
       ? i18n.localize(result.reaction?.id === "dodge" ? "FRAY.Chat.Dodged" : "FRAY.Chat.Parried")
       : i18n.localize("FRAY.Chat.Miss");
-  const difficultyLines = [plan.difficulty.base, ...plan.difficulty.modifiers].map((m) => modifierLine(m, i18n));
+  // The base of the difficulty is a starting value, not a modifier: shown without a sign.
+  const base = { ...modifierLine(plan.difficulty.base, i18n), value: String(plan.difficulty.base.value) };
+  const difficultyLines = [base, ...plan.difficulty.modifiers.map((m) => modifierLine(m, i18n))];
   const context: AttackCardContext = {
     attacker: names.attacker,
     target: names.target,
@@ -146,7 +169,7 @@ export function attackCardContext(result: AttackResult, names: CardNames, i18n: 
       weapon: names.weapon,
       mode: names.mode ?? "",
     }),
-    range: names.range === undefined ? undefined : Math.round(names.range * 10) / 10,
+    range: names.range === undefined ? undefined : decimal(names.range, i18n.lang),
     check: cardCheck(result.check, i18n),
     difficulty: { lines: difficultyLines, total: plan.difficulty.total, label: i18n.localize("FRAY.Chat.Defense") },
     comparison: i18n.format("FRAY.Chat.Comparison", { total: String(result.check.total), difficulty: String(plan.difficulty.total) }),
@@ -167,7 +190,7 @@ export function attackCardContext(result: AttackResult, names: CardNames, i18n: 
   if (result.location) {
     context.location = { label: i18n.localize(result.location.label), rule: result.location.rule, roll: result.location.roll?.total };
   }
-  if (odds) context.odds = (Math.round(odds.hit * 1000) / 10).toFixed(1);
+  if (odds) context.odds = decimal(odds.hit * 100, i18n.lang);
   return context;
 }
 
