@@ -89,7 +89,7 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
 
   const attack = async (f: Fighter, action: ActionSpec, free = false): Promise<void> => {
     const declared = action.attack ? fighters.get(action.attack) : undefined;
-    let target = declared && !isOut(declared) ? declared : enemiesOf(f)[0];
+    const target = declared && !isOut(declared) ? declared : enemiesOf(f)[0];
     if (!target) return;
     if (declared && target !== declared) events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
     const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
