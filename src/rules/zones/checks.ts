@@ -7,7 +7,10 @@ import { SKILL_ATTRIBUTES, type AttributeId, type SkillId, type ZonesCombatant }
 /** The die of every Zones check (ZN-RNG-08, ZN-REA-02, ZN-INI-01). */
 export const CHECK_DIE = "1d10";
 
-/** One attribute modifier line. */
+/**
+ * One attribute modifier line of a check (ZN-RNG-08, ZN-INI-01, ZN-REA-02, ZN-MEL-04): the
+ * combatant's modifier for that attribute, labelled `FRAY.Mod.Zones.Attribute`.
+ */
 export function attributeLine(c: ZonesCombatant, attribute: AttributeId, rule: RuleId): Modifier {
   return { label: "FRAY.Mod.Zones.Attribute", value: c.attributes[attribute], rule, data: { attribute: `FRAY.Zones.Attribute.${attribute}` } };
 }
