@@ -1,4 +1,5 @@
-import { FrayError } from "../core/errors.js";
+import { fieldError, int, isRecord, num, oneOf, str } from "../core/parse.js";
+import { combatantData, type ActorSource, type ItemSource } from "../core/sources.js";
 import type { LastingEffect, Track, VitalState } from "../core/types.js";
 
 /** Critical types and their letters (CR-CRT-01): Fire/Burn, Impact, Krush, Puncture, Slash, Unbalance. */
@@ -104,54 +105,12 @@ export interface CriticalCombatant {
   parry: Record<string, number>;
 }
 
-type Raw = Record<string, unknown>;
+export { fieldError, isRecord, num } from "../core/parse.js";
 
-/** True for a plain object. */
-export function isRecord(v: unknown): v is Raw {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** A `FRAY.Error.Field` error naming the field and what was expected. */
-export function fieldError(field: string, expected: string): FrayError {
-  return new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
-}
-
-/**
- * Reads a number; missing values take the default, anything else non-numeric throws.
- * @throws FrayError `FRAY.Error.Field` naming `path.key`.
- */
-export function num(raw: Raw, key: string, path: string, fallback?: number): number {
-  const v = raw[key];
-  if (v === undefined || v === null || v === "") {
-    if (fallback !== undefined) return fallback;
-    throw fieldError(`${path}.${key}`, "a number");
-  }
-  const n = typeof v === "string" ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isFinite(n)) throw fieldError(`${path}.${key}`, "a number");
-  return n;
-}
-
-function int(raw: Raw, key: string, path: string, fallback?: number, min = -Infinity): number {
-  const n = num(raw, key, path, fallback);
-  if (!Number.isInteger(n) || n < min) throw fieldError(`${path}.${key}`, min > -Infinity ? `a whole number from ${min}` : "a whole number");
-  return n;
-}
-
-function str(raw: Raw, key: string, path: string, fallback?: string): string {
-  const v = raw[key];
-  if (v === undefined || v === null || v === "") {
-    if (fallback !== undefined) return fallback;
-    throw fieldError(`${path}.${key}`, "a text");
-  }
-  if (typeof v !== "string" && typeof v !== "number") throw fieldError(`${path}.${key}`, "a text");
-  return String(v);
-}
-
-function oneOf<T extends string>(raw: Raw, key: string, path: string, values: readonly T[], fallback?: T): T {
-  const v = str(raw, key, path, fallback);
-  if (!(values as readonly string[]).includes(v)) throw fieldError(`${path}.${key}`, `one of ${values.join(", ")}`);
-  return v as T;
-}
+/** The parts of an Item source the Critical core reads. */
+export type CriticalItemSource = ItemSource;
+/** The parts of an Actor source the Critical core reads. */
+export type CriticalActorSource = ActorSource;
 
 /**
  * Reads a weapon from item-like data (`system` plus name and id): `weaponClass`, `category`,
@@ -271,24 +230,6 @@ export function parseCombatant(raw: unknown, path = "combatant"): CriticalCombat
   };
 }
 
-/** The parts of an Item source the Critical core reads. */
-export interface CriticalItemSource {
-  _id?: string | null;
-  name: string;
-  type: string;
-  system?: Record<string, unknown>;
-}
-
-/** The parts of an Actor source the Critical core reads. */
-export interface CriticalActorSource {
-  _id?: string | null;
-  name: string;
-  type: string;
-  system?: Record<string, unknown>;
-  items?: CriticalItemSource[];
-  statuses?: string[];
-}
-
 /**
  * A Critical combatant from a `character` or `npc` Actor source (an actor's `toObject()` or a
  * compendium source) with its embedded items: `weapon` items become its weapons, equipped
@@ -298,22 +239,7 @@ export interface CriticalActorSource {
  *   or item name.
  */
 export function criticalCombatantFromActor(actor: CriticalActorSource, overrides: Partial<{ id: string; group: string }> = {}): CriticalCombatant {
-  const system = actor.system ?? {};
-  const ours = (i: CriticalItemSource) => i.system?.ruleset === undefined || i.system.ruleset === "critical";
-  const items = (actor.items ?? []).filter(ours);
-  return parseCombatant(
-    {
-      ...system,
-      id: overrides.id ?? actor._id ?? actor.name,
-      name: actor.name,
-      kind: actor.type === "npc" ? "npc" : "character",
-      group: overrides.group ?? system.group ?? (actor.type === "npc" ? "npc" : "players"),
-      weapons: items.filter((i) => i.type === "weapon").map((i) => ({ ...(i.system ?? {}), id: i._id ?? i.name, name: i.name })),
-      armor: items.filter((i) => i.type === "armor" && i.system?.equipped !== false).map((i) => ({ ...(i.system ?? {}), id: i._id ?? i.name, name: i.name })),
-      conditions: actor.statuses ?? system.conditions ?? [],
-    },
-    actor.name,
-  );
+  return parseCombatant(combatantData(actor, "critical", overrides), actor.name);
 }
 
 /** The armor type a combatant fights in: the heaviest type worn, `none` without armor (RULES.md). */

@@ -1,4 +1,5 @@
-import { FrayError } from "../core/errors.js";
+import { fieldError, int, isRecord, num, oneOf, str, type Raw } from "../core/parse.js";
+import { combatantData, itemData, type ActorSource, type ItemSource } from "../core/sources.js";
 import type { Track } from "../core/types.js";
 
 /**
@@ -115,46 +116,12 @@ export function defaultCapacity(hitboxPoints: number): Record<HitboxId, number> 
   return Object.fromEntries(HITBOXES.map((h) => [h, h === "torso" ? n + 1 : n])) as Record<HitboxId, number>;
 }
 
-type Raw = Record<string, unknown>;
+export { fieldError } from "../core/parse.js";
 
-function isRecord(v: unknown): v is Raw {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** A `FRAY.Error.Field` error naming the field and what it expects. */
-export function fieldError(field: string, expected: string): FrayError {
-  return new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
-}
-
-function num(raw: Raw, key: string, path: string, fallback?: number): number {
-  const v = raw[key];
-  if (v === undefined || v === null || v === "") {
-    if (fallback !== undefined) return fallback;
-    throw fieldError(`${path}.${key}`, "a number");
-  }
-  const n = typeof v === "string" ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isFinite(n)) throw fieldError(`${path}.${key}`, "a number");
-  return n;
-}
-
-function int(raw: Raw, key: string, path: string, fallback: number | undefined, min: number, expected: string): number {
-  const n = num(raw, key, path, fallback);
-  if (!Number.isInteger(n) || n < min) throw fieldError(`${path}.${key}`, expected);
-  return n;
-}
-
-function str(raw: Raw, key: string, path: string, fallback: string): string {
-  const v = raw[key];
-  if (v === undefined || v === null) return fallback;
-  if (typeof v !== "string" && typeof v !== "number") throw fieldError(`${path}.${key}`, "a text");
-  return String(v);
-}
-
-function oneOf<T extends string>(raw: Raw, key: string, path: string, allowed: readonly T[], fallback: T): T {
-  const v = str(raw, key, path, fallback);
-  if (!(allowed as readonly string[]).includes(v)) throw fieldError(`${path}.${key}`, allowed.join(", "));
-  return v as T;
-}
+/** The parts of an Item source the Hitbox parser reads (a Foundry `toObject()` or a pack source). */
+export type HitboxItemSource = ItemSource;
+/** The parts of an Actor source the Hitbox parser reads. */
+export type HitboxActorSource = ActorSource;
 
 function checkRuleset(raw: Raw, path: string): void {
   const r = raw.ruleset;
@@ -301,36 +268,12 @@ export function parseCombatant(raw: unknown, path = "combatant", options: ParseO
   };
 }
 
-/** The parts of an Item source the Hitbox parser reads (a Foundry `toObject()` or a pack source). */
-export interface HitboxItemSource {
-  _id?: string | null;
-  name: string;
-  type: string;
-  system?: Record<string, unknown>;
-}
-
-/** The parts of an Actor source the Hitbox parser reads. */
-export interface HitboxActorSource {
-  _id?: string | null;
-  name: string;
-  type: string;
-  system?: Record<string, unknown>;
-  items?: HitboxItemSource[];
-  statuses?: string[];
-}
-
-/** True when an item is for Hitbox: `system.ruleset` is `hitbox` or not set. */
-function forHitbox(item: HitboxItemSource): boolean {
-  const r = item.system?.ruleset;
-  return r === undefined || r === null || r === "" || r === "hitbox";
-}
-
 /**
  * A Hitbox weapon from a `weapon` Item source.
  * @throws FrayError naming the field when the item cannot be used.
  */
 export function hitboxWeaponFromItem(item: HitboxItemSource): HitboxWeapon {
-  return parseWeapon({ ...(item.system ?? {}), id: item._id ?? item.name, name: item.name }, item.name);
+  return parseWeapon(itemData(item), item.name);
 }
 
 /**
@@ -338,7 +281,7 @@ export function hitboxWeaponFromItem(item: HitboxItemSource): HitboxWeapon {
  * @throws FrayError naming the field when the item cannot be used.
  */
 export function hitboxArmorFromItem(item: HitboxItemSource): HitboxArmor {
-  return parseArmor({ ...(item.system ?? {}), id: item._id ?? item.name, name: item.name }, item.name);
+  return parseArmor(itemData(item), item.name);
 }
 
 /**
@@ -352,22 +295,5 @@ export function hitboxCombatantFromActor(
   overrides: Partial<{ id: string; group: string }> = {},
   options: ParseOptions = {},
 ): HitboxCombatant {
-  const items = (actor.items ?? []).filter(forHitbox);
-  const system = actor.system ?? {};
-  return parseCombatant(
-    {
-      ...system,
-      id: overrides.id ?? actor._id ?? actor.name,
-      name: actor.name,
-      kind: actor.type === "npc" ? "npc" : "character",
-      group: overrides.group ?? system.group ?? (actor.type === "npc" ? "npc" : "players"),
-      weapons: items.filter((i) => i.type === "weapon").map((i) => ({ ...(i.system ?? {}), id: i._id ?? i.name, name: i.name })),
-      armor: items
-        .filter((i) => i.type === "armor" && i.system?.equipped !== false)
-        .map((i) => ({ ...(i.system ?? {}), id: i._id ?? i.name, name: i.name })),
-      conditions: actor.statuses ?? system.conditions ?? [],
-    },
-    actor.name,
-    options,
-  );
+  return parseCombatant(combatantData(actor, "hitbox", overrides), actor.name, options);
 }

@@ -1,4 +1,6 @@
 import { FrayError } from "../core/errors.js";
+import { fieldError, isRecord, list as readList, num, oneOf, str, track as readTrack } from "../core/parse.js";
+import { combatantData, itemData, type ActorSource, type ItemSource } from "../core/sources.js";
 import type { Track } from "../core/types.js";
 
 /** Body zone ids of the UD10 body-zone table (UD-ZON-01). */
@@ -97,38 +99,6 @@ export interface Ud10Combatant {
   armor: Ud10Armor[];
   /** Status conditions (`prone`, `immobilized`, `surprised`, `unconscious` ...). */
   conditions: string[];
-}
-
-type Raw = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Raw {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function fieldError(field: string, expected: string): FrayError {
-  return new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
-}
-
-/** Reads a number; missing values take the default, anything else non-numeric throws. */
-export function num(raw: Raw, key: string, path: string, fallback?: number): number {
-  const v = raw[key];
-  if (v === undefined || v === null || v === "") {
-    if (fallback !== undefined) return fallback;
-    throw fieldError(`${path}.${key}`, "a number");
-  }
-  const n = typeof v === "string" ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isFinite(n)) throw fieldError(`${path}.${key}`, "a number");
-  return n;
-}
-
-function str(raw: Raw, key: string, path: string, fallback?: string): string {
-  const v = raw[key];
-  if (v === undefined || v === null) {
-    if (fallback !== undefined) return fallback;
-    throw fieldError(`${path}.${key}`, "a text");
-  }
-  if (typeof v !== "string" && typeof v !== "number") throw fieldError(`${path}.${key}`, "a text");
-  return String(v);
 }
 
 /** Damage codes: `fixed + N d10` in any order, e.g. `3+2d10`, `2d10+3`, `1d10`, `4`. */
@@ -237,20 +207,9 @@ export function parseCombatant(raw: unknown, path = "combatant"): Ud10Combatant 
       skills[s] = { rating, trained: v.trained === undefined ? rating > 0 : Boolean(v.trained) };
     } else throw fieldError(`${path}.skills.${s}`, "a rating or { rating, trained }");
   }
-  const track = (key: string): Track => {
-    const v = raw[key];
-    if (typeof v === "number") return { value: v, max: v };
-    if (!isRecord(v)) throw fieldError(`${path}.${key}`, "{ value, max }");
-    const max = num(v, "max", `${path}.${key}`);
-    return { value: num(v, "value", `${path}.${key}`, max), max };
-  };
-  const size = str(raw, "size", path, "normal");
-  if (size !== "small" && size !== "normal" && size !== "large") throw fieldError(`${path}.size`, "small, normal or large");
-  const list = (key: string): unknown[] => {
-    const v = raw[key] ?? [];
-    if (!Array.isArray(v)) throw fieldError(`${path}.${key}`, "a list");
-    return v;
-  };
+  const track = (key: string): Track => readTrack(raw, key, path);
+  const size = oneOf(raw, "size", path, ["small", "normal", "large"] as const, "normal");
+  const list = (key: string): unknown[] => readList(raw, key, path);
   const kind = str(raw, "kind", path, "character");
   return {
     id: str(raw, "id", path, str(raw, "name", path, "combatant")),
@@ -266,4 +225,32 @@ export function parseCombatant(raw: unknown, path = "combatant"): Ud10Combatant 
     armor: list("armor").map((a, i) => parseArmor(a, `${path}.armor[${i}]`)),
     conditions: list("conditions").map(String),
   };
+}
+
+/**
+ * A UD10 weapon from a `weapon` Item source.
+ * @throws FrayError naming the field when the item cannot be used.
+ */
+export function ud10WeaponFromItem(item: ItemSource): Ud10Weapon {
+  return parseWeapon(itemData(item), item.name);
+}
+
+/**
+ * A UD10 armor piece from an `armor` Item source. Only equipped armor protects; use
+ * {@link ud10CombatantFromActor} to collect what an actor wears.
+ * @throws FrayError naming the field when the item cannot be used.
+ */
+export function ud10ArmorFromItem(item: ItemSource): Ud10Armor {
+  return parseArmor(itemData(item), item.name);
+}
+
+/**
+ * A UD10 combatant from a `character` or `npc` Actor source with its embedded items: weapons
+ * become its weapons, equipped armor (`system.equipped` not false) its armor; items of another
+ * ruleset are left out.
+ * @throws FrayError `FRAY.Error.Field` naming the first unusable field (an actor without stats),
+ *   `FRAY.Error.WrongRuleset` for an actor of another ruleset.
+ */
+export function ud10CombatantFromActor(actor: ActorSource, overrides: Partial<{ id: string; group: string }> = {}): Ud10Combatant {
+  return parseCombatant(combatantData(actor, "ud10", overrides), actor.name);
 }

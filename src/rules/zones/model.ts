@@ -1,5 +1,6 @@
+import { bool, fieldError, isRecord, num, oneOf, str, type Raw } from "../core/parse.js";
+import { assertRuleset, combatantData, itemData, type ActorSource, type ItemSource } from "../core/sources.js";
 import { parseFormula } from "../core/dice/formula.js";
-import { FrayError } from "../core/errors.js";
 import type { Track } from "../core/types.js";
 
 /**
@@ -175,60 +176,17 @@ export interface ZonesCombatant {
   conditions: string[];
 }
 
-type Raw = Record<string, unknown>;
+export { fieldError, isRecord } from "../core/parse.js";
 
-/** True for a plain object. */
-export function isRecord(v: unknown): v is Raw {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/**
- * The error for a field that cannot be used.
- * @param field the path of the field, e.g. `Rifle.effectiveRange`.
- * @param expected what the field should hold (English, shown after the field's name).
- */
-export function fieldError(field: string, expected: string): FrayError {
-  return new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
-}
-
-function num(raw: Raw, key: string, path: string, fallback?: number): number {
-  const v = raw[key];
-  if (v === undefined || v === null || v === "") {
-    if (fallback !== undefined) return fallback;
-    throw fieldError(`${path}.${key}`, "a number");
-  }
-  const n = typeof v === "string" ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isFinite(n)) throw fieldError(`${path}.${key}`, "a number");
-  return n;
-}
+/** The parts of an Item source (`toObject()` or compendium JSON) the Zones core reads. */
+export type ZonesItemSource = ItemSource;
+/** The parts of an Actor source the Zones core reads. */
+export type ZonesActorSource = ActorSource;
 
 function nonNegative(raw: Raw, key: string, path: string, fallback: number, integer = false): number {
   const n = num(raw, key, path, fallback);
   if (n < 0 || (integer && !Number.isInteger(n))) throw fieldError(`${path}.${key}`, integer ? "a whole number, 0 or more" : "a number, 0 or more");
   return n;
-}
-
-function str(raw: Raw, key: string, path: string, fallback?: string): string {
-  const v = raw[key];
-  if (v === undefined || v === null) {
-    if (fallback !== undefined) return fallback;
-    throw fieldError(`${path}.${key}`, "a text");
-  }
-  if (typeof v !== "string" && typeof v !== "number") throw fieldError(`${path}.${key}`, "a text");
-  return String(v);
-}
-
-function oneOf<T extends string>(raw: Raw, key: string, path: string, values: readonly T[], fallback: T): T {
-  const v = str(raw, key, path, fallback);
-  if (!(values as readonly string[]).includes(v)) throw fieldError(`${path}.${key}`, `one of ${values.join(", ")}`);
-  return v as T;
-}
-
-function bool(raw: Raw, key: string, path: string, fallback: boolean): boolean {
-  const v = raw[key];
-  if (v === undefined || v === null) return fallback;
-  if (typeof v !== "boolean") throw fieldError(`${path}.${key}`, "true or false");
-  return v;
 }
 
 /**
@@ -402,32 +360,14 @@ export function parseCombatant(raw: unknown, path = "combatant"): ZonesCombatant
   };
 }
 
-/** The parts of an Item source (`toObject()` or compendium JSON) the Zones core reads. */
-export interface ZonesItemSource {
-  _id?: string | null;
-  name: string;
-  type: string;
-  system?: Record<string, unknown>;
-}
-
-/** The parts of an Actor source the Zones core reads. */
-export interface ZonesActorSource {
-  _id?: string | null;
-  name: string;
-  type: string;
-  system?: Record<string, unknown>;
-  items?: ZonesItemSource[];
-  statuses?: string[];
-}
-
 /**
  * A Zones weapon from a `weapon` Item source (`system.ruleset: "zones"`).
- * @throws FrayError `FRAY.Error.Field` naming the field, or `FRAY.Error.Zones.WrongRuleset`
+ * @throws FrayError `FRAY.Error.Field` naming the field, or `FRAY.Error.WrongRuleset`
  *   when the item belongs to another ruleset.
  */
 export function zonesWeaponFromItem(item: ZonesItemSource): ZonesWeapon {
-  checkRuleset(item.system, item.name);
-  return parseWeapon({ ...(item.system ?? {}), id: item._id ?? item.name, name: item.name }, item.name);
+  assertRuleset(item, "zones");
+  return parseWeapon(itemData(item), item.name);
 }
 
 /**
@@ -435,15 +375,8 @@ export function zonesWeaponFromItem(item: ZonesItemSource): ZonesWeapon {
  * @throws FrayError as {@link zonesWeaponFromItem}.
  */
 export function zonesArmorFromItem(item: ZonesItemSource): ZonesArmor {
-  checkRuleset(item.system, item.name);
-  return parseArmor({ ...(item.system ?? {}), id: item._id ?? item.name, name: item.name }, item.name);
-}
-
-function checkRuleset(system: Record<string, unknown> | undefined, name: string): void {
-  const ruleset = system?.ruleset;
-  if (ruleset !== undefined && ruleset !== "zones") {
-    throw new FrayError("FRAY.Error.Zones.WrongRuleset", { name, ruleset: String(ruleset) }, `${name} belongs to the ${String(ruleset)} ruleset, not Zones`);
-  }
+  assertRuleset(item, "zones");
+  return parseArmor(itemData(item), item.name);
 }
 
 /**
@@ -451,25 +384,8 @@ function checkRuleset(system: Record<string, unknown> | undefined, name: string)
  * become its weapons, equipped armor (`system.equipped` not false) its armor. Items of another
  * ruleset are skipped.
  * @throws FrayError `FRAY.Error.Field` naming the first unusable field, or
- *   `FRAY.Error.Zones.WrongRuleset` when the actor belongs to another ruleset.
+ *   `FRAY.Error.WrongRuleset` when the actor belongs to another ruleset.
  */
 export function zonesCombatantFromActor(actor: ZonesActorSource, overrides: Partial<{ id: string; group: string }> = {}): ZonesCombatant {
-  checkRuleset(actor.system, actor.name);
-  const system = actor.system ?? {};
-  const items = (actor.items ?? []).filter((i) => i.system?.ruleset === undefined || i.system.ruleset === "zones");
-  return parseCombatant(
-    {
-      ...system,
-      id: overrides.id ?? actor._id ?? actor.name,
-      name: actor.name,
-      kind: actor.type === "npc" ? "npc" : "character",
-      group: overrides.group ?? system.group ?? (actor.type === "npc" ? "npc" : "players"),
-      weapons: items.filter((i) => i.type === "weapon").map((i) => ({ ...(i.system ?? {}), id: i._id ?? i.name, name: i.name })),
-      armor: items
-        .filter((i) => i.type === "armor" && i.system?.equipped !== false)
-        .map((i) => ({ ...(i.system ?? {}), id: i._id ?? i.name, name: i.name })),
-      conditions: actor.statuses ?? system.conditions ?? [],
-    },
-    actor.name,
-  );
+  return parseCombatant(combatantData(actor, "zones", overrides), actor.name);
 }
