@@ -1,0 +1,262 @@
+/**
+ * The state of an attack card, per target, and who may press which of its buttons. Pure: no
+ * Foundry globals, so every transition is unit-tested. The Foundry glue stores a
+ * {@link TargetState} per target on the `attack` ChatMessage and re-renders the card from it.
+ *
+ * Phases of one target (UD-ATK-02, UD-REA-01 to UD-REA-04, UD-DMG-01 to UD-DMG-05):
+ * - `missed`: the check did not meet the defense rating; nothing follows;
+ * - `hit`: the check hit; the defender may parry or dodge (once), the attacker may roll damage;
+ * - `stopped`: the reaction beat the attack; nothing follows;
+ * - `damage`: damage was rolled (the chance to react is gone); it may be applied;
+ * - `applied`: damage was applied; it may be undone (back to `damage`).
+ */
+import { FrayError } from "../../rules/core/errors.js";
+import type { DamageStep, VitalState } from "../../rules/core/types.js";
+import type { UndoRecord } from "./undo.js";
+
+/** The reaction a defender made, as stored on the card (UD-REA-03). */
+export interface StoredReaction {
+  id: "parry" | "dodge";
+  /** Natural d10. */
+  natural: number;
+  /** Check total with the skill (or untrained attribute, UD-REA-02). */
+  total: number;
+  /** Modifier lines as the core gave them (label keys, values, rule IDs). */
+  modifiers: { label: string; value: number; rule: string; data?: Record<string, string | number> }[];
+  /** Dice faces in order. */
+  faces: number[];
+  /** True when the reaction total beat the attack total: the attack is stopped. */
+  success: boolean;
+}
+
+/** A damage roll as stored on the card (UD-DMG-01, UD-DMG-05). */
+export interface StoredDamage {
+  formula: string;
+  total: number;
+  /** Dice faces in order, explosions included. */
+  faces: number[];
+  /** Body zone hit (UD-ZON-01), when body zones are on. */
+  location?: string;
+  penetration: number;
+}
+
+/** One target of an attack card. */
+export interface TargetState {
+  /** UUID of the target's actor (a token's synthetic actor when unlinked). */
+  actorUuid: string;
+  /** UUID of the target's token on the scene, when targeted there. */
+  tokenUuid: string;
+  /** Display name at the time of the attack. */
+  name: string;
+  /** The rules core's attack result without native Roll handles (`storableResult`). */
+  result: Record<string, unknown>;
+  /** Total of the attack check. */
+  attackTotal: number;
+  /** Defense rating the check was compared with. */
+  difficulty: number;
+  /** The check met the difficulty (UD-ATK-02). */
+  hit: boolean;
+  /** Chance to hit shown before the roll, 0 to 1 (UD-ATK-02). */
+  odds?: number;
+  /** What the core needs to rebuild the attack later (reaction, damage). */
+  input: {
+    rangeMetres?: number;
+    /** The core's situation flags as chosen (UD-ATK-03, UD-ATK-04, UD-COV-01). */
+    situation: Record<string, unknown>;
+    /** The immobilized choice of the dialog, when one was made (UD-DEF-01). */
+    immobilized?: boolean;
+  };
+  /** Reactions the core offered against this attack when it was made (UD-REA-02, UD-REA-04). */
+  reactions: { id: "parry" | "dodge"; available: boolean; reason?: string }[];
+  /** The defender chose not to react. */
+  reactionDeclined?: boolean;
+  reaction?: StoredReaction;
+  damage?: StoredDamage;
+  /** What applying the damage did, exactly, so it can be undone. */
+  applied?: UndoRecord;
+  /** The steps of the last application, kept for the card after an undo too. */
+  steps?: DamageStep[];
+  /** The target was undone at least once. */
+  undone?: boolean;
+}
+
+/** A target's phase. */
+export type TargetPhase = "missed" | "hit" | "stopped" | "damage" | "applied";
+
+/** The buttons of a target's row on the card. */
+export type CardAction = "parry" | "dodge" | "noReaction" | "rollDamage" | "applyDamage" | "undoDamage";
+
+/** Every card action, in the order the card shows them. */
+export const CARD_ACTIONS: readonly CardAction[] = ["parry", "dodge", "noReaction", "rollDamage", "applyDamage", "undoDamage"];
+
+/** The phase of a target from its state. */
+export function targetPhase(t: TargetState): TargetPhase {
+  if (!t.hit) return "missed";
+  if (t.reaction?.success) return "stopped";
+  if (t.applied) return "applied";
+  if (t.damage) return "damage";
+  return "hit";
+}
+
+/** Who is looking at the card. */
+export interface Viewer {
+  isGM: boolean;
+  /** Owns the attacking actor. */
+  ownsAttacker: boolean;
+  /** Owns this target's actor. */
+  ownsTarget: boolean;
+}
+
+/** What the card offers at this moment besides the viewer (options, combat economy). */
+export interface CardContextFlags {
+  /** Reactions the core offers against this attack, with availability (UD-REA-02, UD-REA-04). */
+  reactions?: { id: "parry" | "dodge"; available: boolean; reason?: string }[];
+}
+
+/** A button as the card shows it to one viewer. */
+export interface ButtonState {
+  action: CardAction;
+  /** i18n key of the label. */
+  label: string;
+  /** Shown to this viewer. */
+  visible: boolean;
+  /** Shown but not pressable; `reason` is an i18n key. */
+  disabled: boolean;
+  reason?: string;
+  /** Rule ID behind the button. */
+  rule: string;
+}
+
+const LABELS: Record<CardAction, string> = {
+  parry: "FRAY.Flow.Button.parry",
+  dodge: "FRAY.Flow.Button.dodge",
+  noReaction: "FRAY.Flow.Button.noReaction",
+  rollDamage: "FRAY.Flow.Button.rollDamage",
+  applyDamage: "FRAY.Flow.Button.applyDamage",
+  undoDamage: "FRAY.Flow.Button.undoDamage",
+};
+
+const RULES: Record<CardAction, string> = {
+  parry: "UD-REA-02",
+  dodge: "UD-REA-04",
+  noReaction: "UD-REA-01",
+  rollDamage: "UD-DMG-01",
+  applyDamage: "UD-DMG-02",
+  undoDamage: "UD-DMG-02",
+};
+
+/** The phase in which an action may be taken. */
+const PHASE_OF: Record<CardAction, TargetPhase> = {
+  parry: "hit",
+  dodge: "hit",
+  noReaction: "hit",
+  rollDamage: "hit",
+  applyDamage: "damage",
+  undoDamage: "applied",
+};
+
+/**
+ * Whether the viewer may press a button at all, phase aside: reactions belong to the defender's
+ * owner or the GM (UD-REA-01); rolling damage to the attacker's owner or the GM; applying to
+ * either side's owner or the GM (a player without the target goes through the GM); undoing to
+ * the target's owner or the GM.
+ */
+export function mayPress(action: CardAction, viewer: Viewer): boolean {
+  if (viewer.isGM) return true;
+  switch (action) {
+    case "parry":
+    case "dodge":
+    case "noReaction":
+      return viewer.ownsTarget;
+    case "rollDamage":
+      return viewer.ownsAttacker;
+    case "applyDamage":
+      return viewer.ownsAttacker || viewer.ownsTarget;
+    case "undoDamage":
+      return viewer.ownsTarget;
+  }
+}
+
+/** Whether the action fits the target's phase (and a reaction was not made or declined yet). */
+export function phaseAllows(action: CardAction, t: TargetState): boolean {
+  if (targetPhase(t) !== PHASE_OF[action]) return false;
+  if ((action === "parry" || action === "dodge" || action === "noReaction") && (t.reaction || t.reactionDeclined)) return false;
+  return true;
+}
+
+/**
+ * The buttons of one target's row for one viewer: visible when the phase allows the action and
+ * the viewer may press it; reactions the core marks unavailable are shown disabled with the
+ * core's reason (ranged attack, reaction used, no parrying weapon ...).
+ */
+export function buttonsFor(t: TargetState, viewer: Viewer, flags: CardContextFlags = {}): ButtonState[] {
+  return CARD_ACTIONS.map((action) => {
+    const visible = phaseAllows(action, t) && mayPress(action, viewer);
+    let disabled = false;
+    let reason: string | undefined;
+    if (action === "parry" || action === "dodge") {
+      const option = (flags.reactions ?? t.reactions).find((r) => r.id === action);
+      if (!option) return { action, label: LABELS[action], visible: false, disabled: true, rule: RULES[action] };
+      if (!option.available) {
+        disabled = true;
+        reason = option.reason;
+      }
+    }
+    return { action, label: LABELS[action], visible, disabled, reason, rule: RULES[action] };
+  });
+}
+
+/**
+ * Refuses an action the phase does not allow, so a second click (or a second user) changes
+ * nothing.
+ * @throws FrayError `FRAY.Flow.Error.CardState` naming the action.
+ */
+export function assertAllowed(action: CardAction, t: TargetState): void {
+  if (!phaseAllows(action, t)) {
+    throw new FrayError("FRAY.Flow.Error.CardState", { action: LABELS[action] }, `${action} is not possible in phase ${targetPhase(t)}`);
+  }
+}
+
+/** The target after the defender reacted (UD-REA-03). */
+export function withReaction(t: TargetState, reaction: StoredReaction): TargetState {
+  assertAllowed(reaction.id, t);
+  return { ...t, reaction };
+}
+
+/** The target after the defender declined to react (UD-REA-01). */
+export function withoutReaction(t: TargetState): TargetState {
+  assertAllowed("noReaction", t);
+  return { ...t, reactionDeclined: true };
+}
+
+/** The target after damage was rolled (UD-DMG-01); reacting is no longer possible. */
+export function withDamage(t: TargetState, damage: StoredDamage): TargetState {
+  assertAllowed("rollDamage", t);
+  return { ...t, damage };
+}
+
+/** The target after damage was applied (UD-DMG-02 to UD-DMG-05). */
+export function withApplied(t: TargetState, record: UndoRecord): TargetState {
+  assertAllowed("applyDamage", t);
+  return { ...t, applied: record, steps: record.steps };
+}
+
+/** The target after its applied damage was undone: back to `damage`, ready to apply again. */
+export function withUndone(t: TargetState): TargetState {
+  assertAllowed("undoDamage", t);
+  const { applied: _applied, ...rest } = t;
+  return { ...rest, undone: true };
+}
+
+/** The reaction check against the attack (UD-REA-03): success when its total beats the attack's. */
+export function reactionSucceeds(reactionTotal: number, attackTotal: number): boolean {
+  return reactionTotal > attackTotal;
+}
+
+/** The vital state of a target as the card shows it after applying (HP, EP, conditions added). */
+export function vitalSummary(state: VitalState): { hp?: string; ep?: string } {
+  return {
+    hp: state.hp ? `${state.hp.value}/${state.hp.max}` : undefined,
+    ep: state.ep ? `${state.ep.value}/${state.ep.max}` : undefined,
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * Initiative for the combat tracker: which combatants roll together, and the updates one roll
+ * per group gives (UD-INI-01 to UD-INI-03). Pure: the Combat subclass feeds it combatants and a
+ * dice roller (a FoundryRoller in play, a ScriptedRoller in tests).
+ */
+import type { DiceRoller } from "../../rules/core/dice/port.js";
+import type { InitiativeRoll, RulesetOptions } from "../../rules/core/ruleset.js";
+import { initiativeGroups, rerollEachRound, ud10, ud10Options, type Ud10Combatant } from "../../rules/ud10/index.js";
+
+/** One combatant of the tracker with its rules-core stats; `id` is the Combatant's id. */
+export interface TrackerEntry {
+  id: string;
+  combatant: Ud10Combatant;
+}
+
+/** An initiative update for one Combatant. */
+export interface InitiativeUpdate {
+  _id: string;
+  initiative: number;
+  /** Place in the core's order, higher first; breaks ties of equal totals (RULES.md). */
+  "flags.fray.rank": number;
+}
+
+/** The rolls of one pass over the tracker and the updates they give. */
+export interface InitiativePass {
+  rolls: InitiativeRoll[];
+  updates: InitiativeUpdate[];
+}
+
+/**
+ * Rolls initiative for tracker entries (UD-INI-01): characters alone; NPCs alone, per group or
+ * all together by the `npcInitiative` option (UD-INI-02); each member of a group gets the
+ * group's one total. Tie-breaks follow the core's order (higher Initiative value, then DEX):
+ * each update carries a rank that {@link compareInitiative} reads.
+ */
+export async function rollTracker(entries: readonly TrackerEntry[], dice: DiceRoller, options: RulesetOptions): Promise<InitiativePass> {
+  const byCoreId = new Map<string, TrackerEntry>();
+  const members = entries.map((e) => {
+    const c = { ...e.combatant, id: e.id };
+    byCoreId.set(e.id, e);
+    return c;
+  });
+  const groups = initiativeGroups(members, ud10Options(options));
+  const rolls: InitiativeRoll[] = [];
+  for (const group of groups) rolls.push(await ud10.rollInitiative(group, dice));
+  const ordered = ud10.order(rolls);
+  const updates: InitiativeUpdate[] = [];
+  ordered.forEach((roll, index) => {
+    for (const id of roll.members) if (byCoreId.has(id)) updates.push({ _id: id, initiative: roll.total, "flags.fray.rank": ordered.length - index });
+  });
+  return { rolls, updates };
+}
+
+/** Whether a new round rolls initiative again (UD-INI-01) or keeps it (UD-INI-03). */
+export function rerollOnNewRound(options: RulesetOptions): boolean {
+  return rerollEachRound(ud10Options(options));
+}
+
+/** What the tracker sorts by: initiative and the rank of the last roll. */
+export interface Sortable {
+  initiative: number | null;
+  rank?: number;
+  name?: string;
+}
+
+/**
+ * Tracker order (UD-INI-01): highest initiative first, ties by the core's rank, combatants
+ * without initiative last, then by name.
+ */
+export function compareInitiative(a: Sortable, b: Sortable): number {
+  const ia = a.initiative ?? -Infinity;
+  const ib = b.initiative ?? -Infinity;
+  if (ia !== ib) return ib - ia;
+  const ra = a.rank ?? 0;
+  const rb = b.rank ?? 0;
+  if (ra !== rb) return rb - ra;
+  return (a.name ?? "").localeCompare(b.name ?? "");
+}

@@ -1,0 +1,49 @@
+/** Undo records of applied damage: exact before and after (UD-DMG-02 to UD-DMG-05). */
+import { describe, expect, it } from "vitest";
+import type { DamagePacket } from "../../src/rules/core/ruleset.js";
+import { ud10 } from "../../src/rules/ud10/index.js";
+import { applyUpdate, revertStatuses, revertUpdate, stillAsApplied, undoRecord } from "../../src/foundry/logic/undo.js";
+import { target } from "../rules/ud10-fixtures.js";
+
+const opts = ud10.defaults();
+const packet = (amount: number, extra: Partial<DamagePacket> = {}): DamagePacket => ({ roll: { formula: String(amount), total: amount, dice: [], constant: amount }, amount, ...extra });
+
+describe("undo records", () => {
+  it("UD-ZON-01, UD-DMG-03: records the exact HP and EP before and after a hit on the vest", () => {
+    const bo = target();
+    const report = ud10.applyDamage(bo, packet(15, { location: "torso", penetration: 0 }), { ...opts, penetration: false });
+    const record = undoRecord("Actor.b", report, "gm");
+    expect(record.before.hp).toEqual(bo.hp);
+    expect(record.before.ep).toEqual(bo.ep);
+    expect(record.after.hp).toEqual(report.after.hp);
+    expect(record.after.ep).toEqual(report.after.ep);
+    expect(record.steps.map((s) => s.rule)).toEqual(report.steps.map((s) => s.rule));
+    expect(applyUpdate(record)).toEqual({ "system.hp.value": report.after.hp!.value, "system.ep.value": report.after.ep!.value });
+    expect(revertUpdate(record)).toEqual({ "system.hp.value": bo.hp.value, "system.ep.value": bo.ep.value });
+  });
+
+  it("UD-DMG-04: a hit that drops HP to 0 adds incapacitated; undo removes only what it added", () => {
+    const bo = target({ conditions: ["prone"], hp: 4 });
+    const report = ud10.applyDamage(bo, packet(40), { ...opts, bodyZones: false, buffer: false, penetration: false });
+    const record = undoRecord("Actor.b", report, "gm");
+    expect(record.added).toContain("incapacitated");
+    expect(revertStatuses(record).remove).toEqual(record.added);
+    expect(revertStatuses(record).remove).not.toContain("prone");
+  });
+
+  it("notices when HP or EP changed after the application", () => {
+    const report = ud10.applyDamage(target(), packet(12), { ...opts, bodyZones: false });
+    const record = undoRecord("Actor.b", report, "gm");
+    expect(stillAsApplied(record, { hp: record.after.hp.value, ep: record.after.ep.value })).toBe(true);
+    expect(stillAsApplied(record, { hp: record.after.hp.value - 1, ep: record.after.ep.value })).toBe(false);
+  });
+
+  it("the record is a copy: changing the report later does not change it", () => {
+    const report = ud10.applyDamage(target(), packet(12), { ...opts, bodyZones: false });
+    const record = undoRecord("Actor.b", report, "gm");
+    report.after.hp!.value = -99;
+    report.steps.length = 0;
+    expect(record.after.hp.value).not.toBe(-99);
+    expect(record.steps.length).toBeGreaterThan(0);
+  });
+});
