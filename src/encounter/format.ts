@@ -36,7 +36,12 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
   for (const e of result.events as EncounterEvent[]) {
     switch (e.type) {
       case "round":
-        lines.push("", t("FRAY.Log.Round", { round: e.round }));
+        lines.push(
+          "",
+          e.seconds
+            ? t("FRAY.Log.RoundTime", { round: e.round, from: (e.round - 1) * e.seconds, to: e.round * e.seconds })
+            : t("FRAY.Log.Round", { round: e.round }),
+        );
         break;
       case "initiative":
         lines.push(
@@ -59,7 +64,8 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
         );
         lines.push(`  ${t("FRAY.Log.Check")}: ${check(r.check)}`);
         lines.push(`  ${t("FRAY.Log.Difficulty")}: ${diff(r.plan.difficulty)}`);
-        const odds = e.odds.throughReaction !== undefined ? `${pct(e.odds.hit)} / ${pct(e.odds.throughReaction)}` : pct(e.odds.hit);
+        const through = e.odds.throughReaction;
+        const odds = through !== undefined && Math.abs(through - e.odds.hit) > 1e-12 ? `${pct(e.odds.hit)} / ${pct(through)}` : pct(e.odds.hit);
         lines.push(`  ${t(r.hit ? "FRAY.Log.Hit" : "FRAY.Log.Miss")} (${t("FRAY.Log.Odds", { odds })})`);
         if (r.reaction) {
           lines.push(`  ${t(`FRAY.Reaction.${r.reaction.id}`)} (${r.reaction.rule}): ${check(r.reaction.check)} ${t(r.reaction.success ? "FRAY.Log.ReactionWorks" : "FRAY.Log.ReactionFails")}`);
@@ -70,7 +76,8 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
       case "damage": {
         lines.push(`  ${t("FRAY.Log.Damage")}: ${e.packet.roll.formula} ${faces(e.packet.roll)} = ${e.packet.amount}`);
         for (const s of e.report.steps.slice(1)) {
-          lines.push(`    ${t(s.label, { ...(s.data ?? {}), value: s.value })} (${s.rule}): -${s.value} -> ${s.remaining}`);
+          const text = `    ${t(s.label, { ...(s.data ?? {}), value: s.value })} (${s.rule})`;
+          lines.push(s.informational ? text : `${text}: -${s.value} -> ${s.remaining}`);
         }
         lines.push(`  ${name(e.target)}: ${vitals(e.report.after)}`);
         break;

@@ -7,7 +7,8 @@ import type { Lookup } from "../rules/core/i18n.js";
 
 /** Something that happened in an encounter, in order; the log and the JSON summary are made of these. */
 export type EncounterEvent =
-  | { type: "round"; round: number }
+  /** A new round; `seconds` is the round's length (UD-RND-01) where the ruleset has one. */
+  | { type: "round"; round: number; seconds?: number }
   | { type: "initiative"; round: number; rolls: InitiativeRoll[]; order: string[]; kept: boolean }
   | { type: "attack"; round: number; attacker: string; target: string; weapon: string; mode?: string; range?: number; plan: AttackPlan; odds: AttackOdds; result: AttackResult; free?: boolean }
   | { type: "damage"; round: number; target: string; packet: DamagePacket; report: DamageReport }

@@ -89,7 +89,11 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
 
   const attack = async (f: Fighter, action: ActionSpec, free = false): Promise<void> => {
     const declared = action.attack ? fighters.get(action.attack) : undefined;
-    const target = declared && !isOut(declared) ? declared : enemiesOf(f)[0];
+    const weaponRefFirst = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
+    const meleeWeapon = f.c.weapons.find((w) => w.id === weaponRefFirst || w.name === weaponRefFirst)?.kind === "melee";
+    const enemies = enemiesOf(f);
+    const engagedFoe = meleeWeapon ? enemies.find((o) => engaged.has(pair(f.spec.id, o.spec.id))) : undefined;
+    const target = declared && !isOut(declared) ? declared : (engagedFoe ?? enemies[0]);
     if (!target) return;
     if (declared && target !== declared) events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
     const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
@@ -156,7 +160,6 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
         events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.TooFar", data: { metres: action.move } });
       } else {
         f.economy = spend(f.economy, band.cost);
-        if (band.id !== "step") f.c = { ...f.c, conditions: [...new Set([...f.c.conditions, "moving"])] };
         events.push({ type: "move", round, actor: f.spec.id, metres: action.move, band: band.label, rule: band.rule });
       }
     }
@@ -175,7 +178,7 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
   };
 
   for (round = 1; round <= spec.maxRounds; round++) {
-    events.push({ type: "round", round });
+    events.push({ type: "round", round, seconds: opts.roundSeconds });
     const standing = [...fighters.values()].filter((f) => !isOut(f));
     if (round === 1 || ud10.initiativeTiming(options) === "round") {
       const rolls: InitiativeRoll[] = [];
@@ -185,10 +188,7 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
     } else {
       events.push({ type: "initiative", round, rolls: order, order: order.flatMap((r) => r.members), kept: true });
     }
-    for (const f of fighters.values()) {
-      f.economy = createEconomy(ud10.economy(f.c, options));
-      f.c = { ...f.c, conditions: f.c.conditions.filter((s) => s !== "moving") };
-    }
+    for (const f of fighters.values()) f.economy = createEconomy(ud10.economy(f.c, options));
     for (const id of order.flatMap((r) => r.members)) {
       const f = fighters.get(id)!;
       if (isOut(f)) continue;

@@ -104,3 +104,39 @@ describe("encounter runner", () => {
     await expect(playEncounter(parseEncounter(badDamage), content)).rejects.toMatchObject({ data: { field: "combatants[1].stats.attributes.STR" } });
   });
 });
+
+describe("encounter rounds", () => {
+  const duel = (options: Record<string, unknown>, dice: number[]) =>
+    parseEncounter({
+      name: "rounds",
+      seed: 3,
+      maxRounds: 3,
+      options: { bodyZones: false, buffer: false, penetration: false, ...options },
+      dice,
+      combatants: [
+        { id: "a", side: "x", name: "A", stats: { attributes: { STR: 3, DEX: 3, CON: 2 }, skills: { initiative: 2, melee: 5 }, hp: 40, ep: 40 }, items: ["ud10-weapons/Side Sword"], tactics: { wait: true } },
+        { id: "b", side: "y", name: "B", stats: { attributes: { STR: 3, DEX: 3, CON: 2 }, skills: { initiative: 6 }, hp: 40, ep: 40 }, tactics: { wait: true } },
+      ],
+    });
+
+  it("UD-RND-01: each round lasts the configured number of seconds", async () => {
+    const six = await playEncounter(duel({ roundSeconds: 6 }, [5, 5, 5, 5, 5, 5]), content);
+    const log = formatLog(six, lookup);
+    expect(log).toContain("Round 2 (6–12 s)");
+    expect(log).toContain("Round 3 (12–18 s)");
+    const ten = formatLog(await playEncounter(duel({}, [5, 5, 5, 5, 5, 5]), content), lookup);
+    expect(ten).toContain("Round 3 (20–30 s)");
+  });
+
+  it("UD-INI-01/UD-INI-03: initiative is rolled every round unless it is carried over", async () => {
+    // a: d10 9 + 2 = 11 beats b: 1 + 6 = 7 in round 1; then b wins rolls of 1 vs 9.
+    const fresh = await playEncounter(duel({}, [9, 1, 1, 9, 1, 9]), content);
+    const orders = fresh.events.filter((e) => e.type === "initiative").map((e) => (e.type === "initiative" ? e.order : []));
+    expect(orders).toEqual([["a", "b"], ["b", "a"], ["b", "a"]]);
+    expect(fresh.dice.filter((d) => d.purpose === "FRAY.Roll.Initiative")).toHaveLength(6);
+    const kept = await playEncounter(duel({ initiativeCarryOver: true }, [9, 1]), content);
+    const keptOrders = kept.events.filter((e) => e.type === "initiative").map((e) => (e.type === "initiative" ? [e.order, e.kept] : []));
+    expect(keptOrders).toEqual([[["a", "b"], false], [["a", "b"], true], [["a", "b"], true]]);
+    expect(kept.dice.filter((d) => d.purpose === "FRAY.Roll.Initiative")).toHaveLength(2);
+  });
+});

@@ -765,3 +765,14 @@ describe("Zones data", () => {
     expect(report.after.hp!.value).toBe(30 - 4 - 8);
   });
 });
+
+describe("Zones stance changes", () => {
+  it("ZN-MOV-01: getting up from prone costs 2 speed points, changing between prone stances 1", async () => {
+    const { stanceCost } = await import("../../src/rules/zones/turn.js");
+    expect(stanceCost("prone", "standing")).toBe(2);
+    expect(stanceCost("proneFiring", "kneeling")).toBe(2);
+    expect(stanceCost("prone", "proneFiring")).toBe(1);
+    expect(stanceCost("standing", "prone")).toBe(1);
+    expect(stanceCost("kneeling", "kneeling")).toBe(0);
+  });
+});

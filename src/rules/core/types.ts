@@ -75,6 +75,8 @@ export interface DamageStep {
   value: number;
   /** Damage still going on after this step. */
   remaining: number;
+  /** A step that explains a value (penetration lowering armor) without removing damage itself. */
+  informational?: boolean;
 }
 
 /** A pool with current and maximum value (HP, EP, a hitbox, a pool of points). */

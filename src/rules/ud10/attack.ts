@@ -165,7 +165,7 @@ export function reactions(input: Ud10AttackInput, economy: Economy | undefined, 
   const reactionUsed = economy ? (economy.slots.reaction?.used ?? 0) >= 1 : false;
   const commonReason = isIncapacitated(target)
     ? "FRAY.Reason.Incapacitated"
-    : (input.situation?.unanticipated ?? has(target, "surprised"))
+    : Boolean(input.situation?.unanticipated) || has(target, "surprised")
       ? "FRAY.Reason.Unanticipated"
       : reactionUsed
         ? "FRAY.Reason.ReactionUsed"

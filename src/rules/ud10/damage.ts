@@ -51,7 +51,7 @@ export function applyDamage(target: Ud10Combatant, packet: DamagePacket, options
   const rating = Math.max(0, armor.rating - pen);
   const armorData = { zone: armor.zone ? `FRAY.Zone.${armor.zone}` : "FRAY.Zone.averaged", rating: armor.rating, penetration: pen };
   if (pen && armor.rating) {
-    steps.push({ rule: "UD-DMG-05", label: "FRAY.Step.Penetration", value: Math.min(pen, armor.rating), remaining, data: armorData });
+    steps.push({ rule: "UD-DMG-05", label: "FRAY.Step.Penetration", value: Math.min(pen, armor.rating), remaining, data: armorData, informational: true });
   }
   const absorbed = Math.min(remaining, rating);
   remaining -= absorbed;

@@ -109,12 +109,14 @@ export function legPoints(leg: MoveLeg): number {
 }
 
 /**
- * Speed points to change stance (ZN-MOV-01): 1, or 2 from prone (either prone stance); nothing
- * when the stance does not change. Difficult terrain does not double it (ZN-MOV-02).
+ * Speed points to change stance (ZN-MOV-01): 2 to get up from prone (either prone stance) to
+ * kneeling or standing, 1 for any other change (including between the two prone stances);
+ * nothing when the stance does not change. Difficult terrain does not double it (ZN-MOV-02).
  */
 export function stanceCost(from: Stance, to: Stance): number {
   if (from === to) return 0;
-  return from === "prone" || from === "proneFiring" ? 2 : 1;
+  const prone = (s: Stance) => s === "prone" || s === "proneFiring";
+  return prone(from) && !prone(to) ? 2 : 1;
 }
 
 /** The cost of a planned movement and how it is paid. */
