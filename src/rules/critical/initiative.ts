@@ -1,3 +1,4 @@
+import { initiativeGroups as groupForInitiative, orderByInitiative } from "../core/initiative.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { InitiativeRoll } from "../core/ruleset.js";
@@ -35,17 +36,7 @@ export async function rollInitiative(members: CriticalCombatant[], dice: DiceRol
  * bonus, then to the order given (RULES.md).
  */
 export function order(rolls: InitiativeRoll[]): InitiativeRoll[] {
-  return rolls
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => {
-      if (b.r.total !== a.r.total) return b.r.total - a.r.total;
-      for (let k = 0; k < Math.max(a.r.tiebreak.length, b.r.tiebreak.length); k++) {
-        const d = (b.r.tiebreak[k] ?? 0) - (a.r.tiebreak[k] ?? 0);
-        if (d) return d;
-      }
-      return a.i - b.i;
-    })
-    .map(({ r }) => r);
+  return orderByInitiative(rolls);
 }
 
 /** Declaration order: lowest initiative declares first, the exact reverse of resolution (CR-INI-02). */
@@ -77,21 +68,5 @@ export function delay(sequence: readonly string[], id: string, after: string): s
  * (`each`), per group name (`group`) or all together (`all`).
  */
 export function initiativeGroups(combatants: CriticalCombatant[], options: Pick<CriticalOptions, "npcInitiative">): CriticalCombatant[][] {
-  const groups: CriticalCombatant[][] = [];
-  const byKey = new Map<string, CriticalCombatant[]>();
-  for (const c of combatants) {
-    if (c.kind !== "npc" || options.npcInitiative === "each") {
-      groups.push([c]);
-      continue;
-    }
-    const key = options.npcInitiative === "all" ? "\u0000all" : c.group;
-    let g = byKey.get(key);
-    if (!g) {
-      g = [];
-      byKey.set(key, g);
-      groups.push(g);
-    }
-    g.push(c);
-  }
-  return groups;
+  return groupForInitiative(combatants, options.npcInitiative);
 }

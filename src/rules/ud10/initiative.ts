@@ -1,3 +1,4 @@
+import { initiativeGroups as groupForInitiative, orderByInitiative } from "../core/initiative.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { InitiativeRoll } from "../core/ruleset.js";
@@ -41,17 +42,7 @@ export async function rollInitiative(members: Ud10Combatant[], dice: DiceRoller)
  * Initiative value, then the higher DEX, then the order given (RULES.md).
  */
 export function order(rolls: InitiativeRoll[]): InitiativeRoll[] {
-  return rolls
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => {
-      if (b.r.total !== a.r.total) return b.r.total - a.r.total;
-      for (let k = 0; k < Math.max(a.r.tiebreak.length, b.r.tiebreak.length); k++) {
-        const d = (b.r.tiebreak[k] ?? 0) - (a.r.tiebreak[k] ?? 0);
-        if (d) return d;
-      }
-      return a.i - b.i;
-    })
-    .map(({ r }) => r);
+  return orderByInitiative(rolls);
 }
 
 /**
@@ -59,23 +50,7 @@ export function order(rolls: InitiativeRoll[]): InitiativeRoll[] {
  * roll alone; NPCs alone (`each`), per group name (`group`) or all together (`all`).
  */
 export function initiativeGroups(combatants: Ud10Combatant[], options: Pick<Ud10Options, "npcInitiative">): Ud10Combatant[][] {
-  const groups: Ud10Combatant[][] = [];
-  const byKey = new Map<string, Ud10Combatant[]>();
-  for (const c of combatants) {
-    if (c.kind !== "npc" || options.npcInitiative === "each") {
-      groups.push([c]);
-      continue;
-    }
-    const key = options.npcInitiative === "all" ? "\u0000all" : c.group;
-    let g = byKey.get(key);
-    if (!g) {
-      g = [];
-      byKey.set(key, g);
-      groups.push(g);
-    }
-    g.push(c);
-  }
-  return groups;
+  return groupForInitiative(combatants, options.npcInitiative);
 }
 
 /** Whether initiative is rolled again at the start of each round (UD-INI-01) or kept (UD-INI-03). */

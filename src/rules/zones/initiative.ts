@@ -1,3 +1,4 @@
+import { orderByInitiative } from "../core/initiative.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { InitiativeRoll } from "../core/ruleset.js";
@@ -55,17 +56,7 @@ export async function rollInitiative(members: ZonesCombatant[], dice: DiceRoller
  * characters before NPCs, then the order given (RULES.md).
  */
 export function order(rolls: InitiativeRoll[]): InitiativeRoll[] {
-  return rolls
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => {
-      if (b.r.total !== a.r.total) return b.r.total - a.r.total;
-      for (let k = 0; k < Math.max(a.r.tiebreak.length, b.r.tiebreak.length); k++) {
-        const d = (b.r.tiebreak[k] ?? 0) - (a.r.tiebreak[k] ?? 0);
-        if (d) return d;
-      }
-      return a.i - b.i;
-    })
-    .map(({ r }) => r);
+  return orderByInitiative(rolls);
 }
 
 /**

@@ -1,0 +1,49 @@
+/**
+ * Initiative helpers shared by every ruleset with an initiative roll (UD-INI-01/02,
+ * CR-INI-01/02, ZN-INI-01).
+ */
+import type { GroupMode, InitiativeRoll } from "./ruleset.js";
+
+/**
+ * Acting order: highest total first; equal totals compare each roll's `tiebreak` values in
+ * turn (higher first), then keep the order given. Each ruleset fills `tiebreak` with its own
+ * tie rules (RULES.md). The input is not changed.
+ */
+export function orderByInitiative(rolls: readonly InitiativeRoll[]): InitiativeRoll[] {
+  return rolls
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => {
+      if (b.r.total !== a.r.total) return b.r.total - a.r.total;
+      for (let k = 0; k < Math.max(a.r.tiebreak.length, b.r.tiebreak.length); k++) {
+        const d = (b.r.tiebreak[k] ?? 0) - (a.r.tiebreak[k] ?? 0);
+        if (d) return d;
+      }
+      return a.i - b.i;
+    })
+    .map(({ r }) => r);
+}
+
+/**
+ * Splits combatants into initiative groups (UD-INI-02, CR-INI-01): characters always roll alone;
+ * NPCs alone (`each`), one roll per group name (`group`) or one for all of them (`all`). Groups
+ * keep the order their first member was given in.
+ */
+export function initiativeGroups<T extends { kind: string; group: string }>(combatants: readonly T[], mode: GroupMode): T[][] {
+  const groups: T[][] = [];
+  const byKey = new Map<string, T[]>();
+  for (const c of combatants) {
+    if (c.kind !== "npc" || mode === "each") {
+      groups.push([c]);
+      continue;
+    }
+    const key = mode === "all" ? "\u0000all" : c.group;
+    let g = byKey.get(key);
+    if (!g) {
+      g = [];
+      byKey.set(key, g);
+      groups.push(g);
+    }
+    g.push(c);
+  }
+  return groups;
+}
