@@ -68,7 +68,7 @@ describe("init: data models", () => {
   it("registers character and npc actor models with the combatant fields", () => {
     for (const type of ["character", "npc"]) {
       const schema = schemaOf(stub.CONFIG.Actor.dataModels[type]);
-      expect(Object.keys(schema).sort()).toEqual(["attributes", "biography", "ep", "group", "hp", "size", "skills"]);
+      expect(Object.keys(schema).sort()).toEqual(["attributes", "biography", "ep", "group", "hp", "ruleset", "size", "skills"]);
       expect(Object.keys((schema.attributes as SchemaField).fields).sort()).toEqual(["CON", "DEX", "STR"]);
       const skills = (schema.skills as SchemaField).fields;
       expect(Object.keys(skills).sort()).toEqual(["dodge", "initiative", "melee", "parry", "ranged"]);
@@ -85,14 +85,14 @@ describe("init: data models", () => {
   it("registers the weapon and armor item models", () => {
     const weapon = schemaOf(stub.CONFIG.Item.dataModels.weapon);
     expect(Object.keys(weapon).sort()).toEqual(
-      ["attackModifier", "canParry", "damage", "description", "kind", "modes", "penetration", "rangeIncrement", "shield"].sort(),
+      ["attackModifier", "canParry", "damage", "description", "kind", "modes", "penetration", "rangeIncrement", "ruleset", "shield"].sort(),
     );
     expect(weapon.kind!.options.choices).toEqual(["melee", "ranged"]);
     const modes = schemaPaths(weapon).filter(([p]) => p.startsWith("modes.element.")).map(([p]) => p.replace("modes.element.", ""));
     expect(modes.sort()).toEqual(["attackModifier", "damage", "id", "label", "shots"]);
 
     const armor = schemaOf(stub.CONFIG.Item.dataModels.armor);
-    expect(Object.keys(armor).sort()).toEqual(["description", "equipped", "zones"]);
+    expect(Object.keys(armor).sort()).toEqual(["description", "equipped", "ruleset", "zones"]);
     expect(Object.keys((armor.zones as SchemaField).fields).sort()).toEqual(["head", "leftArm", "leftLeg", "rightArm", "rightLeg", "torso"]);
     expect(armor.equipped!.options.initial).toBe(true);
   });

@@ -9,8 +9,11 @@
 import { ud10 } from "../rules/ud10/index.js";
 import { rollAttack, rulesetLabel } from "./attack.js";
 import { TEMPLATES } from "./config.js";
+import { registerConditions } from "./conditions.js";
 import { registerDataModels } from "./data-models.js";
 import { FoundryRoller } from "./dice.js";
+import { registerPlayFlow } from "./chat/play-flow.js";
+import { registerPackFilter } from "./models/packs.js";
 import { warn } from "./notify.js";
 import { activeRuleset, isImplemented, registerSettings, ud10OptionValues } from "./settings.js";
 import { registerActorSheet } from "./sheets/actor-sheet.js";
@@ -45,10 +48,13 @@ const api: FrayApi = {
 
 Hooks.once("init", () => {
   console.log("Fray | Initializing");
-  registerDataModels();
   registerSettings();
+  registerDataModels(activeRuleset());
+  registerConditions();
+  registerPackFilter(activeRuleset);
   registerActorSheet();
   registerItemSheet();
+  registerPlayFlow();
   void foundry.applications.handlebars.loadTemplates([TEMPLATES.attackCard]);
   (game as unknown as { fray: FrayApi }).fray = api;
 });

@@ -1,108 +1,64 @@
 /**
- * The character and NPC sheet (ApplicationV2): attributes, combat skills, HP/EP, size and
- * group, the defense rating, weapons with an Attack button each, armor, and the biography.
+ * The character and NPC sheet (ApplicationV2, Handlebars). Characters get tabs (attributes and
+ * skills with roll buttons, combat, conditions, biography); NPCs a compact stat block for the
+ * GM with the same Attack buttons; actors of rulesets without their own sheet yet a generic
+ * stat view. The context comes from the pure {@link actorSheetContext}.
  */
-import { defenseRating } from "../../rules/ud10/index.js";
-import { ATTRIBUTES, SKILLS, ZONES } from "../../rules/ud10/model.js";
+import { SKILLS } from "../../rules/ud10/model.js";
 import { actorSource, rollAttack } from "../attack.js";
-import { TEMPLATES } from "../config.js";
-import { reportError } from "../notify.js";
-import { ud10CombatantFromActor } from "../sources.js";
-import { HandlebarsActorSheet, pickImage, type SheetRenderOptions } from "./sheet-base.js";
+import { SYSTEM_PATH, type RulesetChoice } from "../config.js";
+import { rulesetOfSystem, rulesetOfUuid } from "../models/migrate.js";
+import type { Ud10Derived } from "../models/derived.js";
+import { reportError, warn } from "../notify.js";
+import { activeRuleset, ud10OptionValues } from "../settings.js";
+import { actorSheetContext, ACTOR_TABS } from "./context.js";
+import { HandlebarsActorSheet, pickImage, type SheetPart, type SheetRenderOptions } from "./sheet-base.js";
 
+export { ATTRIBUTE_LABELS, KIND_LABELS, SIZE_LABELS, SKILL_LABELS, ZONE_LABELS } from "./context.js";
 
-/** i18n keys of the attributes' names and abbreviations. */
-export const ATTRIBUTE_LABELS: Record<(typeof ATTRIBUTES)[number], { label: string; abbr: string }> = {
-  STR: { label: "FRAY.Attribute.STR.label", abbr: "FRAY.Attribute.STR.abbr" },
-  DEX: { label: "FRAY.Attribute.DEX.label", abbr: "FRAY.Attribute.DEX.abbr" },
-  CON: { label: "FRAY.Attribute.CON.label", abbr: "FRAY.Attribute.CON.abbr" },
-};
+/** Template of each part of the actor sheet. */
+export const ACTOR_TEMPLATES = {
+  header: `${SYSTEM_PATH}/templates/actor/header.hbs`,
+  tabs: `${SYSTEM_PATH}/templates/actor/tabs.hbs`,
+  attributes: `${SYSTEM_PATH}/templates/actor/attributes.hbs`,
+  combat: `${SYSTEM_PATH}/templates/actor/combat.hbs`,
+  conditions: `${SYSTEM_PATH}/templates/actor/conditions.hbs`,
+  biography: `${SYSTEM_PATH}/templates/actor/biography.hbs`,
+  npc: `${SYSTEM_PATH}/templates/actor/npc.hbs`,
+  generic: `${SYSTEM_PATH}/templates/actor/generic.hbs`,
+} as const;
 
-/** i18n keys of the skills' names. */
-export const SKILL_LABELS: Record<(typeof SKILLS)[number], string> = {
-  initiative: "FRAY.Skill.initiative",
-  melee: "FRAY.Skill.melee",
-  ranged: "FRAY.Skill.ranged",
-  parry: "FRAY.Skill.parry",
-  dodge: "FRAY.Skill.dodge",
-};
-
-/** i18n keys of the body zones' names. */
-export const ZONE_LABELS: Record<(typeof ZONES)[number], string> = {
-  head: "FRAY.Zone.head",
-  leftArm: "FRAY.Zone.leftArm",
-  rightArm: "FRAY.Zone.rightArm",
-  torso: "FRAY.Zone.torso",
-  leftLeg: "FRAY.Zone.leftLeg",
-  rightLeg: "FRAY.Zone.rightLeg",
-};
-
-/** i18n keys of the size choices. */
-export const SIZE_LABELS = { small: "FRAY.Size.small", normal: "FRAY.Size.normal", large: "FRAY.Size.large" } as const;
-
-/** i18n keys of the weapon kinds. */
-export const KIND_LABELS = { melee: "FRAY.Weapon.Kind.melee", ranged: "FRAY.Weapon.Kind.ranged" } as const;
-
-/** Loose view of an actor's system source, as the sheet reads it. */
-interface ActorSystemSource {
-  attributes: Record<string, number>;
-  skills: Record<string, { rating: number; trained: boolean }>;
-  hp: { value: number; max: number };
-  ep: { value: number; max: number };
-  size: string;
-  group: string;
-  biography: string;
+/** The parts each kind of actor sheet shows. */
+export function actorParts(type: string, ruleset: RulesetChoice): (keyof typeof ACTOR_TEMPLATES)[] {
+  if (ruleset !== "ud10") return ["generic"];
+  if (type === "npc") return ["npc"];
+  return ["header", "tabs", "attributes", "combat", "conditions", "biography"];
 }
 
-/** Loose view of an item's system source. */
-interface ItemSystemSource {
-  kind?: string;
-  damage?: string;
-  attackModifier?: number;
-  penetration?: number;
-  rangeIncrement?: number;
-  equipped?: boolean;
-  shield?: boolean;
-  zones?: Record<string, { rating: number; buffer: number }>;
-}
-
-/** The sheet's rendering context (beyond what ActorSheetV2 provides). */
-export interface FrayActorSheetContext {
-  actor: Actor.Implementation;
-  systemSource: ActorSystemSource;
-  editable: boolean;
-  isNpc: boolean;
-  attributes: { id: string; label: string; abbr: string; value: number; name: string }[];
-  skills: { id: string; label: string; rating: number; trained: boolean; name: string }[];
-  sizes: Record<string, string>;
-  defense: number | null;
-  weapons: {
-    id: string;
-    name: string;
-    img: string;
-    kind: string;
-    damage: string;
-    attackModifier: string;
-    range: string;
-    penetration: number;
-  }[];
-  armor: { id: string; name: string; img: string; equipped: boolean; zones: string }[];
-  enrichedBiography: string;
+/** The item a drop would add: its system data and where it came from. */
+interface DroppedItem {
+  uuid?: string;
+  type?: string;
+  _source?: { system?: unknown };
+  system?: unknown;
 }
 
 /**
- * The sheet of `character` and `npc` actors. Actions (`data-action`): `attack` (per weapon),
- * `createItem` (`data-type` weapon/armor), `editItem`, `deleteItem`, `toggleEquipped`,
- * `changeImage`. Inputs are named by document path and saved on change.
+ * The sheet of `character` and `npc` actors. Actions (`data-action`): `attack` (per weapon, with
+ * the row's firing-mode select), `rollSkill` (`data-skill`), `toggleCondition`
+ * (`data-condition`), `createItem` (`data-type` weapon/armor), `editItem`, `deleteItem`,
+ * `toggleEquipped`, `changeImage`. Inputs are named by document path and saved on change.
  */
 export class FrayActorSheet extends HandlebarsActorSheet {
   static override DEFAULT_OPTIONS = {
     classes: ["fray", "sheet", "actor"],
-    position: { width: 680, height: 760 },
+    position: { width: 720, height: 780 },
     window: { resizable: true },
     form: { submitOnChange: true },
     actions: {
       attack: FrayActorSheet.#onAttack,
+      rollSkill: FrayActorSheet.#onRollSkill,
+      toggleCondition: FrayActorSheet.#onToggleCondition,
       createItem: FrayActorSheet.#onCreateItem,
       editItem: FrayActorSheet.#onEditItem,
       deleteItem: FrayActorSheet.#onDeleteItem,
@@ -111,76 +67,70 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     },
   };
 
-  static override PARTS = {
-    header: { template: TEMPLATES.actorHeader },
-    body: { template: TEMPLATES.actorBody, scrollable: [""] },
+  /** Default size of the compact NPC stat block. */
+  static readonly NPC_POSITION = { width: 560, height: 640 };
+
+  static override PARTS: Record<string, SheetPart> = {
+    header: { template: ACTOR_TEMPLATES.header },
+    tabs: { template: ACTOR_TEMPLATES.tabs },
+    attributes: { template: ACTOR_TEMPLATES.attributes, scrollable: [""] },
+    combat: { template: ACTOR_TEMPLATES.combat, scrollable: [""] },
+    conditions: { template: ACTOR_TEMPLATES.conditions, scrollable: [""] },
+    biography: { template: ACTOR_TEMPLATES.biography, scrollable: [""] },
+    npc: { template: ACTOR_TEMPLATES.npc, scrollable: [""] },
+    generic: { template: ACTOR_TEMPLATES.generic, scrollable: [""] },
   };
+
+  static TABS = {
+    primary: { tabs: ACTOR_TABS.map((t) => ({ id: t.id, icon: t.icon, label: t.label })), initial: "attributes" },
+  };
+
+  /** Active tab per group (ApplicationV2 keeps it on switching). */
+  declare tabGroups: Record<string, string>;
+
+  /** Only the parts of this actor's kind of sheet. */
+  _configureRenderParts(options: SheetRenderOptions): Record<string, SheetPart> {
+    const parent = (HandlebarsActorSheet.prototype as unknown as { _configureRenderParts?: (o: SheetRenderOptions) => Record<string, SheetPart> })
+      ._configureRenderParts;
+    const all = parent ? parent.call(this, options) : { ...FrayActorSheet.PARTS };
+    const keep = new Set<string>(actorParts(this.document.type, activeRuleset()));
+    return Object.fromEntries(Object.entries(all).filter(([id]) => keep.has(id)));
+  }
 
   override async _prepareContext(options: SheetRenderOptions): Promise<Record<string, unknown>> {
     const base = await super._prepareContext(options);
     const actor = this.document;
-    const source = actor.toObject().system as unknown as ActorSystemSource;
-    const i18n = game.i18n;
-    let defense: number | null = null;
-    try {
-      defense = defenseRating(ud10CombatantFromActor(actorSource(actor)));
-    } catch {
-      defense = null;
-    }
-    const items = Array.from(actor.items);
-    const context: FrayActorSheetContext = {
-      actor,
-      systemSource: source,
+    const source = actorSource(actor) as ReturnType<typeof actorSource> & { img?: string; uuid?: string };
+    const system = (source.system ?? {}) as { biography?: string };
+    const context = actorSheetContext({
+      actor: { ...source, img: actor.img, uuid: actor.uuid },
+      ruleset: activeRuleset(),
       editable: this.isEditable,
-      isNpc: actor.type === "npc",
-      attributes: ATTRIBUTES.map((id) => ({
-        id,
-        label: i18n.localize(ATTRIBUTE_LABELS[id].label),
-        abbr: i18n.localize(ATTRIBUTE_LABELS[id].abbr),
-        value: source.attributes[id] ?? 0,
-        name: `system.attributes.${id}`,
-      })),
-      skills: SKILLS.map((id) => ({
-        id,
-        label: i18n.localize(SKILL_LABELS[id]),
-        rating: source.skills[id]?.rating ?? 0,
-        trained: source.skills[id]?.trained ?? false,
-        name: `system.skills.${id}`,
-      })),
-      sizes: Object.fromEntries(Object.entries(SIZE_LABELS).map(([k, v]) => [k, i18n.localize(v)])),
-      defense,
-      weapons: items
-        .filter((i) => i.type === "weapon")
-        .map((i) => {
-          const s = i.toObject().system as unknown as ItemSystemSource;
-          const ranged = s.kind === "ranged";
-          return {
-            id: i.id ?? "",
-            name: i.name ?? "",
-            img: i.img ?? "",
-            kind: i18n.localize(ranged ? KIND_LABELS.ranged : KIND_LABELS.melee),
-            damage: s.damage ?? "",
-            attackModifier: signedNumber(s.attackModifier ?? 0),
-            range: ranged ? i18n.format("FRAY.Sheet.RangeIncrement", { metres: String(s.rangeIncrement ?? 0) }) : "",
-            penetration: s.penetration ?? 0,
-          };
-        }),
-      armor: items
-        .filter((i) => i.type === "armor")
-        .map((i) => {
-          const s = i.toObject().system as unknown as ItemSystemSource;
-          const zones = ZONES.map((z) => {
-            const zone = s.zones?.[z] ?? { rating: 0, buffer: 0 };
-            return `${i18n.localize(ZONE_LABELS[z])} ${zone.rating}/${zone.buffer}`;
-          }).join(", ");
-          return { id: i.id ?? "", name: i.name ?? "", img: i.img ?? "", equipped: s.equipped !== false, zones };
-        }),
-      enrichedBiography: await foundry.applications.ux.TextEditor.implementation.enrichHTML(source.biography ?? "", {
+      bodyZones: Boolean(ud10OptionValues().bodyZones),
+      activeTab: this.tabGroups?.primary,
+      derived: (actor.system as { derived?: Ud10Derived | null } | undefined)?.derived,
+      enrichedBiography: await foundry.applications.ux.TextEditor.implementation.enrichHTML(system.biography ?? "", {
         secrets: actor.isOwner,
         relativeTo: actor,
       }),
-    };
+      i18n: game.i18n,
+    });
     return Object.assign(base, context);
+  }
+
+  /**
+   * Refuses an item of another ruleset (from its `system.ruleset` or the pack it comes from)
+   * with a localized warning; everything else goes to ActorSheetV2's own drop handling.
+   */
+  async _onDropItem(event: DragEvent, item: DroppedItem): Promise<unknown> {
+    const world = activeRuleset();
+    const of = rulesetOfUuid(item.uuid) ?? rulesetOfSystem(item._source?.system ?? item.system);
+    if (of !== world || (item.type !== "weapon" && item.type !== "armor")) {
+      warn("FRAY.Notify.ForeignItem", { ruleset: game.i18n.localize(`FRAY.Setting.Ruleset.Choice.${of}`) });
+      return null;
+    }
+    const parent = (HandlebarsActorSheet.prototype as unknown as { _onDropItem?: (e: DragEvent, i: DroppedItem) => Promise<unknown> })._onDropItem;
+    return parent ? parent.call(this, event, item) : null;
   }
 
   /** The item a clicked control belongs to (`data-item-id` on it or an ancestor). */
@@ -189,16 +139,52 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     return id ? (this.document.items.get(id) ?? undefined) : undefined;
   }
 
-  /** Attack with the weapon of the clicked row against the first targeted token. */
+  /** Attack with the weapon of the clicked row (and its selected firing mode) against the first targeted token. */
   static async #onAttack(this: FrayActorSheet, _event: PointerEvent, target: HTMLElement): Promise<void> {
     const item = this.#itemFor(target);
     if (!item) return;
+    const row = target.closest<HTMLElement>("[data-item-id]");
+    const select = row?.querySelector?.<HTMLSelectElement>("select[data-mode-select]");
+    const modeId = select?.value && select.value !== "standard" ? select.value : undefined;
     const token = this.document.isToken ? (this.document.token?.object ?? null) : undefined;
     try {
-      await rollAttack({ actor: this.document, weaponId: item.id ?? "", token: token as never });
+      await rollAttack({ actor: this.document, weaponId: item.id ?? "", token: token as never, ...(modeId ? { modeId } : {}) });
     } catch (err) {
       reportError(err);
     }
+  }
+
+  /** Rolls a skill check, d10 + the value the core gives the skill (its rating, or the attribute when untrained). */
+  static async #onRollSkill(this: FrayActorSheet, _event: PointerEvent, target: HTMLElement): Promise<void> {
+    const id = target.closest<HTMLElement>("[data-skill]")?.dataset.skill;
+    if (!id || !(SKILLS as readonly string[]).includes(id)) return;
+    const context = actorSheetContext({
+      actor: actorSource(this.document),
+      ruleset: "ud10",
+      editable: false,
+      bodyZones: false,
+      enrichedBiography: "",
+      derived: null,
+      i18n: game.i18n,
+    }) as { skills?: { id: string; label: string; check: number }[] };
+    const skill = context.skills?.find((s) => s.id === id);
+    if (!skill) return;
+    try {
+      const roll = await new Roll("1d10 + @value", { value: skill.check }).evaluate();
+      await roll.toMessage({
+        speaker: ChatMessage.getSpeaker({ actor: this.document }),
+        flavor: game.i18n.format("FRAY.Sheet.SkillRollFlavor", { skill: skill.label }),
+      });
+    } catch (err) {
+      reportError(err);
+    }
+  }
+
+  /** Turns the clicked condition on or off (a status effect the core reads). */
+  static async #onToggleCondition(this: FrayActorSheet, _event: PointerEvent, target: HTMLElement): Promise<void> {
+    const id = target.closest<HTMLElement>("[data-condition]")?.dataset.condition;
+    if (!id || !this.isEditable) return;
+    await (this.document as unknown as { toggleStatusEffect(id: string): Promise<unknown> }).toggleStatusEffect(id);
   }
 
   /** Creates a new weapon or armor item (`data-type`) with a localized default name. */
@@ -224,7 +210,7 @@ export class FrayActorSheet extends HandlebarsActorSheet {
   static async #onToggleEquipped(this: FrayActorSheet, _event: PointerEvent, target: HTMLElement): Promise<void> {
     const item = this.#itemFor(target);
     if (!item || item.type !== "armor") return;
-    const equipped = (item.toObject().system as unknown as ItemSystemSource).equipped !== false;
+    const equipped = (item.toObject().system as unknown as { equipped?: boolean }).equipped !== false;
     await item.update({ "system.equipped": !equipped } as never);
   }
 
@@ -232,11 +218,6 @@ export class FrayActorSheet extends HandlebarsActorSheet {
   static async #onChangeImage(this: FrayActorSheet): Promise<void> {
     if (this.isEditable) await pickImage(this.document as never);
   }
-}
-
-/** `+3`, `-2`, `0`. */
-function signedNumber(value: number): string {
-  return value > 0 ? `+${value}` : String(value);
 }
 
 /**

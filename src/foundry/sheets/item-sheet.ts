@@ -2,10 +2,13 @@
  * The weapon and armor sheet: a weapon's kind, attack modifier, damage code, penetration,
  * range increment and firing modes; an armor's rating and buffer per body zone.
  */
-import { ZONES } from "../../rules/ud10/model.js";
-import { TEMPLATES } from "../config.js";
-import { KIND_LABELS, ZONE_LABELS } from "./actor-sheet.js";
+import { SYSTEM_PATH } from "../config.js";
+import { activeRuleset } from "../settings.js";
+import { itemSheetContext } from "./context.js";
 import { HandlebarsItemSheet, pickImage, type SheetRenderOptions } from "./sheet-base.js";
+
+/** Template of the item sheet. */
+export const ITEM_TEMPLATE = `${SYSTEM_PATH}/templates/item/item-sheet.hbs`;
 
 /** Loose view of a weapon's or armor's system source, as the sheet reads it. */
 interface ItemSystemSource {
@@ -22,7 +25,7 @@ interface ItemSystemSource {
 export class FrayItemSheet extends HandlebarsItemSheet {
   static override DEFAULT_OPTIONS = {
     classes: ["fray", "sheet", "item"],
-    position: { width: 520, height: 600 },
+    position: { width: 560, height: 640 },
     window: { resizable: true },
     form: { submitOnChange: true },
     actions: {
@@ -33,33 +36,24 @@ export class FrayItemSheet extends HandlebarsItemSheet {
   };
 
   static override PARTS = {
-    body: { template: TEMPLATES.itemSheet, scrollable: [""] },
+    body: { template: ITEM_TEMPLATE, scrollable: [""] },
   };
 
   override async _prepareContext(options: SheetRenderOptions): Promise<Record<string, unknown>> {
     const base = await super._prepareContext(options);
     const item = this.document;
-    const i18n = game.i18n;
-    const source = item.toObject().system as unknown as ItemSystemSource;
-    return Object.assign(base, {
-      item,
-      systemSource: source,
+    const source = item.toObject() as unknown as Parameters<typeof itemSheetContext>[0]["item"];
+    const context = itemSheetContext({
+      item: { ...source, img: item.img, uuid: item.uuid },
+      ruleset: activeRuleset(),
       editable: this.isEditable,
-      isWeapon: item.type === "weapon",
-      isArmor: item.type === "armor",
-      kinds: { melee: i18n.localize(KIND_LABELS.melee), ranged: i18n.localize(KIND_LABELS.ranged) },
-      modes: (source.modes ?? []).map((mode, index) => ({ ...mode, index })),
-      zones: ZONES.map((id) => ({
-        id,
-        label: i18n.localize(ZONE_LABELS[id]),
-        rating: source.zones?.[id]?.rating ?? 0,
-        buffer: source.zones?.[id]?.buffer ?? 0,
-      })),
-      enrichedDescription: await foundry.applications.ux.TextEditor.implementation.enrichHTML(source.description ?? "", {
-        secrets: item.isOwner,
-        relativeTo: item,
-      }),
+      enrichedDescription: await foundry.applications.ux.TextEditor.implementation.enrichHTML(
+        String((source.system as { description?: string } | undefined)?.description ?? ""),
+        { secrets: item.isOwner, relativeTo: item },
+      ),
+      i18n: game.i18n,
     });
+    return Object.assign(base, context);
   }
 
   /** The weapon's firing modes as stored. */

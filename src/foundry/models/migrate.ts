@@ -1,0 +1,177 @@
+/**
+ * Source migrations of Fray's actor and item data, per ruleset, and the helpers that tell which
+ * ruleset a document or compendium belongs to. Pure: no Foundry globals, so the data models call
+ * these from `migrateData` and the tests run them on compendium sources directly.
+ *
+ * Every migration rewrites older or looser shapes into the shape the data model stores and
+ * keeps every value it does not understand, so nothing a world holds is lost. The shorthand
+ * forms mirror what the rules core's parsers accept (a skill given as a bare number is trained
+ * at that rating; a pool given as a number is full).
+ */
+import type { RulesetChoice } from "../config.js";
+
+type Raw = Record<string, unknown>;
+
+/** True for a plain object. */
+function isRecord(v: unknown): v is Raw {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A numeric string (`"5"`) as a number; anything else unchanged. */
+function numeric(v: unknown): unknown {
+  if (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
+  return v;
+}
+
+/** Turns numeric strings among `keys` of `raw` into numbers. */
+function numbers(raw: Raw, keys: readonly string[]): void {
+  for (const k of keys) if (k in raw) raw[k] = numeric(raw[k]);
+}
+
+/**
+ * A value/max pool: a bare number becomes a full pool; `{ max }` without a value is full;
+ * numeric strings become numbers.
+ */
+export function migrateTrack(v: unknown): unknown {
+  const n = numeric(v);
+  if (typeof n === "number") return { value: n, max: n };
+  if (!isRecord(v)) return v;
+  numbers(v, ["value", "max"]);
+  if ((v.value === undefined || v.value === null) && typeof v.max === "number") v.value = v.max;
+  return v;
+}
+
+/** Upper-cases the keys of an attribute block (`str` → `STR`) without overwriting a present key. */
+function upperKeys(raw: Raw, known: readonly string[]): void {
+  for (const key of Object.keys(raw)) {
+    const upper = key.toUpperCase();
+    if (upper !== key && known.includes(upper) && raw[upper] === undefined) {
+      raw[upper] = raw[key];
+      delete raw[key];
+    }
+  }
+}
+
+/** The UD10 attributes and skills (kept here so the migration stays free of the core's imports). */
+const UD10_ATTRIBUTES = ["STR", "DEX", "CON"] as const;
+const UD10_SKILLS = ["initiative", "melee", "ranged", "parry", "dodge"] as const;
+const UD10_ZONES = ["head", "leftArm", "rightArm", "torso", "leftLeg", "rightLeg"] as const;
+
+/**
+ * Migrates a UD10 `character` or `npc` system source in place and returns it: lower-case or
+ * string attributes, a skill given as a bare rating (trained at it) or without `trained`
+ * (trained when its rating is above 0, as the core reads it), HP/EP given as numbers, a size
+ * in other letter case.
+ */
+export function migrateUd10Actor(source: Raw): Raw {
+  if (isRecord(source.attributes)) {
+    upperKeys(source.attributes, UD10_ATTRIBUTES);
+    numbers(source.attributes, UD10_ATTRIBUTES);
+  }
+  if (isRecord(source.skills)) {
+    for (const id of UD10_SKILLS) {
+      const v = numeric(source.skills[id]);
+      if (typeof v === "number") source.skills[id] = { rating: v, trained: true };
+      else if (isRecord(v)) {
+        numbers(v, ["rating"]);
+        if (v.trained === undefined) v.trained = typeof v.rating === "number" && v.rating > 0;
+      }
+    }
+  }
+  for (const key of ["hp", "ep"]) if (key in source) source[key] = migrateTrack(source[key]);
+  if (typeof source.size === "string") source.size = source.size.toLowerCase();
+  return source;
+}
+
+/**
+ * Migrates a UD10 `weapon` system source in place: a numeric damage becomes a damage code,
+ * `thrown` weapons are `ranged` (they use Ranged Combat), numeric strings become numbers,
+ * modes stored as an object become a list and get an id, and a weapon that never said whether
+ * it parries gets the core's default (melee weapons can, ranged ones cannot).
+ */
+export function migrateUd10Weapon(source: Raw): Raw {
+  if (typeof source.damage === "number") source.damage = String(source.damage);
+  if (source.kind === "thrown") source.kind = "ranged";
+  numbers(source, ["attackModifier", "penetration", "rangeIncrement"]);
+  if (isRecord(source.modes)) source.modes = Object.entries(source.modes).map(([id, m]) => (isRecord(m) ? { id, ...m } : m));
+  if (Array.isArray(source.modes)) {
+    source.modes.forEach((m: unknown, i) => {
+      if (!isRecord(m)) return;
+      if (typeof m.damage === "number") m.damage = String(m.damage);
+      numbers(m, ["attackModifier", "shots"]);
+      if (m.id === undefined || m.id === null || m.id === "") m.id = `mode${i}`;
+      if (m.label === undefined || m.label === null) m.label = String(m.id);
+    });
+  }
+  if (source.canParry === undefined && typeof source.kind === "string") source.canParry = source.kind !== "ranged";
+  return source;
+}
+
+/**
+ * Migrates a UD10 `armor` system source in place: a zone given as a bare rating gets a buffer
+ * of 0; numeric strings become numbers.
+ */
+export function migrateUd10Armor(source: Raw): Raw {
+  if (isRecord(source.zones)) {
+    for (const z of UD10_ZONES) {
+      const v = numeric(source.zones[z]);
+      if (typeof v === "number") source.zones[z] = { rating: v, buffer: 0 };
+      else if (isRecord(v)) numbers(v, ["rating", "buffer"]);
+    }
+  }
+  return source;
+}
+
+/** Migrates a Hitbox actor system source in place: hitboxes given as numbers are full. */
+export function migrateHitboxActor(source: Raw): Raw {
+  if (isRecord(source.hitboxes)) for (const [k, v] of Object.entries(source.hitboxes)) source.hitboxes[k] = migrateTrack(v);
+  return source;
+}
+
+/** Migrates a Zones actor system source in place: skills given as `{ ranks }`, pools given as numbers. */
+export function migrateZonesActor(source: Raw): Raw {
+  if (isRecord(source.skills)) {
+    for (const [k, v] of Object.entries(source.skills)) if (isRecord(v) && "ranks" in v) source.skills[k] = numeric(v.ranks);
+  }
+  for (const key of ["hp", "speed", "effort"]) if (key in source) source[key] = migrateTrack(source[key]);
+  return source;
+}
+
+/** Migrates a Critical actor system source in place: hits given as a number. */
+export function migrateCriticalActor(source: Raw): Raw {
+  if (typeof source.hits === "number") {
+    const total = isRecord(source.physique) && typeof source.physique.total === "number" ? source.physique.total : source.hits;
+    source.hits = { value: source.hits, max: total };
+  }
+  return source;
+}
+
+/** The rulesets in the order the settings list them. */
+const KNOWN: readonly RulesetChoice[] = ["ud10", "hitbox", "critical", "zones"];
+
+/**
+ * The ruleset a document's system data is for: its `ruleset` field, `ud10` when it has none
+ * (UD10 content predates the field).
+ */
+export function rulesetOfSystem(system: unknown): RulesetChoice {
+  const r = isRecord(system) ? system.ruleset : undefined;
+  return typeof r === "string" && (KNOWN as readonly string[]).includes(r) ? (r as RulesetChoice) : "ud10";
+}
+
+/**
+ * The ruleset of a compendium pack of this system, from its name (`hitbox-weapons` → `hitbox`);
+ * undefined for packs that belong to no ruleset.
+ */
+export function rulesetOfPack(name: string): RulesetChoice | undefined {
+  const prefix = name.split("-")[0] ?? "";
+  return (KNOWN as readonly string[]).includes(prefix) ? (prefix as RulesetChoice) : undefined;
+}
+
+/**
+ * The ruleset of a document given by UUID when it lives in one of this system's packs
+ * (`Compendium.fray.hitbox-weapons.Item.x` → `hitbox`).
+ */
+export function rulesetOfUuid(uuid: string | null | undefined): RulesetChoice | undefined {
+  const m = /^Compendium\.fray\.([^.]+)\./.exec(uuid ?? "");
+  return m ? rulesetOfPack(m[1]!) : undefined;
+}

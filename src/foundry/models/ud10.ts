@@ -1,0 +1,188 @@
+/**
+ * UD10 data models: `character` and `npc` actors, `weapon` and `armor` items. The shapes mirror
+ * what `src/foundry/sources.ts` and `src/rules/ud10/model.ts` read, so `actor.toObject()` turns
+ * into a rules-core combatant without renaming anything. Derived values come from the core
+ * through {@link ud10Derived}.
+ */
+import { parseDamageCode } from "../../rules/ud10/model.js";
+import { localizeError } from "../../rules/core/errors.js";
+import { ud10Derived, type Ud10Derived } from "./derived.js";
+import { choice, decimal, integer, rulesetField, track } from "./fields.js";
+import { migrateUd10Actor, migrateUd10Armor, migrateUd10Weapon } from "./migrate.js";
+
+type Raw = Record<string, unknown>;
+
+/** One skill: rating and whether it is trained. */
+function skill() {
+  const { SchemaField, BooleanField } = foundry.data.fields;
+  return new SchemaField({ rating: integer(0, { min: 0 }), trained: new BooleanField({ initial: false }) });
+}
+
+/**
+ * Validates a damage code with the core's parser (UD-DMG-01). Throws the core's localized
+ * message, which Foundry shows as the field's validation error; the stored value is kept.
+ */
+export function validateDamageCode(value: unknown): boolean {
+  try {
+    parseDamageCode(String(value));
+    return true;
+  } catch (error) {
+    const i18n = (globalThis as { game?: { i18n?: { format(key: string, data: Record<string, string | number>): string } } }).game?.i18n;
+    throw new Error(localizeError(error, (key, data) => i18n?.format(key, data)));
+  }
+}
+
+/** A damage code field, validated by the core (UD-DMG-01). */
+function damageField() {
+  return new foundry.data.fields.StringField({ required: true, blank: false, initial: "1d10", validate: validateDamageCode });
+}
+
+/**
+ * The schema of a UD10 `character` or `npc` actor.
+ * @param group the default side of new actors (`players` or `npc`).
+ */
+function actorSchema(group: string) {
+  const { SchemaField, StringField, HTMLField } = foundry.data.fields;
+  return {
+    ruleset: rulesetField("ud10"),
+    attributes: new SchemaField({ STR: integer(5, { min: 0 }), DEX: integer(5, { min: 0 }), CON: integer(5, { min: 0 }) }),
+    skills: new SchemaField({ initiative: skill(), melee: skill(), ranged: skill(), parry: skill(), dodge: skill() }),
+    hp: track(10),
+    ep: track(10),
+    size: choice(["small", "normal", "large"] as const, "normal"),
+    group: new StringField({ required: true, blank: false, initial: group }),
+    biography: new HTMLField({ required: true, blank: true }),
+  };
+}
+
+/** Schema of UD10 actors (both subtypes share it). */
+export type ActorSchema = ReturnType<typeof actorSchema>;
+
+/** The actor source the core reads, built from a model and its parent actor. */
+function sourceOf(model: { toObject(): unknown; parent?: unknown }): Parameters<typeof ud10Derived>[0] {
+  const actor = model.parent as
+    | { name?: string; type?: string; _id?: string | null; items?: Iterable<{ toObject(): unknown }>; statuses?: Iterable<string> }
+    | undefined;
+  return {
+    _id: actor?._id ?? null,
+    name: actor?.name ?? "",
+    type: actor?.type ?? "character",
+    system: model.toObject() as Raw,
+    items: Array.from(actor?.items ?? [], (i) => i.toObject() as never),
+    statuses: Array.from(actor?.statuses ?? []),
+  };
+}
+
+/**
+ * Data of a UD10 `character` actor: attributes STR/DEX/CON, the five combat skills
+ * (`{ rating, trained }`), HP and EP pools, size, group and an HTML biography. After
+ * preparation, `derived` holds the core's defense rating, movement and armor per zone
+ * (`null` when an item's data cannot be read).
+ */
+export class CharacterData extends foundry.abstract.TypeDataModel<ActorSchema, Actor.Implementation> {
+  static override LOCALIZATION_PREFIXES = ["FRAY.Actor"];
+
+  /** Values the rules core derives (see {@link Ud10Derived}). */
+  declare derived: Ud10Derived | null;
+
+  static override defineSchema(): ActorSchema {
+    return actorSchema("players");
+  }
+
+  /** Older or partial sources: see {@link migrateUd10Actor}. */
+  static override migrateData(source: Raw) {
+    return super.migrateData(migrateUd10Actor(source) as never);
+  }
+
+  /** Defense, movement and armor from the rules core. */
+  override prepareDerivedData(): void {
+    super.prepareDerivedData();
+    this.derived = ud10Derived(sourceOf(this as never)).derived;
+  }
+}
+
+/** Data of a UD10 `npc` actor: the same shape as a character, in the `npc` group by default. */
+export class NpcData extends CharacterData {
+  static override defineSchema(): ActorSchema {
+    return actorSchema("npc");
+  }
+}
+
+/** Schema of a firing mode (UD-RNG-02). */
+function modeSchema() {
+  const { StringField } = foundry.data.fields;
+  return {
+    id: new StringField({ required: true, blank: false, initial: "mode" }),
+    label: new StringField({ required: true, blank: true, initial: "" }),
+    damage: damageField(),
+    attackModifier: integer(0),
+    shots: integer(1, { min: 1 }),
+  };
+}
+
+function weaponSchema() {
+  const { ArrayField, BooleanField, HTMLField, SchemaField } = foundry.data.fields;
+  return {
+    ruleset: rulesetField("ud10"),
+    kind: choice(["melee", "ranged"] as const, "melee"),
+    attackModifier: integer(0),
+    /** Damage code `fixed + N d10`, e.g. `2+1d10` (UD-DMG-01). */
+    damage: damageField(),
+    penetration: integer(0, { min: 0 }),
+    /** Metres; 0 for melee weapons. */
+    rangeIncrement: decimal(0, { min: 0 }),
+    modes: new ArrayField(new SchemaField(modeSchema())),
+    canParry: new BooleanField({ initial: true }),
+    shield: new BooleanField({ initial: false }),
+    description: new HTMLField({ required: true, blank: true }),
+  };
+}
+
+/** Schema of UD10 weapons. */
+export type WeaponSchema = ReturnType<typeof weaponSchema>;
+
+/**
+ * Data of a UD10 `weapon` item: kind (`melee`/`ranged`), attack modifier, damage code (checked
+ * by the core), penetration, range increment in metres, firing modes, whether it can parry,
+ * whether it is a shield.
+ */
+export class WeaponData extends foundry.abstract.TypeDataModel<WeaponSchema, Item.Implementation> {
+  static override LOCALIZATION_PREFIXES = ["FRAY.Weapon"];
+
+  static override defineSchema(): WeaponSchema {
+    return weaponSchema();
+  }
+
+  /** Older or partial sources: see {@link migrateUd10Weapon}. */
+  static override migrateData(source: Raw) {
+    return super.migrateData(migrateUd10Weapon(source) as never);
+  }
+}
+
+function armorSchema() {
+  const { BooleanField, HTMLField, SchemaField } = foundry.data.fields;
+  const zone = () => new SchemaField({ rating: integer(0, { min: 0 }), buffer: integer(0, { min: 0 }) });
+  return {
+    ruleset: rulesetField("ud10"),
+    zones: new SchemaField({ head: zone(), leftArm: zone(), rightArm: zone(), torso: zone(), leftLeg: zone(), rightLeg: zone() }),
+    equipped: new BooleanField({ initial: true }),
+    description: new HTMLField({ required: true, blank: true }),
+  };
+}
+
+/** Schema of UD10 armor. */
+export type ArmorSchema = ReturnType<typeof armorSchema>;
+
+/** Data of a UD10 `armor` item: rating and buffer per body zone, and whether it is worn. */
+export class ArmorData extends foundry.abstract.TypeDataModel<ArmorSchema, Item.Implementation> {
+  static override LOCALIZATION_PREFIXES = ["FRAY.Armor"];
+
+  static override defineSchema(): ArmorSchema {
+    return armorSchema();
+  }
+
+  /** Older or partial sources: see {@link migrateUd10Armor}. */
+  static override migrateData(source: Raw) {
+    return super.migrateData(migrateUd10Armor(source) as never);
+  }
+}

@@ -1,0 +1,291 @@
+/**
+ * Pure preparation of the actor and item sheets' rendering context: the sheets gather the
+ * document's source, statuses and settings, then call these functions; the render test calls
+ * them on compendium sources. No Foundry globals.
+ */
+import { ATTRIBUTES, SKILL_ATTRIBUTE, SKILLS, ZONES, parseCombatant } from "../../rules/ud10/model.js";
+import { skillValue } from "../../rules/ud10/attack.js";
+import { CONDITIONS } from "../conditions.js";
+import type { RulesetChoice } from "../config.js";
+import { ud10Derived, type Ud10Derived } from "../models/derived.js";
+import type { ActorSource, ItemSource } from "../sources.js";
+
+/** Localization as the sheets use it (`game.i18n` or a test's reader of `lang/*.json`). */
+export interface SheetI18n {
+  localize(key: string): string;
+  format(key: string, data: Record<string, string>): string;
+}
+
+type Raw = Record<string, unknown>;
+
+/** i18n keys of the attributes' names and abbreviations. */
+export const ATTRIBUTE_LABELS: Record<(typeof ATTRIBUTES)[number], { label: string; abbr: string }> = {
+  STR: { label: "FRAY.Attribute.STR.label", abbr: "FRAY.Attribute.STR.abbr" },
+  DEX: { label: "FRAY.Attribute.DEX.label", abbr: "FRAY.Attribute.DEX.abbr" },
+  CON: { label: "FRAY.Attribute.CON.label", abbr: "FRAY.Attribute.CON.abbr" },
+};
+
+/** i18n keys of the skills' names. */
+export const SKILL_LABELS: Record<(typeof SKILLS)[number], string> = {
+  initiative: "FRAY.Skill.initiative",
+  melee: "FRAY.Skill.melee",
+  ranged: "FRAY.Skill.ranged",
+  parry: "FRAY.Skill.parry",
+  dodge: "FRAY.Skill.dodge",
+};
+
+/** i18n keys of the body zones' names. */
+export const ZONE_LABELS: Record<(typeof ZONES)[number], string> = {
+  head: "FRAY.Zone.head",
+  leftArm: "FRAY.Zone.leftArm",
+  rightArm: "FRAY.Zone.rightArm",
+  torso: "FRAY.Zone.torso",
+  leftLeg: "FRAY.Zone.leftLeg",
+  rightLeg: "FRAY.Zone.rightLeg",
+};
+
+/** i18n keys of the size choices. */
+export const SIZE_LABELS = { small: "FRAY.Size.small", normal: "FRAY.Size.normal", large: "FRAY.Size.large" } as const;
+
+/** i18n keys of the weapon kinds. */
+export const KIND_LABELS = { melee: "FRAY.Weapon.Kind.melee", ranged: "FRAY.Weapon.Kind.ranged" } as const;
+
+/** The tabs of the character sheet: id, i18n key, Font Awesome icon. */
+export const ACTOR_TABS = [
+  { id: "attributes", label: "FRAY.Sheet.Tab.attributes", icon: "fa-solid fa-dumbbell" },
+  { id: "combat", label: "FRAY.Sheet.Tab.combat", icon: "fa-solid fa-swords" },
+  { id: "conditions", label: "FRAY.Sheet.Tab.conditions", icon: "fa-solid fa-heart-crack" },
+  { id: "biography", label: "FRAY.Sheet.Tab.biography", icon: "fa-solid fa-book-open" },
+] as const;
+
+/** `+3`, `-2`, `0`. */
+export function signedNumber(value: number): string {
+  return value > 0 ? `+${value}` : String(value);
+}
+
+/** A number of metres for display, at most one decimal (`6`, `7.5`). */
+export function metres(value: number): string {
+  return String(Math.round(value * 10) / 10);
+}
+
+/** What {@link actorSheetContext} needs. */
+export interface ActorSheetInput {
+  /** The actor's source with embedded items and current statuses. */
+  actor: ActorSource & { img?: string | null; uuid?: string };
+  /** The world's ruleset. */
+  ruleset: RulesetChoice;
+  /** The user may edit the actor. */
+  editable: boolean;
+  /** The UD10 body-zone rule is on (UD-ZON-01); off shows averaged armor (UD-ZON-02). */
+  bodyZones: boolean;
+  /** The biography, enriched for display. */
+  enrichedBiography: string;
+  /** The active tab of the character sheet. */
+  activeTab?: string;
+  /** The model's derived values, when the actor was prepared by Foundry; computed otherwise. */
+  derived?: Ud10Derived | null;
+  i18n: SheetI18n;
+}
+
+/** A weapon row of the actor sheet. */
+export interface WeaponRow {
+  id: string;
+  name: string;
+  img: string;
+  kind: string;
+  damage: string;
+  attackModifier: string;
+  range: string;
+  penetration: number;
+  modes: { id: string; label: string }[];
+  /** The rules core cannot read the weapon: the reason, localized. */
+  invalid: string;
+}
+
+/** Loose view of an item source's system. */
+type ItemSystem = {
+  kind?: string;
+  damage?: string;
+  attackModifier?: number;
+  penetration?: number;
+  rangeIncrement?: number;
+  equipped?: boolean;
+  modes?: { id: string; label?: string }[];
+  zones?: Record<string, { rating: number; buffer: number }>;
+};
+
+/** The weapon rows of an actor's items. */
+function weaponRows(items: ItemSource[], i18n: SheetI18n): WeaponRow[] {
+  return items
+    .filter((i) => i.type === "weapon")
+    .map((i) => {
+      const s = (i.system ?? {}) as ItemSystem;
+      const ranged = s.kind === "ranged";
+      const modes = s.modes ?? [];
+      return {
+        id: i._id ?? "",
+        name: i.name,
+        img: (i as { img?: string }).img ?? "icons/svg/sword.svg",
+        kind: i18n.localize(ranged ? KIND_LABELS.ranged : KIND_LABELS.melee),
+        damage: s.damage ?? "",
+        attackModifier: signedNumber(s.attackModifier ?? 0),
+        range: ranged ? i18n.format("FRAY.Sheet.RangeIncrement", { metres: metres(s.rangeIncrement ?? 0) }) : "",
+        penetration: s.penetration ?? 0,
+        modes: modes.length ? [{ id: "standard", label: i18n.localize("FRAY.Sheet.StandardMode") }, ...modes.map((m) => ({ id: m.id, label: m.label || m.id }))] : [],
+        invalid: "",
+      };
+    });
+}
+
+/**
+ * The context of the character and NPC sheets: identity, HP/EP, the core's derived values
+ * (defense, movement, armor per zone), attributes and skills with the value a check adds,
+ * weapons with their firing modes, armor pieces, conditions and tabs.
+ */
+export function actorSheetContext(input: ActorSheetInput) {
+  const { actor, i18n } = input;
+  const system = (actor.system ?? {}) as Raw;
+  const items = actor.items ?? [];
+  const statuses = new Set(actor.statuses ?? []);
+  const isNpc = actor.type === "npc";
+  const activeTab = ACTOR_TABS.some((t) => t.id === input.activeTab) ? input.activeTab! : "attributes";
+  const base = {
+    actor: { name: actor.name, img: actor.img ?? "icons/svg/mystery-man.svg", uuid: actor.uuid ?? "" },
+    systemSource: system,
+    editable: input.editable,
+    isNpc,
+    ruleset: input.ruleset,
+    isUd10: input.ruleset === "ud10",
+    enrichedBiography: input.enrichedBiography,
+    conditions: CONDITIONS.map((c) => ({ id: c.id, label: i18n.localize(c.name), img: c.img, active: statuses.has(c.id) })),
+    tabs: ACTOR_TABS.map((t) => ({ ...t, label: i18n.localize(t.label), active: t.id === activeTab, cssClass: t.id === activeTab ? "active" : "" })),
+    tab: Object.fromEntries(ACTOR_TABS.map((t) => [t.id, t.id === activeTab ? "active" : ""])),
+  };
+  if (input.ruleset !== "ud10") return { ...base, generic: genericRows(system, i18n) };
+
+  const derivedResult = input.derived !== undefined ? { derived: input.derived } : ud10Derived(actor);
+  const derived = derivedResult.derived;
+  let combatant: ReturnType<typeof parseCombatant> | null = null;
+  try {
+    combatant = parseCombatant({ ...system, name: actor.name, weapons: [], armor: [] }, actor.name);
+  } catch {
+    combatant = null;
+  }
+  const attrs = (system.attributes ?? {}) as Record<string, number>;
+  const skills = (system.skills ?? {}) as Record<string, { rating: number; trained: boolean }>;
+  const pool = (key: string) => {
+    const t = (system[key] ?? { value: 0, max: 0 }) as { value: number; max: number };
+    return { value: t.value, max: t.max, percent: t.max > 0 ? Math.max(0, Math.min(100, Math.round((100 * t.value) / t.max))) : 0 };
+  };
+  return {
+    ...base,
+    hp: pool("hp"),
+    ep: pool("ep"),
+    attributes: ATTRIBUTES.map((id) => ({
+      id,
+      label: i18n.localize(ATTRIBUTE_LABELS[id].label),
+      abbr: i18n.localize(ATTRIBUTE_LABELS[id].abbr),
+      value: attrs[id] ?? 0,
+      name: `system.attributes.${id}`,
+    })),
+    skills: SKILLS.map((id) => {
+      const check = combatant ? skillValue(combatant, id) : { value: 0, trained: false };
+      return {
+        id,
+        label: i18n.localize(SKILL_LABELS[id]),
+        rating: skills[id]?.rating ?? 0,
+        trained: skills[id]?.trained ?? false,
+        name: `system.skills.${id}`,
+        check: check.value,
+        formula: `d10 ${signedNumber(check.value)}`,
+        hint: check.trained
+          ? i18n.format("FRAY.Sheet.SkillRollHint", { value: String(check.value) })
+          : i18n.format("FRAY.Sheet.UntrainedRollHint", { attribute: i18n.localize(ATTRIBUTE_LABELS[SKILL_ATTRIBUTE[id]].abbr), value: String(check.value) }),
+      };
+    }),
+    sizes: Object.fromEntries(Object.entries(SIZE_LABELS).map(([k, v]) => [k, i18n.localize(v)])),
+    defense: derived ? derived.defense : null,
+    movement: derived ? { standard: metres(derived.standardMovement), full: metres(derived.fullMovement) } : null,
+    derivedError: derived ? "" : i18n.localize("FRAY.Sheet.DerivedUnavailable"),
+    bodyZones: input.bodyZones,
+    armorZones: ZONES.map((z) => ({ id: z, label: i18n.localize(ZONE_LABELS[z]), rating: derived?.zones[z].rating ?? 0, buffer: derived?.zones[z].buffer ?? 0 })),
+    averagedArmor: derived?.averagedArmor ?? { rating: 0, buffer: 0 },
+    weapons: weaponRows(items, i18n),
+    armor: items
+      .filter((i) => i.type === "armor")
+      .map((i) => {
+        const s = (i.system ?? {}) as ItemSystem;
+        return {
+          id: i._id ?? "",
+          name: i.name,
+          img: (i as { img?: string }).img ?? "icons/svg/shield.svg",
+          equipped: s.equipped !== false,
+          zones: ZONES.map((z) => ({ label: i18n.localize(ZONE_LABELS[z]), rating: s.zones?.[z]?.rating ?? 0, buffer: s.zones?.[z]?.buffer ?? 0 })),
+        };
+      }),
+  };
+}
+
+/** The actor sheet context's type. */
+export type ActorSheetContext = ReturnType<typeof actorSheetContext>;
+
+/**
+ * Rows of a generic stat view (rulesets whose sheets are not built yet): every number, text and
+ * value/max pool of the system data, flattened to `path` / label / value.
+ */
+export function genericRows(system: Raw, i18n: SheetI18n, prefix = ""): { path: string; label: string; value: string }[] {
+  const rows: { path: string; label: string; value: string }[] = [];
+  for (const [key, v] of Object.entries(system)) {
+    if (key === "ruleset" || key === "biography" || key === "description") continue;
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (v && typeof v === "object" && !Array.isArray(v)) {
+      const r = v as Raw;
+      if (typeof r.value === "number" && typeof r.max === "number") rows.push({ path, label: path, value: `${r.value} / ${r.max}` });
+      else rows.push(...genericRows(r, i18n, path));
+    } else if (Array.isArray(v)) {
+      if (v.length && v.every((x) => typeof x !== "object")) rows.push({ path, label: path, value: v.join(", ") });
+    } else if (v !== null && v !== undefined && v !== "") rows.push({ path, label: path, value: String(v) });
+  }
+  return rows;
+}
+
+/** What {@link itemSheetContext} needs. */
+export interface ItemSheetInput {
+  item: ItemSource & { img?: string | null; uuid?: string };
+  ruleset: RulesetChoice;
+  editable: boolean;
+  enrichedDescription: string;
+  i18n: SheetI18n;
+}
+
+/**
+ * The context of the weapon and armor sheets: the item's fields, the kind choices, firing
+ * modes with their index, armor rating and buffer per body zone.
+ */
+export function itemSheetContext(input: ItemSheetInput) {
+  const { item, i18n } = input;
+  const system = (item.system ?? {}) as Raw & ItemSystem;
+  const ud10 = input.ruleset === "ud10";
+  return {
+    item: { name: item.name, img: item.img ?? "icons/svg/item-bag.svg", uuid: item.uuid ?? "" },
+    systemSource: system,
+    editable: input.editable,
+    isWeapon: ud10 && item.type === "weapon",
+    isArmor: ud10 && item.type === "armor",
+    isGeneric: !ud10,
+    typeLabel: i18n.localize(item.type === "armor" ? "TYPES.Item.armor" : "TYPES.Item.weapon"),
+    kinds: { melee: i18n.localize(KIND_LABELS.melee), ranged: i18n.localize(KIND_LABELS.ranged) },
+    modes: (system.modes ?? []).map((mode, index) => ({ ...mode, index })),
+    zones: ZONES.map((id) => ({
+      id,
+      label: i18n.localize(ZONE_LABELS[id]),
+      rating: system.zones?.[id]?.rating ?? 0,
+      buffer: system.zones?.[id]?.buffer ?? 0,
+    })),
+    generic: ud10 ? [] : genericRows(system, i18n),
+    enrichedDescription: input.enrichedDescription,
+  };
+}
+
+/** The item sheet context's type. */
+export type ItemSheetContext = ReturnType<typeof itemSheetContext>;
