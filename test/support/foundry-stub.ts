@@ -43,6 +43,15 @@ export class HTMLField extends StubField {}
 export class ObjectField extends StubField {}
 export class DocumentUUIDField extends StubField {}
 
+/** An object of arbitrary keys, each value checked by one element field. */
+export class TypedObjectField extends StubField {
+  readonly element: StubField;
+  constructor(element: StubField, options: Dict = {}) {
+    super(options);
+    this.element = element;
+  }
+}
+
 /** A nested schema: its named fields. */
 export class SchemaField extends StubField {
   readonly fields: Record<string, StubField>;
@@ -64,6 +73,10 @@ export class ArrayField extends StubField {
 /** `foundry.abstract.TypeDataModel`: only the statics the system overrides. */
 export class TypeDataModel {
   static LOCALIZATION_PREFIXES: string[] = [];
+  /** Returns the source unchanged (subclasses migrate first, then call this). */
+  static migrateData(source: Dict): Dict {
+    return source;
+  }
   static defineSchema(): Record<string, StubField> {
     return {};
   }
@@ -455,7 +468,7 @@ export function installFoundryStub(lang = "en"): FoundryStub {
   const foundry = {
     abstract: { TypeDataModel },
     data: {
-      fields: { NumberField, StringField, BooleanField, HTMLField, ObjectField, DocumentUUIDField, SchemaField, ArrayField },
+      fields: { NumberField, StringField, BooleanField, HTMLField, ObjectField, DocumentUUIDField, SchemaField, ArrayField, TypedObjectField },
     },
     applications: {
       api: { ApplicationV2: StubApplication, DocumentSheetV2: StubApplication, HandlebarsApplicationMixin },

@@ -1,0 +1,320 @@
+/**
+ * Data models: for every ruleset, the registered models hold every field its compendium
+ * sources use (so a pack loads without losing data), `migrateData` leaves current sources as
+ * they are and turns older or partial ones into data the rules core reads the same way, the
+ * damage code is validated by the core with a localized message, derived values come from the
+ * core (UD-ATK-03, UD-DEF-01, UD-MOV-02, UD-MOV-03, UD-ZON-02), conditions are registered with
+ * the ids the core reads, and other rulesets' packs are recognized.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { hitboxCombatantFromActor } from "../src/rules/hitbox/model.js";
+import { zonesCombatantFromActor } from "../src/rules/zones/model.js";
+import { criticalCombatantFromActor } from "../src/rules/critical/model.js";
+import { parseArmor, parseCombatant, parseWeapon } from "../src/rules/ud10/model.js";
+import { ud10CombatantFromActor } from "../src/foundry/sources.js";
+import {
+  ArrayField,
+  BooleanField,
+  HTMLField,
+  installFoundryStub,
+  lookup,
+  NumberField,
+  ObjectField,
+  readLang,
+  SchemaField,
+  StringField,
+  StubField,
+  TypedObjectField,
+  type FoundryStub,
+  type ModelClass,
+} from "./support/foundry-stub.js";
+import { packFolders, readSources, type PackDoc } from "./support/packs.js";
+
+type Raw = Record<string, unknown>;
+type Models = typeof import("../src/foundry/data-models.js");
+type Migrate = typeof import("../src/foundry/models/migrate.js");
+
+let stub: FoundryStub;
+let models: Models;
+let migrate: Migrate;
+
+beforeAll(async () => {
+  stub = installFoundryStub("en");
+  models = await import("../src/foundry/data-models.js");
+  migrate = await import("../src/foundry/models/migrate.js");
+});
+
+/**
+ * The paths of `value` that the schema field would not keep as they are: unknown keys, or a
+ * value of another kind than the field stores.
+ */
+function misfits(field: StubField, value: unknown, path: string): string[] {
+  const nullable = field.options.nullable === true;
+  if (value === null) return nullable ? [] : [`${path}: null`];
+  if (field instanceof SchemaField) {
+    if (typeof value !== "object" || Array.isArray(value)) return [`${path}: not an object`];
+    return Object.entries(value as Raw).flatMap(([k, v]) => (field.fields[k] ? misfits(field.fields[k]!, v, `${path}.${k}`) : [`${path}.${k}: no field`]));
+  }
+  if (field instanceof ArrayField) {
+    if (!Array.isArray(value)) return [`${path}: not a list`];
+    return value.flatMap((v, i) => misfits(field.element, v, `${path}[${i}]`));
+  }
+  if (field instanceof TypedObjectField) {
+    if (typeof value !== "object" || Array.isArray(value)) return [`${path}: not an object`];
+    return Object.entries(value as Raw).flatMap(([k, v]) => misfits(field.element, v, `${path}.${k}`));
+  }
+  if (field instanceof ObjectField) return typeof value === "object" ? [] : [`${path}: not an object`];
+  if (field instanceof NumberField) {
+    if (typeof value !== "number") return [`${path}: not a number`];
+    if (field.options.integer && !Number.isInteger(value)) return [`${path}: not whole`];
+    return [];
+  }
+  if (field instanceof BooleanField) return typeof value === "boolean" ? [] : [`${path}: not a boolean`];
+  if (field instanceof StringField || field instanceof HTMLField) {
+    if (typeof value !== "string") return [`${path}: not a text`];
+    const choices = field.options.choices as string[] | undefined;
+    return choices && !choices.includes(value) ? [`${path}: "${value}" is not one of ${choices.join(", ")}`] : [];
+  }
+  return [];
+}
+
+/** Misfits of a whole system source against a model's schema. */
+function schemaMisfits(model: unknown, system: Raw): string[] {
+  const schema = new SchemaField((model as ModelClass).defineSchema());
+  return misfits(schema, system, "system");
+}
+
+/** The ruleset's model class for a document type. */
+function modelFor(ruleset: string, type: string): ModelClass & { migrateData(source: Raw): Raw } {
+  const set = models.MODELS[ruleset as keyof Models["MODELS"]];
+  return set[type as keyof typeof set] as ModelClass & { migrateData(source: Raw): Raw };
+}
+
+/** Every document of a ruleset's weapon, armor and NPC packs, with embedded items. */
+function docsOf(ruleset: string): PackDoc[] {
+  const out: PackDoc[] = [];
+  for (const folder of packFolders().filter((f) => f.startsWith(`${ruleset}-`) && !f.endsWith("-tables"))) {
+    for (const { doc } of readSources(folder)) {
+      out.push(doc);
+      for (const item of (doc.items ?? []) as PackDoc[]) out.push(item);
+    }
+  }
+  return out;
+}
+
+const RULESETS = ["ud10", "hitbox", "zones", "critical"] as const;
+
+describe("every ruleset's packs load into its models without losing data", () => {
+  for (const ruleset of RULESETS) {
+    it(`${ruleset}: each source fits the schema and migrateData keeps it unchanged`, () => {
+      const docs = docsOf(ruleset);
+      expect(docs.length).toBeGreaterThan(5);
+      for (const doc of docs) {
+        const model = modelFor(ruleset, doc.type!);
+        expect(model, `${doc.name}: a model for ${doc.type}`).toBeTypeOf("function");
+        const migrated = model.migrateData(structuredClone(doc.system ?? {}));
+        expect(migrated, `${doc.name}: migration keeps a current source`).toEqual(doc.system);
+        expect(schemaMisfits(model, migrated), doc.name).toEqual([]);
+      }
+    });
+  }
+
+  it("each ruleset's parser reads its NPCs after migration", () => {
+    const parse: Record<string, (actor: never) => unknown> = {
+      ud10: ud10CombatantFromActor as never,
+      hitbox: hitboxCombatantFromActor as never,
+      zones: zonesCombatantFromActor as never,
+      critical: criticalCombatantFromActor as never,
+    };
+    for (const ruleset of RULESETS) {
+      for (const doc of docsOf(ruleset).filter((d) => d.type === "npc")) {
+        const system = modelFor(ruleset, "npc").migrateData(structuredClone(doc.system ?? {}));
+        const items = ((doc.items ?? []) as PackDoc[]).map((i) => ({ ...i, system: modelFor(ruleset, i.type!).migrateData(structuredClone(i.system ?? {})) }));
+        expect(() => parse[ruleset]!({ ...doc, system, items } as never), `${ruleset} ${doc.name}`).not.toThrow();
+      }
+    }
+  });
+});
+
+describe("UD10 migrateData: older and partial sources", () => {
+  it("an actor with bare skill ratings, numeric pools and lower-case attributes reads as the core reads the original", () => {
+    const old = {
+      attributes: { str: 6, dex: "4", CON: 5 },
+      skills: { melee: 5, parry: { rating: 3 }, dodge: { rating: 0 } },
+      hp: 22,
+      ep: { max: 12 },
+      size: "Large",
+      group: "raiders",
+      biography: "<p>Old.</p>",
+    };
+    const migrated = modelFor("ud10", "character").migrateData(structuredClone(old) as Raw);
+    expect(migrated).toMatchObject({
+      attributes: { STR: 6, DEX: 4, CON: 5 },
+      skills: { melee: { rating: 5, trained: true }, parry: { rating: 3, trained: true }, dodge: { rating: 0, trained: false } },
+      hp: { value: 22, max: 22 },
+      ep: { value: 12, max: 12 },
+      size: "large",
+      group: "raiders",
+      biography: "<p>Old.</p>",
+    });
+    expect(schemaMisfits(modelFor("ud10", "character"), migrated)).toEqual([]);
+    const core = parseCombatant({ ...migrated, name: "Old" });
+    expect(core.skills.melee).toEqual({ rating: 5, trained: true });
+    expect(core.hp).toEqual({ value: 22, max: 22 });
+    expect(core.attributes).toEqual({ STR: 6, DEX: 4, CON: 5 });
+  });
+
+  it("a partial actor keeps what it has; missing fields are left to the schema's defaults", () => {
+    const migrated = modelFor("ud10", "npc").migrateData({ attributes: { DEX: 7 } });
+    expect(migrated).toEqual({ attributes: { DEX: 7 } });
+  });
+
+  it("a weapon with a numeric damage, modes as an object and no parry flag reads as the core reads it", () => {
+    const old = { kind: "ranged", damage: 4, rangeIncrement: "20", modes: { burst: { damage: "4+2d10", attackModifier: -1 } } };
+    const migrated = modelFor("ud10", "weapon").migrateData(structuredClone(old) as Raw);
+    expect(migrated).toMatchObject({
+      kind: "ranged",
+      damage: "4",
+      rangeIncrement: 20,
+      canParry: false,
+      modes: [{ id: "burst", label: "burst", damage: "4+2d10", attackModifier: -1 }],
+    });
+    expect(schemaMisfits(modelFor("ud10", "weapon"), migrated)).toEqual([]);
+    const weapon = parseWeapon({ ...migrated, name: "Carbine" });
+    expect(weapon.canParry).toBe(false);
+    expect(weapon.modes[0]).toMatchObject({ id: "burst", damage: "4+2d10", shots: 1 });
+  });
+
+  it("a thrown weapon becomes ranged; a melee weapon without the flag parries", () => {
+    expect(modelFor("ud10", "weapon").migrateData({ kind: "thrown", damage: "1d10", rangeIncrement: 5 })).toMatchObject({ kind: "ranged", canParry: false });
+    expect(modelFor("ud10", "weapon").migrateData({ kind: "melee", damage: "2+1d10" })).toMatchObject({ canParry: true });
+  });
+
+  it("armor zones given as a bare rating get a buffer of 0 (UD-DMG-02, UD-DMG-03)", () => {
+    const migrated = modelFor("ud10", "armor").migrateData({ zones: { torso: 3, head: { rating: "2", buffer: 1 } }, equipped: true });
+    expect(migrated.zones).toEqual({ torso: { rating: 3, buffer: 0 }, head: { rating: 2, buffer: 1 } });
+    expect(parseArmor({ ...migrated, name: "Vest" }).zones.torso).toEqual({ rating: 3, buffer: 0 });
+  });
+
+  it("other rulesets: Hitbox hitboxes, Zones skills and pools, Critical hits given in short form", () => {
+    expect(modelFor("hitbox", "npc").migrateData({ hitboxes: { head: 2, torso: { value: 1, max: 3 } } })).toEqual({
+      hitboxes: { head: { value: 2, max: 2 }, torso: { value: 1, max: 3 } },
+    });
+    expect(modelFor("zones", "character").migrateData({ skills: { firearms: { ranks: 3 } }, hp: 14 })).toEqual({
+      skills: { firearms: 3 },
+      hp: { value: 14, max: 14 },
+    });
+    expect(modelFor("critical", "npc").migrateData({ physique: { ranks: 5, total: 40 }, hits: 31 })).toMatchObject({ hits: { value: 31, max: 40 } });
+  });
+});
+
+describe("UD10 weapon damage code validation (UD-DMG-01)", () => {
+  it("accepts core damage codes and refuses malformed ones with the localized message", async () => {
+    const { validateDamageCode } = await import("../src/foundry/models/ud10.js");
+    expect(validateDamageCode("2+1d10")).toBe(true);
+    expect(validateDamageCode("3W10+2")).toBe(true);
+    expect(() => validateDamageCode("2d6+banana")).toThrow(/2d6\+banana/);
+    const message = (() => {
+      try {
+        validateDamageCode("xyz");
+        return "";
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(message).not.toMatch(/FRAY\./);
+  });
+
+  it("the damage fields carry the validator", () => {
+    const schema = (modelFor("ud10", "weapon") as ModelClass).defineSchema();
+    expect(typeof schema.damage!.options.validate).toBe("function");
+    const mode = (schema.modes as ArrayField).element as SchemaField;
+    expect(typeof mode.fields.damage!.options.validate).toBe("function");
+  });
+});
+
+describe("derived values come from the core", () => {
+  it("defense, movement and armor per zone of a pack NPC (UD-ATK-03, UD-MOV-02, UD-MOV-03, UD-ZON-02)", async () => {
+    const { ud10Derived } = await import("../src/foundry/models/derived.js");
+    const npc = docsOf("ud10").find((d) => d.type === "npc" && ((d.items ?? []) as PackDoc[]).some((i) => i.type === "armor"))!;
+    const { derived } = ud10Derived(npc as never);
+    const system = npc.system as { attributes: { STR: number; DEX: number } };
+    expect(derived).not.toBeNull();
+    expect(derived!.standardMovement).toBe(Math.max(1.5, 5 + system.attributes.STR));
+    expect(derived!.fullMovement).toBe(2 * derived!.standardMovement);
+    expect(derived!.defense).toBeGreaterThanOrEqual(10);
+    const zones = Object.values(derived!.zones);
+    expect(zones).toHaveLength(6);
+    expect(derived!.averagedArmor.rating).toBe(Math.round(zones.reduce((s, z) => s + z.rating, 0) / 6));
+  });
+
+  it("conditions change the defense: immobilized loses DEX and takes -2 (UD-DEF-01)", async () => {
+    const { ud10Derived } = await import("../src/foundry/models/derived.js");
+    const actor = { name: "A", type: "character", system: { attributes: { STR: 5, DEX: 6, CON: 5 }, hp: 10, ep: 10 }, items: [] };
+    expect(ud10Derived(actor).derived!.defense).toBe(16);
+    expect(ud10Derived({ ...actor, statuses: ["immobilized"] }).derived!.defense).toBe(8);
+  });
+
+  it("unreadable data gives no derived values and the core's error", async () => {
+    const { ud10Derived } = await import("../src/foundry/models/derived.js");
+    const result = ud10Derived({ name: "B", type: "npc", system: { attributes: {} } });
+    expect(result.derived).toBeNull();
+    expect(result.error).toBeDefined();
+  });
+});
+
+describe("registration per ruleset", () => {
+  for (const ruleset of RULESETS) {
+    it(`${ruleset}: registers that ruleset's four models and the attack message`, () => {
+      models.registerDataModels(ruleset);
+      expect(stub.CONFIG.Actor.dataModels.character).toBe(models.MODELS[ruleset].character);
+      expect(stub.CONFIG.Actor.dataModels.npc).toBe(models.MODELS[ruleset].npc);
+      expect(stub.CONFIG.Item.dataModels.weapon).toBe(models.MODELS[ruleset].weapon);
+      expect(stub.CONFIG.Item.dataModels.armor).toBe(models.MODELS[ruleset].armor);
+      expect(stub.CONFIG.ChatMessage.dataModels.attack).toBeTypeOf("function");
+      for (const type of ["character", "npc", "weapon", "armor"]) {
+        expect((modelFor(ruleset, type) as ModelClass).defineSchema().ruleset!.options.initial).toBe(ruleset);
+      }
+    });
+  }
+  it("new NPCs default to the npc group, characters to players", () => {
+    for (const ruleset of RULESETS) {
+      expect((modelFor(ruleset, "npc") as ModelClass).defineSchema().group!.options.initial).toBe("npc");
+      expect((modelFor(ruleset, "character") as ModelClass).defineSchema().group!.options.initial).toBe("players");
+    }
+    models.registerDataModels("ud10");
+  });
+});
+
+describe("conditions", () => {
+  it("registers exactly the ids the core reads, with localized names and core icons", async () => {
+    const { registerConditions } = await import("../src/foundry/conditions.js");
+    registerConditions();
+    const effects = (stub.CONFIG as unknown as { statusEffects: { id: string; name: string; img: string }[] }).statusEffects;
+    expect(effects.map((e) => e.id)).toEqual(["prone", "crouching", "moving", "immobilized", "surprised", "aiming1", "aiming2", "unconscious", "incapacitated", "dead"]);
+    const en = readLang("en");
+    const de = readLang("de");
+    for (const e of effects) {
+      expect(lookup(en, e.name), e.name).toBeTruthy();
+      expect(lookup(de, e.name), e.name).toBeTruthy();
+      expect(e.img).toMatch(/^icons\/svg\/.+\.svg$/);
+    }
+  });
+});
+
+describe("rulesets of packs and items", () => {
+  it("recognizes this system's packs of other rulesets", async () => {
+    const { isForeignPack } = await import("../src/foundry/models/packs.js");
+    expect(isForeignPack({ name: "hitbox-weapons", packageName: "fray", packageType: "system" }, "ud10")).toBe(true);
+    expect(isForeignPack({ name: "ud10-weapons", packageName: "fray", packageType: "system" }, "ud10")).toBe(false);
+    expect(isForeignPack({ name: "hitbox-weapons", packageName: "some-module", packageType: "module" }, "ud10")).toBe(false);
+    expect(isForeignPack({ name: "ud10-npcs", packageName: "fray" }, "zones")).toBe(true);
+  });
+
+  it("tells an item's ruleset by its data or by the pack it comes from", () => {
+    expect(migrate.rulesetOfSystem({ ruleset: "critical" })).toBe("critical");
+    expect(migrate.rulesetOfSystem({ damage: "1d10" })).toBe("ud10");
+    expect(migrate.rulesetOfUuid("Compendium.fray.zones-armor.Item.abc")).toBe("zones");
+    expect(migrate.rulesetOfUuid("Item.abc")).toBeUndefined();
+  });
+});
