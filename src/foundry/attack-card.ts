@@ -6,6 +6,7 @@
  */
 import type { AttackOdds, AttackResult } from "../rules/core/ruleset.js";
 import type { Modifier, RollOutcome } from "../rules/core/types.js";
+import { buttonsFor, targetPhase, vitalSummary, type CardAction, type TargetPhase, type TargetState } from "./logic/card.js";
 
 /** Localization functions, shaped like Foundry's `game.i18n.localize` and `game.i18n.format`. */
 export interface Localizer {
@@ -200,4 +201,121 @@ export function attackCardContext(result: AttackResult, names: CardNames, i18n: 
  */
 export function storableResult(result: AttackResult): Record<string, unknown> {
   return JSON.parse(JSON.stringify(result, (key, value: unknown) => (key === "native" ? undefined : value))) as Record<string, unknown>;
+}
+
+/* -------------------------------------------------------------------------------------------- */
+/* Per-target cards with their follow-up buttons                                                */
+/* -------------------------------------------------------------------------------------------- */
+
+/** A damage roll as the card shows it (UD-DMG-01). */
+export interface CardDamage {
+  formula: string;
+  total: number;
+  dice: CardDie[];
+  location?: string;
+  penetration: number;
+}
+
+/** One step of an application as the card shows it (UD-DMG-02 to UD-DMG-05). */
+export interface CardStep {
+  label: string;
+  value: number;
+  remaining: number;
+  rule: string;
+}
+
+/** A button on the card, labelled. */
+export interface CardButton {
+  action: CardAction;
+  label: string;
+  rule: string;
+  disabled: boolean;
+  /** Localized reason a disabled button cannot be pressed. */
+  reason?: string;
+}
+
+/** One target's section of the card. */
+export interface TargetCardContext extends AttackCardContext {
+  index: number;
+  phase: TargetPhase;
+  damage?: CardDamage;
+  steps?: CardStep[];
+  /** HP and EP after the application, `value/max`. */
+  vitals?: { hp?: string; ep?: string };
+  /** Conditions the application added, localized. */
+  added?: string[];
+  applied: boolean;
+  undone: boolean;
+  buttons: CardButton[];
+}
+
+/** The whole attack card: one section per target. */
+export interface AttackMessageContext {
+  targets: TargetCardContext[];
+}
+
+/** The stored result with the defender's later reaction folded in, as the core would report it (UD-REA-03). */
+export function effectiveResult(t: TargetState): AttackResult {
+  const result = structuredClone(t.result) as unknown as AttackResult;
+  const r = t.reaction;
+  if (r) {
+    result.reaction = {
+      id: r.id,
+      rule: "UD-REA-03",
+      success: r.success,
+      effect: "negate",
+      check: {
+        roll: { formula: "1d10", total: r.natural, dice: [{ faces: 10, results: r.faces }], constant: 0 },
+        natural: r.natural,
+        modifiers: r.modifiers as Modifier[],
+        total: r.total,
+      },
+    };
+    result.lands = result.hit && !r.success;
+  }
+  return result;
+}
+
+const GM_VIEW = { isGM: true, ownsAttacker: true, ownsTarget: true };
+
+/**
+ * One target's section: the itemized check against its defense, the outcome, the reaction,
+ * the damage roll, the steps of the application, and the buttons the phase allows (each
+ * client hides those its user may not press).
+ */
+export function targetCardContext(t: TargetState, index: number, names: Omit<CardNames, "target" | "range">, i18n: Localizer): TargetCardContext {
+  const base = attackCardContext(effectiveResult(t), { ...names, target: t.name, range: t.input.rangeMetres }, i18n, t.odds === undefined ? undefined : { hit: t.odds });
+  const context: TargetCardContext = {
+    ...base,
+    index,
+    phase: targetPhase(t),
+    applied: Boolean(t.applied),
+    undone: Boolean(t.undone),
+    buttons: buttonsFor(t, GM_VIEW)
+      .filter((b) => b.visible)
+      .map((b) => ({ action: b.action, label: i18n.localize(b.label), rule: b.rule, disabled: b.disabled, reason: b.reason ? i18n.localize(b.reason) : undefined })),
+  };
+  if (t.damage) {
+    context.damage = {
+      formula: t.damage.formula,
+      total: t.damage.total,
+      dice: t.damage.faces.map((result) => ({ faces: 10, result, max: result === 10, min: result === 1 })),
+      location: t.damage.location ? i18n.localize(`FRAY.Zone.${t.damage.location}`) : undefined,
+      penetration: t.damage.penetration,
+    };
+  }
+  const steps = t.applied?.steps ?? t.steps;
+  if (steps) {
+    context.steps = steps.map((s) => ({ label: i18n.format(s.label, localizeData(s.data, i18n)), value: s.value, remaining: s.remaining, rule: s.rule }));
+  }
+  if (t.applied) {
+    context.vitals = vitalSummary(t.applied.after);
+    context.added = t.applied.added.map((c) => i18n.localize(`FRAY.Condition.${c}`));
+  }
+  return context;
+}
+
+/** The card of an attack on one or more targets. */
+export function attackMessageContext(targets: readonly TargetState[], names: Omit<CardNames, "target" | "range">, i18n: Localizer): AttackMessageContext {
+  return { targets: targets.map((t, i) => targetCardContext(t, i, names, i18n)) };
 }

@@ -1,14 +1,20 @@
 /**
  * The attack workflow: from a weapon on a sheet to a chat card. Reads the attacker and the
- * first targeted token, turns both into rules-core combatants, measures the range, lets UD10
- * plan and resolve the attack with real Foundry Rolls, and posts an `attack` ChatMessage.
+ * targeted tokens, turns them into rules-core combatants, measures the ranges, opens the attack
+ * dialog, lets UD10 plan and resolve one check per target with real Foundry Rolls, and posts an
+ * `attack` ChatMessage whose per-target state drives the card's buttons.
  */
-import type { AttackOdds, AttackResult } from "../rules/core/ruleset.js";
+import { shortfall } from "../rules/core/economy.js";
+import type { AttackOdds, AttackResult, ReactionOption } from "../rules/core/ruleset.js";
 import type { Ud10AttackInput, Ud10Situation } from "../rules/ud10/index.js";
 import { ud10 } from "../rules/ud10/index.js";
-import { attackCardContext, storableResult } from "./attack-card.js";
-import { TEMPLATES } from "./config.js";
+import { storableResult } from "./attack-card.js";
+import { openAttackDialog, dialogDefaults } from "./chat/attack-dialog.js";
+import { renderAttackCard } from "./chat/attack-message.js";
+import { combatantFor, economyOf, spendOn } from "./combat/economy-store.js";
 import { FoundryRoller } from "./dice.js";
+import { attackInput, type AttackChoices } from "./logic/attack-options.js";
+import type { TargetState } from "./logic/card.js";
 import { measureMetres } from "./measure.js";
 import { error, reportError, warn } from "./notify.js";
 import { activeRuleset, isImplemented, ud10OptionValues } from "./settings.js";
@@ -25,20 +31,30 @@ export interface AttackRequest {
   weaponId: string;
   /** The attacker's token; the actor's first active token on the scene when absent. */
   token?: TokenLike | null;
-  /** The target's token; the first of the user's targets when absent. */
+  /** The target's token; the user's targets when absent. */
   target?: TokenLike | null;
+  /** Several targets, one check each; wins over `target`. */
+  targets?: TokenLike[];
   /** Firing mode id (UD-RNG-02). */
   modeId?: string;
   /** Situational modifiers (aim, cover, visibility ...). */
   situation?: Ud10Situation;
   /** The reaction the defender declared. */
   reaction?: Ud10AttackInput["reaction"];
+  /** Choices as the attack dialog returns them; when given, no dialog opens. */
+  choices?: AttackChoices;
+  /** Never open the attack dialog (as with Shift held). */
+  skipDialog?: boolean;
+  /** A free attack (fleeing, UD-OPT-01): it spends no action. */
+  free?: boolean;
 }
 
-/** The outcome of {@link rollAttack}: the core's result and the message posted. */
+/** The outcome of {@link rollAttack}: the core's result (first target), the odds and the message posted. */
 export interface AttackOutcome {
   result: AttackResult;
   odds?: AttackOdds;
+  /** One result per target, in order. */
+  results: AttackResult[];
   message: ChatMessage.Implementation | undefined;
 }
 
@@ -50,12 +66,15 @@ export function actorSource(actor: Actor.Implementation): ActorSource {
   return { ...(actor.toObject() as unknown as ActorSource), statuses: Array.from(actor.statuses ?? []) };
 }
 
+/** The tokens the current user targets, in the order they were targeted. */
+export function userTargets(): TokenLike[] {
+  const targets = game.user?.targets;
+  return targets ? (Array.from(targets) as unknown as TokenLike[]) : [];
+}
+
 /** The first token the current user targets, if any. */
 export function firstTarget(): TokenLike | undefined {
-  const targets = game.user?.targets;
-  if (!targets) return undefined;
-  for (const token of targets) return token as unknown as TokenLike;
-  return undefined;
+  return userTargets()[0];
 }
 
 /**
@@ -70,14 +89,39 @@ function attackerToken(actor: Actor.Implementation): TokenLike | undefined {
   return tokens[0];
 }
 
+/** True when Shift is held (the attack skips its dialog). */
+function shiftHeld(): boolean {
+  const keyboard = (game as unknown as { keyboard?: { isModifierActive?(key: string): boolean } }).keyboard;
+  try {
+    return Boolean(keyboard?.isModifierActive?.("Shift"));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the attack dialog opens: not when choices are given, Shift is held or DialogV2 is missing. */
+function wantsDialog(request: AttackRequest): boolean {
+  if (request.choices || request.skipDialog || request.situation) return false;
+  if (!foundry.applications?.api?.DialogV2) return false;
+  return !shiftHeld();
+}
+
+/** Localized reaction options of the core, as stored on the card (UD-REA-02, UD-REA-04). */
+function storedReactions(options: ReactionOption[]): TargetState["reactions"] {
+  return options.filter((r) => r.id === "parry" || r.id === "dodge").map((r) => ({ id: r.id as "parry" | "dodge", available: r.available, reason: r.reason }));
+}
+
 /**
- * Makes an attack and posts its card.
+ * Makes an attack and posts its card: one check per target (UD-ATK-01 to UD-ATK-04), the
+ * reaction the defender declared, the body zone when that option is on (UD-ZON-01). Opens the
+ * attack dialog first unless Shift is held, `skipDialog` or `choices` is given. In combat the
+ * attack spends the attacker's action (UD-ACT-02) unless it is a free attack (UD-OPT-01).
  *
  * Shows a localized notification and returns `undefined` instead of throwing when the world's
- * ruleset is not implemented yet, when nothing is targeted, or when the rules core refuses the
- * attack (a FrayError: unknown weapon, an attacker who cannot act, malformed stats ...).
+ * ruleset is not implemented yet, when nothing is targeted, when the action is spent, or when
+ * the rules core refuses the attack (a FrayError: unknown weapon, an attacker who cannot act ...).
  *
- * @returns the core's result, the odds shown and the ChatMessage created.
+ * @returns the core's results, the odds shown and the ChatMessage created.
  */
 export async function rollAttack(request: AttackRequest): Promise<AttackOutcome | undefined> {
   const ruleset = activeRuleset();
@@ -85,46 +129,95 @@ export async function rollAttack(request: AttackRequest): Promise<AttackOutcome 
     warn("FRAY.Notify.RulesetNotImplemented", { ruleset: rulesetLabel(ruleset) });
     return undefined;
   }
-  const target = request.target ?? firstTarget();
-  if (!target) {
+  const tokens = request.targets?.length ? request.targets : request.target ? [request.target] : userTargets();
+  if (!tokens.length) {
     error("FRAY.Notify.NoTarget");
     return undefined;
   }
-  const targetActor = target.actor;
-  if (!targetActor) {
-    error("FRAY.Notify.TargetWithoutActor", { token: target.name });
-    return undefined;
+  for (const t of tokens) {
+    if (!t.actor) {
+      error("FRAY.Notify.TargetWithoutActor", { token: t.name });
+      return undefined;
+    }
   }
   const { actor } = request;
   const token = request.token ?? attackerToken(actor);
   try {
-    const attacker = ud10CombatantFromActor(actorSource(actor), token ? { id: token.id } : {});
-    const defender = ud10CombatantFromActor(actorSource(targetActor), { id: target.id });
-    const rangeMetres = measureMetres(token, target);
-    const input: Ud10AttackInput = {
-      attacker,
-      target: defender,
-      weaponId: request.weaponId,
-      rangeMetres,
-      modeId: request.modeId,
-      situation: request.situation,
-      reaction: request.reaction,
-    };
     const options = ud10OptionValues();
-    const plan = ud10.planAttack(input, options);
-    const odds = ud10.odds(plan, input, options);
+    const attacker = ud10CombatantFromActor(actorSource(actor), token ? { id: token.id } : {});
+    const candidates = tokens.map((t) => ({
+      token: t,
+      dialog: {
+        id: t.id,
+        name: t.name,
+        combatant: ud10CombatantFromActor(actorSource(t.actor!), { id: t.id }),
+        rangeMetres: measureMetres(token, t),
+      },
+    }));
+    const combatant = request.free ? undefined : combatantFor(actor, token?.id);
+    if (combatant && economyOf(combatant).slots.action && shortfall(economyOf(combatant), { slots: { action: 1 } })) {
+      error("FRAY.Flow.Error.NoAction", { actor: actor.name ?? attacker.name });
+      return undefined;
+    }
+    let choices = request.choices;
+    if (!choices && wantsDialog(request)) {
+      const weapon = attacker.weapons.find((w) => w.id === request.weaponId || w.name === request.weaponId);
+      if (weapon) {
+        const dialogTargets = candidates.map((c) => c.dialog);
+        choices = (await openAttackDialog({ attacker, weapon, targets: dialogTargets, options, modeId: request.modeId }, dialogDefaults(attacker, dialogTargets, request.modeId))) ?? undefined;
+        if (!choices) return undefined;
+      }
+    }
+    const chosen = choices ? candidates.filter((c) => choices!.targets.includes(c.dialog.id)) : candidates;
+    if (!chosen.length) {
+      error("FRAY.Notify.NoTarget");
+      return undefined;
+    }
     const roller = new FoundryRoller();
-    const result = await ud10.resolveAttack(plan, input, roller, options);
+    const states: TargetState[] = [];
+    const results: AttackResult[] = [];
+    let firstOdds: AttackOdds | undefined;
+    let planned: { weaponId: string; modeId?: string } | undefined;
+    for (const { token: target, dialog } of chosen) {
+      const input: Ud10AttackInput = choices
+        ? { ...attackInput(attacker, dialog.combatant, request.weaponId, dialog.rangeMetres, choices), reaction: request.reaction }
+        : { attacker, target: dialog.combatant, weaponId: request.weaponId, rangeMetres: dialog.rangeMetres, modeId: request.modeId, situation: request.situation, reaction: request.reaction };
+      const plan = ud10.planAttack(input, options);
+      const odds = ud10.odds(plan, input, options);
+      const result = await ud10.resolveAttack(plan, input, roller, options);
+      planned ??= { weaponId: plan.weaponId, modeId: plan.modeId };
+      firstOdds ??= odds;
+      results.push(result);
+      const state: TargetState = {
+        actorUuid: target.actor!.uuid,
+        tokenUuid: target.document?.uuid ?? "",
+        name: target.actor!.name ?? dialog.name,
+        result: storableResult(result),
+        attackTotal: result.check.total,
+        difficulty: plan.difficulty.total,
+        hit: result.hit,
+        odds: odds.hit,
+        input: { rangeMetres: dialog.rangeMetres, situation: { ...(input.situation ?? {}) }, immobilized: choices?.immobilized },
+        reactions: storedReactions(ud10.reactions({ ...input, reaction: undefined }, undefined, options)),
+      };
+      if (result.reaction) {
+        const r = result.reaction;
+        state.reaction = {
+          id: r.id === "dodge" ? "dodge" : "parry",
+          natural: r.check.natural,
+          total: r.check.total,
+          modifiers: r.check.modifiers,
+          faces: r.check.roll.dice.flatMap((d) => d.results),
+          success: r.success,
+        };
+      }
+      states.push(state);
+    }
 
-    const weapon = attacker.weapons.find((w) => w.id === plan.weaponId);
-    const mode = weapon?.modes.find((m) => m.id === plan.modeId);
-    const context = attackCardContext(
-      result,
-      { attacker: actor.name ?? attacker.name, target: targetActor.name ?? defender.name, weapon: weapon?.name ?? plan.weaponId, mode: mode?.label, range: rangeMetres },
-      game.i18n,
-      odds,
-    );
-    const content = await foundry.applications.handlebars.renderTemplate(TEMPLATES.attackCard, context as unknown as Record<string, unknown>);
+    const weapon = attacker.weapons.find((w) => w.id === planned!.weaponId);
+    const mode = weapon?.modes.find((m) => m.id === planned!.modeId);
+    const first = states[0]!;
+    const content = await renderAttackCard({ targets: states, weaponName: weapon?.name ?? planned!.weaponId, modeLabel: mode?.label, attackerUuid: actor.uuid, attackerName: actor.name ?? attacker.name });
     const data = {
       type: "attack",
       speaker: ChatMessage.getSpeaker({ actor, token: (token?.document ?? null) as never }),
@@ -133,17 +226,24 @@ export async function rollAttack(request: AttackRequest): Promise<AttackOutcome 
       sound: CONFIG.sounds.dice,
       system: {
         ruleset,
-        result: storableResult(result),
+        result: first.result,
         attackerUuid: actor.uuid,
-        targetUuid: targetActor.uuid,
-        targetTokenUuid: target.document?.uuid ?? "",
-        weaponId: plan.weaponId,
+        attackerTokenUuid: token?.document?.uuid ?? "",
+        targetUuid: first.actorUuid,
+        targetTokenUuid: first.tokenUuid,
+        weaponId: planned!.weaponId,
+        weaponName: weapon?.name ?? "",
+        modeId: planned!.modeId ?? "",
+        modeLabel: mode?.label ?? "",
+        free: Boolean(request.free),
+        targets: states,
       },
     };
     ChatMessage.applyRollMode(data as never, game.settings.get("core", "rollMode") ?? "publicroll");
     // The create data is built by hand; the v13 typings want the full document source shape.
     const message = await ChatMessage.implementation.create(data as never);
-    return { result, odds, message: message ?? undefined };
+    if (combatant) await spendOn(combatant, { kind: "attack" });
+    return { result: results[0]!, odds: firstOdds, results, message: message ?? undefined };
   } catch (err) {
     reportError(err);
     return undefined;

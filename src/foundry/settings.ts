@@ -10,6 +10,7 @@ import { IMPLEMENTED_RULESETS, RULESET_SETTING, RULESETS, SYSTEM_ID, ud10Setting
 declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
   interface SettingConfig {
     "fray.ruleset": RulesetChoice;
+    "fray.beyondFullMovement": "show" | "refuse";
     [ud10Option: `fray.ud10-${string}`]: boolean | number | string;
   }
 }
@@ -66,6 +67,15 @@ export function registerSettings(): void {
     choices: RULESET_CHOICE_LABELS,
     requiresReload: true,
   });
+  game.settings.register(SYSTEM_ID, BEYOND_FULL_SETTING, {
+    name: "FRAY.Flow.Setting.BeyondFull.Name",
+    hint: "FRAY.Flow.Setting.BeyondFull.Hint",
+    scope: "world",
+    config: true,
+    type: String,
+    default: "show",
+    choices: { show: "FRAY.Flow.Setting.BeyondFull.show", refuse: "FRAY.Flow.Setting.BeyondFull.refuse" },
+  });
   for (const spec of ud10.options) {
     // The option keys are generated, so the typed overloads cannot name them.
     const register = game.settings.register.bind(game.settings) as (ns: string, key: string, config: unknown) => void;
@@ -100,4 +110,16 @@ export function ud10OptionValues(): RulesetOptions {
     }
   }
   return values;
+}
+
+/** Id of the world setting: moving past full movement is only shown, or refused (UD-MOV-03). */
+export const BEYOND_FULL_SETTING = "beyondFullMovement";
+
+/** The world's choice for moves past full movement; `show` when it cannot be read. */
+export function beyondFullPolicy(): "show" | "refuse" {
+  try {
+    return game.settings.get(SYSTEM_ID, BEYOND_FULL_SETTING) === "refuse" ? "refuse" : "show";
+  } catch {
+    return "show";
+  }
 }

@@ -1,10 +1,10 @@
 /** The tracker's round economy (UD-ACT-01, UD-ACT-02, UD-REA-01, UD-MOV-03, UD-OPT-01, UD-OPT-02). */
 import { describe, expect, it } from "vitest";
 import { createEconomy } from "../../src/rules/core/economy.js";
-import { ud10 } from "../../src/rules/ud10/index.js";
+import { economy } from "../../src/rules/ud10/movement.js";
 import { economyFromEvents, hasReaction, pips, readEconomy, spendEvent } from "../../src/foundry/logic/economy.js";
 
-const spec = ud10.economy();
+const spec = economy();
 const used = (e: ReturnType<typeof createEconomy>) => Object.fromEntries(Object.entries(e.slots).map(([k, v]) => [k, v.used]));
 
 describe("round economy", () => {

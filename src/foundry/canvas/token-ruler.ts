@@ -1,0 +1,70 @@
+/**
+ * The token ruler coloured by the round's movement budget (UD-MOV-01 to UD-MOV-03): green for
+ * one step, blue within standard movement (5 m + STR), amber within full movement (twice that),
+ * red beyond. The distance is the ruler's measured cost, which starts at the token's movement
+ * history of this turn (core clears the history when a turn starts), converted to metres.
+ */
+import { ud10 } from "../../rules/ud10/index.js";
+import { actorSource } from "../attack.js";
+import { bandColour } from "../logic/ruler.js";
+import { toMetres } from "../measure.js";
+import { ud10CombatantFromActor } from "../sources.js";
+
+/** A ruler waypoint as far as the colouring goes. */
+interface WaypointLike {
+  measurement?: { cost?: number; distance?: number };
+}
+
+/** A style the base ruler returns. */
+type Style = { color?: number | unknown } & Record<string, unknown>;
+
+/** The movement bands of a token's actor, or undefined when its stats cannot be read. */
+export function bandsOf(actor: Actor.Implementation | null | undefined): ReturnType<typeof ud10.movement> | undefined {
+  if (!actor) return undefined;
+  try {
+    return ud10.movement(ud10CombatantFromActor(actorSource(actor)), {});
+  } catch {
+    return undefined;
+  }
+}
+
+/** The colour a waypoint gets from the budget, or undefined to keep the base colour. */
+function colourFor(actor: Actor.Implementation | null | undefined, waypoint: WaypointLike): number | undefined {
+  const bands = bandsOf(actor);
+  const cost = waypoint.measurement?.cost ?? waypoint.measurement?.distance;
+  if (!bands || typeof cost !== "number" || !Number.isFinite(cost)) return undefined;
+  return bandColour(toMetres(cost, canvas?.grid?.units), bands);
+}
+
+/**
+ * Builds the TokenRuler subclass (the canvas classes exist only once Foundry has loaded, so the
+ * class is made in `init`).
+ */
+export function createTokenRuler(): unknown {
+  const Base = foundry.canvas.placeables.tokens.TokenRuler as unknown as new (...args: never[]) => {
+    token: { actor: Actor.Implementation | null };
+    _getSegmentStyle(waypoint: WaypointLike): Style;
+    _getGridHighlightStyle(waypoint: WaypointLike, offset: unknown): Style;
+  };
+  return class FrayTokenRuler extends Base {
+    /** The segment coloured by the band reached (UD-MOV-01 to UD-MOV-03). */
+    override _getSegmentStyle(waypoint: WaypointLike): Style {
+      const style = super._getSegmentStyle(waypoint);
+      const color = colourFor(this.token.actor, waypoint);
+      return color === undefined ? style : { ...style, color };
+    }
+
+    /** The grid highlight coloured by the band reached. */
+    override _getGridHighlightStyle(waypoint: WaypointLike, offset: unknown): Style {
+      const style = super._getGridHighlightStyle(waypoint, offset);
+      const color = colourFor(this.token.actor, waypoint);
+      return color === undefined || !style ? style : { ...style, color };
+    }
+  };
+}
+
+/** Registers the ruler class on CONFIG.Token. Call from `init`. */
+export function registerTokenRuler(): void {
+  if (!foundry.canvas?.placeables?.tokens?.TokenRuler) return;
+  (CONFIG.Token as unknown as { rulerClass: unknown }).rulerClass = createTokenRuler();
+}

@@ -1,0 +1,281 @@
+/**
+ * What the buttons of an attack card do: the defender's Parry, Dodge or No reaction
+ * (UD-REA-01 to UD-REA-04), Roll damage (UD-DMG-01, UD-ZON-01), Apply damage (UD-DMG-02 to
+ * UD-DMG-05, UD-ZON-02) and Undo. Dice are real Rolls through the FoundryRoller; the rules
+ * core does the arithmetic; the card state in `logic/card.ts` decides what is allowed.
+ */
+import { FrayError } from "../../rules/core/errors.js";
+import type { DamagePacket } from "../../rules/core/ruleset.js";
+import { sumModifiers } from "../../rules/core/types.js";
+import { ud10, type Ud10AttackInput } from "../../rules/ud10/index.js";
+import { actorSource } from "../attack.js";
+import { effectiveResult } from "../attack-card.js";
+import { combatantFor, economyOf, spendOn } from "../combat/economy-store.js";
+import { FoundryRoller } from "../dice.js";
+import {
+  assertAllowed,
+  reactionSucceeds,
+  withApplied,
+  withDamage,
+  withoutReaction,
+  withReaction,
+  withUndone,
+  type CardAction,
+  type StoredReaction,
+  type TargetState,
+} from "../logic/card.js";
+import { withImmobilized } from "../logic/attack-options.js";
+import { applyUpdate, revertStatuses, revertUpdate, undoRecord } from "../logic/undo.js";
+import { reportError, warn } from "../notify.js";
+import { askGM, QUERIES } from "../queries.js";
+import { ud10OptionValues } from "../settings.js";
+import { ud10CombatantFromActor } from "../sources.js";
+import { attackSystem, commitTarget, writeTarget, type AttackMessageLike } from "./attack-message.js";
+
+/** An actor as the flow reads and writes it. */
+interface ActorLike {
+  uuid: string;
+  id: string | null;
+  name: string | null;
+  isOwner: boolean;
+  update(data: Record<string, unknown>): Promise<unknown>;
+  toggleStatusEffect?(id: string, options: { active: boolean }): Promise<unknown>;
+}
+
+/** Resolves a document UUID. */
+async function resolve<T>(uuid: string | undefined): Promise<T | undefined> {
+  if (!uuid) return undefined;
+  return ((await foundry.utils.fromUuid(uuid as never)) ?? undefined) as T | undefined;
+}
+
+/** The last id of a token UUID (`Scene.a.Token.b` gives `b`). */
+function tokenIdOf(uuid: string | undefined): string | undefined {
+  return uuid?.split(".").pop();
+}
+
+/** Everything an action needs: the message data, one target, both actors and the core's input. */
+export interface ActionContext {
+  system: ReturnType<typeof attackSystem>;
+  target: TargetState;
+  attackerActor: ActorLike;
+  targetActor: ActorLike;
+  input: Ud10AttackInput;
+}
+
+/**
+ * Rebuilds the core's attack input from the message: attacker and target as they are now,
+ * weapon, mode, range and situation as they were chosen.
+ * @throws FrayError when an actor no longer exists.
+ */
+export async function actionContext(message: AttackMessageLike, index: number): Promise<ActionContext> {
+  const system = attackSystem(message);
+  const target = system.targets[index];
+  if (!target) throw new FrayError("FRAY.Flow.Error.CardState", { action: "" }, "No such target on the card");
+  const attackerActor = await resolve<ActorLike>(system.attackerUuid);
+  const targetActor = await resolve<ActorLike>(target.actorUuid);
+  if (!attackerActor || !targetActor) throw new FrayError("FRAY.Flow.Error.ActorGone", {}, "An actor of this attack no longer exists");
+  const attacker = ud10CombatantFromActor(actorSource(attackerActor as never), { id: tokenIdOf(system.attackerTokenUuid) ?? attackerActor.id ?? "attacker" });
+  let defender = ud10CombatantFromActor(actorSource(targetActor as never), { id: tokenIdOf(target.tokenUuid) ?? targetActor.id ?? "target" });
+  if (target.input.immobilized !== undefined) defender = withImmobilized(defender, target.input.immobilized);
+  const input: Ud10AttackInput = {
+    attacker,
+    target: defender,
+    weaponId: system.weaponId,
+    modeId: system.modeId || undefined,
+    rangeMetres: target.input.rangeMetres,
+    situation: target.input.situation,
+  };
+  return { system, target, attackerActor, targetActor, input };
+}
+
+/** Faces of a rolled outcome, explosions included. */
+function faces(roll: { dice: { results: number[] }[] }): number[] {
+  return roll.dice.flatMap((d) => d.results);
+}
+
+/**
+ * The defender reacts (UD-REA-01 to UD-REA-04): the core says whether the reaction is possible
+ * (one per round through the combatant's economy, a weapon that can parry, a melee attack; an
+ * untrained parry adds DEX); the check rolls 1d10 + skill and stops the attack when it beats the
+ * attack's total (UD-REA-03).
+ */
+export async function react(message: AttackMessageLike, index: number, id: "parry" | "dodge"): Promise<void> {
+  const ctx = await actionContext(message, index);
+  assertAllowed(id, ctx.target);
+  const options = ud10OptionValues();
+  const combatant = combatantFor(ctx.targetActor, tokenIdOf(ctx.target.tokenUuid));
+  const economy = combatant ? economyOf(combatant) : undefined;
+  const option = ud10.reactions(ctx.input, economy, options).find((r) => r.id === id);
+  if (!option || !option.available) {
+    warn("FRAY.Flow.Error.ReactionUnavailable", { reaction: `FRAY.Reaction.${id}`, reason: option?.reason ?? "FRAY.Reason.Constrained" });
+    return;
+  }
+  const roller = new FoundryRoller();
+  const roll = await roller.roll("1d10", id === "parry" ? "FRAY.Roll.Parry" : "FRAY.Roll.Dodge");
+  const total = roll.total + sumModifiers(option.modifiers);
+  const stored: StoredReaction = {
+    id,
+    natural: roll.total,
+    total,
+    modifiers: option.modifiers,
+    faces: faces(roll),
+    success: reactionSucceeds(total, ctx.target.attackTotal),
+  };
+  const ok = await commitTarget(message, index, id, withReaction(ctx.target, stored), roller.rolls);
+  if (ok && combatant) await spendOn(combatant, { kind: "reaction" });
+}
+
+/** The defender lets the attack through without reacting (UD-REA-01). */
+export async function declineReaction(message: AttackMessageLike, index: number): Promise<void> {
+  const ctx = await actionContext(message, index);
+  await commitTarget(message, index, "noReaction", withoutReaction(ctx.target));
+}
+
+/**
+ * Rolls the weapon's damage for a target the attack landed on (UD-DMG-01: fixed + N d10, each
+ * 10 exploding; UD-RNG-02 the firing mode's damage; UD-DMG-05 penetration when on).
+ */
+export async function rollDamageFor(message: AttackMessageLike, index: number): Promise<void> {
+  const ctx = await actionContext(message, index);
+  assertAllowed("rollDamage", ctx.target);
+  const roller = new FoundryRoller();
+  const packet = await ud10.rollDamage(effectiveResult(ctx.target), ctx.input, roller, ud10OptionValues());
+  const next = withDamage(ctx.target, {
+    formula: packet.roll.formula,
+    total: packet.amount,
+    faces: faces(packet.roll),
+    location: packet.location,
+    penetration: packet.penetration ?? 0,
+  });
+  await commitTarget(message, index, "rollDamage", next, roller.rolls);
+}
+
+/** Card-target pairs being applied or undone on this client, so a second request waits its turn. */
+const pending = new Set<string>();
+
+async function exclusive<T>(message: AttackMessageLike, index: number, work: () => Promise<T>): Promise<T> {
+  const key = `${message.id}:${index}`;
+  if (pending.has(key)) throw new FrayError("FRAY.Flow.Error.Busy", {}, "Already in progress");
+  pending.add(key);
+  try {
+    return await work();
+  } finally {
+    pending.delete(key);
+  }
+}
+
+/** Sets or clears the conditions of an actor, ignoring ids the world has no status effect for. */
+async function setStatuses(actor: ActorLike, ids: readonly string[], active: boolean): Promise<void> {
+  for (const id of ids) {
+    try {
+      await actor.toggleStatusEffect?.(id, { active });
+    } catch (err) {
+      console.warn(`Fray | status ${id}`, err);
+    }
+  }
+}
+
+/**
+ * Applies a target's rolled damage on this client (the GM, or a user who owns both the target
+ * and the message): the core's steps, the actor updated, the record stored on the card.
+ */
+export async function applyHere(message: AttackMessageLike, index: number, userId: string): Promise<boolean> {
+  return exclusive(message, index, async () => {
+    const ctx = await actionContext(message, index);
+    assertAllowed("applyDamage", ctx.target);
+    const damage = ctx.target.damage!;
+    const packet: DamagePacket = {
+      roll: { formula: damage.formula, total: damage.total, dice: [{ faces: 10, results: damage.faces }], constant: 0 },
+      amount: damage.total,
+      location: damage.location,
+      penetration: damage.penetration,
+    };
+    const report = ud10.applyDamage(ctx.input.target, packet, ud10OptionValues());
+    const record = undoRecord(ctx.targetActor.uuid, report, userId);
+    await ctx.targetActor.update(applyUpdate(record));
+    await setStatuses(ctx.targetActor, record.added, true);
+    return writeTarget(message, index, "applyDamage", withApplied(ctx.target, record), []);
+  });
+}
+
+/** Undoes a target's applied damage on this client: HP and EP from before, added conditions removed. */
+export async function undoHere(message: AttackMessageLike, index: number): Promise<boolean> {
+  return exclusive(message, index, async () => {
+    const ctx = await actionContext(message, index);
+    assertAllowed("undoDamage", ctx.target);
+    const record = ctx.target.applied!;
+    await ctx.targetActor.update(revertUpdate(record));
+    await setStatuses(ctx.targetActor, revertStatuses(record).remove, false);
+    return writeTarget(message, index, "undoDamage", withUndone(ctx.target), []);
+  });
+}
+
+/** Whether this client may apply or undo by itself: the GM, or the owner of both target and card. */
+async function canDoHere(message: AttackMessageLike, index: number): Promise<boolean> {
+  if (game.user?.isGM) return true;
+  const t = attackSystem(message).targets[index];
+  const actor = await resolve<ActorLike>(t?.actorUuid);
+  return Boolean(actor?.isOwner && message.isOwner);
+}
+
+/** Apply damage: here when allowed, else through the active GM (v13 query `fray.applyDamage`). */
+export async function applyDamageAction(message: AttackMessageLike, index: number): Promise<void> {
+  if (await canDoHere(message, index)) await applyHere(message, index, game.user?.id ?? "");
+  else await askGM(QUERIES.applyDamage, { messageId: message.id, index, userId: game.user?.id ?? "" });
+}
+
+/** Undo: here when allowed, else through the active GM (v13 query `fray.undoDamage`). */
+export async function undoDamageAction(message: AttackMessageLike, index: number): Promise<void> {
+  if (await canDoHere(message, index)) await undoHere(message, index);
+  else await askGM(QUERIES.undoDamage, { messageId: message.id, index });
+}
+
+function queryMessage(data: Record<string, unknown>): AttackMessageLike | undefined {
+  const message = game.messages?.get(String(data.messageId)) as unknown as AttackMessageLike | undefined;
+  return message?.type === "attack" ? message : undefined;
+}
+
+/** The GM's handler of `fray.applyDamage`: the state on the message is checked again here. */
+export async function handleApplyQuery(data: Record<string, unknown>): Promise<{ ok: boolean }> {
+  const message = queryMessage(data);
+  if (!message) return { ok: false };
+  try {
+    return { ok: await applyHere(message, Number(data.index), String(data.userId ?? "")) };
+  } catch (err) {
+    if (err instanceof FrayError) return { ok: false };
+    throw err;
+  }
+}
+
+/** The GM's handler of `fray.undoDamage`. */
+export async function handleUndoQuery(data: Record<string, unknown>): Promise<{ ok: boolean }> {
+  const message = queryMessage(data);
+  if (!message) return { ok: false };
+  try {
+    return { ok: await undoHere(message, Number(data.index)) };
+  } catch (err) {
+    if (err instanceof FrayError) return { ok: false };
+    throw err;
+  }
+}
+
+/** Runs a card button's action, reporting errors to the user. */
+export async function runCardAction(message: AttackMessageLike, index: number, action: CardAction): Promise<void> {
+  try {
+    switch (action) {
+      case "parry":
+      case "dodge":
+        return await react(message, index, action);
+      case "noReaction":
+        return await declineReaction(message, index);
+      case "rollDamage":
+        return await rollDamageFor(message, index);
+      case "applyDamage":
+        return await applyDamageAction(message, index);
+      case "undoDamage":
+        return await undoDamageAction(message, index);
+    }
+  } catch (err) {
+    reportError(err);
+  }
+}

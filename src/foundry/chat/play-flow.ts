@@ -1,0 +1,41 @@
+/**
+ * Registers the UD10 play flow: Combat and Combatant classes, the token ruler, the v13 query
+ * handlers the GM answers, the hooks of chat cards, the combat tracker and token movement, the
+ * round length (UD-RND-01), and the development-only Quench batch.
+ */
+import { onMoveToken, onPreMoveToken } from "../canvas/movement.js";
+import { registerTokenRuler } from "../canvas/token-ruler.js";
+import { applyRoundTime, registerCombat } from "../combat/combat.js";
+import { handleSpendQuery } from "../combat/economy-store.js";
+import { onRenderCombatTracker } from "../combat/tracker.js";
+import { QUERIES, registerQueries } from "../queries.js";
+import { registerQuench } from "../quench.js";
+import { handleApplyQuery, handleUndoQuery } from "./actions.js";
+import { handleCardUpdateQuery } from "./attack-message.js";
+import { onRenderChatMessageHTML } from "./hooks.js";
+import { FLOW_TEMPLATES } from "./templates.js";
+
+/** Call from the `init` hook, after the settings are registered. */
+export function registerPlayFlow(): void {
+  registerCombat();
+  registerTokenRuler();
+  registerQueries({
+    [QUERIES.applyDamage]: handleApplyQuery,
+    [QUERIES.undoDamage]: handleUndoQuery,
+    [QUERIES.cardUpdate]: handleCardUpdateQuery,
+    [QUERIES.spend]: handleSpendQuery,
+  });
+  // Hook names and signatures of v13 that the typings do not all know yet.
+  const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
+  on("renderChatMessageHTML", onRenderChatMessageHTML);
+  on("renderCombatTracker", onRenderCombatTracker);
+  on("preMoveToken", onPreMoveToken);
+  on("moveToken", (...args: Parameters<typeof onMoveToken>) => void onMoveToken(...args));
+  on("updateCombatant", () => void ui.combat?.render());
+  on("ready", applyRoundTime);
+  on("updateSetting", (setting: { key?: string }) => {
+    if (setting.key === "fray.ud10-roundSeconds") applyRoundTime();
+  });
+  void foundry.applications.handlebars.loadTemplates(Object.values(FLOW_TEMPLATES));
+  registerQuench();
+}
