@@ -9,8 +9,15 @@ const root = fileURLToPath(new URL(".", import.meta.url));
  * `dist/fray.mjs`, with a source map. `scripts/build.mjs` cleans `dist/` first and adds the
  * manifest, styles, templates, languages, compendium packs and the release zip around it.
  */
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   root,
+  /**
+   * `__FRAY_QUENCH__` registers the Quench batch (src/foundry/quench.ts): true in development
+   * builds (`vite build --mode development`) or with `FRAY_QUENCH=1`, false in releases.
+   */
+  define: {
+    __FRAY_QUENCH__: JSON.stringify(mode === "development" || process.env.FRAY_QUENCH === "1"),
+  },
   publicDir: false,
   logLevel: "warn",
   build: {
@@ -26,4 +33,4 @@ export default defineConfig({
       fileName: () => "fray.mjs",
     },
   },
-});
+}));
