@@ -1,7 +1,8 @@
 import { createEconomy, shortfall, spend, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
-import { ScriptedRoller, seededSource, type DiceRoller } from "../rules/core/dice/port.js";
+import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { Lookup } from "../rules/core/i18n.js";
+import { isRecord, type Raw } from "../rules/core/parse.js";
 import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
 import type { CheckResult, DamageStep, Modifier, RollOutcome, VitalState } from "../rules/core/types.js";
 import {
@@ -28,14 +29,13 @@ import {
   TREATMENTS,
   upkeep,
   withVitals,
-  type CriticalActorSource,
   type CriticalAttackInput,
   type CriticalCombatant,
   type CriticalDamagePacket,
-  type CriticalItemSource,
   type CriticalSituation,
   type Treatment,
 } from "../rules/critical/index.js";
+import { buildEntryCombatant, fail, finishEncounter, recordingRoller, sideDown, standingSides, type EndEvent } from "./common.js";
 import type { ContentIndex } from "./content.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
@@ -46,45 +46,13 @@ interface Fighter {
   economy: Economy;
 }
 
-type Raw = Record<string, unknown>;
-const isRecord = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
-
-function mergeSystem(base: Raw, over: Raw): Raw {
-  const out: Raw = { ...base };
-  for (const [k, v] of Object.entries(over)) {
-    const b = out[k];
-    out[k] = isRecord(v) && isRecord(b) ? mergeSystem(b, v) : v;
-  }
-  return out;
-}
-
-function fail(field: string, expected: string): never {
-  throw new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
-}
-
 /**
  * Builds the Critical combatant of an encounter entry from its compendium reference, inline
  * stats (merged over the reference's `system`) and extra items.
  * @throws FrayError naming the field (`combatants[1].ref`, `combatants[0].stats.physique`).
  */
 export function buildCriticalCombatant(spec: CombatantSpec, index: number, content: ContentIndex): CriticalCombatant {
-  const path = `combatants[${index}]`;
-  const base = (spec.ref ? content.resolve(spec.ref, `${path}.ref`) : { name: spec.name ?? spec.id, type: "character", system: {}, items: [] }) as CriticalActorSource;
-  const actor: CriticalActorSource = {
-    ...base,
-    name: spec.name ?? base.name,
-    system: mergeSystem(base.system ?? {}, spec.stats ?? {}),
-    items: [...(base.items ?? []), ...(spec.items ?? []).map((ref, i) => content.resolve(ref, `${path}.items[${i}]`) as CriticalItemSource)],
-  };
-  try {
-    return criticalCombatantFromActor(actor, { id: spec.id, group: spec.group ?? spec.side });
-  } catch (error) {
-    if (error instanceof FrayError && typeof error.data.field === "string") {
-      const field = `${path}.stats.${error.data.field.replace(/^[^.[]*\.?/, "")}`.replace(/\.$/, "");
-      throw new FrayError(error.key, { ...error.data, field }, `Field "${field}": expected ${String(error.data.expected)}`);
-    }
-    throw error;
-  }
+  return buildEntryCombatant(spec, index, content, criticalCombatantFromActor);
 }
 
 /** A treatment as written in an encounter file: `{ method, wound?, target? }`. */
@@ -127,15 +95,7 @@ const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
 export async function playCritical(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
   const options: RulesetOptions = { ...critical.defaults(), ...spec.options };
   const opts = criticalOptions(options);
-  const roller = dice ?? new ScriptedRoller(spec.dice, seededSource(spec.seed));
-  const history: EncounterResult["dice"] = [];
-  const logged: DiceRoller = {
-    async roll(formula, purpose) {
-      const outcome = await roller.roll(formula, purpose);
-      history.push({ purpose, formula: outcome.formula, faces: outcome.dice.flatMap((d) => d.results), total: outcome.total });
-      return outcome;
-    },
-  };
+  const { logged, history } = recordingRoller(spec, dice);
   const ids = spec.combatants.map((c) => c.id);
   const fighters = new Map<string, Fighter>();
   spec.combatants.forEach((cs, i) => {
@@ -157,14 +117,13 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
 
   const events: EncounterEvent[] = [];
   const out = (f: Fighter) => critical.isOut(critical.vitals(f.c));
-  const standingSides = () => new Set([...fighters.values()].filter((f) => !out(f)).map((f) => f.spec.side));
   const enemiesOf = (f: Fighter) => [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !out(o));
   const custom = (kind: string, data: Record<string, unknown>) => events.push({ type: "custom", round, kind, data });
   const state = (f: Fighter) => ({ actor: f.spec.id, name: f.c.name, vitals: critical.vitals(f.c) });
 
   let round = 0;
   let rolls: InitiativeRoll[] = [];
-  let ended: EncounterEvent | undefined;
+  let ended: EndEvent | undefined;
 
   /**
    * Applies a new state; shrinks the round's AP when stun or a knock-out arrived (CR-STN-01,
@@ -403,27 +362,12 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
       const f = fighters.get(id)!;
       if (out(f)) continue;
       await act(f, actionAt(round, id));
-      if (standingSides().size <= 1) break;
+      if (standingSides(fighters.values(), out).size <= 1) break;
     }
-    const sides = standingSides();
-    if (sides.size <= 1) {
-      ended = { type: "end", round, winner: [...sides][0] ?? null, reason: "side-down" };
-      break;
-    }
+    ended = sideDown(fighters.values(), out, round);
+    if (ended) break;
   }
-  if (!ended) ended = { type: "end", round: spec.maxRounds, winner: null, reason: "max-rounds" };
-  events.push(ended);
-  return {
-    name: spec.name,
-    ruleset: spec.ruleset,
-    seed: spec.seed,
-    options,
-    rounds: ended.round,
-    winner: ended.type === "end" ? ended.winner : null,
-    combatants: [...fighters.values()].map((f) => ({ id: f.spec.id, name: f.c.name, side: f.spec.side, vitals: critical.vitals(f.c), out: out(f) })),
-    events,
-    dice: history,
-  };
+  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => critical.vitals(f.c), isOut: out }, events, history);
 }
 
 type T = (key: string, data?: Record<string, string | number>) => string;

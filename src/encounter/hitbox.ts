@@ -1,6 +1,6 @@
 import { createEconomy, spend, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
-import { ScriptedRoller, seededSource, type DiceRoller } from "../rules/core/dice/port.js";
+import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
 import type { CheckResult, Modifier } from "../rules/core/types.js";
 import {
@@ -35,7 +35,8 @@ import {
   type QuickAction,
   type RolledReaction,
 } from "../rules/hitbox/index.js";
-import type { ContentIndex, SourceDocument } from "./content.js";
+import { buildEntryCombatant, fail, finishEncounter, recordingRoller, sideDown, type EndEvent } from "./common.js";
+import type { ContentIndex } from "./content.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
 
@@ -73,10 +74,6 @@ interface HbAction {
   first?: number;
   react?: "dodge" | "parry" | "none";
   situation: HitboxSituation;
-}
-
-function fail(field: string, expected: string): never {
-  throw new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
 }
 
 function feetValue(v: unknown, field: string): number | undefined {
@@ -154,41 +151,16 @@ function readAction(a: ActionSpec, path: string): HbAction {
   };
 }
 
-function mergeSystem(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) {
-    const b = out[k];
-    out[k] = v && typeof v === "object" && !Array.isArray(v) && b && typeof b === "object" && !Array.isArray(b) ? mergeSystem(b as Record<string, unknown>, v as Record<string, unknown>) : v;
-  }
-  return out;
-}
-
 /**
  * Builds the Hitbox combatant of an encounter entry from its compendium reference, inline stats
  * and extra items.
  * @throws FrayError naming the field (`combatants[1].ref`, `combatants[0].stats.abilities` ...).
  */
 export function buildHitboxCombatant(spec: CombatantSpec, index: number, content: ContentIndex, options: RulesetOptions): HitboxCombatant {
-  const path = `combatants[${index}]`;
-  const base: SourceDocument = spec.ref ? content.resolve(spec.ref, `${path}.ref`) : { name: spec.name ?? spec.id, type: "character", system: {}, items: [] };
-  const items = "items" in base && Array.isArray(base.items) ? base.items : [];
-  const actor = {
-    ...base,
-    name: spec.name ?? base.name,
-    system: mergeSystem(base.system ?? {}, spec.stats ?? {}),
-    items: [...items, ...(spec.items ?? []).map((ref, i) => content.resolve(ref, `${path}.items[${i}]`))],
-  };
-  try {
-    return hitboxCombatantFromActor(actor, { id: spec.id, group: spec.group ?? spec.side }, { hitboxPoints: hitboxOptions(options).hitboxPoints });
-  } catch (error) {
-    if (error instanceof FrayError && typeof error.data.field === "string") {
-      const field = `${path}.stats.${error.data.field.replace(/^[^.[]*\.?/, "")}`.replace(/\.$/, "");
-      throw new FrayError(error.key, { ...error.data, field }, `Field "${field}": expected ${String(error.data.expected)}`);
-    }
-    throw error;
-  }
+  return buildEntryCombatant(spec, index, content, (actor, overrides) => hitboxCombatantFromActor(actor, overrides, { hitboxPoints: hitboxOptions(options).hitboxPoints }), {
+    baseItems: (base) => ("items" in base && Array.isArray(base.items) ? base.items : []),
+  });
 }
-
 
 /**
  * Plays an encounter through the Hitbox rules core (HB-RND-01, HB-ACT-01): each turn of 5 s every
@@ -206,15 +178,7 @@ export function buildHitboxCombatant(spec: CombatantSpec, index: number, content
 export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
   const options: RulesetOptions = { ...hitbox.defaults(), ...spec.options };
   const opts = hitboxOptions(options);
-  const roller = dice ?? new ScriptedRoller(spec.dice, seededSource(spec.seed));
-  const history: EncounterResult["dice"] = [];
-  const logged: DiceRoller = {
-    async roll(formula, purpose) {
-      const outcome = await roller.roll(formula, purpose);
-      history.push({ purpose, formula: outcome.formula, faces: outcome.dice.flatMap((d) => d.results), total: outcome.total });
-      return outcome;
-    },
-  };
+  const { logged, history } = recordingRoller(spec, dice);
   const fighters = new Map<string, Fighter>();
   spec.combatants.forEach((cs, i) => {
     const c = buildHitboxCombatant(cs, i, content, options);
@@ -229,9 +193,8 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
   /** A Hitbox event; `names` lets the log show names instead of ids. */
   const hbEvent = (round: number, kind: string, data: Record<string, unknown>): EncounterEvent => ({ type: "custom", round, kind: `hitbox.${kind}`, data: { ...data, names } });
   const isOut = (f: Fighter) => hitbox.isOut(hitbox.vitals(f.c));
-  const standingSides = () => new Set([...fighters.values()].filter((f) => !isOut(f)).map((f) => f.spec.side));
   let turn = 0;
-  let ended: EncounterEvent | undefined;
+  let ended: EndEvent | undefined;
 
   /** The declaration of a fighter for this turn, with the action's details. */
   const declare = (f: Fighter): { decl: Declaration; action: HbAction } => {
@@ -436,25 +399,10 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
       }
     }
     for (const f of fighters.values()) f.c = endTurn(f.c, f.dropped);
-    const sides = standingSides();
-    if (sides.size <= 1) {
-      ended = { type: "end", round: turn, winner: [...sides][0] ?? null, reason: "side-down" };
-      break;
-    }
+    ended = sideDown(fighters.values(), isOut, turn);
+    if (ended) break;
   }
-  if (!ended) ended = { type: "end", round: spec.maxRounds, winner: null, reason: "max-rounds" };
-  events.push(ended);
-  return {
-    name: spec.name,
-    ruleset: spec.ruleset,
-    seed: spec.seed,
-    options,
-    rounds: ended.round,
-    winner: ended.type === "end" ? ended.winner : null,
-    combatants: [...fighters.values()].map((f) => ({ id: f.spec.id, name: f.c.name, side: f.spec.side, vitals: hitbox.vitals(f.c), out: isOut(f) })),
-    events,
-    dice: history,
-  };
+  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => hitbox.vitals(f.c), isOut }, events, history);
 }
 
 type Translate = (key: string, data?: Record<string, string | number>) => string;

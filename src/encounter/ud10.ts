@@ -1,9 +1,9 @@
 import { createEconomy, shortfall, spend, type Economy } from "../rules/core/economy.js";
-import { FrayError } from "../rules/core/errors.js";
-import { ScriptedRoller, seededSource, type DiceRoller } from "../rules/core/dice/port.js";
+import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
-import { ud10CombatantFromActor, type ActorSource, type ItemSource } from "../foundry/sources.js";
+import { ud10CombatantFromActor } from "../foundry/sources.js";
 import { disengage, initiativeGroups, ud10, ud10Options, type Ud10AttackInput, type Ud10Combatant } from "../rules/ud10/index.js";
+import { buildEntryCombatant, finishEncounter, recordingRoller, sideDown, standingSides, type EndEvent } from "./common.js";
 import type { ContentIndex } from "./content.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
@@ -14,40 +14,13 @@ interface Fighter {
   economy: Economy;
 }
 
-function mergeSystem(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) {
-    const b = out[k];
-    out[k] = v && typeof v === "object" && !Array.isArray(v) && b && typeof b === "object" && !Array.isArray(b) ? mergeSystem(b as Record<string, unknown>, v as Record<string, unknown>) : v;
-  }
-  return out;
-}
-
 /**
  * Builds the UD10 combatant of an encounter entry from its compendium reference, inline stats
  * and extra items.
  * @throws FrayError naming the field (`combatants[2].ref`, `combatants[0].stats.attributes`).
  */
 export function buildCombatant(spec: CombatantSpec, index: number, content: ContentIndex): Ud10Combatant {
-  const path = `combatants[${index}]`;
-  const base: ActorSource = spec.ref
-    ? (content.resolve(spec.ref, `${path}.ref`) as ActorSource)
-    : { name: spec.name ?? spec.id, type: "character", system: {}, items: [] };
-  const actor: ActorSource = {
-    ...base,
-    name: spec.name ?? base.name,
-    system: mergeSystem(base.system ?? {}, spec.stats ?? {}),
-    items: [...(base.items ?? []), ...(spec.items ?? []).map((ref, i) => content.resolve(ref, `${path}.items[${i}]`) as ItemSource)],
-  };
-  try {
-    return ud10CombatantFromActor(actor, { id: spec.id, group: spec.group ?? spec.side });
-  } catch (error) {
-    if (error instanceof FrayError && typeof error.data.field === "string") {
-      const field = `${path}.stats.${error.data.field.replace(/^[^.[]*\.?/, "")}`.replace(/\.$/, "");
-      throw new FrayError(error.key, { ...error.data, field }, `Field "${field}": expected ${String(error.data.expected)}`);
-    }
-    throw error;
-  }
+  return buildEntryCombatant(spec, index, content, ud10CombatantFromActor);
 }
 
 const OUT = ["unconscious", "incapacitated", "dead", "fled"];
@@ -63,15 +36,7 @@ const isOut = (f: Fighter) => ud10.isOut(ud10.vitals(f.c)) || f.c.conditions.som
 export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
   const options: RulesetOptions = { ...ud10.defaults(), ...spec.options };
   const opts = ud10Options(options);
-  const roller = dice ?? new ScriptedRoller(spec.dice, seededSource(spec.seed));
-  const history: EncounterResult["dice"] = [];
-  const logged: DiceRoller = {
-    async roll(formula, purpose) {
-      const outcome = await roller.roll(formula, purpose);
-      history.push({ purpose, formula: outcome.formula, faces: outcome.dice.flatMap((d) => d.results), total: outcome.total });
-      return outcome;
-    },
-  };
+  const { logged, history } = recordingRoller(spec, dice);
   const fighters = new Map<string, Fighter>();
   spec.combatants.forEach((cs, i) => {
     const c = buildCombatant(cs, i, content);
@@ -80,12 +45,11 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
   const events: EncounterEvent[] = [];
   const engaged = new Set<string>();
   const pair = (a: string, b: string) => [a, b].sort().join("|");
-  const standingSides = () => new Set([...fighters.values()].filter((f) => !isOut(f)).map((f) => f.spec.side));
   const enemiesOf = (f: Fighter) => [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !isOut(o));
 
   let order: InitiativeRoll[] = [];
   let round = 0;
-  let ended: EncounterEvent | undefined;
+  let ended: EndEvent | undefined;
 
   const attack = async (f: Fighter, action: ActionSpec, free = false): Promise<void> => {
     const declared = action.attack ? fighters.get(action.attack) : undefined;
@@ -194,33 +158,12 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
       if (isOut(f)) continue;
       const action = spec.rounds[round - 1]?.[id] ?? f.spec.tactics ?? {};
       await act(f, action);
-      if (standingSides().size <= 1) break;
+      if (standingSides(fighters.values(), isOut).size <= 1) break;
     }
-    const sides = standingSides();
-    if (sides.size <= 1) {
-      ended = { type: "end", round, winner: [...sides][0] ?? null, reason: "side-down" };
-      break;
-    }
+    ended = sideDown(fighters.values(), isOut, round);
+    if (ended) break;
   }
-  if (!ended) ended = { type: "end", round: spec.maxRounds, winner: null, reason: "max-rounds" };
-  events.push(ended);
-  return {
-    name: spec.name,
-    ruleset: spec.ruleset,
-    seed: spec.seed,
-    options,
-    rounds: ended.round,
-    winner: ended.type === "end" ? ended.winner : null,
-    combatants: [...fighters.values()].map((f) => ({
-      id: f.spec.id,
-      name: f.c.name,
-      side: f.spec.side,
-      vitals: ud10.vitals(f.c),
-      out: isOut(f),
-    })),
-    events,
-    dice: history,
-  };
+  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => ud10.vitals(f.c), isOut }, events, history);
 }
 
 /** The UD10 encounter driver: actions `attack`, `aim`, `move`, `disengage`, `wait`; reactions parry and dodge. */

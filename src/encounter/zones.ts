@@ -1,6 +1,7 @@
 import { createEconomy, shortfall, spend, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
-import { ScriptedRoller, seededSource, type DiceRoller } from "../rules/core/dice/port.js";
+import type { DiceRoller } from "../rules/core/dice/port.js";
+import { isRecord } from "../rules/core/parse.js";
 import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
 import type { DamageReport, DamageStep } from "../rules/core/types.js";
 import {
@@ -23,15 +24,14 @@ import {
   type MoveMode,
   type SizeCategory,
   type Stance,
-  type ZonesActorSource,
   type ZonesAttackInput,
   type ZonesAttackResult,
   type ZonesCombatant,
   type ZonesDamagePacket,
-  type ZonesItemSource,
   type ZonesWeapon,
 } from "../rules/zones/index.js";
 import { DAMAGE_TYPES, STANCES } from "../rules/zones/model.js";
+import { buildEntryCombatant, fail, finishEncounter, recordingRoller, sideDown, standingSides, type EndEvent } from "./common.js";
 import type { ContentIndex } from "./content.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
@@ -42,22 +42,6 @@ interface Fighter {
   economy: Economy;
 }
 
-type Raw = Record<string, unknown>;
-const isRecord = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
-
-function fail(field: string, expected: string): never {
-  throw new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
-}
-
-function mergeSystem(base: Raw, over: Raw): Raw {
-  const out: Raw = { ...base };
-  for (const [k, v] of Object.entries(over)) {
-    const b = out[k];
-    out[k] = isRecord(v) && isRecord(b) ? mergeSystem(b, v) : v;
-  }
-  return out;
-}
-
 /**
  * Builds the Zones combatant of an encounter entry from its compendium reference, inline stats
  * and extra items.
@@ -66,29 +50,14 @@ function mergeSystem(base: Raw, over: Raw): Raw {
  *   another ruleset), `FRAY.Error.Reference` for a reference that does not exist.
  */
 export function buildZonesCombatant(spec: CombatantSpec, index: number, content: ContentIndex): ZonesCombatant {
-  const path = `combatants[${index}]`;
-  const base = spec.ref ? (content.resolve(spec.ref, `${path}.ref`) as ZonesActorSource) : { name: spec.name ?? spec.id, type: "character", system: {}, items: [] };
-  if (spec.ref && base.system?.ruleset !== undefined && base.system.ruleset !== "zones") fail(`${path}.ref`, "an actor of the Zones ruleset");
-  const extra = (spec.items ?? []).map((ref, i) => {
-    const item = content.resolve(ref, `${path}.items[${i}]`) as ZonesItemSource;
-    if (item.system?.ruleset !== "zones") fail(`${path}.items[${i}]`, "an item of the Zones ruleset");
-    return item;
+  return buildEntryCombatant(spec, index, content, zonesCombatantFromActor, {
+    checkRef: (doc, field) => {
+      if (doc.system?.ruleset !== undefined && doc.system.ruleset !== "zones") fail(field, "an actor of the Zones ruleset");
+    },
+    checkItem: (doc, field) => {
+      if (doc.system?.ruleset !== "zones") fail(field, "an item of the Zones ruleset");
+    },
   });
-  const actor: ZonesActorSource = {
-    ...base,
-    name: spec.name ?? base.name,
-    system: mergeSystem(base.system ?? {}, spec.stats ?? {}),
-    items: [...(base.items ?? []), ...extra],
-  };
-  try {
-    return zonesCombatantFromActor(actor, { id: spec.id, group: spec.group ?? spec.side });
-  } catch (error) {
-    if (error instanceof FrayError && typeof error.data.field === "string") {
-      const field = `${path}.stats.${error.data.field.replace(/^[^.[]*\.?/, "")}`.replace(/\.$/, "");
-      throw new FrayError(error.key, { ...error.data, field }, `Field "${field}": expected ${String(error.data.expected)}`);
-    }
-    throw error;
-  }
 }
 
 /** One victim of a grenade's blast as an encounter file names it. */
@@ -188,15 +157,7 @@ const stepData = (s: DamageStep) => ({ rule: s.rule, label: s.label, data: s.dat
 export async function playZones(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
   const options: RulesetOptions = { ...zones.defaults(), ...spec.options };
   const opts = zonesOptions(options);
-  const roller = dice ?? new ScriptedRoller(spec.dice, seededSource(spec.seed));
-  const history: EncounterResult["dice"] = [];
-  const logged: DiceRoller = {
-    async roll(formula, purpose) {
-      const outcome = await roller.roll(formula, purpose);
-      history.push({ purpose, formula: outcome.formula, faces: outcome.dice.flatMap((d) => d.results), total: outcome.total });
-      return outcome;
-    },
-  };
+  const { logged, history } = recordingRoller(spec, dice);
   const ids = new Set(spec.combatants.map((c) => c.id));
   const fighters = new Map<string, Fighter>();
   spec.combatants.forEach((cs, i) => {
@@ -222,7 +183,6 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     if (Array.isArray(data.surprised)) named.surprisedNames = (data.surprised as string[]).map(nameOf);
     events.push({ type: "custom", round, kind, data: named });
   };
-  const standingSides = () => new Set([...fighters.values()].filter((f) => !isOut(f)).map((f) => f.spec.side));
   const enemiesOf = (f: Fighter) => [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !isOut(o));
   const setWeapon = (f: Fighter, w: ZonesWeapon) => (f.c = { ...f.c, weapons: f.c.weapons.map((x) => (x.id === w.id ? w : x)) });
   const findWeapon = (f: Fighter, ref: string | true | undefined, field: string): ZonesWeapon => {
@@ -248,7 +208,7 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
 
   let order: InitiativeRoll[] = [];
   let round = 0;
-  let ended: EncounterEvent | undefined;
+  let ended: EndEvent | undefined;
 
   const attack = async (f: Fighter, action: ActionSpec, za: ZonesAction): Promise<void> => {
     const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
@@ -451,27 +411,12 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
       for (const g of fighters.values()) {
         g.c = { ...g.c, speed: { ...g.c.speed, value: g.economy.pools.speed!.value }, effort: { ...g.c.effort, value: g.economy.pools.effort!.value } };
       }
-      if (standingSides().size <= 1) break;
+      if (standingSides(fighters.values(), isOut).size <= 1) break;
     }
-    const sides = standingSides();
-    if (sides.size <= 1) {
-      ended = { type: "end", round, winner: [...sides][0] ?? null, reason: "side-down" };
-      break;
-    }
+    ended = sideDown(fighters.values(), isOut, round);
+    if (ended) break;
   }
-  if (!ended) ended = { type: "end", round: spec.maxRounds, winner: null, reason: "max-rounds" };
-  events.push(ended);
-  return {
-    name: spec.name,
-    ruleset: spec.ruleset,
-    seed: spec.seed,
-    options,
-    rounds: ended.round,
-    winner: ended.type === "end" ? ended.winner : null,
-    combatants: [...fighters.values()].map((f) => ({ id: f.spec.id, name: f.c.name, side: f.spec.side, vitals: zones.vitals(f.c), out: isOut(f) })),
-    events,
-    dice: history,
-  };
+  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => zones.vitals(f.c), isOut }, events, history);
 }
 
 type Fmt = (key: string, data?: Record<string, string | number>) => string;

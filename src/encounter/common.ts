@@ -1,0 +1,200 @@
+/**
+ * The plumbing every encounter driver shares: building a combatant's Actor source from its
+ * encounter entry, the dice roller that records each roll for the summary, and the end of a
+ * fight (the side-down check, the `end` event and the {@link EncounterResult}).
+ */
+import { ScriptedRoller, seededSource, type DiceRoller } from "../rules/core/dice/port.js";
+import { FrayError } from "../rules/core/errors.js";
+import { fieldError, isRecord, type Raw } from "../rules/core/parse.js";
+import type { RulesetOptions } from "../rules/core/ruleset.js";
+import type { ActorSource, ItemSource } from "../rules/core/sources.js";
+import type { VitalState } from "../rules/core/types.js";
+import type { ContentIndex, SourceDocument } from "./content.js";
+import type { CombatantSpec, EncounterSpec } from "./schema.js";
+import type { EncounterEvent, EncounterResult } from "./types.js";
+
+/**
+ * Refuses a field of an encounter file.
+ * @param field the path of the field, e.g. `rounds[0].guard.shots`.
+ * @param expected what the field should hold.
+ * @throws FrayError `FRAY.Error.Field` with `{ field, expected }`, always.
+ */
+export function fail(field: string, expected: string): never {
+  throw fieldError(field, expected);
+}
+
+/**
+ * Deep-merges `over` into a copy of `base`: where both hold a plain object under a key the two
+ * are merged, anything else in `over` (numbers, texts, lists, null) replaces the value of `base`.
+ * Neither argument is changed. Used to lay an entry's inline `stats` over its actor's `system`.
+ */
+export function mergeSystem(base: Raw, over: Raw): Raw {
+  const out: Raw = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isRecord(v) && isRecord(b) ? mergeSystem(b, v) : v;
+  }
+  return out;
+}
+
+/** Ruleset-specific steps of {@link combatantSource}. */
+export interface CombatantSourceHooks {
+  /**
+   * Checks the document `ref` names (called only when the entry has a `ref`), e.g. that it
+   * belongs to the driver's ruleset; throws to refuse it. `field` is `combatants[i].ref`.
+   */
+  checkRef?(doc: SourceDocument, field: string): void;
+  /**
+   * Checks one extra item right after it is resolved; throws to refuse it. `field` is
+   * `combatants[i].items[j]`.
+   */
+  checkItem?(doc: SourceDocument, field: string): void;
+  /** The items the base document brings along; by default its `items` (none when unset). */
+  baseItems?(base: SourceDocument): ItemSource[];
+}
+
+/**
+ * The Actor source of encounter entry `index`: the compendium actor its `ref` names (or an empty
+ * `character` named after the entry), renamed to the entry's `name` when it has one, with the
+ * entry's inline `stats` deep-merged over its `system` ({@link mergeSystem}) and the entry's
+ * `items` resolved and appended to its own items, in order.
+ * @param hooks ruleset checks on the referenced actor and the extra items, and which of the base
+ *   document's items to keep.
+ * @throws FrayError `FRAY.Error.Reference` naming `combatants[i].ref` or `combatants[i].items[j]`
+ *   for a reference that does not exist; whatever the hooks throw.
+ */
+export function combatantSource(spec: CombatantSpec, index: number, content: ContentIndex, hooks: CombatantSourceHooks = {}): ActorSource {
+  const path = `combatants[${index}]`;
+  let base: SourceDocument = { name: spec.name ?? spec.id, type: "character", system: {}, items: [] };
+  if (spec.ref) {
+    base = content.resolve(spec.ref, `${path}.ref`);
+    hooks.checkRef?.(base, `${path}.ref`);
+  }
+  const items = hooks.baseItems ? hooks.baseItems(base) : ((base as ActorSource).items ?? []);
+  const extra = (spec.items ?? []).map((ref, i) => {
+    const item = content.resolve(ref, `${path}.items[${i}]`);
+    hooks.checkItem?.(item, `${path}.items[${i}]`);
+    return item;
+  });
+  return {
+    ...base,
+    name: spec.name ?? base.name,
+    system: mergeSystem(base.system ?? {}, spec.stats ?? {}),
+    items: [...items, ...extra],
+  };
+}
+
+/**
+ * Runs a ruleset's Actor parser on the source of encounter entry `index` and returns what it
+ * builds. A `FRAY.Error.Field` style FrayError of the parser, whose field is relative to the
+ * actor (`Guard.attributes.str`), is thrown again with the field of the file
+ * (`combatants[0].stats.attributes.str`) and a message naming it; other errors pass unchanged.
+ * @throws FrayError with the field rewritten as above; anything else `parse` throws.
+ */
+export function parseCombatantSource<C>(index: number, parse: () => C): C {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof FrayError && typeof error.data.field === "string") {
+      const field = `combatants[${index}].stats.${error.data.field.replace(/^[^.[]*\.?/, "")}`.replace(/\.$/, "");
+      throw new FrayError(error.key, { ...error.data, field }, `Field "${field}": expected ${String(error.data.expected)}`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Builds the combatant of encounter entry `index`: its Actor source ({@link combatantSource})
+ * read by the ruleset's parser with the entry's `id` and its `group` (the `side` when unset).
+ * @param fromActor the ruleset's Actor parser, e.g. `ud10CombatantFromActor`.
+ * @throws FrayError `FRAY.Error.Reference` for a missing reference, the parser's field errors
+ *   rewritten to `combatants[i].stats.…` ({@link parseCombatantSource}), whatever the hooks throw.
+ */
+export function buildEntryCombatant<C>(
+  spec: CombatantSpec,
+  index: number,
+  content: ContentIndex,
+  fromActor: (actor: ActorSource, overrides: { id: string; group: string }) => C,
+  hooks?: CombatantSourceHooks,
+): C {
+  const actor = combatantSource(spec, index, content, hooks);
+  return parseCombatantSource(index, () => fromActor(actor, { id: spec.id, group: spec.group ?? spec.side }));
+}
+
+/** A dice roller that records what it rolls, and the record. */
+export interface RecordingRoller {
+  /** Rolls through the underlying roller and appends each roll to `history`. */
+  logged: DiceRoller;
+  /** Each roll in order: its purpose, formula, the faces of all its dice and the total. */
+  history: EncounterResult["dice"];
+}
+
+/**
+ * The roller a driver rolls with: `dice` when given, else the file's scripted faces followed by
+ * the roller seeded with the file's seed. Every roll is recorded for the summary's `dice`.
+ * Throws nothing itself; a roll fails as the underlying roller does.
+ */
+export function recordingRoller(spec: EncounterSpec, dice?: DiceRoller): RecordingRoller {
+  const roller = dice ?? new ScriptedRoller(spec.dice, seededSource(spec.seed));
+  const history: EncounterResult["dice"] = [];
+  const logged: DiceRoller = {
+    async roll(formula, purpose) {
+      const outcome = await roller.roll(formula, purpose);
+      history.push({ purpose, formula: outcome.formula, faces: outcome.dice.flatMap((d) => d.results), total: outcome.total });
+      return outcome;
+    },
+  };
+  return { logged, history };
+}
+
+/** What the end of a fight needs to know of a combatant. */
+export interface Fielded {
+  spec: CombatantSpec;
+  c: { name: string };
+}
+
+/** The `end` event of an encounter. */
+export type EndEvent = Extract<EncounterEvent, { type: "end" }>;
+
+/** The sides that still have a combatant who is not out. */
+export function standingSides<F extends Fielded>(fighters: Iterable<F>, isOut: (f: F) => boolean): Set<string> {
+  return new Set([...fighters].filter((f) => !isOut(f)).map((f) => f.spec.side));
+}
+
+/**
+ * The `end` event when at most one side is standing after `round` (`side-down`, the winner
+ * being that side, or null when none is left); `undefined` while the fight goes on.
+ */
+export function sideDown<F extends Fielded>(fighters: Iterable<F>, isOut: (f: F) => boolean, round: number): EndEvent | undefined {
+  const sides = standingSides(fighters, isOut);
+  return sides.size <= 1 ? { type: "end", round, winner: [...sides][0] ?? null, reason: "side-down" } : undefined;
+}
+
+/**
+ * Closes an encounter: appends the `end` event to `events` (`ended`, or a `max-rounds` end at
+ * `spec.maxRounds` with no winner when the fight did not end earlier) and returns the result
+ * with each combatant's final vitals and whether it is out.
+ */
+export function finishEncounter<F extends Fielded>(
+  spec: EncounterSpec,
+  options: RulesetOptions,
+  ended: EndEvent | undefined,
+  fighters: Iterable<F>,
+  state: { vitals: (f: F) => VitalState; isOut: (f: F) => boolean },
+  events: EncounterEvent[],
+  dice: EncounterResult["dice"],
+): EncounterResult {
+  const end: EndEvent = ended ?? { type: "end", round: spec.maxRounds, winner: null, reason: "max-rounds" };
+  events.push(end);
+  return {
+    name: spec.name,
+    ruleset: spec.ruleset,
+    seed: spec.seed,
+    options,
+    rounds: end.round,
+    winner: end.winner,
+    combatants: [...fighters].map((f) => ({ id: f.spec.id, name: f.c.name, side: f.spec.side, vitals: state.vitals(f), out: state.isOut(f) })),
+    events,
+    dice,
+  };
+}
