@@ -6,34 +6,20 @@
  */
 import { SKILLS } from "../../rules/ud10/model.js";
 import { actorSource, rollAttack } from "../attack.js";
-import { SYSTEM_PATH, type RulesetChoice } from "../config.js";
+import { SYSTEM_PATH } from "../config.js";
 import { rulesetOfSystem, rulesetOfUuid } from "../models/migrate.js";
 import type { Ud10Derived } from "../models/derived.js";
 import { reportError, warn } from "../notify.js";
 import { activeRuleset, ud10OptionValues } from "../settings.js";
-import { actorSheetContext, ACTOR_TABS } from "./context.js";
+import { ACTOR_PARTS, actorParts, actorSheetContext, ACTOR_TABS, type ActorPart } from "./context.js";
 import { HandlebarsActorSheet, pickImage, type SheetPart, type SheetRenderOptions } from "./sheet-base.js";
 
 export { ATTRIBUTE_LABELS, KIND_LABELS, SIZE_LABELS, SKILL_LABELS, ZONE_LABELS } from "./context.js";
 
 /** Template of each part of the actor sheet. */
-export const ACTOR_TEMPLATES = {
-  header: `${SYSTEM_PATH}/templates/actor/header.hbs`,
-  tabs: `${SYSTEM_PATH}/templates/actor/tabs.hbs`,
-  attributes: `${SYSTEM_PATH}/templates/actor/attributes.hbs`,
-  combat: `${SYSTEM_PATH}/templates/actor/combat.hbs`,
-  conditions: `${SYSTEM_PATH}/templates/actor/conditions.hbs`,
-  biography: `${SYSTEM_PATH}/templates/actor/biography.hbs`,
-  npc: `${SYSTEM_PATH}/templates/actor/npc.hbs`,
-  generic: `${SYSTEM_PATH}/templates/actor/generic.hbs`,
-} as const;
-
-/** The parts each kind of actor sheet shows. */
-export function actorParts(type: string, ruleset: RulesetChoice): (keyof typeof ACTOR_TEMPLATES)[] {
-  if (ruleset !== "ud10") return ["generic"];
-  if (type === "npc") return ["npc"];
-  return ["header", "tabs", "attributes", "combat", "conditions", "biography"];
-}
+export const ACTOR_TEMPLATES: Record<ActorPart, string> = Object.fromEntries(
+  ACTOR_PARTS.map((part) => [part, `${SYSTEM_PATH}/templates/actor/${part}.hbs`]),
+) as Record<ActorPart, string>;
 
 /** The item a drop would add: its system data and where it came from. */
 interface DroppedItem {

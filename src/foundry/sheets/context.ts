@@ -58,6 +58,22 @@ export const ACTOR_TABS = [
   { id: "biography", label: "FRAY.Sheet.Tab.biography", icon: "fa-solid fa-book-open" },
 ] as const;
 
+/** The parts of the actor sheet, each a template `templates/actor/<part>.hbs`. */
+export const ACTOR_PARTS = ["header", "tabs", "attributes", "combat", "conditions", "biography", "npc", "generic"] as const;
+
+/** A part of the actor sheet. */
+export type ActorPart = (typeof ACTOR_PARTS)[number];
+
+/**
+ * The parts each kind of actor sheet shows: a character the header, tabs and tab pages; an NPC
+ * the compact stat block; any actor of a ruleset without its own sheet yet the generic view.
+ */
+export function actorParts(type: string, ruleset: RulesetChoice): ActorPart[] {
+  if (ruleset !== "ud10") return ["generic"];
+  if (type === "npc") return ["npc"];
+  return ["header", "tabs", "attributes", "combat", "conditions", "biography"];
+}
+
 /** `+3`, `-2`, `0`. */
 export function signedNumber(value: number): string {
   return value > 0 ? `+${value}` : String(value);

@@ -1,0 +1,60 @@
+/**
+ * A minimal Foundry-like page for rendering the system's templates in a browser: a window
+ * frame (header bar, content area) with base styles close to Foundry's light theme, and the
+ * system's own stylesheet. Not Foundry's CSS: just enough of a frame to see the sheets the way
+ * a table would and to measure overflow at the sheet's default size.
+ */
+
+/** Base styles standing in for Foundry's application frame and form controls. */
+export const BASE_CSS = `
+*, *::before, *::after { box-sizing: border-box; }
+html, body { margin: 0; padding: 0; }
+body { background: #2a2a2e; font-family: "Signika", "Segoe UI", "DejaVu Sans", sans-serif; font-size: 14px; color: #191813; }
+.application { position: absolute; top: 16px; left: 16px; display: flex; flex-direction: column; overflow: hidden;
+  background: #ede6d6 linear-gradient(180deg, #f2ecdf, #e6dcc6); border-radius: 6px; box-shadow: 0 0 12px #000; }
+.application .window-header { flex: 0 0 34px; display: flex; align-items: center; gap: 8px; padding: 0 10px;
+  background: #23221d; color: #f0f0e0; font-size: 14px; }
+.application .window-header .window-title { flex: 1; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
+.application .window-content { flex: 1; display: flex; flex-direction: column; padding: 1rem; overflow: hidden; min-height: 0; }
+h3 { font-family: "Modesto Condensed", "Palatino Linotype", serif; font-weight: bold; margin: 0.5rem 0 0.25rem; }
+input, select { font: inherit; height: 28px; padding: 1px 4px; border: 1px solid #7a7971; border-radius: 3px;
+  background: rgba(255, 255, 255, 0.5); color: inherit; min-width: 0; }
+input[type="text"], select { width: 100%; }
+input[type="number"] { width: 4rem; }
+input[type="checkbox"] { width: 16px; height: 16px; }
+input:disabled, select:disabled { opacity: 0.7; }
+button { font: inherit; display: inline-flex; align-items: center; justify-content: center; gap: 4px; min-height: 26px;
+  padding: 2px 8px; border: 1px solid #7a7971; border-radius: 3px; background: rgba(0, 0, 0, 0.06); color: inherit; cursor: pointer; }
+button:hover { box-shadow: 0 0 6px #ff6400; }
+table { border-collapse: collapse; width: 100%; }
+th, td { padding: 2px 4px; text-align: left; }
+img { max-width: 100%; }
+a { cursor: pointer; }
+label { display: inline-flex; align-items: center; gap: 4px; }
+prose-mirror { display: block; border: 1px solid #7a7971; border-radius: 3px; padding: 6px; min-height: 6rem; background: rgba(255,255,255,0.35); }
+.chat-log { position: absolute; top: 16px; left: 16px; width: 300px; padding: 6px; background: #d9d2c0; border-radius: 4px; }
+.chat-message { background: #f2ecdf; border: 1px solid #aaa; border-radius: 4px; padding: 6px; font-size: 13px; }
+`;
+
+/** A window holding the given HTML, sized as the sheet's default position. */
+export function windowPage(options: { title: string; classes: string[]; width: number; height: number; body: string; css: string; form?: boolean }): string {
+  const content = options.form
+    ? `<form class="window-content">${options.body}</form>`
+    : `<section class="window-content">${options.body}</section>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${options.title}</title>
+<style>${BASE_CSS}</style><style>${options.css}</style></head><body class="theme-light">
+<div class="application ${options.classes.join(" ")}" style="width:${options.width}px;height:${options.height}px">
+<header class="window-header"><span class="window-title">${options.title}</span></header>
+${content}
+</div></body></html>`;
+}
+
+/** A chat log column holding one message, as Foundry's sidebar shows chat cards. */
+export function chatPage(options: { body: string; css: string }): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><style>${BASE_CSS}</style><style>${options.css}</style></head>
+<body class="theme-light"><div class="chat-log"><ol style="list-style:none;margin:0;padding:0"><li class="chat-message message">
+<div class="message-content">${options.body}</div></li></ol></div></body></html>`;
+}
+
+/** A placeholder image served for every `icons/...` path (Foundry's icons are not part of the system). */
+export const PLACEHOLDER_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="8" fill="#5b4a3a"/><circle cx="32" cy="26" r="12" fill="#c9b38c"/><rect x="14" y="42" width="36" height="14" rx="7" fill="#c9b38c"/></svg>`;
