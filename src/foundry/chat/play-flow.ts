@@ -10,7 +10,7 @@ import { handleSpendQuery } from "../combat/economy-store.js";
 import { onRenderCombatTracker } from "../combat/tracker.js";
 import { QUERIES, registerQueries } from "../queries.js";
 import { registerQuench } from "../quench.js";
-import { handleApplyQuery, handleUndoQuery } from "./actions.js";
+import { handleApplyQuery, handleUndoQuery, runCardAction } from "./actions.js";
 import { handleCardUpdateQuery } from "./attack-message.js";
 import { onRenderChatMessageHTML } from "./hooks.js";
 import { FLOW_TEMPLATES } from "./templates.js";
@@ -38,4 +38,20 @@ export function registerPlayFlow(): void {
   });
   void foundry.applications.handlebars.loadTemplates(Object.values(FLOW_TEMPLATES));
   registerQuench();
+  // Macros and modules press card buttons through `game.fray.flow` (set once `game.fray` exists).
+  on("setup", () => {
+    const fray = (game as unknown as { fray?: Record<string, unknown> }).fray;
+    if (fray) fray.flow = FLOW_API;
+  });
 }
+
+/** What `game.fray.flow` offers: the card buttons' actions and the hooks' handlers. */
+export const FLOW_API = {
+  /** Runs a card button's action (`parry`, `dodge`, `noReaction`, `rollDamage`, `applyDamage`, `undoDamage`) on one target of an attack message. */
+  runCardAction,
+  /** The `renderChatMessageHTML` handler, for modules that render cards themselves. */
+  onRenderChatMessageHTML,
+  /** The `preMoveToken` and `moveToken` handlers (UD-MOV-03, UD-OPT-01, UD-OPT-02). */
+  onPreMoveToken,
+  onMoveToken,
+};

@@ -1,0 +1,422 @@
+/**
+ * The play flow in the built bundle, inside the typed Foundry stand-in: attack card buttons from
+ * the reaction to undo (UD-REA-01 to UD-REA-03, UD-DMG-01 to UD-DMG-05), the GM query a player
+ * goes through, several targets, the Combat subclass's initiative and round reset (UD-INI-01 to
+ * UD-INI-03, UD-ACT-01), the ruler's colours (UD-MOV-01 to UD-MOV-03) and refusing a move past
+ * full movement. Extra stand-in pieces (documents with `update`, UUID lookup, queries, Combat,
+ * TokenRuler) are set up here, on top of `test/support/foundry-stub.ts`.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ud10 } from "../../src/rules/ud10/index.js";
+import { ud10CombatantFromActor } from "../../src/foundry/sources.js";
+import { BAND_COLOURS } from "../../src/foundry/logic/ruler.js";
+import type { TargetState } from "../../src/foundry/logic/card.js";
+import { ROOT, StubChatMessage, StubRoll, diceQueue, installFoundryStub, lookup, readLang, stubActor, stubToken, type FoundryStub } from "../support/foundry-stub.js";
+
+const BUNDLE = join(ROOT, "dist", "fray.mjs");
+const en = readLang("en");
+
+type Dict = Record<string, unknown>;
+
+/** A chat message of the stand-in, with `update` and an id. */
+interface Message {
+  id: string;
+  type?: string;
+  isOwner: boolean;
+  content: string;
+  rolls: unknown[];
+  system: Dict & { targets: TargetState[] };
+  flags?: Dict;
+  speaker?: Dict;
+  update(changes: Dict): Promise<Message>;
+}
+
+const messages: Message[] = [];
+const docs = new Map<string, unknown>();
+const queries: { name: string; data: unknown }[] = [];
+let stub: FoundryStub;
+
+interface FlowApi {
+  runCardAction(message: Message, index: number, action: string): Promise<void>;
+  onPreMoveToken(doc: unknown, movement: unknown): boolean | void;
+}
+interface FrayApi {
+  rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
+  flow: FlowApi;
+}
+
+/** Sets a dotted path in an object. */
+function setPath(target: Dict, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  node[parts.at(-1)!] = value;
+}
+
+/** A base Combat / Combatant for the subclasses; records embedded updates. */
+class BaseCombatant {
+  _getInitiativeFormula(): string {
+    return "1d10";
+  }
+}
+class BaseCombat {
+  round = 1;
+  started = true;
+  id = "combat1";
+  combatants = new Map<string, Dict>();
+  embedded: unknown[][] = [];
+  async updateEmbeddedDocuments(_type: string, updates: unknown[]) {
+    this.embedded.push(updates);
+    return updates;
+  }
+  async _preUpdate() {
+    return undefined;
+  }
+  async startCombat() {
+    return this;
+  }
+}
+
+/** A base TokenRuler: white segments, white highlights. */
+class BaseRuler {
+  constructor(readonly token: unknown) {}
+  _getSegmentStyle(_waypoint?: unknown) {
+    return { width: 4, color: 0xffffff };
+  }
+  _getGridHighlightStyle(_waypoint?: unknown, _offset?: unknown) {
+    return { color: 0xffffff, alpha: 0.5 };
+  }
+}
+
+beforeAll(async () => {
+  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
+  stub = installFoundryStub("en");
+  const g = globalThis as Dict;
+  g.Combat = BaseCombat;
+  g.Combatant = BaseCombatant;
+  const config = stub.CONFIG as unknown as Dict;
+  config.Combat = {};
+  config.Combatant = {};
+  config.Token = {};
+  config.time = { roundTime: 6 };
+  const foundry = g.foundry as Dict;
+  foundry.utils = {
+    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
+    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
+  };
+  foundry.canvas = { placeables: { tokens: { TokenRuler: BaseRuler } } };
+  const game = stub.game as unknown as Dict;
+  (game.user as Dict).id = "gm";
+  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
+  game.users = {
+    activeGM: {
+      query: async (name: string, data: Dict) => {
+        queries.push({ name, data });
+        const handler = (config.queries as Record<string, (d: Dict) => Promise<unknown>>)[name]!;
+        return handler(structuredClone(data));
+      },
+    },
+  };
+  StubChatMessage.implementation.create = (async (data: Dict) => {
+    const message = {
+      ...data,
+      id: `m${messages.length + 1}`,
+      isOwner: true,
+      rolls: (data.rolls as unknown[]) ?? [],
+      async update(changes: Dict) {
+        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
+        return message;
+      },
+    } as unknown as Message;
+    messages.push(message);
+    StubChatMessage.created.push(message as never);
+    return message;
+  }) as never;
+  await import(pathToFileURL(BUNDLE).href);
+  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+});
+
+function api(): FrayApi {
+  return stub.game.fray as FrayApi;
+}
+
+function combatantSystem(dex: number) {
+  return {
+    attributes: { STR: 5, DEX: dex, CON: 4 },
+    skills: {
+      initiative: { rating: 3, trained: true },
+      melee: { rating: 6, trained: true },
+      ranged: { rating: 0, trained: false },
+      parry: { rating: 4, trained: true },
+      dodge: { rating: 0, trained: false },
+    },
+    hp: { value: 20, max: 20 },
+    ep: { value: 10, max: 10 },
+    size: "normal",
+    group: "players",
+    biography: "",
+  };
+}
+
+const sword = {
+  _id: "sword",
+  name: "Sabre",
+  type: "weapon",
+  system: { kind: "melee", attackModifier: 1, damage: "2+1d10", penetration: 0, rangeIncrement: 0, modes: [], canParry: true, shield: false, description: "" },
+};
+
+/** An actor of the stand-in that can be updated and have statuses toggled, registered by UUID. */
+function actor(id: string, name: string, type: string, system: Dict, items: Dict[] = [sword]) {
+  const source = { _id: id, name, type, system: structuredClone(system), items: structuredClone(items) } as never as Parameters<typeof stubActor>[0];
+  const a = stubActor(source) as ReturnType<typeof stubActor> & Dict;
+  Object.assign(a, {
+    async update(changes: Dict) {
+      for (const [k, v] of Object.entries(changes)) setPath(source as unknown as Dict, k, v);
+      return a;
+    },
+    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
+      if (active) a.statuses.add(status);
+      else a.statuses.delete(status);
+    },
+    get system() {
+      return (source as unknown as Dict).system;
+    },
+  });
+  docs.set(a.uuid, a);
+  return a;
+}
+
+function world() {
+  const ayla = actor("ayla", "Ayla", "character", combatantSystem(6));
+  const bandit = actor("bandit", "Bandit", "npc", { ...combatantSystem(3), group: "bandits" }, [
+    sword,
+    { _id: "jerkin", name: "Leather Jerkin", type: "armor", system: { zones: { torso: { rating: 2, buffer: 1 } }, equipped: true, description: "" } },
+  ]);
+  const thug = actor("thug", "Thug", "npc", { ...combatantSystem(2), group: "bandits" });
+  const aylaToken = stubToken(ayla, 0, 0);
+  const banditToken = stubToken(bandit, 1, 0);
+  const thugToken = stubToken(thug, 0, 1);
+  for (const t of [aylaToken, banditToken, thugToken]) docs.set(t.document.uuid, { ...t.document, object: t, actor: t.actor, isOwner: true });
+  return { ayla, bandit, thug, aylaToken, banditToken, thugToken };
+}
+
+const system = (m: Message) => m.system;
+
+beforeEach(() => {
+  messages.length = 0;
+  queries.length = 0;
+  StubRoll.evaluated.length = 0;
+  stub.ui.notifications.messages.length = 0;
+  stub.game.user.targets.clear();
+  stub.game.user.isGM = true;
+  diceQueue.length = 0;
+  stub.game.settings.values.clear();
+  (stub.game as unknown as Dict).combat = undefined;
+});
+
+describe("registration", () => {
+  it("registers the GM queries, the flow's hooks, the movement setting and the Combat classes", () => {
+    const config = stub.CONFIG as unknown as Dict;
+    expect(Object.keys(config.queries as Dict).sort()).toEqual(["fray.applyDamage", "fray.cardUpdate", "fray.spend", "fray.undoDamage"]);
+    for (const hook of ["renderChatMessageHTML", "renderCombatTracker", "preMoveToken", "moveToken"]) expect(stub.Hooks.handlers.get(hook)?.length, hook).toBe(1);
+    const setting = stub.game.settings.registered.get("fray.beyondFullMovement")!;
+    expect(setting.default).toBe("show");
+    expect(Object.keys(setting.choices!)).toEqual(["show", "refuse"]);
+    expect(lookup(en, setting.name!)).toBeDefined();
+    expect((config.Combat as Dict).documentClass).toBeTypeOf("function");
+    expect((config.Combatant as Dict).documentClass).toBeTypeOf("function");
+    expect((config.Token as Dict).rulerClass).toBeTypeOf("function");
+    expect(stub.templatesLoaded).toContain("systems/fray/templates/dialog/attack-dialog.hbs");
+  });
+
+  it("UD-RND-01: the round length option sets CONFIG.time.roundTime", () => {
+    expect(((stub.CONFIG as unknown as Dict).time as Dict).roundTime).toBe(10);
+  });
+});
+
+describe("attack card buttons", () => {
+  it("UD-REA-01 to UD-REA-03, UD-DMG-01 to UD-DMG-05: parry, damage, apply, undo, each once", async () => {
+    const { ayla, bandit, banditToken } = world();
+    stub.game.user.targets.add(banditToken);
+    diceQueue.push(7, 5); // attack 7 + 6 + 1 = 14 against 13: hit; body zone 5: torso
+    const outcome = await api().rollAttack({ actor: ayla, weaponId: "sword" });
+    const message = outcome!.message;
+    expect(system(message).targets).toHaveLength(1);
+    expect(system(message).targets[0]).toMatchObject({ hit: true, attackTotal: 14, difficulty: 13, actorUuid: "Actor.bandit" });
+    // UD-REA-04: the dodge is offered too (the allowDodge option is on by default).
+    for (const action of ["parry", "dodge", "noReaction", "rollDamage"]) expect(message.content).toContain(`data-action="fray-${action}"`);
+    const flow = api().flow;
+
+    diceQueue.push(2); // parry 2 + 4 = 6: does not beat 14
+    await flow.runCardAction(message, 0, "parry");
+    expect(system(message).targets[0]!.reaction).toMatchObject({ id: "parry", natural: 2, total: 6, success: false });
+    expect(message.rolls).toHaveLength(3);
+    expect(message.content).toContain(lookup(en, "FRAY.Reaction.parry"));
+    await flow.runCardAction(message, 0, "parry");
+    expect(stub.ui.notifications.messages.at(-1)?.level).toBe("error");
+
+    diceQueue.push(6); // 2 + 6 = 8
+    await flow.runCardAction(message, 0, "rollDamage");
+    expect(system(message).targets[0]!.damage).toMatchObject({ total: 8, faces: [6], location: "torso" });
+    expect(message.content).toContain('data-action="fray-applyDamage"');
+    expect(message.content).not.toContain('data-action="fray-parry"');
+
+    const expected = ud10.applyDamage(ud10CombatantFromActor(bandit.toObject() as never), { roll: { formula: "8", total: 8, dice: [], constant: 8 }, amount: 8, location: "torso", penetration: 0 }, ud10.defaults());
+    await flow.runCardAction(message, 0, "applyDamage");
+    const applied = system(message).targets[0]!.applied!;
+    expect(applied.after.hp.value).toBe(expected.after.hp!.value);
+    expect(applied.after.ep.value).toBe(expected.after.ep!.value);
+    expect((bandit.system as Dict as { hp: { value: number } }).hp.value).toBe(expected.after.hp!.value);
+    expect((bandit.system as Dict as { ep: { value: number } }).ep.value).toBe(expected.after.ep!.value);
+    expect(applied.steps.map((s) => s.rule)).toEqual(expected.steps.map((s) => s.rule));
+    for (const rule of ["UD-ZON-01", "UD-DMG-03"]) expect(message.content).toContain(rule);
+
+    const hpAfter = (bandit.system as Dict as { hp: { value: number } }).hp.value;
+    await flow.runCardAction(message, 0, "applyDamage"); // a second click: refused, nothing changes
+    expect((bandit.system as Dict as { hp: { value: number } }).hp.value).toBe(hpAfter);
+
+    await flow.runCardAction(message, 0, "undoDamage");
+    expect((bandit.system as Dict as { hp: { value: number } }).hp).toEqual({ value: 20, max: 20 });
+    expect((bandit.system as Dict as { ep: { value: number } }).ep).toEqual({ value: 10, max: 10 });
+    expect(system(message).targets[0]!.applied).toBeUndefined();
+    expect(system(message).targets[0]!.undone).toBe(true);
+    expect(message.content).toContain(lookup(en, "FRAY.Flow.Card.Undone"));
+    expect(message.content).not.toMatch(/FRAY\./);
+  });
+
+  it("a player who does not own the target applies through the active GM's query", async () => {
+    const { ayla, bandit, banditToken } = world();
+    stub.game.user.targets.add(banditToken);
+    diceQueue.push(9, 5, 6);
+    const { message } = (await api().rollAttack({ actor: ayla, weaponId: "sword" }))!;
+    await api().flow.runCardAction(message, 0, "noReaction");
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    stub.game.user.isGM = false;
+    (bandit as unknown as Dict).isOwner = false;
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    expect(queries.map((q) => q.name)).toEqual(["fray.applyDamage"]);
+    expect(system(message).targets[0]!.applied).toBeDefined();
+    expect((bandit.system as Dict as { hp: { value: number } }).hp.value).toBeLessThanOrEqual(20);
+  });
+
+  it("UD-ATK-02: one check per target, each with its own card section", async () => {
+    const { ayla, banditToken, thugToken } = world();
+    stub.game.user.targets.add(banditToken);
+    stub.game.user.targets.add(thugToken);
+    diceQueue.push(7, 5, 1);
+    const outcome = await api().rollAttack({ actor: ayla, weaponId: "sword" });
+    expect(outcome!.results.map((r) => r.hit)).toEqual([true, false]);
+    expect(system(outcome!.message).targets.map((t) => t.name)).toEqual(["Bandit", "Thug"]);
+    expect(outcome!.message.content.match(/class="fray-target /g)).toHaveLength(2);
+    expect(outcome!.message.content).toContain("Ayla attacks Thug with Sabre");
+  });
+
+  it("UD-ACT-02, UD-REA-01: in combat the attack spends the action and the parry the reaction; a second attack is refused", async () => {
+    const { ayla, bandit, aylaToken, banditToken } = world();
+    const flags = new Map<string, Dict>();
+    const combatant = (id: string, a: Dict, tokenId: string) => ({
+      id,
+      tokenId,
+      actor: a,
+      actorId: a.id,
+      isOwner: true,
+      combat: { id: "combat1" },
+      getFlag: (_s: string, k: string) => flags.get(`${id}.${k}`),
+      setFlag: async (_s: string, k: string, v: Dict) => flags.set(`${id}.${k}`, structuredClone(v)),
+    });
+    const list = [combatant("c1", ayla, aylaToken.id), combatant("c2", bandit, banditToken.id)];
+    (stub.game as unknown as Dict).combat = { started: true, round: 1, combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }) };
+    stub.game.user.targets.add(banditToken);
+    diceQueue.push(7, 5);
+    const { message } = (await api().rollAttack({ actor: ayla, weaponId: "sword" }))!;
+    expect((flags.get("c1.economy") as { slots: Dict }).slots.action).toMatchObject({ used: 1 });
+    diceQueue.push(3);
+    await api().flow.runCardAction(message, 0, "parry");
+    expect((flags.get("c2.economy") as { slots: Dict }).slots.reaction).toMatchObject({ used: 1 });
+    const again = await api().rollAttack({ actor: ayla, weaponId: "sword" });
+    expect(again).toBeUndefined();
+    expect(stub.ui.notifications.messages.at(-1)?.text).toBe("Ayla has no action left this round.");
+  });
+});
+
+describe("combat tracker", () => {
+  function tracker() {
+    const { ayla, bandit, thug } = world();
+    const Combat = (stub.CONFIG as unknown as { Combat: { documentClass: new () => BaseCombat & Dict } }).Combat.documentClass;
+    const combat = new Combat();
+    const entry = (id: string, a: unknown) => ({ id, name: (a as Dict).name, actor: a, initiative: null, flags: {} });
+    for (const [id, a] of [["c1", ayla], ["c2", bandit], ["c3", thug]] as const) combat.combatants.set(id, entry(id, a));
+    // Foundry's collections iterate their documents, not [id, document] pairs.
+    Object.defineProperty(combat.combatants, Symbol.iterator, {
+      value: function* () {
+        yield* combat.combatants.values();
+      },
+    });
+    return combat;
+  }
+
+  it("UD-INI-01, UD-INI-02: the group option gives the bandits one shared roll; one summary message", async () => {
+    await stub.game.settings.set("fray", "ud10-npcInitiative", "group");
+    const combat = tracker();
+    diceQueue.push(4, 8);
+    await (combat as unknown as { rollInitiative(ids: string[]): Promise<unknown> }).rollInitiative(["c1", "c2", "c3"]);
+    const updates = combat.embedded[0] as { _id: string; initiative: number }[];
+    expect(Object.fromEntries(updates.map((u) => [u._id, u.initiative]))).toEqual({ c1: 7, c2: 11, c3: 11 });
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.content).toContain("Bandit, Thug");
+  });
+
+  it("UD-INI-01, UD-ACT-01: a new round re-rolls everyone in the same update and resets each economy", async () => {
+    const combat = tracker();
+    diceQueue.push(1, 2, 3);
+    const changed: Dict = { round: 2 };
+    await (combat as unknown as { _preUpdate(c: Dict, o: Dict, u: unknown): Promise<unknown> })._preUpdate(changed, {}, {});
+    const rows = changed.combatants as Dict[];
+    expect(rows).toHaveLength(3);
+    for (const row of rows) {
+      expect(row["flags.fray.economy"]).toMatchObject({ slots: { action: { used: 0 }, reaction: { used: 0 } } });
+      expect(row.initiative).toBeTypeOf("number");
+    }
+    expect(changed.turn).toBe(0);
+  });
+
+  it("UD-INI-03: with carry-over the round only resets the economy", async () => {
+    await stub.game.settings.set("fray", "ud10-initiativeCarryOver", true);
+    const combat = tracker();
+    const changed: Dict = { round: 2 };
+    await (combat as unknown as { _preUpdate(c: Dict, o: Dict, u: unknown): Promise<unknown> })._preUpdate(changed, {}, {});
+    expect((changed.combatants as Dict[]).every((r) => r.initiative === undefined && r["flags.fray.economy"])).toBe(true);
+    expect(messages).toHaveLength(0);
+  });
+});
+
+describe("token movement", () => {
+  it("UD-MOV-01 to UD-MOV-03: the ruler colours by band (STR 5: standard 10 m, full 20 m)", () => {
+    const { aylaToken } = world();
+    const Ruler = (stub.CONFIG as unknown as { Token: { rulerClass: new (t: unknown) => BaseRuler } }).Token.rulerClass;
+    const ruler = new Ruler(aylaToken);
+    const colour = (cost: number) => ruler._getSegmentStyle({ measurement: { cost } } as never).color;
+    expect(colour(1.5)).toBe(BAND_COLOURS.step);
+    expect(colour(9)).toBe(BAND_COLOURS.standard);
+    expect(colour(19.5)).toBe(BAND_COLOURS.full);
+    expect(colour(21)).toBe(BAND_COLOURS.beyond);
+    expect((ruler._getGridHighlightStyle as (w: unknown, o: unknown) => Dict)({ measurement: { cost: 12 } }, {})).toMatchObject({ color: BAND_COLOURS.full, alpha: 0.5 });
+  });
+
+  it("UD-MOV-03: with the refuse setting a move past full movement is refused with a notification", async () => {
+    const { ayla, aylaToken } = world();
+    await stub.game.settings.set("fray", "beyondFullMovement", "refuse");
+    const list = [{ id: "c1", tokenId: aylaToken.id, actor: ayla, isOwner: true, getFlag: () => undefined, setFlag: async () => undefined }];
+    (stub.game as unknown as Dict).combat = { started: true, round: 1, combatants: Object.assign(list, { get: () => list[0] }) };
+    const doc = { id: aylaToken.id, uuid: aylaToken.document.uuid, name: "Ayla", x: 0, y: 0, width: 1, height: 1, disposition: 1, actor: ayla };
+    const move = (metres: number) => ({ origin: { x: 0, y: 0 }, destination: { x: (metres / 1.5) * 100, y: 0 }, passed: { cost: metres }, pending: { cost: 0 } });
+    expect(api().flow.onPreMoveToken(doc, move(18))).toBeUndefined();
+    expect(api().flow.onPreMoveToken(doc, move(24))).toBe(false);
+    expect(stub.ui.notifications.messages.at(-1)).toEqual({ level: "warn", text: "Ayla cannot move 24 m this round: full movement is 20 m." });
+    await stub.game.settings.set("fray", "beyondFullMovement", "show");
+    expect(api().flow.onPreMoveToken(doc, move(24))).toBeUndefined();
+  });
+});
