@@ -420,3 +420,93 @@ describe("token movement", () => {
     expect(api().flow.onPreMoveToken(doc, move(24))).toBeUndefined();
   });
 });
+
+describe("leaving melee", () => {
+  function engagedWorld() {
+    const { ayla, bandit, thug, aylaToken, banditToken, thugToken } = world();
+    const tokenDoc = (t: typeof aylaToken, disposition: number) => ({
+      id: t.id,
+      uuid: t.document.uuid,
+      name: t.name,
+      x: t.center.x - 50,
+      y: t.center.y - 50,
+      width: 1,
+      height: 1,
+      disposition,
+      actor: t.actor,
+    });
+    const docsById = { ayla: tokenDoc(aylaToken, 1), bandit: tokenDoc(banditToken, -1), thug: tokenDoc(thugToken, -1) };
+    const flags = new Map<string, unknown>();
+    const list = (
+      [
+        ["c1", ayla, docsById.ayla],
+        ["c2", bandit, docsById.bandit],
+        ["c3", thug, docsById.thug],
+      ] as const
+    ).map(([id, a, token]) => ({
+      id,
+      tokenId: token.id,
+      token,
+      actor: a,
+      actorId: a.id,
+      isOwner: true,
+      combat: { id: "combat1" },
+      getFlag: (_s: string, k: string) => flags.get(`${id}.${k}`),
+      setFlag: async (_s: string, k: string, v: unknown) => flags.set(`${id}.${k}`, structuredClone(v)),
+    }));
+    (stub.game as unknown as Dict).combat = { started: true, round: 1, combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }) };
+    return { docsById, flags };
+  }
+
+  const api = (stub: FoundryStub) => (stub.game.fray as { flow: { onMoveToken(doc: unknown, movement: unknown, op: unknown, user: unknown): Promise<void> } }).flow;
+  const dialogs = (answer: string) => {
+    const apps = ((globalThis as Dict).foundry as { applications: { api: Dict } }).applications.api;
+    apps.DialogV2 = { wait: async () => answer };
+    return () => delete apps.DialogV2;
+  };
+
+  it("UD-OPT-01: fleeing from two engaged opponents posts a free-attack prompt for each; UD-MOV-02 the move spends the movement", async () => {
+    const { docsById, flags } = engagedWorld();
+    const restore = dialogs("flee");
+    try {
+      const movement = { origin: { x: 0, y: 0 }, destination: { x: 0, y: 400 }, passed: { cost: 6 }, pending: { cost: 0 } };
+      await api(stub).onMoveToken(docsById.ayla, movement, {}, { id: "gm" });
+    } finally {
+      restore();
+    }
+    const prompt = messages.at(-1)!;
+    expect((prompt.flags as { fray: { freeAttack: { attackers: { name: string }[] } } }).fray.freeAttack.attackers.map((a) => a.name)).toEqual(["Bandit", "Thug"]);
+    expect(prompt.content).toContain('data-action="fray-freeAttack"');
+    expect(prompt.content).toContain("UD-OPT-01");
+    expect((flags.get("c1.economy") as { slots: Dict }).slots.movement).toMatchObject({ used: 1 });
+    expect(flags.get("c1.moved")).toEqual({ round: 1, metres: 6 });
+  });
+
+  it("UD-OPT-02: retreating spends the round's movement, action and reaction", async () => {
+    const { docsById, flags } = engagedWorld();
+    const restore = dialogs("retreat");
+    try {
+      await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 0 }, destination: { x: 0, y: 400 }, passed: { cost: 6 } }, {}, { id: "gm" });
+    } finally {
+      restore();
+    }
+    expect((flags.get("c1.economy") as { slots: Dict }).slots).toMatchObject({ movement: { used: 1 }, action: { used: 1 }, reaction: { used: 1 } });
+    expect(messages.at(-1)!.content).toContain("UD-OPT-02");
+  });
+
+  it("UD-MOV-03: moving on past standard movement spends the action too; nothing is asked when no opponent is left behind", async () => {
+    const { docsById, flags } = engagedWorld();
+    const restore = dialogs("flee");
+    try {
+      // Only Ayla is in this combat: nobody is engaged, so no Flee or Retreat is asked.
+      (stub.game as unknown as { combat: { combatants: Dict[] } }).combat.combatants.splice(1, 2);
+      await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 0 }, destination: { x: 0, y: 400 }, passed: { cost: 6 } }, {}, { id: "gm" });
+      await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 400 }, destination: { x: 0, y: 1000 }, passed: { cost: 9 } }, {}, { id: "gm" });
+    } finally {
+      restore();
+    }
+    expect((flags.get("c1.economy") as { slots: Dict }).slots).toMatchObject({ movement: { used: 1 }, action: { used: 1 } });
+    expect(flags.get("c1.moved")).toEqual({ round: 1, metres: 15 });
+    expect(messages).toHaveLength(0);
+  });
+});
