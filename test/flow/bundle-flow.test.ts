@@ -302,6 +302,18 @@ describe("attack card buttons", () => {
     expect((bandit.system as Dict as { hp: { value: number } }).hp.value).toBeLessThanOrEqual(20);
   });
 
+  it("UD-REA-01: a player who owns neither side cannot press the defender's Parry", async () => {
+    const { ayla, bandit, banditToken } = world();
+    stub.game.user.targets.add(banditToken);
+    diceQueue.push(9, 5);
+    const { message } = (await api().rollAttack({ actor: ayla, weaponId: "sword" }))!;
+    stub.game.user.isGM = false;
+    (bandit as unknown as Dict).isOwner = false;
+    await api().flow.runCardAction(message, 0, "parry");
+    expect(system(message).targets[0]!.reaction).toBeUndefined();
+    expect(stub.ui.notifications.messages.at(-1)).toEqual({ level: "warn", text: "“Parry” is not yours to press on this card." });
+  });
+
   it("UD-ATK-02: one check per target, each with its own card section", async () => {
     const { ayla, banditToken, thugToken } = world();
     stub.game.user.targets.add(banditToken);

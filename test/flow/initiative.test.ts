@@ -1,7 +1,7 @@
 /** Tracker initiative with scripted dice (UD-INI-01 to UD-INI-03). */
 import { describe, expect, it } from "vitest";
 import { ScriptedRoller } from "../../src/rules/core/dice/port.js";
-import { compareInitiative, rerollOnNewRound, rollTracker } from "../../src/foundry/logic/initiative.js";
+import { compareInitiative, rerollOnNewRound, rollTracker, tiebreakRank } from "../../src/foundry/logic/initiative.js";
 import { fighter } from "../rules/ud10-fixtures.js";
 
 const pc = { id: "c1", combatant: fighter({ id: "pc", skills: { initiative: 4 } }) };
@@ -45,5 +45,20 @@ describe("tracker initiative", () => {
 
   it("combatants without initiative sort last", () => {
     expect([{ initiative: null, name: "a" }, { initiative: 3, name: "b" }].sort(compareInitiative).map((r) => r.name)).toEqual(["b", "a"]);
+  });
+});
+
+describe("tracker initiative across passes", () => {
+  it("UD-INI-02: rolling one NPC of a group rolls the whole group, and only it", async () => {
+    const pass = await rollTracker([pc, g1, g2, thug], new ScriptedRoller([6]), { npcInitiative: "group" }, ["c2"]);
+    expect(pass.updates.map((u) => [u._id, u.initiative])).toEqual([
+      ["c2", 11],
+      ["c3", 11],
+    ]);
+  });
+
+  it("UD-INI-01: the rank weighs the Initiative value before DEX, the same in every pass", () => {
+    expect(tiebreakRank([5, 2])).toBeGreaterThan(tiebreakRank([4, 9]));
+    expect(tiebreakRank([4, 3])).toBeGreaterThan(tiebreakRank([4, 2]));
   });
 });

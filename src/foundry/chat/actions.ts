@@ -14,6 +14,7 @@ import { combatantFor, economyOf, spendOn } from "../combat/economy-store.js";
 import { FoundryRoller } from "../dice.js";
 import {
   assertAllowed,
+  mayPress,
   reactionSucceeds,
   withApplied,
   withDamage,
@@ -23,6 +24,7 @@ import {
   type CardAction,
   type StoredReaction,
   type TargetState,
+  type Viewer,
 } from "../logic/card.js";
 import { withImmobilized } from "../logic/attack-options.js";
 import { applyUpdate, revertStatuses, revertUpdate, undoRecord } from "../logic/undo.js";
@@ -259,9 +261,27 @@ export async function handleUndoQuery(data: Record<string, unknown>): Promise<{ 
   }
 }
 
-/** Runs a card button's action, reporting errors to the user. */
+/**
+ * Who the current user is to one target of the card: GM, owner of the attacker, owner of the
+ * target (UD-REA-01: the reaction belongs to the defender's side).
+ */
+export async function viewerOf(message: AttackMessageLike, index: number): Promise<Viewer> {
+  const system = attackSystem(message);
+  const attacker = await resolve<ActorLike>(system.attackerUuid);
+  const target = await resolve<ActorLike>(system.targets[index]?.actorUuid);
+  return { isGM: Boolean(game.user?.isGM), ownsAttacker: Boolean(attacker?.isOwner), ownsTarget: Boolean(target?.isOwner) };
+}
+
+/**
+ * Runs a card button's action, reporting errors to the user; an action the user may not take
+ * (someone else's reaction, damage or undo) is refused with a notification.
+ */
 export async function runCardAction(message: AttackMessageLike, index: number, action: CardAction): Promise<void> {
   try {
+    if (!mayPress(action, await viewerOf(message, index))) {
+      warn("FRAY.Flow.Error.NotYours", { action: `FRAY.Flow.Button.${action}` });
+      return;
+    }
     switch (action) {
       case "parry":
       case "dodge":

@@ -81,10 +81,11 @@ export function createCombatClasses() {
      * `npcInitiative` option groups NPCs; each group shares one total. One summary message.
      */
     override async rollInitiative(ids: string | string[], _options: Combat.InitiativeOptions = {}): Promise<this> {
-      const list = (typeof ids === "string" ? [ids] : ids).map((id) => this.combatants.get(id)).filter((c): c is NonNullable<typeof c> => Boolean(c));
+      const requested = typeof ids === "string" ? [ids] : ids;
+      const list = Array.from(this.combatants) as unknown as CombatantView[];
       const roller = new FoundryRoller();
       try {
-        const pass = await rollTracker(entries(list as unknown as CombatantView[]), roller as DiceRoller, ud10OptionValues());
+        const pass = await rollTracker(entries(list), roller as DiceRoller, ud10OptionValues(), requested);
         if (!pass.updates.length) return this;
         await this.updateEmbeddedDocuments("Combatant", pass.updates as never);
         await postSummary(pass, new Map(list.map((c) => [c.id ?? "", c.name ?? ""])), this.round, roller);

@@ -17,7 +17,7 @@ export interface TrackerEntry {
 export interface InitiativeUpdate {
   _id: string;
   initiative: number;
-  /** Place in the core's order, higher first; breaks ties of equal totals (RULES.md). */
+  /** The core's tie-break as one number, higher first; breaks ties of equal totals (RULES.md). */
   "flags.fray.rank": number;
 }
 
@@ -30,25 +30,36 @@ export interface InitiativePass {
 /**
  * Rolls initiative for tracker entries (UD-INI-01): characters alone; NPCs alone, per group or
  * all together by the `npcInitiative` option (UD-INI-02); each member of a group gets the
- * group's one total. Tie-breaks follow the core's order (higher Initiative value, then DEX):
+ * group's one total; with `requested`, only the groups of those combatants roll (rolling one
+ * NPC of a group rolls the whole group). Tie-breaks follow the core's order (higher Initiative value, then DEX):
  * each update carries a rank that {@link compareInitiative} reads.
  */
-export async function rollTracker(entries: readonly TrackerEntry[], dice: DiceRoller, options: RulesetOptions): Promise<InitiativePass> {
+export async function rollTracker(entries: readonly TrackerEntry[], dice: DiceRoller, options: RulesetOptions, requested?: readonly string[]): Promise<InitiativePass> {
   const byCoreId = new Map<string, TrackerEntry>();
   const members = entries.map((e) => {
     const c = { ...e.combatant, id: e.id };
     byCoreId.set(e.id, e);
     return c;
   });
-  const groups = initiativeGroups(members, ud10Options(options));
+  // Rolling for one NPC of a group rolls for its whole group: the group shares one total (UD-INI-02).
+  const groups = initiativeGroups(members, ud10Options(options)).filter((g) => !requested || g.some((c) => requested.includes(c.id)));
   const rolls: InitiativeRoll[] = [];
   for (const group of groups) rolls.push(await ud10.rollInitiative(group, dice));
   const ordered = ud10.order(rolls);
   const updates: InitiativeUpdate[] = [];
-  ordered.forEach((roll, index) => {
-    for (const id of roll.members) if (byCoreId.has(id)) updates.push({ _id: id, initiative: roll.total, "flags.fray.rank": ordered.length - index });
-  });
+  for (const roll of ordered) {
+    const rank = tiebreakRank(roll.tiebreak);
+    for (const id of roll.members) if (byCoreId.has(id)) updates.push({ _id: id, initiative: roll.total, "flags.fray.rank": rank });
+  }
   return { rolls, updates };
+}
+
+/**
+ * One number from the core's tie-break values (Initiative value, then DEX; RULES.md), so rolls
+ * of different passes compare the same way: each value weighs a thousand times the next.
+ */
+export function tiebreakRank(tiebreak: readonly number[]): number {
+  return tiebreak.reduce((rank, v) => rank * 1000 + Math.max(0, Math.min(999, Math.trunc(v))), 0);
 }
 
 /** Whether a new round rolls initiative again (UD-INI-01) or keeps it (UD-INI-03). */
