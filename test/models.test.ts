@@ -318,3 +318,106 @@ describe("rulesets of packs and items", () => {
     expect(migrate.rulesetOfUuid("Item.abc")).toBeUndefined();
   });
 });
+
+describe("sheet context preparation (pure, as the sheets call it)", () => {
+  const en = readLang("en");
+  const i18n = {
+    localize: (k: string) => lookup(en, k) ?? k,
+    format: (k: string, d: Record<string, string>) => (lookup(en, k) ?? k).replace(/\{(\w+)\}/g, (_, n: string) => d[n] ?? ""),
+  };
+  const actor = {
+    _id: "ayla",
+    name: "Ayla",
+    type: "character",
+    system: {
+      attributes: { STR: 5, DEX: 6, CON: 4 },
+      skills: { initiative: { rating: 3, trained: true }, melee: { rating: 6, trained: true }, ranged: { rating: 0, trained: false }, parry: { rating: 4, trained: true }, dodge: { rating: 0, trained: false } },
+      hp: { value: 15, max: 20 },
+      ep: { value: 10, max: 10 },
+      size: "normal",
+      group: "players",
+      biography: "",
+    },
+    items: [
+      { _id: "rifle", name: "Rifle", type: "weapon", system: { kind: "ranged", attackModifier: 0, damage: "4+2d10", penetration: 2, rangeIncrement: 50, modes: [{ id: "burst", label: "Burst", damage: "6+3d10", attackModifier: -1, shots: 3 }], canParry: false, shield: false } },
+      { _id: "vest", name: "Vest", type: "armor", system: { zones: { torso: { rating: 4, buffer: 5 } }, equipped: true } },
+      { _id: "spare", name: "Spare helmet", type: "armor", system: { zones: { head: { rating: 2, buffer: 3 } }, equipped: false } },
+    ],
+    statuses: ["prone"],
+  };
+
+  it("skills carry the value the core adds: the rating when trained, DEX when not (UD-REA-02)", async () => {
+    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
+    const c = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const skills = c.skills as { id: string; check: number; formula: string; hint: string }[];
+    expect(skills.find((s) => s.id === "melee")).toMatchObject({ check: 6, formula: "d10 +6" });
+    expect(skills.find((s) => s.id === "ranged")).toMatchObject({ check: 6 });
+    expect(skills.find((s) => s.id === "ranged")!.hint).toContain("DEX");
+  });
+
+  it("defense, movement and armor come from the core; only equipped armor counts (UD-ATK-03, UD-MOV-02, UD-ZON-02)", async () => {
+    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
+    const c = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: false, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    expect(c.defense).toBe(16);
+    expect(c.movement).toEqual({ standard: "10", full: "20" });
+    expect((c.armorZones as { id: string; rating: number; buffer: number }[]).find((z) => z.id === "torso")).toMatchObject({ rating: 4, buffer: 5 });
+    expect((c.armorZones as { id: string; rating: number }[]).find((z) => z.id === "head")!.rating).toBe(0);
+    expect(c.averagedArmor).toEqual({ rating: 1, buffer: 1 });
+    expect(c.hp).toEqual({ value: 15, max: 20, percent: 75 });
+  });
+
+  it("weapons list their firing modes after the standard one; armor pieces say whether they are worn", async () => {
+    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
+    const c = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const [rifle] = c.weapons as { id: string; modes: { id: string }[]; range: string }[];
+    expect(rifle!.modes.map((m) => m.id)).toEqual(["standard", "burst"]);
+    expect(rifle!.range).toBe("50 m");
+    expect((c.armor as { id: string; equipped: boolean }[]).map((a) => [a.id, a.equipped])).toEqual([
+      ["vest", true],
+      ["spare", false],
+    ]);
+  });
+
+  it("conditions show which are on; tabs mark the active one", async () => {
+    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
+    const c = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, activeTab: "combat", enrichedBiography: "", i18n });
+    expect(c.conditions.filter((x) => x.active).map((x) => x.id)).toEqual(["prone"]);
+    expect(c.conditions.map((x) => x.label)).not.toContain("FRAY.Condition.prone");
+    expect(c.tabs.filter((t) => t.active).map((t) => t.id)).toEqual(["combat"]);
+    expect(c.tab.combat).toBe("active");
+  });
+
+  it("a prepared model's derived values are used as given; unreadable data shows a notice instead of numbers", async () => {
+    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
+    const broken = { ...actor, items: [{ _id: "bad", name: "Bad", type: "weapon", system: { kind: "melee", damage: "2d6+banana" } }] };
+    const c = actorSheetContext({ actor: broken as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    expect(c.defense).toBeNull();
+    expect(c.derivedError).toBe(lookup(en, "FRAY.Sheet.DerivedUnavailable"));
+  });
+
+  it("other rulesets get a generic view with localized field labels", async () => {
+    const { actorSheetContext, itemSheetContext, actorParts } = await import("../src/foundry/sheets/context.js");
+    const npc = docsOf("hitbox").find((d) => d.type === "npc")!;
+    const c = actorSheetContext({ actor: npc as never, ruleset: "hitbox", editable: true, bodyZones: false, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const rows = c.generic as { path: string; label: string }[];
+    expect(rows.find((r) => r.path === "hitboxes.torso")!.label).toBe("Hitboxes · Torso");
+    expect(rows.every((r) => !r.label.startsWith("FRAY."))).toBe(true);
+    expect(actorParts("npc", "hitbox")).toEqual(["generic"]);
+    expect(actorParts("npc", "ud10")).toEqual(["npc"]);
+    expect(actorParts("character", "ud10")).toContain("combat");
+    const knife = docsOf("hitbox").find((d) => d.type === "weapon")!;
+    const item = itemSheetContext({ item: knife as never, ruleset: "hitbox", editable: true, enrichedDescription: "", i18n });
+    expect(item.isGeneric).toBe(true);
+    expect(item.generic.length).toBeGreaterThan(3);
+  });
+
+  it("the item sheet lists firing modes with their index and armor per body zone", async () => {
+    const { itemSheetContext } = await import("../src/foundry/sheets/context.js");
+    const weapon = itemSheetContext({ item: actor.items[0] as never, ruleset: "ud10", editable: true, enrichedDescription: "", i18n });
+    expect(weapon.isWeapon).toBe(true);
+    expect(weapon.modes).toEqual([{ id: "burst", label: "Burst", damage: "6+3d10", attackModifier: -1, shots: 3, index: 0 }]);
+    const armor = itemSheetContext({ item: actor.items[1] as never, ruleset: "ud10", editable: true, enrichedDescription: "", i18n });
+    expect(armor.isArmor).toBe(true);
+    expect(armor.zones.find((z) => z.id === "torso")).toMatchObject({ rating: 4, buffer: 5, label: "Torso" });
+  });
+});

@@ -63,7 +63,7 @@ async function attackCardCase(): Promise<RenderCase> {
   const options = ud10.defaults();
   const plan = ud10.planAttack(input, options);
   const result = await ud10.resolveAttack(plan, input, new ScriptedRoller([9, 7, 3, 10, 2, 5]), options);
-  const context = attackCardContext(result, { attacker: "Ana", target: "Bo", weapon: "Rifle", mode: "Burst", range: 60 }, i18n as never, ud10.odds(plan));
+  const context = attackCardContext(result, { attacker: "Ana", target: "Bo", weapon: "Rifle", mode: "Burst", range: 60 }, i18n as never, ud10.odds(plan, input, options));
   return {
     id: "chat-attack-card",
     title: "attack card",

@@ -177,7 +177,7 @@ export function actorSheetContext(input: ActorSheetInput) {
     tabs: ACTOR_TABS.map((t) => ({ ...t, label: i18n.localize(t.label), active: t.id === activeTab, cssClass: t.id === activeTab ? "active" : "" })),
     tab: Object.fromEntries(ACTOR_TABS.map((t) => [t.id, t.id === activeTab ? "active" : ""])),
   };
-  if (input.ruleset !== "ud10") return { ...base, generic: genericRows(system, i18n) };
+  if (input.ruleset !== "ud10") return { ...base, generic: genericRows(system, i18n, fieldPrefix(input.ruleset, "Actor")) };
 
   const derivedResult = input.derived !== undefined ? { derived: input.derived } : ud10Derived(actor);
   const derived = derivedResult.derived;
@@ -245,22 +245,45 @@ export function actorSheetContext(input: ActorSheetInput) {
 /** The actor sheet context's type. */
 export type ActorSheetContext = ReturnType<typeof actorSheetContext>;
 
+/** The i18n prefix of each ruleset's documents' field labels, e.g. `FRAY.Hitbox.Actor`. */
+export function fieldPrefix(ruleset: RulesetChoice, document: "Actor" | "Weapon" | "Armor"): string {
+  if (ruleset === "ud10") return `FRAY.${document}`;
+  const name = { hitbox: "Hitbox", zones: "Zones", critical: "Critical" }[ruleset];
+  return `FRAY.${name}.${document}`;
+}
+
+/** The label of a field path: each segment's field label, joined (`Hitboxes · Head`). */
+export function fieldLabel(prefix: string, path: string, i18n: SheetI18n): string {
+  const segments = path.split(".");
+  return segments
+    .map((segment, i) => {
+      const key = `${prefix}.FIELDS.${segments.slice(0, i + 1).join(".")}.label`;
+      const text = i18n.localize(key);
+      return text === key ? segment : text;
+    })
+    .join(" · ");
+}
+
 /**
  * Rows of a generic stat view (rulesets whose sheets are not built yet): every number, text and
- * value/max pool of the system data, flattened to `path` / label / value.
+ * value/max pool of the system data, flattened, with the fields' localized labels.
+ * @param prefix the i18n prefix of the document's field labels ({@link fieldPrefix}).
  */
-export function genericRows(system: Raw, i18n: SheetI18n, prefix = ""): { path: string; label: string; value: string }[] {
+export function genericRows(system: Raw, i18n: SheetI18n, prefix: string, path = ""): { path: string; label: string; value: string }[] {
   const rows: { path: string; label: string; value: string }[] = [];
   for (const [key, v] of Object.entries(system)) {
     if (key === "ruleset" || key === "biography" || key === "description") continue;
-    const path = prefix ? `${prefix}.${key}` : key;
+    const p = path ? `${path}.${key}` : key;
+    const label = () => fieldLabel(prefix, p, i18n);
     if (v && typeof v === "object" && !Array.isArray(v)) {
       const r = v as Raw;
-      if (typeof r.value === "number" && typeof r.max === "number") rows.push({ path, label: path, value: `${r.value} / ${r.max}` });
-      else rows.push(...genericRows(r, i18n, path));
+      if (typeof r.value === "number" && typeof r.max === "number") rows.push({ path: p, label: label(), value: `${r.value} / ${r.max}` });
+      else rows.push(...genericRows(r, i18n, prefix, p));
     } else if (Array.isArray(v)) {
-      if (v.length && v.every((x) => typeof x !== "object")) rows.push({ path, label: path, value: v.join(", ") });
-    } else if (v !== null && v !== undefined && v !== "") rows.push({ path, label: path, value: String(v) });
+      if (v.length && v.every((x) => typeof x !== "object")) rows.push({ path: p, label: label(), value: v.join(", ") });
+    } else if (typeof v === "boolean") {
+      rows.push({ path: p, label: label(), value: i18n.localize(v ? "FRAY.Sheet.Yes" : "FRAY.Sheet.No") });
+    } else if (v !== null && v !== undefined && v !== "") rows.push({ path: p, label: label(), value: String(v) });
   }
   return rows;
 }
@@ -298,7 +321,7 @@ export function itemSheetContext(input: ItemSheetInput) {
       rating: system.zones?.[id]?.rating ?? 0,
       buffer: system.zones?.[id]?.buffer ?? 0,
     })),
-    generic: ud10 ? [] : genericRows(system, i18n),
+    generic: ud10 ? [] : genericRows(system, i18n, fieldPrefix(input.ruleset, item.type === "armor" ? "Armor" : "Weapon")),
     enrichedDescription: input.enrichedDescription,
   };
 }
