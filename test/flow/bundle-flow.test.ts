@@ -522,3 +522,134 @@ describe("leaving melee", () => {
     expect(messages).toHaveLength(0);
   });
 });
+
+/** Just enough of an element for the hooks: selectors by class, attribute and tag, events, removal. */
+class FakeElement {
+  children: FakeElement[] = [];
+  parentElement: FakeElement | null = null;
+  dataset: Record<string, string> = {};
+  listeners: ((event: { preventDefault(): void }) => void)[] = [];
+  disabled = false;
+  html = "";
+  constructor(
+    readonly tag: string,
+    readonly classes: string[] = [],
+  ) {}
+  append(...children: FakeElement[]) {
+    for (const c of children) {
+      c.parentElement = this;
+      this.children.push(c);
+    }
+    return this;
+  }
+  get isConnected() {
+    return this.parentElement !== null;
+  }
+  remove() {
+    if (this.parentElement) this.parentElement.children = this.parentElement.children.filter((c) => c !== this);
+    this.parentElement = null;
+  }
+  addEventListener(_type: string, fn: (event: { preventDefault(): void }) => void) {
+    this.listeners.push(fn);
+  }
+  click() {
+    for (const fn of this.listeners) fn({ preventDefault() {} });
+  }
+  insertAdjacentHTML(_where: string, html: string) {
+    this.html += html;
+  }
+  #all(): FakeElement[] {
+    return this.children.flatMap((c) => [c, ...c.#all()]);
+  }
+  #matches(selector: string): boolean {
+    if (selector.startsWith(".")) return this.classes.includes(selector.slice(1));
+    const attr = /^(\w*)\[data-([\w-]+)(?:(\^?=)'([^']*)')?\]$/.exec(selector);
+    if (attr) {
+      const [, tag, name, op, value] = attr;
+      if (tag && tag !== this.tag) return false;
+      const key = name!.replace(/-(\w)/g, (_m, ch: string) => ch.toUpperCase());
+      const v = this.dataset[key];
+      if (v === undefined) return false;
+      return !op || (op === "=" ? v === value : v.startsWith(value!));
+    }
+    return this.tag === selector;
+  }
+  querySelectorAll(selector: string): FakeElement[] {
+    return this.#all().filter((e) => e.#matches(selector));
+  }
+  querySelector(selector: string): FakeElement | null {
+    return this.querySelectorAll(selector)[0] ?? null;
+  }
+}
+
+/** The buttons of a card's content as fake elements, one row per target. */
+function cardElement(content: string): FakeElement {
+  const root = new FakeElement("div");
+  const rows = new Map<string, FakeElement>();
+  for (const m of content.matchAll(/<button type="button" data-action="(fray-\w+)" data-target-index="(\d+)"/g)) {
+    let row = rows.get(m[2]!);
+    if (!row) {
+      row = new FakeElement("div", ["fray-card-buttons"]);
+      rows.set(m[2]!, row);
+      root.append(row);
+    }
+    const button = new FakeElement("button");
+    button.dataset = { action: m[1]!, targetIndex: m[2]! };
+    row.append(button);
+  }
+  return root;
+}
+
+describe("card buttons per user (renderChatMessageHTML)", () => {
+  const render = (message: Message, element: FakeElement) => {
+    for (const h of stub.Hooks.handlers.get("renderChatMessageHTML") ?? []) h.fn(message, element);
+  };
+
+  it("UD-REA-01: the defender's owner keeps Parry, Dodge and No reaction; the attacker's Roll damage is removed", async () => {
+    const { ayla, banditToken } = world();
+    stub.game.user.targets.add(banditToken);
+    diceQueue.push(9, 5);
+    const { message } = (await api().rollAttack({ actor: ayla, weaponId: "sword" }))!;
+    stub.game.user.isGM = false;
+    (ayla as unknown as Dict).isOwner = false;
+    const element = cardElement(message.content);
+    render(message, element);
+    expect(element.querySelectorAll("button").map((b) => b.dataset.action)).toEqual(["fray-parry", "fray-dodge", "fray-noReaction"]);
+  });
+
+  it("a click disables the row at once and runs the action once; the GM sees every button", async () => {
+    const { ayla, banditToken } = world();
+    stub.game.user.targets.add(banditToken);
+    diceQueue.push(9, 5);
+    const { message } = (await api().rollAttack({ actor: ayla, weaponId: "sword" }))!;
+    const element = cardElement(message.content);
+    render(message, element);
+    const buttons = element.querySelectorAll("button");
+    expect(buttons.map((b) => b.dataset.action)).toEqual(["fray-parry", "fray-dodge", "fray-noReaction", "fray-rollDamage"]);
+    const decline = buttons[2]!;
+    decline.click();
+    decline.click();
+    expect(buttons.every((b) => b.disabled)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(system(message).targets[0]!.reactionDeclined).toBe(true);
+    expect(stub.ui.notifications.messages).toEqual([]);
+  });
+});
+
+describe("combat tracker pips (renderCombatTracker)", () => {
+  it("UD-ACT-01, UD-REA-01: movement, action and reaction pips; spent ones hollow", () => {
+    const economy = { slots: { movement: { used: 0, max: 1 }, action: { used: 1, max: 1 }, reaction: { used: 0, max: 1 }, free: { used: 0, max: null } }, pools: {} };
+    const combatant = { id: "c1", getFlag: () => economy };
+    const row = new FakeElement("li");
+    row.dataset = { combatantId: "c1" };
+    const name = new FakeElement("div", ["token-name"]);
+    row.append(name);
+    const html = new FakeElement("ol").append(row);
+    for (const h of stub.Hooks.handlers.get("renderCombatTracker") ?? []) h.fn({ viewed: { combatants: { get: () => combatant } } }, html);
+    expect(name.html).toContain('class="fray-pip fray-pip-movement ready"');
+    expect(name.html).toContain('class="fray-pip fray-pip-action spent"');
+    expect(name.html).toContain('class="fray-pip fray-pip-reaction ready"');
+    expect(name.html).not.toContain("fray-pip-free");
+    expect(name.html).toContain(`data-tooltip="${lookup(en, "FRAY.Slot.action")}"`);
+  });
+});

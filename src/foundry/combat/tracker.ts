@@ -26,9 +26,6 @@ export function onRenderCombatTracker(app: { viewed?: unknown }, html: HTMLEleme
     const combatant = combat.combatants.get(row.dataset.combatantId ?? "");
     if (!combatant) continue;
     row.querySelector(".fray-economy")?.remove();
-    const box = document.createElement("div");
-    box.className = "fray-economy";
-    box.innerHTML = pipsHtml(combatant);
-    (row.querySelector(".token-name") ?? row).append(box);
+    (row.querySelector(".token-name") ?? row).insertAdjacentHTML("beforeend", `<div class="fray-economy">${pipsHtml(combatant)}</div>`);
   }
 }
