@@ -563,7 +563,7 @@ class FakeElement {
   }
   #matches(selector: string): boolean {
     if (selector.startsWith(".")) return this.classes.includes(selector.slice(1));
-    const attr = /^(\w*)\[data-([\w-]+)(?:(\^?=)'([^']*)')?\]$/.exec(selector);
+    const attr = /^(\w*)\[data-([\w-]+)(?:(\^?=)['"]([^'"]*)['"])?\]$/.exec(selector);
     if (attr) {
       const [, tag, name, op, value] = attr;
       if (tag && tag !== this.tag) return false;
@@ -651,5 +651,59 @@ describe("combat tracker pips (renderCombatTracker)", () => {
     expect(name.html).toContain('class="fray-pip fray-pip-reaction ready"');
     expect(name.html).not.toContain("fray-pip-free");
     expect(name.html).toContain(`data-tooltip="${lookup(en, "FRAY.Slot.action")}"`);
+  });
+});
+
+describe("attack dialog", () => {
+  it("UD-ATK-02, UD-COV-01, UD-DEF-01: the dialog's choices reach the card; the odds update as options change", async () => {
+    const { ayla, banditToken, thugToken } = world();
+    stub.game.user.targets.add(banditToken);
+    stub.game.user.targets.add(thugToken);
+    const apps = ((globalThis as Dict).foundry as { applications: { api: Dict } }).applications.api;
+    let content = "";
+    let oddsBefore = "";
+    let oddsAfter = "";
+    const values: Record<string, { checked?: boolean; value?: string }> = {
+      [`target-${banditToken.id}`]: { checked: true },
+      [`target-${thugToken.id}`]: { checked: false },
+      cover: { value: "0" },
+      misc: { value: "0" },
+      declared: { value: "parry" },
+    };
+    const form = Object.assign(new FakeElement("form"), { elements: { namedItem: (name: string) => values[name] ?? null } });
+    const odds = new FakeElement("output");
+    odds.dataset = { oddsFor: banditToken.id };
+    Object.assign(odds, { textContent: "" });
+    form.append(odds);
+    const element = new FakeElement("div").append(form);
+    apps.DialogV2 = {
+      wait: async (config: { content: string; render(e: unknown, d: unknown): void; buttons: { callback?(e: unknown, b: unknown): unknown }[] }) => {
+        content = config.content;
+        config.render(null, { element });
+        oddsBefore = (odds as unknown as { textContent: string }).textContent;
+        values.cover = { value: "2" };
+        values.immobilized = { checked: false };
+        form.listeners.length = 0;
+        config.render(null, { element });
+        for (const fn of form.listeners) fn({ preventDefault() {} });
+        oddsAfter = (odds as unknown as { textContent: string }).textContent;
+        return config.buttons[0]!.callback!(null, { form });
+      },
+    };
+    try {
+      diceQueue.push(9, 5);
+      const outcome = await api().rollAttack({ actor: ayla, weaponId: "sword" });
+      expect(content).toContain(`name="target-${banditToken.id}"`);
+      for (const rule of ["UD-ATK-03", "UD-DEF-01", "UD-ATK-04", "UD-COV-01", "UD-REA-03"]) expect(content).toContain(rule);
+      expect(content).not.toMatch(/FRAY\./);
+      expect(oddsBefore).toBe("");
+      // d10 + 7 against 13 + cover 2 = 15: 30 % to hit; through a parry (d10 + 4) less.
+      expect(oddsAfter).toMatch(/^30\.0 % to hit, \d+\.\d % through a Parry \(7 vs\. 15\)$/);
+      expect(system(outcome!.message).targets.map((t) => t.name)).toEqual(["Bandit"]);
+      expect(system(outcome!.message).targets[0]).toMatchObject({ difficulty: 15, attackTotal: 16, hit: true });
+      expect(outcome!.message.content).toContain("UD-COV-01");
+    } finally {
+      delete apps.DialogV2;
+    }
   });
 });
