@@ -74,6 +74,17 @@ export class FrayActorSheet extends HandlebarsActorSheet {
   /** Active tab per group (ApplicationV2 keeps it on switching). */
   declare tabGroups: Record<string, string>;
 
+  /** NPC stat blocks and generic views open at the compact size. */
+  _initializeApplicationOptions(options: SheetRenderOptions): SheetRenderOptions {
+    const parent = (HandlebarsActorSheet.prototype as unknown as { _initializeApplicationOptions?: (o: SheetRenderOptions) => SheetRenderOptions })
+      ._initializeApplicationOptions;
+    const resolved = parent ? parent.call(this, options) : options;
+    const document = options.document as { type?: string } | undefined;
+    const position = resolved.position as { width?: number; height?: number } | undefined;
+    if (position && (document?.type === "npc" || activeRuleset() !== "ud10")) Object.assign(position, FrayActorSheet.NPC_POSITION);
+    return resolved;
+  }
+
   /** Only the parts of this actor's kind of sheet. */
   _configureRenderParts(options: SheetRenderOptions): Record<string, SheetPart> {
     const parent = (HandlebarsActorSheet.prototype as unknown as { _configureRenderParts?: (o: SheetRenderOptions) => Record<string, SheetPart> })
