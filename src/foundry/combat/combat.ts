@@ -133,6 +133,14 @@ export function createCombatClasses() {
       return allowed;
     }
 
+    /**
+     * Only the GM advances the round: a new round re-rolls initiative and resets every
+     * combatant's economy, which players may not write.
+     */
+    protected override _canChangeRound(user: User.Implementation): boolean {
+      return Boolean(user.isGM);
+    }
+
     /** A new combat starts with fresh economies (UD-ACT-01). */
     override async startCombat(): Promise<this> {
       const updates = Array.from(this.combatants).map((c) => ({ _id: c.id, "flags.fray.economy": freshEconomy() }));
