@@ -299,6 +299,10 @@ describe("attack card buttons", () => {
     await api().flow.runCardAction(message, 0, "applyDamage");
     expect(queries.map((q) => q.name)).toEqual(["fray.applyDamage"]);
     expect(system(message).targets[0]!.applied).toBeDefined();
+    // A second request reaches the GM, who refuses it from the card's state; the player sees why.
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    expect(queries).toHaveLength(2);
+    expect(stub.ui.notifications.messages.at(-1)).toEqual({ level: "error", text: "Apply damage is no longer possible on this card." });
     expect((bandit.system as Dict as { hp: { value: number } }).hp.value).toBeLessThanOrEqual(20);
   });
 

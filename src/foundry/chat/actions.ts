@@ -32,7 +32,7 @@ import { reportError, warn } from "../notify.js";
 import { askGM, QUERIES } from "../queries.js";
 import { ud10OptionValues } from "../settings.js";
 import { ud10CombatantFromActor } from "../sources.js";
-import { attackSystem, commitTarget, writeTarget, type AttackMessageLike } from "./attack-message.js";
+import { answerQuery, attackSystem, commitTarget, queryAnswer, writeTarget, type AttackMessageLike, type QueryAnswer } from "./attack-message.js";
 
 /** An actor as the flow reads and writes it. */
 interface ActorLike {
@@ -223,13 +223,13 @@ async function canDoHere(message: AttackMessageLike, index: number): Promise<boo
 /** Apply damage: here when allowed, else through the active GM (v13 query `fray.applyDamage`). */
 export async function applyDamageAction(message: AttackMessageLike, index: number): Promise<void> {
   if (await canDoHere(message, index)) await applyHere(message, index, game.user?.id ?? "");
-  else await askGM(QUERIES.applyDamage, { messageId: message.id, index, userId: game.user?.id ?? "" });
+  else queryAnswer(await askGM(QUERIES.applyDamage, { messageId: message.id, index, userId: game.user?.id ?? "" }));
 }
 
 /** Undo: here when allowed, else through the active GM (v13 query `fray.undoDamage`). */
 export async function undoDamageAction(message: AttackMessageLike, index: number): Promise<void> {
   if (await canDoHere(message, index)) await undoHere(message, index);
-  else await askGM(QUERIES.undoDamage, { messageId: message.id, index });
+  else queryAnswer(await askGM(QUERIES.undoDamage, { messageId: message.id, index }));
 }
 
 function queryMessage(data: Record<string, unknown>): AttackMessageLike | undefined {
@@ -238,27 +238,17 @@ function queryMessage(data: Record<string, unknown>): AttackMessageLike | undefi
 }
 
 /** The GM's handler of `fray.applyDamage`: the state on the message is checked again here. */
-export async function handleApplyQuery(data: Record<string, unknown>): Promise<{ ok: boolean }> {
+export async function handleApplyQuery(data: Record<string, unknown>): Promise<QueryAnswer> {
   const message = queryMessage(data);
   if (!message) return { ok: false };
-  try {
-    return { ok: await applyHere(message, Number(data.index), String(data.userId ?? "")) };
-  } catch (err) {
-    if (err instanceof FrayError) return { ok: false };
-    throw err;
-  }
+  return answerQuery(() => applyHere(message, Number(data.index), String(data.userId ?? "")));
 }
 
 /** The GM's handler of `fray.undoDamage`. */
-export async function handleUndoQuery(data: Record<string, unknown>): Promise<{ ok: boolean }> {
+export async function handleUndoQuery(data: Record<string, unknown>): Promise<QueryAnswer> {
   const message = queryMessage(data);
   if (!message) return { ok: false };
-  try {
-    return { ok: await undoHere(message, Number(data.index)) };
-  } catch (err) {
-    if (err instanceof FrayError) return { ok: false };
-    throw err;
-  }
+  return answerQuery(() => undoHere(message, Number(data.index)));
 }
 
 /**

@@ -4,6 +4,7 @@
  * card and appends new Rolls. A user who may not update the message sends the change to the
  * active GM, who checks it against the message's current state first.
  */
+import { FrayError } from "../../rules/core/errors.js";
 import { attackMessageContext, type Localizer } from "../attack-card.js";
 import { TEMPLATES } from "../config.js";
 import { assertAllowed, type CardAction, type TargetState } from "../logic/card.js";
@@ -69,7 +70,7 @@ function rollsWith(message: AttackMessageLike, rolls: readonly Roll[]): string[]
 export async function commitTarget(message: AttackMessageLike, index: number, action: CardAction, next: TargetState, rolls: readonly Roll[] = []): Promise<boolean> {
   if (!message.isOwner) {
     const answer = await askGM(QUERIES.cardUpdate, { messageId: message.id, index, action, next, rolls: rolls.map((r) => JSON.stringify(r)) });
-    return Boolean((answer as { ok?: boolean } | undefined)?.ok);
+    return queryAnswer(answer);
   }
   return writeTarget(message, index, action, next, rolls.map((r) => JSON.stringify(r)));
 }
@@ -87,10 +88,35 @@ export async function writeTarget(message: AttackMessageLike, index: number, act
   return true;
 }
 
+/** What the GM answers a card query: done, or the rules' refusal as an i18n key and data. */
+export interface QueryAnswer {
+  ok: boolean;
+  error?: { key: string; data: Record<string, string | number> };
+}
+
+/** Runs GM-side work, turning a FrayError (a state the card no longer allows ...) into an answer. */
+export async function answerQuery(work: () => Promise<boolean>): Promise<QueryAnswer> {
+  try {
+    return { ok: await work() };
+  } catch (err) {
+    if (err instanceof FrayError) return { ok: false, error: { key: err.key, data: err.data } };
+    throw err;
+  }
+}
+
+/**
+ * Reads the GM's answer on the asking client: `true` when done; the GM's refusal is raised here
+ * as the FrayError it was, so the user sees the localized reason.
+ */
+export function queryAnswer(answer: unknown): boolean {
+  const a = answer as QueryAnswer | undefined;
+  if (a?.error) throw new FrayError(a.error.key, a.error.data, a.error.key);
+  return Boolean(a?.ok);
+}
+
 /** The GM's side of {@link commitTarget}. */
-export async function handleCardUpdateQuery(data: Record<string, unknown>): Promise<{ ok: boolean }> {
+export async function handleCardUpdateQuery(data: Record<string, unknown>): Promise<QueryAnswer> {
   const message = game.messages?.get(String(data.messageId)) as unknown as AttackMessageLike | undefined;
   if (!message || message.type !== "attack") return { ok: false };
-  const ok = await writeTarget(message, Number(data.index), data.action as CardAction, data.next as TargetState, (data.rolls as string[] | undefined) ?? []);
-  return { ok };
+  return answerQuery(() => writeTarget(message, Number(data.index), data.action as CardAction, data.next as TargetState, (data.rolls as string[] | undefined) ?? []));
 }
