@@ -1,3 +1,4 @@
+import { declaredReaction } from "../core/reaction.js";
 import { atLeast, distribution, type Pmf } from "../core/dice/distribution.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import type { Economy } from "../core/economy.js";
@@ -141,15 +142,7 @@ export function planAttack(input: Ud10AttackInput, options: Ud10Options, economy
     difficulty: difficulty(def.base, def.modifiers),
   };
   if (input.reaction) {
-    const option = reactions(input, economy, options).find((r) => r.id === input.reaction);
-    if (!option || !option.available) {
-      throw new FrayError(
-        "FRAY.Error.ReactionUnavailable",
-        { reaction: `FRAY.Reaction.${input.reaction}`, actor: target.name },
-        `${target.name} cannot ${input.reaction}: ${option?.reason ?? "not offered"}`,
-      );
-    }
-    plan.reaction = option;
+    plan.reaction = declaredReaction(reactions(input, economy, options), input.reaction, target.name);
   }
   return plan;
 }
