@@ -3,11 +3,16 @@
  * a Foundry-like window, using contexts from the same functions the sheets and cards use:
  * - the character sheet (each tab; armor per body zone and averaged), the NPC stat block, the
  *   generic view of the other rulesets, the weapon, armor and generic item sheets;
- * - the attack chat card from a real core attack (UD-ATK-01, UD-DMG-01) and every other
- *   template under templates/ (chat, dialog) that has no known context, with an empty context.
- * Checks that each expected button and field is there (by data-action / name), that no i18n key
- * shows raw, and that nothing overflows horizontally at the sheet's default size. Screenshots go
- * to test-artifacts/render/ for a person to look at.
+ * - the attack chat card in each phase a target goes through (hit awaiting the reaction,
+ *   parried, no reaction, damage rolled, applied, undone) and with two targets, each state made
+ *   by the card's own transitions from real UD10 results with scripted dice;
+ * - the attack dialog (ranged at two targets, melee with a declared parry) with the core's odds;
+ * - the free-attack prompt and the initiative summary from the pure functions behind them;
+ * - every other template under templates/ that has no known context, with an empty context.
+ * Checks that each expected button and field is there (by data-action / name) with the text or
+ * value expected, that no i18n key shows raw (tooltips included), and that nothing overflows
+ * horizontally at the sheet's default size or the chat sidebar's width. Screenshots go to
+ * test-artifacts/render/ for a person to look at.
  *
  * Needs Debian's chromium at /usr/bin/chromium (`.ci/run` installs it). Without it the test
  * fails under CI=true and is skipped with a notice otherwise.
@@ -17,13 +22,9 @@ import { join, relative, sep } from "node:path";
 import Handlebars from "handlebars";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ud10 } from "../src/rules/ud10/index.js";
-import { ScriptedRoller } from "../src/rules/core/dice/port.js";
-import { attackCardContext } from "../src/foundry/attack-card.js";
-import { fighter, target } from "./rules/ud10-fixtures.js";
 import { handlebars, readLang, ROOT, StubI18n } from "./support/foundry-stub.js";
-import { actorCases, itemCases, systemCss, type RenderCase } from "./support/render/contexts.js";
-import { chatPage, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
+import { actorCases, attackCardCases, attackDialogCases, freeAttackCase, initiativeCase, itemCases, systemCss, type RenderCase } from "./support/render/contexts.js";
+import { chatPage, DIALOG_FOOTER, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(ROOT, "test-artifacts", "render");
@@ -57,27 +58,6 @@ function render(templates: string[], context: Record<string, unknown>): string {
   return templates.map((t) => hb.compile(readFileSync(join(ROOT, t), "utf8"))(context)).join("\n");
 }
 
-/** The attack card of a real UD10 attack with scripted dice: a hit with a burst. */
-async function attackCardCase(): Promise<RenderCase> {
-  const input = { attacker: fighter(), target: target(), weaponId: "rifle", modeId: "burst", rangeMetres: 60 };
-  const options = ud10.defaults();
-  const plan = ud10.planAttack(input, options);
-  const result = await ud10.resolveAttack(plan, input, new ScriptedRoller([9, 7, 3, 10, 2, 5]), options);
-  const context = attackCardContext(result, { attacker: "Ana", target: "Bo", weapon: "Rifle", mode: "Burst", range: 60 }, i18n as never, ud10.odds(plan, input, options));
-  return {
-    id: "chat-attack-card",
-    title: "attack card",
-    kind: "chat",
-    classes: [],
-    width: 300,
-    height: 0,
-    templates: ["templates/chat/attack-card.hbs"],
-    // The card shows one section per target: this attack's context is the one target.
-    context: { ...(context as unknown as Record<string, unknown>), targets: [{ ...(context as unknown as Record<string, unknown>), index: 0 }] },
-    expect: [{ selector: ".fray-card" }, { selector: ".fray-lines tr" }],
-  };
-}
-
 let browser: Browser | undefined;
 const cases: RenderCase[] = [];
 
@@ -87,7 +67,14 @@ beforeAll(async () => {
     return;
   }
   mkdirSync(ARTIFACTS, { recursive: true });
-  cases.push(...actorCases(sheetI18n), ...itemCases(sheetI18n), await attackCardCase());
+  cases.push(
+    ...actorCases(sheetI18n),
+    ...itemCases(sheetI18n),
+    ...(await attackCardCases(i18n)),
+    ...attackDialogCases(i18n),
+    freeAttackCase(),
+    await initiativeCase(i18n),
+  );
   const covered = new Set(cases.flatMap((c) => c.templates));
   for (const t of allTemplates().filter((t) => !covered.has(t))) {
     cases.push({ id: t.replace(/^templates\//, "").replace(/\.hbs$/, "").replace(/\//g, "-"), title: t, kind: "chat", classes: [], width: 300, height: 0, templates: [t], context: {}, expect: [] });
@@ -126,16 +113,28 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
     const problems: string[] = [];
     for (const c of cases) {
       const body = render(c.templates, c.context);
-      if (/\bFRAY\.[A-Z]/.test(body.replace(/data-[a-z-]+="[^"]*"/g, ""))) problems.push(`${c.id}: raw i18n key in ${body.match(/FRAY\.[\w.]+/)?.[0]}`);
-      const sheet = c.kind === "sheet";
+      // Data attributes carry ids and keys on purpose; a tooltip is shown to the user.
+      const shown = body.replace(/data-(?!tooltip)[a-z-]+="[^"]*"/g, "");
+      if (/\bFRAY\.[A-Z]/.test(shown)) problems.push(`${c.id}: raw i18n key in ${shown.match(/FRAY\.[\w.]+/)?.[0]}`);
+      const sheet = c.kind !== "chat";
       const html = sheet
-        ? windowPage({ title: c.title, classes: c.classes, width: c.width, height: c.height, body, css, form: true })
+        ? windowPage({ title: c.title, classes: c.classes, width: c.width, height: c.height, body, css, form: true, footer: c.kind === "dialog" ? DIALOG_FOOTER : "" })
         : chatPage({ body, css });
-      const page = await open(html, sheet ? c.width + 32 : 332, sheet ? c.height + 32 : 900);
+      const page = await open(html, sheet ? c.width + 32 : 332, c.kind === "sheet" ? c.height + 32 : 900);
       try {
         for (const e of c.expect) {
-          const n = await page.locator(e.selector).count();
+          const found = page.locator(e.selector);
+          const n = await found.count();
           if (e.count === undefined ? n < 1 : n !== e.count) problems.push(`${c.id}: ${e.selector} found ${n}, expected ${e.count ?? "at least 1"}`);
+          if (e.text !== undefined) {
+            const text = (await found.allInnerTexts()).join(" ").replace(/\s+/g, " ").trim();
+            const ok = typeof e.text === "string" ? text.includes(e.text) : e.text.test(text);
+            if (!ok) problems.push(`${c.id}: ${e.selector} reads "${text}", expected ${typeof e.text === "string" ? `"${e.text}"` : e.text}`);
+          }
+          if (e.value !== undefined && n > 0) {
+            const value = await found.first().inputValue();
+            if (value !== e.value) problems.push(`${c.id}: ${e.selector} has value "${value}", expected "${e.value}"`);
+          }
         }
         const overflow = await page.evaluate((isSheet) => {
           const root = document.querySelector<HTMLElement>(isSheet ? ".application" : ".chat-log")!;

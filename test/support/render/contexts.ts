@@ -1,10 +1,47 @@
 /**
  * The cases the render test draws: each template with a context produced by the functions the
- * sheets and chat cards use, from the compendium sources.
+ * sheets, chat cards and dialogs use, from the compendium sources and real UD10 results rolled
+ * with scripted dice.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { DiceRoller } from "../../../src/rules/core/dice/port.js";
+import { ScriptedRoller } from "../../../src/rules/core/dice/port.js";
+import type { AttackPlan, DamagePacket } from "../../../src/rules/core/ruleset.js";
+import { sumModifiers } from "../../../src/rules/core/types.js";
+import { ud10, type Ud10AttackInput, type Ud10Combatant } from "../../../src/rules/ud10/index.js";
+import {
+  attackMessageContext,
+  decimal,
+  effectiveResult,
+  localizeData,
+  storableResult,
+  type AttackMessageContext,
+  type Localizer,
+  type TargetCardContext,
+} from "../../../src/foundry/attack-card.js";
+import { dialogDefaults, type DialogTarget } from "../../../src/foundry/chat/attack-dialog.js";
+import type { FreeAttackPrompt } from "../../../src/foundry/chat/free-attack.js";
+import { attackInput, targetOdds, type AttackChoices } from "../../../src/foundry/logic/attack-options.js";
+import {
+  CARD_ACTIONS,
+  reactionSucceeds,
+  withApplied,
+  withDamage,
+  withoutReaction,
+  withReaction,
+  withUndone,
+  type CardAction,
+  type StoredDamage,
+  type StoredReaction,
+  type TargetState,
+} from "../../../src/foundry/logic/card.js";
+import { leftBehind, type Placed } from "../../../src/foundry/logic/engagement.js";
+import { rollTracker, type TrackerEntry } from "../../../src/foundry/logic/initiative.js";
+import { undoRecord, type UndoRecord } from "../../../src/foundry/logic/undo.js";
+import { ud10CombatantFromActor, type ActorSource } from "../../../src/foundry/sources.js";
 import { actorParts, actorSheetContext, itemSheetContext, ACTOR_TABS, type SheetI18n } from "../../../src/foundry/sheets/context.js";
+import { fighter, target } from "../../rules/ud10-fixtures.js";
 import { readSources, type PackDoc } from "../packs.js";
 import { ROOT } from "../foundry-stub.js";
 
@@ -12,14 +49,19 @@ import { ROOT } from "../foundry-stub.js";
 export interface RenderCase {
   id: string;
   title: string;
-  kind: "sheet" | "chat";
+  /** A sheet window, a chat message in the sidebar, or a dialog window sized to its content. */
+  kind: "sheet" | "chat" | "dialog";
   classes: string[];
   width: number;
   height: number;
   templates: string[];
   context: Record<string, unknown>;
-  /** Selectors that must be present, with the count expected (at least 1 when undefined). */
-  expect: { selector: string; count?: number }[];
+  /**
+   * Selectors that must be present, with the count expected (at least 1 when undefined); with
+   * `text`, the visible text of the matches (joined by spaces, whitespace collapsed) must
+   * contain the string or match the pattern; with `value`, the first match's value must equal it.
+   */
+  expect: { selector: string; count?: number; text?: string | RegExp; value?: string }[];
 }
 
 /** A pack document by name. */
@@ -205,4 +247,410 @@ export function itemCases(i18n: SheetI18n): RenderCase[] {
 /** The system stylesheet. */
 export function systemCss(): string {
   return readFileSync(join(ROOT, "styles", "fray.css"), "utf8");
+}
+
+/* -------------------------------------------------------------------------------------------- */
+/* Chat cards and the attack dialog                                                             */
+/* -------------------------------------------------------------------------------------------- */
+
+/** UD10 with the world's default options (body zones, buffer, penetration, dodge on). */
+const OPTIONS = ud10.defaults();
+
+/** An NPC of the UD10 pack as a rules-core combatant, as the flow reads a token's actor. */
+function packCombatant(name: string, id: string, statuses: string[] = []): Ud10Combatant {
+  return ud10CombatantFromActor({ ...(packDoc("ud10-npcs", name) as unknown as ActorSource), statuses }, { id });
+}
+
+/** The reactions the core offers against an attack, as `rollAttack` stores them on the card. */
+function storedReactions(input: Ud10AttackInput): TargetState["reactions"] {
+  return ud10
+    .reactions({ ...input, reaction: undefined }, undefined, OPTIONS)
+    .filter((r) => r.id === "parry" || r.id === "dodge")
+    .map((r) => ({ id: r.id as "parry" | "dodge", available: r.available, reason: r.reason }));
+}
+
+/** One attacked target: the core's input, its state on the card, and what the card was built from. */
+interface Attacked {
+  input: Ud10AttackInput;
+  plan: AttackPlan;
+  state: TargetState;
+}
+
+/**
+ * Plans and resolves one UD10 attack with the given dice and stores it as `rollAttack` stores
+ * each target of the `attack` message.
+ */
+async function attack(input: Ud10AttackInput, dice: DiceRoller, actorUuid: string): Promise<Attacked> {
+  const plan = ud10.planAttack(input, OPTIONS);
+  const odds = ud10.odds(plan, input, OPTIONS);
+  const result = await ud10.resolveAttack(plan, input, dice, OPTIONS);
+  const state: TargetState = {
+    actorUuid,
+    tokenUuid: `Scene.s.Token.${input.target.id}`,
+    name: input.target.name,
+    result: storableResult(result),
+    attackTotal: result.check.total,
+    difficulty: plan.difficulty.total,
+    hit: result.hit,
+    odds: odds.hit,
+    input: { rangeMetres: input.rangeMetres, situation: { ...(input.situation ?? {}) } },
+    reactions: storedReactions(input),
+  };
+  return { input, plan, state };
+}
+
+/** The defender's reaction check as the card's Parry/Dodge button stores it (UD-REA-02 to UD-REA-04). */
+async function reaction(a: Attacked, id: "parry" | "dodge", dice: DiceRoller): Promise<StoredReaction> {
+  const option = ud10.reactions(a.input, undefined, OPTIONS).find((r) => r.id === id);
+  if (!option?.available) throw new Error(`${id} is not available against this attack`);
+  const roll = await dice.roll("1d10", "FRAY.Roll.Parry");
+  const total = roll.total + sumModifiers(option.modifiers);
+  return {
+    id,
+    natural: roll.total,
+    total,
+    modifiers: option.modifiers,
+    faces: roll.dice.flatMap((d) => d.results),
+    success: reactionSucceeds(total, a.state.attackTotal),
+  };
+}
+
+/** The damage roll as the card's Roll damage button stores it (UD-DMG-01, UD-ZON-01). */
+async function damage(a: Attacked, t: TargetState, dice: DiceRoller): Promise<StoredDamage> {
+  const packet = await ud10.rollDamage(effectiveResult(t), a.input, dice, OPTIONS);
+  return { formula: packet.roll.formula, total: packet.amount, faces: packet.roll.dice.flatMap((d) => d.results), location: packet.location, penetration: packet.penetration ?? 0 };
+}
+
+/** The record the card's Apply damage button stores (UD-DMG-02 to UD-DMG-05). */
+function application(a: Attacked, t: TargetState): UndoRecord {
+  const d = t.damage!;
+  const packet: DamagePacket = {
+    roll: { formula: d.formula, total: d.total, dice: [{ faces: 10, results: d.faces }], constant: 0 },
+    amount: d.total,
+    location: d.location,
+    penetration: d.penetration,
+  };
+  return undoRecord(t.actorUuid, ud10.applyDamage(a.input.target, packet, OPTIONS), "gm");
+}
+
+/** Which card buttons a target shows, by action; every other action must be absent. */
+type ButtonPlan = Partial<Record<CardAction, "enabled" | "disabled">>;
+
+/** Expectations of one target's section: its buttons exactly, its lines, its outcome. */
+function targetExpect(index: number, t: TargetCardContext, buttons: ButtonPlan, outcome: string): RenderCase["expect"] {
+  const section = `.fray-target[data-target-index="${index}"]`;
+  const out: RenderCase["expect"] = [];
+  for (const action of CARD_ACTIONS) {
+    const state = buttons[action];
+    out.push({ selector: `${section} button[data-action="fray-${action}"]`, count: state ? 1 : 0 });
+    if (state) out.push({ selector: `${section} button[data-action="fray-${action}"]${state === "disabled" ? ":disabled" : ":enabled"}`, count: 1 });
+  }
+  out.push({ selector: `${section} .fray-card-buttons button`, count: Object.keys(buttons).length });
+  // The check: dice line, one line per modifier with its rule ID, the total.
+  out.push({ selector: `${section} .fray-check tbody tr`, count: t.check.lines.length + 2 });
+  out.push({ selector: `${section} .fray-difficulty tbody tr`, count: t.difficulty.lines.length + 1 });
+  t.check.lines.forEach((line, i) => {
+    out.push({ selector: `${section} .fray-check tbody tr:nth-child(${i + 2})`, text: `${line.label} ${line.value} ${line.rule}` });
+  });
+  t.difficulty.lines.forEach((line, i) => {
+    out.push({ selector: `${section} .fray-difficulty tbody tr:nth-child(${i + 1})`, text: `${line.label} ${line.value} ${line.rule}` });
+  });
+  out.push({ selector: `${section} .fray-check tr.fray-total`, text: `Total ${t.check.total}` });
+  out.push({ selector: `${section} .fray-difficulty tr.fray-total`, text: `Total ${t.difficulty.total}` });
+  out.push({ selector: `${section} .fray-result`, text: outcome.toUpperCase() });
+  out.push({ selector: `${section} .fray-comparison`, text: `${t.check.total} vs. ${t.difficulty.total}` });
+  if (t.odds) out.push({ selector: `${section} .fray-odds`, text: `Chance to hit: ${t.odds} %` });
+  return out;
+}
+
+/** A chat case of the attack card. */
+function cardCase(id: string, targets: TargetState[], names: { attacker: string; weapon: string; mode?: string }, i18n: Localizer, expect: (ctx: AttackMessageContext) => RenderCase["expect"]): RenderCase {
+  const context = attackMessageContext(targets, names, i18n);
+  return {
+    id: `chat-attack-card-${id}`,
+    title: `attack card: ${id}`,
+    kind: "chat",
+    classes: [],
+    width: 300,
+    height: 0,
+    templates: ["templates/chat/attack-card.hbs"],
+    context: context as unknown as Record<string, unknown>,
+    expect: [{ selector: ".fray-card.fray-attack", count: 1 }, { selector: ".fray-target", count: targets.length }, ...expect(context)],
+  };
+}
+
+/**
+ * The attack card through every phase of a target, each state made by the card's own
+ * transitions from real core results:
+ * - Ana's sword hits Bo (12 vs. 12): Bo may parry, dodge or not react, Ana may roll damage;
+ * - Bo parries (9 + 4 = 13 beats 12): stopped, no damage, no buttons;
+ * - Bo does not react: only Roll damage is left;
+ * - damage rolled (3 + 6 to the torso): Apply damage;
+ * - applied (armor, buffer, CON): Undo, with the steps and HP/EP after;
+ * - undone: Apply damage again, the steps struck through;
+ * - a burst at two targets: Bo hit at 60 m (parry and dodge shown disabled: a ranged attack),
+ *   the Guard of the NPC pack missed at 25 m.
+ */
+export async function attackCardCases(i18n: Localizer): Promise<RenderCase[]> {
+  const ana = fighter();
+  const bo = target();
+  const sword = { attacker: "Ana", weapon: "Sword" };
+  const melee = await attack({ attacker: ana, target: bo, weaponId: "sword", situation: {} }, new ScriptedRoller([6, 5]), "Actor.bo");
+  const hit = melee.state;
+  if (!hit.hit || hit.attackTotal !== hit.difficulty) throw new Error(`expected a bare hit, got ${hit.attackTotal} vs ${hit.difficulty}`);
+  const parried = withReaction(hit, await reaction(melee, "parry", new ScriptedRoller([9])));
+  const declined = withoutReaction(hit);
+  const rolled = withDamage(declined, await damage(melee, declined, new ScriptedRoller([6])));
+  const applied = withApplied(rolled, application(melee, rolled));
+  const undone = withUndone(applied);
+
+  const dice = new ScriptedRoller([9, 7, 2]);
+  const burst = await attack({ attacker: ana, target: bo, weaponId: "rifle", modeId: "burst", rangeMetres: 60, situation: {} }, dice, "Actor.bo");
+  const missed = await attack({ attacker: ana, target: packCombatant("Guard", "guard"), weaponId: "rifle", modeId: "burst", rangeMetres: 25, situation: {} }, dice, "Actor.guard");
+
+  const reactions: ButtonPlan = { parry: "enabled", dodge: "enabled", noReaction: "enabled", rollDamage: "enabled" };
+  const steps = (ctx: AttackMessageContext, undoneToo: boolean): RenderCase["expect"] => [
+    { selector: ".fray-steps tbody tr", count: ctx.targets[0]!.steps!.length },
+    ...ctx.targets[0]!.steps!.map((s, i) => ({ selector: `.fray-steps tbody tr:nth-child(${i + 1})`, text: `${s.label} ${s.value} ${s.remaining} ${s.rule}` })),
+    { selector: ".fray-steps.undone", count: undoneToo ? 1 : 0 },
+  ];
+  return [
+    cardCase("hit", [hit], sword, i18n, (ctx) => [...targetExpect(0, ctx.targets[0]!, reactions, "Hit"), { selector: ".fray-location", text: "Hit location: Torso (5) UD-ZON-01" }, { selector: ".fray-reaction, .fray-damage, .fray-steps", count: 0 }]),
+    cardCase("parried", [parried], sword, i18n, (ctx) => [
+      ...targetExpect(0, ctx.targets[0]!, {}, "Parried"),
+      { selector: ".fray-target.outcome-stopped.phase-stopped", count: 1 },
+      { selector: ".fray-reaction tbody tr", count: ctx.targets[0]!.reaction!.check.lines.length + 2 },
+      { selector: ".fray-reaction h4", text: "Parry UD-REA-03" },
+      { selector: ".fray-reaction tr.fray-total", text: "Total 13" },
+      { selector: ".fray-damage, .fray-steps, .fray-card-buttons", count: 0 },
+      // The location rolled with the hit no longer applies once the attack is parried.
+      { selector: ".fray-location", count: 0 },
+    ]),
+    cardCase("no-reaction", [declined], sword, i18n, (ctx) => [...targetExpect(0, ctx.targets[0]!, { rollDamage: "enabled" }, "Hit"), { selector: ".fray-damage", count: 0 }]),
+    cardCase("damage", [rolled], sword, i18n, (ctx) => [
+      ...targetExpect(0, ctx.targets[0]!, { applyDamage: "enabled" }, "Hit"),
+      { selector: ".fray-target.phase-damage", count: 1 },
+      { selector: ".fray-damage .fray-dice-line", text: "1d10x10 + 3 6 9" },
+      { selector: ".fray-damage .fray-die", count: 1 },
+      { selector: ".fray-steps", count: 0 },
+    ]),
+    cardCase("applied", [applied], sword, i18n, (ctx) => [
+      ...targetExpect(0, ctx.targets[0]!, { undoDamage: "enabled" }, "Hit"),
+      { selector: ".fray-target.phase-applied", count: 1 },
+      ...steps(ctx, false),
+      { selector: ".fray-vitals", text: "Applied · HP 20/20 · EP 11/15" },
+    ]),
+    cardCase("undone", [undone], sword, i18n, (ctx) => [
+      ...targetExpect(0, ctx.targets[0]!, { applyDamage: "enabled" }, "Hit"),
+      ...steps(ctx, true),
+      { selector: ".fray-vitals", text: "Undone: nothing of this damage is applied." },
+    ]),
+    cardCase("two-targets", [burst.state, missed.state], { attacker: "Ana", weapon: "Rifle", mode: "Burst" }, i18n, (ctx) => [
+      ...targetExpect(0, ctx.targets[0]!, { parry: "disabled", dodge: "disabled", noReaction: "enabled", rollDamage: "enabled" }, "Hit"),
+      ...targetExpect(1, ctx.targets[1]!, {}, "Miss"),
+      { selector: '.fray-target[data-target-index="0"] h3', text: "Ana attacks Bo with Rifle (Burst)" },
+      { selector: '.fray-target[data-target-index="1"] h3', text: "Ana attacks Guard with Rifle (Burst)" },
+      { selector: '.fray-target[data-target-index="0"] .fray-range', text: "Range: 60.0 m" },
+      { selector: '.fray-target[data-target-index="1"] .fray-range', text: "Range: 25.0 m" },
+      { selector: '.fray-target[data-target-index="0"] button[data-action="fray-parry"][data-tooltip]', count: 1 },
+      { selector: ".fray-target.outcome-miss .fray-location", count: 0 },
+    ]),
+  ];
+}
+
+/** The odds line of one dialog target, as `attack-dialog.ts` words it. */
+function oddsText(i18n: Localizer, input: Ud10AttackInput, declared: AttackChoices["declared"]): string {
+  const odds = targetOdds(input, declared, OPTIONS);
+  const format = (key: string, data: Record<string, string | number>) => i18n.format(key, localizeData(data, i18n));
+  if (odds.error) return format(odds.error.key, odds.error.data);
+  const hit = `${decimal((odds.hit ?? 0) * 100, i18n.lang)} %`;
+  if (odds.through === undefined) return format("FRAY.Flow.Dialog.OddsLine", { odds: hit, modifier: odds.modifier ?? 0, difficulty: odds.difficulty ?? 0 });
+  return format("FRAY.Flow.Dialog.OddsThrough", {
+    odds: hit,
+    through: `${decimal(odds.through * 100, i18n.lang)} %`,
+    reaction: `FRAY.Reaction.${declared}`,
+    modifier: odds.modifier ?? 0,
+    difficulty: odds.difficulty ?? 0,
+  });
+}
+
+/**
+ * The attack dialog's context as `openAttackDialog` builds it, from its defaults
+ * (`dialogDefaults`, the tokens' conditions) and the core's odds per target.
+ */
+function dialogContext(i18n: Localizer, attacker: Ud10Combatant, weaponId: string, targets: DialogTarget[], choices: AttackChoices): { context: Record<string, unknown>; odds: string[] } {
+  const weapon = attacker.weapons.find((w) => w.id === weaponId)!;
+  const ranged = weapon.kind === "ranged";
+  const odds = targets.map((t) => oddsText(i18n, attackInput(attacker, t.combatant, weapon.id, t.rangeMetres, choices), choices.declared));
+  return {
+    odds,
+    context: {
+      ranged,
+      melee: !ranged,
+      weapon: weapon.name,
+      modes: weapon.modes.map((m) => ({ id: m.id, label: m.label, selected: m.id === choices.modeId })),
+      targets: targets.map((t, i) => ({
+        id: t.id,
+        name: t.name,
+        range: t.rangeMetres === undefined ? undefined : decimal(t.rangeMetres, i18n.lang),
+        checked: choices.targets.includes(t.id),
+        odds: odds[i],
+      })),
+      choices,
+      aims: [0, 1, 2].map((n) => ({ value: n, label: i18n.localize(`FRAY.Flow.Dialog.Aim${n}`), selected: n === choices.aim })),
+      allowDodge: Boolean(OPTIONS.allowDodge),
+    },
+  };
+}
+
+/**
+ * The attack dialog for a ranged attack at two targets (the first crouching behind cover, the
+ * attacker aiming) and for a melee attack with a declared parry.
+ */
+export function attackDialogCases(i18n: Localizer): RenderCase[] {
+  const ana = fighter({ conditions: ["aiming1"] });
+  const targets: DialogTarget[] = [
+    { id: "bo", name: "Bo", combatant: target({ conditions: ["crouching"] }), rangeMetres: 62.5 },
+    { id: "guard", name: "Guard", combatant: packCombatant("Guard", "guard"), rangeMetres: 25 },
+  ];
+  const rangedChoices = { ...dialogDefaults(ana, targets, "burst"), cover: 2 };
+  const ranged = dialogContext(i18n, ana, "rifle", targets, rangedChoices);
+  const meleeTargets: DialogTarget[] = [{ id: "guard", name: "Guard", combatant: packCombatant("Guard", "guard"), rangeMetres: 1.5 }];
+  const meleeChoices: AttackChoices = { ...dialogDefaults(ana, meleeTargets), declared: "parry" };
+  const melee = dialogContext(i18n, ana, "sword", meleeTargets, meleeChoices);
+
+  const field = (name: string, count = 1) => ({ selector: `[name="${name}"]`, count });
+  const common = [
+    field("unanticipated"),
+    field("immobilized"),
+    { selector: 'input[type="number"][name="cover"]', count: 1 },
+    { selector: 'input[type="number"][name="misc"]', count: 1 },
+  ];
+  const base = { kind: "dialog" as const, classes: ["dialog", "fray", "fray-attack-dialog"], width: 400, height: 0, templates: ["templates/dialog/attack-dialog.hbs"] };
+  return [
+    {
+      ...base,
+      id: "dialog-attack-ranged",
+      title: "Attack with Rifle",
+      context: ranged.context,
+      expect: [
+        field("target-bo"),
+        field("target-guard"),
+        { selector: 'input[name="target-bo"]:checked', count: 1 },
+        { selector: 'input[name="target-guard"]:checked', count: 1 },
+        { selector: '[data-odds-for="bo"]', text: ranged.odds[0]! },
+        { selector: '[data-odds-for="guard"]', text: ranged.odds[1]! },
+        { selector: '[data-odds-for="bo"]', text: /^\d+\.\d % to hit \(\S+ vs\. \d+\)$/ },
+        { selector: ".fray-dialog-target .fray-range", text: "62.5 m 25.0 m" },
+        { selector: 'select[name="modeId"] option', count: 2 },
+        { selector: 'select[name="modeId"] option[value="burst"]:checked', count: 1 },
+        ...common,
+        ...["targetCrouching", "targetMoving", "shooterMoving", "badVisibility"].map((n) => field(n)),
+        { selector: 'input[name="targetCrouching"]:checked', count: 1 },
+        { selector: 'select[name="aim"] option', count: 3 },
+        { selector: 'select[name="aim"] option[value="1"]:checked', count: 1 },
+        { selector: 'input[name="cover"]', value: "2" },
+        field("higherGround", 0),
+        field("declared", 0),
+        { selector: ".fray-dialog-modifiers .fray-rule", text: /UD-ATK-03.*UD-DEF-01.*UD-ATK-04.*UD-COV-01.*UD-ATK-01/ },
+      ],
+    },
+    {
+      ...base,
+      id: "dialog-attack-melee",
+      title: "Attack with Sword",
+      context: melee.context,
+      expect: [
+        field("target-guard"),
+        { selector: '[data-odds-for="guard"]', text: melee.odds[0]! },
+        { selector: '[data-odds-for="guard"]', text: /^\d+\.\d % to hit, \d+\.\d % through a Parry \(/ },
+        field("modeId", 0),
+        ...common,
+        field("higherGround"),
+        field("aim", 0),
+        field("targetCrouching", 0),
+        { selector: 'select[name="declared"] option', count: 3 },
+        { selector: 'select[name="declared"] option[value="parry"]:checked', count: 1 },
+      ],
+    },
+  ];
+}
+
+/**
+ * The free-attack prompt of a fleeing token: the opponents its move leaves behind
+ * (`leftBehind`, UD-OPT-01), as the token ruler posts them.
+ */
+export function freeAttackCase(): RenderCase {
+  const mover: Placed = { id: "ayla", disposition: 1, x: 0, y: 0 };
+  const tokens = [
+    { placed: { id: "guard1", disposition: -1, x: 1.5, y: 0 }, name: "Guard" },
+    { placed: { id: "veteran", disposition: -1, x: 0, y: 1.5 }, name: "Veteran Sergeant of the Northern Border Watch" },
+    { placed: { id: "guard2", disposition: -1, x: 9, y: 0 }, name: "Far Guard" },
+    { placed: { id: "ally", disposition: 1, x: -1.5, y: 0 }, name: "Bo" },
+  ];
+  const left = leftBehind(mover, { x: -6, y: -6 }, tokens.map((t) => t.placed));
+  const prompt: FreeAttackPrompt = {
+    moverTokenUuid: "Scene.s.Token.ayla",
+    moverName: "Ayla Brandt",
+    attackers: left.map((p) => {
+      const t = tokens.find((o) => o.placed.id === p.id)!;
+      return { actorUuid: `Actor.${p.id}`, tokenUuid: `Scene.s.Token.${p.id}`, name: t.name };
+    }),
+  };
+  return {
+    id: "chat-free-attack",
+    title: "free attack",
+    kind: "chat",
+    classes: [],
+    width: 300,
+    height: 0,
+    templates: ["templates/chat/free-attack.hbs"],
+    context: prompt as unknown as Record<string, unknown>,
+    expect: [
+      { selector: 'button[data-action="fray-freeAttack"]', count: 2 },
+      { selector: 'button[data-action="fray-freeAttack"][data-index="0"]', text: "Free attack: Guard" },
+      { selector: 'button[data-action="fray-freeAttack"][data-index="1"]', text: "Free attack: Veteran Sergeant of the Northern Border Watch" },
+      { selector: ".fray-card-header", text: "Fleeing: free attacks UD-OPT-01" },
+      { selector: ".fray-free-attack p", text: "Ayla Brandt: each opponent left behind may attack once, free." },
+    ],
+  };
+}
+
+/**
+ * The initiative summary of a round: the tracker's pass (`rollTracker`) over two characters and
+ * three NPCs of the pack, NPCs rolling per group (UD-INI-02), rows as `postSummary` makes them.
+ */
+export async function initiativeCase(i18n: Localizer): Promise<RenderCase> {
+  const entries: TrackerEntry[] = [
+    { id: "ana", combatant: fighter({ id: "ana", name: "Ana" }) },
+    { id: "bo", combatant: target({ id: "bo", name: "Bo" }) },
+    { id: "guard1", combatant: { ...packCombatant("Guard", "guard1"), name: "Guard 1" } },
+    { id: "guard2", combatant: { ...packCombatant("Guard", "guard2"), name: "Guard 2" } },
+    { id: "veteran", combatant: { ...packCombatant("Veteran", "veteran"), group: "veterans" } },
+  ];
+  const names = new Map(entries.map((e) => [e.id, e.combatant.name]));
+  const pass = await rollTracker(entries, new ScriptedRoller([7, 3, 10, 5]), { ...OPTIONS, npcInitiative: "group" });
+  const rows = ud10.order(pass.rolls).map((r) => ({
+    names: r.members.map((id) => names.get(id) ?? id).join(", "),
+    natural: r.check.natural,
+    modifier: r.check.modifiers.reduce((t, m) => t + m.value, 0),
+    total: r.total,
+  }));
+  return {
+    id: "chat-initiative",
+    title: "initiative",
+    kind: "chat",
+    classes: [],
+    width: 300,
+    height: 0,
+    templates: ["templates/chat/initiative.hbs"],
+    context: { title: i18n.format("FRAY.Flow.Initiative.Title", { round: "2" }), rows },
+    expect: [
+      { selector: ".fray-initiative h3", text: "Initiative, round 2" },
+      { selector: ".fray-initiative .fray-rule", text: "UD-INI-01" },
+      { selector: ".fray-lines tbody tr", count: rows.length },
+      ...rows.map((r, i) => ({ selector: `.fray-lines tbody tr:nth-child(${i + 1})`, text: `${r.names} ${r.natural} + ${r.modifier} ${r.total}` })),
+      { selector: ".fray-lines tbody tr", text: /Guard 1, Guard 2/ },
+    ],
+  };
 }

@@ -33,17 +33,30 @@ a { cursor: pointer; }
 label { display: inline-flex; align-items: center; gap: 4px; }
 prose-mirror { display: block; border: 1px solid #7a7971; border-radius: 3px; padding: 6px; min-height: 6rem; background: rgba(255,255,255,0.35); }
 .chat-log { position: absolute; top: 16px; left: 16px; width: 300px; padding: 6px; background: #d9d2c0; border-radius: 4px; }
+.application .form-footer { display: flex; gap: 8px; margin-top: 0.75rem; }
+.application .form-footer button { flex: 1; }
+fieldset { border: 1px solid #7a7971; border-radius: 4px; margin: 0 0 0.5rem; padding: 0.25rem 0.5rem 0.5rem; min-width: 0; }
+legend { padding: 0 4px; }
+.form-group { display: flex; align-items: center; gap: 0.5rem; margin: 0.25rem 0; }
+.form-group > label { flex: 2; }
+.form-group > input, .form-group > select { flex: 1; }
 .chat-message { background: #f2ecdf; border: 1px solid #aaa; border-radius: 4px; padding: 6px; font-size: 13px; }
 `;
 
-/** A window holding the given HTML, sized as the sheet's default position. */
-export function windowPage(options: { title: string; classes: string[]; width: number; height: number; body: string; css: string; form?: boolean }): string {
+/**
+ * A window holding the given HTML, sized as the sheet's default position; a height of 0 lets
+ * the window grow with its content, as a dialog does. `footer` is HTML after the content (a
+ * dialog's buttons).
+ */
+export function windowPage(options: { title: string; classes: string[]; width: number; height: number; body: string; css: string; form?: boolean; footer?: string }): string {
+  const footer = options.footer ?? "";
   const content = options.form
-    ? `<form class="window-content">${options.body}</form>`
-    : `<section class="window-content">${options.body}</section>`;
+    ? `<form class="window-content">${options.body}${footer}</form>`
+    : `<section class="window-content">${options.body}${footer}</section>`;
+  const height = options.height > 0 ? `${options.height}px` : "auto";
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${options.title}</title>
 <style>${BASE_CSS}</style><style>${options.css}</style></head><body class="theme-light">
-<div class="application ${options.classes.join(" ")}" style="width:${options.width}px;height:${options.height}px">
+<div class="application ${options.classes.join(" ")}" style="width:${options.width}px;height:${height}">
 <header class="window-header"><span class="window-title">${options.title}</span></header>
 ${content}
 </div></body></html>`;
@@ -55,6 +68,9 @@ export function chatPage(options: { body: string; css: string }): string {
 <body class="theme-light"><div class="chat-log"><ol style="list-style:none;margin:0;padding:0"><li class="chat-message message">
 <div class="message-content">${options.body}</div></li></ol></div></body></html>`;
 }
+
+/** The buttons DialogV2 puts under an attack dialog's content. */
+export const DIALOG_FOOTER = `<footer class="form-footer"><button type="submit" data-action="attack">Attack</button><button type="button" data-action="cancel">Cancel</button></footer>`;
 
 /** A placeholder image served for every `icons/...` path (Foundry's icons are not part of the system). */
 export const PLACEHOLDER_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="8" fill="#5b4a3a"/><circle cx="32" cy="26" r="12" fill="#c9b38c"/><rect x="14" y="42" width="36" height="14" rx="7" fill="#c9b38c"/></svg>`;
