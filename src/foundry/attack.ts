@@ -4,16 +4,15 @@
  * dialog, lets UD10 plan and resolve one check per target with real Foundry Rolls, and posts an
  * `attack` ChatMessage whose per-target state drives the card's buttons.
  */
-import { shortfall } from "../rules/core/economy.js";
-import type { AttackOdds, AttackResult, ReactionOption } from "../rules/core/ruleset.js";
+import type { AttackOdds, AttackResult } from "../rules/core/ruleset.js";
 import type { Ud10AttackInput, Ud10Situation } from "../rules/ud10/index.js";
-import { ud10 } from "../rules/ud10/index.js";
-import { storableResult } from "./attack-card.js";
 import { openAttackDialog, dialogDefaults } from "./chat/attack-dialog.js";
 import { renderAttackCard } from "./chat/attack-message.js";
 import { combatantFor, economyOf, spendOn } from "./combat/economy-store.js";
 import { FoundryRoller } from "./dice.js";
 import { attackInput, type AttackChoices } from "./logic/attack-options.js";
+import { attackTarget } from "./logic/attack-state.js";
+import { decideAction } from "./logic/round-actions.js";
 import type { TargetState } from "./logic/card.js";
 import { measureMetres } from "./measure.js";
 import { error, reportError, warn } from "./notify.js";
@@ -106,11 +105,6 @@ function wantsDialog(request: AttackRequest): boolean {
   return !shiftHeld();
 }
 
-/** Localized reaction options of the core, as stored on the card (UD-REA-02, UD-REA-04). */
-function storedReactions(options: ReactionOption[]): TargetState["reactions"] {
-  return options.filter((r) => r.id === "parry" || r.id === "dodge").map((r) => ({ id: r.id as "parry" | "dodge", available: r.available, reason: r.reason }));
-}
-
 /**
  * Makes an attack and posts its card: one check per target (UD-ATK-01 to UD-ATK-04), the
  * reaction the defender declared, the body zone when that option is on (UD-ZON-01). Opens the
@@ -155,8 +149,10 @@ export async function rollAttack(request: AttackRequest): Promise<AttackOutcome 
       },
     }));
     const combatant = request.free ? undefined : combatantFor(actor, token?.id);
-    if (combatant && economyOf(combatant).slots.action && shortfall(economyOf(combatant), { slots: { action: 1 } })) {
-      error("FRAY.Flow.Error.NoAction", { actor: actor.name ?? attacker.name });
+    // The same decision as every other action of the round (UD-ACT-02).
+    const decision = decideAction("attack", combatant ? economyOf(combatant) : undefined);
+    if (!decision.ok) {
+      error(decision.key, { actor: actor.name ?? attacker.name, slot: `FRAY.Slot.${decision.short}` });
       return undefined;
     }
     let choices = request.choices;
@@ -182,35 +178,11 @@ export async function rollAttack(request: AttackRequest): Promise<AttackOutcome 
       const input: Ud10AttackInput = choices
         ? { ...attackInput(attacker, dialog.combatant, request.weaponId, dialog.rangeMetres, choices), reaction: request.reaction }
         : { attacker, target: dialog.combatant, weaponId: request.weaponId, rangeMetres: dialog.rangeMetres, modeId: request.modeId, situation: request.situation, reaction: request.reaction };
-      const plan = ud10.planAttack(input, options);
-      const odds = ud10.odds(plan, input, options);
-      const result = await ud10.resolveAttack(plan, input, roller, options);
+      const who = { actorUuid: target.actor!.uuid, tokenUuid: target.document?.uuid ?? "", name: target.actor!.name ?? dialog.name };
+      const { plan, odds, result, state } = await attackTarget(who, input, roller, options, choices?.immobilized);
       planned ??= { weaponId: plan.weaponId, modeId: plan.modeId };
       firstOdds ??= odds;
       results.push(result);
-      const state: TargetState = {
-        actorUuid: target.actor!.uuid,
-        tokenUuid: target.document?.uuid ?? "",
-        name: target.actor!.name ?? dialog.name,
-        result: storableResult(result),
-        attackTotal: result.check.total,
-        difficulty: plan.difficulty.total,
-        hit: result.hit,
-        odds: odds.hit,
-        input: { rangeMetres: dialog.rangeMetres, situation: { ...(input.situation ?? {}) }, immobilized: choices?.immobilized },
-        reactions: storedReactions(ud10.reactions({ ...input, reaction: undefined }, undefined, options)),
-      };
-      if (result.reaction) {
-        const r = result.reaction;
-        state.reaction = {
-          id: r.id === "dodge" ? "dodge" : "parry",
-          natural: r.check.natural,
-          total: r.check.total,
-          modifiers: r.check.modifiers,
-          faces: r.check.roll.dice.flatMap((d) => d.results),
-          success: r.success,
-        };
-      }
       states.push(state);
     }
 

@@ -641,20 +641,69 @@ describe("card buttons per user (renderChatMessageHTML)", () => {
 });
 
 describe("combat tracker pips (renderCombatTracker)", () => {
-  it("UD-ACT-01, UD-REA-01: movement, action and reaction pips; spent ones hollow", () => {
-    const economy = { slots: { movement: { used: 0, max: 1 }, action: { used: 1, max: 1 }, reaction: { used: 0, max: 1 }, free: { used: 0, max: null } }, pools: {} };
-    const combatant = { id: "c1", getFlag: () => economy };
+  /** A tracker with one combatant row; the combatant keeps its economy in a flag. */
+  function trackerRow(economy: Dict) {
+    const flags: Dict = { economy: structuredClone(economy) };
+    const combatant = { id: "c1", isOwner: true, getFlag: (_s: string, k: string) => flags[k], setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = structuredClone(v)) };
     const row = new FakeElement("li");
     row.dataset = { combatantId: "c1" };
     const name = new FakeElement("div", ["token-name"]);
     row.append(name);
     const html = new FakeElement("ol").append(row);
     for (const h of stub.Hooks.handlers.get("renderCombatTracker") ?? []) h.fn({ viewed: { combatants: { get: () => combatant } } }, html);
+    return { flags, row, name };
+  }
+  const spentAction = { slots: { movement: { used: 0, max: 1 }, action: { used: 1, max: 1 }, reaction: { used: 0, max: 1 }, free: { used: 0, max: null } }, pools: {} };
+  /** A click event on a pip of a slot, as the row's listener receives it. */
+  const clickOn = (slot: string) => {
+    let stopped = false;
+    const pip = { dataset: { fraySlot: slot }, closest: () => pip };
+    return { event: { target: pip, preventDefault() {}, stopPropagation: () => (stopped = true) }, stopped: () => stopped };
+  };
+
+  it("UD-ACT-01, UD-REA-01: movement, action and reaction pips; spent ones hollow; a player's are not buttons", () => {
+    stub.game.user.isGM = false;
+    const { name, row } = trackerRow(spentAction);
     expect(name.html).toContain('class="fray-pip fray-pip-movement ready"');
     expect(name.html).toContain('class="fray-pip fray-pip-action spent"');
     expect(name.html).toContain('class="fray-pip fray-pip-reaction ready"');
     expect(name.html).not.toContain("fray-pip-free");
     expect(name.html).toContain(`data-tooltip="${lookup(en, "FRAY.Slot.action")}"`);
+    expect(name.html).not.toContain("data-fray-slot");
+    expect(row.listeners).toHaveLength(0);
+  });
+
+  it("UD-ACT-01, UD-REA-01: the GM clicks a pip to mark its slot unused or used, through the economy store", async () => {
+    const { name, row, flags } = trackerRow(spentAction);
+    for (const slot of ["movement", "action", "reaction"]) expect(name.html).toContain(`data-fray-slot="${slot}"`);
+    expect(name.html).toContain('role="button"');
+    expect(name.html).toContain(`data-tooltip="${lookup(en, "FRAY.Flow.Tracker.Toggle")!.replace("{slot}", lookup(en, "FRAY.Slot.action")!)}"`);
+    expect(row.listeners).toHaveLength(1);
+    const click = async (slot: string) => {
+      const c = clickOn(slot);
+      row.listeners[0]!(c.event as never);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return c;
+    };
+    const first = await click("action");
+    expect(first.stopped()).toBe(true);
+    const slots = () => (flags.economy as { slots: Record<string, { used: number }> }).slots;
+    expect(slots().action!.used).toBe(0);
+    await click("reaction");
+    expect(slots().reaction!.used).toBe(1);
+    await click("action");
+    expect(slots().action!.used).toBe(1);
+    expect(slots().movement!.used).toBe(0);
+    expect(stub.ui.notifications.messages).toEqual([]);
+  });
+
+  it("a player who reaches the store directly is refused with a warning; nothing changes", async () => {
+    const { row, flags } = trackerRow(spentAction);
+    stub.game.user.isGM = false;
+    row.listeners[0]!(clickOn("action").event as never);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((flags.economy as { slots: Record<string, { used: number }> }).slots.action!.used).toBe(1);
+    expect(stub.ui.notifications.messages.at(-1)).toEqual({ level: "warn", text: lookup(en, "FRAY.Flow.Tracker.GMOnly") });
   });
 });
 

@@ -5,8 +5,6 @@
  * core does the arithmetic; the card state in `logic/card.ts` decides what is allowed.
  */
 import { FrayError } from "../../rules/core/errors.js";
-import type { DamagePacket } from "../../rules/core/ruleset.js";
-import { sumModifiers } from "../../rules/core/types.js";
 import { ud10, type Ud10AttackInput } from "../../rules/ud10/index.js";
 import { actorSource } from "../attack.js";
 import { effectiveResult } from "../attack-card.js";
@@ -15,18 +13,17 @@ import { FoundryRoller } from "../dice.js";
 import {
   assertAllowed,
   mayPress,
-  reactionSucceeds,
   withApplied,
   withDamage,
   withoutReaction,
   withReaction,
   withUndone,
   type CardAction,
-  type StoredReaction,
   type TargetState,
   type Viewer,
 } from "../logic/card.js";
 import { withImmobilized } from "../logic/attack-options.js";
+import { packetOf, storedDamage, storedReaction } from "../logic/attack-state.js";
 import { applyUpdate, revertStatuses, revertUpdate, undoRecord } from "../logic/undo.js";
 import { reportError, warn } from "../notify.js";
 import { askGM, QUERIES } from "../queries.js";
@@ -90,11 +87,6 @@ export async function actionContext(message: AttackMessageLike, index: number): 
   return { system, target, attackerActor, targetActor, input };
 }
 
-/** Faces of a rolled outcome, explosions included. */
-function faces(roll: { dice: { results: number[] }[] }): number[] {
-  return roll.dice.flatMap((d) => d.results);
-}
-
 /**
  * The defender reacts (UD-REA-01 to UD-REA-04): the core says whether the reaction is possible
  * (one per round through the combatant's economy, a weapon that can parry, a melee attack; an
@@ -114,15 +106,7 @@ export async function react(message: AttackMessageLike, index: number, id: "parr
   }
   const roller = new FoundryRoller();
   const roll = await roller.roll("1d10", id === "parry" ? "FRAY.Roll.Parry" : "FRAY.Roll.Dodge");
-  const total = roll.total + sumModifiers(option.modifiers);
-  const stored: StoredReaction = {
-    id,
-    natural: roll.total,
-    total,
-    modifiers: option.modifiers,
-    faces: faces(roll),
-    success: reactionSucceeds(total, ctx.target.attackTotal),
-  };
+  const stored = storedReaction(id, option, roll, ctx.target.attackTotal);
   const ok = await commitTarget(message, index, id, withReaction(ctx.target, stored), roller.rolls);
   if (ok && combatant) await spendOn(combatant, { kind: "reaction" });
 }
@@ -142,13 +126,7 @@ export async function rollDamageFor(message: AttackMessageLike, index: number): 
   assertAllowed("rollDamage", ctx.target);
   const roller = new FoundryRoller();
   const packet = await ud10.rollDamage(effectiveResult(ctx.target), ctx.input, roller, ud10OptionValues());
-  const next = withDamage(ctx.target, {
-    formula: packet.roll.formula,
-    total: packet.amount,
-    faces: faces(packet.roll),
-    location: packet.location,
-    penetration: packet.penetration ?? 0,
-  });
+  const next = withDamage(ctx.target, storedDamage(packet));
   await commitTarget(message, index, "rollDamage", next, roller.rolls);
 }
 
@@ -185,14 +163,7 @@ export async function applyHere(message: AttackMessageLike, index: number, userI
   return exclusive(message, index, async () => {
     const ctx = await actionContext(message, index);
     assertAllowed("applyDamage", ctx.target);
-    const damage = ctx.target.damage!;
-    const packet: DamagePacket = {
-      roll: { formula: damage.formula, total: damage.total, dice: [{ faces: 10, results: damage.faces }], constant: 0 },
-      amount: damage.total,
-      location: damage.location,
-      penetration: damage.penetration,
-    };
-    const report = ud10.applyDamage(ctx.input.target, packet, ud10OptionValues());
+    const report = ud10.applyDamage(ctx.input.target, packetOf(ctx.target.damage!), ud10OptionValues());
     const record = undoRecord(ctx.targetActor.uuid, report, userId);
     await ctx.targetActor.update(applyUpdate(record));
     await setStatuses(ctx.targetActor, record.added, true);

@@ -8,7 +8,7 @@
  */
 import type { RulesetOptions } from "../../rules/core/ruleset.js";
 import type { Ud10Combatant, Ud10Weapon } from "../../rules/ud10/index.js";
-import { decimal } from "../attack-card.js";
+import { decimal, localizeData, type Localizer } from "../attack-card.js";
 import { attackInput, defaultChoices, targetOdds, type AttackChoices } from "../logic/attack-options.js";
 import { formatKey } from "../notify.js";
 import { FLOW_TEMPLATES } from "./templates.js";
@@ -55,20 +55,53 @@ export function readChoices(form: HTMLFormElement, targetIds: readonly string[])
   };
 }
 
-/** The odds text of one target: "62.5 %", "62.5 % (41.0 % through a parry)" or the core's refusal. */
-function oddsText(data: AttackDialogData, target: DialogTarget, choices: AttackChoices): string {
+/** Formats an i18n key whose data values may themselves be i18n keys. */
+function formatWith(i18n: Localizer, key: string, data: Record<string, string | number> = {}): string {
+  return i18n.format(key, localizeData(data, i18n));
+}
+
+/**
+ * The odds text of one target: "62.5 % to hit (7 vs. 15)", "62.5 % to hit, 41.0 % through a
+ * Parry (...)" or the core's refusal (UD-ATK-02, UD-REA-03). Pure: `i18n` is `game.i18n` in
+ * Foundry and a reader of the language files in tests.
+ */
+export function oddsText(i18n: Localizer, data: Pick<AttackDialogData, "attacker" | "weapon" | "options">, target: DialogTarget, choices: AttackChoices): string {
   const odds = targetOdds(attackInput(data.attacker, target.combatant, data.weapon.id, target.rangeMetres, choices), choices.declared, data.options);
-  if (odds.error) return formatKey(odds.error.key, odds.error.data);
-  const lang = game.i18n.lang;
-  const hit = `${decimal((odds.hit ?? 0) * 100, lang)} %`;
-  if (odds.through === undefined) return formatKey("FRAY.Flow.Dialog.OddsLine", { odds: hit, modifier: odds.modifier ?? 0, difficulty: odds.difficulty ?? 0 });
-  return formatKey("FRAY.Flow.Dialog.OddsThrough", {
+  if (odds.error) return formatWith(i18n, odds.error.key, odds.error.data);
+  const hit = `${decimal((odds.hit ?? 0) * 100, i18n.lang)} %`;
+  if (odds.through === undefined) return formatWith(i18n, "FRAY.Flow.Dialog.OddsLine", { odds: hit, modifier: odds.modifier ?? 0, difficulty: odds.difficulty ?? 0 });
+  return formatWith(i18n, "FRAY.Flow.Dialog.OddsThrough", {
     odds: hit,
-    through: `${decimal(odds.through * 100, lang)} %`,
+    through: `${decimal(odds.through * 100, i18n.lang)} %`,
     reaction: `FRAY.Reaction.${choices.declared}`,
     modifier: odds.modifier ?? 0,
     difficulty: odds.difficulty ?? 0,
   });
+}
+
+/**
+ * The dialog template's context: the weapon and its firing modes (UD-RNG-02) with the chosen one
+ * selected, each target with its measured range (UD-RNG-01), whether it is attacked and its
+ * odds, the choices, the aim rounds and whether dodging is offered (UD-REA-04). Pure.
+ */
+export function dialogContext(data: AttackDialogData, defaults: AttackChoices, i18n: Localizer): Record<string, unknown> {
+  const ranged = data.weapon.kind === "ranged";
+  return {
+    ranged,
+    melee: !ranged,
+    weapon: data.weapon.name,
+    modes: data.weapon.modes.map((m) => ({ id: m.id, label: m.label, selected: m.id === (defaults.modeId ?? data.modeId) })),
+    targets: data.targets.map((t) => ({
+      id: t.id,
+      name: t.name,
+      range: t.rangeMetres === undefined ? undefined : decimal(t.rangeMetres, i18n.lang),
+      checked: defaults.targets.includes(t.id),
+      odds: oddsText(i18n, data, t, defaults),
+    })),
+    choices: defaults,
+    aims: [0, 1, 2].map((n) => ({ value: n, label: formatWith(i18n, `FRAY.Flow.Dialog.Aim${n}`), selected: n === defaults.aim })),
+    allowDodge: Boolean(data.options.allowDodge),
+  };
 }
 
 /**
@@ -77,23 +110,8 @@ function oddsText(data: AttackDialogData, target: DialogTarget, choices: AttackC
  */
 export async function openAttackDialog(data: AttackDialogData, defaults: AttackChoices): Promise<AttackChoices | null> {
   const ids = data.targets.map((t) => t.id);
-  const ranged = data.weapon.kind === "ranged";
-  const context = {
-    ranged,
-    melee: !ranged,
-    weapon: data.weapon.name,
-    modes: data.weapon.modes.map((m) => ({ id: m.id, label: m.label, selected: m.id === (defaults.modeId ?? data.modeId) })),
-    targets: data.targets.map((t) => ({
-      id: t.id,
-      name: t.name,
-      range: t.rangeMetres === undefined ? undefined : decimal(t.rangeMetres, game.i18n.lang),
-      checked: defaults.targets.includes(t.id),
-      odds: oddsText(data, t, defaults),
-    })),
-    choices: defaults,
-    aims: [0, 1, 2].map((n) => ({ value: n, label: formatKey(`FRAY.Flow.Dialog.Aim${n}`), selected: n === defaults.aim })),
-    allowDodge: Boolean(data.options.allowDodge),
-  };
+  const i18n = game.i18n as unknown as Localizer;
+  const context = dialogContext(data, defaults, i18n);
   const content = await foundry.applications.handlebars.renderTemplate(FLOW_TEMPLATES.attackDialog, context);
   const DialogV2 = foundry.applications.api.DialogV2;
   const result = await DialogV2.wait({
@@ -116,7 +134,7 @@ export async function openAttackDialog(data: AttackDialogData, defaults: AttackC
         const choices = readChoices(form as HTMLFormElement, ids);
         for (const t of data.targets) {
           const out = dialog.element.querySelector(`[data-odds-for="${t.id}"]`);
-          if (out) out.textContent = oddsText(data, t, { ...choices, targets: ids });
+          if (out) out.textContent = oddsText(i18n, data, t, { ...choices, targets: ids });
         }
       };
       form.addEventListener("change", update);

@@ -9,7 +9,7 @@ import { ud10 } from "../../rules/ud10/index.js";
 import { actorSource } from "../attack.js";
 import { FLOW_TEMPLATES } from "../chat/templates.js";
 import { FoundryRoller } from "../dice.js";
-import { compareInitiative, rerollOnNewRound, rollTracker, type TrackerEntry } from "../logic/initiative.js";
+import { compareInitiative, rerollOnNewRound, rollTracker, summaryRows, type TrackerEntry } from "../logic/initiative.js";
 import { formatKey, reportError } from "../notify.js";
 import { ud10OptionValues } from "../settings.js";
 import { ud10CombatantFromActor } from "../sources.js";
@@ -42,12 +42,7 @@ function entries(combatants: readonly CombatantView[]): TrackerEntry[] {
  * The one chat message summarizing an initiative pass: each roll with its members, in acting order.
  */
 async function postSummary(pass: Awaited<ReturnType<typeof rollTracker>>, names: Map<string, string>, round: number, roller: FoundryRoller): Promise<void> {
-  const rows = ud10.order(pass.rolls).map((r) => ({
-    names: r.members.map((id) => names.get(id) ?? id).join(", "),
-    natural: r.check.natural,
-    modifier: r.check.modifiers.reduce((t, m) => t + m.value, 0),
-    total: r.total,
-  }));
+  const rows = summaryRows(pass, names);
   const content = await foundry.applications.handlebars.renderTemplate(FLOW_TEMPLATES.initiative, {
     title: formatKey("FRAY.Flow.Initiative.Title", { round }),
     rows,

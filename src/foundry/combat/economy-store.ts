@@ -5,7 +5,8 @@
  */
 import { createEconomy, type Economy } from "../../rules/core/economy.js";
 import { economy as ud10Economy } from "../../rules/ud10/movement.js";
-import { readEconomy, spendEvent, type RoundEvent } from "../logic/economy.js";
+import { readEconomy, spendEvent, toggledSlot, type RoundEvent } from "../logic/economy.js";
+import { warn } from "../notify.js";
 import { askGM, QUERIES } from "../queries.js";
 
 /** What the store reads and writes on a Combatant. */
@@ -92,4 +93,22 @@ export async function exhaust(combatant: CombatantLike, slots: readonly string[]
     if (slot && slot.max !== null && slot.used < slot.max) cost[id] = slot.max - slot.used;
   }
   if (Object.keys(cost).length) await spendOn(combatant, { kind: "move", cost: { slots: cost } });
+}
+
+/**
+ * The GM marks one slot of a combatant's round (movement, action, reaction) used or unused from
+ * the tracker's pips (UD-ACT-01, UD-REA-01), to correct what play spent. Players are refused
+ * with a localized warning.
+ * @returns true when the economy was written.
+ */
+export async function toggleSlotOn(combatant: CombatantLike, slot: string): Promise<boolean> {
+  if (!game.user?.isGM) {
+    warn("FRAY.Flow.Tracker.GMOnly");
+    return false;
+  }
+  const before = economyOf(combatant);
+  const after = toggledSlot(before, slot);
+  if (after === before) return false;
+  await combatant.setFlag("fray", "economy", after);
+  return true;
 }

@@ -1,21 +1,32 @@
 /**
  * The round economy in the combat tracker (UD-ACT-01, UD-REA-01): small pips after each
  * combatant's name for movement, action and reaction, hollow once spent, with a tooltip naming
- * the slot.
+ * the slot. The GM clicks a pip to mark that slot used or unused; players only see them.
  */
-import { pips } from "../logic/economy.js";
-import { ECONOMY_SPEC, economyOf, type CombatantLike } from "./economy-store.js";
+import { pips, TOGGLED_SLOTS } from "../logic/economy.js";
+import { reportError } from "../notify.js";
+import { ECONOMY_SPEC, economyOf, toggleSlotOn, type CombatantLike } from "./economy-store.js";
 
-/** The pips' HTML of one combatant. */
-export function pipsHtml(combatant: CombatantLike): string {
+/** The pips' HTML of one combatant; for the GM the movement, action and reaction pips are buttons. */
+export function pipsHtml(combatant: CombatantLike, editable = Boolean(game.user?.isGM)): string {
   const list = pips(economyOf(combatant), ECONOMY_SPEC).filter((p) => p.max !== null);
   return list
     .map((p) => {
-      const label = game.i18n.localize(p.label);
+      const slot = game.i18n.localize(p.label);
       const state = p.spent ? "spent" : "ready";
-      return `<span class="fray-pip fray-pip-${p.slot} ${state}" data-tooltip="${label}" aria-label="${label}"></span>`;
+      if (!editable || !(TOGGLED_SLOTS as readonly string[]).includes(p.slot)) {
+        return `<span class="fray-pip fray-pip-${p.slot} ${state}" data-tooltip="${slot}" aria-label="${slot}"></span>`;
+      }
+      const label = game.i18n.format("FRAY.Flow.Tracker.Toggle", { slot });
+      return `<span class="fray-pip fray-pip-${p.slot} ${state}" role="button" tabindex="0" data-fray-slot="${p.slot}" aria-pressed="${p.spent}" data-tooltip="${label}" aria-label="${label}"></span>`;
     })
     .join("");
+}
+
+/** The pip a click landed on, if any. */
+function clickedSlot(event: Event): string | undefined {
+  const target = event.target as HTMLElement | null;
+  return target?.closest?.<HTMLElement>("[data-fray-slot]")?.dataset.fraySlot;
 }
 
 /** `renderCombatTracker`: adds the pips to each combatant row of the viewed combat. */
@@ -27,5 +38,16 @@ export function onRenderCombatTracker(app: { viewed?: unknown }, html: HTMLEleme
     if (!combatant) continue;
     row.querySelector(".fray-economy")?.remove();
     (row.querySelector(".token-name") ?? row).insertAdjacentHTML("beforeend", `<div class="fray-economy">${pipsHtml(combatant)}</div>`);
+    if (!game.user?.isGM || row.dataset.frayPipClicks) continue;
+    // One listener per row, however often the tracker renders it.
+    row.dataset.frayPipClicks = "1";
+    row.addEventListener("click", (event: Event) => {
+      const slot = clickedSlot(event);
+      if (!slot) return;
+      // A pip click is not a click on the combatant (which would pan to its token).
+      event.preventDefault();
+      event.stopPropagation();
+      void toggleSlotOn(combatant, slot).catch(reportError);
+    });
   }
 }

@@ -4,21 +4,26 @@
  * stores the {@link Economy} on the combatant's flags.
  */
 import { createEconomy, shortfall, spend, type ActionCost, type Economy, type EconomySpec } from "../../rules/core/economy.js";
+import { ACTIONS } from "../../rules/ud10/movement.js";
 
 /** What a combatant does in a round that costs something. */
 export type RoundEvent =
   | { kind: "attack" }
+  /** One of the core's other actions (ready, reload, useItem, skill), UD-ACT-02. */
+  | { kind: "action"; action: string }
   | { kind: "freeAttack" }
   | { kind: "reaction" }
   | { kind: "move"; cost: ActionCost }
   | { kind: "flee" }
   | { kind: "retreat" };
 
-/** The cost of one event (UD-ACT-02 attack, UD-REA-01 reaction, UD-OPT-01 flee, UD-OPT-02 retreat). */
+/** The cost of one event (UD-ACT-02 attack and the core's other actions, UD-REA-01 reaction, UD-OPT-01 flee, UD-OPT-02 retreat). */
 export function eventCost(event: RoundEvent): ActionCost {
   switch (event.kind) {
     case "attack":
       return { slots: { action: 1 } };
+    case "action":
+      return ACTIONS.find((a) => a.id === event.action)?.cost ?? { slots: { action: 1 } };
     case "freeAttack":
       return {};
     case "reaction":
@@ -89,4 +94,19 @@ export function pips(economy: Economy, spec: EconomySpec): Pip[] {
 export function hasReaction(economy: Economy): boolean {
   const r = economy.slots.reaction;
   return !r || r.max === null || r.used < r.max;
+}
+
+/** The slots the GM may mark used or unused from the tracker (UD-ACT-01, UD-REA-01). */
+export const TOGGLED_SLOTS = ["movement", "action", "reaction"] as const;
+
+/**
+ * The economy with one slot toggled by the GM: a spent slot becomes unused, any other is
+ * marked fully used (UD-ACT-01, UD-REA-01). Slots without a limit and unknown slots stay as
+ * they are; the input is not changed.
+ */
+export function toggledSlot(economy: Economy, slot: string): Economy {
+  const current = economy.slots[slot];
+  if (!current || current.max === null || !(TOGGLED_SLOTS as readonly string[]).includes(slot)) return economy;
+  const spent = current.used >= current.max;
+  return { ...economy, slots: { ...economy.slots, [slot]: { ...current, used: spent ? 0 : current.max } } };
 }

@@ -87,3 +87,22 @@ export function compareInitiative(a: Sortable, b: Sortable): number {
   if (ra !== rb) return rb - ra;
   return (a.name ?? "").localeCompare(b.name ?? "");
 }
+
+/** One row of the initiative summary message. */
+export interface SummaryRow {
+  /** The members of one roll (an NPC group shares it, UD-INI-02), comma separated. */
+  names: string;
+  natural: number;
+  modifier: number;
+  total: number;
+}
+
+/** The rows of the summary message of a pass, in acting order (UD-INI-01, UD-INI-02). */
+export function summaryRows(pass: InitiativePass, names: ReadonlyMap<string, string>): SummaryRow[] {
+  return ud10.order(pass.rolls).map((r) => ({
+    names: r.members.map((id) => names.get(id) ?? id).join(", "),
+    natural: r.check.natural,
+    modifier: r.check.modifiers.reduce((t, m) => t + m.value, 0),
+    total: r.total,
+  }));
+}

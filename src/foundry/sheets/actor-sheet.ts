@@ -9,7 +9,9 @@ import { actorSource, rollAttack } from "../attack.js";
 import { SYSTEM_PATH } from "../config.js";
 import { rulesetOfSystem, rulesetOfUuid } from "../models/migrate.js";
 import type { Ud10Derived } from "../models/derived.js";
-import { reportError, warn } from "../notify.js";
+import { isAction } from "../logic/round-actions.js";
+import { formatKey, reportError, warn } from "../notify.js";
+import { takeAction } from "../round-actions.js";
 import { activeRuleset, ud10OptionValues } from "../settings.js";
 import { ACTOR_PARTS, actorParts, actorSheetContext, ACTOR_TABS, type ActorPart } from "./context.js";
 import { HandlebarsActorSheet, pickImage, type SheetPart, type SheetRenderOptions } from "./sheet-base.js";
@@ -31,7 +33,8 @@ interface DroppedItem {
 
 /**
  * The sheet of `character` and `npc` actors. Actions (`data-action`): `attack` (per weapon, with
- * the row's firing-mode select), `rollSkill` (`data-skill`), `toggleCondition`
+ * the row's firing-mode select), `roundAction` (`data-round-action`: ready, reload, useItem,
+ * skill; UD-ACT-02), `rollSkill` (`data-skill`, in combat a skill action, UD-ACT-02), `toggleCondition`
  * (`data-condition`), `createItem` (`data-type` weapon/armor), `editItem`, `deleteItem`,
  * `toggleEquipped`, `changeImage`. Inputs are named by document path and saved on change.
  */
@@ -43,6 +46,7 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     form: { submitOnChange: true },
     actions: {
       attack: FrayActorSheet.#onAttack,
+      roundAction: FrayActorSheet.#onRoundAction,
       rollSkill: FrayActorSheet.#onRollSkill,
       toggleCondition: FrayActorSheet.#onToggleCondition,
       createItem: FrayActorSheet.#onCreateItem,
@@ -151,7 +155,31 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     }
   }
 
-  /** Rolls a skill check, d10 + the value the core gives the skill (its rating, or the attribute when untrained). */
+  /** The id of this sheet's token, for a token actor's sheet. */
+  #tokenId(): string | undefined {
+    const token = this.document.isToken ? (this.document.token as { id?: string | null } | null) : null;
+    return token?.id ?? undefined;
+  }
+
+  /**
+   * Takes the clicked action of the Actions row (UD-ACT-02): in the active combat it spends the
+   * combatant's action (refused when spent); it posts a chat line naming the action.
+   */
+  static async #onRoundAction(this: FrayActorSheet, _event: PointerEvent, target: HTMLElement): Promise<void> {
+    const id = target.closest<HTMLElement>("[data-round-action]")?.dataset.roundAction;
+    if (!isAction(id) || id === "attack") return;
+    try {
+      await takeAction(this.document, id, { tokenId: this.#tokenId() });
+    } catch (err) {
+      reportError(err);
+    }
+  }
+
+  /**
+   * Rolls a skill check, d10 + the value the core gives the skill (its rating, or the attribute
+   * when untrained). In the active combat the roll is a skill action and spends the combatant's
+   * action (UD-ACT-02); once the action is spent it is refused with a warning.
+   */
   static async #onRollSkill(this: FrayActorSheet, _event: PointerEvent, target: HTMLElement): Promise<void> {
     const id = target.closest<HTMLElement>("[data-skill]")?.dataset.skill;
     if (!id || !(SKILLS as readonly string[]).includes(id)) return;
@@ -167,10 +195,13 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     const skill = context.skills?.find((s) => s.id === id);
     if (!skill) return;
     try {
+      const decision = await takeAction(this.document, "skill", { tokenId: this.#tokenId(), silent: true });
+      if (!decision.ok) return;
+      const flavor = game.i18n.format("FRAY.Sheet.SkillRollFlavor", { skill: skill.label });
       const roll = await new Roll("1d10 + @value", { value: skill.check }).evaluate();
       await roll.toMessage({
         speaker: ChatMessage.getSpeaker({ actor: this.document }),
-        flavor: game.i18n.format("FRAY.Sheet.SkillRollFlavor", { skill: skill.label }),
+        flavor: decision.event ? `${flavor} (${formatKey("FRAY.Flow.Action.SkillSpent")}, UD-ACT-02)` : flavor,
       });
     } catch (err) {
       reportError(err);

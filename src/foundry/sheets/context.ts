@@ -7,6 +7,7 @@ import { ATTRIBUTES, SKILL_ATTRIBUTE, SKILLS, ZONES, parseCombatant } from "../.
 import { skillValue } from "../../rules/ud10/attack.js";
 import { CONDITIONS } from "../conditions.js";
 import type { RulesetChoice } from "../config.js";
+import { actionButtons } from "../logic/round-actions.js";
 import { ud10Derived, type Ud10Derived } from "../models/derived.js";
 import type { ActorSource, ItemSource } from "../sources.js";
 
@@ -156,7 +157,7 @@ function weaponRows(items: ItemSource[], i18n: SheetI18n): WeaponRow[] {
 /**
  * The context of the character and NPC sheets: identity, HP/EP, the core's derived values
  * (defense, movement, armor per zone), attributes and skills with the value a check adds,
- * weapons with their firing modes, armor pieces, conditions and tabs.
+ * weapons with their firing modes, the Actions row (UD-ACT-02), armor pieces, conditions and tabs.
  */
 export function actorSheetContext(input: ActorSheetInput) {
   const { actor, i18n } = input;
@@ -227,6 +228,8 @@ export function actorSheetContext(input: ActorSheetInput) {
     armorZones: ZONES.map((z) => ({ id: z, label: i18n.localize(ZONE_LABELS[z]), rating: derived?.zones[z].rating ?? 0, buffer: derived?.zones[z].buffer ?? 0 })),
     averagedArmor: derived?.averagedArmor ?? { rating: 0, buffer: 0 },
     weapons: weaponRows(items, i18n),
+    /** The core's actions besides the attack, one button each (UD-ACT-02). */
+    actions: actionButtons(i18n),
     armor: items
       .filter((i) => i.type === "armor")
       .map((i) => {

@@ -7,25 +7,20 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DiceRoller } from "../../../src/rules/core/dice/port.js";
 import { ScriptedRoller } from "../../../src/rules/core/dice/port.js";
-import type { AttackPlan, DamagePacket } from "../../../src/rules/core/ruleset.js";
-import { sumModifiers } from "../../../src/rules/core/types.js";
+import type { AttackPlan } from "../../../src/rules/core/ruleset.js";
 import { ud10, type Ud10AttackInput, type Ud10Combatant } from "../../../src/rules/ud10/index.js";
 import {
   attackMessageContext,
-  decimal,
   effectiveResult,
-  localizeData,
-  storableResult,
   type AttackMessageContext,
   type Localizer,
   type TargetCardContext,
 } from "../../../src/foundry/attack-card.js";
-import { dialogDefaults, type DialogTarget } from "../../../src/foundry/chat/attack-dialog.js";
+import { dialogContext, dialogDefaults, oddsText, type DialogTarget } from "../../../src/foundry/chat/attack-dialog.js";
 import type { FreeAttackPrompt } from "../../../src/foundry/chat/free-attack.js";
-import { attackInput, targetOdds, type AttackChoices } from "../../../src/foundry/logic/attack-options.js";
+import type { AttackChoices } from "../../../src/foundry/logic/attack-options.js";
 import {
   CARD_ACTIONS,
-  reactionSucceeds,
   withApplied,
   withDamage,
   withoutReaction,
@@ -37,7 +32,8 @@ import {
   type TargetState,
 } from "../../../src/foundry/logic/card.js";
 import { leftBehind, type Placed } from "../../../src/foundry/logic/engagement.js";
-import { rollTracker, type TrackerEntry } from "../../../src/foundry/logic/initiative.js";
+import { rollTracker, summaryRows, type TrackerEntry } from "../../../src/foundry/logic/initiative.js";
+import { attackTarget, packetOf, storedDamage, storedReaction } from "../../../src/foundry/logic/attack-state.js";
 import { undoRecord, type UndoRecord } from "../../../src/foundry/logic/undo.js";
 import { ud10CombatantFromActor, type ActorSource } from "../../../src/foundry/sources.js";
 import { actorParts, actorSheetContext, itemSheetContext, ACTOR_TABS, type SheetI18n } from "../../../src/foundry/sheets/context.js";
@@ -76,6 +72,11 @@ const actorTemplate = (part: string) => `templates/actor/${part}.hbs`;
 
 /** The cases of the actor sheet: a character (each tab), an NPC stat block, a generic view. */
 export function actorCases(i18n: SheetI18n): RenderCase[] {
+  const roundActions: RenderCase["expect"] = ["ready", "reload", "useItem", "skill"].map((id) => ({
+    selector: `[data-action="roundAction"][data-round-action="${id}"]`,
+    count: 1,
+    text: i18n.localize(`FRAY.Action.${id}`),
+  }));
   const veteran = structuredClone(packDoc("ud10-npcs", "Veteran"));
   const weaponDocs = [packDoc("ud10-weapons", "Assault Rifle"), packDoc("ud10-weapons", "Machete"), packDoc("ud10-weapons", "Round Shield")];
   const character = {
@@ -113,6 +114,10 @@ export function actorCases(i18n: SheetI18n): RenderCase[] {
         ],
         combat: [
           { selector: '[data-action="attack"]', count: weapons.length },
+          // UD-ACT-02: the core's actions besides the attack, one button each, labelled from its keys.
+          { selector: '[data-action="roundAction"]', count: 4 },
+          ...roundActions,
+          { selector: ".fray-actions h3", text: "Actions UD-ACT-02" },
           { selector: "select[data-mode-select]", count: withModes },
           { selector: '[data-action="createItem"][data-type="weapon"]', count: 1 },
           { selector: '[data-action="createItem"][data-type="armor"]', count: 1 },
@@ -163,6 +168,8 @@ export function actorCases(i18n: SheetI18n): RenderCase[] {
       context: actorSheetContext({ actor: npc as never, ruleset: "ud10", editable: true, bodyZones: false, enrichedBiography: "", i18n }),
       expect: [
         { selector: '[data-action="attack"]', count: weapons.length },
+        { selector: '[data-action="roundAction"]', count: 4 },
+        ...roundActions,
         { selector: '[data-action="rollSkill"]', count: 5 },
         { selector: '[data-action="toggleCondition"]', count: 10 },
         { selector: 'input[name="system.hp.value"]', count: 1 },
@@ -261,15 +268,7 @@ function packCombatant(name: string, id: string, statuses: string[] = []): Ud10C
   return ud10CombatantFromActor({ ...(packDoc("ud10-npcs", name) as unknown as ActorSource), statuses }, { id });
 }
 
-/** The reactions the core offers against an attack, as `rollAttack` stores them on the card. */
-function storedReactions(input: Ud10AttackInput): TargetState["reactions"] {
-  return ud10
-    .reactions({ ...input, reaction: undefined }, undefined, OPTIONS)
-    .filter((r) => r.id === "parry" || r.id === "dodge")
-    .map((r) => ({ id: r.id as "parry" | "dodge", available: r.available, reason: r.reason }));
-}
-
-/** One attacked target: the core's input, its state on the card, and what the card was built from. */
+/** One attacked target: the core's input, its plan, and its state on the card. */
 interface Attacked {
   input: Ud10AttackInput;
   plan: AttackPlan;
@@ -277,60 +276,29 @@ interface Attacked {
 }
 
 /**
- * Plans and resolves one UD10 attack with the given dice and stores it as `rollAttack` stores
- * each target of the `attack` message.
+ * Plans and resolves one UD10 attack with the given dice and stores it through `attackTarget`,
+ * the function `rollAttack` stores each target of the `attack` message with.
  */
 async function attack(input: Ud10AttackInput, dice: DiceRoller, actorUuid: string): Promise<Attacked> {
-  const plan = ud10.planAttack(input, OPTIONS);
-  const odds = ud10.odds(plan, input, OPTIONS);
-  const result = await ud10.resolveAttack(plan, input, dice, OPTIONS);
-  const state: TargetState = {
-    actorUuid,
-    tokenUuid: `Scene.s.Token.${input.target.id}`,
-    name: input.target.name,
-    result: storableResult(result),
-    attackTotal: result.check.total,
-    difficulty: plan.difficulty.total,
-    hit: result.hit,
-    odds: odds.hit,
-    input: { rangeMetres: input.rangeMetres, situation: { ...(input.situation ?? {}) } },
-    reactions: storedReactions(input),
-  };
+  const { plan, state } = await attackTarget({ actorUuid, tokenUuid: `Scene.s.Token.${input.target.id}`, name: input.target.name }, input, dice, OPTIONS);
   return { input, plan, state };
 }
 
-/** The defender's reaction check as the card's Parry/Dodge button stores it (UD-REA-02 to UD-REA-04). */
+/** The defender's reaction check as the card's Parry/Dodge button stores it (`storedReaction`, UD-REA-02 to UD-REA-04). */
 async function reaction(a: Attacked, id: "parry" | "dodge", dice: DiceRoller): Promise<StoredReaction> {
   const option = ud10.reactions(a.input, undefined, OPTIONS).find((r) => r.id === id);
   if (!option?.available) throw new Error(`${id} is not available against this attack`);
-  const roll = await dice.roll("1d10", "FRAY.Roll.Parry");
-  const total = roll.total + sumModifiers(option.modifiers);
-  return {
-    id,
-    natural: roll.total,
-    total,
-    modifiers: option.modifiers,
-    faces: roll.dice.flatMap((d) => d.results),
-    success: reactionSucceeds(total, a.state.attackTotal),
-  };
+  return storedReaction(id, option, await dice.roll("1d10", "FRAY.Roll.Parry"), a.state.attackTotal);
 }
 
-/** The damage roll as the card's Roll damage button stores it (UD-DMG-01, UD-ZON-01). */
+/** The damage roll as the card's Roll damage button stores it (`storedDamage`, UD-DMG-01, UD-ZON-01). */
 async function damage(a: Attacked, t: TargetState, dice: DiceRoller): Promise<StoredDamage> {
-  const packet = await ud10.rollDamage(effectiveResult(t), a.input, dice, OPTIONS);
-  return { formula: packet.roll.formula, total: packet.amount, faces: packet.roll.dice.flatMap((d) => d.results), location: packet.location, penetration: packet.penetration ?? 0 };
+  return storedDamage(await ud10.rollDamage(effectiveResult(t), a.input, dice, OPTIONS));
 }
 
-/** The record the card's Apply damage button stores (UD-DMG-02 to UD-DMG-05). */
+/** The record the card's Apply damage button stores (`packetOf`, UD-DMG-02 to UD-DMG-05). */
 function application(a: Attacked, t: TargetState): UndoRecord {
-  const d = t.damage!;
-  const packet: DamagePacket = {
-    roll: { formula: d.formula, total: d.total, dice: [{ faces: 10, results: d.faces }], constant: 0 },
-    amount: d.total,
-    location: d.location,
-    penetration: d.penetration,
-  };
-  return undoRecord(t.actorUuid, ud10.applyDamage(a.input.target, packet, OPTIONS), "gm");
+  return undoRecord(t.actorUuid, ud10.applyDamage(a.input.target, packetOf(t.damage!), OPTIONS), "gm");
 }
 
 /** Which card buttons a target shows, by action; every other action must be absent. */
@@ -458,49 +426,14 @@ export async function attackCardCases(i18n: Localizer): Promise<RenderCase[]> {
   ];
 }
 
-/** The odds line of one dialog target, as `attack-dialog.ts` words it. */
-function oddsText(i18n: Localizer, input: Ud10AttackInput, declared: AttackChoices["declared"]): string {
-  const odds = targetOdds(input, declared, OPTIONS);
-  const format = (key: string, data: Record<string, string | number>) => i18n.format(key, localizeData(data, i18n));
-  if (odds.error) return format(odds.error.key, odds.error.data);
-  const hit = `${decimal((odds.hit ?? 0) * 100, i18n.lang)} %`;
-  if (odds.through === undefined) return format("FRAY.Flow.Dialog.OddsLine", { odds: hit, modifier: odds.modifier ?? 0, difficulty: odds.difficulty ?? 0 });
-  return format("FRAY.Flow.Dialog.OddsThrough", {
-    odds: hit,
-    through: `${decimal(odds.through * 100, i18n.lang)} %`,
-    reaction: `FRAY.Reaction.${declared}`,
-    modifier: odds.modifier ?? 0,
-    difficulty: odds.difficulty ?? 0,
-  });
-}
-
 /**
- * The attack dialog's context as `openAttackDialog` builds it, from its defaults
- * (`dialogDefaults`, the tokens' conditions) and the core's odds per target.
+ * The attack dialog's context through `dialogContext`, the function `openAttackDialog` renders
+ * with, and the odds line of each target through `oddsText`, the one the dialog updates with.
  */
-function dialogContext(i18n: Localizer, attacker: Ud10Combatant, weaponId: string, targets: DialogTarget[], choices: AttackChoices): { context: Record<string, unknown>; odds: string[] } {
+function dialogCase(i18n: Localizer, attacker: Ud10Combatant, weaponId: string, targets: DialogTarget[], choices: AttackChoices): { context: Record<string, unknown>; odds: string[] } {
   const weapon = attacker.weapons.find((w) => w.id === weaponId)!;
-  const ranged = weapon.kind === "ranged";
-  const odds = targets.map((t) => oddsText(i18n, attackInput(attacker, t.combatant, weapon.id, t.rangeMetres, choices), choices.declared));
-  return {
-    odds,
-    context: {
-      ranged,
-      melee: !ranged,
-      weapon: weapon.name,
-      modes: weapon.modes.map((m) => ({ id: m.id, label: m.label, selected: m.id === choices.modeId })),
-      targets: targets.map((t, i) => ({
-        id: t.id,
-        name: t.name,
-        range: t.rangeMetres === undefined ? undefined : decimal(t.rangeMetres, i18n.lang),
-        checked: choices.targets.includes(t.id),
-        odds: odds[i],
-      })),
-      choices,
-      aims: [0, 1, 2].map((n) => ({ value: n, label: i18n.localize(`FRAY.Flow.Dialog.Aim${n}`), selected: n === choices.aim })),
-      allowDodge: Boolean(OPTIONS.allowDodge),
-    },
-  };
+  const data = { attacker, weapon, targets, options: OPTIONS };
+  return { context: dialogContext(data, choices, i18n), odds: targets.map((t) => oddsText(i18n, data, t, choices)) };
 }
 
 /**
@@ -514,10 +447,10 @@ export function attackDialogCases(i18n: Localizer): RenderCase[] {
     { id: "guard", name: "Guard", combatant: packCombatant("Guard", "guard"), rangeMetres: 25 },
   ];
   const rangedChoices = { ...dialogDefaults(ana, targets, "burst"), cover: 2 };
-  const ranged = dialogContext(i18n, ana, "rifle", targets, rangedChoices);
+  const ranged = dialogCase(i18n, ana, "rifle", targets, rangedChoices);
   const meleeTargets: DialogTarget[] = [{ id: "guard", name: "Guard", combatant: packCombatant("Guard", "guard"), rangeMetres: 1.5 }];
   const meleeChoices: AttackChoices = { ...dialogDefaults(ana, meleeTargets), declared: "parry" };
-  const melee = dialogContext(i18n, ana, "sword", meleeTargets, meleeChoices);
+  const melee = dialogCase(i18n, ana, "sword", meleeTargets, meleeChoices);
 
   const field = (name: string, count = 1) => ({ selector: `[name="${name}"]`, count });
   const common = [
@@ -618,7 +551,7 @@ export function freeAttackCase(): RenderCase {
 
 /**
  * The initiative summary of a round: the tracker's pass (`rollTracker`) over two characters and
- * three NPCs of the pack, NPCs rolling per group (UD-INI-02), rows as `postSummary` makes them.
+ * three NPCs of the pack, NPCs rolling per group (UD-INI-02), rows by `summaryRows` as `postSummary` makes them.
  */
 export async function initiativeCase(i18n: Localizer): Promise<RenderCase> {
   const entries: TrackerEntry[] = [
@@ -630,12 +563,7 @@ export async function initiativeCase(i18n: Localizer): Promise<RenderCase> {
   ];
   const names = new Map(entries.map((e) => [e.id, e.combatant.name]));
   const pass = await rollTracker(entries, new ScriptedRoller([7, 3, 10, 5]), { ...OPTIONS, npcInitiative: "group" });
-  const rows = ud10.order(pass.rolls).map((r) => ({
-    names: r.members.map((id) => names.get(id) ?? id).join(", "),
-    natural: r.check.natural,
-    modifier: r.check.modifiers.reduce((t, m) => t + m.value, 0),
-    total: r.total,
-  }));
+  const rows = summaryRows(pass, names);
   return {
     id: "chat-initiative",
     title: "initiative",

@@ -1,0 +1,83 @@
+/**
+ * The core's actions besides the attack in play (UD-ACT-02): the sheets' Actions row, the
+ * decision against the round's economy, and the chat line; the GM's pip toggle in the tracker
+ * (UD-ACT-01, UD-REA-01).
+ */
+import { describe, expect, it } from "vitest";
+import { createEconomy } from "../../src/rules/core/economy.js";
+import { ACTIONS, economy } from "../../src/rules/ud10/movement.js";
+import { spendEvent, toggledSlot } from "../../src/foundry/logic/economy.js";
+import { actionButtons, actionLabel, actionLineHtml, decideAction, isAction, SHEET_ACTIONS } from "../../src/foundry/logic/round-actions.js";
+
+const spec = economy();
+const fresh = () => createEconomy(spec);
+
+describe("UD-ACT-02: actions besides the attack", () => {
+  it("the Actions row offers the core's actions except the attack, labelled from the core's keys", () => {
+    expect(SHEET_ACTIONS.map((a) => a.id)).toEqual(["ready", "reload", "useItem", "skill"]);
+    const buttons = actionButtons({ localize: (k) => `<${k}>` });
+    expect(buttons.map((b) => b.label)).toEqual(["<FRAY.Action.ready>", "<FRAY.Action.reload>", "<FRAY.Action.useItem>", "<FRAY.Action.skill>"]);
+    expect(buttons.every((b) => b.rule === "UD-ACT-02" && b.icon.startsWith("fa-"))).toBe(true);
+    expect(isAction("reload")).toBe(true);
+    expect(isAction("dance")).toBe(false);
+    expect(actionLabel("useItem")).toBe("FRAY.Action.useItem");
+  });
+
+  it("outside combat an action is allowed and spends nothing", () => {
+    for (const a of ACTIONS) expect(decideAction(a.id, undefined)).toEqual({ ok: true });
+  });
+
+  it("in combat each action spends the round's action, as the attack does", () => {
+    for (const a of ACTIONS) {
+      const decision = decideAction(a.id, fresh());
+      expect(decision.ok).toBe(true);
+      if (!decision.ok) continue;
+      expect(decision.event).toEqual(a.id === "attack" ? { kind: "attack" } : { kind: "action", action: a.id });
+      const after = spendEvent(fresh(), decision.event!).economy;
+      expect(after.slots.action!.used).toBe(1);
+      expect(after.slots.movement!.used).toBe(0);
+      expect(after.slots.reaction!.used).toBe(0);
+    }
+  });
+
+  it("once the action is spent (by an attack or a reload) every other action is refused", () => {
+    const afterAttack = spendEvent(fresh(), { kind: "attack" }).economy;
+    const afterReload = spendEvent(fresh(), { kind: "action", action: "reload" }).economy;
+    for (const spent of [afterAttack, afterReload]) {
+      for (const a of ACTIONS) expect(decideAction(a.id, spent)).toEqual({ ok: false, key: "FRAY.Flow.Error.NoAction", short: "action" });
+    }
+  });
+
+  it("a skill roll made in combat is the skill action: it spends the action and nothing else", () => {
+    const decision = decideAction("skill", fresh());
+    expect(decision).toEqual({ ok: true, event: { kind: "action", action: "skill" } });
+  });
+
+  it("the chat line names the action, says whether the action was spent and cites UD-ACT-02; text is escaped", () => {
+    const html = actionLineHtml("<b>Ayla</b> takes an action: Reload", true, "(spent)");
+    expect(html).toContain("&lt;b&gt;Ayla&lt;/b&gt; takes an action: Reload");
+    expect(html).toContain('<span class="fray-action-spent">(spent)</span>');
+    expect(html).toContain('<span class="fray-rule">UD-ACT-02</span>');
+    expect(actionLineHtml("Ayla takes an action: Reload", false, "(spent)")).not.toContain("fray-action-spent");
+  });
+});
+
+describe("UD-ACT-01, UD-REA-01: the GM toggles a slot of the round", () => {
+  it("a used slot becomes unused, an unused one fully used; others stay", () => {
+    const spent = spendEvent(fresh(), { kind: "attack" }).economy;
+    const freed = toggledSlot(spent, "action");
+    expect(freed.slots.action!.used).toBe(0);
+    expect(spent.slots.action!.used).toBe(1);
+    for (const slot of ["movement", "reaction"]) {
+      const marked = toggledSlot(fresh(), slot);
+      expect(marked.slots[slot]!.used).toBe(1);
+      expect(toggledSlot(marked, slot).slots[slot]!.used).toBe(0);
+    }
+  });
+
+  it("free actions (no limit) and unknown slots are not toggled", () => {
+    const e = fresh();
+    expect(toggledSlot(e, "free")).toBe(e);
+    expect(toggledSlot(e, "mana")).toBe(e);
+  });
+});
