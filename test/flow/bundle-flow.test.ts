@@ -358,6 +358,94 @@ describe("attack card buttons", () => {
   });
 });
 
+describe("actions of the round (UD-ACT-02)", () => {
+  type Handler = (this: unknown, event: unknown, target: unknown) => Promise<void>;
+  interface SheetClass {
+    new (options: { document: unknown }): unknown;
+    DEFAULT_OPTIONS: { actions: Record<string, Handler> };
+  }
+  /** Presses a button of the actor's sheet: its `data-action` handler with a button carrying `dataset`. */
+  async function press(actor: unknown, action: string, dataset: Record<string, string>) {
+    const Sheet = stub.actors.registrations[0]!.sheetClass as SheetClass;
+    const button = { dataset, closest: () => ({ dataset }) };
+    await Sheet.DEFAULT_OPTIONS.actions[action]!.call(new Sheet({ document: actor }), {}, button);
+  }
+  /** Puts the actors in the active combat; each combatant keeps its economy in a flag. */
+  function inCombat(...actors: { id: string; token: { id: string } }[]) {
+    const flags = new Map<string, Dict>();
+    const list = actors.map((a, i) => ({
+      id: `c${i + 1}`,
+      tokenId: a.token.id,
+      actor: a,
+      actorId: a.id,
+      isOwner: true,
+      combat: { id: "combat1" },
+      getFlag: (_s: string, k: string) => flags.get(`c${i + 1}.${k}`),
+      setFlag: async (_s: string, k: string, v: Dict) => flags.set(`c${i + 1}.${k}`, structuredClone(v)),
+    }));
+    (stub.game as unknown as Dict).combat = { started: true, round: 1, combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }) };
+    return (id: string) => (flags.get(`${id}.economy`) as { slots: Record<string, { used: number }> } | undefined)?.slots;
+  }
+
+  it("the sheet registers the Actions row's handler", () => {
+    const Sheet = stub.actors.registrations[0]!.sheetClass as SheetClass;
+    expect(Sheet.DEFAULT_OPTIONS.actions.roundAction).toBeTypeOf("function");
+  });
+
+  it("outside combat an action only posts its chat line", async () => {
+    const { ayla } = world();
+    await press(ayla, "roundAction", { roundAction: "reload" });
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.content).toContain("Ayla takes an action: Reload");
+    expect(messages[0]!.content).toContain("UD-ACT-02");
+    expect(messages[0]!.content).not.toContain("fray-action-spent");
+    expect(stub.ui.notifications.messages).toEqual([]);
+  });
+
+  it("in combat a reload spends the action; a second action and an attack are refused with a warning", async () => {
+    const { ayla, aylaToken, bandit, banditToken } = world();
+    const slots = inCombat({ ...ayla, id: ayla.id, token: aylaToken } as never, { ...bandit, id: bandit.id, token: banditToken } as never);
+    await press(ayla, "roundAction", { roundAction: "reload" });
+    expect(slots("c1")).toMatchObject({ action: { used: 1 }, movement: { used: 0 }, reaction: { used: 0 } });
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.content).toContain("Ayla takes an action: Reload");
+    expect(messages[0]!.content).toContain(lookup(en, "FRAY.Flow.Action.Spent"));
+
+    await press(ayla, "roundAction", { roundAction: "useItem" });
+    expect(messages).toHaveLength(1);
+    expect(stub.ui.notifications.messages.at(-1)).toEqual({ level: "warn", text: "Ayla has no action left this round." });
+    expect(slots("c1")!.action!.used).toBe(1);
+
+    stub.game.user.targets.add(banditToken);
+    expect(await api().rollAttack({ actor: ayla, weaponId: "sword" })).toBeUndefined();
+    expect(stub.ui.notifications.messages.at(-1)?.text).toBe("Ayla has no action left this round.");
+    expect(slots("c2")).toBeUndefined();
+  });
+
+  it("a skill roll in combat is the skill action: it spends the action, then further skill rolls are refused", async () => {
+    const { ayla, aylaToken } = world();
+    const slots = inCombat({ ...ayla, id: ayla.id, token: aylaToken } as never);
+    diceQueue.push(4);
+    await press(ayla, "rollSkill", { skill: "melee" });
+    expect(slots("c1")!.action!.used).toBe(1);
+    expect(messages).toHaveLength(1);
+    expect((messages[0] as unknown as { flavor: string }).flavor).toContain("UD-ACT-02");
+    expect(StubRoll.evaluated).toHaveLength(1);
+
+    await press(ayla, "rollSkill", { skill: "parry" });
+    expect(StubRoll.evaluated).toHaveLength(1);
+    expect(messages).toHaveLength(1);
+    expect(stub.ui.notifications.messages.at(-1)).toEqual({ level: "warn", text: "Ayla has no action left this round." });
+  });
+
+  it("outside combat a skill roll spends nothing and is not marked as an action", async () => {
+    const { ayla } = world();
+    await press(ayla, "rollSkill", { skill: "melee" });
+    expect(messages).toHaveLength(1);
+    expect((messages[0] as unknown as { flavor: string }).flavor).not.toContain("UD-ACT-02");
+  });
+});
+
 describe("combat tracker", () => {
   function tracker() {
     const { ayla, bandit, thug } = world();

@@ -238,8 +238,9 @@ export class StubRoll {
   readonly options: Dict;
   terms: (StubDie | { number: number } | { operator: string })[] = [];
   total: number | undefined;
-  constructor(formula: string, _data: Dict = {}, options: Dict = {}) {
-    this.formula = formula;
+  constructor(formula: string, data: Dict = {}, options: Dict = {}) {
+    // `@name` terms take their value from the roll data, as Foundry's Roll does.
+    this.formula = formula.replace(/@([\w.]+)/g, (m, path: string) => String(path.split(".").reduce<unknown>((v, k) => (v as Dict | undefined)?.[k], data) ?? m));
     this.options = { ...options };
   }
   get dice(): StubDie[] {
@@ -266,6 +267,10 @@ export class StubRoll {
     this.total = outcome.total;
     StubRoll.evaluated.push(this);
     return this;
+  }
+  /** `Roll#toMessage`: posts the roll through `ChatMessage.implementation.create`. */
+  async toMessage(data: Dict = {}): Promise<unknown> {
+    return StubChatMessage.implementation.create({ ...data, rolls: [this] } as never);
   }
 }
 
@@ -337,6 +342,7 @@ export interface CreatedMessage {
   sound?: string;
   system?: Dict;
   rollMode?: string;
+  flavor?: string;
 }
 
 /** `ChatMessage`, recording created messages. */

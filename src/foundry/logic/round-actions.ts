@@ -67,9 +67,9 @@ export function actionLabel(action: string): string {
   return ACTIONS.find((a) => a.id === action)?.label ?? action;
 }
 
-/** Escapes text for HTML. */
+/** Escapes text for HTML element content and double-quoted attributes. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 }
 
 /**
