@@ -3,7 +3,9 @@
  * the reaction to undo (UD-REA-01 to UD-REA-03, UD-DMG-01 to UD-DMG-05), the GM query a player
  * goes through, several targets, the Combat subclass's initiative and round reset (UD-INI-01 to
  * UD-INI-03, UD-ACT-01), the ruler's colours (UD-MOV-01 to UD-MOV-03) and refusing a move past
- * full movement. Extra stand-in pieces (documents with `update`, UUID lookup, queries, Combat,
+ * full movement, the sheets' Actions row and skill rolls in combat (UD-ACT-02), the GM's pip
+ * toggle in the tracker, and range and firing mode from the dialog to the card and the damage
+ * rolled (UD-RNG-01, UD-RNG-02). Extra stand-in pieces (documents with `update`, UUID lookup, queries, Combat,
  * TokenRuler) are set up here, on top of `test/support/foundry-stub.ts`.
  */
 import { existsSync } from "node:fs";
@@ -846,5 +848,93 @@ describe("attack dialog", () => {
     } finally {
       delete apps.DialogV2;
     }
+  });
+});
+
+describe("range and firing mode through the dialog (UD-RNG-01, UD-RNG-02)", () => {
+  const rifle = {
+    _id: "rifle",
+    name: "Rifle",
+    type: "weapon",
+    system: {
+      kind: "ranged",
+      attackModifier: 0,
+      damage: "4+2d10",
+      penetration: 0,
+      rangeIncrement: 50,
+      modes: [{ id: "burst", label: "Burst", damage: "6+3d10", attackModifier: -1, shots: 3 }],
+      canParry: false,
+      shield: false,
+      description: "",
+    },
+  };
+
+  it("a target 120 m away (80 squares of 1.5 m) gets -2 in the dialog's odds and on the card; Burst changes the card's line and the damage rolled", async () => {
+    const shooter = actor("shooter", "Ayla", "character", combatantSystem(6), [rifle]);
+    const { bandit } = world();
+    const shooterToken = stubToken(shooter, 0, 0);
+    const farToken = stubToken(bandit, 80, 0);
+    stub.game.user.targets.add(farToken);
+    const apps = ((globalThis as Dict).foundry as { applications: { api: Dict } }).applications.api;
+    let content = "";
+    let oddsAfter = "";
+    const values: Record<string, { checked?: boolean; value?: string }> = { [`target-${farToken.id}`]: { checked: true }, cover: { value: "0" }, misc: { value: "0" }, modeId: { value: "" } };
+    const form = Object.assign(new FakeElement("form"), { elements: { namedItem: (name: string) => values[name] ?? null } });
+    const odds = Object.assign(new FakeElement("output"), { textContent: "" });
+    odds.dataset = { oddsFor: farToken.id };
+    form.append(odds);
+    const element = new FakeElement("div").append(form);
+    apps.DialogV2 = {
+      wait: async (config: { content: string; render(e: unknown, d: unknown): void; buttons: { callback?(e: unknown, b: unknown): unknown }[] }) => {
+        content = config.content;
+        config.render(null, { element });
+        values.modeId = { value: "burst" };
+        for (const fn of form.listeners) fn({ preventDefault() {} });
+        oddsAfter = odds.textContent;
+        return config.buttons[0]!.callback!(null, { form });
+      },
+    };
+    try {
+      diceQueue.push(10, 5); // the attack d10, then the body zone 5 (torso)
+      const outcome = await api().rollAttack({ actor: shooter, weaponId: "rifle", token: shooterToken });
+      // The dialog: the range measured between the tokens and the odds with the -2.
+      expect(content).toContain("120.0");
+      const before = /(\d+\.\d) % to hit \((-?\d+) vs\. (\d+)\)/.exec(content)!;
+      const after = /(\d+\.\d) % to hit \((-?\d+) vs\. (\d+)\)/.exec(oddsAfter)!;
+      // Untrained Ranged Combat: DEX 6; range -2 (UD-RNG-01); Burst -1 (UD-RNG-02).
+      expect(Number(before[2])).toBe(6 - 2);
+      expect(Number(after[2])).toBe(6 - 2 - 1);
+      const message = outcome!.message;
+      expect(system(message).modeId).toBe("burst");
+      expect(system(message).targets[0]!.input.rangeMetres).toBe(120);
+      expect(message.content).toContain("Range 120 m (increment 50 m)");
+      expect(message.content).toContain("UD-RNG-01");
+      expect(message.content).toContain("Firing mode: Burst");
+      expect(message.content).toContain("UD-RNG-02");
+      expect(message.content).toContain("(Burst)");
+      diceQueue.push(2, 3, 4);
+      await api().flow.runCardAction(message, 0, "noReaction");
+      await api().flow.runCardAction(message, 0, "rollDamage");
+      expect(system(message).targets[0]!.damage).toMatchObject({ formula: "3d10x10 + 6", total: 6 + 2 + 3 + 4 });
+    } finally {
+      delete apps.DialogV2;
+    }
+  });
+
+  it("without a mode the weapon's own damage code is rolled and no mode line is shown", async () => {
+    const shooter = actor("shooter", "Ayla", "character", combatantSystem(6), [rifle]);
+    const { bandit } = world();
+    const shooterToken = stubToken(shooter, 0, 0);
+    const farToken = stubToken(bandit, 80, 0);
+    stub.game.user.targets.add(farToken);
+    diceQueue.push(10, 5);
+    const outcome = await api().rollAttack({ actor: shooter, weaponId: "rifle", token: shooterToken, skipDialog: true });
+    const message = outcome!.message;
+    expect(message.content).toContain("Range 120 m (increment 50 m)");
+    expect(message.content).not.toContain("UD-RNG-02");
+    diceQueue.push(2, 3);
+    await api().flow.runCardAction(message, 0, "noReaction");
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    expect(system(message).targets[0]!.damage).toMatchObject({ formula: "2d10x10 + 4", total: 4 + 2 + 3 });
   });
 });
