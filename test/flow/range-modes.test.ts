@@ -54,7 +54,7 @@ describe("UD-RNG-01: the measured range feeds the range penalty", () => {
     const data = { attacker: ana, weapon: rifle, targets: [bo(120)], options: OPTIONS };
     const context = dialogContext(data, choices(), i18n) as { targets: { range: string; odds: string }[] };
     expect(context.targets[0]!.range).toBe("120.0");
-    const near = oddsText(i18n, { ...data, targets: [bo(50)] }, bo(50), choices());
+    const near = oddsText(i18n, data, bo(50), choices());
     const far = context.targets[0]!.odds;
     const modifier = (text: string) => Number(/\((-?\d+) vs\. \d+\)$/.exec(text)![1]);
     expect(modifier(far)).toBe(modifier(near) - 2);
