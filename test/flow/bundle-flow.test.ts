@@ -389,9 +389,11 @@ describe("actions of the round (UD-ACT-02)", () => {
     return (id: string) => (flags.get(`${id}.economy`) as { slots: Record<string, { used: number }> } | undefined)?.slots;
   }
 
-  it("the sheet registers the Actions row's handler", () => {
+  it("the sheet registers the Actions row's handler; macros get takeAction and toggleSlotOn on game.fray.flow", () => {
     const Sheet = stub.actors.registrations[0]!.sheetClass as SheetClass;
     expect(Sheet.DEFAULT_OPTIONS.actions.roundAction).toBeTypeOf("function");
+    expect((api().flow as unknown as Dict).takeAction).toBeTypeOf("function");
+    expect((api().flow as unknown as Dict).toggleSlotOn).toBeTypeOf("function");
   });
 
   it("outside combat an action only posts its chat line", async () => {

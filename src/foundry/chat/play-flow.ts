@@ -6,10 +6,11 @@
 import { onMoveToken, onPreMoveToken } from "../canvas/movement.js";
 import { registerTokenRuler } from "../canvas/token-ruler.js";
 import { applyRoundTime, registerCombat } from "../combat/combat.js";
-import { handleSpendQuery } from "../combat/economy-store.js";
+import { handleSpendQuery, toggleSlotOn } from "../combat/economy-store.js";
 import { onRenderCombatTracker } from "../combat/tracker.js";
 import { QUERIES, registerQueries } from "../queries.js";
 import { registerQuench } from "../quench.js";
+import { takeAction } from "../round-actions.js";
 import { handleApplyQuery, handleUndoQuery, runCardAction } from "./actions.js";
 import { handleCardUpdateQuery } from "./attack-message.js";
 import { onRenderChatMessageHTML } from "./hooks.js";
@@ -54,4 +55,8 @@ export const FLOW_API = {
   /** The `preMoveToken` and `moveToken` handlers (UD-MOV-03, UD-OPT-01, UD-OPT-02). */
   onPreMoveToken,
   onMoveToken,
+  /** Takes one of the core's actions besides the attack for an actor (`ready`, `reload`, `useItem`, `skill`; UD-ACT-02), as the sheets' Actions row does. */
+  takeAction,
+  /** Marks a combatant's movement, action or reaction used or unused (GM only; UD-ACT-01, UD-REA-01), as a click on a tracker pip does. */
+  toggleSlotOn,
 };
