@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createEconomy } from "../../src/rules/core/economy.js";
 import { ACTIONS, economy } from "../../src/rules/ud10/movement.js";
 import { spendEvent, toggledSlot } from "../../src/foundry/logic/economy.js";
-import { actionButtons, actionLabel, actionLineHtml, decideAction, isAction, SHEET_ACTIONS } from "../../src/foundry/logic/round-actions.js";
+import { actionButtons, actionLabel, actionLineHtml, decideAction, isAction, SHEET_ACTIONS, skillRollIsAction } from "../../src/foundry/logic/round-actions.js";
 
 const spec = economy();
 const fresh = () => createEconomy(spec);
@@ -79,5 +79,15 @@ describe("UD-ACT-01, UD-REA-01: the GM toggles a slot of the round", () => {
     const e = fresh();
     expect(toggledSlot(e, "free")).toBe(e);
     expect(toggledSlot(e, "mana")).toBe(e);
+  });
+});
+
+describe("UD-ACT-02: which skill rolls are the round's skill action", () => {
+  it("combat skills rolled from the sheet are actions; initiative and the reactions are not (UD-INI-01, UD-REA-01)", () => {
+    expect(skillRollIsAction("melee")).toBe(true);
+    expect(skillRollIsAction("ranged")).toBe(true);
+    expect(skillRollIsAction("initiative")).toBe(false);
+    expect(skillRollIsAction("parry")).toBe(false);
+    expect(skillRollIsAction("dodge")).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import { actorSource, rollAttack } from "../attack.js";
 import { SYSTEM_PATH } from "../config.js";
 import { rulesetOfSystem, rulesetOfUuid } from "../models/migrate.js";
 import type { Ud10Derived } from "../models/derived.js";
-import { isAction } from "../logic/round-actions.js";
+import { isAction, skillRollIsAction } from "../logic/round-actions.js";
 import { formatKey, reportError, warn } from "../notify.js";
 import { takeAction } from "../round-actions.js";
 import { activeRuleset, ud10OptionValues } from "../settings.js";
@@ -177,8 +177,9 @@ export class FrayActorSheet extends HandlebarsActorSheet {
 
   /**
    * Rolls a skill check, d10 + the value the core gives the skill (its rating, or the attribute
-   * when untrained). In the active combat the roll is a skill action and spends the combatant's
-   * action (UD-ACT-02); once the action is spent it is refused with a warning.
+   * when untrained). In the active combat a combat-skill roll is a skill action and spends the
+   * combatant's action (UD-ACT-02); once the action is spent it is refused with a warning.
+   * Initiative, Parry and Dodge rolled here spend nothing (see `skillRollIsAction`).
    */
   static async #onRollSkill(this: FrayActorSheet, _event: PointerEvent, target: HTMLElement): Promise<void> {
     const id = target.closest<HTMLElement>("[data-skill]")?.dataset.skill;
@@ -195,7 +196,7 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     const skill = context.skills?.find((s) => s.id === id);
     if (!skill) return;
     try {
-      const decision = await takeAction(this.document, "skill", { tokenId: this.#tokenId(), silent: true });
+      const decision = skillRollIsAction(id) ? await takeAction(this.document, "skill", { tokenId: this.#tokenId(), silent: true }) : { ok: true as const, event: undefined };
       if (!decision.ok) return;
       const flavor = game.i18n.format("FRAY.Sheet.SkillRollFlavor", { skill: skill.label });
       const roll = await new Roll("1d10 + @value", { value: skill.check }).evaluate();
