@@ -436,10 +436,17 @@ describe("actions of the round (UD-ACT-02)", () => {
     expect((messages[0] as unknown as { flavor: string }).flavor).toContain("UD-ACT-02");
     expect(StubRoll.evaluated).toHaveLength(1);
 
-    await press(ayla, "rollSkill", { skill: "parry" });
+    await press(ayla, "rollSkill", { skill: "ranged" });
     expect(StubRoll.evaluated).toHaveLength(1);
     expect(messages).toHaveLength(1);
     expect(stub.ui.notifications.messages.at(-1)).toEqual({ level: "warn", text: "Ayla has no action left this round." });
+
+    // A Parry rolled from the sheet is a reaction, not the skill action (UD-REA-01): it still rolls.
+    diceQueue.push(6);
+    await press(ayla, "rollSkill", { skill: "parry" });
+    expect(StubRoll.evaluated).toHaveLength(2);
+    expect(slots("c1")!.action!.used).toBe(1);
+    expect((messages[1] as unknown as { flavor: string }).flavor).not.toContain("UD-ACT-02");
   });
 
   it("outside combat a skill roll spends nothing and is not marked as an action", async () => {
