@@ -25,6 +25,7 @@ import {
   type FoundryStub,
   type ModelClass,
 } from "./support/foundry-stub.js";
+import { combatantSystem } from "./support/actors.js";
 
 const BUNDLE = join(ROOT, "dist", "fray.mjs");
 
@@ -188,31 +189,14 @@ function sword(id = "sword") {
   };
 }
 
-function combatantSystem(dex: number) {
-  return {
-    attributes: { STR: 5, DEX: dex, CON: 4 },
-    skills: {
-      initiative: { rating: 3, trained: true },
-      melee: { rating: 6, trained: true },
-      ranged: { rating: 0, trained: false },
-      parry: { rating: 4, trained: true },
-      dodge: { rating: 0, trained: false },
-    },
-    hp: { value: 20, max: 20 },
-    ep: { value: 10, max: 10 },
-    size: "normal",
-    group: "players",
-    biography: "<p>Veteran.</p>",
-  };
-}
 
 function world() {
-  const ayla = stubActor({ _id: "ayla", name: "Ayla", type: "character", system: combatantSystem(6), items: [sword()] });
+  const ayla = stubActor({ _id: "ayla", name: "Ayla", type: "character", system: combatantSystem(6, "<p>Veteran.</p>"), items: [sword()] });
   const bandit = stubActor({
     _id: "bandit",
     name: "Bandit",
     type: "npc",
-    system: { ...combatantSystem(3), group: "bandits" },
+    system: { ...combatantSystem(3, "<p>Veteran.</p>"), group: "bandits" },
     items: [
       {
         _id: "jerkin",

@@ -17,6 +17,7 @@ import { ud10CombatantFromActor } from "../../src/foundry/sources.js";
 import { BAND_COLOURS } from "../../src/foundry/logic/ruler.js";
 import type { TargetState } from "../../src/foundry/logic/card.js";
 import { ROOT, StubChatMessage, StubRoll, diceQueue, installFoundryStub, lookup, readLang, stubActor, stubToken, type FoundryStub } from "../support/foundry-stub.js";
+import { combatantSystem } from "../support/actors.js";
 
 const BUNDLE = join(ROOT, "dist", "fray.mjs");
 const en = readLang("en");
@@ -145,23 +146,6 @@ function api(): FrayApi {
   return stub.game.fray as FrayApi;
 }
 
-function combatantSystem(dex: number) {
-  return {
-    attributes: { STR: 5, DEX: dex, CON: 4 },
-    skills: {
-      initiative: { rating: 3, trained: true },
-      melee: { rating: 6, trained: true },
-      ranged: { rating: 0, trained: false },
-      parry: { rating: 4, trained: true },
-      dodge: { rating: 0, trained: false },
-    },
-    hp: { value: 20, max: 20 },
-    ep: { value: 10, max: 10 },
-    size: "normal",
-    group: "players",
-    biography: "",
-  };
-}
 
 const sword = {
   _id: "sword",
