@@ -8,7 +8,7 @@
  * rules core's formula subset with scripted faces; templates render with the real Handlebars
  * and a few helpers shaped like Foundry's.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
@@ -482,7 +482,12 @@ export function installFoundryStub(lang = "en"): FoundryStub {
       ux: { TextEditor: { implementation: { enrichHTML: async (html: string) => html } } },
       handlebars: {
         renderTemplate: renderTemplateFrom(i18n),
+        /** Fails, as Foundry's fetch would, for a path with no file behind it in the repository. */
         loadTemplates: async (paths: string[]) => {
+          for (const path of paths) {
+            const file = join(ROOT, path.replace(/^systems\/fray\//, ""));
+            if (!path.startsWith("systems/fray/") || !existsSync(file)) throw new Error(`loadTemplates: no template at ${path}`);
+          }
           templatesLoaded.push(...paths);
           return [];
         },
