@@ -10,7 +10,7 @@ import { actorSource } from "../attack.js";
 import { postFreeAttackPrompt } from "../chat/free-attack.js";
 import { activeCombat, combatantFor, exhaust, spendOn, type CombatantLike } from "../combat/economy-store.js";
 import { disengageChoices, leftBehind, type Placed } from "../logic/engagement.js";
-import { bandFor, movementCharge, refuseMove, type BeyondFullPolicy } from "../logic/ruler.js";
+import { BAND_LABELS, bandFor, movementCharge, refuseMove, type BeyondFullPolicy } from "../logic/ruler.js";
 import { toMetres } from "../measure.js";
 import { formatKey, warn } from "../notify.js";
 import { beyondFullPolicy, ud10OptionValues } from "../settings.js";
@@ -148,7 +148,7 @@ export async function onMoveToken(doc: TokenDocLike, movement: MovementLike, _op
   const charge = movementCharge(before, before + moved, bands);
   if (charge.slots) {
     const short = await spendOn(combatant, { kind: "move", cost: charge });
-    if (short) warn("FRAY.Flow.Move.OverBudget", { token: doc.name ?? "", band: `FRAY.Move.${bandFor(before + moved, bands)}` });
+    if (short) warn("FRAY.Flow.Move.OverBudget", { token: doc.name ?? "", band: BAND_LABELS[bandFor(before + moved, bands)] });
   }
   const options = ud10Options(ud10OptionValues());
   const choices = disengageChoices(options);

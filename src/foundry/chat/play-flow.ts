@@ -37,13 +37,22 @@ export function registerPlayFlow(): void {
   on("updateSetting", (setting: { key?: string }) => {
     if (setting.key === "fray.ud10-roundSeconds") applyRoundTime();
   });
-  void foundry.applications.handlebars.loadTemplates(Object.values(FLOW_TEMPLATES));
+  void loadFlowTemplates();
   registerQuench();
   // Macros and modules press card buttons through `game.fray.flow` (set once `game.fray` exists).
   on("setup", () => {
     const fray = (game as unknown as { fray?: Record<string, unknown> }).fray;
     if (fray) fray.flow = FLOW_API;
   });
+}
+
+/** Preloads the flow's templates; a missing template is reported on the console, not left as an unhandled rejection. */
+async function loadFlowTemplates(): Promise<void> {
+  try {
+    await foundry.applications.handlebars.loadTemplates(Object.values(FLOW_TEMPLATES));
+  } catch (err) {
+    console.error("fray | could not load the play flow's templates", err);
+  }
 }
 
 /** What `game.fray.flow` offers: the card buttons' actions and the hooks' handlers. */

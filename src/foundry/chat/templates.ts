@@ -6,5 +6,4 @@ export const FLOW_TEMPLATES = {
   freeAttack: `${SYSTEM_PATH}/templates/chat/free-attack.hbs`,
   initiative: `${SYSTEM_PATH}/templates/chat/initiative.hbs`,
   attackDialog: `${SYSTEM_PATH}/templates/dialog/attack-dialog.hbs`,
-  disengage: `${SYSTEM_PATH}/templates/dialog/disengage.hbs`,
 } as const;
