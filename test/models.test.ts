@@ -11,6 +11,8 @@ import { hitboxCombatantFromActor } from "../src/rules/hitbox/model.js";
 import { zonesCombatantFromActor } from "../src/rules/zones/model.js";
 import { criticalCombatantFromActor } from "../src/rules/critical/model.js";
 import { parseArmor, parseCombatant, parseWeapon } from "../src/rules/ud10/model.js";
+import { defenseRating, OUT_CONDITIONS, planAttack } from "../src/rules/ud10/attack.js";
+import { ud10Options } from "../src/rules/ud10/options.js";
 import { ud10CombatantFromActor } from "../src/foundry/sources.js";
 import {
   ArrayField,
@@ -234,18 +236,40 @@ describe("UD10 weapon damage code validation (UD-DMG-01)", () => {
 });
 
 describe("derived values come from the core", () => {
-  it("defense, movement and armor per zone of a pack NPC (UD-ATK-03, UD-MOV-02, UD-MOV-03, UD-ZON-02)", async () => {
+  it("defense, movement and armor per zone of an armored NPC (UD-ATK-03, UD-MOV-02, UD-MOV-03, UD-ZON-02)", async () => {
     const { ud10Derived } = await import("../src/foundry/models/derived.js");
-    const npc = docsOf("ud10").find((d) => d.type === "npc" && ((d.items ?? []) as PackDoc[]).some((i) => i.type === "armor"))!;
+    const armor = (id: string, zones: Record<string, { rating: number; buffer: number }>, equipped = true) => ({ _id: id, name: id, type: "armor", system: { zones, equipped } });
+    const npc = {
+      name: "Guard",
+      type: "npc",
+      system: { attributes: { STR: 4, DEX: 3, CON: 5 }, hp: 10, ep: 10 },
+      items: [
+        armor("vest", { torso: { rating: 4, buffer: 5 }, leftArm: { rating: 2, buffer: 2 }, rightArm: { rating: 2, buffer: 2 } }),
+        armor("plate", { torso: { rating: 2, buffer: 1 } }),
+        armor("helmet", { head: { rating: 3, buffer: 4 } }),
+        armor("greaves", { leftLeg: { rating: 5, buffer: 5 } }, false),
+      ],
+    };
     const { derived } = ud10Derived(npc as never);
-    const system = npc.system as { attributes: { STR: number; DEX: number } };
-    expect(derived).not.toBeNull();
-    expect(derived!.standardMovement).toBe(Math.max(1.5, 5 + system.attributes.STR));
-    expect(derived!.fullMovement).toBe(2 * derived!.standardMovement);
-    expect(derived!.defense).toBeGreaterThanOrEqual(10);
-    const zones = Object.values(derived!.zones);
-    expect(zones).toHaveLength(6);
-    expect(derived!.averagedArmor.rating).toBe(Math.round(zones.reduce((s, z) => s + z.rating, 0) / 6));
+    expect(derived).toEqual({
+      defense: 13,
+      standardMovement: 9,
+      fullMovement: 18,
+      zones: {
+        head: { rating: 3, buffer: 4 },
+        leftArm: { rating: 2, buffer: 2 },
+        rightArm: { rating: 2, buffer: 2 },
+        torso: { rating: 6, buffer: 6 },
+        leftLeg: { rating: 0, buffer: 0 },
+        rightLeg: { rating: 0, buffer: 0 },
+      },
+      averagedArmor: { rating: 2, buffer: 2 },
+    });
+  });
+
+  it("the pack NPCs' derived values can be read", async () => {
+    const { ud10Derived } = await import("../src/foundry/models/derived.js");
+    for (const npc of docsOf("ud10").filter((d) => d.type === "npc")) expect(ud10Derived(npc as never).error, npc.name).toBeUndefined();
   });
 
   it("conditions change the defense: immobilized loses DEX and takes -2 (UD-DEF-01)", async () => {
@@ -291,7 +315,9 @@ describe("conditions", () => {
     const { registerConditions } = await import("../src/foundry/conditions.js");
     registerConditions();
     const effects = (stub.CONFIG as unknown as { statusEffects: { id: string; name: string; img: string }[] }).statusEffects;
-    expect(effects.map((e) => e.id)).toEqual(["prone", "crouching", "moving", "immobilized", "surprised", "aiming1", "aiming2", "unconscious", "incapacitated", "dead"]);
+    const ids = effects.map((e) => e.id);
+    expect(ids).toEqual(["prone", "crouching", "moving", "immobilized", "surprised", "aiming1", "aiming2", "unconscious", "incapacitated", "dead"]);
+    for (const out of OUT_CONDITIONS) expect(ids).toContain(out);
     const en = readLang("en");
     const de = readLang("de");
     for (const e of effects) {
@@ -299,6 +325,36 @@ describe("conditions", () => {
       expect(lookup(de, e.name), e.name).toBeTruthy();
       expect(e.img).toMatch(/^icons\/svg\/.+\.svg$/);
     }
+  });
+  it("each registered condition changes what the core computes when an actor has it (UD-ATK-03, UD-ATK-04, UD-DEF-01)", async () => {
+    const { statusEffects } = await import("../src/foundry/conditions.js");
+    const rifle = { _id: "rifle", name: "Rifle", type: "weapon", system: { kind: "ranged", attackModifier: 0, damage: "4+2d10", penetration: 0, rangeIncrement: 50 } };
+    const fighter = (id: string, statuses: string[]) =>
+      ud10CombatantFromActor({ _id: id, name: id, type: "character", system: { attributes: { STR: 5, DEX: 6, CON: 5 }, hp: 10, ep: 10 }, items: [rifle], statuses } as never);
+    /** The plan of a rifle shot with the condition on the target, and on the attacker (or why it cannot attack). */
+    const outcome = (condition?: string) => {
+      const on = condition ? [condition] : [];
+      const atTarget = planAttack({ attacker: fighter("a", []), target: fighter("t", on), weaponId: "rifle" }, ud10Options());
+      let byAttacker: unknown;
+      try {
+        byAttacker = planAttack({ attacker: fighter("a", on), target: fighter("t", []), weaponId: "rifle" }, ud10Options());
+      } catch (e) {
+        byAttacker = (e as { key?: string }).key;
+      }
+      return { atTarget, byAttacker };
+    };
+    const none = outcome();
+    const labels = (mods: { label: string }[]) => mods.map((m) => m.label);
+    for (const { id } of statusEffects()) expect(outcome(id), id).not.toEqual(none);
+    expect(defenseRating(fighter("t", ["immobilized"]))).toBe(8);
+    expect(defenseRating(fighter("t", ["surprised"]))).toBe(10);
+    expect(defenseRating(fighter("t", []))).toBe(16);
+    for (const id of ["crouching", "prone"]) expect(labels(outcome(id).atTarget.modifiers)).toContain("FRAY.Mod.TargetCrouching");
+    expect(labels(outcome("moving").atTarget.modifiers)).toContain("FRAY.Mod.TargetMoving");
+    expect(labels((outcome("moving").byAttacker as { modifiers: { label: string }[] }).modifiers)).toContain("FRAY.Mod.ShooterMoving");
+    expect(labels((outcome("aiming1").byAttacker as { modifiers: { label: string }[] }).modifiers)).toContain("FRAY.Mod.Aim1");
+    expect(labels((outcome("aiming2").byAttacker as { modifiers: { label: string }[] }).modifiers)).toContain("FRAY.Mod.Aim2");
+    for (const id of OUT_CONDITIONS) expect(outcome(id).byAttacker, id).toBe("FRAY.Error.CannotAct");
   });
 });
 
@@ -389,10 +445,27 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
 
   it("a prepared model's derived values are used as given; unreadable data shows a notice instead of numbers", async () => {
     const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
+    const zone = (rating: number, buffer: number) => ({ rating, buffer });
+    const given = {
+      defense: 21,
+      standardMovement: 7,
+      fullMovement: 13,
+      zones: { head: zone(1, 2), leftArm: zone(0, 0), rightArm: zone(0, 0), torso: zone(9, 8), leftLeg: zone(0, 0), rightLeg: zone(0, 0) },
+      averagedArmor: zone(3, 4),
+    };
+    const prepared = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: false, derived: given, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    expect(prepared.defense).toBe(21);
+    expect(prepared.movement).toEqual({ standard: "7", full: "13" });
+    expect((prepared.armorZones as { id: string; rating: number; buffer: number }[]).find((z) => z.id === "torso")).toMatchObject({ rating: 9, buffer: 8 });
+    expect(prepared.averagedArmor).toEqual({ rating: 3, buffer: 4 });
+    expect(prepared.derivedError).toBe("");
     const broken = { ...actor, items: [{ _id: "bad", name: "Bad", type: "weapon", system: { kind: "melee", damage: "2d6+banana" } }] };
     const c = actorSheetContext({ actor: broken as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
     expect(c.defense).toBeNull();
     expect(c.derivedError).toBe(lookup(en, "FRAY.Sheet.DerivedUnavailable"));
+    const preparedBroken = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, derived: null, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    expect(preparedBroken.defense).toBeNull();
+    expect(preparedBroken.derivedError).toBe(lookup(en, "FRAY.Sheet.DerivedUnavailable"));
   });
 
   it("other rulesets get a generic view with localized field labels", async () => {
