@@ -25,9 +25,6 @@ export const CONDITIONS: readonly ConditionSpec[] = [
   { id: "dead", name: "FRAY.Condition.dead", img: "icons/svg/skull.svg" },
 ];
 
-/** The ids of {@link CONDITIONS}. */
-export const CONDITION_IDS: readonly string[] = CONDITIONS.map((c) => c.id);
-
 /**
  * The status effect entries for `CONFIG.statusEffects`: `{ id, name, img }` with the name an
  * i18n key (Foundry localizes status names when it shows them). `dead` is also the defeated

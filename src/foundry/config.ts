@@ -11,7 +11,6 @@ export const SYSTEM_PATH = `systems/${SYSTEM_ID}`;
 
 /** Handlebars templates, by use. Paths are relative to Foundry's data root. */
 export const TEMPLATES = {
-  actorHeader: `${SYSTEM_PATH}/templates/actor/header.hbs`,
   itemSheet: `${SYSTEM_PATH}/templates/item/item-sheet.hbs`,
   attackCard: `${SYSTEM_PATH}/templates/chat/attack-card.hbs`,
 } as const;

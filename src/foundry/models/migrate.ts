@@ -8,7 +8,8 @@
  * forms mirror what the rules core's parsers accept (a skill given as a bare number is trained
  * at that rating; a pool given as a number is full).
  */
-import type { RulesetChoice } from "../config.js";
+import { ATTRIBUTES, SKILLS, ZONES } from "../../rules/ud10/model.js";
+import { RULESETS, type RulesetChoice } from "../config.js";
 
 type Raw = Record<string, unknown>;
 
@@ -52,11 +53,6 @@ function upperKeys(raw: Raw, known: readonly string[]): void {
   }
 }
 
-/** The UD10 attributes and skills (kept here so the migration stays free of the core's imports). */
-const UD10_ATTRIBUTES = ["STR", "DEX", "CON"] as const;
-const UD10_SKILLS = ["initiative", "melee", "ranged", "parry", "dodge"] as const;
-const UD10_ZONES = ["head", "leftArm", "rightArm", "torso", "leftLeg", "rightLeg"] as const;
-
 /**
  * Migrates a UD10 `character` or `npc` system source in place and returns it: lower-case or
  * string attributes, a skill given as a bare rating (trained at it) or without `trained`
@@ -65,11 +61,11 @@ const UD10_ZONES = ["head", "leftArm", "rightArm", "torso", "leftLeg", "rightLeg
  */
 export function migrateUd10Actor(source: Raw): Raw {
   if (isRecord(source.attributes)) {
-    upperKeys(source.attributes, UD10_ATTRIBUTES);
-    numbers(source.attributes, UD10_ATTRIBUTES);
+    upperKeys(source.attributes, ATTRIBUTES);
+    numbers(source.attributes, ATTRIBUTES);
   }
   if (isRecord(source.skills)) {
-    for (const id of UD10_SKILLS) {
+    for (const id of SKILLS) {
       const v = numeric(source.skills[id]);
       if (typeof v === "number") source.skills[id] = { rating: v, trained: true };
       else if (isRecord(v)) {
@@ -113,7 +109,7 @@ export function migrateUd10Weapon(source: Raw): Raw {
  */
 export function migrateUd10Armor(source: Raw): Raw {
   if (isRecord(source.zones)) {
-    for (const z of UD10_ZONES) {
+    for (const z of ZONES) {
       const v = numeric(source.zones[z]);
       if (typeof v === "number") source.zones[z] = { rating: v, buffer: 0 };
       else if (isRecord(v)) numbers(v, ["rating", "buffer"]);
@@ -146,16 +142,13 @@ export function migrateCriticalActor(source: Raw): Raw {
   return source;
 }
 
-/** The rulesets in the order the settings list them. */
-const KNOWN: readonly RulesetChoice[] = ["ud10", "hitbox", "critical", "zones"];
-
 /**
  * The ruleset a document's system data is for: its `ruleset` field, `ud10` when it has none
  * (UD10 content predates the field).
  */
 export function rulesetOfSystem(system: unknown): RulesetChoice {
   const r = isRecord(system) ? system.ruleset : undefined;
-  return typeof r === "string" && (KNOWN as readonly string[]).includes(r) ? (r as RulesetChoice) : "ud10";
+  return typeof r === "string" && (RULESETS as readonly string[]).includes(r) ? (r as RulesetChoice) : "ud10";
 }
 
 /**
@@ -164,7 +157,7 @@ export function rulesetOfSystem(system: unknown): RulesetChoice {
  */
 export function rulesetOfPack(name: string): RulesetChoice | undefined {
   const prefix = name.split("-")[0] ?? "";
-  return (KNOWN as readonly string[]).includes(prefix) ? (prefix as RulesetChoice) : undefined;
+  return (RULESETS as readonly string[]).includes(prefix) ? (prefix as RulesetChoice) : undefined;
 }
 
 /**

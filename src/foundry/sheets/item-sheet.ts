@@ -2,13 +2,10 @@
  * The weapon and armor sheet: a weapon's kind, attack modifier, damage code, penetration,
  * range increment and firing modes; an armor's rating and buffer per body zone.
  */
-import { SYSTEM_PATH } from "../config.js";
+import { TEMPLATES } from "../config.js";
 import { activeRuleset } from "../settings.js";
 import { itemSheetContext } from "./context.js";
 import { HandlebarsItemSheet, pickImage, type SheetRenderOptions } from "./sheet-base.js";
-
-/** Template of the item sheet. */
-export const ITEM_TEMPLATE = `${SYSTEM_PATH}/templates/item/item-sheet.hbs`;
 
 /** Loose view of a weapon's or armor's system source, as the sheet reads it. */
 interface ItemSystemSource {
@@ -36,7 +33,7 @@ export class FrayItemSheet extends HandlebarsItemSheet {
   };
 
   static override PARTS = {
-    body: { template: ITEM_TEMPLATE, scrollable: [""] },
+    body: { template: TEMPLATES.itemSheet, scrollable: [""] },
   };
 
   override async _prepareContext(options: SheetRenderOptions): Promise<Record<string, unknown>> {
