@@ -12,6 +12,7 @@ import { combatantFor, economyOf, spendOn } from "./combat/economy-store.js";
 import { FoundryRoller } from "./dice.js";
 import { attackInput, type AttackChoices } from "./logic/attack-options.js";
 import { attackTarget } from "./logic/attack-state.js";
+import { actionEvent } from "./logic/economy.js";
 import { decideAction } from "./logic/round-actions.js";
 import type { TargetState } from "./logic/card.js";
 import { measureMetres } from "./measure.js";
@@ -214,7 +215,7 @@ export async function rollAttack(request: AttackRequest): Promise<AttackOutcome 
     ChatMessage.applyRollMode(data as never, game.settings.get("core", "rollMode") ?? "publicroll");
     // The create data is built by hand; the v13 typings want the full document source shape.
     const message = await ChatMessage.implementation.create(data as never);
-    if (combatant) await spendOn(combatant, { kind: "attack" });
+    if (combatant) await spendOn(combatant, actionEvent("attack"));
     return { result: results[0]!, odds: firstOdds, results, message: message ?? undefined };
   } catch (err) {
     reportError(err);

@@ -2,9 +2,14 @@
 import { describe, expect, it } from "vitest";
 import { createEconomy } from "../../src/rules/core/economy.js";
 import { economy } from "../../src/rules/ud10/movement.js";
-import { economyFromEvents, hasReaction, pips, readEconomy, spendEvent } from "../../src/foundry/logic/economy.js";
+import { disengage, ud10Options } from "../../src/rules/ud10/index.js";
+import { actionEvent, FREE_ATTACK_EVENT, moveEvent, pips, reactionEvent, readEconomy, spendEvent, type RoundEvent } from "../../src/foundry/logic/economy.js";
+import { fighter } from "../rules/ud10-fixtures.js";
 
 const spec = economy();
+/** The economy after paying events in order; events that cannot be paid are skipped. */
+const after = (events: readonly RoundEvent[]) => events.reduce((e, ev) => spendEvent(e, ev).economy, createEconomy(spec));
+const opts = ud10Options({ fleeing: true, retreat: true });
 const used = (e: ReturnType<typeof createEconomy>) => Object.fromEntries(Object.entries(e.slots).map(([k, v]) => [k, v.used]));
 
 describe("round economy", () => {
@@ -18,27 +23,29 @@ describe("round economy", () => {
   });
 
   it("UD-ACT-02: an attack spends the action; a second attack is short of it", () => {
-    const once = spendEvent(createEconomy(spec), { kind: "attack" });
+    const once = spendEvent(createEconomy(spec), actionEvent("attack"));
     expect(used(once.economy)).toMatchObject({ action: 1 });
-    expect(spendEvent(once.economy, { kind: "attack" }).short).toBe("action");
+    expect(spendEvent(once.economy, actionEvent("attack")).short).toBe("action");
   });
 
   it("UD-REA-01: one reaction per round", () => {
-    const e = economyFromEvents(spec, [{ kind: "reaction" }]);
-    expect(hasReaction(e)).toBe(false);
-    expect(spendEvent(e, { kind: "reaction" }).short).toBe("reaction");
+    const parry = { cost: { slots: { reaction: 1 } } };
+    const e = after([reactionEvent(parry)]);
+    expect(used(e)).toMatchObject({ reaction: 1 });
+    expect(spendEvent(e, reactionEvent(parry)).short).toBe("reaction");
   });
 
   it("UD-MOV-03: full movement spends movement and action", () => {
-    const e = economyFromEvents(spec, [{ kind: "move", cost: { slots: { movement: 1, action: 1 } } }]);
+    const e = after([moveEvent({ slots: { movement: 1, action: 1 } })]);
     expect(used(e)).toMatchObject({ movement: 1, action: 1, reaction: 0 });
     expect(pips(e, spec).filter((p) => p.spent).map((p) => p.slot)).toEqual(["movement", "action"]);
   });
 
   it("UD-OPT-01/02: fleeing costs the movement; retreating the movement, action and reaction; a free attack nothing", () => {
-    expect(used(economyFromEvents(spec, [{ kind: "flee" }]))).toMatchObject({ movement: 1, action: 0, reaction: 0 });
-    expect(used(economyFromEvents(spec, [{ kind: "retreat" }]))).toMatchObject({ movement: 1, action: 1, reaction: 1 });
-    expect(used(economyFromEvents(spec, [{ kind: "freeAttack" }]))).toMatchObject({ movement: 0, action: 0, reaction: 0 });
+    const foes = [fighter({ id: "foe" })];
+    expect(used(after([moveEvent(disengage(foes, "flee", opts).cost)]))).toMatchObject({ movement: 1, action: 0, reaction: 0 });
+    expect(used(after([moveEvent(disengage(foes, "retreat", opts).cost)]))).toMatchObject({ movement: 1, action: 1, reaction: 1 });
+    expect(used(after([FREE_ATTACK_EVENT]))).toMatchObject({ movement: 0, action: 0, reaction: 0 });
   });
 
   it("reads a stored economy back and falls back to a fresh one", () => {

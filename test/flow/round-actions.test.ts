@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { createEconomy } from "../../src/rules/core/economy.js";
 import { ACTIONS, economy } from "../../src/rules/ud10/movement.js";
-import { spendEvent, toggledSlot } from "../../src/foundry/logic/economy.js";
+import { actionEvent, spendEvent, toggledSlot } from "../../src/foundry/logic/economy.js";
 import { actionButtons, actionLabel, actionLineHtml, decideAction, isAction, SHEET_ACTIONS, skillRollIsAction } from "../../src/foundry/logic/round-actions.js";
 
 const spec = economy();
@@ -32,7 +32,7 @@ describe("UD-ACT-02: actions besides the attack", () => {
       const decision = decideAction(a.id, fresh());
       expect(decision.ok).toBe(true);
       if (!decision.ok) continue;
-      expect(decision.event).toEqual(a.id === "attack" ? { kind: "attack" } : { kind: "action", action: a.id });
+      expect(decision.event).toEqual({ kind: a.id === "attack" ? "attack" : "action", action: a.id, cost: a.cost });
       const after = spendEvent(fresh(), decision.event!).economy;
       expect(after.slots.action!.used).toBe(1);
       expect(after.slots.movement!.used).toBe(0);
@@ -41,8 +41,8 @@ describe("UD-ACT-02: actions besides the attack", () => {
   });
 
   it("once the action is spent (by an attack or a reload) every other action is refused", () => {
-    const afterAttack = spendEvent(fresh(), { kind: "attack" }).economy;
-    const afterReload = spendEvent(fresh(), { kind: "action", action: "reload" }).economy;
+    const afterAttack = spendEvent(fresh(), actionEvent("attack")).economy;
+    const afterReload = spendEvent(fresh(), actionEvent("reload")).economy;
     for (const spent of [afterAttack, afterReload]) {
       for (const a of ACTIONS) expect(decideAction(a.id, spent)).toEqual({ ok: false, key: "FRAY.Flow.Error.NoAction", short: "action" });
     }
@@ -50,7 +50,7 @@ describe("UD-ACT-02: actions besides the attack", () => {
 
   it("a skill roll made in combat is the skill action: it spends the action and nothing else", () => {
     const decision = decideAction("skill", fresh());
-    expect(decision).toEqual({ ok: true, event: { kind: "action", action: "skill" } });
+    expect(decision).toEqual({ ok: true, event: { kind: "action", action: "skill", cost: { slots: { action: 1 } } } });
   });
 
   it("the chat line names the action, says whether the action was spent and cites UD-ACT-02; text is escaped", () => {
@@ -64,7 +64,7 @@ describe("UD-ACT-02: actions besides the attack", () => {
 
 describe("UD-ACT-01, UD-REA-01: the GM toggles a slot of the round", () => {
   it("a used slot becomes unused, an unused one fully used; others stay", () => {
-    const spent = spendEvent(fresh(), { kind: "attack" }).economy;
+    const spent = spendEvent(fresh(), actionEvent("attack")).economy;
     const freed = toggledSlot(spent, "action");
     expect(freed.slots.action!.used).toBe(0);
     expect(spent.slots.action!.used).toBe(1);

@@ -5,12 +5,14 @@
  * Flee (UD-OPT-01: each gets a free attack) or Retreat (UD-OPT-02: the round's movement, action
  * and reaction) (`moveToken`).
  */
-import { ud10, ud10Options, type Ud10Combatant } from "../../rules/ud10/index.js";
+import type { ActionCost } from "../../rules/core/economy.js";
+import { disengage, isIncapacitated, movementCharge, movementCost, movementPaid, ud10, ud10Options, type Ud10Combatant } from "../../rules/ud10/index.js";
 import { actorSource } from "../attack.js";
 import { postFreeAttackPrompt } from "../chat/free-attack.js";
-import { activeCombat, combatantFor, exhaust, spendOn, type CombatantLike } from "../combat/economy-store.js";
+import { activeCombat, combatantFor, spendAvailable, type CombatantLike } from "../combat/economy-store.js";
+import { moveEvent } from "../logic/economy.js";
 import { disengageChoices, leftBehind, type Placed } from "../logic/engagement.js";
-import { BAND_LABELS, bandFor, movementCharge, refuseMove, type BeyondFullPolicy } from "../logic/ruler.js";
+import { BAND_LABELS, bandFor, refuseMove, type BeyondFullPolicy } from "../logic/ruler.js";
 import { toMetres } from "../measure.js";
 import { formatKey, warn } from "../notify.js";
 import { beyondFullPolicy, ud10OptionValues } from "../settings.js";
@@ -49,7 +51,6 @@ interface TokenDocLike {
   height: number;
   disposition: number;
   actor: Actor.Implementation | null;
-  movementHistory?: Position[];
   parent?: { id: string | null } | null;
 }
 
@@ -74,15 +75,22 @@ function pathMetres(points: readonly Position[]): number {
   return toMetres(path.cost ?? path.distance, canvas.grid.units);
 }
 
+/** What the movement hook stored for the round: metres moved and what that movement paid. */
+interface MovedFlag {
+  round?: number;
+  metres?: number;
+  paid?: ActionCost;
+}
+
 /**
- * Metres this token's combatant moved earlier this round: what the movement hook counted
- * (`flags.fray.moved` of the round), else the token's movement history.
+ * What this token's combatant moved earlier this round, as the movement hook counted it
+ * (`flags.fray.moved` of the round): the one source the ruler and both movement hooks read.
+ * Nothing stored for this round is nothing moved yet.
  */
-export function movedThisRound(doc: TokenDocLike, combatant?: CombatantLike): number {
-  const stored = combatant?.getFlag("fray", "moved") as { round?: number; metres?: number } | undefined;
-  if (stored && stored.round === activeCombat()?.round && typeof stored.metres === "number") return stored.metres;
-  if (combatant) return 0;
-  return pathMetres(doc.movementHistory ?? []);
+export function movedThisRound(combatant: CombatantLike | undefined): { metres: number; paid?: ActionCost } {
+  const stored = combatant?.getFlag("fray", "moved") as MovedFlag | undefined;
+  if (!stored || stored.round !== activeCombat()?.round || typeof stored.metres !== "number") return { metres: 0 };
+  return { metres: stored.metres, paid: stored.paid };
 }
 
 /** Metres of the movement being made. */
@@ -103,9 +111,9 @@ export function onPreMoveToken(doc: TokenDocLike, movement: MovementLike): boole
   if (policy !== "refuse" || !combatant) return;
   const stats = statsOf(doc);
   if (!stats) return;
-  const bands = ud10.movement(stats, {});
-  const total = movedThisRound(doc, combatant) + movementMetres(movement);
-  if (refuseMove(policy, total, bands)) {
+  const total = movedThisRound(combatant).metres + movementMetres(movement);
+  if (refuseMove(policy, total, stats)) {
+    const bands = ud10.movement(stats, {});
     warn("FRAY.Flow.Move.Refused", { token: doc.name ?? "", metres: Math.round(total * 10) / 10, full: bands[bands.length - 1]!.maxMetres });
     return false;
   }
@@ -118,57 +126,69 @@ function centreMetres(p: Position): { x: number; y: number } {
   return { x: (p.x + ((p.width ?? 1) * grid.size) / 2) * scale, y: (p.y + ((p.height ?? 1) * grid.size) / 2) * scale };
 }
 
+/** Another token of the combat: its placed point, document and stats. */
+interface Other {
+  placed: Placed;
+  doc: TokenDocLike;
+  stats?: Ud10Combatant;
+}
+
 /** The other tokens of the combat as placed points, with their documents. */
-function othersInCombat(mover: TokenDocLike): { placed: Placed; doc: TokenDocLike }[] {
-  const out: { placed: Placed; doc: TokenDocLike }[] = [];
+function othersInCombat(mover: TokenDocLike): Other[] {
+  const out: Other[] = [];
   for (const c of Array.from((activeCombat()?.combatants ?? []) as Iterable<{ token?: TokenDocLike | null; defeated?: boolean }>)) {
     const doc = c.token;
     if (!doc || doc.id === mover.id) continue;
     const stats = statsOf(doc);
-    const out_ = Boolean(c.defeated) || (stats ? ["unconscious", "incapacitated", "dead"].some((s) => stats.conditions.includes(s)) : false);
-    out.push({ placed: { id: doc.id ?? "", disposition: doc.disposition, ...centreMetres(doc), out: out_ }, doc });
+    const out_ = Boolean(c.defeated) || (stats ? isIncapacitated(stats) : false);
+    out.push({ placed: { id: doc.id ?? "", disposition: doc.disposition, ...centreMetres(doc), out: out_ }, doc, stats });
   }
   return out;
 }
 
 /**
- * `moveToken` on the client that moved the token: spends the economy for the band reached
- * (UD-MOV-02, UD-MOV-03), then, when the move leaves engaged opponents and the fleeing or
- * retreat option is on, asks Flee or Retreat (UD-OPT-01, UD-OPT-02).
+ * `moveToken` on the client that moved the token. When the move leaves engaged opponents and the
+ * fleeing or retreat option is on, asks Flee or Retreat and takes the core's disengagement
+ * (UD-OPT-01: each left opponent gets a free attack; UD-OPT-02: the whole round). Then spends
+ * the core's charge for the move, the disengagement's cost included (UD-MOV-02, UD-MOV-03): a
+ * 1.5 m step away while fleeing pays the movement.
  */
 export async function onMoveToken(doc: TokenDocLike, movement: MovementLike, _operation: unknown, user: { id: string | null }): Promise<void> {
   if (user.id !== game.user?.id) return;
   const combatant = combatantOf(doc);
   const stats = statsOf(doc);
   if (!combatant || !stats || !canvas?.grid) return;
-  const bands = ud10.movement(stats, {});
   const moved = movementMetres(movement);
-  const before = movedThisRound(doc, combatant);
-  if (combatant.isOwner) await combatant.setFlag("fray", "moved", { round: activeCombat()?.round ?? 0, metres: before + moved });
-  const charge = movementCharge(before, before + moved, bands);
-  if (charge.slots) {
-    const short = await spendOn(combatant, { kind: "move", cost: charge });
-    if (short) warn("FRAY.Flow.Move.OverBudget", { token: doc.name ?? "", band: BAND_LABELS[bandFor(before + moved, bands)] });
-  }
+  const before = movedThisRound(combatant);
   const options = ud10Options(ud10OptionValues());
-  const choices = disengageChoices(options);
-  if (!choices.length) return;
-  const mover: Placed = { id: doc.id ?? "", disposition: doc.disposition, ...centreMetres(movement.origin) };
-  const others = othersInCombat(doc);
-  const left = leftBehind(mover, centreMetres(movement.destination), others.map((o) => o.placed));
-  if (!left.length) return;
-  const choice = await askDisengage(doc.name ?? "", left.length, choices);
-  if (choice === "flee") {
-    const attackers = left.map((p) => others.find((o) => o.placed.id === p.id)!.doc);
+  const left = disengageChoices(options).length ? leftOpponents(doc, movement) : [];
+  const choice = left.length ? await askDisengage(doc.name ?? "", left.length, disengageChoices(options)) : undefined;
+  const d = choice ? disengage(left.filter((o) => o.stats).map((o) => o.stats!), choice, options) : undefined;
+  const charge = movementCharge(stats, before.metres, before.metres + moved, { paid: before.paid, also: d?.cost });
+  const paid = movementPaid(before.paid ?? movementCost(stats, before.metres), charge);
+  if (combatant.isOwner) await combatant.setFlag("fray", "moved", { round: activeCombat()?.round ?? 0, metres: before.metres + moved, paid });
+  if (charge.slots) {
+    const short = await spendAvailable(combatant, moveEvent(charge));
+    if (short) warn("FRAY.Flow.Move.OverBudget", { token: doc.name ?? "", band: BAND_LABELS[bandFor(before.metres + moved, stats)] });
+  }
+  if (d?.mode === "flee") {
+    const attackers = left.filter((o) => o.stats && d.freeAttacks.includes(o.stats.id)).map((o) => o.doc);
     await postFreeAttackPrompt({
       moverTokenUuid: doc.uuid,
       moverName: doc.name ?? "",
       attackers: attackers.map((a) => ({ actorUuid: a.actor?.uuid ?? "", tokenUuid: a.uuid, name: a.name ?? "" })),
     });
-  } else if (choice === "retreat") {
-    await exhaust(combatant, ["movement", "action", "reaction"]);
-    await ChatMessage.implementation.create({ content: `<div class="fray fray-card"><p>${formatKey("FRAY.Flow.Retreat.Done", { token: doc.name ?? "" })} <span class="fray-rule">UD-OPT-02</span></p></div>` } as never);
+  } else if (d?.mode === "retreat") {
+    await ChatMessage.implementation.create({ content: `<div class="fray fray-card"><p>${formatKey("FRAY.Flow.Retreat.Done", { token: doc.name ?? "" })} <span class="fray-rule">${d.rule}</span></p></div>` } as never);
   }
+}
+
+/** The engaged opponents a move leaves behind (UD-OPT-01, UD-OPT-02). */
+function leftOpponents(doc: TokenDocLike, movement: MovementLike): Other[] {
+  const mover: Placed = { id: doc.id ?? "", disposition: doc.disposition, ...centreMetres(movement.origin) };
+  const others = othersInCombat(doc);
+  const left = leftBehind(mover, centreMetres(movement.destination), others.map((o) => o.placed));
+  return left.map((p) => others.find((o) => o.placed.id === p.id)!);
 }
 
 /** Asks whether the mover flees or retreats; `undefined` when the dialog is closed. */

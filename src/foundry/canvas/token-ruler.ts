@@ -4,7 +4,7 @@
  * red beyond. The distance is the ruler's measured cost, which starts at the token's movement
  * history of this turn (core clears the history when a turn starts), converted to metres.
  */
-import { ud10 } from "../../rules/ud10/index.js";
+import type { Ud10Combatant } from "../../rules/ud10/index.js";
 import { actorSource } from "../attack.js";
 import { bandColour } from "../logic/ruler.js";
 import { toMetres } from "../measure.js";
@@ -18,11 +18,11 @@ interface WaypointLike {
 /** A style the base ruler returns. */
 type Style = { color?: number | unknown } & Record<string, unknown>;
 
-/** The movement bands of a token's actor, or undefined when its stats cannot be read. */
-export function bandsOf(actor: Actor.Implementation | null | undefined): ReturnType<typeof ud10.movement> | undefined {
+/** The UD10 stats of a token's actor, or undefined when they cannot be read. */
+export function statsOf(actor: Actor.Implementation | null | undefined): Ud10Combatant | undefined {
   if (!actor) return undefined;
   try {
-    return ud10.movement(ud10CombatantFromActor(actorSource(actor)), {});
+    return ud10CombatantFromActor(actorSource(actor));
   } catch {
     return undefined;
   }
@@ -30,10 +30,10 @@ export function bandsOf(actor: Actor.Implementation | null | undefined): ReturnT
 
 /** The colour a waypoint gets from the budget, or undefined to keep the base colour. */
 function colourFor(actor: Actor.Implementation | null | undefined, waypoint: WaypointLike): number | undefined {
-  const bands = bandsOf(actor);
+  const stats = statsOf(actor);
   const cost = waypoint.measurement?.cost ?? waypoint.measurement?.distance;
-  if (!bands || typeof cost !== "number" || !Number.isFinite(cost)) return undefined;
-  return bandColour(toMetres(cost, canvas?.grid?.units), bands);
+  if (!stats || typeof cost !== "number" || !Number.isFinite(cost)) return undefined;
+  return bandColour(toMetres(cost, canvas?.grid?.units), stats);
 }
 
 /**

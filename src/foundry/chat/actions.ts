@@ -24,6 +24,7 @@ import {
 } from "../logic/card.js";
 import { withImmobilized } from "../logic/attack-options.js";
 import { packetOf, storedDamage, storedReaction } from "../logic/attack-state.js";
+import { reactionEvent } from "../logic/economy.js";
 import { applyUpdate, revertStatuses, revertUpdate, undoRecord } from "../logic/undo.js";
 import { reportError, warn } from "../notify.js";
 import { askGM, QUERIES } from "../queries.js";
@@ -108,7 +109,7 @@ export async function react(message: AttackMessageLike, index: number, id: "parr
   const roll = await roller.roll("1d10", id === "parry" ? "FRAY.Roll.Parry" : "FRAY.Roll.Dodge");
   const stored = storedReaction(id, option, roll, ctx.target.attackTotal);
   const ok = await commitTarget(message, index, id, withReaction(ctx.target, stored), roller.rolls);
-  if (ok && combatant) await spendOn(combatant, { kind: "reaction" });
+  if (ok && combatant) await spendOn(combatant, reactionEvent(option));
 }
 
 /** The defender lets the attack through without reacting (UD-REA-01). */

@@ -3,7 +3,7 @@
  * combatant does (UD-ACT-01, UD-ACT-02, UD-REA-01, UD-MOV-03, UD-OPT-01, UD-OPT-02). Spending on a
  * combatant the user does not own goes through the active GM.
  */
-import { createEconomy, type Economy } from "../../rules/core/economy.js";
+import { affordable, createEconomy, type Economy } from "../../rules/core/economy.js";
 import { economy as ud10Economy } from "../../rules/ud10/movement.js";
 import { readEconomy, spendEvent, toggledSlot, type RoundEvent } from "../logic/economy.js";
 import { warn } from "../notify.js";
@@ -82,17 +82,16 @@ export async function handleSpendQuery(data: Record<string, unknown>): Promise<{
 }
 
 /**
- * Marks slots as used up for the round (retreat takes movement, action and reaction, UD-OPT-02),
- * whatever was already spent.
+ * Spends an event, or when the economy is short, what it can still pay of it (a move or a
+ * retreat already made is paid as far as the round allows, UD-MOV-03, UD-OPT-02).
+ * @returns the slot that was short, or `undefined` when fully paid.
  */
-export async function exhaust(combatant: CombatantLike, slots: readonly string[]): Promise<void> {
-  const economy = economyOf(combatant);
-  const cost: Record<string, number> = {};
-  for (const id of slots) {
-    const slot = economy.slots[id];
-    if (slot && slot.max !== null && slot.used < slot.max) cost[id] = slot.max - slot.used;
-  }
-  if (Object.keys(cost).length) await spendOn(combatant, { kind: "move", cost: { slots: cost } });
+export async function spendAvailable(combatant: CombatantLike, event: RoundEvent): Promise<string | undefined> {
+  const short = await spendOn(combatant, event);
+  if (!short) return undefined;
+  const part = affordable(economyOf(combatant), event.cost);
+  if (part.slots || part.pools) await spendOn(combatant, { ...event, cost: part });
+  return short;
 }
 
 /**

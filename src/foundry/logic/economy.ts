@@ -4,37 +4,48 @@
  * stores the {@link Economy} on the combatant's flags.
  */
 import { createEconomy, shortfall, spend, type ActionCost, type Economy, type EconomySpec } from "../../rules/core/economy.js";
+import type { ReactionOption } from "../../rules/core/ruleset.js";
 import { ACTIONS } from "../../rules/ud10/movement.js";
 
-/** What a combatant does in a round that costs something. */
-export type RoundEvent =
-  | { kind: "attack" }
-  /** One of the core's other actions (ready, reload, useItem, skill), UD-ACT-02. */
-  | { kind: "action"; action: string }
-  | { kind: "freeAttack" }
-  | { kind: "reaction" }
-  | { kind: "move"; cost: ActionCost }
-  | { kind: "flee" }
-  | { kind: "retreat" };
+/**
+ * What a combatant does in a round that costs something, with the cost the core gives it: an
+ * action's `ACTIONS[...].cost` (UD-ACT-02), a reaction's `ReactionOption.cost` (UD-REA-01), a
+ * movement band's charge (`movementCharge`, UD-MOV-02, UD-MOV-03), a disengagement's
+ * `Disengagement.cost` folded into that charge (UD-OPT-01, UD-OPT-02); a free attack costs nothing.
+ */
+export interface RoundEvent {
+  kind: "attack" | "action" | "freeAttack" | "reaction" | "move";
+  /** The core's action id, for `attack` and `action`. */
+  action?: string;
+  cost: ActionCost;
+}
 
-/** The cost of one event (UD-ACT-02 attack and the core's other actions, UD-REA-01 reaction, UD-OPT-01 flee, UD-OPT-02 retreat). */
+/**
+ * The event of one of the core's actions (UD-ACT-02): its cost as `ACTIONS` gives it.
+ * @throws Error for an id that is not one of the core's actions.
+ */
+export function actionEvent(action: string): RoundEvent {
+  const def = ACTIONS.find((a) => a.id === action);
+  if (!def) throw new Error(`Unknown UD10 action "${action}"`);
+  return { kind: action === "attack" ? "attack" : "action", action, cost: def.cost };
+}
+
+/** The event of a reaction (UD-REA-01): the option's own cost. */
+export function reactionEvent(option: Pick<ReactionOption, "cost">): RoundEvent {
+  return { kind: "reaction", cost: option.cost };
+}
+
+/** The event of a move: the core's charge for it (`movementCharge`). */
+export function moveEvent(cost: ActionCost): RoundEvent {
+  return { kind: "move", cost };
+}
+
+/** The event of a free attack (UD-OPT-01): it costs the attacker nothing. */
+export const FREE_ATTACK_EVENT: RoundEvent = { kind: "freeAttack", cost: {} };
+
+/** The cost of one event: what the core gave it. */
 export function eventCost(event: RoundEvent): ActionCost {
-  switch (event.kind) {
-    case "attack":
-      return { slots: { action: 1 } };
-    case "action":
-      return ACTIONS.find((a) => a.id === event.action)?.cost ?? { slots: { action: 1 } };
-    case "freeAttack":
-      return {};
-    case "reaction":
-      return { slots: { reaction: 1 } };
-    case "move":
-      return event.cost;
-    case "flee":
-      return { slots: { movement: 1 } };
-    case "retreat":
-      return { slots: { movement: 1, action: 1, reaction: 1 } };
-  }
+  return event.cost ?? {};
 }
 
 /**
@@ -53,8 +64,7 @@ export function readEconomy(stored: unknown, spec: EconomySpec): Economy {
 }
 
 /**
- * Spends what an event costs, clamping movement costs that were already paid (moving further
- * after a flee). Returns the new economy and the slot that was short, if any: a move past the
+ * Spends what an event costs. Returns the new economy and the slot that was short, if any: a move past the
  * budget or a second reaction is refused by the caller, other shortfalls are reported.
  */
 export function spendEvent(economy: Economy, event: RoundEvent): { economy: Economy; short?: string } {
@@ -62,13 +72,6 @@ export function spendEvent(economy: Economy, event: RoundEvent): { economy: Econ
   const short = shortfall(economy, cost);
   if (short) return { economy, short };
   return { economy: spend(economy, cost) };
-}
-
-/** The economy after replaying a round's events in order; events that cannot be paid are skipped. */
-export function economyFromEvents(spec: EconomySpec, events: readonly RoundEvent[]): Economy {
-  let economy = createEconomy(spec);
-  for (const e of events) economy = spendEvent(economy, e).economy;
-  return economy;
 }
 
 /** One pip of the tracker: a slot with its uses. */
@@ -88,12 +91,6 @@ export function pips(economy: Economy, spec: EconomySpec): Pip[] {
     const slot = economy.slots[s.id] ?? { used: 0, max: s.max };
     return { slot: s.id, label: s.label, used: slot.used, max: slot.max, spent: slot.max !== null && slot.used >= slot.max };
   });
-}
-
-/** True when the reaction of the round is still there (UD-REA-01). */
-export function hasReaction(economy: Economy): boolean {
-  const r = economy.slots.reaction;
-  return !r || r.max === null || r.used < r.max;
 }
 
 /** The slots the GM may mark used or unused from the tracker (UD-ACT-01, UD-REA-01). */

@@ -6,7 +6,7 @@
  */
 import type { Economy } from "../../rules/core/economy.js";
 import { ACTIONS } from "../../rules/ud10/movement.js";
-import { spendEvent, type RoundEvent } from "./economy.js";
+import { actionEvent, spendEvent, type RoundEvent } from "./economy.js";
 
 /** Ids of the core's actions (UD-ACT-02). */
 export type ActionId = (typeof ACTIONS)[number]["id"];
@@ -55,7 +55,8 @@ export type ActionDecision =
  * through here too, so every action of the round is weighed the same way.
  */
 export function decideAction(action: string, economy: Economy | undefined): ActionDecision {
-  const event: RoundEvent = action === "attack" ? { kind: "attack" } : { kind: "action", action };
+  if (!ACTIONS.some((a) => a.id === action)) return { ok: false, key: "FRAY.Flow.Error.NoSlot", short: action };
+  const event: RoundEvent = actionEvent(action);
   if (!economy) return { ok: true };
   const { short } = spendEvent(economy, event);
   if (short) return { ok: false, key: short === "action" ? "FRAY.Flow.Error.NoAction" : "FRAY.Flow.Error.NoSlot", short };

@@ -85,3 +85,21 @@ export function spend(economy: Economy, cost: ActionCost): Economy {
   for (const [id, n] of Object.entries(cost.pools ?? {})) next.pools[id]!.value -= n;
   return next;
 }
+
+/**
+ * The part of a cost the economy can still pay, slot by slot and pool by pool (a retreat after
+ * the action was spent takes what is left of the round, UD-OPT-02).
+ */
+export function affordable(economy: Economy, cost: ActionCost): ActionCost {
+  const out: ActionCost = {};
+  for (const [id, n] of Object.entries(cost.slots ?? {})) {
+    const slot = economy.slots[id];
+    const left = !slot ? 0 : slot.max === null ? n : Math.max(0, slot.max - slot.used);
+    if (Math.min(n, left) > 0) (out.slots ??= {})[id] = Math.min(n, left);
+  }
+  for (const [id, n] of Object.entries(cost.pools ?? {})) {
+    const left = Math.max(0, economy.pools[id]?.value ?? 0);
+    if (Math.min(n, left) > 0) (out.pools ??= {})[id] = Math.min(n, left);
+  }
+  return out;
+}

@@ -80,3 +80,48 @@ export function disengage(engaged: Ud10Combatant[], mode: "flee" | "retreat", op
   if (!options.retreat) throw new FrayError("FRAY.Error.OptionOff", { option: "FRAY.Option.retreat.label" }, "The retreat rule is off");
   return { mode, rule: "UD-OPT-02", cost: { slots: { movement: 1, action: 1, reaction: 1 } }, freeAttacks: [] };
 }
+
+/**
+ * What the round's movement costs once `metres` have been moved this round: the cost of the band
+ * reached, full movement's past it (UD-MOV-01 to UD-MOV-03).
+ */
+export function movementCost(c: Ud10Combatant, metres: number): ActionCost {
+  const bands = movement(c);
+  return (movementBand(c, metres) ?? bands[bands.length - 1]!).cost;
+}
+
+/** Slot by slot, the larger of two costs. */
+function largerSlots(a: ActionCost, b: ActionCost): Record<string, number> {
+  const out: Record<string, number> = { ...(a.slots ?? {}) };
+  for (const [id, n] of Object.entries(b.slots ?? {})) out[id] = Math.max(out[id] ?? 0, n);
+  return out;
+}
+
+/**
+ * What moving on from `fromMetres` already travelled this round to `toMetres` adds to the
+ * round's economy: the cost of the band reached minus what the round's movement already paid
+ * (moving 3 m, then 4 m more with standard movement 7 m pays the movement once; going past 7 m
+ * later adds the action, UD-MOV-03).
+ * @param more.paid what the round's movement already paid; the cost of the band of `fromMetres`
+ *   when absent.
+ * @param more.also a cost the same move carries besides its distance: a disengagement's
+ *   ({@link disengage}), so a 1.5 m step away from an engaged opponent pays the movement when
+ *   fleeing (UD-OPT-01) and the whole round when retreating (UD-OPT-02).
+ */
+export function movementCharge(c: Ud10Combatant, fromMetres: number, toMetres: number, more: { paid?: ActionCost; also?: ActionCost } = {}): ActionCost {
+  const paid = largerSlots(more.paid ?? movementCost(c, fromMetres), {});
+  const due = largerSlots(movementCost(c, toMetres), more.also ?? {});
+  const slots: Record<string, number> = {};
+  for (const [id, n] of Object.entries(due)) {
+    const extra = n - (paid[id] ?? 0);
+    if (extra > 0) slots[id] = extra;
+  }
+  return Object.keys(slots).length ? { slots } : {};
+}
+
+/** What the round's movement has paid once a charge is paid: the earlier payment plus the charge. */
+export function movementPaid(paid: ActionCost, charge: ActionCost): ActionCost {
+  const slots: Record<string, number> = { ...(paid.slots ?? {}) };
+  for (const [id, n] of Object.entries(charge.slots ?? {})) slots[id] = (slots[id] ?? 0) + n;
+  return Object.keys(slots).length ? { slots } : {};
+}
