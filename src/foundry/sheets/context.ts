@@ -115,8 +115,6 @@ export interface WeaponRow {
   range: string;
   penetration: number;
   modes: { id: string; label: string }[];
-  /** The rules core cannot read the weapon: the reason, localized. */
-  invalid: string;
 }
 
 /** Loose view of an item source's system. */
@@ -149,7 +147,6 @@ function weaponRows(items: ItemSource[], i18n: SheetI18n): WeaponRow[] {
         range: ranged ? i18n.format("FRAY.Sheet.RangeIncrement", { metres: metres(s.rangeIncrement ?? 0) }) : "",
         penetration: s.penetration ?? 0,
         modes: modes.length ? [{ id: "standard", label: i18n.localize("FRAY.Sheet.StandardMode") }, ...modes.map((m) => ({ id: m.id, label: m.label || m.id }))] : [],
-        invalid: "",
       };
     });
 }
