@@ -97,6 +97,30 @@ export function list(raw: Raw, key: string, path: string): unknown[] {
   return v;
 }
 
+/** The identity every combatant carries: id, display name, character or NPC, and its side. */
+export interface Identity {
+  id: string;
+  name: string;
+  kind: "character" | "npc";
+  group: string;
+}
+
+/**
+ * Reads a combatant's identity: `name` (default `combatant`), `id` (default the name), `kind`
+ * (`npc`, anything else a character) and `group` (default `npc` for an NPC, else `players`).
+ * @throws FrayError naming `path.key` when one of them is not a text.
+ */
+export function parseIdentity(raw: Raw, path: string): Identity {
+  const kind = str(raw, "kind", path, "character");
+  const name = str(raw, "name", path, "combatant");
+  return {
+    id: str(raw, "id", path, name),
+    name,
+    kind: kind === "npc" ? "npc" : "character",
+    group: str(raw, "group", path, kind === "npc" ? "npc" : "players"),
+  };
+}
+
 /**
  * Reads a pool such as HP: `{ value, max }`, or a bare number meaning a full pool. A missing
  * value is a full pool of `fallback` when one is given.

@@ -1,4 +1,4 @@
-import { fieldError, int, isRecord, num, oneOf, str } from "../core/parse.js";
+import { fieldError, int, isRecord, list, num, oneOf, parseIdentity, str } from "../core/parse.js";
 import { combatantData, type ActorSource, type ItemSource } from "../core/sources.js";
 import type { LastingEffect, Track, VitalState } from "../core/types.js";
 
@@ -156,7 +156,7 @@ export function parseArmor(raw: unknown, path = "armor"): CriticalArmor {
  */
 export function parseLastingEffect(raw: unknown, path: string): LastingEffect {
   if (!isRecord(raw)) throw fieldError(path, "an object");
-  const list = (key: string): string[] | undefined => {
+  const texts = (key: string): string[] | undefined => {
     const v = raw[key];
     if (v === undefined || v === null) return undefined;
     if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw fieldError(`${path}.${key}`, "a list of texts");
@@ -171,9 +171,9 @@ export function parseLastingEffect(raw: unknown, path: string): LastingEffect {
   if (raw.value !== undefined && raw.value !== null) effect.value = num(raw, "value", path);
   if (raw.rounds !== undefined && raw.rounds !== null) effect.rounds = int(raw, "rounds", path, undefined, 0);
   if (raw.location !== undefined && raw.location !== null) effect.location = str(raw, "location", path);
-  const stops = list("stops");
+  const stops = texts("stops");
   if (stops) effect.stops = stops;
-  const treated = list("treated");
+  const treated = texts("treated");
   if (treated) effect.treated = treated;
   return effect;
 }
@@ -198,21 +198,13 @@ export function parseCombatant(raw: unknown, path = "combatant"): CriticalCombat
   if (typeof hitsRaw === "number") value = hitsRaw;
   else if (isRecord(hitsRaw)) value = int(hitsRaw, "value", `${path}.hits`, physique.total);
   else if (hitsRaw !== undefined && hitsRaw !== null) throw fieldError(`${path}.hits`, "{ value, max } or a number");
-  const list = (key: string): unknown[] => {
-    const v = raw[key] ?? [];
-    if (!Array.isArray(v)) throw fieldError(`${path}.${key}`, "a list");
-    return v;
-  };
   const parryRaw = raw.parry ?? {};
   if (!isRecord(parryRaw)) throw fieldError(`${path}.parry`, "a mapping of foe ids to OB");
   const parry: Record<string, number> = {};
   for (const k of Object.keys(parryRaw)) parry[k] = int(parryRaw, k, `${path}.parry`, undefined, 0);
-  const kind = str(raw, "kind", path, "character");
+  const identity = parseIdentity(raw, path);
   return {
-    id: str(raw, "id", path, str(raw, "name", path, "combatant")),
-    name: str(raw, "name", path, "combatant"),
-    kind: kind === "npc" ? "npc" : "character",
-    group: str(raw, "group", path, kind === "npc" ? "npc" : "players"),
+    ...identity,
     quickness: int(raw, "quickness", path, 0),
     selfDiscipline: int(raw, "selfDiscipline", path, 0),
     physique,
@@ -220,12 +212,12 @@ export function parseCombatant(raw: unknown, path = "combatant"): CriticalCombat
     baseMove: num(raw, "baseMove", path, 10),
     maneuver: int(raw, "maneuver", path, 0),
     skills,
-    weapons: list("weapons").map((w, i) => parseWeapon(w, `${path}.weapons[${i}]`)),
-    armor: list("armor").map((a, i) => parseArmor(a, `${path}.armor[${i}]`)),
+    weapons: list(raw, "weapons", path).map((w, i) => parseWeapon(w, `${path}.weapons[${i}]`)),
+    armor: list(raw, "armor", path).map((a, i) => parseArmor(a, `${path}.armor[${i}]`)),
     hits: { value: Math.min(value, physique.total), max: physique.total },
     stun: int(raw, "stun", path, 0, 0),
-    effects: list("effects").map((e, i) => parseLastingEffect(e, `${path}.effects[${i}]`)),
-    conditions: list("conditions").map(String),
+    effects: list(raw, "effects", path).map((e, i) => parseLastingEffect(e, `${path}.effects[${i}]`)),
+    conditions: list(raw, "conditions", path).map(String),
     parry,
   };
 }

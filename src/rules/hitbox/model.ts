@@ -1,4 +1,4 @@
-import { fieldError, int, isRecord, num, oneOf, str, type Raw } from "../core/parse.js";
+import { fieldError, int, isRecord, list, num, oneOf, parseIdentity, str, type Raw } from "../core/parse.js";
 import { combatantData, itemData, type ActorSource, type ItemSource } from "../core/sources.js";
 import type { Track } from "../core/types.js";
 
@@ -240,31 +240,22 @@ export function parseCombatant(raw: unknown, path = "combatant", options: ParseO
       hitboxes[h] = { value, max };
     } else throw fieldError(p, "a number or { value, max }");
   }
-  const list = (key: string): unknown[] => {
-    const v = raw[key] ?? [];
-    if (!Array.isArray(v)) throw fieldError(`${path}.${key}`, "a list");
-    return v;
-  };
-  const weapons = list("weapons").map((w, i) => parseWeapon(w, `${path}.weapons[${i}]`));
-  const held = list("held").map((h, i) => {
+  const weapons = list(raw, "weapons", path).map((w, i) => parseWeapon(w, `${path}.weapons[${i}]`));
+  const held = list(raw, "held", path).map((h, i) => {
     if (typeof h !== "string") throw fieldError(`${path}.held[${i}]`, "an item name or id");
     return weapons.find((w) => w.id === h || w.name === h)?.id ?? h;
   });
-  const kind = str(raw, "kind", path, "character");
-  const name = str(raw, "name", path, "combatant");
+  const identity = parseIdentity(raw, path);
   return {
-    id: str(raw, "id", path, name),
-    name,
-    kind: kind === "npc" ? "npc" : "character",
-    group: str(raw, "group", path, kind === "npc" ? "npc" : "players"),
+    ...identity,
     abilities,
     skills,
     hitboxes,
-    armor: list("armor").map((a, i) => parseArmor(a, `${path}.armor[${i}]`)),
+    armor: list(raw, "armor", path).map((a, i) => parseArmor(a, `${path}.armor[${i}]`)),
     weapons,
     mainHand: oneOf(raw, "mainHand", path, ["right", "left"] as const, "right"),
     held,
-    conditions: list("conditions").map(String),
+    conditions: list(raw, "conditions", path).map(String),
   };
 }
 

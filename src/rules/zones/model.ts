@@ -1,4 +1,4 @@
-import { bool, fieldError, isRecord, num, oneOf, str, type Raw } from "../core/parse.js";
+import { bool, fieldError, isRecord, list, num, oneOf, parseIdentity, str, type Raw } from "../core/parse.js";
 import { assertRuleset, combatantData, itemData, type ActorSource, type ItemSource } from "../core/sources.js";
 import { parseFormula } from "../core/dice/formula.js";
 import type { Track } from "../core/types.js";
@@ -327,17 +327,9 @@ export function parseCombatant(raw: unknown, path = "combatant"): ZonesCombatant
   }
   const actionsRaw = raw.actions ?? {};
   if (!isRecord(actionsRaw)) throw fieldError(`${path}.actions`, "{ action, reaction, free }");
-  const list = (key: string): unknown[] => {
-    const v = raw[key] ?? [];
-    if (!Array.isArray(v)) throw fieldError(`${path}.${key}`, "a list");
-    return v;
-  };
-  const kind = str(raw, "kind", path, "character");
+  const identity = parseIdentity(raw, path);
   return {
-    id: str(raw, "id", path, str(raw, "name", path, "combatant")),
-    name: str(raw, "name", path, "combatant"),
-    kind: kind === "npc" ? "npc" : "character",
-    group: str(raw, "group", path, kind === "npc" ? "npc" : "players"),
+    ...identity,
     attributes,
     skills,
     hp: track(raw, "hp", path),
@@ -354,9 +346,9 @@ export function parseCombatant(raw: unknown, path = "combatant"): ZonesCombatant
     initiativeBonus: num(raw, "initiativeBonus", path, 0),
     initiativeEffort: nonNegative(raw, "initiativeEffort", path, 0, true),
     aim: nonNegative(raw, "aim", path, 0, true),
-    weapons: list("weapons").map((w, i) => parseWeapon(w, `${path}.weapons[${i}]`)),
-    armor: list("armor").map((a, i) => parseArmor(a, `${path}.armor[${i}]`)),
-    conditions: list("conditions").map(String),
+    weapons: list(raw, "weapons", path).map((w, i) => parseWeapon(w, `${path}.weapons[${i}]`)),
+    armor: list(raw, "armor", path).map((a, i) => parseArmor(a, `${path}.armor[${i}]`)),
+    conditions: list(raw, "conditions", path).map(String),
   };
 }
 
