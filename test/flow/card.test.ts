@@ -7,7 +7,6 @@ import { FrayError } from "../../src/rules/core/errors.js";
 import {
   buttonsFor,
   mayPress,
-  reactionSucceeds,
   targetPhase,
   withApplied,
   withDamage,
@@ -18,6 +17,8 @@ import {
   type TargetState,
 } from "../../src/foundry/logic/card.js";
 import { undoRecord } from "../../src/foundry/logic/undo.js";
+import { storedReactionOf } from "../../src/foundry/logic/attack-state.js";
+import { reactionOutcome } from "../../src/rules/ud10/index.js";
 
 const hitTarget = (over: Partial<TargetState> = {}): TargetState => ({
   actorUuid: "Actor.b",
@@ -35,7 +36,8 @@ const hitTarget = (over: Partial<TargetState> = {}): TargetState => ({
   ...over,
 });
 
-const parry = (total: number): StoredReaction => ({ id: "parry", natural: total - 4, total, modifiers: [], faces: [total - 4], success: reactionSucceeds(total, 14) });
+const parry = (total: number): StoredReaction =>
+  storedReactionOf(reactionOutcome("parry", { roll: { formula: "1d10", total: total - 4, dice: [{ faces: 10, results: [total - 4] }], constant: 0 }, natural: total - 4, modifiers: [{ label: "FRAY.Mod.Skill", value: 4, rule: "UD-REA-02" }], total }, 14));
 
 const gm = { isGM: true, ownsAttacker: false, ownsTarget: false };
 const attackerPlayer = { isGM: false, ownsAttacker: true, ownsTarget: false };

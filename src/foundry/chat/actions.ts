@@ -5,7 +5,7 @@
  * core does the arithmetic; the card state in `logic/card.ts` decides what is allowed.
  */
 import { FrayError } from "../../rules/core/errors.js";
-import { ud10, type Ud10AttackInput } from "../../rules/ud10/index.js";
+import { resolveReaction, ud10, type Ud10AttackInput } from "../../rules/ud10/index.js";
 import { actorSource } from "../attack.js";
 import { effectiveResult } from "../attack-card.js";
 import { combatantFor, economyOf, spendOn } from "../combat/economy-store.js";
@@ -23,7 +23,7 @@ import {
   type Viewer,
 } from "../logic/card.js";
 import { withImmobilized } from "../logic/attack-options.js";
-import { packetOf, storedDamage, storedReaction } from "../logic/attack-state.js";
+import { packetOf, storedDamage, storedReactionOf } from "../logic/attack-state.js";
 import { reactionEvent } from "../logic/economy.js";
 import { applyUpdate, revertStatuses, revertUpdate, undoRecord } from "../logic/undo.js";
 import { reportError, warn } from "../notify.js";
@@ -106,8 +106,7 @@ export async function react(message: AttackMessageLike, index: number, id: "parr
     return;
   }
   const roller = new FoundryRoller();
-  const roll = await roller.roll("1d10", id === "parry" ? "FRAY.Roll.Parry" : "FRAY.Roll.Dodge");
-  const stored = storedReaction(id, option, roll, ctx.target.attackTotal);
+  const stored = storedReactionOf(await resolveReaction(option, ctx.target.attackTotal, roller));
   const ok = await commitTarget(message, index, id, withReaction(ctx.target, stored), roller.rolls);
   if (ok && combatant) await spendOn(combatant, reactionEvent(option));
 }

@@ -6,11 +6,11 @@
  * passes its FoundryRoller and tests a scripted one.
  */
 import type { DiceRoller } from "../../rules/core/dice/port.js";
-import type { AttackOdds, AttackPlan, AttackResult, DamagePacket, ReactionOption, RulesetOptions } from "../../rules/core/ruleset.js";
+import type { AttackOdds, AttackPlan, AttackResult, DamagePacket, ReactionOption, ReactionResult, RulesetOptions } from "../../rules/core/ruleset.js";
 import { sumModifiers, type RollOutcome } from "../../rules/core/types.js";
-import { ud10, type Ud10AttackInput } from "../../rules/ud10/index.js";
+import { reactionOutcome, ud10, type Ud10AttackInput } from "../../rules/ud10/index.js";
 import { storableResult } from "../attack-card.js";
-import { reactionSucceeds, type StoredDamage, type StoredReaction, type TargetState } from "./card.js";
+import { type StoredDamage, type StoredReaction, type TargetState } from "./card.js";
 
 /** The reactions of the core worth a card button (parry and dodge), as stored on the card (UD-REA-02, UD-REA-04). */
 export function storedReactions(options: readonly ReactionOption[]): TargetState["reactions"] {
@@ -52,15 +52,7 @@ export function targetState(who: TargetIdentity, input: Ud10AttackInput, plan: A
     reactions: storedReactions(ud10.reactions({ ...input, reaction: undefined }, undefined, options)),
   };
   if (result.reaction) {
-    const r = result.reaction;
-    state.reaction = {
-      id: r.id === "dodge" ? "dodge" : "parry",
-      natural: r.check.natural,
-      total: r.check.total,
-      modifiers: r.check.modifiers,
-      faces: r.check.roll.dice.flatMap((d) => d.results),
-      success: r.success,
-    };
+    state.reaction = storedReactionOf(result.reaction);
   }
   return state;
 }
@@ -78,12 +70,21 @@ export async function attackTarget(who: TargetIdentity, input: Ud10AttackInput, 
 }
 
 /**
- * The defender's reaction check as the card stores it (UD-REA-03, UD-REA-04): the d10 rolled,
- * the core's modifiers of the reaction, the total, and whether it beats the attack's total.
+ * The core's reaction result as the card stores it (UD-REA-03, UD-REA-04): the d10 rolled, the
+ * core's modifiers of the reaction, the total, and whether it beat the attack's total.
+ */
+export function storedReactionOf(r: ReactionResult): StoredReaction {
+  const c = r.check;
+  return { id: r.id === "dodge" ? "dodge" : "parry", natural: c.natural, total: c.total, modifiers: c.modifiers, faces: c.roll.dice.flatMap((d) => d.results), success: r.success };
+}
+
+/**
+ * A reaction check already rolled, weighed by the core (`reactionOutcome`, UD-REA-03) and stored
+ * as the card keeps it.
  */
 export function storedReaction(id: "parry" | "dodge", option: Pick<ReactionOption, "modifiers">, roll: RollOutcome, attackTotal: number): StoredReaction {
-  const total = roll.total + sumModifiers(option.modifiers);
-  return { id, natural: roll.total, total, modifiers: option.modifiers, faces: roll.dice.flatMap((d) => d.results), success: reactionSucceeds(total, attackTotal) };
+  const check = { roll, natural: roll.total, modifiers: option.modifiers, total: roll.total + sumModifiers(option.modifiers) };
+  return storedReactionOf(reactionOutcome(id, check, attackTotal));
 }
 
 /** A rolled damage packet as the card stores it (UD-DMG-01, UD-RNG-02 the mode's code, UD-ZON-01 the location). */

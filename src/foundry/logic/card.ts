@@ -248,11 +248,6 @@ export function withUndone(t: TargetState): TargetState {
   return { ...rest, undone: true };
 }
 
-/** The reaction check against the attack (UD-REA-03): success when its total beats the attack's. */
-export function reactionSucceeds(reactionTotal: number, attackTotal: number): boolean {
-  return reactionTotal > attackTotal;
-}
-
 /** The vital state of a target as the card shows it after applying (HP, EP, conditions added). */
 export function vitalSummary(state: VitalState): { hp?: string; ep?: string } {
   return {

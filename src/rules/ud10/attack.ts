@@ -47,6 +47,14 @@ export function skillValue(c: Ud10Combatant, skill: SkillId): { value: number; t
   return { value: c.attributes[SKILL_ATTRIBUTE[skill]], trained: false };
 }
 
+/** The dice of every UD10 check: one d10 (UD-ATK-01). */
+export const CHECK_DICE = "1d10";
+
+/** The formula of a check adding `value` to the d10 (`1d10 + 6`, `1d10 - 1`). */
+export function checkFormula(value: number): string {
+  return value < 0 ? `${CHECK_DICE} - ${-value}` : `${CHECK_DICE} + ${value}`;
+}
+
 /** The skill modifier line of a check. */
 function skillLine(c: Ud10Combatant, skill: SkillId, rule: Modifier["rule"]): Modifier {
   const { value, trained } = skillValue(c, skill);
@@ -137,7 +145,7 @@ export function planAttack(input: Ud10AttackInput, options: Ud10Options, economy
     targetId: target.id,
     weaponId: weapon.id,
     modeId: mode?.id,
-    dice: "1d10",
+    dice: CHECK_DICE,
     modifiers: mods,
     difficulty: difficulty(def.base, def.modifiers),
   };
@@ -173,7 +181,7 @@ export function reactions(input: Ud10AttackInput, economy: Economy | undefined, 
       rule,
       available: !reason,
       reason,
-      formula: `1d10 + ${line.value}`,
+      formula: checkFormula(line.value),
       modifiers: [line],
       cost: { slots: { reaction: 1 } },
     };
@@ -190,6 +198,23 @@ async function rollCheck(dice: DiceRoller, formula: string, mods: Modifier[], pu
 }
 
 /**
+ * A reaction check against the attack (UD-REA-03): it stops the attack when its total is higher
+ * than the attack's.
+ */
+export function reactionOutcome(id: ReactionOption["id"], check: CheckResult, attackTotal: number): ReactionResult {
+  return { id, rule: "UD-REA-03", check, success: check.total > attackTotal, effect: "negate" };
+}
+
+/**
+ * Rolls a reaction the defender makes against an attack of `attackTotal` (UD-REA-02 to
+ * UD-REA-04): the d10 with the option's modifiers, weighed by {@link reactionOutcome}.
+ */
+export async function resolveReaction(option: Pick<ReactionOption, "id" | "modifiers">, attackTotal: number, dice: DiceRoller): Promise<ReactionResult> {
+  const check = await rollCheck(dice, CHECK_DICE, option.modifiers, `FRAY.Roll.${option.id === "parry" ? "Parry" : "Dodge"}`);
+  return reactionOutcome(option.id, check, attackTotal);
+}
+
+/**
  * Rolls a planned attack (UD-ATK-02: hit when the check meets the difficulty), the declared
  * reaction when the attack hits (UD-REA-03: stops it when the reaction's total is higher than
  * the attack's), and the body zone when that option is on (UD-ZON-01).
@@ -198,11 +223,7 @@ export async function resolveAttack(plan: AttackPlan, dice: DiceRoller, options:
   const check = await rollCheck(dice, plan.dice, plan.modifiers, "FRAY.Roll.Attack");
   const hit = check.total >= plan.difficulty.total;
   let reaction: ReactionResult | undefined;
-  if (hit && plan.reaction) {
-    const r = plan.reaction;
-    const rc = await rollCheck(dice, "1d10", r.modifiers, `FRAY.Roll.${r.id === "parry" ? "Parry" : "Dodge"}`);
-    reaction = { id: r.id, rule: "UD-REA-03", check: rc, success: rc.total > check.total, effect: "negate" };
-  }
+  if (hit && plan.reaction) reaction = await resolveReaction(plan.reaction, check.total, dice);
   const lands = hit && !reaction?.success;
   const location = lands && options.bodyZones ? await rollBodyZone(dice) : undefined;
   return { plan, check, hit, reaction, lands, location };
@@ -210,7 +231,7 @@ export async function resolveAttack(plan: AttackPlan, dice: DiceRoller, options:
 
 /** The PMF of a d10 check with a flat modifier. */
 function checkPmf(modifier: number): Pmf {
-  return distribution(`1d10 + ${modifier}`.replace("+ -", "- "));
+  return distribution(checkFormula(modifier));
 }
 
 /**
