@@ -37,6 +37,7 @@ import {
 } from "../rules/critical/index.js";
 import { buildEntryCombatant, fail, finishEncounter, recordingRoller, sideDown, standingSides, type EndEvent } from "./common.js";
 import type { ContentIndex } from "./content.js";
+import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
 
@@ -396,7 +397,6 @@ function stepLines(steps: DamageStep[], t: T, indent: string): string[] {
   return steps.map((s) => `${indent}${t(s.label, { ...(s.data ?? {}), value: s.value })} (${s.rule})`);
 }
 
-const pct = (p: unknown) => `${((typeof p === "number" ? p : 0) * 100).toFixed(1)}%`;
 
 /**
  * Log lines for the Critical events: declarations and delays, each attack-table and

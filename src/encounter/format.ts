@@ -6,6 +6,11 @@ import type { VitalState } from "../rules/core/types.js";
 
 const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
 
+/** A probability as a percentage with one decimal, e.g. `42.5%`; anything but a number counts as 0. */
+export function pct(p: unknown): string {
+  return `${((typeof p === "number" ? p : 0) * 100).toFixed(1)}%`;
+}
+
 /**
  * Turns an encounter's events into a readable, localized log: each round, the initiative order,
  * every roll itemized (dice faces, each modifier with its rule ID), and each damage step.
@@ -18,7 +23,6 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
   const mod = (m: Modifier) => `${signed(m.value)} ${t(m.label, m.data)} (${m.rule})`;
   const check = (c: CheckResult) => `${faces(c.roll)} ${c.modifiers.map(mod).join(" ")} = ${c.total}`;
   const diff = (d: Difficulty) => `${d.base.value} ${t(d.base.label)} ${d.modifiers.map(mod).join(" ")} = ${d.total}`.replace(/ +/g, " ");
-  const pct = (p: number) => `${(p * 100).toFixed(1)}%`;
   const vitals = (v: VitalState) => {
     const parts: string[] = [];
     if (v.hp) parts.push(`HP ${v.hp.value}/${v.hp.max}`);

@@ -33,6 +33,7 @@ import {
 import { DAMAGE_TYPES, STANCES } from "../rules/zones/model.js";
 import { buildEntryCombatant, fail, finishEncounter, recordingRoller, sideDown, standingSides, type EndEvent } from "./common.js";
 import type { ContentIndex } from "./content.js";
+import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
 
@@ -421,7 +422,6 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
 
 type Fmt = (key: string, data?: Record<string, string | number>) => string;
 
-const pct = (p: number) => `${(p * 100).toFixed(1)}%`;
 
 type StepData = ReturnType<typeof stepData>;
 
