@@ -6,6 +6,7 @@
  */
 import type { AttackOdds, AttackResult } from "../rules/core/ruleset.js";
 import type { Modifier, RollOutcome } from "../rules/core/types.js";
+import { CHECK_DICE, reactionOutcome, withReactionResult } from "../rules/ud10/index.js";
 import { buttonsFor, targetPhase, vitalSummary, type CardAction, type TargetPhase, type TargetState } from "./logic/card.js";
 
 /** Localization functions, shaped like Foundry's `game.i18n.localize` and `game.i18n.format`. */
@@ -254,26 +255,18 @@ export interface AttackMessageContext {
   targets: TargetCardContext[];
 }
 
-/** The stored result with the defender's later reaction folded in, as the core would report it (UD-REA-03). */
+/** The stored result with the defender's later reaction folded in by the core (UD-REA-03). */
 export function effectiveResult(t: TargetState): AttackResult {
   const result = structuredClone(t.result) as unknown as AttackResult;
   const r = t.reaction;
-  if (r) {
-    result.reaction = {
-      id: r.id,
-      rule: "UD-REA-03",
-      success: r.success,
-      effect: "negate",
-      check: {
-        roll: { formula: "1d10", total: r.natural, dice: [{ faces: 10, results: r.faces }], constant: 0 },
-        natural: r.natural,
-        modifiers: r.modifiers as Modifier[],
-        total: r.total,
-      },
-    };
-    result.lands = result.hit && !r.success;
-  }
-  return result;
+  if (!r) return result;
+  const check = {
+    roll: { formula: CHECK_DICE, total: r.natural, dice: [{ faces: 10, results: r.faces }], constant: 0 },
+    natural: r.natural,
+    modifiers: r.modifiers as Modifier[],
+    total: r.total,
+  };
+  return withReactionResult(result, reactionOutcome(r.id, check, t.attackTotal));
 }
 
 const GM_VIEW = { isGM: true, ownsAttacker: true, ownsTarget: true };

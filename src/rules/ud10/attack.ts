@@ -215,6 +215,14 @@ export async function resolveReaction(option: Pick<ReactionOption, "id" | "modif
 }
 
 /**
+ * An attack's result once the defender's reaction is known (UD-REA-03): it lands when it hit
+ * and the reaction did not stop it.
+ */
+export function withReactionResult(result: AttackResult, reaction: ReactionResult): AttackResult {
+  return { ...result, reaction, lands: result.hit && !reaction.success };
+}
+
+/**
  * Rolls a planned attack (UD-ATK-02: hit when the check meets the difficulty), the declared
  * reaction when the attack hits (UD-REA-03: stops it when the reaction's total is higher than
  * the attack's), and the body zone when that option is on (UD-ZON-01).
