@@ -1,7 +1,7 @@
 /** Tracker initiative with scripted dice (UD-INI-01 to UD-INI-03). */
 import { describe, expect, it } from "vitest";
 import { ScriptedRoller } from "../../src/rules/core/dice/port.js";
-import { compareInitiative, rerollOnNewRound, rollTracker, tiebreakRank } from "../../src/foundry/logic/initiative.js";
+import { compareInitiative, rerollOnNewRound, rollTracker } from "../../src/foundry/logic/initiative.js";
 import { fighter } from "../rules/ud10-fixtures.js";
 
 const pc = { id: "c1", combatant: fighter({ id: "pc", skills: { initiative: 4 } }) };
@@ -31,9 +31,9 @@ describe("tracker initiative", () => {
     expect(by).toEqual({ c1: 9, c2: 7, c3: 7, c4: 7 });
   });
 
-  it("UD-INI-01: ties go to the higher Initiative value through the rank", async () => {
+  it("UD-INI-01: ties go to the higher Initiative value through the core's tie-break", async () => {
     const pass = await rollTracker([g1, g2], new ScriptedRoller([7, 4]), { npcInitiative: "each" });
-    const rows = pass.updates.map((u) => ({ initiative: u.initiative, rank: u["flags.fray.rank"], name: u._id }));
+    const rows = pass.updates.map((u) => ({ initiative: u.initiative, tiebreak: u["flags.fray.tiebreak"], name: u._id }));
     expect(rows.every((r) => r.initiative === 9)).toBe(true);
     expect([...rows].sort(compareInitiative).map((r) => r.name)).toEqual(["c3", "c2"]);
   });
@@ -57,8 +57,9 @@ describe("tracker initiative across passes", () => {
     ]);
   });
 
-  it("UD-INI-01: the rank weighs the Initiative value before DEX, the same in every pass", () => {
-    expect(tiebreakRank([5, 2])).toBeGreaterThan(tiebreakRank([4, 9]));
-    expect(tiebreakRank([4, 3])).toBeGreaterThan(tiebreakRank([4, 2]));
+  it("UD-INI-01: the tie-break weighs the Initiative value before DEX, the same in every pass", () => {
+    const first = (x: readonly number[], y: readonly number[]) => compareInitiative({ initiative: 7, tiebreak: x, name: "x" }, { initiative: 7, tiebreak: y, name: "y" }) < 0;
+    expect(first([5, 2], [4, 9])).toBe(true);
+    expect(first([4, 3], [4, 2])).toBe(true);
   });
 });

@@ -21,7 +21,7 @@ interface CombatantView {
   name: string | null;
   initiative: number | null;
   actor: Actor.Implementation | null;
-  flags?: { fray?: { rank?: number } };
+  flags?: { fray?: { tiebreak?: number[] } };
 }
 
 /** Tracker entries for the given combatants that have a usable actor. */
@@ -90,11 +90,11 @@ export function createCombatClasses() {
       return this;
     }
 
-    /** Highest initiative first; ties by the core's rank (UD-INI-01). */
+    /** The core's acting order: highest initiative first, ties by the core's tie-break values (UD-INI-01). */
     protected override _sortCombatants(a: Combatant.Implementation, b: Combatant.Implementation): number {
       const view = (c: Combatant.Implementation) => {
         const v = c as unknown as CombatantView;
-        return { initiative: v.initiative, rank: v.flags?.fray?.rank, name: v.name ?? "" };
+        return { initiative: v.initiative, tiebreak: v.flags?.fray?.tiebreak, name: v.name ?? "" };
       };
       return compareInitiative(view(a), view(b));
     }

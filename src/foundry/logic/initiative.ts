@@ -4,6 +4,7 @@
  * dice roller (a FoundryRoller in play, a ScriptedRoller in tests).
  */
 import type { DiceRoller } from "../../rules/core/dice/port.js";
+import { compareInitiative as coreCompare } from "../../rules/core/initiative.js";
 import type { InitiativeRoll, RulesetOptions } from "../../rules/core/ruleset.js";
 import { initiativeGroups, rerollEachRound, ud10, ud10Options, type Ud10Combatant } from "../../rules/ud10/index.js";
 
@@ -17,8 +18,8 @@ export interface TrackerEntry {
 export interface InitiativeUpdate {
   _id: string;
   initiative: number;
-  /** The core's tie-break as one number, higher first; breaks ties of equal totals (RULES.md). */
-  "flags.fray.rank": number;
+  /** The core's tie-break values of the roll (Initiative value, then DEX; RULES.md). */
+  "flags.fray.tiebreak": number[];
 }
 
 /** The rolls of one pass over the tracker and the updates they give. */
@@ -31,8 +32,8 @@ export interface InitiativePass {
  * Rolls initiative for tracker entries (UD-INI-01): characters alone; NPCs alone, per group or
  * all together by the `npcInitiative` option (UD-INI-02); each member of a group gets the
  * group's one total; with `requested`, only the groups of those combatants roll (rolling one
- * NPC of a group rolls the whole group). Tie-breaks follow the core's order (higher Initiative value, then DEX):
- * each update carries a rank that {@link compareInitiative} reads.
+ * NPC of a group rolls the whole group). Each update carries the core's tie-break values, which
+ * {@link compareInitiative} hands to the core's comparator.
  */
 export async function rollTracker(entries: readonly TrackerEntry[], dice: DiceRoller, options: RulesetOptions, requested?: readonly string[]): Promise<InitiativePass> {
   const byCoreId = new Map<string, TrackerEntry>();
@@ -48,18 +49,9 @@ export async function rollTracker(entries: readonly TrackerEntry[], dice: DiceRo
   const ordered = ud10.order(rolls);
   const updates: InitiativeUpdate[] = [];
   for (const roll of ordered) {
-    const rank = tiebreakRank(roll.tiebreak);
-    for (const id of roll.members) if (byCoreId.has(id)) updates.push({ _id: id, initiative: roll.total, "flags.fray.rank": rank });
+    for (const id of roll.members) if (byCoreId.has(id)) updates.push({ _id: id, initiative: roll.total, "flags.fray.tiebreak": [...roll.tiebreak] });
   }
   return { rolls, updates };
-}
-
-/**
- * One number from the core's tie-break values (Initiative value, then DEX; RULES.md), so rolls
- * of different passes compare the same way: each value weighs a thousand times the next.
- */
-export function tiebreakRank(tiebreak: readonly number[]): number {
-  return tiebreak.reduce((rank, v) => rank * 1000 + Math.max(0, Math.min(999, Math.trunc(v))), 0);
 }
 
 /** Whether a new round rolls initiative again (UD-INI-01) or keeps it (UD-INI-03). */
@@ -67,24 +59,24 @@ export function rerollOnNewRound(options: RulesetOptions): boolean {
   return rerollEachRound(ud10Options(options));
 }
 
-/** What the tracker sorts by: initiative and the rank of the last roll. */
+/** What the tracker sorts by: initiative and the tie-break of the last roll. */
 export interface Sortable {
   initiative: number | null;
-  rank?: number;
+  tiebreak?: readonly number[];
   name?: string;
 }
 
 /**
- * Tracker order (UD-INI-01): highest initiative first, ties by the core's rank, combatants
- * without initiative last, then by name.
+ * Tracker order (UD-INI-01): the core's acting order (`compareInitiative`) for combatants with
+ * initiative, those without last, then by name.
  */
 export function compareInitiative(a: Sortable, b: Sortable): number {
-  const ia = a.initiative ?? -Infinity;
-  const ib = b.initiative ?? -Infinity;
-  if (ia !== ib) return ib - ia;
-  const ra = a.rank ?? 0;
-  const rb = b.rank ?? 0;
-  if (ra !== rb) return rb - ra;
+  if (a.initiative === null || b.initiative === null) {
+    if (a.initiative !== b.initiative) return a.initiative === null ? 1 : -1;
+  } else {
+    const d = coreCompare({ total: a.initiative, tiebreak: a.tiebreak ?? [] }, { total: b.initiative, tiebreak: b.tiebreak ?? [] });
+    if (d) return d;
+  }
   return (a.name ?? "").localeCompare(b.name ?? "");
 }
 

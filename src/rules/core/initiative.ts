@@ -12,15 +12,21 @@ import type { GroupMode, InitiativeRoll } from "./ruleset.js";
 export function orderByInitiative(rolls: readonly InitiativeRoll[]): InitiativeRoll[] {
   return rolls
     .map((r, i) => ({ r, i }))
-    .sort((a, b) => {
-      if (b.r.total !== a.r.total) return b.r.total - a.r.total;
-      for (let k = 0; k < Math.max(a.r.tiebreak.length, b.r.tiebreak.length); k++) {
-        const d = (b.r.tiebreak[k] ?? 0) - (a.r.tiebreak[k] ?? 0);
-        if (d) return d;
-      }
-      return a.i - b.i;
-    })
+    .sort((a, b) => compareInitiative(a.r, b.r) || a.i - b.i)
     .map(({ r }) => r);
+}
+
+/**
+ * The acting-order comparator of {@link orderByInitiative}: negative when `a` acts first. Higher
+ * total first; equal totals compare the `tiebreak` values in turn, higher first; 0 when even.
+ */
+export function compareInitiative(a: { total: number; tiebreak: readonly number[] }, b: { total: number; tiebreak: readonly number[] }): number {
+  if (b.total !== a.total) return b.total - a.total;
+  for (let k = 0; k < Math.max(a.tiebreak.length, b.tiebreak.length); k++) {
+    const d = (b.tiebreak[k] ?? 0) - (a.tiebreak[k] ?? 0);
+    if (d) return d;
+  }
+  return 0;
 }
 
 /**
