@@ -7,7 +7,7 @@
 import type { AttackOdds, AttackResult } from "../rules/core/ruleset.js";
 import type { Modifier, RollOutcome } from "../rules/core/types.js";
 import { CHECK_DICE, reactionOutcome, withReactionResult } from "../rules/ud10/index.js";
-import { buttonsFor, targetPhase, vitalSummary, type CardAction, type TargetPhase, type TargetState } from "./logic/card.js";
+import { buttonsFor, damageDice, targetPhase, vitalSummary, type CardAction, type TargetPhase, type TargetState } from "./logic/card.js";
 
 /** Localization functions, shaped like Foundry's `game.i18n.localize` and `game.i18n.format`. */
 export interface Localizer {
@@ -292,7 +292,7 @@ export function targetCardContext(t: TargetState, index: number, names: Omit<Car
     context.damage = {
       formula: t.damage.formula,
       total: t.damage.total,
-      dice: t.damage.faces.map((result) => ({ faces: 10, result, max: result === 10, min: result === 1 })),
+      dice: damageDice(t.damage).flatMap((d) => d.results.map((result) => ({ faces: d.faces, result, max: result === d.faces, min: result === 1 }))),
       location: t.damage.location ? i18n.localize(`FRAY.Zone.${t.damage.location}`) : undefined,
       penetration: t.damage.penetration,
     };

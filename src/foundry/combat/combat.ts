@@ -5,7 +5,7 @@
  * round economy (UD-ACT-01) is reset with each new round.
  */
 import type { DiceRoller } from "../../rules/core/dice/port.js";
-import { ud10 } from "../../rules/ud10/index.js";
+import { ud10, ud10Options } from "../../rules/ud10/index.js";
 import { actorSource } from "../attack.js";
 import { FLOW_TEMPLATES } from "../chat/templates.js";
 import { FoundryRoller } from "../dice.js";
@@ -156,7 +156,7 @@ export function registerCombat(): void {
 
 /** The round length in seconds from the UD10 option (UD-RND-01) on `CONFIG.time.roundTime`. */
 export function applyRoundTime(): void {
-  const seconds = Number(ud10OptionValues().roundSeconds) || 10;
+  const seconds = ud10Options(ud10OptionValues()).roundSeconds;
   const config = CONFIG as unknown as { time?: { roundTime: number } };
   if (config.time) config.time.roundTime = seconds;
 }

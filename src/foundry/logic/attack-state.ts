@@ -10,7 +10,7 @@ import type { AttackOdds, AttackPlan, AttackResult, DamagePacket, ReactionOption
 import { sumModifiers, type RollOutcome } from "../../rules/core/types.js";
 import { reactionOutcome, ud10, type Ud10AttackInput } from "../../rules/ud10/index.js";
 import { storableResult } from "../attack-card.js";
-import { type StoredDamage, type StoredReaction, type TargetState } from "./card.js";
+import { damageDice, type StoredDamage, type StoredReaction, type TargetState } from "./card.js";
 
 /** The reactions of the core worth a card button (parry and dodge), as stored on the card (UD-REA-02, UD-REA-04). */
 export function storedReactions(options: readonly ReactionOption[]): TargetState["reactions"] {
@@ -89,13 +89,15 @@ export function storedReaction(id: "parry" | "dodge", option: Pick<ReactionOptio
 
 /** A rolled damage packet as the card stores it (UD-DMG-01, UD-RNG-02 the mode's code, UD-ZON-01 the location). */
 export function storedDamage(packet: DamagePacket): StoredDamage {
-  return { formula: packet.roll.formula, total: packet.amount, faces: packet.roll.dice.flatMap((d) => d.results), location: packet.location, penetration: packet.penetration ?? 0 };
+  const dice = packet.roll.dice.map((d) => ({ faces: d.faces, results: [...d.results] }));
+  return { formula: packet.roll.formula, total: packet.amount, faces: dice.flatMap((d) => d.results), dice, location: packet.location, penetration: packet.penetration ?? 0 };
 }
+
 
 /** The damage packet the core applies, back from the card's stored damage (UD-DMG-02 to UD-DMG-05). */
 export function packetOf(damage: StoredDamage): DamagePacket {
   return {
-    roll: { formula: damage.formula, total: damage.total, dice: [{ faces: 10, results: damage.faces }], constant: 0 },
+    roll: { formula: damage.formula, total: damage.total, dice: damageDice(damage), constant: 0 },
     amount: damage.total,
     location: damage.location,
     penetration: damage.penetration,

@@ -35,9 +35,16 @@ export interface StoredDamage {
   total: number;
   /** Dice faces in order, explosions included. */
   faces: number[];
+  /** The roll's dice as the core's RollOutcome gave them; absent on cards of older versions (d10s). */
+  dice?: { faces: number; results: number[] }[];
   /** Body zone hit (UD-ZON-01), when body zones are on. */
   location?: string;
   penetration: number;
+}
+
+/** The stored damage's dice: as rolled, or the d10s of cards stored before the dice were kept. */
+export function damageDice(damage: StoredDamage): { faces: number; results: number[] }[] {
+  return damage.dice ?? [{ faces: 10, results: damage.faces }];
 }
 
 /** One target of an attack card. */

@@ -1,10 +1,10 @@
 /**
  * Melee engagement on the grid: who is engaged with whom and who a move leaves behind
- * (UD-OPT-01 fleeing, UD-OPT-02 retreat). Pure: positions come in as points in metres.
+ * (UD-OPT-01 fleeing, UD-OPT-02 retreat). Pure: positions come in as points in metres; melee
+ * reach is the adjacent squares, one step of the core's SQUARE_METRES (UD-RND-02).
  */
 
-/** Melee reach: adjacent squares, one step of 1.5 m (UD-RND-02). */
-export const ENGAGED_METRES = 1.5;
+import { SQUARE_METRES } from "../../rules/ud10/movement.js";
 
 /** A token as far as engagement goes. */
 export interface Placed {
@@ -19,7 +19,7 @@ export interface Placed {
 }
 
 /** Grid distance in metres: squares counted with diagonals like straight moves, 1.5 m each. */
-export function gridMetres(a: { x: number; y: number }, b: { x: number; y: number }, square = ENGAGED_METRES): number {
+export function gridMetres(a: { x: number; y: number }, b: { x: number; y: number }, square = SQUARE_METRES): number {
   const dx = Math.round(Math.abs(a.x - b.x) / square);
   const dy = Math.round(Math.abs(a.y - b.y) / square);
   return Math.max(dx, dy) * square;
@@ -32,7 +32,7 @@ export function areOpponents(a: Placed, b: Placed): boolean {
 
 /** The opponents engaged in melee with `mover` where it stands: adjacent and able to fight. */
 export function engagedWith(mover: Placed, others: readonly Placed[], distance = gridMetres): Placed[] {
-  return others.filter((o) => o.id !== mover.id && !o.out && areOpponents(mover, o) && distance(mover, o) <= ENGAGED_METRES + 1e-9);
+  return others.filter((o) => o.id !== mover.id && !o.out && areOpponents(mover, o) && distance(mover, o) <= SQUARE_METRES + 1e-9);
 }
 
 /**
@@ -40,7 +40,7 @@ export function engagedWith(mover: Placed, others: readonly Placed[], distance =
  * are left the mover is fleeing or retreating (UD-OPT-01, UD-OPT-02).
  */
 export function leftBehind(from: Placed, to: { x: number; y: number }, others: readonly Placed[], distance = gridMetres): Placed[] {
-  return engagedWith(from, others, distance).filter((o) => distance(to, o) > ENGAGED_METRES + 1e-9);
+  return engagedWith(from, others, distance).filter((o) => distance(to, o) > SQUARE_METRES + 1e-9);
 }
 
 /** The disengagement choices the world's options offer (UD-OPT-01, UD-OPT-02). */
