@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { createEconomy } from "../../src/rules/core/economy.js";
-import { ACTIONS, economy } from "../../src/rules/ud10/movement.js";
+import { ACTIONS, economy, skillRollIsAction } from "../../src/rules/ud10/movement.js";
 import { actionEvent, spendEvent, toggledSlot } from "../../src/foundry/logic/economy.js";
-import { actionButtons, actionLabel, actionLineHtml, decideAction, isAction, SHEET_ACTIONS, skillRollIsAction } from "../../src/foundry/logic/round-actions.js";
+import { actionButtons, actionLabel, actionLineHtml, decideAction, isAction, SHEET_ACTIONS } from "../../src/foundry/logic/round-actions.js";
 
 const spec = economy();
 const fresh = () => createEconomy(spec);

@@ -63,15 +63,6 @@ export function decideAction(action: string, economy: Economy | undefined): Acti
   return { ok: true, event };
 }
 
-/**
- * Whether rolling a skill from the sheet during combat is the round's skill action (UD-ACT-02).
- * Initiative is rolled by the tracker (UD-INI-01), and Parry and Dodge are reactions made on
- * the attack card (UD-REA-01, UD-REA-04): rolled from the sheet they spend nothing.
- */
-export function skillRollIsAction(skill: string): boolean {
-  return !["initiative", "parry", "dodge"].includes(skill);
-}
-
 /** The label key of an action of the core (`FRAY.Action.reload`). */
 export function actionLabel(action: string): string {
   return ACTIONS.find((a) => a.id === action)?.label ?? action;

@@ -4,12 +4,13 @@
  * GM with the same Attack buttons; actors of rulesets without their own sheet yet a generic
  * stat view. The context comes from the pure {@link actorSheetContext}.
  */
-import { SKILLS } from "../../rules/ud10/model.js";
+import { checkFormula, skillRollIsAction, skillValue, ud10CombatantFromActor } from "../../rules/ud10/index.js";
+import { SKILLS, type SkillId } from "../../rules/ud10/model.js";
 import { actorSource, rollAttack } from "../attack.js";
 import { SYSTEM_PATH } from "../config.js";
 import { rulesetOfSystem, rulesetOfUuid } from "../models/migrate.js";
 import type { Ud10Derived } from "../models/derived.js";
-import { isAction, skillRollIsAction } from "../logic/round-actions.js";
+import { isAction } from "../logic/round-actions.js";
 import { formatKey, reportError, warn } from "../notify.js";
 import { takeAction } from "../round-actions.js";
 import { activeRuleset, ud10OptionValues } from "../settings.js";
@@ -184,22 +185,12 @@ export class FrayActorSheet extends HandlebarsActorSheet {
   static async #onRollSkill(this: FrayActorSheet, _event: PointerEvent, target: HTMLElement): Promise<void> {
     const id = target.closest<HTMLElement>("[data-skill]")?.dataset.skill;
     if (!id || !(SKILLS as readonly string[]).includes(id)) return;
-    const context = actorSheetContext({
-      actor: actorSource(this.document),
-      ruleset: "ud10",
-      editable: false,
-      bodyZones: false,
-      enrichedBiography: "",
-      derived: null,
-      i18n: game.i18n,
-    }) as { skills?: { id: string; label: string; check: number }[] };
-    const skill = context.skills?.find((s) => s.id === id);
-    if (!skill) return;
     try {
+      const { value } = skillValue(ud10CombatantFromActor(actorSource(this.document)), id as SkillId);
       const decision = skillRollIsAction(id) ? await takeAction(this.document, "skill", { tokenId: this.#tokenId(), silent: true }) : { ok: true as const, event: undefined };
       if (!decision.ok) return;
-      const flavor = game.i18n.format("FRAY.Sheet.SkillRollFlavor", { skill: skill.label });
-      const roll = await new Roll("1d10 + @value", { value: skill.check }).evaluate();
+      const flavor = game.i18n.format("FRAY.Sheet.SkillRollFlavor", { skill: game.i18n.localize(`FRAY.Skill.${id}`) });
+      const roll = await new Roll(checkFormula(value)).evaluate();
       await roll.toMessage({
         speaker: ChatMessage.getSpeaker({ actor: this.document }),
         flavor: decision.event ? `${flavor} (${formatKey("FRAY.Flow.Action.SkillSpent")}, UD-ACT-02)` : flavor,

@@ -56,6 +56,15 @@ export const ACTIONS: readonly { id: string; label: string; rule: "UD-ACT-02"; c
   { id: "skill", label: "FRAY.Action.skill", rule: "UD-ACT-02", cost: { slots: { action: 1 } } },
 ];
 
+/**
+ * Whether a skill check rolled on its own in combat is the round's skill action (UD-ACT-02).
+ * Initiative is rolled for the acting order (UD-INI-01), and Parry and Dodge are reactions made
+ * against an attack (UD-REA-01, UD-REA-04): rolled on their own they spend nothing.
+ */
+export function skillRollIsAction(skill: string): boolean {
+  return !["initiative", "parry", "dodge"].includes(skill);
+}
+
 /** The result of moving away from engaged melee opponents (UD-OPT-01, UD-OPT-02). */
 export interface Disengagement {
   mode: "flee" | "retreat";
