@@ -5,7 +5,7 @@
  */
 import { FrayError } from "../../rules/core/errors.js";
 import type { RulesetOptions } from "../../rules/core/ruleset.js";
-import { ud10, type Ud10AttackInput, type Ud10Combatant, type Ud10Situation } from "../../rules/ud10/index.js";
+import { situationDefaults, ud10, type Ud10AttackInput, type Ud10Combatant, type Ud10Situation } from "../../rules/ud10/index.js";
 
 /** Everything the user chooses in the attack dialog. */
 export interface AttackChoices {
@@ -37,21 +37,22 @@ export interface AttackChoices {
 }
 
 /**
- * The dialog's defaults from the conditions of the attacker and the first target (statuses
- * `prone`, `crouching`, `moving`, `immobilized`, `surprised`, `aiming1`, `aiming2`).
+ * The dialog's defaults from the conditions of the attacker and the first target: the core's
+ * `situationDefaults` (statuses `prone`, `crouching`, `moving`, `surprised`, `aiming1`,
+ * `aiming2`), and `immobilized` as the target's condition (UD-DEF-01).
  */
 export function defaultChoices(attackerConditions: readonly string[], targetConditions: readonly string[], targets: string[]): AttackChoices {
-  const has = (list: readonly string[], s: string) => list.includes(s);
+  const d = situationDefaults({ conditions: [...attackerConditions] }, { conditions: [...targetConditions] });
   return {
     targets,
-    unanticipated: has(targetConditions, "surprised"),
-    immobilized: has(targetConditions, "immobilized"),
+    unanticipated: d.unanticipated,
+    immobilized: targetConditions.includes("immobilized"),
     higherGround: false,
     badVisibility: false,
-    targetCrouching: has(targetConditions, "crouching") || has(targetConditions, "prone"),
-    targetMoving: has(targetConditions, "moving"),
-    shooterMoving: has(attackerConditions, "moving"),
-    aim: has(attackerConditions, "aiming2") ? 2 : has(attackerConditions, "aiming1") ? 1 : 0,
+    targetCrouching: d.targetCrouching,
+    targetMoving: d.targetMoving,
+    shooterMoving: d.shooterMoving,
+    aim: d.aim,
     cover: 0,
     misc: 0,
     declared: "none",

@@ -20,6 +20,37 @@ export function isIncapacitated(c: Ud10Combatant): boolean {
   return OUT_CONDITIONS.some((s) => has(c, s));
 }
 
+/** The situation flags the combatants' conditions give when the attack does not say otherwise. */
+export interface SituationDefaults {
+  /** UD-ATK-03: a surprised target cannot anticipate the attack. */
+  unanticipated: boolean;
+  /** UD-ATK-04, ranged: the target crouches or lies prone. */
+  targetCrouching: boolean;
+  /** UD-ATK-04, ranged: the target moves. */
+  targetMoving: boolean;
+  /** UD-ATK-04, ranged: the shooter moves. */
+  shooterMoving: boolean;
+  /** UD-ATK-04, ranged: rounds the attacker has spent aiming. */
+  aim: 0 | 1 | 2;
+}
+
+/**
+ * The situation an attack starts from, read from the conditions of the attacker (`moving`,
+ * `aiming1`, `aiming2`) and the target (`surprised`, `crouching`, `prone`, `moving`) (UD-ATK-03,
+ * UD-ATK-04). A flag the attack gives wins over these.
+ */
+export function situationDefaults(attacker: Pick<Ud10Combatant, "conditions">, target: Pick<Ud10Combatant, "conditions">): SituationDefaults {
+  const a = (s: string) => attacker.conditions.includes(s);
+  const t = (s: string) => target.conditions.includes(s);
+  return {
+    unanticipated: t("surprised"),
+    targetCrouching: t("crouching") || t("prone"),
+    targetMoving: t("moving"),
+    shooterMoving: a("moving"),
+    aim: a("aiming2") ? 2 : a("aiming1") ? 1 : 0,
+  };
+}
+
 /**
  * The weapon and firing mode an attack uses.
  * @throws FrayError `FRAY.Error.NoWeapon` / `FRAY.Error.NoMode` when they are not the attacker's.
@@ -122,15 +153,16 @@ export function planAttack(input: Ud10AttackInput, options: Ud10Options, economy
   if (!ranged) {
     if (s.higherGround) mods.push({ label: "FRAY.Mod.HigherGround", value: -2, rule: "UD-ATK-04" });
   } else {
-    const aim = s.aim ?? (has(attacker, "aiming2") ? 2 : has(attacker, "aiming1") ? 1 : 0);
+    const d = situationDefaults(attacker, target);
+    const aim = s.aim ?? d.aim;
     if (aim === 1) mods.push({ label: "FRAY.Mod.Aim1", value: 2, rule: "UD-ATK-04" });
     if (aim === 2) mods.push({ label: "FRAY.Mod.Aim2", value: 4, rule: "UD-ATK-04" });
     if (s.badVisibility) mods.push({ label: "FRAY.Mod.BadVisibility", value: -2, rule: "UD-ATK-04" });
-    if (s.targetCrouching ?? (has(target, "crouching") || has(target, "prone"))) {
+    if (s.targetCrouching ?? d.targetCrouching) {
       mods.push({ label: "FRAY.Mod.TargetCrouching", value: -2, rule: "UD-ATK-04" });
     }
-    if (s.targetMoving ?? has(target, "moving")) mods.push({ label: "FRAY.Mod.TargetMoving", value: -2, rule: "UD-ATK-04" });
-    if (s.shooterMoving ?? has(attacker, "moving")) mods.push({ label: "FRAY.Mod.ShooterMoving", value: -4, rule: "UD-ATK-04" });
+    if (s.targetMoving ?? d.targetMoving) mods.push({ label: "FRAY.Mod.TargetMoving", value: -2, rule: "UD-ATK-04" });
+    if (s.shooterMoving ?? d.shooterMoving) mods.push({ label: "FRAY.Mod.ShooterMoving", value: -4, rule: "UD-ATK-04" });
     const range = input.rangeMetres ?? 0;
     const penalty = rangePenalty(range, weapon.rangeIncrement);
     if (penalty) {
