@@ -1,8 +1,7 @@
 import { createEconomy, shortfall, spend, type Economy } from "../rules/core/economy.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
-import { ud10CombatantFromActor } from "../foundry/sources.js";
-import { disengage, initiativeGroups, ud10, ud10Options, type Ud10AttackInput, type Ud10Combatant } from "../rules/ud10/index.js";
+import { ACTIONS, AIM_COST, aimRounds, disengage, initiativeGroups, isIncapacitated, SQUARE_METRES, ud10, ud10CombatantFromActor, ud10Options, type Ud10AttackInput, type Ud10Combatant } from "../rules/ud10/index.js";
 import { buildEntryCombatant, finishEncounter, recordingRoller, sideDown, standingSides, type EndEvent } from "./common.js";
 import type { ContentIndex } from "./content.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
@@ -23,8 +22,11 @@ export function buildCombatant(spec: CombatantSpec, index: number, content: Cont
   return buildEntryCombatant(spec, index, content, ud10CombatantFromActor);
 }
 
-const OUT = ["unconscious", "incapacitated", "dead", "fled"];
-const isOut = (f: Fighter) => ud10.isOut(ud10.vitals(f.c)) || f.c.conditions.some((s) => OUT.includes(s));
+/** Out of the encounter: down by the core's vitals, unable to act (the core's out conditions), or fled. */
+const isOut = (f: Fighter) => ud10.isOut(ud10.vitals(f.c)) || isIncapacitated(f.c) || f.c.conditions.includes("fled");
+
+/** What an attack costs (UD-ACT-02). */
+const ATTACK_COST = ACTIONS.find((a) => a.id === "attack")!.cost;
 
 /**
  * Plays an encounter through the UD10 rules core: initiative each round (or once, UD-INI-03),
@@ -66,11 +68,11 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
       return;
     }
     const weapon = f.c.weapons.find((w) => w.id === weaponRef || w.name === weaponRef);
-    if (!free && shortfall(f.economy, { slots: { action: 1 } })) {
+    if (!free && shortfall(f.economy, ATTACK_COST)) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
       return;
     }
-    const range = action.range ?? f.spec.tactics?.range ?? (weapon?.kind === "melee" ? 1.5 : undefined);
+    const range = action.range ?? f.spec.tactics?.range ?? (weapon?.kind === "melee" ? SQUARE_METRES : undefined);
     const input: Ud10AttackInput = {
       attacker: f.c,
       target: target.c,
@@ -86,7 +88,7 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
     const plan = ud10.planAttack(input, options, target.economy);
     const odds = ud10.odds(plan, input, options);
     const result = await ud10.resolveAttack(plan, input, logged, options);
-    if (!free) f.economy = spend(f.economy, { slots: { action: 1 } });
+    if (!free) f.economy = spend(f.economy, ATTACK_COST);
     if (result.reaction && plan.reaction) target.economy = spend(target.economy, plan.reaction.cost);
     f.c = { ...f.c, conditions: f.c.conditions.filter((s) => s !== "aiming1" && s !== "aiming2") };
     const w = f.c.weapons.find((x) => x.id === plan.weaponId)!;
@@ -113,7 +115,7 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
       for (const id of d.freeAttacks) {
         const o = fighters.get(id)!;
         const melee = o.c.weapons.find((w) => w.kind === "melee");
-        if (melee && !isOut(f)) await attack(o, { attack: f.spec.id, weapon: melee.id, range: 1.5 }, true);
+        if (melee && !isOut(f)) await attack(o, { attack: f.spec.id, weapon: melee.id, range: SQUARE_METRES }, true);
       }
       if (d.mode === "flee" && !isOut(f)) f.c = { ...f.c, conditions: [...f.c.conditions, "fled"] };
       return;
@@ -128,12 +130,12 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
       }
     }
     if (action.aim) {
-      if (shortfall(f.economy, { slots: { action: 1 } })) {
+      if (shortfall(f.economy, AIM_COST)) {
         events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
         return;
       }
-      f.economy = spend(f.economy, { slots: { action: 1 } });
-      const rounds = f.c.conditions.includes("aiming1") || f.c.conditions.includes("aiming2") ? 2 : 1;
+      f.economy = spend(f.economy, AIM_COST);
+      const rounds = aimRounds(f.c);
       f.c = { ...f.c, conditions: [...f.c.conditions.filter((s) => !s.startsWith("aiming")), `aiming${rounds}`] };
       events.push({ type: "aim", round, actor: f.spec.id, rounds });
       return;

@@ -1,7 +1,7 @@
 import { declaredReaction } from "../core/reaction.js";
 import { atLeast, distribution, type Pmf } from "../core/dice/distribution.js";
 import type { DiceRoller } from "../core/dice/port.js";
-import type { Economy } from "../core/economy.js";
+import type { ActionCost, Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import type { AttackOdds, AttackPlan, AttackResult, ReactionOption, ReactionResult } from "../core/ruleset.js";
 import { difficulty, sumModifiers, type CheckResult, type Modifier } from "../core/types.js";
@@ -18,6 +18,14 @@ const has = (c: Ud10Combatant, condition: string) => c.conditions.includes(condi
 /** True when the combatant cannot act or react. */
 export function isIncapacitated(c: Ud10Combatant): boolean {
   return OUT_CONDITIONS.some((s) => has(c, s));
+}
+
+/** What aiming costs: the round's action (UD-ATK-04). */
+export const AIM_COST: ActionCost = { slots: { action: 1 } };
+
+/** Rounds of aim after aiming once more (UD-ATK-04): one, or two at most. */
+export function aimRounds(c: Pick<Ud10Combatant, "conditions">): 1 | 2 {
+  return c.conditions.includes("aiming1") || c.conditions.includes("aiming2") ? 2 : 1;
 }
 
 /** The situation flags the combatants' conditions give when the attack does not say otherwise. */

@@ -10,7 +10,7 @@ import { UD10_OPTIONS, ud10Options } from "./options.js";
 export type { Ud10AttackInput, Ud10Situation } from "./input.js";
 export * from "./model.js";
 export { UD10_OPTIONS, ud10Options, type Ud10Options } from "./options.js";
-export { CHECK_DICE, checkFormula, defenseRating, defenseLines, OUT_CONDITIONS, rangePenalty, reactionOutcome, resolveReaction, situationDefaults, skillValue, withReactionResult, isIncapacitated } from "./attack.js";
+export { AIM_COST, aimRounds, CHECK_DICE, checkFormula, defenseRating, defenseLines, OUT_CONDITIONS, rangePenalty, reactionOutcome, resolveReaction, situationDefaults, skillValue, withReactionResult, isIncapacitated } from "./attack.js";
 export { initiativeGroups, initiativeValue, rerollEachRound } from "./initiative.js";
 export { ACTIONS, disengage, movementBand, movementCharge, movementCost, movementPaid, skillRollIsAction, standardMovement, SQUARE_METRES, type Disengagement } from "./movement.js";
 export { BODY_ZONE_TABLE, zoneForFace, zoneArmor, averagedArmor, armorFor, rollBodyZone } from "./zones.js";
