@@ -100,8 +100,8 @@ describe("init: data models", () => {
 
   it("registers the attack chat message model", () => {
     const schema = schemaOf(stub.CONFIG.ChatMessage.dataModels.attack);
-    expect(Object.keys(schema)).toEqual(expect.arrayContaining(["result", "attackerUuid", "targetUuid", "weaponId"]));
-    expect(schema.result!.kind).toBe("ObjectField");
+    expect(Object.keys(schema)).toEqual(expect.arrayContaining(["attackerUuid", "weaponId", "targets"]));
+    expect(schema.targets!.kind).toBe("ArrayField");
   });
 
   it("labels every field in English and German through LOCALIZATION_PREFIXES", () => {
@@ -265,10 +265,11 @@ describe("the Attack button", () => {
     expect(message.rollMode).toBe("publicroll");
 
     // 7 + melee 6 + AM 1 = 14 against 10 + DEX 3 = 13: a hit on the torso.
-    const system = message.system as { result: Record<string, unknown>; attackerUuid: string; targetUuid: string; weaponId: string };
-    expect(system.result).toMatchObject({ hit: true, lands: true, check: { total: 14 }, location: { id: "torso" } });
-    expect(JSON.stringify(system.result)).not.toContain("native");
-    expect(system).toMatchObject({ attackerUuid: "Actor.ayla", targetUuid: "Actor.bandit", weaponId: "sword" });
+    const system = message.system as { targets: { result: Record<string, unknown>; actorUuid: string }[]; attackerUuid: string; weaponId: string };
+    expect(system.targets[0]!.result).toMatchObject({ hit: true, lands: true, check: { total: 14 }, location: { id: "torso" } });
+    expect(JSON.stringify(system.targets[0]!.result)).not.toContain("native");
+    expect(system).toMatchObject({ attackerUuid: "Actor.ayla", weaponId: "sword" });
+    expect(system.targets[0]!.actorUuid).toBe("Actor.bandit");
 
     const content = message.content!;
     expect(content).toContain("Ayla attacks Bandit with Sabre");

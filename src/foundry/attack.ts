@@ -72,11 +72,6 @@ export function userTargets(): TokenLike[] {
   return targets ? (Array.from(targets) as unknown as TokenLike[]) : [];
 }
 
-/** The first token the current user targets, if any. */
-export function firstTarget(): TokenLike | undefined {
-  return userTargets()[0];
-}
-
 /**
  * The attacker's token on the current scene: one of the actor's tokens the user controls, else
  * the actor's first active token (linked or not).
@@ -189,7 +184,6 @@ export async function rollAttack(request: AttackRequest): Promise<AttackOutcome 
 
     const weapon = attacker.weapons.find((w) => w.id === planned!.weaponId);
     const mode = weapon?.modes.find((m) => m.id === planned!.modeId);
-    const first = states[0]!;
     const content = await renderAttackCard({ targets: states, weaponName: weapon?.name ?? planned!.weaponId, modeLabel: mode?.label, attackerUuid: actor.uuid, attackerName: actor.name ?? attacker.name });
     const data = {
       type: "attack",
@@ -199,16 +193,12 @@ export async function rollAttack(request: AttackRequest): Promise<AttackOutcome 
       sound: CONFIG.sounds.dice,
       system: {
         ruleset,
-        result: first.result,
         attackerUuid: actor.uuid,
         attackerTokenUuid: token?.document?.uuid ?? "",
-        targetUuid: first.actorUuid,
-        targetTokenUuid: first.tokenUuid,
         weaponId: planned!.weaponId,
         weaponName: weapon?.name ?? "",
         modeId: planned!.modeId ?? "",
         modeLabel: mode?.label ?? "",
-        free: Boolean(request.free),
         targets: states,
       },
     };

@@ -43,18 +43,12 @@ export const MODELS: Record<RulesetChoice, RulesetModels> = {
 };
 
 function attackMessageSchema() {
-  const { ArrayField, BooleanField, ObjectField, StringField } = foundry.data.fields;
+  const { ArrayField, ObjectField, StringField } = foundry.data.fields;
   return {
     /** The ruleset that resolved the attack. */
     ruleset: new StringField({ required: true, blank: false, initial: "ud10" }),
-    /** The rules core's `AttackResult`, without the native Roll handles (they travel as the message's rolls). */
-    result: new ObjectField(),
     /** UUID of the attacking actor (a token's synthetic actor when unlinked). */
     attackerUuid: new StringField({ required: true, blank: true, initial: "" }),
-    /** UUID of the target's actor. */
-    targetUuid: new StringField({ required: true, blank: true, initial: "" }),
-    /** UUID of the target's token, when it was targeted on a scene. */
-    targetTokenUuid: new StringField({ required: true, blank: true, initial: "" }),
     /** Id of the weapon item used. */
     weaponId: new StringField({ required: true, blank: true, initial: "" }),
     /** UUID of the attacker's token, when it attacked from a scene. */
@@ -65,11 +59,11 @@ function attackMessageSchema() {
     modeId: new StringField({ required: true, blank: true, initial: "" }),
     /** Firing mode label at the time of the attack. */
     modeLabel: new StringField({ required: true, blank: true, initial: "" }),
-    /** A free attack (fleeing, UD-OPT-01) that spent no action. */
-    free: new BooleanField({ initial: false }),
     /**
-     * One state per target (`src/foundry/logic/card.ts` TargetState): check, difficulty, hit,
-     * reaction, damage roll and the record of what was applied.
+     * One state per target (`src/foundry/logic/card.ts` TargetState): who was attacked, the core's
+     * result (check, difficulty, hit), reaction, damage roll and the record of what was applied.
+     * Messages of older versions also stored the first target's result and UUIDs and a free flag
+     * at the top level; nothing reads them, and the model drops them when it cleans the data.
      */
     targets: new ArrayField(new ObjectField()),
   };

@@ -13,17 +13,12 @@ import { askGM, QUERIES } from "../queries.js";
 /** The `system` data of an attack message as the flow reads it. */
 export interface AttackSystem {
   ruleset: string;
-  result: Record<string, unknown>;
   attackerUuid: string;
   attackerTokenUuid?: string;
-  targetUuid: string;
-  targetTokenUuid: string;
   weaponId: string;
   weaponName?: string;
   modeId?: string;
   modeLabel?: string;
-  /** A free attack (fleeing, UD-OPT-01): it spent no action. */
-  free?: boolean;
   targets: TargetState[];
 }
 

@@ -58,11 +58,3 @@ export function revertUpdate(record: UndoRecord): Record<string, number> {
 export function revertStatuses(record: UndoRecord): { remove: string[] } {
   return { remove: record.added.filter((c) => !record.before.conditions.includes(c)) };
 }
-
-/**
- * True when the actor still shows exactly what the record applied; when it does not, someone
- * changed HP or EP in between and the GM should know that Undo sets the values from before.
- */
-export function stillAsApplied(record: UndoRecord, current: { hp: number; ep: number }): boolean {
-  return current.hp === record.after.hp.value && current.ep === record.after.ep.value;
-}
