@@ -284,12 +284,16 @@ describe("attack card buttons", () => {
     (bandit as unknown as Dict).isOwner = false;
     await api().flow.runCardAction(message, 0, "applyDamage");
     expect(queries.map((q) => q.name)).toEqual(["fray.applyDamage"]);
-    expect(system(message).targets[0]!.applied).toBeDefined();
+    const applied = system(message).targets[0]!.applied!;
+    expect(applied).toBeDefined();
+    const hpApplied = (bandit.system as Dict as { hp: { value: number } }).hp.value;
+    expect(hpApplied).toBe(applied.after.hp.value);
+    expect(hpApplied).toBeLessThan(20);
     // A second request reaches the GM, who refuses it from the card's state; the player sees why.
     await api().flow.runCardAction(message, 0, "applyDamage");
     expect(queries).toHaveLength(2);
     expect(stub.ui.notifications.messages.at(-1)).toEqual({ level: "error", text: "Apply damage is no longer possible on this card." });
-    expect((bandit.system as Dict as { hp: { value: number } }).hp.value).toBeLessThanOrEqual(20);
+    expect((bandit.system as Dict as { hp: { value: number } }).hp.value).toBe(hpApplied);
   });
 
   it("UD-REA-01: a player who owns neither side cannot press the defender's Parry", async () => {

@@ -3,8 +3,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { nestedLookup } from "../../src/rules/core/i18n.js";
 import { ScriptedRoller } from "../../src/rules/core/dice/port.js";
-import { ud10 } from "../../src/rules/ud10/index.js";
-import { attackMessageContext, effectiveResult, storableResult, type Localizer } from "../../src/foundry/attack-card.js";
+import { resolveReaction, ud10 } from "../../src/rules/ud10/index.js";
+import { attackMessageContext, effectiveResult, type Localizer } from "../../src/foundry/attack-card.js";
+import { attackTarget, storedDamage, storedReactionOf } from "../../src/foundry/logic/attack-state.js";
 import { withApplied, withDamage, withReaction, withUndone, type TargetState } from "../../src/foundry/logic/card.js";
 import { undoRecord } from "../../src/foundry/logic/undo.js";
 import { fighter, target } from "../rules/ud10-fixtures.js";
@@ -16,24 +17,21 @@ const i18n: Localizer = {
   format: (key, data) => (look(key) ?? key).replace(/\{(\w+)\}/g, (w, n: string) => data[n] ?? w),
   lang: "en",
 };
-const opts = { ...ud10.defaults(), bodyZones: false };
+const opts = { ...ud10.defaults(), bodyZones: false, allowDodge: false };
 
+/** The defender: Bo with Parry 6 (a parry of 10 on the d10 makes 16). */
+const bo = () => target({ skills: { initiative: 4, melee: 5, ranged: 6, parry: 6, dodge: 3 } });
+const input = () => ({ attacker: fighter(), target: bo(), weaponId: "sword", rangeMetres: 1.5 });
+
+/** One attacked target as the card stores it, built by the flow's own builder (a natural 9: 15 vs. 12). */
 async function hitState(): Promise<TargetState> {
-  const input = { attacker: fighter(), target: target(), weaponId: "sword", rangeMetres: 1.5 };
-  const plan = ud10.planAttack(input, opts);
-  const result = await ud10.resolveAttack(plan, input, new ScriptedRoller([9]), opts);
-  return {
-    actorUuid: "Actor.b",
-    tokenUuid: "",
-    name: "Bo",
-    result: storableResult(result),
-    attackTotal: result.check.total,
-    difficulty: plan.difficulty.total,
-    hit: result.hit,
-    odds: 0.5,
-    input: { rangeMetres: 1.5, situation: {} },
-    reactions: [{ id: "parry", available: true }],
-  };
+  return (await attackTarget({ actorUuid: "Actor.b", tokenUuid: "", name: "Bo" }, input(), new ScriptedRoller([9]), opts)).state;
+}
+
+/** The defender's parry rolled through the core against the stored attack. */
+async function parryOf(state: TargetState, natural: number) {
+  const option = ud10.reactions(input(), undefined, opts).find((r) => r.id === "parry")!;
+  return storedReactionOf(await resolveReaction(option, state.attackTotal, new ScriptedRoller([natural])));
 }
 
 describe("attack card view", () => {
@@ -47,7 +45,8 @@ describe("attack card view", () => {
   });
 
   it("UD-REA-03: a successful parry turns the outcome into Parried and the buttons go", async () => {
-    const parried = withReaction(await hitState(), { id: "parry", natural: 10, total: 16, modifiers: [{ label: "FRAY.Mod.Skill", value: 4, rule: "UD-REA-02", data: { skill: "FRAY.Skill.parry" } }], faces: [10], success: true });
+    const hit = await hitState();
+    const parried = withReaction(hit, await parryOf(hit, 10));
     expect(effectiveResult(parried).lands).toBe(false);
     const t = attackMessageContext([parried], { attacker: "Ana", weapon: "Sword" }, i18n).targets[0]!;
     expect(t.outcomeLabel).toBe("Parried");
@@ -56,7 +55,9 @@ describe("attack card view", () => {
   });
 
   it("UD-DMG-01 to UD-DMG-05: damage, each step of the application, HP and EP after, then undone", async () => {
-    const damaged = withDamage(await hitState(), { formula: "3 + 1d10x10", total: 16, faces: [10, 3], penetration: 1 });
+    const hit = await hitState();
+    const packet = await ud10.rollDamage(effectiveResult(hit), input(), new ScriptedRoller([10, 3]), opts);
+    const damaged = withDamage(hit, storedDamage(packet));
     const report = ud10.applyDamage(target(), { roll: { formula: "16", total: 16, dice: [], constant: 16 }, amount: 16, penetration: 1 }, opts);
     const applied = withApplied(damaged, undoRecord("Actor.b", report, "u"));
     const t = attackMessageContext([applied], { attacker: "Ana", weapon: "Sword" }, i18n).targets[0]!;
