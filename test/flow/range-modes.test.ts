@@ -13,7 +13,8 @@ import { attackMessageContext, effectiveResult, type Localizer } from "../../src
 import { dialogContext, dialogDefaults, oddsText, type DialogTarget } from "../../src/foundry/chat/attack-dialog.js";
 import { attackInput, targetOdds, type AttackChoices } from "../../src/foundry/logic/attack-options.js";
 import { attackTarget, storedDamage } from "../../src/foundry/logic/attack-state.js";
-import { toMetres } from "../../src/foundry/measure.js";
+import { measureMetres, toMetres } from "../../src/foundry/measure.js";
+import { stubCanvas } from "../support/foundry-stub.js";
 import { fighter, target } from "../rules/ud10-fixtures.js";
 
 const en = JSON.parse(readFileSync(new URL("../../lang/en.json", import.meta.url), "utf8")) as Record<string, unknown>;
@@ -43,6 +44,19 @@ describe("UD-RNG-01: the measured range feeds the range penalty", () => {
   it("a token 120 m away measured on a metre grid is 120 m; feet convert", () => {
     expect(toMetres(120, "m")).toBe(120);
     expect(toMetres(30, "ft")).toBeCloseTo(9.144);
+    const g = globalThis as { canvas?: unknown };
+    const before = g.canvas;
+    try {
+      // Two tokens 120 squares apart on a 1 m grid, measured by the flow's measure function.
+      g.canvas = stubCanvas(100, 1, "m");
+      const shooter = { center: { x: 50, y: 50 } };
+      expect(measureMetres(shooter, { center: { x: 50 + 120 * 100, y: 50 } })).toBe(120);
+      // Six squares on a 5 ft grid: 30 ft.
+      g.canvas = stubCanvas(100, 5, "ft");
+      expect(measureMetres(shooter, { center: { x: 50 + 6 * 100, y: 50 + 3 * 100 } })).toBeCloseTo(9.144);
+    } finally {
+      g.canvas = before;
+    }
   });
 
   it("with a 50 m increment: none within 50 m, -1 to 100 m, -2 at 120 m, -3 past 150 m", () => {
