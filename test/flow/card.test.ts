@@ -17,8 +17,10 @@ import {
   type TargetState,
 } from "../../src/foundry/logic/card.js";
 import { undoRecord } from "../../src/foundry/logic/undo.js";
-import { storedReactionOf } from "../../src/foundry/logic/attack-state.js";
-import { reactionOutcome } from "../../src/rules/ud10/index.js";
+import { storedReactionOf, storedReactions } from "../../src/foundry/logic/attack-state.js";
+import { ScriptedRoller } from "../../src/rules/core/dice/port.js";
+import { reactionOutcome, resolveReaction, ud10 } from "../../src/rules/ud10/index.js";
+import { fighter, target } from "../rules/ud10-fixtures.js";
 
 const hitTarget = (over: Partial<TargetState> = {}): TargetState => ({
   actorUuid: "Actor.b",
@@ -38,6 +40,15 @@ const hitTarget = (over: Partial<TargetState> = {}): TargetState => ({
 
 const parry = (total: number): StoredReaction =>
   storedReactionOf(reactionOutcome("parry", { roll: { formula: "1d10", total: total - 4, dice: [{ faces: 10, results: [total - 4] }], constant: 0 }, natural: total - 4, modifiers: [{ label: "FRAY.Mod.Skill", value: 4, rule: "UD-REA-02" }], total }, 14));
+
+/** The core's reactions of Bo (Parry 5) against Ana's attack with `weaponId`; no dodge in this world. */
+const bo = () => target({ skills: { initiative: 4, melee: 5, ranged: 6, parry: 5, dodge: 3 } });
+const coreReactions = (weaponId: string) =>
+  ud10.reactions({ attacker: fighter(), target: bo(), weaponId, rangeMetres: 1.5 }, undefined, { ...ud10.defaults(), allowDodge: false });
+
+/** Bo's parry rolled through the core (`resolveReaction`) against the attack total of 14. */
+const rolledParry = async (natural: number) =>
+  storedReactionOf(await resolveReaction(coreReactions("sword").find((r) => r.id === "parry")!, 14, new ScriptedRoller([natural])));
 
 const gm = { isGM: true, ownsAttacker: false, ownsTarget: false };
 const attackerPlayer = { isGM: false, ownsAttacker: true, ownsTarget: false };
@@ -63,14 +74,14 @@ describe("attack card phases", () => {
   });
 
   it("UD-REA-02: a reaction the core marks unavailable is shown disabled with its reason; one it does not offer is hidden", () => {
-    const buttons = buttonsFor(hitTarget(), defenderPlayer, { reactions: [{ id: "parry", available: false, reason: "FRAY.Reason.RangedAttack" }] });
+    const buttons = buttonsFor(hitTarget(), defenderPlayer, { reactions: storedReactions(coreReactions("rifle")) });
     expect(buttons.find((b) => b.action === "parry")).toMatchObject({ visible: true, disabled: true, reason: "FRAY.Reason.RangedAttack" });
     expect(buttons.find((b) => b.action === "dodge")!.visible).toBe(false);
   });
 
-  it("UD-REA-03: a parry that beats the attack total stops it; an equal one does not", () => {
-    expect(targetPhase(withReaction(hitTarget(), parry(15)))).toBe("stopped");
-    const t = withReaction(hitTarget(), parry(14));
+  it("UD-REA-03: a parry that beats the attack total stops it; an equal one does not", async () => {
+    expect(targetPhase(withReaction(hitTarget(), await rolledParry(10)))).toBe("stopped"); // 10 + 5 = 15 beats 14
+    const t = withReaction(hitTarget(), await rolledParry(9)); // 9 + 5 = 14 ties
     expect(targetPhase(t)).toBe("hit");
     expect(visible(t, gm)).toEqual(["rollDamage"]);
   });
