@@ -1,7 +1,7 @@
 /** Ruler bands and what movement costs (UD-MOV-01 to UD-MOV-03, UD-RND-02). */
 import { describe, expect, it } from "vitest";
 import { disengage, movementCharge, ud10Options } from "../../src/rules/ud10/index.js";
-import { BAND_COLOURS, bandColour, bandFor, refuseMove } from "../../src/foundry/logic/ruler.js";
+import { BAND_COLOURS, bandColour, bandFor, refuseMove, rulerMetres } from "../../src/foundry/logic/ruler.js";
 import { fighter } from "../rules/ud10-fixtures.js";
 
 const f = fighter(); // STR 3: standard 8 m, full 16 m
@@ -46,6 +46,17 @@ describe("token ruler bands", () => {
   it("UD-OPT-02: a retreat of one step pays movement, action and reaction", () => {
     const retreat = disengage([fighter({ id: "foe" })], "retreat", options);
     expect(movementCharge(f, 0, 1.5, { also: retreat.cost })).toEqual({ slots: { movement: 1, action: 1, reaction: 1 } });
+  });
+
+  it("the ruler counts what was moved this round plus the path past the last passed waypoint", () => {
+    const start = { stage: "passed" as const, measurement: { cost: 3 } };
+    const planned = { stage: "planned" as const, measurement: { cost: 9 }, previous: { stage: "planned" as const, measurement: { cost: 6 }, previous: start } };
+    const metres = (u: number) => u;
+    expect(rulerMetres(planned, 4.5, metres)).toBe(10.5);
+    expect(bandFor(rulerMetres(planned, 4.5, metres)!, f)).toBe("full");
+    expect(rulerMetres(planned, undefined, metres)).toBe(9);
+    expect(rulerMetres(start, 4.5, metres)).toBe(3);
+    expect(rulerMetres({ stage: "planned" }, 4.5, metres)).toBeUndefined();
   });
 
   it("moving past full movement is refused only with the refuse setting", () => {

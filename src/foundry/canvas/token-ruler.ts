@@ -1,18 +1,25 @@
 /**
  * The token ruler coloured by the round's movement budget (UD-MOV-01 to UD-MOV-03): green for
  * one step, blue within standard movement (5 m + STR), amber within full movement (twice that),
- * red beyond. The distance is the ruler's measured cost, which starts at the token's movement
- * history of this turn (core clears the history when a turn starts), converted to metres.
+ * red beyond. In a started combat the distance is what the combatant already moved this round
+ * (the count the move check and the movement hook use) plus the ruler's planned path; otherwise
+ * the ruler's measured cost, converted to metres.
  */
 import type { Ud10Combatant } from "../../rules/ud10/index.js";
 import { actorSource } from "../attack.js";
-import { bandColour } from "../logic/ruler.js";
+import { activeCombat, combatantFor } from "../combat/economy-store.js";
+import { bandColour, rulerMetres, type RulerWaypoint } from "../logic/ruler.js";
 import { toMetres } from "../measure.js";
 import { ud10CombatantFromActor } from "../sources.js";
+import { movedThisRound } from "./movement.js";
 
 /** A ruler waypoint as far as the colouring goes. */
-interface WaypointLike {
-  measurement?: { cost?: number; distance?: number };
+type WaypointLike = RulerWaypoint;
+
+/** The token the ruler belongs to, as far as the colouring goes. */
+interface RulerToken {
+  actor: Actor.Implementation | null;
+  document?: { id: string | null } | null;
 }
 
 /** A style the base ruler returns. */
@@ -28,12 +35,18 @@ export function statsOf(actor: Actor.Implementation | null | undefined): Ud10Com
   }
 }
 
-/** The colour a waypoint gets from the budget, or undefined to keep the base colour. */
-function colourFor(actor: Actor.Implementation | null | undefined, waypoint: WaypointLike): number | undefined {
-  const stats = statsOf(actor);
-  const cost = waypoint.measurement?.cost ?? waypoint.measurement?.distance;
-  if (!stats || typeof cost !== "number" || !Number.isFinite(cost)) return undefined;
-  return bandColour(toMetres(cost, canvas?.grid?.units), stats);
+/**
+ * The colour a waypoint gets from the budget, or undefined to keep the base colour. In a started
+ * combat the distance counts what the combatant already moved this round as the move check
+ * does (`movedThisRound`).
+ */
+function colourFor(token: RulerToken, waypoint: WaypointLike): number | undefined {
+  const stats = statsOf(token.actor);
+  if (!stats) return undefined;
+  const combatant = activeCombat()?.started ? combatantFor(token.actor, token.document?.id) : undefined;
+  const before = combatant ? movedThisRound(combatant).metres : undefined;
+  const metres = rulerMetres(waypoint, before, (units) => toMetres(units, canvas?.grid?.units));
+  return metres === undefined ? undefined : bandColour(metres, stats);
 }
 
 /**
@@ -42,7 +55,7 @@ function colourFor(actor: Actor.Implementation | null | undefined, waypoint: Way
  */
 export function createTokenRuler(): unknown {
   const Base = foundry.canvas.placeables.tokens.TokenRuler as unknown as new (...args: never[]) => {
-    token: { actor: Actor.Implementation | null };
+    token: RulerToken;
     _getSegmentStyle(waypoint: WaypointLike): Style;
     _getGridHighlightStyle(waypoint: WaypointLike, offset: unknown): Style;
   };
@@ -50,14 +63,14 @@ export function createTokenRuler(): unknown {
     /** The segment coloured by the band reached (UD-MOV-01 to UD-MOV-03). */
     override _getSegmentStyle(waypoint: WaypointLike): Style {
       const style = super._getSegmentStyle(waypoint);
-      const color = colourFor(this.token.actor, waypoint);
+      const color = colourFor(this.token, waypoint);
       return color === undefined ? style : { ...style, color };
     }
 
     /** The grid highlight coloured by the band reached. */
     override _getGridHighlightStyle(waypoint: WaypointLike, offset: unknown): Style {
       const style = super._getGridHighlightStyle(waypoint, offset);
-      const color = colourFor(this.token.actor, waypoint);
+      const color = colourFor(this.token, waypoint);
       return color === undefined || !style ? style : { ...style, color };
     }
   };

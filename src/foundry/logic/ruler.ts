@@ -39,6 +39,35 @@ export function bandColour(metres: number, c: Ud10Combatant): number {
   return BAND_COLOURS[bandFor(metres, c)];
 }
 
+/** A ruler waypoint as far as the budget goes: its stage and its measurement from the path's start. */
+export interface RulerWaypoint {
+  stage?: "passed" | "pending" | "planned";
+  measurement?: { cost?: number; distance?: number };
+  previous?: RulerWaypoint | null;
+}
+
+/** The measured cost (else distance) at a waypoint, in grid units. */
+function unitsAt(w: RulerWaypoint | null | undefined): number | undefined {
+  const v = w?.measurement?.cost ?? w?.measurement?.distance;
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}
+
+/**
+ * The metres moved this round once the token reaches a waypoint: what the movement hook counted
+ * this round (`movedBefore`, the same source the move check reads) plus the ruler's distance
+ * past the last waypoint already passed. Passed waypoints, and tokens without a count (outside
+ * combat), use the ruler's own measurement.
+ * @param toMetres converts grid units to metres.
+ */
+export function rulerMetres(waypoint: RulerWaypoint, movedBefore: number | undefined, toMetres: (units: number) => number): number | undefined {
+  const at = unitsAt(waypoint);
+  if (at === undefined) return undefined;
+  if (movedBefore === undefined || waypoint.stage === "passed") return toMetres(at);
+  let passed = waypoint.previous;
+  while (passed && passed.stage !== "passed") passed = passed.previous;
+  return movedBefore + toMetres(at - (unitsAt(passed) ?? 0));
+}
+
 /** The world setting for moves past full movement: only shown in red, or refused. */
 export type BeyondFullPolicy = "show" | "refuse";
 
