@@ -296,6 +296,27 @@ describe("attack card buttons", () => {
     expect((bandit.system as Dict as { hp: { value: number } }).hp.value).toBe(hpApplied);
   });
 
+  it("a player who may not update the card sends the action and its dice; the GM computes the state through the core", async () => {
+    const { ayla, banditToken } = world();
+    stub.game.user.targets.add(banditToken);
+    diceQueue.push(9, 5);
+    const { message } = (await api().rollAttack({ actor: ayla, weaponId: "sword" }))!;
+    (message as unknown as Dict).isOwner = false;
+    await api().flow.runCardAction(message, 0, "noReaction");
+    diceQueue.push(10, 4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    expect(queries.map((q) => q.name)).toEqual(["fray.cardUpdate", "fray.cardUpdate"]);
+    // The user sends the action and the Rolls, never a state of its own.
+    expect(queries.every((q) => !("next" in (q.data as Dict)))).toBe(true);
+    const t = system(message).targets[0]!;
+    expect(t.reaction).toBeUndefined();
+    expect(t.damage).toMatchObject({ faces: [10, 4] });
+    // A second damage roll is refused from the card's state; nothing changes.
+    diceQueue.push(3);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    expect(system(message).targets[0]!.damage).toEqual(t.damage);
+  });
+
   it("UD-REA-01: a player who owns neither side cannot press the defender's Parry", async () => {
     const { ayla, bandit, banditToken } = world();
     stub.game.user.targets.add(banditToken);

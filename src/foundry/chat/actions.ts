@@ -4,6 +4,8 @@
  * UD-DMG-05, UD-ZON-02) and Undo. Dice are real Rolls through the FoundryRoller; the rules
  * core does the arithmetic; the card state in `logic/card.ts` decides what is allowed.
  */
+import type { DiceRoller } from "../../rules/core/dice/port.js";
+import { ScriptedRoller } from "../../rules/core/dice/port.js";
 import { FrayError } from "../../rules/core/errors.js";
 import { resolveReaction, ud10, type Ud10AttackInput } from "../../rules/ud10/index.js";
 import { actorSource } from "../attack.js";
@@ -30,7 +32,7 @@ import { reportError, warn } from "../notify.js";
 import { askGM, QUERIES } from "../queries.js";
 import { ud10OptionValues } from "../settings.js";
 import { ud10CombatantFromActor } from "../sources.js";
-import { answerQuery, attackSystem, commitTarget, queryAnswer, writeTarget, type AttackMessageLike, type QueryAnswer } from "./attack-message.js";
+import { answerQuery, attackSystem, commitTarget, facesOfRolls, queryAnswer, writeTarget, type AttackMessageLike, type QueryAnswer } from "./attack-message.js";
 
 /** An actor as the flow reads and writes it. */
 interface ActorLike {
@@ -88,33 +90,73 @@ export async function actionContext(message: AttackMessageLike, index: number): 
   return { system, target, attackerActor, targetActor, input };
 }
 
+/** The card actions that roll or decide on the card without touching an actor. */
+export type CardStep = "parry" | "dodge" | "noReaction" | "rollDamage";
+
+/** True for a {@link CardStep}. */
+export function isCardStep(action: unknown): action is CardStep {
+  return action === "parry" || action === "dodge" || action === "noReaction" || action === "rollDamage";
+}
+
+/** The reaction the core offers the defender now, with the combatant whose round it uses. */
+function offeredReaction(ctx: ActionContext, id: "parry" | "dodge") {
+  const combatant = combatantFor(ctx.targetActor, tokenIdOf(ctx.target.tokenUuid));
+  const economy = combatant ? economyOf(combatant) : undefined;
+  const option = ud10.reactions(ctx.input, economy, ud10OptionValues()).find((r) => r.id === id);
+  return { option, combatant };
+}
+
+/**
+ * The next state of one card target for a card step, computed by the rules core from the card's
+ * current state and the dice: a reaction the core offers, rolled and weighed (UD-REA-01 to
+ * UD-REA-04), no reaction, or the damage roll (UD-DMG-01, UD-RNG-02, UD-ZON-01). The acting
+ * client and the GM answering its query run this same function, so the GM writes only what
+ * the rules give for the card as it stands.
+ * @throws FrayError when the card's state or the core refuses the step.
+ */
+export async function nextTargetState(ctx: ActionContext, action: CardStep, dice: DiceRoller): Promise<TargetState> {
+  assertAllowed(action, ctx.target);
+  switch (action) {
+    case "parry":
+    case "dodge": {
+      const { option } = offeredReaction(ctx, action);
+      if (!option?.available) {
+        throw new FrayError("FRAY.Flow.Error.ReactionUnavailable", { reaction: `FRAY.Reaction.${action}`, reason: option?.reason ?? "FRAY.Reason.Constrained" }, "Reaction unavailable");
+      }
+      return withReaction(ctx.target, storedReactionOf(await resolveReaction(option, ctx.target.attackTotal, dice)));
+    }
+    case "noReaction":
+      return withoutReaction(ctx.target);
+    case "rollDamage": {
+      const packet = await ud10.rollDamage(effectiveResult(ctx.target), ctx.input, dice, ud10OptionValues());
+      return withDamage(ctx.target, storedDamage(packet));
+    }
+  }
+}
+
 /**
  * The defender reacts (UD-REA-01 to UD-REA-04): the core says whether the reaction is possible
  * (one per round through the combatant's economy, a weapon that can parry, a melee attack; an
- * untrained parry adds DEX); the check rolls 1d10 + skill and stops the attack when it beats the
- * attack's total (UD-REA-03).
+ * untrained parry adds DEX); the check rolls the d10 with the core's modifiers and stops the
+ * attack when it beats the attack's total (UD-REA-03).
  */
 export async function react(message: AttackMessageLike, index: number, id: "parry" | "dodge"): Promise<void> {
   const ctx = await actionContext(message, index);
   assertAllowed(id, ctx.target);
-  const options = ud10OptionValues();
-  const combatant = combatantFor(ctx.targetActor, tokenIdOf(ctx.target.tokenUuid));
-  const economy = combatant ? economyOf(combatant) : undefined;
-  const option = ud10.reactions(ctx.input, economy, options).find((r) => r.id === id);
+  const { option, combatant } = offeredReaction(ctx, id);
   if (!option || !option.available) {
     warn("FRAY.Flow.Error.ReactionUnavailable", { reaction: `FRAY.Reaction.${id}`, reason: option?.reason ?? "FRAY.Reason.Constrained" });
     return;
   }
   const roller = new FoundryRoller();
-  const stored = storedReactionOf(await resolveReaction(option, ctx.target.attackTotal, roller));
-  const ok = await commitTarget(message, index, id, withReaction(ctx.target, stored), roller.rolls);
+  const ok = await commitTarget(message, index, id, await nextTargetState(ctx, id, roller), roller.rolls);
   if (ok && combatant) await spendOn(combatant, reactionEvent(option));
 }
 
 /** The defender lets the attack through without reacting (UD-REA-01). */
 export async function declineReaction(message: AttackMessageLike, index: number): Promise<void> {
   const ctx = await actionContext(message, index);
-  await commitTarget(message, index, "noReaction", withoutReaction(ctx.target));
+  await commitTarget(message, index, "noReaction", await nextTargetState(ctx, "noReaction", new FoundryRoller()));
 }
 
 /**
@@ -123,11 +165,27 @@ export async function declineReaction(message: AttackMessageLike, index: number)
  */
 export async function rollDamageFor(message: AttackMessageLike, index: number): Promise<void> {
   const ctx = await actionContext(message, index);
-  assertAllowed("rollDamage", ctx.target);
   const roller = new FoundryRoller();
-  const packet = await ud10.rollDamage(effectiveResult(ctx.target), ctx.input, roller, ud10OptionValues());
-  const next = withDamage(ctx.target, storedDamage(packet));
+  const next = await nextTargetState(ctx, "rollDamage", roller);
   await commitTarget(message, index, "rollDamage", next, roller.rolls);
+}
+
+/**
+ * The GM's side of a card step asked by a user who may not update the message: the GM reads the
+ * card as it stands, replays the user's dice (the faces of the Rolls sent) through the same
+ * {@link nextTargetState}, and writes the result with those Rolls.
+ */
+export async function handleCardUpdateQuery(data: Record<string, unknown>): Promise<QueryAnswer> {
+  const message = queryMessage(data);
+  const action = data.action;
+  if (!message || !isCardStep(action)) return { ok: false };
+  const index = Number(data.index);
+  const rolls = Array.isArray(data.rolls) ? data.rolls.map(String) : [];
+  return answerQuery(async () => {
+    const ctx = await actionContext(message, index);
+    const next = await nextTargetState(ctx, action, new ScriptedRoller(facesOfRolls(rolls)));
+    return writeTarget(message, index, action, next, rolls);
+  });
 }
 
 /** Card-target pairs being applied or undone on this client, so a second request waits its turn. */

@@ -60,11 +60,12 @@ function rollsWith(message: AttackMessageLike, rolls: readonly Roll[]): string[]
 /**
  * Writes a target's new state on the message (card re-rendered, new Rolls appended), after
  * checking the action against the message's current state so a second click changes nothing.
- * On a message the user may not update, the GM does the write.
+ * On a message the user may not update, the user sends the action and its Rolls and the GM
+ * computes the state itself from the card as it stands (`handleCardUpdateQuery`).
  */
 export async function commitTarget(message: AttackMessageLike, index: number, action: CardAction, next: TargetState, rolls: readonly Roll[] = []): Promise<boolean> {
   if (!message.isOwner) {
-    const answer = await askGM(QUERIES.cardUpdate, { messageId: message.id, index, action, next, rolls: rolls.map((r) => JSON.stringify(r)) });
+    const answer = await askGM(QUERIES.cardUpdate, { messageId: message.id, index, action, rolls: rolls.map((r) => JSON.stringify(r)) });
     return queryAnswer(answer);
   }
   return writeTarget(message, index, action, next, rolls.map((r) => JSON.stringify(r)));
@@ -109,9 +110,25 @@ export function queryAnswer(answer: unknown): boolean {
   return Boolean(a?.ok);
 }
 
-/** The GM's side of {@link commitTarget}. */
-export async function handleCardUpdateQuery(data: Record<string, unknown>): Promise<QueryAnswer> {
-  const message = game.messages?.get(String(data.messageId)) as unknown as AttackMessageLike | undefined;
-  if (!message || message.type !== "attack") return { ok: false };
-  return answerQuery(() => writeTarget(message, Number(data.index), data.action as CardAction, data.next as TargetState, (data.rolls as string[] | undefined) ?? []));
+/**
+ * The die faces of serialized Rolls, in the order they were rolled (every dice term's results,
+ * exploded re-rolls included), for the GM to replay a user's dice through the rules core.
+ */
+export function facesOfRolls(rollJson: readonly string[]): number[] {
+  const faces: number[] = [];
+  for (const json of rollJson) {
+    let data: unknown;
+    try {
+      data = JSON.parse(json);
+    } catch {
+      continue;
+    }
+    const terms = (data as { terms?: unknown }).terms;
+    if (!Array.isArray(terms)) continue;
+    for (const term of terms as { faces?: unknown; results?: { result?: unknown }[] }[]) {
+      if (typeof term.faces !== "number" || !Array.isArray(term.results)) continue;
+      for (const r of term.results) if (typeof r.result === "number") faces.push(r.result);
+    }
+  }
+  return faces;
 }

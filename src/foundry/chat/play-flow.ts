@@ -11,8 +11,7 @@ import { onRenderCombatTracker } from "../combat/tracker.js";
 import { QUERIES, registerQueries } from "../queries.js";
 import { registerQuench } from "../quench.js";
 import { takeAction } from "../round-actions.js";
-import { handleApplyQuery, handleUndoQuery, runCardAction } from "./actions.js";
-import { handleCardUpdateQuery } from "./attack-message.js";
+import { handleApplyQuery, handleCardUpdateQuery, handleUndoQuery, runCardAction } from "./actions.js";
 import { onRenderChatMessageHTML } from "./hooks.js";
 import { FLOW_TEMPLATES } from "./templates.js";
 
