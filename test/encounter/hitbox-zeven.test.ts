@@ -7,9 +7,9 @@ import { playEncounter } from "../../src/encounter/engine.js";
 import { formatLog } from "../../src/encounter/format.js";
 import { parseEncounter } from "../../src/encounter/schema.js";
 import type { EncounterEvent } from "../../src/encounter/types.js";
-import { FrayError } from "../../src/rules/core/errors.js";
 import { nestedLookup } from "../../src/rules/core/i18n.js";
 import type { HitboxAttackResult } from "../../src/rules/hitbox/index.js";
+import { failingField } from "../support/encounter.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const content = new ContentIndex(join(root, "packs", "_source"));
@@ -23,14 +23,7 @@ const attacks = (events: EncounterEvent[]) => events.filter((e): e is Attack => 
 const customs = (events: EncounterEvent[], kind: string) => events.filter((e): e is Custom => e.type === "custom" && e.kind === kind);
 const values = (a: Attack) => [a.result.check.natural, ...a.result.check.modifiers.map((m) => m.value)];
 
-const fieldOf = async (raw: Record<string, unknown>): Promise<string | undefined> => {
-  try {
-    await playEncounter(parseEncounter(raw), content);
-  } catch (e) {
-    return e instanceof FrayError ? String(e.data.field ?? e.data.ref) : `not a FrayError: ${String(e)}`;
-  }
-  return undefined;
-};
+const fieldOf = (raw: Record<string, unknown>) => failingField(raw, content);
 
 describe("the Hitbox example encounter (seed 002)", () => {
   it("HB-ATK-01, HB-ATK-02, HB-ATK-03, HB-MOD-01, HB-MOD-03, HB-LOC-02: turn 1, 7 + 3 + 1 = 11, -2 called, +1 range, 10 against the guard's dodge 9, location 8 on the called-shot table", async () => {

@@ -7,9 +7,9 @@ import { playEncounter } from "../../src/encounter/engine.js";
 import { formatLog } from "../../src/encounter/format.js";
 import { parseEncounter } from "../../src/encounter/schema.js";
 import type { EncounterEvent } from "../../src/encounter/types.js";
-import { FrayError } from "../../src/rules/core/errors.js";
 import { formatKey, nestedLookup } from "../../src/rules/core/i18n.js";
 import type { ZonesAttackResult } from "../../src/rules/zones/index.js";
+import { failingField } from "../support/encounter.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const content = new ContentIndex(join(root, "packs", "_source"));
@@ -21,14 +21,7 @@ const lang = (code: string) => {
     return {};
   }
 };
-const fieldOf = async (raw: Record<string, unknown>): Promise<string | undefined> => {
-  try {
-    await playEncounter(parseEncounter(raw), content);
-  } catch (e) {
-    return e instanceof FrayError ? String(e.data.field ?? e.data.ref) : `not a FrayError: ${String(e)}`;
-  }
-  return undefined;
-};
+const fieldOf = (raw: Record<string, unknown>) => failingField(raw, content);
 
 describe("the Zones burst example (seed 004)", () => {
   it("ZN-RNG-01, ZN-RNG-08, ZN-BST-01: difficulty 13 from 5 + 8 + 1 - 1, a roll of 8 + 1 + 1 + 3 = 13, one bullet of three hits", async () => {
