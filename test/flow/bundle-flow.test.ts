@@ -42,6 +42,27 @@ const docs = new Map<string, unknown>();
 const queries: { name: string; data: unknown }[] = [];
 let stub: FoundryStub;
 
+/**
+ * Starts a combat in the stand-in with one Combatant per entry (ids as given, all owned); their
+ * flags (`economy`, `moved` ...) live in the returned map under `<combatant id>.<key>`.
+ */
+function startCombat(entries: readonly { id: string; actor: { id: unknown }; token: { id: string } }[]): Map<string, unknown> {
+  const flags = new Map<string, unknown>();
+  const list = entries.map(({ id, actor, token }) => ({
+    id,
+    tokenId: token.id,
+    token,
+    actor,
+    actorId: actor.id,
+    isOwner: true,
+    combat: { id: "combat1" },
+    getFlag: (_s: string, k: string) => flags.get(`${id}.${k}`),
+    setFlag: async (_s: string, k: string, v: unknown) => flags.set(`${id}.${k}`, structuredClone(v)),
+  }));
+  (stub.game as unknown as Dict).combat = { started: true, round: 1, combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }) };
+  return flags;
+}
+
 interface FlowApi {
   runCardAction(message: Message, index: number, action: string): Promise<void>;
   onPreMoveToken(doc: unknown, movement: unknown): boolean | void;
@@ -343,19 +364,10 @@ describe("attack card buttons", () => {
 
   it("UD-ACT-02, UD-REA-01: in combat the attack spends the action and the parry the reaction; a second attack is refused", async () => {
     const { ayla, bandit, aylaToken, banditToken } = world();
-    const flags = new Map<string, Dict>();
-    const combatant = (id: string, a: Dict, tokenId: string) => ({
-      id,
-      tokenId,
-      actor: a,
-      actorId: a.id,
-      isOwner: true,
-      combat: { id: "combat1" },
-      getFlag: (_s: string, k: string) => flags.get(`${id}.${k}`),
-      setFlag: async (_s: string, k: string, v: Dict) => flags.set(`${id}.${k}`, structuredClone(v)),
-    });
-    const list = [combatant("c1", ayla, aylaToken.id), combatant("c2", bandit, banditToken.id)];
-    (stub.game as unknown as Dict).combat = { started: true, round: 1, combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }) };
+    const flags = startCombat([
+      { id: "c1", actor: ayla, token: aylaToken },
+      { id: "c2", actor: bandit, token: banditToken },
+    ]);
     stub.game.user.targets.add(banditToken);
     diceQueue.push(7, 5);
     const { message } = (await api().rollAttack({ actor: ayla, weaponId: "sword" }))!;
@@ -383,18 +395,7 @@ describe("actions of the round (UD-ACT-02)", () => {
   }
   /** Puts the actors in the active combat; each combatant keeps its economy in a flag. */
   function inCombat(...actors: { id: string; token: { id: string } }[]) {
-    const flags = new Map<string, Dict>();
-    const list = actors.map((a, i) => ({
-      id: `c${i + 1}`,
-      tokenId: a.token.id,
-      actor: a,
-      actorId: a.id,
-      isOwner: true,
-      combat: { id: "combat1" },
-      getFlag: (_s: string, k: string) => flags.get(`c${i + 1}.${k}`),
-      setFlag: async (_s: string, k: string, v: Dict) => flags.set(`c${i + 1}.${k}`, structuredClone(v)),
-    }));
-    (stub.game as unknown as Dict).combat = { started: true, round: 1, combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }) };
+    const flags = startCombat(actors.map((a, i) => ({ id: `c${i + 1}`, actor: a, token: a.token })));
     return (id: string) => (flags.get(`${id}.economy`) as { slots: Record<string, { used: number }> } | undefined)?.slots;
   }
 
@@ -560,25 +561,11 @@ describe("leaving melee", () => {
       actor: t.actor,
     });
     const docsById = { ayla: tokenDoc(aylaToken, 1), bandit: tokenDoc(banditToken, -1), thug: tokenDoc(thugToken, -1) };
-    const flags = new Map<string, unknown>();
-    const list = (
-      [
-        ["c1", ayla, docsById.ayla],
-        ["c2", bandit, docsById.bandit],
-        ["c3", thug, docsById.thug],
-      ] as const
-    ).map(([id, a, token]) => ({
-      id,
-      tokenId: token.id,
-      token,
-      actor: a,
-      actorId: a.id,
-      isOwner: true,
-      combat: { id: "combat1" },
-      getFlag: (_s: string, k: string) => flags.get(`${id}.${k}`),
-      setFlag: async (_s: string, k: string, v: unknown) => flags.set(`${id}.${k}`, structuredClone(v)),
-    }));
-    (stub.game as unknown as Dict).combat = { started: true, round: 1, combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }) };
+    const flags = startCombat([
+      { id: "c1", actor: ayla, token: docsById.ayla },
+      { id: "c2", actor: bandit, token: docsById.bandit },
+      { id: "c3", actor: thug, token: docsById.thug },
+    ]);
     return { docsById, flags };
   }
 
