@@ -1,6 +1,6 @@
 /**
  * The conditions the UD10 rules core reads from `actor.statuses` (UD-ATK-04, UD-DEF-01,
- * UD-ACT-03 ...), registered as Foundry status effects with localized names and core icons, so
+ * UD-ACT-02 ...), registered as Foundry status effects with localized names and core icons, so
  * the token HUD and the sheet's Conditions tab toggle the very ids the core checks.
  */
 
