@@ -13,3 +13,4 @@ export { ud10 } from "./ud10/index.js";
 export { zones } from "./zones/index.js";
 export { hitbox } from "./hitbox/index.js";
 export { critical } from "./critical/index.js";
+export * from "./core/contract.js";
