@@ -14,3 +14,4 @@ export { zones } from "./zones/index.js";
 export { hitbox } from "./hitbox/index.js";
 export { critical } from "./critical/index.js";
 export * from "./core/contract.js";
+export * from "./core/declaration.js";
