@@ -6,7 +6,7 @@
  */
 import type { ActionCost, Economy } from "./economy.js";
 import type { AttackResult } from "./ruleset.js";
-import type { CheckResult, DamageReport, ForcedCheck, RuleId, VitalState } from "./types.js";
+import type { CheckResult, DamageReport, ForcedCheck, RuleId } from "./types.js";
 
 /** One situation value as a dialog or an encounter file gives it. */
 export type SituationValue = boolean | number | string | string[];
