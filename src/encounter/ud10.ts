@@ -1,7 +1,22 @@
+import type { ActionOutcome, AttackRequest, SituationValues } from "../rules/core/contract.js";
 import { createEconomy, shortfall, spend, type Economy } from "../rules/core/economy.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
-import { ACTIONS, AIM_COST, aimRounds, disengage, initiativeGroups, isIncapacitated, SQUARE_METRES, ud10, ud10CombatantFromActor, ud10Options, type Ud10AttackInput, type Ud10Combatant } from "../rules/ud10/index.js";
+import { attackInput, planStep } from "../rules/core/step.js";
+import {
+  disengage,
+  initiativeGroups,
+  isIncapacitated,
+  SQUARE_METRES,
+  ud10,
+  ud10Actions,
+  ud10AfterAction,
+  ud10CombatantFromActor,
+  ud10Options,
+  ud10StartRound,
+  ud10WithVitals,
+  type Ud10Combatant,
+} from "../rules/ud10/index.js";
 import { buildEntryCombatant, finishEncounter, recordingRoller, sideDown, standingSides, type EndEvent } from "./common.js";
 import type { ContentIndex } from "./content.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
@@ -25,8 +40,8 @@ export function buildCombatant(spec: CombatantSpec, index: number, content: Cont
 /** Out of the encounter: down by the core's vitals, unable to act (the core's out conditions), or fled. */
 const isOut = (f: Fighter) => ud10.isOut(ud10.vitals(f.c)) || isIncapacitated(f.c) || f.c.conditions.includes("fled");
 
-/** What an attack costs (UD-ACT-02). */
-const ATTACK_COST = ACTIONS.find((a) => a.id === "attack")!.cost;
+/** What an action of the core's round costs (UD-ACT-02, UD-ATK-04). */
+const costOf = (c: Ud10Combatant, id: string, options: RulesetOptions) => ud10Actions({ ...c, conditions: [] }, options).find((a) => a.id === id)!.cost;
 
 /**
  * Plays an encounter through the UD10 rules core: initiative each round (or once, UD-INI-03),
@@ -53,6 +68,14 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
   let round = 0;
   let ended: EndEvent | undefined;
 
+  /** The core's lifecycle after an action (UD-ATK-04: the aim set, spent or lost). */
+  const after = (f: Fighter, outcome: ActionOutcome) => {
+    const next = ud10AfterAction(f.c, outcome, f.economy, options);
+    f.c = next.combatant;
+    f.economy = next.economy;
+    return next;
+  };
+
   const attack = async (f: Fighter, action: ActionSpec, free = false): Promise<void> => {
     const declared = action.attack ? fighters.get(action.attack) : undefined;
     const weaponRefFirst = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
@@ -68,36 +91,36 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
       return;
     }
     const weapon = f.c.weapons.find((w) => w.id === weaponRef || w.name === weaponRef);
-    if (!free && shortfall(f.economy, ATTACK_COST)) {
+    const attackCost = costOf(f.c, "attack", options);
+    if (!free && shortfall(f.economy, attackCost)) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
       return;
     }
     const range = action.range ?? f.spec.tactics?.range ?? (weapon?.kind === "melee" ? SQUARE_METRES : undefined);
-    const input: Ud10AttackInput = {
-      attacker: f.c,
-      target: target.c,
+    const request: AttackRequest = {
+      attackerId: f.c.id,
+      targetId: target.c.id,
       weaponId: weaponRef,
       modeId: action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined),
-      rangeMetres: range,
-      situation: { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as Ud10AttackInput["situation"],
+      distanceMetres: range,
+      situation: { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as SituationValues,
     };
     if (target.spec.react && target.spec.react !== "none") {
-      const option = ud10.reactions(input, target.economy, options).find((r) => r.id === target!.spec.react);
-      if (option?.available) input.reaction = option.id as "parry" | "dodge";
+      const option = ud10.reactions(attackInput(ud10, request, f.c, target.c, options), target.economy, options).find((r) => r.id === target!.spec.react);
+      if (option?.available) request.reaction = option.id;
     }
-    const plan = ud10.planAttack(input, options, target.economy);
-    const odds = ud10.odds(plan, input, options);
+    const { input, plan, odds } = planStep(ud10, request, f.c, target.c, options, target.economy);
     const result = await ud10.resolveAttack(plan, input, logged, options);
-    if (!free) f.economy = spend(f.economy, ATTACK_COST);
+    if (!free) f.economy = spend(f.economy, attackCost);
     if (result.reaction && plan.reaction) target.economy = spend(target.economy, plan.reaction.cost);
-    f.c = { ...f.c, conditions: f.c.conditions.filter((s) => s !== "aiming1" && s !== "aiming2") };
+    after(f, { kind: "attack", weaponId: plan.weaponId, modeId: plan.modeId, result });
     const w = f.c.weapons.find((x) => x.id === plan.weaponId)!;
     if (w.kind === "melee") engaged.add(pair(f.spec.id, target.spec.id));
     events.push({ type: "attack", round, attacker: f.spec.id, target: target.spec.id, weapon: w.name, mode: plan.modeId, range, plan, odds, result, free });
     if (!result.lands) return;
     const packet = await ud10.rollDamage(result, input, logged, options);
     const report = ud10.applyDamage(target.c, packet, options);
-    target.c = { ...target.c, hp: report.after.hp!, ep: report.after.ep!, conditions: report.after.conditions };
+    target.c = ud10WithVitals(target.c, report.after);
     events.push({ type: "damage", round, target: target.spec.id, packet, report });
   };
 
@@ -110,6 +133,7 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
       const foes = [...fighters.values()].filter((o) => !isOut(o) && engaged.has(pair(f.spec.id, o.spec.id)));
       const d = disengage(foes.map((o) => o.c), action.disengage, opts);
       f.economy = spend(f.economy, d.cost);
+      after(f, { kind: "action", id: d.mode });
       events.push({ type: "disengage", round, actor: f.spec.id, mode: d.mode, freeAttacks: d.freeAttacks, rule: d.rule });
       for (const o of foes) engaged.delete(pair(f.spec.id, o.spec.id));
       for (const id of d.freeAttacks) {
@@ -130,14 +154,14 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
       }
     }
     if (action.aim) {
-      if (shortfall(f.economy, AIM_COST)) {
+      const aimCost = costOf(f.c, "aim", options);
+      if (shortfall(f.economy, aimCost)) {
         events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
         return;
       }
-      f.economy = spend(f.economy, AIM_COST);
-      const rounds = aimRounds(f.c);
-      f.c = { ...f.c, conditions: [...f.c.conditions.filter((s) => !s.startsWith("aiming")), `aiming${rounds}`] };
-      events.push({ type: "aim", round, actor: f.spec.id, rounds });
+      f.economy = spend(f.economy, aimCost);
+      const aimed = after(f, { kind: "action", id: "aim" }).events.find((e) => e.data?.rounds !== undefined);
+      events.push({ type: "aim", round, actor: f.spec.id, rounds: Number(aimed?.data?.rounds) });
       return;
     }
     if (action.attack !== undefined || action.move === undefined) await attack(f, action);
@@ -154,7 +178,11 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
     } else {
       events.push({ type: "initiative", round, rolls: order, order: order.flatMap((r) => r.members), kept: true });
     }
-    for (const f of fighters.values()) f.economy = createEconomy(ud10.economy(f.c, options));
+    for (const f of fighters.values()) {
+      const start = ud10StartRound(f.c, round === 1 ? undefined : f.economy);
+      f.c = start.combatant;
+      f.economy = start.economy;
+    }
     for (const id of order.flatMap((r) => r.members)) {
       const f = fighters.get(id)!;
       if (isOut(f)) continue;

@@ -6,6 +6,7 @@ import * as initiative from "./initiative.js";
 import type { Ud10Combatant } from "./model.js";
 import * as move from "./movement.js";
 import { UD10_OPTIONS, ud10Options } from "./options.js";
+import * as play from "./play.js";
 
 export type { Ud10AttackInput, Ud10Situation } from "./input.js";
 export * from "./model.js";
@@ -13,6 +14,7 @@ export { UD10_OPTIONS, ud10Options, type Ud10Options } from "./options.js";
 export { AIM_COST, aimRounds, CHECK_DICE, checkFormula, defenseRating, defenseLines, OUT_CONDITIONS, rangePenalty, reactionOutcome, resolveReaction, situationDefaults, skillValue, withReactionResult, isIncapacitated } from "./attack.js";
 export { initiativeGroups, initiativeValue, rerollEachRound } from "./initiative.js";
 export { ACTIONS, disengage, movementBand, movementCharge, movementCost, movementPaid, skillRollIsAction, standardMovement, SQUARE_METRES, type Disengagement } from "./movement.js";
+export { ud10Actions, ud10AfterAction, ud10Conditions, ud10Input, ud10Situation, ud10StartRound, ud10VitalsUpdate, ud10WithVitals } from "./play.js";
 export { BODY_ZONE_TABLE, zoneForFace, zoneArmor, averagedArmor, armorFor, rollBodyZone } from "./zones.js";
 
 /**
@@ -39,6 +41,14 @@ export const ud10: Ruleset<Ud10Combatant, Ud10AttackInput> = {
   resolveAttack: (plan, _input, dice, options) => attack.resolveAttack(plan, dice, ud10Options(options)),
   rollDamage: (result, input, dice, options) => damage.rollDamage(result, input, dice, ud10Options(options)),
   applyDamage: (target, packet, options) => damage.applyDamage(target, packet, ud10Options(options)),
+  input: (request, attacker, target) => play.ud10Input(request, attacker, target),
+  situation: (context) => play.ud10Situation(context),
+  actions: (c, options) => play.ud10Actions(c, options),
+  conditions: play.ud10Conditions,
+  withVitals: play.ud10WithVitals,
+  vitalsUpdate: play.ud10VitalsUpdate,
+  startRound: (c, previous) => play.ud10StartRound(c, previous),
+  afterAction: (c, outcome, economy, options) => play.ud10AfterAction(c, outcome, economy, options),
   vitals: damage.vitals,
   isOut: damage.isOut,
 };

@@ -1,0 +1,286 @@
+/**
+ * The UD10 play contract (src/rules/core/contract.ts): the attack input built from a neutral
+ * request, the attack dialog's situation fields, the round's actions with their costs, the
+ * conditions as status effects, vitals written back, and the round's lifecycle (aim set by the
+ * aim action and spent by the shot, UD-ATK-04; a fresh economy each round, UD-ACT-01).
+ */
+import type {
+  ActionDef,
+  ActionOutcome,
+  AttackRequest,
+  ConditionSpec,
+  LifecycleEvent,
+  RoundState,
+  SituationContext,
+  SituationField,
+  SituationValues,
+  VitalsUpdate,
+} from "../core/contract.js";
+import { createEconomy, type Economy } from "../core/economy.js";
+import { bool, fieldError, int, isRecord, type Raw } from "../core/parse.js";
+import type { RulesetOptions } from "../core/ruleset.js";
+import type { VitalState } from "../core/types.js";
+import { AIM_COST, aimRounds, isIncapacitated, OUT_CONDITIONS, situationDefaults, weaponAndMode } from "./attack.js";
+import type { Ud10AttackInput, Ud10Situation } from "./input.js";
+import type { Ud10Combatant, Ud10Weapon } from "./model.js";
+import { ACTIONS, disengage, economy } from "./movement.js";
+import { ud10Options } from "./options.js";
+
+/** Conditions of the aim (UD-ATK-04): one round or two rounds spent aiming. */
+const AIM_CONDITIONS = ["aiming1", "aiming2"] as const;
+
+/** The path of a situation value in errors: `situation.<id>`. */
+const SITUATION = "situation";
+
+/** The weapon an attack or a dialog names. @throws FrayError `FRAY.Error.NoWeapon`. */
+function weaponOf(attacker: Ud10Combatant, weaponId: string): Ud10Weapon {
+  return weaponAndMode({ attacker, target: attacker, weaponId }).weapon;
+}
+
+/**
+ * The situation fields of a UD10 attack (UD-ATK-01, UD-ATK-03, UD-ATK-04, UD-DEF-01, UD-COV-01),
+ * in the order the attack dialog shows them. Every attack: `unanticipated` (default: the target
+ * is surprised), `immobilized` (default: the target's condition), `cover` (a whole number from 0)
+ * and `misc` (a whole number). Melee only: `higherGround`. Ranged only: `targetCrouching` (the
+ * target crouches or lies prone), `targetMoving`, `shooterMoving` (from the `moving` conditions),
+ * `badVisibility`, and `aim` (0, 1 or 2 rounds, from `aiming1`/`aiming2`). Defaults are what
+ * `planAttack` reads from the conditions when a value is left out (`situationDefaults`).
+ * @throws FrayError `FRAY.Error.NoWeapon` when the weapon is not the attacker's.
+ */
+export function ud10Situation(context: SituationContext<Ud10Combatant>): SituationField[] {
+  const weapon = weaponOf(context.attacker, context.weaponId);
+  const target: Pick<Ud10Combatant, "conditions"> = context.target ?? { conditions: [] };
+  const d = situationDefaults(context.attacker, target);
+  const flag = (id: keyof Ud10Situation | "immobilized", label: string, rule: SituationField["rule"], value: boolean, perTarget: boolean): SituationField => ({
+    id,
+    label,
+    rule,
+    kind: "boolean",
+    default: value,
+    perTarget,
+  });
+  const fields: SituationField[] = [
+    flag("unanticipated", "FRAY.Flow.Dialog.Unanticipated", "UD-ATK-03", d.unanticipated, true),
+    flag("immobilized", "FRAY.Flow.Dialog.Immobilized", "UD-DEF-01", target.conditions.includes("immobilized"), true),
+  ];
+  if (weapon.kind === "melee") {
+    fields.push(flag("higherGround", "FRAY.Flow.Dialog.HigherGround", "UD-ATK-04", false, true));
+  } else {
+    fields.push(
+      flag("targetCrouching", "FRAY.Flow.Dialog.TargetCrouching", "UD-ATK-04", d.targetCrouching, true),
+      flag("targetMoving", "FRAY.Flow.Dialog.TargetMoving", "UD-ATK-04", d.targetMoving, true),
+      flag("shooterMoving", "FRAY.Flow.Dialog.ShooterMoving", "UD-ATK-04", d.shooterMoving, false),
+      flag("badVisibility", "FRAY.Flow.Dialog.BadVisibility", "UD-ATK-04", false, false),
+      { id: "aim", label: "FRAY.Flow.Dialog.Aim", hint: "FRAY.Situation.Ud10.AimHint", rule: "UD-ATK-04", kind: "number", min: 0, max: 2, step: 1, default: d.aim, perTarget: false },
+    );
+  }
+  fields.push(
+    { id: "cover", label: "FRAY.Flow.Dialog.Cover", rule: "UD-COV-01", kind: "number", min: 0, step: 1, default: 0, perTarget: true },
+    { id: "misc", label: "FRAY.Flow.Dialog.Misc", rule: "UD-ATK-01", kind: "number", step: 1, default: 0, perTarget: false },
+  );
+  return fields;
+}
+
+/**
+ * The UD10 attack input for a neutral request (UD-ATK-01 to UD-ATK-04, UD-DEF-01, UD-COV-01,
+ * UD-RNG-01, UD-REA-02, UD-REA-04): weapon, firing mode and distance in metres as given, and the
+ * situation values read against {@link ud10Situation}; a value left out takes its default. The
+ * `immobilized` value sets or clears the target's `immobilized` condition, and `unanticipated:
+ * false` clears a `surprised` one, so the value given wins over the condition (the core reads
+ * both from the target's conditions).
+ * @throws FrayError `FRAY.Error.Field` naming `targetId` when there is no target, `distanceMetres`
+ *   when it is not a distance from 0, `reaction` when it is not `parry` or `dodge`, `situation`
+ *   when it is not an object, and `situation.<id>` for a field this attack does not have or a
+ *   value of the wrong kind or out of bounds; `FRAY.Error.NoWeapon` for a weapon that is not the
+ *   attacker's.
+ */
+export function ud10Input(request: AttackRequest, attacker: Ud10Combatant, target: Ud10Combatant | undefined): Ud10AttackInput {
+  if (!target) throw fieldError("targetId", "a target combatant");
+  const distance = request.distanceMetres;
+  if (distance !== undefined && (typeof distance !== "number" || !Number.isFinite(distance) || distance < 0)) {
+    throw fieldError("distanceMetres", "a distance in metres from 0");
+  }
+  const reaction = request.reaction;
+  if (reaction !== undefined && reaction !== "parry" && reaction !== "dodge") throw fieldError("reaction", "parry or dodge");
+  const raw: unknown = request.situation ?? {};
+  if (!isRecord(raw)) throw fieldError(SITUATION, "an object");
+  const fields = ud10Situation({ attacker, target, weaponId: request.weaponId, modeId: request.modeId, distanceMetres: distance });
+  const values = readSituation(raw, fields);
+
+  const situation: Ud10Situation = {};
+  let conditions = target.conditions;
+  for (const [id, value] of Object.entries(values)) {
+    if (id === "immobilized") {
+      if (value === true && !conditions.includes("immobilized")) conditions = [...conditions, "immobilized"];
+      if (value === false) conditions = conditions.filter((s) => s !== "immobilized");
+    } else if (id === "aim") {
+      situation.aim = value as 0 | 1 | 2;
+    } else if (id === "cover" || id === "misc") {
+      situation[id] = value as number;
+    } else {
+      (situation as Record<string, boolean>)[id] = value as boolean;
+    }
+  }
+  if (values.unanticipated === false && conditions.includes("surprised")) conditions = conditions.filter((s) => s !== "surprised");
+  return {
+    attacker,
+    target: conditions === target.conditions ? target : { ...target, conditions },
+    weaponId: request.weaponId,
+    modeId: request.modeId,
+    rangeMetres: distance,
+    situation,
+    reaction,
+  };
+}
+
+/**
+ * Reads the situation values given for the fields of one attack with the core's parsers.
+ * @throws FrayError `FRAY.Error.Field` naming `situation.<id>`.
+ */
+function readSituation(raw: Raw, fields: SituationField[]): SituationValues {
+  const out: SituationValues = {};
+  for (const id of Object.keys(raw)) {
+    const field = fields.find((f) => f.id === id);
+    if (!field) throw fieldError(`${SITUATION}.${id}`, `one of ${fields.map((f) => f.id).join(", ")}`);
+    if (raw[id] === undefined || raw[id] === null) continue;
+    if (field.kind === "boolean") {
+      out[id] = bool(raw, id, SITUATION, false);
+    } else {
+      const min = field.min ?? -Infinity;
+      const value = int(raw, id, SITUATION, undefined, min);
+      if (field.max !== undefined && value > field.max) throw fieldError(`${SITUATION}.${id}`, `a whole number from ${min} to ${field.max}`);
+      out[id] = value;
+    }
+  }
+  return out;
+}
+
+/**
+ * The actions of a UD10 round with their costs in the round's slots (UD-ACT-01, UD-ACT-02,
+ * UD-ATK-04, UD-REA-01 to UD-REA-04, UD-OPT-01, UD-OPT-02): attack, aim, ready, reload, use an
+ * item and a skill action take the action; parry, and dodge when allowed, the reaction; fleeing
+ * (when on) the movement, retreating (when on) the whole round. Moving is charged by distance
+ * through `movement`/`movementBand`, not here. A combatant out of the fight has none.
+ */
+export function ud10Actions(c: Ud10Combatant, options: RulesetOptions): ActionDef[] {
+  if (isIncapacitated(c)) return [];
+  const opts = ud10Options(options);
+  const table = (id: string) => ACTIONS.find((a) => a.id === id)!;
+  const other = (id: string): ActionDef => ({ ...table(id), kind: "other", target: "none" });
+  const out: ActionDef[] = [
+    { ...table("attack"), kind: "attack", target: "one" },
+    { id: "aim", label: "FRAY.Situation.Ud10.Action.aim", rule: "UD-ATK-04", kind: "other", cost: AIM_COST, target: "none" },
+    other("ready"),
+    other("reload"),
+    other("useItem"),
+    other("skill"),
+    { id: "parry", label: "FRAY.Reaction.parry", rule: "UD-REA-02", kind: "reaction", cost: { slots: { reaction: 1 } }, target: "none" },
+  ];
+  if (opts.allowDodge) out.push({ id: "dodge", label: "FRAY.Reaction.dodge", rule: "UD-REA-04", kind: "reaction", cost: { slots: { reaction: 1 } }, target: "none" });
+  if (opts.fleeing) out.push({ id: "flee", label: "FRAY.Flow.Flee.Button", rule: "UD-OPT-01", kind: "move", cost: disengage([], "flee", opts).cost, target: "none" });
+  if (opts.retreat) out.push({ id: "retreat", label: "FRAY.Flow.Retreat.Button", rule: "UD-OPT-02", kind: "move", cost: disengage([], "retreat", opts).cost, target: "none" });
+  return out;
+}
+
+/**
+ * The conditions the UD10 core reads, as status effects (UD-ATK-03, UD-ATK-04, UD-DEF-01,
+ * UD-DMG-03, UD-DMG-04): prone and crouching (-2 to ranged attacks on them), moving (target -2,
+ * shooter -4; it lasts the round), immobilized (no DEX, -2 defense), surprised (no DEX, no
+ * reaction), aiming one or two rounds (+2/+4, until the shot spends it), and unconscious,
+ * incapacitated and dead, which take the combatant out (`isOut`).
+ */
+export function ud10Conditions(): ConditionSpec[] {
+  const out = new Set<string>(OUT_CONDITIONS);
+  const spec = (id: string, icon: string, rule: ConditionSpec["rule"], duration: ConditionSpec["duration"] = "permanent"): ConditionSpec => ({
+    id,
+    label: `FRAY.Condition.${id}`,
+    icon,
+    rule,
+    duration,
+    ...(out.has(id) ? { out: true } : {}),
+  });
+  return [
+    spec("prone", "icons/svg/falling.svg", "UD-ATK-04"),
+    spec("crouching", "icons/svg/downgrade.svg", "UD-ATK-04"),
+    spec("moving", "icons/svg/wingfoot.svg", "UD-ATK-04", "round"),
+    spec("immobilized", "icons/svg/net.svg", "UD-DEF-01"),
+    spec("surprised", "icons/svg/daze.svg", "UD-ATK-03"),
+    spec("aiming1", "icons/svg/target.svg", "UD-ATK-04"),
+    spec("aiming2", "icons/svg/eye.svg", "UD-ATK-04"),
+    spec("unconscious", "icons/svg/unconscious.svg", "UD-DMG-03"),
+    spec("incapacitated", "icons/svg/paralysis.svg", "UD-DMG-04"),
+    spec("dead", "icons/svg/skull.svg", "UD-DMG-04"),
+  ];
+}
+
+/**
+ * The combatant with a vital state: HP, EP and conditions where the state has them (after
+ * damage or an undo). `vitals(ud10WithVitals(c, s))` is `s` for HP, EP and conditions.
+ */
+export function ud10WithVitals(c: Ud10Combatant, state: VitalState): Ud10Combatant {
+  return {
+    ...c,
+    hp: state.hp ? { ...state.hp } : c.hp,
+    ep: state.ep ? { ...state.ep } : c.ep,
+    conditions: [...state.conditions],
+  };
+}
+
+/**
+ * The actor source update that stores a vital state: `{ system: { hp: { value }, ep: { value } } }`,
+ * the fields `ud10CombatantFromActor` reads HP and EP from. Maximums are the sheet's and stay;
+ * conditions are status effects, not system data, and are left out.
+ */
+export function ud10VitalsUpdate(state: VitalState): VitalsUpdate {
+  const system: Record<string, unknown> = {};
+  if (state.hp) system.hp = { value: state.hp.value };
+  if (state.ep) system.ep = { value: state.ep.value };
+  return { system };
+}
+
+const hasAim = (c: Ud10Combatant) => c.conditions.some((s) => (AIM_CONDITIONS as readonly string[]).includes(s));
+const withoutAim = (c: Ud10Combatant): Ud10Combatant => ({ ...c, conditions: c.conditions.filter((s) => !(AIM_CONDITIONS as readonly string[]).includes(s)) });
+
+/**
+ * The start of a round for one combatant (UD-ACT-01, UD-REA-01, UD-ATK-04): a fresh economy
+ * (one movement, one action, one reaction, free actions; nothing carries over) and, from the
+ * second round on, the `moving` condition of the last round dropped: a combatant moves, or not,
+ * anew each round. The aim is kept: it is spent by the shot (see {@link ud10AfterAction}).
+ */
+export function ud10StartRound(c: Ud10Combatant, previous: Economy | undefined): RoundState<Ud10Combatant> {
+  const events: LifecycleEvent[] = [];
+  let combatant = c;
+  if (previous && c.conditions.includes("moving")) {
+    combatant = { ...c, conditions: c.conditions.filter((s) => s !== "moving") };
+    events.push({ rule: "UD-ATK-04", label: "FRAY.Situation.Ud10.Event.MovingEnds" });
+  }
+  return { combatant, economy: createEconomy(economy()), events };
+}
+
+/**
+ * What an action leaves behind (UD-ATK-04, UD-ACT-02). Aiming sets `aiming1`, or `aiming2` after
+ * a round of aim already (two rounds at most); an attack spends the aim; another action that
+ * takes the round's action (ready, reload, use an item, a skill action, a retreat) ends it too,
+ * since the aim counts only for the rounds spent aiming right before the shot. The cost itself is
+ * paid by the host from `actions`: the economy comes back as given.
+ * @throws FrayError `FRAY.Error.Field` naming `action` for an id that is not one of `actions`.
+ */
+export function ud10AfterAction(c: Ud10Combatant, outcome: ActionOutcome, economy: Economy, options: RulesetOptions): RoundState<Ud10Combatant> {
+  const events: LifecycleEvent[] = [];
+  const spendAim = (label: string): Ud10Combatant => {
+    if (!hasAim(c)) return c;
+    events.push({ rule: "UD-ATK-04", label });
+    return withoutAim(c);
+  };
+  if (outcome.kind === "attack") return { combatant: spendAim("FRAY.Situation.Ud10.Event.AimSpent"), economy, events };
+  if (outcome.id === "aim") {
+    const rounds = aimRounds(c);
+    events.push({ rule: "UD-ATK-04", label: "FRAY.Situation.Ud10.Event.Aimed", data: { rounds } });
+    return { combatant: { ...c, conditions: [...withoutAim(c).conditions, `aiming${rounds}`] }, economy, events };
+  }
+  const actions = ud10Actions({ ...c, conditions: [] }, options);
+  const action = actions.find((a) => a.id === outcome.id);
+  if (!action) throw fieldError("action", `one of ${actions.map((a) => a.id).join(", ")}`);
+  const takesAction = (action.cost.slots?.action ?? 0) > 0;
+  return { combatant: takesAction ? spendAim("FRAY.Situation.Ud10.Event.AimLost") : c, economy, events };
+}
