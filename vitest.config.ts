@@ -5,5 +5,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     environment: "node",
+    // Encounter plays and bundle loads take seconds on a busy two-core machine; a hang still fails.
+    testTimeout: 30_000,
   },
 });
