@@ -1,18 +1,22 @@
-import { createEconomy, spend, type Economy } from "../rules/core/economy.js";
+import type { ActionOutcome, RoundState, SituationValues } from "../rules/core/contract.js";
+import { createEconomy, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
-import type { CheckResult, Modifier } from "../rules/core/types.js";
+import { planStep } from "../rules/core/step.js";
+import type { CheckResult, ForcedCheck, Modifier } from "../rules/core/types.js";
 import {
+  afterAction,
   applyVitals,
-  blackoutTest,
+  attackInput,
   CALLABLE,
   CALLED_THRESHOLDS,
   checkDeclarations,
-  durationWindow,
   elapsedSeconds,
   endTurn,
   feetToMetres,
+  forcedCheck,
+  forcedCheckDue,
   hitbox,
   hitboxCombatantFromActor,
   hitboxOptions,
@@ -24,10 +28,11 @@ import {
   QUICK_ACTIONS,
   quickAction,
   resolutionSteps,
+  startRound,
   TURN_SECONDS,
   type Declaration,
   type DeclaredAction,
-  type HitboxAttackInput,
+  type HitboxAttackRequest,
   type HitboxAttackResult,
   type HitboxCombatant,
   type HitboxId,
@@ -53,10 +58,32 @@ interface Fighter {
   economy: Economy;
   /** This turn's dodge or parry, once rolled. */
   rolled?: RolledReaction;
-  /** Dropped to the ground to dodge this turn. */
-  dropped: boolean;
-  /** The turn the fighter went into shock. */
-  shockTurn?: number;
+}
+
+/**
+ * Applies a core transition to a fighter: to its committed state and to the state its step's
+ * damage builds up (`next`), keeping the economy of the committed one.
+ */
+function transition(f: Fighter, step: (c: HitboxCombatant) => RoundState<HitboxCombatant>): RoundState<HitboxCombatant> {
+  const done = step(f.c);
+  f.c = done.combatant;
+  f.economy = done.economy;
+  if (f.next) f.next = step(f.next).combatant;
+  return done;
+}
+
+/** A quick action (HB-ACT-03, HB-ACT-04): its cost and rule from the core's `afterAction`, the item drawn or let go from `quickAction`. */
+function doQuick(f: Fighter, q: QuickAction): void {
+  const economy = f.economy;
+  transition(f, (c) => {
+    const done = afterAction(c, { kind: "action", id: q.id }, economy);
+    return q.item ? { ...done, combatant: quickAction(done.combatant, q, false) } : done;
+  });
+}
+
+/** The situation values of the file (HitboxSituation keys are the core's situation field ids). */
+function situationValues(s: HitboxSituation): SituationValues {
+  return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as SituationValues;
 }
 
 /** One action of the file, checked once before play. */
@@ -182,7 +209,7 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
   const fighters = new Map<string, Fighter>();
   spec.combatants.forEach((cs, i) => {
     const c = buildHitboxCombatant(cs, i, content, options);
-    fighters.set(cs.id, { spec: cs, c, economy: createEconomy(hitbox.economy(c, options)), dropped: false });
+    fighters.set(cs.id, { spec: cs, c, economy: createEconomy(hitbox.economy(c, options)) });
   });
   const tactics = new Map<string, HbAction | undefined>();
   spec.combatants.forEach((cs, i) => tactics.set(cs.id, cs.tactics ? readAction(cs.tactics, `combatants[${i}].tactics`) : undefined));
@@ -214,7 +241,16 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     return { decl: { actor: f.spec.id, action, quick: a.quick, first: a.first }, action: a };
   };
 
-  const attack = async (f: Fighter, action: Extract<DeclaredAction, { kind: "attack" }>, details: HbAction, outAtStart: Set<string>, proneAtStart: Set<string>, reacts: Map<string, string>, refused: Set<string>, queue: string[], hitInStep: Set<string>): Promise<void> => {
+  const attack = async (
+    f: Fighter,
+    action: Extract<DeclaredAction, { kind: "attack" }>,
+    details: HbAction,
+    outAtStart: Set<string>,
+    reacts: Map<string, string>,
+    refused: Set<string>,
+    queue: { id: string; forced: ForcedCheck }[],
+    hitInStep: Set<string>,
+  ): Promise<void> => {
     const declared = fighters.get(action.target);
     const target = declared && !outAtStart.has(declared.spec.id) ? declared : [...fighters.values()].find((o) => o.spec.side !== f.spec.side && !outAtStart.has(o.spec.id));
     if (!target) return;
@@ -222,37 +258,39 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     const weapon = f.c.weapons.find((w) => w.id === action.weapon || w.name === action.weapon);
     if (weapon && !f.c.held.includes(weapon.id)) {
       // Drawing from a holster is a quick action that goes with the attack (HB-ACT-03).
-      const draw: QuickAction = { id: "draw", item: weapon.id };
-      f.c = quickAction(f.c, draw, false);
-      if (f.next) f.next = quickAction(f.next, draw, false);
+      doQuick(f, { id: "draw", item: weapon.id });
       events.push(hbEvent(turn, "quick", { actor: f.spec.id, quick: { id: "draw", item: weapon.name } }));
     }
     const rangeFeet = action.rangeFeet ?? (weapon?.kind === "melee" ? 5 : undefined);
     const shots = action.shots ?? 1;
     for (let shot = 1; shot <= shots; shot++) {
       const t = target;
-      const situation: HitboxSituation = {
-        ...(tactics.get(f.spec.id)?.situation ?? {}),
-        ...details.situation,
-        targetProne: proneAtStart.has(t.spec.id),
-        targetWentProne: t.c.conditions.includes("goingProne"),
+      // Prone since before the step and going prone this turn are the core's defaults from the
+      // target's conditions (HB-MOD-02, HB-MOD-04, HB-ACT-04).
+      const situation: SituationValues = { ...situationValues(tactics.get(f.spec.id)?.situation ?? {}), ...situationValues(details.situation), shots };
+      if (action.calledShot) situation.calledShot = action.calledShot;
+      const request: HitboxAttackRequest = {
+        attackerId: f.c.id,
+        targetId: t.c.id,
+        weaponId: action.weapon,
+        distanceMetres: rangeFeet === undefined ? undefined : feetToMetres(rangeFeet),
+        situation,
+        rolledReaction: t.rolled,
       };
-      const input: HitboxAttackInput = { attacker: f.c, target: t.c, weaponId: action.weapon, rangeFeet, calledShot: action.calledShot, shots, situation };
-      if (t.rolled) input.rolledReaction = t.rolled;
-      else {
+      if (!t.rolled) {
         const react = reacts.get(t.spec.id) ?? t.spec.react ?? "none";
         if (react === "dodge" || react === "parry") {
-          const option = hitbox.reactions(input, t.economy, options).find((r) => r.id === react)!;
-          if (option.available) input.reaction = react;
+          const option = hitbox.reactions(attackInput(request, f.c, t.c), t.economy, options).find((r) => r.id === react)!;
+          if (option.available) request.reaction = react;
           else if (!refused.has(t.spec.id)) {
             refused.add(t.spec.id);
             events.push(hbEvent(turn, "noReaction", { actor: t.spec.id, reaction: `FRAY.Reaction.${react}`, reason: option.reason ?? "", rule: option.reason === "FRAY.Reason.HitboxProne" ? "HB-MOD-04" : "HB-ATK-03" }));
           }
         }
       }
-      let plan;
+      let planned;
       try {
-        plan = hitbox.planAttack(input, options, t.economy);
+        planned = planStep(hitbox, request, f.c, t.c, options, t.economy);
       } catch (error) {
         if (error instanceof FrayError && ["FRAY.Error.HitboxLimbDisabled", "FRAY.Error.HitboxOutOfRange", "FRAY.Error.CannotAct"].includes(error.key)) {
           events.push({ type: "skip", round: turn, actor: f.spec.id, reason: error.key, data: error.data });
@@ -260,30 +298,33 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
         }
         throw error;
       }
-      const odds = hitbox.odds(plan, input, options);
+      const { input, plan, odds } = planned;
       const result = (await hitbox.resolveAttack(plan, input, logged, options)) as HitboxAttackResult;
-      if (shot === 1) f.economy = spend(f.economy, { slots: { action: 1 } });
-      if (result.reactionRolledNow && result.rolledReaction) {
-        t.rolled = result.rolledReaction;
-        t.economy = spend(t.economy, { slots: { reaction: 1 } });
-        if (t.rolled.dropsProne) t.dropped = true;
-      }
+      const outcome: ActionOutcome = { kind: "attack", weaponId: plan.weaponId, result };
+      const attackerEconomy = f.economy;
+      transition(f, (c) => afterAction(c, outcome, attackerEconomy));
+      if (result.reactionRolledNow && result.rolledReaction) t.rolled = result.rolledReaction;
       const w = f.c.weapons.find((x) => x.id === plan.weaponId)!;
       events.push({ type: "attack", round: turn, attacker: f.spec.id, target: t.spec.id, weapon: w.name, range: rangeFeet === undefined ? undefined : Math.round(feetToMetres(rangeFeet) * 10) / 10, plan: result.plan, odds, result });
       events.push(hbEvent(turn, "summary", summary(f, t, result, rangeFeet, shot, shots)));
-      if (!result.lands) continue;
-      const base = t.next ?? t.c;
-      const packet = await hitbox.rollDamage(result, input, logged, options);
-      const report = hitbox.applyDamage(base, packet, options);
-      t.next = applyVitals(base, report.after);
-      events.push({ type: "damage", round: turn, target: t.spec.id, packet, report });
-      if (interrupts(report)) hitInStep.add(t.spec.id);
-      for (const limb of LIMBS) {
-        const was = report.before.hitboxes![limb]!;
-        const now = report.after.hitboxes![limb]!;
-        if (now.value < was.value && was.value === was.max) events.push(hbEvent(turn, "limb", { actor: t.spec.id, limb: `FRAY.Hitbox.${limb}`, disabled: now.value === 0 ? 1 : 0 }));
+      if (result.lands) {
+        const base = t.next ?? t.c;
+        const packet = await hitbox.rollDamage(result, input, logged, options);
+        const report = hitbox.applyDamage(base, packet, options);
+        t.next = applyVitals(base, report.after);
+        events.push({ type: "damage", round: turn, target: t.spec.id, packet, report });
+        if (interrupts(report)) hitInStep.add(t.spec.id);
+        for (const limb of LIMBS) {
+          const was = report.before.hitboxes![limb]!;
+          const now = report.after.hitboxes![limb]!;
+          if (now.value < was.value && was.value === was.max) events.push(hbEvent(turn, "limb", { actor: t.spec.id, limb: `FRAY.Hitbox.${limb}`, disabled: now.value === 0 ? 1 : 0 }));
+        }
+        for (const forced of report.forced ?? []) queue.push({ id: t.spec.id, forced });
       }
-      for (const check of report.forced ?? []) if (check.id === "blackout") queue.push(t.spec.id);
+      // The defender's side of the attack, after its damage: the reaction spent, and a dodge
+      // without cover drops it to the ground (HB-ATK-03, HB-ACT-04).
+      const targetEconomy = t.economy;
+      transition(t, (c) => afterAction(c, outcome, targetEconomy));
     }
   };
 
@@ -318,19 +359,13 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
   for (turn = 1; turn <= spec.maxRounds; turn++) {
     events.push({ type: "round", round: turn });
     events.push(hbEvent(turn, "turn", { turn, from: elapsedSeconds(turn - 1), to: elapsedSeconds(turn), seconds: TURN_SECONDS }));
-    if (opts.shockTurns > 0) {
-      for (const f of fighters.values()) {
-        if (f.shockTurn === undefined || f.c.conditions.includes("dead")) continue;
-        if (turn > durationWindow(f.shockTurn, opts.shockTurns).to) {
-          f.c = { ...f.c, conditions: [...f.c.conditions, "dead"] };
-          events.push(hbEvent(turn, "shockDeath", { actor: f.spec.id, turns: opts.shockTurns }));
-        }
-      }
-    }
+    // The turn's start from the core: a fresh economy, prone from the last turn, the shock count (HB-DMG-04).
     for (const f of fighters.values()) {
-      f.economy = createEconomy(hitbox.economy(f.c, options));
+      const start = startRound(f.c, opts);
+      f.c = start.combatant;
+      f.economy = start.economy;
       f.rolled = undefined;
-      f.dropped = false;
+      for (const e of start.events) if (e.label === "FRAY.Hitbox.Play.Event.ShockDeath") events.push(hbEvent(turn, "shockDeath", { actor: f.spec.id, turns: opts.shockTurns }));
     }
     const standing = [...fighters.values()].filter((f) => !isOut(f));
     const declared = standing.map(declare);
@@ -351,8 +386,7 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     for (const step of resolutionSteps(declared.map((d) => d.decl))) {
       events.push(hbEvent(turn, "step", { actors: step.actors, simultaneous: step.simultaneous ? 1 : 0 }));
       const outAtStart = new Set([...fighters.values()].filter(isOut).map((f) => f.spec.id));
-      const proneAtStart = new Set([...fighters.values()].filter((f) => f.c.conditions.includes("prone")).map((f) => f.spec.id));
-      const queue: string[] = [];
+      const queue: { id: string; forced: ForcedCheck }[] = [];
       const hitInStep = new Set<string>();
       for (const id of step.actors) {
         const f = fighters.get(id)!;
@@ -362,8 +396,7 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
           continue;
         }
         for (const q of decl.quick) {
-          f.c = quickAction(f.c, q, false);
-          if (f.next) f.next = quickAction(f.next, q, false);
+          doQuick(f, q);
           events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
         }
         if (hitThisTurn.has(id)) {
@@ -371,13 +404,14 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
           continue;
         }
         const a = decl.action;
-        if (a.kind === "attack") await attack(f, a, details, outAtStart, proneAtStart, reacts, refused, queue, hitInStep);
+        if (a.kind === "attack") await attack(f, a, details, outAtStart, reacts, refused, queue, hitInStep);
         else if (a.kind === "move" || (a.kind === "task" && a.feet !== undefined)) {
           const feet = a.kind === "move" ? a.feet : a.feet!;
           const band = movementBandFeet(f.c, feet);
           if (!band) events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.TooFar", data: { feet } });
           else {
-            if (band.cost.slots) f.economy = spend(f.economy, band.cost);
+            const economy = f.economy;
+            transition(f, (c) => afterAction(c, { kind: "action", id: band.id }, economy));
             events.push(hbEvent(turn, "move", { actor: id, feet, band: band.label, task: a.kind === "task" ? a.text : "" }));
           }
         } else if (a.kind === "task") events.push(hbEvent(turn, "move", { actor: id, feet: "", band: "", task: a.text }));
@@ -389,16 +423,16 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
         f.next = undefined;
       }
       for (const id of hitInStep) hitThisTurn.add(id);
-      for (const id of queue) {
+      for (const { id, forced } of queue) {
         const f = fighters.get(id)!;
-        if (f.c.conditions.includes("shock") || f.c.conditions.includes("dead")) continue;
-        const test = await blackoutTest(f.c, logged);
-        f.c = test.after;
-        if (!test.passed) f.shockTurn = turn;
-        events.push(hbEvent(turn, "blackout", { actor: id, check: test.check, difficulty: test.difficulty, passed: test.passed ? 1 : 0 }));
+        if (!forcedCheckDue(f.c, forced)) continue;
+        const test = await forcedCheck(f.c, forced, logged);
+        f.c = applyVitals(f.c, test.report.after);
+        events.push(hbEvent(turn, "blackout", { actor: id, check: test.check, difficulty: test.needed, passed: test.success ? 1 : 0 }));
       }
     }
-    for (const f of fighters.values()) f.c = endTurn(f.c, f.dropped);
+    // Whoever went prone or dropped to dodge lies prone from the next turn (HB-ACT-04).
+    for (const f of fighters.values()) f.c = endTurn(f.c, false);
     ended = sideDown(fighters.values(), isOut, turn);
     if (ended) break;
   }

@@ -1,7 +1,7 @@
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { AttackResult, DamagePacket } from "../core/ruleset.js";
-import { sumModifiers, type CheckResult, type DamageReport, type DamageStep, type ForcedCheck, type Modifier, type Track, type VitalState } from "../core/types.js";
+import { sumModifiers, type CheckResult, type DamageReport, type DamageStep, type ForcedCheck, type LastingEffect, type Modifier, type Track, type VitalState } from "../core/types.js";
 import { neverSawItComing, weaponOf } from "./attack.js";
 import type { HitboxAttackInput } from "./input.js";
 import { HITBOXES, isHitbox, LETHAL_HITBOXES, VITAL_HITBOXES, type HitboxCombatant, type HitboxId } from "./model.js";
@@ -49,18 +49,33 @@ export function armorTracks(c: HitboxCombatant): Record<string, Track> {
   return out;
 }
 
-/** The vital state of a Hitbox combatant: hitboxes, armor points left, conditions. */
+/** Id and kind of the lasting effect that carries the turns left in shock (HB-DMG-04, HB-RND-02). */
+export const SHOCK_EFFECT = "shock";
+
+/** The lasting effect of a running shock count: `rounds` is the turns left without treatment (HB-DMG-04). */
+export function shockEffect(turnsLeft: number): LastingEffect {
+  return { id: SHOCK_EFFECT, kind: SHOCK_EFFECT, rule: "HB-DMG-04", label: "FRAY.Condition.shock", rounds: turnsLeft };
+}
+
+/**
+ * The vital state of a Hitbox combatant: hitboxes, armor points left, conditions, and while a
+ * shock count runs (`hitboxShockTurns`), the `shock` lasting effect with the turns left.
+ */
 export function vitals(c: HitboxCombatant): VitalState {
-  return {
+  const state: VitalState = {
     hitboxes: Object.fromEntries(HITBOXES.map((h) => [h, { ...c.hitboxes[h] }])),
     armor: armorTracks(c),
     conditions: [...c.conditions],
   };
+  if (c.shockTurnsLeft !== undefined) state.effects = [shockEffect(c.shockTurnsLeft)];
+  return state;
 }
 
 /**
- * Writes a vital state back into a combatant: hitboxes, conditions, and armor points used up,
- * taken from the pieces in the order they are worn (the first listed is hit first).
+ * Writes a vital state back into a combatant: hitboxes, conditions, armor points used up, taken
+ * from the pieces in the order they are worn (the first listed is hit first), and the turns left
+ * in shock (the `shock` lasting effect; none when the state has none). `vitals(applyVitals(c, s))`
+ * equals `s` for hitboxes, conditions, the shock count and the armor of the hitboxes `c`'s armor covers.
  */
 export function applyVitals(c: HitboxCombatant, state: VitalState): HitboxCombatant {
   const hitboxes = { ...c.hitboxes };
@@ -78,7 +93,11 @@ export function applyVitals(c: HitboxCombatant, state: VitalState): HitboxCombat
       used -= piece.damage[h];
     }
   }
-  return { ...c, hitboxes, armor, conditions: [...state.conditions] };
+  const next: HitboxCombatant = { ...c, hitboxes, armor, conditions: [...state.conditions] };
+  const shock = state.effects?.find((e) => e.kind === SHOCK_EFFECT);
+  if (shock?.rounds !== undefined) next.shockTurnsLeft = shock.rounds;
+  else delete next.shockTurnsLeft;
+  return next;
 }
 
 /**

@@ -4,6 +4,7 @@ import * as damage from "./damage.js";
 import type { HitboxAttackInput } from "./input.js";
 import { metresToFeet, type HitboxCombatant } from "./model.js";
 import { HITBOX_OPTIONS, hitboxOptions } from "./options.js";
+import * as play from "./play.js";
 import * as turn from "./turn.js";
 
 export type { HitboxAttackInput, HitboxSituation, RolledReaction } from "./input.js";
@@ -30,7 +31,24 @@ export {
   type HitboxAttackResult,
   type HitboxReactionOption,
 } from "./attack.js";
-export { BLACKOUT_CHECK, BLACKOUT_DIFFICULTY, applyVitals, armorTracks, blackoutTest, type BlackoutResult } from "./damage.js";
+export { BLACKOUT_CHECK, BLACKOUT_DIFFICULTY, SHOCK_EFFECT, applyVitals, armorTracks, blackoutTest, shockEffect, type BlackoutResult } from "./damage.js";
+export {
+  HITBOX_ACTIONS,
+  HITBOX_REACTIONS,
+  REGULAR_SHOT,
+  SITUATION_IDS,
+  actionDefs,
+  afterAction,
+  armorItemUpdates,
+  attackInput,
+  conditionSpecs,
+  forcedCheck,
+  forcedCheckDue,
+  situationFields,
+  startRound,
+  vitalsUpdate,
+  type HitboxAttackRequest,
+} from "./play.js";
 export { CALLABLE, CALLED_THRESHOLDS, REGULAR_LOCATIONS, calledChance, calledLocation, regularLocation, rollLocation } from "./location.js";
 export {
   MOVES,
@@ -60,8 +78,8 @@ export {
 /**
  * The Hitbox ruleset (seed 002): 2d6 tests against 9 or the defender's dodge or parry, called
  * shots, per-hitbox damage with armor first, the Blackout test, and turns of 5 s where all declare
- * and then resolve together. Ranges are in feet. Every `HB-*` rule of `rules-index.md` is
- * implemented by the modules re-exported here.
+ * and then resolve together. Ranges are in feet (the play contract's requests give metres).
+ * Every `HB-*` rule of `rules-index.md` is implemented by the modules re-exported here.
  */
 export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> = {
   id: "hitbox",
@@ -85,4 +103,13 @@ export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> = {
   applyDamage: (target, packet, options) => damage.applyDamage(target, packet, hitboxOptions(options)),
   vitals: damage.vitals,
   isOut: damage.isOut,
+  input: (request, attacker, target) => play.attackInput(request, attacker, target),
+  situation: (context) => play.situationFields(context),
+  actions: (c) => play.actionDefs(c),
+  conditions: () => play.conditionSpecs(),
+  withVitals: damage.applyVitals,
+  vitalsUpdate: play.vitalsUpdate,
+  startRound: (c, _previous, _round, options) => play.startRound(c, hitboxOptions(options)),
+  afterAction: (c, outcome, economy) => play.afterAction(c, outcome, economy),
+  forcedCheck: (c, forced, dice) => play.forcedCheck(c, forced, dice),
 };

@@ -108,6 +108,12 @@ export interface HitboxCombatant {
    * limbs count in full), `unaware` ...
    */
   conditions: string[];
+  /**
+   * Turns a combatant in `shock` still lives without treatment, under the `hitboxShockTurns`
+   * setting (HB-DMG-04, HB-RND-02); absent while no count runs. Kept by the round's start
+   * (`startRound` of the play contract).
+   */
+  shockTurnsLeft?: number;
 }
 
 /** Hitbox capacities from the `hitboxPoints` setting: every hitbox holds it, the torso one more (RULES.md). */
@@ -207,7 +213,8 @@ export interface ParseOptions {
 /**
  * Reads a combatant from actor-like data: `abilities`, `skills`, `hitboxes` (each a number for a
  * fresh hitbox or `{ value, max }`; missing ones take the default capacity), `weapons`, `armor`,
- * `mainHand`, `held` (names or ids), `conditions`.
+ * `mainHand`, `held` (names or ids), `conditions`, and `shockTurnsLeft` (turns left in shock, when
+ * a count runs; HB-DMG-04).
  * @throws FrayError `FRAY.Error.Field` naming the first unusable field (an actor without
  *   abilities, a hitbox with more points than it holds ...).
  */
@@ -256,6 +263,7 @@ export function parseCombatant(raw: unknown, path = "combatant", options: ParseO
     mainHand: oneOf(raw, "mainHand", path, ["right", "left"] as const, "right"),
     held,
     conditions: list(raw, "conditions", path).map(String),
+    ...(raw.shockTurnsLeft === undefined || raw.shockTurnsLeft === null ? {} : { shockTurnsLeft: int(raw, "shockTurnsLeft", path, undefined, 0, "whole turns, 0 or more") }),
   };
 }
 
