@@ -87,7 +87,7 @@ function surprisedByConditions(target: ZonesCombatant | undefined): boolean {
   return Boolean(target && (target.conditions.includes("unaware") || target.conditions.includes("surprised")));
 }
 
-const choices = (values: readonly string[], prefix: string) => values.map((value) => ({ value, label: `${prefix}${value}` }));
+const choices = (values: readonly string[], label: (value: string) => string) => values.map((value) => ({ value, label: label(value) }));
 
 /** A situation field of the whole vocabulary, and whether it applies to the attack at hand. */
 interface VocabularyEntry {
@@ -109,27 +109,27 @@ function vocabulary(context: SituationContext<ZonesCombatant>, weapon: ZonesWeap
   });
   return [
     field(
-      { id: "targetSize", rule: "ZN-RNG-06", kind: "choice", choices: choices(SIZES, "FRAY.Zones.Size."), default: target ? sizeFromStance(target.size, target.stance) : "medium", perTarget: true },
+      { id: "targetSize", rule: "ZN-RNG-06", kind: "choice", choices: choices(SIZES, (v) => `FRAY.Zones.Size.${v}`), default: target ? sizeFromStance(target.size, target.stance) : "medium", perTarget: true },
       ranged && !area,
     ),
     field(
-      { id: "targetMovement", rule: "ZN-RNG-04", kind: "choice", choices: choices(MOVEMENTS, "FRAY.Zones.Movement."), default: target ? targetMovementOf(target) : "subtle", perTarget: true },
+      { id: "targetMovement", rule: "ZN-RNG-04", kind: "choice", choices: choices(MOVEMENTS, (v) => `FRAY.Zones.Movement.${v}`), default: target ? targetMovementOf(target) : "subtle", perTarget: true },
       ranged && !area,
     ),
-    field({ id: "shooterMovement", rule: "ZN-RNG-04", kind: "choice", choices: choices(MOVEMENTS, "FRAY.Zones.Movement."), default: attacker.movement }, ranged),
-    field({ id: "stance", rule: "ZN-RNG-05", kind: "choice", choices: choices(STANCES, "FRAY.Zones.Stance."), default: attacker.stance }, ranged),
+    field({ id: "shooterMovement", rule: "ZN-RNG-04", kind: "choice", choices: choices(MOVEMENTS, (v) => `FRAY.Zones.Movement.${v}`), default: attacker.movement }, ranged),
+    field({ id: "stance", rule: "ZN-RNG-05", kind: "choice", choices: choices(STANCES, (v) => `FRAY.Zones.Stance.${v}`), default: attacker.stance }, ranged),
     field({ id: "aim", rule: "ZN-RNG-07", kind: "number", min: 0, step: 1, default: attacker.aim }, ranged),
     field({ id: "environment", rule: "ZN-RNG-01", kind: "multi", choices: ENVIRONMENT_CHOICES, default: [] }, ranged),
     field({ id: "environmentModifier", rule: "ZN-RNG-01", kind: "number", step: 1, default: 0 }, ranged),
     field({ id: "misc", rule: ranged ? "ZN-RNG-01" : "ZN-MEL-01", kind: "number", step: 1, default: 0 }, true),
     field(
-      { id: "aimedZone", rule: "ZN-ZON-03", kind: "choice", choices: [{ value: NONE, label: label("aimedZoneNone") }, ...choices(HIT_ZONES, "FRAY.Zones.Zone.")], default: NONE, perTarget: true },
+      { id: "aimedZone", rule: "ZN-ZON-03", kind: "choice", choices: [{ value: NONE, label: label("aimedZoneNone") }, ...choices(HIT_ZONES, (v) => `FRAY.Zones.Zone.${v}`)], default: NONE, perTarget: true },
       ranged && !grenade && Boolean(target),
     ),
     field({ id: "surprise", rule: "ZN-MEL-02", kind: "boolean", default: surprisedByConditions(target), perTarget: true }, !ranged && Boolean(target)),
     field({ id: "exposedVitals", rule: "ZN-VIT-03", kind: "boolean", default: false, perTarget: true }, !grenade && Boolean(target) && weapon.damageTypes.includes("slashing")),
     field(
-      { id: "malfunction", rule: "ZN-MAL-01", kind: "choice", choices: [{ value: NONE, label: label("malfunctionNone") }, ...choices(MALFUNCTIONS, "FRAY.Zones.Malfunction.")], default: NONE },
+      { id: "malfunction", rule: "ZN-MAL-01", kind: "choice", choices: [{ value: NONE, label: label("malfunctionNone") }, ...choices(MALFUNCTIONS, (v) => `FRAY.Zones.Malfunction.${v}`)], default: NONE },
       firearm,
     ),
     field({ id: "malfunctionAfter", hint: label("malfunctionAfterHint"), rule: "ZN-MAL-01", kind: "number", min: 0, step: 1, default: 1 }, firearm),
@@ -138,10 +138,10 @@ function vocabulary(context: SituationContext<ZonesCombatant>, weapon: ZonesWeap
       firearm && weapon.auto && context.modeId === "auto",
     ),
     field(
-      { id: "damageType", rule: "ZN-DMG-01", kind: "choice", choices: choices(weapon.damageTypes, "FRAY.Zones.DamageType."), default: weapon.damageTypes[0]! },
+      { id: "damageType", rule: "ZN-DMG-01", kind: "choice", choices: choices(weapon.damageTypes, (v) => `FRAY.Zones.DamageType.${v}`), default: weapon.damageTypes[0]! },
       !grenade && weapon.damageTypes.length > 1,
     ),
-    field({ id: "areaSize", rule: "ZN-GRN-01", kind: "choice", choices: choices(SIZES, "FRAY.Zones.Size."), default: "medium" }, area),
+    field({ id: "areaSize", rule: "ZN-GRN-01", kind: "choice", choices: choices(SIZES, (v) => `FRAY.Zones.Size.${v}`), default: "medium" }, area),
   ];
 }
 
