@@ -172,7 +172,10 @@ const stepData = (s: DamageStep) => ({ rule: s.rule, label: s.label, data: s.dat
  * reloading, clearing stoppages, aiming, attacks with single shots, bursts and full auto
  * (ZN-BST-01), melee with dodge or block (ZN-MEL-03, ZN-MEL-04), grenades and their blast
  * (ZN-GRN-01), 2d6 hit zones and damage (ZN-ZON-01, ZN-ZON-02), until one side is down or
- * `maxRounds` is reached. Deterministic for a given file and seed.
+ * `maxRounds` is reached. Deterministic for a given file and seed. Attacks go through the
+ * ruleset's play contract as neutral requests (`input`, `planStep`); what a new round resets and
+ * carries over, and what follows aiming, regaining speed and an attack, is the ruleset's
+ * (`startRound`, `afterAction`).
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
  * @throws FrayError naming the field of the file that is wrong.
  */
