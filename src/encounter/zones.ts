@@ -1,19 +1,19 @@
-import { createEconomy, shortfall, spend, type Economy } from "../rules/core/economy.js";
+import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
+import { createEconomy, shortfall, spend, type ActionCost, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import { isRecord } from "../rules/core/parse.js";
 import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
+import { attackInput, planStep } from "../rules/core/step.js";
 import type { DamageReport, DamageStep } from "../rules/core/types.js";
 import {
   MOVE_RATES,
   SIZES,
-  afterShot,
   catastrophicDamage,
   clearMalfunction,
   draw,
   parseSituation,
   planMove,
-  regainSpeed,
   reload,
   resolveBlast,
   zones,
@@ -24,10 +24,10 @@ import {
   type MoveMode,
   type SizeCategory,
   type Stance,
-  type ZonesAttackInput,
   type ZonesAttackResult,
   type ZonesCombatant,
   type ZonesDamagePacket,
+  type ZonesSituation,
   type ZonesWeapon,
 } from "../rules/zones/index.js";
 import { DAMAGE_TYPES, STANCES } from "../rules/zones/model.js";
@@ -140,6 +140,27 @@ function zonesAction(a: ActionSpec, path: string, ids: Set<string>): ZonesAction
 const OUT = ["unconscious", "incapacitated", "dead", "fled"];
 const isOut = (f: Fighter) => zones.isOut(zones.vitals(f.c)) || f.c.conditions.some((s) => OUT.includes(s));
 
+/**
+ * The situation values of the play contract (`zones.situation()` ids) for an action: the file's
+ * situational factors, the bullets of full auto, the damage type and the size of a grenade's
+ * target area.
+ */
+function situationValues(s: ZonesSituation, za: ZonesAction): SituationValues {
+  const out: SituationValues = {};
+  for (const [key, value] of Object.entries(s)) {
+    if (key === "malfunction" || value === undefined) continue;
+    out[key] = value as SituationValues[string];
+  }
+  if (s.malfunction) {
+    out.malfunction = s.malfunction.kind;
+    if (s.malfunction.afterBullets !== undefined) out.malfunctionAfter = s.malfunction.afterBullets;
+  }
+  if (za.bullets !== undefined) out.bullets = za.bullets;
+  if (za.damageType !== undefined) out.damageType = za.damageType;
+  if (za.area !== undefined) out.areaSize = za.area;
+  return out;
+}
+
 /** A damage step as plain data for the log. */
 const stepData = (s: DamageStep) => ({ rule: s.rule, label: s.label, data: s.data ?? {}, value: s.value, remaining: s.remaining });
 
@@ -151,7 +172,10 @@ const stepData = (s: DamageStep) => ({ rule: s.rule, label: s.label, data: s.dat
  * reloading, clearing stoppages, aiming, attacks with single shots, bursts and full auto
  * (ZN-BST-01), melee with dodge or block (ZN-MEL-03, ZN-MEL-04), grenades and their blast
  * (ZN-GRN-01), 2d6 hit zones and damage (ZN-ZON-01, ZN-ZON-02), until one side is down or
- * `maxRounds` is reached. Deterministic for a given file and seed.
+ * `maxRounds` is reached. Deterministic for a given file and seed. Attacks go through the
+ * ruleset's play contract as neutral requests (`input`, `planStep`); what a new round resets and
+ * carries over, and what follows aiming, regaining speed and an attack, is the ruleset's
+ * (`startRound`, `afterAction`).
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
  * @throws FrayError naming the field of the file that is wrong.
  */
@@ -185,6 +209,14 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     events.push({ type: "custom", round, kind, data: named });
   };
   const enemiesOf = (f: Fighter) => [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !isOut(o));
+  /** What an action costs, from the ruleset's actions (ZN-ACT-02). */
+  const costOf = (f: Fighter, id: string): ActionCost => zones.actions!(f.c, options).find((a) => a.id === id)!.cost;
+  /** The follow-up of an action in the rules (aim, regained speed, ammunition ...). */
+  const after = (f: Fighter, outcome: Parameters<NonNullable<typeof zones.afterAction>>[1]) => {
+    const next = zones.afterAction!(f.c, outcome, f.economy, options);
+    f.c = next.combatant;
+    f.economy = next.economy;
+  };
   const setWeapon = (f: Fighter, w: ZonesWeapon) => (f.c = { ...f.c, weapons: f.c.weapons.map((x) => (x.id === w.id ? w : x)) });
   const findWeapon = (f: Fighter, ref: string | true | undefined, field: string): ZonesWeapon => {
     const w = ref === undefined || ref === true ? f.c.weapons.find((x) => x.kind === "firearm") ?? f.c.weapons[0] : f.c.weapons.find((x) => x.id === ref || x.name === ref);
@@ -224,50 +256,46 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     const target = area ? undefined : declared && !isOut(declared) ? declared : enemiesOf(f)[0];
     if (!area && !target) return;
     if (declared && target && target !== declared) events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
-    if (shortfall(f.economy, { slots: { action: 1 } })) {
+    if (shortfall(f.economy, costOf(f, "attack"))) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
       return;
     }
+    // Where the action was declared: this round's entry or the combatant's tactics.
+    const declaredHere = spec.rounds[round - 1]?.[f.spec.id] !== undefined;
+    const actionPath = declaredHere ? `rounds[${round - 1}].${f.spec.id}` : `combatants[${spec.combatants.indexOf(f.spec)}].tactics`;
     const range = action.range ?? f.spec.tactics?.range ?? (weapon.kind === "melee" ? 1 : undefined);
-    if (range === undefined) {
-      const declaredHere = spec.rounds[round - 1]?.[f.spec.id] !== undefined;
-      const index = spec.combatants.indexOf(f.spec);
-      fail(declaredHere ? `rounds[${round - 1}].${f.spec.id}.range` : `combatants[${index}].tactics.range`, `the distance in metres for ${weapon.name}`);
-    }
+    if (range === undefined) fail(`${actionPath}.range`, `the distance in metres for ${weapon.name}`);
+    if (za.damageType !== undefined && !weapon.damageTypes.includes(za.damageType)) fail(`${actionPath}.damageType`, weapon.damageTypes.join(", "));
     const situationPath = `rounds[${round - 1}].${f.spec.id}.situation`;
-    const input: ZonesAttackInput = {
-      attacker: f.c,
-      target: target?.c,
-      area: area ? { size: za.area } : undefined,
+    const request: AttackRequest = {
+      attackerId: f.c.id,
+      targetId: target?.c.id,
       weaponId: weapon.id,
-      modeId: (action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined)) as ZonesAttackInput["modeId"],
-      bullets: za.bullets,
-      rangeMetres: range,
-      damageType: za.damageType,
-      situation: { ...parseSituation(f.spec.tactics?.situation, `${situationPath}`), ...parseSituation(action.situation, situationPath) },
+      modeId: (action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined)) as string | undefined,
+      distanceMetres: range,
+      situation: situationValues({ ...parseSituation(f.spec.tactics?.situation, `${situationPath}`), ...parseSituation(action.situation, situationPath) }, za),
     };
-    if (target && weapon.kind === "melee" && target.spec.react && target.spec.react !== "none") {
-      const offered = zones.reactions(input, target.economy, options).filter((r) => r.available);
-      const want = target.spec.react === "defend" ? ["dodge", "block"] : [target.spec.react];
-      const pick = offered.find((r) => want.includes(r.id));
-      if (pick) input.reaction = pick.id as "dodge" | "block";
-    }
-    let plan;
+    let planned;
     try {
-      plan = zones.planAttack(input, options, target?.economy);
+      if (target && weapon.kind === "melee" && target.spec.react && target.spec.react !== "none") {
+        const offered = zones.reactions(attackInput(zones, request, f.c, target.c, options), target.economy, options).filter((r) => r.available);
+        const want = target.spec.react === "defend" ? ["dodge", "block"] : [target.spec.react];
+        const pick = offered.find((r) => want.includes(r.id));
+        if (pick) request.reaction = pick.id;
+      }
+      planned = planStep(zones, request, f.c, target?.c, options, target?.economy);
     } catch (error) {
       // A rule stops the attack (a jammed or empty weapon, out of range): the turn is lost, the fight goes on.
       if (!(error instanceof FrayError) || error.key === "FRAY.Error.Field") throw error;
       events.push({ type: "skip", round, actor: f.spec.id, reason: error.key, data: error.data });
       return;
     }
-    const odds = zones.odds(plan, input, options);
+    const { input, plan, odds } = planned;
     const result = (await zones.resolveAttack(plan, input, logged, options)) as ZonesAttackResult;
-    f.economy = spend(f.economy, { slots: { action: 1 } });
+    f.economy = spend(f.economy, costOf(f, "attack"));
     if (result.reaction && plan.reaction && target) target.economy = spend(target.economy, plan.reaction.cost);
-    f.c = { ...f.c, aim: 0 };
-    if (weapon.kind === "thrown" || weapon.kind === "grenade") f.c = { ...f.c, weapons: f.c.weapons.filter((w) => w.id !== weapon.id) };
-    else setWeapon(f, afterShot(weapon, result));
+    // Aim spent, ammunition used, a malfunction kept, a thrown weapon gone (ZN-RNG-07, ZN-BST-01, ZN-MAL-01, ZN-THR-01).
+    after(f, { kind: "attack", weaponId: weapon.id, modeId: plan.modeId, result });
     events.push({ type: "attack", round, attacker: f.spec.id, target: target?.spec.id ?? "area", weapon: weapon.name, mode: plan.modeId, range, plan, odds, result });
     if (result.bullets && (result.bullets.fired > 1 || result.bullets.stoppedBy)) {
       custom(round, "bullets", { ...result.bullets, total: result.check.total, odds: result.bullets.difficulties?.map((_, i) => odds.outcomes?.[`bullet${i + 1}`] ?? (i === 0 ? odds.hit : 0)) ?? [] });
@@ -339,7 +367,8 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
       return false;
     };
     if (za.regain && needAction()) {
-      f.economy = regainSpeed(f.economy);
+      f.economy = spend(f.economy, costOf(f, "regainSpeed"));
+      after(f, { kind: "action", id: "regainSpeed" });
       custom(round, "regain", { actor: f.spec.id, speed: f.economy.pools.speed!.value });
     }
     if (za.draw && needAction()) {
@@ -364,8 +393,8 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
       custom(round, "reload", { actor: f.spec.id, weapon: w.name, done: p.done, loaded: p.weapon.loaded });
     }
     if (action.aim && needAction()) {
-      f.economy = spend(f.economy, { slots: { action: 1 } });
-      f.c = { ...f.c, aim: f.c.aim + 1 };
+      f.economy = spend(f.economy, costOf(f, "aim"));
+      after(f, { kind: "action", id: "aim" });
       custom(round, "aim", { actor: f.spec.id, actions: f.c.aim });
     }
     const busy = za.stance || action.move !== undefined || za.regain || za.draw || za.clear || za.reload || action.aim;
@@ -378,13 +407,14 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
       const surprised = [...fighters.values()].filter((f) => f.spec.extra.surprised === true);
       for (const f of surprised) f.c = { ...f.c, conditions: [...f.c.conditions, "surprised"] };
       if (surprised.length) custom(round, "surprise", { surprised: surprised.map((f) => f.spec.id) });
-    } else {
-      for (const f of fighters.values()) f.c = { ...f.c, conditions: f.c.conditions.filter((s) => s !== "surprised") };
     }
     custom(round, "plot", {});
-    // New round: fresh economy, movement back to subtle, aim lost (ZN-RNG-07).
+    // New round (the ruleset's): the surprise round over, movement back to subtle, aim lost, speed
+    // and effort points carried over (ZN-SUR-01, ZN-RNG-04, ZN-RNG-07, ZN-MOV-03).
     for (const f of fighters.values()) {
-      f.c = { ...f.c, movement: "subtle", aim: 0, initiativeEffort: 0 };
+      const start = zones.startRound!(f.c, round === 1 ? undefined : f.economy, round, options);
+      f.c = start.combatant;
+      f.economy = start.economy;
     }
     const standing = [...fighters.values()].filter((f) => !isOut(f) && !f.c.conditions.includes("surprised"));
     const rolled = new Set(order.flatMap((r) => r.members));
@@ -399,19 +429,15 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
       }
       rolls.push(await zones.rollInitiative([f.c], logged));
       f.c = { ...f.c, effort: { ...f.c.effort, value: f.c.effort.value - f.c.initiativeEffort } };
+      f.economy = spend(f.economy, { pools: { effort: f.c.initiativeEffort } });
     }
     order = zones.order(rolls);
     events.push({ type: "initiative", round, rolls: order, order: order.flatMap((r) => r.members), kept: !fresh && toRoll.length === 0 });
-    for (const f of fighters.values()) f.economy = createEconomy(zones.economy(f.c, options));
     for (const id of order.flatMap((r) => r.members)) {
       const f = fighters.get(id)!;
       if (isOut(f) || f.c.conditions.includes("surprised")) continue;
       const action = spec.rounds[round - 1]?.[id] ?? f.spec.tactics ?? {};
       await act(f, action, zonesActionOf(round, f));
-      // Speed and effort points carry over between rounds (ZN-MOV-03).
-      for (const g of fighters.values()) {
-        g.c = { ...g.c, speed: { ...g.c.speed, value: g.economy.pools.speed!.value }, effort: { ...g.c.effort, value: g.economy.pools.effort!.value } };
-      }
       if (standingSides(fighters.values(), isOut).size <= 1) break;
     }
     ended = sideDown(fighters.values(), isOut, round);

@@ -91,7 +91,7 @@ export function bulletsHit(checkTotal: number, difficulties: readonly number[]):
 }
 
 /** The target's movement for the table (ZN-RNG-04): a helpless, bound or unconscious body is still. */
-function targetMovement(target: ZonesCombatant): MovementCategory {
+export function targetMovementOf(target: ZonesCombatant): MovementCategory {
   if (isIncapacitated(target) || has(target, "bound")) return "still";
   return target.movement;
 }
@@ -143,7 +143,7 @@ export function planAttack(input: ZonesAttackInput, options: ZonesOptions, defen
       range: input.rangeMetres,
       effectiveRange: weapon.effectiveRange,
       targetSize,
-      targetMovement: area ? undefined : (s.targetMovement ?? targetMovement(target!)),
+      targetMovement: area ? undefined : (s.targetMovement ?? targetMovementOf(target!)),
       shooterMovement: s.shooterMovement ?? attacker.movement,
       shooterStance: s.stance ?? attacker.stance,
       aim: s.aim ?? attacker.aim,

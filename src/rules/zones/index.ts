@@ -3,6 +3,7 @@ import * as attack from "./attack.js";
 import * as damage from "./damage.js";
 import type { ZonesAttackInput } from "./input.js";
 import * as initiative from "./initiative.js";
+import * as play from "./play.js";
 import type { ZonesCombatant } from "./model.js";
 import { ZONES_OPTIONS, zonesOptions } from "./options.js";
 import * as turn from "./turn.js";
@@ -53,6 +54,7 @@ export {
   bulletsHit,
   bulletsOf,
   isIncapacitated,
+  targetMovementOf,
   weaponOf,
   type ZonesAttackResult,
 } from "./attack.js";
@@ -86,6 +88,7 @@ export {
   type Suppression,
   type TaskProgress,
 } from "./firearms.js";
+export { FIRING_MODES, NONE, SITUATION_IDS } from "./play.js";
 export { resolveBlast, type BlastCover, type BlastOutcome, type BlastVictim } from "./grenades.js";
 export { endSurprise, initiativeLines, startSurprise } from "./initiative.js";
 export {
@@ -114,6 +117,9 @@ export {
  * bands, size, movement, stance and aim; bursts with recoil; 2d6 hit zones with multipliers and
  * vital organs; speed and effort points; initiative every round (or fixed) after the players
  * plot. Every `ZN-*` rule of `rules-index.md` is implemented by the modules re-exported here.
+ * The play contract (`./play.ts`): attack input from a neutral request, situation fields,
+ * actions, conditions, vitals written back, and the round's lifecycle (aim lost, movement reset,
+ * speed and effort carried over, ammunition spent); no forced checks (Zones damage forces none).
  */
 export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> = {
   id: "zones",
@@ -137,4 +143,12 @@ export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> = {
   applyDamage: (target, packet, options) => damage.applyDamage(target, packet, zonesOptions(options)),
   vitals: damage.vitals,
   isOut: damage.isOut,
+  input: play.input,
+  situation: play.situation,
+  actions: play.actions,
+  conditions: play.conditions,
+  withVitals: play.withVitals,
+  vitalsUpdate: play.vitalsUpdate,
+  startRound: play.startRound,
+  afterAction: play.afterAction,
 };
