@@ -20,18 +20,29 @@ const TAIL = 1e-15;
  */
 export const DISTRIBUTION_LIMITS = Object.freeze({ maxSteps: 20_000_000, maxSupport: 200_000 });
 
-/** A distribution over the totals `min, min + 1, ...`: `p[i]` is the chance of `min + i`. */
+/**
+ * A distribution over the `len` totals `min, min + 1, ...`: `p[i]` is the chance of `min + i`.
+ * `p` is null while the work is only being counted.
+ */
 interface Dense {
   min: number;
-  p: Float64Array;
+  len: number;
+  p: Float64Array | null;
 }
 
-/** Counts the work of one distribution and refuses to go beyond {@link DISTRIBUTION_LIMITS}. */
+/**
+ * Counts the work of one distribution and refuses to go beyond {@link DISTRIBUTION_LIMITS}. A
+ * counting budget (`dry`) allocates nothing: the computation runs through the same steps with
+ * only the sizes of its tables, so an oversized formula is refused before any work is done.
+ */
 class Budget {
   steps = 0;
   support = 0;
 
-  constructor(private readonly formula: string) {}
+  constructor(
+    private readonly formula: string,
+    readonly dry: boolean,
+  ) {}
 
   /**
    * Books `steps` before they are done.
@@ -63,7 +74,7 @@ class Budget {
       );
     }
     this.support = Math.max(this.support, size);
-    return { min, p: new Float64Array(size) };
+    return { min, len: size, p: this.dry ? null : new Float64Array(size) };
   }
 }
 
@@ -73,8 +84,9 @@ class Budget {
  */
 function addFaces(out: Dense, from: Dense, lo: number, hi: number, w: number, budget: Budget): void {
   if (hi < lo) return;
-  const n = from.p.length;
+  const n = from.len;
   budget.spend(n * (hi - lo + 1));
+  if (!out.p || !from.p) return;
   const base = from.min + lo - out.min;
   for (let i = 0; i < n; i++) {
     const q = from.p[i]! * w;
@@ -98,12 +110,12 @@ function singleDie(term: DiceTerm, budget: Budget): Dense {
   let depth = 0;
   for (let mass = 1; depth < chain && mass * pe > TAIL; depth++) mass *= pe;
   const out = budget.alloc(1, (depth + 1) * F);
-  let frontier: Dense = { min: 0, p: new Float64Array([1]) };
+  let frontier = point(0, budget);
   const w = 1 / F;
   for (let d = 0; d < depth; d++) {
     addFaces(out, frontier, 1, lo - 1, w, budget);
     addFaces(out, frontier, hi + 1, F, w, budget);
-    const next = budget.alloc(frontier.min + lo, frontier.p.length + hi - lo);
+    const next = budget.alloc(frontier.min + lo, frontier.len + hi - lo);
     addFaces(next, frontier, lo, hi, w, budget);
     frontier = next;
   }
@@ -113,27 +125,48 @@ function singleDie(term: DiceTerm, budget: Budget): Dense {
 
 /** The distribution of `A + B` for independent A and B. */
 function convolveDense(a: Dense, b: Dense, budget: Budget): Dense {
-  const out = budget.alloc(a.min + b.min, a.p.length + b.p.length - 1);
-  budget.spend(a.p.length * b.p.length);
-  for (let i = 0; i < a.p.length; i++) {
+  const out = budget.alloc(a.min + b.min, a.len + b.len - 1);
+  budget.spend(a.len * b.len);
+  if (!out.p || !a.p || !b.p) return out;
+  for (let i = 0; i < a.len; i++) {
     const pa = a.p[i]!;
     if (pa === 0) continue;
-    for (let j = 0; j < b.p.length; j++) out.p[i + j]! += pa * b.p[j]!;
+    for (let j = 0; j < b.len; j++) out.p[i + j]! += pa * b.p[j]!;
   }
   return out;
 }
 
+/** The certain total `at`. */
+function point(at: number, budget: Budget): Dense {
+  return { min: at, len: 1, p: budget.dry ? null : new Float64Array([1]) };
+}
+
 /** The distribution of `-X`. */
 function negate(d: Dense): Dense {
-  const p = d.p.slice().reverse();
-  return { min: -(d.min + d.p.length - 1), p };
+  return { min: -(d.min + d.len - 1), len: d.len, p: d.p ? d.p.slice().reverse() : null };
 }
 
 /** Converts to a {@link Pmf}: ascending totals, impossible totals left out. */
 function toPmf(d: Dense): Pmf {
   const pmf: Pmf = new Map();
-  for (let i = 0; i < d.p.length; i++) if (d.p[i]! > 0) pmf.set(d.min + i, d.p[i]!);
+  if (!d.p) return pmf;
+  for (let i = 0; i < d.len; i++) if (d.p[i]! > 0) pmf.set(d.min + i, d.p[i]!);
   return pmf;
+}
+
+/** Runs the computation of a formula's distribution against `budget` (counting only when dry). */
+function compute(parsed: Readonly<ParsedFormula>, budget: Budget): Dense {
+  let acc = point(0, budget);
+  for (const term of parsed.terms) {
+    if (term.kind === "constant") {
+      acc = { ...acc, min: acc.min + term.sign * term.value };
+      continue;
+    }
+    const die = singleDie(term, budget);
+    const one = term.sign < 0 ? negate(die) : die;
+    for (let i = 0; i < term.count; i++) acc = convolveDense(acc, one, budget);
+  }
+  return acc;
 }
 
 /** Convolution of two PMFs (the distribution of a sum of independent totals). */
@@ -168,18 +201,12 @@ export function measureDistribution(formula: string | ParsedFormula | CompiledFo
     checkParsed(formula);
     parsed = formula;
   } else parsed = compileFormula(formula).parsed;
-  const budget = new Budget(parsed.source.length > 40 ? `${parsed.source.slice(0, 39)}…` : parsed.source);
-  let acc: Dense = { min: 0, p: new Float64Array([1]) };
-  for (const term of parsed.terms) {
-    if (term.kind === "constant") {
-      acc = { min: acc.min + term.sign * term.value, p: acc.p };
-      continue;
-    }
-    const die = singleDie(term, budget);
-    const one = term.sign < 0 ? negate(die) : die;
-    for (let i = 0; i < term.count; i++) acc = convolveDense(acc, one, budget);
-  }
-  return { pmf: toPmf(acc), steps: budget.steps, support: Math.max(budget.support, acc.p.length) };
+  const shown = parsed.source.length > 40 ? `${parsed.source.slice(0, 39)}…` : parsed.source;
+  // Count first, so a formula beyond the bounds is refused before any work is done.
+  compute(parsed, new Budget(shown, true));
+  const budget = new Budget(shown, false);
+  const acc = compute(parsed, budget);
+  return { pmf: toPmf(acc), steps: budget.steps, support: Math.max(budget.support, acc.len) };
 }
 
 /**
