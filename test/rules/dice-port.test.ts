@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DISTRIBUTION_LIMITS, distribution, mean, measureDistribution } from "../../src/rules/core/dice/distribution.js";
-import { compileFormula, evaluateFormula, FORMULA_LIMITS, parseFormula } from "../../src/rules/core/dice/formula.js";
+import { compileFormula, evaluateFormula, FORMULA_CACHE_SIZE, FORMULA_LIMITS, parseFormula } from "../../src/rules/core/dice/formula.js";
 import { canRollSync, ScriptedRoller, SeededRoller, seededSource, SourceRoller, type DiceRoller } from "../../src/rules/core/dice/port.js";
 import { FrayError } from "../../src/rules/core/errors.js";
 
@@ -33,6 +33,15 @@ describe("compiled formulas", () => {
     const faces = [10, 10, 4, 7];
     const out = compileFormula("2d10x10 + 3").roll(() => faces.shift()!);
     expect(out).toEqual({ formula: "2d10x10 + 3", total: 34, dice: [{ faces: 10, results: [10, 10, 4, 7] }], constant: 3 });
+  });
+
+  it("keeps at most FORMULA_CACHE_SIZE compiled formulas, the oldest leaving first", () => {
+    const first = compileFormula("1d6 + 0");
+    for (let i = 1; i <= FORMULA_CACHE_SIZE; i++) compileFormula(`1d6 + ${i}`);
+    const again = compileFormula("1d6 + 0");
+    expect(again).not.toBe(first);
+    expect(again.roll(() => 4)).toEqual(first.roll(() => 4));
+    expect(compileFormula(`1d6 + ${FORMULA_CACHE_SIZE}`)).toBe(compileFormula(`1d6 + ${FORMULA_CACHE_SIZE}`));
   });
 
   it("parses a formula once per process and refuses to change the cached terms", () => {

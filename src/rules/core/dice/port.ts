@@ -122,8 +122,9 @@ export class ScriptedRoller extends SourceRoller {
    * @param faces die faces in the order they are rolled.
    * @param fallback face source used once the script is exhausted (e.g. `seededSource`).
    * @param options see {@link SourceRollerOptions}.
-   * @throws FrayError `FRAY.Error.DiceScript` when a scripted face does not fit the die, or the
-   *   script is exhausted without a fallback.
+   * Its rolls throw (or reject with) FrayError `FRAY.Error.DiceScriptFace` when a scripted face
+   * does not fit the die, and `FRAY.Error.DiceScriptEmpty` when the script is exhausted without
+   * a fallback.
    */
   constructor(faces: readonly number[], fallback?: FaceSource, options?: SourceRollerOptions) {
     const queue = [...faces];
