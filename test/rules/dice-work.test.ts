@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { DISTRIBUTION_LIMITS, mean, measureDistribution } from "../../src/rules/core/dice/distribution.js";
+import { DISTRIBUTION_LIMITS, mean, measureDistribution, type MeasuredDistribution } from "../../src/rules/core/dice/distribution.js";
 import { compileFormula } from "../../src/rules/core/dice/formula.js";
 import { OPEN_ENDED_D100 } from "../../src/rules/critical/attack.js";
 import { testPmf } from "../../src/rules/hitbox/attack.js";
@@ -59,7 +59,7 @@ function packFormulas(): { pack: string; code: string; formula: string }[] {
 }
 
 /** Expects the distribution of `formula` within the stated bounds, summing to 1. */
-function expectBounded(formula: string): { steps: number; support: number } {
+function expectBounded(formula: string): MeasuredDistribution {
   const m = measureDistribution(formula);
   expect(m.steps, formula).toBeLessThanOrEqual(STEPS);
   expect(m.support, formula).toBeLessThanOrEqual(SUPPORT);
