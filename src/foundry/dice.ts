@@ -1,7 +1,10 @@
 /**
  * The Foundry side of the rules core's dice port: formulas are rolled as real `Roll`s so chat
- * messages carry them (dice tooltips, Dice So Nice and other roll listeners keep working).
+ * messages carry them (dice tooltips, Dice So Nice and other roll listeners keep working). The
+ * outcomes handed to the core are plain JSON-safe data; the Rolls travel beside them, in
+ * `FoundryRoller.rolls`, never inside.
  */
+import { compileFormula } from "../rules/core/dice/formula.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { DiceTermResult, RollOutcome } from "../rules/core/types.js";
 
@@ -35,12 +38,12 @@ export function outcomeFromRoll(roll: Roll): RollOutcome {
     }
     sign = 1;
   }
-  return { formula: roll.formula, total: roll.total ?? 0, dice, constant, native: roll };
+  return { formula: roll.formula, total: roll.total ?? 0, dice, constant };
 }
 
 /**
  * A {@link DiceRoller} that evaluates each formula as a Foundry `Roll` and keeps every Roll, in
- * order, for the chat message.
+ * order, for the chat message. `rolls[i]` is the Roll of the i-th outcome returned.
  */
 export class FoundryRoller implements DiceRoller {
   /** Every Roll evaluated so far, in order. */
@@ -50,10 +53,13 @@ export class FoundryRoller implements DiceRoller {
 
   /**
    * Rolls `formula` (Foundry dice syntax, e.g. `1d10 + 6`, `2d10x10 + 3`).
+   * The formula is checked against Fray's formula limits first (the same check the sheets and
+   * the core's rollers make), so a formula refused there is never handed to Foundry.
    * @param purpose i18n key describing the roll; becomes the Roll's flavor once localized.
-   * @throws Error when Foundry cannot parse the formula.
+   * @throws FrayError `FRAY.Error.Formula` or `FRAY.Error.Dice.*` naming a refused formula.
    */
   async roll(formula: string, purpose?: string): Promise<RollOutcome> {
+    compileFormula(formula);
     const roll = await new Roll(formula).evaluate();
     if (purpose && game.i18n) (roll.options as { flavor?: string }).flavor = game.i18n.localize(purpose);
     this.rolls.push(roll);

@@ -52,8 +52,6 @@ export interface RollOutcome {
   dice: DiceTermResult[];
   /** Sum of the constant terms. */
   constant: number;
-  /** Opaque handle the Foundry adapter keeps (the real `Roll`) for chat messages. */
-  native?: unknown;
 }
 
 /** An itemized check: dice + modifiers, compared with a difficulty or an opposing check. */

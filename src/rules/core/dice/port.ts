@@ -2,31 +2,91 @@ import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { FrayError } from "../errors.js";
 import type { RollOutcome } from "../types.js";
-import { evaluateFormula, parseFormula, type FaceSource } from "./formula.js";
+import { compileFormula, type FaceSource } from "./formula.js";
 
 /**
  * The dice port: the rules core asks for a formula to be rolled and reads every face back.
  * Foundry passes an adapter around `Roll`; tests and encounter files pass a scripted or seeded
  * roller. `purpose` is an i18n key describing the roll (`FRAY.Roll.Attack` ...), for logs and
- * chat flavour.
+ * chat flavour. Both hosts use this asynchronous interface; rollers whose faces come from a
+ * synchronous source also offer {@link SyncDiceRoller.rollSync}.
  */
 export interface DiceRoller {
   roll(formula: string, purpose?: string): Promise<RollOutcome>;
 }
 
-/** A roller that draws faces from a synchronous source. */
-export class SourceRoller implements DiceRoller {
-  /** Every outcome rolled so far, in order. */
-  readonly history: { purpose?: string; outcome: RollOutcome }[] = [];
+/**
+ * A roller that can also roll synchronously: for work that rolls many times without a host in
+ * between (forecasts, simulations, benchmarks).
+ */
+export interface SyncDiceRoller extends DiceRoller {
+  /**
+   * Rolls `formula` at once.
+   * @throws FrayError on a refused formula (see `parseFormula`) or a face source error.
+   */
+  rollSync(formula: string, purpose?: string): RollOutcome;
+  /**
+   * Rolls `formula` at once and returns only its total; allocates nothing per die and records
+   * no history.
+   * @throws FrayError as {@link rollSync}.
+   */
+  rollTotal(formula: string): number;
+}
 
-  constructor(private readonly source: FaceSource) {}
+/** True when `dice` can roll synchronously. */
+export function canRollSync(dice: DiceRoller): dice is SyncDiceRoller {
+  const d = dice as Partial<SyncDiceRoller>;
+  return typeof d.rollSync === "function" && typeof d.rollTotal === "function";
+}
 
-  /** @throws FrayError on a malformed formula or an exhausted script. */
+/** One recorded roll of a {@link SourceRoller}. */
+export interface RolledEntry {
+  purpose?: string;
+  outcome: RollOutcome;
+}
+
+/** Options of a {@link SourceRoller}. */
+export interface SourceRollerOptions {
+  /** Record every outcome in `history` (off by default: long simulations keep nothing). */
+  keepHistory?: boolean;
+}
+
+/**
+ * A roller that draws faces from a synchronous source. Formulas are compiled once per process
+ * (`compileFormula`), so a roll costs one call of the source per die.
+ */
+export class SourceRoller implements SyncDiceRoller {
+  /** Every outcome rolled so far, in order, when built with `keepHistory`; else stays empty. */
+  readonly history: RolledEntry[] = [];
+  private readonly keepHistory: boolean;
+
+  /**
+   * @param source face source, called once per die and once per explosion.
+   * @param options see {@link SourceRollerOptions}.
+   */
+  constructor(
+    private readonly source: FaceSource,
+    options: SourceRollerOptions = {},
+  ) {
+    this.keepHistory = options.keepHistory === true;
+  }
+
+  /** @throws FrayError on a refused formula (see `parseFormula`) or an exhausted script. */
+  rollSync(formula: string, purpose?: string): RollOutcome {
+    const outcome = compileFormula(formula).roll(this.source);
+    if (this.keepHistory) this.history.push({ purpose, outcome });
+    return outcome;
+  }
+
+  /** @throws FrayError on a refused formula (see `parseFormula`) or an exhausted script. */
+  rollTotal(formula: string): number {
+    return compileFormula(formula).total(this.source);
+  }
+
+  /** Rejects with a FrayError on a refused formula (see `parseFormula`) or an exhausted script. */
   roll(formula: string, purpose?: string): Promise<RollOutcome> {
     try {
-      const outcome = evaluateFormula(parseFormula(formula), this.source);
-      this.history.push({ purpose, outcome });
-      return Promise.resolve(outcome);
+      return Promise.resolve(this.rollSync(formula, purpose));
     } catch (error) {
       return Promise.reject(error as Error);
     }
@@ -38,10 +98,15 @@ export class SourceRoller implements DiceRoller {
  * (xoroshiro128+ from `pure-rand`, uniform integers without modulo bias).
  */
 export class SeededRoller extends SourceRoller {
-  /** @param seed any 32-bit integer. */
-  constructor(readonly seed: number) {
-    const rng = xoroshiro128plus(seed | 0);
-    super((faces) => uniformInt(rng, 1, faces));
+  /**
+   * @param seed any 32-bit integer.
+   * @param options see {@link SourceRollerOptions}.
+   */
+  constructor(
+    readonly seed: number,
+    options?: SourceRollerOptions,
+  ) {
+    super(seededSource(seed), options);
   }
 }
 
@@ -55,11 +120,13 @@ export class ScriptedRoller extends SourceRoller {
 
   /**
    * @param faces die faces in the order they are rolled.
-   * @param fallback roller used once the script is exhausted (e.g. a SeededRoller).
-   * @throws FrayError `FRAY.Error.DiceScript` when a scripted face does not fit the die, or the
-   *   script is exhausted without a fallback.
+   * @param fallback face source used once the script is exhausted (e.g. `seededSource`).
+   * @param options see {@link SourceRollerOptions}.
+   * Its rolls throw (or reject with) FrayError `FRAY.Error.DiceScriptFace` when a scripted face
+   * does not fit the die, and `FRAY.Error.DiceScriptEmpty` when the script is exhausted without
+   * a fallback.
    */
-  constructor(faces: readonly number[], fallback?: FaceSource) {
+  constructor(faces: readonly number[], fallback?: FaceSource, options?: SourceRollerOptions) {
     const queue = [...faces];
     super((sides) => {
       if (queue.length === 0) {
@@ -75,7 +142,7 @@ export class ScriptedRoller extends SourceRoller {
         );
       }
       return face;
-    });
+    }, options);
     this.queue = queue;
   }
 
