@@ -15,7 +15,6 @@ import type {
   RoundState,
   SituationContext,
   SituationField,
-  SituationValues,
   VitalsUpdate,
 } from "../core/contract.js";
 import type { DiceRoller } from "../core/dice/port.js";
