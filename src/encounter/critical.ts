@@ -1,10 +1,12 @@
+import type { ActionOutcome, AttackRequest, SituationValues } from "../rules/core/contract.js";
 import { createEconomy, shortfall, spend, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { Lookup } from "../rules/core/i18n.js";
 import { isRecord, type Raw } from "../rules/core/parse.js";
 import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
-import type { CheckResult, DamageStep, Modifier, RollOutcome, VitalState } from "../rules/core/types.js";
+import { attackStep, type AttackStep } from "../rules/core/step.js";
+import type { CheckResult, DamageStep, ForcedCheck, Modifier, RollOutcome, VitalState } from "../rules/core/types.js";
 import {
   actionCost,
   checkMove,
@@ -19,20 +21,17 @@ import {
   isDying,
   maneuverPenaltyEffect,
   offensiveBonus,
+  parseCriticalSituation,
   parryBlocked,
   parryPool,
-  recomputeEconomy,
   rollManeuver,
-  selfDisciplineTest,
   stabilize,
   treat,
   TREATMENTS,
   upkeep,
-  withVitals,
   type CriticalAttackInput,
   type CriticalCombatant,
   type CriticalDamagePacket,
-  type CriticalSituation,
   type Treatment,
 } from "../rules/critical/index.js";
 import { buildEntryCombatant, fail, finishEncounter, recordingRoller, sideDown, standingSides, type EndEvent } from "./common.js";
@@ -107,6 +106,7 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
   const actionAt = (round: number, id: string): ActionSpec => spec.rounds[round - 1]?.[id] ?? fighters.get(id)!.spec.tactics ?? {};
   const checkAction = (a: ActionSpec, path: string) => {
     if (a.parry !== undefined) parseParry(a.parry, `${path}.parry`, ids);
+    if (a.situation !== undefined) parseCriticalSituation(a.situation, `${path}.situation`);
     if (a.treat !== undefined) parseTreat(a.treat, `${path}.treat`, ids);
     if (a.delay !== undefined && (typeof a.delay !== "string" || !ids.includes(a.delay))) fail(`${path}.delay`, `a combatant id (${ids.join(", ")})`);
     if (a.attacks !== undefined && (typeof a.attacks !== "number" || !Number.isInteger(a.attacks) || a.attacks < 0)) fail(`${path}.attacks`, "a whole number of attacks");
@@ -127,24 +127,25 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
   let ended: EndEvent | undefined;
 
   /**
-   * Applies a new state; shrinks the round's AP when stun or a knock-out arrived (CR-STN-01,
-   * CR-AP-02). Returns the event telling so, to be logged after the event that caused it.
+   * Puts a combatant's new state in place and lets the core settle its round after the action
+   * (`afterAction`: a fumble ends the round, stun or a knock-out shrink the AP, CR-ATK-01,
+   * CR-STN-01, CR-AP-02). Returns the logging of the AP cut, to run after the event that caused it.
    */
-  const setState = (f: Fighter, c: CriticalCombatant): (() => void) => {
-    const before = f.economy.pools.ap?.max ?? 0;
-    f.c = c;
-    f.economy = recomputeEconomy(f.economy, c);
-    const after = f.economy.pools.ap?.max ?? 0;
-    const data = { actor: f.spec.id, name: f.c.name, ap: f.economy.pools.ap?.value ?? 0, max: after, stun: f.c.stun };
+  const settle = (f: Fighter, c: CriticalCombatant, outcome: ActionOutcome): (() => void) => {
+    const after = critical.afterAction!(c, outcome, f.economy, options);
+    f.c = after.combatant;
+    f.economy = after.economy;
+    const cut = after.events.some((e) => e.label === "FRAY.Critical.Log.ApCut");
+    const data = { actor: f.spec.id, name: f.c.name, ap: f.economy.pools.ap?.value ?? 0, max: f.economy.pools.ap?.max ?? 0, stun: f.c.stun };
     return () => {
-      if (after < before && !out(f)) custom("apCut", data);
+      if (cut && !out(f)) custom("apCut", data);
     };
   };
 
-  const sdTest = async (f: Fighter) => {
-    const sd = await selfDisciplineTest(f.c, logged);
-    const cut = setState(f, sd.combatant);
-    custom("selfDiscipline", { ...state(f), check: sd.test.check, needed: sd.test.needed, success: sd.test.success });
+  const sdTest = async (f: Fighter, forced: ForcedCheck, outcome: ActionOutcome) => {
+    const sd = await critical.forcedCheck!(f.c, forced, logged, options);
+    const cut = settle(f, critical.withVitals!(f.c, sd.report.after), outcome);
+    custom("selfDiscipline", { ...state(f), check: sd.check, needed: sd.needed, success: sd.success });
     cut();
   };
 
@@ -163,11 +164,17 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
       if (!quiet) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoAp", data: { ap: f.economy.pools.ap?.value ?? 0 } });
       return false;
     }
-    const situation = { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as CriticalSituation;
-    const input: CriticalAttackInput = { attacker: f.c, target: target.c, weaponId: weaponRef, situation };
-    let plan;
+    const range = typeof action.range === "number" ? action.range : typeof f.spec.tactics?.range === "number" ? f.spec.tactics.range : undefined;
+    const request: AttackRequest = {
+      attackerId: f.c.id,
+      targetId: target.c.id,
+      weaponId: weaponRef,
+      distanceMetres: range,
+      situation: { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as SituationValues,
+    };
+    let step: AttackStep<CriticalCombatant, CriticalAttackInput>;
     try {
-      plan = critical.planAttack(input, options);
+      step = await attackStep(critical, request, f.c, target.c, logged, options);
     } catch (error) {
       if (error instanceof FrayError && (error.key === "FRAY.Error.CannotAttack" || error.key === "FRAY.Error.CannotAct")) {
         events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.CannotAttack" });
@@ -175,12 +182,11 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
       }
       throw error;
     }
-    const odds = critical.odds(plan, input, options);
-    const result = await critical.resolveAttack(plan, input, logged, options);
+    const { plan, odds, result } = step;
     f.economy = spend(f.economy, cost);
     const weapon = f.c.weapons.find((w) => w.id === plan.weaponId)!;
-    const range = typeof action.range === "number" ? action.range : typeof f.spec.tactics?.range === "number" ? f.spec.tactics.range : weapon.category === "melee" ? 1.5 : undefined;
-    events.push({ type: "attack", round, attacker: f.spec.id, target: target.spec.id, weapon: weapon.name, range, plan, odds, result });
+    events.push({ type: "attack", round, attacker: f.spec.id, target: target.spec.id, weapon: weapon.name, range: range ?? (weapon.category === "melee" ? 1.5 : undefined), plan, odds, result });
+    const outcome: ActionOutcome = { kind: "attack", weaponId: weapon.id, result };
     if (!isCriticalResult(result)) return false;
     const d = result.detail;
     const lookup = result.lookups?.[0];
@@ -200,12 +206,12 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
       fumble: d.fumble,
       outcomes: odds.outcomes ?? {},
     });
-    if (d.fumble) {
-      f.economy = { ...f.economy, pools: { ...f.economy.pools, ap: { ...f.economy.pools.ap!, value: 0 } } };
-      return false;
+    if (!step.packet || !step.report || !step.target) {
+      // A fumble ends the attacker's round (CR-ATK-01): the core's afterAction takes its AP.
+      settle(f, f.c, outcome);
+      return !d.fumble;
     }
-    if (!result.lands) return true;
-    const packet = (await critical.rollDamage(result, input, logged, options)) as CriticalDamagePacket;
+    const packet = step.packet as CriticalDamagePacket;
     if (packet.critical) {
       const k = packet.critical;
       custom("criticalTable", {
@@ -222,11 +228,12 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
         text: k.entry.text,
       });
     }
-    const report = critical.applyDamage(target.c, packet, options);
-    const cut = setState(target, withVitals(target.c, report.after));
+    const report = step.report;
+    const cut = settle(target, step.target, outcome);
     custom("hits", { ...state(target), steps: report.steps, added: report.added });
     cut();
-    if (report.forced?.some((x) => x.id === "selfDiscipline")) await sdTest(target);
+    for (const forced of report.forced ?? []) await sdTest(target, forced, outcome);
+    settle(f, f.c, outcome);
     return true;
   };
 
@@ -311,9 +318,11 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
         }
       }
     }
+    // The round's AP and the end of the last parry (CR-AP-01, CR-STN-01), after the upkeep.
     for (const f of fighters.values()) {
-      f.c = { ...f.c, parry: {} };
-      f.economy = createEconomy(critical.economy(f.c, options));
+      const start = critical.startRound!(f.c, f.economy, round, options);
+      f.c = start.combatant;
+      f.economy = start.economy;
     }
     // Declarations, lowest initiative first (CR-INI-02), with each parry (CR-PAR-01).
     const declaring = declarationOrder(rolls).flatMap((r) => r.members).filter((id) => !out(fighters.get(id)!));

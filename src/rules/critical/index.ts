@@ -4,8 +4,10 @@ import * as attack from "./attack.js";
 import type { CriticalAttackInput } from "./attack.js";
 import * as damage from "./damage.js";
 import * as initiative from "./initiative.js";
-import { vitals, type CriticalCombatant } from "./model.js";
+import { vitals, withVitals, type CriticalCombatant } from "./model.js";
 import { CRITICAL_OPTIONS, criticalOptions } from "./options.js";
+import * as play from "./play.js";
+import type { CriticalTableSet } from "./tables/index.js";
 
 export * from "./model.js";
 export { CRITICAL_OPTIONS, criticalOptions, type CriticalOptions } from "./options.js";
@@ -37,6 +39,19 @@ export {
   type Treatment,
 } from "./damage.js";
 export { ACTIONS, AP_PER_ROUND, actionCost, apFor, checkMove, recomputeEconomy, type CriticalAction, type MoveCheck } from "./actions.js";
+export {
+  SITUATION_IDS,
+  criticalActions,
+  criticalAfterAction,
+  criticalConditions,
+  criticalForcedCheck,
+  criticalInput,
+  criticalSituation,
+  criticalStartRound,
+  criticalVitalsUpdate,
+  parseCriticalSituation,
+  type CriticalSituationId,
+} from "./play.js";
 export { declarationOrder, delay, initiativeGroups } from "./initiative.js";
 export { canConcentrate, maneuverPenaltyEffect, rollManeuver, settleManeuver, type ManeuverInput, type ManeuverOutcome, type ManeuverResult } from "./maneuver.js";
 export { declareParry, offensiveBonus, parriedOb, parryBlocked, parryLine, parryPool } from "./parry.js";
@@ -65,7 +80,8 @@ export { ATTACK_TABLE_SOURCES, CRITICAL_TABLE_SOURCES, DEFAULT_TABLES, DEFAULT_T
  * class and armor type, criticals rolled on tables by type and severity, parry moving OB into
  * DB, 4 AP a round, initiative once per combat with the lowest declaring first and the highest
  * resolving first. Every `CR-*` rule of `rules-index.md` is implemented by the modules
- * re-exported here.
+ * re-exported here. The play contract is in `./play.ts`; the built-in tables are used (see
+ * {@link criticalWithTables} for a world's own).
  */
 export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> = {
   id: "critical",
@@ -90,4 +106,26 @@ export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> = {
   vitals,
   isOut: damage.isOut,
   upkeep: async (c, dice) => (await damage.upkeep(c, dice)).report,
+  input: (request, attacker, target, options) => play.criticalInput(request, attacker, target, options),
+  situation: (context, options) => play.criticalSituation(context, options),
+  actions: (c, options) => play.criticalActions(c, options),
+  conditions: () => play.criticalConditions(),
+  withVitals,
+  vitalsUpdate: (state) => play.criticalVitalsUpdate(state),
+  startRound: (c, previous, round, options) => play.criticalStartRound(c, previous, round, options),
+  afterAction: (c, outcome, economy, options) => play.criticalAfterAction(c, outcome, economy, options),
+  forcedCheck: (c, forced, dice, options) => play.criticalForcedCheck(c, forced, dice, options),
 };
+
+/**
+ * The Critical ruleset playing with a world's own tables (CR-ATK-03, CR-CRT-02): the same
+ * ruleset whose `input` lays `tables` over the built-in attack and critical tables, so every
+ * attack planned, resolved and rolled from a request reads them. Tables are world data, not a
+ * choice of one attack, so they are not a situation field: a host reads the world's tables once
+ * (the critical RollTables found by `flags.fray.tableKey`, attack tables of the same shape)
+ * and registers this ruleset in place of {@link critical}.
+ * @param tables attack tables by weapon class and critical tables by type; absent ones stay built in.
+ */
+export function criticalWithTables(tables: Partial<CriticalTableSet>): Ruleset<CriticalCombatant, CriticalAttackInput> {
+  return { ...critical, input: (request, attacker, target, options) => play.criticalInput(request, attacker, target, options, tables) };
+}
