@@ -295,25 +295,25 @@ export interface Ruleset<C, I> {
    * @param target absent only for an attack on an area.
    * @throws FrayError `FRAY.Error.Field` naming the situation field or request part that is wrong.
    */
-  input?(request: AttackRequest, attacker: C, target: C | undefined, options: RulesetOptions): I;
+  input(request: AttackRequest, attacker: C, target: C | undefined, options: RulesetOptions): I;
   /** The situational fields of one attack, with defaults from the combatants' conditions. */
-  situation?(context: SituationContext<C>, options: RulesetOptions): SituationField[];
+  situation(context: SituationContext<C>, options: RulesetOptions): SituationField[];
   /** The actions a combatant can take in a round, with their costs. */
-  actions?(c: C, options: RulesetOptions): ActionDef[];
+  actions(c: C, options: RulesetOptions): ActionDef[];
   /** The conditions this ruleset reads, as status effects. */
-  conditions?(): ConditionSpec[];
+  conditions(): ConditionSpec[];
   /** The combatant with a new vital state (after damage, upkeep, a forced check or an undo). */
-  withVitals?(c: C, state: VitalState): C;
+  withVitals(c: C, state: VitalState): C;
   /** The actor source update that stores a vital state (nested objects, not dotted keys). */
-  vitalsUpdate?(state: VitalState): VitalsUpdate;
+  vitalsUpdate(state: VitalState): VitalsUpdate;
   /**
    * The start of a new round for one combatant: its economy for the round (pools carried over
    * where the ruleset says so) and what a new round resets (aim lost, movement category).
    * @param previous the economy at the end of the last round; absent in the first round.
    */
-  startRound?(c: C, previous: Economy | undefined, round: number, options: RulesetOptions): RoundState<C>;
+  startRound(c: C, previous: Economy | undefined, round: number, options: RulesetOptions): RoundState<C>;
   /** After an action: aim spent by the shot, ammunition used, a fumble that ends the round. */
-  afterAction?(c: C, outcome: ActionOutcome, economy: Economy, options: RulesetOptions): RoundState<C>;
+  afterAction(c: C, outcome: ActionOutcome, economy: Economy, options: RulesetOptions): RoundState<C>;
   /** Rolls a check that damage or upkeep forced on the combatant, and its consequence. */
   forcedCheck?(c: C, forced: ForcedCheck, dice: DiceRoller, options: RulesetOptions): Promise<ForcedCheckResult>;
 }

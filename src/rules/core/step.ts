@@ -7,7 +7,6 @@
 import type { AttackRequest } from "./contract.js";
 import type { DiceRoller } from "./dice/port.js";
 import type { Economy } from "./economy.js";
-import { FrayError } from "./errors.js";
 import type { AttackOdds, AttackPlan, AttackResult, DamagePacket, Ruleset, RulesetOptions } from "./ruleset.js";
 import type { DamageReport } from "./types.js";
 
@@ -31,11 +30,9 @@ export interface AttackStep<C, I> extends PlannedAttack<I> {
 
 /**
  * The ruleset's input for a request.
- * @throws FrayError `FRAY.Error.Contract` when the ruleset does not offer `input`, and the
- *   ruleset's own errors naming the request part that is wrong.
+ * @throws FrayError from the ruleset, naming the request part that is wrong.
  */
 export function attackInput<C, I>(ruleset: Ruleset<C, I>, request: AttackRequest, attacker: C, target: C | undefined, options: RulesetOptions): I {
-  if (!ruleset.input) throw new FrayError("FRAY.Error.Contract", { ruleset: ruleset.id, member: "input" }, `Ruleset ${ruleset.id} builds no attack input`);
   return ruleset.input(request, attacker, target, options);
 }
 
@@ -76,6 +73,6 @@ export async function attackStep<C, I>(
   if (!result.lands || !target) return { ...planned, result };
   const packet = await ruleset.rollDamage(result, planned.input, dice, options);
   const report = ruleset.applyDamage(target, packet, options);
-  const after = ruleset.withVitals ? ruleset.withVitals(target, report.after) : target;
+  const after = ruleset.withVitals(target, report.after);
   return { ...planned, result, packet, report, target: after };
 }
