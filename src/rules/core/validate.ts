@@ -215,6 +215,9 @@ export function issuePath(issue: v.BaseIssue<unknown>, root = ""): string {
 
 /** The FrayError for one valibot issue, naming the field at `root` + the issue's path. */
 export function issueError(issue: v.BaseIssue<unknown>, root = ""): FrayError {
+  // A union names its own type; a sub-issue deeper inside the value says more.
+  const deeper = (issue.issues ?? []).reduce<v.BaseIssue<unknown> | undefined>((best, i) => ((i.path?.length ?? 0) > (best?.path?.length ?? issue.path?.length ?? 0) ? i : best), undefined);
+  if (deeper) return issueError(deeper, root);
   const field = issuePath(issue, root);
   let refusal = decode(issue.message);
   if (!refusal) {
@@ -378,3 +381,43 @@ export const checkResultSchema = strict({
   modifiers: list(modifierSchema),
   total: finite,
 });
+
+/**
+ * A pool as stored on an actor or written in an encounter file's `stats`: a number (a full pool)
+ * or `{ value, max }` with either part left out; `max` within `maxBound`, `value` within
+ * `valueBound` and at most `max` when both are given.
+ */
+export function storedTrack(maxBound: Bound, valueBound: Bound) {
+  const pool = strict({ value: opt(bounded(valueBound)), max: opt(bounded(maxBound)) });
+  return v.union(
+    [
+      bounded(maxBound),
+      v.pipe(
+        pool,
+        v.rawCheck(({ dataset, addIssue }) => {
+          const t = dataset.typed ? dataset.value : undefined;
+          if (t && t.value !== undefined && t.max !== undefined && t.value > t.max) {
+            addIssue({
+              message: encode({ key: "FRAY.Error.Input.AtMost", data: { max: t.max }, en: `expected at most ${t.max} (the maximum)` }),
+              path: [{ type: "object", origin: "value", input: t, key: "value", value: t.value }],
+            });
+          }
+        }),
+      ),
+    ],
+    encode({ key: "FRAY.Error.Input.Pool", data: { min: maxBound.min, max: maxBound.max }, en: `expected a number from ${maxBound.min} to ${maxBound.max} or { value, max }` }),
+  );
+}
+
+/** A mapping with some of these keys, each optional; unknown keys are refused with a suggestion. */
+export function some<K extends string, S extends Schema>(keys: readonly K[], schema: S) {
+  return strict(Object.fromEntries(keys.map((k) => [k, opt(schema)])) as Record<K, v.OptionalSchema<S, undefined>>);
+}
+
+/** The fields every actor's `system` may hold whatever its ruleset: ruleset, group, biography, conditions. */
+export const commonStatsEntries = {
+  ruleset: opt(choice(["ud10", "hitbox", "critical", "zones"] as const)),
+  group: opt(safeName()),
+  biography: opt(text(COMMON_BOUNDS.textLength)),
+  conditions: opt(list(text())),
+};

@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { RULESET_BOUNDS } from "../core/bounds.js";
 import type { LastingEffect } from "../core/types.js";
-import { bounded, check, choice, flag, list, mapping, opt, optionsSchema, ruleIdSchema, safeName, strict, text, track } from "../core/validate.js";
+import { bounded, check, choice, commonStatsEntries, flag, list, mapping, opt, optionsSchema, ruleIdSchema, safeName, storedTrack, strict, text, track } from "../core/validate.js";
 import type { CriticalAttackInput, CriticalSituation } from "./attack.js";
 import { ARMOR_TYPES, WEAPON_CATEGORIES, type CriticalArmor, type CriticalCombatant, type CriticalWeapon } from "./model.js";
 import { CRITICAL_OPTIONS } from "./options.js";
@@ -121,3 +121,22 @@ export function validateCriticalCombatant(raw: unknown, root = "combatant"): Cri
 export function validateCriticalAttackInput(raw: unknown, root = ""): CriticalAttackInput {
   return check(attackInputSchema, raw, root) as CriticalAttackInput;
 }
+
+/**
+ * A Critical actor's stored stats as an encounter file's `stats` gives them (every part
+ * optional): bonuses, Physique, DB, Move, skills' OB, hits, stun, lasting effects, parry.
+ */
+export const statsSchema = strict({
+  ...commonStatsEntries,
+  quickness: opt(bounded(B.bonus)),
+  selfDiscipline: opt(bounded(B.bonus)),
+  physique: opt(strict({ ranks: opt(bounded(B.physiqueRanks)), total: opt(bounded(B.physiqueTotal)) })),
+  defense: opt(bounded(B.defense)),
+  baseMove: opt(bounded(B.baseMove)),
+  maneuver: opt(bounded(B.bonus)),
+  skills: opt(mapping(safeName(), bounded(B.ob))),
+  hits: opt(storedTrack(B.physiqueTotal, B.hitsValue)),
+  stun: opt(bounded(B.stun)),
+  effects: opt(list(effectSchema)),
+  parry: opt(mapping(safeName(), bounded({ ...B.ob, min: 0 }))),
+});

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { RULESET_BOUNDS } from "../core/bounds.js";
-import { bounded, check, checkResultSchema, choice, flag, list, opt, optionsSchema, safeName, strict, text, track } from "../core/validate.js";
+import { bounded, check, checkResultSchema, choice, commonStatsEntries, flag, list, opt, optionsSchema, safeName, some, storedTrack, strict, text, track } from "../core/validate.js";
 import type { HitboxAttackInput, HitboxSituation } from "./input.js";
 import { ABILITIES, HITBOXES, SKILLS, type HitboxArmor, type HitboxCombatant, type HitboxWeapon } from "./model.js";
 import { HITBOX_OPTIONS } from "./options.js";
@@ -108,3 +108,16 @@ export function validateHitboxCombatant(raw: unknown, root = "combatant"): Hitbo
 export function validateHitboxAttackInput(raw: unknown, root = ""): HitboxAttackInput {
   return check(attackInputSchema, raw, root);
 }
+
+/**
+ * A Hitbox actor's stored stats as an encounter file's `stats` gives them (every part optional):
+ * abilities, skills, hitboxes (a number or `{ value, max }`), main hand, held items.
+ */
+export const statsSchema = strict({
+  ...commonStatsEntries,
+  abilities: opt(some(ABILITIES, bounded(B.ability))),
+  skills: opt(some(SKILLS, bounded(B.skill))),
+  hitboxes: opt(some(HITBOXES, storedTrack(B.hitbox, B.hitboxValue))),
+  mainHand: opt(choice(["left", "right"] as const)),
+  held: opt(list(text())),
+});

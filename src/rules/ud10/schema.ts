@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import { COMMON_BOUNDS, RULESET_BOUNDS } from "../core/bounds.js";
-import { bounded, check, choice, flag, list, opt, optionsSchema, safeName, strict, text, track } from "../core/validate.js";
+import { bounded, check, choice, commonStatsEntries, flag, list, opt, optionsSchema, safeName, some, storedTrack, strict, text, track } from "../core/validate.js";
 import { ATTRIBUTES, SKILLS, ZONES, type Ud10Armor, type Ud10Combatant, type Ud10Weapon } from "./model.js";
 import type { Ud10AttackInput, Ud10Situation } from "./input.js";
 import { UD10_OPTIONS } from "./options.js";
@@ -115,3 +115,17 @@ export function validateUd10Combatant(raw: unknown, root = "combatant"): Ud10Com
 export function validateUd10AttackInput(raw: unknown, root = ""): Ud10AttackInput {
   return check(attackInputSchema, raw, root);
 }
+
+/**
+ * A UD10 actor's stored stats as an encounter file's `stats` gives them (merged over the
+ * referenced actor, so every part is optional): attributes, skills (a rating or `{ rating,
+ * trained }`), HP and EP (a number or `{ value, max }`), size. Unknown keys are refused.
+ */
+export const statsSchema = strict({
+  ...commonStatsEntries,
+  attributes: opt(some(ATTRIBUTES, bounded(B.attribute))),
+  skills: opt(some(SKILLS, v.union([bounded(B.skill), strict({ rating: opt(bounded(B.skill)), trained: opt(flag()) })]))),
+  hp: opt(storedTrack(B.pool, B.poolValue)),
+  ep: opt(storedTrack(B.pool, B.poolValue)),
+  size: opt(choice(["small", "normal", "large"] as const)),
+});

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { COMMON_BOUNDS, RULESET_BOUNDS } from "../core/bounds.js";
-import { bounded, check, choice, flag, list, opt, optionsSchema, safeName, strict, text, track } from "../core/validate.js";
+import { bounded, check, choice, commonStatsEntries, flag, list, opt, optionsSchema, safeName, some, storedTrack, strict, text, track } from "../core/validate.js";
 import type { ZonesAttackInput, ZonesSituation } from "./input.js";
 import {
   ARMOR_ZONES,
@@ -147,3 +147,24 @@ export function validateZonesCombatant(raw: unknown, root = "combatant"): ZonesC
 export function validateZonesAttackInput(raw: unknown, root = ""): ZonesAttackInput {
   return check(attackInputSchema, raw, root);
 }
+
+/**
+ * A Zones actor's stored stats as an encounter file's `stats` gives them (every part optional):
+ * attribute modifiers, skill ranks (a number or `{ ranks }`), HP, speed and effort (a number or
+ * `{ value, max }`), size, stance, movement, actions, initiative, aim.
+ */
+export const statsSchema = strict({
+  ...commonStatsEntries,
+  attributes: opt(some(ATTRIBUTES, bounded(B.attribute))),
+  skills: opt(some(SKILLS, v.union([bounded(B.skill), strict({ ranks: opt(bounded(B.skill)) })]))),
+  hp: opt(storedTrack(B.pool, B.poolValue)),
+  speed: opt(storedTrack(B.pool, B.pool)),
+  effort: opt(storedTrack(B.pool, B.pool)),
+  size: opt(choice(SIZES)),
+  stance: opt(choice(STANCES)),
+  movement: opt(choice(MOVEMENTS)),
+  actions: opt(some(["action", "reaction", "free"] as const, bounded(B.actions))),
+  initiativeBonus: opt(bounded(B.initiativeBonus)),
+  initiativeEffort: opt(bounded(B.pool)),
+  aim: opt(bounded(B.aim)),
+});
