@@ -67,21 +67,23 @@ export function isReservedName(name: string): boolean {
 }
 
 /**
- * Edit distance (Levenshtein) between two texts, for suggesting the key a typo meant.
- * @returns the number of single-character insertions, deletions and substitutions.
+ * Edit distance between two texts (optimal string alignment: insertions, deletions,
+ * substitutions and swaps of two neighbouring characters each count 1; case is ignored), for
+ * suggesting the key a typo meant.
  */
 export function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
-      prev = tmp;
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  const d: number[][] = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= x.length; i++) {
+    for (let j = 1; j <= y.length; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
     }
   }
-  return row[b.length]!;
+  return d[x.length]![y.length]!;
 }
 
 /**
@@ -170,11 +172,14 @@ export function list<S extends Schema>(item: S, bound: Bound = COMMON_BOUNDS.lis
  */
 export function strict<E extends v.ObjectEntries>(entries: E) {
   const keys = Object.keys(entries);
-  return v.strictObject(entries, (issue) => {
-    if (issue.expected === "never") return encode(unknownKey(String(issue.received).replace(/^"|"$/g, ""), keys));
-    if (issue.received === "undefined" && issue.expected !== "Object") return encode({ key: "FRAY.Error.Input.Missing", data: {}, en: "is missing" });
-    return encode(typeRefusal(EXPECT.object));
-  });
+  return v.pipe(
+    v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x), encode(typeRefusal(EXPECT.object))),
+    v.strictObject(entries, (issue) => {
+      if (issue.expected === "never") return encode(unknownKey(String(issue.received).replace(/^"|"$/g, ""), keys));
+      if (issue.received === "undefined" && issue.expected !== "Object") return encode({ key: "FRAY.Error.Input.Missing", data: {}, en: "is missing" });
+      return encode(typeRefusal(EXPECT.object));
+    }),
+  );
 }
 
 /** A mapping whose keys are safe names checked by `key` and whose values are `value`s. */
