@@ -220,9 +220,14 @@ export function issuePath(issue: v.BaseIssue<unknown>, root = ""): string {
 
 /** The FrayError for one valibot issue, naming the field at `root` + the issue's path. */
 export function issueError(issue: v.BaseIssue<unknown>, root = ""): FrayError {
-  // A union names its own type; a sub-issue deeper inside the value says more.
-  const deeper = (issue.issues ?? []).reduce<v.BaseIssue<unknown> | undefined>((best, i) => ((i.path?.length ?? 0) > (best?.path?.length ?? issue.path?.length ?? 0) ? i : best), undefined);
-  if (deeper) return issueError(deeper, root);
+  // A union names its own type; a sub-issue deeper inside the value says more. Its path is
+  // relative to the union's value.
+  const base = issue.path ?? [];
+  const deeper = (issue.issues ?? []).reduce<v.BaseIssue<unknown> | undefined>((best, i) => ((i.path?.length ?? 0) > (best?.path?.length ?? 0) ? i : best), undefined);
+  if (deeper?.path?.length) {
+    const nested = base.length > 0 && deeper.path.length > base.length && base.every((p, i) => deeper.path![i]?.key === p.key) ? deeper.path : [...base, ...deeper.path];
+    return issueError({ ...deeper, path: nested as typeof deeper.path }, root);
+  }
   const field = issuePath(issue, root);
   let refusal = decode(issue.message);
   if (!refusal) {
