@@ -90,7 +90,7 @@ describe.each(Object.keys(RULESETS) as RulesetId[])("attack input boundary: %s",
       }),
       params(`${id} valid attack inputs`, 2 * RUNS),
     );
-  });
+  }, 60_000);
 
   it(`${id === "ud10" ? "UD-COV-01" : id === "hitbox" ? "HB-MOD-01" : id === "critical" ? "CR-ATK-01" : "ZN-RNG-01"}: one bad field always gives a FrayError naming it`, () => {
     const bad = fc.constantFrom(...BAD_FIELDS[id]).chain(([path, kind]) => fc.tuple(fc.constant(path), fc.constantFrom(...BAD_VALUES[kind])));
@@ -100,7 +100,7 @@ describe.each(Object.keys(RULESETS) as RulesetId[])("attack input boundary: %s",
       }),
       params(`${id} bad attack inputs`, 2 * RUNS),
     );
-  });
+  }, 60_000);
 
   it(`${id === "ud10" ? "UD-ATK-03" : id === "hitbox" ? "HB-MOD-02" : id === "critical" ? "CR-PAR-03" : "ZN-RNG-04"}: an unknown situation key is refused with the nearest key suggested`, () => {
     const key = id === "critical" ? "covr" : id === "zones" ? "aimm" : "mics";
