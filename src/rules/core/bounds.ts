@@ -111,7 +111,7 @@ const ZONES = {
   attribute: b(-10, 10),
   skill: b(0, 20),
   pool: b(0, 1000, true, "points"),
-   /** Current HP may drop below 0 (ZN-DMG-01). */
+  /** Current HP may drop below 0 (ZN-DMG-01). */
   poolValue: b(-1000, 1000, true, "points"),
   armor: b(0, 100, true, "points"),
   effectiveRange: b(0, 100_000, false, "metres"),
