@@ -10,7 +10,7 @@ import { parse as parseYaml } from "yaml";
 import { ContentIndex } from "../src/encounter/content.js";
 import { playEncounter } from "../src/encounter/engine.js";
 import { formatLog } from "../src/encounter/format.js";
-import { parseEncounter } from "../src/encounter/schema.js";
+import { parseEncounter, validateSeed } from "../src/encounter/schema.js";
 import { FrayError, localizeError } from "../src/rules/core/errors.js";
 import { formatKey, nestedLookup } from "../src/rules/core/i18n.js";
 
@@ -48,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
     throw new FrayError("FRAY.Error.EncounterParse", { file, message: (error as Error).message }, `Cannot parse "${file}"`);
   }
   const spec = parseEncounter(raw);
-  if (seedIdx >= 0) spec.seed = Number(args[seedIdx + 1]);
+  if (seedIdx >= 0) spec.seed = validateSeed(Number(args[seedIdx + 1]), "--seed");
   const result = await playEncounter(spec, new ContentIndex(join(root, "packs", "_source")));
   if (!args.includes("--quiet")) console.log(formatLog(result, lookup).join("\n"));
   mkdirSync(dirname(out), { recursive: true });

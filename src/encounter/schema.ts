@@ -1,6 +1,16 @@
-import { FrayError } from "../rules/core/errors.js";
+import * as v from "valibot";
+import { COMMON_BOUNDS, RULESET_BOUNDS } from "../rules/core/bounds.js";
+import { bounded, check, choice, flag, inputError, list, mapping, safeName, strict, text, type Schema } from "../rules/core/validate.js";
 import type { RulesetId } from "../rules/core/types.js";
+import { HITBOXES } from "../rules/hitbox/model.js";
+import { DAMAGE_TYPES, SIZES, STANCES } from "../rules/zones/model.js";
+import * as ud10 from "../rules/ud10/schema.js";
+import * as hitbox from "../rules/hitbox/schema.js";
+import * as critical from "../rules/critical/schema.js";
+import * as zones from "../rules/zones/schema.js";
+import { validateRulesetId, validateRulesetOptions } from "../rules/validate.js";
 import { DRIVERS } from "./drivers.js";
+import type { EncounterDriver } from "./types.js";
 
 /** What a combatant does in a round. */
 export interface ActionSpec {
@@ -61,137 +71,174 @@ export interface EncounterSpec {
   rounds: Record<string, ActionSpec>[];
 }
 
-type Raw = Record<string, unknown>;
-const isRecord = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
+/** Absent, `null` (a YAML key left empty) or `schema`; `null` reads as absent. */
+const maybe = <S extends Schema>(schema: S) => v.pipe(v.nullish(schema), v.transform((x) => x ?? undefined));
 
-function fail(field: string, expected: string): never {
-  throw new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
-}
+const SITUATIONS: Record<RulesetId, Schema> = {
+  ud10: ud10.situationSchema,
+  hitbox: hitbox.situationSchema,
+  critical: critical.situationSchema,
+  zones: zones.situationSchema,
+};
+const STATS: Record<RulesetId, Schema> = { ud10: ud10.statsSchema, hitbox: hitbox.statsSchema, critical: critical.statsSchema, zones: zones.statsSchema };
 
-/** `path.key`, or `key` alone at the top of the file. */
-const at = (path: string, key: string) => (path ? `${path}.${key}` : key);
+/**
+ * Shapes of the drivers' own action and combatant keys where they are plain values (the
+ * drivers check references and combinations themselves when they play); other keys pass as
+ * they are to the driver.
+ */
+const EXTRA_KEYS: Record<string, Schema> = {
+  aim: flag(),
+  move: bounded(COMMON_BOUNDS.rangeMetres),
+  disengage: choice(["flee", "retreat"] as const),
+  // Hitbox (feet)
+  called: choice(HITBOXES.filter((h) => h !== "torso")),
+  shots: bounded(RULESET_BOUNDS.hitbox.shots),
+  feet: bounded(RULESET_BOUNDS.hitbox.rangeFeet),
+  walk: bounded(RULESET_BOUNDS.hitbox.rangeFeet),
+  run: bounded(RULESET_BOUNDS.hitbox.rangeFeet),
+  task: text(),
+  first: v.union([flag(), bounded({ min: 1, max: COMMON_BOUNDS.combatants.max, integer: true })], "\u0000fray:" + JSON.stringify({ key: "FRAY.Error.Input.First", data: {}, en: "expected true or an order number" })),
+  // Zones
+  difficult: flag(),
+  stance: choice(STANCES),
+  effort: bounded(RULESET_BOUNDS.zones.pool),
+  regain: flag(),
+  bullets: bounded({ ...RULESET_BOUNDS.zones.bullets, min: 2 }),
+  area: choice(SIZES),
+  damageType: choice(DAMAGE_TYPES),
+  // Critical
+  attacks: bounded({ min: 0, max: 100, integer: true }),
+  delay: safeName(),
+  firstAid: safeName(),
+  parry: mapping(safeName(), bounded({ ...RULESET_BOUNDS.critical.ob, min: 0 })),
+  // Zones combatants
+  surprised: flag(),
+};
 
-function optString(raw: Raw, key: string, path: string): string | undefined {
-  const v = raw[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "string" && typeof v !== "number") fail(at(path, key), "a text");
-  return String(v);
-}
-
-function optNumber(raw: Raw, key: string, path: string): number | undefined {
-  const v = raw[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "number" || !Number.isFinite(v)) fail(at(path, key), "a number");
-  return v;
-}
-
-const ACTION_KEYS = ["attack", "weapon", "mode", "range", "situation", "wait"];
-const COMBATANT_KEYS = ["id", "name", "side", "group", "ref", "stats", "items", "react", "tactics"];
-
-function parseAction(raw: unknown, path: string, ids: Set<string>, extraKeys: string[]): ActionSpec {
-  if (!isRecord(raw)) fail(path, "an action such as { attack: <id>, weapon: <name> }");
-  const allowed = [...ACTION_KEYS, ...extraKeys];
-  for (const k of Object.keys(raw)) if (!allowed.includes(k)) fail(`${path}.${k}`, `one of ${allowed.join(", ")}`);
-  const attack = optString(raw, "attack", path);
-  if (attack !== undefined && !ids.has(attack)) fail(`${path}.attack`, `a combatant id (${[...ids].join(", ")})`);
-  const disengage = optString(raw, "disengage", path);
-  if (disengage !== undefined && disengage !== "flee" && disengage !== "retreat") fail(`${path}.disengage`, "flee or retreat");
-  if (raw.situation !== undefined && !isRecord(raw.situation)) fail(`${path}.situation`, "an object");
-  const range = optNumber(raw, "range", path);
-  if (range !== undefined && range < 0) fail(`${path}.range`, "metres, 0 or more");
-  const move = optNumber(raw, "move", path);
-  if (move !== undefined && move < 0) fail(`${path}.move`, "metres, 0 or more");
-  const extra = Object.fromEntries(Object.entries(raw).filter(([k]) => !ACTION_KEYS.includes(k)));
-  return {
-    ...extra,
-    attack,
-    weapon: optString(raw, "weapon", path),
-    mode: optString(raw, "mode", path),
-    range,
-    situation: raw.situation as Raw | undefined,
-    aim: raw.aim === undefined ? undefined : Boolean(raw.aim),
-    move,
-    disengage: disengage as ActionSpec["disengage"],
-    wait: raw.wait === undefined ? undefined : Boolean(raw.wait),
+function actionSchema(ruleset: RulesetId, driver: EncounterDriver) {
+  const entries: v.ObjectEntries = {
+    attack: maybe(safeName()),
+    weapon: maybe(text()),
+    mode: maybe(text()),
+    range: maybe(bounded(COMMON_BOUNDS.rangeMetres)),
+    situation: maybe(SITUATIONS[ruleset]),
+    wait: maybe(flag()),
   };
+  for (const k of driver.actionKeys) if (!(k in entries)) entries[k] = maybe(EXTRA_KEYS[k] ?? v.unknown());
+  return strict(entries);
+}
+
+function encounterSchema(ruleset: RulesetId, driver: EncounterDriver) {
+  const action = actionSchema(ruleset, driver);
+  const combatant: v.ObjectEntries = {
+    id: safeName(),
+    name: maybe(text()),
+    side: safeName(),
+    group: maybe(safeName()),
+    ref: maybe(text()),
+    stats: maybe(STATS[ruleset]),
+    items: maybe(list(text())),
+    react: maybe(choice(driver.reactions)),
+    tactics: maybe(action),
+  };
+  for (const k of driver.combatantKeys) combatant[k] = maybe(EXTRA_KEYS[k] ?? v.unknown());
+  return strict({
+    name: maybe(text()),
+    ruleset: choice([ruleset]),
+    seed: maybe(bounded(COMMON_BOUNDS.seed)),
+    options: maybe(v.unknown()),
+    maxRounds: maybe(bounded(COMMON_BOUNDS.maxRounds)),
+    dice: maybe(list(bounded(COMMON_BOUNDS.dieFace), COMMON_BOUNDS.diceScript)),
+    combatants: list(strict(combatant), COMMON_BOUNDS.combatants),
+    rounds: maybe(list(v.nullable(mapping(safeName(), action, COMMON_BOUNDS.combatants)), { ...COMMON_BOUNDS.maxRounds, min: 0 })),
+  });
+}
+
+const schemas = new Map<RulesetId, ReturnType<typeof encounterSchema>>();
+
+/**
+ * Checks a seed for the seeded dice roller (a file's `seed`, the CLI's `--seed`).
+ * @throws FrayError naming `field`: not a whole number from 0 to 2^31 - 1.
+ */
+export function validateSeed(raw: unknown, field = "seed"): number {
+  return check(bounded(COMMON_BOUNDS.seed), raw, field);
+}
+
+type Raw = Record<string, unknown>;
+const isRecord = (x: unknown): x is Raw => typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** An action with its absent keys left out and the driver's keys kept. */
+function toAction(a: Raw): ActionSpec {
+  return Object.fromEntries(Object.entries(a).filter(([, x]) => x !== undefined)) as ActionSpec;
 }
 
 /**
- * Validates a parsed encounter file (YAML or JSON).
- * @throws FrayError `FRAY.Error.Field` naming the first field that is wrong.
+ * Validates a parsed encounter file (YAML or JSON) in one pass before anything plays: unknown
+ * keys (with the nearest valid key suggested), wrong types, bad choices, negative or
+ * out-of-range numbers (bounds in `RULESET_BOUNDS`/`COMMON_BOUNDS`), names that collide with
+ * JavaScript object properties (`ruleset: constructor`, an id `__proto__`), option ids and values
+ * against the ruleset's options, inline `stats` against the ruleset's stats, the seed, more
+ * declared rounds than `maxRounds`, references to combatant ids, duplicate ids, a single side.
+ * @throws FrayError naming the first field that is wrong and what it should hold.
  */
 export function parseEncounter(raw: unknown): EncounterSpec {
-  if (!isRecord(raw)) fail("(file)", "a mapping with name, ruleset, combatants");
-  const ruleset = optString(raw, "ruleset", "") ?? "ud10";
-  const driver = DRIVERS[ruleset as RulesetId];
-  if (!driver) fail("ruleset", `one of ${Object.keys(DRIVERS).join(", ")}`);
-  const seed = optNumber(raw, "seed", "") ?? 1;
-  if (!Number.isInteger(seed)) fail("seed", "an integer");
-  const options = raw.options ?? {};
-  if (!isRecord(options)) fail("options", "a mapping of option ids to values");
-  for (const [k, v] of Object.entries(options)) {
-    if (!["boolean", "number", "string"].includes(typeof v)) fail(`options.${k}`, "true/false, a number or a text");
+  if (!isRecord(raw)) throw inputError("(file)", "FRAY.Error.Input.File", {}, "a mapping with name, ruleset, combatants");
+  const ruleset = validateRulesetId(raw.ruleset ?? "ud10", "ruleset");
+  const driver = DRIVERS[ruleset];
+  if (!driver) throw inputError("ruleset", "FRAY.Error.Input.Choice", { choices: Object.keys(DRIVERS).join(", ") }, `one of ${Object.keys(DRIVERS).join(", ")}`);
+  let schema = schemas.get(ruleset);
+  if (!schema) schemas.set(ruleset, (schema = encounterSchema(ruleset, driver)));
+  const file = check(schema, { ...raw, ruleset });
+  const options = validateRulesetOptions(ruleset, file.options ?? {}, "options") as EncounterSpec["options"];
+  const maxRounds = file.maxRounds ?? 20;
+  const declared = file.rounds ?? [];
+  if (declared.length > maxRounds) {
+    throw inputError("rounds", "FRAY.Error.Input.RoundsBeyondMax", { count: declared.length, max: maxRounds }, `at most maxRounds (${maxRounds}) rounds, not ${declared.length}`);
   }
-  const maxRounds = optNumber(raw, "maxRounds", "") ?? 20;
-  if (!Number.isInteger(maxRounds) || maxRounds < 1 || maxRounds > 200) fail("maxRounds", "an integer from 1 to 200");
-  const dice = raw.dice ?? [];
-  if (!Array.isArray(dice) || dice.some((d) => !Number.isInteger(d) || (d as number) < 1)) fail("dice", "a list of die faces (whole numbers from 1)");
-  const list = raw.combatants;
-  if (!Array.isArray(list) || list.length < 2) fail("combatants", "a list of at least two combatants");
   const ids = new Set<string>();
-  const combatants = list.map((c: unknown, i): CombatantSpec => {
-    const path = `combatants[${i}]`;
-    if (!isRecord(c)) fail(path, "a mapping");
-    const id = optString(c, "id", path) ?? fail(`${path}.id`, "an id");
-    if (ids.has(id)) fail(`${path}.id`, `an id not used before ("${id}" is taken)`);
-    ids.add(id);
-    const side = optString(c, "side", path) ?? fail(`${path}.side`, "a side name (players, npcs ...)");
-    if (c.ref === undefined && c.stats === undefined) fail(`${path}.ref`, "a compendium reference or inline stats");
-    if (c.stats !== undefined && !isRecord(c.stats)) fail(`${path}.stats`, "a mapping of actor data");
-    const items = c.items ?? [];
-    if (!Array.isArray(items) || items.some((x) => typeof x !== "string")) fail(`${path}.items`, "a list of pack/name references");
-    const react = optString(c, "react", path) ?? "none";
-    if (!driver.reactions.includes(react)) fail(`${path}.react`, driver.reactions.join(", "));
-    const allowed = [...COMBATANT_KEYS, ...driver.combatantKeys];
-    for (const k of Object.keys(c)) if (!allowed.includes(k)) fail(`${path}.${k}`, `one of ${allowed.join(", ")}`);
+  file.combatants.forEach((c, i) => {
+    if (ids.has(c.id as string)) throw inputError(`combatants[${i}].id`, "FRAY.Error.Input.Duplicate", { id: c.id as string }, `an id not used before ("${c.id as string}" is taken)`);
+    ids.add(c.id as string);
+    if (c.ref === undefined && c.stats === undefined) throw inputError(`combatants[${i}].ref`, "FRAY.Error.Input.RefOrStats", {}, "a compendium reference or inline stats");
+  });
+  const known = [...ids].join(", ");
+  const checkAction = (a: Raw, path: string): ActionSpec => {
+    if (typeof a.attack === "string" && !ids.has(a.attack)) throw inputError(`${path}.attack`, "FRAY.Error.Input.Combatant", { ids: known }, `a combatant id (${known})`);
+    return toAction(a);
+  };
+  const combatants = file.combatants.map((c, i): CombatantSpec => {
+    const extra = Object.fromEntries(driver.combatantKeys.filter((k) => c[k] !== undefined).map((k) => [k, c[k]]));
     return {
-      id,
-      side,
-      name: optString(c, "name", path),
-      group: optString(c, "group", path),
-      ref: optString(c, "ref", path),
+      id: c.id as string,
+      side: c.side as string,
+      name: c.name as string | undefined,
+      group: c.group as string | undefined,
+      ref: c.ref as string | undefined,
       stats: c.stats as Raw | undefined,
-      items: items as string[],
-      react: react as CombatantSpec["react"],
-      tactics: undefined,
-      extra: Object.fromEntries(Object.entries(c).filter(([k]) => !COMBATANT_KEYS.includes(k))),
+      items: (c.items as string[] | undefined) ?? [],
+      react: (c.react as string | undefined) ?? "none",
+      tactics: c.tactics ? checkAction(c.tactics as Raw, `combatants[${i}].tactics`) : undefined,
+      extra,
     };
   });
-  // Tactics are actions too; parse them once every id is known.
-  list.forEach((c: Raw, i: number) => {
-    if (c.tactics !== undefined) combatants[i]!.tactics = parseAction(c.tactics, `combatants[${i}].tactics`, ids, driver.actionKeys);
-  });
-  if (new Set(combatants.map((c) => c.side)).size < 2) fail("combatants", "combatants on at least two sides");
-  const roundsRaw = raw.rounds ?? [];
-  if (!Array.isArray(roundsRaw)) fail("rounds", "a list of rounds");
-  const rounds = roundsRaw.map((r: unknown, i) => {
-    const path = `rounds[${i}]`;
-    if (r === null) return {};
-    if (!isRecord(r)) fail(path, "a mapping of combatant ids to actions");
+  if (new Set(combatants.map((c) => c.side)).size < 2) throw inputError("combatants", "FRAY.Error.Input.Sides", {}, "combatants on at least two sides");
+  const rounds = declared.map((r, i) => {
+    if (!r) return {};
     return Object.fromEntries(
       Object.entries(r).map(([id, a]) => {
-        if (!ids.has(id)) fail(`${path}.${id}`, `a combatant id (${[...ids].join(", ")})`);
-        return [id, parseAction(a, `${path}.${id}`, ids, driver.actionKeys)];
+        if (!ids.has(id)) throw inputError(`rounds[${i}].${id}`, "FRAY.Error.Input.Combatant", { ids: known }, `a combatant id (${known})`);
+        return [id, checkAction(a as Raw, `rounds[${i}].${id}`)];
       }),
     );
   });
   return {
-    name: optString(raw, "name", "") ?? "encounter",
+    name: (file.name as string | undefined) ?? "encounter",
     ruleset: driver.ruleset,
-    seed,
-    options: options as EncounterSpec["options"],
+    seed: (file.seed as number | undefined) ?? 1,
+    options,
     maxRounds,
-    dice: dice as number[],
+    dice: (file.dice as number[] | undefined) ?? [],
     combatants,
     rounds,
   };

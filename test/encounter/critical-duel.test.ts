@@ -128,13 +128,13 @@ describe("examples/critical-duel.yaml", () => {
     await expect(bad({ kara: { parry: { guard: 500 } } })).rejects.toMatchObject({ key: "FRAY.Error.ParryTooMuch" });
     const noPhysique = duel();
     (noPhysique.combatants as Record<string, unknown>[])[0]!.stats = { physique: { ranks: "many" } };
-    await expect(playEncounter(parseEncounter(noPhysique), content)).rejects.toMatchObject({ data: { field: "combatants[0].stats.physique.ranks" } });
+    expect(() => parseEncounter(noPhysique)).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "combatants[0].stats.physique.ranks" }) }));
   });
 
   it("CR-INI-03: a delay moves a combatant later in the order, never earlier", async () => {
     const spec = duel();
     (spec.rounds as Record<string, Record<string, unknown>>[])[0]!.guard = { attack: "kara", weapon: "Service Pistol", delay: "kara" };
-    const { events } = await playEncounter(parseEncounter({ ...spec, dice: [50, 80], maxRounds: 1 }), content);
+    const { events } = await playEncounter(parseEncounter({ ...spec, rounds: (spec.rounds as unknown[]).slice(0, 1), dice: [50, 80], maxRounds: 1 }), content);
     expect(customs(events, "delay")[0]!.data).toMatchObject({ actor: "guard", after: "Kara Voss" });
     const attackers = events.filter((e) => e.type === "attack" && e.round === 1).map((e) => (e.type === "attack" ? e.attacker : ""));
     expect(attackers[0]).toBe("kara");
