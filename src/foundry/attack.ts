@@ -17,8 +17,11 @@ import { decideAction } from "./logic/round-actions.js";
 import type { TargetState } from "./logic/card.js";
 import { measureMetres } from "./measure.js";
 import { error, reportError, warn } from "./notify.js";
-import { activeRuleset, isImplemented, ud10OptionValues } from "./settings.js";
-import { ud10CombatantFromActor, type ActorSource } from "./sources.js";
+import { activeRuleset, isImplemented, optionValues } from "./settings.js";
+import { combatantOf } from "./documents/actor.js";
+import type { Ud10Combatant } from "./sources.js";
+
+export { actorSource } from "./documents/source.js";
 
 /** What a token is to the workflow: its actor, its center for measuring, its document. */
 type TokenLike = Pick<Token.Implementation, "actor" | "center" | "document" | "name" | "id">;
@@ -56,14 +59,6 @@ export interface AttackOutcome {
   /** One result per target, in order. */
   results: AttackResult[];
   message: ChatMessage.Implementation | undefined;
-}
-
-/**
- * An actor's source with its current status effects, the shape
- * {@link ud10CombatantFromActor} reads.
- */
-export function actorSource(actor: Actor.Implementation): ActorSource {
-  return { ...(actor.toObject() as unknown as ActorSource), statuses: Array.from(actor.statuses ?? []) };
 }
 
 /** The tokens the current user targets, in the order they were targeted. */
@@ -133,14 +128,14 @@ export async function rollAttack(request: AttackRequest): Promise<AttackOutcome 
   const { actor } = request;
   const token = request.token ?? attackerToken(actor);
   try {
-    const options = ud10OptionValues();
-    const attacker = ud10CombatantFromActor(actorSource(actor), token ? { id: token.id } : {});
+    const options = optionValues(ruleset);
+    const attacker = combatantOf<Ud10Combatant>(actor, token ? { id: token.id } : {});
     const candidates = tokens.map((t) => ({
       token: t,
       dialog: {
         id: t.id,
         name: t.name,
-        combatant: ud10CombatantFromActor(actorSource(t.actor!), { id: t.id }),
+        combatant: combatantOf<Ud10Combatant>(t.actor!, { id: t.id }),
         rangeMetres: measureMetres(token, t),
       },
     }));

@@ -28,9 +28,19 @@ export const IMPLEMENTED_RULESETS: readonly RulesetChoice[] = ["ud10"];
 export const RULESET_SETTING = "ruleset";
 
 /**
+ * Id of the world setting holding one option of a ruleset: `<ruleset>-<optionId>`, e.g.
+ * `ud10-bodyZones`, `hitbox-hitboxArmor`.
+ * @param ruleset the ruleset the option belongs to.
+ * @param optionId the `id` of an entry of that ruleset's `options`.
+ */
+export function optionSettingKey<R extends RulesetChoice>(ruleset: R, optionId: string): `${R}-${string}` {
+  return `${ruleset}-${optionId}`;
+}
+
+/**
  * Id of the world setting holding one UD10 option: `ud10-<optionId>`, e.g. `ud10-bodyZones`.
  * @param optionId the `id` of an entry of `ud10.options`.
  */
 export function ud10SettingKey(optionId: string): `ud10-${string}` {
-  return `ud10-${optionId}`;
+  return optionSettingKey("ud10", optionId);
 }

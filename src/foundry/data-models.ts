@@ -1,46 +1,22 @@
 /**
  * Typed data of Fray's documents (`system` of each Actor, Item and ChatMessage subtype), as
  * Foundry TypeDataModels, per ruleset. A world plays one ruleset (the `ruleset` setting, read at
- * `init`), and only that ruleset's models are registered for `character`, `npc`, `weapon` and
- * `armor`: the UD10 models in `models/ud10.ts`, those of Hitbox, Zones and Critical in
- * `models/other-rulesets.ts`. Field labels and hints come from `lang/*.json` through
+ * `init`), and only that ruleset's models, as its binding names them (`registry.ts`), are
+ * registered for `character`, `npc`, `weapon` and `armor`. Field labels and hints come from `lang/*.json` through
  * `LOCALIZATION_PREFIXES` (`FRAY.Actor.FIELDS.*`, `FRAY.Weapon.FIELDS.*` ...).
  */
 import type { RulesetChoice } from "./config.js";
-import {
-  CriticalActorData,
-  CriticalArmorData,
-  CriticalNpcData,
-  CriticalWeaponData,
-  HitboxActorData,
-  HitboxArmorData,
-  HitboxNpcData,
-  HitboxWeaponData,
-  ZonesActorData,
-  ZonesArmorData,
-  ZonesNpcData,
-  ZonesWeaponData,
-} from "./models/other-rulesets.js";
-import { ArmorData, CharacterData, NpcData, WeaponData } from "./models/ud10.js";
+import type { RulesetModels } from "./registry.js";
+import { registry } from "./rulesets/index.js";
+
+import type { ArmorData, CharacterData, NpcData, WeaponData } from "./models/ud10.js";
 
 export { ArmorData, CharacterData, NpcData, WeaponData } from "./models/ud10.js";
 export type { ActorSchema, ArmorSchema, WeaponSchema } from "./models/ud10.js";
+export type { RulesetModels } from "./registry.js";
 
-/** The data model classes of one ruleset, by document subtype. */
-export interface RulesetModels {
-  character: unknown;
-  npc: unknown;
-  weapon: unknown;
-  armor: unknown;
-}
-
-/** The models every ruleset registers for its actors and items. */
-export const MODELS: Record<RulesetChoice, RulesetModels> = {
-  ud10: { character: CharacterData, npc: NpcData, weapon: WeaponData, armor: ArmorData },
-  hitbox: { character: HitboxActorData, npc: HitboxNpcData, weapon: HitboxWeaponData, armor: HitboxArmorData },
-  zones: { character: ZonesActorData, npc: ZonesNpcData, weapon: ZonesWeaponData, armor: ZonesArmorData },
-  critical: { character: CriticalActorData, npc: CriticalNpcData, weapon: CriticalWeaponData, armor: CriticalArmorData },
-};
+/** The models every registered ruleset registers for its actors and items, from its binding. */
+export const MODELS = Object.fromEntries(registry.list().map((b) => [b.id, b.models])) as Record<RulesetChoice, RulesetModels>;
 
 function attackMessageSchema() {
   const { ArrayField, ObjectField, StringField } = foundry.data.fields;
@@ -87,7 +63,7 @@ export class AttackMessageData extends foundry.abstract.TypeDataModel<AttackMess
  * @param ruleset the world's ruleset (`activeRuleset()`).
  */
 export function registerDataModels(ruleset: RulesetChoice = "ud10"): void {
-  const models = MODELS[ruleset] ?? MODELS.ud10;
+  const models = registry.get(ruleset)?.models ?? MODELS.ud10;
   const actors = CONFIG.Actor.dataModels as Record<string, unknown>;
   const items = CONFIG.Item.dataModels as Record<string, unknown>;
   actors.character = models.character;

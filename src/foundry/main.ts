@@ -1,21 +1,24 @@
 /**
  * Entry point of the Fray system in Foundry VTT v13 (bundled to `fray.mjs`).
  *
- * - `init`: data models of every document subtype, the world settings (ruleset and UD10
- *   options), the actor and item sheets, template preloading, and the `game.fray` API.
+ * - `init`: the document classes, the data models of the world's ruleset (from its binding in
+ *   the registry), the world settings (ruleset and every ruleset's options), the actor and item
+ *   sheets, template preloading, and the `game.fray` API.
  * - `setup`: nothing beyond a log line.
  * - `ready`: logs the active ruleset and warns the GM when it is not implemented yet.
  */
-import { ud10 } from "../rules/ud10/index.js";
 import { rollAttack, rulesetLabel } from "./attack.js";
 import { TEMPLATES } from "./config.js";
 import { registerConditions } from "./conditions.js";
 import { registerDataModels } from "./data-models.js";
+import { registerDocuments } from "./documents/index.js";
 import { FoundryRoller } from "./dice.js";
 import { registerPlayFlow } from "./chat/play-flow.js";
 import { registerPackFilter } from "./models/packs.js";
 import { warn } from "./notify.js";
-import { activeRuleset, isImplemented, registerSettings, ud10OptionValues } from "./settings.js";
+import { activeBinding, type RulesetBinding, type RulesetRegistry } from "./registry.js";
+import { registry } from "./rulesets/index.js";
+import { activeRuleset, isImplemented, optionValues, registerSettings, ud10OptionValues } from "./settings.js";
 import { registerActorSheet } from "./sheets/actor-sheet.js";
 import { registerItemSheet } from "./sheets/item-sheet.js";
 import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem } from "./sources.js";
@@ -24,8 +27,14 @@ import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem } from ".
 export interface FrayApi {
   /** Attack with a weapon of an actor against the first targeted token; posts the card. */
   rollAttack: typeof rollAttack;
-  /** The rules core's UD10 ruleset. */
-  rulesets: { ud10: typeof ud10 };
+  /** The registry of ruleset bindings (all four rulesets). */
+  registry: RulesetRegistry;
+  /** The rules core's rulesets by id (`ud10`, `hitbox`, `critical`, `zones`). */
+  rulesets: Record<string, RulesetBinding["ruleset"]>;
+  /** The binding of the world's ruleset. */
+  readonly binding: RulesetBinding;
+  /** The world's option values of a ruleset (the world's ruleset when no id is given). */
+  optionValues: typeof optionValues;
   /** The world's UD10 option values. */
   ud10Options: typeof ud10OptionValues;
   /** Document source to rules-core translation. */
@@ -40,7 +49,12 @@ export interface FrayApi {
 
 const api: FrayApi = {
   rollAttack,
-  rulesets: { ud10 },
+  registry,
+  rulesets: Object.fromEntries(registry.list().map((b) => [b.id, b.ruleset])),
+  get binding() {
+    return activeBinding();
+  },
+  optionValues,
   ud10Options: ud10OptionValues,
   sources: { ud10CombatantFromActor, ud10WeaponFromItem, ud10ArmorFromItem },
   FoundryRoller,
@@ -49,13 +63,14 @@ const api: FrayApi = {
 Hooks.once("init", () => {
   console.log("Fray | Initializing");
   registerSettings();
+  registerDocuments();
   registerDataModels(activeRuleset());
   registerConditions();
   registerPackFilter(activeRuleset);
   registerActorSheet();
   registerItemSheet();
   registerPlayFlow();
-  void foundry.applications.handlebars.loadTemplates([TEMPLATES.attackCard]);
+  void foundry.applications.handlebars.loadTemplates([TEMPLATES.attackCard, ...activeBinding().templates]);
   (game as unknown as { fray: FrayApi }).fray = api;
 });
 

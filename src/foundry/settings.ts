@@ -1,17 +1,26 @@
 /**
- * World settings: the active ruleset and one setting per optional rule of UD10. The option
- * settings are generated from the rules core's `ud10.options` (id, label, hint, type, default,
- * choices), so a new option in the core shows up here without code changes.
+ * World settings: the active ruleset and one setting per optional rule of every registered
+ * ruleset, `<ruleset>-<optionId>` (`ud10-bodyZones`, `hitbox-hitboxArmor` ...). The option
+ * settings are generated from each rules core's `options` (id, label, hint, type, default,
+ * choices), so a new option in a core shows up here without code changes. All are registered,
+ * so a world keeps every ruleset's choices when it switches; only the active ruleset's are
+ * shown in the settings menu.
  */
 import type { OptionSpec, RulesetOptions } from "../rules/core/ruleset.js";
-import { ud10 } from "../rules/ud10/index.js";
-import { IMPLEMENTED_RULESETS, RULESET_SETTING, RULESETS, SYSTEM_ID, ud10SettingKey, type RulesetChoice } from "./config.js";
+import { optionSettingKey, RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
+import { activeRuleset } from "./registry.js";
+import { registry } from "./rulesets/index.js";
+
+export { activeRuleset } from "./registry.js";
 
 declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
   interface SettingConfig {
     "fray.ruleset": RulesetChoice;
     "fray.beyondFullMovement": "show" | "refuse";
     [ud10Option: `fray.ud10-${string}`]: boolean | number | string;
+    [hitboxOption: `fray.hitbox-${string}`]: boolean | number | string;
+    [criticalOption: `fray.critical-${string}`]: boolean | number | string;
+    [zonesOption: `fray.zones-${string}`]: boolean | number | string;
   }
 }
 
@@ -38,8 +47,8 @@ export function optionChoiceKey(spec: Pick<OptionSpec, "label">, choice: string)
  * spec: booleans become checkboxes, numbers number inputs, choices drop-downs (choice labels
  * from {@link optionChoiceKey}). Labels and hints are i18n keys; Foundry localizes them.
  */
-export function optionSettingConfig(spec: OptionSpec) {
-  const base = { name: spec.label, hint: spec.hint, scope: "world" as const, config: true };
+export function optionSettingConfig(spec: OptionSpec, shown = true) {
+  const base = { name: spec.label, hint: spec.hint, scope: "world" as const, config: shown };
   switch (spec.type) {
     case "boolean":
       return { ...base, type: Boolean, default: Boolean(spec.default) };
@@ -55,7 +64,11 @@ export function optionSettingConfig(spec: OptionSpec) {
   }
 }
 
-/** Registers the ruleset setting and the UD10 option settings. Call from the `init` hook. */
+/**
+ * Registers the ruleset setting, the movement setting and every registered ruleset's option
+ * settings; only the world's ruleset's options are shown in the settings menu (`config`), the
+ * others keep their stored values. Call from the `init` hook.
+ */
 export function registerSettings(): void {
   game.settings.register(SYSTEM_ID, RULESET_SETTING, {
     name: "FRAY.Setting.Ruleset.Name",
@@ -64,7 +77,7 @@ export function registerSettings(): void {
     config: true,
     type: String,
     default: "ud10",
-    choices: RULESET_CHOICE_LABELS,
+    choices: Object.fromEntries(registry.ids().map((id) => [id, RULESET_CHOICE_LABELS[id] ?? `FRAY.Ruleset.${id}`])),
     requiresReload: true,
   });
   game.settings.register(SYSTEM_ID, BEYOND_FULL_SETTING, {
@@ -76,40 +89,45 @@ export function registerSettings(): void {
     default: "show",
     choices: { show: "FRAY.Flow.Setting.BeyondFull.show", refuse: "FRAY.Flow.Setting.BeyondFull.refuse" },
   });
-  for (const spec of ud10.options) {
-    // The option keys are generated, so the typed overloads cannot name them.
-    const register = game.settings.register.bind(game.settings) as (ns: string, key: string, config: unknown) => void;
-    register(SYSTEM_ID, ud10SettingKey(spec.id), optionSettingConfig(spec));
+  const active = activeRuleset();
+  // The option keys are generated, so the typed overloads cannot name them.
+  const register = game.settings.register.bind(game.settings) as (ns: string, key: string, config: unknown) => void;
+  for (const binding of registry.list()) {
+    for (const spec of binding.ruleset.options) register(SYSTEM_ID, optionSettingKey(binding.id, spec.id), optionSettingConfig(spec, binding.id === active));
   }
 }
 
-/** The world's ruleset; `ud10` before settings are ready or when the stored value is unknown. */
-export function activeRuleset(): RulesetChoice {
-  const value = game.settings?.get(SYSTEM_ID, RULESET_SETTING) as string | undefined;
-  return (RULESETS as readonly string[]).includes(value ?? "") ? (value as RulesetChoice) : "ud10";
-}
-
-/** True when the ruleset has an implementation (only UD10 so far). */
+/** True when the ruleset is registered and plays in Foundry already (only UD10 so far). */
 export function isImplemented(ruleset: RulesetChoice): boolean {
-  return IMPLEMENTED_RULESETS.includes(ruleset);
+  return registry.get(ruleset)?.implemented ?? false;
 }
 
 /**
- * The UD10 option values as stored in the world settings, by option id; options whose setting
- * cannot be read fall back to the core's defaults.
+ * The option values of a ruleset as stored in the world settings, by option id; options whose
+ * setting cannot be read (not registered yet, or of another type than the option) fall back to
+ * the core's defaults.
+ * @param rulesetId the ruleset; the world's when absent.
+ * @returns `{}` for an id no binding is registered for.
  */
-export function ud10OptionValues(): RulesetOptions {
-  const values: RulesetOptions = { ...ud10.defaults() };
+export function optionValues(rulesetId: RulesetChoice = activeRuleset()): RulesetOptions {
+  const binding = registry.get(rulesetId);
+  if (!binding) return {};
+  const values: RulesetOptions = { ...binding.ruleset.defaults() };
   const get = game.settings.get.bind(game.settings) as (ns: string, key: string) => unknown;
-  for (const spec of ud10.options) {
+  for (const spec of binding.ruleset.options) {
     try {
-      const v = get(SYSTEM_ID, ud10SettingKey(spec.id));
-      if (typeof v === "boolean" || typeof v === "number" || typeof v === "string") values[spec.id] = v;
+      const v = get(SYSTEM_ID, optionSettingKey(binding.id, spec.id));
+      if (typeof v === typeof spec.default) values[spec.id] = v as boolean | number | string;
     } catch {
       // Not registered (yet): keep the default.
     }
   }
   return values;
+}
+
+/** The UD10 option values as stored in the world settings (see {@link optionValues}). */
+export function ud10OptionValues(): RulesetOptions {
+  return optionValues("ud10");
 }
 
 /** Id of the world setting: moving past full movement is only shown, or refused (UD-MOV-03). */

@@ -502,7 +502,9 @@ describe("combat tracker", () => {
     const rows = changed.combatants as Dict[];
     expect(rows).toHaveLength(3);
     for (const row of rows) {
-      expect(row["flags.fray.economy"]).toMatchObject({ slots: { action: { used: 0 }, reaction: { used: 0 } } });
+      // Nested objects, not dotted keys, and stamped with the new round.
+      expect(Object.keys(row).some((k) => k.includes("."))).toBe(false);
+      expect((row.flags as { fray: Dict }).fray.economy).toMatchObject({ round: 2, slots: { action: { used: 0 }, reaction: { used: 0 } } });
       expect(row.initiative).toBeTypeOf("number");
     }
     expect(changed.turn).toBe(0);
@@ -513,7 +515,7 @@ describe("combat tracker", () => {
     const combat = tracker();
     const changed: Dict = { round: 2 };
     await (combat as unknown as { _preUpdate(c: Dict, o: Dict, u: unknown): Promise<unknown> })._preUpdate(changed, {}, {});
-    expect((changed.combatants as Dict[]).every((r) => r.initiative === undefined && r["flags.fray.economy"])).toBe(true);
+    expect((changed.combatants as Dict[]).every((r) => r.initiative === undefined && (r.flags as { fray: Dict }).fray.economy)).toBe(true);
     expect(messages).toHaveLength(0);
   });
 });

@@ -48,19 +48,54 @@ export function eventCost(event: RoundEvent): ActionCost {
   return event.cost ?? {};
 }
 
+/** An economy as stored on a Combatant: stamped with the combat round it belongs to. */
+export interface StoredEconomy extends Economy {
+  /** The combat round the economy was written in; absent in data of older versions. */
+  round?: number;
+}
+
 /**
- * A stored economy read back; a fresh one when nothing usable is stored (a new combatant, a new
- * round, data of an older version).
+ * A stored economy read back: the spec's slots with their stored uses, the spec's pools with
+ * their stored points (clamped to the pool's bounds), so pools that do not refill (Critical AP
+ * spent, Zones speed points) survive a read. A fresh economy when nothing usable is stored (a
+ * new combatant, data of an older version), or when it is stamped with an older round than
+ * `round`: a round whose reset was missed never freezes a combatant (UD-ACT-01).
+ * @param stored what the Combatant's `flags.fray.economy` holds.
+ * @param spec the ruleset's economy for the combatant.
+ * @param round the combat's current round; without it the stamp is not checked.
+ * @returns the economy, keeping the stored stamp (`round`) when there was one.
  */
-export function readEconomy(stored: unknown, spec: EconomySpec): Economy {
-  const fresh = createEconomy(spec);
+export function readEconomy(stored: unknown, spec: EconomySpec, round?: number): StoredEconomy {
+  const fresh: StoredEconomy = createEconomy(spec);
   if (typeof stored !== "object" || stored === null) return fresh;
+  const stamp = (stored as { round?: unknown }).round;
+  if (typeof round === "number" && typeof stamp === "number" && stamp < round) return { ...fresh, round };
   const slots = (stored as { slots?: Record<string, { used?: unknown }> }).slots ?? {};
   for (const [id, slot] of Object.entries(fresh.slots)) {
     const used = slots[id]?.used;
     if (typeof used === "number" && used >= 0) slot.used = used;
   }
+  const pools = (stored as { pools?: Record<string, { value?: unknown }> }).pools ?? {};
+  for (const [id, pool] of Object.entries(fresh.pools)) {
+    const value = pools[id]?.value;
+    if (typeof value === "number" && Number.isFinite(value)) pool.value = Math.max(0, Math.min(pool.max, value));
+  }
+  if (typeof stamp === "number") fresh.round = stamp;
   return fresh;
+}
+
+/**
+ * True when a stored economy belongs to an older round than `round` (its reset was missed); an
+ * unstamped economy is taken as current.
+ */
+export function isStale(stored: unknown, round: number): boolean {
+  const stamp = typeof stored === "object" && stored !== null ? (stored as { round?: unknown }).round : undefined;
+  return typeof stamp === "number" && stamp < round;
+}
+
+/** An economy stamped with the round it is written in, as it is stored. */
+export function stamped(economy: Economy, round: number): StoredEconomy {
+  return { slots: economy.slots, pools: economy.pools, round };
 }
 
 /**

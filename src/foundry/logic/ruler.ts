@@ -1,42 +1,54 @@
 /**
- * The token ruler's budget: which of the core's movement bands a distance falls in this round and
- * its colour (UD-MOV-01 to UD-MOV-03, UD-RND-02); what it costs is the core's `movementCharge`.
- * Pure.
+ * The token ruler's budget for any ruleset: the core's movement bands of a combatant this round
+ * (`Ruleset.movement`: any number of bands, each with its reach in metres and its cost), which
+ * band a distance falls in, and its colour. Pure. The budget is computed once per drag
+ * ({@link rulerBudget}) and then only looked up per waypoint and grid square.
  */
-import type { Ud10Combatant } from "../../rules/ud10/model.js";
-import { movementBand } from "../../rules/ud10/movement.js";
+import type { MovementBand, Ruleset, RulesetOptions } from "../../rules/core/ruleset.js";
 
-/** A band id, or `beyond` past full movement. */
-export type BandId = "step" | "standard" | "full" | "beyond";
+/** Colours of the bands in order: green, blue, amber; further bands keep amber; red beyond all. */
+export const BAND_PALETTE: readonly number[] = [0x33cc66, 0x3388ff, 0xffaa00];
 
-/** Ruler colours per band: green step, blue standard, amber full, red beyond. */
-export const BAND_COLOURS: Record<BandId, number> = {
-  step: 0x33cc66,
-  standard: 0x3388ff,
-  full: 0xffaa00,
-  beyond: 0xdd2222,
-};
+/** Colour past the last band. */
+export const BEYOND_COLOUR = 0xdd2222;
 
-/** i18n key of each band's label. */
-export const BAND_LABELS: Record<BandId, string> = {
-  step: "FRAY.Move.step",
-  standard: "FRAY.Move.standard",
-  full: "FRAY.Move.full",
-  beyond: "FRAY.Flow.Move.beyond",
-};
-
-/**
- * The band of a total distance moved this round (UD-MOV-01 to UD-MOV-03): the core's band,
- * `beyond` past full movement.
- * @param metres distance moved this round, history included.
- */
-export function bandFor(metres: number, c: Ud10Combatant): BandId {
-  return (movementBand(c, metres)?.id as BandId | undefined) ?? "beyond";
+/** The budget of one drag: the combatant's bands, what it moved before, and the scene's unit scale. */
+export interface RulerBudget {
+  /** The core's bands, nearest first (metres). */
+  bands: readonly MovementBand[];
+  /** Metres already moved this round (in a started combat); undefined outside combat. */
+  movedBefore: number | undefined;
+  /** Metres per grid unit of the scene (1 for metres, 0.3048 for feet). */
+  metresPerUnit: number;
 }
 
-/** The ruler colour of a distance moved this round. */
-export function bandColour(metres: number, c: Ud10Combatant): number {
-  return BAND_COLOURS[bandFor(metres, c)];
+/**
+ * The budget of one drag.
+ * @param ruleset the world's ruleset (the active binding's).
+ * @param c the moving combatant, as the ruleset reads it.
+ * @param options the world's option values of that ruleset.
+ * @param movedBefore metres moved this round before the drag; undefined outside combat.
+ * @param metresPerUnit metres per grid unit of the scene.
+ */
+export function rulerBudget<C>(ruleset: Pick<Ruleset<C, unknown>, "movement">, c: C, options: RulesetOptions, movedBefore: number | undefined, metresPerUnit: number): RulerBudget {
+  return { bands: ruleset.movement(c, options), movedBefore, metresPerUnit };
+}
+
+/** The band a distance in metres falls in, or `undefined` past every band. */
+export function bandAt(bands: readonly MovementBand[], metres: number): MovementBand | undefined {
+  return bands.find((b) => metres <= b.maxMetres + 1e-9);
+}
+
+/** The colour of the band at `index` of a band list (see {@link BAND_PALETTE}); beyond for -1. */
+export function bandColourAt(index: number): number {
+  if (index < 0) return BEYOND_COLOUR;
+  return BAND_PALETTE[Math.min(index, BAND_PALETTE.length - 1)]!;
+}
+
+/** The colour of a distance in metres against a budget's bands. */
+export function budgetColour(budget: Pick<RulerBudget, "bands">, metres: number): number {
+  const band = bandAt(budget.bands, metres);
+  return bandColourAt(band ? budget.bands.indexOf(band) : -1);
 }
 
 /** A ruler waypoint as far as the budget goes: its stage and its measurement from the path's start. */
@@ -68,13 +80,11 @@ export function rulerMetres(waypoint: RulerWaypoint, movedBefore: number | undef
   return movedBefore + toMetres(at - (unitsAt(passed) ?? 0));
 }
 
-/** The world setting for moves past full movement: only shown in red, or refused. */
-export type BeyondFullPolicy = "show" | "refuse";
-
-/**
- * Whether a move must be refused: only with the `refuse` setting, and only when the move would
- * end past full movement this round (UD-MOV-03).
- */
-export function refuseMove(policy: BeyondFullPolicy, totalMetres: number, c: Ud10Combatant): boolean {
-  return policy === "refuse" && bandFor(totalMetres, c) === "beyond";
+/** The colour of a waypoint under a drag's budget, or `undefined` when it has no measurement. */
+export function waypointColour(budget: RulerBudget, waypoint: RulerWaypoint): number | undefined {
+  const metres = rulerMetres(waypoint, budget.movedBefore, (units) => units * budget.metresPerUnit);
+  return metres === undefined ? undefined : budgetColour(budget, metres);
 }
+
+// UD10's own band names, kept for the movement hook that refuses moves past full movement.
+export { BAND_COLOURS, BAND_LABELS, bandColour, bandFor, refuseMove, type BandId, type BeyondFullPolicy } from "../rulesets/ud10/ruler.js";

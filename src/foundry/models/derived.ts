@@ -4,7 +4,7 @@
  * and the tests call it on plain sources. Nothing here does arithmetic of its own.
  */
 import { defenseRating } from "../../rules/ud10/attack.js";
-import { ZONES, type ZoneArmor, type ZoneId } from "../../rules/ud10/model.js";
+import { ZONES, type Ud10Combatant, type ZoneArmor, type ZoneId } from "../../rules/ud10/model.js";
 import { movement } from "../../rules/ud10/movement.js";
 import { averagedArmor, zoneArmor } from "../../rules/ud10/zones.js";
 import { ud10CombatantFromActor, type ActorSource } from "../sources.js";
@@ -29,7 +29,18 @@ export interface Ud10Derived {
  */
 export function ud10Derived(actor: ActorSource): { derived: Ud10Derived | null; error?: unknown } {
   try {
-    const c = ud10CombatantFromActor(actor);
+    return ud10DerivedOf(ud10CombatantFromActor(actor));
+  } catch (error) {
+    return { derived: null, error };
+  }
+}
+
+/**
+ * The derived values of a UD10 combatant already read (the Actor's cached one), or `null` with
+ * the core's error.
+ */
+export function ud10DerivedOf(c: Ud10Combatant): { derived: Ud10Derived | null; error?: unknown } {
+  try {
     const bands = movement(c);
     const metres = (id: string) => bands.find((b) => b.id === id)?.maxMetres ?? 0;
     const zones = zoneArmor(c);

@@ -30,15 +30,15 @@ function numbers(raw: Raw, keys: readonly string[]): void {
 }
 
 /**
- * A value/max pool: a bare number becomes a full pool; `{ max }` without a value is full;
- * numeric strings become numbers.
+ * A value/max pool: a bare number becomes a full pool; numeric strings become numbers. A pool
+ * given as `{ max }` alone keeps only that key: `migrateData` also sees the partial data of an
+ * update, where `hp.max` alone is a change of the maximum, never a reset of the value.
  */
 export function migrateTrack(v: unknown): unknown {
   const n = numeric(v);
   if (typeof n === "number") return { value: n, max: n };
   if (!isRecord(v)) return v;
   numbers(v, ["value", "max"]);
-  if ((v.value === undefined || v.value === null) && typeof v.max === "number") v.value = v.max;
   return v;
 }
 

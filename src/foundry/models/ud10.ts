@@ -6,7 +6,8 @@
  */
 import { parseDamageCode } from "../../rules/ud10/model.js";
 import { localizeError } from "../../rules/core/errors.js";
-import { ud10Derived, type Ud10Derived } from "./derived.js";
+import type { Ud10Combatant } from "../../rules/ud10/model.js";
+import { ud10Derived, ud10DerivedOf, type Ud10Derived } from "./derived.js";
 import { choice, decimal, integer, rulesetField, track } from "./fields.js";
 import { migrateUd10Actor, migrateUd10Armor, migrateUd10Weapon } from "./migrate.js";
 
@@ -94,10 +95,14 @@ export class CharacterData extends foundry.abstract.TypeDataModel<ActorSchema, A
     return super.migrateData(migrateUd10Actor(source) as never);
   }
 
-  /** Defense, movement and armor from the rules core. */
+  /**
+   * Defense, movement and armor from the rules core, from the combatant the Actor prepared for
+   * UD10 (read once per preparation); read from the source when there is none.
+   */
   override prepareDerivedData(): void {
     super.prepareDerivedData();
-    this.derived = ud10Derived(sourceOf(this as never)).derived;
+    const core = (this.parent as { frayCore?(): { ruleset: string; combatant?: unknown } } | undefined)?.frayCore?.();
+    this.derived = (core?.ruleset === "ud10" && core.combatant ? ud10DerivedOf(core.combatant as Ud10Combatant) : ud10Derived(sourceOf(this as never))).derived;
   }
 }
 

@@ -4,7 +4,8 @@
  * GM with the same Attack buttons; actors of rulesets without their own sheet yet a generic
  * stat view. The context comes from the pure {@link actorSheetContext}.
  */
-import { checkFormula, skillRollIsAction, skillValue, ud10CombatantFromActor } from "../../rules/ud10/index.js";
+import { checkFormula, skillRollIsAction, skillValue, type Ud10Combatant } from "../../rules/ud10/index.js";
+import { combatantOf } from "../documents/actor.js";
 import { SKILLS, type SkillId } from "../../rules/ud10/model.js";
 import { actorSource, rollAttack } from "../attack.js";
 import { SYSTEM_PATH } from "../config.js";
@@ -186,7 +187,7 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     const id = target.closest<HTMLElement>("[data-skill]")?.dataset.skill;
     if (!id || !(SKILLS as readonly string[]).includes(id)) return;
     try {
-      const { value } = skillValue(ud10CombatantFromActor(actorSource(this.document)), id as SkillId);
+      const { value } = skillValue(combatantOf<Ud10Combatant>(this.document), id as SkillId);
       const decision = skillRollIsAction(id) ? await takeAction(this.document, "skill", { tokenId: this.#tokenId(), silent: true }) : { ok: true as const, event: undefined };
       if (!decision.ok) return;
       const flavor = game.i18n.format("FRAY.Sheet.SkillRollFlavor", { skill: game.i18n.localize(`FRAY.Skill.${id}`) });

@@ -33,6 +33,7 @@ import {
 } from "../../../src/foundry/logic/card.js";
 import { leftBehind, type Placed } from "../../../src/foundry/logic/engagement.js";
 import { rollTracker, summaryRows, type TrackerEntry } from "../../../src/foundry/logic/initiative.js";
+import { ud10Initiative } from "../../../src/foundry/rulesets/ud10/play.js";
 import { attackTarget, packetOf, storedDamage, storedReaction } from "../../../src/foundry/logic/attack-state.js";
 import { undoRecord, type UndoRecord } from "../../../src/foundry/logic/undo.js";
 import { ud10CombatantFromActor, type ActorSource } from "../../../src/foundry/sources.js";
@@ -554,7 +555,7 @@ export function freeAttackCase(): RenderCase {
  * three NPCs of the pack, NPCs rolling per group (UD-INI-02), rows by `summaryRows` as `postSummary` makes them.
  */
 export async function initiativeCase(i18n: Localizer): Promise<RenderCase> {
-  const entries: TrackerEntry[] = [
+  const entries: TrackerEntry<Ud10Combatant>[] = [
     { id: "ana", combatant: fighter({ id: "ana", name: "Ana" }) },
     { id: "bo", combatant: target({ id: "bo", name: "Bo" }) },
     { id: "guard1", combatant: { ...packCombatant("Guard", "guard1"), name: "Guard 1" } },
@@ -562,8 +563,8 @@ export async function initiativeCase(i18n: Localizer): Promise<RenderCase> {
     { id: "veteran", combatant: { ...packCombatant("Veteran", "veteran"), group: "veterans" } },
   ];
   const names = new Map(entries.map((e) => [e.id, e.combatant.name]));
-  const pass = await rollTracker(entries, new ScriptedRoller([7, 3, 10, 5]), { ...OPTIONS, npcInitiative: "group" });
-  const rows = summaryRows(pass, names);
+  const pass = await rollTracker(ud10Initiative, entries, new ScriptedRoller([7, 3, 10, 5]), { ...OPTIONS, npcInitiative: "group" });
+  const rows = summaryRows(ud10Initiative, pass, names);
   return {
     id: "chat-initiative",
     title: "initiative",

@@ -1,0 +1,294 @@
+/**
+ * Combat and Combatant for every ruleset, through the world's binding: initiative from the core
+ * (UD-INI-01), rolled per group (UD-INI-02, CR-INI-01), re-rolled atomically when a round begins
+ * when the ruleset's timing says so (UD-INI-03 keeps it), one summary message per pass. Each
+ * Combatant's round economy (UD-ACT-01) is stored in `flags.fray.economy` stamped with its round
+ * and written fresh with each new round; an economy stamped with an older round reads as a fresh
+ * one, so a missed reset never freezes a combatant.
+ */
+import type { DiceRoller } from "../../rules/core/dice/port.js";
+import { createEconomy, type Economy } from "../../rules/core/economy.js";
+import type { RulesetOptions } from "../../rules/core/ruleset.js";
+import { FLOW_TEMPLATES } from "../chat/templates.js";
+import { freshEconomy } from "../combat/economy-store.js";
+import { FoundryRoller } from "../dice.js";
+import { readEconomy, stamped, type StoredEconomy } from "../logic/economy.js";
+import { compareInitiative, rerollOnNewRound, rollTracker, summaryRows, type InitiativePass, type InitiativePlay, type SummaryRow, type TrackerEntry } from "../logic/initiative.js";
+import { formatKey, reportError } from "../notify.js";
+import { activeBinding, type RulesetBinding } from "../registry.js";
+import { optionValues } from "../settings.js";
+import { combatantOf } from "./actor.js";
+import type { ActorLike } from "./source.js";
+
+/** A Combatant as the combat code reads it. */
+interface CombatantView {
+  id: string | null;
+  name: string | null;
+  initiative: number | null;
+  actor: (Actor.Implementation & ActorLike) | null;
+  flags?: { fray?: { tiebreak?: number[]; economy?: unknown } };
+}
+
+/** A binding as the tracker's initiative reads it (combatants carry their Combatant's id). */
+function play(binding: RulesetBinding<unknown>): InitiativePlay<{ id: string }> {
+  return binding as unknown as InitiativePlay<{ id: string }>;
+}
+
+/** Tracker entries for the given combatants that have a readable actor of the world's ruleset. */
+function entries(binding: RulesetBinding<unknown>, combatants: readonly CombatantView[]): TrackerEntry<{ id: string }>[] {
+  const out: TrackerEntry<{ id: string }>[] = [];
+  for (const c of combatants) {
+    if (!c.id || !c.actor) continue;
+    try {
+      out.push({ id: c.id, combatant: combatantOf<{ id: string }>(c.actor, { id: c.id }, binding) });
+    } catch (err) {
+      console.warn(`Fray | ${c.name}: no initiative`, err);
+    }
+  }
+  return out;
+}
+
+/**
+ * The economy a combatant starts a round with: the ruleset's round start when it has one (pools
+ * carried over, Zones speed points), else its economy spec; UD10's spec when the actor cannot be
+ * read. Stamped with `round`.
+ */
+export function roundEconomy(binding: RulesetBinding<unknown>, actor: ActorLike | null, previous: unknown, round: number, options: RulesetOptions): StoredEconomy {
+  let economy: Economy = freshEconomy();
+  if (actor) {
+    try {
+      const c = combatantOf(actor, {}, binding);
+      const spec = binding.ruleset.economy(c, options);
+      const before = previous === undefined ? undefined : readEconomy(previous, spec);
+      economy = binding.ruleset.startRound ? binding.ruleset.startRound(c, before, round, options).economy : createEconomy(spec);
+    } catch {
+      // Unreadable actor: the default economy.
+    }
+  }
+  return stamped(economy, round);
+}
+
+/** Deep-merges plain objects (the rows of one embedded update), `b` winning. */
+function merge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const prev = out[k];
+    out[k] = prev && v && typeof prev === "object" && typeof v === "object" && !Array.isArray(v) ? merge(prev as Record<string, unknown>, v as Record<string, unknown>) : v;
+  }
+  return out;
+}
+
+/** Options of `Combat#rollInitiative` (v13). */
+export interface RollInitiativeOptions {
+  /** A formula that replaces each combatant's own (one roll each, no groups). */
+  formula?: string | null;
+  /** Keep the turn on the combatant whose turn it was (default true). */
+  updateTurn?: boolean;
+  /** Data merged into the summary message (`rollMode`, `flavor`, `speaker` ...). */
+  messageOptions?: Record<string, unknown>;
+}
+
+/** The one chat message summarizing an initiative pass, with the caller's message options. */
+async function postSummary(rows: SummaryRow[], round: number, rolls: unknown[], messageOptions: Record<string, unknown> = {}): Promise<void> {
+  const content = await foundry.applications.handlebars.renderTemplate(FLOW_TEMPLATES.initiative, {
+    title: formatKey("FRAY.Flow.Initiative.Title", { round }),
+    rows,
+  });
+  const { rollMode, ...rest } = messageOptions;
+  const data: Record<string, unknown> = { ...rest, content, rolls, sound: CONFIG.sounds.dice };
+  if (typeof rollMode === "string") ChatMessage.applyRollMode(data as never, rollMode as never);
+  await ChatMessage.implementation.create(data as never);
+}
+
+/** The rows of a pass, names by Combatant id. */
+function rowsOf(binding: RulesetBinding<unknown>, pass: InitiativePass, combatants: readonly CombatantView[]): SummaryRow[] {
+  return summaryRows(binding, pass, new Map(combatants.map((c) => [c.id ?? "", c.name ?? ""])));
+}
+
+/**
+ * Rolls a given formula once for each requested combatant (`rollInitiative`'s `formula`): no
+ * groups, no tie-break values.
+ */
+async function rollFormula(formula: string, combatants: readonly CombatantView[], requested: readonly string[]): Promise<{ updates: Record<string, unknown>[]; rows: SummaryRow[]; rolls: unknown[] }> {
+  const updates: Record<string, unknown>[] = [];
+  const rows: SummaryRow[] = [];
+  const rolls: unknown[] = [];
+  for (const c of combatants) {
+    if (!c.id || !requested.includes(c.id)) continue;
+    const data = (c.actor as { getRollData?(): Record<string, unknown> } | null)?.getRollData?.() ?? {};
+    const roll = await new Roll(formula, data).evaluate();
+    const total = Number(roll.total ?? 0);
+    rolls.push(roll);
+    updates.push({ _id: c.id, initiative: total, flags: { fray: { tiebreak: [] } } });
+    rows.push({ names: c.name ?? c.id, natural: total, modifier: 0, total });
+  }
+  return { updates, rows, rolls };
+}
+
+/**
+ * Builds the Combat and Combatant classes (Foundry's document classes exist only once it has
+ * loaded, so the subclasses are made in `init`).
+ */
+export function createCombatClasses() {
+  /** Fray's Combatant: initiative formula from the core, its economy stamped with its round. */
+  class FrayCombatant extends Combatant {
+    /** The core's formula, e.g. d10 + Initiative skill (UD-INI-01). */
+    protected override _getInitiativeFormula(): string {
+      const actor = this.actor as unknown as ActorLike | null;
+      if (!actor) return "1d10";
+      try {
+        const binding = activeBinding();
+        return binding.ruleset.initiativeFormula(combatantOf(actor, {}, binding));
+      } catch {
+        return "1d10";
+      }
+    }
+
+    /**
+     * A flag; `fray.economy` stamped with an older round than the combat's reads as absent, so
+     * whoever reads it starts from a fresh economy (a missed reset never freezes a combatant).
+     */
+    override getFlag(scope: never, key: never): never {
+      const value = super.getFlag(scope, key);
+      if ((scope as string) !== "fray" || (key as string) !== "economy") return value;
+      const round = (this.combat as { round?: number } | null)?.round;
+      const stamp = (value as { round?: unknown } | undefined)?.round;
+      return (typeof round === "number" && typeof stamp === "number" && stamp < round ? undefined : value) as never;
+    }
+
+    /** An economy written without its round (a spend, a GM's correction) is stamped with the combat's round. */
+    protected override async _preUpdate(changed: Combatant.UpdateData, options: Combatant.Database.PreUpdateOptions, user: User.Implementation): Promise<boolean | void> {
+      const allowed = await super._preUpdate(changed, options, user);
+      if (allowed === false) return false;
+      stampEconomyChange(changed as Record<string, unknown>, (this.combat as { round?: number } | null)?.round);
+      return allowed;
+    }
+  }
+
+  /** Fray's Combat: core initiative with group rolls, re-rolls per round, economy resets. */
+  class FrayCombat extends Combat {
+    /**
+     * Rolls initiative for the given combatants through the core (UD-INI-01, UD-INI-02): the
+     * ruleset's groups share one total. With `formula`, that formula is rolled once for each
+     * instead; `updateTurn` (default true) keeps the turn on whoever had it; `messageOptions`
+     * go into the one summary message.
+     */
+    override async rollInitiative(ids: string | string[], options: Combat.InitiativeOptions = {}): Promise<this> {
+      const { formula, updateTurn = true, messageOptions = {} } = options as RollInitiativeOptions;
+      const requested = typeof ids === "string" ? [ids] : ids;
+      const list = Array.from(this.combatants) as unknown as CombatantView[];
+      const current = (this as unknown as { combatant?: { id?: string | null } | null }).combatant?.id ?? null;
+      try {
+        const binding = activeBinding();
+        let updates: Record<string, unknown>[];
+        let rows: SummaryRow[];
+        let rolls: unknown[];
+        if (formula) ({ updates, rows, rolls } = await rollFormula(formula, list, requested));
+        else {
+          const roller = new FoundryRoller();
+          const pass = await rollTracker(play(binding), entries(binding, list), roller as DiceRoller, optionValues(binding.id), requested);
+          ({ updates, rows, rolls } = { updates: pass.updates as unknown as Record<string, unknown>[], rows: rowsOf(binding, pass, list), rolls: roller.rolls });
+        }
+        if (!updates.length) return this;
+        await this.updateEmbeddedDocuments("Combatant", updates as never);
+        if (updateTurn && current) {
+          const turns = (this as unknown as { turns?: { id: string | null }[] }).turns;
+          const turn = turns?.findIndex((t) => t.id === current) ?? -1;
+          if (turn >= 0 && turn !== this.turn) await this.update({ turn } as never);
+        }
+        await postSummary(rows, this.round, rolls, messageOptions as Record<string, unknown>);
+      } catch (err) {
+        reportError(err);
+      }
+      return this;
+    }
+
+    /** The core's acting order: highest initiative first, ties by the core's tie-break values (UD-INI-01). */
+    protected override _sortCombatants(a: Combatant.Implementation, b: Combatant.Implementation): number {
+      const view = (c: Combatant.Implementation) => {
+        const v = c as unknown as CombatantView;
+        return { initiative: v.initiative, tiebreak: v.flags?.fray?.tiebreak, name: v.name ?? "" };
+      };
+      return compareInitiative(view(a), view(b));
+    }
+
+    /**
+     * When the round advances: every combatant's economy is written fresh for the new round and
+     * stamped with it (UD-ACT-01) and, when the ruleset re-rolls each round (UD-INI-01; not with
+     * UD-INI-03's carry-over), initiative is rolled again for all in the same update, the turn
+     * going back to the top, with one summary message. Rows are nested objects, not dotted keys.
+     */
+    protected override async _preUpdate(changed: Combat.UpdateData, options: Combat.Database.PreUpdateOptions, user: User.Implementation): Promise<boolean | void> {
+      const allowed = await super._preUpdate(changed, options, user);
+      if (allowed === false) return false;
+      const round = (changed as { round?: number }).round;
+      if (typeof round !== "number" || round <= this.round || this.round === 0) return allowed;
+      const binding = activeBinding();
+      const values = optionValues(binding.id);
+      const combatants = Array.from(this.combatants) as unknown as CombatantView[];
+      const rows = new Map<string, Record<string, unknown>>();
+      for (const c of combatants) {
+        if (!c.id) continue;
+        rows.set(c.id, { _id: c.id, flags: { fray: { economy: roundEconomy(binding, c.actor, c.flags?.fray?.economy, round, values) } } });
+      }
+      if (rerollOnNewRound(binding, values)) {
+        const roller = new FoundryRoller();
+        try {
+          const pass = await rollTracker(play(binding), entries(binding, combatants), roller, values);
+          for (const u of pass.updates) rows.set(u._id, merge(rows.get(u._id) ?? { _id: u._id }, u as unknown as Record<string, unknown>));
+          (changed as { turn?: number }).turn = 0;
+          await postSummary(rowsOf(binding, pass, combatants), round, roller.rolls);
+        } catch (err) {
+          reportError(err);
+        }
+      }
+      (changed as { combatants?: unknown[] }).combatants = [...rows.values()];
+      return allowed;
+    }
+
+    /**
+     * Only the GM advances the round: a new round re-rolls initiative and resets every
+     * combatant's economy, which players may not write.
+     */
+    protected override _canChangeRound(user: User.Implementation): boolean {
+      return Boolean(user.isGM);
+    }
+
+    /** A new combat starts with fresh economies for round 1 (UD-ACT-01). */
+    override async startCombat(): Promise<this> {
+      const binding = activeBinding();
+      const values = optionValues(binding.id);
+      const updates = (Array.from(this.combatants) as unknown as CombatantView[]).map((c) => ({ _id: c.id, flags: { fray: { economy: roundEconomy(binding, c.actor, undefined, 1, values) } } }));
+      if (updates.length) await this.updateEmbeddedDocuments("Combatant", updates as never);
+      return super.startCombat();
+    }
+  }
+  return { FrayCombat, FrayCombatant };
+}
+
+/**
+ * Stamps an economy in a Combatant's update (nested `flags.fray.economy` or the dotted key) with
+ * `round` when it carries none. Changes `changed` in place.
+ */
+export function stampEconomyChange(changed: Record<string, unknown>, round: number | undefined): void {
+  if (typeof round !== "number") return;
+  const nested = (changed.flags as { fray?: { economy?: unknown } } | undefined)?.fray;
+  const put = (economy: unknown) => (economy && typeof economy === "object" && typeof (economy as { round?: unknown }).round !== "number" ? { ...economy, round } : economy);
+  if (nested && "economy" in nested) nested.economy = put(nested.economy);
+  if ("flags.fray.economy" in changed) changed["flags.fray.economy"] = put(changed["flags.fray.economy"]);
+}
+
+/** Puts the classes on CONFIG. Call from `init`. */
+export function registerCombat(): void {
+  if (typeof Combat === "undefined" || typeof Combatant === "undefined") return;
+  const { FrayCombat, FrayCombatant } = createCombatClasses();
+  CONFIG.Combat.documentClass = FrayCombat as never;
+  CONFIG.Combatant.documentClass = FrayCombatant as never;
+}
+
+/** The round length in seconds from the world ruleset's `roundSeconds` option (UD-RND-01) on `CONFIG.time.roundTime`. */
+export function applyRoundTime(): void {
+  const seconds = optionValues()["roundSeconds"];
+  const config = CONFIG as unknown as { time?: { roundTime: number } };
+  if (config.time && typeof seconds === "number" && seconds > 0) config.time.roundTime = seconds;
+}

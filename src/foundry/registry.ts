@@ -1,0 +1,144 @@
+/**
+ * The registry of ruleset bindings: what the one Foundry pipeline needs of each ruleset that
+ * cannot be generic. A binding pairs a rules-core {@link Ruleset} with its data models, the
+ * translation of a Foundry actor into the core's combatant, its sheet parts and templates, and
+ * the units its scenes measure movement in. The pipeline reads the world's binding from here
+ * ({@link activeBinding}) and never names a ruleset's fields itself.
+ *
+ * Each ruleset registers from its own folder, `src/foundry/rulesets/<id>/binding.ts`.
+ */
+import type { Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
+import type { ActorSource, ItemSource } from "../rules/core/sources.js";
+import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
+
+/** The data model classes of one ruleset, by document subtype (`CONFIG.Actor/Item.dataModels`). */
+export interface RulesetModels {
+  character: unknown;
+  npc: unknown;
+  weapon: unknown;
+  armor: unknown;
+}
+
+/**
+ * The units a ruleset's scenes measure in: new scenes' grid default, and what the ruler shows.
+ * The core's movement bands are always in metres; {@link metresPerUnit} converts.
+ */
+export interface MovementUnits {
+  /** The grid unit of new scenes (`m`, `ft`). */
+  units: "m" | "ft";
+  /** Metres per one `units` (1 for metres, 0.3048 for feet). */
+  metresPerUnit: number;
+  /** Size of one grid square in `units` (UD-RND-02: 1.5 m). */
+  gridDistance: number;
+}
+
+/** Overrides of the combatant a document becomes: the tracker's id, an initiative group. */
+export type CombatantOverrides = Partial<{ id: string; group: string }>;
+
+/**
+ * One ruleset as the Foundry pipeline plays it.
+ * @typeParam C the rules core's combatant shape of this ruleset.
+ */
+export interface RulesetBinding<C = unknown> {
+  /** The ruleset id (same as `ruleset.id`). */
+  readonly id: RulesetChoice;
+  /** The rules core's ruleset. */
+  readonly ruleset: Ruleset<C, unknown>;
+  /** True when attacks, the card and the tracker play this ruleset in Foundry already. */
+  readonly implemented: boolean;
+  /** The data model classes registered for `character`, `npc`, `weapon` and `armor`. */
+  readonly models: RulesetModels;
+  /**
+   * The core's combatant of an actor source (an Actor's `toObject()` with its statuses).
+   * @throws FrayError when the source cannot be read or belongs to another ruleset.
+   */
+  combatantFromActor(actor: ActorSource, overrides?: CombatantOverrides): C;
+  /**
+   * The groups that roll initiative together under the options (UD-INI-02, CR-INI-01); absent
+   * when each combatant rolls alone.
+   */
+  initiativeGroups?(members: C[], options: RulesetOptions): C[][];
+  /** The core's weapon of an item source, where the ruleset reads items one by one. */
+  weaponFromItem?(item: ItemSource): unknown;
+  /** The core's armor of an item source, where the ruleset reads items one by one. */
+  armorFromItem?(item: ItemSource): unknown;
+  /** The actor sheet's parts (templates `templates/actor/<part>.hbs`) per actor type. */
+  readonly sheetParts: { readonly character: readonly string[]; readonly npc: readonly string[] };
+  /** Templates this ruleset renders, preloaded in `init` (Foundry paths). */
+  readonly templates: readonly string[];
+  /** The units its scenes measure movement in. */
+  readonly movementUnits: MovementUnits;
+}
+
+/** A binding of any combatant shape, as the registry holds it. */
+// The combatant type is the binding's own; the registry hands it out opaque.
+export type AnyBinding = RulesetBinding<never> | RulesetBinding<unknown>;
+
+/**
+ * The rulesets the system knows, by id. Registering an id twice replaces the binding (a module
+ * can swap in its own).
+ */
+export class RulesetRegistry {
+  readonly #bindings = new Map<string, RulesetBinding<unknown>>();
+
+  /**
+   * Adds a binding.
+   * @throws Error when `binding.id` and `binding.ruleset.id` differ.
+   */
+  register<C>(binding: RulesetBinding<C>): void {
+    if (binding.id !== binding.ruleset.id) throw new Error(`Fray | binding ${binding.id} holds the ${binding.ruleset.id} ruleset`);
+    this.#bindings.set(binding.id, binding as unknown as RulesetBinding<unknown>);
+  }
+
+  /** The binding of a ruleset id, or `undefined` for an id nobody registered. */
+  get(id: string): RulesetBinding<unknown> | undefined {
+    return this.#bindings.get(id);
+  }
+
+  /** True when a binding for `id` is registered. */
+  has(id: string): boolean {
+    return this.#bindings.has(id);
+  }
+
+  /** Every binding, in the order they were registered. */
+  list(): RulesetBinding<unknown>[] {
+    return [...this.#bindings.values()];
+  }
+
+  /** The registered ruleset ids, in order. */
+  ids(): RulesetChoice[] {
+    return this.list().map((b) => b.id);
+  }
+}
+
+/** The system's registry; `src/foundry/rulesets/index.ts` fills it with the four rulesets. */
+export const registry = new RulesetRegistry();
+
+/**
+ * The world's ruleset (the `ruleset` setting); `ud10` before settings are ready or when the
+ * stored value names no registered ruleset.
+ */
+export function activeRuleset(): RulesetChoice {
+  let value: unknown;
+  try {
+    value = (game.settings?.get as ((ns: string, key: string) => unknown) | undefined)?.call(game.settings, SYSTEM_ID, RULESET_SETTING);
+  } catch {
+    value = undefined;
+  }
+  return typeof value === "string" && registry.has(value) ? (value as RulesetChoice) : "ud10";
+}
+
+/**
+ * The binding of the world's ruleset.
+ * @throws Error when not even UD10 is registered (the registry was not filled).
+ */
+export function activeBinding(): RulesetBinding<unknown> {
+  const binding = registry.get(activeRuleset()) ?? registry.get("ud10");
+  if (!binding) throw new Error("Fray | no ruleset is registered");
+  return binding;
+}
+
+/** The binding of a ruleset id, or the world's when `id` is absent or unknown. */
+export function bindingOf(id?: string): RulesetBinding<unknown> {
+  return (id ? registry.get(id) : undefined) ?? activeBinding();
+}

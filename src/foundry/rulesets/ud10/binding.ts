@@ -1,0 +1,31 @@
+/**
+ * UD10 in Foundry: the rules core's `ud10`, its data models, the actor translation, the full
+ * character sheet and the NPC stat block, and 1.5 m squares (UD-RND-02).
+ */
+import { ud10 } from "../../../rules/ud10/index.js";
+import { SYSTEM_PATH } from "../../config.js";
+import { ArmorData, CharacterData, NpcData, WeaponData } from "../../models/ud10.js";
+import type { RulesetBinding } from "../../registry.js";
+import { ud10Initiative } from "./play.js";
+import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem, type Ud10Combatant } from "./translate.js";
+
+/** The UD10 actor sheet parts, by actor type. */
+const SHEET_PARTS = {
+  character: ["header", "tabs", "attributes", "combat", "conditions", "biography"],
+  npc: ["npc"],
+} as const;
+
+/** The UD10 binding. */
+export const ud10Binding: RulesetBinding<Ud10Combatant> = {
+  id: "ud10",
+  ruleset: ud10 as RulesetBinding<Ud10Combatant>["ruleset"],
+  implemented: true,
+  models: { character: CharacterData, npc: NpcData, weapon: WeaponData, armor: ArmorData },
+  combatantFromActor: ud10CombatantFromActor,
+  initiativeGroups: ud10Initiative.initiativeGroups,
+  weaponFromItem: ud10WeaponFromItem,
+  armorFromItem: ud10ArmorFromItem,
+  sheetParts: SHEET_PARTS,
+  templates: [...new Set([...SHEET_PARTS.character, ...SHEET_PARTS.npc])].map((p) => `${SYSTEM_PATH}/templates/actor/${p}.hbs`),
+  movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
+};
