@@ -5,7 +5,7 @@
  * UD-INI-03, UD-ACT-01), the ruler's colours (UD-MOV-01 to UD-MOV-03) and refusing a move past
  * full movement, the sheets' Actions row and skill rolls in combat (UD-ACT-02), the GM's pip
  * toggle in the tracker, and range and firing mode from the dialog to the card and the damage
- * rolled (UD-RNG-01, UD-RNG-02). Extra stand-in pieces (documents with `update`, UUID lookup, queries, Combat,
+ * rolled (UD-RNG-01, UD-RNG-02). Extra stand-in pieces (documents with `update`, UUID lookup, Combat,
  * TokenRuler) are set up here, on top of `test/support/foundry-stub.ts`.
  */
 import { existsSync } from "node:fs";
@@ -16,7 +16,7 @@ import { ud10 } from "../../src/rules/ud10/index.js";
 import { ud10CombatantFromActor } from "../../src/foundry/sources.js";
 import { BAND_COLOURS } from "../../src/foundry/logic/ruler.js";
 import type { TargetState } from "../../src/foundry/logic/card.js";
-import { ROOT, StubChatMessage, StubRoll, diceQueue, installFoundryStub, lookup, readLang, stubActor, stubToken, type FoundryStub } from "../support/foundry-stub.js";
+import { ROOT, StubChatMessage, StubRoll, diceQueue, installFoundryStub, lookup, readLang, stubActor, stubToken, withOwnership, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { combatantSystem } from "../support/actors.js";
 
 const BUNDLE = join(ROOT, "dist", "fray.mjs");
@@ -39,8 +39,13 @@ interface Message {
 
 const messages: Message[] = [];
 const docs = new Map<string, unknown>();
-const queries: { name: string; data: unknown }[] = [];
+/** Requests the active GM's client saw written on a User, with the writer the server reported. */
+const queries: { name: string; data: Dict; userId: string }[] = [];
 let stub: FoundryStub;
+let gm: StubUser;
+/** A player and a second GM, connected. */
+let player: StubUser;
+let gm2: StubUser;
 
 /**
  * Starts a combat in the stand-in with one Combatant per entry (ids as given, all owned); their
@@ -54,7 +59,9 @@ function startCombat(entries: readonly { id: string; actor: { id: unknown }; tok
     token,
     actor,
     actorId: actor.id,
-    isOwner: true,
+    get isOwner() {
+      return (actor as { isOwner?: boolean }).isOwner ?? true;
+    },
     combat: { id: "combat1" },
     getFlag: (_s: string, k: string) => flags.get(`${id}.${k}`),
     setFlag: async (_s: string, k: string, v: unknown) => flags.set(`${id}.${k}`, structuredClone(v)),
@@ -133,28 +140,32 @@ beforeAll(async () => {
   };
   foundry.canvas = { placeables: { tokens: { TokenRuler: BaseRuler } } };
   const game = stub.game as unknown as Dict;
-  (game.user as Dict).id = "gm";
-  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
-  game.users = {
-    activeGM: {
-      query: async (name: string, data: Dict) => {
-        queries.push({ name, data });
-        const handler = (config.queries as Record<string, (d: Dict) => Promise<unknown>>)[name]!;
-        return handler(structuredClone(data));
-      },
-    },
+  foundry.utils = {
+    ...(foundry.utils as Dict),
+    randomID: () => Math.random().toString(36).slice(2, 12),
   };
+  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
+  game.combats = { get: (id: string) => ((game.combat as Dict | undefined)?.id === id || id === "combat1" ? game.combat : undefined) };
+  gm = stub.game.users.get("gm")!;
+  player = stub.game.users.add("p1", "Pat");
+  gm2 = stub.game.users.add("gm2", "Second GM", true);
+  stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
+    const request = (changes as Dict)["flags.fray.request"] as { name: string; data: Dict } | undefined;
+    if (request && stub.game.user.id === "gm") queries.push({ name: request.name, data: request.data, userId: userId as string });
+  });
   StubChatMessage.implementation.create = (async (data: Dict) => {
     const message = {
       ...data,
       id: `m${messages.length + 1}`,
-      isOwner: true,
+      author: stub.game.user,
       rolls: (data.rolls as unknown[]) ?? [],
       async update(changes: Dict) {
         for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
         return message;
       },
     } as unknown as Message;
+    // The author and GMs own a message (ChatMessage ownership in v13).
+    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
     messages.push(message);
     StubChatMessage.created.push(message as never);
     return message;
@@ -191,6 +202,9 @@ function actor(id: string, name: string, type: string, system: Dict, items: Dict
     get system() {
       return (source as unknown as Dict).system;
     },
+    getFlag(scope: string, key: string) {
+      return ((source as unknown as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
+    },
   });
   docs.set(a.uuid, a);
   return a;
@@ -217,17 +231,21 @@ beforeEach(() => {
   queries.length = 0;
   StubRoll.evaluated.length = 0;
   stub.ui.notifications.messages.length = 0;
+  stub.game.users.current = gm;
+  gm.isGM = true;
+  gm2.active = true;
   stub.game.user.targets.clear();
-  stub.game.user.isGM = true;
   diceQueue.length = 0;
   stub.game.settings.values.clear();
   (stub.game as unknown as Dict).combat = undefined;
 });
 
 describe("registration", () => {
-  it("registers the GM queries, the flow's hooks, the movement setting and the Combat classes", () => {
+  it("registers the request hook (no identity-less v13 query), the flow's hooks, the movement setting and the Combat classes", () => {
     const config = stub.CONFIG as unknown as Dict;
-    expect(Object.keys(config.queries as Dict).sort()).toEqual(["fray.applyDamage", "fray.cardUpdate", "fray.spend", "fray.undoDamage"]);
+    expect(config.queries).toBeUndefined();
+    // One hook of the system, one of this test's request log.
+    expect(stub.Hooks.handlers.get("updateUser")?.length).toBe(2);
     for (const hook of ["renderChatMessageHTML", "renderCombatTracker", "preMoveToken", "moveToken"]) expect(stub.Hooks.handlers.get(hook)?.length, hook).toBe(1);
     const setting = stub.game.settings.registered.get("fray.beyondFullMovement")!;
     expect(setting.default).toBe("show");
@@ -294,22 +312,28 @@ describe("attack card buttons", () => {
     expect(message.content).not.toMatch(/FRAY\./);
   });
 
-  it("a player who does not own the target applies through the active GM's query", async () => {
+  it("UD-DMG-02: a player who does not own the target applies through the active GM, who learns who asked from the server", async () => {
     const { ayla, bandit, banditToken } = world();
     stub.game.user.targets.add(banditToken);
     diceQueue.push(9, 5, 6);
     const { message } = (await api().rollAttack({ actor: ayla, weaponId: "sword" }))!;
     await api().flow.runCardAction(message, 0, "noReaction");
     await api().flow.runCardAction(message, 0, "rollDamage");
-    stub.game.user.isGM = false;
-    (bandit as unknown as Dict).isOwner = false;
+    ayla.ownership = { default: 0, p1: 3 };
+    bandit.ownership = { default: 0 };
+    stub.game.users.current = player;
     await api().flow.runCardAction(message, 0, "applyDamage");
-    expect(queries.map((q) => q.name)).toEqual(["fray.applyDamage"]);
+    expect(queries.map((q) => [q.name, q.userId])).toEqual([["fray.applyDamage", "p1"]]);
+    // The request names the card and the target, nothing the GM writes.
+    expect(Object.keys(queries[0]!.data).sort()).toEqual(["index", "messageId"]);
     const applied = system(message).targets[0]!.applied!;
-    expect(applied).toBeDefined();
+    expect(applied.userId).toBe("p1");
     const hpApplied = (bandit.system as Dict as { hp: { value: number } }).hp.value;
     expect(hpApplied).toBe(applied.after.hp.value);
     expect(hpApplied).toBeLessThan(20);
+    // The answer is written back by the GM on the player's User and the request cleared.
+    expect(player.getFlag("fray", "request")).toBeUndefined();
+    expect(player.getFlag("fray", "answer")).toMatchObject({ ok: true });
     // A second request reaches the GM, who refuses it from the card's state; the player sees why.
     await api().flow.runCardAction(message, 0, "applyDamage");
     expect(queries).toHaveLength(2);
@@ -317,18 +341,21 @@ describe("attack card buttons", () => {
     expect((bandit.system as Dict as { hp: { value: number } }).hp.value).toBe(hpApplied);
   });
 
-  it("a player who may not update the card sends the action and its dice; the GM computes the state through the core", async () => {
-    const { ayla, banditToken } = world();
+  it("UD-DMG-01: a player who may not update the card sends the action and its dice; the GM computes the state through the core", async () => {
+    const { ayla, bandit, banditToken } = world();
     stub.game.user.targets.add(banditToken);
     diceQueue.push(9, 5);
     const { message } = (await api().rollAttack({ actor: ayla, weaponId: "sword" }))!;
-    (message as unknown as Dict).isOwner = false;
+    ayla.ownership = { default: 0, p1: 3 };
+    bandit.ownership = { default: 0, p1: 3 };
+    stub.game.users.current = player;
+    expect(message.isOwner).toBe(false);
     await api().flow.runCardAction(message, 0, "noReaction");
     diceQueue.push(10, 4);
     await api().flow.runCardAction(message, 0, "rollDamage");
     expect(queries.map((q) => q.name)).toEqual(["fray.cardUpdate", "fray.cardUpdate"]);
     // The user sends the action and the Rolls, never a state of its own.
-    expect(queries.every((q) => !("next" in (q.data as Dict)))).toBe(true);
+    expect(queries.every((q) => !("next" in q.data))).toBe(true);
     const t = system(message).targets[0]!;
     expect(t.reaction).toBeUndefined();
     expect(t.damage).toMatchObject({ faces: [10, 4] });

@@ -168,7 +168,7 @@ export async function onMoveToken(doc: TokenDocLike, movement: MovementLike, _op
   const paid = movementPaid(before.paid ?? movementCost(stats, before.metres), charge);
   if (combatant.isOwner) await combatant.setFlag("fray", "moved", { round: activeCombat()?.round ?? 0, metres: before.metres + moved, paid });
   if (charge.slots) {
-    const short = await spendAvailable(combatant, moveEvent(charge));
+    const short = await spendAvailable(combatant, moveEvent(charge), { fromMetres: before.metres, toMetres: before.metres + moved, disengage: d?.mode });
     if (short) warn("FRAY.Flow.Move.OverBudget", { token: doc.name ?? "", band: BAND_LABELS[bandFor(before.metres + moved, stats)] });
   }
   if (d?.mode === "flee") {
