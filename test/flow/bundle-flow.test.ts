@@ -233,7 +233,9 @@ beforeEach(() => {
   stub.ui.notifications.messages.length = 0;
   stub.game.users.current = gm;
   gm.isGM = true;
+  gm.active = true;
   gm2.active = true;
+  player.flags = {};
   stub.game.user.targets.clear();
   diceQueue.length = 0;
   stub.game.settings.values.clear();
@@ -405,6 +407,209 @@ describe("attack card buttons", () => {
     const again = await api().rollAttack({ actor: ayla, weaponId: "sword" });
     expect(again).toBeUndefined();
     expect(stub.ui.notifications.messages.at(-1)?.text).toBe("Ayla has no action left this round.");
+  });
+});
+
+/** HP and EP of a stand-in actor. */
+const vitalsOf = (a: { system: unknown }) => a.system as { hp: { value: number; max: number }; ep: { value: number; max: number } };
+
+/** An attack by `attacker` on one token, taken to the damage phase by the GM (attack 9, zone 5: torso). */
+async function damageCard(attacker: unknown, targetToken: unknown, damageFaces: number[]): Promise<Message> {
+  const asBefore = stub.game.users.current;
+  stub.game.users.current = gm;
+  gm.targets.clear();
+  gm.targets.add(targetToken);
+  diceQueue.push(9, 5);
+  const { message } = (await api().rollAttack({ actor: attacker, weaponId: "sword" }))!;
+  await api().flow.runCardAction(message, 0, "noReaction");
+  diceQueue.push(...damageFaces);
+  await api().flow.runCardAction(message, 0, "rollDamage");
+  gm.targets.clear();
+  stub.game.users.current = asBefore;
+  return message;
+}
+
+/**
+ * Writes a request straight into a user's own User document, as a hostile client could from the
+ * console, and waits for the active GM's answer there.
+ */
+async function rawRequest(as: StubUser, name: string, data: Dict): Promise<Dict> {
+  const id = `forged${Math.floor(Math.random() * 1e9)}`;
+  await stub.game.users.as(as, () => as.update({ "flags.fray.request": { id, name, data } }));
+  for (let i = 0; i < 500; i++) {
+    const answer = as.getFlag("fray", "answer") as Dict | undefined;
+    if (answer?.id === id) return answer;
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  throw new Error("no answer");
+}
+
+describe("authority: requests as a hostile player or a busy GM would send them", () => {
+  it("UD-DMG-02: a request naming another user is judged by the writer the server reports, not by its fields", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    ayla.ownership = { default: 0 };
+    bandit.ownership = { default: 0 };
+    const answer = await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0, userId: "gm", requester: { id: "gm", isGM: true } });
+    expect(answer).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.NotYours" } });
+    expect(queries.at(-1)?.userId).toBe("p1");
+    expect(vitalsOf(bandit).hp.value).toBe(20);
+    expect(system(message).targets[0]!.applied).toBeUndefined();
+  });
+
+  it("UD-DMG-02: a request written on someone else's User is refused by the server, and one a GM writes on a player's User is ignored", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    await expect(stub.game.users.as(player, () => gm.update({ "flags.fray.request": { id: "x1", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }))).rejects.toThrow(/permission/);
+    await stub.game.users.as(gm2, () => player.update({ "flags.fray.request": { id: "x2", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(player.getFlag("fray", "answer")).not.toMatchObject({ id: "x2" });
+    expect(vitalsOf(bandit).hp.value).toBe(20);
+  });
+
+  it("UD-DMG-04: HP, a before record and a target list in the payload are ignored; the GM writes what the core gives", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    ayla.ownership = { default: 0, p1: 3 };
+    const expected = ud10.applyDamage(ud10CombatantFromActor(bandit.toObject() as never), { roll: { formula: "8", total: 8, dice: [], constant: 8 }, amount: 8, location: "torso", penetration: 0 }, ud10.defaults());
+    const answer = await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0, hp: -50, before: { hp: { value: 999, max: 999 } }, targets: ["Actor.thug"], amount: 99 });
+    expect(answer).toMatchObject({ ok: true });
+    expect(vitalsOf(bandit).hp.value).toBe(expected.after.hp!.value);
+    expect(vitalsOf(bandit).ep.value).toBe(expected.after.ep!.value);
+  });
+
+  it("UD-DMG-01: an edited card (damage total, reaction success, attacker) is refused; nothing is applied", async () => {
+    const { ayla, bandit, thug, banditToken } = world();
+    ayla.ownership = { default: 0, p1: 3 };
+    const message = await damageCard(ayla, banditToken, [6]);
+    const t = system(message).targets[0]!;
+    // The author edits their own card from the console.
+    await message.update({ "system.targets": [{ ...t, damage: { ...t.damage!, total: 99 } }] });
+    await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0 }).then((a) => expect(a).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.CardMismatch" } }));
+    await message.update({ "system.targets": [{ ...t, reaction: { id: "parry", natural: 10, total: 20, modifiers: [], faces: [10, 10], success: false } }] });
+    await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0 }).then((a) => expect(a).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.CardMismatch" } }));
+    // A card speaking for an attacker its author does not own.
+    (message as unknown as Dict).author = player;
+    thug.ownership = { default: 0 };
+    await message.update({ "system.attackerUuid": "Actor.thug", "system.targets": [t] });
+    await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0 }).then((a) => expect(a).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.CardForged" } }));
+    expect(vitalsOf(bandit).hp.value).toBe(20);
+  });
+
+  it("UD-REA-01: a card step for a target the player does not own is refused by the GM", async () => {
+    const { ayla, bandit, banditToken } = world();
+    gm.targets.add(banditToken);
+    diceQueue.push(9, 5);
+    const { message } = (await api().rollAttack({ actor: ayla, weaponId: "sword" }))!;
+    bandit.ownership = { default: 0 };
+    diceQueue.push(1);
+    const answer = await rawRequest(player, "fray.cardUpdate", { messageId: message.id, index: 0, action: "parry", rolls: [] });
+    expect(answer).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.NotYours" } });
+    expect(system(message).targets[0]!.reaction).toBeUndefined();
+  });
+
+  it("UD-DMG-02: two GM clients pressing Apply at once apply once", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    await Promise.all([
+      stub.game.users.as(gm2, () => api().flow.runCardAction(message, 0, "applyDamage")),
+      stub.game.users.as(gm, () => api().flow.runCardAction(message, 0, "applyDamage")),
+    ]);
+    const applied = system(message).targets[0]!.applied!;
+    expect(vitalsOf(bandit).hp.value).toBe(applied.after.hp.value);
+    expect(applied.after.hp.value).toBe(applied.before.hp.value - (applied.before.hp.value - applied.after.hp.value));
+    expect(Object.keys((bandit.getFlag("fray", "ledger") as Dict) ?? {})).toHaveLength(1);
+    expect(stub.ui.notifications.messages.filter((m) => m.level === "error")).toHaveLength(1);
+    // The second GM's press went to the active GM as a request, with its own id.
+    expect(queries.map((q) => q.userId)).toEqual(["gm2"]);
+  });
+
+  it("UD-DMG-04: undo in the other order keeps the newer hit; undo twice does nothing; an edited card cannot apply twice", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const first = await damageCard(ayla, banditToken, [6]);
+    const second = await damageCard(ayla, banditToken, [8]);
+    await api().flow.runCardAction(first, 0, "applyDamage");
+    await api().flow.runCardAction(second, 0, "applyDamage");
+    const a = system(first).targets[0]!.applied!;
+    const b = system(second).targets[0]!.applied!;
+    const lossB = b.before.hp.value - b.after.hp.value;
+    expect(lossB).toBeGreaterThan(0);
+    await api().flow.runCardAction(first, 0, "undoDamage");
+    expect(vitalsOf(bandit).hp.value).toBe(20 - lossB);
+    // The author puts the card back to "applied" and asks again: the target's ledger says it is undone.
+    await first.update({ "system.targets": [{ ...system(first).targets[0]!, applied: a }] });
+    await api().flow.runCardAction(first, 0, "undoDamage");
+    expect(vitalsOf(bandit).hp.value).toBe(20 - lossB);
+    // ... and a card edited back to "damage" after its application is not applied again.
+    const { applied: _b, ...unapplied } = system(second).targets[0]!;
+    await second.update({ "system.targets": [unapplied] });
+    await api().flow.runCardAction(second, 0, "applyDamage");
+    expect(vitalsOf(bandit).hp.value).toBe(20 - lossB);
+    await second.update({ "system.targets": [{ ...unapplied, applied: b }] });
+    await api().flow.runCardAction(second, 0, "undoDamage");
+    expect(vitalsOf(bandit).hp).toEqual({ value: 20, max: 20 });
+    expect(vitalsOf(bandit).ep).toEqual({ value: 10, max: 10 });
+  });
+
+  it("UD-DMG-04: HP never exceeds its maximum after healing in between; an edited before record changes nothing", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    const t = system(message).targets[0]!;
+    await bandit.update({ "system.hp.value": 19 }); // healed by hand
+    await message.update({ "system.targets": [{ ...t, applied: { ...t.applied!, before: { ...t.applied!.before, hp: { value: 500, max: 500 } } } }] });
+    await api().flow.runCardAction(message, 0, "undoDamage");
+    expect(vitalsOf(bandit).hp).toEqual({ value: 20, max: 20 });
+  });
+
+  it("UD-DMG-04: statuses follow the vitals after undo: still at HP 0 or below stays incapacitated", async () => {
+    const { ayla, bandit, banditToken } = world();
+    await bandit.update({ "system.hp.value": 4 });
+    const first = await damageCard(ayla, banditToken, [10, 9]); // 2 + 19 = 21
+    const second = await damageCard(ayla, banditToken, [10, 9]);
+    await api().flow.runCardAction(first, 0, "applyDamage");
+    expect(bandit.statuses.has("incapacitated")).toBe(true);
+    await api().flow.runCardAction(second, 0, "applyDamage");
+    await api().flow.runCardAction(first, 0, "undoDamage");
+    expect(vitalsOf(bandit).hp.value).toBeLessThanOrEqual(0);
+    expect(bandit.statuses.has("incapacitated")).toBe(true);
+    await api().flow.runCardAction(second, 0, "undoDamage");
+    expect(vitalsOf(bandit).hp.value).toBe(4);
+    expect(bandit.statuses.has("incapacitated")).toBe(false);
+  });
+
+  it("UD-ACT-01: a spend request for a foreign combatant, or with a cost of -5, never spends what was sent", async () => {
+    const { ayla, bandit, aylaToken, banditToken } = world();
+    const flags = startCombat([
+      { id: "c1", actor: ayla, token: aylaToken },
+      { id: "c2", actor: bandit, token: banditToken },
+    ]);
+    ayla.ownership = { default: 0, p1: 3 };
+    bandit.ownership = { default: 0 };
+    const foreign = await rawRequest(player, "fray.spend", { combatId: "combat1", combatantId: "c2", kind: "action", action: "attack" });
+    expect(foreign).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.NotYourCombatant" } });
+    expect(flags.get("c2.economy")).toBeUndefined();
+    const negative = await rawRequest(player, "fray.spend", { combatId: "combat1", combatantId: "c1", kind: "action", action: "reload", cost: { slots: { action: -5, movement: -5 } } });
+    expect(negative).toMatchObject({ ok: true });
+    const slots = (flags.get("c1.economy") as { slots: Record<string, { used: number }> }).slots;
+    expect(slots.action!.used).toBe(1);
+    expect(slots.movement!.used).toBe(0);
+    const badMove = await rawRequest(player, "fray.spend", { combatId: "combat1", combatantId: "c1", kind: "move", move: { fromMetres: 5, toMetres: -20 } });
+    expect(badMove).toMatchObject({ ok: false, error: { key: "FRAY.Error.Field", data: { field: "move" } } });
+    const unknown = await rawRequest(player, "fray.spend", { combatId: "combat1", combatantId: "c1", kind: "refund" });
+    expect(unknown).toMatchObject({ ok: false, error: { key: "FRAY.Error.Field", data: { field: "kind" } } });
+  });
+
+  it("with no GM connected a player's apply is refused with a notification", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    gm.active = false;
+    gm2.active = false;
+    stub.game.users.current = player;
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    gm.active = true;
+    expect(stub.ui.notifications.messages.at(-1)).toMatchObject({ level: "error", text: lookup(en, "FRAY.Flow.Error.NoGM") });
+    expect(vitalsOf(bandit).hp.value).toBe(20);
   });
 });
 

@@ -282,12 +282,17 @@ export async function replayedPacket(ctx: ActionContext): Promise<DamagePacket> 
     throw err;
   }
   if (!replay.hit) throw mismatch();
-  const reaction = t.reaction ? { id: t.reaction.id, faces: t.reaction.faces } : stored.reaction ? { id: String(stored.reaction.id), faces: facesOf(stored.reaction.check?.roll) } : undefined;
+  const reaction = t.reaction
+    ? { id: t.reaction.id, faces: t.reaction.faces, total: t.reaction.total }
+    : stored.reaction
+      ? { id: String(stored.reaction.id), faces: facesOf(stored.reaction.check?.roll), total: undefined }
+      : undefined;
   if (reaction) {
     const option = ud10.reactions(input, undefined, options).find((r) => r.id === reaction.id);
     if (!option) throw mismatch();
     const outcome = await resolveReaction(option, replay.check.total, new ScriptedRoller(reaction.faces)).catch(() => undefined);
     if (!outcome || outcome.success) throw mismatch();
+    if (reaction.total !== undefined && outcome.check.total !== reaction.total) throw mismatch();
   }
   let packet: DamagePacket;
   try {
