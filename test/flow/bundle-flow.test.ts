@@ -411,7 +411,10 @@ describe("attack card buttons", () => {
 });
 
 /** HP and EP of a stand-in actor. */
-const vitalsOf = (a: { system: unknown }) => a.system as { hp: { value: number; max: number }; ep: { value: number; max: number } };
+const vitalsOf = (a: unknown) => (a as { system: unknown }).system as { hp: { value: number; max: number }; ep: { value: number; max: number } };
+
+/** The update and flags of a stand-in actor of {@link actor}. */
+const docOf = (a: unknown) => a as { update(changes: Dict): Promise<unknown>; getFlag(scope: string, key: string): unknown };
 
 /** An attack by `attacker` on one token, taken to the damage phase by the GM (attack 9, zone 5: torso). */
 async function damageCard(attacker: unknown, targetToken: unknown, damageFaces: number[]): Promise<Message> {
@@ -518,7 +521,7 @@ describe("authority: requests as a hostile player or a busy GM would send them",
     const applied = system(message).targets[0]!.applied!;
     expect(vitalsOf(bandit).hp.value).toBe(applied.after.hp.value);
     expect(applied.after.hp.value).toBe(applied.before.hp.value - (applied.before.hp.value - applied.after.hp.value));
-    expect(Object.keys((bandit.getFlag("fray", "ledger") as Dict) ?? {})).toHaveLength(1);
+    expect(Object.keys((docOf(bandit).getFlag("fray", "ledger") as Dict) ?? {})).toHaveLength(1);
     expect(stub.ui.notifications.messages.filter((m) => m.level === "error")).toHaveLength(1);
     // The second GM's press went to the active GM as a request, with its own id.
     expect(queries.map((q) => q.userId)).toEqual(["gm2"]);
@@ -556,7 +559,7 @@ describe("authority: requests as a hostile player or a busy GM would send them",
     const message = await damageCard(ayla, banditToken, [6]);
     await api().flow.runCardAction(message, 0, "applyDamage");
     const t = system(message).targets[0]!;
-    await bandit.update({ "system.hp.value": 19 }); // healed by hand
+    await docOf(bandit).update({ "system.hp.value": 19 }); // healed by hand
     await message.update({ "system.targets": [{ ...t, applied: { ...t.applied!, before: { ...t.applied!.before, hp: { value: 500, max: 500 } } } }] });
     await api().flow.runCardAction(message, 0, "undoDamage");
     expect(vitalsOf(bandit).hp).toEqual({ value: 20, max: 20 });
@@ -564,7 +567,7 @@ describe("authority: requests as a hostile player or a busy GM would send them",
 
   it("UD-DMG-04: statuses follow the vitals after undo: still at HP 0 or below stays incapacitated", async () => {
     const { ayla, bandit, banditToken } = world();
-    await bandit.update({ "system.hp.value": 4 });
+    await docOf(bandit).update({ "system.hp.value": 4 });
     const first = await damageCard(ayla, banditToken, [10, 9]); // 2 + 19 = 21
     const second = await damageCard(ayla, banditToken, [10, 9]);
     await api().flow.runCardAction(first, 0, "applyDamage");

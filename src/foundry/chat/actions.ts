@@ -28,7 +28,7 @@ import {
   type Viewer,
 } from "../logic/card.js";
 import { withImmobilized } from "../logic/attack-options.js";
-import { packetOf, storedDamage, storedReactionOf } from "../logic/attack-state.js";
+import { storedDamage, storedReactionOf } from "../logic/attack-state.js";
 import { reactionEvent } from "../logic/economy.js";
 import { applyUpdate, ledgerEntry, ledgerEntryOf, ledgerKey, ledgerUpdate, statusChanges, undoneState, undoRecord, vitalsUpdate } from "../logic/undo.js";
 import { reportError, warn } from "../notify.js";
