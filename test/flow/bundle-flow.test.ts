@@ -410,6 +410,10 @@ describe("attack card buttons", () => {
   });
 });
 
+/** A name a hostile player might give a token, and how it must reach HTML. */
+const XSS = "<img src=x onerror=alert(1)>";
+const ESCAPED = "&lt;img src=x onerror=alert(1)&gt;";
+
 /** HP and EP of a stand-in actor. */
 const vitalsOf = (a: unknown) => (a as { system: unknown }).system as { hp: { value: number; max: number }; ep: { value: number; max: number } };
 
@@ -601,6 +605,29 @@ describe("authority: requests as a hostile player or a busy GM would send them",
     expect(badMove).toMatchObject({ ok: false, error: { key: "FRAY.Error.Field", data: { field: "move" } } });
     const unknown = await rawRequest(player, "fray.spend", { combatId: "combat1", combatantId: "c1", kind: "refund" });
     expect(unknown).toMatchObject({ ok: false, error: { key: "FRAY.Error.Field", data: { field: "kind" } } });
+  });
+
+  it("UD-ATK-02, UD-ACT-02: a name like <img src=x onerror=alert(1)> reaches the card and the notifications as text", async () => {
+    const { bandit, banditToken } = world();
+    const evil = actor("evil", XSS, "character", combatantSystem(6));
+    const evilToken = stubToken(evil, 2, 0);
+    docs.set(evilToken.document.uuid, { ...evilToken.document, object: evilToken, actor: evil, isOwner: true });
+    const flags = startCombat([
+      { id: "c1", actor: evil, token: evilToken },
+      { id: "c2", actor: bandit, token: banditToken },
+    ]);
+    gm.targets.add(banditToken);
+    diceQueue.push(9, 5);
+    const { message } = (await api().rollAttack({ actor: evil, weaponId: "sword" }))!;
+    expect(message.content).not.toContain("<img");
+    // Handlebars escapes `=` too.
+    expect(message.content).toContain("&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;");
+    expect((flags.get("c1.economy") as { slots: Dict }).slots.action).toMatchObject({ used: 1 });
+    await (api().flow as unknown as { takeAction(a: unknown, action: string): Promise<unknown> }).takeAction(evil, "reload");
+    const warning = stub.ui.notifications.messages.at(-1)!;
+    expect(warning.level).toBe("warn");
+    expect(warning.text).not.toContain("<img");
+    expect(warning.text).toContain(ESCAPED);
   });
 
   it("with no GM connected a player's apply is refused with a notification", async () => {
@@ -838,6 +865,28 @@ describe("leaving melee", () => {
     }
     expect((flags.get("c1.economy") as { slots: Dict }).slots).toMatchObject({ movement: { used: 1 }, action: { used: 1 }, reaction: { used: 1 } });
     expect(messages.at(-1)!.content).toContain("UD-OPT-02");
+  });
+
+  it("UD-OPT-02: a token named like HTML reaches the retreat dialog and its chat line as text", async () => {
+    const { docsById } = engagedWorld();
+    docsById.ayla.name = XSS;
+    const apps = ((globalThis as Dict).foundry as { applications: { api: Dict } }).applications.api;
+    let content = "";
+    apps.DialogV2 = {
+      wait: async (options: { content: string }) => {
+        content = options.content;
+        return "retreat";
+      },
+    };
+    try {
+      await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 0 }, destination: { x: 0, y: 400 }, passed: { cost: 6 } }, {}, { id: "gm" });
+    } finally {
+      delete apps.DialogV2;
+    }
+    for (const html of [content, messages.at(-1)!.content]) {
+      expect(html).not.toContain("<img");
+      expect(html).toContain(ESCAPED);
+    }
   });
 
   it("UD-MOV-03: moving on past standard movement spends the action too; nothing is asked when no opponent is left behind", async () => {
