@@ -1000,6 +1000,42 @@ describe("card buttons per user (renderChatMessageHTML)", () => {
     expect(element.querySelectorAll("button").map((b) => b.dataset.action)).toEqual(["fray-parry", "fray-dodge", "fray-noReaction"]);
   });
 
+  it("UD-OPT-01: a player's own free-attack prompt naming their own actor offers them no attack; the opponent's owner keeps theirs", async () => {
+    const { ayla, bandit } = world();
+    ayla.ownership = { default: 0, p1: 3 };
+    bandit.ownership = { default: 0, p1: 3 };
+    const prompt = {
+      moverTokenUuid: "Scene.s1.Token.token-thug",
+      moverName: "Thug",
+      attackers: [
+        { actorUuid: "Actor.ayla", tokenUuid: "Scene.s1.Token.token-ayla", name: "Ayla" },
+        { actorUuid: "Actor.bandit", tokenUuid: "Scene.s1.Token.token-bandit", name: "Bandit" },
+      ],
+    };
+    const element = () => {
+      const root = new FakeElement("div");
+      const row = new FakeElement("div", ["fray-card-buttons"]);
+      root.append(row);
+      for (const i of [0, 1]) {
+        const b = new FakeElement("button");
+        b.dataset = { action: "fray-freeAttack", index: String(i) };
+        row.append(b);
+      }
+      return root;
+    };
+    // Posted by the player, who owns both: no free attack for their own actors.
+    const forged = { id: "fa1", type: "base", author: player, flags: { fray: { freeAttack: prompt } } } as unknown as Message;
+    stub.game.users.current = player;
+    const mine = element();
+    render(forged, mine);
+    expect(mine.querySelectorAll("button")).toHaveLength(0);
+    // Posted by the GM (a mover the GM controls): the player keeps the buttons of actors they own.
+    const real = { ...forged, author: gm } as unknown as Message;
+    const theirs = element();
+    render(real, theirs);
+    expect(theirs.querySelectorAll("button").map((b) => b.dataset.index)).toEqual(["0", "1"]);
+  });
+
   it("a click disables the row at once and runs the action once; the GM sees every button", async () => {
     const { ayla, banditToken } = world();
     stub.game.user.targets.add(banditToken);
