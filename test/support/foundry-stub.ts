@@ -3,6 +3,12 @@
  * `dist/fray.mjs` can be loaded and its hooks run in Node. It records what the system registers
  * (data models, settings, sheets, chat messages, notifications) for tests to inspect.
  *
+ * Users and clients: `game.users` holds several users (a GM `gm` at first; tests add players and
+ * more GMs), `game.users.activeGM` is the connected GM with the lowest id, and a User update
+ * calls `updateUser(user, changes, options, userId)` on every connected client with the id of
+ * the user who made it, each client's hooks running as that client (`game.user`). Documents get
+ * Foundry's ownership (`withOwnership`): `testUserPermission(user, level)` and `isOwner`.
+ *
  * Not Foundry: only the members the glue uses exist, with the simplest behaviour that keeps the
  * glue's contract visible. Field classes record their options; the Roll stand-in rolls the
  * rules core's formula subset with scripted faces; templates render with the real Handlebars
