@@ -630,6 +630,16 @@ describe("authority: requests as a hostile player or a busy GM would send them",
     expect(warning.text).toContain(ESCAPED);
   });
 
+  it("UD-DMG-02: an unknown request is refused and a request with a malformed id is ignored", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    expect(await rawRequest(player, "fray.setHp", { actorUuid: "Actor.bandit", hp: 0 })).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.Refused" } });
+    await stub.game.users.as(player, () => player.update({ "flags.fray.request": { id: "../../x", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(system(message).targets[0]!.applied).toBeUndefined();
+    expect(vitalsOf(bandit).hp.value).toBe(20);
+  });
+
   it("with no GM connected a player's apply is refused with a notification", async () => {
     const { ayla, bandit, banditToken } = world();
     const message = await damageCard(ayla, banditToken, [6]);
