@@ -1,5 +1,8 @@
 /**
  * Localized notifications, and the one place where errors of the rules core reach the user.
+ * Names reach HTML escaped: {@link formatHtml} escapes every value put into a localized string
+ * (a token named `<img src=x onerror=alert(1)>` shows as text), and notifications use it, since
+ * Foundry shows their message as HTML.
  */
 import { FrayError, localizeError } from "../rules/core/errors.js";
 import { localizeData } from "./attack-card.js";
@@ -9,14 +12,29 @@ export function formatKey(key: string, data: Record<string, string | number> = {
   return game.i18n.format(key, localizeData(data, game.i18n));
 }
 
-/** Shows a localized warning. */
-export function warn(key: string, data?: Record<string, string | number>): void {
-  ui.notifications?.warn(formatKey(key, data));
+/** Escapes text for HTML: `&`, `<`, `>`, `"` and `'`. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-/** Shows a localized error. */
+/**
+ * Formats an i18n key for HTML: the data's values (names, localized labels) are escaped after
+ * localization; the localized string itself is the translators' and kept as it is.
+ */
+export function formatHtml(key: string, data: Record<string, string | number> = {}): string {
+  const values = localizeData(data, game.i18n);
+  const escaped = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === "string" ? escapeHtml(v) : v]));
+  return game.i18n.format(key, escaped);
+}
+
+/** Shows a localized warning; names in the data are escaped. */
+export function warn(key: string, data?: Record<string, string | number>): void {
+  ui.notifications?.warn(formatHtml(key, data));
+}
+
+/** Shows a localized error; names in the data are escaped. */
 export function error(key: string, data?: Record<string, string | number>): void {
-  ui.notifications?.error(formatKey(key, data));
+  ui.notifications?.error(formatHtml(key, data));
 }
 
 /**
@@ -26,7 +44,7 @@ export function error(key: string, data?: Record<string, string | number>): void
  */
 export function reportError(err: unknown): void {
   if (err instanceof FrayError) {
-    ui.notifications?.error(localizeError(err, (key, data) => formatKey(key, data)));
+    ui.notifications?.error(localizeError(err, (key, data) => formatHtml(key, data)));
     return;
   }
   console.error("Fray |", err);

@@ -1,12 +1,16 @@
 /**
- * A Quench batch (`@ethaks/fvtt-quench`, a runtime module) for a GM to run in a real world:
- * attack -> reaction -> damage -> apply -> undo on two throwaway actors. Registered only in
+ * Quench batches (`@ethaks/fvtt-quench`, a runtime module) for a GM to run in a real world:
+ * attack -> reaction -> damage -> apply -> undo on two throwaway actors, and the v13 behaviour the
+ * authority code relies on (docs/foundry-assumptions.md: who the server says made an update, the
+ * active GM, ownership tests, a message's author, an identity-less query). Registered only in
  * development builds (`FRAY_QUENCH` define, set by `vite build --mode development`).
  */
 import type { AttackMessageLike } from "./chat/attack-message.js";
 import { attackSystem } from "./chat/attack-message.js";
-import { applyHere, declineReaction, rollDamageFor, undoHere } from "./chat/actions.js";
+import { applyHere, declineReaction, rollDamageFor, undoDamageAction, undoHere } from "./chat/actions.js";
 import { rollAttack } from "./attack.js";
+import { formatHtml } from "./notify.js";
+import { activeGM, isActiveGM } from "./queries.js";
 
 declare const __FRAY_QUENCH__: boolean | undefined;
 
@@ -19,6 +23,7 @@ interface QuenchContext {
   assert: {
     ok(value: unknown, message?: string): void;
     equal(actual: unknown, expected: unknown, message?: string): void;
+    notInclude(haystack: string, needle: string, message?: string): void;
   };
 }
 
@@ -45,10 +50,101 @@ function combatantData(name: string, type: "character" | "npc") {
   };
 }
 
-/** Registers the batch on `quenchReady` in development builds. */
+
+/** Waits for the next `name` hook call, or `undefined` after `ms` milliseconds. */
+function nextHook(name: string, ms = 5_000): Promise<unknown[] | undefined> {
+  return new Promise((resolve) => {
+    const on = Hooks.on.bind(Hooks) as unknown as (n: string, fn: (...args: unknown[]) => void) => number;
+    const off = Hooks.off.bind(Hooks) as unknown as (n: string, id: number) => void;
+    const timer = setTimeout(() => {
+      off(name, id);
+      resolve(undefined);
+    }, ms);
+    const id = on(name, (...args: unknown[]) => {
+      clearTimeout(timer);
+      off(name, id);
+      resolve(args);
+    });
+  });
+}
+
+/** The v13 behaviour the request channel and the GM handlers rely on (docs/foundry-assumptions.md). */
+function registerAuthorityBatch(quench: Quench): void {
+  quench.registerBatch(
+    "fray.authority",
+    (context) => {
+      const { describe, it, after, assert } = context;
+      describe("Foundry v13 behaviour the authority code relies on", () => {
+        const made: { delete(): Promise<unknown> }[] = [];
+        after(async () => {
+          for (const doc of made) await doc.delete();
+          await (game.user as unknown as { update(c: Record<string, unknown>): Promise<unknown> }).update({ "flags.fray.-=quenchProbe": null });
+        });
+        it("A1: updateUser passes the id of the user who made the update, and the changes with the flag", async () => {
+          const user = game.user as unknown as { id: string; update(c: Record<string, unknown>): Promise<unknown> };
+          const seen = nextHook("updateUser");
+          await user.update({ "flags.fray.quenchProbe": { id: "probe1" } });
+          const args = await seen;
+          assert.ok(args, "updateUser was called");
+          assert.equal((args![0] as { id: string }).id, user.id);
+          assert.equal(args![3], user.id, "the fourth argument is the updating user's id");
+          const changes = args![1] as { flags?: { fray?: { quenchProbe?: { id?: string } } } };
+          assert.equal(changes.flags?.fray?.quenchProbe?.id, "probe1", "the changes carry the flag");
+        });
+        it("A2: with this GM connected, game.users.activeGM is a connected GM, and it is this client when no other GM is connected", async () => {
+          const gm = activeGM() as unknown as { isGM: boolean; active: boolean } | undefined;
+          assert.ok(gm?.isGM && gm.active, "an active GM exists");
+          const otherGMs = (game.users as unknown as { filter(fn: (u: { isGM: boolean; active: boolean; id: string }) => boolean): unknown[] }).filter((u) => u.isGM && u.active && u.id !== game.user?.id);
+          if (otherGMs.length === 0) assert.ok(isActiveGM(), "this client is the active GM");
+        });
+        it("A3: testUserPermission: a GM owns an actor; a player without ownership does not", async () => {
+          const actor = (await Actor.implementation.create({ name: "Quench Ownership", type: "npc", ownership: { default: 0 } } as never)) as unknown as {
+            testUserPermission(user: unknown, level: string): boolean;
+            delete(): Promise<unknown>;
+          };
+          made.push(actor);
+          assert.ok(actor.testUserPermission(game.user, "OWNER"), "GM owns");
+          const player = (game.users as unknown as { find(fn: (u: { isGM: boolean }) => boolean): unknown }).find((u) => !u.isGM);
+          if (player) assert.ok(!actor.testUserPermission(player, "OWNER"), "a player with ownership NONE does not own");
+        });
+        it("A4: a ChatMessage's author is the user who created it", async () => {
+          const message = (await ChatMessage.implementation.create({ content: "Quench author probe", whisper: [game.user?.id ?? ""] } as never)) as unknown as { author?: { id?: string }; delete(): Promise<unknown> };
+          made.push(message);
+          assert.equal(message.author?.id, game.user?.id);
+        });
+        it("A5: a v13 query handler is given the data and an options object, and no identity of the sender", async () => {
+          const config = CONFIG as unknown as { queries: Record<string, (data: unknown, options: unknown) => unknown> };
+          let received: unknown[] = [];
+          config.queries["fray.quenchProbe"] = (data: unknown, options: unknown) => {
+            received = [data, options];
+            return true;
+          };
+          try {
+            const gm = activeGM() as unknown as { query(name: string, data: unknown, options?: unknown): Promise<unknown> };
+            await gm.query("fray.quenchProbe", { probe: 1 }, { timeout: 5_000 });
+          } finally {
+            delete config.queries["fray.quenchProbe"];
+          }
+          const options = (received[1] ?? {}) as Record<string, unknown>;
+          assert.equal((received[0] as { probe?: number }).probe, 1);
+          assert.ok(!("user" in options) && !("userId" in options) && !("sender" in options), "no identity in the handler's options");
+        });
+        it("A6: names are escaped in notifications and string-built HTML", async () => {
+          const text = formatHtml("FRAY.Flow.Error.NoAction", { actor: "<img src=x onerror=alert(1)>" });
+          assert.notInclude(text, "<img");
+          assert.ok(text.includes("&lt;img"), "escaped");
+        });
+      });
+    },
+    { displayName: "Fray: v13 assumptions of the authority code" },
+  );
+}
+
+/** Registers the batches on `quenchReady` in development builds. */
 export function registerQuench(): void {
   if (!quenchEnabled()) return;
   Hooks.once("quenchReady" as never, ((quench: Quench) => {
+    registerAuthorityBatch(quench);
     quench.registerBatch(
       "fray.ud10.attack-flow",
       (context) => {
@@ -100,11 +196,22 @@ export function registerQuench(): void {
             }
             assert.ok(refused, "second apply refused");
           });
-          it("undo restores HP and EP exactly", async () => {
+          it("UD-DMG-02: undo restores HP and EP exactly", async () => {
             const record = attackSystem(message).targets[0]!.applied!;
             await undoHere(message, 0);
             assert.equal(defender.system.hp.value, record.before.hp.value);
             assert.equal(defender.system.ep.value, record.before.ep.value);
+          });
+          it("UD-DMG-02: a second undo through the active GM changes nothing", async () => {
+            const hp = defender.system.hp.value;
+            let refused = false;
+            try {
+              await undoDamageAction(message, 0);
+            } catch {
+              refused = true;
+            }
+            assert.ok(refused, "second undo refused");
+            assert.equal(defender.system.hp.value, hp);
           });
         });
       },

@@ -5,7 +5,7 @@
  * UD-INI-03, UD-ACT-01), the ruler's colours (UD-MOV-01 to UD-MOV-03) and refusing a move past
  * full movement, the sheets' Actions row and skill rolls in combat (UD-ACT-02), the GM's pip
  * toggle in the tracker, and range and firing mode from the dialog to the card and the damage
- * rolled (UD-RNG-01, UD-RNG-02). Extra stand-in pieces (documents with `update`, UUID lookup, queries, Combat,
+ * rolled (UD-RNG-01, UD-RNG-02). Extra stand-in pieces (documents with `update`, UUID lookup, Combat,
  * TokenRuler) are set up here, on top of `test/support/foundry-stub.ts`.
  */
 import { existsSync } from "node:fs";
@@ -16,7 +16,7 @@ import { ud10 } from "../../src/rules/ud10/index.js";
 import { ud10CombatantFromActor } from "../../src/foundry/sources.js";
 import { BAND_COLOURS } from "../../src/foundry/logic/ruler.js";
 import type { TargetState } from "../../src/foundry/logic/card.js";
-import { ROOT, StubChatMessage, StubRoll, diceQueue, installFoundryStub, lookup, readLang, stubActor, stubToken, type FoundryStub } from "../support/foundry-stub.js";
+import { ROOT, StubChatMessage, StubRoll, diceQueue, installFoundryStub, lookup, readLang, stubActor, stubToken, withOwnership, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { combatantSystem } from "../support/actors.js";
 
 const BUNDLE = join(ROOT, "dist", "fray.mjs");
@@ -39,8 +39,13 @@ interface Message {
 
 const messages: Message[] = [];
 const docs = new Map<string, unknown>();
-const queries: { name: string; data: unknown }[] = [];
+/** Requests the active GM's client saw written on a User, with the writer the server reported. */
+const queries: { name: string; data: Dict; userId: string }[] = [];
 let stub: FoundryStub;
+let gm: StubUser;
+/** A player and a second GM, connected. */
+let player: StubUser;
+let gm2: StubUser;
 
 /**
  * Starts a combat in the stand-in with one Combatant per entry (ids as given, all owned); their
@@ -54,7 +59,9 @@ function startCombat(entries: readonly { id: string; actor: { id: unknown }; tok
     token,
     actor,
     actorId: actor.id,
-    isOwner: true,
+    get isOwner() {
+      return (actor as { isOwner?: boolean }).isOwner ?? true;
+    },
     combat: { id: "combat1" },
     getFlag: (_s: string, k: string) => flags.get(`${id}.${k}`),
     setFlag: async (_s: string, k: string, v: unknown) => flags.set(`${id}.${k}`, structuredClone(v)),
@@ -133,28 +140,32 @@ beforeAll(async () => {
   };
   foundry.canvas = { placeables: { tokens: { TokenRuler: BaseRuler } } };
   const game = stub.game as unknown as Dict;
-  (game.user as Dict).id = "gm";
-  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
-  game.users = {
-    activeGM: {
-      query: async (name: string, data: Dict) => {
-        queries.push({ name, data });
-        const handler = (config.queries as Record<string, (d: Dict) => Promise<unknown>>)[name]!;
-        return handler(structuredClone(data));
-      },
-    },
+  foundry.utils = {
+    ...(foundry.utils as Dict),
+    randomID: () => Math.random().toString(36).slice(2, 12),
   };
+  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
+  game.combats = { get: (id: string) => ((game.combat as Dict | undefined)?.id === id || id === "combat1" ? game.combat : undefined) };
+  gm = stub.game.users.get("gm")!;
+  player = stub.game.users.add("p1", "Pat");
+  gm2 = stub.game.users.add("gm2", "Second GM", true);
+  stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
+    const request = (changes as Dict)["flags.fray.request"] as { name: string; data: Dict } | undefined;
+    if (request && stub.game.user.id === "gm") queries.push({ name: request.name, data: request.data, userId: userId as string });
+  });
   StubChatMessage.implementation.create = (async (data: Dict) => {
     const message = {
       ...data,
       id: `m${messages.length + 1}`,
-      isOwner: true,
+      author: stub.game.user,
       rolls: (data.rolls as unknown[]) ?? [],
       async update(changes: Dict) {
         for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
         return message;
       },
     } as unknown as Message;
+    // The author and GMs own a message (ChatMessage ownership in v13).
+    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
     messages.push(message);
     StubChatMessage.created.push(message as never);
     return message;
@@ -191,6 +202,9 @@ function actor(id: string, name: string, type: string, system: Dict, items: Dict
     get system() {
       return (source as unknown as Dict).system;
     },
+    getFlag(scope: string, key: string) {
+      return ((source as unknown as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
+    },
   });
   docs.set(a.uuid, a);
   return a;
@@ -217,17 +231,23 @@ beforeEach(() => {
   queries.length = 0;
   StubRoll.evaluated.length = 0;
   stub.ui.notifications.messages.length = 0;
+  stub.game.users.current = gm;
+  gm.isGM = true;
+  gm.active = true;
+  gm2.active = true;
+  player.flags = {};
   stub.game.user.targets.clear();
-  stub.game.user.isGM = true;
   diceQueue.length = 0;
   stub.game.settings.values.clear();
   (stub.game as unknown as Dict).combat = undefined;
 });
 
 describe("registration", () => {
-  it("registers the GM queries, the flow's hooks, the movement setting and the Combat classes", () => {
+  it("registers the request hook (no identity-less v13 query), the flow's hooks, the movement setting and the Combat classes", () => {
     const config = stub.CONFIG as unknown as Dict;
-    expect(Object.keys(config.queries as Dict).sort()).toEqual(["fray.applyDamage", "fray.cardUpdate", "fray.spend", "fray.undoDamage"]);
+    expect(config.queries).toBeUndefined();
+    // One hook of the system, one of this test's request log.
+    expect(stub.Hooks.handlers.get("updateUser")?.length).toBe(2);
     for (const hook of ["renderChatMessageHTML", "renderCombatTracker", "preMoveToken", "moveToken"]) expect(stub.Hooks.handlers.get(hook)?.length, hook).toBe(1);
     const setting = stub.game.settings.registered.get("fray.beyondFullMovement")!;
     expect(setting.default).toBe("show");
@@ -294,22 +314,28 @@ describe("attack card buttons", () => {
     expect(message.content).not.toMatch(/FRAY\./);
   });
 
-  it("a player who does not own the target applies through the active GM's query", async () => {
+  it("UD-DMG-02: a player who does not own the target applies through the active GM, who learns who asked from the server", async () => {
     const { ayla, bandit, banditToken } = world();
     stub.game.user.targets.add(banditToken);
     diceQueue.push(9, 5, 6);
     const { message } = (await api().rollAttack({ actor: ayla, weaponId: "sword" }))!;
     await api().flow.runCardAction(message, 0, "noReaction");
     await api().flow.runCardAction(message, 0, "rollDamage");
-    stub.game.user.isGM = false;
-    (bandit as unknown as Dict).isOwner = false;
+    ayla.ownership = { default: 0, p1: 3 };
+    bandit.ownership = { default: 0 };
+    stub.game.users.current = player;
     await api().flow.runCardAction(message, 0, "applyDamage");
-    expect(queries.map((q) => q.name)).toEqual(["fray.applyDamage"]);
+    expect(queries.map((q) => [q.name, q.userId])).toEqual([["fray.applyDamage", "p1"]]);
+    // The request names the card and the target, nothing the GM writes.
+    expect(Object.keys(queries[0]!.data).sort()).toEqual(["index", "messageId"]);
     const applied = system(message).targets[0]!.applied!;
-    expect(applied).toBeDefined();
+    expect(applied.userId).toBe("p1");
     const hpApplied = (bandit.system as Dict as { hp: { value: number } }).hp.value;
     expect(hpApplied).toBe(applied.after.hp.value);
     expect(hpApplied).toBeLessThan(20);
+    // The answer is written back by the GM on the player's User and the request cleared.
+    expect(player.getFlag("fray", "request")).toBeUndefined();
+    expect(player.getFlag("fray", "answer")).toMatchObject({ ok: true });
     // A second request reaches the GM, who refuses it from the card's state; the player sees why.
     await api().flow.runCardAction(message, 0, "applyDamage");
     expect(queries).toHaveLength(2);
@@ -317,18 +343,21 @@ describe("attack card buttons", () => {
     expect((bandit.system as Dict as { hp: { value: number } }).hp.value).toBe(hpApplied);
   });
 
-  it("a player who may not update the card sends the action and its dice; the GM computes the state through the core", async () => {
-    const { ayla, banditToken } = world();
+  it("UD-DMG-01: a player who may not update the card sends the action and its dice; the GM computes the state through the core", async () => {
+    const { ayla, bandit, banditToken } = world();
     stub.game.user.targets.add(banditToken);
     diceQueue.push(9, 5);
     const { message } = (await api().rollAttack({ actor: ayla, weaponId: "sword" }))!;
-    (message as unknown as Dict).isOwner = false;
+    ayla.ownership = { default: 0, p1: 3 };
+    bandit.ownership = { default: 0, p1: 3 };
+    stub.game.users.current = player;
+    expect(message.isOwner).toBe(false);
     await api().flow.runCardAction(message, 0, "noReaction");
     diceQueue.push(10, 4);
     await api().flow.runCardAction(message, 0, "rollDamage");
     expect(queries.map((q) => q.name)).toEqual(["fray.cardUpdate", "fray.cardUpdate"]);
     // The user sends the action and the Rolls, never a state of its own.
-    expect(queries.every((q) => !("next" in (q.data as Dict)))).toBe(true);
+    expect(queries.every((q) => !("next" in q.data))).toBe(true);
     const t = system(message).targets[0]!;
     expect(t.reaction).toBeUndefined();
     expect(t.damage).toMatchObject({ faces: [10, 4] });
@@ -378,6 +407,249 @@ describe("attack card buttons", () => {
     const again = await api().rollAttack({ actor: ayla, weaponId: "sword" });
     expect(again).toBeUndefined();
     expect(stub.ui.notifications.messages.at(-1)?.text).toBe("Ayla has no action left this round.");
+  });
+});
+
+/** A name a hostile player might give a token, and how it must reach HTML. */
+const XSS = "<img src=x onerror=alert(1)>";
+const ESCAPED = "&lt;img src=x onerror=alert(1)&gt;";
+
+/** HP and EP of a stand-in actor. */
+const vitalsOf = (a: unknown) => (a as { system: unknown }).system as { hp: { value: number; max: number }; ep: { value: number; max: number } };
+
+/** The update and flags of a stand-in actor of {@link actor}. */
+const docOf = (a: unknown) => a as { update(changes: Dict): Promise<unknown>; getFlag(scope: string, key: string): unknown };
+
+/** An attack by `attacker` on one token, taken to the damage phase by the GM (attack 9, zone 5: torso). */
+async function damageCard(attacker: unknown, targetToken: unknown, damageFaces: number[]): Promise<Message> {
+  const asBefore = stub.game.users.current;
+  stub.game.users.current = gm;
+  gm.targets.clear();
+  gm.targets.add(targetToken);
+  diceQueue.push(9, 5);
+  const { message } = (await api().rollAttack({ actor: attacker, weaponId: "sword" }))!;
+  await api().flow.runCardAction(message, 0, "noReaction");
+  diceQueue.push(...damageFaces);
+  await api().flow.runCardAction(message, 0, "rollDamage");
+  gm.targets.clear();
+  stub.game.users.current = asBefore;
+  return message;
+}
+
+/**
+ * Writes a request straight into a user's own User document, as a hostile client could from the
+ * console, and waits for the active GM's answer there.
+ */
+async function rawRequest(as: StubUser, name: string, data: Dict): Promise<Dict> {
+  const id = `forged${Math.floor(Math.random() * 1e9)}`;
+  await stub.game.users.as(as, () => as.update({ "flags.fray.request": { id, name, data } }));
+  for (let i = 0; i < 500; i++) {
+    const answer = as.getFlag("fray", "answer") as Dict | undefined;
+    if (answer?.id === id) return answer;
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  throw new Error("no answer");
+}
+
+describe("authority: requests as a hostile player or a busy GM would send them", () => {
+  it("UD-DMG-02: a request naming another user is judged by the writer the server reports, not by its fields", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    ayla.ownership = { default: 0 };
+    bandit.ownership = { default: 0 };
+    const answer = await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0, userId: "gm", requester: { id: "gm", isGM: true } });
+    expect(answer).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.NotYours" } });
+    expect(queries.at(-1)?.userId).toBe("p1");
+    expect(vitalsOf(bandit).hp.value).toBe(20);
+    expect(system(message).targets[0]!.applied).toBeUndefined();
+  });
+
+  it("UD-DMG-02: a request written on someone else's User is refused by the server, and one a GM writes on a player's User is ignored", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    await expect(stub.game.users.as(player, () => gm.update({ "flags.fray.request": { id: "x1", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }))).rejects.toThrow(/permission/);
+    await stub.game.users.as(gm2, () => player.update({ "flags.fray.request": { id: "x2", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(player.getFlag("fray", "answer")).not.toMatchObject({ id: "x2" });
+    expect(vitalsOf(bandit).hp.value).toBe(20);
+  });
+
+  it("UD-DMG-04: HP, a before record and a target list in the payload are ignored; the GM writes what the core gives", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    ayla.ownership = { default: 0, p1: 3 };
+    const expected = ud10.applyDamage(ud10CombatantFromActor(bandit.toObject() as never), { roll: { formula: "8", total: 8, dice: [], constant: 8 }, amount: 8, location: "torso", penetration: 0 }, ud10.defaults());
+    const answer = await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0, hp: -50, before: { hp: { value: 999, max: 999 } }, targets: ["Actor.thug"], amount: 99 });
+    expect(answer).toMatchObject({ ok: true });
+    expect(vitalsOf(bandit).hp.value).toBe(expected.after.hp!.value);
+    expect(vitalsOf(bandit).ep.value).toBe(expected.after.ep!.value);
+  });
+
+  it("UD-DMG-01: an edited card (damage total, reaction success, attacker) is refused; nothing is applied", async () => {
+    const { ayla, bandit, thug, banditToken } = world();
+    ayla.ownership = { default: 0, p1: 3 };
+    const message = await damageCard(ayla, banditToken, [6]);
+    const t = system(message).targets[0]!;
+    // The author edits their own card from the console.
+    await message.update({ "system.targets": [{ ...t, damage: { ...t.damage!, total: 99 } }] });
+    await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0 }).then((a) => expect(a).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.CardMismatch" } }));
+    await message.update({ "system.targets": [{ ...t, reaction: { id: "parry", natural: 10, total: 20, modifiers: [], faces: [10, 10], success: false } }] });
+    await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0 }).then((a) => expect(a).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.CardMismatch" } }));
+    // A card speaking for an attacker its author does not own.
+    (message as unknown as Dict).author = player;
+    thug.ownership = { default: 0 };
+    await message.update({ "system.attackerUuid": "Actor.thug", "system.targets": [t] });
+    await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0 }).then((a) => expect(a).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.CardForged" } }));
+    expect(vitalsOf(bandit).hp.value).toBe(20);
+  });
+
+  it("UD-REA-01: a card step for a target the player does not own is refused by the GM", async () => {
+    const { ayla, bandit, banditToken } = world();
+    gm.targets.add(banditToken);
+    diceQueue.push(9, 5);
+    const { message } = (await api().rollAttack({ actor: ayla, weaponId: "sword" }))!;
+    bandit.ownership = { default: 0 };
+    diceQueue.push(1);
+    const answer = await rawRequest(player, "fray.cardUpdate", { messageId: message.id, index: 0, action: "parry", rolls: [] });
+    expect(answer).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.NotYours" } });
+    expect(system(message).targets[0]!.reaction).toBeUndefined();
+  });
+
+  it("UD-DMG-02: two GM clients pressing Apply at once apply once", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    await Promise.all([
+      stub.game.users.as(gm2, () => api().flow.runCardAction(message, 0, "applyDamage")),
+      stub.game.users.as(gm, () => api().flow.runCardAction(message, 0, "applyDamage")),
+    ]);
+    const applied = system(message).targets[0]!.applied!;
+    expect(vitalsOf(bandit).hp.value).toBe(applied.after.hp.value);
+    expect(applied.after.hp.value).toBe(applied.before.hp.value - (applied.before.hp.value - applied.after.hp.value));
+    expect(Object.keys((docOf(bandit).getFlag("fray", "ledger") as Dict) ?? {})).toHaveLength(1);
+    expect(stub.ui.notifications.messages.filter((m) => m.level === "error")).toHaveLength(1);
+    // The second GM's press went to the active GM as a request, with its own id.
+    expect(queries.map((q) => q.userId)).toEqual(["gm2"]);
+  });
+
+  it("UD-DMG-04: undo in the other order keeps the newer hit; undo twice does nothing; an edited card cannot apply twice", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const first = await damageCard(ayla, banditToken, [6]);
+    const second = await damageCard(ayla, banditToken, [8]);
+    await api().flow.runCardAction(first, 0, "applyDamage");
+    await api().flow.runCardAction(second, 0, "applyDamage");
+    const a = system(first).targets[0]!.applied!;
+    const b = system(second).targets[0]!.applied!;
+    const lossB = b.before.hp.value - b.after.hp.value;
+    expect(lossB).toBeGreaterThan(0);
+    await api().flow.runCardAction(first, 0, "undoDamage");
+    expect(vitalsOf(bandit).hp.value).toBe(20 - lossB);
+    // The author puts the card back to "applied" and asks again: the target's ledger says it is undone.
+    await first.update({ "system.targets": [{ ...system(first).targets[0]!, applied: a }] });
+    await api().flow.runCardAction(first, 0, "undoDamage");
+    expect(vitalsOf(bandit).hp.value).toBe(20 - lossB);
+    // ... and a card edited back to "damage" after its application is not applied again.
+    const { applied: _b, ...unapplied } = system(second).targets[0]!;
+    await second.update({ "system.targets": [unapplied] });
+    await api().flow.runCardAction(second, 0, "applyDamage");
+    expect(vitalsOf(bandit).hp.value).toBe(20 - lossB);
+    await second.update({ "system.targets": [{ ...unapplied, applied: b }] });
+    await api().flow.runCardAction(second, 0, "undoDamage");
+    expect(vitalsOf(bandit).hp).toEqual({ value: 20, max: 20 });
+    expect(vitalsOf(bandit).ep).toEqual({ value: 10, max: 10 });
+  });
+
+  it("UD-DMG-04: HP never exceeds its maximum after healing in between; an edited before record changes nothing", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    const t = system(message).targets[0]!;
+    await docOf(bandit).update({ "system.hp.value": 19 }); // healed by hand
+    await message.update({ "system.targets": [{ ...t, applied: { ...t.applied!, before: { ...t.applied!.before, hp: { value: 500, max: 500 } } } }] });
+    await api().flow.runCardAction(message, 0, "undoDamage");
+    expect(vitalsOf(bandit).hp).toEqual({ value: 20, max: 20 });
+  });
+
+  it("UD-DMG-04: statuses follow the vitals after undo: still at HP 0 or below stays incapacitated", async () => {
+    const { ayla, bandit, banditToken } = world();
+    await docOf(bandit).update({ "system.hp.value": 4 });
+    const first = await damageCard(ayla, banditToken, [10, 9]); // 2 + 19 = 21
+    const second = await damageCard(ayla, banditToken, [10, 9]);
+    await api().flow.runCardAction(first, 0, "applyDamage");
+    expect(bandit.statuses.has("incapacitated")).toBe(true);
+    await api().flow.runCardAction(second, 0, "applyDamage");
+    await api().flow.runCardAction(first, 0, "undoDamage");
+    expect(vitalsOf(bandit).hp.value).toBeLessThanOrEqual(0);
+    expect(bandit.statuses.has("incapacitated")).toBe(true);
+    await api().flow.runCardAction(second, 0, "undoDamage");
+    expect(vitalsOf(bandit).hp.value).toBe(4);
+    expect(bandit.statuses.has("incapacitated")).toBe(false);
+  });
+
+  it("UD-ACT-01: a spend request for a foreign combatant, or with a cost of -5, never spends what was sent", async () => {
+    const { ayla, bandit, aylaToken, banditToken } = world();
+    const flags = startCombat([
+      { id: "c1", actor: ayla, token: aylaToken },
+      { id: "c2", actor: bandit, token: banditToken },
+    ]);
+    ayla.ownership = { default: 0, p1: 3 };
+    bandit.ownership = { default: 0 };
+    const foreign = await rawRequest(player, "fray.spend", { combatId: "combat1", combatantId: "c2", kind: "action", action: "attack" });
+    expect(foreign).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.NotYourCombatant" } });
+    expect(flags.get("c2.economy")).toBeUndefined();
+    const negative = await rawRequest(player, "fray.spend", { combatId: "combat1", combatantId: "c1", kind: "action", action: "reload", cost: { slots: { action: -5, movement: -5 } } });
+    expect(negative).toMatchObject({ ok: true });
+    const slots = (flags.get("c1.economy") as { slots: Record<string, { used: number }> }).slots;
+    expect(slots.action!.used).toBe(1);
+    expect(slots.movement!.used).toBe(0);
+    const badMove = await rawRequest(player, "fray.spend", { combatId: "combat1", combatantId: "c1", kind: "move", move: { fromMetres: 5, toMetres: -20 } });
+    expect(badMove).toMatchObject({ ok: false, error: { key: "FRAY.Error.Field", data: { field: "move" } } });
+    const unknown = await rawRequest(player, "fray.spend", { combatId: "combat1", combatantId: "c1", kind: "refund" });
+    expect(unknown).toMatchObject({ ok: false, error: { key: "FRAY.Error.Field", data: { field: "kind" } } });
+  });
+
+  it("UD-ATK-02, UD-ACT-02: a name like <img src=x onerror=alert(1)> reaches the card and the notifications as text", async () => {
+    const { bandit, banditToken } = world();
+    const evil = actor("evil", XSS, "character", combatantSystem(6));
+    const evilToken = stubToken(evil, 2, 0);
+    docs.set(evilToken.document.uuid, { ...evilToken.document, object: evilToken, actor: evil, isOwner: true });
+    const flags = startCombat([
+      { id: "c1", actor: evil, token: evilToken },
+      { id: "c2", actor: bandit, token: banditToken },
+    ]);
+    gm.targets.add(banditToken);
+    diceQueue.push(9, 5);
+    const { message } = (await api().rollAttack({ actor: evil, weaponId: "sword" }))!;
+    expect(message.content).not.toContain("<img");
+    // Handlebars escapes `=` too.
+    expect(message.content).toContain("&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;");
+    expect((flags.get("c1.economy") as { slots: Dict }).slots.action).toMatchObject({ used: 1 });
+    await (api().flow as unknown as { takeAction(a: unknown, action: string): Promise<unknown> }).takeAction(evil, "reload");
+    const warning = stub.ui.notifications.messages.at(-1)!;
+    expect(warning.level).toBe("warn");
+    expect(warning.text).not.toContain("<img");
+    expect(warning.text).toContain(ESCAPED);
+  });
+
+  it("UD-DMG-02: an unknown request is refused and a request with a malformed id is ignored", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    expect(await rawRequest(player, "fray.setHp", { actorUuid: "Actor.bandit", hp: 0 })).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.Refused" } });
+    await stub.game.users.as(player, () => player.update({ "flags.fray.request": { id: "../../x", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(system(message).targets[0]!.applied).toBeUndefined();
+    expect(vitalsOf(bandit).hp.value).toBe(20);
+  });
+
+  it("with no GM connected a player's apply is refused with a notification", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    gm.active = false;
+    gm2.active = false;
+    stub.game.users.current = player;
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    gm.active = true;
+    expect(stub.ui.notifications.messages.at(-1)).toMatchObject({ level: "error", text: lookup(en, "FRAY.Flow.Error.NoGM") });
+    expect(vitalsOf(bandit).hp.value).toBe(20);
   });
 });
 
@@ -607,6 +879,28 @@ describe("leaving melee", () => {
     expect(messages.at(-1)!.content).toContain("UD-OPT-02");
   });
 
+  it("UD-OPT-02: a token named like HTML reaches the retreat dialog and its chat line as text", async () => {
+    const { docsById } = engagedWorld();
+    docsById.ayla.name = XSS;
+    const apps = ((globalThis as Dict).foundry as { applications: { api: Dict } }).applications.api;
+    let content = "";
+    apps.DialogV2 = {
+      wait: async (options: { content: string }) => {
+        content = options.content;
+        return "retreat";
+      },
+    };
+    try {
+      await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 0 }, destination: { x: 0, y: 400 }, passed: { cost: 6 } }, {}, { id: "gm" });
+    } finally {
+      delete apps.DialogV2;
+    }
+    for (const html of [content, messages.at(-1)!.content]) {
+      expect(html).not.toContain("<img");
+      expect(html).toContain(ESCAPED);
+    }
+  });
+
   it("UD-MOV-03: moving on past standard movement spends the action too; nothing is asked when no opponent is left behind", async () => {
     const { docsById, flags } = engagedWorld();
     const restore = dialogs("flee");
@@ -716,6 +1010,42 @@ describe("card buttons per user (renderChatMessageHTML)", () => {
     const element = cardElement(message.content);
     render(message, element);
     expect(element.querySelectorAll("button").map((b) => b.dataset.action)).toEqual(["fray-parry", "fray-dodge", "fray-noReaction"]);
+  });
+
+  it("UD-OPT-01: a player's own free-attack prompt naming their own actor offers them no attack; the opponent's owner keeps theirs", async () => {
+    const { ayla, bandit } = world();
+    ayla.ownership = { default: 0, p1: 3 };
+    bandit.ownership = { default: 0, p1: 3 };
+    const prompt = {
+      moverTokenUuid: "Scene.s1.Token.token-thug",
+      moverName: "Thug",
+      attackers: [
+        { actorUuid: "Actor.ayla", tokenUuid: "Scene.s1.Token.token-ayla", name: "Ayla" },
+        { actorUuid: "Actor.bandit", tokenUuid: "Scene.s1.Token.token-bandit", name: "Bandit" },
+      ],
+    };
+    const element = () => {
+      const root = new FakeElement("div");
+      const row = new FakeElement("div", ["fray-card-buttons"]);
+      root.append(row);
+      for (const i of [0, 1]) {
+        const b = new FakeElement("button");
+        b.dataset = { action: "fray-freeAttack", index: String(i) };
+        row.append(b);
+      }
+      return root;
+    };
+    // Posted by the player, who owns both: no free attack for their own actors.
+    const forged = { id: "fa1", type: "base", author: player, flags: { fray: { freeAttack: prompt } } } as unknown as Message;
+    stub.game.users.current = player;
+    const mine = element();
+    render(forged, mine);
+    expect(mine.querySelectorAll("button")).toHaveLength(0);
+    // Posted by the GM (a mover the GM controls): the player keeps the buttons of actors they own.
+    const real = { ...forged, author: gm } as unknown as Message;
+    const theirs = element();
+    render(real, theirs);
+    expect(theirs.querySelectorAll("button").map((b) => b.dataset.index)).toEqual(["0", "1"]);
   });
 
   it("a click disables the row at once and runs the action once; the GM sees every button", async () => {

@@ -59,7 +59,7 @@ describe("attack card view", () => {
     const packet = await ud10.rollDamage(effectiveResult(hit), input(), new ScriptedRoller([10, 3]), opts);
     const damaged = withDamage(hit, storedDamage(packet));
     const report = ud10.applyDamage(target(), { roll: { formula: "16", total: 16, dice: [], constant: 16 }, amount: 16, penetration: 1 }, opts);
-    const applied = withApplied(damaged, undoRecord("Actor.b", report, "u"));
+    const applied = withApplied(damaged, undoRecord("Actor.b", report, "u", "s1"));
     const t = attackMessageContext([applied], { attacker: "Ana", weapon: "Sword" }, i18n).targets[0]!;
     expect(t.damage).toMatchObject({ total: 16, dice: [{ result: 10, max: true }, { result: 3, max: false }] });
     expect(t.steps!.map((s) => s.rule)).toEqual(report.steps.map((s) => s.rule));

@@ -104,7 +104,7 @@ describe("attack card phases", () => {
 
   it("UD-DMG-02: applying twice is impossible; undo goes back to apply", () => {
     const report = { before: { hp: { value: 20, max: 20 }, ep: { value: 10, max: 10 }, conditions: [] }, after: { hp: { value: 18, max: 20 }, ep: { value: 7, max: 10 }, conditions: [] }, steps: [], added: [] };
-    const record = undoRecord("Actor.b", report, "u1");
+    const record = undoRecord("Actor.b", report, "u1", "s1");
     const damaged = withDamage(hitTarget(), { formula: "1d10", total: 9, faces: [9], penetration: 0 });
     const applied = withApplied(damaged, record);
     expect(targetPhase(applied)).toBe("applied");

@@ -3,11 +3,18 @@
  * `dist/fray.mjs` can be loaded and its hooks run in Node. It records what the system registers
  * (data models, settings, sheets, chat messages, notifications) for tests to inspect.
  *
+ * Users and clients: `game.users` holds several users (a GM `gm` at first; tests add players and
+ * more GMs), `game.users.activeGM` is the connected GM with the lowest id, and a User update
+ * calls `updateUser(user, changes, options, userId)` on every connected client with the id of
+ * the user who made it, each client's hooks running as that client (`game.user`). Documents get
+ * Foundry's ownership (`withOwnership`): `testUserPermission(user, level)` and `isOwner`.
+ *
  * Not Foundry: only the members the glue uses exist, with the simplest behaviour that keeps the
  * glue's contract visible. Field classes record their options; the Roll stand-in rolls the
  * rules core's formula subset with scripted faces; templates render with the real Handlebars
  * and a few helpers shaped like Foundry's.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -421,6 +428,130 @@ export function stubCanvas(size = 100, distance = 1.5, units = "m") {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Users, clients and ownership                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Ownership levels as Foundry numbers them (`CONST.DOCUMENT_OWNERSHIP_LEVELS`). */
+export const OWNERSHIP = { NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 } as const;
+
+/** A permission as `testUserPermission` takes it. */
+export type Permission = keyof typeof OWNERSHIP;
+
+/** Sets a dotted path in an object; a last key `-=name` deletes `name`, as Foundry's update does. */
+export function setPath(target: Dict, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  const last = parts.at(-1)!;
+  if (last.startsWith("-=")) delete node[last.slice(2)];
+  else node[last] = structuredClone(value);
+}
+
+/** Reads a dotted path. */
+export function getPath(source: unknown, path: string): unknown {
+  return path.split(".").reduce<unknown>((v, k) => (v as Dict | undefined)?.[k], source);
+}
+
+/**
+ * The client a piece of code runs on. Each simulated client's hooks run inside `clients.run(user,
+ * ...)`, and `game.user` reads the client of the code running now, so an async handler started
+ * by a hook keeps its client across awaits, as it would on its own machine.
+ */
+export const clients = new AsyncLocalStorage<StubUser>();
+
+/** A User: id, role, whether connected, flags, targets. Only the user themself or a GM may update it. */
+export class StubUser {
+  flags: Dict = {};
+  readonly targets = new Set<unknown>();
+  constructor(
+    readonly users: StubUsers,
+    readonly id: string,
+    public name: string,
+    public isGM: boolean,
+    public active = true,
+  ) {}
+  get uuid(): string {
+    return `User.${this.id}`;
+  }
+  getFlag(scope: string, key: string): unknown {
+    return getPath(this.flags, `${scope}.${key}`);
+  }
+  /**
+   * Applies a dotted update made by the current client and calls `updateUser(user, changes,
+   * options, userId)` on every connected client, `userId` being the id of the user who made it
+   * (the server's word, not the caller's).
+   * @throws Error when a player updates another user's User, as the server refuses it.
+   */
+  async update(changes: Dict, options: Dict = {}): Promise<this> {
+    const actor = clients.getStore() ?? this.users.current;
+    if (!actor.isGM && actor.id !== this.id) throw new Error(`User ${actor.id} lacks permission to update User ${this.id}`);
+    for (const [k, v] of Object.entries(changes)) {
+      if (!k.startsWith("flags.")) throw new Error(`The stand-in updates only flags of a User, not ${k}`);
+      setPath(this as unknown as Dict, k, v);
+    }
+    await Promise.resolve();
+    this.users.broadcast("updateUser", this, structuredClone(changes), options, actor.id);
+    return this;
+  }
+}
+
+/**
+ * `game.users`: the world's users, `get(id)`, `activeGM` (the connected GM with the lowest id,
+ * as v13 designates one GM client to act), and the simulated clients.
+ */
+export class StubUsers extends Map<string, StubUser> {
+  /** The client the test is acting as when no hook is running. */
+  current!: StubUser;
+  constructor(readonly hooks: StubHooks) {
+    super();
+  }
+  /** Adds a user. */
+  add(id: string, name: string, isGM = false, active = true): StubUser {
+    const user = new StubUser(this, id, name, isGM, active);
+    this.set(id, user);
+    return user;
+  }
+  get activeGM(): StubUser | null {
+    return [...this.values()].filter((u) => u.isGM && u.active).sort((a, b) => a.id.localeCompare(b.id))[0] ?? null;
+  }
+  get contents(): StubUser[] {
+    return [...this.values()];
+  }
+  /** Runs `fn` as the given user's client (their hooks, their `game.user`). */
+  as<T>(user: StubUser, fn: () => T): T {
+    return clients.run(user, fn);
+  }
+  /** Calls a document hook on every connected client, each inside its own client context. */
+  broadcast(hook: string, ...args: unknown[]): void {
+    for (const user of this.values()) if (user.active) clients.run(user, () => this.hooks.callAll(hook, ...args));
+  }
+}
+
+/**
+ * Gives a stand-in document Foundry's ownership: `ownership` per user id and `default`,
+ * `testUserPermission(user, level)` (GMs own everything), and `isOwner` for the current client.
+ * Setting `isOwner` sets the current user's level (kept for tests written before ownership).
+ */
+export function withOwnership<T extends object>(doc: T, ownership: Record<string, number> = { default: OWNERSHIP.OWNER }): T & { ownership: Record<string, number>; testUserPermission(user: { id: string; isGM: boolean }, level: Permission): boolean; isOwner: boolean } {
+  const out = doc as T & { ownership: Record<string, number>; testUserPermission(user: { id: string; isGM: boolean }, level: Permission): boolean; isOwner: boolean };
+  out.ownership = { ...ownership };
+  out.testUserPermission = (user, level) => user.isGM || (out.ownership[user.id] ?? out.ownership.default ?? 0) >= OWNERSHIP[level];
+  Object.defineProperty(out, "isOwner", {
+    configurable: true,
+    enumerable: true,
+    get: () => {
+      const user = (globalThis as { game?: { user?: { id: string; isGM: boolean } } }).game?.user;
+      return user ? out.testUserPermission(user, "OWNER") : false;
+    },
+    set: (v: boolean) => {
+      const user = (globalThis as { game?: { user?: { id: string } } }).game?.user;
+      if (user) out.ownership[user.id] = v ? OWNERSHIP.OWNER : OWNERSHIP.NONE;
+    },
+  });
+  return out;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Installation                                                                                */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -436,7 +567,9 @@ export interface FoundryStub {
   game: {
     settings: StubSettings;
     i18n: StubI18n;
-    user: { isGM: boolean; targets: Set<unknown> };
+    /** The user of the client running now (see {@link clients}). */
+    user: StubUser;
+    users: StubUsers;
     fray?: unknown;
   };
   ui: { notifications: StubNotifications };
@@ -456,15 +589,29 @@ export function installFoundryStub(lang = "en"): FoundryStub {
   const actors = documentCollection();
   const items = documentCollection();
   const templatesLoaded: string[] = [];
+  const hooks = new StubHooks();
+  const users = new StubUsers(hooks);
+  users.current = users.add("gm", "Gamemaster", true);
+  const game = {
+    settings: new StubSettings(),
+    i18n,
+    users,
+    get user(): StubUser {
+      return clients.getStore() ?? users.current;
+    },
+    set user(user: StubUser) {
+      users.current = user;
+    },
+  };
   const stub: FoundryStub = {
-    Hooks: new StubHooks(),
+    Hooks: hooks,
     CONFIG: {
       Actor: { dataModels: {} },
       Item: { dataModels: {} },
       ChatMessage: { dataModels: {} },
       sounds: { dice: "sounds/dice.wav" },
     },
-    game: { settings: new StubSettings(), i18n, user: { isGM: true, targets: new Set() } },
+    game,
     ui: { notifications: new StubNotifications() },
     actors,
     items,
@@ -531,14 +678,13 @@ export function stubActor(source: { _id: string; name: string; type: string; sys
     type: source.type,
     img: "icons/svg/mystery-man.svg",
     uuid: `Actor.${source._id}`,
-    isOwner: true,
     isToken: false,
     statuses: new Set<string>(),
     items: Object.assign(items, { get: (id: string) => itemMap.get(id) }),
     toObject: () => structuredClone(source),
     getActiveTokens: () => [] as unknown[],
   };
-  return actor;
+  return withOwnership(actor);
 }
 
 /** A placed token of an actor at a grid position (pixel centers on a 100 px grid). */

@@ -14,7 +14,7 @@ import { moveEvent } from "../logic/economy.js";
 import { disengageChoices, leftBehind, type Placed } from "../logic/engagement.js";
 import { BAND_LABELS, bandFor, refuseMove, type BeyondFullPolicy } from "../logic/ruler.js";
 import { toMetres } from "../measure.js";
-import { formatKey, warn } from "../notify.js";
+import { formatHtml, formatKey, warn } from "../notify.js";
 import { beyondFullPolicy, ud10OptionValues } from "../settings.js";
 import { ud10CombatantFromActor } from "../sources.js";
 
@@ -168,7 +168,7 @@ export async function onMoveToken(doc: TokenDocLike, movement: MovementLike, _op
   const paid = movementPaid(before.paid ?? movementCost(stats, before.metres), charge);
   if (combatant.isOwner) await combatant.setFlag("fray", "moved", { round: activeCombat()?.round ?? 0, metres: before.metres + moved, paid });
   if (charge.slots) {
-    const short = await spendAvailable(combatant, moveEvent(charge));
+    const short = await spendAvailable(combatant, moveEvent(charge), { fromMetres: before.metres, toMetres: before.metres + moved, disengage: d?.mode });
     if (short) warn("FRAY.Flow.Move.OverBudget", { token: doc.name ?? "", band: BAND_LABELS[bandFor(before.metres + moved, stats)] });
   }
   if (d?.mode === "flee") {
@@ -179,7 +179,7 @@ export async function onMoveToken(doc: TokenDocLike, movement: MovementLike, _op
       attackers: attackers.map((a) => ({ actorUuid: a.actor?.uuid ?? "", tokenUuid: a.uuid, name: a.name ?? "" })),
     });
   } else if (d?.mode === "retreat") {
-    await ChatMessage.implementation.create({ content: `<div class="fray fray-card"><p>${formatKey("FRAY.Flow.Retreat.Done", { token: doc.name ?? "" })} <span class="fray-rule">${d.rule}</span></p></div>` } as never);
+    await ChatMessage.implementation.create({ content: `<div class="fray fray-card"><p>${formatHtml("FRAY.Flow.Retreat.Done", { token: doc.name ?? "" })} <span class="fray-rule">${d.rule}</span></p></div>` } as never);
   }
 }
 
@@ -201,7 +201,7 @@ async function askDisengage(name: string, count: number, choices: ("flee" | "ret
   }));
   const result = await DialogV2.wait({
     window: { title: formatKey("FRAY.Flow.Disengage.Title") },
-    content: `<p>${formatKey("FRAY.Flow.Disengage.Prompt", { token: name, count })}</p>`
+    content: `<p>${formatHtml("FRAY.Flow.Disengage.Prompt", { token: name, count })}</p>`
       + (choices.includes("flee") ? `<p>${formatKey("FRAY.Flow.Flee.Hint")} <span class="fray-rule">UD-OPT-01</span></p>` : "")
       + (choices.includes("retreat") ? `<p>${formatKey("FRAY.Flow.Retreat.Hint")} <span class="fray-rule">UD-OPT-02</span></p>` : ""),
     buttons,

@@ -7,7 +7,10 @@
 import type { DiceRoller } from "../../rules/core/dice/port.js";
 import { ScriptedRoller } from "../../rules/core/dice/port.js";
 import { FrayError } from "../../rules/core/errors.js";
+import type { AttackResult, DamagePacket } from "../../rules/core/ruleset.js";
+import type { VitalState } from "../../rules/core/types.js";
 import { resolveReaction, ud10, type Ud10AttackInput } from "../../rules/ud10/index.js";
+import type { Ud10Combatant } from "../../rules/ud10/model.js";
 import { actorSource } from "../attack.js";
 import { effectiveResult } from "../attack-card.js";
 import { combatantFor, economyOf, spendOn } from "../combat/economy-store.js";
@@ -25,14 +28,14 @@ import {
   type Viewer,
 } from "../logic/card.js";
 import { withImmobilized } from "../logic/attack-options.js";
-import { packetOf, storedDamage, storedReactionOf } from "../logic/attack-state.js";
+import { storedDamage, storedReactionOf } from "../logic/attack-state.js";
 import { reactionEvent } from "../logic/economy.js";
-import { applyUpdate, revertStatuses, revertUpdate, undoRecord } from "../logic/undo.js";
+import { applyUpdate, ledgerEntry, ledgerEntryOf, ledgerKey, ledgerUpdate, statusChanges, undoneState, undoRecord, vitalsUpdate } from "../logic/undo.js";
 import { reportError, warn } from "../notify.js";
-import { askGM, QUERIES } from "../queries.js";
+import { askGM, QUERIES, queryAnswer, refusal, type Requester, type RequestAnswer } from "../queries.js";
 import { ud10OptionValues } from "../settings.js";
 import { ud10CombatantFromActor } from "../sources.js";
-import { answerQuery, attackSystem, commitTarget, facesOfRolls, queryAnswer, writeTarget, type AttackMessageLike, type QueryAnswer } from "./attack-message.js";
+import { attackSystem, commitTarget, facesOfRolls, writeTarget, type AttackMessageLike } from "./attack-message.js";
 
 /** An actor as the flow reads and writes it. */
 interface ActorLike {
@@ -42,6 +45,7 @@ interface ActorLike {
   isOwner: boolean;
   update(data: Record<string, unknown>): Promise<unknown>;
   toggleStatusEffect?(id: string, options: { active: boolean }): Promise<unknown>;
+  getFlag?(scope: string, key: string): unknown;
 }
 
 /** Resolves a document UUID. */
@@ -170,36 +174,135 @@ export async function rollDamageFor(message: AttackMessageLike, index: number): 
   await commitTarget(message, index, "rollDamage", next, roller.rolls);
 }
 
-/**
- * The GM's side of a card step asked by a user who may not update the message: the GM reads the
- * card as it stands, replays the user's dice (the faces of the Rolls sent) through the same
- * {@link nextTargetState}, and writes the result with those Rolls.
- */
-export async function handleCardUpdateQuery(data: Record<string, unknown>): Promise<QueryAnswer> {
-  const message = queryMessage(data);
-  const action = data.action;
-  if (!message || !isCardStep(action)) return { ok: false };
-  const index = Number(data.index);
-  const rolls = Array.isArray(data.rolls) ? data.rolls.map(String) : [];
-  return answerQuery(async () => {
-    const ctx = await actionContext(message, index);
-    const next = await nextTargetState(ctx, action, new ScriptedRoller(facesOfRolls(rolls)));
-    return writeTarget(message, index, action, next, rolls);
-  });
+/** The card actions a request may carry, checked before anything else is read. */
+function requestedIndex(message: AttackMessageLike, data: Record<string, unknown>): number {
+  const index = data.index;
+  if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= attackSystem(message).targets.length) {
+    throw new FrayError("FRAY.Error.Field", { field: "index", expected: "a target of the card" }, "Field \"index\": no such target on the card");
+  }
+  return index;
 }
 
-/** Card-target pairs being applied or undone on this client, so a second request waits its turn. */
-const pending = new Set<string>();
+/** A document whose ownership the GM tests for a user. */
+interface OwnedDoc {
+  testUserPermission?(user: unknown, permission: "OWNER"): boolean;
+}
 
-async function exclusive<T>(message: AttackMessageLike, index: number, work: () => Promise<T>): Promise<T> {
-  const key = `${message.id}:${index}`;
-  if (pending.has(key)) throw new FrayError("FRAY.Flow.Error.Busy", {}, "Already in progress");
-  pending.add(key);
-  try {
-    return await work();
-  } finally {
-    pending.delete(key);
+/** The User document of a requester, as the world knows it. */
+function userDoc(requester: Requester): unknown {
+  return (game.users as unknown as { get(id: string): unknown } | undefined)?.get(requester.id);
+}
+
+/** Whether a user owns a document: GMs own everything; anyone else by the document's ownership. */
+function ownedBy(doc: OwnedDoc | undefined, user: unknown, isGM: boolean): boolean {
+  if (isGM) return true;
+  if (!doc || !user) return false;
+  return Boolean(doc.testUserPermission?.(user, "OWNER"));
+}
+
+/**
+ * Who a requester is to one target of the card, from the documents: GM, owner of the attacker,
+ * owner of the target (UD-REA-01).
+ */
+export async function viewerFor(requester: Requester, message: AttackMessageLike, index: number): Promise<Viewer> {
+  const system = attackSystem(message);
+  const user = userDoc(requester);
+  const attacker = await resolve<OwnedDoc>(system.attackerUuid);
+  const target = await resolve<OwnedDoc>(system.targets[index]?.actorUuid);
+  return { isGM: requester.isGM, ownsAttacker: ownedBy(attacker, user, requester.isGM), ownsTarget: ownedBy(target, user, requester.isGM) };
+}
+
+/**
+ * Refuses a request the requester may not make on this target (see `mayPress`) and a card whose
+ * attacker its author does not own (a card edited to speak for someone else's actor).
+ * @throws FrayError `FRAY.Flow.Error.NotYours` or `FRAY.Flow.Error.CardForged`.
+ */
+async function authorize(requester: Requester, message: AttackMessageLike, index: number, action: CardAction): Promise<void> {
+  if (!mayPress(action, await viewerFor(requester, message, index))) {
+    throw new FrayError("FRAY.Flow.Error.NotYours", { action: `FRAY.Flow.Button.${action}` }, `${action} is not the requester's to press`);
   }
+  const author = (message as unknown as { author?: { id?: string | null; isGM?: boolean } | null }).author;
+  const attacker = await resolve<OwnedDoc>(attackSystem(message).attackerUuid);
+  if (!author || !ownedBy(attacker, author, Boolean(author.isGM))) {
+    throw new FrayError("FRAY.Flow.Error.CardForged", {}, "The card's attacker is not its author's");
+  }
+}
+
+/**
+ * The active GM's side of a card step asked by a user who may not write the card: authorizes the
+ * requester against the documents, reads the card as it stands, replays the user's dice (the
+ * faces of the Rolls sent) through the same {@link nextTargetState}, and writes the result with
+ * those Rolls. Nothing else of the request is written.
+ */
+export async function handleCardUpdateQuery(data: Record<string, unknown>, requester: Requester): Promise<RequestAnswer> {
+  const message = queryMessage(data);
+  const action = data.action;
+  if (!message || !isCardStep(action)) return refusal("FRAY.Flow.Error.Refused");
+  const index = requestedIndex(message, data);
+  await authorize(requester, message, index, action);
+  const rolls = Array.isArray(data.rolls) ? data.rolls.filter((r): r is string => typeof r === "string") : [];
+  const ctx = await actionContext(message, index);
+  const next = await nextTargetState(ctx, action, new ScriptedRoller(facesOfRolls(rolls)));
+  return { ok: await writeTarget(message, index, action, next, rolls) };
+}
+
+/** An attacker read as able to act: the attack was made when it could; only its dice are replayed. */
+function ableAttacker(c: Ud10Combatant): Ud10Combatant {
+  const out = new Set(["unconscious", "incapacitated", "dead"]);
+  return { ...c, hp: { ...c.hp, value: Math.max(1, c.hp.value) }, ep: { ...c.ep, value: Math.max(1, c.ep.value) }, conditions: c.conditions.filter((x) => !out.has(x)) };
+}
+
+/** The die faces of a stored roll outcome, in order. */
+function facesOf(roll: { dice?: { results?: unknown[] }[] } | undefined): number[] {
+  return (roll?.dice ?? []).flatMap((d) => (d.results ?? []).filter((r): r is number => typeof r === "number"));
+}
+
+/**
+ * The damage to apply, recomputed by the rules core from the dice stored on the card: the
+ * attack check is replayed with its faces against the target as it is now (UD-ATK-02), the
+ * reaction with its faces (UD-REA-03), the body zone with its die (UD-ZON-01) and the damage
+ * with its faces (UD-DMG-01, UD-RNG-02, UD-DMG-05). Totals, hit, success and location written
+ * on the card are never taken as written: a card whose state does not follow from its dice is
+ * refused.
+ * @throws FrayError `FRAY.Flow.Error.CardMismatch` when the card does not match its dice.
+ */
+export async function replayedPacket(ctx: ActionContext): Promise<DamagePacket> {
+  const t = ctx.target;
+  const options = ud10OptionValues();
+  const mismatch = () => new FrayError("FRAY.Flow.Error.CardMismatch", { target: t.name }, "The card does not follow from its dice");
+  const stored = t.result as { check?: { roll?: { dice?: { results?: unknown[] }[] } }; location?: { roll?: { dice?: { results?: unknown[] }[] } }; reaction?: { id?: string; check?: { roll?: { dice?: { results?: unknown[] }[] } } } };
+  if (!t.damage) throw mismatch();
+  const input: Ud10AttackInput = { ...ctx.input, attacker: ableAttacker(ctx.input.attacker), reaction: undefined };
+  let replay: AttackResult;
+  try {
+    const plan = ud10.planAttack(input, options);
+    replay = await ud10.resolveAttack(plan, input, new ScriptedRoller([...facesOf(stored.check?.roll), ...facesOf(stored.location?.roll)]), options);
+  } catch (err) {
+    if (err instanceof FrayError) throw mismatch();
+    throw err;
+  }
+  if (!replay.hit) throw mismatch();
+  const reaction = t.reaction
+    ? { id: t.reaction.id, faces: t.reaction.faces, total: t.reaction.total }
+    : stored.reaction
+      ? { id: String(stored.reaction.id), faces: facesOf(stored.reaction.check?.roll), total: undefined }
+      : undefined;
+  if (reaction) {
+    const option = ud10.reactions(input, undefined, options).find((r) => r.id === reaction.id);
+    if (!option) throw mismatch();
+    const outcome = await resolveReaction(option, replay.check.total, new ScriptedRoller(reaction.faces)).catch(() => undefined);
+    if (!outcome || outcome.success) throw mismatch();
+    if (reaction.total !== undefined && outcome.check.total !== reaction.total) throw mismatch();
+  }
+  let packet: DamagePacket;
+  try {
+    packet = await ud10.rollDamage({ ...replay, lands: true }, input, new ScriptedRoller(t.damage.faces), options);
+  } catch (err) {
+    if (err instanceof FrayError) throw mismatch();
+    throw err;
+  }
+  if (packet.amount !== t.damage.total || (packet.location ?? undefined) !== (t.damage.location ?? undefined)) throw mismatch();
+  return packet;
 }
 
 /** Sets or clears the conditions of an actor, ignoring ids the world has no status effect for. */
@@ -213,52 +316,67 @@ async function setStatuses(actor: ActorLike, ids: readonly string[], active: boo
   }
 }
 
+/** The UD10 vital state of an actor as it is now. */
+function currentVitals(actor: ActorLike): VitalState {
+  return ud10.vitals(ud10CombatantFromActor(actorSource(actor as never)));
+}
+
 /**
- * Applies a target's rolled damage on this client (the GM, or a user who owns both the target
- * and the message): the core's steps, the actor updated, the record stored on the card.
+ * Applies a target's rolled damage (UD-DMG-02 to UD-DMG-05, UD-ZON-02) on the active GM: the
+ * damage recomputed from the card's dice ({@link replayedPacket}), the core's steps on the
+ * target as it is now, the actor updated, the application recorded in the target's ledger
+ * (`flags.fray.ledger`, stamped) and on the card. A target already applied for this card (in
+ * the actor's ledger, whatever the card says) is refused.
+ * @throws FrayError when the card's phase, the ledger or the dice refuse it.
  */
 export async function applyHere(message: AttackMessageLike, index: number, userId: string): Promise<boolean> {
-  return exclusive(message, index, async () => {
-    const ctx = await actionContext(message, index);
-    assertAllowed("applyDamage", ctx.target);
-    const report = ud10.applyDamage(ctx.input.target, packetOf(ctx.target.damage!), ud10OptionValues());
-    const record = undoRecord(ctx.targetActor.uuid, report, userId);
-    await ctx.targetActor.update(applyUpdate(record));
-    await setStatuses(ctx.targetActor, record.added, true);
-    return writeTarget(message, index, "applyDamage", withApplied(ctx.target, record), []);
-  });
+  const ctx = await actionContext(message, index);
+  assertAllowed("applyDamage", ctx.target);
+  const key = ledgerKey(message.id ?? "", index);
+  if (ledgerEntry(ctx.targetActor, key)?.undone === false) {
+    throw new FrayError("FRAY.Flow.Error.CardState", { action: "FRAY.Flow.Button.applyDamage" }, "Already applied");
+  }
+  const packet = await replayedPacket(ctx);
+  const report = ud10.applyDamage(ctx.input.target, packet, ud10OptionValues());
+  const record = undoRecord(ctx.targetActor.uuid, report, userId, foundry.utils.randomID());
+  await ctx.targetActor.update({ ...applyUpdate(record), ...ledgerUpdate(key, ledgerEntryOf(record, message.id ?? "", index)) });
+  await setStatuses(ctx.targetActor, record.added, true);
+  return writeTarget(message, index, "applyDamage", withApplied(ctx.target, record), []);
 }
 
-/** Undoes a target's applied damage on this client: HP and EP from before, added conditions removed. */
+/**
+ * Undoes a target's applied damage on the active GM (UD-DMG-02 to UD-DMG-04): the application's
+ * delta, read from the target's own ledger by the card's stamp (never from the card), is given
+ * back to the actor as it is now, clamped to each track's bounds; later changes stay; the
+ * vital-derived conditions are set from the vitals after. Undoing an undone or unknown
+ * application changes nothing.
+ * @throws FrayError when the card's phase refuses it or the ledger holds nothing to undo.
+ */
 export async function undoHere(message: AttackMessageLike, index: number): Promise<boolean> {
-  return exclusive(message, index, async () => {
-    const ctx = await actionContext(message, index);
-    assertAllowed("undoDamage", ctx.target);
-    const record = ctx.target.applied!;
-    await ctx.targetActor.update(revertUpdate(record));
-    await setStatuses(ctx.targetActor, revertStatuses(record).remove, false);
-    return writeTarget(message, index, "undoDamage", withUndone(ctx.target), []);
-  });
+  const ctx = await actionContext(message, index);
+  assertAllowed("undoDamage", ctx.target);
+  const key = ledgerKey(message.id ?? "", index);
+  const entry = ledgerEntry(ctx.targetActor, key);
+  if (!entry || entry.undone || entry.stamp !== ctx.target.applied?.stamp) {
+    throw new FrayError("FRAY.Flow.Error.CardState", { action: "FRAY.Flow.Button.undoDamage" }, "Nothing to undo");
+  }
+  const current = currentVitals(ctx.targetActor);
+  const after = undoneState(current, entry.delta);
+  await ctx.targetActor.update({ ...vitalsUpdate(after), ...ledgerUpdate(key, { ...entry, undone: true }) });
+  const changed = statusChanges(current, after, entry.delta);
+  await setStatuses(ctx.targetActor, changed.add, true);
+  await setStatuses(ctx.targetActor, changed.remove, false);
+  return writeTarget(message, index, "undoDamage", withUndone(ctx.target), []);
 }
 
-/** Whether this client may apply or undo by itself: the GM, or the owner of both target and card. */
-async function canDoHere(message: AttackMessageLike, index: number): Promise<boolean> {
-  if (game.user?.isGM) return true;
-  const t = attackSystem(message).targets[index];
-  const actor = await resolve<ActorLike>(t?.actorUuid);
-  return Boolean(actor?.isOwner && message.isOwner);
-}
-
-/** Apply damage: here when allowed, else through the active GM (v13 query `fray.applyDamage`). */
+/** Apply damage: through the active GM, who applies (request `fray.applyDamage`). */
 export async function applyDamageAction(message: AttackMessageLike, index: number): Promise<void> {
-  if (await canDoHere(message, index)) await applyHere(message, index, game.user?.id ?? "");
-  else queryAnswer(await askGM(QUERIES.applyDamage, { messageId: message.id, index, userId: game.user?.id ?? "" }));
+  queryAnswer(await askGM(QUERIES.applyDamage, { messageId: message.id, index }));
 }
 
-/** Undo: here when allowed, else through the active GM (v13 query `fray.undoDamage`). */
+/** Undo: through the active GM (request `fray.undoDamage`). */
 export async function undoDamageAction(message: AttackMessageLike, index: number): Promise<void> {
-  if (await canDoHere(message, index)) await undoHere(message, index);
-  else queryAnswer(await askGM(QUERIES.undoDamage, { messageId: message.id, index }));
+  queryAnswer(await askGM(QUERIES.undoDamage, { messageId: message.id, index }));
 }
 
 function queryMessage(data: Record<string, unknown>): AttackMessageLike | undefined {
@@ -266,18 +384,26 @@ function queryMessage(data: Record<string, unknown>): AttackMessageLike | undefi
   return message?.type === "attack" ? message : undefined;
 }
 
-/** The GM's handler of `fray.applyDamage`: the state on the message is checked again here. */
-export async function handleApplyQuery(data: Record<string, unknown>): Promise<QueryAnswer> {
+/**
+ * The active GM's handler of `fray.applyDamage`: the requester must be allowed to apply on this
+ * target (GM, or owner of the attacker or the target), the card's attacker must be its author's;
+ * the card's state is checked again and the damage recomputed from its dice.
+ */
+export async function handleApplyQuery(data: Record<string, unknown>, requester: Requester): Promise<RequestAnswer> {
   const message = queryMessage(data);
-  if (!message) return { ok: false };
-  return answerQuery(() => applyHere(message, Number(data.index), String(data.userId ?? "")));
+  if (!message) return refusal("FRAY.Flow.Error.Refused");
+  const index = requestedIndex(message, data);
+  await authorize(requester, message, index, "applyDamage");
+  return { ok: await applyHere(message, index, requester.id) };
 }
 
-/** The GM's handler of `fray.undoDamage`. */
-export async function handleUndoQuery(data: Record<string, unknown>): Promise<QueryAnswer> {
+/** The active GM's handler of `fray.undoDamage`: the requester must own the target or be a GM. */
+export async function handleUndoQuery(data: Record<string, unknown>, requester: Requester): Promise<RequestAnswer> {
   const message = queryMessage(data);
-  if (!message) return { ok: false };
-  return answerQuery(() => undoHere(message, Number(data.index)));
+  if (!message) return refusal("FRAY.Flow.Error.Refused");
+  const index = requestedIndex(message, data);
+  await authorize(requester, message, index, "undoDamage");
+  return { ok: await undoHere(message, index) };
 }
 
 /**

@@ -1,14 +1,14 @@
 /**
  * The `attack` ChatMessage on the Foundry side: its stored data, its card rendered from the
  * per-target state, and the one way the state changes: {@link commitTarget}, which re-renders the
- * card and appends new Rolls. A user who may not update the message sends the change to the
- * active GM, who checks it against the message's current state first.
+ * card and appends new Rolls. The card's author (a player on their own card) and the active GM
+ * write it; every other user, other GM clients included, sends the action and its Rolls to the
+ * active GM, who authorizes the requester and recomputes the state from the card as it stands.
  */
-import { FrayError } from "../../rules/core/errors.js";
 import { attackMessageContext, type Localizer } from "../attack-card.js";
 import { TEMPLATES } from "../config.js";
 import { assertAllowed, type CardAction, type TargetState } from "../logic/card.js";
-import { askGM, QUERIES } from "../queries.js";
+import { askGM, isActiveGM, QUERIES, queryAnswer, serial } from "../queries.js";
 
 /** The `system` data of an attack message as the flow reads it. */
 export interface AttackSystem {
@@ -64,11 +64,10 @@ function rollsWith(message: AttackMessageLike, rolls: readonly Roll[]): string[]
  * computes the state itself from the card as it stands (`handleCardUpdateQuery`).
  */
 export async function commitTarget(message: AttackMessageLike, index: number, action: CardAction, next: TargetState, rolls: readonly Roll[] = []): Promise<boolean> {
-  if (!message.isOwner) {
-    const answer = await askGM(QUERIES.cardUpdate, { messageId: message.id, index, action, rolls: rolls.map((r) => JSON.stringify(r)) });
-    return queryAnswer(answer);
-  }
-  return writeTarget(message, index, action, next, rolls.map((r) => JSON.stringify(r)));
+  const json = rolls.map((r) => JSON.stringify(r));
+  if (isActiveGM()) return serial(() => writeTarget(message, index, action, next, json));
+  if (message.isOwner && !game.user?.isGM) return writeTarget(message, index, action, next, json);
+  return queryAnswer(await askGM(QUERIES.cardUpdate, { messageId: message.id, index, action, rolls: json }));
 }
 
 /** Writes a target's state on a message this client may update. */
@@ -82,32 +81,6 @@ export async function writeTarget(message: AttackMessageLike, index: number, act
   const content = await renderAttackCard({ ...system, targets, attackerName: attackerName(message) });
   await message.update({ "system.targets": targets, content, rolls: [...rollsWith(message, []), ...rollJson] });
   return true;
-}
-
-/** What the GM answers a card query: done, or the rules' refusal as an i18n key and data. */
-export interface QueryAnswer {
-  ok: boolean;
-  error?: { key: string; data: Record<string, string | number> };
-}
-
-/** Runs GM-side work, turning a FrayError (a state the card no longer allows ...) into an answer. */
-export async function answerQuery(work: () => Promise<boolean>): Promise<QueryAnswer> {
-  try {
-    return { ok: await work() };
-  } catch (err) {
-    if (err instanceof FrayError) return { ok: false, error: { key: err.key, data: err.data } };
-    throw err;
-  }
-}
-
-/**
- * Reads the GM's answer on the asking client: `true` when done; the GM's refusal is raised here
- * as the FrayError it was, so the user sees the localized reason.
- */
-export function queryAnswer(answer: unknown): boolean {
-  const a = answer as QueryAnswer | undefined;
-  if (a?.error) throw new FrayError(a.error.key, a.error.data, a.error.key);
-  return Boolean(a?.ok);
 }
 
 /**

@@ -30,6 +30,7 @@ export async function postFreeAttackPrompt(prompt: FreeAttackPrompt): Promise<vo
 
 interface ActorWithItems {
   isOwner: boolean;
+  testUserPermission?(user: unknown, permission: "OWNER"): boolean;
   items: Iterable<{ id: string | null; type: string; system: unknown }>;
 }
 
@@ -37,14 +38,20 @@ interface TokenDocLike {
   object?: unknown;
 }
 
-/** Wires the Attack buttons of a free-attack prompt; buttons of opponents the user does not own are removed. */
+/**
+ * Wires the Attack buttons of a free-attack prompt; buttons of opponents the user does not own
+ * are removed, and so are those of opponents the prompt's author owns (a player's own prompt
+ * cannot hand their own actors an attack that spends nothing; a GM's prompt is trusted).
+ */
 export function onFreeAttackClick(message: AttackMessageLike, html: HTMLElement): void {
   const prompt = (message as unknown as { flags?: { fray?: { freeAttack?: FreeAttackPrompt } } }).flags?.fray?.freeAttack;
   if (!prompt) return;
+  const author = (message as unknown as { author?: { isGM?: boolean } | null }).author;
   for (const button of Array.from(html.querySelectorAll<HTMLButtonElement>("button[data-action='fray-freeAttack']"))) {
     const attacker = prompt.attackers[Number(button.dataset.index)];
     const actor = attacker ? (foundry.utils.fromUuidSync(attacker.actorUuid as never) as ActorWithItems | null) : null;
-    if (!attacker || !actor || !(actor.isOwner || game.user?.isGM)) {
+    const selfGranted = Boolean(author && !author.isGM && actor?.testUserPermission?.(author, "OWNER"));
+    if (!attacker || !actor || !(actor.isOwner || game.user?.isGM) || selfGranted) {
       button.remove();
       continue;
     }

@@ -1,6 +1,6 @@
 /**
- * Registers the UD10 play flow: Combat and Combatant classes, the token ruler, the v13 query
- * handlers the GM answers, the hooks of chat cards, the combat tracker and token movement, the
+ * Registers the UD10 play flow: Combat and Combatant classes, the token ruler, the requests the
+ * active GM answers (`queries.ts`: carried by the requester's own User document), the hooks of chat cards, the combat tracker and token movement, the
  * round length (UD-RND-01), and the development-only Quench batch.
  */
 import { onMoveToken, onPreMoveToken } from "../canvas/movement.js";

@@ -1,12 +1,19 @@
 /**
- * Undo records of applied damage: the exact HP, EP and conditions before and after, so Undo puts
- * the actor back where it was. Pure: the Foundry glue turns the records into actor updates and
- * status toggles.
+ * Applications of damage and their undo, as the Foundry glue stores them: the card keeps an
+ * {@link UndoRecord} per target for display (steps, vitals after, conditions added) with a stamp;
+ * the target actor keeps the authoritative {@link LedgerEntry} (`flags.fray.ledger.<key>`) that
+ * undo reads, so an edited card can neither apply twice nor turn an undo into damage. The
+ * arithmetic is the core's ledger (`rules/core/ledger.ts`) and UD10's vital-derived conditions
+ * (`rules/ud10/vitals.ts`). Pure: the glue turns the results into actor updates and status toggles.
  */
-import type { DamageReport, DamageStep, Track } from "../../rules/core/types.js";
+import { deltaOf, recomputeConditions, revert, type TrackChange, type VitalDelta } from "../../rules/core/ledger.js";
+import type { DamageReport, DamageStep, Track, VitalState } from "../../rules/core/types.js";
+import { VITAL_CONDITIONS, vitalConditions } from "../../rules/ud10/index.js";
 
-/** What applying damage changed on one actor (UD-DMG-02 to UD-DMG-05). */
+/** What applying damage changed on one actor, as the card shows it (UD-DMG-02 to UD-DMG-05). */
 export interface UndoRecord {
+  /** Id of this application; the target's ledger entry carries the same stamp. */
+  stamp: string;
   /** UUID of the actor damaged. */
   actorUuid: string;
   before: { hp: Track; ep: Track; conditions: string[] };
@@ -15,8 +22,20 @@ export interface UndoRecord {
   added: string[];
   /** Every step of the application, as the core reported it. */
   steps: DamageStep[];
-  /** Id of the user who applied it. */
+  /** Id of the user who asked for it (as the server vouched). */
   userId: string;
+}
+
+/** One application in a target actor's ledger. */
+export interface LedgerEntry {
+  stamp: string;
+  /** The attack message and the card target it came from. */
+  messageId: string;
+  index: number;
+  /** What the application changed ({@link deltaOf}). */
+  delta: VitalDelta;
+  /** True once undone: a second undo changes nothing. */
+  undone: boolean;
 }
 
 const track = (t: Track | undefined, fallback: Track): Track => ({ value: t?.value ?? fallback.value, max: t?.max ?? fallback.max });
@@ -25,13 +44,15 @@ const track = (t: Track | undefined, fallback: Track): Track => ({ value: t?.val
  * The record of one application from the core's damage report (UD-DMG-02 to UD-DMG-05).
  * @param actorUuid the damaged actor.
  * @param report what `ud10.applyDamage` returned.
- * @param userId who applied it.
+ * @param userId who asked for it.
+ * @param stamp the application's id.
  */
-export function undoRecord(actorUuid: string, report: DamageReport, userId: string): UndoRecord {
+export function undoRecord(actorUuid: string, report: DamageReport, userId: string, stamp: string): UndoRecord {
   const zero = { value: 0, max: 0 };
   const hpBefore = track(report.before.hp, zero);
   const epBefore = track(report.before.ep, zero);
   return {
+    stamp,
     actorUuid,
     before: { hp: hpBefore, ep: epBefore, conditions: [...report.before.conditions] },
     after: { hp: track(report.after.hp, hpBefore), ep: track(report.after.ep, epBefore), conditions: [...report.after.conditions] },
@@ -46,15 +67,81 @@ export function applyUpdate(record: UndoRecord): Record<string, number> {
   return { "system.hp.value": record.after.hp.value, "system.ep.value": record.after.ep.value };
 }
 
-/** The actor update that undoes a record: HP and EP values before. */
-export function revertUpdate(record: UndoRecord): Record<string, number> {
-  return { "system.hp.value": record.before.hp.value, "system.ep.value": record.before.ep.value };
+/** The ledger entry of a record. */
+export function ledgerEntryOf(record: UndoRecord, messageId: string, index: number): LedgerEntry {
+  return { stamp: record.stamp, messageId, index, delta: deltaOf(record.before, record.after), undone: false };
+}
+
+/** The ledger key of one card target: `<message id>-<index>` (flag keys hold no dots). */
+export function ledgerKey(messageId: string, index: number): string {
+  return `${messageId.replace(/[^A-Za-z0-9]/g, "")}-${index}`;
+}
+
+/** The actor update that writes a ledger entry. */
+export function ledgerUpdate(key: string, entry: LedgerEntry): Record<string, unknown> {
+  return { [`flags.fray.ledger.${key}`]: entry };
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+function change(value: unknown): TrackChange | undefined {
+  const v = value as { before?: unknown; after?: unknown } | undefined;
+  const before = num(v?.before);
+  const after = num(v?.after);
+  return before === undefined || after === undefined ? undefined : { before, after };
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((s): s is string => typeof s === "string") : [];
 }
 
 /**
- * Status changes that undo a record: the conditions the damage added and that were not there
- * before are removed; nothing else is touched.
+ * A target's ledger entry for one card target, read from the actor's flags and checked: an entry
+ * without a stamp, or with tracks that are not numbers, counts as none.
+ * @param actor the target actor (`getFlag("fray", "ledger")`).
  */
-export function revertStatuses(record: UndoRecord): { remove: string[] } {
-  return { remove: record.added.filter((c) => !record.before.conditions.includes(c)) };
+export function ledgerEntry(actor: { getFlag?(scope: string, key: string): unknown }, key: string): LedgerEntry | undefined {
+  const ledger = actor.getFlag?.("fray", "ledger") as Record<string, unknown> | undefined;
+  const raw = ledger?.[key] as Record<string, unknown> | undefined;
+  if (!raw || typeof raw.stamp !== "string" || !raw.stamp) return undefined;
+  const d = (raw.delta ?? {}) as Record<string, unknown>;
+  const delta: VitalDelta = { added: strings(d.added), removed: strings(d.removed) };
+  const hp = change(d.hp);
+  if (hp) delta.hp = hp;
+  const ep = change(d.ep);
+  if (ep) delta.ep = ep;
+  return { stamp: raw.stamp, messageId: String(raw.messageId ?? ""), index: num(raw.index) ?? -1, delta, undone: raw.undone === true };
+}
+
+/**
+ * The UD10 state after undoing one application (UD-DMG-02 to UD-DMG-04): the core's
+ * {@link revert} (HP may be below 0, RULES.md; EP stops at 0; both at most their maximum), then
+ * unconscious and incapacitated set from the vitals.
+ */
+export function undoneState(current: VitalState, delta: VitalDelta): VitalState {
+  const reverted = revert(current, delta, { hp: -Infinity });
+  return recomputeConditions(reverted, VITAL_CONDITIONS, vitalConditions(reverted));
+}
+
+/** The actor update that writes a UD10 state's HP and EP. */
+export function vitalsUpdate(state: VitalState): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (state.hp) out["system.hp.value"] = state.hp.value;
+  if (state.ep) out["system.ep.value"] = state.ep.value;
+  return out;
+}
+
+/**
+ * The status toggles that take an actor from one state's conditions to another's, limited to
+ * the vital-derived conditions and those the undone application added or removed; nothing else
+ * is touched.
+ */
+export function statusChanges(current: VitalState, next: VitalState, delta: VitalDelta): { add: string[]; remove: string[] } {
+  const ids = [...new Set([...VITAL_CONDITIONS, ...delta.added, ...delta.removed])];
+  return {
+    add: ids.filter((c) => next.conditions.includes(c) && !current.conditions.includes(c)),
+    remove: ids.filter((c) => !next.conditions.includes(c) && current.conditions.includes(c)),
+  };
 }

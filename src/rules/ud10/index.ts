@@ -52,3 +52,4 @@ export const ud10: Ruleset<Ud10Combatant, Ud10AttackInput> = {
   vitals: damage.vitals,
   isOut: damage.isOut,
 };
+export { VITAL_CONDITIONS, vitalConditions } from "./vitals.js";

@@ -299,7 +299,7 @@ async function damage(a: Attacked, t: TargetState, dice: DiceRoller): Promise<St
 
 /** The record the card's Apply damage button stores (`packetOf`, UD-DMG-02 to UD-DMG-05). */
 function application(a: Attacked, t: TargetState): UndoRecord {
-  return undoRecord(t.actorUuid, ud10.applyDamage(a.input.target, packetOf(t.damage!), OPTIONS), "gm");
+  return undoRecord(t.actorUuid, ud10.applyDamage(a.input.target, packetOf(t.damage!), OPTIONS), "gm", "s1");
 }
 
 /** Which card buttons a target shows, by action; every other action must be absent. */
