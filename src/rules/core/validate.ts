@@ -431,3 +431,12 @@ export const commonStatsEntries = {
   biography: opt(text(COMMON_BOUNDS.textLength)),
   conditions: opt(list(text())),
 };
+
+/**
+ * Type-level checks that a schema and the core's interface stay one shape: `Is<A, B>` is `true`
+ * only when each is assignable to the other, `Fits<A, B>` when the schema's output fits the
+ * interface. A ruleset's schema module lists them in a tuple typed `true`, so a drift fails to
+ * compile.
+ */
+export type Is<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export type Fits<A, B> = [A] extends [B] ? true : false;

@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { RULESET_BOUNDS } from "../core/bounds.js";
 import type { LastingEffect } from "../core/types.js";
-import { bounded, check, choice, commonStatsEntries, flag, list, mapping, opt, optionsSchema, ruleIdSchema, safeName, storedTrack, strict, text, track } from "../core/validate.js";
+import { bounded, check, choice, commonStatsEntries, flag, list, mapping, opt, optionsSchema, ruleIdSchema, safeName, storedTrack, strict, text, track, type Fits, type Is } from "../core/validate.js";
 import type { CriticalAttackInput, CriticalSituation } from "./attack.js";
 import { ARMOR_TYPES, WEAPON_CATEGORIES, type CriticalArmor, type CriticalCombatant, type CriticalWeapon } from "./model.js";
 import { CRITICAL_OPTIONS } from "./options.js";
@@ -93,8 +93,6 @@ export const attackInputSchema = strict({
 /** Critical's option values (CRITICAL_OPTIONS). */
 export const optionsValuesSchema = optionsSchema(CRITICAL_OPTIONS, "critical");
 
-type Is<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Fits<A, B> = [A] extends [B] ? true : false;
 const shapes: [
   Is<v.InferOutput<typeof weaponSchema>, CriticalWeapon>,
   Is<v.InferOutput<typeof armorSchema>, CriticalArmor>,

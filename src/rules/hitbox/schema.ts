@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { RULESET_BOUNDS } from "../core/bounds.js";
-import { bounded, check, checkResultSchema, choice, commonStatsEntries, flag, list, opt, optionsSchema, safeName, some, storedTrack, strict, text, track } from "../core/validate.js";
+import { bounded, check, checkResultSchema, choice, commonStatsEntries, flag, list, opt, optionsSchema, safeName, some, storedTrack, strict, text, track, type Fits, type Is } from "../core/validate.js";
 import type { HitboxAttackInput, HitboxSituation } from "./input.js";
 import { ABILITIES, HITBOXES, SKILLS, type HitboxArmor, type HitboxCombatant, type HitboxWeapon } from "./model.js";
 import { HITBOX_OPTIONS } from "./options.js";
@@ -81,8 +81,6 @@ export const attackInputSchema = strict({
 /** Hitbox's option values (HITBOX_OPTIONS). */
 export const optionsValuesSchema = optionsSchema(HITBOX_OPTIONS, "hitbox");
 
-type Is<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Fits<A, B> = [A] extends [B] ? true : false;
 const shapes: [
   Is<v.InferOutput<typeof weaponSchema>, HitboxWeapon>,
   Is<v.InferOutput<typeof armorSchema>, HitboxArmor>,

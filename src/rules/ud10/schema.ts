@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import { COMMON_BOUNDS, RULESET_BOUNDS } from "../core/bounds.js";
-import { bounded, check, choice, commonStatsEntries, flag, list, opt, optionsSchema, safeName, some, storedTrack, strict, text, track } from "../core/validate.js";
+import { bounded, check, choice, commonStatsEntries, flag, list, opt, optionsSchema, safeName, some, storedTrack, strict, text, track, type Is } from "../core/validate.js";
 import { ATTRIBUTES, SKILLS, ZONES, type Ud10Armor, type Ud10Combatant, type Ud10Weapon } from "./model.js";
 import type { Ud10AttackInput, Ud10Situation } from "./input.js";
 import { UD10_OPTIONS } from "./options.js";
@@ -89,7 +89,6 @@ export const attackInputSchema = strict({
 export const optionsValuesSchema = optionsSchema(UD10_OPTIONS, "ud10");
 
 // The schemas and the core's interfaces stay one shape: these lines fail to compile otherwise.
-type Is<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const shapes: [
   Is<v.InferOutput<typeof weaponSchema>, Ud10Weapon>,
   Is<v.InferOutput<typeof armorSchema>, Ud10Armor>,

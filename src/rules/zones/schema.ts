@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { COMMON_BOUNDS, RULESET_BOUNDS } from "../core/bounds.js";
-import { bounded, check, choice, commonStatsEntries, flag, list, opt, optionsSchema, safeName, some, storedTrack, strict, text, track } from "../core/validate.js";
+import { bounded, check, choice, commonStatsEntries, flag, list, opt, optionsSchema, safeName, some, storedTrack, strict, text, track, type Fits, type Is } from "../core/validate.js";
 import type { ZonesAttackInput, ZonesSituation } from "./input.js";
 import {
   ARMOR_ZONES,
@@ -119,8 +119,6 @@ export const attackInputSchema = strict({
 /** Zones' option values (ZONES_OPTIONS). */
 export const optionsValuesSchema = optionsSchema(ZONES_OPTIONS, "zones");
 
-type Is<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Fits<A, B> = [A] extends [B] ? true : false;
 const shapes: [
   Is<v.InferOutput<typeof weaponSchema>, ZonesWeapon>,
   Is<v.InferOutput<typeof armorSchema>, ZonesArmor>,
