@@ -120,11 +120,23 @@ describe("hotbar macros", () => {
     expect(stub.ui.notifications.messages).toEqual([]);
   });
 
-  it("a drop that is not a weapon is left to Foundry; a weapon no actor carries makes no macro", async () => {
+  it("a drop that is not an actor's weapon is left to Foundry; a weapon no actor carries makes no macro", async () => {
     world();
     expect(callHook("hotbarDrop", {}, { type: "Item", uuid: "Actor.ayla.Item.vest" }, 1)).toEqual([true]);
     expect(callHook("hotbarDrop", {}, { type: "Actor", uuid: "Actor.ayla" }, 1)).toEqual([true]);
+    // An item that does not resolve at once (a compendium entry) keeps Foundry's own macro.
+    expect(callHook("hotbarDrop", {}, { type: "Item", uuid: "Compendium.fray.ud10-weapons.Item.x" }, 1)).toEqual([true]);
     expect(callHook("hotbarDrop", {}, { type: "Item", uuid: "Item.loose" }, 1)).toEqual([false]);
+    await settle();
+    expect(services.macros).toEqual([]);
+    expect(stub.ui.notifications.messages).toEqual([{ level: "error", text: lookup(en, "FRAY.Macro.NotOwned") }]);
+  });
+
+  it("a player dropping the weapon of an actor they do not own gets no macro", async () => {
+    const { ayla } = world();
+    const pat = stub.game.users.get("p9") ?? stub.game.users.add("p9", "Pip");
+    ayla.ownership = { default: 0 };
+    expect(stub.game.users.as(pat, () => callHook("hotbarDrop", {}, { type: "Item", uuid: "Actor.ayla.Item.sword" }, 2))).toEqual([false]);
     await settle();
     expect(services.macros).toEqual([]);
     expect(stub.ui.notifications.messages).toEqual([{ level: "error", text: lookup(en, "FRAY.Macro.NotOwned") }]);
