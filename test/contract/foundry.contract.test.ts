@@ -114,10 +114,11 @@ it("the registry holds every ruleset the validators know", () => {
 describe.each(bindings)("binding $id", ({ id, implemented }) => {
   let world: World;
   let options: RulesetOptions;
+  // Loading a bundle instance is slow on a busy machine; the default hook timeout is too short.
   beforeAll(async () => {
     world = await loadWorld(id);
     options = world.api.optionValues(id);
-  });
+  }, 60_000);
   beforeEach(() => {
     StubChatMessage.created.length = 0;
     world.stub.ui.notifications.messages.length = 0;
