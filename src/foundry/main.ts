@@ -3,11 +3,12 @@
  *
  * - `init`: the document classes, the data models of the world's ruleset (from its binding in
  *   the registry), the world settings (ruleset and every ruleset's options), the actor and item
- *   sheets, template preloading, and the `game.fray` API.
+ *   sheets, template preloading, the play services (hotbar macros, floating numbers, the effect
+ *   service that enables and expires effects on round and turn changes) and the `game.fray` API.
  * - `setup`: nothing beyond a log line.
  * - `ready`: logs the active ruleset and warns the GM when it is not implemented yet.
  */
-import { rollAttack, rulesetLabel } from "./attack.js";
+import { rulesetLabel } from "./attack.js";
 import { TEMPLATES } from "./config.js";
 import { registerConditions } from "./conditions.js";
 import { registerDataModels } from "./data-models.js";
@@ -15,18 +16,31 @@ import { registerDocuments } from "./documents/index.js";
 import { FoundryRoller } from "./dice.js";
 import { registerPlayFlow } from "./chat/play-flow.js";
 import { registerPackFilter } from "./models/packs.js";
+import { apiOptionValues, apiRollAttack, apiRollItemMacro, apiStartEffect } from "./play/api.js";
+import { registerEffectService } from "./play/effects.js";
+import { floatingOptions, registerFloatingNumbers } from "./play/floating.js";
+import { registerHotbar } from "./play/hotbar.js";
 import { warn } from "./notify.js";
 import { activeBinding, type RulesetBinding, type RulesetRegistry } from "./registry.js";
 import { registry } from "./rulesets/index.js";
-import { activeRuleset, isImplemented, optionValues, registerSettings, ud10OptionValues } from "./settings.js";
+import { activeRuleset, isImplemented, registerSettings, ud10OptionValues } from "./settings.js";
 import { registerActorSheet } from "./sheets/actor-sheet.js";
 import { registerItemSheet } from "./sheets/item-sheet.js";
 import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem } from "./sources.js";
 
 /** What macros and other modules can use, as `game.fray`. */
 export interface FrayApi {
-  /** Attack with a weapon of an actor against the first targeted token; posts the card. */
-  rollAttack: typeof rollAttack;
+  /**
+   * Attack with a weapon of an actor against the targeted tokens; posts the card. The request is
+   * checked first (src/foundry/play/api.ts): a bad one shows a localized error naming the field.
+   */
+  rollAttack: typeof apiRollAttack;
+  /** What a weapon's hotbar macro runs: an attack with the weapon of that UUID. */
+  rollItemMacro: typeof apiRollItemMacro;
+  /** Starts an effect on an actor, counted in the current combat's rounds and turns. */
+  startEffect: typeof apiStartEffect;
+  /** The update options that make every client float a change of vitals over the token. */
+  floatingOptions: typeof floatingOptions;
   /** The registry of ruleset bindings (all four rulesets). */
   registry: RulesetRegistry;
   /** The rules core's rulesets by id (`ud10`, `hitbox`, `critical`, `zones`). */
@@ -34,7 +48,7 @@ export interface FrayApi {
   /** The binding of the world's ruleset. */
   readonly binding: RulesetBinding;
   /** The world's option values of a ruleset (the world's ruleset when no id is given). */
-  optionValues: typeof optionValues;
+  optionValues: typeof apiOptionValues;
   /** The world's UD10 option values. */
   ud10Options: typeof ud10OptionValues;
   /** Document source to rules-core translation. */
@@ -48,13 +62,16 @@ export interface FrayApi {
 }
 
 const api: FrayApi = {
-  rollAttack,
+  rollAttack: apiRollAttack,
+  rollItemMacro: apiRollItemMacro,
+  startEffect: apiStartEffect,
+  floatingOptions,
   registry,
   rulesets: Object.fromEntries(registry.list().map((b) => [b.id, b.ruleset])),
   get binding() {
     return activeBinding();
   },
-  optionValues,
+  optionValues: apiOptionValues,
   ud10Options: ud10OptionValues,
   sources: { ud10CombatantFromActor, ud10WeaponFromItem, ud10ArmorFromItem },
   FoundryRoller,
@@ -70,6 +87,9 @@ Hooks.once("init", () => {
   registerActorSheet();
   registerItemSheet();
   registerPlayFlow();
+  registerHotbar();
+  registerFloatingNumbers();
+  registerEffectService();
   void foundry.applications.handlebars.loadTemplates([TEMPLATES.attackCard, ...activeBinding().templates]);
   (game as unknown as { fray: FrayApi }).fray = api;
 });

@@ -2,14 +2,20 @@
  * Quench batches (`@ethaks/fvtt-quench`, a runtime module) for a GM to run in a real world:
  * attack -> reaction -> damage -> apply -> undo on two throwaway actors, and the v13 behaviour the
  * authority code relies on (docs/foundry-assumptions.md: who the server says made an update, the
- * active GM, ownership tests, a message's author, an identity-less query). Registered only in
+ * active GM, ownership tests, a message's author, an identity-less query), and the wired play
+ * services with the v13 behaviour they rely on (a hotbar macro made from a dropped weapon,
+ * floating text over a token, effects enabled and expired on round changes). Registered only in
  * development builds (`FRAY_QUENCH` define, set by `vite build --mode development`).
  */
 import type { AttackMessageLike } from "./chat/attack-message.js";
 import { attackSystem } from "./chat/attack-message.js";
 import { applyHere, declineReaction, rollDamageFor, undoDamageAction, undoHere } from "./chat/actions.js";
 import { rollAttack } from "./attack.js";
+import { floatingChanges, floatingText } from "./logic/floating.js";
 import { formatHtml } from "./notify.js";
+import { startEffect, type CombatLike, type EffectHolder } from "./play/effects.js";
+import { floatingOptions } from "./play/floating.js";
+import { weaponMacroCommand } from "./play/hotbar.js";
 import { activeGM, isActiveGM } from "./queries.js";
 
 declare const __FRAY_QUENCH__: boolean | undefined;
@@ -66,6 +72,136 @@ function nextHook(name: string, ms = 5_000): Promise<unknown[] | undefined> {
       resolve(args);
     });
   });
+}
+
+/** Resolves once `test` holds, or after `ms` milliseconds with false. */
+async function until(test: () => boolean, ms = 5_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
+
+/** A deletable document as the batches keep them for cleaning up. */
+type Made = { delete(): Promise<unknown> };
+
+/**
+ * The wired play services in a real world and the v13 behaviour they rely on
+ * (docs/foundry-assumptions.md S1 to S5). Needs a GM and a viewed scene (for the token the
+ * floating text is drawn over).
+ */
+function registerServicesBatch(quench: Quench): void {
+  quench.registerBatch(
+    "fray.services",
+    (context) => {
+      const { describe, it, after, assert } = context;
+      describe("Hotbar macros, floating numbers and the effect service", () => {
+        const made: Made[] = [];
+        after(async () => {
+          for (const doc of made.reverse()) await doc.delete().catch(() => undefined);
+        });
+
+        it("S1: a weapon dropped on the hotbar: the hotbarDrop hook returns false and Fray makes the macro in that slot", async () => {
+          const actor = (await Actor.implementation.create(combatantData("Quench Hotbar", "character") as never)) as unknown as Made & { items: { find(fn: (i: { type: string }) => boolean): { uuid: string } | undefined } };
+          made.push(actor);
+          const weapon = actor.items.find((i) => i.type === "weapon")!;
+          const user = game.user as unknown as { hotbar: Record<string, string | undefined>; assignHotbarMacro(m: unknown, slot: number): Promise<unknown> };
+          const slot = 50;
+          const previous = user.hotbar[slot];
+          const command = weaponMacroCommand(weapon.uuid);
+          const macros = game.macros as unknown as { find(fn: (m: { command?: string }) => boolean): (Made & { id: string }) | undefined };
+          try {
+            const result = (Hooks.call as unknown as (name: string, ...args: unknown[]) => boolean)("hotbarDrop", ui.hotbar, { type: "Item", uuid: weapon.uuid }, slot);
+            assert.equal(result, false, "Hooks.call reports that a handler stopped the drop");
+            assert.ok(await until(() => Boolean(macros.find((m) => m.command === command))), "the macro was created");
+            const macro = macros.find((m) => m.command === command)!;
+            made.push(macro);
+            assert.ok(await until(() => user.hotbar[slot] === macro.id), "the macro sits in the slot");
+          } finally {
+            await user.assignHotbarMacro(previous ? (game.macros as unknown as { get(id: string): unknown }).get(previous) ?? null : null, slot);
+          }
+        });
+
+        it("S2, S4: update options reach the updateActor hook, and the change floats over the token with createScrollingText", async () => {
+          const scene = canvas?.scene as unknown as { createEmbeddedDocuments(type: string, data: unknown[]): Promise<Made[]> } | null | undefined;
+          assert.ok(scene, "a scene is viewed");
+          const actor = (await Actor.implementation.create(combatantData("Quench Floating", "npc") as never)) as unknown as Made & {
+            id: string;
+            getActiveTokens(): unknown[];
+            update(data: Record<string, unknown>, options: unknown): Promise<unknown>;
+          };
+          made.push(actor);
+          const tokens = await scene!.createEmbeddedDocuments("Token", [{ actorId: actor.id, name: "Quench Floating", x: 0, y: 0 }]);
+          made.push(...tokens);
+          assert.ok(await until(() => actor.getActiveTokens().length > 0), "the token is drawn");
+          const ui = (canvas as unknown as { interface: { createScrollingText(p: unknown, t: string, o: unknown): unknown } }).interface;
+          const original = ui.createScrollingText;
+          const drawn: string[] = [];
+          ui.createScrollingText = function (this: unknown, point: unknown, text: string, options: unknown) {
+            drawn.push(text);
+            return original.call(ui, point, text, options);
+          };
+          const before = { hp: { value: 20, max: 20 }, ep: { value: 10, max: 10 }, conditions: [] };
+          const after = { hp: { value: 17, max: 20 }, ep: { value: 10, max: 10 }, conditions: [] };
+          try {
+            const seen = nextHook("updateActor");
+            await actor.update({ "system.hp.value": 17 }, floatingOptions(before, after));
+            const args = await seen;
+            assert.ok(args, "updateActor was called");
+            const options = args![2] as { fray?: { vitals?: { after?: { hp?: { value?: number } } } } };
+            assert.equal(options.fray?.vitals?.after?.hp?.value, 17, "the options carry the vitals");
+            const expected = floatingChanges(before, after).map((c) => floatingText(c, (k) => game.i18n.localize(k)));
+            assert.ok(await until(() => drawn.length > 0), "text was drawn");
+            assert.equal(drawn[0], expected[0]);
+          } finally {
+            ui.createScrollingText = original;
+          }
+        });
+
+        it("S3, S5: updateCombat carries changes.round and changes.turn; effects keep their duration fields, are enabled and expire on round changes", async () => {
+          const a = (await Actor.implementation.create(combatantData("Quench Effect A", "npc") as never)) as unknown as Made & EffectHolder & { id: string };
+          const b = (await Actor.implementation.create(combatantData("Quench Effect B", "npc") as never)) as unknown as Made & { id: string };
+          made.push(a, b);
+          const combat = (await Combat.implementation.create({ scene: canvas?.scene?.id ?? null, active: true } as never)) as unknown as Made &
+            CombatLike & {
+              createEmbeddedDocuments(type: string, data: unknown[]): Promise<unknown>;
+              startCombat(): Promise<unknown>;
+              nextTurn(): Promise<unknown>;
+              nextRound(): Promise<unknown>;
+            };
+          made.push(combat);
+          await combat.createEmbeddedDocuments("Combatant", [{ actorId: a.id }, { actorId: b.id }]);
+          await combat.startCombat();
+          await startEffect(a, { name: "Quench Rally", rounds: 1 }, combat);
+          await startEffect(a, { name: "Quench Delayed", rounds: 2, delayRounds: 1 }, combat);
+          type Effect = { name: string; disabled: boolean; duration: { combat?: string | null; startRound?: number | null; rounds?: number | null } };
+          const effects = () => Array.from(a.effects) as unknown as Effect[];
+          const byName = (name: string) => effects().find((e) => e.name === name);
+          const rally = byName("Quench Rally");
+          assert.ok(rally, "the effect was created");
+          assert.equal(rally!.duration.combat, combat.id, "duration.combat kept");
+          assert.equal(rally!.duration.startRound, combat.round, "duration.startRound kept");
+          assert.equal(rally!.duration.rounds, 1, "duration.rounds kept");
+          assert.ok(byName("Quench Delayed")?.disabled, "a delayed effect starts disabled");
+
+          const turned = nextHook("updateCombat");
+          await combat.nextTurn();
+          const turnArgs = await turned;
+          assert.equal((turnArgs?.[1] as { turn?: number } | undefined)?.turn, 1, "changes.turn on a turn change");
+
+          const rounded = nextHook("updateCombat");
+          await combat.nextRound();
+          const roundArgs = await rounded;
+          assert.equal((roundArgs?.[1] as { round?: number } | undefined)?.round, 2, "changes.round on a round change");
+          assert.ok(await until(() => byName("Quench Delayed")?.disabled === false), "the delayed effect is enabled on its round");
+          assert.ok(await until(() => byName("Quench Rally") === undefined), "the one-round effect has expired");
+        });
+      });
+    },
+    { displayName: "Fray: play services and their v13 assumptions" },
+  );
 }
 
 /** The v13 behaviour the request channel and the GM handlers rely on (docs/foundry-assumptions.md). */
@@ -145,6 +281,7 @@ export function registerQuench(): void {
   if (!quenchEnabled()) return;
   Hooks.once("quenchReady" as never, ((quench: Quench) => {
     registerAuthorityBatch(quench);
+    registerServicesBatch(quench);
     quench.registerBatch(
       "fray.ud10.attack-flow",
       (context) => {

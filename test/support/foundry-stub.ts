@@ -699,3 +699,60 @@ export function stubToken(actor: ReturnType<typeof stubActor>, col: number, row:
   actor.getActiveTokens = () => [token];
   return token;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Play services: hotbar macros, scrolling text                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/** A script macro the stand-in created. */
+export interface StubMacro {
+  id: string;
+  name: string;
+  type: string;
+  img?: string;
+  command: string;
+  author: { id: string };
+  flags?: Dict;
+}
+
+/** What {@link installServiceStubs} records. */
+export interface ServiceStubs {
+  /** Macros created through `Macro.implementation.create`, in order. */
+  macros: StubMacro[];
+  /** `assignHotbarMacro(macro, slot)` calls, with the user who made them. */
+  hotbar: { user: string; macro: StubMacro; slot: number }[];
+  /** `canvas.interface.createScrollingText(point, text, options)` calls. */
+  scrolling: { point: { x: number; y: number }; text: string; options: Dict }[];
+}
+
+/**
+ * Adds what the play services use to an installed stand-in: `Macro.implementation.create` and
+ * `game.macros` (world macros with their author), `User#assignHotbarMacro`,
+ * `canvas.interface.createScrollingText` and `CONST.TEXT_ANCHOR_POINTS`, recording every call.
+ */
+export function installServiceStubs(stub: FoundryStub): ServiceStubs {
+  const out: ServiceStubs = { macros: [], hotbar: [], scrolling: [] };
+  const g = globalThis as Record<string, unknown>;
+  g.Macro = {
+    implementation: {
+      async create(data: Omit<StubMacro, "id" | "author">): Promise<StubMacro> {
+        const macro = { ...data, id: `macro${out.macros.length + 1}`, author: { id: stub.game.user.id } };
+        out.macros.push(macro);
+        return macro;
+      },
+    },
+  };
+  (stub.game as unknown as Dict).macros = { find: (fn: (m: StubMacro) => boolean) => out.macros.find(fn), contents: out.macros };
+  (StubUser.prototype as unknown as Dict).assignHotbarMacro = async function (this: StubUser, macro: StubMacro, slot: number) {
+    out.hotbar.push({ user: this.id, macro, slot });
+    return this;
+  };
+  (stub.canvas as unknown as Dict).interface = {
+    createScrollingText(point: { x: number; y: number }, text: string, options: Dict = {}) {
+      out.scrolling.push({ point: { ...point }, text, options });
+      return {};
+    },
+  };
+  g.CONST = { ...((g.CONST as Dict | undefined) ?? {}), TEXT_ANCHOR_POINTS: { CENTER: 0, BOTTOM: 1, TOP: 2, LEFT: 3, RIGHT: 4 } };
+  return out;
+}

@@ -5,6 +5,7 @@
  * Only the active GM writes, so two GM clients never expire an effect twice.
  */
 import { durationFrom, durationState, type CombatClock, type CombatDuration } from "../logic/durations.js";
+import { isActiveGM } from "../queries.js";
 
 /** The parts of an ActiveEffect the service reads and writes. */
 export interface EffectLike {
@@ -101,13 +102,11 @@ export async function tickEffects(combat: CombatLike): Promise<{ enabled: number
   return { enabled, deleted };
 }
 
-/** True on the one client that writes for the GM: the active GM. */
-function isActiveGM(): boolean {
-  const users = game.users as unknown as { activeGM?: { isSelf?: boolean } | null } | undefined;
-  return Boolean(users?.activeGM?.isSelf);
-}
-
-/** Registers the service: the active GM ticks effects whenever a combat's round or turn changes. */
+/**
+ * Registers the service: the active GM (`game.users.activeGM`, the same client that answers
+ * requests in queries.ts) ticks effects whenever a combat's round or turn changes, which v13's
+ * `updateCombat(combat, changes)` hook tells by `changes.round` and `changes.turn`.
+ */
 export function registerEffectService(): void {
   Hooks.on("updateCombat", (combat: unknown, changes: unknown) => {
     const c = changes as { round?: number; turn?: number };

@@ -28,9 +28,12 @@ export function weaponMacroCommand(uuid: string): string {
   return `game.fray.rollItemMacro(${JSON.stringify(uuid)});`;
 }
 
-/** True for a drop that makes an attack macro: a weapon item that belongs to an actor. */
+/**
+ * True for a drop that makes an attack macro: a weapon item that belongs to an actor the user
+ * owns (an actor without an ownership test, as in plain data, counts as owned).
+ */
 export function makesAttackMacro(item: DroppedItem | null | undefined): item is DroppedItem {
-  return Boolean(item && item.type === "weapon" && item.actor);
+  return Boolean(item && item.type === "weapon" && item.actor && (item.actor as { isOwner?: boolean }).isOwner !== false);
 }
 
 /**
@@ -57,16 +60,18 @@ export async function createWeaponMacro(data: HotbarDropData, slot: number): Pro
 
 /**
  * Registers the hotbar drop handler. Foundry's `hotbarDrop` hook is synchronous: returning false
- * stops Foundry's own macro, so the hook returns false for every weapon drop and creates the
- * macro asynchronously.
+ * stops Foundry's own macro, so the hook returns false for every weapon drop it can resolve at
+ * once (an actor's item) and creates the macro asynchronously; every other drop is Foundry's.
  */
 export function registerHotbar(): void {
   Hooks.on("hotbarDrop", (_bar: unknown, data: unknown, slot: unknown) => {
     const drop = data as HotbarDropData;
     if (drop?.type !== "Item" || !drop.uuid) return true;
     const uuid = drop.uuid;
+    // An actor's item resolves synchronously; anything that does not (a compendium entry) is not an
+    // actor's weapon and keeps Foundry's own macro.
     const item = foundry.utils.fromUuidSync?.(uuid as never) as unknown as DroppedItem | null | undefined;
-    if (item && item.type !== "weapon") return true;
+    if (!item || item.type !== "weapon") return true;
     void createWeaponMacro(drop, Number(slot)).catch((err: unknown) => console.error("Fray | hotbar", err));
     return false;
   });
