@@ -23,6 +23,7 @@ export function storedReactions(options: readonly ReactionOption[]): OfferedReac
  * `rolls`; everything else is kept as the core returned it.
  */
 export function storable<T>(value: T): T {
+  if (value === undefined) return value;
   return JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "native" ? undefined : v))) as T;
 }
 
