@@ -466,6 +466,86 @@ async function rawRequest(as: StubUser, name: string, data: Dict): Promise<Dict>
   throw new Error("no answer");
 }
 
+/**
+ * Registers hook handlers for one test and removes them after. The stand-in's `Hooks` has no
+ * `call`; it gets Foundry's documented one: handlers in order, the first `false` stops the rest
+ * and is returned.
+ */
+async function withHooks(handlers: Record<string, (...args: unknown[]) => unknown>, body: () => Promise<void>): Promise<void> {
+  const hooks = stub.Hooks as unknown as { handlers: Map<string, { fn: (...a: unknown[]) => unknown; once: boolean }[]>; call?: (name: string, ...args: unknown[]) => boolean };
+  const hadCall = Boolean(hooks.call);
+  hooks.call ??= (name, ...args) => {
+    for (const h of [...(hooks.handlers.get(name) ?? [])]) if (h.fn(...args) === false) return false;
+    return true;
+  };
+  for (const [name, fn] of Object.entries(handlers)) stub.Hooks.on(name, fn as never);
+  try {
+    await body();
+  } finally {
+    for (const [name, fn] of Object.entries(handlers)) {
+      const list = hooks.handlers.get(name) ?? [];
+      hooks.handlers.set(name, list.filter((h) => h.fn !== fn));
+    }
+    if (!hadCall) delete hooks.call;
+  }
+}
+
+describe("play pipeline hooks", () => {
+  it("UD-ATK-02: a fray.preAttack handler returning false stops the attack before it pays or rolls; fray.attack sees the workflow and the outcome", async () => {
+    const { ayla, banditToken } = world();
+    stub.game.user.targets.add(banditToken);
+    const seen: Dict[] = [];
+    await withHooks({ "fray.preAttack": (w) => { seen.push(w as Dict); return false; } }, async () => {
+      diceQueue.push(9, 5);
+      expect(await api().rollAttack({ actor: ayla, weaponId: "sword" })).toBeUndefined();
+    });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ stage: "stopped", choices: { targets: [banditToken.id] } });
+    expect(messages).toHaveLength(0);
+    expect(StubRoll.evaluated).toHaveLength(0);
+    expect(diceQueue).toEqual([9, 5]);
+    diceQueue.length = 0;
+
+    const after: unknown[][] = [];
+    await withHooks({ "fray.preAttack": () => true, "fray.attack": (...args) => void after.push(args) }, async () => {
+      diceQueue.push(9, 5);
+      const outcome = await api().rollAttack({ actor: ayla, weaponId: "sword" });
+      expect(outcome?.message).toBeDefined();
+      expect(after).toHaveLength(1);
+      expect(after[0]![0]).toMatchObject({ stage: "done", message: outcome!.message });
+      expect(after[0]![1]).toBe(outcome);
+    });
+  });
+
+  it("UD-DMG-02: fray.preApplyDamage returning false stops the application; fray.applyDamage sees the core's report; fray.undoDamage follows the undo", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    const applied: Dict[] = [];
+    const undone: Dict[] = [];
+    await withHooks({ "fray.preApplyDamage": () => false }, async () => {
+      await api().flow.runCardAction(message, 0, "applyDamage");
+    });
+    expect(vitalsOf(bandit).hp.value).toBe(20);
+    expect(system(message).targets[0]!.applied).toBeUndefined();
+    const expected = ud10.applyDamage(ud10CombatantFromActor(bandit.toObject() as never), system(message).targets[0]!.damage!, ud10.defaults());
+    updates.length = 0;
+    await withHooks({ "fray.applyDamage": (c) => void applied.push(c as Dict), "fray.undoDamage": (c) => void undone.push(c as Dict) }, async () => {
+      await api().flow.runCardAction(message, 0, "applyDamage");
+      await api().flow.runCardAction(message, 0, "undoDamage");
+    });
+    expect(applied).toHaveLength(1);
+    expect(applied[0]).toMatchObject({ index: 0, userId: gm.id, report: { after: expected.after, steps: expected.steps } });
+    expect(system(message).targets[0]!.report).toEqual(JSON.parse(JSON.stringify(expected)));
+    // The vitals are written as the ruleset's nested update, with the floating numbers' options.
+    const write = updates.find((u) => u.uuid === bandit.uuid)!;
+    expect(write.changes).toMatchObject({ system: { hp: { value: expected.after.hp!.value }, ep: { value: expected.after.ep!.value } } });
+    expect(write.options).toEqual({ fray: { vitals: { before: JSON.parse(JSON.stringify(expected.before)), after: JSON.parse(JSON.stringify(expected.after)) } } });
+    expect(undone).toHaveLength(1);
+    expect(undone[0]).toMatchObject({ index: 0, after: { hp: { value: 20 }, ep: { value: 10 } } });
+    expect(vitalsOf(bandit).hp.value).toBe(20);
+  });
+});
+
 describe("authority: requests as a hostile player or a busy GM would send them", () => {
   it("UD-DMG-02: a request naming another user is judged by the writer the server reports, not by its fields", async () => {
     const { ayla, bandit, banditToken } = world();
