@@ -8,6 +8,8 @@
  * - `ready`: logs the active ruleset and warns the GM when it is not implemented yet.
  */
 import { rollAttack, rulesetLabel } from "./attack.js";
+import { HOOKS } from "./play/hooks.js";
+import { AttackWorkflow } from "./play/workflow.js";
 import { TEMPLATES } from "./config.js";
 import { registerConditions } from "./conditions.js";
 import { registerDataModels } from "./data-models.js";
@@ -27,6 +29,10 @@ import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem } from ".
 export interface FrayApi {
   /** Attack with a weapon of an actor against the first targeted token; posts the card. */
   rollAttack: typeof rollAttack;
+  /** The attack workflow's class: `new AttackWorkflow(request).run()`, or its stages one by one. */
+  AttackWorkflow: typeof AttackWorkflow;
+  /** The play pipeline's hook names (`fray.preAttack`, `fray.attack`, ...). */
+  hooks: typeof HOOKS;
   /** The registry of ruleset bindings (all four rulesets). */
   registry: RulesetRegistry;
   /** The rules core's rulesets by id (`ud10`, `hitbox`, `critical`, `zones`). */
@@ -49,6 +55,8 @@ export interface FrayApi {
 
 const api: FrayApi = {
   rollAttack,
+  AttackWorkflow,
+  hooks: HOOKS,
   registry,
   rulesets: Object.fromEntries(registry.list().map((b) => [b.id, b.ruleset])),
   get binding() {
