@@ -241,8 +241,10 @@ export interface TargetCardContext extends AttackCardContext {
   buttons: CardButton[];
 }
 
-/** The whole attack card: one section per target. */
+/** The whole attack card: one section per target, and the language it was rendered in. */
 export interface AttackMessageContext {
+  /** Language code of the labels (`en`, `de`); each reader's client renders the card again in its own. */
+  lang: string;
   targets: TargetCardContext[];
 }
 
@@ -289,5 +291,5 @@ export function targetCardContext(t: TargetState, index: number, names: Omit<Car
 
 /** The card of an attack on one or more targets. */
 export function attackMessageContext(targets: readonly TargetState[], names: Omit<CardNames, "target" | "range">, i18n: Localizer): AttackMessageContext {
-  return { targets: targets.map((t, i) => targetCardContext(t, i, names, i18n)) };
+  return { lang: i18n.lang ?? "en", targets: targets.map((t, i) => targetCardContext(t, i, names, i18n)) };
 }
