@@ -391,9 +391,10 @@ export async function undoHere(message: AttackMessageLike, index: number, userId
     throw new FrayError("FRAY.Flow.Error.CardState", { action: "FRAY.Flow.Button.undoDamage" }, "Nothing to undo");
   }
   const current = currentVitals(ctx);
-  const after = undoneState(current, entry.delta);
+  const vitals = cardRulesOf(ctx.binding.id).vitals;
+  const after = undoneState(current, entry.delta, vitals);
   await ctx.targetActor.update({ ...ctx.ruleset.vitalsUpdate(after), ...ledgerUpdate(key, { ...entry, undone: true }) }, floatingOptions(current, after) as unknown as Record<string, unknown>);
-  const changed = statusChanges(current, after, entry.delta);
+  const changed = statusChanges(current, after, entry.delta, vitals);
   await setStatuses(ctx.targetActor, changed.add, true);
   await setStatuses(ctx.targetActor, changed.remove, false);
   const ok = await writeTarget(message, index, "undoDamage", withUndone(ctx.target), []);

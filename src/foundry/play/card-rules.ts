@@ -7,6 +7,7 @@
  */
 import type { DiceRoller } from "../../rules/core/dice/port.js";
 import type { AttackResult, ReactionOption } from "../../rules/core/ruleset.js";
+import type { VitalRules } from "../logic/undo.js";
 import { ud10CardRules } from "../rulesets/ud10/card.js";
 
 /** A ruleset's card steps that the play contract does not cover. */
@@ -19,6 +20,8 @@ export interface CardRules {
   react?(result: AttackResult, option: ReactionOption, dice: DiceRoller): Promise<AttackResult>;
   /** The attacker as a replay of its own stored attack reads it (able to act). */
   ableAttacker?(attacker: unknown): unknown;
+  /** The conditions that follow from the vitals and the tracks' floors, for undo. */
+  vitals?: VitalRules;
 }
 
 const RULES: Record<string, CardRules> = { ud10: ud10CardRules };
