@@ -6,8 +6,7 @@
  */
 import type { AttackOdds, AttackResult } from "../rules/core/ruleset.js";
 import type { Modifier, RollOutcome } from "../rules/core/types.js";
-import { CHECK_DICE, reactionOutcome, withReactionResult } from "../rules/ud10/index.js";
-import { buttonsFor, damageDice, targetPhase, vitalSummary, type CardAction, type TargetPhase, type TargetState } from "./logic/card.js";
+import { buttonsFor, targetPhase, vitalSummary, type CardAction, type TargetPhase, type TargetState } from "./logic/card.js";
 
 /** Localization functions, shaped like Foundry's `game.i18n.localize` and `game.i18n.format`. */
 export interface Localizer {
@@ -196,14 +195,6 @@ export function attackCardContext(result: AttackResult, names: CardNames, i18n: 
   return context;
 }
 
-/**
- * A JSON-safe copy of an attack result for the chat message's data: the native Roll handles
- * (`native`) are dropped, as the Rolls travel as the message's own `rolls`.
- */
-export function storableResult(result: AttackResult): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(result, (key, value: unknown) => (key === "native" ? undefined : value))) as Record<string, unknown>;
-}
-
 /* -------------------------------------------------------------------------------------------- */
 /* Per-target cards with their follow-up buttons                                                */
 /* -------------------------------------------------------------------------------------------- */
@@ -250,23 +241,11 @@ export interface TargetCardContext extends AttackCardContext {
   buttons: CardButton[];
 }
 
-/** The whole attack card: one section per target. */
+/** The whole attack card: one section per target, and the language it was rendered in. */
 export interface AttackMessageContext {
+  /** Language code of the labels (`en`, `de`); each reader's client renders the card again in its own. */
+  lang: string;
   targets: TargetCardContext[];
-}
-
-/** The stored result with the defender's later reaction folded in by the core (UD-REA-03). */
-export function effectiveResult(t: TargetState): AttackResult {
-  const result = structuredClone(t.result) as unknown as AttackResult;
-  const r = t.reaction;
-  if (!r) return result;
-  const check = {
-    roll: { formula: CHECK_DICE, total: r.natural, dice: [{ faces: 10, results: r.faces }], constant: 0 },
-    natural: r.natural,
-    modifiers: r.modifiers as Modifier[],
-    total: r.total,
-  };
-  return withReactionResult(result, reactionOutcome(r.id, check, t.attackTotal));
 }
 
 const GM_VIEW = { isGM: true, ownsAttacker: true, ownsTarget: true };
@@ -277,7 +256,7 @@ const GM_VIEW = { isGM: true, ownsAttacker: true, ownsTarget: true };
  * client hides those its user may not press).
  */
 export function targetCardContext(t: TargetState, index: number, names: Omit<CardNames, "target" | "range">, i18n: Localizer): TargetCardContext {
-  const base = attackCardContext(effectiveResult(t), { ...names, target: t.name, range: t.input.rangeMetres }, i18n, t.odds === undefined ? undefined : { hit: t.odds });
+  const base = attackCardContext(t.result, { ...names, target: t.name, range: t.request.distanceMetres }, i18n, t.odds);
   const context: TargetCardContext = {
     ...base,
     index,
@@ -289,15 +268,17 @@ export function targetCardContext(t: TargetState, index: number, names: Omit<Car
       .map((b) => ({ action: b.action, label: i18n.localize(b.label), rule: b.rule, disabled: b.disabled, reason: b.reason ? i18n.localize(b.reason) : undefined })),
   };
   if (t.damage) {
+    const p = t.damage;
+    const location = p.location === undefined ? undefined : t.result.location?.id === p.location ? t.result.location.label : `FRAY.Zone.${p.location}`;
     context.damage = {
-      formula: t.damage.formula,
-      total: t.damage.total,
-      dice: damageDice(t.damage).flatMap((d) => d.results.map((result) => ({ faces: d.faces, result, max: result === d.faces, min: result === 1 }))),
-      location: t.damage.location ? i18n.localize(`FRAY.Zone.${t.damage.location}`) : undefined,
-      penetration: t.damage.penetration,
+      formula: p.roll.formula,
+      total: p.amount,
+      dice: cardDice(p.roll),
+      location: location ? i18n.localize(location) : undefined,
+      penetration: p.penetration ?? 0,
     };
   }
-  const steps = t.applied?.steps ?? t.steps;
+  const steps = t.report?.steps ?? t.applied?.steps;
   if (steps) {
     context.steps = steps.map((s) => ({ label: i18n.format(s.label, localizeData(s.data, i18n)), value: s.value, remaining: s.remaining, rule: s.rule }));
   }
@@ -310,5 +291,5 @@ export function targetCardContext(t: TargetState, index: number, names: Omit<Car
 
 /** The card of an attack on one or more targets. */
 export function attackMessageContext(targets: readonly TargetState[], names: Omit<CardNames, "target" | "range">, i18n: Localizer): AttackMessageContext {
-  return { targets: targets.map((t, i) => targetCardContext(t, i, names, i18n)) };
+  return { lang: i18n.lang ?? "en", targets: targets.map((t, i) => targetCardContext(t, i, names, i18n)) };
 }

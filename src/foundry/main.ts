@@ -9,6 +9,8 @@
  * - `ready`: logs the active ruleset and warns the GM when it is not implemented yet.
  */
 import { rulesetLabel } from "./attack.js";
+import { HOOKS } from "./play/hooks.js";
+import { AttackWorkflow } from "./play/workflow.js";
 import { TEMPLATES } from "./config.js";
 import { registerConditions } from "./conditions.js";
 import { registerDataModels } from "./data-models.js";
@@ -41,6 +43,10 @@ export interface FrayApi {
   startEffect: typeof apiStartEffect;
   /** The update options that make every client float a change of vitals over the token. */
   floatingOptions: typeof floatingOptions;
+  /** The attack workflow's class: `new AttackWorkflow(request).run()`, or its stages one by one. */
+  AttackWorkflow: typeof AttackWorkflow;
+  /** The play pipeline's hook names (`fray.preAttack`, `fray.attack`, ...). */
+  hooks: typeof HOOKS;
   /** The registry of ruleset bindings (all four rulesets). */
   registry: RulesetRegistry;
   /** The rules core's rulesets by id (`ud10`, `hitbox`, `critical`, `zones`). */
@@ -66,6 +72,8 @@ const api: FrayApi = {
   rollItemMacro: apiRollItemMacro,
   startEffect: apiStartEffect,
   floatingOptions,
+  AttackWorkflow,
+  hooks: HOOKS,
   registry,
   rulesets: Object.fromEntries(registry.list().map((b) => [b.id, b.ruleset])),
   get binding() {

@@ -186,13 +186,28 @@ const sword = {
   system: { kind: "melee", attackModifier: 1, damage: "2+1d10", penetration: 0, rangeIncrement: 0, modes: [], canParry: true, shield: false, description: "" },
 };
 
+/** Every actor update of a test, with its options (the floating numbers' before and after). */
+const updates: { uuid: string; changes: Dict; options: Dict }[] = [];
+
+/** Writes a value at a dotted path, merging nested objects into what is there, as Foundry's update does. */
+function mergePath(target: Dict, path: string, value: unknown): void {
+  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  const last = parts.at(-1)!;
+  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
+  else setPath(target, path, value);
+}
+
 /** An actor of the stand-in that can be updated and have statuses toggled, registered by UUID. */
 function actor(id: string, name: string, type: string, system: Dict, items: Dict[] = [sword]) {
   const source = { _id: id, name, type, system: structuredClone(system), items: structuredClone(items) } as never as Parameters<typeof stubActor>[0];
   const a = stubActor(source) as ReturnType<typeof stubActor> & Dict;
   Object.assign(a, {
-    async update(changes: Dict) {
-      for (const [k, v] of Object.entries(changes)) setPath(source as unknown as Dict, k, v);
+    async update(changes: Dict, options: Dict = {}) {
+      updates.push({ uuid: a.uuid, changes: structuredClone(changes), options: structuredClone(options) });
+      for (const [k, v] of Object.entries(changes)) mergePath(source as unknown as Dict, k, v);
       return a;
     },
     async toggleStatusEffect(status: string, { active }: { active: boolean }) {
@@ -272,14 +287,14 @@ describe("attack card buttons", () => {
     const outcome = await api().rollAttack({ actor: ayla, weaponId: "sword" });
     const message = outcome!.message;
     expect(system(message).targets).toHaveLength(1);
-    expect(system(message).targets[0]).toMatchObject({ hit: true, attackTotal: 14, difficulty: 13, actorUuid: "Actor.bandit" });
+    expect(system(message).targets[0]).toMatchObject({ hit: true, result: { hit: true, check: { total: 14 }, plan: { difficulty: { total: 13 } } }, actorUuid: "Actor.bandit" });
     // UD-REA-04: the dodge is offered too (the allowDodge option is on by default).
     for (const action of ["parry", "dodge", "noReaction", "rollDamage"]) expect(message.content).toContain(`data-action="fray-${action}"`);
     const flow = api().flow;
 
     diceQueue.push(2); // parry 2 + 4 = 6: does not beat 14
     await flow.runCardAction(message, 0, "parry");
-    expect(system(message).targets[0]!.reaction).toMatchObject({ id: "parry", natural: 2, total: 6, success: false });
+    expect(system(message).targets[0]!.result.reaction).toMatchObject({ id: "parry", check: { natural: 2, total: 6 }, success: false });
     expect(message.rolls).toHaveLength(3);
     expect(message.content).toContain(lookup(en, "FRAY.Reaction.parry"));
     await flow.runCardAction(message, 0, "parry");
@@ -287,7 +302,7 @@ describe("attack card buttons", () => {
 
     diceQueue.push(6); // 2 + 6 = 8
     await flow.runCardAction(message, 0, "rollDamage");
-    expect(system(message).targets[0]!.damage).toMatchObject({ total: 8, faces: [6], location: "torso" });
+    expect(system(message).targets[0]!.damage).toMatchObject({ amount: 8, roll: { dice: [{ results: [6] }] }, location: "torso" });
     expect(message.content).toContain('data-action="fray-applyDamage"');
     expect(message.content).not.toContain('data-action="fray-parry"');
 
@@ -359,8 +374,8 @@ describe("attack card buttons", () => {
     // The user sends the action and the Rolls, never a state of its own.
     expect(queries.every((q) => !("next" in q.data))).toBe(true);
     const t = system(message).targets[0]!;
-    expect(t.reaction).toBeUndefined();
-    expect(t.damage).toMatchObject({ faces: [10, 4] });
+    expect(t.result.reaction).toBeUndefined();
+    expect(t.damage).toMatchObject({ roll: { dice: [{ results: [10, 4] }] } });
     // A second damage roll is refused from the card's state; nothing changes.
     diceQueue.push(3);
     await api().flow.runCardAction(message, 0, "rollDamage");
@@ -375,7 +390,7 @@ describe("attack card buttons", () => {
     stub.game.user.isGM = false;
     (bandit as unknown as Dict).isOwner = false;
     await api().flow.runCardAction(message, 0, "parry");
-    expect(system(message).targets[0]!.reaction).toBeUndefined();
+    expect(system(message).targets[0]!.result.reaction).toBeUndefined();
     expect(stub.ui.notifications.messages.at(-1)).toEqual({ level: "warn", text: "“Parry” is not yours to press on this card." });
   });
 
@@ -451,6 +466,86 @@ async function rawRequest(as: StubUser, name: string, data: Dict): Promise<Dict>
   throw new Error("no answer");
 }
 
+/**
+ * Registers hook handlers for one test and removes them after. The stand-in's `Hooks` has no
+ * `call`; it gets Foundry's documented one: handlers in order, the first `false` stops the rest
+ * and is returned.
+ */
+async function withHooks(handlers: Record<string, (...args: unknown[]) => unknown>, body: () => Promise<void>): Promise<void> {
+  const hooks = stub.Hooks as unknown as { handlers: Map<string, { fn: (...a: unknown[]) => unknown; once: boolean }[]>; call?: (name: string, ...args: unknown[]) => boolean };
+  const hadCall = Boolean(hooks.call);
+  hooks.call ??= (name, ...args) => {
+    for (const h of [...(hooks.handlers.get(name) ?? [])]) if (h.fn(...args) === false) return false;
+    return true;
+  };
+  for (const [name, fn] of Object.entries(handlers)) stub.Hooks.on(name, fn as never);
+  try {
+    await body();
+  } finally {
+    for (const [name, fn] of Object.entries(handlers)) {
+      const list = hooks.handlers.get(name) ?? [];
+      hooks.handlers.set(name, list.filter((h) => h.fn !== fn));
+    }
+    if (!hadCall) delete hooks.call;
+  }
+}
+
+describe("play pipeline hooks", () => {
+  it("UD-ATK-02: a fray.preAttack handler returning false stops the attack before it pays or rolls; fray.attack sees the workflow and the outcome", async () => {
+    const { ayla, banditToken } = world();
+    stub.game.user.targets.add(banditToken);
+    const seen: Dict[] = [];
+    await withHooks({ "fray.preAttack": (w) => { seen.push(w as Dict); return false; } }, async () => {
+      diceQueue.push(9, 5);
+      expect(await api().rollAttack({ actor: ayla, weaponId: "sword" })).toBeUndefined();
+    });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ stage: "stopped", choices: { targets: [banditToken.id] } });
+    expect(messages).toHaveLength(0);
+    expect(StubRoll.evaluated).toHaveLength(0);
+    expect(diceQueue).toEqual([9, 5]);
+    diceQueue.length = 0;
+
+    const after: unknown[][] = [];
+    await withHooks({ "fray.preAttack": () => true, "fray.attack": (...args) => void after.push(args) }, async () => {
+      diceQueue.push(9, 5);
+      const outcome = await api().rollAttack({ actor: ayla, weaponId: "sword" });
+      expect(outcome?.message).toBeDefined();
+      expect(after).toHaveLength(1);
+      expect(after[0]![0]).toMatchObject({ stage: "done", message: outcome!.message });
+      expect(after[0]![1]).toBe(outcome);
+    });
+  });
+
+  it("UD-DMG-02: fray.preApplyDamage returning false stops the application; fray.applyDamage sees the core's report; fray.undoDamage follows the undo", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const message = await damageCard(ayla, banditToken, [6]);
+    const applied: Dict[] = [];
+    const undone: Dict[] = [];
+    await withHooks({ "fray.preApplyDamage": () => false }, async () => {
+      await api().flow.runCardAction(message, 0, "applyDamage");
+    });
+    expect(vitalsOf(bandit).hp.value).toBe(20);
+    expect(system(message).targets[0]!.applied).toBeUndefined();
+    const expected = ud10.applyDamage(ud10CombatantFromActor(bandit.toObject() as never), system(message).targets[0]!.damage!, ud10.defaults());
+    updates.length = 0;
+    await withHooks({ "fray.applyDamage": (c) => void applied.push(c as Dict), "fray.undoDamage": (c) => void undone.push(c as Dict) }, async () => {
+      await api().flow.runCardAction(message, 0, "applyDamage");
+      await api().flow.runCardAction(message, 0, "undoDamage");
+    });
+    expect(applied).toHaveLength(1);
+    expect(applied[0]).toMatchObject({ index: 0, userId: gm.id, report: { after: expected.after, steps: expected.steps } });
+    expect(system(message).targets[0]!.report).toEqual(JSON.parse(JSON.stringify(expected)));
+    // The vitals are written as the ruleset's nested update, with the floating numbers' options.
+    const write = updates.find((u) => u.uuid === bandit.uuid)!;
+    expect(write.changes).toMatchObject({ system: { hp: { value: expected.after.hp!.value }, ep: { value: expected.after.ep!.value } } });
+    expect(write.options).toEqual({ fray: { vitals: { before: JSON.parse(JSON.stringify(expected.before)), after: JSON.parse(JSON.stringify(expected.after)) } } });
+    expect(undone).toHaveLength(1);
+    expect(undone[0]).toMatchObject({ index: 0, after: { hp: { value: 20 }, ep: { value: 10 } } });
+    expect(vitalsOf(bandit).hp.value).toBe(20);
+  });
+});
+
 describe("authority: requests as a hostile player or a busy GM would send them", () => {
   it("UD-DMG-02: a request naming another user is judged by the writer the server reports, not by its fields", async () => {
     const { ayla, bandit, banditToken } = world();
@@ -491,9 +586,10 @@ describe("authority: requests as a hostile player or a busy GM would send them",
     const message = await damageCard(ayla, banditToken, [6]);
     const t = system(message).targets[0]!;
     // The author edits their own card from the console.
-    await message.update({ "system.targets": [{ ...t, damage: { ...t.damage!, total: 99 } }] });
+    await message.update({ "system.targets": [{ ...t, damage: { ...t.damage!, amount: 99 } }] });
     await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0 }).then((a) => expect(a).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.CardMismatch" } }));
-    await message.update({ "system.targets": [{ ...t, reaction: { id: "parry", natural: 10, total: 20, modifiers: [], faces: [10, 10], success: false } }] });
+    const forged = { id: "parry", rule: "UD-REA-03", check: { roll: { formula: "1d10x10", total: 20, dice: [{ faces: 10, results: [10, 10] }], constant: 0 }, natural: 20, modifiers: [], total: 20 }, success: false, effect: "negate" };
+    await message.update({ "system.targets": [{ ...t, reactedOnCard: true, result: { ...t.result, reaction: forged } }] });
     await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0 }).then((a) => expect(a).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.CardMismatch" } }));
     // A card speaking for an attacker its author does not own.
     (message as unknown as Dict).author = player;
@@ -512,7 +608,7 @@ describe("authority: requests as a hostile player or a busy GM would send them",
     diceQueue.push(1);
     const answer = await rawRequest(player, "fray.cardUpdate", { messageId: message.id, index: 0, action: "parry", rolls: [] });
     expect(answer).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.NotYours" } });
-    expect(system(message).targets[0]!.reaction).toBeUndefined();
+    expect(system(message).targets[0]!.result.reaction).toBeUndefined();
   });
 
   it("UD-DMG-02: two GM clients pressing Apply at once apply once", async () => {
@@ -1146,8 +1242,8 @@ describe("attack dialog", () => {
     const values: Record<string, { checked?: boolean; value?: string }> = {
       [`target-${banditToken.id}`]: { checked: true },
       [`target-${thugToken.id}`]: { checked: false },
-      cover: { value: "0" },
-      misc: { value: "0" },
+      [`situation.${banditToken.id}.cover`]: { value: "0" },
+      "situation.misc": { value: "0" },
       declared: { value: "parry" },
     };
     const form = Object.assign(new FakeElement("form"), { elements: { namedItem: (name: string) => values[name] ?? null } });
@@ -1161,8 +1257,8 @@ describe("attack dialog", () => {
         content = config.content;
         config.render(null, { element });
         oddsBefore = (odds as unknown as { textContent: string }).textContent;
-        values.cover = { value: "2" };
-        values.immobilized = { checked: false };
+        values[`situation.${banditToken.id}.cover`] = { value: "2" };
+        values[`situation.${banditToken.id}.immobilized`] = { checked: false };
         form.listeners.length = 0;
         config.render(null, { element });
         for (const fn of form.listeners) fn({ preventDefault() {} });
@@ -1174,13 +1270,15 @@ describe("attack dialog", () => {
       diceQueue.push(9, 5);
       const outcome = await api().rollAttack({ actor: ayla, weaponId: "sword" });
       expect(content).toContain(`name="target-${banditToken.id}"`);
-      for (const rule of ["UD-ATK-03", "UD-DEF-01", "UD-ATK-04", "UD-COV-01", "UD-REA-03"]) expect(content).toContain(rule);
+      // Generated from UD10's situation fields; the declared reaction names the core's rule of the parry.
+      for (const rule of ["UD-ATK-03", "UD-DEF-01", "UD-ATK-04", "UD-COV-01", "UD-REA-02"]) expect(content).toContain(rule);
+      for (const name of [`situation.${banditToken.id}.cover`, `situation.${thugToken.id}.cover`, "situation.misc"]) expect(content).toContain(`name="${name}"`);
       expect(content).not.toMatch(/FRAY\./);
       expect(oddsBefore).toBe("");
       // d10 + 7 against 13 + cover 2 = 15: 30 % to hit; through a parry (d10 + 4) less.
       expect(oddsAfter).toMatch(/^30\.0 % to hit, \d+\.\d % through a Parry \(7 vs\. 15\)$/);
       expect(system(outcome!.message).targets.map((t) => t.name)).toEqual(["Bandit"]);
-      expect(system(outcome!.message).targets[0]).toMatchObject({ difficulty: 15, attackTotal: 16, hit: true });
+      expect(system(outcome!.message).targets[0]).toMatchObject({ hit: true, result: { check: { total: 16 }, plan: { difficulty: { total: 15 } } } });
       expect(outcome!.message.content).toContain("UD-COV-01");
     } finally {
       delete apps.DialogV2;
@@ -1215,7 +1313,7 @@ describe("range and firing mode through the dialog (UD-RNG-01, UD-RNG-02)", () =
     const apps = ((globalThis as Dict).foundry as { applications: { api: Dict } }).applications.api;
     let content = "";
     let oddsAfter = "";
-    const values: Record<string, { checked?: boolean; value?: string }> = { [`target-${farToken.id}`]: { checked: true }, cover: { value: "0" }, misc: { value: "0" }, modeId: { value: "" } };
+    const values: Record<string, { checked?: boolean; value?: string }> = { [`target-${farToken.id}`]: { checked: true }, [`situation.${farToken.id}.cover`]: { value: "0" }, "situation.misc": { value: "0" }, modeId: { value: "" } };
     const form = Object.assign(new FakeElement("form"), { elements: { namedItem: (name: string) => values[name] ?? null } });
     const odds = Object.assign(new FakeElement("output"), { textContent: "" });
     odds.dataset = { oddsFor: farToken.id };
@@ -1243,7 +1341,7 @@ describe("range and firing mode through the dialog (UD-RNG-01, UD-RNG-02)", () =
       expect(Number(after[2])).toBe(6 - 2 - 1);
       const message = outcome!.message;
       expect(system(message).modeId).toBe("burst");
-      expect(system(message).targets[0]!.input.rangeMetres).toBe(120);
+      expect(system(message).targets[0]!.request.distanceMetres).toBe(120);
       expect(message.content).toContain("Range 120 m (increment 50 m)");
       expect(message.content).toContain("UD-RNG-01");
       expect(message.content).toContain("Firing mode: Burst");
@@ -1252,7 +1350,7 @@ describe("range and firing mode through the dialog (UD-RNG-01, UD-RNG-02)", () =
       diceQueue.push(2, 3, 4);
       await api().flow.runCardAction(message, 0, "noReaction");
       await api().flow.runCardAction(message, 0, "rollDamage");
-      expect(system(message).targets[0]!.damage).toMatchObject({ formula: "3d10x10 + 6", total: 6 + 2 + 3 + 4 });
+      expect(system(message).targets[0]!.damage).toMatchObject({ roll: { formula: "3d10x10 + 6" }, amount: 6 + 2 + 3 + 4 });
     } finally {
       delete apps.DialogV2;
     }
@@ -1272,6 +1370,6 @@ describe("range and firing mode through the dialog (UD-RNG-01, UD-RNG-02)", () =
     diceQueue.push(2, 3);
     await api().flow.runCardAction(message, 0, "noReaction");
     await api().flow.runCardAction(message, 0, "rollDamage");
-    expect(system(message).targets[0]!.damage).toMatchObject({ formula: "2d10x10 + 4", total: 4 + 2 + 3 });
+    expect(system(message).targets[0]!.damage).toMatchObject({ roll: { formula: "2d10x10 + 4" }, amount: 4 + 2 + 3 });
   });
 });

@@ -9,10 +9,11 @@ import { describe, expect, it } from "vitest";
 import { nestedLookup } from "../../src/rules/core/i18n.js";
 import { ScriptedRoller } from "../../src/rules/core/dice/port.js";
 import { ud10 } from "../../src/rules/ud10/index.js";
-import { attackMessageContext, effectiveResult, type Localizer } from "../../src/foundry/attack-card.js";
-import { dialogContext, dialogDefaults, oddsText, type DialogTarget } from "../../src/foundry/chat/attack-dialog.js";
-import { attackInput, targetOdds, type AttackChoices } from "../../src/foundry/logic/attack-options.js";
-import { attackTarget, storedDamage } from "../../src/foundry/logic/attack-state.js";
+import { attackMessageContext, type Localizer } from "../../src/foundry/attack-card.js";
+import { dialogContext, dialogDefaults, oddsText, type AttackDialogData, type DialogTarget } from "../../src/foundry/chat/attack-dialog.js";
+import { targetOdds, type AttackChoices } from "../../src/foundry/logic/attack-options.js";
+import { attackTarget } from "../../src/foundry/logic/attack-state.js";
+import type { AttackRequest } from "../../src/rules/core/contract.js";
 import { measureMetres, toMetres } from "../../src/foundry/measure.js";
 import { stubCanvas } from "../support/foundry-stub.js";
 import { fighter, target } from "../rules/ud10-fixtures.js";
@@ -27,14 +28,17 @@ const i18n: Localizer = {
 const OPTIONS = ud10.defaults();
 const ana = fighter();
 const rifle = ana.weapons.find((w) => w.id === "rifle")!;
+const weapon = { id: "rifle", name: "Rifle", modes: rifle.modes.map((m) => ({ id: m.id, label: m.label })) };
 const bo = (rangeMetres: number): DialogTarget => ({ id: "bo", name: "Bo", combatant: target(), rangeMetres });
-const choices = (modeId?: string): AttackChoices => ({ ...dialogDefaults(ana, [bo(0)], modeId), modeId });
-const modifierOf = (rangeMetres: number, modeId?: string) => targetOdds(attackInput(ana, target(), "rifle", rangeMetres, choices(modeId)), "none", OPTIONS).modifier!;
+const dialogData = (targets: DialogTarget[]): AttackDialogData => ({ ruleset: ud10 as never, options: OPTIONS, attacker: ana, weapon, targets });
+const choices = (modeId?: string): AttackChoices => ({ ...dialogDefaults(dialogData([bo(0)])), modeId });
+const request = (rangeMetres: number, modeId?: string): AttackRequest => ({ attackerId: "ana", targetId: "bo", weaponId: "rifle", modeId, distanceMetres: rangeMetres });
+const modifierOf = (rangeMetres: number, modeId?: string) => targetOdds(ud10, request(rangeMetres, modeId), ana, target(), OPTIONS).modifier!;
 
 /** The card's check lines of one attack at Bo, resolved with the given dice. */
 async function card(rangeMetres: number, modeId: string | undefined, dice: number[]) {
-  const input = attackInput(ana, target(), "rifle", rangeMetres, choices(modeId));
-  const attacked = await attackTarget({ actorUuid: "Actor.b", tokenUuid: "Scene.s.Token.b", name: "Bo" }, input, new ScriptedRoller(dice), OPTIONS);
+  const attacked = await attackTarget(ud10, { actorUuid: "Actor.b", tokenUuid: "Scene.s.Token.b", name: "Bo" }, request(rangeMetres, modeId), ana, target(), new ScriptedRoller(dice), OPTIONS);
+  const input = ud10.input(attacked.state.request, ana, target(), OPTIONS);
   const mode = rifle.modes.find((m) => m.id === modeId)?.label;
   const context = attackMessageContext([attacked.state], { attacker: "Ana", weapon: "Rifle", mode }, i18n).targets[0]!;
   return { input, attacked, context };
@@ -65,7 +69,7 @@ describe("UD-RNG-01: the measured range feeds the range penalty", () => {
   });
 
   it("the dialog shows the range and odds that count the -2 at 120 m", () => {
-    const data = { attacker: ana, weapon: rifle, targets: [bo(120)], options: OPTIONS };
+    const data = dialogData([bo(120)]);
     const context = dialogContext(data, choices(), i18n) as { targets: { range: string; odds: string }[] };
     expect(context.targets[0]!.range).toBe("120.0");
     const near = oddsText(i18n, data, bo(50), choices());
@@ -79,10 +83,10 @@ describe("UD-RNG-01: the measured range feeds the range penalty", () => {
     const { context, attacked } = await card(120, undefined, [9, 5]);
     expect(context.range).toBe("120.0");
     expect(context.check.lines).toContainEqual({ label: "Range 120 m (increment 50 m)", value: "\u22122", rule: "UD-RNG-01" });
-    expect(attacked.state.input.rangeMetres).toBe(120);
+    expect(attacked.state.request.distanceMetres).toBe(120);
     const near = await card(50, undefined, [9, 5]);
     expect(near.context.check.lines.some((l) => l.rule === "UD-RNG-01")).toBe(false);
-    expect(attacked.state.attackTotal).toBe(near.attacked.state.attackTotal - 2);
+    expect(attacked.state.result.check.total).toBe(near.attacked.state.result.check.total - 2);
   });
 });
 
@@ -100,13 +104,13 @@ describe("UD-RNG-02: the firing mode chosen changes the card's modifier and the 
     const roll = async (modeId?: string) => {
       const { input, attacked } = await card(40, modeId, [10, 1, 5]);
       expect(attacked.result.lands).toBe(true);
-      return storedDamage(await ud10.rollDamage(effectiveResult(attacked.state), input, new ScriptedRoller([3, 4, 5]), OPTIONS));
+      return ud10.rollDamage(attacked.state.result, input, new ScriptedRoller([3, 4, 5]), OPTIONS);
     };
     const burst = await roll("burst");
     const standard = await roll(undefined);
-    expect(burst.formula).toBe("3d10x10 + 6");
-    expect(burst.total).toBe(6 + 3 + 4 + 5);
-    expect(standard.formula).toBe("2d10x10 + 4");
-    expect(standard.total).toBe(4 + 3 + 4);
+    expect(burst.roll.formula).toBe("3d10x10 + 6");
+    expect(burst.amount).toBe(6 + 3 + 4 + 5);
+    expect(standard.roll.formula).toBe("2d10x10 + 4");
+    expect(standard.amount).toBe(4 + 3 + 4);
   });
 });

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import type { DamagePacket } from "../../src/rules/core/ruleset.js";
 import { ud10 } from "../../src/rules/ud10/index.js";
-import { applyUpdate, ledgerEntry, ledgerEntryOf, ledgerKey, ledgerUpdate, statusChanges, undoneState, undoRecord, vitalsUpdate } from "../../src/foundry/logic/undo.js";
+import { ledgerEntry, ledgerEntryOf, ledgerKey, ledgerUpdate, statusChanges, undoneState, undoRecord } from "../../src/foundry/logic/undo.js";
+import { UD10_VITALS } from "../../src/foundry/rulesets/ud10/card.js";
 import { target } from "../rules/ud10-fixtures.js";
 
 const opts = ud10.defaults();
@@ -18,9 +19,9 @@ describe("undo records", () => {
     expect(record.after.hp).toEqual(report.after.hp);
     expect(record.after.ep).toEqual(report.after.ep);
     expect(record.steps.map((s) => s.rule)).toEqual(report.steps.map((s) => s.rule));
-    expect(applyUpdate(record)).toEqual({ "system.hp.value": report.after.hp!.value, "system.ep.value": report.after.ep!.value });
+    expect(ud10.vitalsUpdate(report.after)).toEqual({ system: { hp: { value: report.after.hp!.value }, ep: { value: report.after.ep!.value } } });
     const entry = ledgerEntryOf(record, "m1", 0);
-    expect(vitalsUpdate(undoneState(report.after, entry.delta))).toEqual({ "system.hp.value": bo.hp.value, "system.ep.value": bo.ep.value });
+    expect(ud10.vitalsUpdate(undoneState(report.after, entry.delta, UD10_VITALS))).toEqual({ system: { hp: { value: bo.hp.value }, ep: { value: bo.ep.value } } });
   });
 
   it("UD-DMG-04: a hit that drops HP to 0 adds incapacitated; undo removes only what it added", () => {
@@ -29,8 +30,8 @@ describe("undo records", () => {
     const record = undoRecord("Actor.b", report, "gm", "s1");
     expect(record.added).toContain("incapacitated");
     const entry = ledgerEntryOf(record, "m1", 0);
-    const after = undoneState(report.after, entry.delta);
-    expect(statusChanges(report.after, after, entry.delta)).toEqual({ add: [], remove: record.added });
+    const after = undoneState(report.after, entry.delta, UD10_VITALS);
+    expect(statusChanges(report.after, after, entry.delta, UD10_VITALS)).toEqual({ add: [], remove: record.added });
     expect(after.conditions).toEqual(["prone"]);
   });
 

@@ -4,17 +4,16 @@
  * UD-DMG-05, UD-ZON-02) and Undo. Dice are real Rolls through the FoundryRoller; the rules
  * core does the arithmetic; the card state in `logic/card.ts` decides what is allowed.
  */
+import type { AttackRequest } from "../../rules/core/contract.js";
 import type { DiceRoller } from "../../rules/core/dice/port.js";
 import { ScriptedRoller } from "../../rules/core/dice/port.js";
 import { FrayError } from "../../rules/core/errors.js";
-import type { AttackResult, DamagePacket } from "../../rules/core/ruleset.js";
-import type { VitalState } from "../../rules/core/types.js";
-import { resolveReaction, ud10, type Ud10AttackInput } from "../../rules/ud10/index.js";
-import type { Ud10Combatant } from "../../rules/ud10/model.js";
-import { actorSource } from "../attack.js";
-import { effectiveResult } from "../attack-card.js";
+import type { AttackResult, DamagePacket, ReactionOption, Ruleset, RulesetOptions } from "../../rules/core/ruleset.js";
+import { planStep } from "../../rules/core/step.js";
+import type { DamageReport, VitalState } from "../../rules/core/types.js";
 import { combatantFor, economyOf, spendOn } from "../combat/economy-store.js";
 import { FoundryRoller } from "../dice.js";
+import { actorSource } from "../documents/source.js";
 import {
   assertAllowed,
   mayPress,
@@ -27,14 +26,16 @@ import {
   type TargetState,
   type Viewer,
 } from "../logic/card.js";
-import { withImmobilized } from "../logic/attack-options.js";
-import { storedDamage, storedReactionOf } from "../logic/attack-state.js";
+import { facesOf, storable } from "../logic/attack-state.js";
 import { reactionEvent } from "../logic/economy.js";
-import { applyUpdate, ledgerEntry, ledgerEntryOf, ledgerKey, ledgerUpdate, statusChanges, undoneState, undoRecord, vitalsUpdate } from "../logic/undo.js";
+import { ledgerEntry, ledgerEntryOf, ledgerKey, ledgerUpdate, statusChanges, undoneState, undoRecord } from "../logic/undo.js";
 import { reportError, warn } from "../notify.js";
+import { cardRulesOf } from "../play/card-rules.js";
+import { floatingOptions } from "../play/floating.js";
+import { callHook, callHookAll, HOOKS } from "../play/hooks.js";
 import { askGM, QUERIES, queryAnswer, refusal, type Requester, type RequestAnswer } from "../queries.js";
-import { ud10OptionValues } from "../settings.js";
-import { ud10CombatantFromActor } from "../sources.js";
+import { bindingOf, type RulesetBinding } from "../registry.js";
+import { optionValues } from "../settings.js";
 import { attackSystem, commitTarget, facesOfRolls, writeTarget, type AttackMessageLike } from "./attack-message.js";
 
 /** An actor as the flow reads and writes it. */
@@ -43,7 +44,7 @@ interface ActorLike {
   id: string | null;
   name: string | null;
   isOwner: boolean;
-  update(data: Record<string, unknown>): Promise<unknown>;
+  update(data: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
   toggleStatusEffect?(id: string, options: { active: boolean }): Promise<unknown>;
   getFlag?(scope: string, key: string): unknown;
 }
@@ -59,19 +60,29 @@ function tokenIdOf(uuid: string | undefined): string | undefined {
   return uuid?.split(".").pop();
 }
 
-/** Everything an action needs: the message data, one target, both actors and the core's input. */
+/**
+ * Everything an action needs: the message data, one target, both actors, the world's binding
+ * and options, both combatants as they are now and the ruleset's input rebuilt from the stored
+ * neutral request (`Ruleset.input`).
+ */
 export interface ActionContext {
   system: ReturnType<typeof attackSystem>;
   target: TargetState;
   attackerActor: ActorLike;
   targetActor: ActorLike;
-  input: Ud10AttackInput;
+  binding: RulesetBinding<unknown>;
+  ruleset: Ruleset<unknown, unknown>;
+  options: RulesetOptions;
+  attacker: unknown;
+  defender: unknown;
+  /** The ruleset's input of the stored request without a declared reaction. */
+  input: unknown;
 }
 
 /**
- * Rebuilds the core's attack input from the message: attacker and target as they are now,
- * weapon, mode, range and situation as they were chosen.
- * @throws FrayError when an actor no longer exists.
+ * Rebuilds the ruleset's attack input from the message: attacker and target as they are now
+ * (through the binding), the stored neutral request as it was made.
+ * @throws FrayError when an actor no longer exists or the ruleset refuses the request.
  */
 export async function actionContext(message: AttackMessageLike, index: number): Promise<ActionContext> {
   const system = attackSystem(message);
@@ -80,18 +91,13 @@ export async function actionContext(message: AttackMessageLike, index: number): 
   const attackerActor = await resolve<ActorLike>(system.attackerUuid);
   const targetActor = await resolve<ActorLike>(target.actorUuid);
   if (!attackerActor || !targetActor) throw new FrayError("FRAY.Flow.Error.ActorGone", {}, "An actor of this attack no longer exists");
-  const attacker = ud10CombatantFromActor(actorSource(attackerActor as never), { id: tokenIdOf(system.attackerTokenUuid) ?? attackerActor.id ?? "attacker" });
-  let defender = ud10CombatantFromActor(actorSource(targetActor as never), { id: tokenIdOf(target.tokenUuid) ?? targetActor.id ?? "target" });
-  if (target.input.immobilized !== undefined) defender = withImmobilized(defender, target.input.immobilized);
-  const input: Ud10AttackInput = {
-    attacker,
-    target: defender,
-    weaponId: system.weaponId,
-    modeId: system.modeId || undefined,
-    rangeMetres: target.input.rangeMetres,
-    situation: target.input.situation,
-  };
-  return { system, target, attackerActor, targetActor, input };
+  const binding = bindingOf(system.ruleset);
+  const ruleset = binding.ruleset;
+  const options = optionValues(binding.id);
+  const attacker = binding.combatantFromActor(actorSource(attackerActor as never), { id: tokenIdOf(system.attackerTokenUuid) ?? attackerActor.id ?? "attacker" });
+  const defender = binding.combatantFromActor(actorSource(targetActor as never), { id: tokenIdOf(target.tokenUuid) ?? targetActor.id ?? "target" });
+  const input = ruleset.input({ ...target.request, reaction: undefined }, attacker, defender, options);
+  return { system, target, attackerActor, targetActor, binding, ruleset, options, attacker, defender, input };
 }
 
 /** The card actions that roll or decide on the card without touching an actor. */
@@ -103,19 +109,25 @@ export function isCardStep(action: unknown): action is CardStep {
 }
 
 /** The reaction the core offers the defender now, with the combatant whose round it uses. */
-function offeredReaction(ctx: ActionContext, id: "parry" | "dodge") {
+function offeredReaction(ctx: ActionContext, id: "parry" | "dodge"): { option?: ReactionOption; combatant: ReturnType<typeof combatantFor> } {
   const combatant = combatantFor(ctx.targetActor, tokenIdOf(ctx.target.tokenUuid));
   const economy = combatant ? economyOf(combatant) : undefined;
-  const option = ud10.reactions(ctx.input, economy, ud10OptionValues()).find((r) => r.id === id);
+  const option = ctx.ruleset.reactions(ctx.input, economy, ctx.options).find((r) => r.id === id);
   return { option, combatant };
+}
+
+/** A reaction the ruleset cannot make on the card. */
+function unavailable(id: string, reason = "FRAY.Reason.Constrained"): FrayError {
+  return new FrayError("FRAY.Flow.Error.ReactionUnavailable", { reaction: `FRAY.Reaction.${id}`, reason }, "Reaction unavailable");
 }
 
 /**
  * The next state of one card target for a card step, computed by the rules core from the card's
- * current state and the dice: a reaction the core offers, rolled and weighed (UD-REA-01 to
- * UD-REA-04), no reaction, or the damage roll (UD-DMG-01, UD-RNG-02, UD-ZON-01). The acting
- * client and the GM answering its query run this same function, so the GM writes only what
- * the rules give for the card as it stands.
+ * current state and the dice: a reaction the core offers, rolled and folded into the stored
+ * result by the ruleset (UD-REA-01 to UD-REA-04), no reaction, or the damage roll (UD-DMG-01,
+ * UD-RNG-02, UD-ZON-01) from the stored result and the input rebuilt from the stored request.
+ * The acting client and the GM answering its request run this same function, so the GM writes
+ * only what the rules give for the card as it stands.
  * @throws FrayError when the card's state or the core refuses the step.
  */
 export async function nextTargetState(ctx: ActionContext, action: CardStep, dice: DiceRoller): Promise<TargetState> {
@@ -124,16 +136,15 @@ export async function nextTargetState(ctx: ActionContext, action: CardStep, dice
     case "parry":
     case "dodge": {
       const { option } = offeredReaction(ctx, action);
-      if (!option?.available) {
-        throw new FrayError("FRAY.Flow.Error.ReactionUnavailable", { reaction: `FRAY.Reaction.${action}`, reason: option?.reason ?? "FRAY.Reason.Constrained" }, "Reaction unavailable");
-      }
-      return withReaction(ctx.target, storedReactionOf(await resolveReaction(option, ctx.target.attackTotal, dice)));
+      const react = cardRulesOf(ctx.binding.id).react;
+      if (!option?.available || !react) throw unavailable(action, option?.reason);
+      return withReaction(ctx.target, action, storable(await react(ctx.target.result, option, dice)));
     }
     case "noReaction":
       return withoutReaction(ctx.target);
     case "rollDamage": {
-      const packet = await ud10.rollDamage(effectiveResult(ctx.target), ctx.input, dice, ud10OptionValues());
-      return withDamage(ctx.target, storedDamage(packet));
+      const packet = await ctx.ruleset.rollDamage(ctx.target.result, ctx.input, dice, ctx.options);
+      return withDamage(ctx.target, storable(packet));
     }
   }
 }
@@ -246,62 +257,56 @@ export async function handleCardUpdateQuery(data: Record<string, unknown>, reque
   return { ok: await writeTarget(message, index, action, next, rolls) };
 }
 
-/** An attacker read as able to act: the attack was made when it could; only its dice are replayed. */
-function ableAttacker(c: Ud10Combatant): Ud10Combatant {
-  const out = new Set(["unconscious", "incapacitated", "dead"]);
-  return { ...c, hp: { ...c.hp, value: Math.max(1, c.hp.value) }, ep: { ...c.ep, value: Math.max(1, c.ep.value) }, conditions: c.conditions.filter((x) => !out.has(x)) };
+/** The faces of every roll of a stored attack result, in the order the ruleset rolls them: check, declared reaction, locations. */
+function attackFaces(result: AttackResult, withReaction: boolean): number[] {
+  const locations = result.locations?.length ? result.locations : result.location ? [result.location] : [];
+  return [...facesOf(result.check.roll), ...(withReaction && result.reaction ? facesOf(result.reaction.check.roll) : []), ...locations.flatMap((l) => facesOf(l.roll))];
 }
 
-/** The die faces of a stored roll outcome, in order. */
-function facesOf(roll: { dice?: { results?: unknown[] }[] } | undefined): number[] {
-  return (roll?.dice ?? []).flatMap((d) => (d.results ?? []).filter((r): r is number => typeof r === "number"));
+/** The faces of a stored damage packet and its parts, in order. */
+function packetFaces(packet: DamagePacket): number[] {
+  return [...facesOf(packet.roll), ...(packet.parts ?? []).flatMap(packetFaces)];
+}
+
+/** The same JSON: a stored value and its recomputation agree. */
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(storable(a)) === JSON.stringify(storable(b));
 }
 
 /**
  * The damage to apply, recomputed by the rules core from the dice stored on the card: the
- * attack check is replayed with its faces against the target as it is now (UD-ATK-02), the
- * reaction with its faces (UD-REA-03), the body zone with its die (UD-ZON-01) and the damage
- * with its faces (UD-DMG-01, UD-RNG-02, UD-DMG-05). Totals, hit, success and location written
- * on the card are never taken as written: a card whose state does not follow from its dice is
- * refused.
+ * attack is replayed from the stored request with its faces against the target as it is now
+ * (UD-ATK-02), a reaction made on the card with its faces (UD-REA-03), the hit location with its
+ * die (UD-ZON-01) and the damage with its faces (UD-DMG-01, UD-RNG-02, UD-DMG-05). Nothing
+ * written on the card is taken as written: a card whose stored results do not follow from its
+ * dice is refused.
  * @throws FrayError `FRAY.Flow.Error.CardMismatch` when the card does not match its dice.
  */
 export async function replayedPacket(ctx: ActionContext): Promise<DamagePacket> {
   const t = ctx.target;
-  const options = ud10OptionValues();
   const mismatch = () => new FrayError("FRAY.Flow.Error.CardMismatch", { target: t.name }, "The card does not follow from its dice");
-  const stored = t.result as { check?: { roll?: { dice?: { results?: unknown[] }[] } }; location?: { roll?: { dice?: { results?: unknown[] }[] } }; reaction?: { id?: string; check?: { roll?: { dice?: { results?: unknown[] }[] } } } };
   if (!t.damage) throw mismatch();
-  const input: Ud10AttackInput = { ...ctx.input, attacker: ableAttacker(ctx.input.attacker), reaction: undefined };
-  let replay: AttackResult;
-  try {
-    const plan = ud10.planAttack(input, options);
-    replay = await ud10.resolveAttack(plan, input, new ScriptedRoller([...facesOf(stored.check?.roll), ...facesOf(stored.location?.roll)]), options);
-  } catch (err) {
-    if (err instanceof FrayError) throw mismatch();
-    throw err;
-  }
-  if (!replay.hit) throw mismatch();
-  const reaction = t.reaction
-    ? { id: t.reaction.id, faces: t.reaction.faces, total: t.reaction.total }
-    : stored.reaction
-      ? { id: String(stored.reaction.id), faces: facesOf(stored.reaction.check?.roll), total: undefined }
-      : undefined;
-  if (reaction) {
-    const option = ud10.reactions(input, undefined, options).find((r) => r.id === reaction.id);
-    if (!option) throw mismatch();
-    const outcome = await resolveReaction(option, replay.check.total, new ScriptedRoller(reaction.faces)).catch(() => undefined);
-    if (!outcome || outcome.success) throw mismatch();
-    if (reaction.total !== undefined && outcome.check.total !== reaction.total) throw mismatch();
-  }
+  const rules = cardRulesOf(ctx.binding.id);
+  const attacker = rules.ableAttacker ? rules.ableAttacker(ctx.attacker) : ctx.attacker;
+  const declared = Boolean(t.request.reaction) && !t.reactedOnCard;
+  const request: AttackRequest = { ...t.request, reaction: declared ? t.request.reaction : undefined };
   let packet: DamagePacket;
   try {
-    packet = await ud10.rollDamage({ ...replay, lands: true }, input, new ScriptedRoller(t.damage.faces), options);
+    const planned = planStep(ctx.ruleset, request, attacker, ctx.defender, ctx.options);
+    let replay = await ctx.ruleset.resolveAttack(planned.plan, planned.input, new ScriptedRoller(attackFaces(t.result, declared)), ctx.options);
+    if (t.reactedOnCard) {
+      const reaction = t.result.reaction;
+      const option = reaction ? ctx.ruleset.reactions(planned.input, undefined, ctx.options).find((r) => r.id === reaction.id) : undefined;
+      if (!reaction || !option || !rules.react) throw mismatch();
+      replay = await rules.react(replay, option, new ScriptedRoller(facesOf(reaction.check.roll)));
+    }
+    if (!replay.lands || !same(replay.check, t.result.check) || replay.hit !== t.result.hit || !same(replay.reaction, t.result.reaction) || !same(replay.location, t.result.location)) throw mismatch();
+    packet = await ctx.ruleset.rollDamage(replay, planned.input, new ScriptedRoller(packetFaces(t.damage)), ctx.options);
   } catch (err) {
     if (err instanceof FrayError) throw mismatch();
     throw err;
   }
-  if (packet.amount !== t.damage.total || (packet.location ?? undefined) !== (t.damage.location ?? undefined)) throw mismatch();
+  if (!same(packet, t.damage)) throw mismatch();
   return packet;
 }
 
@@ -316,9 +321,9 @@ async function setStatuses(actor: ActorLike, ids: readonly string[], active: boo
   }
 }
 
-/** The UD10 vital state of an actor as it is now. */
-function currentVitals(actor: ActorLike): VitalState {
-  return ud10.vitals(ud10CombatantFromActor(actorSource(actor as never)));
+/** The vital state of an actor as it is now, through the binding of the card's ruleset. */
+function currentVitals(ctx: ActionContext): VitalState {
+  return ctx.ruleset.vitals(ctx.binding.combatantFromActor(actorSource(ctx.targetActor as never)));
 }
 
 /**
@@ -337,11 +342,36 @@ export async function applyHere(message: AttackMessageLike, index: number, userI
     throw new FrayError("FRAY.Flow.Error.CardState", { action: "FRAY.Flow.Button.applyDamage" }, "Already applied");
   }
   const packet = await replayedPacket(ctx);
-  const report = ud10.applyDamage(ctx.input.target, packet, ud10OptionValues());
+  const hook: DamageHookContext = { message, index, actor: ctx.targetActor, packet, userId };
+  if (!callHook(HOOKS.preApplyDamage, hook)) return false;
+  const report = storable(ctx.ruleset.applyDamage(ctx.defender, packet, ctx.options));
   const record = undoRecord(ctx.targetActor.uuid, report, userId, foundry.utils.randomID());
-  await ctx.targetActor.update({ ...applyUpdate(record), ...ledgerUpdate(key, ledgerEntryOf(record, message.id ?? "", index)) });
+  await ctx.targetActor.update(
+    { ...ctx.ruleset.vitalsUpdate(report.after), ...ledgerUpdate(key, ledgerEntryOf(record, message.id ?? "", index)) },
+    floatingOptions(report.before, report.after) as unknown as Record<string, unknown>,
+  );
   await setStatuses(ctx.targetActor, record.added, true);
-  return writeTarget(message, index, "applyDamage", withApplied(ctx.target, record), []);
+  const ok = await writeTarget(message, index, "applyDamage", withApplied(ctx.target, record, report), []);
+  callHookAll(HOOKS.applyDamage, { ...hook, report });
+  return ok;
+}
+
+/** What the damage hooks receive (`fray.preApplyDamage`, `fray.applyDamage`, `fray.undoDamage`). */
+export interface DamageHookContext {
+  /** The attack message and the index of the card's target. */
+  message: AttackMessageLike;
+  index: number;
+  /** The target's actor. */
+  actor: ActorLike;
+  /** The damage as the core recomputed it from the card's dice. */
+  packet?: DamagePacket;
+  /** The core's report of the application (`fray.applyDamage`). */
+  report?: DamageReport;
+  /** The vital states before and after an undo (`fray.undoDamage`). */
+  before?: VitalState;
+  after?: VitalState;
+  /** The user who asked, as the server vouched. */
+  userId: string;
 }
 
 /**
@@ -352,7 +382,7 @@ export async function applyHere(message: AttackMessageLike, index: number, userI
  * application changes nothing.
  * @throws FrayError when the card's phase refuses it or the ledger holds nothing to undo.
  */
-export async function undoHere(message: AttackMessageLike, index: number): Promise<boolean> {
+export async function undoHere(message: AttackMessageLike, index: number, userId = ""): Promise<boolean> {
   const ctx = await actionContext(message, index);
   assertAllowed("undoDamage", ctx.target);
   const key = ledgerKey(message.id ?? "", index);
@@ -360,13 +390,16 @@ export async function undoHere(message: AttackMessageLike, index: number): Promi
   if (!entry || entry.undone || entry.stamp !== ctx.target.applied?.stamp) {
     throw new FrayError("FRAY.Flow.Error.CardState", { action: "FRAY.Flow.Button.undoDamage" }, "Nothing to undo");
   }
-  const current = currentVitals(ctx.targetActor);
-  const after = undoneState(current, entry.delta);
-  await ctx.targetActor.update({ ...vitalsUpdate(after), ...ledgerUpdate(key, { ...entry, undone: true }) });
-  const changed = statusChanges(current, after, entry.delta);
+  const current = currentVitals(ctx);
+  const vitals = cardRulesOf(ctx.binding.id).vitals;
+  const after = undoneState(current, entry.delta, vitals);
+  await ctx.targetActor.update({ ...ctx.ruleset.vitalsUpdate(after), ...ledgerUpdate(key, { ...entry, undone: true }) }, floatingOptions(current, after) as unknown as Record<string, unknown>);
+  const changed = statusChanges(current, after, entry.delta, vitals);
   await setStatuses(ctx.targetActor, changed.add, true);
   await setStatuses(ctx.targetActor, changed.remove, false);
-  return writeTarget(message, index, "undoDamage", withUndone(ctx.target), []);
+  const ok = await writeTarget(message, index, "undoDamage", withUndone(ctx.target), []);
+  callHookAll(HOOKS.undoDamage, { message, index, actor: ctx.targetActor, before: current, after, userId } satisfies DamageHookContext);
+  return ok;
 }
 
 /** Apply damage: through the active GM, who applies (request `fray.applyDamage`). */
@@ -403,7 +436,7 @@ export async function handleUndoQuery(data: Record<string, unknown>, requester: 
   if (!message) return refusal("FRAY.Flow.Error.Refused");
   const index = requestedIndex(message, data);
   await authorize(requester, message, index, "undoDamage");
-  return { ok: await undoHere(message, index) };
+  return { ok: await undoHere(message, index, requester.id) };
 }
 
 /**

@@ -1,15 +1,17 @@
 /**
- * The attack dialog (DialogV2): the user's targets (one check each), the range to each measured
- * on the canvas, the modifiers of UD-ATK-04 and UD-DEF-01 as checkboxes set from the tokens'
- * conditions, an unanticipated attack (UD-ATK-03), cover (UD-COV-01), aim rounds, firing mode
- * (UD-RNG-02), a misc modifier, and the exact chance to hit each target from the core's odds,
- * updated as the options change; with a declared reaction also the chance to get through it
- * (UD-REA-03).
+ * The attack dialog (DialogV2) for every ruleset, generated from the world ruleset's situation
+ * fields (`Ruleset.situation`, rendered and read back by logic/situation-form.ts): the user's
+ * targets (one check each) with the range to each measured on the canvas, the weapon's modes,
+ * the attack's own fields, each target's per-target fields under it, the reaction the defender
+ * declared where the ruleset offers one, and the exact chance to hit each target from the core's
+ * odds, updated as the form changes, also through the declared reaction (UD-ATK-02, UD-REA-03).
  */
-import type { RulesetOptions } from "../../rules/core/ruleset.js";
-import type { Ud10Combatant, Ud10Weapon } from "../../rules/ud10/index.js";
+import type { AttackRequest, SituationField, SituationValues } from "../../rules/core/contract.js";
+import { FrayError } from "../../rules/core/errors.js";
+import type { Ruleset, RulesetOptions } from "../../rules/core/ruleset.js";
 import { decimal, localizeData, type Localizer } from "../attack-card.js";
-import { attackInput, defaultChoices, targetOdds, type AttackChoices } from "../logic/attack-options.js";
+import { targetOdds, type AttackChoices } from "../logic/attack-options.js";
+import { inputName, readSituationValue, situationInput, type FormValue } from "../logic/situation-form.js";
 import { formatKey } from "../notify.js";
 import { FLOW_TEMPLATES } from "./templates.js";
 
@@ -17,41 +19,87 @@ import { FLOW_TEMPLATES } from "./templates.js";
 export interface DialogTarget {
   id: string;
   name: string;
-  combatant: Ud10Combatant;
+  /** The target's combatant in the ruleset's core shape. */
+  combatant: unknown;
   rangeMetres?: number;
+}
+
+/** The weapon as the dialog names it: id, display name, modes. */
+export interface DialogWeapon {
+  id: string;
+  name: string;
+  modes: { id: string; label: string }[];
 }
 
 /** What the dialog needs. */
 export interface AttackDialogData {
-  attacker: Ud10Combatant;
-  weapon: Ud10Weapon;
-  targets: DialogTarget[];
+  ruleset: Ruleset<unknown, unknown>;
   options: RulesetOptions;
-  /** Preselected firing mode. */
+  attacker: unknown;
+  weapon: DialogWeapon;
+  targets: DialogTarget[];
+  /** Preselected mode. */
   modeId?: string;
 }
 
-/** Reads the dialog's form into choices. */
-export function readChoices(form: HTMLFormElement, targetIds: readonly string[]): AttackChoices {
-  const el = (name: string) => form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null;
-  const checked = (name: string) => Boolean((el(name) as HTMLInputElement | null)?.checked);
-  const num = (name: string) => Number(el(name)?.value ?? 0) || 0;
-  const aim = num("aim");
-  const declared = el("declared")?.value;
+/** The situation fields of one target under the chosen mode. */
+export function fieldsFor(data: AttackDialogData, target: DialogTarget | undefined, modeId?: string): SituationField[] {
+  return data.ruleset.situation(
+    { attacker: data.attacker, target: target?.combatant, weaponId: data.weapon.id, modeId, distanceMetres: target?.rangeMetres },
+    data.options,
+  );
+}
+
+/** The neutral request of one target from the choices. */
+export function requestOf(data: AttackDialogData, target: DialogTarget, choices: AttackChoices, attackerId: string): AttackRequest {
   return {
-    targets: targetIds.filter((id) => checked(`target-${id}`)),
-    modeId: el("modeId")?.value || undefined,
-    unanticipated: checked("unanticipated"),
-    immobilized: checked("immobilized"),
-    higherGround: checked("higherGround"),
-    badVisibility: checked("badVisibility"),
-    targetCrouching: checked("targetCrouching"),
-    targetMoving: checked("targetMoving"),
-    shooterMoving: checked("shooterMoving"),
-    aim: aim === 2 ? 2 : aim === 1 ? 1 : 0,
-    cover: num("cover"),
-    misc: num("misc"),
-    declared: declared === "parry" || declared === "dodge" ? declared : "none",
+    attackerId,
+    targetId: target.id,
+    weaponId: data.weapon.id,
+    modeId: choices.modeId,
+    distanceMetres: target.rangeMetres,
+    situation: choices.situation[target.id],
+    reaction: choices.reaction,
+  };
+}
+
+/** A form control as the dialog reads it. */
+interface Control {
+  checked?: boolean;
+  value?: string;
+  selectedOptions?: ArrayLike<{ value: string }>;
+  multiple?: boolean;
+}
+
+/**
+ * Reads the dialog's form into choices: the targets ticked (`target-<id>`), the mode (`modeId`),
+ * the declared reaction (`declared`, `none` for none) and for each target the situation values
+ * of its fields (`situation.<id>`, `situation.<targetId>.<id>`).
+ * @throws FrayError `FRAY.Error.Field` naming the first situation field whose value is refused.
+ */
+export function readChoices(form: Pick<HTMLFormElement, "elements">, data: AttackDialogData): AttackChoices {
+  const el = (name: string) => form.elements.namedItem(name) as Control | null;
+  const modeId = el("modeId")?.value || undefined;
+  const declared = el("declared")?.value;
+  const situation: Record<string, SituationValues> = {};
+  for (const t of data.targets) {
+    const values: SituationValues = {};
+    for (const f of fieldsFor(data, t, modeId)) {
+      const control = el(inputName(f, t.id));
+      let raw: FormValue;
+      if (!control) raw = undefined;
+      else if (f.kind === "boolean") raw = Boolean(control.checked);
+      else if (f.kind === "multi") raw = Array.from(control.selectedOptions ?? []).map((o) => o.value);
+      else raw = control.value;
+      values[f.id] = raw === undefined ? f.default : readSituationValue(f, raw);
+    }
+    situation[t.id] = values;
+  }
+  return {
+    targets: data.targets.filter((t) => Boolean(el(`target-${t.id}`)?.checked)).map((t) => t.id),
+    modeId,
+    situation,
+    reaction: declared && declared !== "none" ? declared : undefined,
   };
 }
 
@@ -65,42 +113,78 @@ function formatWith(i18n: Localizer, key: string, data: Record<string, string | 
  * Parry (...)" or the core's refusal (UD-ATK-02, UD-REA-03). Pure: `i18n` is `game.i18n` in
  * Foundry and a reader of the language files in tests.
  */
-export function oddsText(i18n: Localizer, data: Pick<AttackDialogData, "attacker" | "weapon" | "options">, target: DialogTarget, choices: AttackChoices): string {
-  const odds = targetOdds(attackInput(data.attacker, target.combatant, data.weapon.id, target.rangeMetres, choices), choices.declared, data.options);
+export function oddsText(i18n: Localizer, data: AttackDialogData, target: DialogTarget, choices: AttackChoices): string {
+  const odds = targetOdds(data.ruleset, requestOf(data, target, choices, "attacker"), data.attacker, target.combatant, data.options);
   if (odds.error) return formatWith(i18n, odds.error.key, odds.error.data);
   const hit = `${decimal((odds.hit ?? 0) * 100, i18n.lang)} %`;
   if (odds.through === undefined) return formatWith(i18n, "FRAY.Flow.Dialog.OddsLine", { odds: hit, modifier: odds.modifier ?? 0, difficulty: odds.difficulty ?? 0 });
   return formatWith(i18n, "FRAY.Flow.Dialog.OddsThrough", {
     odds: hit,
     through: `${decimal(odds.through * 100, i18n.lang)} %`,
-    reaction: `FRAY.Reaction.${choices.declared}`,
+    reaction: `FRAY.Reaction.${choices.reaction}`,
     modifier: odds.modifier ?? 0,
     difficulty: odds.difficulty ?? 0,
   });
 }
 
+/** One field's template context, with the bounds as attribute values. */
+function fieldContext(field: SituationField, value: SituationValues[string] | undefined, targetId?: string) {
+  const input = situationInput(field, value, targetId);
+  return { ...input, min: input.min ?? "", max: input.max ?? "", step: input.step ?? "any" };
+}
+
 /**
- * The dialog template's context: the weapon and its firing modes (UD-RNG-02) with the chosen one
- * selected, each target with its measured range (UD-RNG-01), whether it is attacked and its
- * odds, the choices, the aim rounds and whether dodging is offered (UD-REA-04). Pure.
+ * The dialog's defaults: every target ticked, the preselected mode, each target's fields at
+ * their defaults (from the combatants' conditions), no declared reaction.
  */
-export function dialogContext(data: AttackDialogData, defaults: AttackChoices, i18n: Localizer): Record<string, unknown> {
-  const ranged = data.weapon.kind === "ranged";
+export function dialogDefaults(data: AttackDialogData): AttackChoices {
+  const situation: Record<string, SituationValues> = {};
+  for (const t of data.targets) situation[t.id] = Object.fromEntries(fieldsFor(data, t, data.modeId).map((f) => [f.id, f.default]));
+  return { targets: data.targets.map((t) => t.id), modeId: data.modeId, situation };
+}
+
+/** The reactions a defender may declare against this attack, as the ruleset offers them. */
+function declarable(data: AttackDialogData, choices: AttackChoices): { id: string; label: string; rule: string; selected: boolean }[] {
+  const first = data.targets[0];
+  if (!first) return [];
+  try {
+    const input = data.ruleset.input({ ...requestOf(data, first, choices, "attacker"), reaction: undefined }, data.attacker, first.combatant, data.options);
+    return data.ruleset
+      .reactions(input, undefined, data.options)
+      .filter((r) => r.available)
+      .map((r) => ({ id: r.id, label: `FRAY.Reaction.${r.id}`, rule: r.rule, selected: r.id === choices.reaction }));
+  } catch (err) {
+    if (err instanceof FrayError) return [];
+    throw err;
+  }
+}
+
+/**
+ * The dialog template's context (`templates/dialog/attack-dialog.hbs`): the weapon and its modes
+ * with the chosen one selected, the attack's own fields (those of the first target), each target
+ * with its measured range, whether it is attacked, its odds and its per-target fields, and the
+ * reactions a defender may declare. Pure.
+ */
+export function dialogContext(data: AttackDialogData, choices: AttackChoices, i18n: Localizer): Record<string, unknown> {
+  const first = data.targets[0];
+  const shared = fieldsFor(data, first, choices.modeId).filter((f) => !f.perTarget);
+  const reactions = declarable(data, choices);
   return {
-    ranged,
-    melee: !ranged,
     weapon: data.weapon.name,
-    modes: data.weapon.modes.map((m) => ({ id: m.id, label: m.label, selected: m.id === (defaults.modeId ?? data.modeId) })),
+    modes: data.weapon.modes.map((m) => ({ id: m.id, label: m.label, selected: m.id === choices.modeId })),
+    fields: shared.map((f) => fieldContext(f, first ? choices.situation[first.id]?.[f.id] : undefined)),
     targets: data.targets.map((t) => ({
       id: t.id,
       name: t.name,
       range: t.rangeMetres === undefined ? undefined : decimal(t.rangeMetres, i18n.lang),
-      checked: defaults.targets.includes(t.id),
-      odds: oddsText(i18n, data, t, defaults),
+      checked: choices.targets.includes(t.id),
+      odds: oddsText(i18n, data, t, choices),
+      fields: fieldsFor(data, t, choices.modeId)
+        .filter((f) => f.perTarget)
+        .map((f) => fieldContext(f, choices.situation[t.id]?.[f.id], t.id)),
     })),
-    choices: defaults,
-    aims: [0, 1, 2].map((n) => ({ value: n, label: formatWith(i18n, `FRAY.Flow.Dialog.Aim${n}`), selected: n === defaults.aim })),
-    allowDodge: Boolean(data.options.allowDodge),
+    reactions,
+    reactionRule: reactions[0]?.rule,
   };
 }
 
@@ -109,7 +193,6 @@ export function dialogContext(data: AttackDialogData, defaults: AttackChoices, i
  * @returns the choices, or `null` when the dialog was closed without attacking.
  */
 export async function openAttackDialog(data: AttackDialogData, defaults: AttackChoices): Promise<AttackChoices | null> {
-  const ids = data.targets.map((t) => t.id);
   const i18n = game.i18n as unknown as Localizer;
   const context = dialogContext(data, defaults, i18n);
   const content = await foundry.applications.handlebars.renderTemplate(FLOW_TEMPLATES.attackDialog, context);
@@ -124,17 +207,24 @@ export async function openAttackDialog(data: AttackDialogData, defaults: AttackC
         label: "FRAY.Flow.Dialog.Attack",
         icon: "fa-solid fa-dice-d10",
         default: true,
-        callback: (_event: unknown, button: HTMLButtonElement) => readChoices(button.form!, ids),
+        callback: (_event: unknown, button: HTMLButtonElement) => readChoices(button.form!, data),
       },
       { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
     ],
     render: (_event: unknown, dialog: { element: HTMLElement }) => {
       const form = dialog.element.querySelector("form") ?? (dialog.element as HTMLFormElement);
       const update = () => {
-        const choices = readChoices(form as HTMLFormElement, ids);
+        let choices: AttackChoices | undefined;
+        let refusal = "";
+        try {
+          choices = readChoices(form as HTMLFormElement, data);
+        } catch (err) {
+          if (!(err instanceof FrayError)) throw err;
+          refusal = formatWith(i18n, err.key, err.data);
+        }
         for (const t of data.targets) {
           const out = dialog.element.querySelector(`[data-odds-for="${t.id}"]`);
-          if (out) out.textContent = oddsText(i18n, data, t, { ...choices, targets: ids });
+          if (out) out.textContent = choices ? oddsText(i18n, data, t, choices) : refusal;
         }
       };
       form.addEventListener("change", update);
@@ -144,9 +234,4 @@ export async function openAttackDialog(data: AttackDialogData, defaults: AttackC
   } as never);
   if (!result || typeof result !== "object") return null;
   return result as AttackChoices;
-}
-
-/** Dialog defaults from the attacker's and first target's conditions. */
-export function dialogDefaults(attacker: Ud10Combatant, targets: readonly DialogTarget[], modeId?: string): AttackChoices {
-  return { ...defaultChoices(attacker.conditions, targets[0]?.combatant.conditions ?? [], targets.map((t) => t.id)), modeId };
 }

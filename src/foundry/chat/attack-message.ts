@@ -38,11 +38,30 @@ export function attackSystem(message: AttackMessageLike): AttackSystem {
   return { ...system, targets: Array.isArray(system.targets) ? system.targets : [] };
 }
 
-/** The card's HTML for targets in the current user's language. */
-export async function renderAttackCard(system: Pick<AttackSystem, "targets" | "weaponName" | "modeLabel" | "attackerUuid"> & { attackerName: string }): Promise<string> {
-  const i18n = game.i18n as unknown as Localizer;
+/** Renders a template with a context (Foundry's `renderTemplate`). */
+export type TemplateRenderer = (path: string, context: Record<string, unknown>) => Promise<string>;
+
+/**
+ * The card's HTML from the stored data, in the language of `i18n` (the current user's by
+ * default): the card is typed data, so each reader's client renders it in its own language.
+ */
+export async function renderAttackCard(
+  system: Pick<AttackSystem, "targets" | "weaponName" | "modeLabel" | "attackerUuid"> & { attackerName: string },
+  i18n: Localizer = game.i18n as unknown as Localizer,
+  render: TemplateRenderer = (path, context) => foundry.applications.handlebars.renderTemplate(path, context),
+): Promise<string> {
   const context = attackMessageContext(system.targets, { attacker: system.attackerName, weapon: system.weaponName ?? "", mode: system.modeLabel }, i18n);
-  return foundry.applications.handlebars.renderTemplate(TEMPLATES.attackCard, context as unknown as Record<string, unknown>);
+  return render(TEMPLATES.attackCard, context as unknown as Record<string, unknown>);
+}
+
+/**
+ * The card of a stored attack message in this reader's language, when the HTML it was posted
+ * with is in another (the writer's): `undefined` when the language already matches.
+ */
+export async function readerCard(message: AttackMessageLike, writtenIn: string | undefined, i18n: Localizer = game.i18n as unknown as Localizer, render?: TemplateRenderer): Promise<string | undefined> {
+  const lang = i18n.lang ?? "en";
+  if (writtenIn === lang) return undefined;
+  return renderAttackCard({ ...attackSystem(message), attackerName: attackerName(message) }, i18n, render);
 }
 
 /** The attacker's display name from the message's speaker or the stored UUID. */

@@ -5,7 +5,7 @@
  * double-click does nothing twice.
  */
 import { CARD_ACTIONS, mayPress, type CardAction } from "../logic/card.js";
-import { attackSystem, type AttackMessageLike } from "./attack-message.js";
+import { attackSystem, readerCard, type AttackMessageLike } from "./attack-message.js";
 import { runCardAction } from "./actions.js";
 import { onFreeAttackClick } from "./free-attack.js";
 
@@ -20,10 +20,32 @@ function ownsUuid(uuid: string | undefined): boolean {
   }
 }
 
-/** Wires the buttons of an attack card as it is rendered for this user. */
+/**
+ * Wires the buttons of an attack card as it is rendered for this user; a card posted in another
+ * language than this reader's is rendered again from its stored data in the reader's language
+ * (its buttons wired on the new HTML).
+ */
 export function onRenderChatMessageHTML(message: AttackMessageLike, html: HTMLElement): void {
   onFreeAttackClick(message, html);
   if (message.type !== "attack") return;
+  const card = html.querySelector<HTMLElement>(".fray-card");
+  const writtenIn = card?.dataset?.lang;
+  const lang = (game.i18n as unknown as { lang?: string }).lang ?? "en";
+  if (card && writtenIn !== undefined && writtenIn !== lang) {
+    void readerCard(message, writtenIn)
+      .then((content) => {
+        if (content === undefined || !card.parentElement) return wireAttackCard(message, html);
+        card.outerHTML = content;
+        wireAttackCard(message, html);
+      })
+      .catch((err: unknown) => console.error("Fray | card", err));
+    return;
+  }
+  wireAttackCard(message, html);
+}
+
+/** Wires the buttons of an attack card's HTML for this user. */
+function wireAttackCard(message: AttackMessageLike, html: HTMLElement): void {
   const system = attackSystem(message);
   const isGM = Boolean(game.user?.isGM);
   const ownsAttacker = ownsUuid(system.attackerUuid);

@@ -11,43 +11,25 @@
  * - `applied`: damage was applied; it may be undone (back to `damage`).
  */
 import { FrayError } from "../../rules/core/errors.js";
-import type { DamageStep, VitalState } from "../../rules/core/types.js";
+import type { AttackRequest } from "../../rules/core/contract.js";
+import type { AttackOdds, AttackResult, DamagePacket } from "../../rules/core/ruleset.js";
+import type { DamageReport, VitalState } from "../../rules/core/types.js";
 import type { UndoRecord } from "./undo.js";
 
-/** The reaction a defender made, as stored on the card (UD-REA-03). */
-export interface StoredReaction {
+/** A reaction the core offers against an attack, as the card keeps it for its buttons. */
+export interface OfferedReaction {
   id: "parry" | "dodge";
-  /** Natural d10. */
-  natural: number;
-  /** Check total with the skill (or untrained attribute, UD-REA-02). */
-  total: number;
-  /** Modifier lines as the core gave them (label keys, values, rule IDs). */
-  modifiers: { label: string; value: number; rule: string; data?: Record<string, string | number> }[];
-  /** Dice faces in order. */
-  faces: number[];
-  /** True when the reaction total beat the attack total: the attack is stopped. */
-  success: boolean;
+  available: boolean;
+  /** i18n key of why it is not available. */
+  reason?: string;
 }
 
-/** A damage roll as stored on the card (UD-DMG-01, UD-DMG-05). */
-export interface StoredDamage {
-  formula: string;
-  total: number;
-  /** Dice faces in order, explosions included. */
-  faces: number[];
-  /** The roll's dice as the core's RollOutcome gave them; absent on cards of older versions (d10s). */
-  dice?: { faces: number; results: number[] }[];
-  /** Body zone hit (UD-ZON-01), when body zones are on. */
-  location?: string;
-  penetration: number;
-}
-
-/** The stored damage's dice: as rolled, or the d10s of cards stored before the dice were kept. */
-export function damageDice(damage: StoredDamage): { faces: number; results: number[] }[] {
-  return damage.dice ?? [{ faces: 10, results: damage.faces }];
-}
-
-/** One target of an attack card. */
+/**
+ * One target of an attack card: who it is, the neutral request that attacked it, and the core's
+ * results stored whole as the core returned them (JSON-safe; the Rolls travel beside them as the
+ * message's `rolls`). Nothing here is a rebuilt or flattened copy: a later step rebuilds the
+ * ruleset's input from `request` through `Ruleset.input` and replays the stored dice.
+ */
 export interface TargetState {
   /** UUID of the target's actor (a token's synthetic actor when unlinked). */
   actorUuid: string;
@@ -55,34 +37,26 @@ export interface TargetState {
   tokenUuid: string;
   /** Display name at the time of the attack. */
   name: string;
-  /** The rules core's attack result without native Roll handles (`storableResult`). */
-  result: Record<string, unknown>;
-  /** Total of the attack check. */
-  attackTotal: number;
-  /** Defense rating the check was compared with. */
-  difficulty: number;
-  /** The check met the difficulty (UD-ATK-02). */
+  /** The neutral request of this target, every situation value resolved (src/rules/core/contract.ts). */
+  request: AttackRequest;
+  /** The core's attack result, with a reaction made on the card folded in by the ruleset. */
+  result: AttackResult;
+  /** Mirror of `result.hit` for readers of the card (macros, tests); the card reads `result`. */
   hit: boolean;
-  /** Chance to hit shown before the roll, 0 to 1 (UD-ATK-02). */
-  odds?: number;
-  /** What the core needs to rebuild the attack later (reaction, damage). */
-  input: {
-    rangeMetres?: number;
-    /** The core's situation flags as chosen (UD-ATK-03, UD-ATK-04, UD-COV-01). */
-    situation: Record<string, unknown>;
-    /** The immobilized choice of the dialog, when one was made (UD-DEF-01). */
-    immobilized?: boolean;
-  };
+  /** Exact odds computed before the roll. */
+  odds?: AttackOdds;
   /** Reactions the core offered against this attack when it was made (UD-REA-02, UD-REA-04). */
-  reactions: { id: "parry" | "dodge"; available: boolean; reason?: string }[];
+  reactions: OfferedReaction[];
   /** The defender chose not to react. */
   reactionDeclined?: boolean;
-  reaction?: StoredReaction;
-  damage?: StoredDamage;
+  /** The reaction in `result` was made on the card, after the attack was rolled (UD-REA-01). */
+  reactedOnCard?: boolean;
+  /** The damage the core rolled, as it returned it. */
+  damage?: DamagePacket;
+  /** The core's report of the last application, kept for the card after an undo too. */
+  report?: DamageReport;
   /** What applying the damage did, exactly, so it can be undone. */
   applied?: UndoRecord;
-  /** The steps of the last application, kept for the card after an undo too. */
-  steps?: DamageStep[];
   /** The target was undone at least once. */
   undone?: boolean;
 }
@@ -98,8 +72,8 @@ export const CARD_ACTIONS: readonly CardAction[] = ["parry", "dodge", "noReactio
 
 /** The phase of a target from its state. */
 export function targetPhase(t: TargetState): TargetPhase {
-  if (!t.hit) return "missed";
-  if (t.reaction?.success) return "stopped";
+  if (!t.result.hit) return "missed";
+  if (!t.result.lands) return "stopped";
   if (t.applied) return "applied";
   if (t.damage) return "damage";
   return "hit";
@@ -117,7 +91,7 @@ export interface Viewer {
 /** What the card offers at this moment besides the viewer (options, combat economy). */
 export interface CardContextFlags {
   /** Reactions the core offers against this attack, with availability (UD-REA-02, UD-REA-04). */
-  reactions?: { id: "parry" | "dodge"; available: boolean; reason?: string }[];
+  reactions?: OfferedReaction[];
 }
 
 /** A button as the card shows it to one viewer. */
@@ -187,7 +161,7 @@ export function mayPress(action: CardAction, viewer: Viewer): boolean {
 /** Whether the action fits the target's phase (and a reaction was not made or declined yet). */
 export function phaseAllows(action: CardAction, t: TargetState): boolean {
   if (targetPhase(t) !== PHASE_OF[action]) return false;
-  if ((action === "parry" || action === "dodge" || action === "noReaction") && (t.reaction || t.reactionDeclined)) return false;
+  if ((action === "parry" || action === "dodge" || action === "noReaction") && (t.result.reaction || t.reactionDeclined)) return false;
   return true;
 }
 
@@ -224,10 +198,13 @@ export function assertAllowed(action: CardAction, t: TargetState): void {
   }
 }
 
-/** The target after the defender reacted (UD-REA-03). */
-export function withReaction(t: TargetState, reaction: StoredReaction): TargetState {
-  assertAllowed(reaction.id, t);
-  return { ...t, reaction };
+/**
+ * The target after the defender reacted on the card (UD-REA-03): the core's result with the
+ * reaction folded in by the ruleset.
+ */
+export function withReaction(t: TargetState, id: "parry" | "dodge", result: AttackResult): TargetState {
+  assertAllowed(id, t);
+  return { ...t, result, reactedOnCard: true };
 }
 
 /** The target after the defender declined to react (UD-REA-01). */
@@ -237,15 +214,15 @@ export function withoutReaction(t: TargetState): TargetState {
 }
 
 /** The target after damage was rolled (UD-DMG-01); reacting is no longer possible. */
-export function withDamage(t: TargetState, damage: StoredDamage): TargetState {
+export function withDamage(t: TargetState, packet: DamagePacket): TargetState {
   assertAllowed("rollDamage", t);
-  return { ...t, damage };
+  return { ...t, damage: packet };
 }
 
 /** The target after damage was applied (UD-DMG-02 to UD-DMG-05). */
-export function withApplied(t: TargetState, record: UndoRecord): TargetState {
+export function withApplied(t: TargetState, record: UndoRecord, report: DamageReport): TargetState {
   assertAllowed("applyDamage", t);
-  return { ...t, applied: record, steps: record.steps };
+  return { ...t, applied: record, report };
 }
 
 /** The target after its applied damage was undone: back to `damage`, ready to apply again. */

@@ -3,12 +3,28 @@
  * {@link UndoRecord} per target for display (steps, vitals after, conditions added) with a stamp;
  * the target actor keeps the authoritative {@link LedgerEntry} (`flags.fray.ledger.<key>`) that
  * undo reads, so an edited card can neither apply twice nor turn an undo into damage. The
- * arithmetic is the core's ledger (`rules/core/ledger.ts`) and UD10's vital-derived conditions
- * (`rules/ud10/vitals.ts`). Pure: the glue turns the results into actor updates and status toggles.
+ * arithmetic is the core's ledger (`rules/core/ledger.ts`) and the ruleset's vital-derived
+ * conditions ({@link VitalRules}, UD10's in `rulesets/ud10/card.ts`). Pure: the glue turns the
+ * results into actor updates (`Ruleset.vitalsUpdate`) and status toggles.
  */
-import { deltaOf, recomputeConditions, revert, type TrackChange, type VitalDelta } from "../../rules/core/ledger.js";
+import { deltaOf, recomputeConditions, revert, type LedgerFloors, type TrackChange, type VitalDelta } from "../../rules/core/ledger.js";
 import type { DamageReport, DamageStep, Track, VitalState } from "../../rules/core/types.js";
-import { VITAL_CONDITIONS, vitalConditions } from "../../rules/ud10/index.js";
+
+/**
+ * What a ruleset says about vitals when an application is undone: the conditions that follow
+ * from the vitals, which of them a state implies, and how far each track may drop below 0.
+ */
+export interface VitalRules {
+  /** The conditions set from the vitals (UD10: unconscious, incapacitated). */
+  conditions: readonly string[];
+  /** The conditions of `conditions` a state implies. */
+  implied(state: VitalState): string[];
+  /** Tracks that may go below 0 and how far (UD10 HP, UD-DMG-04). */
+  floors?: LedgerFloors;
+}
+
+/** Vital rules of a ruleset that sets no condition from its vitals. */
+export const NO_VITAL_CONDITIONS: VitalRules = { conditions: [], implied: () => [] };
 
 /** What applying damage changed on one actor, as the card shows it (UD-DMG-02 to UD-DMG-05). */
 export interface UndoRecord {
@@ -62,11 +78,6 @@ export function undoRecord(actorUuid: string, report: DamageReport, userId: stri
   };
 }
 
-/** The actor update that applies a record: HP and EP values after. */
-export function applyUpdate(record: UndoRecord): Record<string, number> {
-  return { "system.hp.value": record.after.hp.value, "system.ep.value": record.after.ep.value };
-}
-
 /** The ledger entry of a record. */
 export function ledgerEntryOf(record: UndoRecord, messageId: string, index: number): LedgerEntry {
   return { stamp: record.stamp, messageId, index, delta: deltaOf(record.before, record.after), undone: false };
@@ -116,21 +127,13 @@ export function ledgerEntry(actor: { getFlag?(scope: string, key: string): unkno
 }
 
 /**
- * The UD10 state after undoing one application (UD-DMG-02 to UD-DMG-04): the core's
- * {@link revert} (HP may be below 0, RULES.md; EP stops at 0; both at most their maximum), then
- * unconscious and incapacitated set from the vitals.
+ * The state after undoing one application (UD-DMG-02 to UD-DMG-04): the core's {@link revert}
+ * (each track at most its maximum, at least its floor), then the ruleset's vital-derived
+ * conditions set from the vitals.
  */
-export function undoneState(current: VitalState, delta: VitalDelta): VitalState {
-  const reverted = revert(current, delta, { hp: -Infinity });
-  return recomputeConditions(reverted, VITAL_CONDITIONS, vitalConditions(reverted));
-}
-
-/** The actor update that writes a UD10 state's HP and EP. */
-export function vitalsUpdate(state: VitalState): Record<string, number> {
-  const out: Record<string, number> = {};
-  if (state.hp) out["system.hp.value"] = state.hp.value;
-  if (state.ep) out["system.ep.value"] = state.ep.value;
-  return out;
+export function undoneState(current: VitalState, delta: VitalDelta, rules: VitalRules = NO_VITAL_CONDITIONS): VitalState {
+  const reverted = revert(current, delta, rules.floors ?? {});
+  return recomputeConditions(reverted, rules.conditions, rules.implied(reverted));
 }
 
 /**
@@ -138,8 +141,8 @@ export function vitalsUpdate(state: VitalState): Record<string, number> {
  * the vital-derived conditions and those the undone application added or removed; nothing else
  * is touched.
  */
-export function statusChanges(current: VitalState, next: VitalState, delta: VitalDelta): { add: string[]; remove: string[] } {
-  const ids = [...new Set([...VITAL_CONDITIONS, ...delta.added, ...delta.removed])];
+export function statusChanges(current: VitalState, next: VitalState, delta: VitalDelta, rules: VitalRules = NO_VITAL_CONDITIONS): { add: string[]; remove: string[] } {
+  const ids = [...new Set([...rules.conditions, ...delta.added, ...delta.removed])];
   return {
     add: ids.filter((c) => next.conditions.includes(c) && !current.conditions.includes(c)),
     remove: ids.filter((c) => !next.conditions.includes(c) && current.conditions.includes(c)),

@@ -11,12 +11,11 @@ import type { AttackPlan } from "../../../src/rules/core/ruleset.js";
 import { ud10, type Ud10AttackInput, type Ud10Combatant } from "../../../src/rules/ud10/index.js";
 import {
   attackMessageContext,
-  effectiveResult,
   type AttackMessageContext,
   type Localizer,
   type TargetCardContext,
 } from "../../../src/foundry/attack-card.js";
-import { dialogContext, dialogDefaults, oddsText, type DialogTarget } from "../../../src/foundry/chat/attack-dialog.js";
+import { dialogContext, dialogDefaults, oddsText, type AttackDialogData, type DialogTarget } from "../../../src/foundry/chat/attack-dialog.js";
 import type { FreeAttackPrompt } from "../../../src/foundry/chat/free-attack.js";
 import type { AttackChoices } from "../../../src/foundry/logic/attack-options.js";
 import {
@@ -27,14 +26,15 @@ import {
   withReaction,
   withUndone,
   type CardAction,
-  type StoredDamage,
-  type StoredReaction,
   type TargetState,
 } from "../../../src/foundry/logic/card.js";
 import { leftBehind, type Placed } from "../../../src/foundry/logic/engagement.js";
 import { rollTracker, summaryRows, type TrackerEntry } from "../../../src/foundry/logic/initiative.js";
 import { ud10Initiative } from "../../../src/foundry/rulesets/ud10/play.js";
-import { attackTarget, packetOf, storedDamage, storedReaction } from "../../../src/foundry/logic/attack-state.js";
+import { attackTarget, storable } from "../../../src/foundry/logic/attack-state.js";
+import { reactOnCard } from "../../../src/foundry/rulesets/ud10/card.js";
+import type { AttackResult, DamagePacket } from "../../../src/rules/core/ruleset.js";
+import type { DamageReport } from "../../../src/rules/core/types.js";
 import { undoRecord, type UndoRecord } from "../../../src/foundry/logic/undo.js";
 import { ud10CombatantFromActor, type ActorSource } from "../../../src/foundry/sources.js";
 import { actorParts, actorSheetContext, itemSheetContext, ACTOR_TABS, type SheetI18n } from "../../../src/foundry/sheets/context.js";
@@ -276,30 +276,42 @@ interface Attacked {
   state: TargetState;
 }
 
+/** What one attack names: attacker, target, weapon, mode and range in metres. */
+interface AttackSpec {
+  attacker: Ud10Combatant;
+  target: Ud10Combatant;
+  weaponId: string;
+  modeId?: string;
+  rangeMetres?: number;
+}
+
 /**
  * Plans and resolves one UD10 attack with the given dice and stores it through `attackTarget`,
- * the function `rollAttack` stores each target of the `attack` message with.
+ * the function the attack workflow stores each target of the `attack` message with.
  */
-async function attack(input: Ud10AttackInput, dice: DiceRoller, actorUuid: string): Promise<Attacked> {
-  const { plan, state } = await attackTarget({ actorUuid, tokenUuid: `Scene.s.Token.${input.target.id}`, name: input.target.name }, input, dice, OPTIONS);
-  return { input, plan, state };
+async function attack(spec: AttackSpec, dice: DiceRoller, actorUuid: string): Promise<Attacked> {
+  const request = { attackerId: spec.attacker.id, targetId: spec.target.id, weaponId: spec.weaponId, modeId: spec.modeId, distanceMetres: spec.rangeMetres };
+  const who = { actorUuid, tokenUuid: `Scene.s.Token.${spec.target.id}`, name: spec.target.name };
+  const { plan, state } = await attackTarget(ud10, who, request, spec.attacker, spec.target, dice, OPTIONS);
+  return { input: ud10.input(state.request, spec.attacker, spec.target, OPTIONS), plan, state };
 }
 
-/** The defender's reaction check as the card's Parry/Dodge button stores it (`storedReaction`, UD-REA-02 to UD-REA-04). */
-async function reaction(a: Attacked, id: "parry" | "dodge", dice: DiceRoller): Promise<StoredReaction> {
+/** The result after the defender's reaction on the card (UD10's card rules, UD-REA-02 to UD-REA-04). */
+async function reaction(a: Attacked, id: "parry" | "dodge", dice: DiceRoller): Promise<AttackResult> {
   const option = ud10.reactions(a.input, undefined, OPTIONS).find((r) => r.id === id);
   if (!option?.available) throw new Error(`${id} is not available against this attack`);
-  return storedReaction(id, option, await dice.roll("1d10", "FRAY.Roll.Parry"), a.state.attackTotal);
+  return storable(await reactOnCard(a.state.result, option, dice));
 }
 
-/** The damage roll as the card's Roll damage button stores it (`storedDamage`, UD-DMG-01, UD-ZON-01). */
-async function damage(a: Attacked, t: TargetState, dice: DiceRoller): Promise<StoredDamage> {
-  return storedDamage(await ud10.rollDamage(effectiveResult(t), a.input, dice, OPTIONS));
+/** The damage as the card's Roll damage button stores it: the core's packet (UD-DMG-01, UD-ZON-01). */
+async function damage(a: Attacked, t: TargetState, dice: DiceRoller): Promise<DamagePacket> {
+  return storable(await ud10.rollDamage(t.result, a.input, dice, OPTIONS));
 }
 
-/** The record the card's Apply damage button stores (`packetOf`, UD-DMG-02 to UD-DMG-05). */
-function application(a: Attacked, t: TargetState): UndoRecord {
-  return undoRecord(t.actorUuid, ud10.applyDamage(a.input.target, packetOf(t.damage!), OPTIONS), "gm", "s1");
+/** The core's report and the record the card's Apply damage button stores (UD-DMG-02 to UD-DMG-05). */
+function application(a: Attacked, t: TargetState): [UndoRecord, DamageReport] {
+  const report = storable(ud10.applyDamage(a.input.target, t.damage!, OPTIONS));
+  return [undoRecord(t.actorUuid, report, "gm", "s1"), report];
 }
 
 /** Which card buttons a target shows, by action; every other action must be absent. */
@@ -364,18 +376,19 @@ export async function attackCardCases(i18n: Localizer): Promise<RenderCase[]> {
   const ana = fighter();
   const bo = target();
   const sword = { attacker: "Ana", weapon: "Sword" };
-  const melee = await attack({ attacker: ana, target: bo, weaponId: "sword", situation: {} }, new ScriptedRoller([6, 5]), "Actor.bo");
+  const melee = await attack({ attacker: ana, target: bo, weaponId: "sword" }, new ScriptedRoller([6, 5]), "Actor.bo");
   const hit = melee.state;
-  if (!hit.hit || hit.attackTotal !== hit.difficulty) throw new Error(`expected a bare hit, got ${hit.attackTotal} vs ${hit.difficulty}`);
-  const parried = withReaction(hit, await reaction(melee, "parry", new ScriptedRoller([9])));
+  const [total, difficulty] = [hit.result.check.total, hit.result.plan.difficulty.total];
+  if (!hit.result.hit || total !== difficulty) throw new Error(`expected a bare hit, got ${total} vs ${difficulty}`);
+  const parried = withReaction(hit, "parry", await reaction(melee, "parry", new ScriptedRoller([9])));
   const declined = withoutReaction(hit);
   const rolled = withDamage(declined, await damage(melee, declined, new ScriptedRoller([6])));
-  const applied = withApplied(rolled, application(melee, rolled));
+  const applied = withApplied(rolled, ...application(melee, rolled));
   const undone = withUndone(applied);
 
   const dice = new ScriptedRoller([9, 7, 2]);
-  const burst = await attack({ attacker: ana, target: bo, weaponId: "rifle", modeId: "burst", rangeMetres: 60, situation: {} }, dice, "Actor.bo");
-  const missed = await attack({ attacker: ana, target: packCombatant("Guard", "guard"), weaponId: "rifle", modeId: "burst", rangeMetres: 25, situation: {} }, dice, "Actor.guard");
+  const burst = await attack({ attacker: ana, target: bo, weaponId: "rifle", modeId: "burst", rangeMetres: 60 }, dice, "Actor.bo");
+  const missed = await attack({ attacker: ana, target: packCombatant("Guard", "guard"), weaponId: "rifle", modeId: "burst", rangeMetres: 25 }, dice, "Actor.guard");
 
   const reactions: ButtonPlan = { parry: "enabled", dodge: "enabled", noReaction: "enabled", rollDamage: "enabled" };
   const steps = (ctx: AttackMessageContext, undoneToo: boolean): RenderCase["expect"] => [
@@ -431,15 +444,20 @@ export async function attackCardCases(i18n: Localizer): Promise<RenderCase[]> {
  * The attack dialog's context through `dialogContext`, the function `openAttackDialog` renders
  * with, and the odds line of each target through `oddsText`, the one the dialog updates with.
  */
-function dialogCase(i18n: Localizer, attacker: Ud10Combatant, weaponId: string, targets: DialogTarget[], choices: AttackChoices): { context: Record<string, unknown>; odds: string[] } {
+function dialogCase(i18n: Localizer, data: AttackDialogData, choices: AttackChoices): { context: Record<string, unknown>; odds: string[] } {
+  return { context: dialogContext(data, choices, i18n), odds: data.targets.map((t) => oddsText(i18n, data, t, choices)) };
+}
+
+/** The dialog's data for a weapon of the attacker, generated from UD10's situation fields. */
+function dialogData(attacker: Ud10Combatant, weaponId: string, targets: DialogTarget[], modeId?: string): AttackDialogData {
   const weapon = attacker.weapons.find((w) => w.id === weaponId)!;
-  const data = { attacker, weapon, targets, options: OPTIONS };
-  return { context: dialogContext(data, choices, i18n), odds: targets.map((t) => oddsText(i18n, data, t, choices)) };
+  return { ruleset: ud10 as never, options: OPTIONS, attacker, weapon: { id: weapon.id, name: weapon.name, modes: weapon.modes.map((m) => ({ id: m.id, label: m.label })) }, targets, modeId };
 }
 
 /**
  * The attack dialog for a ranged attack at two targets (the first crouching behind cover, the
- * attacker aiming) and for a melee attack with a declared parry.
+ * attacker aiming) and for a melee attack with a declared parry, both generated from UD10's
+ * situation fields: the attack's own fields once, each target's fields under it.
  */
 export function attackDialogCases(i18n: Localizer): RenderCase[] {
   const ana = fighter({ conditions: ["aiming1"] });
@@ -447,18 +465,18 @@ export function attackDialogCases(i18n: Localizer): RenderCase[] {
     { id: "bo", name: "Bo", combatant: target({ conditions: ["crouching"] }), rangeMetres: 62.5 },
     { id: "guard", name: "Guard", combatant: packCombatant("Guard", "guard"), rangeMetres: 25 },
   ];
-  const rangedChoices = { ...dialogDefaults(ana, targets, "burst"), cover: 2 };
-  const ranged = dialogCase(i18n, ana, "rifle", targets, rangedChoices);
-  const meleeTargets: DialogTarget[] = [{ id: "guard", name: "Guard", combatant: packCombatant("Guard", "guard"), rangeMetres: 1.5 }];
-  const meleeChoices: AttackChoices = { ...dialogDefaults(ana, meleeTargets), declared: "parry" };
-  const melee = dialogCase(i18n, ana, "sword", meleeTargets, meleeChoices);
+  const rangedData = dialogData(ana, "rifle", targets, "burst");
+  const rangedDefaults = dialogDefaults(rangedData);
+  const rangedChoices: AttackChoices = { ...rangedDefaults, situation: { ...rangedDefaults.situation, bo: { ...rangedDefaults.situation.bo, cover: 2 } } };
+  const ranged = dialogCase(i18n, rangedData, rangedChoices);
+  const meleeData = dialogData(ana, "sword", [{ id: "guard", name: "Guard", combatant: packCombatant("Guard", "guard"), rangeMetres: 1.5 }]);
+  const melee = dialogCase(i18n, meleeData, { ...dialogDefaults(meleeData), reaction: "parry" });
 
   const field = (name: string, count = 1) => ({ selector: `[name="${name}"]`, count });
-  const common = [
-    field("unanticipated"),
-    field("immobilized"),
-    { selector: 'input[type="number"][name="cover"]', count: 1 },
-    { selector: 'input[type="number"][name="misc"]', count: 1 },
+  const perTarget = (id: string) => [
+    field(`situation.${id}.unanticipated`),
+    field(`situation.${id}.immobilized`),
+    { selector: `input[type="number"][name="situation.${id}.cover"]`, count: 1 },
   ];
   const base = { kind: "dialog" as const, classes: ["dialog", "fray", "fray-attack-dialog"], width: 400, height: 0, templates: ["templates/dialog/attack-dialog.hbs"] };
   return [
@@ -478,15 +496,19 @@ export function attackDialogCases(i18n: Localizer): RenderCase[] {
         { selector: ".fray-dialog-target .fray-range", text: "62.5 m 25.0 m" },
         { selector: 'select[name="modeId"] option', count: 2 },
         { selector: 'select[name="modeId"] option[value="burst"]:checked', count: 1 },
-        ...common,
-        ...["targetCrouching", "targetMoving", "shooterMoving", "badVisibility"].map((n) => field(n)),
-        { selector: 'input[name="targetCrouching"]:checked', count: 1 },
-        { selector: 'select[name="aim"] option', count: 3 },
-        { selector: 'select[name="aim"] option[value="1"]:checked', count: 1 },
-        { selector: 'input[name="cover"]', value: "2" },
-        field("higherGround", 0),
+        ...perTarget("bo"),
+        ...perTarget("guard"),
+        ...["targetCrouching", "targetMoving"].flatMap((n) => [field(`situation.bo.${n}`), field(`situation.guard.${n}`)]),
+        ...["shooterMoving", "badVisibility", "misc"].map((n) => field(`situation.${n}`)),
+        { selector: 'input[name="situation.bo.targetCrouching"]:checked', count: 1 },
+        { selector: 'input[name="situation.guard.targetCrouching"]:checked', count: 0 },
+        { selector: 'input[type="number"][name="situation.aim"]', value: "1" },
+        { selector: 'input[name="situation.bo.cover"]', value: "2" },
+        { selector: 'input[name="situation.guard.cover"]', value: "0" },
+        field("situation.bo.higherGround", 0),
         field("declared", 0),
-        { selector: ".fray-dialog-modifiers .fray-rule", text: /UD-ATK-03.*UD-DEF-01.*UD-ATK-04.*UD-COV-01.*UD-ATK-01/ },
+        { selector: '.fray-dialog-target-fields[data-target="bo"] .fray-rule', text: /UD-ATK-03.*UD-DEF-01.*UD-ATK-04.*UD-COV-01/ },
+        { selector: ".fray-dialog-attack-fields .fray-rule", text: /UD-ATK-04.*UD-ATK-01/ },
       ],
     },
     {
@@ -499,10 +521,10 @@ export function attackDialogCases(i18n: Localizer): RenderCase[] {
         { selector: '[data-odds-for="guard"]', text: melee.odds[0]! },
         { selector: '[data-odds-for="guard"]', text: /^\d+\.\d % to hit, \d+\.\d % through a Parry \(/ },
         field("modeId", 0),
-        ...common,
-        field("higherGround"),
-        field("aim", 0),
-        field("targetCrouching", 0),
+        ...perTarget("guard"),
+        field("situation.guard.higherGround"),
+        field("situation.aim", 0),
+        field("situation.guard.targetCrouching", 0),
         { selector: 'select[name="declared"] option', count: 3 },
         { selector: 'select[name="declared"] option[value="parry"]:checked', count: 1 },
       ],

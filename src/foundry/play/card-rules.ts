@@ -1,0 +1,32 @@
+/**
+ * What the attack card needs of a ruleset beyond the play contract, looked up by ruleset id: a
+ * reaction made on the card after the attack was rolled (UD10's defender reacts to a hit it has
+ * seen, UD-REA-01), and the attacker as a replay reads it (the attack was made while it could
+ * act; only its dice are replayed). A ruleset without an entry offers no reaction on the card
+ * and replays its attacker as it is.
+ */
+import type { DiceRoller } from "../../rules/core/dice/port.js";
+import type { AttackResult, ReactionOption } from "../../rules/core/ruleset.js";
+import type { VitalRules } from "../logic/undo.js";
+import { ud10CardRules } from "../rulesets/ud10/card.js";
+
+/** A ruleset's card steps that the play contract does not cover. */
+export interface CardRules {
+  /**
+   * The attack's result once the defender reacted on the card: the reaction rolled with `dice`
+   * and folded into `result` by the ruleset's rules.
+   * @throws FrayError from the dice port.
+   */
+  react?(result: AttackResult, option: ReactionOption, dice: DiceRoller): Promise<AttackResult>;
+  /** The attacker as a replay of its own stored attack reads it (able to act). */
+  ableAttacker?(attacker: unknown): unknown;
+  /** The conditions that follow from the vitals and the tracks' floors, for undo. */
+  vitals?: VitalRules;
+}
+
+const RULES: Record<string, CardRules> = { ud10: ud10CardRules };
+
+/** The card rules of a ruleset id; an empty set for a ruleset that has none. */
+export function cardRulesOf(rulesetId: string): CardRules {
+  return RULES[rulesetId] ?? {};
+}
