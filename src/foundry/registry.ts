@@ -7,6 +7,8 @@
  *
  * Each ruleset registers from its own folder, `src/foundry/rulesets/<id>/binding.ts`.
  */
+import type { ActionDef } from "../rules/core/contract.js";
+import type { ActionCost } from "../rules/core/economy.js";
 import type { Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
@@ -58,6 +60,17 @@ export interface RulesetBinding<C = unknown> {
    * when each combatant rolls alone.
    */
   initiativeGroups?(members: C[], options: RulesetOptions): C[][];
+  /**
+   * The charge of a move in the round's economy (UD-MOV-02, UD-MOV-03): metres moved this round
+   * before and after it, with `also` (a disengagement's cost, UD-OPT-01, UD-OPT-02) folded in.
+   * Absent to charge through the ruleset's movement bands.
+   */
+  moveCharge?(c: C, fromMetres: number, toMetres: number, also: ActionCost, options: RulesetOptions): ActionCost;
+  /**
+   * The actions of a combatant able to act, for views that read no combatant (the sheet's Actions
+   * row, UD-ACT-02); absent when such views offer none.
+   */
+  standingActions?(options: RulesetOptions): ActionDef[];
   /** The core's weapon of an item source, where the ruleset reads items one by one. */
   weaponFromItem?(item: ItemSource): unknown;
   /** The core's armor of an item source, where the ruleset reads items one by one. */

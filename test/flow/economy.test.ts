@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { createEconomy } from "../../src/rules/core/economy.js";
 import { economy } from "../../src/rules/ud10/movement.js";
-import { disengage, ud10Options } from "../../src/rules/ud10/index.js";
+import { disengage, ud10Actions, ud10Options } from "../../src/rules/ud10/index.js";
 import { actionEvent, FREE_ATTACK_EVENT, moveEvent, pips, reactionEvent, readEconomy, spendEvent, type RoundEvent } from "../../src/foundry/logic/economy.js";
 import { fighter } from "../rules/ud10-fixtures.js";
 
@@ -23,9 +23,9 @@ describe("round economy", () => {
   });
 
   it("UD-ACT-02: an attack spends the action; a second attack is short of it", () => {
-    const once = spendEvent(createEconomy(spec), actionEvent("attack"));
+    const once = spendEvent(createEconomy(spec), actionEvent("attack", ud10Actions(fighter({ id: "a" }), {})));
     expect(used(once.economy)).toMatchObject({ action: 1 });
-    expect(spendEvent(once.economy, actionEvent("attack")).short).toBe("action");
+    expect(spendEvent(once.economy, actionEvent("attack", ud10Actions(fighter({ id: "a" }), {}))).short).toBe("action");
   });
 
   it("UD-REA-01: one reaction per round", () => {

@@ -10,7 +10,7 @@ import type { DiceRoller } from "../../rules/core/dice/port.js";
 import { createEconomy, type Economy } from "../../rules/core/economy.js";
 import type { RulesetOptions } from "../../rules/core/ruleset.js";
 import { FLOW_TEMPLATES } from "../chat/templates.js";
-import { freshEconomy } from "../combat/economy-store.js";
+import { specOfStored } from "../combat/economy-store.js";
 import { FoundryRoller } from "../dice.js";
 import { readEconomy, stamped, type StoredEconomy } from "../logic/economy.js";
 import { compareInitiative, rerollOnNewRound, rollTracker, summaryRows, type InitiativePass, type InitiativePlay, type SummaryRow, type TrackerEntry } from "../logic/initiative.js";
@@ -49,18 +49,19 @@ function entries(binding: RulesetBinding<unknown>, combatants: readonly Combatan
 }
 
 /**
- * The economy a combatant starts a round with: the ruleset's round start when it has one (pools
- * carried over, Zones speed points), else its economy spec; UD10's spec when the actor cannot be
- * read. Stamped with `round`.
+ * The economy a combatant starts a round with: the ruleset's `startRound` (pools carried over
+ * where the ruleset says, ZN-MOV-01 speed points; CR-AP-01 AP refilled; UD-ACT-01 a fresh
+ * round), or the previous economy's shape refilled when the actor cannot be read. Stamped with
+ * `round`.
  */
 export function roundEconomy(binding: RulesetBinding<unknown>, actor: ActorLike | null, previous: unknown, round: number, options: RulesetOptions): StoredEconomy {
-  let economy: Economy = freshEconomy();
+  let economy: Economy = createEconomy(specOfStored(previous));
   if (actor) {
     try {
       const c = combatantOf(actor, {}, binding);
       const spec = binding.ruleset.economy(c, options);
       const before = previous === undefined ? undefined : readEconomy(previous, spec);
-      economy = binding.ruleset.startRound ? binding.ruleset.startRound(c, before, round, options).economy : createEconomy(spec);
+      economy = binding.ruleset.startRound(c, before, round, options).economy;
     } catch {
       // Unreadable actor: the default economy.
     }
