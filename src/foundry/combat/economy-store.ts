@@ -131,10 +131,11 @@ export interface MoveBasis {
 /**
  * The charge of a move for a combatant (UD-MOV-02, UD-MOV-03, ZN-MOV-01, CR-MOV-02): the binding's
  * `moveCharge` when it has one, else the ruleset's movement bands; a disengagement's cost (its
- * action of kind `move`, UD-OPT-01, UD-OPT-02) folded in.
+ * action of kind `move`, UD-OPT-01, UD-OPT-02) folded in; beyond `paid`, what the round's
+ * movement paid already, when known.
  * @throws FrayError `FRAY.Error.Field` naming `move.disengage` for an id that is no such action.
  */
-export function moveCharge(view: RulesetView, basis: MoveBasis): ActionCost {
+export function moveCharge(view: RulesetView, basis: MoveBasis, paid?: ActionCost): ActionCost {
   if (view.core === undefined) return {};
   const { binding, options, core } = view;
   let also: ActionCost = {};
@@ -143,8 +144,8 @@ export function moveCharge(view: RulesetView, basis: MoveBasis): ActionCost {
     if (!def) throw new FrayError("FRAY.Error.Field", { field: "move.disengage", expected: "a disengagement of the ruleset" }, `Field "move.disengage": no such disengagement`);
     also = def.cost;
   }
-  if (binding.moveCharge) return binding.moveCharge(core, basis.fromMetres, basis.toMetres, also, options);
-  return bandCharge((m) => binding.ruleset.movementBand(core, m, options), binding.ruleset.movement(core, options), basis.fromMetres, basis.toMetres, also);
+  if (binding.moveCharge) return binding.moveCharge(core, basis.fromMetres, basis.toMetres, { also, ...(paid ? { paid } : {}) }, options);
+  return bandCharge((m) => binding.ruleset.movementBand(core, m, options), binding.ruleset.movement(core, options), basis.fromMetres, basis.toMetres, also, paid);
 }
 
 /** Applies the conditions a lifecycle transition set or cleared to the actor's status effects (UD-ATK-04 aim). */

@@ -63,20 +63,33 @@ export function addCosts(a: ActionCost, b: ActionCost): ActionCost {
   return out;
 }
 
+/** Slot by slot and pool by pool, the larger of two costs. */
+export function largerCost(a: ActionCost, b: ActionCost): ActionCost {
+  const out: ActionCost = {};
+  for (const key of ["slots", "pools"] as const) {
+    const max: Record<string, number> = { ...(a[key] ?? {}) };
+    for (const [id, n] of Object.entries(b[key] ?? {})) max[id] = Math.max(max[id] ?? 0, n);
+    if (Object.keys(max).length) out[key] = max;
+  }
+  return out;
+}
+
 /**
  * The charge of a move through the ruleset's movement bands (UD-MOV-02, UD-MOV-03, ZN-MOV-01,
- * CR-MOV-02): what the band of the metres moved this round after the move costs beyond the band
- * it had reached before it, plus `also` (a disengagement's cost). A move beyond every band is
- * charged as the furthest band.
+ * CR-MOV-02): what the band of the metres moved this round after the move costs, with `also` (a
+ * disengagement's cost, which takes the movement it needs) folded in slot by slot, beyond what
+ * the round's movement has paid (`paid`, else the band reached before the move). A move beyond
+ * every band is charged as the furthest band.
  * @param band the ruleset's `movementBand` for the mover (metres to band).
  * @param bands the mover's bands, nearest first, for a move beyond them.
  * @param fromMetres metres moved this round before the move, 0 or more.
  * @param toMetres metres moved this round after it, `fromMetres` or more.
+ * @param paidBefore what the round's movement has paid already, when known.
  */
-export function bandCharge(band: (metres: number) => MovementBand | undefined, bands: readonly MovementBand[], fromMetres: number, toMetres: number, also: ActionCost = {}): ActionCost {
+export function bandCharge(band: (metres: number) => MovementBand | undefined, bands: readonly MovementBand[], fromMetres: number, toMetres: number, also: ActionCost = {}, paidBefore?: ActionCost): ActionCost {
   const costOf = (metres: number): ActionCost => (metres <= 0 ? {} : (band(metres) ?? bands[bands.length - 1])?.cost ?? {});
-  const paid = costOf(fromMetres);
-  const due = addCosts(costOf(toMetres), also);
+  const paid = paidBefore ?? costOf(fromMetres);
+  const due = largerCost(costOf(toMetres), also);
   const out: ActionCost = {};
   for (const key of ["slots", "pools"] as const) {
     const extra: Record<string, number> = {};
