@@ -916,6 +916,17 @@ describe("leaving melee", () => {
     expect(flags.get("c1.moved")).toEqual({ round: 1, metres: 15, paid: { slots: { movement: 1, action: 1 } } });
     expect(messages).toHaveLength(0);
   });
+
+  it("UD-MOV-02: a stopped and continued movement counts only what each part passed, not what was still pending", async () => {
+    const { docsById, flags } = engagedWorld();
+    (stub.game as unknown as { combat: { combatants: Dict[] } }).combat.combatants.splice(1, 2);
+    // The first part passes 3 m with 3 m still pending; the continuation then passes those 3 m.
+    await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 0 }, destination: { x: 0, y: 200 }, passed: { cost: 3 }, pending: { cost: 3 } }, {}, { id: "gm" });
+    expect(flags.get("c1.moved")).toMatchObject({ metres: 3 });
+    await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 200 }, destination: { x: 0, y: 400 }, passed: { cost: 3 }, pending: { cost: 0 } }, {}, { id: "gm" });
+    expect(flags.get("c1.moved")).toEqual({ round: 1, metres: 6, paid: { slots: { movement: 1 } } });
+    expect((flags.get("c1.economy") as { slots: Dict }).slots).toMatchObject({ movement: { used: 1 }, action: { used: 0 } });
+  });
 });
 
 /** Just enough of an element for the hooks: selectors by class, attribute and tag, events, removal. */

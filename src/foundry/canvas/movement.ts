@@ -109,11 +109,15 @@ export function movedThisRound(combatant: CombatantLike | undefined): { metres: 
   return { metres: stored.metres, paid: stored.paid };
 }
 
-/** Metres of the movement being made. */
-function movementMetres(movement: MovementLike): number {
+/**
+ * Metres of a movement: what was passed, plus what is still pending when `planned` (the whole
+ * planned move, for refusing it before it is made). A stopped and continued movement fires
+ * `moveToken` again for each part, so once made only the `passed` part counts.
+ */
+export function movementMetres(movement: MovementLike, planned = false): number {
   const units = canvas?.grid?.units;
   const part = (s: Section | undefined) => s?.cost ?? s?.distance ?? 0;
-  const grid = part(movement.passed) + part(movement.pending);
+  const grid = part(movement.passed) + (planned ? part(movement.pending) : 0);
   return grid ? toMetres(grid, units) : pathMetres([movement.origin, movement.destination]);
 }
 
@@ -129,7 +133,7 @@ export function onPreMoveToken(doc: TokenDocLike, movement: MovementLike): boole
   const stats = statsOf(binding, doc);
   if (stats === undefined) return;
   const bands = binding.ruleset.movement(stats, optionValues(binding.id));
-  const total = movedThisRound(combatant).metres + movementMetres(movement);
+  const total = movedThisRound(combatant).metres + movementMetres(movement, true);
   if (!bandAt(bands, total)) {
     warn("FRAY.Flow.Move.Refused", { token: doc.name ?? "", metres: Math.round(total * 10) / 10, full: bands[bands.length - 1]?.maxMetres ?? 0 });
     return false;
