@@ -708,6 +708,25 @@ describe("actions of the round (UD-ACT-02)", () => {
     expect(slots("c2")).toBeUndefined();
   });
 
+  it("UD-ATK-04: aiming is an action of the sheet; it sets the aim, and the next round's shot spends it", async () => {
+    const { ayla, aylaToken, bandit, banditToken } = world();
+    const statuses = ayla.statuses as Set<string>;
+    (ayla as unknown as Dict).toggleStatusEffect = async (id: string, o: { active: boolean }) => (o.active ? statuses.add(id) : statuses.delete(id));
+    const flags = startCombat([
+      { id: "c1", actor: ayla, token: aylaToken },
+      { id: "c2", actor: bandit, token: banditToken },
+    ]);
+    await press(ayla, "roundAction", { roundAction: "aim" });
+    expect([...statuses]).toContain("aiming1");
+    expect((flags.get("c1.economy") as { slots: Dict }).slots.action).toMatchObject({ used: 1 });
+    // The next round: a fresh economy; the shot spends the action and the aim.
+    flags.delete("c1.economy");
+    stub.game.user.targets.add(banditToken);
+    await api().rollAttack({ actor: ayla, weaponId: "sword" });
+    expect((flags.get("c1.economy") as { slots: Dict }).slots.action).toMatchObject({ used: 1 });
+    expect([...statuses]).not.toContain("aiming1");
+  });
+
   it("a skill roll in combat is the skill action: it spends the action, then further skill rolls are refused", async () => {
     const { ayla, aylaToken } = world();
     const slots = inCombat({ ...ayla, id: ayla.id, token: aylaToken } as never);
