@@ -294,7 +294,15 @@ export function createCombatClasses() {
         const roller = new FoundryRoller();
         try {
           const pass = await rollTracker(play(binding), entries(binding, combatants), roller, values);
-          for (const u of pass.updates) rows.set(u._id, merge(rows.get(u._id) ?? { _id: u._id }, u as unknown as Record<string, unknown>));
+          // The groups' CombatantGroups take the new shared totals (UD-INI-02).
+          const groups = await syncGroups(this as unknown as GroupedCombat, pass, combatants).catch((err: unknown) => {
+            reportError(err);
+            return new Map<string, string>();
+          });
+          for (const u of withGroups(pass.updates as unknown as Record<string, unknown>[], groups)) {
+            const id = String(u._id);
+            rows.set(id, merge(rows.get(id) ?? { _id: id }, u));
+          }
           (changed as { turn?: number }).turn = 0;
           await postSummary(rowsOf(binding, pass, combatants), round, roller.rolls);
         } catch (err) {
