@@ -7,6 +7,8 @@
  *
  * Each ruleset registers from its own folder, `src/foundry/rulesets/<id>/binding.ts`.
  */
+import type { ActionDef } from "../rules/core/contract.js";
+import type { ActionCost } from "../rules/core/economy.js";
 import type { Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
@@ -30,6 +32,31 @@ export interface MovementUnits {
   metresPerUnit: number;
   /** Size of one grid square in `units` (UD-RND-02: 1.5 m). */
   gridDistance: number;
+}
+
+/** A token in a melee that a move leaves, as {@link RulesetBinding.onLeaveMelee} reads it. */
+export interface MeleeToken<C> {
+  /** The core's combatant (its id is the token's). */
+  combatant: C;
+  name: string;
+  tokenUuid: string;
+  actorUuid: string;
+}
+
+/** A move that leaves engaged melee opponents behind. */
+export interface LeaveMelee<C> {
+  mover: MeleeToken<C>;
+  /** The engaged opponents no longer adjacent after the move, at least one. */
+  left: MeleeToken<C>[];
+  options: RulesetOptions;
+}
+
+/** What leaving melee turned out to be. */
+export interface LeaveMeleeOutcome {
+  /** The disengagement's action id (kind `move`), its cost folded into the move's charge. */
+  disengage?: string;
+  /** Posts what follows once the move is paid (a free-attack prompt, a chat line). */
+  after?(): Promise<void>;
 }
 
 /** Overrides of the combatant a document becomes: the tracker's id, an initiative group. */
@@ -58,6 +85,25 @@ export interface RulesetBinding<C = unknown> {
    * when each combatant rolls alone.
    */
   initiativeGroups?(members: C[], options: RulesetOptions): C[][];
+  /**
+   * The charge of a move in the round's economy (UD-MOV-02, UD-MOV-03): metres moved this round
+   * before and after it, with `also` (a disengagement's cost, UD-OPT-01, UD-OPT-02) folded in.
+   * Absent to charge through the ruleset's movement bands.
+   */
+  moveCharge?(c: C, fromMetres: number, toMetres: number, more: { also: ActionCost; paid?: ActionCost }, options: RulesetOptions): ActionCost;
+  /**
+   * What moving away from engaged melee opponents does in this ruleset (UD-OPT-01 fleeing, each
+   * left opponent gets a free attack; UD-OPT-02 retreat, the whole round): asks the mover's user
+   * where a choice is needed and says which disengagement the move is (an action id of kind
+   * `move`, whose cost the move's charge takes in) and what to post once the move is paid.
+   * Absent when leaving melee costs nothing extra.
+   */
+  onLeaveMelee?(leave: LeaveMelee<C>): Promise<LeaveMeleeOutcome | undefined>;
+  /**
+   * The actions of a combatant able to act, for views that read no combatant (the sheet's Actions
+   * row, UD-ACT-02); absent when such views offer none.
+   */
+  standingActions?(options: RulesetOptions): ActionDef[];
   /** The core's weapon of an item source, where the ruleset reads items one by one. */
   weaponFromItem?(item: ItemSource): unknown;
   /** The core's armor of an item source, where the ruleset reads items one by one. */

@@ -804,6 +804,25 @@ describe("actions of the round (UD-ACT-02)", () => {
     expect(slots("c2")).toBeUndefined();
   });
 
+  it("UD-ATK-04: aiming is an action of the sheet; it sets the aim, and the next round's shot spends it", async () => {
+    const { ayla, aylaToken, bandit, banditToken } = world();
+    const statuses = ayla.statuses as Set<string>;
+    (ayla as unknown as Dict).toggleStatusEffect = async (id: string, o: { active: boolean }) => (o.active ? statuses.add(id) : statuses.delete(id));
+    const flags = startCombat([
+      { id: "c1", actor: ayla, token: aylaToken },
+      { id: "c2", actor: bandit, token: banditToken },
+    ]);
+    await press(ayla, "roundAction", { roundAction: "aim" });
+    expect([...statuses]).toContain("aiming1");
+    expect((flags.get("c1.economy") as { slots: Dict }).slots.action).toMatchObject({ used: 1 });
+    // The next round: a fresh economy; the shot spends the action and the aim.
+    flags.delete("c1.economy");
+    stub.game.user.targets.add(banditToken);
+    await api().rollAttack({ actor: ayla, weaponId: "sword" });
+    expect((flags.get("c1.economy") as { slots: Dict }).slots.action).toMatchObject({ used: 1 });
+    expect([...statuses]).not.toContain("aiming1");
+  });
+
   it("a skill roll in combat is the skill action: it spends the action, then further skill rolls are refused", async () => {
     const { ayla, aylaToken } = world();
     const slots = inCombat({ ...ayla, id: ayla.id, token: aylaToken } as never);
@@ -1011,6 +1030,17 @@ describe("leaving melee", () => {
     expect((flags.get("c1.economy") as { slots: Dict }).slots).toMatchObject({ movement: { used: 1 }, action: { used: 1 } });
     expect(flags.get("c1.moved")).toEqual({ round: 1, metres: 15, paid: { slots: { movement: 1, action: 1 } } });
     expect(messages).toHaveLength(0);
+  });
+
+  it("UD-MOV-02: a stopped and continued movement counts only what each part passed, not what was still pending", async () => {
+    const { docsById, flags } = engagedWorld();
+    (stub.game as unknown as { combat: { combatants: Dict[] } }).combat.combatants.splice(1, 2);
+    // The first part passes 3 m with 3 m still pending; the continuation then passes those 3 m.
+    await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 0 }, destination: { x: 0, y: 200 }, passed: { cost: 3 }, pending: { cost: 3 } }, {}, { id: "gm" });
+    expect(flags.get("c1.moved")).toMatchObject({ metres: 3 });
+    await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 200 }, destination: { x: 0, y: 400 }, passed: { cost: 3 }, pending: { cost: 0 } }, {}, { id: "gm" });
+    expect(flags.get("c1.moved")).toEqual({ round: 1, metres: 6, paid: { slots: { movement: 1 } } });
+    expect((flags.get("c1.economy") as { slots: Dict }).slots).toMatchObject({ movement: { used: 1 }, action: { used: 0 } });
   });
 });
 

@@ -1,7 +1,8 @@
 /** Tracker initiative with scripted dice (UD-INI-01 to UD-INI-03). */
 import { describe, expect, it } from "vitest";
 import { ScriptedRoller } from "../../src/rules/core/dice/port.js";
-import { compareInitiative, rerollOnNewRound, rollTracker } from "../../src/foundry/logic/initiative.js";
+import { compareInitiative, groupKey, groupsOfPass, rerollOnNewRound, rollTracker } from "../../src/foundry/logic/initiative.js";
+import { installFoundryStub } from "../support/foundry-stub.js";
 import { ud10Initiative } from "../../src/foundry/rulesets/ud10/play.js";
 import { fighter } from "../rules/ud10-fixtures.js";
 
@@ -62,5 +63,53 @@ describe("tracker initiative across passes", () => {
     const first = (x: readonly number[], y: readonly number[]) => compareInitiative({ initiative: 7, tiebreak: x, name: "x" }, { initiative: 7, tiebreak: y, name: "y" }) < 0;
     expect(first([5, 2], [4, 9])).toBe(true);
     expect(first([4, 3], [4, 2])).toBe(true);
+  });
+});
+
+describe("initiative groups as v13 CombatantGroups", () => {
+  it("UD-INI-02: each group sharing a roll is one group plan with the shared total; a lone roll is none", async () => {
+    const pass = await rollTracker(ud10Initiative, [pc, g1, g2, thug], new ScriptedRoller([6, 9, 3]), { npcInitiative: "group" });
+    const plans = groupsOfPass(pass, new Set(["c1", "c2", "c3", "c4"]));
+    expect(plans).toHaveLength(1);
+    expect(plans[0]).toMatchObject({ key: groupKey(["c3", "c2"]), initiative: pass.updates.find((u) => u._id === "c2")!.initiative });
+    expect([...plans[0]!.members].sort()).toEqual(["c2", "c3"]);
+    // Members no longer in the tracker leave the group; one left is no group.
+    expect(groupsOfPass(pass, new Set(["c1", "c2", "c4"]))).toEqual([]);
+  });
+
+  it("UD-INI-02: the combat creates one CombatantGroup per group, finds it again next time, and sets members' group", async () => {
+    installFoundryStub("en");
+    const { syncGroups } = await import("../../src/foundry/documents/combat.js");
+    const groups: { id: string; data: Record<string, unknown>; getFlag(s: string, k: string): unknown }[] = [];
+    const combat = {
+      groups,
+      async createEmbeddedDocuments(type: string, data: Record<string, unknown>[]) {
+        expect(type).toBe("CombatantGroup");
+        return data.map((d) => {
+          const g = { id: `g${groups.length + 1}`, data: d, getFlag: (_s: string, k: string) => (d.flags as { fray: Record<string, unknown> }).fray[k] };
+          groups.push(g);
+          return g;
+        });
+      },
+      async updateEmbeddedDocuments(type: string, data: Record<string, unknown>[]) {
+        expect(type).toBe("CombatantGroup");
+        for (const u of data) Object.assign(groups.find((g) => g.id === u._id)!.data, u);
+        return data;
+      },
+    };
+    const views = [pc, g1, g2, thug].map((e) => ({ id: e.id, name: e.combatant.name, initiative: null, actor: null }));
+    const first = await rollTracker(ud10Initiative, [pc, g1, g2, thug], new ScriptedRoller([6, 9, 3]), { npcInitiative: "group" });
+    const assigned = await syncGroups(combat, first, views);
+    expect(groups).toHaveLength(1);
+    expect(assigned.get("c2")).toBe("g1");
+    expect(assigned.get("c3")).toBe("g1");
+    expect(assigned.has("c1")).toBe(false);
+    expect(groups[0]!.data.initiative).toBe(first.updates.find((u) => u._id === "c2")!.initiative);
+    const second = await rollTracker(ud10Initiative, [pc, g1, g2, thug], new ScriptedRoller([1, 1, 1]), { npcInitiative: "group" });
+    await syncGroups(combat, second, views);
+    expect(groups).toHaveLength(1);
+    expect(groups[0]!.data.initiative).toBe(second.updates.find((u) => u._id === "c2")!.initiative);
+    // Before v13 (no `groups`) nothing is grouped.
+    expect((await syncGroups({ ...combat, groups: undefined }, second, views)).size).toBe(0);
   });
 });

@@ -7,29 +7,33 @@ import { describe, expect, it } from "vitest";
 import { createEconomy } from "../../src/rules/core/economy.js";
 import { ACTIONS, economy, skillRollIsAction } from "../../src/rules/ud10/movement.js";
 import { actionEvent, spendEvent, toggledSlot } from "../../src/foundry/logic/economy.js";
-import { actionButtons, actionLabel, actionLineHtml, decideAction, isAction, SHEET_ACTIONS } from "../../src/foundry/logic/round-actions.js";
+import { actionButtons, actionLabel, actionLineHtml, decideAction, isAction, sheetActions } from "../../src/foundry/logic/round-actions.js";
+import { ud10Actions } from "../../src/rules/ud10/index.js";
+import { fighter } from "../rules/ud10-fixtures.js";
 
 const spec = economy();
+/** UD10's actions of a combatant able to act, as the economy store reads them. */
+const defs = ud10Actions(fighter({ id: "a" }), {});
 const fresh = () => createEconomy(spec);
 
 describe("UD-ACT-02: actions besides the attack", () => {
   it("the Actions row offers the core's actions except the attack, labelled from the core's keys", () => {
-    expect(SHEET_ACTIONS.map((a) => a.id)).toEqual(["ready", "reload", "useItem", "skill"]);
-    const buttons = actionButtons({ localize: (k) => `<${k}>` });
-    expect(buttons.map((b) => b.label)).toEqual(["<FRAY.Action.ready>", "<FRAY.Action.reload>", "<FRAY.Action.useItem>", "<FRAY.Action.skill>"]);
-    expect(buttons.every((b) => b.rule === "UD-ACT-02" && b.icon.startsWith("fa-"))).toBe(true);
-    expect(isAction("reload")).toBe(true);
-    expect(isAction("dance")).toBe(false);
-    expect(actionLabel("useItem")).toBe("FRAY.Action.useItem");
+    expect(sheetActions(defs).map((a) => a.id)).toEqual(["aim", "ready", "reload", "useItem", "skill"]);
+    const buttons = actionButtons({ localize: (k) => `<${k}>` }, defs);
+    expect(buttons.map((b) => b.label)).toEqual(["<FRAY.Situation.Ud10.Action.aim>", "<FRAY.Action.ready>", "<FRAY.Action.reload>", "<FRAY.Action.useItem>", "<FRAY.Action.skill>"]);
+    expect(buttons.every((b) => (b.rule === "UD-ACT-02" || b.rule === "UD-ATK-04") && b.icon.startsWith("fa-"))).toBe(true);
+    expect(isAction("reload", defs)).toBe(true);
+    expect(isAction("dance", defs)).toBe(false);
+    expect(actionLabel("useItem", defs)).toBe("FRAY.Action.useItem");
   });
 
   it("outside combat an action is allowed and spends nothing", () => {
-    for (const a of ACTIONS) expect(decideAction(a.id, undefined)).toEqual({ ok: true });
+    for (const a of ACTIONS) expect(decideAction(a.id, undefined, defs)).toEqual({ ok: true });
   });
 
   it("in combat each action spends the round's action, as the attack does", () => {
     for (const a of ACTIONS) {
-      const decision = decideAction(a.id, fresh());
+      const decision = decideAction(a.id, fresh(), defs);
       expect(decision.ok).toBe(true);
       if (!decision.ok) continue;
       expect(decision.event).toEqual({ kind: a.id === "attack" ? "attack" : "action", action: a.id, cost: a.cost });
@@ -41,15 +45,15 @@ describe("UD-ACT-02: actions besides the attack", () => {
   });
 
   it("once the action is spent (by an attack or a reload) every other action is refused", () => {
-    const afterAttack = spendEvent(fresh(), actionEvent("attack")).economy;
-    const afterReload = spendEvent(fresh(), actionEvent("reload")).economy;
+    const afterAttack = spendEvent(fresh(), actionEvent("attack", defs)).economy;
+    const afterReload = spendEvent(fresh(), actionEvent("reload", defs)).economy;
     for (const spent of [afterAttack, afterReload]) {
-      for (const a of ACTIONS) expect(decideAction(a.id, spent)).toEqual({ ok: false, key: "FRAY.Flow.Error.NoAction", short: "action" });
+      for (const a of ACTIONS) expect(decideAction(a.id, spent, defs)).toEqual({ ok: false, key: "FRAY.Flow.Error.NoAction", short: "action" });
     }
   });
 
   it("a skill roll made in combat is the skill action: it spends the action and nothing else", () => {
-    const decision = decideAction("skill", fresh());
+    const decision = decideAction("skill", fresh(), defs);
     expect(decision).toEqual({ ok: true, event: { kind: "action", action: "skill", cost: { slots: { action: 1 } } } });
   });
 
@@ -64,7 +68,7 @@ describe("UD-ACT-02: actions besides the attack", () => {
 
 describe("UD-ACT-01, UD-REA-01: the GM toggles a slot of the round", () => {
   it("a used slot becomes unused, an unused one fully used; others stay", () => {
-    const spent = spendEvent(fresh(), actionEvent("attack")).economy;
+    const spent = spendEvent(fresh(), actionEvent("attack", defs)).economy;
     const freed = toggledSlot(spent, "action");
     expect(freed.slots.action!.used).toBe(0);
     expect(spent.slots.action!.used).toBe(1);

@@ -1,22 +1,23 @@
 /**
- * Token movement in combat: the round's budget (UD-MOV-01 to UD-MOV-03) refused past full
- * movement when the world says so (`preMoveToken`), movement spending the combatant's economy
- * (full movement spends the action too), and moving away from engaged melee opponents offering
- * Flee (UD-OPT-01: each gets a free attack) or Retreat (UD-OPT-02: the round's movement, action
- * and reaction) (`moveToken`).
+ * Token movement in combat, for the world's ruleset: the round's movement bands refused past the
+ * last when the world says so (`preMoveToken`, UD-MOV-03), movement spending the combatant's
+ * economy through the ruleset's bands or the binding's `moveCharge` (UD-MOV-02, UD-MOV-03,
+ * ZN-MOV-01, CR-MOV-02), and moving away from engaged melee opponents handed to the binding's
+ * `onLeaveMelee` (UD10: Flee, UD-OPT-01, or Retreat, UD-OPT-02) (`moveToken`). Adjacency uses the
+ * scene grid's own spaces (`grid.testAdjacency` on the spaces a token occupies, so large tokens
+ * and hex grids count right) and a reach of one grid space on gridless scenes.
  */
 import type { ActionCost } from "../../rules/core/economy.js";
-import { disengage, isIncapacitated, movementCharge, movementCost, movementPaid, ud10, ud10Options, type Ud10Combatant } from "../../rules/ud10/index.js";
-import { actorSource } from "../attack.js";
-import { postFreeAttackPrompt } from "../chat/free-attack.js";
-import { activeCombat, combatantFor, spendAvailable, type CombatantLike } from "../combat/economy-store.js";
-import { moveEvent } from "../logic/economy.js";
-import { disengageChoices, leftBehind, type Placed } from "../logic/engagement.js";
-import { BAND_LABELS, bandFor, refuseMove, type BeyondFullPolicy } from "../logic/ruler.js";
+import { activeCombat, combatantFor, moveCharge, rulesetView, spendAvailable, type CombatantLike } from "../combat/economy-store.js";
+import { combatantOf as coreOf } from "../documents/actor.js";
+import type { ActorLike } from "../documents/source.js";
+import { addCosts, moveEvent } from "../logic/economy.js";
+import { bySpaces, leftBehind, withinReach, type Adjacency, type GridOffset, type Placed, type Spot } from "../logic/engagement.js";
+import { bandAt, type BeyondFullPolicy } from "../logic/ruler.js";
 import { toMetres } from "../measure.js";
-import { formatHtml, formatKey, warn } from "../notify.js";
-import { beyondFullPolicy, ud10OptionValues } from "../settings.js";
-import { ud10CombatantFromActor } from "../sources.js";
+import { reportError, warn } from "../notify.js";
+import { activeBinding, type MeleeToken, type RulesetBinding } from "../registry.js";
+import { beyondFullPolicy, optionValues } from "../settings.js";
 
 /** A token position as movement data gives it (top-left in pixels, size in grid spaces). */
 interface Position {
@@ -52,6 +53,8 @@ interface TokenDocLike {
   disposition: number;
   actor: Actor.Implementation | null;
   parent?: { id: string | null } | null;
+  /** v13: the grid spaces the token occupies, at its position or the given one. */
+  getOccupiedGridSpaceOffsets?(data?: { x?: number; y?: number; width?: number; height?: number }): GridOffset[];
 }
 
 function combatantOf(doc: TokenDocLike): CombatantLike | undefined {
@@ -59,13 +62,26 @@ function combatantOf(doc: TokenDocLike): CombatantLike | undefined {
   return combatantFor(doc.actor, doc.id);
 }
 
-function statsOf(doc: TokenDocLike): Ud10Combatant | undefined {
+/** The core's combatant of a token's actor under the world's binding, going by the token's id. */
+function statsOf(binding: RulesetBinding<unknown>, doc: TokenDocLike): unknown {
   if (!doc.actor) return undefined;
   try {
-    return ud10CombatantFromActor(actorSource(doc.actor));
+    return coreOf(doc.actor as unknown as ActorLike, doc.id ? { id: doc.id } : {}, binding);
   } catch {
     return undefined;
   }
+}
+
+/** True when a core combatant is out of the fight: its vitals say so, or it has a condition marked `out`. */
+function isOut(binding: RulesetBinding<unknown>, core: unknown): boolean {
+  try {
+    if (binding.ruleset.isOut(binding.ruleset.vitals(core))) return true;
+  } catch {
+    // Vitals unreadable: go by conditions.
+  }
+  const conditions = (core as { conditions?: unknown }).conditions;
+  if (!Array.isArray(conditions)) return false;
+  return binding.ruleset.conditions().some((c) => c.out && conditions.includes(c.id));
 }
 
 /** Metres along a path of positions, measured on the scene's grid. */
@@ -93,28 +109,33 @@ export function movedThisRound(combatant: CombatantLike | undefined): { metres: 
   return { metres: stored.metres, paid: stored.paid };
 }
 
-/** Metres of the movement being made. */
-function movementMetres(movement: MovementLike): number {
+/**
+ * Metres of a movement: what was passed, plus what is still pending when `planned` (the whole
+ * planned move, for refusing it before it is made). A stopped and continued movement fires
+ * `moveToken` again for each part, so once made only the `passed` part counts.
+ */
+export function movementMetres(movement: MovementLike, planned = false): number {
   const units = canvas?.grid?.units;
   const part = (s: Section | undefined) => s?.cost ?? s?.distance ?? 0;
-  const grid = part(movement.passed) + part(movement.pending);
+  const grid = part(movement.passed) + (planned ? part(movement.pending) : 0);
   return grid ? toMetres(grid, units) : pathMetres([movement.origin, movement.destination]);
 }
 
 /**
- * `preMoveToken`: with the `refuse` setting, a move that would end past full movement this round
- * is refused with a localized notification (UD-MOV-03).
+ * `preMoveToken`: with the `refuse` setting, a move that would end past the ruleset's last
+ * movement band this round is refused with a localized notification (UD-MOV-03).
  */
 export function onPreMoveToken(doc: TokenDocLike, movement: MovementLike): boolean | void {
   const policy: BeyondFullPolicy = beyondFullPolicy();
   const combatant = combatantOf(doc);
   if (policy !== "refuse" || !combatant) return;
-  const stats = statsOf(doc);
-  if (!stats) return;
-  const total = movedThisRound(combatant).metres + movementMetres(movement);
-  if (refuseMove(policy, total, stats)) {
-    const bands = ud10.movement(stats, {});
-    warn("FRAY.Flow.Move.Refused", { token: doc.name ?? "", metres: Math.round(total * 10) / 10, full: bands[bands.length - 1]!.maxMetres });
+  const binding = activeBinding();
+  const stats = statsOf(binding, doc);
+  if (stats === undefined) return;
+  const bands = binding.ruleset.movement(stats, optionValues(binding.id));
+  const total = movedThisRound(combatant).metres + movementMetres(movement, true);
+  if (!bandAt(bands, total)) {
+    warn("FRAY.Flow.Move.Refused", { token: doc.name ?? "", metres: Math.round(total * 10) / 10, full: bands[bands.length - 1]?.maxMetres ?? 0 });
     return false;
   }
 }
@@ -126,86 +147,100 @@ function centreMetres(p: Position): { x: number; y: number } {
   return { x: (p.x + ((p.width ?? 1) * grid.size) / 2) * scale, y: (p.y + ((p.height ?? 1) * grid.size) / 2) * scale };
 }
 
-/** Another token of the combat: its placed point, document and stats. */
+/** A token's spot at a position: its centre in metres and the grid spaces it occupies there. */
+function spotAt(doc: TokenDocLike, p: Position): Spot {
+  const grid = canvas!.grid! as { isGridless?: boolean };
+  let offsets: GridOffset[] | undefined;
+  if (!grid.isGridless && doc.getOccupiedGridSpaceOffsets) {
+    try {
+      offsets = doc.getOccupiedGridSpaceOffsets({ x: p.x, y: p.y, width: p.width ?? doc.width, height: p.height ?? doc.height });
+    } catch {
+      offsets = undefined;
+    }
+  }
+  return { ...centreMetres({ width: doc.width, height: doc.height, ...p }), ...(offsets?.length ? { offsets } : {}) };
+}
+
+/**
+ * Melee adjacency on the current scene: grid spaces tested with `grid.testAdjacency` where the
+ * scene has a grid, else a reach of one grid space measured along `grid.measurePath`.
+ */
+function sceneAdjacency(): Adjacency {
+  const grid = canvas!.grid! as { distance: number; units: string; isGridless?: boolean; testAdjacency?(a: GridOffset, b: GridOffset): boolean };
+  const reach = toMetres(grid.distance, grid.units);
+  const otherwise = withinReach(reach);
+  if (grid.isGridless || typeof grid.testAdjacency !== "function") return otherwise;
+  return bySpaces((a, b) => grid.testAdjacency!(a, b), otherwise);
+}
+
+/** Another token of the combat: its placed point, document and the core's combatant. */
 interface Other {
   placed: Placed;
   doc: TokenDocLike;
-  stats?: Ud10Combatant;
+  stats?: unknown;
 }
 
 /** The other tokens of the combat as placed points, with their documents. */
-function othersInCombat(mover: TokenDocLike): Other[] {
+function othersInCombat(binding: RulesetBinding<unknown>, mover: TokenDocLike): Other[] {
   const out: Other[] = [];
   for (const c of Array.from((activeCombat()?.combatants ?? []) as Iterable<{ token?: TokenDocLike | null; defeated?: boolean }>)) {
     const doc = c.token;
     if (!doc || doc.id === mover.id) continue;
-    const stats = statsOf(doc);
-    const out_ = Boolean(c.defeated) || (stats ? isIncapacitated(stats) : false);
-    out.push({ placed: { id: doc.id ?? "", disposition: doc.disposition, ...centreMetres(doc), out: out_ }, doc, stats });
+    const stats = statsOf(binding, doc);
+    const gone = Boolean(c.defeated) || (stats !== undefined && isOut(binding, stats));
+    out.push({ placed: { id: doc.id ?? "", disposition: doc.disposition, ...spotAt(doc, doc), out: gone }, doc, ...(stats !== undefined ? { stats } : {}) });
   }
   return out;
 }
 
+/** A token as the binding's `onLeaveMelee` reads it. */
+function meleeToken(doc: TokenDocLike, stats: unknown): MeleeToken<unknown> {
+  return { combatant: stats, name: doc.name ?? "", tokenUuid: doc.uuid, actorUuid: doc.actor?.uuid ?? "" };
+}
+
 /**
- * `moveToken` on the client that moved the token. When the move leaves engaged opponents and the
- * fleeing or retreat option is on, asks Flee or Retreat and takes the core's disengagement
- * (UD-OPT-01: each left opponent gets a free attack; UD-OPT-02: the whole round). Then spends
- * the core's charge for the move, the disengagement's cost included (UD-MOV-02, UD-MOV-03): a
- * 1.5 m step away while fleeing pays the movement.
+ * `moveToken` on the client that moved the token. A continued movement counts only what was
+ * passed in this part (`movement.passed`), added to what the round's movement already covered.
+ * When the move leaves engaged opponents and the binding has `onLeaveMelee`, that decides what
+ * the move is (UD10: Flee, each left opponent gets a free attack, UD-OPT-01; Retreat, the whole
+ * round, UD-OPT-02). Then spends the move's charge with the disengagement's cost folded in
+ * (UD-MOV-02, UD-MOV-03, ZN-MOV-01, CR-MOV-02).
  */
 export async function onMoveToken(doc: TokenDocLike, movement: MovementLike, _operation: unknown, user: { id: string | null }): Promise<void> {
   if (user.id !== game.user?.id) return;
   const combatant = combatantOf(doc);
-  const stats = statsOf(doc);
-  if (!combatant || !stats || !canvas?.grid) return;
+  if (!combatant || !canvas?.grid) return;
+  const binding = activeBinding();
+  const stats = statsOf(binding, doc);
+  if (stats === undefined) return;
+  const options = optionValues(binding.id);
   const moved = movementMetres(movement);
   const before = movedThisRound(combatant);
-  const options = ud10Options(ud10OptionValues());
-  const left = disengageChoices(options).length ? leftOpponents(doc, movement) : [];
-  const choice = left.length ? await askDisengage(doc.name ?? "", left.length, disengageChoices(options)) : undefined;
-  const d = choice ? disengage(left.filter((o) => o.stats).map((o) => o.stats!), choice, options) : undefined;
-  const charge = movementCharge(stats, before.metres, before.metres + moved, { paid: before.paid, also: d?.cost });
-  const paid = movementPaid(before.paid ?? movementCost(stats, before.metres), charge);
+  let leaving: Awaited<ReturnType<NonNullable<RulesetBinding<unknown>["onLeaveMelee"]>>>;
+  if (binding.onLeaveMelee) {
+    const others = othersInCombat(binding, doc);
+    const adjacency = sceneAdjacency();
+    const mover: Placed = { id: doc.id ?? "", disposition: doc.disposition, ...spotAt(doc, movement.origin) };
+    const left = leftBehind(mover, spotAt(doc, movement.destination), others.map((o) => o.placed), adjacency)
+      .map((p) => others.find((o) => o.placed.id === p.id)!)
+      .filter((o) => o.stats !== undefined);
+    if (left.length) leaving = await binding.onLeaveMelee({ mover: meleeToken(doc, stats), left: left.map((o) => meleeToken(o.doc, o.stats)), options });
+  }
+  const basis = { fromMetres: before.metres, toMetres: before.metres + moved, ...(leaving?.disengage ? { disengage: leaving.disengage } : {}) };
+  let charge: ActionCost = {};
+  try {
+    charge = moveCharge(rulesetView(combatant), basis, before.paid);
+  } catch (err) {
+    reportError(err);
+  }
+  const paid = addCosts(before.paid ?? {}, charge);
   if (combatant.isOwner) await combatant.setFlag("fray", "moved", { round: activeCombat()?.round ?? 0, metres: before.metres + moved, paid });
-  if (charge.slots) {
-    const short = await spendAvailable(combatant, moveEvent(charge), { fromMetres: before.metres, toMetres: before.metres + moved, disengage: d?.mode });
-    if (short) warn("FRAY.Flow.Move.OverBudget", { token: doc.name ?? "", band: BAND_LABELS[bandFor(before.metres + moved, stats)] });
+  if (charge.slots || charge.pools) {
+    const short = await spendAvailable(combatant, moveEvent(charge), basis);
+    if (short) {
+      const band = bandAt(binding.ruleset.movement(stats, options), before.metres + moved);
+      warn("FRAY.Flow.Move.OverBudget", { token: doc.name ?? "", band: band?.label ?? "FRAY.Flow.Move.beyond" });
+    }
   }
-  if (d?.mode === "flee") {
-    const attackers = left.filter((o) => o.stats && d.freeAttacks.includes(o.stats.id)).map((o) => o.doc);
-    await postFreeAttackPrompt({
-      moverTokenUuid: doc.uuid,
-      moverName: doc.name ?? "",
-      attackers: attackers.map((a) => ({ actorUuid: a.actor?.uuid ?? "", tokenUuid: a.uuid, name: a.name ?? "" })),
-    });
-  } else if (d?.mode === "retreat") {
-    await ChatMessage.implementation.create({ content: `<div class="fray fray-card"><p>${formatHtml("FRAY.Flow.Retreat.Done", { token: doc.name ?? "" })} <span class="fray-rule">${d.rule}</span></p></div>` } as never);
-  }
-}
-
-/** The engaged opponents a move leaves behind (UD-OPT-01, UD-OPT-02). */
-function leftOpponents(doc: TokenDocLike, movement: MovementLike): Other[] {
-  const mover: Placed = { id: doc.id ?? "", disposition: doc.disposition, ...centreMetres(movement.origin) };
-  const others = othersInCombat(doc);
-  const left = leftBehind(mover, centreMetres(movement.destination), others.map((o) => o.placed));
-  return left.map((p) => others.find((o) => o.placed.id === p.id)!);
-}
-
-/** Asks whether the mover flees or retreats; `undefined` when the dialog is closed. */
-async function askDisengage(name: string, count: number, choices: ("flee" | "retreat")[]): Promise<"flee" | "retreat" | undefined> {
-  const DialogV2 = foundry.applications.api.DialogV2;
-  const buttons = choices.map((c, i) => ({
-    action: c,
-    label: c === "flee" ? "FRAY.Flow.Flee.Button" : "FRAY.Flow.Retreat.Button",
-    default: i === 0,
-  }));
-  const result = await DialogV2.wait({
-    window: { title: formatKey("FRAY.Flow.Disengage.Title") },
-    content: `<p>${formatHtml("FRAY.Flow.Disengage.Prompt", { token: name, count })}</p>`
-      + (choices.includes("flee") ? `<p>${formatKey("FRAY.Flow.Flee.Hint")} <span class="fray-rule">UD-OPT-01</span></p>` : "")
-      + (choices.includes("retreat") ? `<p>${formatKey("FRAY.Flow.Retreat.Hint")} <span class="fray-rule">UD-OPT-02</span></p>` : ""),
-    buttons,
-    rejectClose: false,
-  } as never);
-  return result === "flee" || result === "retreat" ? result : undefined;
+  await leaving?.after?.();
 }

@@ -1,15 +1,137 @@
 /**
- * The round economy in the combat tracker (UD-ACT-01, UD-REA-01): small pips after each
- * combatant's name for movement, action and reaction, hollow once spent, with a tooltip naming
- * the slot. The GM clicks a pip to mark that slot used or unused; players only see them.
+ * The round economy in the combat tracker, for the world's ruleset (UD-ACT-01, UD-REA-01,
+ * CR-AP-01, ZN-ACT-01, ZN-MOV-01): small pips after each combatant's name for its limited slots
+ * (UD10 movement, action and reaction), hollow once spent, and a `value/max` badge for each pool
+ * (Critical's action points, Zones' speed and effort points), with a tooltip naming them. The GM
+ * clicks a pip to mark that slot used or unused; players only see them.
  */
-import { pips, TOGGLED_SLOTS } from "../logic/economy.js";
-import { reportError } from "../notify.js";
-import { ECONOMY_SPEC, economyOf, toggleSlotOn, type CombatantLike } from "./economy-store.js";
+import { escapeHtml } from "../logic/round-actions.js";
+import { pips, poolBadges, TOGGLED_SLOTS } from "../logic/economy.js";
+import { formatKey, reportError, warn } from "../notify.js";
+import { activeBinding } from "../registry.js";
+import { actionsOf, economyOf, economySpecOf, toggleSlotOn, type CombatantLike } from "./economy-store.js";
+import { declarationOf, declarationRowHtml, declarationView, phaseBannerHtml, phaseOf, readDeclaration, type DeclarationView, type DeclaringEntry } from "./declarations.js";
+
+/** A Combatant as the declaration phase reads it. */
+interface DeclaringCombatant extends CombatantLike {
+  initiative?: number | null;
+  defeated?: boolean;
+  hasPlayerOwner?: boolean;
+  flags?: { fray?: { tiebreak?: number[] } };
+}
+
+/** A Combat as the tracker reads it. */
+export interface TrackerCombat {
+  id?: string | null;
+  round?: number;
+  combatants?: Iterable<unknown> & { get(id: string): CombatantLike | undefined };
+  getFlag?(scope: string, key: string): unknown;
+  setFlag?(scope: string, key: string, value: unknown): Promise<unknown>;
+}
+
+/**
+ * The declaration phase of a combat for the current user (HB-ACT-01, CR-INI-02, ZN-INI-01), from
+ * the world's ruleset's `declaration`; `undefined` when it declares nothing or the combat has not
+ * started.
+ */
+export function trackerDeclarations(combat: TrackerCombat, isGM = Boolean(game.user?.isGM)): DeclarationView | undefined {
+  const order = activeBinding().ruleset.declaration;
+  const round = combat.round ?? 0;
+  const phase = phaseOf(order, combat.getFlag?.("fray", "phase"), round);
+  if (!phase) return undefined;
+  const entries: DeclaringEntry[] = [];
+  for (const raw of Array.from(combat.combatants ?? []) as DeclaringCombatant[]) {
+    if (!raw.id) continue;
+    const declaration = declarationOf(raw.getFlag("fray", "declaration"), round);
+    entries.push({
+      id: raw.id,
+      player: Boolean(raw.hasPlayerOwner),
+      ...(typeof raw.initiative === "number" ? { initiative: raw.initiative } : {}),
+      ...(raw.flags?.fray?.tiebreak ? { tiebreak: raw.flags.fray.tiebreak } : {}),
+      out: Boolean(raw.defeated),
+      owns: Boolean(raw.isOwner),
+      ...(declaration ? { declaration } : {}),
+    });
+  }
+  return declarationView(order, phase, entries, { isGM });
+}
+
+/** Asks the Declare form: free text and an optional action; `undefined` when closed. */
+async function askDeclaration(name: string, labels: { id: string; label: string }[], current?: { text: string; action?: string }): Promise<{ text: string; action: string } | undefined> {
+  const options = [`<option value="">${escapeHtml(formatKey("FRAY.Flow.Declaration.NoAction"))}</option>`]
+    .concat(labels.map((l) => `<option value="${escapeHtml(l.id)}"${current?.action === l.id ? " selected" : ""}>${escapeHtml(game.i18n.localize(l.label))}</option>`))
+    .join("");
+  const content = `<div class="fray-declare-form"><label>${escapeHtml(formatKey("FRAY.Flow.Declaration.Action"))} <select name="action">${options}</select></label>`
+    + `<label>${escapeHtml(formatKey("FRAY.Flow.Declaration.Text"))} <textarea name="text" maxlength="500">${escapeHtml(current?.text ?? "")}</textarea></label></div>`;
+  const result = await foundry.applications.api.DialogV2.wait({
+    window: { title: formatKey("FRAY.Flow.Declaration.Title", { name }) },
+    content,
+    buttons: [
+      {
+        action: "declare",
+        label: "FRAY.Flow.Declaration.Declare",
+        default: true,
+        callback: (_event: unknown, button: { form?: { elements: Record<string, { value?: string } | undefined> } | null }) => ({
+          text: button.form?.elements.text?.value ?? "",
+          action: button.form?.elements.action?.value ?? "",
+        }),
+      },
+    ],
+    rejectClose: false,
+  } as never);
+  return result && typeof result === "object" ? (result as { text: string; action: string }) : undefined;
+}
+
+/**
+ * Declares for a combatant (HB-ACT-01, CR-INI-02, ZN-INI-01): only while it declares now and the
+ * user owns it (or is the GM); asks what it will do and stores the checked declaration on the
+ * Combatant, stamped with the round.
+ * @returns true when a declaration was stored.
+ */
+export async function declareFor(combat: TrackerCombat, combatant: CombatantLike & { name?: string | null }, ask = askDeclaration): Promise<boolean> {
+  const view = trackerDeclarations(combat);
+  const row = view?.rows.find((r) => r.id === combatant.id);
+  if (!view || !row?.canDeclare) {
+    warn("FRAY.Flow.Declaration.NotNow");
+    return false;
+  }
+  const defs = actionsOf(combatant);
+  const current = declarationOf(combatant.getFlag("fray", "declaration"), combat.round ?? 0);
+  const answer = await ask(combatant.name ?? "", defs.map((d) => ({ id: d.id, label: d.label })), current);
+  if (!answer) return false;
+  const declaration = readDeclaration(answer, defs, combat.round ?? 0);
+  await combatant.setFlag("fray", "declaration", declaration);
+  return true;
+}
+
+/**
+ * The GM reveals this round's declarations and moves the combat to the `resolve` phase; players
+ * are refused with a warning.
+ * @returns true when the phase was written.
+ */
+export async function revealDeclarations(combat: TrackerCombat): Promise<boolean> {
+  if (!game.user?.isGM) {
+    warn("FRAY.Flow.Declaration.GMOnly");
+    return false;
+  }
+  if (!combat.setFlag || !(typeof combat.round === "number" && combat.round > 0)) return false;
+  await combat.setFlag("fray", "phase", { round: combat.round, phase: "resolve" });
+  return true;
+}
+
+/** The pools' badges of one combatant: `value/max` with the pool's name as tooltip. */
+export function poolsHtml(combatant: CombatantLike): string {
+  return poolBadges(economyOf(combatant), economySpecOf(combatant))
+    .map((b) => {
+      const name = escapeHtml(game.i18n.localize(b.label));
+      return `<span class="fray-pool fray-pool-${escapeHtml(b.pool)}${b.empty ? " empty" : ""}" data-tooltip="${name}" aria-label="${name}: ${b.value}/${b.max}">${b.value}/${b.max}</span>`;
+    })
+    .join("");
+}
 
 /** The pips' HTML of one combatant; for the GM the movement, action and reaction pips are buttons. */
 export function pipsHtml(combatant: CombatantLike, editable = Boolean(game.user?.isGM)): string {
-  const list = pips(economyOf(combatant), ECONOMY_SPEC).filter((p) => p.max !== null);
+  const list = pips(economyOf(combatant), economySpecOf(combatant)).filter((p) => p.max !== null);
   return list
     .map((p) => {
       const slot = game.i18n.localize(p.label);
@@ -31,13 +153,35 @@ function clickedSlot(event: Event): string | undefined {
 
 /** `renderCombatTracker`: adds the pips to each combatant row of the viewed combat. */
 export function onRenderCombatTracker(app: { viewed?: unknown }, html: HTMLElement): void {
-  const combat = (app.viewed ?? game.combat) as { combatants?: { get(id: string): CombatantLike | undefined } } | null;
+  const combat = (app.viewed ?? game.combat) as TrackerCombat | null;
   if (!combat?.combatants) return;
+  const combatants = combat.combatants;
+  let declarations: DeclarationView | undefined;
+  try {
+    declarations = trackerDeclarations(combat);
+  } catch (err) {
+    reportError(err);
+  }
+  if (declarations) renderBanner(combat, html, declarations);
   for (const row of Array.from(html.querySelectorAll<HTMLElement>("[data-combatant-id]"))) {
-    const combatant = combat.combatants.get(row.dataset.combatantId ?? "");
+    const combatant = combatants.get(row.dataset.combatantId ?? "");
     if (!combatant) continue;
     row.querySelector(".fray-economy")?.remove();
-    (row.querySelector(".token-name") ?? row).insertAdjacentHTML("beforeend", `<div class="fray-economy">${pipsHtml(combatant)}</div>`);
+    row.querySelector(".fray-declaration")?.remove();
+    const declared = declarations?.rows.find((r) => r.id === combatant.id);
+    const labels = new Map(declared?.visible?.action ? actionsOf(combatant).map((a) => [a.id, a.label] as const) : []);
+    const declaration = declared ? declarationRowHtml(declared, game.i18n, labels) : "";
+    (row.querySelector(".token-name") ?? row).insertAdjacentHTML("beforeend", `<div class="fray-economy">${pipsHtml(combatant)}${poolsHtml(combatant)}</div>${declaration}`);
+    if (declared?.canDeclare && !row.dataset.frayDeclareClicks) {
+      row.dataset.frayDeclareClicks = "1";
+      row.addEventListener("click", (event: Event) => {
+        const target = event.target as HTMLElement | null;
+        if (!target?.closest?.("[data-fray-declare]")) return;
+        event.preventDefault();
+        event.stopPropagation();
+        void declareFor(combat, combatant).catch(reportError);
+      });
+    }
     if (!game.user?.isGM || row.dataset.frayPipClicks) continue;
     // One listener per row, however often the tracker renders it.
     row.dataset.frayPipClicks = "1";
@@ -50,4 +194,20 @@ export function onRenderCombatTracker(app: { viewed?: unknown }, html: HTMLEleme
       void toggleSlotOn(combatant, slot).catch(reportError);
     });
   }
+}
+
+/** Puts the phase banner with the GM's Reveal button at the top of the tracker. */
+function renderBanner(combat: TrackerCombat, html: HTMLElement, view: DeclarationView): void {
+  html.querySelector(".fray-declaration-phase")?.remove();
+  const host = html.querySelector<HTMLElement>(".combat-tracker") ?? html;
+  host.insertAdjacentHTML("afterbegin", phaseBannerHtml(view, game.i18n));
+  if (!view.canReveal || host.dataset.frayRevealClicks) return;
+  host.dataset.frayRevealClicks = "1";
+  host.addEventListener("click", (event: Event) => {
+    const target = event.target as HTMLElement | null;
+    if (!target?.closest?.("[data-fray-reveal]")) return;
+    event.preventDefault();
+    event.stopPropagation();
+    void revealDeclarations(combat).catch(reportError);
+  });
 }

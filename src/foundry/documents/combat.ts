@@ -10,10 +10,10 @@ import type { DiceRoller } from "../../rules/core/dice/port.js";
 import { createEconomy, type Economy } from "../../rules/core/economy.js";
 import type { RulesetOptions } from "../../rules/core/ruleset.js";
 import { FLOW_TEMPLATES } from "../chat/templates.js";
-import { freshEconomy } from "../combat/economy-store.js";
+import { specOfStored } from "../combat/economy-store.js";
 import { FoundryRoller } from "../dice.js";
 import { readEconomy, stamped, type StoredEconomy } from "../logic/economy.js";
-import { compareInitiative, rerollOnNewRound, rollTracker, summaryRows, type InitiativePass, type InitiativePlay, type SummaryRow, type TrackerEntry } from "../logic/initiative.js";
+import { compareInitiative, groupsOfPass, rerollOnNewRound, rollTracker, summaryRows, type InitiativePass, type InitiativePlay, type SummaryRow, type TrackerEntry } from "../logic/initiative.js";
 import { formatKey, reportError } from "../notify.js";
 import { activeBinding, type RulesetBinding } from "../registry.js";
 import { optionValues } from "../settings.js";
@@ -49,18 +49,19 @@ function entries(binding: RulesetBinding<unknown>, combatants: readonly Combatan
 }
 
 /**
- * The economy a combatant starts a round with: the ruleset's round start when it has one (pools
- * carried over, Zones speed points), else its economy spec; UD10's spec when the actor cannot be
- * read. Stamped with `round`.
+ * The economy a combatant starts a round with: the ruleset's `startRound` (pools carried over
+ * where the ruleset says, ZN-MOV-01 speed points; CR-AP-01 AP refilled; UD-ACT-01 a fresh
+ * round), or the previous economy's shape refilled when the actor cannot be read. Stamped with
+ * `round`.
  */
 export function roundEconomy(binding: RulesetBinding<unknown>, actor: ActorLike | null, previous: unknown, round: number, options: RulesetOptions): StoredEconomy {
-  let economy: Economy = freshEconomy();
+  let economy: Economy = createEconomy(specOfStored(previous));
   if (actor) {
     try {
       const c = combatantOf(actor, {}, binding);
       const spec = binding.ruleset.economy(c, options);
       const before = previous === undefined ? undefined : readEconomy(previous, spec);
-      economy = binding.ruleset.startRound ? binding.ruleset.startRound(c, before, round, options).economy : createEconomy(spec);
+      economy = binding.ruleset.startRound(c, before, round, options).economy;
     } catch {
       // Unreadable actor: the default economy.
     }
@@ -125,6 +126,59 @@ async function rollFormula(formula: string, combatants: readonly CombatantView[]
   return { updates, rows, rolls };
 }
 
+/** A v13 CombatantGroup as Fray reads it. */
+interface GroupView {
+  id: string | null;
+  getFlag?(scope: string, key: string): unknown;
+}
+
+/** A Combat with v13's combatant groups (`combat.groups`, embedded `CombatantGroup`). */
+interface GroupedCombat {
+  groups?: Iterable<unknown>;
+  createEmbeddedDocuments(type: string, data: Record<string, unknown>[]): Promise<unknown[]>;
+  updateEmbeddedDocuments(type: string, data: Record<string, unknown>[]): Promise<unknown[]>;
+}
+
+/**
+ * Puts each group of a pass that shares one roll (UD-INI-02, CR-INI-01) into one v13
+ * `CombatantGroup` with the shared initiative, found again by its members (`flags.fray.groupKey`)
+ * or created, and returns the `group` of each member for the Combatant updates. Nothing on a
+ * Combat without `groups` (before v13).
+ * @returns Combatant id to CombatantGroup id.
+ */
+export async function syncGroups(combat: GroupedCombat, pass: InitiativePass, combatants: readonly CombatantView[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (!combat.groups) return out;
+  const plans = groupsOfPass(pass, new Set(combatants.map((c) => c.id ?? "")));
+  if (!plans.length) return out;
+  const existing = new Map<string, string>();
+  for (const g of Array.from(combat.groups) as GroupView[]) {
+    const key = g.getFlag?.("fray", "groupKey");
+    if (typeof key === "string" && g.id) existing.set(key, g.id);
+  }
+  const names = new Map(combatants.map((c) => [c.id ?? "", c.name ?? ""]));
+  const missing = plans.filter((p) => !existing.has(p.key));
+  if (missing.length) {
+    const created = (await combat.createEmbeddedDocuments(
+      "CombatantGroup",
+      missing.map((p) => ({ name: p.members.map((id) => names.get(id) ?? id).join(", "), initiative: p.initiative, flags: { fray: { groupKey: p.key } } })),
+    )) as GroupView[];
+    created.forEach((g, i) => g?.id && existing.set(missing[i]!.key, g.id));
+  }
+  const updates = plans.filter((p) => !missing.includes(p) && existing.has(p.key)).map((p) => ({ _id: existing.get(p.key)!, initiative: p.initiative }));
+  if (updates.length) await combat.updateEmbeddedDocuments("CombatantGroup", updates);
+  for (const p of plans) {
+    const id = existing.get(p.key);
+    if (id) for (const m of p.members) out.set(m, id);
+  }
+  return out;
+}
+
+/** Adds each member's `group` to the Combatant updates of a pass. */
+function withGroups(updates: Record<string, unknown>[], groups: ReadonlyMap<string, string>): Record<string, unknown>[] {
+  return updates.map((u) => (groups.has(String(u._id)) ? { ...u, group: groups.get(String(u._id)) } : u));
+}
+
 /**
  * Builds the Combat and Combatant classes (Foundry's document classes exist only once it has
  * loaded, so the subclasses are made in `init`).
@@ -169,7 +223,8 @@ export function createCombatClasses() {
   class FrayCombat extends Combat {
     /**
      * Rolls initiative for the given combatants through the core (UD-INI-01, UD-INI-02): the
-     * ruleset's groups share one total. With `formula`, that formula is rolled once for each
+     * ruleset's groups share one total and are put in one v13 `CombatantGroup` each
+     * ({@link syncGroups}). With `formula`, that formula is rolled once for each
      * instead; `updateTurn` (default true) keeps the turn on whoever had it; `messageOptions`
      * go into the one summary message.
      */
@@ -187,7 +242,11 @@ export function createCombatClasses() {
         else {
           const roller = new FoundryRoller();
           const pass = await rollTracker(play(binding), entries(binding, list), roller as DiceRoller, optionValues(binding.id), requested);
-          ({ updates, rows, rolls } = { updates: pass.updates as unknown as Record<string, unknown>[], rows: rowsOf(binding, pass, list), rolls: roller.rolls });
+          const groups = await syncGroups(this as unknown as GroupedCombat, pass, list).catch((err: unknown) => {
+            reportError(err);
+            return new Map<string, string>();
+          });
+          ({ updates, rows, rolls } = { updates: withGroups(pass.updates as unknown as Record<string, unknown>[], groups), rows: rowsOf(binding, pass, list), rolls: roller.rolls });
         }
         if (!updates.length) return this;
         await this.updateEmbeddedDocuments("Combatant", updates as never);
@@ -235,7 +294,15 @@ export function createCombatClasses() {
         const roller = new FoundryRoller();
         try {
           const pass = await rollTracker(play(binding), entries(binding, combatants), roller, values);
-          for (const u of pass.updates) rows.set(u._id, merge(rows.get(u._id) ?? { _id: u._id }, u as unknown as Record<string, unknown>));
+          // The groups' CombatantGroups take the new shared totals (UD-INI-02).
+          const groups = await syncGroups(this as unknown as GroupedCombat, pass, combatants).catch((err: unknown) => {
+            reportError(err);
+            return new Map<string, string>();
+          });
+          for (const u of withGroups(pass.updates as unknown as Record<string, unknown>[], groups)) {
+            const id = String(u._id);
+            rows.set(id, merge(rows.get(id) ?? { _id: id }, u));
+          }
           (changed as { turn?: number }).turn = 0;
           await postSummary(rowsOf(binding, pass, combatants), round, roller.rolls);
         } catch (err) {

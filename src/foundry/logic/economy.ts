@@ -1,11 +1,13 @@
 /**
- * A combatant's round economy as the tracker shows it and as play spends it (UD-ACT-01,
- * UD-ACT-02, UD-REA-01, UD-MOV-02, UD-MOV-03, UD-OPT-01, UD-OPT-02). Pure: the Foundry glue
- * stores the {@link Economy} on the combatant's flags.
+ * A combatant's round economy as the tracker shows it and as play spends it, for any ruleset:
+ * slots (UD-ACT-01 movement, action, reaction; ZN-ACT-01) and pools (CR-AP-01 action points,
+ * ZN-MOV-01 speed points), costs from the ruleset's `actions()` (UD-ACT-02), reactions
+ * (UD-REA-01), moves (UD-MOV-02, UD-MOV-03) and disengagements (UD-OPT-01, UD-OPT-02). Pure: the
+ * Foundry glue stores the {@link Economy} on the combatant's flags.
  */
+import type { ActionDef } from "../../rules/core/contract.js";
 import { createEconomy, shortfall, spend, type ActionCost, type Economy, type EconomySpec } from "../../rules/core/economy.js";
-import type { ReactionOption } from "../../rules/core/ruleset.js";
-import { ACTIONS } from "../../rules/ud10/movement.js";
+import type { MovementBand, ReactionOption } from "../../rules/core/ruleset.js";
 
 /**
  * What a combatant does in a round that costs something, with the cost the core gives it: an
@@ -21,13 +23,83 @@ export interface RoundEvent {
 }
 
 /**
- * The event of one of the core's actions (UD-ACT-02): its cost as `ACTIONS` gives it.
- * @throws Error for an id that is not one of the core's actions.
+ * What an action costs where the caller does not know the combatant's actions: the round's one
+ * action (UD-ACT-02). The economy store recomputes the real cost from the ruleset's `actions()`
+ * before it spends anything, so this only serves an early check.
  */
-export function actionEvent(action: string): RoundEvent {
-  const def = ACTIONS.find((a) => a.id === action);
-  if (!def) throw new Error(`Unknown UD10 action "${action}"`);
-  return { kind: action === "attack" ? "attack" : "action", action, cost: def.cost };
+export const ONE_ACTION: ActionCost = { slots: { action: 1 } };
+
+/**
+ * The event of one of the ruleset's actions (UD-ACT-02, CR-AP-01, ZN-ACT-01): its cost as the
+ * ruleset's `actions()` give it. Without `defs` the cost is {@link ONE_ACTION}.
+ * @param defs the acting combatant's actions (`ruleset.actions(c, options)`).
+ * @throws Error for an id that is not one of `defs`.
+ */
+export function actionEvent(action: string, defs?: readonly ActionDef[]): RoundEvent {
+  const kind = action === "attack" ? "attack" : "action";
+  if (!defs) return { kind, action, cost: ONE_ACTION };
+  const def = defs.find((a) => a.id === action);
+  if (!def) throw new Error(`Unknown action "${action}"`);
+  return { kind: def.kind === "attack" ? "attack" : kind, action, cost: def.cost };
+}
+
+/**
+ * The cost of the ruleset's reaction (UD-REA-01, HB-ACT-01, ZN-REA-01): the action of kind
+ * `reaction` with the given id, else the first one; one reaction slot when the ruleset lists none.
+ */
+export function reactionCost(defs: readonly ActionDef[], id?: string): ActionCost {
+  const reactions = defs.filter((a) => a.kind === "reaction");
+  return (reactions.find((a) => a.id === id) ?? reactions[0])?.cost ?? { slots: { reaction: 1 } };
+}
+
+/** Adds two costs slot by slot and pool by pool. */
+export function addCosts(a: ActionCost, b: ActionCost): ActionCost {
+  const out: ActionCost = {};
+  for (const key of ["slots", "pools"] as const) {
+    const sum: Record<string, number> = { ...(a[key] ?? {}) };
+    for (const [id, n] of Object.entries(b[key] ?? {})) sum[id] = (sum[id] ?? 0) + n;
+    if (Object.keys(sum).length) out[key] = sum;
+  }
+  return out;
+}
+
+/** Slot by slot and pool by pool, the larger of two costs. */
+export function largerCost(a: ActionCost, b: ActionCost): ActionCost {
+  const out: ActionCost = {};
+  for (const key of ["slots", "pools"] as const) {
+    const max: Record<string, number> = { ...(a[key] ?? {}) };
+    for (const [id, n] of Object.entries(b[key] ?? {})) max[id] = Math.max(max[id] ?? 0, n);
+    if (Object.keys(max).length) out[key] = max;
+  }
+  return out;
+}
+
+/**
+ * The charge of a move through the ruleset's movement bands (UD-MOV-02, UD-MOV-03, ZN-MOV-01,
+ * CR-MOV-02): what the band of the metres moved this round after the move costs, with `also` (a
+ * disengagement's cost, which takes the movement it needs) folded in slot by slot, beyond what
+ * the round's movement has paid (`paid`, else the band reached before the move). A move beyond
+ * every band is charged as the furthest band.
+ * @param band the ruleset's `movementBand` for the mover (metres to band).
+ * @param bands the mover's bands, nearest first, for a move beyond them.
+ * @param fromMetres metres moved this round before the move, 0 or more.
+ * @param toMetres metres moved this round after it, `fromMetres` or more.
+ * @param paidBefore what the round's movement has paid already, when known.
+ */
+export function bandCharge(band: (metres: number) => MovementBand | undefined, bands: readonly MovementBand[], fromMetres: number, toMetres: number, also: ActionCost = {}, paidBefore?: ActionCost): ActionCost {
+  const costOf = (metres: number): ActionCost => (metres <= 0 ? {} : (band(metres) ?? bands[bands.length - 1])?.cost ?? {});
+  const paid = paidBefore ?? costOf(fromMetres);
+  const due = largerCost(costOf(toMetres), also);
+  const out: ActionCost = {};
+  for (const key of ["slots", "pools"] as const) {
+    const extra: Record<string, number> = {};
+    for (const [id, n] of Object.entries(due[key] ?? {})) {
+      const more = n - (paid[key]?.[id] ?? 0);
+      if (more > 0) extra[id] = more;
+    }
+    if (Object.keys(extra).length) out[key] = extra;
+  }
+  return out;
 }
 
 /** The event of a reaction (UD-REA-01): the option's own cost. */
@@ -107,6 +179,25 @@ export function spendEvent(economy: Economy, event: RoundEvent): { economy: Econ
   const short = shortfall(economy, cost);
   if (short) return { economy, short };
   return { economy: spend(economy, cost) };
+}
+
+/** One pool of the tracker, shown as a `value/max` badge (CR-AP-01 AP, ZN-MOV-01 speed points). */
+export interface PoolBadge {
+  pool: string;
+  /** i18n key of the pool. */
+  label: string;
+  value: number;
+  max: number;
+  /** True when nothing is left. */
+  empty: boolean;
+}
+
+/** The tracker's pool badges for an economy, in the spec's pool order. */
+export function poolBadges(economy: Economy, spec: EconomySpec): PoolBadge[] {
+  return spec.pools.map((p) => {
+    const pool = economy.pools[p.id] ?? { value: p.value ?? p.max, max: p.max };
+    return { pool: p.id, label: p.label, value: pool.value, max: pool.max, empty: pool.value <= 0 };
+  });
 }
 
 /** One pip of the tracker: a slot with its uses. */

@@ -119,3 +119,31 @@ export function summaryRows(play: Pick<InitiativePlay<unknown>, "ruleset">, pass
     total: r.total,
   }));
 }
+
+/** One group of combatants sharing a roll (UD-INI-02, CR-INI-01), as a v13 `CombatantGroup` holds it. */
+export interface GroupPlan {
+  /** The key that finds the group again: its members' ids, sorted and joined by `+`. */
+  key: string;
+  /** Combatant ids of the members, in roll order. */
+  members: string[];
+  /** The shared initiative total. */
+  initiative: number;
+}
+
+/** The key of a group of combatant ids (order-independent). */
+export function groupKey(ids: readonly string[]): string {
+  return [...ids].sort().join("+");
+}
+
+/**
+ * The groups of a pass that share one roll: every roll with more than one member present in the
+ * tracker (UD-INI-02 NPC groups, CR-INI-01 group initiative). A roll of one combatant is no group.
+ * @param present the Combatant ids in the tracker.
+ */
+export function groupsOfPass(pass: InitiativePass, present: ReadonlySet<string>): GroupPlan[] {
+  return pass.rolls
+    .map((r) => r.members.filter((id) => present.has(id)))
+    .map((members, i) => ({ members, initiative: pass.rolls[i]!.total }))
+    .filter((g) => g.members.length > 1)
+    .map((g) => ({ key: groupKey(g.members), ...g }));
+}

@@ -29,6 +29,7 @@ import {
   type TargetState,
 } from "../../../src/foundry/logic/card.js";
 import { leftBehind, type Placed } from "../../../src/foundry/logic/engagement.js";
+import { setWorldActions } from "../../../src/foundry/logic/round-actions.js";
 import { rollTracker, summaryRows, type TrackerEntry } from "../../../src/foundry/logic/initiative.js";
 import { ud10Initiative } from "../../../src/foundry/rulesets/ud10/play.js";
 import { attackTarget, storable } from "../../../src/foundry/logic/attack-state.js";
@@ -73,10 +74,12 @@ const actorTemplate = (part: string) => `templates/actor/${part}.hbs`;
 
 /** The cases of the actor sheet: a character (each tab), an NPC stat block, a generic view. */
 export function actorCases(i18n: SheetI18n): RenderCase[] {
-  const roundActions: RenderCase["expect"] = ["ready", "reload", "useItem", "skill"].map((id) => ({
+  // The sheet offers the world's actions of kind `other`: UD10's aim (UD-ATK-04) and those of UD-ACT-02.
+  setWorldActions(() => ud10.actions({ ...ud10CombatantFromActor(packDoc("ud10-npcs", "Veteran") as unknown as ActorSource), conditions: [] }, {}));
+  const roundActions: RenderCase["expect"] = ["aim", "ready", "reload", "useItem", "skill"].map((id) => ({
     selector: `[data-action="roundAction"][data-round-action="${id}"]`,
     count: 1,
-    text: i18n.localize(`FRAY.Action.${id}`),
+    text: i18n.localize(id === "aim" ? "FRAY.Situation.Ud10.Action.aim" : `FRAY.Action.${id}`),
   }));
   const veteran = structuredClone(packDoc("ud10-npcs", "Veteran"));
   const weaponDocs = [packDoc("ud10-weapons", "Assault Rifle"), packDoc("ud10-weapons", "Machete"), packDoc("ud10-weapons", "Round Shield")];
@@ -116,7 +119,7 @@ export function actorCases(i18n: SheetI18n): RenderCase[] {
         combat: [
           { selector: '[data-action="attack"]', count: weapons.length },
           // UD-ACT-02: the core's actions besides the attack, one button each, labelled from its keys.
-          { selector: '[data-action="roundAction"]', count: 4 },
+          { selector: '[data-action="roundAction"]', count: 5 },
           ...roundActions,
           { selector: ".fray-actions h3", text: "Actions UD-ACT-02" },
           { selector: "select[data-mode-select]", count: withModes },
@@ -169,7 +172,7 @@ export function actorCases(i18n: SheetI18n): RenderCase[] {
       context: actorSheetContext({ actor: npc as never, ruleset: "ud10", editable: true, bodyZones: false, enrichedBiography: "", i18n }),
       expect: [
         { selector: '[data-action="attack"]', count: weapons.length },
-        { selector: '[data-action="roundAction"]', count: 4 },
+        { selector: '[data-action="roundAction"]', count: 5 },
         ...roundActions,
         { selector: '[data-action="rollSkill"]', count: 5 },
         { selector: '[data-action="toggleCondition"]', count: 10 },

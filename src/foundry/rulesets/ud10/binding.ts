@@ -2,10 +2,11 @@
  * UD10 in Foundry: the rules core's `ud10`, its data models, the actor translation, the full
  * character sheet and the NPC stat block, and 1.5 m squares (UD-RND-02).
  */
-import { ud10 } from "../../../rules/ud10/index.js";
+import { movementCharge, ud10, ud10Actions } from "../../../rules/ud10/index.js";
 import { SYSTEM_PATH } from "../../config.js";
 import { ArmorData, CharacterData, NpcData, WeaponData } from "../../models/ud10.js";
 import type { RulesetBinding } from "../../registry.js";
+import { ud10LeaveMelee } from "./leave-melee.js";
 import { ud10Initiative } from "./play.js";
 import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem, type Ud10Combatant } from "./translate.js";
 
@@ -23,6 +24,10 @@ export const ud10Binding: RulesetBinding<Ud10Combatant> = {
   models: { character: CharacterData, npc: NpcData, weapon: WeaponData, armor: ArmorData },
   combatantFromActor: ud10CombatantFromActor,
   initiativeGroups: ud10Initiative.initiativeGroups,
+  moveCharge: (c, from, to, more) => movementCharge(c, from, to, more),
+  onLeaveMelee: ud10LeaveMelee,
+  // A combatant with no conditions is one able to act: its actions are the full list.
+  standingActions: (options) => ud10Actions({ conditions: [] } as unknown as Ud10Combatant, options),
   weaponFromItem: ud10WeaponFromItem,
   armorFromItem: ud10ArmorFromItem,
   sheetParts: SHEET_PARTS,
