@@ -254,7 +254,7 @@ export class RoundEngine<C, I> {
       const toRoll = fresh ? standing : opts.rollMissing ? standing.filter((f) => !rolled.has(f.id)) : [];
       let rolls = fresh ? [] : this.rolls;
       if (!fresh && opts.rollMissing) rolls = rolls.filter((r) => r.members.some((id) => !this.isOut(id)));
-      if (toRoll.length) {
+      if (toRoll.length || opts.rollMissing) {
         const byCombatant = new Map(toRoll.map((f) => [f.combatant, f] as const));
         const groups = this.config.groups ? this.config.groups(toRoll.map((f) => f.combatant)) : toRoll.map((f) => [f.combatant]);
         rolls = [...rolls];
@@ -266,7 +266,7 @@ export class RoundEngine<C, I> {
         }
         rolls = this.ruleset.order(rolls);
       }
-      kept = toRoll.length === 0;
+      kept = !fresh && toRoll.length === 0;
       this.rolls = rolls;
     }
     const event = { type: "initiative" as const, round: this.round, rolls: this.rolls, order: this.order(), kept };
