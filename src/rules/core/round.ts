@@ -110,15 +110,23 @@ export interface AttackOptions {
   refuse?: (error: FrayError) => boolean;
 }
 
-/** An attack the engine played. */
+/** A combatant's state right after one stage of an attack, and what its `afterAction` did then. */
+export interface Settled<C> {
+  combatant: C;
+  economy: Economy;
+  /** Lifecycle events of the `afterAction` run at this stage; empty when none ran. */
+  events: LifecycleEvent[];
+}
+
+/** An attack the engine played, with the state of each combatant after each stage. */
 export interface AttackRecord<C, I> {
   step: AttackStep<C, I>;
-  /** `afterAction` of the attacker. */
-  attacker: LifecycleEvent[];
-  /** `afterAction` of the target right after the damage, when `settleTarget`. */
-  target: LifecycleEvent[];
-  /** Each forced check the damage caused, with the target's `afterAction` that followed it. */
-  forced: { result: ForcedCheckResult; after: LifecycleEvent[] }[];
+  /** The attacker after its `afterAction` (the last stage). */
+  attacker: Settled<C>;
+  /** The target after the damage (and its `afterAction` when `settleTarget`); absent without damage. */
+  target?: Settled<C>;
+  /** Each forced check the damage caused, with the target after it (and after its `afterAction` when `settleTarget`). */
+  forced: { result: ForcedCheckResult; after: Settled<C> }[];
 }
 
 /**
@@ -380,20 +388,22 @@ export class RoundEngine<C, I> {
     if (target && step.result.reaction && step.plan.reaction) target.economy = spend(target.economy, step.plan.reaction.cost);
     const outcome: ActionOutcome = { kind: "attack", weaponId: step.plan.weaponId, modeId: step.plan.modeId, result: step.result };
     this.events.push({ type: "attack", round: this.round, attacker: attacker.id, target: target?.id, weaponId: step.plan.weaponId, hit: step.result.hit, lands: step.result.lands, report: step.report });
-    const record: AttackRecord<C, I> = { step, attacker: [], target: [], forced: [] };
+    const settled = (f: RoundFighter<C>, events: LifecycleEvent[]): Settled<C> => ({ combatant: f.combatant, economy: f.economy, events });
+    const forced: AttackRecord<C, I>["forced"] = [];
+    let targetState: Settled<C> | undefined;
     if (target && step.target && step.report) {
       target.combatant = step.target;
-      if (opts.settleTarget) record.target = this.afterAction(target.id, outcome);
-      for (const forced of step.report.forced ?? []) {
+      targetState = settled(target, opts.settleTarget ? this.afterAction(target.id, outcome) : []);
+      for (const check of step.report.forced ?? []) {
         if (!this.ruleset.forcedCheck) break;
-        const result = await this.ruleset.forcedCheck(target.combatant, forced, this.dice, options);
+        const result = await this.ruleset.forcedCheck(target.combatant, check, this.dice, options);
         target.combatant = this.ruleset.withVitals(target.combatant, result.report.after);
         this.events.push({ type: "forced", round: this.round, actor: target.id, result });
-        record.forced.push({ result, after: opts.settleTarget ? this.afterAction(target.id, outcome) : [] });
+        forced.push({ result, after: settled(target, opts.settleTarget ? this.afterAction(target.id, outcome) : []) });
       }
     }
-    record.attacker = this.afterAction(attacker.id, outcome);
-    return record;
+    const attackerState = settled(attacker, this.afterAction(attacker.id, outcome));
+    return { step, attacker: attackerState, target: targetState, forced };
   }
 
   /**
