@@ -1,12 +1,12 @@
-import type { ActionOutcome, AttackRequest, SituationValues } from "../rules/core/contract.js";
-import { createEconomy, shortfall, spend, type Economy } from "../rules/core/economy.js";
+import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
+import { shortfall, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { Lookup } from "../rules/core/i18n.js";
 import { isRecord, type Raw } from "../rules/core/parse.js";
-import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
-import { attackStep, type AttackStep } from "../rules/core/step.js";
-import type { CheckResult, DamageStep, ForcedCheck, Modifier, RollOutcome, VitalState } from "../rules/core/types.js";
+import { RoundEngine, type Settled } from "../rules/core/round.js";
+import type { RulesetOptions } from "../rules/core/ruleset.js";
+import type { CheckResult, DamageStep, Modifier, RollOutcome, VitalState } from "../rules/core/types.js";
 import {
   actionCost,
   checkMove,
@@ -28,13 +28,11 @@ import {
   stabilize,
   treat,
   TREATMENTS,
-  upkeep,
-  type CriticalAttackInput,
   type CriticalCombatant,
   type CriticalDamagePacket,
   type Treatment,
 } from "../rules/critical/index.js";
-import { buildEntryCombatant, fail, finishEncounter, recordingRoller, sideDown, standingSides, type EndEvent } from "./common.js";
+import { buildEntryCombatant, fail, finishEncounter, recordingRoller, type EndEvent } from "./common.js";
 import type { ContentIndex } from "./content.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
@@ -97,11 +95,34 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
   const opts = criticalOptions(options);
   const { logged, history } = recordingRoller(spec, dice);
   const ids = spec.combatants.map((c) => c.id);
-  const fighters = new Map<string, Fighter>();
-  spec.combatants.forEach((cs, i) => {
-    const c = buildCriticalCombatant(cs, i, content);
-    fighters.set(cs.id, { spec: cs, c, economy: createEconomy(critical.economy(c, options)) });
-  });
+  const engine = new RoundEngine(
+    critical,
+    spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildCriticalCombatant(cs, i, content) })),
+    logged,
+    { options, maxRounds: spec.maxRounds, groups: (standing) => initiativeGroups(standing, opts) },
+  );
+  // Each entry's view of its combatant and economy in the engine.
+  const fighters = new Map<string, Fighter>(
+    spec.combatants.map((cs) => {
+      const rf = engine.get(cs.id);
+      const view: Fighter = {
+        spec: cs,
+        get c() {
+          return rf.combatant;
+        },
+        set c(c: CriticalCombatant) {
+          rf.combatant = c;
+        },
+        get economy() {
+          return rf.economy;
+        },
+        set economy(e: Economy) {
+          rf.economy = e;
+        },
+      };
+      return [cs.id, view];
+    }),
+  );
   // Check the Critical-specific action keys up front, so a bad file fails before any roll.
   const actionAt = (round: number, id: string): ActionSpec => spec.rounds[round - 1]?.[id] ?? fighters.get(id)!.spec.tactics ?? {};
   const checkAction = (a: ActionSpec, path: string) => {
@@ -123,31 +144,16 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
   const state = (f: Fighter) => ({ actor: f.spec.id, name: f.c.name, vitals: critical.vitals(f.c) });
 
   let round = 0;
-  let rolls: InitiativeRoll[] = [];
-  let ended: EndEvent | undefined;
 
   /**
-   * Puts a combatant's new state in place and lets the core settle its round after the action
-   * (`afterAction`: a fumble ends the round, stun or a knock-out shrink the AP, CR-ATK-01,
-   * CR-STN-01, CR-AP-02). Returns the logging of the AP cut, to run after the event that caused it.
+   * Logs the AP a combatant lost after an action (a fumble ends the round, stun or a knock-out
+   * shrink the AP, CR-ATK-01, CR-STN-01, CR-AP-02), as it stood at that stage of the attack.
    */
-  const settle = (f: Fighter, c: CriticalCombatant, outcome: ActionOutcome): (() => void) => {
-    const after = critical.afterAction!(c, outcome, f.economy, options);
-    f.c = after.combatant;
-    f.economy = after.economy;
-    const cut = after.events.some((e) => e.label === "FRAY.Critical.Log.ApCut");
-    const data = { actor: f.spec.id, name: f.c.name, ap: f.economy.pools.ap?.value ?? 0, max: f.economy.pools.ap?.max ?? 0, stun: f.c.stun };
-    return () => {
-      if (cut && !out(f)) custom("apCut", data);
-    };
+  const logCut = (f: Fighter, at: Settled<CriticalCombatant>) => {
+    if (!at.events.some((e) => e.label === "FRAY.Critical.Log.ApCut") || critical.isOut(critical.vitals(at.combatant))) return;
+    custom("apCut", { actor: f.spec.id, name: at.combatant.name, ap: at.economy.pools.ap?.value ?? 0, max: at.economy.pools.ap?.max ?? 0, stun: at.combatant.stun });
   };
-
-  const sdTest = async (f: Fighter, forced: ForcedCheck, outcome: ActionOutcome) => {
-    const sd = await critical.forcedCheck!(f.c, forced, logged, options);
-    const cut = settle(f, critical.withVitals!(f.c, sd.report.after), outcome);
-    custom("selfDiscipline", { ...state(f), check: sd.check, needed: sd.needed, success: sd.success });
-    cut();
-  };
+  const stateAt = (f: Fighter, at: Settled<CriticalCombatant>) => ({ actor: f.spec.id, name: at.combatant.name, vitals: critical.vitals(at.combatant) });
 
   const attackOnce = async (f: Fighter, action: ActionSpec, quiet: boolean): Promise<boolean> => {
     const declared = typeof action.attack === "string" ? fighters.get(action.attack) : undefined;
@@ -172,21 +178,22 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
       distanceMetres: range,
       situation: { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as SituationValues,
     };
-    let step: AttackStep<CriticalCombatant, CriticalAttackInput>;
-    try {
-      step = await attackStep(critical, request, f.c, target.c, logged, options);
-    } catch (error) {
-      if (error instanceof FrayError && (error.key === "FRAY.Error.CannotAttack" || error.key === "FRAY.Error.CannotAct")) {
+    // Resolved and applied at once (CR-AP-02): the target's round settled after the damage and
+    // after each Self Discipline test, then the attacker's (a fumble ends its round, CR-ATK-01).
+    const done = await engine.attack(request, {
+      cost,
+      settleTarget: true,
+      refuse: (error) => {
+        if (error.key !== "FRAY.Error.CannotAttack" && error.key !== "FRAY.Error.CannotAct") return false;
         events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.CannotAttack" });
-        return false;
-      }
-      throw error;
-    }
+        return true;
+      },
+    });
+    if (!done) return false;
+    const step = done.step;
     const { plan, odds, result } = step;
-    f.economy = spend(f.economy, cost);
     const weapon = f.c.weapons.find((w) => w.id === plan.weaponId)!;
     events.push({ type: "attack", round, attacker: f.spec.id, target: target.spec.id, weapon: weapon.name, range: range ?? (weapon.category === "melee" ? 1.5 : undefined), plan, odds, result });
-    const outcome: ActionOutcome = { kind: "attack", weaponId: weapon.id, result };
     if (!isCriticalResult(result)) return false;
     const d = result.detail;
     const lookup = result.lookups?.[0];
@@ -206,11 +213,7 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
       fumble: d.fumble,
       outcomes: odds.outcomes ?? {},
     });
-    if (!step.packet || !step.report || !step.target) {
-      // A fumble ends the attacker's round (CR-ATK-01): the core's afterAction takes its AP.
-      settle(f, f.c, outcome);
-      return !d.fumble;
-    }
+    if (!step.packet || !step.report || !done.target) return !d.fumble;
     const packet = step.packet as CriticalDamagePacket;
     if (packet.critical) {
       const k = packet.critical;
@@ -229,11 +232,12 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
       });
     }
     const report = step.report;
-    const cut = settle(target, step.target, outcome);
-    custom("hits", { ...state(target), steps: report.steps, added: report.added });
-    cut();
-    for (const forced of report.forced ?? []) await sdTest(target, forced, outcome);
-    settle(f, f.c, outcome);
+    custom("hits", { ...stateAt(target, done.target), steps: report.steps, added: report.added });
+    logCut(target, done.target);
+    for (const { result: sd, after } of done.forced) {
+      custom("selfDiscipline", { ...stateAt(target, after), check: sd.check, needed: sd.needed, success: sd.success });
+      logCut(target, after);
+    }
     return true;
   };
 
@@ -249,10 +253,9 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
       const wound = t.wound ?? [...patient.c.effects].filter((e) => e.kind === kind && !e.treated?.includes(t.method)).sort((a, b) => (b.value ?? 0) - (a.value ?? 0))[0]?.id;
       const cost = actionCost(t.method);
       if (!wound) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NothingToTreat" });
-      else if (shortfall(f.economy, cost)) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoAp", data: { ap: f.economy.pools.ap?.value ?? 0 } });
+      else if (!engine.pay(f.spec.id, t.method, cost)) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoAp", data: { ap: f.economy.pools.ap?.value ?? 0 } });
       else {
         const done = treat(patient.c, wound, t.method, opts);
-        f.economy = spend(f.economy, cost);
         patient.c = done.combatant;
         custom("treat", { actor: f.spec.id, name: f.c.name, patient: patient.c.name, step: done.step, vitals: critical.vitals(patient.c) });
       }
@@ -260,9 +263,8 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
     if (typeof action.firstAid === "string") {
       const patient = fighters.get(action.firstAid)!;
       const cost = actionCost("firstAid");
-      if (!isDying(patient.c) || shortfall(f.economy, cost)) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoFirstAid" });
+      if (!isDying(patient.c) || !engine.pay(f.spec.id, "firstAid", cost)) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoFirstAid" });
       else {
-        f.economy = spend(f.economy, cost);
         const m = await rollManeuver(f.c, { bonus: f.c.skills.firstAid ?? 0 }, logged, { maneuverShortfall: "incomplete" });
         if (m.success) patient.c = stabilize(patient.c);
         custom("firstAid", { actor: f.spec.id, name: f.c.name, patient: patient.c.name, check: m.check, success: m.success });
@@ -271,9 +273,8 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
     if (action.maneuver !== undefined) {
       const m = action.maneuver as Raw;
       const cost = actionCost("maneuver");
-      if (shortfall(f.economy, cost)) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoAp", data: { ap: f.economy.pools.ap?.value ?? 0 } });
+      if (!engine.pay(f.spec.id, "maneuver", cost)) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoAp", data: { ap: f.economy.pools.ap?.value ?? 0 } });
       else {
-        f.economy = spend(f.economy, cost);
         const shortfallChoice = typeof m.shortfall === "string" && ["incomplete", "penalty", "gm"].includes(m.shortfall) ? (m.shortfall as "incomplete" | "penalty" | "gm") : opts.maneuverShortfall;
         const r = await rollManeuver(f.c, { bonus: Number(m.bonus ?? 0), difficulty: Number(m.difficulty ?? 0), concentration: Boolean(m.concentration) }, logged, { maneuverShortfall: shortfallChoice });
         const pen = maneuverPenaltyEffect(r, `maneuver-${round}`);
@@ -285,10 +286,9 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
       const check = checkMove(f.c, action.move, { opposed: Boolean(action.opposed) });
       if (!check.allowed || !check.band) {
         events.push({ type: "skip", round, actor: f.spec.id, reason: check.reason ?? "FRAY.Log.TooFar", data: { metres: action.move } });
-      } else if (shortfall(f.economy, check.band.cost)) {
+      } else if (!engine.pay(f.spec.id, "move", check.band.cost)) {
         events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoAp", data: { ap: f.economy.pools.ap?.value ?? 0 } });
       } else {
-        f.economy = spend(f.economy, check.band.cost);
         events.push({ type: "move", round, actor: f.spec.id, metres: action.move, band: check.band.label, rule: check.band.rule });
       }
     }
@@ -299,31 +299,25 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
     }
   };
 
-  for (round = 1; round <= spec.maxRounds; round++) {
+  let ended: EndEvent | undefined;
+  while (!ended) {
+    round = engine.nextRound();
     events.push({ type: "round", round });
-    if (round === 1) {
-      const standing = [...fighters.values()].filter((f) => !out(f));
-      for (const group of initiativeGroups(standing.map((f) => f.c), opts)) rolls.push(await critical.rollInitiative(group, logged));
-      rolls = critical.order(rolls);
-      events.push({ type: "initiative", round, rolls, order: rolls.flatMap((r) => r.members), kept: false });
-    } else {
-      events.push({ type: "initiative", round, rolls, order: rolls.flatMap((r) => r.members), kept: true });
-      for (const id of rolls.flatMap((r) => r.members)) {
-        const f = fighters.get(id)!;
-        const { combatant, report } = await upkeep(f.c, logged);
-        f.c = combatant;
-        if (report.steps.length || report.checks.length) {
-          custom("upkeep", { ...state(f), steps: report.steps, showState: !report.checks.length });
-          for (const chk of report.checks) custom("selfDiscipline", { ...state(f), check: chk.check, needed: chk.needed, success: chk.success, showState: true });
-        }
+    // Initiative rolled once and kept (CR-INI-01); from round 2 on, bleeding, stun, dying and
+    // Self Discipline tests first (CR-HIT-02).
+    const init = await engine.rollInitiative();
+    events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
+    const reports = await engine.upkeep(init.order);
+    for (const [id, report] of reports) {
+      const f = fighters.get(id)!;
+      if (report.steps.length || report.checks.length) {
+        custom("upkeep", { ...state(f), steps: report.steps, showState: !report.checks.length });
+        for (const chk of report.checks) custom("selfDiscipline", { ...state(f), check: chk.check, needed: chk.needed, success: chk.success, showState: true });
       }
     }
     // The round's AP and the end of the last parry (CR-AP-01, CR-STN-01), after the upkeep.
-    for (const f of fighters.values()) {
-      const start = critical.startRound!(f.c, f.economy, round, options);
-      f.c = start.combatant;
-      f.economy = start.economy;
-    }
+    engine.startRound(true);
+    const rolls = engine.rolls;
     // Declarations, lowest initiative first (CR-INI-02), with each parry (CR-PAR-01).
     const declaring = declarationOrder(rolls).flatMap((r) => r.members).filter((id) => !out(fighters.get(id)!));
     custom("declarations", { order: declaring.map((id) => fighters.get(id)!.c.name) });
@@ -368,14 +362,9 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
       }
     }
     // Resolution, highest initiative first (CR-INI-02); each attack applies at once (CR-AP-02).
-    for (const id of sequence) {
-      const f = fighters.get(id)!;
-      if (out(f)) continue;
-      await act(f, actionAt(round, id));
-      if (standingSides(fighters.values(), out).size <= 1) break;
-    }
-    ended = sideDown(fighters.values(), out, round);
-    if (ended) break;
+    for (const id of engine.turns(sequence)) await act(fighters.get(id)!, actionAt(round, id));
+    const over = engine.isOver();
+    if (over) ended = { type: "end", ...over };
   }
   return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => critical.vitals(f.c), isOut: out }, events, history);
 }

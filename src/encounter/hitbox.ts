@@ -1,5 +1,6 @@
 import type { ActionOutcome, RoundState, SituationValues } from "../rules/core/contract.js";
-import { createEconomy, type Economy } from "../rules/core/economy.js";
+import type { Economy } from "../rules/core/economy.js";
+import { RoundEngine } from "../rules/core/round.js";
 import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
@@ -28,7 +29,6 @@ import {
   QUICK_ACTIONS,
   quickAction,
   resolutionSteps,
-  startRound,
   TURN_SECONDS,
   type Declaration,
   type DeclaredAction,
@@ -40,7 +40,7 @@ import {
   type QuickAction,
   type RolledReaction,
 } from "../rules/hitbox/index.js";
-import { buildEntryCombatant, fail, finishEncounter, recordingRoller, sideDown, type EndEvent } from "./common.js";
+import { buildEntryCombatant, fail, finishEncounter, recordingRoller, type EndEvent } from "./common.js";
 import type { ContentIndex } from "./content.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
@@ -206,11 +206,35 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
   const options: RulesetOptions = { ...hitbox.defaults(), ...spec.options };
   const opts = hitboxOptions(options);
   const { logged, history } = recordingRoller(spec, dice);
-  const fighters = new Map<string, Fighter>();
-  spec.combatants.forEach((cs, i) => {
-    const c = buildHitboxCombatant(cs, i, content, options);
-    fighters.set(cs.id, { spec: cs, c, economy: createEconomy(hitbox.economy(c, options)) });
-  });
+  const engine = new RoundEngine(
+    hitbox,
+    spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildHitboxCombatant(cs, i, content, options) })),
+    logged,
+    { options, maxRounds: spec.maxRounds },
+  );
+  // Each entry's view of its combatant and economy in the engine; the step's pending damage and
+  // the turn's rolled reaction stay with the driver (simultaneous steps, HB-ACT-01).
+  const fighters = new Map<string, Fighter>(
+    spec.combatants.map((cs) => {
+      const rf = engine.get(cs.id);
+      const view: Fighter = {
+        spec: cs,
+        get c() {
+          return rf.combatant;
+        },
+        set c(c: HitboxCombatant) {
+          rf.combatant = c;
+        },
+        get economy() {
+          return rf.economy;
+        },
+        set economy(e: Economy) {
+          rf.economy = e;
+        },
+      };
+      return [cs.id, view];
+    }),
+  );
   const tactics = new Map<string, HbAction | undefined>();
   spec.combatants.forEach((cs, i) => tactics.set(cs.id, cs.tactics ? readAction(cs.tactics, `combatants[${i}].tactics`) : undefined));
   const rounds = spec.rounds.map((r, i) => Object.fromEntries(Object.entries(r).map(([id, a]) => [id, readAction(a, `rounds[${i}].${id}`)])));
@@ -219,7 +243,7 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
   const names = Object.fromEntries([...fighters.values()].map((f) => [f.spec.id, f.c.name]));
   /** A Hitbox event; `names` lets the log show names instead of ids. */
   const hbEvent = (round: number, kind: string, data: Record<string, unknown>): EncounterEvent => ({ type: "custom", round, kind: `hitbox.${kind}`, data: { ...data, names } });
-  const isOut = (f: Fighter) => hitbox.isOut(hitbox.vitals(f.c));
+  const isOut = (f: Fighter) => engine.isOut(f.spec.id);
   let turn = 0;
   let ended: EndEvent | undefined;
 
@@ -356,16 +380,17 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     };
   };
 
-  for (turn = 1; turn <= spec.maxRounds; turn++) {
+  while (!ended) {
+    turn = engine.nextRound();
     events.push({ type: "round", round: turn });
     events.push(hbEvent(turn, "turn", { turn, from: elapsedSeconds(turn - 1), to: elapsedSeconds(turn), seconds: TURN_SECONDS }));
     // The turn's start from the core: a fresh economy, prone from the last turn, the shock count (HB-DMG-04).
-    for (const f of fighters.values()) {
-      const start = startRound(f.c, opts);
-      f.c = start.combatant;
-      f.economy = start.economy;
-      f.rolled = undefined;
-      for (const e of start.events) if (e.label === "FRAY.Hitbox.Play.Event.ShockDeath") events.push(hbEvent(turn, "shockDeath", { actor: f.spec.id, turns: opts.shockTurns }));
+    const seen = engine.events.length;
+    engine.startRound();
+    for (const f of fighters.values()) f.rolled = undefined;
+    for (const e of engine.events.slice(seen)) {
+      if (e.type !== "lifecycle") continue;
+      if (e.events.some((x) => x.label === "FRAY.Hitbox.Play.Event.ShockDeath")) events.push(hbEvent(turn, "shockDeath", { actor: e.actor, turns: opts.shockTurns }));
     }
     const standing = [...fighters.values()].filter((f) => !isOut(f));
     const declared = standing.map(declare);
@@ -433,8 +458,8 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     }
     // Whoever went prone or dropped to dodge lies prone from the next turn (HB-ACT-04).
     for (const f of fighters.values()) f.c = endTurn(f.c, false);
-    ended = sideDown(fighters.values(), isOut, turn);
-    if (ended) break;
+    const over = engine.isOver();
+    if (over) ended = { type: "end", ...over };
   }
   return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => hitbox.vitals(f.c), isOut }, events, history);
 }

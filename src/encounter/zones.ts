@@ -1,10 +1,10 @@
 import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
-import { createEconomy, shortfall, spend, type ActionCost, type Economy } from "../rules/core/economy.js";
+import { shortfall, spend, type ActionCost, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import { isRecord } from "../rules/core/parse.js";
-import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
-import { attackInput, planStep } from "../rules/core/step.js";
+import { RoundEngine } from "../rules/core/round.js";
+import type { RulesetOptions } from "../rules/core/ruleset.js";
 import type { DamageReport, DamageStep } from "../rules/core/types.js";
 import {
   MOVE_RATES,
@@ -31,7 +31,7 @@ import {
   type ZonesWeapon,
 } from "../rules/zones/index.js";
 import { DAMAGE_TYPES, STANCES } from "../rules/zones/model.js";
-import { buildEntryCombatant, fail, finishEncounter, recordingRoller, sideDown, standingSides, type EndEvent } from "./common.js";
+import { buildEntryCombatant, fail, finishEncounter, recordingRoller, type EndEvent } from "./common.js";
 import type { ContentIndex } from "./content.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
@@ -138,7 +138,6 @@ function zonesAction(a: ActionSpec, path: string, ids: Set<string>): ZonesAction
 }
 
 const OUT = ["unconscious", "incapacitated", "dead", "fled"];
-const isOut = (f: Fighter) => zones.isOut(zones.vitals(f.c)) || f.c.conditions.some((s) => OUT.includes(s));
 
 /**
  * The situation values of the play contract (`zones.situation()` ids) for an action: the file's
@@ -184,13 +183,34 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
   const opts = zonesOptions(options);
   const { logged, history } = recordingRoller(spec, dice);
   const ids = new Set(spec.combatants.map((c) => c.id));
-  const fighters = new Map<string, Fighter>();
-  spec.combatants.forEach((cs, i) => {
+  const entries = spec.combatants.map((cs, i) => {
     const surprised = cs.extra.surprised;
     if (surprised !== undefined && typeof surprised !== "boolean") fail(`combatants[${i}].surprised`, "true or false");
-    const c = buildZonesCombatant(cs, i, content);
-    fighters.set(cs.id, { spec: cs, c, economy: createEconomy(zones.economy(c, options)) });
+    return { id: cs.id, side: cs.side, combatant: buildZonesCombatant(cs, i, content) };
   });
+  const engine = new RoundEngine(zones, entries, logged, { options, maxRounds: spec.maxRounds, out: (c) => c.conditions.some((s) => OUT.includes(s)) });
+  // Each entry's view of its combatant and economy in the engine.
+  const fighters = new Map<string, Fighter>(
+    spec.combatants.map((cs) => {
+      const rf = engine.get(cs.id);
+      const view: Fighter = {
+        spec: cs,
+        get c() {
+          return rf.combatant;
+        },
+        set c(c: ZonesCombatant) {
+          rf.combatant = c;
+        },
+        get economy() {
+          return rf.economy;
+        },
+        set economy(e: Economy) {
+          rf.economy = e;
+        },
+      };
+      return [cs.id, view];
+    }),
+  );
   // Check every declared action up front, so a bad key fails before any die is rolled.
   const actions = new Map<string, ZonesAction>();
   spec.rounds.forEach((r, i) => Object.entries(r).forEach(([id, a]) => actions.set(`${i}:${id}`, zonesAction(a, `rounds[${i}].${id}`, ids))));
@@ -208,24 +228,18 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     if (Array.isArray(data.surprised)) named.surprisedNames = (data.surprised as string[]).map(nameOf);
     events.push({ type: "custom", round, kind, data: named });
   };
-  const enemiesOf = (f: Fighter) => [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !isOut(o));
+  const isOut = (f: Fighter) => engine.isOut(f.spec.id);
+  const enemiesOf = (f: Fighter) => engine.enemiesOf(f.spec.id).map((o) => fighters.get(o.id)!);
   /** What an action costs, from the ruleset's actions (ZN-ACT-02). */
-  const costOf = (f: Fighter, id: string): ActionCost => zones.actions!(f.c, options).find((a) => a.id === id)!.cost;
-  /** The follow-up of an action in the rules (aim, regained speed, ammunition ...). */
-  const after = (f: Fighter, outcome: Parameters<NonNullable<typeof zones.afterAction>>[1]) => {
-    const next = zones.afterAction!(f.c, outcome, f.economy, options);
-    f.c = next.combatant;
-    f.economy = next.economy;
-  };
+  const costOf = (f: Fighter, id: string): ActionCost => engine.costOf(f.spec.id, id)!;
   const setWeapon = (f: Fighter, w: ZonesWeapon) => (f.c = { ...f.c, weapons: f.c.weapons.map((x) => (x.id === w.id ? w : x)) });
   const findWeapon = (f: Fighter, ref: string | true | undefined, field: string): ZonesWeapon => {
     const w = ref === undefined || ref === true ? f.c.weapons.find((x) => x.kind === "firearm") ?? f.c.weapons[0] : f.c.weapons.find((x) => x.id === ref || x.name === ref);
     if (!w) fail(field, `a weapon of ${f.c.name} (${f.c.weapons.map((x) => x.name).join(", ")})`);
     return w;
   };
-  const applyHits = (round: number, target: Fighter, packet: ZonesDamagePacket, cause: string): DamageReport => {
-    const report = zones.applyDamage(target.c, packet, options);
-    target.c = { ...target.c, hp: report.after.hp!, conditions: report.after.conditions };
+  /** Logs damage the engine applied. */
+  const logHits = (round: number, target: Fighter, packet: ZonesDamagePacket, report: DamageReport, cause: string): void => {
     const parts = packet.parts?.length ? packet.parts : [packet];
     custom(round, "damage", {
       target: target.spec.id,
@@ -236,12 +250,15 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
       maxHp: report.after.hp!.max,
       added: report.added,
     });
-    return report;
+  };
+  /** Applies damage the engine does not deal itself (a catastrophic failure's) and logs it. */
+  const applyHits = (round: number, target: Fighter, packet: ZonesDamagePacket, cause: string): void => {
+    const report = zones.applyDamage(target.c, packet, options);
+    target.c = { ...target.c, hp: report.after.hp!, conditions: report.after.conditions };
+    logHits(round, target, packet, report, cause);
   };
 
-  let order: InitiativeRoll[] = [];
   let round = 0;
-  let ended: EndEvent | undefined;
 
   const attack = async (f: Fighter, action: ActionSpec, za: ZonesAction): Promise<void> => {
     const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
@@ -275,27 +292,22 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
       distanceMetres: range,
       situation: situationValues({ ...parseSituation(f.spec.tactics?.situation, `${situationPath}`), ...parseSituation(action.situation, situationPath) }, za),
     };
-    let planned;
-    try {
-      if (target && weapon.kind === "melee" && target.spec.react && target.spec.react !== "none") {
-        const offered = zones.reactions(attackInput(zones, request, f.c, target.c, options), target.economy, options).filter((r) => r.available);
-        const want = target.spec.react === "defend" ? ["dodge", "block"] : [target.spec.react];
-        const pick = offered.find((r) => want.includes(r.id));
-        if (pick) request.reaction = pick.id;
-      }
-      planned = planStep(zones, request, f.c, target?.c, options, target?.economy);
-    } catch (error) {
+    const want = target?.spec.react === "defend" ? ["dodge", "block"] : [target?.spec.react];
+    // Paid from the economy; aim spent, ammunition used, a malfunction kept, a thrown weapon gone
+    // by the ruleset's afterAction (ZN-RNG-07, ZN-BST-01, ZN-MAL-01, ZN-THR-01).
+    const done = await engine.attack(request, {
+      react: target && weapon.kind === "melee" && target.spec.react && target.spec.react !== "none" ? (offered) => offered.find((r) => want.includes(r.id))?.id : undefined,
+      damage: weapon.kind !== "grenade",
       // A rule stops the attack (a jammed or empty weapon, out of range): the turn is lost, the fight goes on.
-      if (!(error instanceof FrayError) || error.key === "FRAY.Error.Field") throw error;
-      events.push({ type: "skip", round, actor: f.spec.id, reason: error.key, data: error.data });
-      return;
-    }
-    const { input, plan, odds } = planned;
-    const result = (await zones.resolveAttack(plan, input, logged, options)) as ZonesAttackResult;
-    f.economy = spend(f.economy, costOf(f, "attack"));
-    if (result.reaction && plan.reaction && target) target.economy = spend(target.economy, plan.reaction.cost);
-    // Aim spent, ammunition used, a malfunction kept, a thrown weapon gone (ZN-RNG-07, ZN-BST-01, ZN-MAL-01, ZN-THR-01).
-    after(f, { kind: "attack", weaponId: weapon.id, modeId: plan.modeId, result });
+      refuse: (error) => {
+        if (error.key === "FRAY.Error.Field") return false;
+        events.push({ type: "skip", round, actor: f.spec.id, reason: error.key, data: error.data });
+        return true;
+      },
+    });
+    if (!done) return;
+    const { plan, odds, packet, report } = done.step;
+    const result = done.step.result as ZonesAttackResult;
     events.push({ type: "attack", round, attacker: f.spec.id, target: target?.spec.id ?? "area", weapon: weapon.name, mode: plan.modeId, range, plan, odds, result });
     if (result.bullets && (result.bullets.fired > 1 || result.bullets.stoppedBy)) {
       custom(round, "bullets", { ...result.bullets, total: result.check.total, odds: result.bullets.difficulties?.map((_, i) => odds.outcomes?.[`bullet${i + 1}`] ?? (i === 0 ? odds.hit : 0)) ?? [] });
@@ -326,9 +338,7 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
       }
       return;
     }
-    if (!result.lands || !target) return;
-    const packet = await zones.rollDamage(result, input, logged, options);
-    applyHits(round, target, packet, weapon.name);
+    if (target && packet && report) logHits(round, target, packet as ZonesDamagePacket, report, weapon.name);
   };
 
   const act = async (f: Fighter, action: ActionSpec, za: ZonesAction): Promise<void> => {
@@ -367,8 +377,7 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
       return false;
     };
     if (za.regain && needAction()) {
-      f.economy = spend(f.economy, costOf(f, "regainSpeed"));
-      after(f, { kind: "action", id: "regainSpeed" });
+      engine.act(f.spec.id, "regainSpeed");
       custom(round, "regain", { actor: f.spec.id, speed: f.economy.pools.speed!.value });
     }
     if (za.draw && needAction()) {
@@ -393,15 +402,16 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
       custom(round, "reload", { actor: f.spec.id, weapon: w.name, done: p.done, loaded: p.weapon.loaded });
     }
     if (action.aim && needAction()) {
-      f.economy = spend(f.economy, costOf(f, "aim"));
-      after(f, { kind: "action", id: "aim" });
+      engine.act(f.spec.id, "aim");
       custom(round, "aim", { actor: f.spec.id, actions: f.c.aim });
     }
     const busy = za.stance || action.move !== undefined || za.regain || za.draw || za.clear || za.reload || action.aim;
     if (action.attack !== undefined || !busy) await attack(f, action, za);
   };
 
-  for (round = 1; round <= spec.maxRounds; round++) {
+  let ended: EndEvent | undefined;
+  while (!ended) {
+    round = engine.nextRound();
     events.push({ type: "round", round });
     if (round === 1) {
       const surprised = [...fighters.values()].filter((f) => f.spec.extra.surprised === true);
@@ -411,37 +421,33 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     custom(round, "plot", {});
     // New round (the ruleset's): the surprise round over, movement back to subtle, aim lost, speed
     // and effort points carried over (ZN-SUR-01, ZN-RNG-04, ZN-RNG-07, ZN-MOV-03).
-    for (const f of fighters.values()) {
-      const start = zones.startRound!(f.c, round === 1 ? undefined : f.economy, round, options);
-      f.c = start.combatant;
-      f.economy = start.economy;
-    }
-    const standing = [...fighters.values()].filter((f) => !isOut(f) && !f.c.conditions.includes("surprised"));
-    const rolled = new Set(order.flatMap((r) => r.members));
-    const fresh = round === 1 || zones.initiativeTiming(options) === "round";
-    const toRoll = fresh ? standing : standing.filter((f) => !rolled.has(f.spec.id));
-    const rolls: InitiativeRoll[] = fresh ? [] : order.filter((r) => r.members.some((id) => !isOut(fighters.get(id)!)));
-    for (const f of toRoll) {
-      const za = zonesActionOf(round, f);
-      if (za.effort > 0) {
-        f.c = { ...f.c, initiativeEffort: Math.min(za.effort, f.c.effort.value) };
-        custom(round, "effort", { actor: f.spec.id, points: f.c.initiativeEffort });
-      }
-      rolls.push(await zones.rollInitiative([f.c], logged));
-      f.c = { ...f.c, effort: { ...f.c.effort, value: f.c.effort.value - f.c.initiativeEffort } };
-      f.economy = spend(f.economy, { pools: { effort: f.c.initiativeEffort } });
-    }
-    order = zones.order(rolls);
-    events.push({ type: "initiative", round, rolls: order, order: order.flatMap((r) => r.members), kept: !fresh && toRoll.length === 0 });
-    for (const id of order.flatMap((r) => r.members)) {
+    engine.startRound();
+    // Initiative of those not surprised, rolled again each round or kept (ZN-INI-03), with the
+    // effort points each spends on it (ZN-INI-02).
+    const init = await engine.rollInitiative({
+      eligible: (rf) => !rf.combatant.conditions.includes("surprised"),
+      rollMissing: true,
+      before: ([rf]) => {
+        const f = fighters.get(rf!.id)!;
+        const za = zonesActionOf(round, f);
+        if (za.effort > 0) {
+          f.c = { ...f.c, initiativeEffort: Math.min(za.effort, f.c.effort.value) };
+          custom(round, "effort", { actor: f.spec.id, points: f.c.initiativeEffort });
+        }
+      },
+      after: ([rf]) => {
+        const f = fighters.get(rf!.id)!;
+        f.c = { ...f.c, effort: { ...f.c.effort, value: f.c.effort.value - f.c.initiativeEffort } };
+        f.economy = spend(f.economy, { pools: { effort: f.c.initiativeEffort } });
+      },
+    });
+    events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
+    for (const id of engine.turns(init.order, (rf) => rf.combatant.conditions.includes("surprised"))) {
       const f = fighters.get(id)!;
-      if (isOut(f) || f.c.conditions.includes("surprised")) continue;
-      const action = spec.rounds[round - 1]?.[id] ?? f.spec.tactics ?? {};
-      await act(f, action, zonesActionOf(round, f));
-      if (standingSides(fighters.values(), isOut).size <= 1) break;
+      await act(f, spec.rounds[round - 1]?.[id] ?? f.spec.tactics ?? {}, zonesActionOf(round, f));
     }
-    ended = sideDown(fighters.values(), isOut, round);
-    if (ended) break;
+    const over = engine.isOver();
+    if (over) ended = { type: "end", ...over };
   }
   return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => zones.vitals(f.c), isOut }, events, history);
 }

@@ -1,0 +1,422 @@
+/**
+ * One round engine for every ruleset and every host: the combatants with their side, round
+ * economy and out flag; initiative by the ruleset's timing (once per combat, every round, or
+ * none: everyone acts together, HB-ACT-01) and groups; the start of each round and its upkeep;
+ * the acting order; actions paid from the economy and followed by the ruleset's `afterAction`;
+ * attacks through the core's attack step with forced checks; and the end of the fight when one
+ * side is down or the last round is played. Pure and host-independent: dice come through the
+ * dice port, everything it reports is JSON-safe data ({@link RoundEvent}) that the encounter log
+ * and a combat tracker both show. Tactics (who attacks whom with what) stay with the host, which
+ * hands the engine its decisions as data and callbacks.
+ */
+import type { ActionOutcome, AttackRequest, ForcedCheckResult, LifecycleEvent } from "./contract.js";
+import type { DiceRoller } from "./dice/port.js";
+import { createEconomy, shortfall, spend, type ActionCost, type Economy } from "./economy.js";
+import { FrayError } from "./errors.js";
+import type { InitiativeRoll, ReactionOption, Ruleset, RulesetOptions, UpkeepReport } from "./ruleset.js";
+import { attackInput, attackStep, planStep, type AttackStep } from "./step.js";
+import type { DamageReport } from "./types.js";
+
+/** A combatant as the host brings it to the fight. */
+export interface RoundEntry<C> {
+  /** The combatant's id (the ruleset's combatant id as well). */
+  id: string;
+  /** Side (team) it fights for; the fight ends when one side is left standing. */
+  side: string;
+  combatant: C;
+  /** Played by a player (declares first under `players-first`, ZN-INI-01). */
+  player?: boolean;
+}
+
+/** A combatant in the fight: its current state and round economy. */
+export interface RoundFighter<C> {
+  id: string;
+  side: string;
+  player: boolean;
+  combatant: C;
+  economy: Economy;
+}
+
+/** How a fight ended. */
+export interface RoundEnd {
+  round: number;
+  /** The side left standing; `null` when none is or the last round ran out. */
+  winner: string | null;
+  reason: "side-down" | "max-rounds";
+}
+
+/** What the engine did, in order; JSON-safe data for logs and trackers. */
+export type RoundEvent =
+  | { type: "round"; round: number }
+  /** Initiative rolled (`kept: false`) or kept from an earlier round; `order` lists ids, first to act first. */
+  | { type: "initiative"; round: number; rolls: InitiativeRoll[]; order: string[]; kept: boolean }
+  /** What a lifecycle transition of the ruleset did to a combatant (`startRound`, `afterAction`). */
+  | { type: "lifecycle"; round: number; actor: string; phase: "start" | "after"; events: LifecycleEvent[] }
+  | { type: "upkeep"; round: number; actor: string; report: UpkeepReport }
+  /** An action paid from the economy. */
+  | { type: "paid"; round: number; actor: string; action: string; cost: ActionCost }
+  /** An action refused: `missing` names the slot or pool that is spent, or the error key of a rule that stops it. */
+  | { type: "refused"; round: number; actor: string; action: string; missing: string; data?: Record<string, unknown> }
+  | { type: "attack"; round: number; attacker: string; target?: string; weaponId: string; hit: boolean; lands: boolean; report?: DamageReport }
+  | { type: "forced"; round: number; actor: string; result: ForcedCheckResult }
+  | ({ type: "end" } & RoundEnd);
+
+/** How the host wants the engine to run. */
+export interface RoundConfig<C> {
+  /** The ruleset's option values (defaults filled in). */
+  options: RulesetOptions;
+  /** The last round played (a whole number, 1 or more). */
+  maxRounds: number;
+  /**
+   * Further reasons a combatant is out of the fight besides `ruleset.isOut` of its vitals (fled,
+   * unable to act); none by default.
+   */
+  out?: (c: C) => boolean;
+  /**
+   * The initiative groups of the standing combatants (UD-INI-02, CR-INI-01), e.g. with the core's
+   * `initiativeGroups`; each combatant alone by default.
+   */
+  groups?: (standing: C[]) => C[][];
+}
+
+/** The options of one initiative roll. */
+export interface InitiativeOptions<C> {
+  /** Who may roll now (surprised combatants may not, ZN-SUR-01); everyone standing by default. */
+  eligible?: (f: RoundFighter<C>) => boolean;
+  /**
+   * When initiative is kept from an earlier round, also roll for eligible combatants without a
+   * roll yet (those surprised in the first round, ZN-SUR-01), and drop the rolls of the fallen.
+   */
+  rollMissing?: boolean;
+  /** Called just before a group rolls (effort spent on initiative, ZN-INI-02). */
+  before?: (members: RoundFighter<C>[]) => void;
+  /** Called just after a group rolls. */
+  after?: (members: RoundFighter<C>[]) => void;
+}
+
+/** The options of one attack. */
+export interface AttackOptions {
+  /** A free attack (UD-OPT-02): nothing is paid. */
+  free?: boolean;
+  /** The attack's cost; the ruleset's `attack` action by default. */
+  cost?: ActionCost;
+  /** Chooses the defender's declared reaction among those available; none by default. */
+  react?: (available: ReactionOption[]) => string | undefined;
+  /** False when the attack deals no damage of its own (a grenade's blast is the host's); true by default. */
+  damage?: boolean;
+  /** Run `afterAction` for the target too, with the attack's outcome (Critical stun and knock-out, CR-STN-01). */
+  settleTarget?: boolean;
+  /** Rule errors that stop the attack without stopping the fight (a jammed weapon): refused, not thrown. */
+  refuse?: (error: FrayError) => boolean;
+}
+
+/** A combatant's state right after one stage of an attack, and what its `afterAction` did then. */
+export interface Settled<C> {
+  combatant: C;
+  economy: Economy;
+  /** Lifecycle events of the `afterAction` run at this stage; empty when none ran. */
+  events: LifecycleEvent[];
+}
+
+/** An attack the engine played, with the state of each combatant after each stage. */
+export interface AttackRecord<C, I> {
+  step: AttackStep<C, I>;
+  /** The attacker after its `afterAction` (the last stage). */
+  attacker: Settled<C>;
+  /** The target after the damage (and its `afterAction` when `settleTarget`); absent without damage. */
+  target?: Settled<C>;
+  /** Each forced check the damage caused, with the target after it (and after its `afterAction` when `settleTarget`). */
+  forced: { result: ForcedCheckResult; after: Settled<C> }[];
+}
+
+/**
+ * The round engine over a ruleset `Ruleset<C, I>`. A host creates it with its combatants, then
+ * each round calls {@link nextRound}, {@link startRound} (and {@link upkeep}), {@link rollInitiative}
+ * in the order its ruleset plays them, walks {@link turns} and for each combatant makes its
+ * decisions with {@link act} and {@link attack}, until {@link isOver} says the fight ended.
+ * Sources: UD-INI-01, UD-INI-03, CR-INI-01, CR-AP-01, HB-ACT-01, ZN-INI-01.
+ * @throws FrayError `FRAY.Error.Field` naming `combatants` (no combatant, or an id twice) or
+ *   `maxRounds` (not a whole number of 1 or more).
+ */
+export class RoundEngine<C, I> {
+  /** The round being played; 0 before the first. */
+  round = 0;
+  /** The current initiative rolls, in acting order. */
+  rolls: InitiativeRoll[] = [];
+  /** Everything the engine did, in order. */
+  readonly events: RoundEvent[] = [];
+  private readonly fighters = new Map<string, RoundFighter<C>>();
+
+  constructor(
+    readonly ruleset: Ruleset<C, I>,
+    entries: readonly RoundEntry<C>[],
+    readonly dice: DiceRoller,
+    readonly config: RoundConfig<C>,
+  ) {
+    if (!entries.length) throw new FrayError("FRAY.Error.Field", { field: "combatants", expected: "one combatant or more" }, "No combatants");
+    if (!Number.isInteger(config.maxRounds) || config.maxRounds < 1) {
+      throw new FrayError("FRAY.Error.Field", { field: "maxRounds", expected: "a whole number, 1 or more" }, "Bad maxRounds");
+    }
+    for (const e of entries) {
+      if (this.fighters.has(e.id)) throw new FrayError("FRAY.Error.Field", { field: "combatants", expected: `one entry per id (${e.id} twice)` }, `Combatant ${e.id} twice`);
+      this.fighters.set(e.id, { id: e.id, side: e.side, player: e.player ?? false, combatant: e.combatant, economy: createEconomy(ruleset.economy(e.combatant, config.options)) });
+    }
+  }
+
+  /** Every fighter, in the order given. */
+  all(): RoundFighter<C>[] {
+    return [...this.fighters.values()];
+  }
+
+  /**
+   * The fighter with this id.
+   * @throws FrayError `FRAY.Error.Field` (field `id`) for an unknown id.
+   */
+  get(id: string): RoundFighter<C> {
+    const f = this.fighters.get(id);
+    if (!f) throw new FrayError("FRAY.Error.Field", { field: "id", expected: `a combatant id (${[...this.fighters.keys()].join(", ")})` }, `No combatant ${id}`);
+    return f;
+  }
+
+  /** Puts a combatant's new state in place (what the host's own rules changed). */
+  update(id: string, combatant: C, economy?: Economy): void {
+    const f = this.get(id);
+    f.combatant = combatant;
+    if (economy) f.economy = economy;
+  }
+
+  /** True when the combatant is out of the fight: `ruleset.isOut` of its vitals, or the host's `out`. */
+  isOut(id: string): boolean {
+    const c = this.get(id).combatant;
+    return this.ruleset.isOut(this.ruleset.vitals(c)) || (this.config.out?.(c) ?? false);
+  }
+
+  /** The standing enemies of a combatant, in the order given. */
+  enemiesOf(id: string): RoundFighter<C>[] {
+    const side = this.get(id).side;
+    return this.all().filter((f) => f.side !== side && !this.isOut(f.id));
+  }
+
+  /** The sides that still have a combatant who is not out. */
+  standingSides(): Set<string> {
+    return new Set(this.all().filter((f) => !this.isOut(f.id)).map((f) => f.side));
+  }
+
+  /** Starts the next round; returns its number. */
+  nextRound(): number {
+    this.round += 1;
+    this.events.push({ type: "round", round: this.round });
+    return this.round;
+  }
+
+  /**
+   * The start of the round for every combatant, out or not (`ruleset.startRound`): its economy
+   * for the round, pools carried over where the ruleset says so, and what a new round resets.
+   * @param carryFirst pass the starting economy as the previous one in the first round too (a
+   *   ruleset that reads its pools from it, Critical's AP); by default the first round has none.
+   */
+  startRound(carryFirst = false): void {
+    for (const f of this.all()) {
+      const previous = this.round === 1 && !carryFirst ? undefined : f.economy;
+      const next = this.ruleset.startRound(f.combatant, previous, this.round, this.config.options);
+      f.combatant = next.combatant;
+      f.economy = next.economy;
+      if (next.events.length) this.events.push({ type: "lifecycle", round: this.round, actor: f.id, phase: "start", events: next.events });
+    }
+  }
+
+  /**
+   * The round's upkeep (`ruleset.upkeep`) for each combatant in `ids` (every combatant by
+   * default), from the second round on and only for rulesets that have one (CR-HIT-02): the
+   * combatant takes the upkeep's vital state. Returns the reports by id.
+   */
+  async upkeep(ids: readonly string[] = [...this.fighters.keys()]): Promise<Map<string, UpkeepReport>> {
+    const reports = new Map<string, UpkeepReport>();
+    if (this.round < 2 || !this.ruleset.upkeep) return reports;
+    for (const id of ids) {
+      const f = this.get(id);
+      const report = await this.ruleset.upkeep(f.combatant, this.dice, this.config.options);
+      f.combatant = this.ruleset.withVitals(f.combatant, report.after);
+      reports.set(id, report);
+      this.events.push({ type: "upkeep", round: this.round, actor: id, report });
+    }
+    return reports;
+  }
+
+  /**
+   * Initiative for the round by the ruleset's timing: rolled in the first round and kept after
+   * (`combat`, UD-INI-03, CR-INI-01), rolled again every round (`round`, UD-INI-01, ZN-INI-01),
+   * or none at all (`none`: everyone acts together in the order given, HB-ACT-01). Groups come
+   * from the config (UD-INI-02). Returns the `initiative` event (also in {@link events}).
+   */
+  async rollInitiative(opts: InitiativeOptions<C> = {}): Promise<Extract<RoundEvent, { type: "initiative" }>> {
+    const timing = this.ruleset.initiativeTiming(this.config.options);
+    const eligible = (f: RoundFighter<C>) => !this.isOut(f.id) && (opts.eligible?.(f) ?? true);
+    let kept = false;
+    if (timing === "none") {
+      this.rolls = [];
+    } else {
+      const fresh = this.round <= 1 || timing === "round" || !this.rolls.length;
+      const rolled = new Set(this.rolls.flatMap((r) => r.members));
+      const standing = this.all().filter(eligible);
+      const toRoll = fresh ? standing : opts.rollMissing ? standing.filter((f) => !rolled.has(f.id)) : [];
+      let rolls = fresh ? [] : this.rolls;
+      if (!fresh && opts.rollMissing) rolls = rolls.filter((r) => r.members.some((id) => !this.isOut(id)));
+      if (toRoll.length || opts.rollMissing) {
+        const byCombatant = new Map(toRoll.map((f) => [f.combatant, f] as const));
+        const groups = this.config.groups ? this.config.groups(toRoll.map((f) => f.combatant)) : toRoll.map((f) => [f.combatant]);
+        rolls = [...rolls];
+        for (const group of groups) {
+          const members = group.map((c) => byCombatant.get(c)!);
+          opts.before?.(members);
+          rolls.push(await this.ruleset.rollInitiative(members.map((m) => m.combatant), this.dice));
+          opts.after?.(members);
+        }
+        rolls = this.ruleset.order(rolls);
+      }
+      kept = !fresh && toRoll.length === 0;
+      this.rolls = rolls;
+    }
+    const event = { type: "initiative" as const, round: this.round, rolls: this.rolls, order: this.order(), kept };
+    this.events.push(event);
+    return event;
+  }
+
+  /** Ids in acting order: by initiative, or everyone in the order given where there is none (HB-ACT-01). */
+  order(): string[] {
+    return this.ruleset.initiativeTiming(this.config.options) === "none" ? [...this.fighters.keys()] : this.rolls.flatMap((r) => r.members);
+  }
+
+  /**
+   * The turns of the round: each id of `order` (the acting order by default) whose combatant is
+   * not out when its turn comes and not skipped; stops once at most one side is standing.
+   */
+  *turns(order: readonly string[] = this.order(), skip?: (f: RoundFighter<C>) => boolean): Generator<string> {
+    for (const id of order) {
+      const f = this.get(id);
+      if (this.isOut(id) || skip?.(f)) continue;
+      yield id;
+      if (this.standingSides().size <= 1) return;
+    }
+  }
+
+  /** The cost of one of the ruleset's actions for this combatant (`ruleset.actions`), or undefined when it has no such action. */
+  costOf(id: string, actionId: string): ActionCost | undefined {
+    return this.ruleset.actions(this.get(id).combatant, this.config.options).find((a) => a.id === actionId)?.cost;
+  }
+
+  /**
+   * Pays a cost from the combatant's economy (CR-AP-01). Returns false, with a `refused` event
+   * naming the spent slot or pool, when the economy cannot pay it.
+   */
+  pay(id: string, action: string, cost: ActionCost): boolean {
+    const f = this.get(id);
+    const missing = shortfall(f.economy, cost);
+    if (missing) {
+      this.events.push({ type: "refused", round: this.round, actor: id, action, missing });
+      return false;
+    }
+    f.economy = spend(f.economy, cost);
+    this.events.push({ type: "paid", round: this.round, actor: id, action, cost });
+    return true;
+  }
+
+  /** Runs the ruleset's `afterAction` for a combatant and returns what it did. */
+  afterAction(id: string, outcome: ActionOutcome): LifecycleEvent[] {
+    const f = this.get(id);
+    const next = this.ruleset.afterAction(f.combatant, outcome, f.economy, this.config.options);
+    f.combatant = next.combatant;
+    f.economy = next.economy;
+    if (next.events.length) this.events.push({ type: "lifecycle", round: this.round, actor: id, phase: "after", events: next.events });
+    return next.events;
+  }
+
+  /**
+   * One of the ruleset's actions (`ruleset.actions`, by id): paid from the economy, then the
+   * ruleset's `afterAction`. Returns its lifecycle events, or `undefined` when the economy
+   * cannot pay (a `refused` event says which slot or pool).
+   * @param cost the cost when the host knows it better (a move's band); the action's by default.
+   * @throws FrayError `FRAY.Error.Field` (field `action`) when the ruleset has no such action and no cost is given.
+   */
+  act(id: string, actionId: string, cost?: ActionCost): LifecycleEvent[] | undefined {
+    const price = cost ?? this.costOf(id, actionId);
+    if (!price) throw new FrayError("FRAY.Error.Field", { field: "action", expected: `an action of the ruleset (${actionId})` }, `No action ${actionId}`);
+    if (!this.pay(id, actionId, price)) return undefined;
+    return this.afterAction(id, { kind: "action", id: actionId });
+  }
+
+  /**
+   * One attack through the core's attack step: refused when the attacker cannot pay it; the
+   * defender's declared reaction chosen by `react`; resolved, damage rolled and applied; the
+   * attack paid from the attacker's economy and the reaction from the defender's; `afterAction`
+   * for the target (when `settleTarget`), each forced check the damage calls for
+   * (`ruleset.forcedCheck`, HB-DMG-04, CR-HIT-02), and `afterAction` for the attacker.
+   * Returns `undefined` when refused (a `refused` event says why).
+   * @throws FrayError from the ruleset on a request it refuses, unless `refuse` accepts the error.
+   */
+  async attack(request: AttackRequest, opts: AttackOptions = {}): Promise<AttackRecord<C, I> | undefined> {
+    const { options } = this.config;
+    const attacker = this.get(request.attackerId);
+    const target = request.targetId !== undefined ? this.get(request.targetId) : undefined;
+    const cost = opts.free ? {} : (opts.cost ?? this.costOf(attacker.id, "attack") ?? {});
+    const missing = shortfall(attacker.economy, cost);
+    if (missing) {
+      this.events.push({ type: "refused", round: this.round, actor: attacker.id, action: "attack", missing });
+      return undefined;
+    }
+    let step: AttackStep<C, I>;
+    try {
+      if (target && opts.react) {
+        const input = attackInput(this.ruleset, request, attacker.combatant, target.combatant, options);
+        const chosen = opts.react(this.ruleset.reactions(input, target.economy, options).filter((r) => r.available));
+        request = chosen ? { ...request, reaction: chosen } : request;
+      }
+      if (opts.damage === false) {
+        const planned = planStep(this.ruleset, request, attacker.combatant, target?.combatant, options, target?.economy);
+        step = { ...planned, result: await this.ruleset.resolveAttack(planned.plan, planned.input, this.dice, options) };
+      } else {
+        step = await attackStep(this.ruleset, request, attacker.combatant, target?.combatant, this.dice, options, target?.economy);
+      }
+    } catch (error) {
+      if (error instanceof FrayError && opts.refuse?.(error)) {
+        this.events.push({ type: "refused", round: this.round, actor: attacker.id, action: "attack", missing: error.key, data: error.data });
+        return undefined;
+      }
+      throw error;
+    }
+    attacker.economy = spend(attacker.economy, cost);
+    if (target && step.result.reaction && step.plan.reaction) target.economy = spend(target.economy, step.plan.reaction.cost);
+    const outcome: ActionOutcome = { kind: "attack", weaponId: step.plan.weaponId, modeId: step.plan.modeId, result: step.result };
+    this.events.push({ type: "attack", round: this.round, attacker: attacker.id, target: target?.id, weaponId: step.plan.weaponId, hit: step.result.hit, lands: step.result.lands, report: step.report });
+    const settled = (f: RoundFighter<C>, events: LifecycleEvent[]): Settled<C> => ({ combatant: f.combatant, economy: f.economy, events });
+    const forced: AttackRecord<C, I>["forced"] = [];
+    let targetState: Settled<C> | undefined;
+    if (target && step.target && step.report) {
+      target.combatant = step.target;
+      targetState = settled(target, opts.settleTarget ? this.afterAction(target.id, outcome) : []);
+      for (const check of step.report.forced ?? []) {
+        if (!this.ruleset.forcedCheck) break;
+        const result = await this.ruleset.forcedCheck(target.combatant, check, this.dice, options);
+        target.combatant = this.ruleset.withVitals(target.combatant, result.report.after);
+        this.events.push({ type: "forced", round: this.round, actor: target.id, result });
+        forced.push({ result, after: settled(target, opts.settleTarget ? this.afterAction(target.id, outcome) : []) });
+      }
+    }
+    const attackerState = settled(attacker, this.afterAction(attacker.id, outcome));
+    return { step, attacker: attackerState, target: targetState, forced };
+  }
+
+  /**
+   * The end of the fight, if it ended: `side-down` when at most one side is standing (the
+   * winner being that side), `max-rounds` once the last round is played; `undefined` while it
+   * goes on. Records the `end` event the first time it answers.
+   */
+  isOver(): RoundEnd | undefined {
+    const sides = this.standingSides();
+    let end: RoundEnd | undefined;
+    if (sides.size <= 1) end = { round: this.round, winner: [...sides][0] ?? null, reason: "side-down" };
+    else if (this.round >= this.config.maxRounds) end = { round: this.config.maxRounds, winner: null, reason: "max-rounds" };
+    if (end && this.events.at(-1)?.type !== "end") this.events.push({ type: "end", ...end });
+    return end;
+  }
+}
