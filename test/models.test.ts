@@ -152,7 +152,7 @@ describe("UD10 migrateData: older and partial sources", () => {
     const migrated = modelFor("ud10", "character").migrateData(structuredClone(old) as Raw);
     expect(migrated).toMatchObject({
       attributes: { STR: 6, DEX: 4, CON: 5 },
-      skills: { melee: { rating: 5, trained: true }, parry: { rating: 3, trained: true }, dodge: { rating: 0, trained: false } },
+      skills: { melee: { rating: 5, trained: true }, parry: { rating: 3 }, dodge: { rating: 0 } },
       hp: { value: 22, max: 22 },
       // A maximum alone is never turned into a value too: migrateData also sees partial updates.
       ep: { max: 12 },
@@ -207,7 +207,26 @@ describe("UD10 migrateData: older and partial sources", () => {
       skills: { firearms: 3 },
       hp: { value: 14, max: 14 },
     });
-    expect(modelFor("critical", "npc").migrateData({ physique: { ranks: 5, total: 40 }, hits: 31 })).toMatchObject({ hits: { value: 31, max: 40 } });
+    expect(modelFor("critical", "npc").migrateData({ physique: { ranks: 5, total: 40 }, hits: 31 })).toEqual({ physique: { ranks: 5, total: 40 }, hits: { value: 31 } });
+  });
+
+  it("UD-REA-02: a partial update of a skill's rating leaves its trained flag absent", () => {
+    for (const type of ["character", "npc"]) {
+      const migrated = modelFor("ud10", type).migrateData({ skills: { melee: { rating: 3 } } });
+      expect(migrated).toEqual({ skills: { melee: { rating: 3 } } });
+      expect("trained" in (migrated.skills as Record<string, Raw>).melee!).toBe(false);
+    }
+    // A numeric string is still read as the rating, and a given flag is kept as it is.
+    expect(modelFor("ud10", "character").migrateData({ skills: { parry: { rating: "2", trained: false } } })).toEqual({ skills: { parry: { rating: 2, trained: false } } });
+  });
+
+  it("CR-HIT-01: a partial update of the total Physique leaves hits absent", () => {
+    for (const type of ["character", "npc"]) {
+      expect(modelFor("critical", type).migrateData({ physique: { total: 40 } })).toEqual({ physique: { total: 40 } });
+      // Hits given alone never take their maximum from a sibling.
+      expect(modelFor("critical", type).migrateData({ hits: { value: 12 } })).toEqual({ hits: { value: 12 } });
+      expect(modelFor("critical", type).migrateData({ hits: "12" })).toEqual({ hits: { value: 12 } });
+    }
   });
 });
 

@@ -55,9 +55,10 @@ function upperKeys(raw: Raw, known: readonly string[]): void {
 
 /**
  * Migrates a UD10 `character` or `npc` system source in place and returns it: lower-case or
- * string attributes, a skill given as a bare rating (trained at it) or without `trained`
- * (trained when its rating is above 0, as the core reads it), HP/EP given as numbers, a size
- * in other letter case.
+ * string attributes, a skill given as a bare rating (trained at it), numeric strings of a
+ * rating, HP/EP given as numbers, a size in other letter case. A skill given as `{ rating }`
+ * keeps `trained` absent: `migrateData` also sees the partial data of updates, where a new
+ * rating must never set or reset `trained` (the schema's default fills it in a full source).
  */
 export function migrateUd10Actor(source: Raw): Raw {
   if (isRecord(source.attributes)) {
@@ -68,10 +69,7 @@ export function migrateUd10Actor(source: Raw): Raw {
     for (const id of SKILLS) {
       const v = numeric(source.skills[id]);
       if (typeof v === "number") source.skills[id] = { rating: v, trained: true };
-      else if (isRecord(v)) {
-        numbers(v, ["rating"]);
-        if (v.trained === undefined) v.trained = typeof v.rating === "number" && v.rating > 0;
-      }
+      else if (isRecord(v)) numbers(v, ["rating"]);
     }
   }
   for (const key of ["hp", "ep"]) if (key in source) source[key] = migrateTrack(source[key]);
@@ -133,12 +131,16 @@ export function migrateZonesActor(source: Raw): Raw {
   return source;
 }
 
-/** Migrates a Critical actor system source in place: hits given as a number. */
+/**
+ * Migrates a Critical actor system source in place: hits given as a number are the current
+ * hits (`{ value }`). The maximum is left alone, never taken from `physique.total`:
+ * `migrateData` also sees the partial data of updates, and the core reads the maximum from the
+ * total Physique anyway (CR-HIT-01).
+ */
 export function migrateCriticalActor(source: Raw): Raw {
-  if (typeof source.hits === "number") {
-    const total = isRecord(source.physique) && typeof source.physique.total === "number" ? source.physique.total : source.hits;
-    source.hits = { value: source.hits, max: total };
-  }
+  const hits = numeric(source.hits);
+  if (typeof hits === "number") source.hits = { value: hits };
+  else if (isRecord(hits)) numbers(hits, ["value", "max"]);
   return source;
 }
 
