@@ -69,6 +69,8 @@ function misfits(field: StubField, value: unknown, path: string): string[] {
   if (field instanceof NumberField) {
     if (typeof value !== "number") return [`${path}: not a number`];
     if (field.options.integer && !Number.isInteger(value)) return [`${path}: not whole`];
+    const { min, max } = field.options as { min?: number; max?: number };
+    if ((min !== undefined && value < min) || (max !== undefined && value > max)) return [`${path}: ${value} outside ${min} to ${max}`];
     return [];
   }
   if (field instanceof BooleanField) return typeof value === "boolean" ? [] : [`${path}: not a boolean`];
