@@ -5,7 +5,8 @@
  */
 import { ATTRIBUTES, SKILL_ATTRIBUTE, SKILLS, ZONES, parseCombatant } from "../../rules/ud10/model.js";
 import { skillValue } from "../../rules/ud10/attack.js";
-import { CONDITIONS } from "../conditions.js";
+import { statusEffects } from "../conditions.js";
+import { bindingOf } from "../registry.js";
 import type { RulesetChoice } from "../config.js";
 import { actionButtons } from "../logic/round-actions.js";
 import { ud10Derived, type Ud10Derived } from "../models/derived.js";
@@ -171,7 +172,7 @@ export function actorSheetContext(input: ActorSheetInput) {
     ruleset: input.ruleset,
     isUd10: input.ruleset === "ud10",
     enrichedBiography: input.enrichedBiography,
-    conditions: CONDITIONS.map((c) => ({ id: c.id, label: i18n.localize(c.name), img: c.img, active: statuses.has(c.id) })),
+    conditions: statusEffects(bindingOf(input.ruleset)).map((c) => ({ id: c.id, label: i18n.localize(c.name), img: c.img, active: statuses.has(c.id) })),
     tabs: ACTOR_TABS.map((t) => ({ ...t, label: i18n.localize(t.label), active: t.id === activeTab, cssClass: t.id === activeTab ? "active" : "" })),
     tab: Object.fromEntries(ACTOR_TABS.map((t) => [t.id, t.id === activeTab ? "active" : ""])),
   };
