@@ -5,6 +5,7 @@
  * `CONFIG.statusEffects`, so the token HUD and the sheet's Conditions tab toggle the very ids
  * the core checks, and marks the defeated status the combat tracker sets.
  */
+import type { Ruleset } from "../rules/core/ruleset.js";
 import { activeBinding, type AnyBinding } from "./registry.js";
 
 /** One status effect as `CONFIG.statusEffects` holds it: id, i18n key (`name`) and icon. */
@@ -37,7 +38,15 @@ export const CONDITIONS: readonly StatusEffectSpec[] = [
  * @param binding the ruleset's binding; the world's by default.
  */
 export function statusEffects(binding: AnyBinding = activeBinding()): StatusEffectSpec[] {
-  return binding.ruleset.conditions().map((c) => ({ id: c.id, name: c.label, img: c.icon }));
+  return statusEffectsOf(binding.ruleset);
+}
+
+/**
+ * The status effect entries of a rules-core ruleset's conditions (see {@link statusEffects}).
+ * Pure: the sheets' context uses it without the registry.
+ */
+export function statusEffectsOf(ruleset: Pick<Ruleset<never, unknown>, "conditions">): StatusEffectSpec[] {
+  return ruleset.conditions().map((c) => ({ id: c.id, name: c.label, img: c.icon }));
 }
 
 /**

@@ -5,9 +5,10 @@
  * stat view. The context comes from the pure {@link actorSheetContext}.
  */
 import { checkFormula, skillRollIsAction, skillValue, type Ud10Combatant } from "../../rules/ud10/index.js";
-import { combatantOf } from "../documents/actor.js";
+import { combatantOf, type FrayActorApi, type PreparedCore } from "../documents/actor.js";
 import { SKILLS, type SkillId } from "../../rules/ud10/model.js";
 import { actorSource, rollAttack } from "../attack.js";
+import { statusEffects } from "../conditions.js";
 import { SYSTEM_PATH } from "../config.js";
 import { rulesetOfSystem, rulesetOfUuid } from "../models/migrate.js";
 import type { Ud10Derived } from "../models/derived.js";
@@ -96,7 +97,7 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     const parent = (HandlebarsActorSheet.prototype as unknown as { _configureRenderParts?: (o: SheetRenderOptions) => Record<string, SheetPart> })
       ._configureRenderParts;
     const all = parent ? parent.call(this, options) : { ...FrayActorSheet.PARTS };
-    const keep = new Set<string>(actorParts(this.document.type, activeRuleset()));
+    const keep = new Set<string>(actorParts(this.document.type, activeRuleset(), this.#core()?.foreign));
     return Object.fromEntries(Object.entries(all).filter(([id]) => keep.has(id)));
   }
 
@@ -105,8 +106,12 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     const actor = this.document;
     const source = actorSource(actor) as ReturnType<typeof actorSource> & { img?: string; uuid?: string };
     const system = (source.system ?? {}) as { biography?: string };
+    const core = this.#core();
     const context = actorSheetContext({
       actor: { ...source, img: actor.img, uuid: actor.uuid },
+      coreError: core?.combatant === undefined ? core?.error : undefined,
+      foreignRuleset: core?.foreign,
+      conditions: statusEffects(),
       ruleset: activeRuleset(),
       editable: this.isEditable,
       bodyZones: Boolean(ud10OptionValues().bodyZones),
@@ -134,6 +139,12 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     }
     const parent = (HandlebarsActorSheet.prototype as unknown as { _onDropItem?: (e: DragEvent, i: DroppedItem) => Promise<unknown> })._onDropItem;
     return parent ? parent.call(this, event, item) : null;
+  }
+
+  /** What this preparation of the actor made of it: its combatant, the core's error, its foreign ruleset. */
+  #core(): PreparedCore | undefined {
+    const actor = this.document as unknown as Partial<FrayActorApi>;
+    return typeof actor.frayCore === "function" ? actor.frayCore() : undefined;
   }
 
   /** The item a clicked control belongs to (`data-item-id` on it or an ancestor). */

@@ -5,8 +5,9 @@
  */
 import { ATTRIBUTES, SKILL_ATTRIBUTE, SKILLS, ZONES, parseCombatant } from "../../rules/ud10/model.js";
 import { skillValue } from "../../rules/ud10/attack.js";
-import { statusEffects } from "../conditions.js";
-import { bindingOf } from "../registry.js";
+import { localizeError } from "../../rules/core/errors.js";
+import { critical, hitbox, ud10, zones } from "../../rules/index.js";
+import { statusEffectsOf, type StatusEffectSpec } from "../conditions.js";
 import type { RulesetChoice } from "../config.js";
 import { actionButtons } from "../logic/round-actions.js";
 import { ud10Derived, type Ud10Derived } from "../models/derived.js";
@@ -70,11 +71,14 @@ export type ActorPart = (typeof ACTOR_PARTS)[number];
  * The parts each kind of actor sheet shows: a character the header, tabs and tab pages; an NPC
  * the compact stat block; any actor of a ruleset without its own sheet yet the generic view.
  */
-export function actorParts(type: string, ruleset: RulesetChoice): ActorPart[] {
-  if (ruleset !== "ud10") return ["generic"];
+export function actorParts(type: string, ruleset: RulesetChoice, foreignRuleset?: string): ActorPart[] {
+  if (ruleset !== "ud10" || foreignRuleset) return ["generic"];
   if (type === "npc") return ["npc"];
   return ["header", "tabs", "attributes", "combat", "conditions", "biography"];
 }
+
+/** The rules core's ruleset of each id, for what a sheet lists without the registry (conditions). */
+const CORE_RULESETS = { ud10, hitbox, critical, zones } as const;
 
 /** `+3`, `-2`, `0`. */
 export function signedNumber(value: number): string {
@@ -102,7 +106,32 @@ export interface ActorSheetInput {
   activeTab?: string;
   /** The model's derived values, when the actor was prepared by Foundry; computed otherwise. */
   derived?: Ud10Derived | null;
+  /**
+   * Why the core refuses the stored actor (the FrayError of reading or checking it, naming the
+   * field); shown as a warning on the sheet. Absent when the actor reads cleanly.
+   */
+  coreError?: unknown;
+  /** The ruleset the actor belongs to when it is not the world's: shown as such, never cleaned. */
+  foreignRuleset?: string;
+  /**
+   * The status effects the world registered (`CONFIG.statusEffects`), listed on the Conditions
+   * tab; the world ruleset's core conditions when absent.
+   */
+  conditions?: readonly StatusEffectSpec[];
   i18n: SheetI18n;
+}
+
+/** The localized message of a core error, for a sheet. */
+export function sheetErrorText(error: unknown, i18n: SheetI18n): string {
+  const message = localizeError(error, (key, data) => i18n.format(key, Object.fromEntries(Object.entries(data).map(([k, v]) => [k, String(v)]))));
+  return i18n.format("FRAY.Sheet.CoreRefused", { error: message });
+}
+
+/** The localized name of a ruleset id (`FRAY.Ruleset.<id>`), the id itself when unknown. */
+function rulesetName(id: string, i18n: SheetI18n): string {
+  const key = `FRAY.Ruleset.${id}`;
+  const text = i18n.localize(key);
+  return text === key ? id : text;
 }
 
 /** A weapon row of the actor sheet. */
@@ -172,10 +201,13 @@ export function actorSheetContext(input: ActorSheetInput) {
     ruleset: input.ruleset,
     isUd10: input.ruleset === "ud10",
     enrichedBiography: input.enrichedBiography,
-    conditions: statusEffects(bindingOf(input.ruleset)).map((c) => ({ id: c.id, label: i18n.localize(c.name), img: c.img, active: statuses.has(c.id) })),
+    foreignNotice: input.foreignRuleset ? i18n.format("FRAY.Sheet.ForeignRuleset", { ruleset: rulesetName(input.foreignRuleset, i18n) }) : "",
+    coreError: input.coreError !== undefined && !input.foreignRuleset ? sheetErrorText(input.coreError, i18n) : "",
+    conditions: (input.conditions ?? statusEffectsOf(CORE_RULESETS[input.ruleset])).map((c) => ({ id: c.id, label: i18n.localize(c.name), img: c.img, active: statuses.has(c.id) })),
     tabs: ACTOR_TABS.map((t) => ({ ...t, label: i18n.localize(t.label), active: t.id === activeTab, cssClass: t.id === activeTab ? "active" : "" })),
     tab: Object.fromEntries(ACTOR_TABS.map((t) => [t.id, t.id === activeTab ? "active" : ""])),
   };
+  if (input.foreignRuleset) return { ...base, generic: genericRows(system, i18n, fieldPrefix(asRuleset(input.foreignRuleset), "Actor")) };
   if (input.ruleset !== "ud10") return { ...base, generic: genericRows(system, i18n, fieldPrefix(input.ruleset, "Actor")) };
 
   const derivedResult = input.derived !== undefined ? { derived: input.derived } : ud10Derived(actor);
@@ -245,6 +277,11 @@ export function actorSheetContext(input: ActorSheetInput) {
 
 /** The actor sheet context's type. */
 export type ActorSheetContext = ReturnType<typeof actorSheetContext>;
+
+/** A ruleset id as a choice; ids nobody knows read as UD10 (content that predates the field). */
+function asRuleset(id: string): RulesetChoice {
+  return (["ud10", "hitbox", "critical", "zones"] as const).find((r) => r === id) ?? "ud10";
+}
 
 /** The i18n prefix of each ruleset's documents' field labels, e.g. `FRAY.Hitbox.Actor`. */
 export function fieldPrefix(ruleset: RulesetChoice, document: "Actor" | "Weapon" | "Armor"): string {
