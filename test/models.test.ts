@@ -234,7 +234,7 @@ describe("UD10 migrateData: older and partial sources", () => {
 
 describe("UD10 weapon damage code validation (UD-DMG-01)", () => {
   it("accepts core damage codes and refuses malformed ones with the localized message", async () => {
-    const { validateDamageCode } = await import("../src/foundry/models/ud10.js");
+    const { validateDamageCode } = await import("../src/foundry/rulesets/ud10/models.js");
     expect(validateDamageCode("2+1d10")).toBe(true);
     expect(validateDamageCode("3W10+2")).toBe(true);
     expect(() => validateDamageCode("2d6+banana")).toThrow(/2d6\+banana/);
@@ -259,7 +259,7 @@ describe("UD10 weapon damage code validation (UD-DMG-01)", () => {
 
 describe("derived values come from the core", () => {
   it("defense, movement and armor per zone of an armored NPC (UD-ATK-03, UD-MOV-02, UD-MOV-03, UD-ZON-02)", async () => {
-    const { ud10Derived } = await import("../src/foundry/models/derived.js");
+    const { ud10Derived } = await import("../src/foundry/rulesets/ud10/derived.js");
     const armor = (id: string, zones: Record<string, { rating: number; buffer: number }>, equipped = true) => ({ _id: id, name: id, type: "armor", system: { zones, equipped } });
     const npc = {
       name: "Guard",
@@ -290,19 +290,19 @@ describe("derived values come from the core", () => {
   });
 
   it("the pack NPCs' derived values can be read", async () => {
-    const { ud10Derived } = await import("../src/foundry/models/derived.js");
+    const { ud10Derived } = await import("../src/foundry/rulesets/ud10/derived.js");
     for (const npc of docsOf("ud10").filter((d) => d.type === "npc")) expect(ud10Derived(npc as never).error, npc.name).toBeUndefined();
   });
 
   it("conditions change the defense: immobilized loses DEX and takes -2 (UD-DEF-01)", async () => {
-    const { ud10Derived } = await import("../src/foundry/models/derived.js");
+    const { ud10Derived } = await import("../src/foundry/rulesets/ud10/derived.js");
     const actor = { name: "A", type: "character", system: { attributes: { STR: 5, DEX: 6, CON: 5 }, hp: 10, ep: 10 }, items: [] };
     expect(ud10Derived(actor).derived!.defense).toBe(16);
     expect(ud10Derived({ ...actor, statuses: ["immobilized"] }).derived!.defense).toBe(8);
   });
 
   it("unreadable data gives no derived values and the core's error", async () => {
-    const { ud10Derived } = await import("../src/foundry/models/derived.js");
+    const { ud10Derived } = await import("../src/foundry/rulesets/ud10/derived.js");
     const result = ud10Derived({ name: "B", type: "npc", system: { attributes: {} } });
     expect(result.derived).toBeNull();
     expect(result.error).toBeDefined();

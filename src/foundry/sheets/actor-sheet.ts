@@ -11,7 +11,7 @@ import { actorSource, rollAttack } from "../attack.js";
 import { statusEffects } from "../conditions.js";
 import { SYSTEM_PATH } from "../config.js";
 import { rulesetOfSystem, rulesetOfUuid } from "../models/migrate.js";
-import type { Ud10Derived } from "../models/derived.js";
+import type { Ud10Derived } from "../rulesets/ud10/derived.js";
 import { isAction } from "../logic/round-actions.js";
 import { formatKey, reportError, warn } from "../notify.js";
 import { takeAction } from "../round-actions.js";

@@ -10,7 +10,7 @@ import { critical, hitbox, ud10, zones } from "../../rules/index.js";
 import { statusEffectsOf, type StatusEffectSpec } from "../conditions.js";
 import type { RulesetChoice } from "../config.js";
 import { actionButtons } from "../logic/round-actions.js";
-import { ud10Derived, type Ud10Derived } from "../models/derived.js";
+import { ud10Derived, type Ud10Derived } from "../rulesets/ud10/derived.js";
 import type { ActorSource, ItemSource } from "../sources.js";
 
 /** Localization as the sheets use it (`game.i18n` or a test's reader of `lang/*.json`). */

@@ -4,7 +4,7 @@
  */
 import { ud10 } from "../../../rules/ud10/index.js";
 import { SYSTEM_PATH } from "../../config.js";
-import { ArmorData, CharacterData, NpcData, WeaponData } from "../../models/ud10.js";
+import { ArmorData, CharacterData, NpcData, WeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { ud10Initiative } from "./play.js";
 import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem, type Ud10Combatant } from "./translate.js";

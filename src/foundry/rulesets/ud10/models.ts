@@ -4,12 +4,12 @@
  * into a rules-core combatant without renaming anything. Derived values come from the core
  * through {@link ud10Derived}.
  */
-import { parseDamageCode } from "../../rules/ud10/model.js";
-import { localizeError } from "../../rules/core/errors.js";
-import type { Ud10Combatant } from "../../rules/ud10/model.js";
+import { parseDamageCode } from "../../../rules/ud10/model.js";
+import { localizeError } from "../../../rules/core/errors.js";
+import type { Ud10Combatant } from "../../../rules/ud10/model.js";
 import { ud10Derived, ud10DerivedOf, type Ud10Derived } from "./derived.js";
-import { RULESET_BOUNDS } from "../../rules/core/bounds.js";
-import { bounded, choice, rulesetField, track } from "./fields.js";
+import { RULESET_BOUNDS } from "../../../rules/core/bounds.js";
+import { bounded, choice, rulesetField, track } from "../../models/fields.js";
 import { migrateUd10Actor, migrateUd10Armor, migrateUd10Weapon } from "./migrate.js";
 
 type Raw = Record<string, unknown>;
