@@ -425,8 +425,8 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
   };
 
   it("skills carry the value the core adds: the rating when trained, DEX when not (UD-REA-02)", async () => {
-    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
-    const c = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const { ud10ActorSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
+    const c = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
     const skills = c.skills as { id: string; check: number; formula: string; hint: string }[];
     expect(skills.find((s) => s.id === "melee")).toMatchObject({ check: 6, formula: "d10 +6" });
     expect(skills.find((s) => s.id === "ranged")).toMatchObject({ check: 6 });
@@ -434,8 +434,8 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
   });
 
   it("defense, movement and armor come from the core; only equipped armor counts (UD-ATK-03, UD-MOV-02, UD-ZON-02)", async () => {
-    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
-    const c = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: false, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const { ud10ActorSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
+    const c = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: false, enrichedBiography: "", i18n }) as Record<string, unknown>;
     expect(c.defense).toBe(16);
     expect(c.movement).toEqual({ standard: "10", full: "20" });
     expect((c.armorZones as { id: string; rating: number; buffer: number }[]).find((z) => z.id === "torso")).toMatchObject({ rating: 4, buffer: 5 });
@@ -445,8 +445,8 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
   });
 
   it("weapons list their firing modes after the standard one; armor pieces say whether they are worn", async () => {
-    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
-    const c = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const { ud10ActorSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
+    const c = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
     const [rifle] = c.weapons as { id: string; modes: { id: string }[]; range: string }[];
     expect(rifle!.modes.map((m) => m.id)).toEqual(["standard", "burst"]);
     expect(rifle!.range).toBe("50 m");
@@ -457,8 +457,8 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
   });
 
   it("conditions show which are on; tabs mark the active one", async () => {
-    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
-    const c = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, activeTab: "combat", enrichedBiography: "", i18n });
+    const { ud10ActorSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
+    const c = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, activeTab: "combat", enrichedBiography: "", i18n });
     expect(c.conditions.filter((x) => x.active).map((x) => x.id)).toEqual(["prone"]);
     expect(c.conditions.map((x) => x.label)).not.toContain("FRAY.Condition.prone");
     expect(c.tabs.filter((t) => t.active).map((t) => t.id)).toEqual(["combat"]);
@@ -466,7 +466,7 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
   });
 
   it("a prepared model's derived values are used as given; unreadable data shows a notice instead of numbers", async () => {
-    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
+    const { ud10ActorSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
     const zone = (rating: number, buffer: number) => ({ rating, buffer });
     const given = {
       defense: 21,
@@ -475,43 +475,46 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
       zones: { head: zone(1, 2), leftArm: zone(0, 0), rightArm: zone(0, 0), torso: zone(9, 8), leftLeg: zone(0, 0), rightLeg: zone(0, 0) },
       averagedArmor: zone(3, 4),
     };
-    const prepared = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: false, derived: given, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const prepared = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: false, derived: given, enrichedBiography: "", i18n }) as Record<string, unknown>;
     expect(prepared.defense).toBe(21);
     expect(prepared.movement).toEqual({ standard: "7", full: "13" });
     expect((prepared.armorZones as { id: string; rating: number; buffer: number }[]).find((z) => z.id === "torso")).toMatchObject({ rating: 9, buffer: 8 });
     expect(prepared.averagedArmor).toEqual({ rating: 3, buffer: 4 });
     expect(prepared.derivedError).toBe("");
     const broken = { ...actor, items: [{ _id: "bad", name: "Bad", type: "weapon", system: { kind: "melee", damage: "2d6+banana" } }] };
-    const c = actorSheetContext({ actor: broken as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const c = ud10ActorSheetContext({ actor: broken as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
     expect(c.defense).toBeNull();
     expect(c.derivedError).toBe(lookup(en, "FRAY.Sheet.DerivedUnavailable"));
-    const preparedBroken = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, derived: null, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const preparedBroken = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, derived: null, enrichedBiography: "", i18n }) as Record<string, unknown>;
     expect(preparedBroken.defense).toBeNull();
     expect(preparedBroken.derivedError).toBe(lookup(en, "FRAY.Sheet.DerivedUnavailable"));
   });
 
   it("other rulesets get a generic view with localized field labels", async () => {
     const { actorSheetContext, itemSheetContext, actorParts } = await import("../src/foundry/sheets/context.js");
+    const { UD10_SHEET_PARTS } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
     const npc = docsOf("hitbox").find((d) => d.type === "npc")!;
     const c = actorSheetContext({ actor: npc as never, ruleset: "hitbox", editable: true, bodyZones: false, enrichedBiography: "", i18n }) as Record<string, unknown>;
     const rows = c.generic as { path: string; label: string }[];
     expect(rows.find((r) => r.path === "hitboxes.torso")!.label).toBe("Hitboxes · Torso");
     expect(rows.every((r) => !r.label.startsWith("FRAY."))).toBe(true);
-    expect(actorParts("npc", "hitbox")).toEqual(["generic"]);
-    expect(actorParts("npc", "ud10")).toEqual(["npc"]);
-    expect(actorParts("character", "ud10")).toContain("combat");
+    expect(actorParts("npc", undefined)).toEqual(["generic"]);
+    expect(actorParts("npc", UD10_SHEET_PARTS)).toEqual(["npc"]);
+    expect(actorParts("character", UD10_SHEET_PARTS)).toContain("combat");
     const knife = docsOf("hitbox").find((d) => d.type === "weapon")!;
     const item = itemSheetContext({ item: knife as never, ruleset: "hitbox", editable: true, enrichedDescription: "", i18n });
     expect(item.isGeneric).toBe(true);
-    expect(item.generic.length).toBeGreaterThan(3);
+    expect((item as { generic: { label: string }[] }).generic.length).toBeGreaterThan(3);
   });
 
   it("the item sheet lists firing modes with their index and armor per body zone", async () => {
     const { itemSheetContext } = await import("../src/foundry/sheets/context.js");
-    const weapon = itemSheetContext({ item: actor.items[0] as never, ruleset: "ud10", editable: true, enrichedDescription: "", i18n });
+    const { ud10ItemSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
+    const ud10ItemSheet = (input: Parameters<typeof itemSheetContext>[0]) => itemSheetContext(input, ud10ItemSheetContext) as ReturnType<typeof ud10ItemSheetContext>;
+    const weapon = ud10ItemSheet({ item: actor.items[0] as never, ruleset: "ud10", editable: true, enrichedDescription: "", i18n });
     expect(weapon.isWeapon).toBe(true);
     expect(weapon.modes).toEqual([{ id: "burst", label: "Burst", damage: "6+3d10", attackModifier: -1, shots: 3, index: 0 }]);
-    const armor = itemSheetContext({ item: actor.items[1] as never, ruleset: "ud10", editable: true, enrichedDescription: "", i18n });
+    const armor = ud10ItemSheet({ item: actor.items[1] as never, ruleset: "ud10", editable: true, enrichedDescription: "", i18n });
     expect(armor.isArmor).toBe(true);
     expect(armor.zones.find((z) => z.id === "torso")).toMatchObject({ rating: 4, buffer: 5, label: "Torso" });
   });

@@ -94,14 +94,15 @@ describe("ruleset switching never loses data", () => {
     const { prepareCore } = await import("../src/foundry/documents/actor.js");
     const { activeBinding } = await import("../src/foundry/registry.js");
     const { actorParts, actorSheetContext } = await import("../src/foundry/sheets/context.js");
+    const { UD10_SHEET_PARTS } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
     const source = { _id: "n1", name: saved.name, type: "npc", system: saved.system, items: [] };
     const actor = { ...source, statuses: new Set<string>(), toObject: () => structuredClone(source) };
     const core = prepareCore(actor as never, activeBinding());
     expect(activeBinding().id).toBe("hitbox");
     expect(core.foreign).toBe("ud10");
     expect(core.combatant).toBeUndefined();
-    expect(actorParts("npc", "hitbox", core.foreign)).toEqual(["generic"]);
-    expect(actorParts("npc", "ud10", "hitbox")).toEqual(["generic"]);
+    expect(actorParts("npc", undefined, core.foreign)).toEqual(["generic"]);
+    expect(actorParts("npc", UD10_SHEET_PARTS, "hitbox")).toEqual(["generic"]);
 
     const en = readLang("en");
     const i18n = {

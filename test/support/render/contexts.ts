@@ -38,6 +38,7 @@ import { attackTarget, packetOf, storedDamage, storedReaction } from "../../../s
 import { undoRecord, type UndoRecord } from "../../../src/foundry/logic/undo.js";
 import { ud10CombatantFromActor, type ActorSource } from "../../../src/foundry/sources.js";
 import { actorParts, actorSheetContext, itemSheetContext, ACTOR_TABS, type SheetI18n } from "../../../src/foundry/sheets/context.js";
+import { UD10_SHEET_PARTS, ud10ActorSheetContext, ud10ItemSheetContext } from "../../../src/foundry/rulesets/ud10/sheet-context.js";
 import { fighter, target } from "../../rules/ud10-fixtures.js";
 import { readSources, type PackDoc } from "../packs.js";
 import { ROOT } from "../foundry-stub.js";
@@ -93,7 +94,7 @@ export function actorCases(i18n: SheetI18n): RenderCase[] {
   const cases: RenderCase[] = [];
   for (const tab of ACTOR_TABS) {
     for (const bodyZones of tab.id === "combat" ? [true, false] : [true]) {
-      const context = actorSheetContext({
+      const context = ud10ActorSheetContext({
         actor: character as never,
         ruleset: "ud10",
         editable: true,
@@ -138,7 +139,7 @@ export function actorCases(i18n: SheetI18n): RenderCase[] {
         classes: ["fray", "sheet", "actor"],
         width: 720,
         height: 780,
-        templates: actorParts("character", "ud10").map(actorTemplate),
+        templates: actorParts("character", UD10_SHEET_PARTS).map(actorTemplate),
         context,
         expect: [
           { selector: 'input[name="name"]', count: 1 },
@@ -165,8 +166,8 @@ export function actorCases(i18n: SheetI18n): RenderCase[] {
       classes: ["fray", "sheet", "actor"],
       width: 560,
       height: 640,
-      templates: actorParts("npc", "ud10").map(actorTemplate),
-      context: actorSheetContext({ actor: npc as never, ruleset: "ud10", editable: true, bodyZones: false, enrichedBiography: "", i18n }),
+      templates: actorParts("npc", UD10_SHEET_PARTS).map(actorTemplate),
+      context: ud10ActorSheetContext({ actor: npc as never, ruleset: "ud10", editable: true, bodyZones: false, enrichedBiography: "", i18n }),
       expect: [
         { selector: '[data-action="attack"]', count: weapons.length },
         { selector: '[data-action="roundAction"]', count: 4 },
@@ -193,7 +194,7 @@ export function actorCases(i18n: SheetI18n): RenderCase[] {
       classes: ["fray", "sheet", "actor"],
       width: 560,
       height: 640,
-      templates: actorParts("npc", ruleset).map(actorTemplate),
+      templates: actorParts("npc", undefined).map(actorTemplate),
       context: actorSheetContext({ actor: npc as never, ruleset, editable: true, bodyZones: false, enrichedBiography: "", i18n }),
       expect: [
         { selector: 'input[name="name"]', count: 1 },
@@ -246,7 +247,7 @@ export function itemCases(i18n: SheetI18n): RenderCase[] {
         editable: true,
         enrichedDescription: String((doc.system as { description?: string })?.description ?? ""),
         i18n,
-      }),
+      }, ruleset === "ud10" ? ud10ItemSheetContext : undefined),
       expect: [{ selector: 'input[name="name"]', count: 1 }, ...expect],
     };
   });

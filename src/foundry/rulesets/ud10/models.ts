@@ -106,7 +106,9 @@ export class CharacterData extends foundry.abstract.TypeDataModel<ActorSchema, A
   override prepareDerivedData(): void {
     super.prepareDerivedData();
     const core = (this.parent as { frayCore?(): { ruleset: string; combatant?: unknown } } | undefined)?.frayCore?.();
-    this.derived = (core?.ruleset === "ud10" && core.combatant ? ud10DerivedOf(core.combatant as Ud10Combatant) : ud10Derived(sourceOf(this as never))).derived;
+    this.derived = (
+      core?.ruleset === "ud10" && core.combatant ? ud10DerivedOf(core.combatant as Ud10Combatant) : ud10Derived(sourceOf(this as never))
+    ).derived;
   }
 }
 
