@@ -38,6 +38,7 @@ import { attackTarget, packetOf, storedDamage, storedReaction } from "../../../s
 import { undoRecord, type UndoRecord } from "../../../src/foundry/logic/undo.js";
 import { ud10CombatantFromActor, type ActorSource } from "../../../src/foundry/sources.js";
 import { actorParts, actorSheetContext, itemSheetContext, ACTOR_TABS, type SheetI18n } from "../../../src/foundry/sheets/context.js";
+import { critical, hitbox, zones } from "../../../src/rules/index.js";
 import { UD10_SHEET_PARTS, ud10ActorSheetContext, ud10ItemSheetContext } from "../../../src/foundry/rulesets/ud10/sheet-context.js";
 import { fighter, target } from "../../rules/ud10-fixtures.js";
 import { readSources, type PackDoc } from "../packs.js";
@@ -199,12 +200,16 @@ export function actorCases(i18n: SheetI18n): RenderCase[] {
       expect: [
         { selector: 'input[name="name"]', count: 1 },
         { selector: ".fray-generic-list > div" },
-        { selector: '[data-action="toggleCondition"]', count: 10 },
+        // The ruleset's own conditions (its core's `conditions()`), as the world registers them.
+        { selector: '[data-action="toggleCondition"]', count: CORE_RULESETS[ruleset].conditions().length },
       ],
     });
   }
   return cases;
 }
+
+/** The rules cores of the rulesets shown in the generic view. */
+const CORE_RULESETS = { hitbox, zones, critical } as const;
 
 /** The cases of the item sheet: a weapon with firing modes, a melee weapon, an armor, a generic item. */
 export function itemCases(i18n: SheetI18n): RenderCase[] {
