@@ -69,6 +69,8 @@ function misfits(field: StubField, value: unknown, path: string): string[] {
   if (field instanceof NumberField) {
     if (typeof value !== "number") return [`${path}: not a number`];
     if (field.options.integer && !Number.isInteger(value)) return [`${path}: not whole`];
+    const { min, max } = field.options as { min?: number; max?: number };
+    if ((min !== undefined && value < min) || (max !== undefined && value > max)) return [`${path}: ${value} outside ${min} to ${max}`];
     return [];
   }
   if (field instanceof BooleanField) return typeof value === "boolean" ? [] : [`${path}: not a boolean`];
@@ -152,7 +154,7 @@ describe("UD10 migrateData: older and partial sources", () => {
     const migrated = modelFor("ud10", "character").migrateData(structuredClone(old) as Raw);
     expect(migrated).toMatchObject({
       attributes: { STR: 6, DEX: 4, CON: 5 },
-      skills: { melee: { rating: 5, trained: true }, parry: { rating: 3, trained: true }, dodge: { rating: 0, trained: false } },
+      skills: { melee: { rating: 5, trained: true }, parry: { rating: 3 }, dodge: { rating: 0 } },
       hp: { value: 22, max: 22 },
       // A maximum alone is never turned into a value too: migrateData also sees partial updates.
       ep: { max: 12 },
@@ -207,13 +209,32 @@ describe("UD10 migrateData: older and partial sources", () => {
       skills: { firearms: 3 },
       hp: { value: 14, max: 14 },
     });
-    expect(modelFor("critical", "npc").migrateData({ physique: { ranks: 5, total: 40 }, hits: 31 })).toMatchObject({ hits: { value: 31, max: 40 } });
+    expect(modelFor("critical", "npc").migrateData({ physique: { ranks: 5, total: 40 }, hits: 31 })).toEqual({ physique: { ranks: 5, total: 40 }, hits: { value: 31 } });
+  });
+
+  it("UD-REA-02: a partial update of a skill's rating leaves its trained flag absent", () => {
+    for (const type of ["character", "npc"]) {
+      const migrated = modelFor("ud10", type).migrateData({ skills: { melee: { rating: 3 } } });
+      expect(migrated).toEqual({ skills: { melee: { rating: 3 } } });
+      expect("trained" in (migrated.skills as Record<string, Raw>).melee!).toBe(false);
+    }
+    // A numeric string is still read as the rating, and a given flag is kept as it is.
+    expect(modelFor("ud10", "character").migrateData({ skills: { parry: { rating: "2", trained: false } } })).toEqual({ skills: { parry: { rating: 2, trained: false } } });
+  });
+
+  it("CR-HIT-01: a partial update of the total Physique leaves hits absent", () => {
+    for (const type of ["character", "npc"]) {
+      expect(modelFor("critical", type).migrateData({ physique: { total: 40 } })).toEqual({ physique: { total: 40 } });
+      // Hits given alone never take their maximum from a sibling.
+      expect(modelFor("critical", type).migrateData({ hits: { value: 12 } })).toEqual({ hits: { value: 12 } });
+      expect(modelFor("critical", type).migrateData({ hits: "12" })).toEqual({ hits: { value: 12 } });
+    }
   });
 });
 
 describe("UD10 weapon damage code validation (UD-DMG-01)", () => {
   it("accepts core damage codes and refuses malformed ones with the localized message", async () => {
-    const { validateDamageCode } = await import("../src/foundry/models/ud10.js");
+    const { validateDamageCode } = await import("../src/foundry/rulesets/ud10/models.js");
     expect(validateDamageCode("2+1d10")).toBe(true);
     expect(validateDamageCode("3W10+2")).toBe(true);
     expect(() => validateDamageCode("2d6+banana")).toThrow(/2d6\+banana/);
@@ -238,7 +259,7 @@ describe("UD10 weapon damage code validation (UD-DMG-01)", () => {
 
 describe("derived values come from the core", () => {
   it("defense, movement and armor per zone of an armored NPC (UD-ATK-03, UD-MOV-02, UD-MOV-03, UD-ZON-02)", async () => {
-    const { ud10Derived } = await import("../src/foundry/models/derived.js");
+    const { ud10Derived } = await import("../src/foundry/rulesets/ud10/derived.js");
     const armor = (id: string, zones: Record<string, { rating: number; buffer: number }>, equipped = true) => ({ _id: id, name: id, type: "armor", system: { zones, equipped } });
     const npc = {
       name: "Guard",
@@ -269,19 +290,19 @@ describe("derived values come from the core", () => {
   });
 
   it("the pack NPCs' derived values can be read", async () => {
-    const { ud10Derived } = await import("../src/foundry/models/derived.js");
+    const { ud10Derived } = await import("../src/foundry/rulesets/ud10/derived.js");
     for (const npc of docsOf("ud10").filter((d) => d.type === "npc")) expect(ud10Derived(npc as never).error, npc.name).toBeUndefined();
   });
 
   it("conditions change the defense: immobilized loses DEX and takes -2 (UD-DEF-01)", async () => {
-    const { ud10Derived } = await import("../src/foundry/models/derived.js");
+    const { ud10Derived } = await import("../src/foundry/rulesets/ud10/derived.js");
     const actor = { name: "A", type: "character", system: { attributes: { STR: 5, DEX: 6, CON: 5 }, hp: 10, ep: 10 }, items: [] };
     expect(ud10Derived(actor).derived!.defense).toBe(16);
     expect(ud10Derived({ ...actor, statuses: ["immobilized"] }).derived!.defense).toBe(8);
   });
 
   it("unreadable data gives no derived values and the core's error", async () => {
-    const { ud10Derived } = await import("../src/foundry/models/derived.js");
+    const { ud10Derived } = await import("../src/foundry/rulesets/ud10/derived.js");
     const result = ud10Derived({ name: "B", type: "npc", system: { attributes: {} } });
     expect(result.derived).toBeNull();
     expect(result.error).toBeDefined();
@@ -404,8 +425,8 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
   };
 
   it("skills carry the value the core adds: the rating when trained, DEX when not (UD-REA-02)", async () => {
-    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
-    const c = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const { ud10ActorSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
+    const c = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
     const skills = c.skills as { id: string; check: number; formula: string; hint: string }[];
     expect(skills.find((s) => s.id === "melee")).toMatchObject({ check: 6, formula: "d10 +6" });
     expect(skills.find((s) => s.id === "ranged")).toMatchObject({ check: 6 });
@@ -413,8 +434,8 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
   });
 
   it("defense, movement and armor come from the core; only equipped armor counts (UD-ATK-03, UD-MOV-02, UD-ZON-02)", async () => {
-    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
-    const c = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: false, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const { ud10ActorSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
+    const c = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: false, enrichedBiography: "", i18n }) as Record<string, unknown>;
     expect(c.defense).toBe(16);
     expect(c.movement).toEqual({ standard: "10", full: "20" });
     expect((c.armorZones as { id: string; rating: number; buffer: number }[]).find((z) => z.id === "torso")).toMatchObject({ rating: 4, buffer: 5 });
@@ -424,8 +445,8 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
   });
 
   it("weapons list their firing modes after the standard one; armor pieces say whether they are worn", async () => {
-    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
-    const c = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const { ud10ActorSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
+    const c = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
     const [rifle] = c.weapons as { id: string; modes: { id: string }[]; range: string }[];
     expect(rifle!.modes.map((m) => m.id)).toEqual(["standard", "burst"]);
     expect(rifle!.range).toBe("50 m");
@@ -436,8 +457,8 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
   });
 
   it("conditions show which are on; tabs mark the active one", async () => {
-    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
-    const c = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, activeTab: "combat", enrichedBiography: "", i18n });
+    const { ud10ActorSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
+    const c = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, activeTab: "combat", enrichedBiography: "", i18n });
     expect(c.conditions.filter((x) => x.active).map((x) => x.id)).toEqual(["prone"]);
     expect(c.conditions.map((x) => x.label)).not.toContain("FRAY.Condition.prone");
     expect(c.tabs.filter((t) => t.active).map((t) => t.id)).toEqual(["combat"]);
@@ -445,7 +466,7 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
   });
 
   it("a prepared model's derived values are used as given; unreadable data shows a notice instead of numbers", async () => {
-    const { actorSheetContext } = await import("../src/foundry/sheets/context.js");
+    const { ud10ActorSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
     const zone = (rating: number, buffer: number) => ({ rating, buffer });
     const given = {
       defense: 21,
@@ -454,43 +475,46 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
       zones: { head: zone(1, 2), leftArm: zone(0, 0), rightArm: zone(0, 0), torso: zone(9, 8), leftLeg: zone(0, 0), rightLeg: zone(0, 0) },
       averagedArmor: zone(3, 4),
     };
-    const prepared = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: false, derived: given, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const prepared = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: false, derived: given, enrichedBiography: "", i18n }) as Record<string, unknown>;
     expect(prepared.defense).toBe(21);
     expect(prepared.movement).toEqual({ standard: "7", full: "13" });
     expect((prepared.armorZones as { id: string; rating: number; buffer: number }[]).find((z) => z.id === "torso")).toMatchObject({ rating: 9, buffer: 8 });
     expect(prepared.averagedArmor).toEqual({ rating: 3, buffer: 4 });
     expect(prepared.derivedError).toBe("");
     const broken = { ...actor, items: [{ _id: "bad", name: "Bad", type: "weapon", system: { kind: "melee", damage: "2d6+banana" } }] };
-    const c = actorSheetContext({ actor: broken as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const c = ud10ActorSheetContext({ actor: broken as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
     expect(c.defense).toBeNull();
     expect(c.derivedError).toBe(lookup(en, "FRAY.Sheet.DerivedUnavailable"));
-    const preparedBroken = actorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, derived: null, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const preparedBroken = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, derived: null, enrichedBiography: "", i18n }) as Record<string, unknown>;
     expect(preparedBroken.defense).toBeNull();
     expect(preparedBroken.derivedError).toBe(lookup(en, "FRAY.Sheet.DerivedUnavailable"));
   });
 
   it("other rulesets get a generic view with localized field labels", async () => {
     const { actorSheetContext, itemSheetContext, actorParts } = await import("../src/foundry/sheets/context.js");
+    const { UD10_SHEET_PARTS } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
     const npc = docsOf("hitbox").find((d) => d.type === "npc")!;
     const c = actorSheetContext({ actor: npc as never, ruleset: "hitbox", editable: true, bodyZones: false, enrichedBiography: "", i18n }) as Record<string, unknown>;
     const rows = c.generic as { path: string; label: string }[];
     expect(rows.find((r) => r.path === "hitboxes.torso")!.label).toBe("Hitboxes · Torso");
     expect(rows.every((r) => !r.label.startsWith("FRAY."))).toBe(true);
-    expect(actorParts("npc", "hitbox")).toEqual(["generic"]);
-    expect(actorParts("npc", "ud10")).toEqual(["npc"]);
-    expect(actorParts("character", "ud10")).toContain("combat");
+    expect(actorParts("npc", undefined)).toEqual(["generic"]);
+    expect(actorParts("npc", UD10_SHEET_PARTS)).toEqual(["npc"]);
+    expect(actorParts("character", UD10_SHEET_PARTS)).toContain("combat");
     const knife = docsOf("hitbox").find((d) => d.type === "weapon")!;
     const item = itemSheetContext({ item: knife as never, ruleset: "hitbox", editable: true, enrichedDescription: "", i18n });
     expect(item.isGeneric).toBe(true);
-    expect(item.generic.length).toBeGreaterThan(3);
+    expect((item as { generic: { label: string }[] }).generic.length).toBeGreaterThan(3);
   });
 
   it("the item sheet lists firing modes with their index and armor per body zone", async () => {
     const { itemSheetContext } = await import("../src/foundry/sheets/context.js");
-    const weapon = itemSheetContext({ item: actor.items[0] as never, ruleset: "ud10", editable: true, enrichedDescription: "", i18n });
+    const { ud10ItemSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
+    const ud10ItemSheet = (input: Parameters<typeof itemSheetContext>[0]) => itemSheetContext(input, ud10ItemSheetContext) as ReturnType<typeof ud10ItemSheetContext>;
+    const weapon = ud10ItemSheet({ item: actor.items[0] as never, ruleset: "ud10", editable: true, enrichedDescription: "", i18n });
     expect(weapon.isWeapon).toBe(true);
     expect(weapon.modes).toEqual([{ id: "burst", label: "Burst", damage: "6+3d10", attackModifier: -1, shots: 3, index: 0 }]);
-    const armor = itemSheetContext({ item: actor.items[1] as never, ruleset: "ud10", editable: true, enrichedDescription: "", i18n });
+    const armor = ud10ItemSheet({ item: actor.items[1] as never, ruleset: "ud10", editable: true, enrichedDescription: "", i18n });
     expect(armor.isArmor).toBe(true);
     expect(armor.zones.find((z) => z.id === "torso")).toMatchObject({ rating: 4, buffer: 5, label: "Torso" });
   });

@@ -1,18 +1,25 @@
 /**
- * The conditions the UD10 rules core reads from `actor.statuses` (UD-ATK-04, UD-DEF-01,
- * UD-ACT-02 ...), registered as Foundry status effects with localized names and core icons, so
- * the token HUD and the sheet's Conditions tab toggle the very ids the core checks.
+ * The conditions of the world's ruleset as Foundry status effects. Each ruleset's core says
+ * which conditions it reads from a combatant (`Ruleset.conditions()`: status id, i18n key, core
+ * icon, whether it puts the combatant out of the fight); this module registers exactly those on
+ * `CONFIG.statusEffects`, so the token HUD and the sheet's Conditions tab toggle the very ids
+ * the core checks, and marks the defeated status the combat tracker sets.
  */
+import type { Ruleset } from "../rules/core/ruleset.js";
+import { activeBinding, type AnyBinding } from "./registry.js";
 
-/** One condition: its status id, i18n key and a Foundry core icon. */
-export interface ConditionSpec {
+/** One status effect as `CONFIG.statusEffects` holds it: id, i18n key (`name`) and icon. */
+export interface StatusEffectSpec {
   id: string;
   name: string;
   img: string;
 }
 
-/** The conditions, in the order the sheet and the token HUD list them. */
-export const CONDITIONS: readonly ConditionSpec[] = [
+/**
+ * UD10's conditions as the system registered them before the registration read the ruleset;
+ * kept as the reference list the UD10 core's `conditions()` is checked against.
+ */
+export const CONDITIONS: readonly StatusEffectSpec[] = [
   { id: "prone", name: "FRAY.Condition.prone", img: "icons/svg/falling.svg" },
   { id: "crouching", name: "FRAY.Condition.crouching", img: "icons/svg/downgrade.svg" },
   { id: "moving", name: "FRAY.Condition.moving", img: "icons/svg/wingfoot.svg" },
@@ -26,20 +33,42 @@ export const CONDITIONS: readonly ConditionSpec[] = [
 ];
 
 /**
- * The status effect entries for `CONFIG.statusEffects`: `{ id, name, img }` with the name an
- * i18n key (Foundry localizes status names when it shows them). `dead` is also the defeated
- * status Foundry's combat tracker sets.
+ * The status effect entries of a ruleset's conditions, in the order its core lists them, with
+ * the name an i18n key (Foundry localizes status names when it shows them).
+ * @param binding the ruleset's binding; the world's by default.
  */
-export function statusEffects(): { id: string; name: string; img: string }[] {
-  return CONDITIONS.map((c) => ({ id: c.id, name: c.name, img: c.img }));
+export function statusEffects(binding: AnyBinding = activeBinding()): StatusEffectSpec[] {
+  return statusEffectsOf(binding.ruleset);
 }
 
 /**
- * Replaces Foundry's default status effects with Fray's conditions and marks `dead` as the
- * defeated status. Call from the `init` hook.
+ * The status effect entries of a rules-core ruleset's conditions (see {@link statusEffects}).
+ * Pure: the sheets' context uses it without the registry.
  */
-export function registerConditions(): void {
+export function statusEffectsOf(ruleset: Pick<Ruleset<never, unknown>, "conditions">): StatusEffectSpec[] {
+  return ruleset.conditions().map((c) => ({ id: c.id, name: c.label, img: c.icon }));
+}
+
+/**
+ * The defeated status of a ruleset (Foundry's `CONFIG.specialStatusEffects.DEFEATED`): `dead`
+ * when the ruleset has it, else the first condition that puts a combatant out of the fight;
+ * undefined when it has neither.
+ * @param binding the ruleset's binding; the world's by default.
+ */
+export function defeatedStatus(binding: AnyBinding = activeBinding()): string | undefined {
+  const conditions = binding.ruleset.conditions();
+  if (conditions.some((c) => c.id === "dead")) return "dead";
+  return conditions.find((c) => c.out)?.id;
+}
+
+/**
+ * Replaces Foundry's default status effects with the conditions of a ruleset and marks its
+ * defeated status. Call from the `init` hook, after the settings are registered.
+ * @param binding the ruleset's binding; the world's by default.
+ */
+export function registerConditions(binding: AnyBinding = activeBinding()): void {
   const config = CONFIG as unknown as { statusEffects: unknown; specialStatusEffects?: Record<string, string> };
-  config.statusEffects = statusEffects();
-  if (config.specialStatusEffects) config.specialStatusEffects.DEFEATED = "dead";
+  config.statusEffects = statusEffects(binding);
+  const defeated = defeatedStatus(binding);
+  if (defeated) (config.specialStatusEffects ??= {}).DEFEATED = defeated;
 }

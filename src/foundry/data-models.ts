@@ -9,10 +9,10 @@ import type { RulesetChoice } from "./config.js";
 import type { RulesetModels } from "./registry.js";
 import { registry } from "./rulesets/index.js";
 
-import type { ArmorData, CharacterData, NpcData, WeaponData } from "./models/ud10.js";
+import type { ArmorData, CharacterData, NpcData, WeaponData } from "./rulesets/ud10/models.js";
 
-export { ArmorData, CharacterData, NpcData, WeaponData } from "./models/ud10.js";
-export type { ActorSchema, ArmorSchema, WeaponSchema } from "./models/ud10.js";
+export { ArmorData, CharacterData, NpcData, WeaponData } from "./rulesets/ud10/models.js";
+export type { ActorSchema, ArmorSchema, WeaponSchema } from "./rulesets/ud10/models.js";
 export type { RulesetModels } from "./registry.js";
 
 /** The models every registered ruleset registers for its actors and items, from its binding. */

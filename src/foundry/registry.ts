@@ -12,6 +12,7 @@ import type { ActionCost } from "../rules/core/economy.js";
 import type { Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
+import type { ActorContextBuilder, ItemContextBuilder } from "./sheets/context.js";
 
 /** The data model classes of one ruleset, by document subtype (`CONFIG.Actor/Item.dataModels`). */
 export interface RulesetModels {
@@ -110,6 +111,19 @@ export interface RulesetBinding<C = unknown> {
   armorFromItem?(item: ItemSource): unknown;
   /** The actor sheet's parts (templates `templates/actor/<part>.hbs`) per actor type. */
   readonly sheetParts: { readonly character: readonly string[]; readonly npc: readonly string[] };
+  /**
+   * The actor sheet's context for this ruleset's own parts (built on `actorSheetBase`); absent
+   * when the ruleset shows the generic stat view.
+   */
+  readonly sheetContext?: ActorContextBuilder;
+  /** The weapon and armor sheets' context for this ruleset; absent for the generic view. */
+  readonly itemSheetContext?: ItemContextBuilder;
+  /**
+   * Rolls a skill check from the sheet (`data-skill`), spending what the round asks; absent
+   * when the ruleset's sheet has no skill rolls.
+   * @param actor the sheet's actor; `tokenId` its token on a token actor's sheet.
+   */
+  rollSkill?(actor: unknown, skill: string, tokenId?: string): Promise<void>;
   /** Templates this ruleset renders, preloaded in `init` (Foundry paths). */
   readonly templates: readonly string[];
   /** The units its scenes measure movement in. */

@@ -6,6 +6,8 @@
  * belongs to.
  */
 import { FrayError } from "../../rules/core/errors.js";
+import type { RulesetId } from "../../rules/core/types.js";
+import { validateCombatant } from "../../rules/validate.js";
 import { rulesetOfSystem } from "../models/migrate.js";
 import { activeBinding, type CombatantOverrides, type RulesetBinding } from "../registry.js";
 import "../rulesets/index.js";
@@ -39,14 +41,30 @@ export function rulesetOfDocument(doc: { _source?: { system?: unknown }; system?
 }
 
 /**
- * Reads an actor's combatant through a binding, catching the core's error.
+ * The core's combatant of an actor source: the binding's lenient translation, then the core's
+ * own check of the result (`validateCombatant`), so a stored value the core refuses (a rating
+ * beyond its bound, a malformed weapon) stops here with the field named, never deeper in play
+ * as a TypeError.
+ * @throws FrayError of the translation (unreadable data, another ruleset) or of the check,
+ *   naming the field (`combatant.skills.melee.rating`) and what it should hold.
+ */
+export function readCombatant(binding: RulesetBinding<unknown>, source: ReturnType<typeof actorSource>, overrides: CombatantOverrides = {}): unknown {
+  const combatant = binding.combatantFromActor(source, overrides);
+  validateCombatant(binding.id as RulesetId, combatant);
+  return combatant;
+}
+
+/**
+ * Reads an actor's combatant through a binding ({@link readCombatant}), catching the core's
+ * error: a refused actor has no combatant and keeps the error, which its sheet shows and an
+ * attack with it reports.
  * @param actor an actor with `toObject()` and `statuses`.
  */
 export function prepareCore(actor: ActorLike & { _source?: { system?: unknown }; system?: unknown }, binding: RulesetBinding<unknown> = activeBinding()): PreparedCore {
   const of = rulesetOfDocument(actor);
   const foreign = of !== binding.id ? of : undefined;
   try {
-    return { ruleset: binding.id, combatant: binding.combatantFromActor(actorSource(actor)), foreign };
+    return { ruleset: binding.id, combatant: readCombatant(binding, actorSource(actor)), foreign };
   } catch (error) {
     return { ruleset: binding.id, error, foreign };
   }
@@ -61,8 +79,8 @@ function isFrayActor(actor: unknown): actor is FrayActorApi {
  * The rules-core combatant of an actor for the world's ruleset: the Fray Actor's cached one, or
  * (for any other actor-like object) read through the binding now. `overrides` set the id the
  * combatant goes by (a token's or a Combatant's) and its initiative group.
- * @throws FrayError when the actor cannot be read (the core's error), or belongs to another
- *   ruleset (`FRAY.Error.WrongRuleset`).
+ * @throws FrayError when the actor cannot be read or the core refuses a stored value (the core's
+ *   error, naming the field), or belongs to another ruleset (`FRAY.Error.WrongRuleset`).
  */
 export function combatantOf<C = unknown>(actor: ActorLike, overrides: CombatantOverrides = {}, binding: RulesetBinding<unknown> = activeBinding()): C {
   const core = isFrayActor(actor) ? actor.frayCore() : undefined;
@@ -71,7 +89,7 @@ export function combatantOf<C = unknown>(actor: ActorLike, overrides: CombatantO
     const c = core.combatant as Record<string, unknown>;
     return { ...c, ...(overrides.id ? { id: overrides.id } : {}), ...(overrides.group ? { group: overrides.group } : {}) } as C;
   }
-  return binding.combatantFromActor(actorSource(actor), overrides) as C;
+  return readCombatant(binding, actorSource(actor), overrides) as C;
 }
 
 /** The rules-core combatant of an actor, or `undefined` when it cannot be read. */

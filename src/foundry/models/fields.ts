@@ -1,22 +1,38 @@
 /**
  * Field builders shared by the data models. They read `foundry.data.fields` when called, so
- * they are only used inside `defineSchema`.
+ * they are only used inside `defineSchema`. Every number field takes its limits from a
+ * {@link Bound} of the rules core's bounds table (`src/rules/core/bounds.ts`), the table the
+ * core's validators check, so a sheet allows exactly what the core accepts.
  */
+import type { Bound } from "../../rules/core/bounds.js";
 
-/** A whole number field that is never null. */
-export function integer(initial: number, options: { min?: number; max?: number } = {}) {
-  return new foundry.data.fields.NumberField({ required: true, nullable: false, integer: true, initial, ...options });
+/**
+ * A number field limited by `bound`: `min` to `max`, whole numbers only when `bound.integer`;
+ * never null.
+ * @param bound the allowed values (a row of `RULESET_BOUNDS` or `COMMON_BOUNDS`).
+ * @param initial the value of a new document, within `bound`.
+ */
+export function bounded(bound: Bound, initial: number) {
+  return new foundry.data.fields.NumberField({ required: true, nullable: false, integer: bound.integer, min: bound.min, max: bound.max, initial });
 }
 
-/** A number field (decimals allowed) that is never null. */
-export function decimal(initial: number, options: { min?: number; max?: number } = {}) {
-  return new foundry.data.fields.NumberField({ required: true, nullable: false, initial, ...options });
+/**
+ * A number field limited by `bound` that may also be null (null when not set, the initial value).
+ * @param bound the allowed values when set.
+ */
+export function boundedOrNull(bound: Bound) {
+  return new foundry.data.fields.NumberField({ required: true, nullable: true, integer: bound.integer, min: bound.min, max: bound.max, initial: null });
 }
 
-/** A value/max pool (HP, EP, hits ...). */
-export function track(initial: number) {
+/**
+ * A value/max pool (HP, EP, hits, a hitbox's points).
+ * @param initial the value and maximum of a new document.
+ * @param max the allowed maxima.
+ * @param value the allowed current values (may reach below 0 where the ruleset allows it).
+ */
+export function track(initial: number, max: Bound, value: Bound) {
   const { SchemaField } = foundry.data.fields;
-  return new SchemaField({ value: integer(initial), max: integer(initial, { min: 0 }) });
+  return new SchemaField({ value: bounded(value, initial), max: bounded(max, initial) });
 }
 
 /** A text field with a fixed set of choices. */

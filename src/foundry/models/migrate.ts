@@ -1,5 +1,6 @@
 /**
- * Source migrations of Fray's actor and item data, per ruleset, and the helpers that tell which
+ * Source migrations of Fray's actor and item data (the generic helpers, Hitbox, Zones and
+ * Critical; UD10's live in `rulesets/ud10/migrate.ts`), and the helpers that tell which
  * ruleset a document or compendium belongs to. Pure: no Foundry globals, so the data models call
  * these from `migrateData` and the tests run them on compendium sources directly.
  *
@@ -8,24 +9,26 @@
  * forms mirror what the rules core's parsers accept (a skill given as a bare number is trained
  * at that rating; a pool given as a number is full).
  */
-import { ATTRIBUTES, SKILLS, ZONES } from "../../rules/ud10/model.js";
 import { RULESETS, type RulesetChoice } from "../config.js";
 
 type Raw = Record<string, unknown>;
 
+// UD10's migrations moved to its binding folder; re-exported for callers of this module.
+export { migrateUd10Actor, migrateUd10Armor, migrateUd10Weapon } from "../rulesets/ud10/migrate.js";
+
 /** True for a plain object. */
-function isRecord(v: unknown): v is Raw {
+export function isRecord(v: unknown): v is Raw {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** A numeric string (`"5"`) as a number; anything else unchanged. */
-function numeric(v: unknown): unknown {
+export function numeric(v: unknown): unknown {
   if (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
   return v;
 }
 
 /** Turns numeric strings among `keys` of `raw` into numbers. */
-function numbers(raw: Raw, keys: readonly string[]): void {
+export function numbers(raw: Raw, keys: readonly string[]): void {
   for (const k of keys) if (k in raw) raw[k] = numeric(raw[k]);
 }
 
@@ -40,82 +43,6 @@ export function migrateTrack(v: unknown): unknown {
   if (!isRecord(v)) return v;
   numbers(v, ["value", "max"]);
   return v;
-}
-
-/** Upper-cases the keys of an attribute block (`str` → `STR`) without overwriting a present key. */
-function upperKeys(raw: Raw, known: readonly string[]): void {
-  for (const key of Object.keys(raw)) {
-    const upper = key.toUpperCase();
-    if (upper !== key && known.includes(upper) && raw[upper] === undefined) {
-      raw[upper] = raw[key];
-      delete raw[key];
-    }
-  }
-}
-
-/**
- * Migrates a UD10 `character` or `npc` system source in place and returns it: lower-case or
- * string attributes, a skill given as a bare rating (trained at it) or without `trained`
- * (trained when its rating is above 0, as the core reads it), HP/EP given as numbers, a size
- * in other letter case.
- */
-export function migrateUd10Actor(source: Raw): Raw {
-  if (isRecord(source.attributes)) {
-    upperKeys(source.attributes, ATTRIBUTES);
-    numbers(source.attributes, ATTRIBUTES);
-  }
-  if (isRecord(source.skills)) {
-    for (const id of SKILLS) {
-      const v = numeric(source.skills[id]);
-      if (typeof v === "number") source.skills[id] = { rating: v, trained: true };
-      else if (isRecord(v)) {
-        numbers(v, ["rating"]);
-        if (v.trained === undefined) v.trained = typeof v.rating === "number" && v.rating > 0;
-      }
-    }
-  }
-  for (const key of ["hp", "ep"]) if (key in source) source[key] = migrateTrack(source[key]);
-  if (typeof source.size === "string") source.size = source.size.toLowerCase();
-  return source;
-}
-
-/**
- * Migrates a UD10 `weapon` system source in place: a numeric damage becomes a damage code,
- * `thrown` weapons are `ranged` (they use Ranged Combat), numeric strings become numbers,
- * modes stored as an object become a list and get an id, and a weapon that never said whether
- * it parries gets the core's default (melee weapons can, ranged ones cannot).
- */
-export function migrateUd10Weapon(source: Raw): Raw {
-  if (typeof source.damage === "number") source.damage = String(source.damage);
-  if (source.kind === "thrown") source.kind = "ranged";
-  numbers(source, ["attackModifier", "penetration", "rangeIncrement"]);
-  if (isRecord(source.modes)) source.modes = Object.entries(source.modes).map(([id, m]) => (isRecord(m) ? { id, ...m } : m));
-  if (Array.isArray(source.modes)) {
-    source.modes.forEach((m: unknown, i) => {
-      if (!isRecord(m)) return;
-      if (typeof m.damage === "number") m.damage = String(m.damage);
-      numbers(m, ["attackModifier", "shots"]);
-      if (m.id === undefined || m.id === null || m.id === "") m.id = `mode${i}`;
-      if (m.label === undefined || m.label === null) m.label = String(m.id);
-    });
-  }
-  if (source.canParry === undefined && typeof source.kind === "string") source.canParry = source.kind !== "ranged";
-  return source;
-}
-
-/**
- * Migrates a UD10 `armor` system source in place: a zone given as a bare rating gets a buffer
- * of 0; numeric strings become numbers.
- */
-export function migrateUd10Armor(source: Raw): Raw {
-  if (isRecord(source.zones)) {
-    for (const z of ZONES) {
-      const v = numeric(source.zones[z]);
-      if (typeof v === "number") source.zones[z] = { rating: v, buffer: 0 };
-      else if (isRecord(v)) numbers(v, ["rating", "buffer"]);
-    }
-  }
-  return source;
 }
 
 /** Migrates a Hitbox actor system source in place: hitboxes given as numbers are full. */
@@ -133,12 +60,16 @@ export function migrateZonesActor(source: Raw): Raw {
   return source;
 }
 
-/** Migrates a Critical actor system source in place: hits given as a number. */
+/**
+ * Migrates a Critical actor system source in place: hits given as a number are the current
+ * hits (`{ value }`). The maximum is left alone, never taken from `physique.total`:
+ * `migrateData` also sees the partial data of updates, and the core reads the maximum from the
+ * total Physique anyway (CR-HIT-01).
+ */
 export function migrateCriticalActor(source: Raw): Raw {
-  if (typeof source.hits === "number") {
-    const total = isRecord(source.physique) && typeof source.physique.total === "number" ? source.physique.total : source.hits;
-    source.hits = { value: source.hits, max: total };
-  }
+  const hits = numeric(source.hits);
+  if (typeof hits === "number") source.hits = { value: hits };
+  else if (isRecord(hits)) numbers(hits, ["value", "max"]);
   return source;
 }
 

@@ -17,10 +17,16 @@ import {
   WEAPON_KINDS,
 } from "../../rules/zones/model.js";
 import { ARMOR_TYPES, WEAPON_CATEGORIES } from "../../rules/critical/model.js";
-import { choice, decimal, integer, perId, rulesetField, track } from "./fields.js";
+import { RULESET_BOUNDS } from "../../rules/core/bounds.js";
+import { bounded, boundedOrNull, choice, perId, rulesetField, track } from "./fields.js";
 import { migrateCriticalActor, migrateHitboxActor, migrateZonesActor } from "./migrate.js";
 
 type Raw = Record<string, unknown>;
+
+/* Every number field takes its limits from its ruleset's row of the bounds table. */
+const HB = RULESET_BOUNDS.hitbox;
+const ZN = RULESET_BOUNDS.zones;
+const CR = RULESET_BOUNDS.critical;
 
 /* ---------------------------------------------------------------------------------- Hitbox */
 
@@ -28,9 +34,11 @@ function hitboxActorSchema(group: string) {
   const { ArrayField, HTMLField, StringField } = foundry.data.fields;
   return {
     ruleset: rulesetField("hitbox"),
-    abilities: perId(HB_ABILITIES, () => integer(0)),
-    skills: perId(HB_SKILLS, () => integer(0)),
-    hitboxes: perId(HITBOXES, (h) => track(h === "torso" ? 3 : 2)),
+    abilities: perId(HB_ABILITIES, () => bounded(HB.ability, 0)),
+    skills: perId(HB_SKILLS, () => bounded(HB.skill, 0)),
+    hitboxes: perId(HITBOXES, (h) => track(h === "torso" ? 3 : 2, HB.hitbox, HB.hitboxValue)),
+    /** Turns left in shock before death without treatment (HB-DMG-04, HB-RND-02); null while no count runs. */
+    shockTurnsLeft: boundedOrNull(HB.shockTurns),
     mainHand: choice(["right", "left"] as const, "right"),
     held: new ArrayField(new StringField({ required: true, blank: false })),
     group: new StringField({ required: true, blank: false, initial: group }),
@@ -64,12 +72,12 @@ function hitboxWeaponSchema() {
     kind: choice(["melee", "ranged", "thrown"] as const, "melee"),
     ability: choice(HB_ABILITIES, "strength"),
     skill: choice(HB_SKILLS, "melee"),
-    damage: integer(1, { min: 0 }),
-    hands: integer(1, { min: 1, max: 2 }),
-    maxShots: integer(1, { min: 1 }),
-    rangeFeet: decimal(5, { min: 0 }),
+    damage: bounded(HB.damage, 1),
+    hands: bounded(HB.hands, 1),
+    maxShots: bounded(HB.shots, 1),
+    rangeFeet: bounded(HB.weaponRangeFeet, 5),
     canParry: new BooleanField({ initial: true }),
-    closeBonus: new SchemaField({ withinFeet: decimal(0, { min: 0 }), points: integer(0, { min: 0 }) }, { required: false, nullable: true, initial: null }),
+    closeBonus: new SchemaField({ withinFeet: bounded(HB.weaponRangeFeet, 5), points: bounded(HB.closeBonus, 1) }, { required: false, nullable: true, initial: null }),
     description: new HTMLField({ required: true, blank: true }),
   };
 }
@@ -86,8 +94,8 @@ function hitboxArmorSchema() {
   const { BooleanField, HTMLField } = foundry.data.fields;
   return {
     ruleset: rulesetField("hitbox"),
-    protection: perId(HITBOXES, () => integer(0, { min: 0 })),
-    damage: perId(HITBOXES, () => integer(0, { min: 0 })),
+    protection: perId(HITBOXES, () => bounded(HB.armor, 0)),
+    damage: perId(HITBOXES, () => bounded(HB.armor, 0)),
     equipped: new BooleanField({ initial: true }),
     description: new HTMLField({ required: true, blank: true }),
   };
@@ -107,18 +115,18 @@ function zonesActorSchema(group: string) {
   const { HTMLField, StringField, SchemaField } = foundry.data.fields;
   return {
     ruleset: rulesetField("zones"),
-    attributes: perId(ZN_ATTRIBUTES, () => integer(0)),
-    skills: perId(ZN_SKILLS, () => integer(0, { min: 0 })),
-    hp: track(10),
-    speed: track(8),
-    effort: track(0),
+    attributes: perId(ZN_ATTRIBUTES, () => bounded(ZN.attribute, 0)),
+    skills: perId(ZN_SKILLS, () => bounded(ZN.skill, 0)),
+    hp: track(10, ZN.pool, ZN.poolValue),
+    speed: track(8, ZN.pool, ZN.pool),
+    effort: track(0, ZN.pool, ZN.pool),
     size: choice(SIZES, "medium"),
     stance: choice(STANCES, "standing"),
     movement: choice(MOVEMENTS, "subtle"),
-    actions: new SchemaField({ action: integer(1, { min: 0 }), reaction: integer(1, { min: 0 }), free: integer(1, { min: 0 }) }),
-    initiativeBonus: integer(0),
-    initiativeEffort: integer(0, { min: 0 }),
-    aim: integer(0, { min: 0 }),
+    actions: new SchemaField({ action: bounded(ZN.actions, 1), reaction: bounded(ZN.actions, 1), free: bounded(ZN.actions, 1) }),
+    initiativeBonus: bounded(ZN.initiativeBonus, 0),
+    initiativeEffort: bounded(ZN.pool, 0),
+    aim: bounded(ZN.aim, 0),
     group: new StringField({ required: true, blank: false, initial: group }),
     biography: new HTMLField({ required: true, blank: true }),
   };
@@ -144,27 +152,27 @@ export class ZonesNpcData extends ZonesActorData {
 }
 
 function zonesWeaponSchema() {
-  const { ArrayField, BooleanField, HTMLField, NumberField, ObjectField, StringField } = foundry.data.fields;
+  const { ArrayField, BooleanField, HTMLField, ObjectField, StringField } = foundry.data.fields;
   return {
     ruleset: rulesetField("zones"),
     kind: choice(WEAPON_KINDS, "melee"),
-    effectiveRange: decimal(0, { min: 0 }),
+    effectiveRange: bounded(ZN.effectiveRange, 0),
     damage: new StringField({ required: true, blank: false, initial: "1d6" }),
     damageTypes: new ArrayField(choice(DAMAGE_TYPES, "piercing")),
-    recoil: integer(0, { min: 0 }),
-    burst: integer(0, { min: 0 }),
+    recoil: bounded(ZN.recoil, 0),
+    burst: bounded(ZN.burst, 0),
     auto: new BooleanField({ initial: false }),
-    magazine: integer(0, { min: 0 }),
-    loaded: integer(0, { min: 0 }),
-    spareMagazines: new NumberField({ required: true, nullable: true, integer: true, min: 0, initial: null }),
-    reloadActions: integer(1, { min: 1 }),
+    magazine: bounded(ZN.magazine, 0),
+    loaded: bounded(ZN.magazine, 0),
+    spareMagazines: boundedOrNull(ZN.spareMagazines),
+    reloadActions: bounded(ZN.reloadActions, 1),
     carry: choice(CARRY, "hand"),
     drawn: new BooleanField({ initial: true }),
     concealable: new BooleanField({ initial: false }),
     malfunction: new StringField({ required: true, nullable: true, blank: false, initial: null, choices: [...MALFUNCTIONS] }),
     broken: new BooleanField({ initial: false }),
-    effectiveRadius: decimal(0, { min: 0 }),
-    casualtyRadius: decimal(0, { min: 0 }),
+    effectiveRadius: bounded(ZN.radius, 0),
+    casualtyRadius: bounded(ZN.radius, 0),
     pending: new ObjectField({ required: true, nullable: true, initial: null }),
     description: new HTMLField({ required: true, blank: true }),
   };
@@ -182,7 +190,7 @@ function zonesArmorSchema() {
   const { BooleanField, HTMLField } = foundry.data.fields;
   return {
     ruleset: rulesetField("zones"),
-    zones: perId(ARMOR_ZONES, () => integer(0, { min: 0 })),
+    zones: perId(ARMOR_ZONES, () => bounded(ZN.armor, 0)),
     fullBody: new BooleanField({ initial: false }),
     equipped: new BooleanField({ initial: true }),
     description: new HTMLField({ required: true, blank: true }),
@@ -200,21 +208,22 @@ export class ZonesArmorData extends foundry.abstract.TypeDataModel<ReturnType<ty
 /* -------------------------------------------------------------------------------- Critical */
 
 function criticalActorSchema(group: string) {
-  const { ArrayField, HTMLField, ObjectField, SchemaField, StringField, TypedObjectField, NumberField } = foundry.data.fields;
-  const ob = () => new NumberField({ required: true, nullable: false, integer: true, initial: 0 });
+  const { ArrayField, HTMLField, ObjectField, SchemaField, StringField, TypedObjectField } = foundry.data.fields;
+  const ob = () => bounded(CR.ob, 0);
+  const parry = () => bounded({ ...CR.ob, min: 0 }, 0);
   return {
     ruleset: rulesetField("critical"),
-    quickness: integer(0),
-    selfDiscipline: integer(0),
-    physique: new SchemaField({ ranks: integer(0, { min: 0 }), total: integer(10, { min: 1 }) }),
-    defense: integer(0),
-    baseMove: decimal(10, { min: 0 }),
-    maneuver: integer(0),
+    quickness: bounded(CR.bonus, 0),
+    selfDiscipline: bounded(CR.bonus, 0),
+    physique: new SchemaField({ ranks: bounded(CR.physiqueRanks, 0), total: bounded(CR.physiqueTotal, 10) }),
+    defense: bounded(CR.defense, 0),
+    baseMove: bounded(CR.baseMove, 10),
+    maneuver: bounded(CR.bonus, 0),
     skills: new TypedObjectField(ob()),
-    hits: new SchemaField({ value: integer(10), max: integer(10, { min: 1 }) }),
-    stun: integer(0, { min: 0 }),
+    hits: track(10, CR.physiqueTotal, CR.hitsValue),
+    stun: bounded(CR.stun, 0),
     effects: new ArrayField(new ObjectField()),
-    parry: new TypedObjectField(ob()),
+    parry: new TypedObjectField(parry()),
     group: new StringField({ required: true, blank: false, initial: group }),
     biography: new HTMLField({ required: true, blank: true }),
   };
@@ -240,14 +249,14 @@ export class CriticalNpcData extends CriticalActorData {
 }
 
 function criticalWeaponSchema() {
-  const { HTMLField, NumberField, StringField } = foundry.data.fields;
+  const { HTMLField, StringField } = foundry.data.fields;
   return {
     ruleset: rulesetField("critical"),
     weaponClass: new StringField({ required: true, blank: false, initial: "sword" }),
     category: choice(WEAPON_CATEGORIES, "melee"),
     skill: new StringField({ required: true, blank: false, initial: "blades" }),
-    bonus: integer(0),
-    fumble: new NumberField({ required: true, nullable: true, integer: true, min: 0, max: 95, initial: null }),
+    bonus: bounded(CR.weaponBonus, 0),
+    fumble: boundedOrNull(CR.fumble),
     description: new HTMLField({ required: true, blank: true }),
   };
 }
@@ -265,8 +274,8 @@ function criticalArmorSchema() {
   return {
     ruleset: rulesetField("critical"),
     armorType: new StringField({ required: true, nullable: true, blank: false, initial: null, choices: [...ARMOR_TYPES] }),
-    defense: integer(0),
-    maneuverPenalty: integer(0, { max: 0 }),
+    defense: bounded(CR.defense, 0),
+    maneuverPenalty: bounded(CR.maneuverPenalty, 0),
     equipped: new BooleanField({ initial: true }),
     description: new HTMLField({ required: true, blank: true }),
   };

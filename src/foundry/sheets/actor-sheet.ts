@@ -4,21 +4,18 @@
  * GM with the same Attack buttons; actors of rulesets without their own sheet yet a generic
  * stat view. The context comes from the pure {@link actorSheetContext}.
  */
-import { checkFormula, skillRollIsAction, skillValue, type Ud10Combatant } from "../../rules/ud10/index.js";
-import { combatantOf } from "../documents/actor.js";
-import { SKILLS, type SkillId } from "../../rules/ud10/model.js";
+import type { FrayActorApi, PreparedCore } from "../documents/actor.js";
 import { actorSource, rollAttack } from "../attack.js";
+import { statusEffects } from "../conditions.js";
 import { SYSTEM_PATH } from "../config.js";
 import { rulesetOfSystem, rulesetOfUuid } from "../models/migrate.js";
-import type { Ud10Derived } from "../models/derived.js";
 import { isAction } from "../logic/round-actions.js";
-import { formatKey, reportError, warn } from "../notify.js";
+import { reportError, warn } from "../notify.js";
+import { activeBinding } from "../registry.js";
 import { takeAction } from "../round-actions.js";
 import { activeRuleset, ud10OptionValues } from "../settings.js";
 import { ACTOR_PARTS, actorParts, actorSheetContext, ACTOR_TABS, type ActorPart } from "./context.js";
 import { HandlebarsActorSheet, pickImage, type SheetPart, type SheetRenderOptions } from "./sheet-base.js";
-
-export { ATTRIBUTE_LABELS, KIND_LABELS, SIZE_LABELS, SKILL_LABELS, ZONE_LABELS } from "./context.js";
 
 /** Template of each part of the actor sheet. */
 export const ACTOR_TEMPLATES: Record<ActorPart, string> = Object.fromEntries(
@@ -82,8 +79,9 @@ export class FrayActorSheet extends HandlebarsActorSheet {
 
   /** NPC stat blocks and generic views open at the compact size. */
   _initializeApplicationOptions(options: SheetRenderOptions): SheetRenderOptions {
-    const parent = (HandlebarsActorSheet.prototype as unknown as { _initializeApplicationOptions?: (o: SheetRenderOptions) => SheetRenderOptions })
-      ._initializeApplicationOptions;
+    const parent = (
+      HandlebarsActorSheet.prototype as unknown as { _initializeApplicationOptions?: (o: SheetRenderOptions) => SheetRenderOptions }
+    )._initializeApplicationOptions;
     const resolved = parent ? parent.call(this, options) : options;
     const document = options.document as { type?: string } | undefined;
     const position = resolved.position as { width?: number; height?: number } | undefined;
@@ -93,10 +91,13 @@ export class FrayActorSheet extends HandlebarsActorSheet {
 
   /** Only the parts of this actor's kind of sheet. */
   _configureRenderParts(options: SheetRenderOptions): Record<string, SheetPart> {
-    const parent = (HandlebarsActorSheet.prototype as unknown as { _configureRenderParts?: (o: SheetRenderOptions) => Record<string, SheetPart> })
-      ._configureRenderParts;
+    const parent = (
+      HandlebarsActorSheet.prototype as unknown as { _configureRenderParts?: (o: SheetRenderOptions) => Record<string, SheetPart> }
+    )._configureRenderParts;
     const all = parent ? parent.call(this, options) : { ...FrayActorSheet.PARTS };
-    const keep = new Set<string>(actorParts(this.document.type, activeRuleset()));
+    const keep = new Set<string>(
+      actorParts(this.document.type, activeBinding().sheetContext ? activeBinding().sheetParts : undefined, this.#core()?.foreign),
+    );
     return Object.fromEntries(Object.entries(all).filter(([id]) => keep.has(id)));
   }
 
@@ -105,19 +106,26 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     const actor = this.document;
     const source = actorSource(actor) as ReturnType<typeof actorSource> & { img?: string; uuid?: string };
     const system = (source.system ?? {}) as { biography?: string };
-    const context = actorSheetContext({
-      actor: { ...source, img: actor.img, uuid: actor.uuid },
-      ruleset: activeRuleset(),
-      editable: this.isEditable,
-      bodyZones: Boolean(ud10OptionValues().bodyZones),
-      activeTab: this.tabGroups?.primary,
-      derived: (actor.system as { derived?: Ud10Derived | null } | undefined)?.derived,
-      enrichedBiography: await foundry.applications.ux.TextEditor.implementation.enrichHTML(system.biography ?? "", {
-        secrets: actor.isOwner,
-        relativeTo: actor,
-      }),
-      i18n: game.i18n,
-    });
+    const core = this.#core();
+    const context = actorSheetContext(
+      {
+        actor: { ...source, img: actor.img, uuid: actor.uuid },
+        coreError: core?.combatant === undefined ? core?.error : undefined,
+        foreignRuleset: core?.foreign,
+        conditions: statusEffects(),
+        ruleset: activeRuleset(),
+        editable: this.isEditable,
+        bodyZones: Boolean(ud10OptionValues().bodyZones),
+        activeTab: this.tabGroups?.primary,
+        derived: (actor.system as { derived?: unknown } | undefined)?.derived,
+        enrichedBiography: await foundry.applications.ux.TextEditor.implementation.enrichHTML(system.biography ?? "", {
+          secrets: actor.isOwner,
+          relativeTo: actor,
+        }),
+        i18n: game.i18n,
+      },
+      activeBinding().sheetContext,
+    );
     return Object.assign(base, context);
   }
 
@@ -132,8 +140,15 @@ export class FrayActorSheet extends HandlebarsActorSheet {
       warn("FRAY.Notify.ForeignItem", { ruleset: game.i18n.localize(`FRAY.Setting.Ruleset.Choice.${of}`) });
       return null;
     }
-    const parent = (HandlebarsActorSheet.prototype as unknown as { _onDropItem?: (e: DragEvent, i: DroppedItem) => Promise<unknown> })._onDropItem;
+    const parent = (HandlebarsActorSheet.prototype as unknown as { _onDropItem?: (e: DragEvent, i: DroppedItem) => Promise<unknown> })
+      ._onDropItem;
     return parent ? parent.call(this, event, item) : null;
+  }
+
+  /** What this preparation of the actor made of it: its combatant, the core's error, its foreign ruleset. */
+  #core(): PreparedCore | undefined {
+    const actor = this.document as unknown as Partial<FrayActorApi>;
+    return typeof actor.frayCore === "function" ? actor.frayCore() : undefined;
   }
 
   /** The item a clicked control belongs to (`data-item-id` on it or an ancestor). */
@@ -177,25 +192,13 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     }
   }
 
-  /**
-   * Rolls a skill check, d10 + the value the core gives the skill (its rating, or the attribute
-   * when untrained). In the active combat a combat-skill roll is a skill action and spends the
-   * combatant's action (UD-ACT-02); once the action is spent it is refused with a warning.
-   * Initiative, Parry and Dodge rolled here spend nothing (see `skillRollIsAction`).
-   */
+  /** Rolls the clicked skill (`data-skill`) through the world ruleset's binding (`rollSkill`). */
   static async #onRollSkill(this: FrayActorSheet, _event: PointerEvent, target: HTMLElement): Promise<void> {
     const id = target.closest<HTMLElement>("[data-skill]")?.dataset.skill;
-    if (!id || !(SKILLS as readonly string[]).includes(id)) return;
+    const binding = activeBinding();
+    if (!id || !binding.rollSkill) return;
     try {
-      const { value } = skillValue(combatantOf<Ud10Combatant>(this.document), id as SkillId);
-      const decision = skillRollIsAction(id) ? await takeAction(this.document, "skill", { tokenId: this.#tokenId(), silent: true }) : { ok: true as const, event: undefined };
-      if (!decision.ok) return;
-      const flavor = game.i18n.format("FRAY.Sheet.SkillRollFlavor", { skill: game.i18n.localize(`FRAY.Skill.${id}`) });
-      const roll = await new Roll(checkFormula(value)).evaluate();
-      await roll.toMessage({
-        speaker: ChatMessage.getSpeaker({ actor: this.document }),
-        flavor: decision.event ? `${flavor} (${formatKey("FRAY.Flow.Action.SkillSpent")}, UD-ACT-02)` : flavor,
-      });
+      await binding.rollSkill(this.document, id, this.#tokenId());
     } catch (err) {
       reportError(err);
     }

@@ -3,12 +3,10 @@
  * document's source, statuses and settings, then call these functions; the render test calls
  * them on compendium sources. No Foundry globals.
  */
-import { ATTRIBUTES, SKILL_ATTRIBUTE, SKILLS, ZONES, parseCombatant } from "../../rules/ud10/model.js";
-import { skillValue } from "../../rules/ud10/attack.js";
-import { CONDITIONS } from "../conditions.js";
+import { localizeError } from "../../rules/core/errors.js";
+import { critical, hitbox, ud10, zones } from "../../rules/index.js";
+import { statusEffectsOf, type StatusEffectSpec } from "../conditions.js";
 import type { RulesetChoice } from "../config.js";
-import { actionButtons } from "../logic/round-actions.js";
-import { ud10Derived, type Ud10Derived } from "../models/derived.js";
 import type { ActorSource, ItemSource } from "../sources.js";
 
 /** Localization as the sheets use it (`game.i18n` or a test's reader of `lang/*.json`). */
@@ -18,38 +16,6 @@ export interface SheetI18n {
 }
 
 type Raw = Record<string, unknown>;
-
-/** i18n keys of the attributes' names and abbreviations. */
-export const ATTRIBUTE_LABELS: Record<(typeof ATTRIBUTES)[number], { label: string; abbr: string }> = {
-  STR: { label: "FRAY.Attribute.STR.label", abbr: "FRAY.Attribute.STR.abbr" },
-  DEX: { label: "FRAY.Attribute.DEX.label", abbr: "FRAY.Attribute.DEX.abbr" },
-  CON: { label: "FRAY.Attribute.CON.label", abbr: "FRAY.Attribute.CON.abbr" },
-};
-
-/** i18n keys of the skills' names. */
-export const SKILL_LABELS: Record<(typeof SKILLS)[number], string> = {
-  initiative: "FRAY.Skill.initiative",
-  melee: "FRAY.Skill.melee",
-  ranged: "FRAY.Skill.ranged",
-  parry: "FRAY.Skill.parry",
-  dodge: "FRAY.Skill.dodge",
-};
-
-/** i18n keys of the body zones' names. */
-export const ZONE_LABELS: Record<(typeof ZONES)[number], string> = {
-  head: "FRAY.Zone.head",
-  leftArm: "FRAY.Zone.leftArm",
-  rightArm: "FRAY.Zone.rightArm",
-  torso: "FRAY.Zone.torso",
-  leftLeg: "FRAY.Zone.leftLeg",
-  rightLeg: "FRAY.Zone.rightLeg",
-};
-
-/** i18n keys of the size choices. */
-export const SIZE_LABELS = { small: "FRAY.Size.small", normal: "FRAY.Size.normal", large: "FRAY.Size.large" } as const;
-
-/** i18n keys of the weapon kinds. */
-export const KIND_LABELS = { melee: "FRAY.Weapon.Kind.melee", ranged: "FRAY.Weapon.Kind.ranged" } as const;
 
 /** The tabs of the character sheet: id, i18n key, Font Awesome icon. */
 export const ACTOR_TABS = [
@@ -65,15 +31,27 @@ export const ACTOR_PARTS = ["header", "tabs", "attributes", "combat", "condition
 /** A part of the actor sheet. */
 export type ActorPart = (typeof ACTOR_PARTS)[number];
 
-/**
- * The parts each kind of actor sheet shows: a character the header, tabs and tab pages; an NPC
- * the compact stat block; any actor of a ruleset without its own sheet yet the generic view.
- */
-export function actorParts(type: string, ruleset: RulesetChoice): ActorPart[] {
-  if (ruleset !== "ud10") return ["generic"];
-  if (type === "npc") return ["npc"];
-  return ["header", "tabs", "attributes", "combat", "conditions", "biography"];
+/** The actor sheet parts a ruleset's binding names, per actor type (`binding.sheetParts`). */
+export interface SheetParts {
+  readonly character: readonly string[];
+  readonly npc: readonly string[];
 }
+
+/**
+ * The parts an actor's sheet shows: those its ruleset's binding names for its type (UD10: a
+ * character the header, tabs and tab pages, an NPC the compact stat block), the generic view
+ * for an actor of another ruleset or a ruleset without parts of its own.
+ * @param parts the world ruleset's `binding.sheetParts`.
+ * @param foreignRuleset the ruleset the actor belongs to when it is not the world's.
+ */
+export function actorParts(type: string, parts: SheetParts | undefined, foreignRuleset?: string): ActorPart[] {
+  const own = parts?.[type === "npc" ? "npc" : "character"] ?? [];
+  if (foreignRuleset || !own.length) return ["generic"];
+  return own.filter((p): p is ActorPart => (ACTOR_PARTS as readonly string[]).includes(p));
+}
+
+/** The rules core's ruleset of each id, for what a sheet lists without the registry (conditions). */
+const CORE_RULESETS = { ud10, hitbox, critical, zones } as const;
 
 /** `+3`, `-2`, `0`. */
 export function signedNumber(value: number): string {
@@ -94,156 +72,105 @@ export interface ActorSheetInput {
   /** The user may edit the actor. */
   editable: boolean;
   /** The UD10 body-zone rule is on (UD-ZON-01); off shows averaged armor (UD-ZON-02). */
-  bodyZones: boolean;
+  bodyZones?: boolean;
   /** The biography, enriched for display. */
   enrichedBiography: string;
   /** The active tab of the character sheet. */
   activeTab?: string;
-  /** The model's derived values, when the actor was prepared by Foundry; computed otherwise. */
-  derived?: Ud10Derived | null;
+  /** The model's derived values (the data model's `derived`), when the ruleset derives any. */
+  derived?: unknown;
+  /**
+   * Why the core refuses the stored actor (the FrayError of reading or checking it, naming the
+   * field); shown as a warning on the sheet. Absent when the actor reads cleanly.
+   */
+  coreError?: unknown;
+  /** The ruleset the actor belongs to when it is not the world's: shown as such, never cleaned. */
+  foreignRuleset?: string;
+  /**
+   * The status effects the world registered (`CONFIG.statusEffects`), listed on the Conditions
+   * tab; the world ruleset's core conditions when absent.
+   */
+  conditions?: readonly StatusEffectSpec[];
   i18n: SheetI18n;
 }
 
-/** A weapon row of the actor sheet. */
-export interface WeaponRow {
-  id: string;
-  name: string;
-  img: string;
-  kind: string;
-  damage: string;
-  attackModifier: string;
-  range: string;
-  penetration: number;
-  modes: { id: string; label: string }[];
+/** The localized message of a core error, for a sheet. */
+export function sheetErrorText(error: unknown, i18n: SheetI18n): string {
+  const message = localizeError(error, (key, data) =>
+    i18n.format(key, Object.fromEntries(Object.entries(data).map(([k, v]) => [k, String(v)]))),
+  );
+  return i18n.format("FRAY.Sheet.CoreRefused", { error: message });
 }
 
-/** Loose view of an item source's system. */
-type ItemSystem = {
-  kind?: string;
-  damage?: string;
-  attackModifier?: number;
-  penetration?: number;
-  rangeIncrement?: number;
-  equipped?: boolean;
-  modes?: { id: string; label?: string }[];
-  zones?: Record<string, { rating: number; buffer: number }>;
-};
-
-/** The weapon rows of an actor's items. */
-function weaponRows(items: ItemSource[], i18n: SheetI18n): WeaponRow[] {
-  return items
-    .filter((i) => i.type === "weapon")
-    .map((i) => {
-      const s = (i.system ?? {}) as ItemSystem;
-      const ranged = s.kind === "ranged";
-      const modes = s.modes ?? [];
-      return {
-        id: i._id ?? "",
-        name: i.name,
-        img: (i as { img?: string }).img ?? "icons/svg/sword.svg",
-        kind: i18n.localize(ranged ? KIND_LABELS.ranged : KIND_LABELS.melee),
-        damage: s.damage ?? "",
-        attackModifier: signedNumber(s.attackModifier ?? 0),
-        range: ranged ? i18n.format("FRAY.Sheet.RangeIncrement", { metres: metres(s.rangeIncrement ?? 0) }) : "",
-        penetration: s.penetration ?? 0,
-        modes: modes.length ? [{ id: "standard", label: i18n.localize("FRAY.Sheet.StandardMode") }, ...modes.map((m) => ({ id: m.id, label: m.label || m.id }))] : [],
-      };
-    });
+/** The localized name of a ruleset id (`FRAY.Ruleset.<id>`), the id itself when unknown. */
+function rulesetName(id: string, i18n: SheetI18n): string {
+  const key = `FRAY.Ruleset.${id}`;
+  const text = i18n.localize(key);
+  return text === key ? id : text;
 }
 
 /**
- * The context of the character and NPC sheets: identity, HP/EP, the core's derived values
- * (defense, movement, armor per zone), attributes and skills with the value a check adds,
- * weapons with their firing modes, the Actions row (UD-ACT-02), armor pieces, conditions and tabs.
+ * The generic part of the actor sheets' context, whatever the ruleset: identity, the notices
+ * (an actor of another ruleset, an actor the core refuses, naming the field), conditions and
+ * tabs.
  */
-export function actorSheetContext(input: ActorSheetInput) {
+export function actorSheetBase(input: ActorSheetInput) {
   const { actor, i18n } = input;
   const system = (actor.system ?? {}) as Raw;
-  const items = actor.items ?? [];
   const statuses = new Set(actor.statuses ?? []);
-  const isNpc = actor.type === "npc";
   const activeTab = ACTOR_TABS.some((t) => t.id === input.activeTab) ? input.activeTab! : "attributes";
-  const base = {
+  return {
     actor: { name: actor.name, img: actor.img ?? "icons/svg/mystery-man.svg", uuid: actor.uuid ?? "" },
     systemSource: system,
     editable: input.editable,
-    isNpc,
+    isNpc: actor.type === "npc",
     ruleset: input.ruleset,
     isUd10: input.ruleset === "ud10",
     enrichedBiography: input.enrichedBiography,
-    conditions: CONDITIONS.map((c) => ({ id: c.id, label: i18n.localize(c.name), img: c.img, active: statuses.has(c.id) })),
-    tabs: ACTOR_TABS.map((t) => ({ ...t, label: i18n.localize(t.label), active: t.id === activeTab, cssClass: t.id === activeTab ? "active" : "" })),
-    tab: Object.fromEntries(ACTOR_TABS.map((t) => [t.id, t.id === activeTab ? "active" : ""])),
-  };
-  if (input.ruleset !== "ud10") return { ...base, generic: genericRows(system, i18n, fieldPrefix(input.ruleset, "Actor")) };
-
-  const derivedResult = input.derived !== undefined ? { derived: input.derived } : ud10Derived(actor);
-  const derived = derivedResult.derived;
-  let combatant: ReturnType<typeof parseCombatant> | null = null;
-  try {
-    combatant = parseCombatant({ ...system, name: actor.name, weapons: [], armor: [] }, actor.name);
-  } catch {
-    combatant = null;
-  }
-  const attrs = (system.attributes ?? {}) as Record<string, number>;
-  const skills = (system.skills ?? {}) as Record<string, { rating: number; trained: boolean }>;
-  const pool = (key: string) => {
-    const t = (system[key] ?? { value: 0, max: 0 }) as { value: number; max: number };
-    return { value: t.value, max: t.max, percent: t.max > 0 ? Math.max(0, Math.min(100, Math.round((100 * t.value) / t.max))) : 0 };
-  };
-  return {
-    ...base,
-    hp: pool("hp"),
-    ep: pool("ep"),
-    attributes: ATTRIBUTES.map((id) => ({
-      id,
-      label: i18n.localize(ATTRIBUTE_LABELS[id].label),
-      abbr: i18n.localize(ATTRIBUTE_LABELS[id].abbr),
-      value: attrs[id] ?? 0,
-      name: `system.attributes.${id}`,
+    foreignNotice: input.foreignRuleset
+      ? i18n.format("FRAY.Sheet.ForeignRuleset", { ruleset: rulesetName(input.foreignRuleset, i18n) })
+      : "",
+    coreError: input.coreError !== undefined && !input.foreignRuleset ? sheetErrorText(input.coreError, i18n) : "",
+    conditions: (input.conditions ?? statusEffectsOf(CORE_RULESETS[input.ruleset])).map((c) => ({
+      id: c.id,
+      label: i18n.localize(c.name),
+      img: c.img,
+      active: statuses.has(c.id),
     })),
-    skills: SKILLS.map((id) => {
-      const check = combatant ? skillValue(combatant, id) : { value: 0, trained: false };
-      return {
-        id,
-        label: i18n.localize(SKILL_LABELS[id]),
-        rating: skills[id]?.rating ?? 0,
-        trained: skills[id]?.trained ?? false,
-        name: `system.skills.${id}`,
-        check: check.value,
-        formula: `d10 ${signedNumber(check.value)}`,
-        hint: check.trained
-          ? i18n.format("FRAY.Sheet.SkillRollHint", { value: String(check.value) })
-          : i18n.format("FRAY.Sheet.UntrainedRollHint", { attribute: i18n.localize(ATTRIBUTE_LABELS[SKILL_ATTRIBUTE[id]].abbr), value: String(check.value) }),
-      };
-    }),
-    sizes: Object.fromEntries(Object.entries(SIZE_LABELS).map(([k, v]) => [k, i18n.localize(v)])),
-    defense: derived ? derived.defense : null,
-    movement: derived ? { standard: metres(derived.standardMovement), full: metres(derived.fullMovement) } : null,
-    derivedError: derived ? "" : i18n.localize("FRAY.Sheet.DerivedUnavailable"),
-    bodyZones: input.bodyZones,
-    armorZones: ZONES.map((z) => ({ id: z, label: i18n.localize(ZONE_LABELS[z]), rating: derived?.zones[z].rating ?? 0, buffer: derived?.zones[z].buffer ?? 0 })),
-    averagedArmor: derived?.averagedArmor ?? { rating: 0, buffer: 0 },
-    weapons: weaponRows(items, i18n),
-    /** The core's actions besides the attack, one button each (UD-ACT-02). */
-    actions: actionButtons(i18n),
-    armor: items
-      .filter((i) => i.type === "armor")
-      .map((i) => {
-        const s = (i.system ?? {}) as ItemSystem;
-        return {
-          id: i._id ?? "",
-          name: i.name,
-          img: (i as { img?: string }).img ?? "icons/svg/shield.svg",
-          equipped: s.equipped !== false,
-          zones: ZONES.map((z) => ({ label: i18n.localize(ZONE_LABELS[z]), rating: s.zones?.[z]?.rating ?? 0, buffer: s.zones?.[z]?.buffer ?? 0 })),
-        };
-      }),
+    tabs: ACTOR_TABS.map((t) => ({
+      ...t,
+      label: i18n.localize(t.label),
+      active: t.id === activeTab,
+      cssClass: t.id === activeTab ? "active" : "",
+    })),
+    tab: Object.fromEntries(ACTOR_TABS.map((t) => [t.id, t.id === activeTab ? "active" : ""])),
   };
 }
 
-/** The actor sheet context's type. */
-export type ActorSheetContext = ReturnType<typeof actorSheetContext>;
+/** The generic part of the actor sheets' context. */
+export type ActorSheetBase = ReturnType<typeof actorSheetBase>;
+
+/** A ruleset's own actor sheet context (its binding's `sheetContext`), built on the generic part. */
+export type ActorContextBuilder = (input: ActorSheetInput) => ActorSheetBase & Record<string, unknown>;
+
+/**
+ * The context of the actor sheets: the ruleset's own context from `build` (its binding's
+ * `sheetContext`), or the generic stat view (every stored value with its localized label) for
+ * an actor of another ruleset (shown as such, its data untouched) or a ruleset without a sheet.
+ * @param build the world ruleset's context builder; absent for the generic view.
+ */
+export function actorSheetContext(input: ActorSheetInput, build?: ActorContextBuilder): ActorSheetBase & Record<string, unknown> {
+  const system = (input.actor.system ?? {}) as Raw;
+  if (input.foreignRuleset)
+    return { ...actorSheetBase(input), generic: genericRows(system, input.i18n, fieldPrefix(asRuleset(input.foreignRuleset), "Actor")) };
+  if (!build) return { ...actorSheetBase(input), generic: genericRows(system, input.i18n, fieldPrefix(input.ruleset, "Actor")) };
+  return build(input);
+}
+
+/** A ruleset id as a choice; ids nobody knows read as UD10 (content that predates the field). */
+function asRuleset(id: string): RulesetChoice {
+  return (["ud10", "hitbox", "critical", "zones"] as const).find((r) => r === id) ?? "ud10";
+}
 
 /** The i18n prefix of each ruleset's documents' field labels, e.g. `FRAY.Hitbox.Actor`. */
 export function fieldPrefix(ruleset: RulesetChoice, document: "Actor" | "Weapon" | "Armor"): string {
@@ -297,34 +224,29 @@ export interface ItemSheetInput {
   i18n: SheetI18n;
 }
 
+/** A ruleset's own item sheet context (its binding's `itemSheetContext`). */
+export type ItemContextBuilder = (input: ItemSheetInput) => Record<string, unknown>;
+
 /**
- * The context of the weapon and armor sheets: the item's fields, the kind choices, firing
- * modes with their index, armor rating and buffer per body zone.
+ * The context of the weapon and armor sheets: the ruleset's own from `build` (its binding's
+ * `itemSheetContext`), or the generic view of every stored value with its localized label.
+ * @param build the world ruleset's item context builder; absent for the generic view.
  */
-export function itemSheetContext(input: ItemSheetInput) {
+export function itemSheetContext(input: ItemSheetInput, build?: ItemContextBuilder): Record<string, unknown> {
   const { item, i18n } = input;
-  const system = (item.system ?? {}) as Raw & ItemSystem;
-  const ud10 = input.ruleset === "ud10";
-  return {
+  const system = (item.system ?? {}) as Raw;
+  const base = {
     item: { name: item.name, img: item.img ?? "icons/svg/item-bag.svg", uuid: item.uuid ?? "" },
     systemSource: system,
     editable: input.editable,
-    isWeapon: ud10 && item.type === "weapon",
-    isArmor: ud10 && item.type === "armor",
-    isGeneric: !ud10,
+    isWeapon: false,
+    isArmor: false,
+    isGeneric: true,
     typeLabel: i18n.localize(item.type === "armor" ? "TYPES.Item.armor" : "TYPES.Item.weapon"),
-    kinds: { melee: i18n.localize(KIND_LABELS.melee), ranged: i18n.localize(KIND_LABELS.ranged) },
-    modes: (system.modes ?? []).map((mode, index) => ({ ...mode, index })),
-    zones: ZONES.map((id) => ({
-      id,
-      label: i18n.localize(ZONE_LABELS[id]),
-      rating: system.zones?.[id]?.rating ?? 0,
-      buffer: system.zones?.[id]?.buffer ?? 0,
-    })),
-    generic: ud10 ? [] : genericRows(system, i18n, fieldPrefix(input.ruleset, item.type === "armor" ? "Armor" : "Weapon")),
+    modes: [],
+    zones: [],
+    generic: genericRows(system, i18n, fieldPrefix(input.ruleset, item.type === "armor" ? "Armor" : "Weapon")),
     enrichedDescription: input.enrichedDescription,
   };
+  return build ? { ...base, generic: [], ...build(input) } : base;
 }
-
-/** The item sheet context's type. */
-export type ItemSheetContext = ReturnType<typeof itemSheetContext>;

@@ -4,6 +4,7 @@
  */
 import { TEMPLATES } from "../config.js";
 import { activeRuleset } from "../settings.js";
+import { activeBinding } from "../registry.js";
 import { itemSheetContext } from "./context.js";
 import { HandlebarsItemSheet, pickImage, type SheetRenderOptions } from "./sheet-base.js";
 
@@ -40,16 +41,19 @@ export class FrayItemSheet extends HandlebarsItemSheet {
     const base = await super._prepareContext(options);
     const item = this.document;
     const source = item.toObject() as unknown as Parameters<typeof itemSheetContext>[0]["item"];
-    const context = itemSheetContext({
-      item: { ...source, img: item.img, uuid: item.uuid },
-      ruleset: activeRuleset(),
-      editable: this.isEditable,
-      enrichedDescription: await foundry.applications.ux.TextEditor.implementation.enrichHTML(
-        String((source.system as { description?: string } | undefined)?.description ?? ""),
-        { secrets: item.isOwner, relativeTo: item },
-      ),
-      i18n: game.i18n,
-    });
+    const context = itemSheetContext(
+      {
+        item: { ...source, img: item.img, uuid: item.uuid },
+        ruleset: activeRuleset(),
+        editable: this.isEditable,
+        enrichedDescription: await foundry.applications.ux.TextEditor.implementation.enrichHTML(
+          String((source.system as { description?: string } | undefined)?.description ?? ""),
+          { secrets: item.isOwner, relativeTo: item },
+        ),
+        i18n: game.i18n,
+      },
+      activeBinding().itemSheetContext,
+    );
     return Object.assign(base, context);
   }
 

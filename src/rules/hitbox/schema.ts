@@ -51,6 +51,8 @@ export const combatantSchema = strict({
   mainHand: choice(["left", "right"] as const),
   held: list(text()),
   conditions: list(text()),
+  /** Turns left in shock (HB-DMG-04, HB-RND-02); absent while no count runs. */
+  shockTurnsLeft: opt(bounded(B.shockTurns)),
 });
 
 /** Circumstances of a Hitbox attack (HB-MOD-01 to HB-MOD-03, HB-ATK-03, HB-ATK-05). */

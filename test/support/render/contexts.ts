@@ -39,6 +39,8 @@ import type { DamageReport } from "../../../src/rules/core/types.js";
 import { undoRecord, type UndoRecord } from "../../../src/foundry/logic/undo.js";
 import { ud10CombatantFromActor, type ActorSource } from "../../../src/foundry/sources.js";
 import { actorParts, actorSheetContext, itemSheetContext, ACTOR_TABS, type SheetI18n } from "../../../src/foundry/sheets/context.js";
+import { critical, hitbox, zones } from "../../../src/rules/index.js";
+import { UD10_SHEET_PARTS, ud10ActorSheetContext, ud10ItemSheetContext } from "../../../src/foundry/rulesets/ud10/sheet-context.js";
 import { fighter, target } from "../../rules/ud10-fixtures.js";
 import { readSources, type PackDoc } from "../packs.js";
 import { ROOT } from "../foundry-stub.js";
@@ -96,7 +98,7 @@ export function actorCases(i18n: SheetI18n): RenderCase[] {
   const cases: RenderCase[] = [];
   for (const tab of ACTOR_TABS) {
     for (const bodyZones of tab.id === "combat" ? [true, false] : [true]) {
-      const context = actorSheetContext({
+      const context = ud10ActorSheetContext({
         actor: character as never,
         ruleset: "ud10",
         editable: true,
@@ -141,7 +143,7 @@ export function actorCases(i18n: SheetI18n): RenderCase[] {
         classes: ["fray", "sheet", "actor"],
         width: 720,
         height: 780,
-        templates: actorParts("character", "ud10").map(actorTemplate),
+        templates: actorParts("character", UD10_SHEET_PARTS).map(actorTemplate),
         context,
         expect: [
           { selector: 'input[name="name"]', count: 1 },
@@ -168,8 +170,8 @@ export function actorCases(i18n: SheetI18n): RenderCase[] {
       classes: ["fray", "sheet", "actor"],
       width: 560,
       height: 640,
-      templates: actorParts("npc", "ud10").map(actorTemplate),
-      context: actorSheetContext({ actor: npc as never, ruleset: "ud10", editable: true, bodyZones: false, enrichedBiography: "", i18n }),
+      templates: actorParts("npc", UD10_SHEET_PARTS).map(actorTemplate),
+      context: ud10ActorSheetContext({ actor: npc as never, ruleset: "ud10", editable: true, bodyZones: false, enrichedBiography: "", i18n }),
       expect: [
         { selector: '[data-action="attack"]', count: weapons.length },
         { selector: '[data-action="roundAction"]', count: 5 },
@@ -196,17 +198,21 @@ export function actorCases(i18n: SheetI18n): RenderCase[] {
       classes: ["fray", "sheet", "actor"],
       width: 560,
       height: 640,
-      templates: actorParts("npc", ruleset).map(actorTemplate),
+      templates: actorParts("npc", undefined).map(actorTemplate),
       context: actorSheetContext({ actor: npc as never, ruleset, editable: true, bodyZones: false, enrichedBiography: "", i18n }),
       expect: [
         { selector: 'input[name="name"]', count: 1 },
         { selector: ".fray-generic-list > div" },
-        { selector: '[data-action="toggleCondition"]', count: 10 },
+        // The ruleset's own conditions (its core's `conditions()`), as the world registers them.
+        { selector: '[data-action="toggleCondition"]', count: CORE_RULESETS[ruleset].conditions().length },
       ],
     });
   }
   return cases;
 }
+
+/** The rules cores of the rulesets shown in the generic view. */
+const CORE_RULESETS = { hitbox, zones, critical } as const;
 
 /** The cases of the item sheet: a weapon with firing modes, a melee weapon, an armor, a generic item. */
 export function itemCases(i18n: SheetI18n): RenderCase[] {
@@ -249,7 +255,7 @@ export function itemCases(i18n: SheetI18n): RenderCase[] {
         editable: true,
         enrichedDescription: String((doc.system as { description?: string })?.description ?? ""),
         i18n,
-      }),
+      }, ruleset === "ud10" ? ud10ItemSheetContext : undefined),
       expect: [{ selector: 'input[name="name"]', count: 1 }, ...expect],
     };
   });

@@ -4,17 +4,13 @@
  */
 import { movementCharge, ud10, ud10Actions } from "../../../rules/ud10/index.js";
 import { SYSTEM_PATH } from "../../config.js";
-import { ArmorData, CharacterData, NpcData, WeaponData } from "../../models/ud10.js";
+import { ArmorData, CharacterData, NpcData, WeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { ud10LeaveMelee } from "./leave-melee.js";
 import { ud10Initiative } from "./play.js";
+import { ud10RollSkill } from "./sheet-actions.js";
+import { UD10_SHEET_PARTS as SHEET_PARTS, ud10ActorSheetContext, ud10ItemSheetContext } from "./sheet-context.js";
 import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem, type Ud10Combatant } from "./translate.js";
-
-/** The UD10 actor sheet parts, by actor type. */
-const SHEET_PARTS = {
-  character: ["header", "tabs", "attributes", "combat", "conditions", "biography"],
-  npc: ["npc"],
-} as const;
 
 /** The UD10 binding. */
 export const ud10Binding: RulesetBinding<Ud10Combatant> = {
@@ -31,6 +27,9 @@ export const ud10Binding: RulesetBinding<Ud10Combatant> = {
   weaponFromItem: ud10WeaponFromItem,
   armorFromItem: ud10ArmorFromItem,
   sheetParts: SHEET_PARTS,
+  sheetContext: ud10ActorSheetContext,
+  itemSheetContext: ud10ItemSheetContext,
+  rollSkill: ud10RollSkill,
   templates: [...new Set([...SHEET_PARTS.character, ...SHEET_PARTS.npc])].map((p) => `${SYSTEM_PATH}/templates/actor/${p}.hbs`),
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
 };

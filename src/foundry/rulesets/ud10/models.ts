@@ -4,19 +4,23 @@
  * into a rules-core combatant without renaming anything. Derived values come from the core
  * through {@link ud10Derived}.
  */
-import { parseDamageCode } from "../../rules/ud10/model.js";
-import { localizeError } from "../../rules/core/errors.js";
-import type { Ud10Combatant } from "../../rules/ud10/model.js";
+import { parseDamageCode } from "../../../rules/ud10/model.js";
+import { localizeError } from "../../../rules/core/errors.js";
+import type { Ud10Combatant } from "../../../rules/ud10/model.js";
 import { ud10Derived, ud10DerivedOf, type Ud10Derived } from "./derived.js";
-import { choice, decimal, integer, rulesetField, track } from "./fields.js";
+import { RULESET_BOUNDS } from "../../../rules/core/bounds.js";
+import { bounded, choice, rulesetField, track } from "../../models/fields.js";
 import { migrateUd10Actor, migrateUd10Armor, migrateUd10Weapon } from "./migrate.js";
 
 type Raw = Record<string, unknown>;
 
+/** UD10's row of the bounds table: the limits of every number field below. */
+const B = RULESET_BOUNDS.ud10;
+
 /** One skill: rating and whether it is trained. */
 function skill() {
   const { SchemaField, BooleanField } = foundry.data.fields;
-  return new SchemaField({ rating: integer(0, { min: 0 }), trained: new BooleanField({ initial: false }) });
+  return new SchemaField({ rating: bounded(B.skill, 0), trained: new BooleanField({ initial: false }) });
 }
 
 /**
@@ -46,10 +50,10 @@ function actorSchema(group: string) {
   const { SchemaField, StringField, HTMLField } = foundry.data.fields;
   return {
     ruleset: rulesetField("ud10"),
-    attributes: new SchemaField({ STR: integer(5, { min: 0 }), DEX: integer(5, { min: 0 }), CON: integer(5, { min: 0 }) }),
+    attributes: new SchemaField({ STR: bounded(B.attribute, 5), DEX: bounded(B.attribute, 5), CON: bounded(B.attribute, 5) }),
     skills: new SchemaField({ initiative: skill(), melee: skill(), ranged: skill(), parry: skill(), dodge: skill() }),
-    hp: track(10),
-    ep: track(10),
+    hp: track(10, B.pool, B.poolValue),
+    ep: track(10, B.pool, B.poolValue),
     size: choice(["small", "normal", "large"] as const, "normal"),
     group: new StringField({ required: true, blank: false, initial: group }),
     biography: new HTMLField({ required: true, blank: true }),
@@ -102,7 +106,9 @@ export class CharacterData extends foundry.abstract.TypeDataModel<ActorSchema, A
   override prepareDerivedData(): void {
     super.prepareDerivedData();
     const core = (this.parent as { frayCore?(): { ruleset: string; combatant?: unknown } } | undefined)?.frayCore?.();
-    this.derived = (core?.ruleset === "ud10" && core.combatant ? ud10DerivedOf(core.combatant as Ud10Combatant) : ud10Derived(sourceOf(this as never))).derived;
+    this.derived = (
+      core?.ruleset === "ud10" && core.combatant ? ud10DerivedOf(core.combatant as Ud10Combatant) : ud10Derived(sourceOf(this as never))
+    ).derived;
   }
 }
 
@@ -120,8 +126,8 @@ function modeSchema() {
     id: new StringField({ required: true, blank: false, initial: "mode" }),
     label: new StringField({ required: true, blank: true, initial: "" }),
     damage: damageField(),
-    attackModifier: integer(0),
-    shots: integer(1, { min: 1 }),
+    attackModifier: bounded(B.attackModifier, 0),
+    shots: bounded(B.shots, 1),
   };
 }
 
@@ -130,12 +136,12 @@ function weaponSchema() {
   return {
     ruleset: rulesetField("ud10"),
     kind: choice(["melee", "ranged"] as const, "melee"),
-    attackModifier: integer(0),
+    attackModifier: bounded(B.attackModifier, 0),
     /** Damage code `fixed + N d10`, e.g. `2+1d10` (UD-DMG-01). */
     damage: damageField(),
-    penetration: integer(0, { min: 0 }),
+    penetration: bounded(B.penetration, 0),
     /** Metres; 0 for melee weapons. */
-    rangeIncrement: decimal(0, { min: 0 }),
+    rangeIncrement: bounded(B.rangeIncrement, 0),
     modes: new ArrayField(new SchemaField(modeSchema())),
     canParry: new BooleanField({ initial: true }),
     shield: new BooleanField({ initial: false }),
@@ -166,7 +172,7 @@ export class WeaponData extends foundry.abstract.TypeDataModel<WeaponSchema, Ite
 
 function armorSchema() {
   const { BooleanField, HTMLField, SchemaField } = foundry.data.fields;
-  const zone = () => new SchemaField({ rating: integer(0, { min: 0 }), buffer: integer(0, { min: 0 }) });
+  const zone = () => new SchemaField({ rating: bounded(B.armorRating, 0), buffer: bounded(B.buffer, 0) });
   return {
     ruleset: rulesetField("ud10"),
     zones: new SchemaField({ head: zone(), leftArm: zone(), rightArm: zone(), torso: zone(), leftLeg: zone(), rightLeg: zone() }),
