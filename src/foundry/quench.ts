@@ -276,12 +276,99 @@ function registerAuthorityBatch(quench: Quench): void {
   );
 }
 
+/**
+ * The v13 behaviour the round and the pipeline rely on (docs/foundry-assumptions.md A10 to A15):
+ * combatant groups, who may write declarations, what reaches every client, continued movement,
+ * grid adjacency, and `Hooks.call` stopping at the first `false`. Needs a GM and a viewed scene.
+ */
+function registerRoundBatch(quench: Quench): void {
+  quench.registerBatch(
+    "fray.round",
+    (context) => {
+      const { describe, it, after, assert } = context;
+      describe("Foundry v13 behaviour the round and the pipeline rely on", () => {
+        const made: Made[] = [];
+        after(async () => {
+          for (const doc of made.reverse()) await doc.delete();
+        });
+        const newCombat = async (): Promise<Combat.Implementation & Made> => {
+          const combat = (await Combat.implementation.create({ scene: canvas?.scene?.id ?? null } as never)) as unknown as Combat.Implementation & Made;
+          made.push(combat);
+          return combat;
+        };
+        it("A10: a combat holds CombatantGroup documents, and a combatant's group field takes a group's id", async () => {
+          const combat = (await newCombat()) as unknown as Made & {
+            groups: { get(id: string): { initiative?: number } | undefined };
+            createEmbeddedDocuments(type: string, data: Record<string, unknown>[]): Promise<{ id: string }[]>;
+          };
+          const [group] = await combat.createEmbeddedDocuments("CombatantGroup", [{ name: "Quench Group", initiative: 7 }]);
+          assert.ok(group?.id, "a group was created");
+          assert.equal(combat.groups.get(group!.id)?.initiative, 7);
+          const [combatant] = (await combat.createEmbeddedDocuments("Combatant", [{ name: "Quench Member", group: group!.id }])) as unknown as { group?: { id?: string } | string | null }[];
+          const stored = combatant?.group;
+          assert.equal(typeof stored === "string" ? stored : stored?.id, group!.id, "the combatant's group is the group");
+        });
+        it("A11, A12: a GM writes the combat's and a combatant's flags, and the update reaches the updateCombatant hook with the flags", async () => {
+          const combat = (await newCombat()) as unknown as Made & {
+            setFlag(s: string, k: string, v: unknown): Promise<unknown>;
+            getFlag(s: string, k: string): unknown;
+            createEmbeddedDocuments(type: string, data: Record<string, unknown>[]): Promise<{ setFlag(s: string, k: string, v: unknown): Promise<unknown> }[]>;
+          };
+          await combat.setFlag("fray", "quenchPhase", { round: 1, phase: "declare" });
+          assert.equal((combat.getFlag("fray", "quenchPhase") as { phase?: string }).phase, "declare");
+          const [combatant] = await combat.createEmbeddedDocuments("Combatant", [{ name: "Quench Declarer" }]);
+          const seen = nextHook("updateCombatant");
+          await combatant!.setFlag("fray", "quenchDeclaration", { round: 1, text: "attack" });
+          const args = await seen;
+          const changes = args?.[1] as { flags?: { fray?: { quenchDeclaration?: { text?: string } } } } | undefined;
+          assert.equal(changes?.flags?.fray?.quenchDeclaration?.text, "attack", "the hook carries the declaration");
+        });
+        it("A13: a moveToken hook reports the part just passed of a movement", async () => {
+          const scene = canvas?.scene as unknown as { createEmbeddedDocuments(t: string, d: Record<string, unknown>[]): Promise<(Made & { move(w: unknown, o?: unknown): Promise<unknown> })[]> } | undefined;
+          assert.ok(scene, "a scene is viewed");
+          const size = (canvas?.grid as unknown as { size: number }).size;
+          const [token] = await scene!.createEmbeddedDocuments("Token", [{ name: "Quench Mover", x: 0, y: 0 }]);
+          made.push(token!);
+          const seen = nextHook("moveToken");
+          await token!.move({ x: size * 2, y: 0 });
+          const args = await seen;
+          const movement = args?.[1] as { passed?: { cost?: number; distance?: number } } | undefined;
+          assert.ok(movement?.passed, "the hook carries movement.passed");
+          assert.ok((movement!.passed!.distance ?? movement!.passed!.cost ?? 0) > 0, "something was passed");
+        });
+        it("A14: a token's occupied grid spaces, and adjacency of spaces on the scene's grid", async () => {
+          const grid = canvas?.grid as unknown as { testAdjacency(a: unknown, b: unknown): boolean; isGridless?: boolean };
+          if (grid.isGridless) return;
+          assert.ok(grid.testAdjacency({ i: 0, j: 0 }, { i: 0, j: 1 }), "neighbours are adjacent");
+          assert.ok(!grid.testAdjacency({ i: 0, j: 0 }, { i: 0, j: 3 }), "three spaces apart are not");
+          const tokenClass = (CONFIG.Token as unknown as { documentClass: { prototype: { getOccupiedGridSpaceOffsets?: unknown } } }).documentClass;
+          assert.equal(typeof tokenClass.prototype.getOccupiedGridSpaceOffsets, "function");
+        });
+        it("A15: Hooks.call stops at the first handler that returns false and returns false", async () => {
+          let after = false;
+          const a = Hooks.on("fray.quenchProbe" as never, (() => false) as never);
+          const b = Hooks.on("fray.quenchProbe" as never, (() => {
+            after = true;
+          }) as never);
+          const result = (Hooks.call as unknown as (name: string) => boolean)("fray.quenchProbe");
+          Hooks.off("fray.quenchProbe" as never, a);
+          Hooks.off("fray.quenchProbe" as never, b);
+          assert.equal(result, false);
+          assert.ok(!after, "later handlers are not called");
+        });
+      });
+    },
+    { displayName: "Fray: the round and the pipeline's v13 assumptions" },
+  );
+}
+
 /** Registers the batches on `quenchReady` in development builds. */
 export function registerQuench(): void {
   if (!quenchEnabled()) return;
   Hooks.once("quenchReady" as never, ((quench: Quench) => {
     registerAuthorityBatch(quench);
     registerServicesBatch(quench);
+    registerRoundBatch(quench);
     quench.registerBatch(
       "fray.ud10.attack-flow",
       (context) => {
