@@ -24,16 +24,16 @@ describe("situation form", () => {
   });
 
   it("UD-COV-01: numbers typed as text are read as numbers; out of bounds or not a number names the field", () => {
-    expect(readSituationValue(field("cover"), "2")).toBe(2);
-    expect(readSituationValue(field("cover"), "")).toBe(field("cover").default);
-    expect(() => readSituationValue(field("cover"), "-1e9")).toThrow(expect.objectContaining({ key: "FRAY.Error.Field", data: expect.objectContaining({ field: "situation.cover" }) }));
-    expect(() => readSituationValue(field("aim"), "ten")).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "situation.aim" }) }));
-    expect(() => readSituationValue(field("aim"), "1.5")).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "situation.aim" }) }));
+    expect(readSituationValue(field("cover"), "2", "ud10")).toBe(2);
+    expect(readSituationValue(field("cover"), "", "ud10")).toBe(field("cover").default);
+    expect(() => readSituationValue(field("cover"), "-1e9", "ud10")).toThrow(expect.objectContaining({ name: "FrayError", data: expect.objectContaining({ field: "situation.cover" }) }));
+    expect(() => readSituationValue(field("aim"), "ten", "ud10")).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "situation.aim" }) }));
+    expect(() => readSituationValue(field("aim"), "1.5", "ud10")).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "situation.aim" }) }));
   });
 
   it("UD-ATK-03: checkboxes read as booleans; the read values plan the attack the core would plan", () => {
     const form: Record<string, string | boolean> = { "situation.unanticipated": true, "situation.aim": "2" };
-    const values = readSituation(fields, (name) => form[name.replace(/^situation\.t1\./, "situation.")], "t1");
+    const values = readSituation(fields, (name) => form[name.replace(/^situation\.t1\./, "situation.")], "ud10", "t1");
     expect(values.unanticipated).toBe(true);
     expect(values.aim).toBe(2);
     expect(values.badVisibility).toBe(false);

@@ -91,7 +91,7 @@ export function readChoices(form: Pick<HTMLFormElement, "elements">, data: Attac
       else if (f.kind === "boolean") raw = Boolean(control.checked);
       else if (f.kind === "multi") raw = Array.from(control.selectedOptions ?? []).map((o) => o.value);
       else raw = control.value;
-      values[f.id] = raw === undefined ? f.default : readSituationValue(f, raw);
+      values[f.id] = raw === undefined ? f.default : readSituationValue(f, raw, data.ruleset.id);
     }
     situation[t.id] = values;
   }

@@ -2,11 +2,12 @@
  * The attack dialog's form, generated from the active ruleset's situation fields
  * (`Ruleset.situation`, src/rules/core/contract.ts) instead of being written per ruleset: the
  * template context of each field, and the form's values read back into the neutral request's
- * situation values. Form values arrive as strings; they are checked here, at the boundary,
- * against each field's kind, choices and bounds. Pure: no Foundry globals.
+ * situation values. Form values arrive as strings; the core's validator of situation values checks
+ * them at this boundary against each field's kind, choices and bounds. Pure: no Foundry globals.
  */
 import type { SituationField, SituationValue, SituationValues } from "../../rules/core/contract.js";
-import { FrayError } from "../../rules/core/errors.js";
+import type { RulesetId } from "../../rules/core/types.js";
+import { validateDialogSituation } from "../../rules/validate.js";
 
 /** One field as the dialog template renders it. */
 export interface SituationInput {
@@ -63,39 +64,22 @@ export function situationInput(field: SituationField, value: SituationValue | un
 export type FormValue = string | string[] | boolean | undefined;
 
 /**
- * Reads one field's value from the form.
+ * Reads one field's value from the form through the core's validator of situation values
+ * (`validateDialogSituation`, src/rules/validate.ts), the one check of dialog and macro values:
+ * texts become numbers there, an empty field takes its default.
  * @param raw what the form holds under the field's name (a checkbox: true/false or absent).
- * @throws FrayError `FRAY.Error.Field` naming `situation.<id>` and what was expected, for a
- *   number that is not one or is outside the field's bounds, or a choice the field does not offer.
+ * @param ruleset the ruleset whose bounds apply to a number field without its own.
+ * @throws FrayError naming `situation.<id>` and what was expected, for a number that is not one
+ *   or is outside the field's bounds, or a choice the field does not offer.
  */
-export function readSituationValue(field: SituationField, raw: FormValue): SituationValue {
-  const path = `situation.${field.id}`;
-  const fail = (expected: string) => new FrayError("FRAY.Error.Field", { field: path, expected }, `${path}: expected ${expected}`);
-  switch (field.kind) {
-    case "boolean":
-      return raw === true || raw === "on" || raw === "true";
-    case "number": {
-      const text = Array.isArray(raw) ? raw[0] : raw;
-      if (text === undefined || text === "" || typeof text === "boolean") return field.default;
-      const n = Number(String(text).trim().replace(",", "."));
-      const bounds = `${field.min ?? "-\u221e"} \u2026 ${field.max ?? "\u221e"}`;
-      if (!Number.isFinite(n)) throw fail(`a number (${bounds})`);
-      if ((field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max)) throw fail(`a number (${bounds})`);
-      if ((field.step ?? 1) >= 1 && !Number.isInteger(n)) throw fail(`a whole number (${bounds})`);
-      return n;
-    }
-    case "choice": {
-      const text = Array.isArray(raw) ? raw[0] : raw;
-      if (text === undefined || typeof text === "boolean") return field.default;
-      if (!(field.choices ?? []).some((c) => c.value === text)) throw fail((field.choices ?? []).map((c) => c.value).join(", "));
-      return text;
-    }
-    case "multi": {
-      const list = raw === undefined || typeof raw === "boolean" ? [] : Array.isArray(raw) ? raw : [raw];
-      for (const v of list) if (!(field.choices ?? []).some((c) => c.value === v)) throw fail((field.choices ?? []).map((c) => c.value).join(", "));
-      return [...list];
-    }
-  }
+export function readSituationValue(field: SituationField, raw: FormValue, ruleset: RulesetId): SituationValue {
+  let value: unknown = raw;
+  if (field.kind === "boolean") value = raw === true || raw === "on" || raw === "true";
+  else if (field.kind === "multi") value = raw === undefined || typeof raw === "boolean" ? [] : Array.isArray(raw) ? raw : [raw];
+  else if (Array.isArray(raw)) value = raw[0];
+  if (value === undefined || value === "" || (typeof value === "boolean" && field.kind !== "boolean")) return field.default;
+  const checked = validateDialogSituation(ruleset, [field], { [field.id]: value });
+  return checked[field.id] ?? field.default;
 }
 
 /**
@@ -104,8 +88,8 @@ export function readSituationValue(field: SituationField, raw: FormValue): Situa
  * @param read the form's value under a control name.
  * @throws FrayError naming the first field whose value is refused.
  */
-export function readSituation(fields: readonly SituationField[], read: (name: string) => FormValue, targetId?: string): SituationValues {
+export function readSituation(fields: readonly SituationField[], read: (name: string) => FormValue, ruleset: RulesetId, targetId?: string): SituationValues {
   const out: SituationValues = {};
-  for (const f of fields) out[f.id] = readSituationValue(f, read(inputName(f, targetId)));
+  for (const f of fields) out[f.id] = readSituationValue(f, read(inputName(f, targetId)), ruleset);
   return out;
 }
