@@ -12,8 +12,9 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 export default defineConfig(({ mode }) => ({
   root,
   /**
-   * `__FRAY_QUENCH__` registers the Quench batch (src/foundry/quench.ts): true in development
-   * builds (`vite build --mode development`) or with `FRAY_QUENCH=1`, false in releases.
+   * `__FRAY_QUENCH__` registers the Quench batches (src/foundry/quench.ts) unconditionally: true in
+   * development builds (`vite build --mode development`) or with `FRAY_QUENCH=1`. Releases ship
+   * the batches too and register them when the GM turns on the world setting `quenchBatches`.
    */
   define: {
     __FRAY_QUENCH__: JSON.stringify(mode === "development" || process.env.FRAY_QUENCH === "1"),

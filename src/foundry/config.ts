@@ -44,3 +44,9 @@ export function optionSettingKey<R extends RulesetChoice>(ruleset: R, optionId: 
 export function ud10SettingKey(optionId: string): `ud10-${string}` {
   return optionSettingKey("ud10", optionId);
 }
+
+/**
+ * Id of the GM-only world setting that registers Fray's Quench batches (src/foundry/quench.ts)
+ * in a release build, so a GM can check the system in a real world with the Quench module.
+ */
+export const QUENCH_SETTING = "quenchBatches";

@@ -4,13 +4,15 @@
  * authority code relies on (docs/foundry-assumptions.md: who the server says made an update, the
  * active GM, ownership tests, a message's author, an identity-less query), and the wired play
  * services with the v13 behaviour they rely on (a hotbar macro made from a dropped weapon,
- * floating text over a token, effects enabled and expired on round changes). Registered only in
- * development builds (`FRAY_QUENCH` define, set by `vite build --mode development`).
+ * floating text over a token, effects enabled and expired on round changes). Registered in
+ * development builds (`FRAY_QUENCH` define, set by `vite build --mode development`) and, in a
+ * release build, when the GM turns on the world setting `quenchBatches`.
  */
 import type { AttackMessageLike } from "./chat/attack-message.js";
 import { attackSystem } from "./chat/attack-message.js";
 import { applyHere, declineReaction, rollDamageFor, undoDamageAction, undoHere } from "./chat/actions.js";
 import { rollAttack } from "./attack.js";
+import { QUENCH_SETTING, SYSTEM_ID } from "./config.js";
 import { floatingChanges, floatingText } from "./logic/floating.js";
 import { formatHtml } from "./notify.js";
 import { startEffect, type CombatLike, type EffectHolder } from "./play/effects.js";
@@ -37,9 +39,17 @@ interface Quench {
   registerBatch(key: string, fn: (context: QuenchContext) => void, options?: { displayName?: string }): void;
 }
 
-/** True in development builds. */
+/**
+ * True when the batches are registered: in development builds always, in a release build when
+ * the GM turned on the world setting `quenchBatches` (world settings are the GM's to change).
+ */
 export function quenchEnabled(): boolean {
-  return typeof __FRAY_QUENCH__ !== "undefined" && Boolean(__FRAY_QUENCH__);
+  if (typeof __FRAY_QUENCH__ !== "undefined" && Boolean(__FRAY_QUENCH__)) return true;
+  try {
+    return Boolean(game.settings.get(SYSTEM_ID, QUENCH_SETTING));
+  } catch {
+    return false;
+  }
 }
 
 function combatantData(name: string, type: "character" | "npc") {

@@ -7,7 +7,7 @@
  * shown in the settings menu.
  */
 import type { OptionSpec, RulesetOptions } from "../rules/core/ruleset.js";
-import { optionSettingKey, RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
+import { optionSettingKey, RULESET_SETTING, SYSTEM_ID, QUENCH_SETTING, type RulesetChoice } from "./config.js";
 import { activeRuleset } from "./registry.js";
 import { registry } from "./rulesets/index.js";
 
@@ -17,6 +17,7 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
   interface SettingConfig {
     "fray.ruleset": RulesetChoice;
     "fray.beyondFullMovement": "show" | "refuse";
+    "fray.quenchBatches": boolean;
     [ud10Option: `fray.ud10-${string}`]: boolean | number | string;
     [hitboxOption: `fray.hitbox-${string}`]: boolean | number | string;
     [criticalOption: `fray.critical-${string}`]: boolean | number | string;
@@ -88,6 +89,15 @@ export function registerSettings(): void {
     type: String,
     default: "show",
     choices: { show: "FRAY.Flow.Setting.BeyondFull.show", refuse: "FRAY.Flow.Setting.BeyondFull.refuse" },
+  });
+  game.settings.register(SYSTEM_ID, QUENCH_SETTING, {
+    name: "FRAY.Setting.Quench.Name",
+    hint: "FRAY.Setting.Quench.Hint",
+    scope: "world",
+    config: true,
+    type: Boolean,
+    default: false,
+    requiresReload: true,
   });
   const active = activeRuleset();
   // The option keys are generated, so the typed overloads cannot name them.
