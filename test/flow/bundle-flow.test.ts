@@ -881,6 +881,21 @@ describe("combat tracker", () => {
     expect(messages[0]!.content).toContain("Bandit, Thug");
   });
 
+  it("UD-INI-01: rollInitiative honours a given formula (one roll each, no groups) and the summary's message options", async () => {
+    await stub.game.settings.set("fray", "ud10-npcInitiative", "group");
+    const combat = tracker();
+    diceQueue.push(5, 2);
+    await (combat as unknown as { rollInitiative(ids: string[], o: Dict): Promise<unknown> }).rollInitiative(["c2", "c3"], {
+      formula: "1d6 + 10",
+      messageOptions: { flavor: "Ambush", rollMode: "gmroll" },
+    });
+    const updates = combat.embedded[0] as { _id: string; initiative: number }[];
+    expect(Object.fromEntries(updates.map((u) => [u._id, u.initiative]))).toEqual({ c2: 15, c3: 12 });
+    expect(messages).toHaveLength(1);
+    // The stand-in's applyRollMode records the mode it was given.
+    expect(messages[0]).toMatchObject({ flavor: "Ambush", rollMode: "gmroll" });
+  });
+
   it("UD-INI-01, UD-ACT-01: a new round re-rolls everyone in the same update and resets each economy", async () => {
     const combat = tracker();
     diceQueue.push(1, 2, 3);
