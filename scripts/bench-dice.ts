@@ -52,7 +52,14 @@ async function main(): Promise<void> {
     const asyncRate = await measure(() => roller.roll(formula));
     const syncRate = await measure(() => roller.rollSync(formula).total);
     const totalRate = await measure(() => roller.rollTotal(formula));
-    rows.push([formula, grouped(beforeRate), grouped(asyncRate), grouped(syncRate), grouped(totalRate), `${(totalRate / beforeRate).toFixed(1)}x`]);
+    rows.push([
+      formula,
+      grouped(beforeRate),
+      grouped(asyncRate),
+      grouped(syncRate),
+      grouped(totalRate),
+      `${(totalRate / beforeRate).toFixed(1)}x`,
+    ]);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");

@@ -30,7 +30,21 @@ beforeAll(async () => {
   registerSettings();
 });
 
-const sword = { _id: "sword", name: "Sword", type: "weapon", system: { kind: "melee", attackModifier: 0, damage: "2+1d10", penetration: 0, rangeIncrement: 0, modes: [], canParry: true, shield: false } };
+const sword = {
+  _id: "sword",
+  name: "Sword",
+  type: "weapon",
+  system: {
+    kind: "melee",
+    attackModifier: 0,
+    damage: "2+1d10",
+    penetration: 0,
+    rangeIncrement: 0,
+    modes: [],
+    canParry: true,
+    shield: false,
+  },
+};
 
 /** A UD10 character whose stored melee rating is beyond what the core allows. */
 function refusedActor(id = "bad") {
@@ -44,7 +58,8 @@ function i18nOf(code: "en" | "de") {
   const lang = readLang(code);
   return {
     localize: (key: string) => lookup(lang, key) ?? key,
-    format: (key: string, data: Record<string, string>) => (lookup(lang, key) ?? key).replace(/\{(\w+)\}/g, (_, k: string) => data[k] ?? `{${k}}`),
+    format: (key: string, data: Record<string, string>) =>
+      (lookup(lang, key) ?? key).replace(/\{(\w+)\}/g, (_, k: string) => data[k] ?? `{${k}}`),
   };
 }
 
@@ -66,7 +81,13 @@ describe("validation at the document → core boundary", () => {
   });
 
   it("the same actor within the bounds is read and checked as before", () => {
-    const ok = stubActor({ _id: "ok", name: "Fine", type: "character", system: combatantSystem(5) as Dict, items: [structuredClone(sword)] });
+    const ok = stubActor({
+      _id: "ok",
+      name: "Fine",
+      type: "character",
+      system: combatantSystem(5) as Dict,
+      items: [structuredClone(sword)],
+    });
     const core = actorMod.prepareCore(ok as never, registry.registry.get("ud10")!);
     expect(core.error).toBeUndefined();
     expect((core.combatant as { weapons: { id: string }[] }).weapons.map((w) => w.id)).toEqual(["sword"]);
@@ -102,7 +123,13 @@ describe("validation at the document → core boundary", () => {
 
   it("an attack by or at a refused actor reports the core's error and rolls nothing", async () => {
     const { rollAttack } = await import("../src/foundry/attack.js");
-    const good = stubActor({ _id: "good", name: "Fine", type: "character", system: combatantSystem(5) as Dict, items: [structuredClone(sword)] });
+    const good = stubActor({
+      _id: "good",
+      name: "Fine",
+      type: "character",
+      system: combatantSystem(5) as Dict,
+      items: [structuredClone(sword)],
+    });
     const bad = refusedActor("bad2");
     const goodToken = stubToken(good, 0, 0);
     const badToken = stubToken(bad, 1, 0);
@@ -111,7 +138,13 @@ describe("validation at the document → core boundary", () => {
       [good, goodToken, badToken],
     ] as const) {
       stub.ui.notifications.messages.length = 0;
-      const outcome = await rollAttack({ actor: actor as never, token: token as never, targets: [target as never], weaponId: "sword", choices: { targets: [target.id] } as never });
+      const outcome = await rollAttack({
+        actor: actor as never,
+        token: token as never,
+        targets: [target as never],
+        weaponId: "sword",
+        choices: { targets: [target.id] } as never,
+      });
       expect(outcome).toBeUndefined();
       const errors = stub.ui.notifications.messages.filter((m) => m.level === "error");
       expect(errors.map((m) => m.text).join(" ")).toContain("combatant.skills.melee.rating");

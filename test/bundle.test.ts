@@ -33,9 +33,12 @@ let stub: FoundryStub;
 
 /** The API the bundle puts on `game.fray`, as far as the tests use it. */
 interface FrayApi {
-  rollAttack(request: { actor: unknown; weaponId: string; token?: unknown; target?: unknown }): Promise<
-    { result: { hit: boolean; lands: boolean; check: { total: number } }; message: unknown } | undefined
-  >;
+  rollAttack(request: {
+    actor: unknown;
+    weaponId: string;
+    token?: unknown;
+    target?: unknown;
+  }): Promise<{ result: { hit: boolean; lands: boolean; check: { total: number } }; message: unknown } | undefined>;
 }
 
 /** A sheet class as registered, as far as the tests use it. */
@@ -89,12 +92,21 @@ describe("init: data models", () => {
       ["attackModifier", "canParry", "damage", "description", "kind", "modes", "penetration", "rangeIncrement", "ruleset", "shield"].sort(),
     );
     expect(weapon.kind!.options.choices).toEqual(["melee", "ranged"]);
-    const modes = schemaPaths(weapon).filter(([p]) => p.startsWith("modes.element.")).map(([p]) => p.replace("modes.element.", ""));
+    const modes = schemaPaths(weapon)
+      .filter(([p]) => p.startsWith("modes.element."))
+      .map(([p]) => p.replace("modes.element.", ""));
     expect(modes.sort()).toEqual(["attackModifier", "damage", "id", "label", "shots"]);
 
     const armor = schemaOf(stub.CONFIG.Item.dataModels.armor);
     expect(Object.keys(armor).sort()).toEqual(["description", "equipped", "ruleset", "zones"]);
-    expect(Object.keys((armor.zones as SchemaField).fields).sort()).toEqual(["head", "leftArm", "leftLeg", "rightArm", "rightLeg", "torso"]);
+    expect(Object.keys((armor.zones as SchemaField).fields).sort()).toEqual([
+      "head",
+      "leftArm",
+      "leftLeg",
+      "rightArm",
+      "rightLeg",
+      "torso",
+    ]);
     expect(armor.equipped!.options.initial).toBe(true);
   });
 
@@ -185,10 +197,19 @@ function sword(id = "sword") {
     _id: id,
     name: "Sabre",
     type: "weapon",
-    system: { kind: "melee", attackModifier: 1, damage: "2+1d10", penetration: 0, rangeIncrement: 0, modes: [], canParry: true, shield: false, description: "" },
+    system: {
+      kind: "melee",
+      attackModifier: 1,
+      damage: "2+1d10",
+      penetration: 0,
+      rangeIncrement: 0,
+      modes: [],
+      canParry: true,
+      shield: false,
+      description: "",
+    },
   };
 }
-
 
 function world() {
   const ayla = stubActor({ _id: "ayla", name: "Ayla", type: "character", system: combatantSystem(6, "<p>Veteran.</p>"), items: [sword()] });
@@ -265,7 +286,11 @@ describe("the Attack button", () => {
     expect(message.rollMode).toBe("publicroll");
 
     // 7 + melee 6 + AM 1 = 14 against 10 + DEX 3 = 13: a hit on the torso.
-    const system = message.system as { targets: { result: Record<string, unknown>; actorUuid: string }[]; attackerUuid: string; weaponId: string };
+    const system = message.system as {
+      targets: { result: Record<string, unknown>; actorUuid: string }[];
+      attackerUuid: string;
+      weaponId: string;
+    };
     expect(system.targets[0]!.result).toMatchObject({ hit: true, lands: true, check: { total: 14 }, location: { id: "torso" } });
     expect(JSON.stringify(system.targets[0]!.result)).not.toContain("native");
     expect(system).toMatchObject({ attackerUuid: "Actor.ayla", weaponId: "sword" });

@@ -76,7 +76,14 @@ describe("conditions come from the world's ruleset", () => {
   it("without a dead condition the first condition marked out is the defeated status; with none, Foundry's stays", () => {
     const base = registry.registry.get("zones")!;
     const fake = (specs: ConditionSpec[]) => ({ ...base, ruleset: { ...base.ruleset, conditions: () => specs } }) as unknown as AnyBinding;
-    const spec = (id: string, out?: boolean): ConditionSpec => ({ id, label: `FRAY.Condition.${id}`, icon: "icons/svg/daze.svg", rule: "ZN-DMG-01", duration: "permanent", ...(out ? { out } : {}) });
+    const spec = (id: string, out?: boolean): ConditionSpec => ({
+      id,
+      label: `FRAY.Condition.${id}`,
+      icon: "icons/svg/daze.svg",
+      rule: "ZN-DMG-01",
+      duration: "permanent",
+      ...(out ? { out } : {}),
+    });
     expect(conditions.defeatedStatus(fake([spec("prone"), spec("down", true), spec("unconscious", true)]))).toBe("down");
     expect(conditions.defeatedStatus(fake([spec("unconscious", true), spec("dead", true)]))).toBe("dead");
     config().specialStatusEffects = { DEFEATED: "dead" };
@@ -90,7 +97,12 @@ describe("conditions come from the world's ruleset", () => {
     const { RULESET_SETTING, SYSTEM_ID } = await import("../src/foundry/config.js");
     await stub.game.settings.set(SYSTEM_ID, RULESET_SETTING, "critical");
     conditions.registerConditions();
-    expect(config().statusEffects.map((e) => e.id)).toEqual(registry.registry.get("critical")!.ruleset.conditions().map((c) => c.id));
+    expect(config().statusEffects.map((e) => e.id)).toEqual(
+      registry.registry
+        .get("critical")!
+        .ruleset.conditions()
+        .map((c) => c.id),
+    );
     await stub.game.settings.set(SYSTEM_ID, RULESET_SETTING, "ud10");
     conditions.registerConditions();
     expect(config().statusEffects.map((e) => e.id)).toEqual(conditions.CONDITIONS.map((c) => c.id));

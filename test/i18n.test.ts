@@ -84,11 +84,7 @@ const KEY = /["'](FRAY\.[A-Za-z0-9_.]+)["']/g;
 const DYNAMIC = /`(FRAY\.[A-Za-z0-9_.]*)\$\{/g;
 
 function scan(pattern: RegExp): Use[] {
-  const files = [
-    ...walk("src", [".ts"]),
-    ...walk("scripts", [".ts", ".mjs", ".js"]),
-    ...walk("templates", [".hbs"]),
-  ];
+  const files = [...walk("src", [".ts"]), ...walk("scripts", [".ts", ".mjs", ".js"]), ...walk("templates", [".hbs"])];
   const uses: Use[] = [];
   for (const file of files) {
     const lines = readFileSync(join(root, file), "utf8").split("\n");

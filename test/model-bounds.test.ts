@@ -11,7 +11,15 @@ import * as ud10 from "../src/rules/ud10/schema.js";
 import * as hitbox from "../src/rules/hitbox/schema.js";
 import * as critical from "../src/rules/critical/schema.js";
 import * as zones from "../src/rules/zones/schema.js";
-import { ArrayField, installFoundryStub, NumberField, SchemaField, TypedObjectField, type ModelClass, type StubField } from "./support/foundry-stub.js";
+import {
+  ArrayField,
+  installFoundryStub,
+  NumberField,
+  SchemaField,
+  TypedObjectField,
+  type ModelClass,
+  type StubField,
+} from "./support/foundry-stub.js";
 
 type Models = typeof import("../src/foundry/data-models.js");
 type Node = { type?: string; entries?: Record<string, Node>; wrapped?: Node; options?: Node[]; pipe?: Node[]; item?: Node; value?: Node };
@@ -38,7 +46,9 @@ function numberFields(fields: Record<string, StubField>, prefix = ""): [string, 
 
 /** A validator schema and everything it wraps (optional, nullable, union members, pipe members). */
 function expand(node: Node): Node[] {
-  const inner = [node.wrapped, ...(node.options ?? []), ...(node.pipe ?? []).filter((p) => p !== node)].filter((n): n is Node => typeof n === "object" && n !== null && "type" in n);
+  const inner = [node.wrapped, ...(node.options ?? []), ...(node.pipe ?? []).filter((p) => p !== node)].filter(
+    (n): n is Node => typeof n === "object" && n !== null && "type" in n,
+  );
   return [node, ...inner.flatMap(expand)];
 }
 
@@ -119,12 +129,19 @@ describe("the bounds table drives the data models", () => {
     for (const type of ["character", "npc"] as const) {
       const field = modelOf("hitbox", type).defineSchema().shockTurnsLeft as StubField;
       expect(field).toBeInstanceOf(NumberField);
-      expect(field.options).toMatchObject({ nullable: true, initial: null, integer: true, min: 0, max: RULESET_BOUNDS.hitbox.shockTurns.max });
+      expect(field.options).toMatchObject({
+        nullable: true,
+        initial: null,
+        integer: true,
+        min: 0,
+        max: RULESET_BOUNDS.hitbox.shockTurns.max,
+      });
     }
   });
 
   it("a pool's current value may drop below 0 where the ruleset allows it (UD-DMG-04, ZN-DMG-01, CR-HIT-02)", () => {
-    const hp = (ruleset: string, key: string) => ((modelOf(ruleset, "character").defineSchema() as Record<string, SchemaField>)[key]!.fields.value as StubField).options;
+    const hp = (ruleset: string, key: string) =>
+      ((modelOf(ruleset, "character").defineSchema() as Record<string, SchemaField>)[key]!.fields.value as StubField).options;
     expect(hp("ud10", "hp").min).toBe(-1000);
     expect(hp("zones", "hp").min).toBe(-1000);
     const hits = (modelOf("critical", "npc").defineSchema() as Record<string, SchemaField>).hits!.fields;

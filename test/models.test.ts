@@ -55,7 +55,9 @@ function misfits(field: StubField, value: unknown, path: string): string[] {
   if (value === null) return nullable ? [] : [`${path}: null`];
   if (field instanceof SchemaField) {
     if (typeof value !== "object" || Array.isArray(value)) return [`${path}: not an object`];
-    return Object.entries(value as Raw).flatMap(([k, v]) => (field.fields[k] ? misfits(field.fields[k]!, v, `${path}.${k}`) : [`${path}.${k}: no field`]));
+    return Object.entries(value as Raw).flatMap(([k, v]) =>
+      field.fields[k] ? misfits(field.fields[k]!, v, `${path}.${k}`) : [`${path}.${k}: no field`],
+    );
   }
   if (field instanceof ArrayField) {
     if (!Array.isArray(value)) return [`${path}: not a list`];
@@ -133,7 +135,10 @@ describe("every ruleset's packs load into its models without losing data", () =>
     for (const ruleset of RULESETS) {
       for (const doc of docsOf(ruleset).filter((d) => d.type === "npc")) {
         const system = modelFor(ruleset, "npc").migrateData(structuredClone(doc.system ?? {}));
-        const items = ((doc.items ?? []) as PackDoc[]).map((i) => ({ ...i, system: modelFor(ruleset, i.type!).migrateData(structuredClone(i.system ?? {})) }));
+        const items = ((doc.items ?? []) as PackDoc[]).map((i) => ({
+          ...i,
+          system: modelFor(ruleset, i.type!).migrateData(structuredClone(i.system ?? {})),
+        }));
         expect(() => parse[ruleset]!({ ...doc, system, items } as never), `${ruleset} ${doc.name}`).not.toThrow();
       }
     }
@@ -191,7 +196,10 @@ describe("UD10 migrateData: older and partial sources", () => {
   });
 
   it("a thrown weapon becomes ranged; a melee weapon without the flag parries", () => {
-    expect(modelFor("ud10", "weapon").migrateData({ kind: "thrown", damage: "1d10", rangeIncrement: 5 })).toMatchObject({ kind: "ranged", canParry: false });
+    expect(modelFor("ud10", "weapon").migrateData({ kind: "thrown", damage: "1d10", rangeIncrement: 5 })).toMatchObject({
+      kind: "ranged",
+      canParry: false,
+    });
     expect(modelFor("ud10", "weapon").migrateData({ kind: "melee", damage: "2+1d10" })).toMatchObject({ canParry: true });
   });
 
@@ -209,7 +217,10 @@ describe("UD10 migrateData: older and partial sources", () => {
       skills: { firearms: 3 },
       hp: { value: 14, max: 14 },
     });
-    expect(modelFor("critical", "npc").migrateData({ physique: { ranks: 5, total: 40 }, hits: 31 })).toEqual({ physique: { ranks: 5, total: 40 }, hits: { value: 31 } });
+    expect(modelFor("critical", "npc").migrateData({ physique: { ranks: 5, total: 40 }, hits: 31 })).toEqual({
+      physique: { ranks: 5, total: 40 },
+      hits: { value: 31 },
+    });
   });
 
   it("UD-REA-02: a partial update of a skill's rating leaves its trained flag absent", () => {
@@ -219,7 +230,9 @@ describe("UD10 migrateData: older and partial sources", () => {
       expect("trained" in (migrated.skills as Record<string, Raw>).melee!).toBe(false);
     }
     // A numeric string is still read as the rating, and a given flag is kept as it is.
-    expect(modelFor("ud10", "character").migrateData({ skills: { parry: { rating: "2", trained: false } } })).toEqual({ skills: { parry: { rating: 2, trained: false } } });
+    expect(modelFor("ud10", "character").migrateData({ skills: { parry: { rating: "2", trained: false } } })).toEqual({
+      skills: { parry: { rating: 2, trained: false } },
+    });
   });
 
   it("CR-HIT-01: a partial update of the total Physique leaves hits absent", () => {
@@ -260,7 +273,12 @@ describe("UD10 weapon damage code validation (UD-DMG-01)", () => {
 describe("derived values come from the core", () => {
   it("defense, movement and armor per zone of an armored NPC (UD-ATK-03, UD-MOV-02, UD-MOV-03, UD-ZON-02)", async () => {
     const { ud10Derived } = await import("../src/foundry/rulesets/ud10/derived.js");
-    const armor = (id: string, zones: Record<string, { rating: number; buffer: number }>, equipped = true) => ({ _id: id, name: id, type: "armor", system: { zones, equipped } });
+    const armor = (id: string, zones: Record<string, { rating: number; buffer: number }>, equipped = true) => ({
+      _id: id,
+      name: id,
+      type: "armor",
+      system: { zones, equipped },
+    });
     const npc = {
       name: "Guard",
       type: "npc",
@@ -338,7 +356,18 @@ describe("conditions", () => {
     registerConditions();
     const effects = (stub.CONFIG as unknown as { statusEffects: { id: string; name: string; img: string }[] }).statusEffects;
     const ids = effects.map((e) => e.id);
-    expect(ids).toEqual(["prone", "crouching", "moving", "immobilized", "surprised", "aiming1", "aiming2", "unconscious", "incapacitated", "dead"]);
+    expect(ids).toEqual([
+      "prone",
+      "crouching",
+      "moving",
+      "immobilized",
+      "surprised",
+      "aiming1",
+      "aiming2",
+      "unconscious",
+      "incapacitated",
+      "dead",
+    ]);
     for (const out of OUT_CONDITIONS) expect(ids).toContain(out);
     const en = readLang("en");
     const de = readLang("de");
@@ -350,9 +379,21 @@ describe("conditions", () => {
   });
   it("each registered condition changes what the core computes when an actor has it (UD-ATK-03, UD-ATK-04, UD-DEF-01)", async () => {
     const { statusEffects } = await import("../src/foundry/conditions.js");
-    const rifle = { _id: "rifle", name: "Rifle", type: "weapon", system: { kind: "ranged", attackModifier: 0, damage: "4+2d10", penetration: 0, rangeIncrement: 50 } };
+    const rifle = {
+      _id: "rifle",
+      name: "Rifle",
+      type: "weapon",
+      system: { kind: "ranged", attackModifier: 0, damage: "4+2d10", penetration: 0, rangeIncrement: 50 },
+    };
     const fighter = (id: string, statuses: string[]) =>
-      ud10CombatantFromActor({ _id: id, name: id, type: "character", system: { attributes: { STR: 5, DEX: 6, CON: 5 }, hp: 10, ep: 10 }, items: [rifle], statuses } as never);
+      ud10CombatantFromActor({
+        _id: id,
+        name: id,
+        type: "character",
+        system: { attributes: { STR: 5, DEX: 6, CON: 5 }, hp: 10, ep: 10 },
+        items: [rifle],
+        statuses,
+      } as never);
     /** The plan of a rifle shot with the condition on the target, and on the attacker (or why it cannot attack). */
     const outcome = (condition?: string) => {
       const on = condition ? [condition] : [];
@@ -409,7 +450,13 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
     type: "character",
     system: {
       attributes: { STR: 5, DEX: 6, CON: 4 },
-      skills: { initiative: { rating: 3, trained: true }, melee: { rating: 6, trained: true }, ranged: { rating: 0, trained: false }, parry: { rating: 4, trained: true }, dodge: { rating: 0, trained: false } },
+      skills: {
+        initiative: { rating: 3, trained: true },
+        melee: { rating: 6, trained: true },
+        ranged: { rating: 0, trained: false },
+        parry: { rating: 4, trained: true },
+        dodge: { rating: 0, trained: false },
+      },
       hp: { value: 15, max: 20 },
       ep: { value: 10, max: 10 },
       size: "normal",
@@ -417,7 +464,21 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
       biography: "",
     },
     items: [
-      { _id: "rifle", name: "Rifle", type: "weapon", system: { kind: "ranged", attackModifier: 0, damage: "4+2d10", penetration: 2, rangeIncrement: 50, modes: [{ id: "burst", label: "Burst", damage: "6+3d10", attackModifier: -1, shots: 3 }], canParry: false, shield: false } },
+      {
+        _id: "rifle",
+        name: "Rifle",
+        type: "weapon",
+        system: {
+          kind: "ranged",
+          attackModifier: 0,
+          damage: "4+2d10",
+          penetration: 2,
+          rangeIncrement: 50,
+          modes: [{ id: "burst", label: "Burst", damage: "6+3d10", attackModifier: -1, shots: 3 }],
+          canParry: false,
+          shield: false,
+        },
+      },
       { _id: "vest", name: "Vest", type: "armor", system: { zones: { torso: { rating: 4, buffer: 5 } }, equipped: true } },
       { _id: "spare", name: "Spare helmet", type: "armor", system: { zones: { head: { rating: 2, buffer: 3 } }, equipped: false } },
     ],
@@ -426,7 +487,14 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
 
   it("skills carry the value the core adds: the rating when trained, DEX when not (UD-REA-02)", async () => {
     const { ud10ActorSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
-    const c = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const c = ud10ActorSheetContext({
+      actor: actor as never,
+      ruleset: "ud10",
+      editable: true,
+      bodyZones: true,
+      enrichedBiography: "",
+      i18n,
+    }) as Record<string, unknown>;
     const skills = c.skills as { id: string; check: number; formula: string; hint: string }[];
     expect(skills.find((s) => s.id === "melee")).toMatchObject({ check: 6, formula: "d10 +6" });
     expect(skills.find((s) => s.id === "ranged")).toMatchObject({ check: 6 });
@@ -435,10 +503,20 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
 
   it("defense, movement and armor come from the core; only equipped armor counts (UD-ATK-03, UD-MOV-02, UD-ZON-02)", async () => {
     const { ud10ActorSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
-    const c = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: false, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const c = ud10ActorSheetContext({
+      actor: actor as never,
+      ruleset: "ud10",
+      editable: true,
+      bodyZones: false,
+      enrichedBiography: "",
+      i18n,
+    }) as Record<string, unknown>;
     expect(c.defense).toBe(16);
     expect(c.movement).toEqual({ standard: "10", full: "20" });
-    expect((c.armorZones as { id: string; rating: number; buffer: number }[]).find((z) => z.id === "torso")).toMatchObject({ rating: 4, buffer: 5 });
+    expect((c.armorZones as { id: string; rating: number; buffer: number }[]).find((z) => z.id === "torso")).toMatchObject({
+      rating: 4,
+      buffer: 5,
+    });
     expect((c.armorZones as { id: string; rating: number }[]).find((z) => z.id === "head")!.rating).toBe(0);
     expect(c.averagedArmor).toEqual({ rating: 1, buffer: 1 });
     expect(c.hp).toEqual({ value: 15, max: 20, percent: 75 });
@@ -446,7 +524,14 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
 
   it("weapons list their firing modes after the standard one; armor pieces say whether they are worn", async () => {
     const { ud10ActorSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
-    const c = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const c = ud10ActorSheetContext({
+      actor: actor as never,
+      ruleset: "ud10",
+      editable: true,
+      bodyZones: true,
+      enrichedBiography: "",
+      i18n,
+    }) as Record<string, unknown>;
     const [rifle] = c.weapons as { id: string; modes: { id: string }[]; range: string }[];
     expect(rifle!.modes.map((m) => m.id)).toEqual(["standard", "burst"]);
     expect(rifle!.range).toBe("50 m");
@@ -458,7 +543,15 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
 
   it("conditions show which are on; tabs mark the active one", async () => {
     const { ud10ActorSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
-    const c = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, activeTab: "combat", enrichedBiography: "", i18n });
+    const c = ud10ActorSheetContext({
+      actor: actor as never,
+      ruleset: "ud10",
+      editable: true,
+      bodyZones: true,
+      activeTab: "combat",
+      enrichedBiography: "",
+      i18n,
+    });
     expect(c.conditions.filter((x) => x.active).map((x) => x.id)).toEqual(["prone"]);
     expect(c.conditions.map((x) => x.label)).not.toContain("FRAY.Condition.prone");
     expect(c.tabs.filter((t) => t.active).map((t) => t.id)).toEqual(["combat"]);
@@ -475,17 +568,43 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
       zones: { head: zone(1, 2), leftArm: zone(0, 0), rightArm: zone(0, 0), torso: zone(9, 8), leftLeg: zone(0, 0), rightLeg: zone(0, 0) },
       averagedArmor: zone(3, 4),
     };
-    const prepared = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: false, derived: given, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const prepared = ud10ActorSheetContext({
+      actor: actor as never,
+      ruleset: "ud10",
+      editable: true,
+      bodyZones: false,
+      derived: given,
+      enrichedBiography: "",
+      i18n,
+    }) as Record<string, unknown>;
     expect(prepared.defense).toBe(21);
     expect(prepared.movement).toEqual({ standard: "7", full: "13" });
-    expect((prepared.armorZones as { id: string; rating: number; buffer: number }[]).find((z) => z.id === "torso")).toMatchObject({ rating: 9, buffer: 8 });
+    expect((prepared.armorZones as { id: string; rating: number; buffer: number }[]).find((z) => z.id === "torso")).toMatchObject({
+      rating: 9,
+      buffer: 8,
+    });
     expect(prepared.averagedArmor).toEqual({ rating: 3, buffer: 4 });
     expect(prepared.derivedError).toBe("");
     const broken = { ...actor, items: [{ _id: "bad", name: "Bad", type: "weapon", system: { kind: "melee", damage: "2d6+banana" } }] };
-    const c = ud10ActorSheetContext({ actor: broken as never, ruleset: "ud10", editable: true, bodyZones: true, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const c = ud10ActorSheetContext({
+      actor: broken as never,
+      ruleset: "ud10",
+      editable: true,
+      bodyZones: true,
+      enrichedBiography: "",
+      i18n,
+    }) as Record<string, unknown>;
     expect(c.defense).toBeNull();
     expect(c.derivedError).toBe(lookup(en, "FRAY.Sheet.DerivedUnavailable"));
-    const preparedBroken = ud10ActorSheetContext({ actor: actor as never, ruleset: "ud10", editable: true, bodyZones: true, derived: null, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const preparedBroken = ud10ActorSheetContext({
+      actor: actor as never,
+      ruleset: "ud10",
+      editable: true,
+      bodyZones: true,
+      derived: null,
+      enrichedBiography: "",
+      i18n,
+    }) as Record<string, unknown>;
     expect(preparedBroken.defense).toBeNull();
     expect(preparedBroken.derivedError).toBe(lookup(en, "FRAY.Sheet.DerivedUnavailable"));
   });
@@ -494,7 +613,14 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
     const { actorSheetContext, itemSheetContext, actorParts } = await import("../src/foundry/sheets/context.js");
     const { UD10_SHEET_PARTS } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
     const npc = docsOf("hitbox").find((d) => d.type === "npc")!;
-    const c = actorSheetContext({ actor: npc as never, ruleset: "hitbox", editable: true, bodyZones: false, enrichedBiography: "", i18n }) as Record<string, unknown>;
+    const c = actorSheetContext({
+      actor: npc as never,
+      ruleset: "hitbox",
+      editable: true,
+      bodyZones: false,
+      enrichedBiography: "",
+      i18n,
+    }) as Record<string, unknown>;
     const rows = c.generic as { path: string; label: string }[];
     expect(rows.find((r) => r.path === "hitboxes.torso")!.label).toBe("Hitboxes · Torso");
     expect(rows.every((r) => !r.label.startsWith("FRAY."))).toBe(true);
@@ -510,7 +636,8 @@ describe("sheet context preparation (pure, as the sheets call it)", () => {
   it("the item sheet lists firing modes with their index and armor per body zone", async () => {
     const { itemSheetContext } = await import("../src/foundry/sheets/context.js");
     const { ud10ItemSheetContext } = await import("../src/foundry/rulesets/ud10/sheet-context.js");
-    const ud10ItemSheet = (input: Parameters<typeof itemSheetContext>[0]) => itemSheetContext(input, ud10ItemSheetContext) as ReturnType<typeof ud10ItemSheetContext>;
+    const ud10ItemSheet = (input: Parameters<typeof itemSheetContext>[0]) =>
+      itemSheetContext(input, ud10ItemSheetContext) as ReturnType<typeof ud10ItemSheetContext>;
     const weapon = ud10ItemSheet({ item: actor.items[0] as never, ruleset: "ud10", editable: true, enrichedDescription: "", i18n });
     expect(weapon.isWeapon).toBe(true);
     expect(weapon.modes).toEqual([{ id: "burst", label: "Burst", damage: "6+3d10", attackModifier: -1, shots: 3, index: 0 }]);

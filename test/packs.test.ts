@@ -5,9 +5,35 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem, type ItemSource } from "../src/foundry/sources.js";
 import { parseDamageCode, ZONES, type ZoneId } from "../src/rules/ud10/model.js";
 import { compileAndRead, embedded, packFolders, readSources, splitKey, topLevel, type PackDoc, type SourceFile } from "./support/packs.js";
-import { HIT_ZONE_TABLE, ZONE_MULTIPLIER, zonesArmorFromItem, zonesCombatantFromActor, zonesWeaponFromItem, type ZonesItemSource } from "../src/rules/zones/index.js";
-import { CALLED_THRESHOLDS, HITBOXES, hitboxArmorFromItem, hitboxCombatantFromActor, hitboxWeaponFromItem, regularLocation, type HitboxItemSource } from "../src/rules/hitbox/index.js";
-import { ARMOR_TYPES, CRIT_TYPES, DEFAULT_TABLES, SEVERITIES, checkCriticalTable, criticalCombatantFromActor, parseArmor as parseCriticalArmor, parseCriticalTable, parseWeapon as parseCriticalWeapon, type CriticalItemSource } from "../src/rules/critical/index.js";
+import {
+  HIT_ZONE_TABLE,
+  ZONE_MULTIPLIER,
+  zonesArmorFromItem,
+  zonesCombatantFromActor,
+  zonesWeaponFromItem,
+  type ZonesItemSource,
+} from "../src/rules/zones/index.js";
+import {
+  CALLED_THRESHOLDS,
+  HITBOXES,
+  hitboxArmorFromItem,
+  hitboxCombatantFromActor,
+  hitboxWeaponFromItem,
+  regularLocation,
+  type HitboxItemSource,
+} from "../src/rules/hitbox/index.js";
+import {
+  ARMOR_TYPES,
+  CRIT_TYPES,
+  DEFAULT_TABLES,
+  SEVERITIES,
+  checkCriticalTable,
+  criticalCombatantFromActor,
+  parseArmor as parseCriticalArmor,
+  parseCriticalTable,
+  parseWeapon as parseCriticalWeapon,
+  type CriticalItemSource,
+} from "../src/rules/critical/index.js";
 
 /** Valid document types per primary collection (RollTables have none). */
 const VALID_TYPES: Record<string, string[] | null> = {
@@ -108,7 +134,10 @@ describe("pack sources", () => {
       for (const { file, doc } of sourcesOf(pack)) {
         if (!doc._key) continue; // reported by the _key test
         const [collection] = splitKey(doc._key);
-        for (const [field, list] of [["items", doc.items], ["results", doc.results]] as const) {
+        for (const [field, list] of [
+          ["items", doc.items],
+          ["results", doc.results],
+        ] as const) {
           if (!Array.isArray(list)) continue;
           for (const child of list as PackDoc[]) {
             expect(child._id, `${file}: ${field} _id`).toMatch(ID);
@@ -142,8 +171,12 @@ describe("compiled packs", () => {
 
   it("every source becomes one primary document (a source without _key would be skipped silently)", () => {
     for (const pack of packFolders()) {
-      const keys = topLevel(entriesOf(pack)).map(([key]) => key).sort();
-      const sourceKeys = sourcesOf(pack).map(({ doc }) => doc._key).sort();
+      const keys = topLevel(entriesOf(pack))
+        .map(([key]) => key)
+        .sort();
+      const sourceKeys = sourcesOf(pack)
+        .map(({ doc }) => doc._key)
+        .sort();
       expect(keys, pack).toEqual(sourceKeys);
     }
   });
@@ -173,7 +206,10 @@ describe("compiled packs", () => {
         const [collection] = splitKey(key);
         for (const child of ["items", "results"]) {
           if (!Array.isArray(doc[child])) continue;
-          expect((doc[child] as unknown[]).every((v) => typeof v === "string"), `${key} ${child}`).toBe(true);
+          expect(
+            (doc[child] as unknown[]).every((v) => typeof v === "string"),
+            `${key} ${child}`,
+          ).toBe(true);
           listed += embedded(entries, collection, child, doc).length;
         }
       }
@@ -332,7 +368,16 @@ describe("UD10 tables", () => {
     expect([...faces.keys()].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(new Set(faces.values())).toEqual(new Set(ZONES));
     expect(Object.fromEntries(faces)).toEqual({
-      1: "head", 2: "leftArm", 3: "rightArm", 4: "torso", 5: "torso", 6: "torso", 7: "leftLeg", 8: "leftLeg", 9: "rightLeg", 10: "rightLeg",
+      1: "head",
+      2: "leftArm",
+      3: "rightArm",
+      4: "torso",
+      5: "torso",
+      6: "torso",
+      7: "leftLeg",
+      8: "leftLeg",
+      9: "rightLeg",
+      10: "rightLeg",
     });
   });
 });
@@ -444,7 +489,10 @@ describe("Zones packs", () => {
       expect(doc.type).toBe("armor");
       expect(doc.system?.equipped, doc.name).toBe(true);
       expect(Object.keys(doc.system?.zones as object).sort(), doc.name).toEqual(["arms", "head", "legs", "torso"]);
-      expect(Object.values(a.zones).some((v) => v > 0), doc.name).toBe(true);
+      expect(
+        Object.values(a.zones).some((v) => v > 0),
+        doc.name,
+      ).toBe(true);
       for (const v of Object.values(a.zones)) expect(v >= 0 && v <= 10, doc.name).toBe(true);
     }
     expect(armor.filter(({ a }) => a.fullBody).length).toBe(1);
@@ -466,7 +514,8 @@ describe("Zones packs", () => {
       }
     }
     for (const row of HIT_ZONE_TABLE) {
-      for (let f = row.from; f <= row.to; f++) expect(faces.get(f), `face ${f}`).toEqual({ zone: row.zone, multiplier: ZONE_MULTIPLIER[row.zone] });
+      for (let f = row.from; f <= row.to; f++)
+        expect(faces.get(f), `face ${f}`).toEqual({ zone: row.zone, multiplier: ZONE_MULTIPLIER[row.zone] });
     }
     expect([...faces.keys()].sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
@@ -540,7 +589,10 @@ describe("Hitbox packs", () => {
       expect(doc.type).toBe("armor");
       expect(doc.system?.equipped, doc.name).toBe(true);
       expect(Object.keys(doc.system?.protection as object).sort(), doc.name).toEqual([...HITBOXES].sort());
-      expect(HITBOXES.some((h) => a.protection[h] > 0), doc.name).toBe(true);
+      expect(
+        HITBOXES.some((h) => a.protection[h] > 0),
+        doc.name,
+      ).toBe(true);
       for (const h of HITBOXES) expect(a.protection[h] >= 0 && a.protection[h] <= 2, `${doc.name} ${h}`).toBe(true);
     }
   });
@@ -587,7 +639,11 @@ describe("Hitbox packs", () => {
       expect(c.armor.length, doc.name).toBeGreaterThan(0);
       for (const h of HITBOXES) expect(c.hitboxes[h].value).toBe(c.hitboxes[h].max);
       for (const v of Object.values(c.abilities)) expect(v >= 1 && v <= 4, doc.name).toBe(true);
-      for (const held of c.held) expect(c.weapons.some((w) => w.id === held), `${doc.name} holds ${held}`).toBe(true);
+      for (const held of c.held)
+        expect(
+          c.weapons.some((w) => w.id === held),
+          `${doc.name} holds ${held}`,
+        ).toBe(true);
       for (const item of embedded(entries, "actors", "items", doc)) {
         const original = packItems.find((p) => p.name === item.name);
         expect(original, `${doc.name}: ${item.name}`).toBeDefined();
@@ -599,7 +655,10 @@ describe("Hitbox packs", () => {
       expect([token.bar1.attribute, token.bar2.attribute]).toEqual(["hitboxes.head", "hitboxes.torso"]);
     }
     const guard = npcs.find((d) => d.name === "Security Guard")!;
-    const c = hitboxCombatantFromActor({ ...(guard as HitboxItemSource), items: embedded(entries, "actors", "items", guard) as HitboxItemSource[] });
+    const c = hitboxCombatantFromActor({
+      ...(guard as HitboxItemSource),
+      items: embedded(entries, "actors", "items", guard) as HitboxItemSource[],
+    });
     expect(c.abilities).toMatchObject({ dexterity: 3, fortitude: 3 });
     expect(c.skills).toMatchObject({ dodge: 1, blackout: 2, firearms: 0 });
     expect(c.held).toEqual([]);
@@ -656,7 +715,9 @@ describe("Critical packs", () => {
   it("CR-CRT-01, CR-CRT-02, CR-CRT-03: the six critical tables read back from the compiled pack as the tables the core uses", () => {
     const entries = entriesOf(CRITICAL.tables);
     const docs = docsOf(CRITICAL.tables);
-    expect(docs.map((d) => (d.flags as { fray: { tableKey: string } }).fray.tableKey).sort()).toEqual(CRIT_TYPES.map((t) => `critical.crit.${t}`));
+    expect(docs.map((d) => (d.flags as { fray: { tableKey: string } }).fray.tableKey).sort()).toEqual(
+      CRIT_TYPES.map((t) => `critical.crit.${t}`),
+    );
     for (const doc of docs) {
       expect(doc.formula, doc.name).toBe("1d100");
       const results = embedded(entries, "tables", "results", doc);
@@ -683,16 +744,34 @@ describe("Critical packs", () => {
         expect(item._id).not.toBe(original!._id);
         expect(item.system).toEqual(original!.system);
       }
-      const c = criticalCombatantFromActor({ ...doc, items: items as CriticalItemSource[] } as Parameters<typeof criticalCombatantFromActor>[0]);
+      const c = criticalCombatantFromActor({ ...doc, items: items as CriticalItemSource[] } as Parameters<
+        typeof criticalCombatantFromActor
+      >[0]);
       expect(c.kind).toBe("npc");
       expect(c.hits).toEqual({ value: c.physique.total, max: c.physique.total });
       expect(c.weapons.length, doc.name).toBeGreaterThan(0);
       for (const w of c.weapons) expect(c.skills[w.skill], `${doc.name} ${w.name}`).toBeGreaterThan(0);
       expect((doc.prototypeToken as { bar1: { attribute: string } }).bar1.attribute).toBe("hits");
     }
-    const fighter = criticalCombatantFromActor({ ...npcs.find((d) => d.name === "Sword Fighter")!, items: embedded(entries, "actors", "items", npcs.find((d) => d.name === "Sword Fighter")!) as CriticalItemSource[] } as Parameters<typeof criticalCombatantFromActor>[0]);
+    const fighter = criticalCombatantFromActor({
+      ...npcs.find((d) => d.name === "Sword Fighter")!,
+      items: embedded(
+        entries,
+        "actors",
+        "items",
+        npcs.find((d) => d.name === "Sword Fighter")!,
+      ) as CriticalItemSource[],
+    } as Parameters<typeof criticalCombatantFromActor>[0]);
     expect(fighter.weapons.map((w) => w.weaponClass)).toContain("sword");
-    const guard = criticalCombatantFromActor({ ...npcs.find((d) => d.name === "Pistol Guard")!, items: embedded(entries, "actors", "items", npcs.find((d) => d.name === "Pistol Guard")!) as CriticalItemSource[] } as Parameters<typeof criticalCombatantFromActor>[0]);
+    const guard = criticalCombatantFromActor({
+      ...npcs.find((d) => d.name === "Pistol Guard")!,
+      items: embedded(
+        entries,
+        "actors",
+        "items",
+        npcs.find((d) => d.name === "Pistol Guard")!,
+      ) as CriticalItemSource[],
+    } as Parameters<typeof criticalCombatantFromActor>[0]);
     expect(guard.weapons.map((w) => w.weaponClass)).toContain("pistol");
   });
 });

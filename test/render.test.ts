@@ -23,7 +23,16 @@ import Handlebars from "handlebars";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handlebars, readLang, ROOT, StubI18n } from "./support/foundry-stub.js";
-import { actorCases, attackCardCases, attackDialogCases, freeAttackCase, initiativeCase, itemCases, systemCss, type RenderCase } from "./support/render/contexts.js";
+import {
+  actorCases,
+  attackCardCases,
+  attackDialogCases,
+  freeAttackCase,
+  initiativeCase,
+  itemCases,
+  systemCss,
+  type RenderCase,
+} from "./support/render/contexts.js";
 import { chatPage, DIALOG_FOOTER, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -63,7 +72,10 @@ const cases: RenderCase[] = [];
 
 beforeAll(async () => {
   if (!haveChromium) {
-    if (CI) throw new Error(`${CHROMIUM} is missing: the render test needs Debian's chromium (apt-get install -y chromium; .ci/run installs it).`);
+    if (CI)
+      throw new Error(
+        `${CHROMIUM} is missing: the render test needs Debian's chromium (apt-get install -y chromium; .ci/run installs it).`,
+      );
     return;
   }
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -77,7 +89,16 @@ beforeAll(async () => {
   );
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }, 60_000);
 
@@ -114,18 +135,29 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
       if (/\bFRAY\.[A-Z]/.test(shown)) problems.push(`${c.id}: raw i18n key in ${shown.match(/FRAY\.[\w.]+/)?.[0]}`);
       const sheet = c.kind !== "chat";
       const html = sheet
-        ? windowPage({ title: c.title, classes: c.classes, width: c.width, height: c.height, body, css, form: true, footer: c.kind === "dialog" ? DIALOG_FOOTER : "" })
+        ? windowPage({
+            title: c.title,
+            classes: c.classes,
+            width: c.width,
+            height: c.height,
+            body,
+            css,
+            form: true,
+            footer: c.kind === "dialog" ? DIALOG_FOOTER : "",
+          })
         : chatPage({ body, css });
       const page = await open(html, sheet ? c.width + 32 : 332, c.kind === "sheet" ? c.height + 32 : 900);
       try {
         for (const e of c.expect) {
           const found = page.locator(e.selector);
           const n = await found.count();
-          if (e.count === undefined ? n < 1 : n !== e.count) problems.push(`${c.id}: ${e.selector} found ${n}, expected ${e.count ?? "at least 1"}`);
+          if (e.count === undefined ? n < 1 : n !== e.count)
+            problems.push(`${c.id}: ${e.selector} found ${n}, expected ${e.count ?? "at least 1"}`);
           if (e.text !== undefined) {
             const text = (await found.allInnerTexts()).join(" ").replace(/\s+/g, " ").trim();
             const ok = typeof e.text === "string" ? text.includes(e.text) : e.text.test(text);
-            if (!ok) problems.push(`${c.id}: ${e.selector} reads "${text}", expected ${typeof e.text === "string" ? `"${e.text}"` : e.text}`);
+            if (!ok)
+              problems.push(`${c.id}: ${e.selector} reads "${text}", expected ${typeof e.text === "string" ? `"${e.text}"` : e.text}`);
           }
           if (e.value !== undefined && n > 0) {
             const value = await found.first().inputValue();
@@ -137,8 +169,10 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
           const content = (root.querySelector<HTMLElement>(".window-content") ?? root) as HTMLElement;
           const bounds = content.getBoundingClientRect();
           const out: string[] = [];
-          if (content.scrollWidth > content.clientWidth + 1) out.push(`content scrollWidth ${content.scrollWidth} > ${content.clientWidth}`);
-          if (isSheet && root.scrollHeight > root.clientHeight + 1) out.push(`window scrollHeight ${root.scrollHeight} > ${root.clientHeight}`);
+          if (content.scrollWidth > content.clientWidth + 1)
+            out.push(`content scrollWidth ${content.scrollWidth} > ${content.clientWidth}`);
+          if (isSheet && root.scrollHeight > root.clientHeight + 1)
+            out.push(`window scrollHeight ${root.scrollHeight} > ${root.clientHeight}`);
           for (const el of Array.from(content.querySelectorAll<HTMLElement>("*"))) {
             const r = el.getBoundingClientRect();
             if (r.width === 0 || r.height === 0) continue;

@@ -33,7 +33,11 @@ describe("rule IDs", () => {
   });
 
   it("every rule ID cited in the repository exists in the index", () => {
-    const sources = [...["src", "test", "templates", "lang", "packs/_source", "examples", "scripts"].flatMap((d) => files(join(root, d))), join(root, "RULES.md"), join(root, "README.md")];
+    const sources = [
+      ...["src", "test", "templates", "lang", "packs/_source", "examples", "scripts"].flatMap((d) => files(join(root, d))),
+      join(root, "RULES.md"),
+      join(root, "README.md"),
+    ];
     const unknown: string[] = [];
     for (const path of sources) {
       for (const match of readFileSync(path, "utf8").matchAll(RULE_ID)) {

@@ -107,7 +107,8 @@ describe("ruleset switching never loses data", () => {
     const en = readLang("en");
     const i18n = {
       localize: (key: string) => lookup(en, key) ?? key,
-      format: (key: string, data: Record<string, string>) => (lookup(en, key) ?? key).replace(/\{(\w+)\}/g, (_, k: string) => data[k] ?? ""),
+      format: (key: string, data: Record<string, string>) =>
+        (lookup(en, key) ?? key).replace(/\{(\w+)\}/g, (_, k: string) => data[k] ?? ""),
     };
     const sheet = actorSheetContext({
       actor: { ...source, statuses: [] } as never,

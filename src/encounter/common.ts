@@ -193,7 +193,13 @@ export function finishEncounter<F extends Fielded>(
     options,
     rounds: end.round,
     winner: end.winner,
-    combatants: [...fighters].map((f) => ({ id: f.spec.id, name: f.c.name, side: f.spec.side, vitals: state.vitals(f), out: state.isOut(f) })),
+    combatants: [...fighters].map((f) => ({
+      id: f.spec.id,
+      name: f.c.name,
+      side: f.spec.side,
+      vitals: state.vitals(f),
+      out: state.isOut(f),
+    })),
     events,
     dice,
   };

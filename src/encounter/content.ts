@@ -24,7 +24,10 @@ export class ContentIndex {
     for (const pack of names) {
       const dir = join(root, pack);
       if (!statSync(dir).isDirectory()) continue;
-      this.packs.set(pack, walk(dir).map((f) => JSON.parse(readFileSync(f, "utf8")) as SourceDocument));
+      this.packs.set(
+        pack,
+        walk(dir).map((f) => JSON.parse(readFileSync(f, "utf8")) as SourceDocument),
+      );
     }
   }
 
@@ -44,7 +47,11 @@ export class ContentIndex {
     const docs = this.packs.get(pack);
     const doc = docs?.find((d) => d.name === name || d._id === name);
     if (!doc) {
-      throw new FrayError("FRAY.Error.Reference", { field, ref }, `${field}: no compendium entry "${ref}" (packs: ${this.names.join(", ")})`);
+      throw new FrayError(
+        "FRAY.Error.Reference",
+        { field, ref },
+        `${field}: no compendium entry "${ref}" (packs: ${this.names.join(", ")})`,
+      );
     }
     return structuredClone(doc);
   }

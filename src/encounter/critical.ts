@@ -65,7 +65,8 @@ function parseTreat(raw: unknown, path: string, ids: string[]): TreatSpec {
   const method = raw.method;
   if (typeof method !== "string" || !(TREATMENTS as readonly string[]).includes(method)) fail(`${path}.method`, TREATMENTS.join(", "));
   if (raw.wound !== undefined && typeof raw.wound !== "string") fail(`${path}.wound`, "a wound id such as bleed-1");
-  if (raw.target !== undefined && (typeof raw.target !== "string" || !ids.includes(raw.target))) fail(`${path}.target`, `a combatant id (${ids.join(", ")})`);
+  if (raw.target !== undefined && (typeof raw.target !== "string" || !ids.includes(raw.target)))
+    fail(`${path}.target`, `a combatant id (${ids.join(", ")})`);
   return { method: method as Treatment, wound: raw.wound as string | undefined, target: raw.target as string | undefined };
 }
 
@@ -129,10 +130,13 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
     if (a.parry !== undefined) parseParry(a.parry, `${path}.parry`, ids);
     if (a.situation !== undefined) parseCriticalSituation(a.situation, `${path}.situation`);
     if (a.treat !== undefined) parseTreat(a.treat, `${path}.treat`, ids);
-    if (a.delay !== undefined && (typeof a.delay !== "string" || !ids.includes(a.delay))) fail(`${path}.delay`, `a combatant id (${ids.join(", ")})`);
-    if (a.attacks !== undefined && (typeof a.attacks !== "number" || !Number.isInteger(a.attacks) || a.attacks < 0)) fail(`${path}.attacks`, "a whole number of attacks");
+    if (a.delay !== undefined && (typeof a.delay !== "string" || !ids.includes(a.delay)))
+      fail(`${path}.delay`, `a combatant id (${ids.join(", ")})`);
+    if (a.attacks !== undefined && (typeof a.attacks !== "number" || !Number.isInteger(a.attacks) || a.attacks < 0))
+      fail(`${path}.attacks`, "a whole number of attacks");
     if (a.maneuver !== undefined && !isRecord(a.maneuver)) fail(`${path}.maneuver`, "{ bonus, difficulty, concentration }");
-    if (a.firstAid !== undefined && (typeof a.firstAid !== "string" || !ids.includes(a.firstAid))) fail(`${path}.firstAid`, `a combatant id (${ids.join(", ")})`);
+    if (a.firstAid !== undefined && (typeof a.firstAid !== "string" || !ids.includes(a.firstAid)))
+      fail(`${path}.firstAid`, `a combatant id (${ids.join(", ")})`);
   };
   spec.rounds.forEach((r, i) => Object.entries(r).forEach(([id, a]) => checkAction(a, `rounds[${i}].${id}`)));
   spec.combatants.forEach((c, i) => c.tactics && checkAction(c.tactics, `combatants[${i}].tactics`));
@@ -151,15 +155,26 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
    */
   const logCut = (f: Fighter, at: Settled<CriticalCombatant>) => {
     if (!at.events.some((e) => e.label === "FRAY.Critical.Log.ApCut") || critical.isOut(critical.vitals(at.combatant))) return;
-    custom("apCut", { actor: f.spec.id, name: at.combatant.name, ap: at.economy.pools.ap?.value ?? 0, max: at.economy.pools.ap?.max ?? 0, stun: at.combatant.stun });
+    custom("apCut", {
+      actor: f.spec.id,
+      name: at.combatant.name,
+      ap: at.economy.pools.ap?.value ?? 0,
+      max: at.economy.pools.ap?.max ?? 0,
+      stun: at.combatant.stun,
+    });
   };
-  const stateAt = (f: Fighter, at: Settled<CriticalCombatant>) => ({ actor: f.spec.id, name: at.combatant.name, vitals: critical.vitals(at.combatant) });
+  const stateAt = (f: Fighter, at: Settled<CriticalCombatant>) => ({
+    actor: f.spec.id,
+    name: at.combatant.name,
+    vitals: critical.vitals(at.combatant),
+  });
 
   const attackOnce = async (f: Fighter, action: ActionSpec, quiet: boolean): Promise<boolean> => {
     const declared = typeof action.attack === "string" ? fighters.get(action.attack) : undefined;
     const target = declared && !out(declared) ? declared : enemiesOf(f)[0];
     if (!target) return false;
-    if (declared && target !== declared) events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
+    if (declared && target !== declared)
+      events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
     const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
     if (!weaponRef) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
@@ -167,10 +182,18 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
     }
     const cost = actionCost("attack");
     if (shortfall(f.economy, cost)) {
-      if (!quiet) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoAp", data: { ap: f.economy.pools.ap?.value ?? 0 } });
+      if (!quiet)
+        events.push({
+          type: "skip",
+          round,
+          actor: f.spec.id,
+          reason: "FRAY.Critical.Log.NoAp",
+          data: { ap: f.economy.pools.ap?.value ?? 0 },
+        });
       return false;
     }
-    const range = typeof action.range === "number" ? action.range : typeof f.spec.tactics?.range === "number" ? f.spec.tactics.range : undefined;
+    const range =
+      typeof action.range === "number" ? action.range : typeof f.spec.tactics?.range === "number" ? f.spec.tactics.range : undefined;
     const request: AttackRequest = {
       attackerId: f.c.id,
       targetId: target.c.id,
@@ -193,7 +216,17 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
     const step = done.step;
     const { plan, odds, result } = step;
     const weapon = f.c.weapons.find((w) => w.id === plan.weaponId)!;
-    events.push({ type: "attack", round, attacker: f.spec.id, target: target.spec.id, weapon: weapon.name, range: range ?? (weapon.category === "melee" ? 1.5 : undefined), plan, odds, result });
+    events.push({
+      type: "attack",
+      round,
+      attacker: f.spec.id,
+      target: target.spec.id,
+      weapon: weapon.name,
+      range: range ?? (weapon.category === "melee" ? 1.5 : undefined),
+      plan,
+      odds,
+      result,
+    });
     if (!isCriticalResult(result)) return false;
     const d = result.detail;
     const lookup = result.lookups?.[0];
@@ -250,10 +283,21 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
       const t = parseTreat(action.treat, "treat", ids);
       const patient = fighters.get(t.target ?? f.spec.id)!;
       const kind = t.method === "smother" || t.method === "dropAndRoll" ? "burn" : "bleed";
-      const wound = t.wound ?? [...patient.c.effects].filter((e) => e.kind === kind && !e.treated?.includes(t.method)).sort((a, b) => (b.value ?? 0) - (a.value ?? 0))[0]?.id;
+      const wound =
+        t.wound ??
+        [...patient.c.effects]
+          .filter((e) => e.kind === kind && !e.treated?.includes(t.method))
+          .sort((a, b) => (b.value ?? 0) - (a.value ?? 0))[0]?.id;
       const cost = actionCost(t.method);
       if (!wound) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NothingToTreat" });
-      else if (!engine.pay(f.spec.id, t.method, cost)) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoAp", data: { ap: f.economy.pools.ap?.value ?? 0 } });
+      else if (!engine.pay(f.spec.id, t.method, cost))
+        events.push({
+          type: "skip",
+          round,
+          actor: f.spec.id,
+          reason: "FRAY.Critical.Log.NoAp",
+          data: { ap: f.economy.pools.ap?.value ?? 0 },
+        });
       else {
         const done = treat(patient.c, wound, t.method, opts);
         patient.c = done.combatant;
@@ -263,7 +307,8 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
     if (typeof action.firstAid === "string") {
       const patient = fighters.get(action.firstAid)!;
       const cost = actionCost("firstAid");
-      if (!isDying(patient.c) || !engine.pay(f.spec.id, "firstAid", cost)) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoFirstAid" });
+      if (!isDying(patient.c) || !engine.pay(f.spec.id, "firstAid", cost))
+        events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoFirstAid" });
       else {
         const m = await rollManeuver(f.c, { bonus: f.c.skills.firstAid ?? 0 }, logged, { maneuverShortfall: "incomplete" });
         if (m.success) patient.c = stabilize(patient.c);
@@ -273,13 +318,36 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
     if (action.maneuver !== undefined) {
       const m = action.maneuver as Raw;
       const cost = actionCost("maneuver");
-      if (!engine.pay(f.spec.id, "maneuver", cost)) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoAp", data: { ap: f.economy.pools.ap?.value ?? 0 } });
+      if (!engine.pay(f.spec.id, "maneuver", cost))
+        events.push({
+          type: "skip",
+          round,
+          actor: f.spec.id,
+          reason: "FRAY.Critical.Log.NoAp",
+          data: { ap: f.economy.pools.ap?.value ?? 0 },
+        });
       else {
-        const shortfallChoice = typeof m.shortfall === "string" && ["incomplete", "penalty", "gm"].includes(m.shortfall) ? (m.shortfall as "incomplete" | "penalty" | "gm") : opts.maneuverShortfall;
-        const r = await rollManeuver(f.c, { bonus: Number(m.bonus ?? 0), difficulty: Number(m.difficulty ?? 0), concentration: Boolean(m.concentration) }, logged, { maneuverShortfall: shortfallChoice });
+        const shortfallChoice =
+          typeof m.shortfall === "string" && ["incomplete", "penalty", "gm"].includes(m.shortfall)
+            ? (m.shortfall as "incomplete" | "penalty" | "gm")
+            : opts.maneuverShortfall;
+        const r = await rollManeuver(
+          f.c,
+          { bonus: Number(m.bonus ?? 0), difficulty: Number(m.difficulty ?? 0), concentration: Boolean(m.concentration) },
+          logged,
+          { maneuverShortfall: shortfallChoice },
+        );
         const pen = maneuverPenaltyEffect(r, `maneuver-${round}`);
         if (pen) f.c = { ...f.c, effects: [...f.c.effects, pen] };
-        custom("maneuver", { actor: f.spec.id, name: f.c.name, label: typeof m.label === "string" ? m.label : "", check: r.check, percent: r.percent, outcome: r.outcome, penalty: r.penalty ?? 0 });
+        custom("maneuver", {
+          actor: f.spec.id,
+          name: f.c.name,
+          label: typeof m.label === "string" ? m.label : "",
+          check: r.check,
+          percent: r.percent,
+          outcome: r.outcome,
+          penalty: r.penalty ?? 0,
+        });
       }
     }
     if (typeof action.move === "number") {
@@ -287,12 +355,24 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
       if (!check.allowed || !check.band) {
         events.push({ type: "skip", round, actor: f.spec.id, reason: check.reason ?? "FRAY.Log.TooFar", data: { metres: action.move } });
       } else if (!engine.pay(f.spec.id, "move", check.band.cost)) {
-        events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoAp", data: { ap: f.economy.pools.ap?.value ?? 0 } });
+        events.push({
+          type: "skip",
+          round,
+          actor: f.spec.id,
+          reason: "FRAY.Critical.Log.NoAp",
+          data: { ap: f.economy.pools.ap?.value ?? 0 },
+        });
       } else {
         events.push({ type: "move", round, actor: f.spec.id, metres: action.move, band: check.band.label, rule: check.band.rule });
       }
     }
-    const attacks = typeof action.attacks === "number" ? action.attacks : action.attack !== undefined || (action.treat === undefined && action.maneuver === undefined && action.firstAid === undefined && action.move === undefined) ? Infinity : 0;
+    const attacks =
+      typeof action.attacks === "number"
+        ? action.attacks
+        : action.attack !== undefined ||
+            (action.treat === undefined && action.maneuver === undefined && action.firstAid === undefined && action.move === undefined)
+          ? Infinity
+          : 0;
     // Without a count, attack while the AP last (CR-AP-01); only a count that cannot be met is logged.
     for (let i = 0; i < attacks && !out(f) && enemiesOf(f).length; i++) {
       if (!(await attackOnce(f, action, attacks === Infinity && i > 0))) break;
@@ -312,14 +392,17 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
       const f = fighters.get(id)!;
       if (report.steps.length || report.checks.length) {
         custom("upkeep", { ...state(f), steps: report.steps, showState: !report.checks.length });
-        for (const chk of report.checks) custom("selfDiscipline", { ...state(f), check: chk.check, needed: chk.needed, success: chk.success, showState: true });
+        for (const chk of report.checks)
+          custom("selfDiscipline", { ...state(f), check: chk.check, needed: chk.needed, success: chk.success, showState: true });
       }
     }
     // The round's AP and the end of the last parry (CR-AP-01, CR-STN-01), after the upkeep.
     engine.startRound(true);
     const rolls = engine.rolls;
     // Declarations, lowest initiative first (CR-INI-02), with each parry (CR-PAR-01).
-    const declaring = declarationOrder(rolls).flatMap((r) => r.members).filter((id) => !out(fighters.get(id)!));
+    const declaring = declarationOrder(rolls)
+      .flatMap((r) => r.members)
+      .filter((id) => !out(fighters.get(id)!));
     custom("declarations", { order: declaring.map((id) => fighters.get(id)!.c.name) });
     let sequence = critical.order(rolls).flatMap((r) => r.members);
     for (const id of declaring) {
@@ -384,7 +467,8 @@ function stateText(name: string, v: VitalState, t: T): string {
   if (v.stun) parts.push(t("FRAY.Log.Stun", { rounds: v.stun }));
   for (const e of v.effects ?? []) {
     if (e.kind === "penalty") parts.push(t("FRAY.Critical.Log.PenaltyState", { value: e.value ?? 0 }));
-    if (e.kind === "injury") parts.push(t("FRAY.Critical.Log.InjuryState", { location: `FRAY.Critical.Location.${e.location ?? "general"}` }));
+    if (e.kind === "injury")
+      parts.push(t("FRAY.Critical.Log.InjuryState", { location: `FRAY.Critical.Location.${e.location ?? "general"}` }));
     if (e.kind === "dying") parts.push(t("FRAY.Critical.Log.DyingState", { rounds: e.rounds ?? 0 }));
   }
   const conds = v.conditions.length ? " — " + v.conditions.map((x) => t(`FRAY.Condition.${x}`)).join(", ") : "";
@@ -394,7 +478,6 @@ function stateText(name: string, v: VitalState, t: T): string {
 function stepLines(steps: DamageStep[], t: T, indent: string): string[] {
   return steps.map((s) => `${indent}${t(s.label, { ...(s.data ?? {}), value: s.value })} (${s.rule})`);
 }
-
 
 /**
  * Log lines for the Critical events: declarations and delays, each attack-table and
@@ -415,8 +498,15 @@ export function formatCriticalEvent(event: Extract<EncounterEvent, { type: "cust
       if (d.treat !== null) parts.push(t("FRAY.Critical.Log.DeclareTreat", { method: `FRAY.Action.${s("treat")}` }));
       if (d.firstAid !== null) parts.push(t("FRAY.Critical.Log.DeclareFirstAid", { target: s("firstAid") }));
       if (d.maneuver !== null) parts.push(t("FRAY.Critical.Log.DeclareManeuver", { maneuver: s("maneuver") || "-" }));
-      if (d.attack !== null || (!parts.length && !d.wait)) parts.push(t("FRAY.Critical.Log.DeclareAttack", { target: d.attack === null ? "-" : s("attack"), weapon: d.weapon === null ? "-" : s("weapon") }));
-      for (const p of d.parry as { foe: string; ob: number }[]) parts.push(`${t("FRAY.Critical.Log.DeclareParry", { foe: p.foe, ob: p.ob })} (CR-PAR-01)`);
+      if (d.attack !== null || (!parts.length && !d.wait))
+        parts.push(
+          t("FRAY.Critical.Log.DeclareAttack", {
+            target: d.attack === null ? "-" : s("attack"),
+            weapon: d.weapon === null ? "-" : s("weapon"),
+          }),
+        );
+      for (const p of d.parry as { foe: string; ob: number }[])
+        parts.push(`${t("FRAY.Critical.Log.DeclareParry", { foe: p.foe, ob: p.ob })} (CR-PAR-01)`);
       if (d.parryNote !== null) parts.push(`${t("FRAY.Critical.Log.ParryRefused", { reason: s("parryNote") })} (CR-PAR-03)`);
       if (d.delay !== null) parts.push(t("FRAY.Critical.Log.DeclareDelay", { after: s("delay") }));
       return [`  ${t("FRAY.Critical.Log.Declare", { actor: s("name") })} ${parts.join("; ")}`];
@@ -426,7 +516,10 @@ export function formatCriticalEvent(event: Extract<EncounterEvent, { type: "cust
     case "attackTable": {
       const lines: string[] = [];
       const faces = d.faces as number[];
-      if (d.openEnded) lines.push(`  ${t("FRAY.Critical.Log.OpenEnded", { faces: faces.join(" + "), total: faces.reduce((a, b) => a + b, 0) })} (CR-ATK-01)`);
+      if (d.openEnded)
+        lines.push(
+          `  ${t("FRAY.Critical.Log.OpenEnded", { faces: faces.join(" + "), total: faces.reduce((a, b) => a + b, 0) })} (CR-ATK-01)`,
+        );
       if (d.fumble) {
         lines.push(`  ${t("FRAY.Critical.Log.Fumble", { unmodified: n("unmodified") })} (CR-ATK-01)`);
         return lines;
@@ -438,7 +531,9 @@ export function formatCriticalEvent(event: Extract<EncounterEvent, { type: "cust
       );
       if (n("critBonus") > 0) lines.push(`  ${t("FRAY.Critical.Log.Over150", { bonus: n("critBonus"), total: n("total") })} (CR-ATK-04)`);
       const o = d.outcomes as Record<string, number>;
-      lines.push(`  ${t("FRAY.Critical.Log.SeverityOdds", { fumble: pct(o.fumble), miss: pct(o.miss), hits: pct(o.hitsOnly), a: pct(o.A), b: pct(o.B), c: pct(o.C), d: pct(o.D), e: pct(o.E) })}`);
+      lines.push(
+        `  ${t("FRAY.Critical.Log.SeverityOdds", { fumble: pct(o.fumble), miss: pct(o.miss), hits: pct(o.hitsOnly), a: pct(o.A), b: pct(o.B), c: pct(o.C), d: pct(o.D), e: pct(o.E) })}`,
+      );
       return lines;
     }
     case "criticalTable": {
@@ -467,10 +562,15 @@ export function formatCriticalEvent(event: Extract<EncounterEvent, { type: "cust
       return [`  ${t("FRAY.Critical.Log.ApCut", { actor: s("name"), ap: n("ap"), max: n("max") })} (CR-STN-01)`];
     case "treat": {
       const st = d.step as DamageStep;
-      return [`${t("FRAY.Critical.Log.Treat", { actor: s("name"), patient: s("patient"), step: t(st.label, { ...(st.data ?? {}), value: st.value }) })} (CR-BLD-02)`, `  ${stateText(s("patient"), d.vitals as VitalState, t)}`];
+      return [
+        `${t("FRAY.Critical.Log.Treat", { actor: s("name"), patient: s("patient"), step: t(st.label, { ...(st.data ?? {}), value: st.value }) })} (CR-BLD-02)`,
+        `  ${stateText(s("patient"), d.vitals as VitalState, t)}`,
+      ];
     }
     case "firstAid":
-      return [`${t("FRAY.Critical.Log.FirstAid", { actor: s("name"), patient: s("patient"), check: checkText(d.check as CheckResult, t) })} (CR-DTH-01): ${t(d.success ? "FRAY.Critical.Log.Saved" : "FRAY.Critical.Log.NotSaved")}`];
+      return [
+        `${t("FRAY.Critical.Log.FirstAid", { actor: s("name"), patient: s("patient"), check: checkText(d.check as CheckResult, t) })} (CR-DTH-01): ${t(d.success ? "FRAY.Critical.Log.Saved" : "FRAY.Critical.Log.NotSaved")}`,
+      ];
     case "maneuver":
       return [
         `${t("FRAY.Critical.Log.Maneuver", { actor: s("name"), maneuver: s("label") || "-", check: checkText(d.check as CheckResult, t), percent: n("percent") })} (CR-MAN-01): ${t(`FRAY.Critical.Log.Maneuver_${s("outcome")}`, { penalty: n("penalty") })}`,

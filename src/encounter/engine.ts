@@ -16,7 +16,13 @@ export type { EncounterEvent, EncounterResult, CombatantSummary, EncounterDriver
 export function playEncounter(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
   const driver = DRIVERS[spec.ruleset];
   if (!driver) {
-    return Promise.reject(new FrayError("FRAY.Error.Field", { field: "ruleset", expected: Object.keys(DRIVERS).join(", ") }, `No encounter driver for ${spec.ruleset}`));
+    return Promise.reject(
+      new FrayError(
+        "FRAY.Error.Field",
+        { field: "ruleset", expected: Object.keys(DRIVERS).join(", ") },
+        `No encounter driver for ${spec.ruleset}`,
+      ),
+    );
   }
   return driver.play(spec, content, dice);
 }

@@ -35,7 +35,9 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
   };
   const driver = DRIVERS[result.ruleset as keyof typeof DRIVERS];
   const lines: string[] = [t("FRAY.Log.Title", { name: result.name, seed: result.seed, ruleset: `FRAY.Ruleset.${result.ruleset}` })];
-  const on = Object.entries(result.options).filter(([, v]) => v === true).map(([k]) => t(`FRAY.Option.${k}.label`));
+  const on = Object.entries(result.options)
+    .filter(([, v]) => v === true)
+    .map(([k]) => t(`FRAY.Option.${k}.label`));
   lines.push(t("FRAY.Log.Options", { options: on.join(", ") || "-" }));
   for (const e of result.events as EncounterEvent[]) {
     switch (e.type) {
@@ -51,9 +53,7 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
         lines.push(
           (e.kept ? t("FRAY.Log.InitiativeKept") : t("FRAY.Log.Initiative")) +
             " " +
-            e.rolls
-              .map((r) => `${r.members.map(name).join("+")} ${r.total}${e.kept ? "" : ` (${check(r.check)})`}`)
-              .join("; "),
+            e.rolls.map((r) => `${r.members.map(name).join("+")} ${r.total}${e.kept ? "" : ` (${check(r.check)})`}`).join("; "),
         );
         break;
       case "attack": {
@@ -69,12 +69,18 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
         lines.push(`  ${t("FRAY.Log.Check")}: ${check(r.check)}`);
         lines.push(`  ${t("FRAY.Log.Difficulty")}: ${diff(r.plan.difficulty)}`);
         const through = e.odds.throughReaction;
-        const odds = through !== undefined && Math.abs(through - e.odds.hit) > 1e-12 ? `${pct(e.odds.hit)} / ${pct(through)}` : pct(e.odds.hit);
+        const odds =
+          through !== undefined && Math.abs(through - e.odds.hit) > 1e-12 ? `${pct(e.odds.hit)} / ${pct(through)}` : pct(e.odds.hit);
         lines.push(`  ${t(r.hit ? "FRAY.Log.Hit" : "FRAY.Log.Miss")} (${t("FRAY.Log.Odds", { odds })})`);
         if (r.reaction) {
-          lines.push(`  ${t(`FRAY.Reaction.${r.reaction.id}`)} (${r.reaction.rule}): ${check(r.reaction.check)} ${t(r.reaction.success ? "FRAY.Log.ReactionWorks" : "FRAY.Log.ReactionFails")}`);
+          lines.push(
+            `  ${t(`FRAY.Reaction.${r.reaction.id}`)} (${r.reaction.rule}): ${check(r.reaction.check)} ${t(r.reaction.success ? "FRAY.Log.ReactionWorks" : "FRAY.Log.ReactionFails")}`,
+          );
         }
-        if (r.location) lines.push(`  ${t("FRAY.Log.Location")} (${r.location.rule}): ${r.location.roll ? faces(r.location.roll) + " " : ""}${t(r.location.label)}`);
+        if (r.location)
+          lines.push(
+            `  ${t("FRAY.Log.Location")} (${r.location.rule}): ${r.location.roll ? faces(r.location.roll) + " " : ""}${t(r.location.label)}`,
+          );
         break;
       }
       case "damage": {
@@ -93,7 +99,12 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
         lines.push(t("FRAY.Log.Aim", { actor: name(e.actor), rounds: e.rounds }) + " (UD-ATK-04)");
         break;
       case "disengage":
-        lines.push(t(e.mode === "flee" ? "FRAY.Log.Flee" : "FRAY.Log.Retreat", { actor: name(e.actor), foes: e.freeAttacks.map(name).join(", ") || "-" }) + ` (${e.rule})`);
+        lines.push(
+          t(e.mode === "flee" ? "FRAY.Log.Flee" : "FRAY.Log.Retreat", {
+            actor: name(e.actor),
+            foes: e.freeAttacks.map(name).join(", ") || "-",
+          }) + ` (${e.rule})`,
+        );
         break;
       case "retarget":
         lines.push(t("FRAY.Log.Retarget", { actor: name(e.actor), from: name(e.from), to: name(e.to) }));

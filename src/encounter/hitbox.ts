@@ -111,14 +111,16 @@ function feetValue(v: unknown, field: string): number | undefined {
 
 function parseQuick(raw: unknown, path: string): QuickAction[] {
   if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) fail(path, "a list of quick actions (communicate, prone, { draw: item }, { letGo: item }, { communicate: text })");
+  if (!Array.isArray(raw))
+    fail(path, "a list of quick actions (communicate, prone, { draw: item }, { letGo: item }, { communicate: text })");
   return raw.map((q: unknown, i): QuickAction => {
     const p = `${path}[${i}]`;
     if (typeof q === "string") {
       if (q === "communicate" || q === "prone") return { id: q };
       fail(p, `one of ${QUICK_ACTIONS.join(", ")} (draw and letGo name an item: { draw: item })`);
     }
-    if (typeof q !== "object" || q === null || Array.isArray(q) || Object.keys(q).length !== 1) fail(p, "one quick action such as { draw: Service Pistol }");
+    if (typeof q !== "object" || q === null || Array.isArray(q) || Object.keys(q).length !== 1)
+      fail(p, "one quick action such as { draw: Service Pistol }");
     const [id, value] = Object.entries(q as Record<string, unknown>)[0]!;
     if (!(QUICK_ACTIONS as readonly string[]).includes(id)) fail(`${p}.${id}`, QUICK_ACTIONS.join(", "));
     if (typeof value !== "string" || !value) fail(`${p}.${id}`, id === "communicate" ? "what is said" : "an item name");
@@ -138,7 +140,8 @@ function readAction(a: ActionSpec, path: string): HbAction {
   const called = a.called;
   if (called !== undefined && (!isHitbox(called) || called === "torso")) fail(`${path}.called`, CALLABLE.join(", "));
   const shots = a.shots;
-  if (shots !== undefined && (typeof shots !== "number" || !Number.isInteger(shots) || shots < 1)) fail(`${path}.shots`, "a whole number of shots, 1 or more");
+  if (shots !== undefined && (typeof shots !== "number" || !Number.isInteger(shots) || shots < 1))
+    fail(`${path}.shots`, "a whole number of shots, 1 or more");
   const feet = feetValue(a.feet, `${path}.feet`) ?? (a.range !== undefined ? metresToFeet(a.range) : undefined);
   const walk = feetValue(a.walk, `${path}.walk`);
   const run = feetValue(a.run, `${path}.run`);
@@ -160,7 +163,8 @@ function readAction(a: ActionSpec, path: string): HbAction {
     } else if (typeof v !== "boolean") fail(`${path}.situation.${k}`, "true or false");
     else (situation as Record<string, boolean>)[k] = v;
   }
-  if (a.attack !== undefined && (walk !== undefined || run !== undefined || task !== undefined)) fail(`${path}.attack`, "one action a turn: attack, or walk/run/task (HB-RND-01)");
+  if (a.attack !== undefined && (walk !== undefined || run !== undefined || task !== undefined))
+    fail(`${path}.attack`, "one action a turn: attack, or walk/run/task (HB-RND-01)");
   return {
     wait: Boolean(a.wait),
     attack: a.attack,
@@ -184,9 +188,15 @@ function readAction(a: ActionSpec, path: string): HbAction {
  * @throws FrayError naming the field (`combatants[1].ref`, `combatants[0].stats.abilities` ...).
  */
 export function buildHitboxCombatant(spec: CombatantSpec, index: number, content: ContentIndex, options: RulesetOptions): HitboxCombatant {
-  return buildEntryCombatant(spec, index, content, (actor, overrides) => hitboxCombatantFromActor(actor, overrides, { hitboxPoints: hitboxOptions(options).hitboxPoints }), {
-    baseItems: (base) => ("items" in base && Array.isArray(base.items) ? base.items : []),
-  });
+  return buildEntryCombatant(
+    spec,
+    index,
+    content,
+    (actor, overrides) => hitboxCombatantFromActor(actor, overrides, { hitboxPoints: hitboxOptions(options).hitboxPoints }),
+    {
+      baseItems: (base) => ("items" in base && Array.isArray(base.items) ? base.items : []),
+    },
+  );
 }
 
 /**
@@ -237,12 +247,19 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
   );
   const tactics = new Map<string, HbAction | undefined>();
   spec.combatants.forEach((cs, i) => tactics.set(cs.id, cs.tactics ? readAction(cs.tactics, `combatants[${i}].tactics`) : undefined));
-  const rounds = spec.rounds.map((r, i) => Object.fromEntries(Object.entries(r).map(([id, a]) => [id, readAction(a, `rounds[${i}].${id}`)])));
+  const rounds = spec.rounds.map((r, i) =>
+    Object.fromEntries(Object.entries(r).map(([id, a]) => [id, readAction(a, `rounds[${i}].${id}`)])),
+  );
 
   const events: EncounterEvent[] = [];
   const names = Object.fromEntries([...fighters.values()].map((f) => [f.spec.id, f.c.name]));
   /** A Hitbox event; `names` lets the log show names instead of ids. */
-  const hbEvent = (round: number, kind: string, data: Record<string, unknown>): EncounterEvent => ({ type: "custom", round, kind: `hitbox.${kind}`, data: { ...data, names } });
+  const hbEvent = (round: number, kind: string, data: Record<string, unknown>): EncounterEvent => ({
+    type: "custom",
+    round,
+    kind: `hitbox.${kind}`,
+    data: { ...data, names },
+  });
   const isOut = (f: Fighter) => engine.isOut(f.spec.id);
   let turn = 0;
   let ended: EndEvent | undefined;
@@ -255,12 +272,22 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     const enemies = [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !isOut(o));
     let action: DeclaredAction;
     if (a.wait) action = { kind: "none" };
-    else if (a.task !== undefined) action = { kind: "task", text: a.task, feet: a.run ?? a.walk, pace: a.run !== undefined ? "run" : a.walk !== undefined ? "walk" : undefined };
-    else if (a.run !== undefined || a.walk !== undefined) action = { kind: "move", feet: (a.run ?? a.walk)!, pace: a.run !== undefined ? "run" : "walk" };
+    else if (a.task !== undefined)
+      action = {
+        kind: "task",
+        text: a.task,
+        feet: a.run ?? a.walk,
+        pace: a.run !== undefined ? "run" : a.walk !== undefined ? "walk" : undefined,
+      };
+    else if (a.run !== undefined || a.walk !== undefined)
+      action = { kind: "move", feet: (a.run ?? a.walk)!, pace: a.run !== undefined ? "run" : "walk" };
     else {
       const target = a.attack ?? tac?.attack ?? enemies[0]?.spec.id;
       const weapon = a.weapon ?? tac?.weapon ?? f.c.held.find((h) => f.c.weapons.some((w) => w.id === h)) ?? f.c.weapons[0]?.id;
-      action = target && weapon ? { kind: "attack", target, weapon, calledShot: a.called, shots: a.shots, rangeFeet: a.feet ?? tac?.feet } : { kind: "none" };
+      action =
+        target && weapon
+          ? { kind: "attack", target, weapon, calledShot: a.called, shots: a.shots, rangeFeet: a.feet ?? tac?.feet }
+          : { kind: "none" };
     }
     return { decl: { actor: f.spec.id, action, quick: a.quick, first: a.first }, action: a };
   };
@@ -276,9 +303,13 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     hitInStep: Set<string>,
   ): Promise<void> => {
     const declared = fighters.get(action.target);
-    const target = declared && !outAtStart.has(declared.spec.id) ? declared : [...fighters.values()].find((o) => o.spec.side !== f.spec.side && !outAtStart.has(o.spec.id));
+    const target =
+      declared && !outAtStart.has(declared.spec.id)
+        ? declared
+        : [...fighters.values()].find((o) => o.spec.side !== f.spec.side && !outAtStart.has(o.spec.id));
     if (!target) return;
-    if (declared && target !== declared) events.push({ type: "retarget", round: turn, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
+    if (declared && target !== declared)
+      events.push({ type: "retarget", round: turn, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
     const weapon = f.c.weapons.find((w) => w.id === action.weapon || w.name === action.weapon);
     if (weapon && !f.c.held.includes(weapon.id)) {
       // Drawing from a holster is a quick action that goes with the attack (HB-ACT-03).
@@ -291,7 +322,11 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
       const t = target;
       // Prone since before the step and going prone this turn are the core's defaults from the
       // target's conditions (HB-MOD-02, HB-MOD-04, HB-ACT-04).
-      const situation: SituationValues = { ...situationValues(tactics.get(f.spec.id)?.situation ?? {}), ...situationValues(details.situation), shots };
+      const situation: SituationValues = {
+        ...situationValues(tactics.get(f.spec.id)?.situation ?? {}),
+        ...situationValues(details.situation),
+        shots,
+      };
       if (action.calledShot) situation.calledShot = action.calledShot;
       const request: HitboxAttackRequest = {
         attackerId: f.c.id,
@@ -308,7 +343,14 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
           if (option.available) request.reaction = react;
           else if (!refused.has(t.spec.id)) {
             refused.add(t.spec.id);
-            events.push(hbEvent(turn, "noReaction", { actor: t.spec.id, reaction: `FRAY.Reaction.${react}`, reason: option.reason ?? "", rule: option.reason === "FRAY.Reason.HitboxProne" ? "HB-MOD-04" : "HB-ATK-03" }));
+            events.push(
+              hbEvent(turn, "noReaction", {
+                actor: t.spec.id,
+                reaction: `FRAY.Reaction.${react}`,
+                reason: option.reason ?? "",
+                rule: option.reason === "FRAY.Reason.HitboxProne" ? "HB-MOD-04" : "HB-ATK-03",
+              }),
+            );
           }
         }
       }
@@ -316,7 +358,10 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
       try {
         planned = planStep(hitbox, request, f.c, t.c, options, t.economy);
       } catch (error) {
-        if (error instanceof FrayError && ["FRAY.Error.HitboxLimbDisabled", "FRAY.Error.HitboxOutOfRange", "FRAY.Error.CannotAct"].includes(error.key)) {
+        if (
+          error instanceof FrayError &&
+          ["FRAY.Error.HitboxLimbDisabled", "FRAY.Error.HitboxOutOfRange", "FRAY.Error.CannotAct"].includes(error.key)
+        ) {
           events.push({ type: "skip", round: turn, actor: f.spec.id, reason: error.key, data: error.data });
           return;
         }
@@ -329,7 +374,17 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
       transition(f, (c) => afterAction(c, outcome, attackerEconomy));
       if (result.reactionRolledNow && result.rolledReaction) t.rolled = result.rolledReaction;
       const w = f.c.weapons.find((x) => x.id === plan.weaponId)!;
-      events.push({ type: "attack", round: turn, attacker: f.spec.id, target: t.spec.id, weapon: w.name, range: rangeFeet === undefined ? undefined : Math.round(feetToMetres(rangeFeet) * 10) / 10, plan: result.plan, odds, result });
+      events.push({
+        type: "attack",
+        round: turn,
+        attacker: f.spec.id,
+        target: t.spec.id,
+        weapon: w.name,
+        range: rangeFeet === undefined ? undefined : Math.round(feetToMetres(rangeFeet) * 10) / 10,
+        plan: result.plan,
+        odds,
+        result,
+      });
       events.push(hbEvent(turn, "summary", summary(f, t, result, rangeFeet, shot, shots)));
       if (result.lands) {
         const base = t.next ?? t.c;
@@ -341,7 +396,8 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
         for (const limb of LIMBS) {
           const was = report.before.hitboxes![limb]!;
           const now = report.after.hitboxes![limb]!;
-          if (now.value < was.value && was.value === was.max) events.push(hbEvent(turn, "limb", { actor: t.spec.id, limb: `FRAY.Hitbox.${limb}`, disabled: now.value === 0 ? 1 : 0 }));
+          if (now.value < was.value && was.value === was.max)
+            events.push(hbEvent(turn, "limb", { actor: t.spec.id, limb: `FRAY.Hitbox.${limb}`, disabled: now.value === 0 ? 1 : 0 }));
         }
         for (const forced of report.forced ?? []) queue.push({ id: t.spec.id, forced });
       }
@@ -352,8 +408,17 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     }
   };
 
-  const summary = (f: Fighter, t: Fighter, r: HitboxAttackResult, rangeFeet: number | undefined, shot: number, shots: number): Record<string, unknown> => {
-    const bonus = r.check.modifiers.filter((m) => m.rule === "HB-ATK-02" && m.label !== "FRAY.Mod.HitboxMisc").concat(r.check.modifiers.filter((m) => m.rule === "HB-DMG-03"));
+  const summary = (
+    f: Fighter,
+    t: Fighter,
+    r: HitboxAttackResult,
+    rangeFeet: number | undefined,
+    shot: number,
+    shots: number,
+  ): Record<string, unknown> => {
+    const bonus = r.check.modifiers
+      .filter((m) => m.rule === "HB-ATK-02" && m.label !== "FRAY.Mod.HitboxMisc")
+      .concat(r.check.modifiers.filter((m) => m.rule === "HB-DMG-03"));
     const circumstances = r.check.modifiers.filter((m) => !bonus.includes(m));
     const loc = r.location;
     return {
@@ -390,7 +455,8 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     for (const f of fighters.values()) f.rolled = undefined;
     for (const e of engine.events.slice(seen)) {
       if (e.type !== "lifecycle") continue;
-      if (e.events.some((x) => x.label === "FRAY.Hitbox.Play.Event.ShockDeath")) events.push(hbEvent(turn, "shockDeath", { actor: e.actor, turns: opts.shockTurns }));
+      if (e.events.some((x) => x.label === "FRAY.Hitbox.Play.Event.ShockDeath"))
+        events.push(hbEvent(turn, "shockDeath", { actor: e.actor, turns: opts.shockTurns }));
     }
     const standing = [...fighters.values()].filter((f) => !isOut(f));
     const declared = standing.map(declare);
@@ -402,7 +468,10 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     for (const { decl, action } of declared) {
       if (action.react) reacts.set(decl.actor, action.react);
       const a = decl.action;
-      const shown = a.kind === "attack" ? { ...a, weapon: fighters.get(decl.actor)!.c.weapons.find((w) => w.id === a.weapon || w.name === a.weapon)?.name ?? a.weapon } : a;
+      const shown =
+        a.kind === "attack"
+          ? { ...a, weapon: fighters.get(decl.actor)!.c.weapons.find((w) => w.id === a.weapon || w.name === a.weapon)?.name ?? a.weapon }
+          : a;
       events.push(hbEvent(turn, "declare", { actor: decl.actor, action: shown, quick: decl.quick }));
     }
     const byActor = new Map(declared.map((d) => [d.decl.actor, d]));
@@ -511,27 +580,57 @@ export function formatHitbox(e: Extract<EncounterEvent, { type: "custom" }>, t: 
       return [t("FRAY.Hitbox.Log.Turn", { turn: Number(d.turn), from: Number(d.from), to: Number(d.to), seconds: Number(d.seconds) })];
     case "hitbox.declare": {
       const quick = (d.quick as QuickAction[]).map((q) => describeQuick(q, t)).join(", ");
-      return [t("FRAY.Hitbox.Log.Declare", { actor: name(d.actor), action: describeAction(d.action as DeclaredAction, t, byId) }) + (quick ? t("FRAY.Hitbox.Log.QuickList", { quick }) : "")];
+      return [
+        t("FRAY.Hitbox.Log.Declare", { actor: name(d.actor), action: describeAction(d.action as DeclaredAction, t, byId) }) +
+          (quick ? t("FRAY.Hitbox.Log.QuickList", { quick }) : ""),
+      ];
     }
-    case "hitbox.step":
-    {
+    case "hitbox.step": {
       const actors = d.actors as string[];
-      const key = !d.simultaneous ? "FRAY.Hitbox.Log.StepFirst" : actors.length === 1 ? "FRAY.Hitbox.Log.StepRest" : "FRAY.Hitbox.Log.StepSimultaneous";
+      const key = !d.simultaneous
+        ? "FRAY.Hitbox.Log.StepFirst"
+        : actors.length === 1
+          ? "FRAY.Hitbox.Log.StepRest"
+          : "FRAY.Hitbox.Log.StepSimultaneous";
       return [t(key, { actors: actors.map(byId).join(", ") })];
     }
     case "hitbox.quick": {
       const q = d.quick as QuickAction;
-      return [t("FRAY.Hitbox.Log.QuickDone", { actor: name(d.actor), quick: describeQuick(q, t), rule: q.id === "prone" ? "HB-ACT-03, HB-ACT-04" : "HB-ACT-03" })];
+      return [
+        t("FRAY.Hitbox.Log.QuickDone", {
+          actor: name(d.actor),
+          quick: describeQuick(q, t),
+          rule: q.id === "prone" ? "HB-ACT-03, HB-ACT-04" : "HB-ACT-03",
+        }),
+      ];
     }
     case "hitbox.interrupted":
       return [t("FRAY.Hitbox.Log.Interrupted", { actor: name(d.actor), action: describeAction(d.action as DeclaredAction, t, byId) })];
     case "hitbox.move":
-      return [d.band ? t("FRAY.Hitbox.Log.Move", { actor: name(d.actor), feet: Number(d.feet), band: t(String(d.band)), task: d.task ? `: ${String(d.task)}` : "" }) : `${name(d.actor)}: ${String(d.task)}`];
+      return [
+        d.band
+          ? t("FRAY.Hitbox.Log.Move", {
+              actor: name(d.actor),
+              feet: Number(d.feet),
+              band: t(String(d.band)),
+              task: d.task ? `: ${String(d.task)}` : "",
+            })
+          : `${name(d.actor)}: ${String(d.task)}`,
+      ];
     case "hitbox.noReaction":
-      return [t("FRAY.Hitbox.Log.NoReaction", { actor: name(d.actor), reaction: String(d.reaction), reason: t(String(d.reason)), rule: String(d.rule) })];
+      return [
+        t("FRAY.Hitbox.Log.NoReaction", {
+          actor: name(d.actor),
+          reaction: String(d.reaction),
+          reason: t(String(d.reason)),
+          rule: String(d.rule),
+        }),
+      ];
     case "hitbox.summary": {
       const circ = (d.circumstances as Modifier[]).map((m) => `${t(m.label, m.data)} ${compact(m.value)}`).join(", ");
-      const against = d.reaction ? t("FRAY.Hitbox.Log.AgainstReaction", { target: name(d.target), reaction: String(d.reaction), total: Number(d.difficulty) }) : t("FRAY.Hitbox.Log.AgainstBase", { total: Number(d.difficulty) });
+      const against = d.reaction
+        ? t("FRAY.Hitbox.Log.AgainstReaction", { target: name(d.target), reaction: String(d.reaction), total: Number(d.difficulty) })
+        : t("FRAY.Hitbox.Log.AgainstBase", { total: Number(d.difficulty) });
       const lines = [
         "  " +
           t("FRAY.Hitbox.Log.Summary", {
@@ -541,7 +640,9 @@ export function formatHitbox(e: Extract<EncounterEvent, { type: "custom" }>, t: 
             circumstances: circ ? `; ${circ}` : "",
             total: Number(d.total),
             against,
-            outcome: t(d.hit ? "FRAY.Hitbox.Log.Hit" : d.reaction ? "FRAY.Hitbox.Log.Avoided" : "FRAY.Hitbox.Log.Miss", { reaction: String(d.reaction) }),
+            outcome: t(d.hit ? "FRAY.Hitbox.Log.Hit" : d.reaction ? "FRAY.Hitbox.Log.Avoided" : "FRAY.Hitbox.Log.Miss", {
+              reaction: String(d.reaction),
+            }),
           }),
       ];
       if (d.drops) lines.push("  " + t("FRAY.Hitbox.Log.Drops", { actor: name(d.target) }));
@@ -549,7 +650,12 @@ export function formatHitbox(e: Extract<EncounterEvent, { type: "custom" }>, t: 
         lines.push(
           "  " +
             (d.called
-              ? t("FRAY.Hitbox.Log.CalledTable", { roll: Number(d.locationRoll), called: String(d.called), need: Number(d.need), location: String(d.location) })
+              ? t("FRAY.Hitbox.Log.CalledTable", {
+                  roll: Number(d.locationRoll),
+                  called: String(d.called),
+                  need: Number(d.need),
+                  location: String(d.location),
+                })
               : t("FRAY.Hitbox.Log.RegularTable", { roll: Number(d.locationRoll), location: String(d.location) })),
         );
       }
@@ -557,7 +663,9 @@ export function formatHitbox(e: Extract<EncounterEvent, { type: "custom" }>, t: 
       return lines;
     }
     case "hitbox.limb":
-      return ["  " + t(d.disabled ? "FRAY.Hitbox.Log.LimbDisabled" : "FRAY.Hitbox.Log.Limb", { actor: name(d.actor), limb: String(d.limb) })];
+      return [
+        "  " + t(d.disabled ? "FRAY.Hitbox.Log.LimbDisabled" : "FRAY.Hitbox.Log.Limb", { actor: name(d.actor), limb: String(d.limb) }),
+      ];
     case "hitbox.blackout": {
       const c = d.check as CheckResult;
       return [

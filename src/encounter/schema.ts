@@ -72,7 +72,11 @@ export interface EncounterSpec {
 }
 
 /** Absent, `null` (a YAML key left empty) or `schema`; `null` reads as absent. */
-const maybe = <S extends Schema>(schema: S) => v.pipe(v.nullish(schema), v.transform((x) => x ?? undefined));
+const maybe = <S extends Schema>(schema: S) =>
+  v.pipe(
+    v.nullish(schema),
+    v.transform((x) => x ?? undefined),
+  );
 
 const SITUATIONS: Record<RulesetId, Schema> = {
   ud10: ud10.situationSchema,
@@ -80,7 +84,12 @@ const SITUATIONS: Record<RulesetId, Schema> = {
   critical: critical.situationSchema,
   zones: zones.situationSchema,
 };
-const STATS: Record<RulesetId, Schema> = { ud10: ud10.statsSchema, hitbox: hitbox.statsSchema, critical: critical.statsSchema, zones: zones.statsSchema };
+const STATS: Record<RulesetId, Schema> = {
+  ud10: ud10.statsSchema,
+  hitbox: hitbox.statsSchema,
+  critical: critical.statsSchema,
+  zones: zones.statsSchema,
+};
 
 /**
  * Shapes of the drivers' own action and combatant keys where they are plain values (the
@@ -98,7 +107,10 @@ const EXTRA_KEYS: Record<string, Schema> = {
   walk: bounded(RULESET_BOUNDS.hitbox.rangeFeet),
   run: bounded(RULESET_BOUNDS.hitbox.rangeFeet),
   task: text(),
-  first: v.union([flag(), bounded({ min: 1, max: COMMON_BOUNDS.combatants.max, integer: true })], "\u0000fray:" + JSON.stringify({ key: "FRAY.Error.Input.First", data: {}, en: "expected true or an order number" })),
+  first: v.union(
+    [flag(), bounded({ min: 1, max: COMMON_BOUNDS.combatants.max, integer: true })],
+    "\u0000fray:" + JSON.stringify({ key: "FRAY.Error.Input.First", data: {}, en: "expected true or an order number" }),
+  ),
   // Zones
   difficult: flag(),
   stance: choice(STANCES),
@@ -186,7 +198,13 @@ export function parseEncounter(raw: unknown): EncounterSpec {
   if (!isRecord(raw)) throw inputError("(file)", "FRAY.Error.Input.File", {}, "a mapping with name, ruleset, combatants");
   const ruleset = validateRulesetId(raw.ruleset ?? "ud10", "ruleset");
   const driver = DRIVERS[ruleset];
-  if (!driver) throw inputError("ruleset", "FRAY.Error.Input.Choice", { choices: Object.keys(DRIVERS).join(", ") }, `one of ${Object.keys(DRIVERS).join(", ")}`);
+  if (!driver)
+    throw inputError(
+      "ruleset",
+      "FRAY.Error.Input.Choice",
+      { choices: Object.keys(DRIVERS).join(", ") },
+      `one of ${Object.keys(DRIVERS).join(", ")}`,
+    );
   let schema = schemas.get(ruleset);
   if (!schema) schemas.set(ruleset, (schema = encounterSchema(ruleset, driver)));
   const file = check(schema, { ...raw, ruleset });
@@ -194,17 +212,30 @@ export function parseEncounter(raw: unknown): EncounterSpec {
   const maxRounds = file.maxRounds ?? 20;
   const declared = file.rounds ?? [];
   if (declared.length > maxRounds) {
-    throw inputError("rounds", "FRAY.Error.Input.RoundsBeyondMax", { count: declared.length, max: maxRounds }, `at most maxRounds (${maxRounds}) rounds, not ${declared.length}`);
+    throw inputError(
+      "rounds",
+      "FRAY.Error.Input.RoundsBeyondMax",
+      { count: declared.length, max: maxRounds },
+      `at most maxRounds (${maxRounds}) rounds, not ${declared.length}`,
+    );
   }
   const ids = new Set<string>();
   file.combatants.forEach((c, i) => {
-    if (ids.has(c.id as string)) throw inputError(`combatants[${i}].id`, "FRAY.Error.Input.Duplicate", { id: c.id as string }, `an id not used before ("${c.id as string}" is taken)`);
+    if (ids.has(c.id as string))
+      throw inputError(
+        `combatants[${i}].id`,
+        "FRAY.Error.Input.Duplicate",
+        { id: c.id as string },
+        `an id not used before ("${c.id as string}" is taken)`,
+      );
     ids.add(c.id as string);
-    if (c.ref === undefined && c.stats === undefined) throw inputError(`combatants[${i}].ref`, "FRAY.Error.Input.RefOrStats", {}, "a compendium reference or inline stats");
+    if (c.ref === undefined && c.stats === undefined)
+      throw inputError(`combatants[${i}].ref`, "FRAY.Error.Input.RefOrStats", {}, "a compendium reference or inline stats");
   });
   const known = [...ids].join(", ");
   const checkAction = (a: Raw, path: string): ActionSpec => {
-    if (typeof a.attack === "string" && !ids.has(a.attack)) throw inputError(`${path}.attack`, "FRAY.Error.Input.Combatant", { ids: known }, `a combatant id (${known})`);
+    if (typeof a.attack === "string" && !ids.has(a.attack))
+      throw inputError(`${path}.attack`, "FRAY.Error.Input.Combatant", { ids: known }, `a combatant id (${known})`);
     return toAction(a);
   };
   const combatants = file.combatants.map((c, i): CombatantSpec => {
@@ -222,7 +253,8 @@ export function parseEncounter(raw: unknown): EncounterSpec {
       extra,
     };
   });
-  if (new Set(combatants.map((c) => c.side)).size < 2) throw inputError("combatants", "FRAY.Error.Input.Sides", {}, "combatants on at least two sides");
+  if (new Set(combatants.map((c) => c.side)).size < 2)
+    throw inputError("combatants", "FRAY.Error.Input.Sides", {}, "combatants on at least two sides");
   const rounds = declared.map((r, i) => {
     if (!r) return {};
     return Object.fromEntries(

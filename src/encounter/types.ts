@@ -10,7 +10,19 @@ export type EncounterEvent =
   /** A new round; `seconds` is the round's length (UD-RND-01) where the ruleset has one. */
   | { type: "round"; round: number; seconds?: number }
   | { type: "initiative"; round: number; rolls: InitiativeRoll[]; order: string[]; kept: boolean }
-  | { type: "attack"; round: number; attacker: string; target: string; weapon: string; mode?: string; range?: number; plan: AttackPlan; odds: AttackOdds; result: AttackResult; free?: boolean }
+  | {
+      type: "attack";
+      round: number;
+      attacker: string;
+      target: string;
+      weapon: string;
+      mode?: string;
+      range?: number;
+      plan: AttackPlan;
+      odds: AttackOdds;
+      result: AttackResult;
+      free?: boolean;
+    }
   | { type: "damage"; round: number; target: string; packet: DamagePacket; report: DamageReport }
   | { type: "move"; round: number; actor: string; metres: number; band: string; rule: string }
   | { type: "aim"; round: number; actor: string; rounds: number }
@@ -45,7 +57,6 @@ export interface EncounterResult {
   dice: { purpose?: string; formula: string; faces: number[]; total: number }[];
 }
 
-
 /**
  * How one ruleset plays an encounter file. The schema checks the common fields and asks the
  * driver which extra action keys, combatant keys and reactions it accepts.
@@ -60,5 +71,9 @@ export interface EncounterDriver {
   reactions: string[];
   play(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult>;
   /** Log lines for ruleset-specific events (`type: "custom"`); the common events are formatted for all. */
-  formatCustom?(event: Extract<EncounterEvent, { type: "custom" }>, t: (key: string, data?: Record<string, string | number>) => string, lookup: Lookup): string[];
+  formatCustom?(
+    event: Extract<EncounterEvent, { type: "custom" }>,
+    t: (key: string, data?: Record<string, string | number>) => string,
+    lookup: Lookup,
+  ): string[];
 }

@@ -36,7 +36,8 @@ export function buildCombatant(spec: CombatantSpec, index: number, content: Cont
 const outBeyondVitals = (c: Ud10Combatant) => isIncapacitated(c) || c.conditions.includes("fled");
 
 /** What an action of the core's round costs (UD-ACT-02, UD-ATK-04). */
-const costOf = (c: Ud10Combatant, id: string, options: RulesetOptions) => ud10Actions({ ...c, conditions: [] }, options).find((a) => a.id === id)!.cost;
+const costOf = (c: Ud10Combatant, id: string, options: RulesetOptions) =>
+  ud10Actions({ ...c, conditions: [] }, options).find((a) => a.id === id)!.cost;
 
 /**
  * Plays an encounter through the UD10 rules core on the core's round engine: initiative each
@@ -74,7 +75,8 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
     const engagedFoe = meleeWeapon ? enemies.find((o) => engaged.has(pair(f.spec.id, o.spec.id))) : undefined;
     const target = declared && !isOut(declared) ? declared : (engagedFoe ?? enemies[0]);
     if (!target) return;
-    if (declared && target.spec !== declared.spec) events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
+    if (declared && target.spec !== declared.spec)
+      events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
     const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
     if (!weaponRef) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
@@ -103,7 +105,19 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
     const { plan, odds, result, packet, report } = done.step;
     const w = engine.get(f.spec.id).combatant.weapons.find((x) => x.id === plan.weaponId)!;
     if (w.kind === "melee") engaged.add(pair(f.spec.id, target.spec.id));
-    events.push({ type: "attack", round, attacker: f.spec.id, target: target.spec.id, weapon: w.name, mode: plan.modeId, range, plan, odds, result, free });
+    events.push({
+      type: "attack",
+      round,
+      attacker: f.spec.id,
+      target: target.spec.id,
+      weapon: w.name,
+      mode: plan.modeId,
+      range,
+      plan,
+      odds,
+      result,
+      free,
+    });
     if (packet && report) events.push({ type: "damage", round, target: target.spec.id, packet, report });
   };
 
@@ -115,7 +129,11 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
     }
     if (action.disengage) {
       const foes = engine.all().filter((o) => !engine.isOut(o.id) && engaged.has(pair(id, o.id)));
-      const d = disengage(foes.map((o) => o.combatant), action.disengage, opts);
+      const d = disengage(
+        foes.map((o) => o.combatant),
+        action.disengage,
+        opts,
+      );
       engine.act(id, d.mode, d.cost);
       events.push({ type: "disengage", round, actor: id, mode: d.mode, freeAttacks: d.freeAttacks, rule: d.rule });
       for (const o of foes) engaged.delete(pair(id, o.id));

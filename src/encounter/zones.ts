@@ -105,9 +105,11 @@ function zonesAction(a: ActionSpec, path: string, ids: Set<string>): ZonesAction
   const effort = a.effort ?? 0;
   if (typeof effort !== "number" || !Number.isInteger(effort) || effort < 0) fail(`${path}.effort`, "a whole number of effort points");
   const bullets = a.bullets;
-  if (bullets !== undefined && (typeof bullets !== "number" || !Number.isInteger(bullets) || bullets < 2)) fail(`${path}.bullets`, "a whole number of bullets, 2 or more");
+  if (bullets !== undefined && (typeof bullets !== "number" || !Number.isInteger(bullets) || bullets < 2))
+    fail(`${path}.bullets`, "a whole number of bullets, 2 or more");
   if (a.area !== undefined && !(SIZES as readonly unknown[]).includes(a.area)) fail(`${path}.area`, SIZES.join(", "));
-  if (a.damageType !== undefined && !(DAMAGE_TYPES as readonly unknown[]).includes(a.damageType)) fail(`${path}.damageType`, DAMAGE_TYPES.join(", "));
+  if (a.damageType !== undefined && !(DAMAGE_TYPES as readonly unknown[]).includes(a.damageType))
+    fail(`${path}.damageType`, DAMAGE_TYPES.join(", "));
   let blast: BlastSpec[] | undefined;
   if (a.blast !== undefined) {
     if (!Array.isArray(a.blast)) fail(`${path}.blast`, "a list of { id, distance, cover }");
@@ -188,7 +190,11 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     if (surprised !== undefined && typeof surprised !== "boolean") fail(`combatants[${i}].surprised`, "true or false");
     return { id: cs.id, side: cs.side, combatant: buildZonesCombatant(cs, i, content) };
   });
-  const engine = new RoundEngine(zones, entries, logged, { options, maxRounds: spec.maxRounds, out: (c) => c.conditions.some((s) => OUT.includes(s)) });
+  const engine = new RoundEngine(zones, entries, logged, {
+    options,
+    maxRounds: spec.maxRounds,
+    out: (c) => c.conditions.some((s) => OUT.includes(s)),
+  });
   // Each entry's view of its combatant and economy in the engine.
   const fighters = new Map<string, Fighter>(
     spec.combatants.map((cs) => {
@@ -213,8 +219,12 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
   );
   // Check every declared action up front, so a bad key fails before any die is rolled.
   const actions = new Map<string, ZonesAction>();
-  spec.rounds.forEach((r, i) => Object.entries(r).forEach(([id, a]) => actions.set(`${i}:${id}`, zonesAction(a, `rounds[${i}].${id}`, ids))));
-  spec.combatants.forEach((cs, i) => cs.tactics && actions.set(`tactics:${cs.id}`, zonesAction(cs.tactics, `combatants[${i}].tactics`, ids)));
+  spec.rounds.forEach((r, i) =>
+    Object.entries(r).forEach(([id, a]) => actions.set(`${i}:${id}`, zonesAction(a, `rounds[${i}].${id}`, ids))),
+  );
+  spec.combatants.forEach(
+    (cs, i) => cs.tactics && actions.set(`tactics:${cs.id}`, zonesAction(cs.tactics, `combatants[${i}].tactics`, ids)),
+  );
   const zonesActionOf = (round: number, f: Fighter): ZonesAction =>
     actions.get(`${round - 1}:${f.spec.id}`) ?? actions.get(`tactics:${f.spec.id}`) ?? zonesAction({}, "", ids);
 
@@ -234,7 +244,10 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
   const costOf = (f: Fighter, id: string): ActionCost => engine.costOf(f.spec.id, id)!;
   const setWeapon = (f: Fighter, w: ZonesWeapon) => (f.c = { ...f.c, weapons: f.c.weapons.map((x) => (x.id === w.id ? w : x)) });
   const findWeapon = (f: Fighter, ref: string | true | undefined, field: string): ZonesWeapon => {
-    const w = ref === undefined || ref === true ? f.c.weapons.find((x) => x.kind === "firearm") ?? f.c.weapons[0] : f.c.weapons.find((x) => x.id === ref || x.name === ref);
+    const w =
+      ref === undefined || ref === true
+        ? (f.c.weapons.find((x) => x.kind === "firearm") ?? f.c.weapons[0])
+        : f.c.weapons.find((x) => x.id === ref || x.name === ref);
     if (!w) fail(field, `a weapon of ${f.c.name} (${f.c.weapons.map((x) => x.name).join(", ")})`);
     return w;
   };
@@ -244,7 +257,13 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     custom(round, "damage", {
       target: target.spec.id,
       cause,
-      rolls: parts.map((p) => ({ formula: p.roll.formula, faces: p.roll.dice.flatMap((d) => d.results), total: p.roll.total, type: p.type, zone: p.location })),
+      rolls: parts.map((p) => ({
+        formula: p.roll.formula,
+        faces: p.roll.dice.flatMap((d) => d.results),
+        total: p.roll.total,
+        type: p.type,
+        zone: p.location,
+      })),
       steps: report.steps.map(stepData),
       hp: report.after.hp!.value,
       maxHp: report.after.hp!.max,
@@ -272,7 +291,8 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     const area = weapon.kind === "grenade" && (za.area !== undefined || !declared);
     const target = area ? undefined : declared && !isOut(declared) ? declared : enemiesOf(f)[0];
     if (!area && !target) return;
-    if (declared && target && target !== declared) events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
+    if (declared && target && target !== declared)
+      events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
     if (shortfall(f.economy, costOf(f, "attack"))) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
       return;
@@ -282,7 +302,8 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     const actionPath = declaredHere ? `rounds[${round - 1}].${f.spec.id}` : `combatants[${spec.combatants.indexOf(f.spec)}].tactics`;
     const range = action.range ?? f.spec.tactics?.range ?? (weapon.kind === "melee" ? 1 : undefined);
     if (range === undefined) fail(`${actionPath}.range`, `the distance in metres for ${weapon.name}`);
-    if (za.damageType !== undefined && !weapon.damageTypes.includes(za.damageType)) fail(`${actionPath}.damageType`, weapon.damageTypes.join(", "));
+    if (za.damageType !== undefined && !weapon.damageTypes.includes(za.damageType))
+      fail(`${actionPath}.damageType`, weapon.damageTypes.join(", "));
     const situationPath = `rounds[${round - 1}].${f.spec.id}.situation`;
     const request: AttackRequest = {
       attackerId: f.c.id,
@@ -290,13 +311,19 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
       weaponId: weapon.id,
       modeId: (action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined)) as string | undefined,
       distanceMetres: range,
-      situation: situationValues({ ...parseSituation(f.spec.tactics?.situation, `${situationPath}`), ...parseSituation(action.situation, situationPath) }, za),
+      situation: situationValues(
+        { ...parseSituation(f.spec.tactics?.situation, `${situationPath}`), ...parseSituation(action.situation, situationPath) },
+        za,
+      ),
     };
     const want = target?.spec.react === "defend" ? ["dodge", "block"] : [target?.spec.react];
     // Paid from the economy; aim spent, ammunition used, a malfunction kept, a thrown weapon gone
     // by the ruleset's afterAction (ZN-RNG-07, ZN-BST-01, ZN-MAL-01, ZN-THR-01).
     const done = await engine.attack(request, {
-      react: target && weapon.kind === "melee" && target.spec.react && target.spec.react !== "none" ? (offered) => offered.find((r) => want.includes(r.id))?.id : undefined,
+      react:
+        target && weapon.kind === "melee" && target.spec.react && target.spec.react !== "none"
+          ? (offered) => offered.find((r) => want.includes(r.id))?.id
+          : undefined,
       damage: weapon.kind !== "grenade",
       // A rule stops the attack (a jammed or empty weapon, out of range): the turn is lost, the fight goes on.
       refuse: (error) => {
@@ -308,9 +335,24 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     if (!done) return;
     const { plan, odds, packet, report } = done.step;
     const result = done.step.result as ZonesAttackResult;
-    events.push({ type: "attack", round, attacker: f.spec.id, target: target?.spec.id ?? "area", weapon: weapon.name, mode: plan.modeId, range, plan, odds, result });
+    events.push({
+      type: "attack",
+      round,
+      attacker: f.spec.id,
+      target: target?.spec.id ?? "area",
+      weapon: weapon.name,
+      mode: plan.modeId,
+      range,
+      plan,
+      odds,
+      result,
+    });
     if (result.bullets && (result.bullets.fired > 1 || result.bullets.stoppedBy)) {
-      custom(round, "bullets", { ...result.bullets, total: result.check.total, odds: result.bullets.difficulties?.map((_, i) => odds.outcomes?.[`bullet${i + 1}`] ?? (i === 0 ? odds.hit : 0)) ?? [] });
+      custom(round, "bullets", {
+        ...result.bullets,
+        total: result.check.total,
+        odds: result.bullets.difficulties?.map((_, i) => odds.outcomes?.[`bullet${i + 1}`] ?? (i === 0 ? odds.hit : 0)) ?? [],
+      });
     }
     if (result.catastrophic) {
       const packet = await catastrophicDamage(weapon, logged);
@@ -321,7 +363,12 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     if (weapon.kind === "grenade") {
       const victims = za.blast ?? (target ? [{ id: target.spec.id, distance: result.hit ? 0 : (result.deviation ?? 0) }] : []);
       custom(round, "grenade", { actor: f.spec.id, weapon: weapon.name, hit: result.hit, deviation: result.deviation ?? 0 });
-      const outcomes = await resolveBlast(weapon, victims.map((v) => ({ combatant: fighters.get(v.id)!.c, distance: v.distance, cover: v.cover })), logged, opts);
+      const outcomes = await resolveBlast(
+        weapon,
+        victims.map((v) => ({ combatant: fighters.get(v.id)!.c, distance: v.distance, cover: v.cover })),
+        logged,
+        opts,
+      );
       for (const o of outcomes) {
         const victim = fighters.get(o.id)!;
         victim.c = o.after;
@@ -348,7 +395,10 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
       return;
     }
     if (za.stance || action.move !== undefined) {
-      const legs = [...(za.stance ? [{ stance: za.stance }] : []), ...(action.move !== undefined ? [{ mode: za.moveMode, metres: action.move, difficult: za.difficult }] : [])];
+      const legs = [
+        ...(za.stance ? [{ stance: za.stance }] : []),
+        ...(action.move !== undefined ? [{ mode: za.moveMode, metres: action.move, difficult: za.difficult }] : []),
+      ];
       try {
         const plan = planMove(f.c, f.economy, legs, opts);
         f.economy = spend(f.economy, plan.cost);
@@ -454,7 +504,6 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
 
 type Fmt = (key: string, data?: Record<string, string | number>) => string;
 
-
 type StepData = ReturnType<typeof stepData>;
 
 function formatSteps(t: Fmt, steps: StepData[]): string[] {
@@ -482,21 +531,40 @@ export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom"
     case "plot":
       return [t("FRAY.Zones.Log.Plot") + " (ZN-INI-01)"];
     case "surprise":
-      return [t("FRAY.Zones.Log.Surprise", { names: list<string>(d.surprisedNames ? "surprisedNames" : "surprised").join(", ") }) + " (ZN-SUR-01)"];
+      return [
+        t("FRAY.Zones.Log.Surprise", { names: list<string>(d.surprisedNames ? "surprisedNames" : "surprised").join(", ") }) +
+          " (ZN-SUR-01)",
+      ];
     case "effort":
       return [t("FRAY.Zones.Log.Effort", { actor, points: num("points") }) + " (ZN-INI-02)"];
     case "move": {
-      const data = { actor, metres: num("metres"), mode: `FRAY.Zones.Move.${str("mode")}`, stance: `FRAY.Zones.Stance.${str("stance")}`, points: num("points"), speed: num("speed"), effort: num("effort") };
-      return [t(str("mode") === "stance" ? "FRAY.Zones.Log.Stance" : "FRAY.Zones.Log.Move", data) + ` (${list<string>("rules").join(", ")})`];
+      const data = {
+        actor,
+        metres: num("metres"),
+        mode: `FRAY.Zones.Move.${str("mode")}`,
+        stance: `FRAY.Zones.Stance.${str("stance")}`,
+        points: num("points"),
+        speed: num("speed"),
+        effort: num("effort"),
+      };
+      return [
+        t(str("mode") === "stance" ? "FRAY.Zones.Log.Stance" : "FRAY.Zones.Log.Move", data) + ` (${list<string>("rules").join(", ")})`,
+      ];
     }
     case "regain":
       return [t("FRAY.Zones.Log.Regain", { actor, speed: num("speed") }) + " (ZN-MOV-03)"];
     case "draw":
       return [t(d.done ? "FRAY.Zones.Log.Drawn" : "FRAY.Zones.Log.Drawing", { actor, weapon: str("weapon") }) + " (ZN-DRW-01)"];
     case "reload":
-      return [t(d.done ? "FRAY.Zones.Log.Reloaded" : "FRAY.Zones.Log.Reloading", { actor, weapon: str("weapon"), loaded: num("loaded") }) + " (ZN-REL-01)"];
+      return [
+        t(d.done ? "FRAY.Zones.Log.Reloaded" : "FRAY.Zones.Log.Reloading", { actor, weapon: str("weapon"), loaded: num("loaded") }) +
+          " (ZN-REL-01)",
+      ];
     case "clear":
-      return [t("FRAY.Zones.Log.Cleared", { actor, weapon: str("weapon"), malfunction: `FRAY.Zones.Malfunction.${str("malfunction")}` }) + " (ZN-MAL-01)"];
+      return [
+        t("FRAY.Zones.Log.Cleared", { actor, weapon: str("weapon"), malfunction: `FRAY.Zones.Malfunction.${str("malfunction")}` }) +
+          " (ZN-MAL-01)",
+      ];
     case "aim":
       return [t("FRAY.Zones.Log.Aim", { actor, actions: num("actions") }) + " (ZN-RNG-07)"];
     case "bullets": {
@@ -518,17 +586,29 @@ export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom"
       // The steps of each hit start with its "rolled" step.
       const starts = steps.map((s, i) => (s.label === "FRAY.Step.Zones.Rolled" ? i : -1)).filter((i) => i >= 0);
       list<{ formula: string; faces: number[]; total: number; type: string; zone: string }>("rolls").forEach((r, i) => {
-        lines.push(`  ${t("FRAY.Log.Damage")}: ${r.formula} [${r.faces.join(",")}] = ${r.total} (${t(`FRAY.Zones.DamageType.${r.type}`)}, ${t(`FRAY.Zones.Zone.${r.zone}`)})`);
+        lines.push(
+          `  ${t("FRAY.Log.Damage")}: ${r.formula} [${r.faces.join(",")}] = ${r.total} (${t(`FRAY.Zones.DamageType.${r.type}`)}, ${t(`FRAY.Zones.Zone.${r.zone}`)})`,
+        );
         lines.push(...formatSteps(t, steps.slice(starts[i], starts[i + 1])));
       });
       const added = list<string>("added");
-      lines.push(`  ${target}: HP ${num("hp")}/${num("maxHp")}${added.length ? " — " + added.map((c) => t(`FRAY.Condition.${c}`)).join(", ") : ""}`);
+      lines.push(
+        `  ${target}: HP ${num("hp")}/${num("maxHp")}${added.length ? " — " + added.map((c) => t(`FRAY.Condition.${c}`)).join(", ") : ""}`,
+      );
       return lines;
     }
     case "grenade":
-      return [`  ${t(d.hit ? "FRAY.Zones.Log.GrenadeOnTarget" : "FRAY.Zones.Log.GrenadeOff", { actor, weapon: str("weapon"), deviation: num("deviation") })} (ZN-GRN-01)`];
+      return [
+        `  ${t(d.hit ? "FRAY.Zones.Log.GrenadeOnTarget" : "FRAY.Zones.Log.GrenadeOff", { actor, weapon: str("weapon"), deviation: num("deviation") })} (ZN-GRN-01)`,
+      ];
     case "blast": {
-      const data = { target, distance: num("distance"), zone: `FRAY.Zones.Blast.zone.${str("zone")}`, effect: `FRAY.Zones.Blast.effect.${str("effect")}`, reason: str("reason") };
+      const data = {
+        target,
+        distance: num("distance"),
+        zone: `FRAY.Zones.Blast.zone.${str("zone")}`,
+        effect: `FRAY.Zones.Blast.effect.${str("effect")}`,
+        reason: str("reason"),
+      };
       const lines = [`  ${t("FRAY.Zones.Log.Blast", data)} (ZN-GRN-01)`];
       const steps = list<StepData>("steps");
       if (steps.length) lines.push(...formatSteps(t, steps), `  ${target}: HP ${num("hp")}/${num("maxHp")}`);
@@ -548,7 +628,22 @@ export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom"
  */
 export const zonesDriver: EncounterDriver = {
   ruleset: "zones",
-  actionKeys: ["aim", "move", "moveMode", "difficult", "stance", "effort", "regain", "draw", "reload", "clear", "bullets", "blast", "area", "damageType"],
+  actionKeys: [
+    "aim",
+    "move",
+    "moveMode",
+    "difficult",
+    "stance",
+    "effort",
+    "regain",
+    "draw",
+    "reload",
+    "clear",
+    "bullets",
+    "blast",
+    "area",
+    "damageType",
+  ],
   combatantKeys: ["surprised"],
   reactions: ["defend", "dodge", "block", "none"],
   play: playZones,

@@ -255,7 +255,12 @@ const GM_VIEW = { isGM: true, ownsAttacker: true, ownsTarget: true };
  * the damage roll, the steps of the application, and the buttons the phase allows (each
  * client hides those its user may not press).
  */
-export function targetCardContext(t: TargetState, index: number, names: Omit<CardNames, "target" | "range">, i18n: Localizer): TargetCardContext {
+export function targetCardContext(
+  t: TargetState,
+  index: number,
+  names: Omit<CardNames, "target" | "range">,
+  i18n: Localizer,
+): TargetCardContext {
   const base = attackCardContext(t.result, { ...names, target: t.name, range: t.request.distanceMetres }, i18n, t.odds);
   const context: TargetCardContext = {
     ...base,
@@ -265,11 +270,18 @@ export function targetCardContext(t: TargetState, index: number, names: Omit<Car
     undone: Boolean(t.undone),
     buttons: buttonsFor(t, GM_VIEW)
       .filter((b) => b.visible)
-      .map((b) => ({ action: b.action, label: i18n.localize(b.label), rule: b.rule, disabled: b.disabled, reason: b.reason ? i18n.localize(b.reason) : undefined })),
+      .map((b) => ({
+        action: b.action,
+        label: i18n.localize(b.label),
+        rule: b.rule,
+        disabled: b.disabled,
+        reason: b.reason ? i18n.localize(b.reason) : undefined,
+      })),
   };
   if (t.damage) {
     const p = t.damage;
-    const location = p.location === undefined ? undefined : t.result.location?.id === p.location ? t.result.location.label : `FRAY.Zone.${p.location}`;
+    const location =
+      p.location === undefined ? undefined : t.result.location?.id === p.location ? t.result.location.label : `FRAY.Zone.${p.location}`;
     context.damage = {
       formula: p.roll.formula,
       total: p.amount,
@@ -280,7 +292,12 @@ export function targetCardContext(t: TargetState, index: number, names: Omit<Car
   }
   const steps = t.report?.steps ?? t.applied?.steps;
   if (steps) {
-    context.steps = steps.map((s) => ({ label: i18n.format(s.label, localizeData(s.data, i18n)), value: s.value, remaining: s.remaining, rule: s.rule }));
+    context.steps = steps.map((s) => ({
+      label: i18n.format(s.label, localizeData(s.data, i18n)),
+      value: s.value,
+      remaining: s.remaining,
+      rule: s.rule,
+    }));
   }
   if (t.applied) {
     context.vitals = vitalSummary(t.applied.after);
@@ -290,6 +307,10 @@ export function targetCardContext(t: TargetState, index: number, names: Omit<Car
 }
 
 /** The card of an attack on one or more targets. */
-export function attackMessageContext(targets: readonly TargetState[], names: Omit<CardNames, "target" | "range">, i18n: Localizer): AttackMessageContext {
+export function attackMessageContext(
+  targets: readonly TargetState[],
+  names: Omit<CardNames, "target" | "range">,
+  i18n: Localizer,
+): AttackMessageContext {
   return { lang: i18n.lang ?? "en", targets: targets.map((t, i) => targetCardContext(t, i, names, i18n)) };
 }

@@ -66,7 +66,6 @@ function combatantData(name: string, type: "character" | "npc") {
   };
 }
 
-
 /** Waits for the next `name` hook call, or `undefined` after `ms` milliseconds. */
 function nextHook(name: string, ms = 5_000): Promise<unknown[] | undefined> {
   return new Promise((resolve) => {
@@ -114,28 +113,42 @@ function registerServicesBatch(quench: Quench): void {
         });
 
         it("S1: a weapon dropped on the hotbar: the hotbarDrop hook returns false and Fray makes the macro in that slot", async () => {
-          const actor = (await Actor.implementation.create(combatantData("Quench Hotbar", "character") as never)) as unknown as Made & { items: { find(fn: (i: { type: string }) => boolean): { uuid: string } | undefined } };
+          const actor = (await Actor.implementation.create(combatantData("Quench Hotbar", "character") as never)) as unknown as Made & {
+            items: { find(fn: (i: { type: string }) => boolean): { uuid: string } | undefined };
+          };
           made.push(actor);
           const weapon = actor.items.find((i) => i.type === "weapon")!;
-          const user = game.user as unknown as { hotbar: Record<string, string | undefined>; assignHotbarMacro(m: unknown, slot: number): Promise<unknown> };
+          const user = game.user as unknown as {
+            hotbar: Record<string, string | undefined>;
+            assignHotbarMacro(m: unknown, slot: number): Promise<unknown>;
+          };
           const slot = 50;
           const previous = user.hotbar[slot];
           const command = weaponMacroCommand(weapon.uuid);
           const macros = game.macros as unknown as { find(fn: (m: { command?: string }) => boolean): (Made & { id: string }) | undefined };
           try {
-            const result = (Hooks.call as unknown as (name: string, ...args: unknown[]) => boolean)("hotbarDrop", ui.hotbar, { type: "Item", uuid: weapon.uuid }, slot);
+            const result = (Hooks.call as unknown as (name: string, ...args: unknown[]) => boolean)(
+              "hotbarDrop",
+              ui.hotbar,
+              { type: "Item", uuid: weapon.uuid },
+              slot,
+            );
             assert.equal(result, false, "Hooks.call reports that a handler stopped the drop");
             assert.ok(await until(() => Boolean(macros.find((m) => m.command === command))), "the macro was created");
             const macro = macros.find((m) => m.command === command)!;
             made.push(macro);
             assert.ok(await until(() => user.hotbar[slot] === macro.id), "the macro sits in the slot");
           } finally {
-            await user.assignHotbarMacro(previous ? (game.macros as unknown as { get(id: string): unknown }).get(previous) ?? null : null, slot);
+            await user.assignHotbarMacro(
+              previous ? ((game.macros as unknown as { get(id: string): unknown }).get(previous) ?? null) : null,
+              slot,
+            );
           }
         });
 
         it("S2, S4: update options reach the updateActor hook, and the change floats over the token with createScrollingText", async () => {
-          const scene = canvas?.scene as unknown as { createEmbeddedDocuments(type: string, data: unknown[]): Promise<Made[]> } | null | undefined;
+          const scene = canvas?.scene as unknown as
+            { createEmbeddedDocuments(type: string, data: unknown[]): Promise<Made[]> } | null | undefined;
           assert.ok(scene, "a scene is viewed");
           const actor = (await Actor.implementation.create(combatantData("Quench Floating", "npc") as never)) as unknown as Made & {
             id: string;
@@ -171,10 +184,16 @@ function registerServicesBatch(quench: Quench): void {
         });
 
         it("S3, S5: updateCombat carries changes.round and changes.turn; effects keep their duration fields, are enabled and expire on round changes", async () => {
-          const a = (await Actor.implementation.create(combatantData("Quench Effect A", "npc") as never)) as unknown as Made & EffectHolder & { id: string };
-          const b = (await Actor.implementation.create(combatantData("Quench Effect B", "npc") as never)) as unknown as Made & { id: string };
+          const a = (await Actor.implementation.create(combatantData("Quench Effect A", "npc") as never)) as unknown as Made &
+            EffectHolder & { id: string };
+          const b = (await Actor.implementation.create(combatantData("Quench Effect B", "npc") as never)) as unknown as Made & {
+            id: string;
+          };
           made.push(a, b);
-          const combat = (await Combat.implementation.create({ scene: canvas?.scene?.id ?? null, active: true } as never)) as unknown as Made &
+          const combat = (await Combat.implementation.create({
+            scene: canvas?.scene?.id ?? null,
+            active: true,
+          } as never)) as unknown as Made &
             CombatLike & {
               createEmbeddedDocuments(type: string, data: unknown[]): Promise<unknown>;
               startCombat(): Promise<unknown>;
@@ -186,7 +205,11 @@ function registerServicesBatch(quench: Quench): void {
           await combat.startCombat();
           await startEffect(a, { name: "Quench Rally", rounds: 1 }, combat);
           await startEffect(a, { name: "Quench Delayed", rounds: 2, delayRounds: 1 }, combat);
-          type Effect = { name: string; disabled: boolean; duration: { combat?: string | null; startRound?: number | null; rounds?: number | null } };
+          type Effect = {
+            name: string;
+            disabled: boolean;
+            duration: { combat?: string | null; startRound?: number | null; rounds?: number | null };
+          };
           const effects = () => Array.from(a.effects) as unknown as Effect[];
           const byName = (name: string) => effects().find((e) => e.name === name);
           const rally = byName("Quench Rally");
@@ -224,7 +247,9 @@ function registerAuthorityBatch(quench: Quench): void {
         const made: { delete(): Promise<unknown> }[] = [];
         after(async () => {
           for (const doc of made) await doc.delete();
-          await (game.user as unknown as { update(c: Record<string, unknown>): Promise<unknown> }).update({ "flags.fray.-=quenchProbe": null });
+          await (game.user as unknown as { update(c: Record<string, unknown>): Promise<unknown> }).update({
+            "flags.fray.-=quenchProbe": null,
+          });
         });
         it("A1: updateUser passes the id of the user who made the update, and the changes with the flag", async () => {
           const user = game.user as unknown as { id: string; update(c: Record<string, unknown>): Promise<unknown> };
@@ -240,11 +265,17 @@ function registerAuthorityBatch(quench: Quench): void {
         it("A2: with this GM connected, game.users.activeGM is a connected GM, and it is this client when no other GM is connected", async () => {
           const gm = activeGM() as unknown as { isGM: boolean; active: boolean } | undefined;
           assert.ok(gm?.isGM && gm.active, "an active GM exists");
-          const otherGMs = (game.users as unknown as { filter(fn: (u: { isGM: boolean; active: boolean; id: string }) => boolean): unknown[] }).filter((u) => u.isGM && u.active && u.id !== game.user?.id);
+          const otherGMs = (
+            game.users as unknown as { filter(fn: (u: { isGM: boolean; active: boolean; id: string }) => boolean): unknown[] }
+          ).filter((u) => u.isGM && u.active && u.id !== game.user?.id);
           if (otherGMs.length === 0) assert.ok(isActiveGM(), "this client is the active GM");
         });
         it("A3: testUserPermission: a GM owns an actor; a player without ownership does not", async () => {
-          const actor = (await Actor.implementation.create({ name: "Quench Ownership", type: "npc", ownership: { default: 0 } } as never)) as unknown as {
+          const actor = (await Actor.implementation.create({
+            name: "Quench Ownership",
+            type: "npc",
+            ownership: { default: 0 },
+          } as never)) as unknown as {
             testUserPermission(user: unknown, level: string): boolean;
             delete(): Promise<unknown>;
           };
@@ -254,7 +285,10 @@ function registerAuthorityBatch(quench: Quench): void {
           if (player) assert.ok(!actor.testUserPermission(player, "OWNER"), "a player with ownership NONE does not own");
         });
         it("A4: a ChatMessage's author is the user who created it", async () => {
-          const message = (await ChatMessage.implementation.create({ content: "Quench author probe", whisper: [game.user?.id ?? ""] } as never)) as unknown as { author?: { id?: string }; delete(): Promise<unknown> };
+          const message = (await ChatMessage.implementation.create({
+            content: "Quench author probe",
+            whisper: [game.user?.id ?? ""],
+          } as never)) as unknown as { author?: { id?: string }; delete(): Promise<unknown> };
           made.push(message);
           assert.equal(message.author?.id, game.user?.id);
         });
@@ -302,7 +336,9 @@ function registerRoundBatch(quench: Quench): void {
           for (const doc of made.reverse()) await doc.delete();
         });
         const newCombat = async (): Promise<Combat.Implementation & Made> => {
-          const combat = (await Combat.implementation.create({ scene: canvas?.scene?.id ?? null } as never)) as unknown as Combat.Implementation & Made;
+          const combat = (await Combat.implementation.create({
+            scene: canvas?.scene?.id ?? null,
+          } as never)) as unknown as Combat.Implementation & Made;
           made.push(combat);
           return combat;
         };
@@ -314,7 +350,9 @@ function registerRoundBatch(quench: Quench): void {
           const [group] = await combat.createEmbeddedDocuments("CombatantGroup", [{ name: "Quench Group", initiative: 7 }]);
           assert.ok(group?.id, "a group was created");
           assert.equal(combat.groups.get(group!.id)?.initiative, 7);
-          const [combatant] = (await combat.createEmbeddedDocuments("Combatant", [{ name: "Quench Member", group: group!.id }])) as unknown as { group?: { id?: string } | string | null }[];
+          const [combatant] = (await combat.createEmbeddedDocuments("Combatant", [
+            { name: "Quench Member", group: group!.id },
+          ])) as unknown as { group?: { id?: string } | string | null }[];
           const stored = combatant?.group;
           assert.equal(typeof stored === "string" ? stored : stored?.id, group!.id, "the combatant's group is the group");
         });
@@ -322,7 +360,10 @@ function registerRoundBatch(quench: Quench): void {
           const combat = (await newCombat()) as unknown as Made & {
             setFlag(s: string, k: string, v: unknown): Promise<unknown>;
             getFlag(s: string, k: string): unknown;
-            createEmbeddedDocuments(type: string, data: Record<string, unknown>[]): Promise<{ setFlag(s: string, k: string, v: unknown): Promise<unknown> }[]>;
+            createEmbeddedDocuments(
+              type: string,
+              data: Record<string, unknown>[],
+            ): Promise<{ setFlag(s: string, k: string, v: unknown): Promise<unknown> }[]>;
           };
           await combat.setFlag("fray", "quenchPhase", { round: 1, phase: "declare" });
           assert.equal((combat.getFlag("fray", "quenchPhase") as { phase?: string }).phase, "declare");
@@ -334,7 +375,14 @@ function registerRoundBatch(quench: Quench): void {
           assert.equal(changes?.flags?.fray?.quenchDeclaration?.text, "attack", "the hook carries the declaration");
         });
         it("A13: a moveToken hook reports the part just passed of a movement", async () => {
-          const scene = canvas?.scene as unknown as { createEmbeddedDocuments(t: string, d: Record<string, unknown>[]): Promise<(Made & { move(w: unknown, o?: unknown): Promise<unknown> })[]> } | undefined;
+          const scene = canvas?.scene as unknown as
+            | {
+                createEmbeddedDocuments(
+                  t: string,
+                  d: Record<string, unknown>[],
+                ): Promise<(Made & { move(w: unknown, o?: unknown): Promise<unknown> })[]>;
+              }
+            | undefined;
           assert.ok(scene, "a scene is viewed");
           const size = (canvas?.grid as unknown as { size: number }).size;
           const [token] = await scene!.createEmbeddedDocuments("Token", [{ name: "Quench Mover", x: 0, y: 0 }]);
@@ -351,15 +399,19 @@ function registerRoundBatch(quench: Quench): void {
           if (grid.isGridless) return;
           assert.ok(grid.testAdjacency({ i: 0, j: 0 }, { i: 0, j: 1 }), "neighbours are adjacent");
           assert.ok(!grid.testAdjacency({ i: 0, j: 0 }, { i: 0, j: 3 }), "three spaces apart are not");
-          const tokenClass = (CONFIG.Token as unknown as { documentClass: { prototype: { getOccupiedGridSpaceOffsets?: unknown } } }).documentClass;
+          const tokenClass = (CONFIG.Token as unknown as { documentClass: { prototype: { getOccupiedGridSpaceOffsets?: unknown } } })
+            .documentClass;
           assert.equal(typeof tokenClass.prototype.getOccupiedGridSpaceOffsets, "function");
         });
         it("A15: Hooks.call stops at the first handler that returns false and returns false", async () => {
           let after = false;
           const a = Hooks.on("fray.quenchProbe" as never, (() => false) as never);
-          const b = Hooks.on("fray.quenchProbe" as never, (() => {
-            after = true;
-          }) as never);
+          const b = Hooks.on(
+            "fray.quenchProbe" as never,
+            (() => {
+              after = true;
+            }) as never,
+          );
           const result = (Hooks.call as unknown as (name: string) => boolean)("fray.quenchProbe");
           Hooks.off("fray.quenchProbe" as never, a);
           Hooks.off("fray.quenchProbe" as never, b);
@@ -375,81 +427,86 @@ function registerRoundBatch(quench: Quench): void {
 /** Registers the batches on `quenchReady` in development builds. */
 export function registerQuench(): void {
   if (!quenchEnabled()) return;
-  Hooks.once("quenchReady" as never, ((quench: Quench) => {
-    registerAuthorityBatch(quench);
-    registerServicesBatch(quench);
-    registerRoundBatch(quench);
-    quench.registerBatch(
-      "fray.ud10.attack-flow",
-      (context) => {
-        const { describe, it, before, after, assert } = context;
-        describe("UD10 attack card: attack, reaction, damage, apply, undo", () => {
-          const made: { delete(): Promise<unknown> }[] = [];
-          let attacker: Actor.Implementation;
-          let defender: Actor.Implementation & { system: { hp: { value: number }; ep: { value: number } } };
-          let message: AttackMessageLike;
-          before(async () => {
-            attacker = (await Actor.implementation.create(combatantData("Quench Attacker", "character") as never)) as Actor.Implementation;
-            defender = (await Actor.implementation.create(combatantData("Quench Defender", "npc") as never)) as never;
-            made.push(attacker as never, defender as never);
-          });
-          after(async () => {
-            for (const doc of made) await doc.delete();
-          });
-          it("UD-ATK-02: posts an attack card with one target state (AM +10 always hits)", async () => {
-            const weapon = attacker.items.find((i) => i.type === "weapon")!;
-            const target = { actor: defender, center: { x: 0, y: 0 }, document: { uuid: "" }, name: defender.name, id: "quench-target" };
-            const outcome = await rollAttack({ actor: attacker, weaponId: weapon.id ?? "", target: target as never, skipDialog: true });
-            assert.ok(outcome?.message, "message created");
-            message = outcome!.message as unknown as AttackMessageLike;
-            made.push(outcome!.message as never);
-            assert.equal(attackSystem(message).targets.length, 1);
-            assert.ok(attackSystem(message).targets[0]!.hit, "hit");
-          });
-          it("UD-REA-01: the defender declines to react", async () => {
-            await declineReaction(message, 0);
-            assert.ok(attackSystem(message).targets[0]!.reactionDeclined);
-          });
-          it("UD-DMG-01: damage is rolled once", async () => {
-            await rollDamageFor(message, 0);
-            assert.ok(attackSystem(message).targets[0]!.damage, "damage stored");
-          });
-          it("UD-DMG-02: applying lowers HP or EP and records it; a second apply is refused", async () => {
-            const hp = defender.system.hp.value;
-            const ep = defender.system.ep.value;
-            await applyHere(message, 0, game.user?.id ?? "");
-            const applied = attackSystem(message).targets[0]!.applied;
-            assert.ok(applied, "record stored");
-            assert.equal(applied!.before.hp.value, hp);
-            assert.equal(applied!.before.ep.value, ep);
-            let refused = false;
-            try {
+  Hooks.once(
+    "quenchReady" as never,
+    ((quench: Quench) => {
+      registerAuthorityBatch(quench);
+      registerServicesBatch(quench);
+      registerRoundBatch(quench);
+      quench.registerBatch(
+        "fray.ud10.attack-flow",
+        (context) => {
+          const { describe, it, before, after, assert } = context;
+          describe("UD10 attack card: attack, reaction, damage, apply, undo", () => {
+            const made: { delete(): Promise<unknown> }[] = [];
+            let attacker: Actor.Implementation;
+            let defender: Actor.Implementation & { system: { hp: { value: number }; ep: { value: number } } };
+            let message: AttackMessageLike;
+            before(async () => {
+              attacker = (await Actor.implementation.create(
+                combatantData("Quench Attacker", "character") as never,
+              )) as Actor.Implementation;
+              defender = (await Actor.implementation.create(combatantData("Quench Defender", "npc") as never)) as never;
+              made.push(attacker as never, defender as never);
+            });
+            after(async () => {
+              for (const doc of made) await doc.delete();
+            });
+            it("UD-ATK-02: posts an attack card with one target state (AM +10 always hits)", async () => {
+              const weapon = attacker.items.find((i) => i.type === "weapon")!;
+              const target = { actor: defender, center: { x: 0, y: 0 }, document: { uuid: "" }, name: defender.name, id: "quench-target" };
+              const outcome = await rollAttack({ actor: attacker, weaponId: weapon.id ?? "", target: target as never, skipDialog: true });
+              assert.ok(outcome?.message, "message created");
+              message = outcome!.message as unknown as AttackMessageLike;
+              made.push(outcome!.message as never);
+              assert.equal(attackSystem(message).targets.length, 1);
+              assert.ok(attackSystem(message).targets[0]!.hit, "hit");
+            });
+            it("UD-REA-01: the defender declines to react", async () => {
+              await declineReaction(message, 0);
+              assert.ok(attackSystem(message).targets[0]!.reactionDeclined);
+            });
+            it("UD-DMG-01: damage is rolled once", async () => {
+              await rollDamageFor(message, 0);
+              assert.ok(attackSystem(message).targets[0]!.damage, "damage stored");
+            });
+            it("UD-DMG-02: applying lowers HP or EP and records it; a second apply is refused", async () => {
+              const hp = defender.system.hp.value;
+              const ep = defender.system.ep.value;
               await applyHere(message, 0, game.user?.id ?? "");
-            } catch {
-              refused = true;
-            }
-            assert.ok(refused, "second apply refused");
+              const applied = attackSystem(message).targets[0]!.applied;
+              assert.ok(applied, "record stored");
+              assert.equal(applied!.before.hp.value, hp);
+              assert.equal(applied!.before.ep.value, ep);
+              let refused = false;
+              try {
+                await applyHere(message, 0, game.user?.id ?? "");
+              } catch {
+                refused = true;
+              }
+              assert.ok(refused, "second apply refused");
+            });
+            it("UD-DMG-02: undo restores HP and EP exactly", async () => {
+              const record = attackSystem(message).targets[0]!.applied!;
+              await undoHere(message, 0);
+              assert.equal(defender.system.hp.value, record.before.hp.value);
+              assert.equal(defender.system.ep.value, record.before.ep.value);
+            });
+            it("UD-DMG-02: a second undo through the active GM changes nothing", async () => {
+              const hp = defender.system.hp.value;
+              let refused = false;
+              try {
+                await undoDamageAction(message, 0);
+              } catch {
+                refused = true;
+              }
+              assert.ok(refused, "second undo refused");
+              assert.equal(defender.system.hp.value, hp);
+            });
           });
-          it("UD-DMG-02: undo restores HP and EP exactly", async () => {
-            const record = attackSystem(message).targets[0]!.applied!;
-            await undoHere(message, 0);
-            assert.equal(defender.system.hp.value, record.before.hp.value);
-            assert.equal(defender.system.ep.value, record.before.ep.value);
-          });
-          it("UD-DMG-02: a second undo through the active GM changes nothing", async () => {
-            const hp = defender.system.hp.value;
-            let refused = false;
-            try {
-              await undoDamageAction(message, 0);
-            } catch {
-              refused = true;
-            }
-            assert.ok(refused, "second undo refused");
-            assert.equal(defender.system.hp.value, hp);
-          });
-        });
-      },
-      { displayName: "Fray: UD10 attack flow" },
-    );
-  }) as never);
+        },
+        { displayName: "Fray: UD10 attack flow" },
+      );
+    }) as never,
+  );
 }

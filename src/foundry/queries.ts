@@ -74,7 +74,9 @@ let queue: Promise<unknown> = Promise.resolve();
 export function registerQueries(map: Record<string, RequestHandler>): void {
   for (const [name, handler] of Object.entries(map)) handlers.set(name, handler);
   const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
-  on("updateUser", (user: UserDoc, changes: Record<string, unknown>, _options: unknown, userId: string) => onUpdateUser(user, changes, userId));
+  on("updateUser", (user: UserDoc, changes: Record<string, unknown>, _options: unknown, userId: string) =>
+    onUpdateUser(user, changes, userId),
+  );
 }
 
 /** The names of the registered request handlers. */
@@ -208,7 +210,9 @@ function acceptAnswer(answer: Record<string, unknown>, userId: string): void {
   const resolve = waiting.get(String(answer.id));
   if (!resolve) return;
   waiting.delete(String(answer.id));
-  const error = isRecord(answer.error) ? { key: String(answer.error.key), data: (isRecord(answer.error.data) ? answer.error.data : {}) as Record<string, string | number> } : undefined;
+  const error = isRecord(answer.error)
+    ? { key: String(answer.error.key), data: (isRecord(answer.error.data) ? answer.error.data : {}) as Record<string, string | number> }
+    : undefined;
   resolve({ ok: answer.ok === true, error, short: typeof answer.short === "string" ? answer.short : undefined });
 }
 

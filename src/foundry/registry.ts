@@ -91,7 +91,13 @@ export interface RulesetBinding<C = unknown> {
    * before and after it, with `also` (a disengagement's cost, UD-OPT-01, UD-OPT-02) folded in.
    * Absent to charge through the ruleset's movement bands.
    */
-  moveCharge?(c: C, fromMetres: number, toMetres: number, more: { also: ActionCost; paid?: ActionCost }, options: RulesetOptions): ActionCost;
+  moveCharge?(
+    c: C,
+    fromMetres: number,
+    toMetres: number,
+    more: { also: ActionCost; paid?: ActionCost },
+    options: RulesetOptions,
+  ): ActionCost;
   /**
    * What moving away from engaged melee opponents does in this ruleset (UD-OPT-01 fleeing, each
    * left opponent gets a free attack; UD-OPT-02 retreat, the whole round): asks the mover's user

@@ -103,7 +103,8 @@ export function registerSettings(): void {
   // The option keys are generated, so the typed overloads cannot name them.
   const register = game.settings.register.bind(game.settings) as (ns: string, key: string, config: unknown) => void;
   for (const binding of registry.list()) {
-    for (const spec of binding.ruleset.options) register(SYSTEM_ID, optionSettingKey(binding.id, spec.id), optionSettingConfig(spec, binding.id === active));
+    for (const spec of binding.ruleset.options)
+      register(SYSTEM_ID, optionSettingKey(binding.id, spec.id), optionSettingConfig(spec, binding.id === active));
   }
 }
 

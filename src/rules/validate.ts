@@ -9,7 +9,20 @@ import { COMMON_BOUNDS, RULESET_BOUNDS } from "./core/bounds.js";
 import type { AttackRequest, SituationField, SituationValues } from "./core/contract.js";
 import type { RulesetOptions } from "./core/ruleset.js";
 import type { RulesetId } from "./core/types.js";
-import { bounded, check, choice, flag, formNumber, list, mapping, opt, safeName, strict, text, validateSituationValues } from "./core/validate.js";
+import {
+  bounded,
+  check,
+  choice,
+  flag,
+  formNumber,
+  list,
+  mapping,
+  opt,
+  safeName,
+  strict,
+  text,
+  validateSituationValues,
+} from "./core/validate.js";
 import type { CriticalAttackInput, CriticalSituation } from "./critical/attack.js";
 import type { CriticalCombatant } from "./critical/model.js";
 import * as criticalSchema from "./critical/schema.js";
@@ -94,7 +107,12 @@ export function validateStats(ruleset: RulesetId, raw: unknown, root = "stats"):
 
 const situationValue = v.union(
   [flag(), bounded({ min: -1e6, max: 1e6, integer: false }), text(COMMON_BOUNDS.textLength), list(text())],
-  "\u0000fray:" + JSON.stringify({ key: "FRAY.Error.Input.Type", data: { expected: "FRAY.Error.Expect.Value" }, en: "expected true/false, a number, a text or a list of texts" }),
+  "\u0000fray:" +
+    JSON.stringify({
+      key: "FRAY.Error.Input.Type",
+      data: { expected: "FRAY.Error.Expect.Value" },
+      en: "expected true/false, a number, a text or a list of texts",
+    }),
 );
 
 const requestSchema = strict({

@@ -21,7 +21,9 @@ import type { ContractFixture } from "./fixture.js";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 type Tree = { [key: string]: string | Tree };
 const langs = ["en", "de"].map((code) => JSON.parse(readFileSync(`${root}/lang/${code}.json`, "utf8")) as Tree);
-const ruleIds = new Set(Array.from(readFileSync(`${root}/docs/rules-index.md`, "utf8").matchAll(/^- ((?:UD|HB|CR|ZN)-[A-Z]{2,3}-\d{2})\b/gm), (m) => m[1]!));
+const ruleIds = new Set(
+  Array.from(readFileSync(`${root}/docs/rules-index.md`, "utf8").matchAll(/^- ((?:UD|HB|CR|ZN)-[A-Z]{2,3}-\d{2})\b/gm), (m) => m[1]!),
+);
 
 /** True when an i18n key names a text in both language files. */
 function localized(key: string): boolean {
@@ -46,7 +48,10 @@ function merged(source: Record<string, unknown>, update: Record<string, unknown>
   const out: Record<string, unknown> = { ...source };
   for (const [k, v] of Object.entries(update)) {
     const prev = out[k];
-    out[k] = v && typeof v === "object" && !Array.isArray(v) && prev && typeof prev === "object" && !Array.isArray(prev) ? merged(prev as Record<string, unknown>, v as Record<string, unknown>) : v;
+    out[k] =
+      v && typeof v === "object" && !Array.isArray(v) && prev && typeof prev === "object" && !Array.isArray(prev)
+        ? merged(prev as Record<string, unknown>, v as Record<string, unknown>)
+        : v;
   }
   return out;
 }
@@ -69,10 +74,25 @@ describe("core contract fixtures", () => {
 describe.each(fixtures.map((f) => [f.ruleset.id, f] as const))("%s: play contract", (_id, f) => {
   const r = f.ruleset;
   const options: RulesetOptions = { ...r.defaults(), ...(f.options ?? {}) };
-  const context = { attacker: f.attacker, target: f.target, weaponId: f.request.weaponId, modeId: f.request.modeId, distanceMetres: f.request.distanceMetres };
+  const context = {
+    attacker: f.attacker,
+    target: f.target,
+    weaponId: f.request.weaponId,
+    modeId: f.request.modeId,
+    distanceMetres: f.request.distanceMetres,
+  };
 
   it("offers every member of the play contract", () => {
-    for (const member of ["input", "situation", "actions", "conditions", "withVitals", "vitalsUpdate", "startRound", "afterAction"] as const) {
+    for (const member of [
+      "input",
+      "situation",
+      "actions",
+      "conditions",
+      "withVitals",
+      "vitalsUpdate",
+      "startRound",
+      "afterAction",
+    ] as const) {
       expect(typeof r[member], member).toBe("function");
     }
   });
@@ -104,7 +124,10 @@ describe.each(fixtures.map((f) => [f.ruleset.id, f] as const))("%s: play contrac
           if (s.max !== undefined) expect(s.default as number).toBeLessThanOrEqual(s.max);
           break;
         case "choice":
-          expect(s.choices?.map((c) => c.value), s.id).toContain(s.default);
+          expect(
+            s.choices?.map((c) => c.value),
+            s.id,
+          ).toContain(s.default);
           break;
         case "multi":
           expect(Array.isArray(s.default), s.id).toBe(true);
@@ -193,7 +216,12 @@ describe.each(fixtures.map((f) => [f.ruleset.id, f] as const))("%s: play contrac
     expect(Object.keys(first.economy.slots).sort()).toEqual(Object.keys(fresh.slots).sort());
     expect(Object.keys(first.economy.pools).sort()).toEqual(Object.keys(fresh.pools).sort());
     const step = await attackStep(r, f.request, f.attacker, f.target, new ScriptedRoller(f.hitFaces), options);
-    const after = r.afterAction!(first.combatant, { kind: "attack", weaponId: f.request.weaponId, modeId: f.request.modeId, result: step.result }, first.economy, options);
+    const after = r.afterAction!(
+      first.combatant,
+      { kind: "attack", weaponId: f.request.weaponId, modeId: f.request.modeId, result: step.result },
+      first.economy,
+      options,
+    );
     expect(Object.keys(after.economy.slots).sort()).toEqual(Object.keys(fresh.slots).sort());
     expect(viaJson(after.events)).toEqual(after.events);
     for (const e of [...first.events, ...after.events]) {

@@ -19,7 +19,16 @@ import type { MovementBand, OptionSpec, RulesetOptions } from "../../src/rules/c
 import { validateCombatant, RULESET_IDS } from "../../src/rules/validate.js";
 import { BEYOND_COLOUR, bandColourAt } from "../../src/foundry/logic/ruler.js";
 import { pips, readEconomy, stamped } from "../../src/foundry/logic/economy.js";
-import { ROOT, StubChatMessage, installFoundryStub, lookup, readLang, stubActor, stubToken, type FoundryStub } from "../support/foundry-stub.js";
+import {
+  ROOT,
+  StubChatMessage,
+  installFoundryStub,
+  lookup,
+  readLang,
+  stubActor,
+  stubToken,
+  type FoundryStub,
+} from "../support/foundry-stub.js";
 
 const BUNDLE = join(ROOT, "dist", "fray.mjs");
 const en = readLang("en");
@@ -99,7 +108,9 @@ if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run
 const bindings = (await loadWorld()).api.registry.list().map((b) => ({ id: b.id, implemented: b.implemented }));
 
 /** The compendium NPC sources of a ruleset (`packs/_source/<id>-npcs/*.json`). */
-function packActors(id: string): { _id: string; name: string; type: string; system: Dict; items: { _id: string; name: string; type: string; system: Dict }[] }[] {
+function packActors(
+  id: string,
+): { _id: string; name: string; type: string; system: Dict; items: { _id: string; name: string; type: string; system: Dict }[] }[] {
   const dir = join(ROOT, "packs", "_source", `${id}-npcs`);
   return readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
@@ -172,7 +183,12 @@ describe.each(bindings)("binding $id", ({ id, implemented }) => {
     for (const spec of world.binding.ruleset.options) {
       const setting = settings.registered.get(`fray.${id}-${spec.id}`);
       expect(setting, spec.id).toMatchObject({ scope: "world", default: spec.default, config: true });
-      const other = spec.type === "boolean" ? !spec.default : spec.type === "number" ? Number(spec.default) + 1 : (spec.choices ?? []).find((c) => c !== spec.default);
+      const other =
+        spec.type === "boolean"
+          ? !spec.default
+          : spec.type === "number"
+            ? Number(spec.default) + 1
+            : (spec.choices ?? []).find((c) => c !== spec.default);
       expect(other, spec.id).toBeDefined();
       await settings.set("fray", `${id}-${spec.id}`, other);
       expect(world.api.optionValues(id)[spec.id], spec.id).toBe(other);

@@ -1,6 +1,15 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildEntryCombatant, combatantSource, fail, finishEncounter, mergeSystem, recordingRoller, sideDown, standingSides } from "../../src/encounter/common.js";
+import {
+  buildEntryCombatant,
+  combatantSource,
+  fail,
+  finishEncounter,
+  mergeSystem,
+  recordingRoller,
+  sideDown,
+  standingSides,
+} from "../../src/encounter/common.js";
 import { ContentIndex } from "../../src/encounter/content.js";
 import type { CombatantSpec, EncounterSpec } from "../../src/encounter/schema.js";
 import type { EncounterEvent } from "../../src/encounter/types.js";
@@ -30,7 +39,11 @@ describe("encounter plumbing", () => {
   });
 
   it("builds an actor source from a reference, a name, stats and extra items", () => {
-    const source = combatantSource(entry({ ref: "ud10-npcs/Guard", name: "Gate Guard", stats: { hp: 1 }, items: ["ud10-weapons/Assault Rifle"] }), 0, content);
+    const source = combatantSource(
+      entry({ ref: "ud10-npcs/Guard", name: "Gate Guard", stats: { hp: 1 }, items: ["ud10-weapons/Assault Rifle"] }),
+      0,
+      content,
+    );
     const guard = content.resolve("ud10-npcs/Guard", "x") as ActorSource;
     expect(source.name).toBe("Gate Guard");
     expect(source.system?.hp).toBe(1);
@@ -41,7 +54,9 @@ describe("encounter plumbing", () => {
 
   it("names the field of a missing reference and runs the ruleset checks in order", () => {
     expect(fieldOf(() => combatantSource(entry({ ref: "ud10-npcs/Nobody" }), 2, content))).toBe("combatants[2].ref");
-    expect(fieldOf(() => combatantSource(entry({ items: ["ud10-weapons/Assault Rifle", "ud10-weapons/Nothing"] }), 1, content))).toBe("combatants[1].items[1]");
+    expect(fieldOf(() => combatantSource(entry({ items: ["ud10-weapons/Assault Rifle", "ud10-weapons/Nothing"] }), 1, content))).toBe(
+      "combatants[1].items[1]",
+    );
     const seen: string[] = [];
     const hooks = { checkRef: (_: unknown, field: string) => seen.push(field), checkItem: (_: unknown, field: string) => seen.push(field) };
     combatantSource(entry({ ref: "ud10-npcs/Guard", items: ["ud10-weapons/Assault Rifle"] }), 3, content, hooks);
@@ -86,7 +101,15 @@ describe("encounter plumbing", () => {
     expect(events).toEqual([{ type: "end", round: 3, winner: null, reason: "max-rounds" }]);
     expect(Object.keys(result)).toEqual(["name", "ruleset", "seed", "options", "rounds", "winner", "combatants", "events", "dice"]);
     expect(result.combatants[0]).toEqual({ id: "a", name: "A", side: "red", vitals: { conditions: [] }, out: true });
-    const won = finishEncounter(encounter(), {}, { type: "end", round: 2, winner: "red", reason: "side-down" }, fighters, { vitals: () => ({ conditions: [] }), isOut }, [], []);
+    const won = finishEncounter(
+      encounter(),
+      {},
+      { type: "end", round: 2, winner: "red", reason: "side-down" },
+      fighters,
+      { vitals: () => ({ conditions: [] }), isOut },
+      [],
+      [],
+    );
     expect([won.rounds, won.winner]).toEqual([2, "red"]);
   });
 });

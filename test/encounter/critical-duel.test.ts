@@ -16,7 +16,8 @@ const lookup = nestedLookup(JSON.parse(readFileSync(join(root, "lang", "en.json"
 const duel = () => parse(readFileSync(join(root, "examples", "critical-duel.yaml"), "utf8")) as Record<string, unknown>;
 
 type Custom = Extract<EncounterEvent, { type: "custom" }>;
-const customs = (events: EncounterEvent[], kind: string): Custom[] => events.filter((e): e is Custom => e.type === "custom" && e.kind === kind);
+const customs = (events: EncounterEvent[], kind: string): Custom[] =>
+  events.filter((e): e is Custom => e.type === "custom" && e.kind === kind);
 
 describe("examples/critical-duel.yaml", () => {
   it("plays through: the sword fighter wins once the guard fails Self Discipline", async () => {
@@ -48,16 +49,27 @@ describe("examples/critical-duel.yaml", () => {
     expect(shots.length).toBe(3);
     for (const s of shots) {
       if (s.type !== "attack") continue;
-      expect(s.plan.difficulty.modifiers).toContainEqual(expect.objectContaining({ label: "FRAY.Mod.Parry", value: 10, rule: "CR-PAR-02" }));
+      expect(s.plan.difficulty.modifiers).toContainEqual(
+        expect.objectContaining({ label: "FRAY.Mod.Parry", value: 10, rule: "CR-PAR-02" }),
+      );
     }
     const cuts = events.filter((e) => e.type === "attack" && e.attacker === "kara");
-    for (const c of cuts) if (c.type === "attack") expect(c.plan.modifiers).toContainEqual(expect.objectContaining({ label: "FRAY.Mod.ParryMoved", value: -20 }));
+    for (const c of cuts)
+      if (c.type === "attack")
+        expect(c.plan.modifiers).toContainEqual(expect.objectContaining({ label: "FRAY.Mod.ParryMoved", value: -20 }));
   });
 
   it("CR-ATK-01, CR-ATK-04: an open-ended attack roll goes over 150 and raises the critical roll", async () => {
     const { events } = await playEncounter(parseEncounter(duel()), content);
     const open = customs(events, "attackTable").find((e) => e.data.openEnded === true)!;
-    expect(open.data).toMatchObject({ faces: [98, 37], total: 185, result: "23EP", critBonus: 3, table: "critical.attack.sword", armorType: "ballistic" });
+    expect(open.data).toMatchObject({
+      faces: [98, 37],
+      total: 185,
+      result: "23EP",
+      critBonus: 3,
+      table: "critical.attack.sword",
+      armorType: "ballistic",
+    });
     const crit = customs(events, "criticalTable").find((e) => e.data.severity === "E")!;
     expect(crit.data).toMatchObject({ type: "P", unmodified: 4, bonus: 3, value: 7, um66: false });
   });
@@ -67,10 +79,15 @@ describe("examples/critical-duel.yaml", () => {
     const hits = customs(events, "hits").filter((e) => (e.data.steps as DamageStep[]).some((s) => s.label === "FRAY.Step.Stun"));
     expect(hits.map((e) => e.data.actor)).toEqual(["kara", "guard"]);
     for (const h of hits) expect((h.data.steps as DamageStep[]).map((s) => s.label)).toContain("FRAY.Step.Bleeding");
-    expect(customs(events, "apCut").map((e) => [e.data.actor, e.data.max])).toEqual([["kara", 2], ["guard", 2]]);
+    expect(customs(events, "apCut").map((e) => [e.data.actor, e.data.max])).toEqual([
+      ["kara", 2],
+      ["guard", 2],
+    ]);
     // Stunned Kara gets one attack in round 1; the guard bleeds 5 a round from round 2 on.
     expect(events.filter((e) => e.type === "attack" && e.round === 1 && e.attacker === "kara")).toHaveLength(1);
-    const ticks = customs(events, "upkeep").filter((e) => e.data.actor === "guard").map((e) => (e.data.steps as DamageStep[]).find((s) => s.rule === "CR-BLD-01")!.value);
+    const ticks = customs(events, "upkeep")
+      .filter((e) => e.data.actor === "guard")
+      .map((e) => (e.data.steps as DamageStep[]).find((s) => s.rule === "CR-BLD-01")!.value);
     expect(ticks).toEqual([5, 5]);
   });
 
@@ -122,24 +139,34 @@ describe("examples/critical-duel.yaml", () => {
       (spec.rounds as unknown[])[0] = round;
       return playEncounter(parseEncounter(spec), content);
     };
-    await expect(bad({ kara: { parry: { ghost: 10 } } })).rejects.toMatchObject({ key: "FRAY.Error.Field", data: { field: "rounds[0].kara.parry.ghost" } });
+    await expect(bad({ kara: { parry: { ghost: 10 } } })).rejects.toMatchObject({
+      key: "FRAY.Error.Field",
+      data: { field: "rounds[0].kara.parry.ghost" },
+    });
     await expect(bad({ kara: { treat: { method: "glue" } } })).rejects.toMatchObject({ data: { field: "rounds[0].kara.treat.method" } });
     await expect(bad({ kara: { delay: "nobody" } })).rejects.toMatchObject({ data: { field: "rounds[0].kara.delay" } });
     await expect(bad({ kara: { parry: { guard: 500 } } })).rejects.toMatchObject({ key: "FRAY.Error.ParryTooMuch" });
     const noPhysique = duel();
     (noPhysique.combatants as Record<string, unknown>[])[0]!.stats = { physique: { ranks: "many" } };
-    expect(() => parseEncounter(noPhysique)).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "combatants[0].stats.physique.ranks" }) }));
+    expect(() => parseEncounter(noPhysique)).toThrow(
+      expect.objectContaining({ data: expect.objectContaining({ field: "combatants[0].stats.physique.ranks" }) }),
+    );
   });
 
   it("CR-INI-03: a delay moves a combatant later in the order, never earlier", async () => {
     const spec = duel();
     (spec.rounds as Record<string, Record<string, unknown>>[])[0]!.guard = { attack: "kara", weapon: "Service Pistol", delay: "kara" };
-    const { events } = await playEncounter(parseEncounter({ ...spec, rounds: (spec.rounds as unknown[]).slice(0, 1), dice: [50, 80], maxRounds: 1 }), content);
+    const { events } = await playEncounter(
+      parseEncounter({ ...spec, rounds: (spec.rounds as unknown[]).slice(0, 1), dice: [50, 80], maxRounds: 1 }),
+      content,
+    );
     expect(customs(events, "delay")[0]!.data).toMatchObject({ actor: "guard", after: "Kara Voss" });
     const attackers = events.filter((e) => e.type === "attack" && e.round === 1).map((e) => (e.type === "attack" ? e.attacker : ""));
     expect(attackers[0]).toBe("kara");
     const early = duel();
     (early.rounds as Record<string, Record<string, unknown>>[])[0]!.kara = { attack: "guard", delay: "guard" };
-    await expect(playEncounter(parseEncounter({ ...early, dice: [50, 80] }), content)).rejects.toMatchObject({ key: "FRAY.Error.ActEarlier" });
+    await expect(playEncounter(parseEncounter({ ...early, dice: [50, 80] }), content)).rejects.toMatchObject({
+      key: "FRAY.Error.ActEarlier",
+    });
   });
 });

@@ -61,7 +61,14 @@ describe("encounter runner", () => {
       // Initiative a, b; a's attack 8; b's parry 2; zone 5 (torso); damage 6.
       dice: [9, 1, 8, 2, 5, 6, 1],
       combatants: [
-        { id: "a", side: "x", name: "A", stats: { attributes: { STR: 3, DEX: 3, CON: 2 }, skills: { melee: 5 }, hp: 20, ep: 10 }, items: ["ud10-weapons/Side Sword"], tactics: { attack: "b" } },
+        {
+          id: "a",
+          side: "x",
+          name: "A",
+          stats: { attributes: { STR: 3, DEX: 3, CON: 2 }, skills: { melee: 5 }, hp: 20, ep: 10 },
+          items: ["ud10-weapons/Side Sword"],
+          tactics: { attack: "b" },
+        },
         { id: "b", side: "y", ref: "ud10-npcs/Thug", react: "parry", tactics: { wait: true } },
       ],
     });
@@ -93,10 +100,16 @@ describe("encounter runner", () => {
   it("names the combatant whose reference or stats are wrong", async () => {
     const typo = ambush();
     (typo.combatants as Record<string, unknown>[])[2]!.ref = "ud10-npcs/Gaurd";
-    await expect(playEncounter(parseEncounter(typo), content)).rejects.toMatchObject({ key: "FRAY.Error.Reference", data: { field: "combatants[2].ref" } });
+    await expect(playEncounter(parseEncounter(typo), content)).rejects.toMatchObject({
+      key: "FRAY.Error.Reference",
+      data: { field: "combatants[2].ref" },
+    });
     const noStats = ambush();
     (noStats.combatants as Record<string, unknown>[])[0]!.stats = { skills: {} };
-    await expect(playEncounter(parseEncounter(noStats), content)).rejects.toMatchObject({ key: "FRAY.Error.Field", data: { field: "combatants[0].stats.attributes" } });
+    await expect(playEncounter(parseEncounter(noStats), content)).rejects.toMatchObject({
+      key: "FRAY.Error.Field",
+      data: { field: "combatants[0].stats.attributes" },
+    });
     const badDamage = ambush();
     (badDamage.combatants as Record<string, unknown>[])[1]!.items = ["ud10-weapons/Side Sword"];
     const c = (badDamage.combatants as Record<string, unknown>[])[1]!;
@@ -114,8 +127,21 @@ describe("encounter rounds", () => {
       options: { bodyZones: false, buffer: false, penetration: false, ...options },
       dice,
       combatants: [
-        { id: "a", side: "x", name: "A", stats: { attributes: { STR: 3, DEX: 3, CON: 2 }, skills: { initiative: 2, melee: 5 }, hp: 40, ep: 40 }, items: ["ud10-weapons/Side Sword"], tactics: { wait: true } },
-        { id: "b", side: "y", name: "B", stats: { attributes: { STR: 3, DEX: 3, CON: 2 }, skills: { initiative: 6 }, hp: 40, ep: 40 }, tactics: { wait: true } },
+        {
+          id: "a",
+          side: "x",
+          name: "A",
+          stats: { attributes: { STR: 3, DEX: 3, CON: 2 }, skills: { initiative: 2, melee: 5 }, hp: 40, ep: 40 },
+          items: ["ud10-weapons/Side Sword"],
+          tactics: { wait: true },
+        },
+        {
+          id: "b",
+          side: "y",
+          name: "B",
+          stats: { attributes: { STR: 3, DEX: 3, CON: 2 }, skills: { initiative: 6 }, hp: 40, ep: 40 },
+          tactics: { wait: true },
+        },
       ],
     });
 
@@ -132,11 +158,19 @@ describe("encounter rounds", () => {
     // a: d10 9 + 2 = 11 beats b: 1 + 6 = 7 in round 1; then b wins rolls of 1 vs 9.
     const fresh = await playEncounter(duel({}, [9, 1, 1, 9, 1, 9]), content);
     const orders = fresh.events.filter((e) => e.type === "initiative").map((e) => (e.type === "initiative" ? e.order : []));
-    expect(orders).toEqual([["a", "b"], ["b", "a"], ["b", "a"]]);
+    expect(orders).toEqual([
+      ["a", "b"],
+      ["b", "a"],
+      ["b", "a"],
+    ]);
     expect(fresh.dice.filter((d) => d.purpose === "FRAY.Roll.Initiative")).toHaveLength(6);
     const kept = await playEncounter(duel({ initiativeCarryOver: true }, [9, 1]), content);
     const keptOrders = kept.events.filter((e) => e.type === "initiative").map((e) => (e.type === "initiative" ? [e.order, e.kept] : []));
-    expect(keptOrders).toEqual([[["a", "b"], false], [["a", "b"], true], [["a", "b"], true]]);
+    expect(keptOrders).toEqual([
+      [["a", "b"], false],
+      [["a", "b"], true],
+      [["a", "b"], true],
+    ]);
     expect(kept.dice.filter((d) => d.purpose === "FRAY.Roll.Initiative")).toHaveLength(2);
   });
 });

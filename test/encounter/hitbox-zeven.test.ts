@@ -45,11 +45,18 @@ describe("the Hitbox example encounter (seed 002)", () => {
   it("HB-ACT-01, HB-ACT-03, HB-DMG-03: Zeven's shot pre-empts the run for the alarm; the leg hit drops the guard, who still yells and draws", async () => {
     const result = await play();
     const steps = customs(result.events, "hitbox.step").filter((e) => e.round === 1);
-    expect(steps.map((s) => [s.data.actors, s.data.simultaneous])).toEqual([[["zeven"], 0], [["guard"], 1]]);
+    expect(steps.map((s) => [s.data.actors, s.data.simultaneous])).toEqual([
+      [["zeven"], 0],
+      [["guard"], 1],
+    ]);
     const damage = result.events.find((e) => e.type === "damage" && e.round === 1);
     expect(damage).toMatchObject({ target: "guard", report: { added: ["prone"] } });
     expect(customs(result.events, "hitbox.interrupted")).toMatchObject([{ round: 1, data: { actor: "guard" } }]);
-    expect(customs(result.events, "hitbox.quick").filter((e) => e.data.actor === "guard").map((e) => (e.data.quick as { id: string }).id)).toEqual(["communicate", "draw"]);
+    expect(
+      customs(result.events, "hitbox.quick")
+        .filter((e) => e.data.actor === "guard")
+        .map((e) => (e.data.quick as { id: string }).id),
+    ).toEqual(["communicate", "draw"]);
     expect(customs(result.events, "hitbox.move").filter((e) => e.data.actor === "guard")).toEqual([]);
   });
 
@@ -62,12 +69,16 @@ describe("the Hitbox example encounter (seed 002)", () => {
     expect(zeven.result.check.total).toBe(10);
     expect(zeven.result.reaction).toBeUndefined();
     expect(zeven.result.plan.difficulty.total).toBe(9);
-    expect(customs(result.events, "hitbox.noReaction")).toMatchObject([{ round: 2, data: { actor: "guard", reason: "FRAY.Reason.HitboxProne", rule: "HB-MOD-04" } }]);
+    expect(customs(result.events, "hitbox.noReaction")).toMatchObject([
+      { round: 2, data: { actor: "guard", reason: "FRAY.Reason.HitboxProne", rule: "HB-MOD-04" } },
+    ]);
     expect((zeven.result as HitboxAttackResult).location).toMatchObject({ id: "head", called: "head" });
     // The guard's tests before circumstances: 11 and 10; with +1 range and -2 for two shots: 10 and 9.
-    const subtotal = (a: Attack) => a.result.check.natural + a.result.check.modifiers.filter((m) => m.rule === "HB-ATK-02").reduce((s, m) => s + m.value, 0);
+    const subtotal = (a: Attack) =>
+      a.result.check.natural + a.result.check.modifiers.filter((m) => m.rule === "HB-ATK-02").reduce((s, m) => s + m.value, 0);
     expect([subtotal(shot1), subtotal(shot2)]).toEqual([11, 10]);
-    for (const s of [shot1, shot2]) expect(s.result.check.modifiers.filter((m) => m.rule !== "HB-ATK-02").map((m) => m.value)).toEqual([-2, 1]);
+    for (const s of [shot1, shot2])
+      expect(s.result.check.modifiers.filter((m) => m.rule !== "HB-ATK-02").map((m) => m.value)).toEqual([-2, 1]);
     expect([shot1.result.check.total, shot2.result.check.total]).toEqual([10, 9]);
     const dodge = shot1.result.reaction!.check;
     expect([dodge.natural, ...dodge.modifiers.map((m) => m.value), dodge.total]).toEqual([5, 3, 1, 9]);
@@ -95,23 +106,42 @@ describe("the Hitbox example encounter (seed 002)", () => {
     const zeven = result.combatants.find((c) => c.id === "zeven")!;
     expect(zeven.vitals.hitboxes).toMatchObject({ leftArm: { value: 1, max: 2 } });
     expect(zeven.vitals.conditions).toEqual(["prone"]);
-    expect(customs(result.events, "hitbox.turn").map((e) => [e.data.from, e.data.to])).toEqual([[0, 5], [5, 10]]);
+    expect(customs(result.events, "hitbox.turn").map((e) => [e.data.from, e.data.to])).toEqual([
+      [0, 5],
+      [5, 10],
+    ]);
     expect(result.dice.filter((d) => d.faces.length).map((d) => d.total)).toEqual([7, 5, 8, 8, 10, 8, 5, 4, 7, 5]);
   });
 
   it("HB-ATK-04: with the rules text for ties, both of the guard's shots hit Zeven", async () => {
-    const raw = { ...file(), options: { hitboxReactionTies: "attacker" }, dice: [3, 4, 2, 3, 4, 4, 4, 4, 5, 5, 4, 4, 1, 4, 1, 3, 3, 4, 1, 1, 2, 3] };
+    const raw = {
+      ...file(),
+      options: { hitboxReactionTies: "attacker" },
+      dice: [3, 4, 2, 3, 4, 4, 4, 4, 5, 5, 4, 4, 1, 4, 1, 3, 3, 4, 1, 1, 2, 3],
+    };
     const result = await playEncounter(parseEncounter(raw), content);
-    expect(attacks(result.events).filter((a) => a.attacker === "guard").map((a) => a.result.hit)).toEqual([true, true]);
+    expect(
+      attacks(result.events)
+        .filter((a) => a.attacker === "guard")
+        .map((a) => a.result.hit),
+    ).toEqual([true, true]);
   });
 
   it("HB-ATK-02, HB-LOC-02, HB-DMG-04: the English log prints the seed's numbers", async () => {
     const text = formatLog(await play(), nestedLookup(lang("en"))).join("\n");
-    expect(text).toContain("Zeven: 7 + 3 + 1 = 11 (Dexterity 3, Firearms 1); called shot (Left leg) -2, less than 20 ft away (15 ft) +1: 10 against Security Guard's Dodge 9: hit");
+    expect(text).toContain(
+      "Zeven: 7 + 3 + 1 = 11 (Dexterity 3, Firearms 1); called shot (Left leg) -2, less than 20 ft away (15 ft) +1: 10 against Security Guard's Dodge 9: hit",
+    );
     expect(text).toContain("Called-shot table: 8 (Left leg needs 8-12): Left leg (HB-LOC-02)");
-    expect(text).toContain("Zeven: 8 + 3 + 1 = 12 (Dexterity 3, Firearms 1); called shot (Head) -2, target prone -1, less than 20 ft away (15 ft) +1: 10 against 9: hit");
-    expect(text).toContain("Security Guard (shot 1 of 2): 8 + 3 + 0 = 11 (Dexterity 3, Firearms 0); rapid fire (2 shots) -2, less than 20 ft away (15 ft) +1: 10 against Zeven's Dodge 9: hit");
-    expect(text).toContain("Security Guard (shot 2 of 2): 7 + 3 + 0 = 10 (Dexterity 3, Firearms 0); rapid fire (2 shots) -2, less than 20 ft away (15 ft) +1: 9 against Zeven's Dodge 9: avoided");
+    expect(text).toContain(
+      "Zeven: 8 + 3 + 1 = 12 (Dexterity 3, Firearms 1); called shot (Head) -2, target prone -1, less than 20 ft away (15 ft) +1: 10 against 9: hit",
+    );
+    expect(text).toContain(
+      "Security Guard (shot 1 of 2): 8 + 3 + 0 = 11 (Dexterity 3, Firearms 0); rapid fire (2 shots) -2, less than 20 ft away (15 ft) +1: 10 against Zeven's Dodge 9: hit",
+    );
+    expect(text).toContain(
+      "Security Guard (shot 2 of 2): 7 + 3 + 0 = 10 (Dexterity 3, Firearms 0); rapid fire (2 shots) -2, less than 20 ft away (15 ft) +1: 9 against Zeven's Dodge 9: avoided",
+    );
     expect(text).toContain("Regular table: 4: Left arm (HB-LOC-01)");
     expect(text).toContain("Security Guard: Blackout (Fortitude) 12 test: 5 + 3 + 2 = 10 (Fortitude 3, Blackout 2): fails");
     expect(text).toContain("Security Guard's action is interrupted");
@@ -140,8 +170,22 @@ describe("the Hitbox example encounter (seed 002)", () => {
     expect(await fieldOf(withRound({ attack: "guard", situation: { fog: true } }))).toBe("rounds[0].zeven.situation.fog");
     expect(await fieldOf(withRound({ attack: "guard", run: 40 }))).toBe("rounds[0].zeven.attack");
     expect(await fieldOf(withRound({ react: "block" }))).toBe("rounds[0].zeven.react");
-    const badStats = { ...file(), combatants: [{ id: "zeven", side: "a", stats: { abilities: { strength: 1 } } }, { id: "guard", side: "b", ref: "hitbox-npcs/Security Guard" }] };
+    const badStats = {
+      ...file(),
+      combatants: [
+        { id: "zeven", side: "a", stats: { abilities: { strength: 1 } } },
+        { id: "guard", side: "b", ref: "hitbox-npcs/Security Guard" },
+      ],
+    };
     expect(await fieldOf(badStats)).toBe("combatants[0].stats.abilities.dexterity");
-    expect(await fieldOf({ ...file(), combatants: [{ id: "zeven", side: "a", ref: "hitbox-npcs/Nobody" }, { id: "guard", side: "b", ref: "hitbox-npcs/Security Guard" }] })).toBe("combatants[0].ref");
+    expect(
+      await fieldOf({
+        ...file(),
+        combatants: [
+          { id: "zeven", side: "a", ref: "hitbox-npcs/Nobody" },
+          { id: "guard", side: "b", ref: "hitbox-npcs/Security Guard" },
+        ],
+      }),
+    ).toBe("combatants[0].ref");
   });
 });

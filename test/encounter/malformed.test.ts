@@ -17,8 +17,11 @@ import { formatKey, nestedLookup } from "../../src/rules/core/i18n.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dir = join(root, "test", "encounter", "malformed");
-const files = readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort();
-const lang = (code: string) => nestedLookup(JSON.parse(readFileSync(join(root, "lang", `${code}.json`), "utf8")) as Record<string, unknown>);
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".yaml"))
+  .sort();
+const lang = (code: string) =>
+  nestedLookup(JSON.parse(readFileSync(join(root, "lang", `${code}.json`), "utf8")) as Record<string, unknown>);
 const lookups = { en: lang("en"), de: lang("de") };
 
 describe("malformed encounter files", () => {
@@ -46,7 +49,11 @@ describe("malformed encounter files", () => {
   });
 
   it("UD-RND-01: the corpus's base file loads and plays", async () => {
-    const spec = parseEncounter(parse("ruleset: ud10\nmaxRounds: 2\ncombatants:\n  - { id: mara, side: players, ref: ud10-npcs/Guard }\n  - { id: thug, side: npcs, ref: ud10-npcs/Thug }\n"));
+    const spec = parseEncounter(
+      parse(
+        "ruleset: ud10\nmaxRounds: 2\ncombatants:\n  - { id: mara, side: players, ref: ud10-npcs/Guard }\n  - { id: thug, side: npcs, ref: ud10-npcs/Thug }\n",
+      ),
+    );
     const result = await playEncounter(spec, new ContentIndex(join(root, "packs", "_source")));
     expect(result.rounds).toBeGreaterThanOrEqual(1);
   });

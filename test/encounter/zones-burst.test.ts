@@ -54,8 +54,11 @@ describe("the Zones burst example (seed 004)", () => {
     const text = lines.join("\n");
     expect(text).toMatch(/d10\[8\] \+ 1 .*\+ 1 .*\+ 3 .*= 13/);
     expect(text).toMatch(/: 5 .*\+ 8 .*\+ 1 .*- 1 .*= 13/);
-    expect(lines.filter((l) => l.includes("(ZN-BST-01)"))).toEqual([`  ${formatKey(lookup, "FRAY.Zones.Log.Bullets", { hit: 1, fired: 3 })} (ZN-BST-01)`]);
-    const bullet = (key: string, n: number, difficulty: number, odds: string) => `    ${formatKey(lookup, key, { n, difficulty, total: 13 })} (${odds})`;
+    expect(lines.filter((l) => l.includes("(ZN-BST-01)"))).toEqual([
+      `  ${formatKey(lookup, "FRAY.Zones.Log.Bullets", { hit: 1, fired: 3 })} (ZN-BST-01)`,
+    ]);
+    const bullet = (key: string, n: number, difficulty: number, odds: string) =>
+      `    ${formatKey(lookup, key, { n, difficulty, total: 13 })} (${odds})`;
     expect(lines).toEqual(
       expect.arrayContaining([
         bullet("FRAY.Zones.Log.BulletHit", 1, 13, "30.0%"),
@@ -95,17 +98,49 @@ describe("the Zones burst example (seed 004)", () => {
           id: "a",
           name: "Ana",
           side: "players",
-          stats: { attributes: { STR: 1, DEX: 2, CON: 1, PER: 1 }, skills: { firearms: 3, melee: 2, throwing: 3, dodge: 2 }, hp: 30, speed: 8, effort: 3, actions: { action: 2 } },
-          items: ["zones-weapons/Kestrel PDW", "zones-weapons/Hornet Fragmentation Grenade", "zones-weapons/Fieldcraft Knife", "zones-armor/Plate Carrier"],
+          stats: {
+            attributes: { STR: 1, DEX: 2, CON: 1, PER: 1 },
+            skills: { firearms: 3, melee: 2, throwing: 3, dodge: 2 },
+            hp: 30,
+            speed: 8,
+            effort: 3,
+            actions: { action: 2 },
+          },
+          items: [
+            "zones-weapons/Kestrel PDW",
+            "zones-weapons/Hornet Fragmentation Grenade",
+            "zones-weapons/Fieldcraft Knife",
+            "zones-armor/Plate Carrier",
+          ],
           react: "defend",
           tactics: { weapon: "Kestrel PDW", range: 5, mode: "burst" },
         },
-        { id: "e", ref: "zones-npcs/Street Enforcer", side: "crew", react: "defend", tactics: { attack: "a", weapon: "Collapsible Baton", range: 1 } },
-        { id: "s", ref: "zones-npcs/Perimeter Sentry", side: "crew", surprised: true, tactics: { attack: "a", weapon: "Harrow Carbine", range: 30, mode: "burst" } },
+        {
+          id: "e",
+          ref: "zones-npcs/Street Enforcer",
+          side: "crew",
+          react: "defend",
+          tactics: { attack: "a", weapon: "Collapsible Baton", range: 1 },
+        },
+        {
+          id: "s",
+          ref: "zones-npcs/Perimeter Sentry",
+          side: "crew",
+          surprised: true,
+          tactics: { attack: "a", weapon: "Harrow Carbine", range: 30, mode: "burst" },
+        },
       ],
       rounds: [
         {
-          a: { attack: "s", weapon: "Hornet Fragmentation Grenade", range: 20, blast: [{ id: "s", distance: 3 }, { id: "e", distance: 12, cover: "full" }] },
+          a: {
+            attack: "s",
+            weapon: "Hornet Fragmentation Grenade",
+            range: 20,
+            blast: [
+              { id: "s", distance: 3 },
+              { id: "e", distance: 12, cover: "full" },
+            ],
+          },
           e: { move: 4, moveMode: "run", effort: 1 },
         },
         { a: { aim: true, attack: "e", weapon: "Kestrel PDW", mode: "auto", bullets: 5, range: 1 } },
@@ -113,7 +148,8 @@ describe("the Zones burst example (seed 004)", () => {
       ],
     };
     const result = await playEncounter(parseEncounter(raw), content);
-    const custom = (kind: string) => result.events.filter((e): e is Extract<EncounterEvent, { type: "custom" }> => e.type === "custom" && e.kind === kind);
+    const custom = (kind: string) =>
+      result.events.filter((e): e is Extract<EncounterEvent, { type: "custom" }> => e.type === "custom" && e.kind === kind);
     // Surprise round: the sentry neither rolls initiative nor acts in round 1.
     expect(custom("surprise")[0]!.data.surprised).toEqual(["s"]);
     const inits = result.events.filter((e): e is Extract<EncounterEvent, { type: "initiative" }> => e.type === "initiative");
@@ -122,13 +158,23 @@ describe("the Zones burst example (seed 004)", () => {
     // Effort on initiative: +1 on the enforcer's roll.
     expect(inits[0]!.rolls.find((r) => r.members[0] === "e")!.check.modifiers.map((m) => m.rule)).toContain("ZN-INI-02");
     // The grenade: the sentry within 5 m dies; the enforcer behind full cover takes the shock wave only.
-    expect(custom("blast").map((e) => [e.data.target, e.data.effect])).toEqual([["s", "killed"], ["e", "shockwave"]]);
+    expect(custom("blast").map((e) => [e.data.target, e.data.effect])).toEqual([
+      ["s", "killed"],
+      ["e", "shockwave"],
+    ]);
     // Melee: Ana dodges while she has an action (ZN-MEL-03); the enforcer, his action spent, blocks (ZN-MEL-04).
     const reactions = result.events.flatMap((e) => (e.type === "attack" && e.result.reaction ? [[e.target, e.result.reaction.id]] : []));
-    expect(reactions).toEqual(expect.arrayContaining([["a", "dodge"], ["e", "block"]]));
+    expect(reactions).toEqual(
+      expect.arrayContaining([
+        ["a", "dodge"],
+        ["e", "block"],
+      ]),
+    );
     // Every HP change is explained by the damage and blast events.
     for (const c of result.combatants) {
-      const last = result.events.filter((e) => e.type === "custom" && (e.kind === "damage" || e.kind === "blast") && e.data.target === c.id).at(-1) as Extract<EncounterEvent, { type: "custom" }> | undefined;
+      const last = result.events
+        .filter((e) => e.type === "custom" && (e.kind === "damage" || e.kind === "blast") && e.data.target === c.id)
+        .at(-1) as Extract<EncounterEvent, { type: "custom" }> | undefined;
       if (last) expect(c.vitals.hp!.value).toBe(last.data.hp);
     }
     expect(result.winner).toBe("players");

@@ -7,7 +7,14 @@ import { ud10 } from "../../src/rules/ud10/index.js";
 import { fighter, target } from "../rules/ud10-fixtures.js";
 
 const opts = ud10.defaults();
-const request = (weaponId: string, distanceMetres: number, situation: SituationValues = {}, reaction?: string): AttackRequest => ({ attackerId: "a", targetId: "b", weaponId, distanceMetres, situation, reaction });
+const request = (weaponId: string, distanceMetres: number, situation: SituationValues = {}, reaction?: string): AttackRequest => ({
+  attackerId: "a",
+  targetId: "b",
+  weaponId,
+  distanceMetres,
+  situation,
+  reaction,
+});
 const odds = (weaponId: string, distanceMetres: number, situation: SituationValues = {}, t = target(), reaction?: string) =>
   targetOdds(ud10, request(weaponId, distanceMetres, situation, reaction), fighter(), t, opts);
 
@@ -19,9 +26,18 @@ describe("attack dialog", () => {
       options: opts,
       attacker,
       weapon: { id: "rifle", name: "Rifle", modes: [] },
-      targets: [{ id: "b", name: "Bo", combatant: target({ conditions: ["prone", "surprised", "immobilized", "moving"] }), rangeMetres: 10 }],
+      targets: [
+        { id: "b", name: "Bo", combatant: target({ conditions: ["prone", "surprised", "immobilized", "moving"] }), rangeMetres: 10 },
+      ],
     };
-    expect(dialogDefaults(data).situation.b).toMatchObject({ aim: 2, shooterMoving: true, targetCrouching: true, unanticipated: true, immobilized: true, targetMoving: true });
+    expect(dialogDefaults(data).situation.b).toMatchObject({
+      aim: 2,
+      shooterMoving: true,
+      targetCrouching: true,
+      unanticipated: true,
+      immobilized: true,
+      targetMoving: true,
+    });
   });
 
   it("UD-ATK-02: the exact chance to hit a melee target (d10 + 5 + 1 against 10 + DEX 2 = 12: 50 %)", () => {

@@ -16,7 +16,20 @@ import { ud10 } from "../../src/rules/ud10/index.js";
 import { ud10CombatantFromActor } from "../../src/foundry/sources.js";
 import { BAND_COLOURS } from "../../src/foundry/logic/ruler.js";
 import type { TargetState } from "../../src/foundry/logic/card.js";
-import { ROOT, StubChatMessage, StubRoll, diceQueue, installFoundryStub, lookup, readLang, stubActor, stubToken, withOwnership, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
+import {
+  ROOT,
+  StubChatMessage,
+  StubRoll,
+  diceQueue,
+  installFoundryStub,
+  lookup,
+  readLang,
+  stubActor,
+  stubToken,
+  withOwnership,
+  type FoundryStub,
+  type StubUser,
+} from "../support/foundry-stub.js";
 import { combatantSystem } from "../support/actors.js";
 
 const BUNDLE = join(ROOT, "dist", "fray.mjs");
@@ -66,7 +79,11 @@ function startCombat(entries: readonly { id: string; actor: { id: unknown }; tok
     getFlag: (_s: string, k: string) => flags.get(`${id}.${k}`),
     setFlag: async (_s: string, k: string, v: unknown) => flags.set(`${id}.${k}`, structuredClone(v)),
   }));
-  (stub.game as unknown as Dict).combat = { started: true, round: 1, combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }) };
+  (stub.game as unknown as Dict).combat = {
+    started: true,
+    round: 1,
+    combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
+  };
   return flags;
 }
 
@@ -178,12 +195,21 @@ function api(): FrayApi {
   return stub.game.fray as FrayApi;
 }
 
-
 const sword = {
   _id: "sword",
   name: "Sabre",
   type: "weapon",
-  system: { kind: "melee", attackModifier: 1, damage: "2+1d10", penetration: 0, rangeIncrement: 0, modes: [], canParry: true, shield: false, description: "" },
+  system: {
+    kind: "melee",
+    attackModifier: 1,
+    damage: "2+1d10",
+    penetration: 0,
+    rangeIncrement: 0,
+    modes: [],
+    canParry: true,
+    shield: false,
+    description: "",
+  },
 };
 
 /** Every actor update of a test, with its options (the floating numbers' before and after). */
@@ -202,7 +228,9 @@ function mergePath(target: Dict, path: string, value: unknown): void {
 
 /** An actor of the stand-in that can be updated and have statuses toggled, registered by UUID. */
 function actor(id: string, name: string, type: string, system: Dict, items: Dict[] = [sword]) {
-  const source = { _id: id, name, type, system: structuredClone(system), items: structuredClone(items) } as never as Parameters<typeof stubActor>[0];
+  const source = { _id: id, name, type, system: structuredClone(system), items: structuredClone(items) } as never as Parameters<
+    typeof stubActor
+  >[0];
   const a = stubActor(source) as ReturnType<typeof stubActor> & Dict;
   Object.assign(a, {
     async update(changes: Dict, options: Dict = {}) {
@@ -229,13 +257,19 @@ function world() {
   const ayla = actor("ayla", "Ayla", "character", combatantSystem(6));
   const bandit = actor("bandit", "Bandit", "npc", { ...combatantSystem(3), group: "bandits" }, [
     sword,
-    { _id: "jerkin", name: "Leather Jerkin", type: "armor", system: { zones: { torso: { rating: 2, buffer: 1 } }, equipped: true, description: "" } },
+    {
+      _id: "jerkin",
+      name: "Leather Jerkin",
+      type: "armor",
+      system: { zones: { torso: { rating: 2, buffer: 1 } }, equipped: true, description: "" },
+    },
   ]);
   const thug = actor("thug", "Thug", "npc", { ...combatantSystem(2), group: "bandits" });
   const aylaToken = stubToken(ayla, 0, 0);
   const banditToken = stubToken(bandit, 1, 0);
   const thugToken = stubToken(thug, 0, 1);
-  for (const t of [aylaToken, banditToken, thugToken]) docs.set(t.document.uuid, { ...t.document, object: t, actor: t.actor, isOwner: true });
+  for (const t of [aylaToken, banditToken, thugToken])
+    docs.set(t.document.uuid, { ...t.document, object: t, actor: t.actor, isOwner: true });
   return { ayla, bandit, thug, aylaToken, banditToken, thugToken };
 }
 
@@ -263,7 +297,8 @@ describe("registration", () => {
     expect(config.queries).toBeUndefined();
     // One hook of the system, one of this test's request log.
     expect(stub.Hooks.handlers.get("updateUser")?.length).toBe(2);
-    for (const hook of ["renderChatMessageHTML", "renderCombatTracker", "preMoveToken", "moveToken"]) expect(stub.Hooks.handlers.get(hook)?.length, hook).toBe(1);
+    for (const hook of ["renderChatMessageHTML", "renderCombatTracker", "preMoveToken", "moveToken"])
+      expect(stub.Hooks.handlers.get(hook)?.length, hook).toBe(1);
     const setting = stub.game.settings.registered.get("fray.beyondFullMovement")!;
     expect(setting.default).toBe("show");
     expect(Object.keys(setting.choices!)).toEqual(["show", "refuse"]);
@@ -287,7 +322,11 @@ describe("attack card buttons", () => {
     const outcome = await api().rollAttack({ actor: ayla, weaponId: "sword" });
     const message = outcome!.message;
     expect(system(message).targets).toHaveLength(1);
-    expect(system(message).targets[0]).toMatchObject({ hit: true, result: { hit: true, check: { total: 14 }, plan: { difficulty: { total: 13 } } }, actorUuid: "Actor.bandit" });
+    expect(system(message).targets[0]).toMatchObject({
+      hit: true,
+      result: { hit: true, check: { total: 14 }, plan: { difficulty: { total: 13 } } },
+      actorUuid: "Actor.bandit",
+    });
     // UD-REA-04: the dodge is offered too (the allowDodge option is on by default).
     for (const action of ["parry", "dodge", "noReaction", "rollDamage"]) expect(message.content).toContain(`data-action="fray-${action}"`);
     const flow = api().flow;
@@ -306,7 +345,11 @@ describe("attack card buttons", () => {
     expect(message.content).toContain('data-action="fray-applyDamage"');
     expect(message.content).not.toContain('data-action="fray-parry"');
 
-    const expected = ud10.applyDamage(ud10CombatantFromActor(bandit.toObject() as never), { roll: { formula: "8", total: 8, dice: [], constant: 8 }, amount: 8, location: "torso", penetration: 0 }, ud10.defaults());
+    const expected = ud10.applyDamage(
+      ud10CombatantFromActor(bandit.toObject() as never),
+      { roll: { formula: "8", total: 8, dice: [], constant: 8 }, amount: 8, location: "torso", penetration: 0 },
+      ud10.defaults(),
+    );
     await flow.runCardAction(message, 0, "applyDamage");
     const applied = system(message).targets[0]!.applied!;
     expect(applied.after.hp.value).toBe(expected.after.hp!.value);
@@ -430,7 +473,8 @@ const XSS = "<img src=x onerror=alert(1)>";
 const ESCAPED = "&lt;img src=x onerror=alert(1)&gt;";
 
 /** HP and EP of a stand-in actor. */
-const vitalsOf = (a: unknown) => (a as { system: unknown }).system as { hp: { value: number; max: number }; ep: { value: number; max: number } };
+const vitalsOf = (a: unknown) =>
+  (a as { system: unknown }).system as { hp: { value: number; max: number }; ep: { value: number; max: number } };
 
 /** The update and flags of a stand-in actor of {@link actor}. */
 const docOf = (a: unknown) => a as { update(changes: Dict): Promise<unknown>; getFlag(scope: string, key: string): unknown };
@@ -472,7 +516,10 @@ async function rawRequest(as: StubUser, name: string, data: Dict): Promise<Dict>
  * and is returned.
  */
 async function withHooks(handlers: Record<string, (...args: unknown[]) => unknown>, body: () => Promise<void>): Promise<void> {
-  const hooks = stub.Hooks as unknown as { handlers: Map<string, { fn: (...a: unknown[]) => unknown; once: boolean }[]>; call?: (name: string, ...args: unknown[]) => boolean };
+  const hooks = stub.Hooks as unknown as {
+    handlers: Map<string, { fn: (...a: unknown[]) => unknown; once: boolean }[]>;
+    call?: (name: string, ...args: unknown[]) => boolean;
+  };
   const hadCall = Boolean(hooks.call);
   hooks.call ??= (name, ...args) => {
     for (const h of [...(hooks.handlers.get(name) ?? [])]) if (h.fn(...args) === false) return false;
@@ -484,7 +531,10 @@ async function withHooks(handlers: Record<string, (...args: unknown[]) => unknow
   } finally {
     for (const [name, fn] of Object.entries(handlers)) {
       const list = hooks.handlers.get(name) ?? [];
-      hooks.handlers.set(name, list.filter((h) => h.fn !== fn));
+      hooks.handlers.set(
+        name,
+        list.filter((h) => h.fn !== fn),
+      );
     }
     if (!hadCall) delete hooks.call;
   }
@@ -495,10 +545,18 @@ describe("play pipeline hooks", () => {
     const { ayla, banditToken } = world();
     stub.game.user.targets.add(banditToken);
     const seen: Dict[] = [];
-    await withHooks({ "fray.preAttack": (w) => { seen.push(w as Dict); return false; } }, async () => {
-      diceQueue.push(9, 5);
-      expect(await api().rollAttack({ actor: ayla, weaponId: "sword" })).toBeUndefined();
-    });
+    await withHooks(
+      {
+        "fray.preAttack": (w) => {
+          seen.push(w as Dict);
+          return false;
+        },
+      },
+      async () => {
+        diceQueue.push(9, 5);
+        expect(await api().rollAttack({ actor: ayla, weaponId: "sword" })).toBeUndefined();
+      },
+    );
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ stage: "stopped", choices: { targets: [banditToken.id] } });
     expect(messages).toHaveLength(0);
@@ -527,19 +585,28 @@ describe("play pipeline hooks", () => {
     });
     expect(vitalsOf(bandit).hp.value).toBe(20);
     expect(system(message).targets[0]!.applied).toBeUndefined();
-    const expected = ud10.applyDamage(ud10CombatantFromActor(bandit.toObject() as never), system(message).targets[0]!.damage!, ud10.defaults());
+    const expected = ud10.applyDamage(
+      ud10CombatantFromActor(bandit.toObject() as never),
+      system(message).targets[0]!.damage!,
+      ud10.defaults(),
+    );
     updates.length = 0;
-    await withHooks({ "fray.applyDamage": (c) => void applied.push(c as Dict), "fray.undoDamage": (c) => void undone.push(c as Dict) }, async () => {
-      await api().flow.runCardAction(message, 0, "applyDamage");
-      await api().flow.runCardAction(message, 0, "undoDamage");
-    });
+    await withHooks(
+      { "fray.applyDamage": (c) => void applied.push(c as Dict), "fray.undoDamage": (c) => void undone.push(c as Dict) },
+      async () => {
+        await api().flow.runCardAction(message, 0, "applyDamage");
+        await api().flow.runCardAction(message, 0, "undoDamage");
+      },
+    );
     expect(applied).toHaveLength(1);
     expect(applied[0]).toMatchObject({ index: 0, userId: gm.id, report: { after: expected.after, steps: expected.steps } });
     expect(system(message).targets[0]!.report).toEqual(JSON.parse(JSON.stringify(expected)));
     // The vitals are written as the ruleset's nested update, with the floating numbers' options.
     const write = updates.find((u) => u.uuid === bandit.uuid)!;
     expect(write.changes).toMatchObject({ system: { hp: { value: expected.after.hp!.value }, ep: { value: expected.after.ep!.value } } });
-    expect(write.options).toEqual({ fray: { vitals: { before: JSON.parse(JSON.stringify(expected.before)), after: JSON.parse(JSON.stringify(expected.after)) } } });
+    expect(write.options).toEqual({
+      fray: { vitals: { before: JSON.parse(JSON.stringify(expected.before)), after: JSON.parse(JSON.stringify(expected.after)) } },
+    });
     expect(undone).toHaveLength(1);
     expect(undone[0]).toMatchObject({ index: 0, after: { hp: { value: 20 }, ep: { value: 10 } } });
     expect(vitalsOf(bandit).hp.value).toBe(20);
@@ -552,7 +619,12 @@ describe("authority: requests as a hostile player or a busy GM would send them",
     const message = await damageCard(ayla, banditToken, [6]);
     ayla.ownership = { default: 0 };
     bandit.ownership = { default: 0 };
-    const answer = await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0, userId: "gm", requester: { id: "gm", isGM: true } });
+    const answer = await rawRequest(player, "fray.applyDamage", {
+      messageId: message.id,
+      index: 0,
+      userId: "gm",
+      requester: { id: "gm", isGM: true },
+    });
     expect(answer).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.NotYours" } });
     expect(queries.at(-1)?.userId).toBe("p1");
     expect(vitalsOf(bandit).hp.value).toBe(20);
@@ -562,8 +634,14 @@ describe("authority: requests as a hostile player or a busy GM would send them",
   it("UD-DMG-02: a request written on someone else's User is refused by the server, and one a GM writes on a player's User is ignored", async () => {
     const { ayla, bandit, banditToken } = world();
     const message = await damageCard(ayla, banditToken, [6]);
-    await expect(stub.game.users.as(player, () => gm.update({ "flags.fray.request": { id: "x1", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }))).rejects.toThrow(/permission/);
-    await stub.game.users.as(gm2, () => player.update({ "flags.fray.request": { id: "x2", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }));
+    await expect(
+      stub.game.users.as(player, () =>
+        gm.update({ "flags.fray.request": { id: "x1", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }),
+      ),
+    ).rejects.toThrow(/permission/);
+    await stub.game.users.as(gm2, () =>
+      player.update({ "flags.fray.request": { id: "x2", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }),
+    );
     await new Promise((r) => setTimeout(r, 20));
     expect(player.getFlag("fray", "answer")).not.toMatchObject({ id: "x2" });
     expect(vitalsOf(bandit).hp.value).toBe(20);
@@ -573,8 +651,19 @@ describe("authority: requests as a hostile player or a busy GM would send them",
     const { ayla, bandit, banditToken } = world();
     const message = await damageCard(ayla, banditToken, [6]);
     ayla.ownership = { default: 0, p1: 3 };
-    const expected = ud10.applyDamage(ud10CombatantFromActor(bandit.toObject() as never), { roll: { formula: "8", total: 8, dice: [], constant: 8 }, amount: 8, location: "torso", penetration: 0 }, ud10.defaults());
-    const answer = await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0, hp: -50, before: { hp: { value: 999, max: 999 } }, targets: ["Actor.thug"], amount: 99 });
+    const expected = ud10.applyDamage(
+      ud10CombatantFromActor(bandit.toObject() as never),
+      { roll: { formula: "8", total: 8, dice: [], constant: 8 }, amount: 8, location: "torso", penetration: 0 },
+      ud10.defaults(),
+    );
+    const answer = await rawRequest(player, "fray.applyDamage", {
+      messageId: message.id,
+      index: 0,
+      hp: -50,
+      before: { hp: { value: 999, max: 999 } },
+      targets: ["Actor.thug"],
+      amount: 99,
+    });
     expect(answer).toMatchObject({ ok: true });
     expect(vitalsOf(bandit).hp.value).toBe(expected.after.hp!.value);
     expect(vitalsOf(bandit).ep.value).toBe(expected.after.ep!.value);
@@ -587,15 +676,32 @@ describe("authority: requests as a hostile player or a busy GM would send them",
     const t = system(message).targets[0]!;
     // The author edits their own card from the console.
     await message.update({ "system.targets": [{ ...t, damage: { ...t.damage!, amount: 99 } }] });
-    await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0 }).then((a) => expect(a).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.CardMismatch" } }));
-    const forged = { id: "parry", rule: "UD-REA-03", check: { roll: { formula: "1d10x10", total: 20, dice: [{ faces: 10, results: [10, 10] }], constant: 0 }, natural: 20, modifiers: [], total: 20 }, success: false, effect: "negate" };
+    await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0 }).then((a) =>
+      expect(a).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.CardMismatch" } }),
+    );
+    const forged = {
+      id: "parry",
+      rule: "UD-REA-03",
+      check: {
+        roll: { formula: "1d10x10", total: 20, dice: [{ faces: 10, results: [10, 10] }], constant: 0 },
+        natural: 20,
+        modifiers: [],
+        total: 20,
+      },
+      success: false,
+      effect: "negate",
+    };
     await message.update({ "system.targets": [{ ...t, reactedOnCard: true, result: { ...t.result, reaction: forged } }] });
-    await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0 }).then((a) => expect(a).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.CardMismatch" } }));
+    await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0 }).then((a) =>
+      expect(a).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.CardMismatch" } }),
+    );
     // A card speaking for an attacker its author does not own.
     (message as unknown as Dict).author = player;
     thug.ownership = { default: 0 };
     await message.update({ "system.attackerUuid": "Actor.thug", "system.targets": [t] });
-    await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0 }).then((a) => expect(a).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.CardForged" } }));
+    await rawRequest(player, "fray.applyDamage", { messageId: message.id, index: 0 }).then((a) =>
+      expect(a).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.CardForged" } }),
+    );
     expect(vitalsOf(bandit).hp.value).toBe(20);
   });
 
@@ -660,7 +766,9 @@ describe("authority: requests as a hostile player or a busy GM would send them",
     await api().flow.runCardAction(message, 0, "applyDamage");
     const t = system(message).targets[0]!;
     await docOf(bandit).update({ "system.hp.value": 19 }); // healed by hand
-    await message.update({ "system.targets": [{ ...t, applied: { ...t.applied!, before: { ...t.applied!.before, hp: { value: 500, max: 500 } } } }] });
+    await message.update({
+      "system.targets": [{ ...t, applied: { ...t.applied!, before: { ...t.applied!.before, hp: { value: 500, max: 500 } } } }],
+    });
     await api().flow.runCardAction(message, 0, "undoDamage");
     expect(vitalsOf(bandit).hp).toEqual({ value: 20, max: 20 });
   });
@@ -692,12 +800,23 @@ describe("authority: requests as a hostile player or a busy GM would send them",
     const foreign = await rawRequest(player, "fray.spend", { combatId: "combat1", combatantId: "c2", kind: "action", action: "attack" });
     expect(foreign).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.NotYourCombatant" } });
     expect(flags.get("c2.economy")).toBeUndefined();
-    const negative = await rawRequest(player, "fray.spend", { combatId: "combat1", combatantId: "c1", kind: "action", action: "reload", cost: { slots: { action: -5, movement: -5 } } });
+    const negative = await rawRequest(player, "fray.spend", {
+      combatId: "combat1",
+      combatantId: "c1",
+      kind: "action",
+      action: "reload",
+      cost: { slots: { action: -5, movement: -5 } },
+    });
     expect(negative).toMatchObject({ ok: true });
     const slots = (flags.get("c1.economy") as { slots: Record<string, { used: number }> }).slots;
     expect(slots.action!.used).toBe(1);
     expect(slots.movement!.used).toBe(0);
-    const badMove = await rawRequest(player, "fray.spend", { combatId: "combat1", combatantId: "c1", kind: "move", move: { fromMetres: 5, toMetres: -20 } });
+    const badMove = await rawRequest(player, "fray.spend", {
+      combatId: "combat1",
+      combatantId: "c1",
+      kind: "move",
+      move: { fromMetres: 5, toMetres: -20 },
+    });
     expect(badMove).toMatchObject({ ok: false, error: { key: "FRAY.Error.Field", data: { field: "move" } } });
     const unknown = await rawRequest(player, "fray.spend", { combatId: "combat1", combatantId: "c1", kind: "refund" });
     expect(unknown).toMatchObject({ ok: false, error: { key: "FRAY.Error.Field", data: { field: "kind" } } });
@@ -729,8 +848,13 @@ describe("authority: requests as a hostile player or a busy GM would send them",
   it("UD-DMG-02: an unknown request is refused and a request with a malformed id is ignored", async () => {
     const { ayla, bandit, banditToken } = world();
     const message = await damageCard(ayla, banditToken, [6]);
-    expect(await rawRequest(player, "fray.setHp", { actorUuid: "Actor.bandit", hp: 0 })).toMatchObject({ ok: false, error: { key: "FRAY.Flow.Error.Refused" } });
-    await stub.game.users.as(player, () => player.update({ "flags.fray.request": { id: "../../x", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }));
+    expect(await rawRequest(player, "fray.setHp", { actorUuid: "Actor.bandit", hp: 0 })).toMatchObject({
+      ok: false,
+      error: { key: "FRAY.Flow.Error.Refused" },
+    });
+    await stub.game.users.as(player, () =>
+      player.update({ "flags.fray.request": { id: "../../x", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }),
+    );
     await new Promise((r) => setTimeout(r, 20));
     expect(system(message).targets[0]!.applied).toBeUndefined();
     expect(vitalsOf(bandit).hp.value).toBe(20);
@@ -807,7 +931,8 @@ describe("actions of the round (UD-ACT-02)", () => {
   it("UD-ATK-04: aiming is an action of the sheet; it sets the aim, and the next round's shot spends it", async () => {
     const { ayla, aylaToken, bandit, banditToken } = world();
     const statuses = ayla.statuses as Set<string>;
-    (ayla as unknown as Dict).toggleStatusEffect = async (id: string, o: { active: boolean }) => (o.active ? statuses.add(id) : statuses.delete(id));
+    (ayla as unknown as Dict).toggleStatusEffect = async (id: string, o: { active: boolean }) =>
+      o.active ? statuses.add(id) : statuses.delete(id);
     const flags = startCombat([
       { id: "c1", actor: ayla, token: aylaToken },
       { id: "c2", actor: bandit, token: banditToken },
@@ -860,7 +985,12 @@ describe("combat tracker", () => {
     const Combat = (stub.CONFIG as unknown as { Combat: { documentClass: new () => BaseCombat & Dict } }).Combat.documentClass;
     const combat = new Combat();
     const entry = (id: string, a: unknown) => ({ id, name: (a as Dict).name, actor: a, initiative: null, flags: {} });
-    for (const [id, a] of [["c1", ayla], ["c2", bandit], ["c3", thug]] as const) combat.combatants.set(id, entry(id, a));
+    for (const [id, a] of [
+      ["c1", ayla],
+      ["c2", bandit],
+      ["c3", thug],
+    ] as const)
+      combat.combatants.set(id, entry(id, a));
     // Foundry's collections iterate their documents, not [id, document] pairs.
     Object.defineProperty(combat.combatants, Symbol.iterator, {
       value: function* () {
@@ -932,19 +1062,42 @@ describe("token movement", () => {
     expect(colour(9)).toBe(BAND_COLOURS.standard);
     expect(colour(19.5)).toBe(BAND_COLOURS.full);
     expect(colour(21)).toBe(BAND_COLOURS.beyond);
-    expect((ruler._getGridHighlightStyle as (w: unknown, o: unknown) => Dict)({ measurement: { cost: 12 } }, {})).toMatchObject({ color: BAND_COLOURS.full, alpha: 0.5 });
+    expect((ruler._getGridHighlightStyle as (w: unknown, o: unknown) => Dict)({ measurement: { cost: 12 } }, {})).toMatchObject({
+      color: BAND_COLOURS.full,
+      alpha: 0.5,
+    });
   });
 
   it("UD-MOV-03: with the refuse setting a move past full movement is refused with a notification", async () => {
     const { ayla, aylaToken } = world();
     await stub.game.settings.set("fray", "beyondFullMovement", "refuse");
-    const list = [{ id: "c1", tokenId: aylaToken.id, actor: ayla, isOwner: true, getFlag: () => undefined, setFlag: async () => undefined }];
+    const list = [
+      { id: "c1", tokenId: aylaToken.id, actor: ayla, isOwner: true, getFlag: () => undefined, setFlag: async () => undefined },
+    ];
     (stub.game as unknown as Dict).combat = { started: true, round: 1, combatants: Object.assign(list, { get: () => list[0] }) };
-    const doc = { id: aylaToken.id, uuid: aylaToken.document.uuid, name: "Ayla", x: 0, y: 0, width: 1, height: 1, disposition: 1, actor: ayla };
-    const move = (metres: number) => ({ origin: { x: 0, y: 0 }, destination: { x: (metres / 1.5) * 100, y: 0 }, passed: { cost: metres }, pending: { cost: 0 } });
+    const doc = {
+      id: aylaToken.id,
+      uuid: aylaToken.document.uuid,
+      name: "Ayla",
+      x: 0,
+      y: 0,
+      width: 1,
+      height: 1,
+      disposition: 1,
+      actor: ayla,
+    };
+    const move = (metres: number) => ({
+      origin: { x: 0, y: 0 },
+      destination: { x: (metres / 1.5) * 100, y: 0 },
+      passed: { cost: metres },
+      pending: { cost: 0 },
+    });
     expect(api().flow.onPreMoveToken(doc, move(18))).toBeUndefined();
     expect(api().flow.onPreMoveToken(doc, move(24))).toBe(false);
-    expect(stub.ui.notifications.messages.at(-1)).toEqual({ level: "warn", text: "Ayla cannot move 24 m this round: full movement is 20 m." });
+    expect(stub.ui.notifications.messages.at(-1)).toEqual({
+      level: "warn",
+      text: "Ayla cannot move 24 m this round: full movement is 20 m.",
+    });
     await stub.game.settings.set("fray", "beyondFullMovement", "show");
     expect(api().flow.onPreMoveToken(doc, move(24))).toBeUndefined();
   });
@@ -973,7 +1126,8 @@ describe("leaving melee", () => {
     return { docsById, flags };
   }
 
-  const api = (stub: FoundryStub) => (stub.game.fray as { flow: { onMoveToken(doc: unknown, movement: unknown, op: unknown, user: unknown): Promise<void> } }).flow;
+  const api = (stub: FoundryStub) =>
+    (stub.game.fray as { flow: { onMoveToken(doc: unknown, movement: unknown, op: unknown, user: unknown): Promise<void> } }).flow;
   const dialogs = (answer: string) => {
     const apps = ((globalThis as Dict).foundry as { applications: { api: Dict } }).applications.api;
     apps.DialogV2 = { wait: async () => answer };
@@ -990,7 +1144,9 @@ describe("leaving melee", () => {
       restore();
     }
     const prompt = messages.at(-1)!;
-    expect((prompt.flags as { fray: { freeAttack: { attackers: { name: string }[] } } }).fray.freeAttack.attackers.map((a) => a.name)).toEqual(["Bandit", "Thug"]);
+    expect(
+      (prompt.flags as { fray: { freeAttack: { attackers: { name: string }[] } } }).fray.freeAttack.attackers.map((a) => a.name),
+    ).toEqual(["Bandit", "Thug"]);
     expect(prompt.content).toContain('data-action="fray-freeAttack"');
     expect(prompt.content).toContain("UD-OPT-01");
     expect((flags.get("c1.economy") as { slots: Dict }).slots.movement).toMatchObject({ used: 1 });
@@ -1001,11 +1157,20 @@ describe("leaving melee", () => {
     const { docsById, flags } = engagedWorld();
     const restore = dialogs("retreat");
     try {
-      await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 0 }, destination: { x: 0, y: 400 }, passed: { cost: 6 } }, {}, { id: "gm" });
+      await api(stub).onMoveToken(
+        docsById.ayla,
+        { origin: { x: 0, y: 0 }, destination: { x: 0, y: 400 }, passed: { cost: 6 } },
+        {},
+        { id: "gm" },
+      );
     } finally {
       restore();
     }
-    expect((flags.get("c1.economy") as { slots: Dict }).slots).toMatchObject({ movement: { used: 1 }, action: { used: 1 }, reaction: { used: 1 } });
+    expect((flags.get("c1.economy") as { slots: Dict }).slots).toMatchObject({
+      movement: { used: 1 },
+      action: { used: 1 },
+      reaction: { used: 1 },
+    });
     expect(messages.at(-1)!.content).toContain("UD-OPT-02");
   });
 
@@ -1021,7 +1186,12 @@ describe("leaving melee", () => {
       },
     };
     try {
-      await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 0 }, destination: { x: 0, y: 400 }, passed: { cost: 6 } }, {}, { id: "gm" });
+      await api(stub).onMoveToken(
+        docsById.ayla,
+        { origin: { x: 0, y: 0 }, destination: { x: 0, y: 400 }, passed: { cost: 6 } },
+        {},
+        { id: "gm" },
+      );
     } finally {
       delete apps.DialogV2;
     }
@@ -1037,8 +1207,18 @@ describe("leaving melee", () => {
     try {
       // Only Ayla is in this combat: nobody is engaged, so no Flee or Retreat is asked.
       (stub.game as unknown as { combat: { combatants: Dict[] } }).combat.combatants.splice(1, 2);
-      await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 0 }, destination: { x: 0, y: 400 }, passed: { cost: 6 } }, {}, { id: "gm" });
-      await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 400 }, destination: { x: 0, y: 1000 }, passed: { cost: 9 } }, {}, { id: "gm" });
+      await api(stub).onMoveToken(
+        docsById.ayla,
+        { origin: { x: 0, y: 0 }, destination: { x: 0, y: 400 }, passed: { cost: 6 } },
+        {},
+        { id: "gm" },
+      );
+      await api(stub).onMoveToken(
+        docsById.ayla,
+        { origin: { x: 0, y: 400 }, destination: { x: 0, y: 1000 }, passed: { cost: 9 } },
+        {},
+        { id: "gm" },
+      );
     } finally {
       restore();
     }
@@ -1051,9 +1231,19 @@ describe("leaving melee", () => {
     const { docsById, flags } = engagedWorld();
     (stub.game as unknown as { combat: { combatants: Dict[] } }).combat.combatants.splice(1, 2);
     // The first part passes 3 m with 3 m still pending; the continuation then passes those 3 m.
-    await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 0 }, destination: { x: 0, y: 200 }, passed: { cost: 3 }, pending: { cost: 3 } }, {}, { id: "gm" });
+    await api(stub).onMoveToken(
+      docsById.ayla,
+      { origin: { x: 0, y: 0 }, destination: { x: 0, y: 200 }, passed: { cost: 3 }, pending: { cost: 3 } },
+      {},
+      { id: "gm" },
+    );
     expect(flags.get("c1.moved")).toMatchObject({ metres: 3 });
-    await api(stub).onMoveToken(docsById.ayla, { origin: { x: 0, y: 200 }, destination: { x: 0, y: 400 }, passed: { cost: 3 }, pending: { cost: 0 } }, {}, { id: "gm" });
+    await api(stub).onMoveToken(
+      docsById.ayla,
+      { origin: { x: 0, y: 200 }, destination: { x: 0, y: 400 }, passed: { cost: 3 }, pending: { cost: 0 } },
+      {},
+      { id: "gm" },
+    );
     expect(flags.get("c1.moved")).toEqual({ round: 1, metres: 6, paid: { slots: { movement: 1 } } });
     expect((flags.get("c1.economy") as { slots: Dict }).slots).toMatchObject({ movement: { used: 1 }, action: { used: 0 } });
   });
@@ -1212,7 +1402,12 @@ describe("combat tracker pips (renderCombatTracker)", () => {
   /** A tracker with one combatant row; the combatant keeps its economy in a flag. */
   function trackerRow(economy: Dict) {
     const flags: Dict = { economy: structuredClone(economy) };
-    const combatant = { id: "c1", isOwner: true, getFlag: (_s: string, k: string) => flags[k], setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = structuredClone(v)) };
+    const combatant = {
+      id: "c1",
+      isOwner: true,
+      getFlag: (_s: string, k: string) => flags[k],
+      setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = structuredClone(v)),
+    };
     const row = new FakeElement("li");
     row.dataset = { combatantId: "c1" };
     const name = new FakeElement("div", ["token-name"]);
@@ -1221,7 +1416,10 @@ describe("combat tracker pips (renderCombatTracker)", () => {
     for (const h of stub.Hooks.handlers.get("renderCombatTracker") ?? []) h.fn({ viewed: { combatants: { get: () => combatant } } }, html);
     return { flags, row, name };
   }
-  const spentAction = { slots: { movement: { used: 0, max: 1 }, action: { used: 1, max: 1 }, reaction: { used: 0, max: 1 }, free: { used: 0, max: null } }, pools: {} };
+  const spentAction = {
+    slots: { movement: { used: 0, max: 1 }, action: { used: 1, max: 1 }, reaction: { used: 0, max: 1 }, free: { used: 0, max: null } },
+    pools: {},
+  };
   /** A click event on a pip of a slot, as the row's listener receives it. */
   const clickOn = (slot: string) => {
     let stopped = false;
@@ -1245,7 +1443,9 @@ describe("combat tracker pips (renderCombatTracker)", () => {
     const { name, row, flags } = trackerRow(spentAction);
     for (const slot of ["movement", "action", "reaction"]) expect(name.html).toContain(`data-fray-slot="${slot}"`);
     expect(name.html).toContain('role="button"');
-    expect(name.html).toContain(`data-tooltip="${lookup(en, "FRAY.Flow.Tracker.Toggle")!.replace("{slot}", lookup(en, "FRAY.Slot.action")!)}"`);
+    expect(name.html).toContain(
+      `data-tooltip="${lookup(en, "FRAY.Flow.Tracker.Toggle")!.replace("{slot}", lookup(en, "FRAY.Slot.action")!)}"`,
+    );
     expect(row.listeners).toHaveLength(1);
     const click = async (slot: string) => {
       const c = clickOn(slot);
@@ -1298,7 +1498,11 @@ describe("attack dialog", () => {
     form.append(odds);
     const element = new FakeElement("div").append(form);
     apps.DialogV2 = {
-      wait: async (config: { content: string; render(e: unknown, d: unknown): void; buttons: { callback?(e: unknown, b: unknown): unknown }[] }) => {
+      wait: async (config: {
+        content: string;
+        render(e: unknown, d: unknown): void;
+        buttons: { callback?(e: unknown, b: unknown): unknown }[];
+      }) => {
         content = config.content;
         config.render(null, { element });
         oddsBefore = (odds as unknown as { textContent: string }).textContent;
@@ -1317,13 +1521,17 @@ describe("attack dialog", () => {
       expect(content).toContain(`name="target-${banditToken.id}"`);
       // Generated from UD10's situation fields; the declared reaction names the core's rule of the parry.
       for (const rule of ["UD-ATK-03", "UD-DEF-01", "UD-ATK-04", "UD-COV-01", "UD-REA-02"]) expect(content).toContain(rule);
-      for (const name of [`situation.${banditToken.id}.cover`, `situation.${thugToken.id}.cover`, "situation.misc"]) expect(content).toContain(`name="${name}"`);
+      for (const name of [`situation.${banditToken.id}.cover`, `situation.${thugToken.id}.cover`, "situation.misc"])
+        expect(content).toContain(`name="${name}"`);
       expect(content).not.toMatch(/FRAY\./);
       expect(oddsBefore).toBe("");
       // d10 + 7 against 13 + cover 2 = 15: 30 % to hit; through a parry (d10 + 4) less.
       expect(oddsAfter).toMatch(/^30\.0 % to hit, \d+\.\d % through a Parry \(7 vs\. 15\)$/);
       expect(system(outcome!.message).targets.map((t) => t.name)).toEqual(["Bandit"]);
-      expect(system(outcome!.message).targets[0]).toMatchObject({ hit: true, result: { check: { total: 16 }, plan: { difficulty: { total: 15 } } } });
+      expect(system(outcome!.message).targets[0]).toMatchObject({
+        hit: true,
+        result: { check: { total: 16 }, plan: { difficulty: { total: 15 } } },
+      });
       expect(outcome!.message.content).toContain("UD-COV-01");
     } finally {
       delete apps.DialogV2;
@@ -1358,14 +1566,23 @@ describe("range and firing mode through the dialog (UD-RNG-01, UD-RNG-02)", () =
     const apps = ((globalThis as Dict).foundry as { applications: { api: Dict } }).applications.api;
     let content = "";
     let oddsAfter = "";
-    const values: Record<string, { checked?: boolean; value?: string }> = { [`target-${farToken.id}`]: { checked: true }, [`situation.${farToken.id}.cover`]: { value: "0" }, "situation.misc": { value: "0" }, modeId: { value: "" } };
+    const values: Record<string, { checked?: boolean; value?: string }> = {
+      [`target-${farToken.id}`]: { checked: true },
+      [`situation.${farToken.id}.cover`]: { value: "0" },
+      "situation.misc": { value: "0" },
+      modeId: { value: "" },
+    };
     const form = Object.assign(new FakeElement("form"), { elements: { namedItem: (name: string) => values[name] ?? null } });
     const odds = Object.assign(new FakeElement("output"), { textContent: "" });
     odds.dataset = { oddsFor: farToken.id };
     form.append(odds);
     const element = new FakeElement("div").append(form);
     apps.DialogV2 = {
-      wait: async (config: { content: string; render(e: unknown, d: unknown): void; buttons: { callback?(e: unknown, b: unknown): unknown }[] }) => {
+      wait: async (config: {
+        content: string;
+        render(e: unknown, d: unknown): void;
+        buttons: { callback?(e: unknown, b: unknown): unknown }[];
+      }) => {
         content = config.content;
         config.render(null, { element });
         values.modeId = { value: "burst" };

@@ -18,12 +18,35 @@ const opts = { ...ud10.defaults(), bodyZones: true };
 /** An English GM's stored card: Ana's sword hit Bo (to the torso), no reaction, damage rolled. */
 async function storedMessage(): Promise<AttackMessageLike & { content: string }> {
   const request = { attackerId: "ana", targetId: "bo", weaponId: "sword", distanceMetres: 1.5 };
-  const { state } = await attackTarget(ud10, { actorUuid: "Actor.bo", tokenUuid: "", name: "Bo" }, request, fighter(), target(), new ScriptedRoller([9, 5]), opts);
+  const { state } = await attackTarget(
+    ud10,
+    { actorUuid: "Actor.bo", tokenUuid: "", name: "Bo" },
+    request,
+    fighter(),
+    target(),
+    new ScriptedRoller([9, 5]),
+    opts,
+  );
   const input = ud10.input(state.request, fighter(), target(), opts);
   const damaged = withDamage(withoutReaction(state), storable(await ud10.rollDamage(state.result, input, new ScriptedRoller([6]), opts)));
-  const system = { ruleset: "ud10", attackerUuid: "Actor.ana", weaponId: "sword", weaponName: "Sword", targets: [JSON.parse(JSON.stringify(damaged)) as typeof damaged] };
+  const system = {
+    ruleset: "ud10",
+    attackerUuid: "Actor.ana",
+    weaponId: "sword",
+    weaponName: "Sword",
+    targets: [JSON.parse(JSON.stringify(damaged)) as typeof damaged],
+  };
   const content = await renderAttackCard({ ...system, attackerName: "Ana" }, en, renderTemplateFrom(en));
-  return { id: "m1", type: "attack", isOwner: true, system, rolls: [], content, speaker: { alias: "Ana" }, update: async () => undefined } as AttackMessageLike & { content: string };
+  return {
+    id: "m1",
+    type: "attack",
+    isOwner: true,
+    system,
+    rolls: [],
+    content,
+    speaker: { alias: "Ana" },
+    update: async () => undefined,
+  } as AttackMessageLike & { content: string };
 }
 
 describe("attack card per reader", () => {

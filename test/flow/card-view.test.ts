@@ -27,7 +27,9 @@ const input = () => ud10.input(request(), fighter(), bo(), opts);
 
 /** One attacked target as the card stores it, built by the flow's own builder (a natural 9: 15 vs. 12). */
 async function hitState(): Promise<TargetState> {
-  return (await attackTarget(ud10, { actorUuid: "Actor.b", tokenUuid: "", name: "Bo" }, request(), fighter(), bo(), new ScriptedRoller([9]), opts)).state;
+  return (
+    await attackTarget(ud10, { actorUuid: "Actor.b", tokenUuid: "", name: "Bo" }, request(), fighter(), bo(), new ScriptedRoller([9]), opts)
+  ).state;
 }
 
 /** The defender's parry rolled through the core against the stored attack. */
@@ -60,10 +62,20 @@ describe("attack card view", () => {
     const hit = await hitState();
     const packet = await ud10.rollDamage(hit.result, input(), new ScriptedRoller([10, 3]), opts);
     const damaged = withDamage(hit, storable(packet));
-    const report = ud10.applyDamage(target(), { roll: { formula: "16", total: 16, dice: [], constant: 16 }, amount: 16, penetration: 1 }, opts);
+    const report = ud10.applyDamage(
+      target(),
+      { roll: { formula: "16", total: 16, dice: [], constant: 16 }, amount: 16, penetration: 1 },
+      opts,
+    );
     const applied = withApplied(damaged, undoRecord("Actor.b", report, "u", "s1"), report);
     const t = attackMessageContext([applied], { attacker: "Ana", weapon: "Sword" }, i18n).targets[0]!;
-    expect(t.damage).toMatchObject({ total: 16, dice: [{ result: 10, max: true }, { result: 3, max: false }] });
+    expect(t.damage).toMatchObject({
+      total: 16,
+      dice: [
+        { result: 10, max: true },
+        { result: 3, max: false },
+      ],
+    });
     expect(t.steps!.map((s) => s.rule)).toEqual(report.steps.map((s) => s.rule));
     expect(t.steps!.every((s) => !s.label.includes("FRAY."))).toBe(true);
     expect(t.vitals).toEqual({ hp: `${report.after.hp!.value}/20`, ep: `${report.after.ep!.value}/15` });
@@ -76,15 +88,29 @@ describe("attack card view", () => {
 
   it("UD-ATK-02, UD-DMG-01: the stored results are the core's, unchanged by a JSON round trip (as a ChatMessage stores them)", async () => {
     const zones = { ...opts, bodyZones: true };
-    const { result, state } = await attackTarget(ud10, { actorUuid: "Actor.b", tokenUuid: "", name: "Bo" }, request(), fighter(), bo(), new ScriptedRoller([9, 5]), zones);
+    const { result, state } = await attackTarget(
+      ud10,
+      { actorUuid: "Actor.b", tokenUuid: "", name: "Bo" },
+      request(),
+      fighter(),
+      bo(),
+      new ScriptedRoller([9, 5]),
+      zones,
+    );
     const packet = await ud10.rollDamage(result, input(), new ScriptedRoller([10, 3]), zones);
     const report = ud10.applyDamage(bo(), packet, zones);
-    const stored = JSON.parse(JSON.stringify(withApplied(withDamage(state, storable(packet)), undoRecord("Actor.b", report, "u", "s1"), storable(report)))) as typeof state;
+    const stored = JSON.parse(
+      JSON.stringify(withApplied(withDamage(state, storable(packet)), undoRecord("Actor.b", report, "u", "s1"), storable(report))),
+    ) as typeof state;
     expect(stored.result).toEqual(storable(result));
     expect(stored.result.location?.id).toBe("torso");
     expect(stored.damage?.location).toBe("torso");
     expect(stored.damage).toEqual(storable(packet));
     expect(stored.report).toEqual(storable(report));
-    expect(stored.request).toMatchObject({ weaponId: "sword", distanceMetres: 1.5, situation: { cover: 0, misc: 0, unanticipated: false } });
+    expect(stored.request).toMatchObject({
+      weaponId: "sword",
+      distanceMetres: 1.5,
+      situation: { cover: 0, misc: 0, unanticipated: false },
+    });
   });
 });

@@ -30,24 +30,50 @@ const request = (weaponId = "sword") => ({ attackerId: "a", targetId: "b", weapo
 
 /** Ana's attack on Bo as the card stores it, rolled by the core: a natural `natural` (8: 14 vs. 12, a hit). */
 async function hitTarget(natural = 8, over: Partial<TargetState> = {}): Promise<TargetState> {
-  const { state } = await attackTarget(ud10, { actorUuid: "Actor.b", tokenUuid: "Scene.s.Token.b", name: "Bo" }, request(), fighter(), bo(), new ScriptedRoller([natural]), opts);
+  const { state } = await attackTarget(
+    ud10,
+    { actorUuid: "Actor.b", tokenUuid: "Scene.s.Token.b", name: "Bo" },
+    request(),
+    fighter(),
+    bo(),
+    new ScriptedRoller([natural]),
+    opts,
+  );
   return { ...state, ...over };
 }
 
 /** The core's reactions of Bo against Ana's attack with `weaponId`; no dodge in this world. */
-const coreReactions = (weaponId: string) => ud10.reactions(ud10.input(request(weaponId), fighter(), bo(), opts), undefined, { ...opts, allowDodge: false });
+const coreReactions = (weaponId: string) =>
+  ud10.reactions(ud10.input(request(weaponId), fighter(), bo(), opts), undefined, { ...opts, allowDodge: false });
 
 /** Bo's parry rolled on the card through UD10's card rules against the stored result. */
 const parried = async (t: TargetState, natural: number): Promise<AttackResult> =>
-  reactOnCard(t.result, coreReactions("sword").find((r) => r.id === "parry")!, new ScriptedRoller([natural]));
+  reactOnCard(
+    t.result,
+    coreReactions("sword").find((r) => r.id === "parry")!,
+    new ScriptedRoller([natural]),
+  );
 
 /** A damage packet as the core returns it. */
-const packet = (amount: number): DamagePacket => ({ roll: { formula: "1d10x10", total: amount, dice: [{ faces: 10, results: [amount] }], constant: 0 }, amount, penetration: 0 });
+const packet = (amount: number): DamagePacket => ({
+  roll: { formula: "1d10x10", total: amount, dice: [{ faces: 10, results: [amount] }], constant: 0 },
+  amount,
+  penetration: 0,
+});
 
 const gm = { isGM: true, ownsAttacker: false, ownsTarget: false };
 const attackerPlayer = { isGM: false, ownsAttacker: true, ownsTarget: false };
 const defenderPlayer = { isGM: false, ownsAttacker: false, ownsTarget: true };
-const visible = (t: TargetState, v: typeof gm, flags = { reactions: [{ id: "parry" as const, available: true }, { id: "dodge" as const, available: true }] }) =>
+const visible = (
+  t: TargetState,
+  v: typeof gm,
+  flags = {
+    reactions: [
+      { id: "parry" as const, available: true },
+      { id: "dodge" as const, available: true },
+    ],
+  },
+) =>
   buttonsFor(t, v, flags)
     .filter((b) => b.visible)
     .map((b) => b.action);
@@ -102,7 +128,12 @@ describe("attack card phases", () => {
   });
 
   it("UD-DMG-02: applying twice is impossible; undo goes back to apply", async () => {
-    const report = { before: { hp: { value: 20, max: 20 }, ep: { value: 10, max: 10 }, conditions: [] }, after: { hp: { value: 18, max: 20 }, ep: { value: 7, max: 10 }, conditions: [] }, steps: [], added: [] };
+    const report = {
+      before: { hp: { value: 20, max: 20 }, ep: { value: 10, max: 10 }, conditions: [] },
+      after: { hp: { value: 18, max: 20 }, ep: { value: 7, max: 10 }, conditions: [] },
+      steps: [],
+      added: [],
+    };
     const record = undoRecord("Actor.b", report, "u1", "s1");
     const damaged = withDamage(await hitTarget(), packet(9));
     const applied = withApplied(damaged, record, report);
@@ -121,6 +152,7 @@ describe("attack card phases", () => {
     expect(mayPress("parry", attackerPlayer)).toBe(false);
     expect(mayPress("rollDamage", defenderPlayer)).toBe(false);
     expect(mayPress("undoDamage", attackerPlayer)).toBe(false);
-    for (const a of ["parry", "dodge", "noReaction", "rollDamage", "applyDamage", "undoDamage"] as const) expect(mayPress(a, gm)).toBe(true);
+    for (const a of ["parry", "dodge", "noReaction", "rollDamage", "applyDamage", "undoDamage"] as const)
+      expect(mayPress(a, gm)).toBe(true);
   });
 });

@@ -39,7 +39,8 @@ beforeAll(async () => {
       ruleset: ruleset as never,
       implemented: false,
       models: { character: null, npc: null, weapon: null, armor: null },
-      combatantFromActor: (_actor, overrides) => ({ ...FIXTURES[ruleset.id]!.attacker, ...(overrides?.id ? { id: overrides.id } : {}) }) as never,
+      combatantFromActor: (_actor, overrides) =>
+        ({ ...FIXTURES[ruleset.id]!.attacker, ...(overrides?.id ? { id: overrides.id } : {}) }) as never,
       sheetParts: { character: [], npc: [] },
       templates: [],
       movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
@@ -60,7 +61,14 @@ function combatant(id: string, o: { player?: boolean; owner?: boolean; initiativ
     hasPlayerOwner: o.player ?? false,
     initiative: o.initiative ?? null,
     defeated: o.defeated ?? false,
-    actor: o.actor ? { id: `actor-${id}`, uuid: `Actor.${id}`, toObject: () => ({ _id: id, name: id, type: "character", system: {}, items: [] }), statuses: [] } : null,
+    actor: o.actor
+      ? {
+          id: `actor-${id}`,
+          uuid: `Actor.${id}`,
+          toObject: () => ({ _id: id, name: id, type: "character", system: {}, items: [] }),
+          statuses: [],
+        }
+      : null,
     flags: { fray: {} },
     getFlag: (_s: string, k: string) => flags[k],
     setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = structuredClone(v)),
@@ -196,8 +204,25 @@ describe("declaration phase in the tracker", () => {
     world("hitbox");
     const a = combatant("a", { player: true });
     const c = combat(1, [a]);
-    const row = { dataset: { combatantId: "a" } as Record<string, string>, html: "", querySelector: () => null, insertAdjacentHTML(_w: string, h: string) { this.html += h; }, addEventListener() {} };
-    const root = { dataset: {} as Record<string, string>, html: "", querySelector: () => null, querySelectorAll: () => [row], insertAdjacentHTML(_w: string, h: string) { this.html += h; }, addEventListener() {} };
+    const row = {
+      dataset: { combatantId: "a" } as Record<string, string>,
+      html: "",
+      querySelector: () => null,
+      insertAdjacentHTML(_w: string, h: string) {
+        this.html += h;
+      },
+      addEventListener() {},
+    };
+    const root = {
+      dataset: {} as Record<string, string>,
+      html: "",
+      querySelector: () => null,
+      querySelectorAll: () => [row],
+      insertAdjacentHTML(_w: string, h: string) {
+        this.html += h;
+      },
+      addEventListener() {},
+    };
     tracker.onRenderCombatTracker({ viewed: c }, root as never);
     expect(root.html).toContain("Declaring actions");
     expect(root.html).toContain('<span class="fray-rule">HB-ACT-01</span>');
@@ -233,7 +258,10 @@ describe("declarations stored on the Combatant", () => {
   it("HB-ACT-01: a declaration of an older round reads as none; text is escaped in the tracker", () => {
     expect(declarationOf({ round: 1, text: "old" }, 2)).toBeUndefined();
     expect(declarationOf({ round: 2, text: "<b>x</b>" }, 2)).toEqual({ round: 2, text: "<b>x</b>" });
-    const html = declarationRowHtml({ id: "a", declaresNow: false, canDeclare: false, declared: true, visible: { round: 2, text: "<b>x</b>" } }, { localize: (k) => k, format: (k) => k });
+    const html = declarationRowHtml(
+      { id: "a", declaresNow: false, canDeclare: false, declared: true, visible: { round: 2, text: "<b>x</b>" } },
+      { localize: (k) => k, format: (k) => k },
+    );
     expect(html).toContain("&lt;b&gt;x&lt;/b&gt;");
     expect(html).not.toContain("<b>x</b>");
   });

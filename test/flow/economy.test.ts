@@ -4,7 +4,20 @@ import { createEconomy } from "../../src/rules/core/economy.js";
 import { economy } from "../../src/rules/ud10/movement.js";
 import { disengage, ud10, ud10Actions, ud10Options } from "../../src/rules/ud10/index.js";
 import { critical } from "../../src/rules/critical/index.js";
-import { actionEvent, addCosts, bandCharge, FREE_ATTACK_EVENT, moveEvent, pips, poolBadges, reactionCost, reactionEvent, readEconomy, spendEvent, type RoundEvent } from "../../src/foundry/logic/economy.js";
+import {
+  actionEvent,
+  addCosts,
+  bandCharge,
+  FREE_ATTACK_EVENT,
+  moveEvent,
+  pips,
+  poolBadges,
+  reactionCost,
+  reactionEvent,
+  readEconomy,
+  spendEvent,
+  type RoundEvent,
+} from "../../src/foundry/logic/economy.js";
 import { fixture as criticalFixture } from "../contract/fixtures/critical.js";
 import { fighter } from "../rules/ud10-fixtures.js";
 
@@ -40,7 +53,11 @@ describe("round economy", () => {
   it("UD-MOV-03: full movement spends movement and action", () => {
     const e = after([moveEvent({ slots: { movement: 1, action: 1 } })]);
     expect(used(e)).toMatchObject({ movement: 1, action: 1, reaction: 0 });
-    expect(pips(e, spec).filter((p) => p.spent).map((p) => p.slot)).toEqual(["movement", "action"]);
+    expect(
+      pips(e, spec)
+        .filter((p) => p.spent)
+        .map((p) => p.slot),
+    ).toEqual(["movement", "action"]);
   });
 
   it("UD-OPT-01/02: fleeing costs the movement; retreating the movement, action and reaction; a free attack nothing", () => {
@@ -85,7 +102,10 @@ describe("round economy of any ruleset", () => {
     const band = (m: number) => ud10.movementBand(stats, m, {});
     const bands = ud10.movement(stats, {});
     expect(bandCharge(band, bands, 0, 1, disengage([], "retreat", opts).cost)).toEqual({ slots: { movement: 1, action: 1, reaction: 1 } });
-    expect(addCosts({ slots: { action: 1 } }, { slots: { action: 1 }, pools: { ap: 2 } })).toEqual({ slots: { action: 2 }, pools: { ap: 2 } });
+    expect(addCosts({ slots: { action: 1 } }, { slots: { action: 1 }, pools: { ap: 2 } })).toEqual({
+      slots: { action: 2 },
+      pools: { ap: 2 },
+    });
   });
 
   it("UD-REA-01, ZN-REA-01: a reaction costs the ruleset's reaction action", () => {

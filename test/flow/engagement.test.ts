@@ -1,8 +1,22 @@
 /** Melee engagement and disengaging (UD-OPT-01 fleeing, UD-OPT-02 retreat, UD-RND-02). */
 import { describe, expect, it } from "vitest";
-import { bySpaces, disengageChoices, engagedWith, gridMetres, leftBehind, withinReach, type Placed } from "../../src/foundry/logic/engagement.js";
+import {
+  bySpaces,
+  disengageChoices,
+  engagedWith,
+  gridMetres,
+  leftBehind,
+  withinReach,
+  type Placed,
+} from "../../src/foundry/logic/engagement.js";
 
-const at = (id: string, disposition: number, col: number, row: number, out = false): Placed => ({ id, disposition, x: col * 1.5 + 0.75, y: row * 1.5 + 0.75, out });
+const at = (id: string, disposition: number, col: number, row: number, out = false): Placed => ({
+  id,
+  disposition,
+  x: col * 1.5 + 0.75,
+  y: row * 1.5 + 0.75,
+  out,
+});
 
 describe("engagement", () => {
   const hero = at("hero", 1, 5, 5);
@@ -37,12 +51,23 @@ describe("engagement", () => {
 });
 
 describe("engagement on the scene's grid", () => {
-  const at = (id: string, disposition: number, offsets: { i: number; j: number }[], x = 0, y = 0): Placed => ({ id, disposition, x, y, offsets });
+  const at = (id: string, disposition: number, offsets: { i: number; j: number }[], x = 0, y = 0): Placed => ({
+    id,
+    disposition,
+    x,
+    y,
+    offsets,
+  });
   // Square-grid adjacency as Foundry's `grid.testAdjacency` answers it: the eight neighbours.
   const square = (a: { i: number; j: number }, b: { i: number; j: number }) => Math.max(Math.abs(a.i - b.i), Math.abs(a.j - b.j)) === 1;
 
   it("UD-OPT-01: a large token is engaged by anyone next to any of its spaces", () => {
-    const ogre = at("ogre", -1, [{ i: 0, j: 0 }, { i: 0, j: 1 }, { i: 1, j: 0 }, { i: 1, j: 1 }]);
+    const ogre = at("ogre", -1, [
+      { i: 0, j: 0 },
+      { i: 0, j: 1 },
+      { i: 1, j: 0 },
+      { i: 1, j: 1 },
+    ]);
     const hero = at("hero", 1, [{ i: 2, j: 2 }]);
     const far = at("far", 1, [{ i: 4, j: 4 }]);
     const adjacent = bySpaces(square);
@@ -54,7 +79,10 @@ describe("engagement on the scene's grid", () => {
   });
 
   it("UD-OPT-02: without grid spaces (a gridless scene) a reach of one grid space in metres decides", () => {
-    const adjacent = bySpaces(square, withinReach(2, (a, b) => Math.hypot(a.x - b.x, a.y - b.y)));
+    const adjacent = bySpaces(
+      square,
+      withinReach(2, (a, b) => Math.hypot(a.x - b.x, a.y - b.y)),
+    );
     const hero: Placed = { id: "hero", disposition: 1, x: 0, y: 0 };
     const orc: Placed = { id: "orc", disposition: -1, x: 1.9, y: 0 };
     expect(engagedWith(hero, [orc], adjacent).map((p) => p.id)).toEqual(["orc"]);

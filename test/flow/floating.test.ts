@@ -11,7 +11,10 @@ const de = readLang("de");
 
 describe("floating numbers", () => {
   it("UD-DMG-02: HP and EP lost float as negative numbers, in the reader's language", () => {
-    const changes = floatingChanges({ hp: { value: 10, max: 10 }, ep: { value: 8, max: 12 }, conditions: [] }, { hp: { value: 5, max: 10 }, ep: { value: 8, max: 12 }, conditions: [] });
+    const changes = floatingChanges(
+      { hp: { value: 10, max: 10 }, ep: { value: 8, max: 12 }, conditions: [] },
+      { hp: { value: 5, max: 10 }, ep: { value: 8, max: 12 }, conditions: [] },
+    );
     expect(changes).toEqual([{ label: "FRAY.Floating.hp", delta: -5 }]);
     expect(floatingText(changes[0]!, (k) => lookup(en, k) ?? k)).toBe("\u22125 HP");
     expect(floatingText(changes[0]!, (k) => lookup(de, k) ?? k)).toBe("\u22125 LP");

@@ -46,7 +46,14 @@ describe("tracker initiative", () => {
   });
 
   it("combatants without initiative sort last", () => {
-    expect([{ initiative: null, name: "a" }, { initiative: 3, name: "b" }].sort(compareInitiative).map((r) => r.name)).toEqual(["b", "a"]);
+    expect(
+      [
+        { initiative: null, name: "a" },
+        { initiative: 3, name: "b" },
+      ]
+        .sort(compareInitiative)
+        .map((r) => r.name),
+    ).toEqual(["b", "a"]);
   });
 });
 
@@ -60,7 +67,8 @@ describe("tracker initiative across passes", () => {
   });
 
   it("UD-INI-01: the tie-break weighs the Initiative value before DEX, the same in every pass", () => {
-    const first = (x: readonly number[], y: readonly number[]) => compareInitiative({ initiative: 7, tiebreak: x, name: "x" }, { initiative: 7, tiebreak: y, name: "y" }) < 0;
+    const first = (x: readonly number[], y: readonly number[]) =>
+      compareInitiative({ initiative: 7, tiebreak: x, name: "x" }, { initiative: 7, tiebreak: y, name: "y" }) < 0;
     expect(first([5, 2], [4, 9])).toBe(true);
     expect(first([4, 3], [4, 2])).toBe(true);
   });
@@ -86,7 +94,11 @@ describe("initiative groups as v13 CombatantGroups", () => {
       async createEmbeddedDocuments(type: string, data: Record<string, unknown>[]) {
         expect(type).toBe("CombatantGroup");
         return data.map((d) => {
-          const g = { id: `g${groups.length + 1}`, data: d, getFlag: (_s: string, k: string) => (d.flags as { fray: Record<string, unknown> }).fray[k] };
+          const g = {
+            id: `g${groups.length + 1}`,
+            data: d,
+            getFlag: (_s: string, k: string) => (d.flags as { fray: Record<string, unknown> }).fray[k],
+          };
           groups.push(g);
           return g;
         });

@@ -21,7 +21,18 @@ import { installFoundryStub } from "../support/foundry-stub.js";
 import { readSources, packFolders } from "../support/packs.js";
 
 const kara = () =>
-  parseCritical({ id: "kara", name: "Kara", quickness: 10, selfDiscipline: 15, physique: { ranks: 8, total: 48 }, defense: 15, baseMove: 10, skills: { blades: 70 }, weapons: [], armor: [] });
+  parseCritical({
+    id: "kara",
+    name: "Kara",
+    quickness: 10,
+    selfDiscipline: 15,
+    physique: { ranks: 8, total: 48 },
+    defense: 15,
+    baseMove: 10,
+    skills: { blades: 70 },
+    weapons: [],
+    armor: [],
+  });
 
 describe("round economy stamped with its round", () => {
   const spec = ud10Economy();
@@ -82,7 +93,11 @@ describe("ruler budget over any ruleset's bands", () => {
   });
 
   it("HB-ACT-02: on a scene measured in feet, the ruler's units become metres before the bands are compared", () => {
-    const budget = { bands: [{ id: "step", label: "x", rule: "HB-ACT-02" as const, maxMetres: toMetres(5, "ft"), cost: {} }], movedBefore: undefined, metresPerUnit: toMetres(1, "ft") };
+    const budget = {
+      bands: [{ id: "step", label: "x", rule: "HB-ACT-02" as const, maxMetres: toMetres(5, "ft"), cost: {} }],
+      movedBefore: undefined,
+      metresPerUnit: toMetres(1, "ft"),
+    };
     expect(waypointColour(budget, { measurement: { cost: 5 } })).toBe(BAND_PALETTE[0]);
     expect(waypointColour(budget, { measurement: { cost: 10 } })).toBe(BEYOND_COLOUR);
     // Moved before in a started combat counts on top of the planned path.

@@ -23,7 +23,13 @@ beforeAll(async () => {
 
 describe("Quench batches in the release build", () => {
   it("are a world setting (only the GM changes world settings), shown in the menu, off by default, reloading the world", () => {
-    expect(stub.game.settings.registered.get("fray.quenchBatches")).toMatchObject({ scope: "world", config: true, type: Boolean, default: false, requiresReload: true });
+    expect(stub.game.settings.registered.get("fray.quenchBatches")).toMatchObject({
+      scope: "world",
+      config: true,
+      type: Boolean,
+      default: false,
+      requiresReload: true,
+    });
   });
 
   it("register every batch with Quench when the setting is on", () => {

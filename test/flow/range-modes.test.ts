@@ -30,14 +30,35 @@ const ana = fighter();
 const rifle = ana.weapons.find((w) => w.id === "rifle")!;
 const weapon = { id: "rifle", name: "Rifle", modes: rifle.modes.map((m) => ({ id: m.id, label: m.label })) };
 const bo = (rangeMetres: number): DialogTarget => ({ id: "bo", name: "Bo", combatant: target(), rangeMetres });
-const dialogData = (targets: DialogTarget[]): AttackDialogData => ({ ruleset: ud10 as never, options: OPTIONS, attacker: ana, weapon, targets });
+const dialogData = (targets: DialogTarget[]): AttackDialogData => ({
+  ruleset: ud10 as never,
+  options: OPTIONS,
+  attacker: ana,
+  weapon,
+  targets,
+});
 const choices = (modeId?: string): AttackChoices => ({ ...dialogDefaults(dialogData([bo(0)])), modeId });
-const request = (rangeMetres: number, modeId?: string): AttackRequest => ({ attackerId: "ana", targetId: "bo", weaponId: "rifle", modeId, distanceMetres: rangeMetres });
-const modifierOf = (rangeMetres: number, modeId?: string) => targetOdds(ud10, request(rangeMetres, modeId), ana, target(), OPTIONS).modifier!;
+const request = (rangeMetres: number, modeId?: string): AttackRequest => ({
+  attackerId: "ana",
+  targetId: "bo",
+  weaponId: "rifle",
+  modeId,
+  distanceMetres: rangeMetres,
+});
+const modifierOf = (rangeMetres: number, modeId?: string) =>
+  targetOdds(ud10, request(rangeMetres, modeId), ana, target(), OPTIONS).modifier!;
 
 /** The card's check lines of one attack at Bo, resolved with the given dice. */
 async function card(rangeMetres: number, modeId: string | undefined, dice: number[]) {
-  const attacked = await attackTarget(ud10, { actorUuid: "Actor.b", tokenUuid: "Scene.s.Token.b", name: "Bo" }, request(rangeMetres, modeId), ana, target(), new ScriptedRoller(dice), OPTIONS);
+  const attacked = await attackTarget(
+    ud10,
+    { actorUuid: "Actor.b", tokenUuid: "Scene.s.Token.b", name: "Bo" },
+    request(rangeMetres, modeId),
+    ana,
+    target(),
+    new ScriptedRoller(dice),
+    OPTIONS,
+  );
   const input = ud10.input(attacked.state.request, ana, target(), OPTIONS);
   const mode = rifle.modes.find((m) => m.id === modeId)?.label;
   const context = attackMessageContext([attacked.state], { attacker: "Ana", weapon: "Rifle", mode }, i18n).targets[0]!;

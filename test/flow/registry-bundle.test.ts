@@ -73,8 +73,18 @@ describe("registry", () => {
   it("game.fray lists four rulesets, each binding holding its core ruleset; the world's binding is UD10", () => {
     expect(api().registry.ids()).toEqual(["ud10", "hitbox", "critical", "zones"]);
     for (const b of api().registry.list()) expect(b.ruleset.id).toBe(b.id);
-    expect(api().registry.list().filter((b) => b.implemented).map((b) => b.id)).toEqual(["ud10"]);
-    expect(api().rulesets).toMatchObject({ ud10: { id: "ud10" }, hitbox: { id: "hitbox" }, critical: { id: "critical" }, zones: { id: "zones" } });
+    expect(
+      api()
+        .registry.list()
+        .filter((b) => b.implemented)
+        .map((b) => b.id),
+    ).toEqual(["ud10"]);
+    expect(api().rulesets).toMatchObject({
+      ud10: { id: "ud10" },
+      hitbox: { id: "hitbox" },
+      critical: { id: "critical" },
+      zones: { id: "zones" },
+    });
     expect(api().binding.id).toBe("ud10");
     expect(api().sources.ud10CombatantFromActor).toBeTypeOf("function");
   });
@@ -135,7 +145,13 @@ describe("the Actor class", () => {
 
   it("an actor of another ruleset is recognised: no combatant, its ruleset named", () => {
     const Actor = actorClass();
-    const bruiser = new Actor({ _id: "b", name: "Bruiser", type: "npc", system: { ruleset: "hitbox", abilities: { strength: 2 } }, items: [] });
+    const bruiser = new Actor({
+      _id: "b",
+      name: "Bruiser",
+      type: "npc",
+      system: { ruleset: "hitbox", abilities: { strength: 2 } },
+      items: [],
+    });
     bruiser.prepareDerivedData();
     expect(bruiser.combatant).toBeUndefined();
     expect(bruiser.foreignRuleset).toBe("hitbox");

@@ -20,7 +20,13 @@ describe("UD-ACT-02: actions besides the attack", () => {
   it("the Actions row offers the core's actions except the attack, labelled from the core's keys", () => {
     expect(sheetActions(defs).map((a) => a.id)).toEqual(["aim", "ready", "reload", "useItem", "skill"]);
     const buttons = actionButtons({ localize: (k) => `<${k}>` }, defs);
-    expect(buttons.map((b) => b.label)).toEqual(["<FRAY.Situation.Ud10.Action.aim>", "<FRAY.Action.ready>", "<FRAY.Action.reload>", "<FRAY.Action.useItem>", "<FRAY.Action.skill>"]);
+    expect(buttons.map((b) => b.label)).toEqual([
+      "<FRAY.Situation.Ud10.Action.aim>",
+      "<FRAY.Action.ready>",
+      "<FRAY.Action.reload>",
+      "<FRAY.Action.useItem>",
+      "<FRAY.Action.skill>",
+    ]);
     expect(buttons.every((b) => (b.rule === "UD-ACT-02" || b.rule === "UD-ATK-04") && b.icon.startsWith("fa-"))).toBe(true);
     expect(isAction("reload", defs)).toBe(true);
     expect(isAction("dance", defs)).toBe(false);
@@ -48,7 +54,8 @@ describe("UD-ACT-02: actions besides the attack", () => {
     const afterAttack = spendEvent(fresh(), actionEvent("attack", defs)).economy;
     const afterReload = spendEvent(fresh(), actionEvent("reload", defs)).economy;
     for (const spent of [afterAttack, afterReload]) {
-      for (const a of ACTIONS) expect(decideAction(a.id, spent, defs)).toEqual({ ok: false, key: "FRAY.Flow.Error.NoAction", short: "action" });
+      for (const a of ACTIONS)
+        expect(decideAction(a.id, spent, defs)).toEqual({ ok: false, key: "FRAY.Flow.Error.NoAction", short: "action" });
     }
   });
 

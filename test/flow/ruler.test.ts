@@ -50,7 +50,11 @@ describe("token ruler bands", () => {
 
   it("the ruler counts what was moved this round plus the path past the last passed waypoint", () => {
     const start = { stage: "passed" as const, measurement: { cost: 3 } };
-    const planned = { stage: "planned" as const, measurement: { cost: 9 }, previous: { stage: "planned" as const, measurement: { cost: 6 }, previous: start } };
+    const planned = {
+      stage: "planned" as const,
+      measurement: { cost: 9 },
+      previous: { stage: "planned" as const, measurement: { cost: 6 }, previous: start },
+    };
     const metres = (u: number) => u;
     expect(rulerMetres(planned, 4.5, metres)).toBe(10.5);
     expect(bandFor(rulerMetres(planned, 4.5, metres)!, f)).toBe("full");

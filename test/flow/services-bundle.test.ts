@@ -77,8 +77,28 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
 }
 
-const sword = { _id: "sword", name: "Sabre", type: "weapon", system: { kind: "melee", attackModifier: 1, damage: "2+1d10", penetration: 0, rangeIncrement: 0, modes: [], canParry: true, shield: false, description: "" } };
-const vest = { _id: "vest", name: "Vest", type: "armor", system: { zones: { torso: { rating: 2, buffer: 1 } }, equipped: true, description: "" } };
+const sword = {
+  _id: "sword",
+  name: "Sabre",
+  type: "weapon",
+  system: {
+    kind: "melee",
+    attackModifier: 1,
+    damage: "2+1d10",
+    penetration: 0,
+    rangeIncrement: 0,
+    modes: [],
+    canParry: true,
+    shield: false,
+    description: "",
+  },
+};
+const vest = {
+  _id: "vest",
+  name: "Vest",
+  type: "armor",
+  system: { zones: { torso: { rating: 2, buffer: 1 } }, equipped: true, description: "" },
+};
 
 /** Ayla (with a sabre and a vest, both findable by UUID) and a targeted bandit. */
 function world() {
@@ -148,7 +168,10 @@ describe("hotbar macros", () => {
     await api().rollItemMacro(42);
     expect(StubRoll.evaluated).toHaveLength(0);
     expect(StubChatMessage.created).toHaveLength(0);
-    expect(stub.ui.notifications.messages.map((m) => m.text)).toEqual([lookup(en, "FRAY.Macro.WeaponGone"), 'Field "uuid": expected a text.']);
+    expect(stub.ui.notifications.messages.map((m) => m.text)).toEqual([
+      lookup(en, "FRAY.Macro.WeaponGone"),
+      'Field "uuid": expected a text.',
+    ]);
   });
 });
 
@@ -236,7 +259,12 @@ describe("the effect service", () => {
     const combat = { id: "c1", round: 3, turn: 0, turns: [{}], combatants: [{ actor: holder }] };
     expect(await api().startEffect(holder, { name: "Rally", rounds: 1, delayRounds: 1, statuses: ["rallied"] }, combat)).toBe(true);
     expect(holder.effects).toHaveLength(1);
-    expect(holder.effects[0]).toMatchObject({ name: "Rally", disabled: true, statuses: ["rallied"], duration: { combat: "c1", rounds: 1 } });
+    expect(holder.effects[0]).toMatchObject({
+      name: "Rally",
+      disabled: true,
+      statuses: ["rallied"],
+      duration: { combat: "c1", rounds: 1 },
+    });
 
     // Every connected client sees the round change; only the active GM ("gm") writes.
     combat.round = 4;

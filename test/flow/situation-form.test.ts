@@ -26,9 +26,15 @@ describe("situation form", () => {
   it("UD-COV-01: numbers typed as text are read as numbers; out of bounds or not a number names the field", () => {
     expect(readSituationValue(field("cover"), "2", "ud10")).toBe(2);
     expect(readSituationValue(field("cover"), "", "ud10")).toBe(field("cover").default);
-    expect(() => readSituationValue(field("cover"), "-1e9", "ud10")).toThrow(expect.objectContaining({ name: "FrayError", data: expect.objectContaining({ field: "situation.cover" }) }));
-    expect(() => readSituationValue(field("aim"), "ten", "ud10")).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "situation.aim" }) }));
-    expect(() => readSituationValue(field("aim"), "1.5", "ud10")).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "situation.aim" }) }));
+    expect(() => readSituationValue(field("cover"), "-1e9", "ud10")).toThrow(
+      expect.objectContaining({ name: "FrayError", data: expect.objectContaining({ field: "situation.cover" }) }),
+    );
+    expect(() => readSituationValue(field("aim"), "ten", "ud10")).toThrow(
+      expect.objectContaining({ data: expect.objectContaining({ field: "situation.aim" }) }),
+    );
+    expect(() => readSituationValue(field("aim"), "1.5", "ud10")).toThrow(
+      expect.objectContaining({ data: expect.objectContaining({ field: "situation.aim" }) }),
+    );
   });
 
   it("UD-ATK-03: checkboxes read as booleans; the read values plan the attack the core would plan", () => {
@@ -37,7 +43,12 @@ describe("situation form", () => {
     expect(values.unanticipated).toBe(true);
     expect(values.aim).toBe(2);
     expect(values.badVisibility).toBe(false);
-    const input = ud10.input!({ attackerId: ranged.id, targetId: fixture.target.id, weaponId: "rifle", distanceMetres: 20, situation: values }, ranged, fixture.target, ud10.defaults());
+    const input = ud10.input!(
+      { attackerId: ranged.id, targetId: fixture.target.id, weaponId: "rifle", distanceMetres: 20, situation: values },
+      ranged,
+      fixture.target,
+      ud10.defaults(),
+    );
     const plan = ud10.planAttack(input, ud10.defaults());
     expect(plan.modifiers.some((m) => m.rule === "UD-ATK-04" && m.value === 4)).toBe(true);
   });

@@ -2,12 +2,24 @@
 import { describe, expect, it } from "vitest";
 import type { DamagePacket } from "../../src/rules/core/ruleset.js";
 import { ud10 } from "../../src/rules/ud10/index.js";
-import { ledgerEntry, ledgerEntryOf, ledgerKey, ledgerUpdate, statusChanges, undoneState, undoRecord } from "../../src/foundry/logic/undo.js";
+import {
+  ledgerEntry,
+  ledgerEntryOf,
+  ledgerKey,
+  ledgerUpdate,
+  statusChanges,
+  undoneState,
+  undoRecord,
+} from "../../src/foundry/logic/undo.js";
 import { UD10_VITALS } from "../../src/foundry/rulesets/ud10/card.js";
 import { target } from "../rules/ud10-fixtures.js";
 
 const opts = ud10.defaults();
-const packet = (amount: number, extra: Partial<DamagePacket> = {}): DamagePacket => ({ roll: { formula: String(amount), total: amount, dice: [], constant: amount }, amount, ...extra });
+const packet = (amount: number, extra: Partial<DamagePacket> = {}): DamagePacket => ({
+  roll: { formula: String(amount), total: amount, dice: [], constant: amount },
+  amount,
+  ...extra,
+});
 
 describe("undo records", () => {
   it("UD-ZON-01, UD-DMG-03: records the exact HP and EP before and after a hit on the vest", () => {
@@ -19,9 +31,13 @@ describe("undo records", () => {
     expect(record.after.hp).toEqual(report.after.hp);
     expect(record.after.ep).toEqual(report.after.ep);
     expect(record.steps.map((s) => s.rule)).toEqual(report.steps.map((s) => s.rule));
-    expect(ud10.vitalsUpdate(report.after)).toEqual({ system: { hp: { value: report.after.hp!.value }, ep: { value: report.after.ep!.value } } });
+    expect(ud10.vitalsUpdate(report.after)).toEqual({
+      system: { hp: { value: report.after.hp!.value }, ep: { value: report.after.ep!.value } },
+    });
     const entry = ledgerEntryOf(record, "m1", 0);
-    expect(ud10.vitalsUpdate(undoneState(report.after, entry.delta, UD10_VITALS))).toEqual({ system: { hp: { value: bo.hp.value }, ep: { value: bo.ep.value } } });
+    expect(ud10.vitalsUpdate(undoneState(report.after, entry.delta, UD10_VITALS))).toEqual({
+      system: { hp: { value: bo.hp.value }, ep: { value: bo.ep.value } },
+    });
   });
 
   it("UD-DMG-04: a hit that drops HP to 0 adds incapacitated; undo removes only what it added", () => {
@@ -52,7 +68,12 @@ describe("undo records", () => {
     const update = ledgerUpdate(key, ledgerEntryOf(record, "m1", 2));
     const flags = { ledger: { [key]: update[`flags.fray.ledger.${key}`] } };
     const actor = { getFlag: (_s: string, k: string) => (flags as Record<string, unknown>)[k] };
-    expect(ledgerEntry(actor, key)).toMatchObject({ stamp: "s1", index: 2, undone: false, delta: { hp: { before: 20, after: report.after.hp!.value } } });
+    expect(ledgerEntry(actor, key)).toMatchObject({
+      stamp: "s1",
+      index: 2,
+      undone: false,
+      delta: { hp: { before: 20, after: report.after.hp!.value } },
+    });
     const forged = { getFlag: () => ({ [key]: { stamp: 7, delta: { hp: { before: "x", after: 3 } } } }) };
     expect(ledgerEntry(forged, key)).toBeUndefined();
   });

@@ -55,7 +55,13 @@ function guard(overrides: Record<string, unknown> = {}): CriticalCombatant {
   });
 }
 
-const request = (o: Partial<AttackRequest> = {}): AttackRequest => ({ attackerId: "kara", targetId: "guard", weaponId: "sword", distanceMetres: 1.5, ...o });
+const request = (o: Partial<AttackRequest> = {}): AttackRequest => ({
+  attackerId: "kara",
+  targetId: "guard",
+  weaponId: "sword",
+  distanceMetres: 1.5,
+  ...o,
+});
 const plan = (r: AttackRequest, a = fighter(), t = guard()) => planStep(critical, r, a, t, opts).plan;
 const byLabel = (mods: { label: string; value: number }[]) => Object.fromEntries(mods.map((m) => [m.label, m.value]));
 
@@ -98,14 +104,17 @@ describe("Critical play contract: input and situation", () => {
 
   it("CR-PAR-01, CR-PAR-02: the parry counts as the defender declared it; the request's reaction only names it", () => {
     const parrying = fighter({ parry: { guard: 20 } });
-    const shot = (r: Partial<AttackRequest>) => plan({ attackerId: "guard", targetId: "kara", weaponId: "pistol", ...r }, guard(), parrying);
+    const shot = (r: Partial<AttackRequest>) =>
+      plan({ attackerId: "guard", targetId: "kara", weaponId: "pistol", ...r }, guard(), parrying);
     // Missile attack: 20 OB at 2:1 is +10 DB against the guard.
     expect(byLabel(shot({}).difficulty.modifiers)["FRAY.Mod.Parry"]).toBe(10);
     expect(shot({ reaction: "parry" })).toEqual(shot({}));
     expect(shot({ reaction: "none" })).toEqual(shot({}));
     // The allocation named the guard only: another foe's attack meets no parry.
     const other = guard({ id: "other", name: "Other" });
-    expect(byLabel(plan({ attackerId: "other", targetId: "kara", weaponId: "pistol" }, other, parrying).difficulty.modifiers)["FRAY.Mod.Parry"]).toBeUndefined();
+    expect(
+      byLabel(plan({ attackerId: "other", targetId: "kara", weaponId: "pistol" }, other, parrying).difficulty.modifiers)["FRAY.Mod.Parry"],
+    ).toBeUndefined();
     const e = errorOf(() => shot({ reaction: "dodge" }));
     expect(e.key).toBe("FRAY.Error.Field");
     expect(e.data.field).toBe("reaction");
@@ -138,7 +147,10 @@ describe("Critical play contract: input and situation", () => {
     const states: [CriticalCombatant, CriticalCombatant][] = [
       [fighter(), guard()],
       [fighter({ stun: 2, parry: { guard: 10 } }), guard({ conditions: ["constrained"], parry: { kara: 20 } })],
-      [fighter({ effects: [{ id: "penalty-1", kind: "penalty", rule: "CR-CRT-02", label: "x", value: -20 }] }), guard({ conditions: ["unconscious"] })],
+      [
+        fighter({ effects: [{ id: "penalty-1", kind: "penalty", rule: "CR-CRT-02", label: "x", value: -20 }] }),
+        guard({ conditions: ["unconscious"] }),
+      ],
     ];
     for (const [a, t] of states) {
       const fields = critical.situation!({ attacker: a, target: t, weaponId: "sword", distanceMetres: 1.5 }, opts);
@@ -167,7 +179,9 @@ describe("Critical play contract: input and situation", () => {
     expect(field({ cover: -10 })).toBe("situation.cover");
     expect(field({ cover: [10] })).toBe("situation.cover");
     expect(field({ unseen: "yes" })).toBe("situation.unseen");
-    expect(errorOf(() => parseCriticalSituation({ cover: "x" }, "rounds[0].kara.situation")).data.field).toBe("rounds[0].kara.situation.cover");
+    expect(errorOf(() => parseCriticalSituation({ cover: "x" }, "rounds[0].kara.situation")).data.field).toBe(
+      "rounds[0].kara.situation.cover",
+    );
   });
 
   it("CR-ATK-01: an attack needs one target and takes no mode", () => {
@@ -222,7 +236,14 @@ describe("Critical play contract: actions and conditions", () => {
 
 describe("Critical play contract: vitals", () => {
   it("CR-HIT-01, CR-BLD-01: withVitals puts back what vitals reads", async () => {
-    const step = await attackStep(fixture.ruleset, fixture.request, fixture.attacker, fixture.target, new ScriptedRoller(fixture.hitFaces), opts);
+    const step = await attackStep(
+      fixture.ruleset,
+      fixture.request,
+      fixture.attacker,
+      fixture.target,
+      new ScriptedRoller(fixture.hitFaces),
+      opts,
+    );
     const after = step.report!.after;
     expect(vitals(critical.withVitals!(fixture.target, after))).toEqual(after);
     expect(after.hp).toEqual({ value: 31, max: 48 });
@@ -230,7 +251,14 @@ describe("Critical play contract: vitals", () => {
   });
 
   it("CR-HIT-01, CR-STN-02, CR-CRT-02: vitalsUpdate writes hits, stun and lasting effects so that the actor source reads them back", async () => {
-    const step = await attackStep(fixture.ruleset, fixture.request, fixture.attacker, fixture.target, new ScriptedRoller(fixture.hitFaces), opts);
+    const step = await attackStep(
+      fixture.ruleset,
+      fixture.request,
+      fixture.attacker,
+      fixture.target,
+      new ScriptedRoller(fixture.hitFaces),
+      opts,
+    );
     const states = [
       step.report!.after,
       {
@@ -239,7 +267,15 @@ describe("Critical play contract: vitals", () => {
         stun: 3,
         conditions: ["unconscious", "down"],
         effects: [
-          { id: "bleed-1", kind: "bleed", rule: "CR-BLD-01" as const, label: "FRAY.Critical.Effect.bleed", value: 5, location: "leg", treated: ["staunch"] },
+          {
+            id: "bleed-1",
+            kind: "bleed",
+            rule: "CR-BLD-01" as const,
+            label: "FRAY.Critical.Effect.bleed",
+            value: 5,
+            location: "leg",
+            treated: ["staunch"],
+          },
           { id: "injury-1", kind: "injury", rule: "CR-CRT-02" as const, label: "A shattered knee.", location: "leg", stops: ["move"] },
           { id: "dying-1", kind: "dying", rule: "CR-DTH-01" as const, label: "FRAY.Critical.Effect.dying", rounds: 4 },
         ],
@@ -270,7 +306,9 @@ describe("Critical play contract: round lifecycle", () => {
   it("CR-STN-01: a stunned combatant starts the round with half the AP", () => {
     const start = critical.startRound!(fighter({ stun: 2 }), undefined, 2, opts);
     expect(start.economy.pools.ap).toEqual({ value: 2, max: 2 });
-    expect(start.events).toEqual([{ rule: "CR-STN-01", label: "FRAY.Critical.Lifecycle.StunnedRound", data: { actor: "Kara", ap: 2, stun: 2 } }]);
+    expect(start.events).toEqual([
+      { rule: "CR-STN-01", label: "FRAY.Critical.Lifecycle.StunnedRound", data: { actor: "Kara", ap: 2, stun: 2 } },
+    ]);
   });
 
   it("CR-AP-01, CR-HIT-02: a combatant out of the fight starts the round with no AP", () => {
@@ -317,7 +355,9 @@ describe("Critical play contract: round lifecycle", () => {
     const outcome: ActionOutcome = { kind: "action", id: "attack" };
     const after = critical.afterAction!(stunned, outcome, spent, opts);
     expect(after.economy.pools.ap).toEqual({ value: 1, max: 2 });
-    expect(after.events).toEqual([{ rule: "CR-STN-01", label: "FRAY.Critical.Log.ApCut", data: { actor: "Guard", ap: 1, max: 2, stun: 3 } }]);
+    expect(after.events).toEqual([
+      { rule: "CR-STN-01", label: "FRAY.Critical.Log.ApCut", data: { actor: "Guard", ap: 1, max: 2, stun: 3 } },
+    ]);
     // Never grows back within the round, and a second call changes nothing.
     const again = critical.afterAction!(stunned, outcome, after.economy, opts);
     expect(again.economy.pools.ap).toEqual({ value: 1, max: 2 });
@@ -362,7 +402,9 @@ describe("Critical play contract: forced Self Discipline test", () => {
   });
 
   it("CR-HIT-02: a check Critical does not force is refused, naming it", async () => {
-    await expect(critical.forcedCheck!(atZero(-1), { id: "blackout", label: "x", rule: "CR-HIT-02" }, new ScriptedRoller([50]), opts)).rejects.toMatchObject({
+    await expect(
+      critical.forcedCheck!(atZero(-1), { id: "blackout", label: "x", rule: "CR-HIT-02" }, new ScriptedRoller([50]), opts),
+    ).rejects.toMatchObject({
       key: "FRAY.Error.Field",
       data: { field: "forced.id" },
     });
@@ -371,10 +413,24 @@ describe("Critical play contract: forced Self Discipline test", () => {
 
 describe("Critical play contract: the fixture", () => {
   it("CR-ATK-02: the fixture's hit lands and changes the target's hits; its miss finds nothing on the table", async () => {
-    const hitStep = await attackStep(fixture.ruleset, fixture.request, fixture.attacker, fixture.target, new ScriptedRoller(fixture.hitFaces), opts);
+    const hitStep = await attackStep(
+      fixture.ruleset,
+      fixture.request,
+      fixture.attacker,
+      fixture.target,
+      new ScriptedRoller(fixture.hitFaces),
+      opts,
+    );
     expect(hitStep.result.lookups?.[0]?.result).toBe("13BP");
     expect(hitStep.target!.hits.value).toBe(31);
-    const missStep = await attackStep(fixture.ruleset, fixture.request, fixture.attacker, fixture.target, new ScriptedRoller(fixture.missFaces), opts);
+    const missStep = await attackStep(
+      fixture.ruleset,
+      fixture.request,
+      fixture.attacker,
+      fixture.target,
+      new ScriptedRoller(fixture.missFaces),
+      opts,
+    );
     expect(missStep.result).toMatchObject({ hit: false, lands: false });
     expect((missStep.result as CriticalAttackResult).detail.fumble).toBe(false);
   });

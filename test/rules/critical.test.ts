@@ -93,11 +93,19 @@ function guard(overrides: Record<string, unknown> = {}): CriticalCombatant {
   });
 }
 
-const input = (o: Partial<CriticalAttackInput> = {}): CriticalAttackInput => ({ attacker: fighter(), target: guard(), weaponId: "sword", ...o });
+const input = (o: Partial<CriticalAttackInput> = {}): CriticalAttackInput => ({
+  attacker: fighter(),
+  target: guard(),
+  weaponId: "sword",
+  ...o,
+});
 const labels = (mods: { label: string; value: number }[]) => Object.fromEntries(mods.map((m) => [m.label, m.value]));
 
 /** Resolves an attack with scripted faces: attack roll faces, then the critical roll if any. */
-async function attack(i: CriticalAttackInput, faces: number[]): Promise<{ plan: AttackPlan; result: CriticalAttackResult; packet?: CriticalDamagePacket; dice: ScriptedRoller }> {
+async function attack(
+  i: CriticalAttackInput,
+  faces: number[],
+): Promise<{ plan: AttackPlan; result: CriticalAttackResult; packet?: CriticalDamagePacket; dice: ScriptedRoller }> {
   const dice = new ScriptedRoller(faces);
   const plan = critical.planAttack(i, opts);
   const result = (await critical.resolveAttack(plan, i, dice, opts)) as CriticalAttackResult;
@@ -108,9 +116,23 @@ async function attack(i: CriticalAttackInput, faces: number[]): Promise<{ plan: 
 /** A damage packet carrying one critical entry's effects. */
 function critPacket(effects: CriticalEffect[], attackHits = 0, location: CriticalEntry["location"] = "chest"): CriticalDamagePacket {
   const extra = effects.reduce((s, e) => s + (e.type === "hits" ? e.value : 0), 0);
-  const entry: CriticalEntry = { id: "x", name: "test", severity: "C", range: [1, 10], um66: false, text: "A test wound.", location, effects };
+  const entry: CriticalEntry = {
+    id: "x",
+    name: "test",
+    severity: "C",
+    range: [1, 10],
+    um66: false,
+    text: "A test wound.",
+    location,
+    effects,
+  };
   const roll = { formula: "1d100", total: 5, dice: [{ faces: 100, results: [5] }], constant: 0 };
-  return { roll, amount: attackHits + extra, attackHits, critical: { type: "S", severity: "C", table: "critical.crit.S", roll, unmodified: 5, bonus: 0, value: 5, um66: false, entry } };
+  return {
+    roll,
+    amount: attackHits + extra,
+    attackHits,
+    critical: { type: "S", severity: "C", table: "critical.crit.S", roll, unmodified: 5, bonus: 0, value: 5, um66: false, entry },
+  };
 }
 
 const hit = (c: CriticalCombatant, effects: CriticalEffect[], attackHits = 0, location: CriticalEntry["location"] = "chest") =>
@@ -180,7 +202,20 @@ describe("Critical action points and movement", () => {
     e = spend(e, actionCost("attack"));
     expect(e.pools.ap!.value).toBe(0);
     expect(shortfall(e, actionCost("attack"))).toBe("ap");
-    expect(Object.fromEntries(ACTIONS.map((a) => [a.id, a.ap]))).toMatchObject({ attack: 2, maneuver: 2, move: 1, ready: 1, reload: 2, staunch: 1, bandage: 2, tourniquet: 2, medkit: 4, firstAid: 4, parry: 0, delay: 0 });
+    expect(Object.fromEntries(ACTIONS.map((a) => [a.id, a.ap]))).toMatchObject({
+      attack: 2,
+      maneuver: 2,
+      move: 1,
+      ready: 1,
+      reload: 2,
+      staunch: 1,
+      bandage: 2,
+      tourniquet: 2,
+      medkit: 4,
+      firstAid: 4,
+      parry: 0,
+      delay: 0,
+    });
     expect(ACTIONS.every((a) => a.ap >= 0 && a.ap <= 4)).toBe(true);
   });
 
@@ -206,7 +241,12 @@ describe("Critical action points and movement", () => {
 
   it("CR-MOV-02: each further Base Move costs 1 AP, up to the AP of the round", () => {
     const k = fighter();
-    expect(critical.movementBand(k, 15, opts)).toMatchObject({ id: "extra1", maxMetres: 20, cost: { pools: { ap: 1 } }, rule: "CR-MOV-02" });
+    expect(critical.movementBand(k, 15, opts)).toMatchObject({
+      id: "extra1",
+      maxMetres: 20,
+      cost: { pools: { ap: 1 } },
+      rule: "CR-MOV-02",
+    });
     expect(critical.movementBand(k, 25, opts)).toMatchObject({ id: "extra2", cost: { pools: { ap: 2 } } });
     expect(critical.movement(k, opts).at(-1)).toMatchObject({ maxMetres: 50, cost: { pools: { ap: 4 } } });
     expect(critical.movementBand(k, 51, opts)).toBeUndefined();
@@ -224,7 +264,12 @@ describe("Critical action points and movement", () => {
     const ok = await rollManeuver(k, { bonus: 10, difficulty: -10 }, new ScriptedRoller([85]), criticalOptions(opts));
     // 85 + 20 + 10 - 10 - 5 (armor) = 100.
     expect(ok).toMatchObject({ percent: 100, success: true, outcome: "success" });
-    expect(labels(ok.check.modifiers)).toEqual({ "FRAY.Mod.ManeuverBonus": 20, "FRAY.Mod.ManeuverSkill": 10, "FRAY.Mod.ManeuverDifficulty": -10, "FRAY.Mod.ArmorManeuver": -5 });
+    expect(labels(ok.check.modifiers)).toEqual({
+      "FRAY.Mod.ManeuverBonus": 20,
+      "FRAY.Mod.ManeuverSkill": 10,
+      "FRAY.Mod.ManeuverDifficulty": -10,
+      "FRAY.Mod.ArmorManeuver": -5,
+    });
     const short = await rollManeuver(k, {}, new ScriptedRoller([65]), criticalOptions(opts)); // 65 + 20 - 5 = 80
     expect(short).toMatchObject({ percent: 80, success: false, outcome: "gm" });
     expect(settleManeuver(short, "incomplete")).toMatchObject({ outcome: "incomplete" });
@@ -268,7 +313,14 @@ describe("Critical attacks", () => {
     const { result } = await attack(input({ target }), [26, 60]);
     expect(result.detail).toMatchObject({ total: 86, armorType: "rigid", code: { code: "10AS", hits: 10, severity: "A", type: "S" } });
     expect(result).toMatchObject({ hit: true, lands: true, hits: 10, critical: "AS" });
-    expect(result.lookups![0]).toMatchObject({ rule: "CR-ATK-02", table: "critical.attack.sword", column: "rigid", value: 86, range: [86, 90], result: "10AS" });
+    expect(result.lookups![0]).toMatchObject({
+      rule: "CR-ATK-02",
+      table: "critical.attack.sword",
+      column: "rigid",
+      value: 86,
+      range: [86, 90],
+      result: "10AS",
+    });
     // 10 + 75 - 15 = 70: hits only.
     const { result: plain } = await attack(input({ target }), [10]);
     expect(plain).toMatchObject({ hits: 7, critical: undefined, detail: { total: 70 } });
@@ -300,9 +352,15 @@ describe("Critical attacks", () => {
     expect(at("pistol", "rigid", 120)).toBe("15CP");
     expect(at("pistol", "ballistic", 120)).toBe("8AI");
     expect(at("energy", "none", 120)).toBe("20DF");
-    expect(() => critical.planAttack(input({ attacker: fighter({ weapons: [{ name: "Whip", weaponClass: "whip", category: "melee", skill: "blades" }] }), weaponId: "Whip" }), opts)).toThrow(
-      expect.objectContaining({ key: "FRAY.Error.NoAttackTable", data: { weapon: "Whip", table: "critical.attack.whip" } }),
-    );
+    expect(() =>
+      critical.planAttack(
+        input({
+          attacker: fighter({ weapons: [{ name: "Whip", weaponClass: "whip", category: "melee", skill: "blades" }] }),
+          weaponId: "Whip",
+        }),
+        opts,
+      ),
+    ).toThrow(expect.objectContaining({ key: "FRAY.Error.NoAttackTable", data: { weapon: "Whip", table: "critical.attack.whip" } }));
   });
 
   it("CR-ATK-04: totals over 150 add 1 to the critical roll per full 10 over 150", async () => {
@@ -319,7 +377,13 @@ describe("Critical attacks", () => {
   it("CR-ATK-01: exact odds of each severity come from the open-ended d100 and the table", () => {
     // Sword against an unarmored, undefended target with no OB: the roll alone is the total.
     const naked = guard({ armor: [], defense: 0 });
-    const i = input({ attacker: fighter({ skills: { blades: 0 }, weapons: [{ id: "sword", name: "Sword", weaponClass: "sword", category: "melee", skill: "blades", bonus: 0 }] }), target: naked });
+    const i = input({
+      attacker: fighter({
+        skills: { blades: 0 },
+        weapons: [{ id: "sword", name: "Sword", weaponClass: "sword", category: "melee", skill: "blades", bonus: 0 }],
+      }),
+      target: naked,
+    });
     const o = critical.odds(critical.planAttack(i, opts), i, { ...opts, fumbles: false });
     const sum = Object.values(o.outcomes!).reduce((a, b) => a + b, 0);
     expect(sum).toBeCloseTo(1, 12);
@@ -358,8 +422,17 @@ describe("Critical criticals", () => {
     // 26 + 75 - 5 = 96 against ballistic: 12BS; the critical d100 of 50 on the B column of Slash.
     const { packet } = await attack(input(), [26, 50]);
     expect(packet!.critical).toMatchObject({ type: "S", severity: "B", unmodified: 50, value: 50, um66: false });
-    expect(packet!.critical!.entry).toMatchObject({ severity: "B", range: [41, 55], text: "A gash on the upper weapon arm.", location: "weaponArm" });
-    expect(packet!.critical!.entry.effects).toEqual([{ type: "hits", value: 4 }, { type: "bleed", value: 1 }, { type: "penalty", value: -5 }]);
+    expect(packet!.critical!.entry).toMatchObject({
+      severity: "B",
+      range: [41, 55],
+      text: "A gash on the upper weapon arm.",
+      location: "weaponArm",
+    });
+    expect(packet!.critical!.entry.effects).toEqual([
+      { type: "hits", value: 4 },
+      { type: "bleed", value: 1 },
+      { type: "penalty", value: -5 },
+    ]);
     expect(packet!.amount).toBe(12 + 4);
     const report = critical.applyDamage(guard(), packet!, opts);
     expect(report.after.hp).toEqual({ value: 40 - 16, max: 40 });
@@ -378,10 +451,22 @@ describe("Critical criticals", () => {
   });
 
   it("CR-CRT-02: effects are data the core applies: penalties, lost parries, injuries, knock-outs, dying, instant death", () => {
-    let g = hit(guard(), [{ type: "penalty", value: -10, rounds: 3 }, { type: "noParry", rounds: 2 }], 4);
-    expect(g.effects.map((e) => [e.kind, e.value, e.rounds])).toEqual([["penalty", -10, 3], ["noParry", undefined, 2]]);
+    let g = hit(
+      guard(),
+      [
+        { type: "penalty", value: -10, rounds: 3 },
+        { type: "noParry", rounds: 2 },
+      ],
+      4,
+    );
+    expect(g.effects.map((e) => [e.kind, e.value, e.rounds])).toEqual([
+      ["penalty", -10, 3],
+      ["noParry", undefined, 2],
+    ]);
     g = hit(g, [{ type: "injury", location: "weaponArm", stops: ["attack", "parry"] }]);
-    expect(() => critical.planAttack({ attacker: g, target: fighter(), weaponId: "pistol" }, opts)).toThrow(expect.objectContaining({ key: "FRAY.Error.CannotAttack" }));
+    expect(() => critical.planAttack({ attacker: g, target: fighter(), weaponId: "pistol" }, opts)).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.CannotAttack" }),
+    );
     expect(() => declareParry(g, { kara: 10 })).toThrow(expect.objectContaining({ key: "FRAY.Error.CannotParry" }));
     const ko = hit(guard(), [{ type: "unconscious", rounds: 2 }]);
     expect(ko.conditions).toContain("unconscious");
@@ -414,20 +499,36 @@ describe("Critical parry", () => {
     const plan = critical.planAttack({ attacker: p, target: guard({ id: "g1" }), weaponId: "sword" }, opts);
     expect(plan.modifiers.reduce((s, m) => s + m.value, 0)).toBe(40);
     expect(labels(plan.modifiers)["FRAY.Mod.ParryMoved"]).toBe(-40);
-    const vsG1 = critical.planAttack({ attacker: guard({ id: "g1", weapons: [{ id: "baton", name: "Baton", weaponClass: "club", category: "melee", skill: "blunt" }] }), target: p, weaponId: "baton" }, opts);
+    const vsG1 = critical.planAttack(
+      {
+        attacker: guard({ id: "g1", weapons: [{ id: "baton", name: "Baton", weaponClass: "club", category: "melee", skill: "blunt" }] }),
+        target: p,
+        weaponId: "baton",
+      },
+      opts,
+    );
     expect(labels(vsG1.difficulty.modifiers)["FRAY.Mod.Parry"]).toBe(20);
     // Only the foes named get the DB.
     const vsOther = critical.planAttack({ attacker: guard({ id: "g3" }), target: p, weaponId: "baton" }, opts);
     expect(labels(vsOther.difficulty.modifiers)["FRAY.Mod.Parry"]).toBeUndefined();
-    expect(() => declareParry(k, { g1: 50, g2: 40 })).toThrow(expect.objectContaining({ key: "FRAY.Error.ParryTooMuch", data: { actor: "Kara", ob: 80, total: 90 } }));
-    expect(() => declareParry(k, { ghost: 10 }, { foes: ["g1"] })).toThrow(expect.objectContaining({ key: "FRAY.Error.Field", data: expect.objectContaining({ field: "parry.ghost" }) }));
+    expect(() => declareParry(k, { g1: 50, g2: 40 })).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.ParryTooMuch", data: { actor: "Kara", ob: 80, total: 90 } }),
+    );
+    expect(() => declareParry(k, { ghost: 10 }, { foes: ["g1"] })).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.Field", data: expect.objectContaining({ field: "parry.ghost" }) }),
+    );
     expect(() => declareParry(k, { g1: -5 })).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "parry.g1" }) }));
   });
 
   it("CR-PAR-02: melee 1 OB : 1 DB, missiles 2 : 1, energy weapons 4 : 1", () => {
     const k = declareParry(fighter(), { guard: 20 });
     const db = (weaponClass: string, category: string) =>
-      labels(critical.planAttack({ attacker: guard({ weapons: [{ id: "w", name: "W", weaponClass, category, skill: "pistols" }] }), target: k, weaponId: "w" }, opts).difficulty.modifiers)["FRAY.Mod.Parry"];
+      labels(
+        critical.planAttack(
+          { attacker: guard({ weapons: [{ id: "w", name: "W", weaponClass, category, skill: "pistols" }] }), target: k, weaponId: "w" },
+          opts,
+        ).difficulty.modifiers,
+      )["FRAY.Mod.Parry"];
     expect(db("club", "melee")).toBe(20);
     expect(db("pistol", "missile")).toBe(10);
     expect(db("energy", "energy")).toBe(5);
@@ -442,7 +543,9 @@ describe("Critical parry", () => {
     const r = critical.reactions({ attacker: guard(), target: k, weaponId: "pistol", situation: { unseen: true } }, undefined, opts)[0]!;
     expect(r).toMatchObject({ available: false, reason: "FRAY.Reason.Unseen", rule: "CR-PAR-03" });
     const tied = fighter({ conditions: ["constrained"] });
-    expect(() => declareParry(tied, { guard: 10 })).toThrow(expect.objectContaining({ key: "FRAY.Error.CannotParry", data: { actor: "Kara", reason: "FRAY.Reason.Constrained" } }));
+    expect(() => declareParry(tied, { guard: 10 })).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.CannotParry", data: { actor: "Kara", reason: "FRAY.Reason.Constrained" } }),
+    );
     const tiedAfter = { ...k, conditions: ["constrained"] };
     const plan = critical.planAttack({ attacker: guard(), target: tiedAfter, weaponId: "pistol" }, opts);
     expect(plan.difficulty.modifiers[0]).toMatchObject({ label: "FRAY.Mod.ParryBlocked", value: 0, rule: "CR-PAR-03" });
@@ -458,7 +561,9 @@ describe("Critical hits, bleeding, stun and dying", () => {
     expect(report.after.hp).toEqual({ value: -7, max: 48 });
     expect(report.forced).toEqual([{ id: "selfDiscipline", label: "FRAY.Check.SelfDiscipline", rule: "CR-HIT-02", difficulty: 101 }]);
     expect(critical.isOut(report.after)).toBe(false);
-    expect(() => parseCombatant({ name: "Nobody" })).toThrow(expect.objectContaining({ key: "FRAY.Error.Field", data: expect.objectContaining({ field: "combatant.physique" }) }));
+    expect(() => parseCombatant({ name: "Nobody" })).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.Field", data: expect.objectContaining({ field: "combatant.physique" }) }),
+    );
   });
 
   it("CR-HIT-02: at 0 or below, d100 + SD - hits below zero; 101+ stays conscious, a failure knocks out", async () => {
@@ -483,7 +588,15 @@ describe("Critical hits, bleeding, stun and dying", () => {
 
   it("CR-BLD-01: bleeding and burning deal their hits every round until treated; wounds add up", async () => {
     let k = hit(fighter(), [{ type: "bleed", value: 3 }]);
-    k = hit(k, [{ type: "bleed", value: 2 }, { type: "burn", value: 4, rounds: 2 }], 0, "back");
+    k = hit(
+      k,
+      [
+        { type: "bleed", value: 2 },
+        { type: "burn", value: 4, rounds: 2 },
+      ],
+      0,
+      "back",
+    );
     expect(critical.vitals(k).bleeding).toBe(9);
     const r2 = await upkeep(k, new ScriptedRoller([]));
     expect(r2.combatant.hits.value).toBe(48 - 9);
@@ -498,7 +611,12 @@ describe("Critical hits, bleeding, stun and dying", () => {
 
   it("CR-BLD-02: staunching halves, a tourniquet stops, a bandage stops up to 5; burning stops by smothering or rolling", () => {
     const o = criticalOptions(opts);
-    const k = hit(hit(hit(fighter(), [{ type: "bleed", value: 7 }], 0, "leg"), [{ type: "bleed", value: 9 }], 0, "chest"), [{ type: "burn", value: 3 }], 0, "back");
+    const k = hit(
+      hit(hit(fighter(), [{ type: "bleed", value: 7 }], 0, "leg"), [{ type: "bleed", value: 9 }], 0, "chest"),
+      [{ type: "burn", value: 3 }],
+      0,
+      "back",
+    );
     const [leg, chest, burn] = k.effects.map((e) => e.id);
     const staunched = treat(k, chest!, "staunch", o);
     expect(staunched.combatant.effects.find((e) => e.id === chest)).toMatchObject({ value: 5, treated: ["staunch"] });
@@ -523,7 +641,9 @@ describe("Critical hits, bleeding, stun and dying", () => {
     expect(critical.economy(k, opts).pools[0]).toMatchObject({ max: 2, rule: "CR-STN-01" });
     expect(canConcentrate(k)).toBe(false);
     expect(canConcentrate(fighter())).toBe(true);
-    await expect(rollManeuver(k, { concentration: true }, new ScriptedRoller([50]), criticalOptions(opts))).rejects.toMatchObject({ key: "FRAY.Error.StunnedConcentration" });
+    await expect(rollManeuver(k, { concentration: true }, new ScriptedRoller([50]), criticalOptions(opts))).rejects.toMatchObject({
+      key: "FRAY.Error.StunnedConcentration",
+    });
     await expect(rollManeuver(k, {}, new ScriptedRoller([50]), criticalOptions(opts))).resolves.toMatchObject({ percent: 45 });
   });
 
@@ -562,7 +682,9 @@ describe("Critical hits, bleeding, stun and dying", () => {
     expect(g.conditions).toEqual(["down"]);
     expect(critical.isOut(critical.vitals(g))).toBe(true);
     expect(apFor(g)).toBe(0);
-    expect(() => critical.planAttack({ attacker: g, target: fighter(), weaponId: "pistol" }, opts)).toThrow(expect.objectContaining({ key: "FRAY.Error.CannotAct" }));
+    expect(() => critical.planAttack({ attacker: g, target: fighter(), weaponId: "pistol" }, opts)).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.CannotAct" }),
+    );
     g = (await upkeep(g, new ScriptedRoller([]))).combatant;
     expect(g.effects.find((e) => e.kind === "dying")?.rounds).toBe(1);
     const dies = await upkeep(g, new ScriptedRoller([]));
@@ -598,7 +720,16 @@ describe("Critical tables: coverage and content", () => {
   });
 
   it("CR-ATK-02, CR-ATK-03: attack tables are balanced: hits and severities never drop as totals rise, and each weapon fits its critical types", () => {
-    const fits: Record<string, string[]> = { dagger: ["P", "S"], sword: ["S", "P"], club: ["K", "U"], unarmed: ["U", "K"], pistol: ["P", "I"], rifle: ["P", "I"], shotgun: ["P", "I"], energy: ["F", "I"] };
+    const fits: Record<string, string[]> = {
+      dagger: ["P", "S"],
+      sword: ["S", "P"],
+      club: ["K", "U"],
+      unarmed: ["U", "K"],
+      pistol: ["P", "I"],
+      rifle: ["P", "I"],
+      shotgun: ["P", "I"],
+      energy: ["F", "I"],
+    };
     for (const table of Object.values(DEFAULT_TABLES.attack)) {
       const types = new Set<string>();
       for (const a of table.armorTypes) {
@@ -617,7 +748,10 @@ describe("Critical tables: coverage and content", () => {
         expect(table.rows.at(-1)!.results[a]!.severity, `${table.key} ${a}`).toBeDefined();
         expect(table.rows[0]!.results[a]!.hits).toBe(0);
       }
-      expect([...types].every((t) => fits[table.weaponClass]!.includes(t)), table.key).toBe(true);
+      expect(
+        [...types].every((t) => fits[table.weaponClass]!.includes(t)),
+        table.key,
+      ).toBe(true);
       expect(types.has(fits[table.weaponClass]![0]!), table.key).toBe(true);
     }
   });
@@ -629,9 +763,13 @@ describe("Critical tables: coverage and content", () => {
       expect(checkCriticalTable(table)).toEqual([]);
       for (const sev of SEVERITIES) {
         for (let v = 1; v <= 300; v++) {
-          const rows = table.entries.filter((e) => e.severity === sev && !e.um66 && Math.min(v, 100) >= e.range[0] && Math.min(v, 100) <= e.range[1]);
+          const rows = table.entries.filter(
+            (e) => e.severity === sev && !e.um66 && Math.min(v, 100) >= e.range[0] && Math.min(v, 100) <= e.range[1],
+          );
           expect(rows.length, `${type} ${sev} ${v}`).toBe(1);
-          expect(lookupCritical(table, sev, v, v > 100 ? 100 : v).entry.id).toBe(v === 66 ? table.entries.find((e) => e.severity === sev && e.um66)!.id : rows[0]!.id);
+          expect(lookupCritical(table, sev, v, v > 100 ? 100 : v).entry.id).toBe(
+            v === 66 ? table.entries.find((e) => e.severity === sev && e.um66)!.id : rows[0]!.id,
+          );
         }
       }
     }
@@ -660,14 +798,30 @@ describe("Critical tables: coverage and content", () => {
 
   it("CR-CRT-02: severities get worse from A to E and down each column", () => {
     const weight = (e: CriticalEntry) =>
-      e.effects.reduce((s, x) => s + (x.type === "hits" ? x.value : x.type === "bleed" || x.type === "burn" ? 3 * x.value : x.type === "stun" ? 2 * x.rounds : x.type === "dying" || x.type === "death" ? 40 : x.type === "injury" ? 10 : 0), 0);
+      e.effects.reduce(
+        (s, x) =>
+          s +
+          (x.type === "hits"
+            ? x.value
+            : x.type === "bleed" || x.type === "burn"
+              ? 3 * x.value
+              : x.type === "stun"
+                ? 2 * x.rounds
+                : x.type === "dying" || x.type === "death"
+                  ? 40
+                  : x.type === "injury"
+                    ? 10
+                    : 0),
+        0,
+      );
     for (const type of CRIT_TYPES) {
       const table = DEFAULT_TABLES.crit[type]!;
       const mean = (sev: string) => {
         const rows = table.entries.filter((e) => e.severity === sev && !e.um66);
         return rows.reduce((s, e) => s + weight(e), 0) / rows.length;
       };
-      for (let i = 1; i < SEVERITIES.length; i++) expect(mean(SEVERITIES[i]!), `${type} ${SEVERITIES[i]}`).toBeGreaterThan(mean(SEVERITIES[i - 1]!));
+      for (let i = 1; i < SEVERITIES.length; i++)
+        expect(mean(SEVERITIES[i]!), `${type} ${SEVERITIES[i]}`).toBeGreaterThan(mean(SEVERITIES[i - 1]!));
       // Instant death only on E and the UM66 rows.
       for (const e of table.entries) if (e.effects.some((x) => x.type === "death")) expect(e.severity === "E" || e.um66, e.id).toBe(true);
     }
@@ -686,17 +840,27 @@ describe("Critical tables: coverage and content", () => {
     ]);
     expect(checkCriticalTable(table).some((p) => p.problem === "FRAY.Critical.Problem.Gap" && p.entry === "A")).toBe(true);
     expect(() => lookupCritical(table, "A", 5, 5)).toThrow(expect.objectContaining({ key: "FRAY.Error.TableGap" }));
-    expect(() => parseCriticalTable({ name: "Loot", flags: { fray: { tableKey: "loot" } }, results: [] })).toThrow(expect.objectContaining({ key: "FRAY.Error.Field" }));
+    expect(() => parseCriticalTable({ name: "Loot", flags: { fray: { tableKey: "loot" } }, results: [] })).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.Field" }),
+    );
 
     const attackSource = structuredClone(ATTACK_TABLE_SOURCES.sword) as { rows: { range: unknown; results: Record<string, string> }[] };
     attackSource.rows[3]!.results.plate = "12QQ";
     attackSource.rows.splice(5, 1);
     const parsed = parseAttackTable(attackSource);
-    expect(parsed.problems).toEqual([expect.objectContaining({ field: "results.plate", problem: "FRAY.Critical.Problem.Code", data: { code: "12QQ" } })]);
-    expect(checkAttackTable(parsed.table).map((p) => p.problem)).toEqual(expect.arrayContaining(["FRAY.Critical.Problem.Gap", "FRAY.Critical.Problem.Missing"]));
+    expect(parsed.problems).toEqual([
+      expect.objectContaining({ field: "results.plate", problem: "FRAY.Critical.Problem.Code", data: { code: "12QQ" } }),
+    ]);
+    expect(checkAttackTable(parsed.table).map((p) => p.problem)).toEqual(
+      expect.arrayContaining(["FRAY.Critical.Problem.Gap", "FRAY.Critical.Problem.Missing"]),
+    );
     // A GM's own table replaces the built-in one by its key.
     const own = parseAttackTable({ ...structuredClone(ATTACK_TABLE_SOURCES.sword as object), name: "House sword" }).table;
-    const i = input({ tables: { attack: { sword: { ...own, rows: own.rows.map((r) => ({ ...r, results: { ...r.results, ballistic: parseAttackCode("1") } })) } } } });
+    const i = input({
+      tables: {
+        attack: { sword: { ...own, rows: own.rows.map((r) => ({ ...r, results: { ...r.results, ballistic: parseAttackCode("1") } })) } },
+      },
+    });
     expect(lookupAttack(i.tables!.attack!.sword!, "ballistic", 140).code.code).toBe("1");
   });
 });

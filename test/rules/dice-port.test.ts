@@ -131,7 +131,11 @@ describe("formula limits", () => {
       expect(error.data.formula, formula).toBe(formula.length > 40 ? `${formula.slice(0, 39)}…` : formula);
     }
     const long = `1d6${" + 1".repeat(60)}`;
-    expect(frayErrorOf(() => parseFormula(long)).data).toEqual({ formula: `${long.slice(0, 39)}…`, length: long.length, max: FORMULA_LIMITS.maxLength });
+    expect(frayErrorOf(() => parseFormula(long)).data).toEqual({
+      formula: `${long.slice(0, 39)}…`,
+      length: long.length,
+      max: FORMULA_LIMITS.maxLength,
+    });
   });
 
   it("keeps the legitimate extremes: half the faces exploding, xo on every face, conditions no face meets", () => {

@@ -52,9 +52,17 @@ interface Sizes {
 }
 
 /** One explode modifier, its text and its condition; `x` alone means `>=` the highest face. */
-function explodeArb(faces: number, maxChance: number): fc.Arbitrary<{ text: string; explode: NonNullable<Extract<FormulaTerm, { kind: "dice" }>["explode"]> }> {
+function explodeArb(
+  faces: number,
+  maxChance: number,
+): fc.Arbitrary<{ text: string; explode: NonNullable<Extract<FormulaTerm, { kind: "dice" }>["explode"]> }> {
   return fc
-    .record({ once: fc.boolean(), op: fc.constantFrom(...OPS), value: fc.integer({ min: 0, max: faces + 1 }), style: fc.constantFrom("bare", "plain", "op") })
+    .record({
+      once: fc.boolean(),
+      op: fc.constantFrom(...OPS),
+      value: fc.integer({ min: 0, max: faces + 1 }),
+      style: fc.constantFrom("bare", "plain", "op"),
+    })
     .map(({ once, op, value, style }) => {
       const mod = once ? "xo" : "x";
       if (style === "bare") return { text: mod, explode: { on: { op: ">=" as const, value: faces }, once } };
@@ -67,43 +75,61 @@ function explodeArb(faces: number, maxChance: number): fc.Arbitrary<{ text: stri
 /** A valid dice or constant term with its text (sign not included). */
 function termArb(s: Sizes): fc.Arbitrary<{ text: string; term: FormulaTerm }> {
   const dice = fc
-    .record({ count: fc.integer({ min: 1, max: s.perTerm }), faces: s.faces, omitOne: fc.boolean(), explode: fc.boolean(), upper: fc.boolean() })
+    .record({
+      count: fc.integer({ min: 1, max: s.perTerm }),
+      faces: s.faces,
+      omitOne: fc.boolean(),
+      explode: fc.boolean(),
+      upper: fc.boolean(),
+    })
     .chain(({ count, faces, omitOne, explode, upper }) => {
       const head = `${count === 1 && omitOne ? "" : count}${upper ? "D" : "d"}${faces}`;
       const base: FormulaTerm = { kind: "dice", sign: 1, count, faces };
       if (!explode) return fc.constant({ text: head, term: base });
       return explodeArb(faces, s.explode).map((e) => ({ text: head + e.text, term: { ...base, explode: e.explode } }));
     });
-  const constant = fc.integer({ min: 0, max: s.constant }).map((value) => ({ text: String(value), term: { kind: "constant" as const, sign: 1 as const, value } }));
+  const constant = fc
+    .integer({ min: 0, max: s.constant })
+    .map((value) => ({ text: String(value), term: { kind: "constant" as const, sign: 1 as const, value } }));
   return fc.oneof({ arbitrary: dice, weight: 3 }, { arbitrary: constant, weight: 1 });
 }
 
 /** Valid formulas within `s`: terms joined by `+`/`-` with any spacing. */
 function validFormula(s: Sizes): fc.Arbitrary<Generated> {
-  return fc
-    .array(fc.tuple(termArb(s), fc.boolean(), fc.constantFrom("", " ", "  ")), { minLength: 1, maxLength: s.terms })
-    .map((parts) => {
-      let text = "";
-      const terms: FormulaTerm[] = [];
-      parts.forEach(([{ text: t, term }, negative, space], i) => {
-        const sign = negative ? -1 : 1;
-        text += i === 0 ? (negative ? "-" : "") : `${space}${negative ? "-" : "+"}${space}`;
-        text += t;
-        terms.push({ ...term, sign });
-      });
-      return { text, terms };
+  return fc.array(fc.tuple(termArb(s), fc.boolean(), fc.constantFrom("", " ", "  ")), { minLength: 1, maxLength: s.terms }).map((parts) => {
+    let text = "";
+    const terms: FormulaTerm[] = [];
+    parts.forEach(([{ text: t, term }, negative, space], i) => {
+      const sign = negative ? -1 : 1;
+      text += i === 0 ? (negative ? "-" : "") : `${space}${negative ? "-" : "+"}${space}`;
+      text += t;
+      terms.push({ ...term, sign });
     });
+    return { text, terms };
+  });
 }
 
 /** Common dice and any die up to 1000 faces: formulas any sheet could hold. */
 const ANY_FACES = fc.oneof(fc.constantFrom(2, 3, 4, 6, 8, 10, 12, 20, 100), fc.integer({ min: 2, max: FORMULA_LIMITS.maxFaces }));
 /** Everything the limits allow. */
-const BROAD: Sizes = { terms: 4, perTerm: FORMULA_LIMITS.maxDice / 4, faces: ANY_FACES, constant: FORMULA_LIMITS.maxNumber, explode: FORMULA_LIMITS.maxExplodeChance };
+const BROAD: Sizes = {
+  terms: 4,
+  perTerm: FORMULA_LIMITS.maxDice / 4,
+  faces: ANY_FACES,
+  constant: FORMULA_LIMITS.maxNumber,
+  explode: FORMULA_LIMITS.maxExplodeChance,
+};
 /**
  * Formulas of the size the rulesets roll: up to 3 terms of 2 dice up to d20 exploding up to the
  * limit (1/2), or up to 2 terms of 2 d100 exploding like the open-ended d100 (5 %).
  */
-const EVERYDAY: Sizes = { terms: 3, perTerm: 2, faces: fc.constantFrom(2, 3, 4, 6, 8, 10, 12, 20), constant: 100, explode: FORMULA_LIMITS.maxExplodeChance };
+const EVERYDAY: Sizes = {
+  terms: 3,
+  perTerm: 2,
+  faces: fc.constantFrom(2, 3, 4, 6, 8, 10, 12, 20),
+  constant: 100,
+  explode: FORMULA_LIMITS.maxExplodeChance,
+};
 const EVERYDAY_D100: Sizes = { terms: 2, perTerm: 2, faces: fc.constant(100), constant: 100, explode: 0.05 };
 
 /** The smallest and largest total of terms (explosions chained to the cap). */
@@ -233,17 +259,30 @@ describe("invalid inputs (fast-check)", () => {
 
   it(`with absurd die counts, faces or numbers give the matching FrayError (${RUNS} runs)`, () => {
     const absurd = fc.oneof(
-      fc.maxSafeNat().filter((n) => n > FORMULA_LIMITS.maxDice).map((n) => ({ text: `${n}d6`, key: "FRAY.Error.Dice.Count" })),
+      fc
+        .maxSafeNat()
+        .filter((n) => n > FORMULA_LIMITS.maxDice)
+        .map((n) => ({ text: `${n}d6`, key: "FRAY.Error.Dice.Count" })),
       fc.integer({ min: 0, max: 1 }).map((f) => ({ text: `2d${f}`, key: "FRAY.Error.Dice.Faces" })),
-      fc.maxSafeNat().filter((f) => f > FORMULA_LIMITS.maxFaces).map((f) => ({ text: `1d${f} + 2`, key: "FRAY.Error.Dice.Faces" })),
-      fc.maxSafeNat().filter((v) => v > FORMULA_LIMITS.maxNumber).map((v) => ({ text: `1d10 - ${v}`, key: "FRAY.Error.Dice.Number" })),
+      fc
+        .maxSafeNat()
+        .filter((f) => f > FORMULA_LIMITS.maxFaces)
+        .map((f) => ({ text: `1d${f} + 2`, key: "FRAY.Error.Dice.Faces" })),
+      fc
+        .maxSafeNat()
+        .filter((v) => v > FORMULA_LIMITS.maxNumber)
+        .map((v) => ({ text: `1d10 - ${v}`, key: "FRAY.Error.Dice.Number" })),
       fc.stringMatching(/^[1-9]\d{16,30}$/).map((digits) => ({ text: `3 + ${digits}`, key: "FRAY.Error.Dice.Number" })),
       fc
         .array(fc.integer({ min: 1, max: 60 }), { minLength: 2, maxLength: 6 })
         .filter((counts) => counts.reduce((a, b) => a + b, 0) > FORMULA_LIMITS.maxDice)
         .map((counts) => ({ text: counts.map((n) => `${n}d6`).join(" + "), key: "FRAY.Error.Dice.Count" })),
-      fc.integer({ min: FORMULA_LIMITS.maxTerms + 1, max: 60 }).map((n) => ({ text: Array.from({ length: n }, () => "1").join("+"), key: "FRAY.Error.Dice.TooManyTerms" })),
-      fc.integer({ min: FORMULA_LIMITS.maxLength + 1, max: 5000 }).map((n) => ({ text: `1d6${" ".repeat(n)}`, key: "FRAY.Error.Dice.TooLong" })),
+      fc
+        .integer({ min: FORMULA_LIMITS.maxTerms + 1, max: 60 })
+        .map((n) => ({ text: Array.from({ length: n }, () => "1").join("+"), key: "FRAY.Error.Dice.TooManyTerms" })),
+      fc
+        .integer({ min: FORMULA_LIMITS.maxLength + 1, max: 5000 })
+        .map((n) => ({ text: `1d6${" ".repeat(n)}`, key: "FRAY.Error.Dice.TooLong" })),
     );
     fc.assert(
       fc.property(absurd, ({ text, key }) => expectRefused(() => parseFormula(text), key)),
@@ -253,7 +292,12 @@ describe("invalid inputs (fast-check)", () => {
 
   it(`with explosions on more than half of the faces give FRAY.Error.Dice.Explosive (${RUNS} runs)`, () => {
     const explosive = fc
-      .record({ faces: ANY_FACES, op: fc.constantFrom(...OPS), value: fc.integer({ min: 0, max: FORMULA_LIMITS.maxFaces + 1 }), count: fc.integer({ min: 1, max: 10 }) })
+      .record({
+        faces: ANY_FACES,
+        op: fc.constantFrom(...OPS),
+        value: fc.integer({ min: 0, max: FORMULA_LIMITS.maxFaces + 1 }),
+        count: fc.integer({ min: 1, max: 10 }),
+      })
       .filter(({ faces, op, value }) => explodeChance(faces, { op, value }) > FORMULA_LIMITS.maxExplodeChance);
     fc.assert(
       fc.property(explosive, ({ faces, op, value, count }) => {

@@ -63,7 +63,10 @@ function expectBounded(formula: string): MeasuredDistribution {
   const m = measureDistribution(formula);
   expect(m.steps, formula).toBeLessThanOrEqual(STEPS);
   expect(m.support, formula).toBeLessThanOrEqual(SUPPORT);
-  expect([...m.pmf.values()].reduce((a, b) => a + b, 0), formula).toBeCloseTo(1, 12);
+  expect(
+    [...m.pmf.values()].reduce((a, b) => a + b, 0),
+    formula,
+  ).toBeCloseTo(1, 12);
   return m;
 }
 

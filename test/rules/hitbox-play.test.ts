@@ -91,7 +91,10 @@ function merged(source: Record<string, unknown>, update: Record<string, unknown>
   const out: Record<string, unknown> = { ...source };
   for (const [k, v] of Object.entries(update)) {
     const was = out[k];
-    out[k] = v && typeof v === "object" && !Array.isArray(v) && was && typeof was === "object" && !Array.isArray(was) ? merged(was as Record<string, unknown>, v as Record<string, unknown>) : v;
+    out[k] =
+      v && typeof v === "object" && !Array.isArray(v) && was && typeof was === "object" && !Array.isArray(was)
+        ? merged(was as Record<string, unknown>, v as Record<string, unknown>)
+        : v;
   }
   return out;
 }
@@ -109,7 +112,9 @@ describe("Hitbox play contract: input", () => {
     const at105 = request({}, { weaponId: "rifle", distanceMetres: feetToMetres(105) });
     expect(rs.input(at105, rifle, guard(), opts).rangeFeet).toBe(105);
     expect(() => plan(at105, guard(), rifle)).not.toThrow();
-    expect(() => plan({ ...at105, distanceMetres: feetToMetres(106) }, guard(), rifle)).toThrow(expect.objectContaining({ key: "FRAY.Error.HitboxOutOfRange" }));
+    expect(() => plan({ ...at105, distanceMetres: feetToMetres(106) }, guard(), rifle)).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.HitboxOutOfRange" }),
+    );
   });
 
   it("HB-ATK-01, HB-MOD-03, HB-LOC-02: calledShot takes -2 and rolls on the called-shot table", async () => {
@@ -132,7 +137,9 @@ describe("Hitbox play contract: input", () => {
   });
 
   it("HB-MOD-04, HB-ACT-04: a target prone since before the turn cannot dodge; one going prone this turn can", () => {
-    expect(() => plan(request({ targetProne: true }, { reaction: "dodge" }))).toThrow(expect.objectContaining({ key: "FRAY.Error.ReactionUnavailable" }));
+    expect(() => plan(request({ targetProne: true }, { reaction: "dodge" }))).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.ReactionUnavailable" }),
+    );
     const going = guard({ conditions: ["goingProne"] });
     expect(defaults(going).targetWentProne).toBe(true);
     const p = planStep(hitbox, request({ targetWentProne: true }, { reaction: "dodge" }), zeven(), going, opts).plan;
@@ -147,8 +154,11 @@ describe("Hitbox play contract: input", () => {
   });
 
   it("HB-ATK-05: an unaware target cannot react; unaware and not threatened takes one more point", async () => {
-    expect(() => plan(request({ targetUnaware: true }, { reaction: "dodge" }))).toThrow(expect.objectContaining({ key: "FRAY.Error.ReactionUnavailable" }));
-    const hit = (situation: SituationValues) => attackStep(hitbox, request(situation), zeven(), guard(), new ScriptedRoller([6, 6, 2, 2]), opts);
+    expect(() => plan(request({ targetUnaware: true }, { reaction: "dodge" }))).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.ReactionUnavailable" }),
+    );
+    const hit = (situation: SituationValues) =>
+      attackStep(hitbox, request(situation), zeven(), guard(), new ScriptedRoller([6, 6, 2, 2]), opts);
     expect((await hit({ targetUnaware: true })).packet!.amount).toBe(2);
     expect((await hit({ targetUnaware: true, targetThreatened: true })).packet!.amount).toBe(1);
     expect((await hit({})).packet!.amount).toBe(1);
@@ -160,16 +170,20 @@ describe("Hitbox play contract: input", () => {
   });
 
   it("HB-ATK-03: a reaction already rolled this turn comes with the request and sets the difficulty", async () => {
-    const first = (await attackStep(hitbox, request({}, { reaction: "dodge" }), zeven(), guard(), new ScriptedRoller([3, 3, 6, 6]), opts)).result as HitboxAttackResult;
+    const first = (await attackStep(hitbox, request({}, { reaction: "dodge" }), zeven(), guard(), new ScriptedRoller([3, 3, 6, 6]), opts))
+      .result as HitboxAttackResult;
     expect(first.rolledReaction!.check.total).toBe(16);
     const again = planStep(hitbox, request({}, { rolledReaction: first.rolledReaction }), zeven(), guard(), opts);
     expect(again.input.rolledReaction).toBe(first.rolledReaction);
     expect(again.plan.difficulty.total).toBe(16);
-    expect(fieldOf(() => rs.input(request({}, { rolledReaction: { id: "block" } as never }), zeven(), guard(), opts))).toBe("rolledReaction");
+    expect(fieldOf(() => rs.input(request({}, { rolledReaction: { id: "block" } as never }), zeven(), guard(), opts))).toBe(
+      "rolledReaction",
+    );
   });
 
   it("HB-ATK-01: unknown situation fields and values of the wrong kind are refused naming the field", () => {
-    const bad = (situation: SituationValues, over: Partial<HitboxAttackRequest> = {}) => fieldOf(() => rs.input(request(situation, over), zeven(), guard(), opts));
+    const bad = (situation: SituationValues, over: Partial<HitboxAttackRequest> = {}) =>
+      fieldOf(() => rs.input(request(situation, over), zeven(), guard(), opts));
     expect(bad({ fog: true })).toBe("situation.fog");
     expect(bad({ dark: "yes" })).toBe("situation.dark");
     expect(bad({ calledShot: "torso" })).toBe("situation.calledShot");
@@ -187,7 +201,14 @@ describe("Hitbox play contract: input", () => {
 
 describe("Hitbox play contract: situation fields", () => {
   it("HB-MOD-02, HB-ACT-04, HB-ATK-05: defaults come from the target's conditions", () => {
-    expect(defaults(guard())).toMatchObject({ calledShot: "none", shots: 1, targetProne: false, targetWentProne: false, targetUnaware: false, misc: 0 });
+    expect(defaults(guard())).toMatchObject({
+      calledShot: "none",
+      shots: 1,
+      targetProne: false,
+      targetWentProne: false,
+      targetUnaware: false,
+      misc: 0,
+    });
     expect(defaults(guard({ conditions: ["prone", "unaware"] }))).toMatchObject({ targetProne: true, targetUnaware: true });
   });
 
@@ -200,10 +221,25 @@ describe("Hitbox play contract: situation fields", () => {
 
   it("HB-MOD-03: shots is a field only for a weapon that fires more than one a turn, bounded by it", () => {
     const fields = rs.situation({ attacker: zeven(), target: guard(), weaponId: "pistol" }, opts);
-    expect(fields.find((f) => f.id === "shots")).toMatchObject({ kind: "number", min: 1, max: 2, default: 1, perTarget: false, rule: "HB-MOD-03" });
+    expect(fields.find((f) => f.id === "shots")).toMatchObject({
+      kind: "number",
+      min: 1,
+      max: 2,
+      default: 1,
+      perTarget: false,
+      rule: "HB-MOD-03",
+    });
     const knife = rs.situation({ attacker: zeven(), target: guard(), weaponId: "knife" }, opts);
     expect(knife.map((f) => f.id)).not.toContain("shots");
-    expect(fields.find((f) => f.id === "calledShot")!.choices!.map((c) => c.value)).toEqual(["none", "head", "leftArm", "rightArm", "leftLeg", "rightLeg", "groin"]);
+    expect(fields.find((f) => f.id === "calledShot")!.choices!.map((c) => c.value)).toEqual([
+      "none",
+      "head",
+      "leftArm",
+      "rightArm",
+      "leftLeg",
+      "rightLeg",
+      "groin",
+    ]);
   });
 });
 
@@ -276,8 +312,20 @@ describe("Hitbox play contract: the turn's lifecycle", () => {
 
   it("HB-ATK-03, HB-ACT-04: the attack's target spends its reaction; a dodge without cover drops it to the ground", async () => {
     const dodge = async (situation: SituationValues) => {
-      const step = await attackStep(hitbox, request(situation, { reaction: "dodge" }), zeven(), guard(), new ScriptedRoller([1, 1, 3, 3]), opts);
-      return rs.afterAction(guard(), { kind: "attack", weaponId: "pistol", result: step.result }, createEconomy(hitbox.economy(guard(), opts)), opts);
+      const step = await attackStep(
+        hitbox,
+        request(situation, { reaction: "dodge" }),
+        zeven(),
+        guard(),
+        new ScriptedRoller([1, 1, 3, 3]),
+        opts,
+      );
+      return rs.afterAction(
+        guard(),
+        { kind: "attack", weaponId: "pistol", result: step.result },
+        createEconomy(hitbox.economy(guard(), opts)),
+        opts,
+      );
     };
     const open = await dodge({});
     expect(open.economy.slots.reaction!.used).toBe(1);
@@ -287,7 +335,9 @@ describe("Hitbox play contract: the turn's lifecycle", () => {
     expect(covered.combatant.conditions).toEqual([]);
     // The next turn the dropped dodger lies prone and can no longer dodge (HB-MOD-04).
     const next = rs.startRound(open.combatant, open.economy, 2, opts).combatant;
-    expect(() => plan(request({}, { reaction: "dodge" }), next)).toThrow(expect.objectContaining({ key: "FRAY.Error.ReactionUnavailable" }));
+    expect(() => plan(request({}, { reaction: "dodge" }), next)).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.ReactionUnavailable" }),
+    );
   });
 
   it("HB-ACT-03, HB-ACT-04: quick actions use the quick slot; going prone marks goingProne; unknown actions are refused", () => {
@@ -298,7 +348,9 @@ describe("Hitbox play contract: the turn's lifecycle", () => {
     expect(rs.afterAction(zeven(), { kind: "action", id: "communicate" }, e, opts).combatant.conditions).toEqual([]);
     expect(rs.afterAction(zeven(), { kind: "action", id: "walk" }, e, opts).economy.slots.action!.used).toBe(1);
     expect(fieldOf(() => rs.afterAction(zeven(), { kind: "action", id: "fly" }, e, opts))).toBe("outcome.id");
-    expect(() => rs.afterAction(zeven({ conditions: ["shock"] }), { kind: "action", id: "prone" }, e, opts)).toThrow(expect.objectContaining({ key: "FRAY.Error.CannotAct" }));
+    expect(() => rs.afterAction(zeven({ conditions: ["shock"] }), { kind: "action", id: "prone" }, e, opts)).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.CannotAct" }),
+    );
   });
 });
 
@@ -319,8 +371,12 @@ describe("Hitbox play contract: forced Blackout test", () => {
     expect(forcedCheckDue(step.target!, forced)).toBe(true);
     const shocked = guard({ conditions: ["shock"] });
     expect(forcedCheckDue(shocked, forced)).toBe(false);
-    await expect(rs.forcedCheck(shocked, forced, new ScriptedRoller([6, 6]), opts)).rejects.toMatchObject({ key: "FRAY.Error.HitboxNoBlackout" });
-    await expect(rs.forcedCheck(guard(), { ...forced, id: "stun" }, new ScriptedRoller([6, 6]), opts)).rejects.toMatchObject({ data: { field: "forced.id" } });
+    await expect(rs.forcedCheck(shocked, forced, new ScriptedRoller([6, 6]), opts)).rejects.toMatchObject({
+      key: "FRAY.Error.HitboxNoBlackout",
+    });
+    await expect(rs.forcedCheck(guard(), { ...forced, id: "stun" }, new ScriptedRoller([6, 6]), opts)).rejects.toMatchObject({
+      data: { field: "forced.id" },
+    });
   });
 });
 
@@ -354,7 +410,9 @@ describe("Hitbox play contract: vitals", () => {
     const target = hitboxCombatantFromActor(fixture.targetSource as unknown as HitboxActorSource);
     const step = await attackStep(hitbox, request({}, { distanceMetres: 4.572 }), zeven(), target, new ScriptedRoller([6, 6, 4, 4]), opts); // torso
     expect(step.report!.after.armor).toEqual({ torso: { value: 0, max: 1 } });
-    expect(armorItemUpdates(target, step.target!)).toEqual([{ _id: "vest", system: { damage: expect.objectContaining({ torso: 1, head: 0 }) } }]);
+    expect(armorItemUpdates(target, step.target!)).toEqual([
+      { _id: "vest", system: { damage: expect.objectContaining({ torso: 1, head: 0 }) } },
+    ]);
   });
 
   it("HB-ATK-04: the contract fixture's hit lands and changes the target's vitals; its miss faces miss", async () => {

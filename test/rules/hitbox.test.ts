@@ -67,9 +67,19 @@ function guard(overrides: Record<string, unknown> = {}): HitboxCombatant {
   });
 }
 
-const input = (over: Partial<HitboxAttackInput> = {}): HitboxAttackInput => ({ attacker: zeven(), target: guard(), weaponId: "pistol", rangeFeet: 30, ...over });
+const input = (over: Partial<HitboxAttackInput> = {}): HitboxAttackInput => ({
+  attacker: zeven(),
+  target: guard(),
+  weaponId: "pistol",
+  rangeFeet: 30,
+  ...over,
+});
 const labels = (mods: { label: string; value: number }[]) => Object.fromEntries(mods.map((m) => [m.label, m.value]));
-const packet = (amount: number, location: string): DamagePacket => ({ roll: { formula: String(amount), total: amount, dice: [], constant: amount }, amount, location });
+const packet = (amount: number, location: string): DamagePacket => ({
+  roll: { formula: String(amount), total: amount, dice: [], constant: amount },
+  amount,
+  location,
+});
 
 async function attack(i: HitboxAttackInput, faces: number[], options = opts): Promise<HitboxAttackResult> {
   const plan = hitbox.planAttack(i, options);
@@ -145,7 +155,15 @@ describe("Hitbox turns and declarations", () => {
 
   it("HB-ACT-04: going prone lets the defender dodge every attack this turn, and it lies prone from the next", async () => {
     const z = quickAction(zeven(), { id: "prone" }, false);
-    const i = input({ attacker: guard(), target: z, weaponId: "sidearm", rangeFeet: 15, shots: 2, reaction: "dodge", situation: { targetWentProne: true } });
+    const i = input({
+      attacker: guard(),
+      target: z,
+      weaponId: "sidearm",
+      rangeFeet: 15,
+      shots: 2,
+      reaction: "dodge",
+      situation: { targetWentProne: true },
+    });
     const first = await attack(i, [4, 4, 1, 4, 1, 3]); // 8 + 3 + 0 + 1 - 2 = 10; dodge 5 + 3 + 1 = 9; location 4
     expect(first.reactionRolledNow).toBe(true);
     expect(first.rolledReaction).toMatchObject({ id: "dodge", dropsProne: true });
@@ -165,7 +183,10 @@ describe("Hitbox turns and declarations", () => {
     const a = { id: "zeven", modifiers: [{ label: "FRAY.Mod.HitboxAbility", value: 3, rule: "HB-ACT-05" as const }] };
     const b = { id: "guard", modifiers: [{ label: "FRAY.Mod.HitboxAbility", value: 1, rule: "HB-ACT-05" as const }] };
     const result = await opposedTest(a, b, new ScriptedRoller([2, 3, 3, 4, 1, 1, 6, 6]));
-    expect(result.rounds.map((r) => [r.a.total, r.b.total])).toEqual([[8, 8], [5, 13]]);
+    expect(result.rounds.map((r) => [r.a.total, r.b.total])).toEqual([
+      [8, 8],
+      [5, 13],
+    ]);
     expect(result.winner).toBe("guard");
   });
 });
@@ -175,7 +196,9 @@ describe("Hitbox attacks", () => {
     const r = await attack(input({ calledShot: "leftLeg" }), [4, 4, 4, 4]);
     expect(labels(r.plan.modifiers)["FRAY.Mod.HitboxCalled"]).toBe(-2);
     expect(r.location).toMatchObject({ id: "leftLeg", rule: "HB-LOC-02", called: "leftLeg" });
-    expect(() => hitbox.planAttack(input({ calledShot: "torso" }), opts)).toThrow(expect.objectContaining({ key: "FRAY.Error.Field", data: expect.objectContaining({ field: "calledShot" }) }));
+    expect(() => hitbox.planAttack(input({ calledShot: "torso" }), opts)).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.Field", data: expect.objectContaining({ field: "calledShot" }) }),
+    );
   });
 
   it("HB-ATK-02: the attack test is 2d6 + ability + weapon skill against 9", async () => {
@@ -202,12 +225,22 @@ describe("Hitbox attacks", () => {
     const floored = await attack(input({ reaction: "dodge" }), [1, 2, 1, 1], { ...opts, hitboxReactionFloor: true });
     expect(floored.plan.difficulty.total).toBe(9);
     expect(floored.hit).toBe(false);
-    const melee = input({ attacker: guard({ weapons: [{ id: "baton", name: "Baton", kind: "melee" }] }), target: zeven(), weaponId: "baton", rangeFeet: 5 });
+    const melee = input({
+      attacker: guard({ weapons: [{ id: "baton", name: "Baton", kind: "melee" }] }),
+      target: zeven(),
+      weaponId: "baton",
+      rangeFeet: 5,
+    });
     const parry = (i: HitboxAttackInput, o = opts) => hitbox.reactions(i, undefined, o).find((x) => x.id === "parry")!;
     expect(parry(melee)).toMatchObject({ available: true, formula: "2d6 + 3" }); // Strength 2 + Parry 1
     expect(parry({ ...melee, target: zeven({ held: [] }) })).toMatchObject({ available: false, reason: "FRAY.Reason.HitboxNothingHeld" });
-    expect(parry(input({ attacker: guard(), target: zeven(), weaponId: "sidearm" }))).toMatchObject({ available: false, reason: "FRAY.Reason.RangedAttack" });
-    expect(parry(input({ attacker: guard(), target: zeven(), weaponId: "sidearm" }), { ...opts, hitboxParryRanged: true }).available).toBe(true);
+    expect(parry(input({ attacker: guard(), target: zeven(), weaponId: "sidearm" }))).toMatchObject({
+      available: false,
+      reason: "FRAY.Reason.RangedAttack",
+    });
+    expect(parry(input({ attacker: guard(), target: zeven(), weaponId: "sidearm" }), { ...opts, hitboxParryRanged: true }).available).toBe(
+      true,
+    );
   });
 
   it("HB-ATK-04: an attack total equal to the difficulty hits", async () => {
@@ -245,7 +278,9 @@ describe("Hitbox circumstance modifiers", () => {
     expect(labels(hitbox.planAttack(input({ rangeFeet: 120 }), opts).modifiers)["FRAY.Mod.HitboxFar"]).toBe(-2);
     const knife = hitbox.planAttack(input({ weaponId: "knife", rangeFeet: 5 }), opts);
     expect(knife.modifiers.some((m) => m.rule === "HB-MOD-01")).toBe(false);
-    expect(() => hitbox.planAttack(input({ rangeFeet: 151 }), opts)).toThrow(expect.objectContaining({ key: "FRAY.Error.HitboxOutOfRange" }));
+    expect(() => hitbox.planAttack(input({ rangeFeet: 151 }), opts)).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.HitboxOutOfRange" }),
+    );
   });
 
   it("HB-MOD-02: half hidden, darkness or dim light, and a prone target are -1 each", () => {
@@ -255,7 +290,10 @@ describe("Hitbox circumstance modifiers", () => {
   });
 
   it("HB-MOD-03: a called shot is -2; several shots a turn are -2 per shot", () => {
-    const shots = (n: number, o = opts) => labels(hitbox.planAttack(input({ attacker: guard(), target: zeven(), weaponId: "sidearm", shots: n }), o).modifiers)["FRAY.Mod.HitboxRapidFire"];
+    const shots = (n: number, o = opts) =>
+      labels(hitbox.planAttack(input({ attacker: guard(), target: zeven(), weaponId: "sidearm", shots: n }), o).modifiers)[
+        "FRAY.Mod.HitboxRapidFire"
+      ];
     expect(shots(1)).toBeUndefined();
     expect(shots(2)).toBe(-2);
     expect(shots(3)).toBe(-4);
@@ -266,8 +304,13 @@ describe("Hitbox circumstance modifiers", () => {
 
   it("HB-MOD-04: a target already prone cannot dodge", () => {
     const i = input({ target: guard({ conditions: ["prone"] }) });
-    expect(hitbox.reactions(i, undefined, opts).find((r) => r.id === "dodge")).toMatchObject({ available: false, reason: "FRAY.Reason.HitboxProne" });
-    expect(() => hitbox.planAttack({ ...i, reaction: "dodge" }, opts)).toThrow(expect.objectContaining({ key: "FRAY.Error.ReactionUnavailable" }));
+    expect(hitbox.reactions(i, undefined, opts).find((r) => r.id === "dodge")).toMatchObject({
+      available: false,
+      reason: "FRAY.Reason.HitboxProne",
+    });
+    expect(() => hitbox.planAttack({ ...i, reaction: "dodge" }, opts)).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.ReactionUnavailable" }),
+    );
   });
 });
 
@@ -275,11 +318,14 @@ describe("Hitbox exact odds", () => {
   /** Brute force over all faces of two 2d6 rolls. */
   function brute(a: number, r: number, tieHits: boolean): number {
     let n = 0;
-    for (let x1 = 1; x1 <= 6; x1++) for (let x2 = 1; x2 <= 6; x2++) for (let y1 = 1; y1 <= 6; y1++) for (let y2 = 1; y2 <= 6; y2++) {
-      const at = x1 + x2 + a;
-      const rt = y1 + y2 + r;
-      if (at > rt || (at === rt && tieHits)) n++;
-    }
+    for (let x1 = 1; x1 <= 6; x1++)
+      for (let x2 = 1; x2 <= 6; x2++)
+        for (let y1 = 1; y1 <= 6; y1++)
+          for (let y2 = 1; y2 <= 6; y2++) {
+            const at = x1 + x2 + a;
+            const rt = y1 + y2 + r;
+            if (at > rt || (at === rt && tieHits)) n++;
+          }
     return n / 1296;
   }
 
@@ -316,7 +362,19 @@ describe("Hitbox exact odds", () => {
 describe("Hitbox locations", () => {
   it("HB-LOC-01: regular 2d6 table: 2-3 head, 4 left arm, 5-6 left leg, 7-8 torso, 9-10 right leg, 11 right arm, 12 groin", async () => {
     const table = Object.fromEntries([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => [n, regularLocation(n)]));
-    expect(table).toEqual({ 2: "head", 3: "head", 4: "leftArm", 5: "leftLeg", 6: "leftLeg", 7: "torso", 8: "torso", 9: "rightLeg", 10: "rightLeg", 11: "rightArm", 12: "groin" });
+    expect(table).toEqual({
+      2: "head",
+      3: "head",
+      4: "leftArm",
+      5: "leftLeg",
+      6: "leftLeg",
+      7: "torso",
+      8: "torso",
+      9: "rightLeg",
+      10: "rightLeg",
+      11: "rightArm",
+      12: "groin",
+    });
     expect(await rollLocation(new ScriptedRoller([1, 3]))).toMatchObject({ id: "leftArm", rule: "HB-LOC-01" });
     expect(() => regularLocation(13)).toThrow(FrayError);
   });
@@ -332,7 +390,11 @@ describe("Hitbox locations", () => {
     expect(calledChance("head")).toBeCloseTo(10 / 36, 12);
     expect(calledChance("rightArm")).toBeCloseTo(15 / 36, 12);
     expect(calledChance("groin")).toBeCloseTo(3 / 36, 12);
-    expect(await rollLocation(new ScriptedRoller([3, 3]), "rightArm")).toMatchObject({ id: "torso", rule: "HB-LOC-02", called: "rightArm" });
+    expect(await rollLocation(new ScriptedRoller([3, 3]), "rightArm")).toMatchObject({
+      id: "torso",
+      rule: "HB-LOC-02",
+      called: "rightArm",
+    });
   });
 });
 
@@ -359,7 +421,9 @@ describe("Hitbox damage", () => {
     const spill = hitbox.applyDamage(guard({ armor: [] }), packet(3, "leftArm"), opts);
     expect(spill.after.hitboxes!.leftArm).toEqual({ value: 0, max: 2 });
     expect(spill.after.hitboxes!.torso).toEqual({ value: 2, max: 3 });
-    expect(() => hitbox.applyDamage(g, packet(1, "tail"), opts)).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "location" }) }));
+    expect(() => hitbox.applyDamage(g, packet(1, "tail"), opts)).toThrow(
+      expect.objectContaining({ data: expect.objectContaining({ field: "location" }) }),
+    );
   });
 
   it("HB-DMG-02: most weapons deal 1 point; a shotgun deals 2 within 20 ft", async () => {
@@ -378,12 +442,16 @@ describe("Hitbox damage", () => {
     expect(labels(leftHanded.modifiers)["FRAY.Mod.HitboxDamagedLimb"]).toBe(-2); // 3 + 1 = 4, half is 2
     expect(leftHanded.modifiers.reduce((s, m) => s + m.value, 0)).toBe(2);
     expect(labels(hitbox.planAttack(input({ attacker: zeven(hurt) }), opts).modifiers)["FRAY.Mod.HitboxDamagedLimb"]).toBeUndefined();
-    expect(labels(hitbox.planAttack(input({ attacker: zeven(hurt), weaponId: "shotgun" }), opts).modifiers)["FRAY.Mod.HitboxDamagedLimb"]).toBe(-2);
+    expect(
+      labels(hitbox.planAttack(input({ attacker: zeven(hurt), weaponId: "shotgun" }), opts).modifiers)["FRAY.Mod.HitboxDamagedLimb"],
+    ).toBe(-2);
     const medicated = zeven({ ...hurt, mainHand: "left", conditions: ["medicated"] });
     expect(labels(hitbox.planAttack(input({ attacker: medicated }), opts).modifiers)["FRAY.Mod.HitboxDamagedLimb"]).toBeUndefined();
     const dodge = hitbox.reactions(input({ target: guard({ hitboxes: { rightLeg: { value: 1, max: 2 } } }) }), undefined, opts)[0]!;
     expect(dodge.formula).toBe("2d6 + 2"); // Dexterity 3 + Dodge 1 = 4, halved
-    expect(() => hitbox.planAttack(input({ attacker: zeven({ hitboxes: { rightArm: { value: 0, max: 2 } } }) }), opts)).toThrow(expect.objectContaining({ key: "FRAY.Error.HitboxLimbDisabled" }));
+    expect(() => hitbox.planAttack(input({ attacker: zeven({ hitboxes: { rightArm: { value: 0, max: 2 } } }) }), opts)).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.HitboxLimbDisabled" }),
+    );
     expect(hitbox.applyDamage(guard(), packet(1, "leftLeg"), opts).added).toEqual(["prone"]);
     expect(hitbox.applyDamage(guard(), packet(1, "leftLeg"), { ...opts, hitboxLegProne: false }).added).toEqual([]);
   });
@@ -413,13 +481,27 @@ describe("Hitbox data", () => {
     const c = zeven();
     expect(c.hitboxes.head).toEqual({ value: 2, max: 2 });
     expect(c.hitboxes.torso).toEqual({ value: 3, max: 3 });
-    expect(parseCombatant({ name: "x", abilities: { strength: 1, dexterity: 1, fortitude: 1 } }, "x", { hitboxPoints: 3 }).hitboxes.torso.max).toBe(4);
-    expect(() => parseCombatant({ name: "x" })).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "combatant.abilities" }) }));
-    expect(() => zeven({ hitboxes: { tail: 2 } })).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "combatant.hitboxes.tail" }) }));
-    expect(() => zeven({ hitboxes: { head: { value: 3, max: 2 } } })).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "combatant.hitboxes.head.value" }) }));
-    expect(() => parseWeapon({ name: "Gun", kind: "ranged" })).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "weapon.rangeFeet" }) }));
-    expect(() => parseArmor({ name: "Vest", protection: { torso: 1 }, damage: { torso: 2 } })).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "armor.damage.torso" }) }));
-    expect(() => parseWeapon({ name: "Gun", ruleset: "ud10" })).toThrow(expect.objectContaining({ data: expect.objectContaining({ field: "weapon.ruleset" }) }));
+    expect(
+      parseCombatant({ name: "x", abilities: { strength: 1, dexterity: 1, fortitude: 1 } }, "x", { hitboxPoints: 3 }).hitboxes.torso.max,
+    ).toBe(4);
+    expect(() => parseCombatant({ name: "x" })).toThrow(
+      expect.objectContaining({ data: expect.objectContaining({ field: "combatant.abilities" }) }),
+    );
+    expect(() => zeven({ hitboxes: { tail: 2 } })).toThrow(
+      expect.objectContaining({ data: expect.objectContaining({ field: "combatant.hitboxes.tail" }) }),
+    );
+    expect(() => zeven({ hitboxes: { head: { value: 3, max: 2 } } })).toThrow(
+      expect.objectContaining({ data: expect.objectContaining({ field: "combatant.hitboxes.head.value" }) }),
+    );
+    expect(() => parseWeapon({ name: "Gun", kind: "ranged" })).toThrow(
+      expect.objectContaining({ data: expect.objectContaining({ field: "weapon.rangeFeet" }) }),
+    );
+    expect(() => parseArmor({ name: "Vest", protection: { torso: 1 }, damage: { torso: 2 } })).toThrow(
+      expect.objectContaining({ data: expect.objectContaining({ field: "armor.damage.torso" }) }),
+    );
+    expect(() => parseWeapon({ name: "Gun", ruleset: "ud10" })).toThrow(
+      expect.objectContaining({ data: expect.objectContaining({ field: "weapon.ruleset" }) }),
+    );
   });
 
   it("HB-ATK-02: an actor source reads with its Hitbox items; items of another ruleset are left out", () => {

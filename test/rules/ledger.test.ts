@@ -12,7 +12,12 @@ import { ud10, VITAL_CONDITIONS, vitalConditions } from "../../src/rules/ud10/in
 import type { Ud10Combatant } from "../../src/rules/ud10/model.js";
 import { target } from "./ud10-fixtures.js";
 
-const packet = (amount: number, location = "torso"): DamagePacket => ({ roll: { formula: String(amount), total: amount, dice: [], constant: amount }, amount, location, penetration: 0 });
+const packet = (amount: number, location = "torso"): DamagePacket => ({
+  roll: { formula: String(amount), total: amount, dice: [], constant: amount },
+  amount,
+  location,
+  penetration: 0,
+});
 const OPTIONS = { ...ud10.defaults(), bodyZones: true, buffer: true };
 
 /** The combatant with a vital state written back (HP, EP, conditions). */
@@ -40,8 +45,20 @@ describe("ledger deltas", () => {
   });
 
   it("HB-DMG-01: hitboxes, armor, bleeding and stun changes are kept per track", () => {
-    const before: VitalState = { hitboxes: { head: { value: 4, max: 4 }, torso: { value: 8, max: 8 } }, armor: { torso: { value: 3, max: 3 } }, bleeding: 0, stun: 1, conditions: [] };
-    const after: VitalState = { hitboxes: { head: { value: 4, max: 4 }, torso: { value: 5, max: 8 } }, armor: { torso: { value: 0, max: 3 } }, bleeding: 2, stun: 3, conditions: ["shock"] };
+    const before: VitalState = {
+      hitboxes: { head: { value: 4, max: 4 }, torso: { value: 8, max: 8 } },
+      armor: { torso: { value: 3, max: 3 } },
+      bleeding: 0,
+      stun: 1,
+      conditions: [],
+    };
+    const after: VitalState = {
+      hitboxes: { head: { value: 4, max: 4 }, torso: { value: 5, max: 8 } },
+      armor: { torso: { value: 0, max: 3 } },
+      bleeding: 2,
+      stun: 3,
+      conditions: ["shock"],
+    };
     expect(deltaOf(before, after)).toEqual({
       hitboxes: { torso: { before: 8, after: 5 } },
       armor: { torso: { before: 3, after: 0 } },
@@ -84,7 +101,10 @@ describe("undo in any order (UD-DMG-02 to UD-DMG-04)", () => {
   it("UD-DMG-03: EP never drops below 0 nor rises above its maximum on undo", () => {
     const delta: VitalDelta = { ep: { before: 3, after: 8 }, added: [], removed: [] }; // an application that raised EP
     expect(revert({ ep: { value: 2, max: 15 }, conditions: [] }, delta).ep).toEqual({ value: 0, max: 15 });
-    expect(revert({ ep: { value: 14, max: 15 }, conditions: [] }, { ep: { before: 10, after: 5 }, added: [], removed: [] }).ep).toEqual({ value: 15, max: 15 });
+    expect(revert({ ep: { value: 14, max: 15 }, conditions: [] }, { ep: { before: 10, after: 5 }, added: [], removed: [] }).ep).toEqual({
+      value: 15,
+      max: 15,
+    });
   });
 
   it("UD-DMG-04: the two orders of undo end in the same state as before both hits", () => {

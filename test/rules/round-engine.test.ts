@@ -30,7 +30,13 @@ function entries<C, I>(f: ContractFixture<C, I>): RoundEntry<C>[] {
   ];
 }
 
-function engine<C, I>(f: ContractFixture<C, I>, dice: DiceRoller, options: RulesetOptions = {}, maxRounds = 3, out?: (c: C) => boolean): RoundEngine<C, I> {
+function engine<C, I>(
+  f: ContractFixture<C, I>,
+  dice: DiceRoller,
+  options: RulesetOptions = {},
+  maxRounds = 3,
+  out?: (c: C) => boolean,
+): RoundEngine<C, I> {
   const ruleset = f.ruleset as Ruleset<C, I>;
   return new RoundEngine(ruleset, entries(f), dice, { options: { ...ruleset.defaults(), ...f.options, ...options }, maxRounds, out });
 }
@@ -179,6 +185,8 @@ describe("round engine: the end of the fight", () => {
       expect((error as FrayError).data.field).toBe("maxRounds");
     }
     const twice = [...entries(critical), entries(critical)[0]!];
-    expect(() => new RoundEngine(critical.ruleset, twice, new ScriptedRoller([]), { options: critical.ruleset.defaults(), maxRounds: 1 })).toThrow(/twice/);
+    expect(
+      () => new RoundEngine(critical.ruleset, twice, new ScriptedRoller([]), { options: critical.ruleset.defaults(), maxRounds: 1 }),
+    ).toThrow(/twice/);
   });
 });

@@ -32,7 +32,10 @@ describe("document sources", () => {
   it("refuses an actor or item of another ruleset with a localized error naming both", () => {
     const zonesActor = { ...ud10Actor, system: { ...ud10Actor.system, ruleset: "zones" } };
     expect(() => ud10CombatantFromActor(zonesActor)).toThrow(
-      expect.objectContaining({ key: "FRAY.Error.WrongRuleset", data: { name: "Ana", ruleset: "zones", expected: "FRAY.Ruleset.ud10" } }) as Error,
+      expect.objectContaining({
+        key: "FRAY.Error.WrongRuleset",
+        data: { name: "Ana", ruleset: "zones", expected: "FRAY.Ruleset.ud10" },
+      }) as Error,
     );
     expect(() => hitboxCombatantFromActor(zonesActor)).toThrow(expect.objectContaining({ key: "FRAY.Error.WrongRuleset" }) as Error);
     expect(() => zonesWeaponFromItem({ name: "Sword", type: "weapon", system: { ruleset: "ud10" } })).toThrow(
@@ -44,7 +47,16 @@ describe("document sources", () => {
 
   it("keeps the actor's own fields and names the kind and default group", () => {
     const raw = combatantData({ name: "Bo", type: "character", system: { size: "large" } }, "ud10");
-    expect(raw).toMatchObject({ id: "Bo", name: "Bo", kind: "character", group: "players", size: "large", weapons: [], armor: [], conditions: [] });
+    expect(raw).toMatchObject({
+      id: "Bo",
+      name: "Bo",
+      kind: "character",
+      group: "players",
+      size: "large",
+      weapons: [],
+      armor: [],
+      conditions: [],
+    });
   });
 
   it("reads fields with errors that name the field", () => {

@@ -20,7 +20,8 @@ const req = (weaponId: string, situation?: SituationValues, more: Partial<Attack
   ...(situation ? { situation } : {}),
   ...more,
 });
-const plan = (request: AttackRequest, a: Ud10Combatant = fighter(), t: Ud10Combatant = target()) => planStep(ud10, request, a, t, opts).plan;
+const plan = (request: AttackRequest, a: Ud10Combatant = fighter(), t: Ud10Combatant = target()) =>
+  planStep(ud10, request, a, t, opts).plan;
 const fieldOf = (fn: () => unknown): string | undefined => {
   try {
     fn();
@@ -36,9 +37,26 @@ const attackOutcome = (weaponId = "rifle") => ({ kind: "attack" as const, weapon
 describe("UD10 situation fields", () => {
   it("UD-ATK-04: melee attacks offer higher ground, ranged ones aim, visibility, crouching and moving", () => {
     expect(ids(req("sword"))).toEqual(["unanticipated", "immobilized", "higherGround", "cover", "misc"]);
-    expect(ids(req("rifle"))).toEqual(["unanticipated", "immobilized", "targetCrouching", "targetMoving", "shooterMoving", "badVisibility", "aim", "cover", "misc"]);
+    expect(ids(req("rifle"))).toEqual([
+      "unanticipated",
+      "immobilized",
+      "targetCrouching",
+      "targetMoving",
+      "shooterMoving",
+      "badVisibility",
+      "aim",
+      "cover",
+      "misc",
+    ]);
     const fields = ud10.situation!({ attacker: fighter(), target: target(), weaponId: "rifle" }, opts);
-    expect(fields.find((f) => f.id === "aim")).toMatchObject({ kind: "number", min: 0, max: 2, step: 1, rule: "UD-ATK-04", perTarget: false });
+    expect(fields.find((f) => f.id === "aim")).toMatchObject({
+      kind: "number",
+      min: 0,
+      max: 2,
+      step: 1,
+      rule: "UD-ATK-04",
+      perTarget: false,
+    });
     expect(fields.find((f) => f.id === "cover")).toMatchObject({ kind: "number", min: 0, rule: "UD-COV-01", perTarget: true });
   });
 
@@ -46,8 +64,23 @@ describe("UD10 situation fields", () => {
     const a = fighter({ conditions: ["moving", "aiming2"] });
     const t = target({ conditions: ["surprised", "prone", "moving", "immobilized"] });
     const defaults = Object.fromEntries(ud10.situation!({ attacker: a, target: t, weaponId: "rifle" }, opts).map((f) => [f.id, f.default]));
-    expect(defaults).toEqual({ unanticipated: true, immobilized: true, targetCrouching: true, targetMoving: true, shooterMoving: true, badVisibility: false, aim: 2, cover: 0, misc: 0 });
-    const calm = Object.fromEntries(ud10.situation!({ attacker: fighter({ conditions: ["aiming1"] }), target: target(), weaponId: "rifle" }, opts).map((f) => [f.id, f.default]));
+    expect(defaults).toEqual({
+      unanticipated: true,
+      immobilized: true,
+      targetCrouching: true,
+      targetMoving: true,
+      shooterMoving: true,
+      badVisibility: false,
+      aim: 2,
+      cover: 0,
+      misc: 0,
+    });
+    const calm = Object.fromEntries(
+      ud10.situation!({ attacker: fighter({ conditions: ["aiming1"] }), target: target(), weaponId: "rifle" }, opts).map((f) => [
+        f.id,
+        f.default,
+      ]),
+    );
     expect(calm).toMatchObject({ unanticipated: false, immobilized: false, targetCrouching: false, shooterMoving: false, aim: 1 });
   });
 
@@ -91,7 +124,9 @@ describe("UD10 attack input from a request", () => {
   });
 
   it("UD-ATK-04: ranged modifiers: crouching -2, target moving -2, shooter moving -4, visibility -2, aim +2/+4", () => {
-    const mods = labels(plan(req("rifle", { targetCrouching: true, targetMoving: true, shooterMoving: true, badVisibility: true, aim: 1 })).modifiers);
+    const mods = labels(
+      plan(req("rifle", { targetCrouching: true, targetMoving: true, shooterMoving: true, badVisibility: true, aim: 1 })).modifiers,
+    );
     expect(mods).toMatchObject({
       "FRAY.Mod.TargetCrouching": -2,
       "FRAY.Mod.TargetMoving": -2,
@@ -102,7 +137,9 @@ describe("UD10 attack input from a request", () => {
     expect(labels(plan(req("rifle", { aim: 2 })).modifiers)["FRAY.Mod.Aim2"]).toBe(4);
     // A value given wins over the attacker's and the target's conditions.
     const aiming = fighter({ conditions: ["aiming2", "moving"] });
-    const off = labels(plan(req("rifle", { aim: 0, shooterMoving: false, targetCrouching: false }), aiming, target({ conditions: ["prone"] })).modifiers);
+    const off = labels(
+      plan(req("rifle", { aim: 0, shooterMoving: false, targetCrouching: false }), aiming, target({ conditions: ["prone"] })).modifiers,
+    );
     expect(off["FRAY.Mod.Aim2"]).toBeUndefined();
     expect(off["FRAY.Mod.ShooterMoving"]).toBeUndefined();
     expect(off["FRAY.Mod.TargetCrouching"]).toBeUndefined();
@@ -195,7 +232,8 @@ describe("UD10 round lifecycle", () => {
       expect(r.combatant.conditions).toEqual(["prone"]);
       expect(r.events.map((e) => e.label)).toEqual(["FRAY.Situation.Ud10.Event.AimLost"]);
     }
-    for (const id of ["parry", "dodge", "flee"]) expect(ud10.afterAction!(aimed, { kind: "action", id }, economy(), opts).combatant.conditions).toEqual(["aiming1", "prone"]);
+    for (const id of ["parry", "dodge", "flee"])
+      expect(ud10.afterAction!(aimed, { kind: "action", id }, economy(), opts).combatant.conditions).toEqual(["aiming1", "prone"]);
     expect(ud10.afterAction!(fighter(), attackOutcome(), economy(), opts).events).toEqual([]);
     expect(fieldOf(() => ud10.afterAction!(aimed, { kind: "action", id: "dance" }, economy(), opts))).toBe("action");
   });
@@ -229,11 +267,22 @@ describe("UD10 vitals written back", () => {
 
   it("UD-DMG-03, UD-DMG-04: vitalsUpdate stores HP and EP where the source translation reads them", () => {
     const bo = ud10CombatantFromActor(source);
-    const report = ud10.applyDamage(bo, { roll: { formula: "20", total: 20, dice: [], constant: 20 }, amount: 20, location: "torso", penetration: 0 }, opts);
+    const report = ud10.applyDamage(
+      bo,
+      { roll: { formula: "20", total: 20, dice: [], constant: 20 }, amount: 20, location: "torso", penetration: 0 },
+      opts,
+    );
     const update = ud10.vitalsUpdate!(report.after);
     expect(update).toEqual({ system: { hp: { value: report.after.hp!.value }, ep: { value: report.after.ep!.value } } });
     const sys = source.system as { hp: object; ep: object };
-    const written: ActorSource = { ...source, system: { ...source.system, hp: { ...sys.hp, ...(update.system as { hp: object }).hp }, ep: { ...sys.ep, ...(update.system as { ep: object }).ep } } };
+    const written: ActorSource = {
+      ...source,
+      system: {
+        ...source.system,
+        hp: { ...sys.hp, ...(update.system as { hp: object }).hp },
+        ep: { ...sys.ep, ...(update.system as { ep: object }).ep },
+      },
+    };
     const back = ud10.vitals(ud10CombatantFromActor(written));
     expect(back.hp).toEqual(report.after.hp);
     expect(back.ep).toEqual(report.after.ep);

@@ -123,7 +123,13 @@ describe("UD10 action economy and movement", () => {
 
 describe("UD10 attacks", () => {
   const melee = (o: Partial<Ud10AttackInput> = {}): Ud10AttackInput => ({ attacker: fighter(), target: target(), weaponId: "sword", ...o });
-  const shot = (o: Partial<Ud10AttackInput> = {}): Ud10AttackInput => ({ attacker: fighter(), target: target(), weaponId: "rifle", rangeMetres: 20, ...o });
+  const shot = (o: Partial<Ud10AttackInput> = {}): Ud10AttackInput => ({
+    attacker: fighter(),
+    target: target(),
+    weaponId: "rifle",
+    rangeMetres: 20,
+    ...o,
+  });
 
   it("UD-ATK-01: the check is d10 + the weapon's skill + AM + situational modifiers", () => {
     const plan = ud10.planAttack(melee({ situation: { misc: 1 } }), opts);
@@ -186,7 +192,11 @@ describe("UD10 attacks", () => {
       shot({ attacker: fighter({ conditions: ["aiming1", "moving"] }), target: target({ conditions: ["crouching"] }) }),
       opts,
     );
-    expect(labels(fromConditions.modifiers)).toMatchObject({ "FRAY.Mod.Aim1": 2, "FRAY.Mod.ShooterMoving": -4, "FRAY.Mod.TargetCrouching": -2 });
+    expect(labels(fromConditions.modifiers)).toMatchObject({
+      "FRAY.Mod.Aim1": 2,
+      "FRAY.Mod.ShooterMoving": -4,
+      "FRAY.Mod.TargetCrouching": -2,
+    });
     // Ranged-only modifiers never apply to a melee attack.
     expect(ud10.planAttack(melee({ situation: { aim: 2, badVisibility: true } }), opts).modifiers).toHaveLength(2);
   });
@@ -212,7 +222,9 @@ describe("UD10 attacks", () => {
   });
 
   it("gives a localizable error for a weapon the attacker does not carry", () => {
-    expect(() => ud10.planAttack(melee({ weaponId: "axe" }), opts)).toThrow(expect.objectContaining({ key: "FRAY.Error.NoWeapon" }) as Error);
+    expect(() => ud10.planAttack(melee({ weaponId: "axe" }), opts)).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.NoWeapon" }) as Error,
+    );
   });
 });
 
@@ -227,12 +239,17 @@ describe("UD10 reactions", () => {
     const used = spend(fresh, parry.cost);
     const again = ud10.reactions(input, used, opts).find((r) => r.id === "parry")!;
     expect(again).toMatchObject({ available: false, reason: "FRAY.Reason.ReactionUsed" });
-    expect(() => ud10.planAttack({ ...input, reaction: "parry" }, opts, used)).toThrow(expect.objectContaining({ key: "FRAY.Error.ReactionUnavailable" }) as Error);
+    expect(() => ud10.planAttack({ ...input, reaction: "parry" }, opts, used)).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.ReactionUnavailable" }) as Error,
+    );
   });
 
   it("UD-REA-02: parry needs a ready weapon; untrained parry rolls against DEX", () => {
     const unarmed = target({ weapons: [] });
-    expect(ud10.reactions(melee({ target: unarmed }), undefined, opts)[0]).toMatchObject({ available: false, reason: "FRAY.Reason.NoParryWeapon" });
+    expect(ud10.reactions(melee({ target: unarmed }), undefined, opts)[0]).toMatchObject({
+      available: false,
+      reason: "FRAY.Reason.NoParryWeapon",
+    });
     const trained = ud10.reactions(melee(), undefined, opts)[0]!;
     expect(trained.formula).toBe("1d10 + 4");
     const untrained = ud10.reactions(melee({ target: target({ skills: {} }) }), undefined, opts)[0]!;
@@ -281,7 +298,8 @@ describe("UD10 damage", () => {
     expect(damageFormula("3+2d10")).toBe("2d10x10 + 3");
     expect(damageFormula("d10")).toBe("1d10x10");
     expect(damageFormula("5")).toBe("5");
-    for (const bad of ["", "3+", "2d6", "x", "3+2d10+1", "2d103", "0d10"]) expect(() => parseDamageCode(bad), bad).toThrow(expect.objectContaining({ key: "FRAY.Error.DamageCode" }) as Error);
+    for (const bad of ["", "3+", "2d6", "x", "3+2d10+1", "2d103", "0d10"])
+      expect(() => parseDamageCode(bad), bad).toThrow(expect.objectContaining({ key: "FRAY.Error.DamageCode" }) as Error);
     const input: Ud10AttackInput = { attacker: fighter(), target: target(), weaponId: "sword" };
     const res = await ud10.resolveAttack(ud10.planAttack(input, off), input, new ScriptedRoller([9]), off);
     const dmg = await ud10.rollDamage(res, input, new ScriptedRoller([10, 10, 4]), off);
@@ -347,7 +365,15 @@ describe("UD10 damage", () => {
 
   it("UD-ZON-01: a d10 picks the body zone and that zone's armor applies", async () => {
     expect([1, 2, 3, 4, 6, 7, 8, 9, 10].map(zoneForFace)).toEqual([
-      "head", "leftArm", "rightArm", "torso", "torso", "leftLeg", "leftLeg", "rightLeg", "rightLeg",
+      "head",
+      "leftArm",
+      "rightArm",
+      "torso",
+      "torso",
+      "leftLeg",
+      "leftLeg",
+      "rightLeg",
+      "rightLeg",
     ]);
     const input: Ud10AttackInput = { attacker: fighter(), target: target(), weaponId: "sword" };
     const on = { ...opts, bodyZones: true };
@@ -373,7 +399,9 @@ describe("UD10 leaving melee", () => {
   it("UD-OPT-01: fleeing gives every engaged opponent a free attack", () => {
     const foes = [target({ id: "x" }), target({ id: "y" })];
     expect(disengage(foes, "flee", ud10Options(opts))).toMatchObject({ freeAttacks: ["x", "y"], rule: "UD-OPT-01" });
-    expect(() => disengage(foes, "flee", { fleeing: false, retreat: true })).toThrow(expect.objectContaining({ key: "FRAY.Error.OptionOff" }) as Error);
+    expect(() => disengage(foes, "flee", { fleeing: false, retreat: true })).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.OptionOff" }) as Error,
+    );
   });
 
   it("UD-OPT-02: retreating costs the whole round and gives no free attacks", () => {

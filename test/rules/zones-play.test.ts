@@ -34,12 +34,41 @@ function shooter(overrides: Record<string, unknown> = {}): ZonesCombatant {
     effort: 4,
     actions: { action: 2 },
     weapons: [
-      { id: "rifle", name: "Rifle", kind: "firearm", effectiveRange: 300, damage: "2d6+2", damageTypes: ["piercing", "bludgeoning"], recoil: 2, burst: 3, auto: true, magazine: 30 },
+      {
+        id: "rifle",
+        name: "Rifle",
+        kind: "firearm",
+        effectiveRange: 300,
+        damage: "2d6+2",
+        damageTypes: ["piercing", "bludgeoning"],
+        recoil: 2,
+        burst: 3,
+        auto: true,
+        magazine: 30,
+      },
       { id: "pistol", name: "Pistol", kind: "firearm", effectiveRange: 50, damage: "1d6+2", damageTypes: ["piercing"], magazine: 15 },
       { id: "knife", name: "Knife", kind: "melee", damage: "1d6", damageTypes: ["piercing", "slashing"] },
       { id: "axe", name: "Throwing Axe", kind: "thrown", effectiveRange: 16, damage: "1d6+2", damageTypes: ["slashing"] },
-      { id: "frag", name: "Frag", kind: "grenade", effectiveRange: 30, damage: "2d6", damageTypes: ["bludgeoning", "piercing"], effectiveRadius: 5, casualtyRadius: 15 },
-      { id: "frag", name: "Frag", kind: "grenade", effectiveRange: 30, damage: "2d6", damageTypes: ["bludgeoning", "piercing"], effectiveRadius: 5, casualtyRadius: 15 },
+      {
+        id: "frag",
+        name: "Frag",
+        kind: "grenade",
+        effectiveRange: 30,
+        damage: "2d6",
+        damageTypes: ["bludgeoning", "piercing"],
+        effectiveRadius: 5,
+        casualtyRadius: 15,
+      },
+      {
+        id: "frag",
+        name: "Frag",
+        kind: "grenade",
+        effectiveRange: 30,
+        damage: "2d6",
+        damageTypes: ["bludgeoning", "piercing"],
+        effectiveRadius: 5,
+        casualtyRadius: 15,
+      },
     ],
     ...overrides,
   });
@@ -47,7 +76,15 @@ function shooter(overrides: Record<string, unknown> = {}): ZonesCombatant {
 
 /** A standing human: DEX +1, Dodge 2; 30 HP, no armor. */
 function target(overrides: Record<string, unknown> = {}): ZonesCombatant {
-  return parseCombatant({ id: "t", name: "Tal", kind: "npc", attributes: { STR: 1, DEX: 1, CON: 1, PER: 0 }, skills: { dodge: 2 }, hp: 30, ...overrides });
+  return parseCombatant({
+    id: "t",
+    name: "Tal",
+    kind: "npc",
+    attributes: { STR: 1, DEX: 1, CON: 1, PER: 0 },
+    skills: { dodge: 2 },
+    hp: 30,
+    ...overrides,
+  });
 }
 
 /** A rifle shot at 100 m (far band of 300 m: a medium target is +4). */
@@ -61,7 +98,8 @@ const shot = (situation: SituationValues = {}, more: Partial<AttackRequest> = {}
 });
 
 /** The plan of a request; `null` plans it without a target. */
-const plan = (request: AttackRequest, a = shooter(), t: ZonesCombatant | null = target()): AttackPlan => planStep(zones, request, a, t ?? undefined, opts).plan;
+const plan = (request: AttackRequest, a = shooter(), t: ZonesCombatant | null = target()): AttackPlan =>
+  planStep(zones, request, a, t ?? undefined, opts).plan;
 const lines = (p: AttackPlan) => p.difficulty.modifiers.map((m) => [m.rule, m.value]);
 const fieldOf = (fn: () => unknown): unknown => {
   try {
@@ -76,8 +114,14 @@ describe("Zones play contract: attack input from a neutral request", () => {
   it("ZN-RNG-01, ZN-RNG-02, ZN-RNG-08: the distance in metres is the range; the plan is the core's", () => {
     const p = plan(shot());
     expect(p.difficulty.total).toBe(5 + 4 - 1);
-    expect(lines(p)).toEqual([["ZN-RNG-03", 4], ["ZN-RNG-05", -1]]);
-    expect(plan(shot({}, { distanceMetres: 20 })).difficulty.modifiers[0]).toMatchObject({ value: 1, data: { band: "FRAY.Zones.Band.close" } });
+    expect(lines(p)).toEqual([
+      ["ZN-RNG-03", 4],
+      ["ZN-RNG-05", -1],
+    ]);
+    expect(plan(shot({}, { distanceMetres: 20 })).difficulty.modifiers[0]).toMatchObject({
+      value: 1,
+      data: { band: "FRAY.Zones.Band.close" },
+    });
     expect(p.modifiers.reduce((t, m) => t + m.value, 0)).toBe(5);
   });
 
@@ -87,7 +131,12 @@ describe("Zones play contract: attack input from a neutral request", () => {
   });
 
   it("ZN-RNG-04: targetMovement and shooterMovement add their lines", () => {
-    expect(lines(plan(shot({ targetMovement: "fast", shooterMovement: "slow" })))).toEqual([["ZN-RNG-03", 4], ["ZN-RNG-04", 4], ["ZN-RNG-04", 2], ["ZN-RNG-05", -1]]);
+    expect(lines(plan(shot({ targetMovement: "fast", shooterMovement: "slow" })))).toEqual([
+      ["ZN-RNG-03", 4],
+      ["ZN-RNG-04", 4],
+      ["ZN-RNG-04", 2],
+      ["ZN-RNG-05", -1],
+    ]);
     expect(plan(shot({ targetMovement: "still" })).difficulty.total).toBe(8 - 2);
   });
 
@@ -129,7 +178,14 @@ describe("Zones play contract: attack input from a neutral request", () => {
     expect(step.packet).toMatchObject({ type: "slashing", location: "brain", exposedVitals: true });
     expect(step.report!.steps.map((s) => s.label)).toContain("FRAY.Step.Zones.VitalFull");
     expect(step.report!.after.hp!.value).toBe(30 - 24);
-    const covered = await attackStep(zones, { ...request, situation: { damageType: "slashing" } }, shooter(), target(), new ScriptedRoller([9, 6, 6, 4]), opts);
+    const covered = await attackStep(
+      zones,
+      { ...request, situation: { damageType: "slashing" } },
+      shooter(),
+      target(),
+      new ScriptedRoller([9, 6, 6, 4]),
+      opts,
+    );
     expect(covered.report!.steps.map((s) => s.label)).toContain("FRAY.Step.Zones.VitalSurrounding");
   });
 
@@ -137,19 +193,36 @@ describe("Zones play contract: attack input from a neutral request", () => {
     expect(planStep(zones, shot({}, { modeId: "burst" }), shooter(), target(), opts).odds.outcomes).toHaveProperty("bullet3");
     const auto = await attackStep(zones, shot({ bullets: 5 }, { modeId: "auto" }), shooter(), target(), new ScriptedRoller([1]), opts);
     expect(auto.result.bullets).toMatchObject({ fired: 5, difficulties: [8, 10, 12, 14, 16] });
-    expect(() => zones.input!(shot({}, { modeId: "volley" }), shooter(), target(), opts)).toThrow(expect.objectContaining({ key: "FRAY.Error.NoMode" }));
+    expect(() => zones.input!(shot({}, { modeId: "volley" }), shooter(), target(), opts)).toThrow(
+      expect.objectContaining({ key: "FRAY.Error.NoMode" }),
+    );
   });
 
   it("ZN-MAL-01: malfunction and malfunctionAfter stop the burst after the bullets that left", async () => {
-    const step = await attackStep(zones, shot({ malfunction: "stovepipe", malfunctionAfter: 2 }, { modeId: "burst" }), shooter(), target(), new ScriptedRoller([1]), opts);
+    const step = await attackStep(
+      zones,
+      shot({ malfunction: "stovepipe", malfunctionAfter: 2 }, { modeId: "burst" }),
+      shooter(),
+      target(),
+      new ScriptedRoller([1]),
+      opts,
+    );
     expect(step.result.bullets).toMatchObject({ fired: 2, stoppedBy: "FRAY.Zones.Malfunction.stovepipe" });
-    const none = await attackStep(zones, shot({ malfunction: "none" }, { modeId: "burst" }), shooter(), target(), new ScriptedRoller([1]), opts);
+    const none = await attackStep(
+      zones,
+      shot({ malfunction: "none" }, { modeId: "burst" }),
+      shooter(),
+      target(),
+      new ScriptedRoller([1]),
+      opts,
+    );
     expect(none.result.bullets).toMatchObject({ fired: 3 });
     expect(none.result.bullets?.stoppedBy).toBeUndefined();
   });
 
   it("ZN-GRN-01: a grenade without a target is thrown at an area of areaSize, medium by default", () => {
-    const throwAt = (situation: SituationValues) => plan({ attackerId: "s", weaponId: "frag", distanceMetres: 20, situation }, shooter(), null);
+    const throwAt = (situation: SituationValues) =>
+      plan({ attackerId: "s", weaponId: "frag", distanceMetres: 20, situation }, shooter(), null);
     // 20 m of 30: maximum band; a medium area +6, a large one -2.
     expect(throwAt({}).difficulty.modifiers[0]).toMatchObject({ value: 6, data: { size: "FRAY.Zones.Size.medium" } });
     expect(throwAt({ areaSize: "large" }).difficulty.modifiers[0]).toMatchObject({ value: -2 });
@@ -157,7 +230,10 @@ describe("Zones play contract: attack input from a neutral request", () => {
   });
 
   it("refuses unknown situation fields, values of the wrong kind and unknown reactions, naming the field", () => {
-    const input = (situation: SituationValues, more: Partial<AttackRequest> = {}) => () => zones.input!(shot(situation, more), shooter(), target(), opts);
+    const input =
+      (situation: SituationValues, more: Partial<AttackRequest> = {}) =>
+      () =>
+        zones.input!(shot(situation, more), shooter(), target(), opts);
     expect(fieldOf(input({ cover: 2 }))).toBe("situation.cover");
     expect(fieldOf(input({ aim: "two" }))).toBe("situation.aim");
     expect(fieldOf(input({ aim: 1.5 }))).toBe("situation.aim");
@@ -178,7 +254,8 @@ describe("Zones play contract: attack input from a neutral request", () => {
 
 describe("Zones play contract: situation fields", () => {
   const ids = (c: Parameters<NonNullable<typeof zones.situation>>[0]) => zones.situation!(c, opts).map((f) => f.id);
-  const defaults = (c: Parameters<NonNullable<typeof zones.situation>>[0]) => Object.fromEntries(zones.situation!(c, opts).map((f) => [f.id, f.default]));
+  const defaults = (c: Parameters<NonNullable<typeof zones.situation>>[0]) =>
+    Object.fromEntries(zones.situation!(c, opts).map((f) => [f.id, f.default]));
 
   it("ZN-RNG-01, ZN-MEL-01, ZN-BST-01, ZN-GRN-01: only the fields that apply to the weapon and attack", () => {
     const a = shooter();
@@ -199,20 +276,49 @@ describe("Zones play contract: situation fields", () => {
     ]);
     expect(ids({ attacker: a, target: t, weaponId: "rifle", modeId: "auto" })).toContain("bullets");
     expect(ids({ attacker: a, target: t, weaponId: "pistol" })).not.toContain("damageType");
-    expect(ids({ attacker: a, target: t, weaponId: "knife", distanceMetres: 1 })).toEqual(["misc", "surprise", "exposedVitals", "damageType"]);
-    expect(ids({ attacker: a, weaponId: "frag", distanceMetres: 20 })).toEqual(["shooterMovement", "stance", "aim", "environment", "environmentModifier", "misc", "areaSize"]);
-    const perTarget = zones.situation!({ attacker: a, target: t, weaponId: "rifle" }, opts).filter((f) => f.perTarget).map((f) => f.id);
+    expect(ids({ attacker: a, target: t, weaponId: "knife", distanceMetres: 1 })).toEqual([
+      "misc",
+      "surprise",
+      "exposedVitals",
+      "damageType",
+    ]);
+    expect(ids({ attacker: a, weaponId: "frag", distanceMetres: 20 })).toEqual([
+      "shooterMovement",
+      "stance",
+      "aim",
+      "environment",
+      "environmentModifier",
+      "misc",
+      "areaSize",
+    ]);
+    const perTarget = zones.situation!({ attacker: a, target: t, weaponId: "rifle" }, opts)
+      .filter((f) => f.perTarget)
+      .map((f) => f.id);
     expect(perTarget).toEqual(["targetSize", "targetMovement", "aimedZone"]);
   });
 
   it("ZN-RNG-04, ZN-RNG-05, ZN-RNG-06, ZN-RNG-07, ZN-MEL-02: defaults come from the combatants' state and conditions", () => {
     const a = shooter({ stance: "kneeling", movement: "fast", aim: 2 });
     const bound = target({ stance: "kneeling", conditions: ["bound"] });
-    expect(defaults({ attacker: a, target: bound, weaponId: "rifle" })).toMatchObject({ targetSize: "small", targetMovement: "still", shooterMovement: "fast", stance: "kneeling", aim: 2 });
-    expect(defaults({ attacker: a, target: target({ movement: "slow" }), weaponId: "rifle" })).toMatchObject({ targetMovement: "slow", targetSize: "medium" });
+    expect(defaults({ attacker: a, target: bound, weaponId: "rifle" })).toMatchObject({
+      targetSize: "small",
+      targetMovement: "still",
+      shooterMovement: "fast",
+      stance: "kneeling",
+      aim: 2,
+    });
+    expect(defaults({ attacker: a, target: target({ movement: "slow" }), weaponId: "rifle" })).toMatchObject({
+      targetMovement: "slow",
+      targetSize: "medium",
+    });
     expect(defaults({ attacker: a, target: target({ conditions: ["unaware"] }), weaponId: "knife" })).toMatchObject({ surprise: true });
     expect(defaults({ attacker: a, target: target(), weaponId: "knife" })).toMatchObject({ surprise: false, damageType: "piercing" });
-    expect(defaults({ attacker: a, target: target(), weaponId: "rifle", modeId: "auto" })).toMatchObject({ bullets: 10, malfunction: "none", aimedZone: "none", environment: [] });
+    expect(defaults({ attacker: a, target: target(), weaponId: "rifle", modeId: "auto" })).toMatchObject({
+      bullets: 10,
+      malfunction: "none",
+      aimedZone: "none",
+      environment: [],
+    });
   });
 
   it("ZN-RNG-04, ZN-RNG-07, ZN-MEL-02, ZN-GRN-01: the defaults given explicitly plan the same attack as leaving them out", () => {
@@ -225,7 +331,13 @@ describe("Zones play contract: situation fields", () => {
       [{ attackerId: "s", weaponId: "frag", distanceMetres: 20 }, undefined],
     ];
     for (const [request, t] of cases) {
-      const context = { attacker: a, target: t, weaponId: request.weaponId, modeId: request.modeId, distanceMetres: request.distanceMetres };
+      const context = {
+        attacker: a,
+        target: t,
+        weaponId: request.weaponId,
+        modeId: request.modeId,
+        distanceMetres: request.distanceMetres,
+      };
       const given = Object.fromEntries(zones.situation!(context, opts).map((f) => [f.id, f.default]));
       const omitted = planStep(zones, request, a, t, opts);
       const explicit = planStep(zones, { ...request, situation: given }, a, t, opts);
@@ -340,22 +452,45 @@ describe("Zones play contract: the round's lifecycle", () => {
     const economy = createEconomy(zones.economy(shooter(), opts));
     const after = zones.afterAction!(shooter(), { kind: "attack", weaponId: "rifle", modeId: "burst", result: step.result }, economy, opts);
     expect(after.combatant.weapons.find((w) => w.id === "rifle")!.loaded).toBe(27);
-    expect(after.events).toEqual([{ rule: "ZN-BST-01", label: "FRAY.Zones.Event.Ammunition", data: { weapon: "Rifle", spent: 3, loaded: 27 } }]);
+    expect(after.events).toEqual([
+      { rule: "ZN-BST-01", label: "FRAY.Zones.Event.Ammunition", data: { weapon: "Rifle", spent: 3, loaded: 27 } },
+    ]);
   });
 
   it("ZN-MAL-01: a malfunction of the shot stays on the weapon; a shot behind a squib load destroys it", async () => {
     const economy = createEconomy(zones.economy(shooter(), opts));
-    const jam = await attackStep(zones, shot({ malfunction: "failureToFeed" }, { modeId: "burst" }), shooter(), target(), new ScriptedRoller([1]), opts);
+    const jam = await attackStep(
+      zones,
+      shot({ malfunction: "failureToFeed" }, { modeId: "burst" }),
+      shooter(),
+      target(),
+      new ScriptedRoller([1]),
+      opts,
+    );
     const jammed = zones.afterAction!(shooter(), { kind: "attack", weaponId: "rifle", result: jam.result }, economy, opts);
     expect(jammed.combatant.weapons.find((w) => w.id === "rifle")).toMatchObject({ malfunction: "failureToFeed", loaded: 29 });
     expect(jammed.events.map((e) => e.label)).toContain("FRAY.Zones.Event.Malfunction");
     expect(() => plan(shot(), jammed.combatant)).toThrow(expect.objectContaining({ key: "FRAY.Error.Zones.Jammed" }));
 
-    const squib = await attackStep(zones, shot({ malfunction: "squibLoad" }, { weaponId: "pistol", distanceMetres: 20 }), shooter(), target(), new ScriptedRoller([9]), opts);
+    const squib = await attackStep(
+      zones,
+      shot({ malfunction: "squibLoad" }, { weaponId: "pistol", distanceMetres: 20 }),
+      shooter(),
+      target(),
+      new ScriptedRoller([9]),
+      opts,
+    );
     expect(squib.result.hit).toBe(false);
     const stuck = zones.afterAction!(shooter(), { kind: "attack", weaponId: "pistol", result: squib.result }, economy, opts);
     expect(stuck.combatant.weapons.find((w) => w.id === "pistol")).toMatchObject({ malfunction: "squibLoad", loaded: 14, broken: false });
-    const burst = await attackStep(zones, shot({}, { weaponId: "pistol", distanceMetres: 20 }), stuck.combatant, target(), new ScriptedRoller([]), opts);
+    const burst = await attackStep(
+      zones,
+      shot({}, { weaponId: "pistol", distanceMetres: 20 }),
+      stuck.combatant,
+      target(),
+      new ScriptedRoller([]),
+      opts,
+    );
     expect((burst.result as ZonesAttackResult).catastrophic).toBe(true);
     const broken = zones.afterAction!(stuck.combatant, { kind: "attack", weaponId: "pistol", result: burst.result }, economy, opts);
     expect(broken.combatant.weapons.find((w) => w.id === "pistol")).toMatchObject({ broken: true, loaded: 13 });
@@ -364,11 +499,25 @@ describe("Zones play contract: the round's lifecycle", () => {
 
   it("ZN-THR-01, ZN-GRN-01: a thrown weapon or grenade leaves the thrower's hands, one at a time", async () => {
     const economy = createEconomy(zones.economy(shooter(), opts));
-    const axe = await attackStep(zones, shot({}, { weaponId: "axe", distanceMetres: 5 }), shooter(), target(), new ScriptedRoller([1]), opts);
+    const axe = await attackStep(
+      zones,
+      shot({}, { weaponId: "axe", distanceMetres: 5 }),
+      shooter(),
+      target(),
+      new ScriptedRoller([1]),
+      opts,
+    );
     const thrown = zones.afterAction!(shooter(), { kind: "attack", weaponId: "axe", result: axe.result }, economy, opts);
     expect(thrown.combatant.weapons.map((w) => w.id)).not.toContain("axe");
     expect(thrown.events).toEqual([{ rule: "ZN-THR-01", label: "FRAY.Zones.Event.Thrown", data: { weapon: "Throwing Axe" } }]);
-    const frag = await attackStep(zones, { attackerId: "s", weaponId: "frag", distanceMetres: 20 }, shooter(), undefined, new ScriptedRoller([1]), opts);
+    const frag = await attackStep(
+      zones,
+      { attackerId: "s", weaponId: "frag", distanceMetres: 20 },
+      shooter(),
+      undefined,
+      new ScriptedRoller([1]),
+      opts,
+    );
     const one = zones.afterAction!(shooter(), { kind: "attack", weaponId: "frag", result: frag.result }, economy, opts);
     expect(one.combatant.weapons.filter((w) => w.id === "frag")).toHaveLength(1);
     expect(one.events[0]).toMatchObject({ rule: "ZN-GRN-01" });
@@ -402,13 +551,21 @@ describe("Zones play contract: vitals", () => {
 
   it("ZN-ZON-02: the damage's vital state written back to the actor source reads back the same", () => {
     const c = zonesCombatantFromActor(source);
-    const packet: ZonesDamagePacket = { roll: { formula: "2d6+2", total: 9, dice: [], constant: 2 }, amount: 9, location: "torso", type: "piercing" };
+    const packet: ZonesDamagePacket = {
+      roll: { formula: "2d6+2", total: 9, dice: [], constant: 2 },
+      amount: 9,
+      location: "torso",
+      type: "piercing",
+    };
     const report = zones.applyDamage(c, packet, opts);
     expect(report.after.hp).toEqual({ value: 30 - 14, max: 30 });
     const update = zones.vitalsUpdate!(report.after);
     expect(update).toEqual({ system: { hp: { value: 16 } } });
     const system = source.system!;
-    const reread = zonesCombatantFromActor({ ...source, system: { ...system, hp: { ...(system.hp as object), ...(update.system as { hp: object }).hp } } });
+    const reread = zonesCombatantFromActor({
+      ...source,
+      system: { ...system, hp: { ...(system.hp as object), ...(update.system as { hp: object }).hp } },
+    });
     expect(zones.vitals(reread)).toEqual(report.after);
     expect(zones.vitalsUpdate!({ conditions: ["dead"] })).toEqual({});
   });
@@ -423,7 +580,13 @@ describe("Zones play contract: the encounter runner plays the lifecycle through 
       maxRounds: 3,
       dice: [9, 1, 1, 9, 1, 9, 1, 1, 1, 1, 1],
       combatants: [
-        { id: "a", name: "Ana", side: "players", stats: { attributes: { DEX: 1, PER: 1 }, skills: { firearms: 3 }, hp: 30, speed: 8, effort: 3, actions: { action: 2 } }, items: ["zones-weapons/Harrow Carbine"] },
+        {
+          id: "a",
+          name: "Ana",
+          side: "players",
+          stats: { attributes: { DEX: 1, PER: 1 }, skills: { firearms: 3 }, hp: 30, speed: 8, effort: 3, actions: { action: 2 } },
+          items: ["zones-weapons/Harrow Carbine"],
+        },
         { id: "b", name: "Bo", side: "crew", stats: { hp: 40, speed: 8, effort: 2 }, tactics: { wait: true } },
       ],
       rounds: [

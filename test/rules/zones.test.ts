@@ -55,12 +55,53 @@ function shooter(overrides: Record<string, unknown> = {}): ZonesCombatant {
     speed: 8,
     effort: 4,
     weapons: [
-      { id: "rifle", name: "Rifle", kind: "firearm", effectiveRange: 300, damage: "2d6+2", damageTypes: ["piercing", "bludgeoning"], recoil: 2, burst: 3, auto: true, magazine: 30, spareMagazines: 2 },
-      { id: "glock", name: "Pistol", kind: "firearm", effectiveRange: 50, damage: "1d6+2", damageTypes: ["piercing"], magazine: 17, carry: "holster", drawn: false, concealable: true },
-      { id: "knife", name: "Knife", kind: "melee", damage: "1d6", damageTypes: ["piercing", "slashing"], carry: "hidden", drawn: false, concealable: true },
+      {
+        id: "rifle",
+        name: "Rifle",
+        kind: "firearm",
+        effectiveRange: 300,
+        damage: "2d6+2",
+        damageTypes: ["piercing", "bludgeoning"],
+        recoil: 2,
+        burst: 3,
+        auto: true,
+        magazine: 30,
+        spareMagazines: 2,
+      },
+      {
+        id: "glock",
+        name: "Pistol",
+        kind: "firearm",
+        effectiveRange: 50,
+        damage: "1d6+2",
+        damageTypes: ["piercing"],
+        magazine: 17,
+        carry: "holster",
+        drawn: false,
+        concealable: true,
+      },
+      {
+        id: "knife",
+        name: "Knife",
+        kind: "melee",
+        damage: "1d6",
+        damageTypes: ["piercing", "slashing"],
+        carry: "hidden",
+        drawn: false,
+        concealable: true,
+      },
       { id: "club", name: "Club", kind: "melee", damage: "1d6+1", damageTypes: ["bludgeoning"] },
       { id: "axe", name: "Throwing Axe", kind: "thrown", effectiveRange: 16, damage: "1d6+2", damageTypes: ["slashing"] },
-      { id: "frag", name: "Frag", kind: "grenade", effectiveRange: 30, damage: "2d6", damageTypes: ["bludgeoning", "piercing"], effectiveRadius: 5, casualtyRadius: 15 },
+      {
+        id: "frag",
+        name: "Frag",
+        kind: "grenade",
+        effectiveRange: 30,
+        damage: "2d6",
+        damageTypes: ["bludgeoning", "piercing"],
+        effectiveRadius: 5,
+        casualtyRadius: 15,
+      },
     ],
     ...overrides,
   });
@@ -80,7 +121,13 @@ function target(overrides: Record<string, unknown> = {}): ZonesCombatant {
   });
 }
 
-const input = (extra: Partial<ZonesAttackInput> = {}): ZonesAttackInput => ({ attacker: shooter(), target: target(), weaponId: "rifle", rangeMetres: 100, ...extra });
+const input = (extra: Partial<ZonesAttackInput> = {}): ZonesAttackInput => ({
+  attacker: shooter(),
+  target: target(),
+  weaponId: "rifle",
+  rangeMetres: 100,
+  ...extra,
+});
 const lines = (mods: { label: string; value: number; rule: string }[]) => mods.map((m) => `${m.rule} ${m.value}`);
 const packet = (amount: number, location: string, type: string, extra: Partial<ZonesDamagePacket> = {}): ZonesDamagePacket => ({
   roll: { formula: String(amount), total: amount, dice: [], constant: amount },
@@ -186,7 +233,10 @@ describe("Zones movement", () => {
     expect(planMove(c, eco(), [{ mode: "runningJump", metres: 1 }], zo).movement).toBe("fast");
     expect(planMove(c, eco(), [{ mode: "walk", metres: 2 }], zo).movement).toBe("slow");
     // The ruler: walking covers the speed points (plus effort), running twice as far.
-    expect(zones.movement(c, opts).map((b) => [b.id, b.maxMetres])).toEqual([["walk", 12], ["run", 24]]);
+    expect(zones.movement(c, opts).map((b) => [b.id, b.maxMetres])).toEqual([
+      ["walk", 12],
+      ["run", 24],
+    ]);
     expect(zones.movementBand(c, 5, opts)?.cost).toEqual({ slots: { action: 1 }, pools: { speed: 5, effort: 0 } });
     expect(zones.movementBand(c, 16, opts)).toMatchObject({ id: "run", cost: { pools: { speed: 8, effort: 0 } } });
     expect(zones.movementBand(c, 25, opts)).toBeUndefined();
@@ -215,7 +265,15 @@ describe("Zones movement", () => {
     const low = shooter({ speed: { value: 2, max: 8 }, effort: 4 });
     const e = createEconomy(zones.economy(low, opts));
     // Run 3 m (2 points, rounded up) and jump 1 m (2 points): 4 points, 2 from speed, 2 from effort.
-    const plan = planMove(low, e, [{ mode: "run", metres: 3 }, { mode: "jump", metres: 1 }], zo);
+    const plan = planMove(
+      low,
+      e,
+      [
+        { mode: "run", metres: 3 },
+        { mode: "jump", metres: 1 },
+      ],
+      zo,
+    );
     expect(plan).toMatchObject({ points: 4, speed: 2, effort: 2 });
     expect(plan.rules).toContain("ZN-MOV-04");
     const after = spend(e, plan.cost);
@@ -250,7 +308,9 @@ describe("Zones initiative and surprise", () => {
     const r = await zones.rollInitiative([c], new ScriptedRoller([4]));
     expect(r.total).toBe(4 + 1 + 2);
     expect(lines(r.check.modifiers)).toEqual(["ZN-INI-01 1", "ZN-INI-02 2"]);
-    expect(await frayKeyAsync(zones.rollInitiative([shooter({ initiativeEffort: 9 })], new ScriptedRoller([4])))).toBe("FRAY.Error.Zones.NotEnoughPoints");
+    expect(await frayKeyAsync(zones.rollInitiative([shooter({ initiativeEffort: 9 })], new ScriptedRoller([4])))).toBe(
+      "FRAY.Error.Zones.NotEnoughPoints",
+    );
   });
 
   it("ZN-INI-03: the alternative rolls initiative once for the whole encounter", () => {
@@ -296,10 +356,22 @@ describe("Zones ranged difficulty", () => {
     expect(lines(plan.difficulty.modifiers)).toEqual(["ZN-RNG-03 8", "ZN-RNG-01 1", "ZN-RNG-05 -1"]);
     expect(plan.difficulty.total).toBe(13);
     const busy = zones.planAttack(input({ situation: { environment: ["darkness", "strongWind"], environmentModifier: 1, misc: 2 } }), opts);
-    expect(lines(busy.difficulty.modifiers)).toEqual(["ZN-RNG-03 4", "ZN-RNG-01 4", "ZN-RNG-01 2", "ZN-RNG-01 1", "ZN-RNG-05 -1", "ZN-RNG-01 2"]);
+    expect(lines(busy.difficulty.modifiers)).toEqual([
+      "ZN-RNG-03 4",
+      "ZN-RNG-01 4",
+      "ZN-RNG-01 2",
+      "ZN-RNG-01 1",
+      "ZN-RNG-05 -1",
+      "ZN-RNG-01 2",
+    ]);
     expect(busy.difficulty.total).toBe(5 + 4 + 4 + 2 + 1 - 1 + 2);
     // The seed's text says +2 for low light; a setting gives groups that value.
-    expect(zones.planAttack(input({ target: target({ stance: "kneeling" }), situation: { environment: ["lowLight"] } }), { ...opts, lowLightModifier: 2 }).difficulty.total).toBe(14);
+    expect(
+      zones.planAttack(input({ target: target({ stance: "kneeling" }), situation: { environment: ["lowLight"] } }), {
+        ...opts,
+        lowLightModifier: 2,
+      }).difficulty.total,
+    ).toBe(14);
     expect(frayKey(() => zones.planAttack(input({ rangeMetres: undefined }), opts))).toBe("FRAY.Error.Field");
     expect(frayKey(() => zones.planAttack(input({ rangeMetres: 301 }), opts))).toBe("FRAY.Error.Zones.OutOfRange");
   });
@@ -400,7 +472,10 @@ describe("Zones bursts and firearms", () => {
     expect(r2.bullets).toMatchObject({ fired: 3, hit: 2, difficulties: [16, 18, 20] });
     expect(r2.locations?.map((l) => l.id)).toEqual(["torso", "head"]);
     const dmg = await zones.rollDamage(r2, inp2, new ScriptedRoller([1, 1, 2, 2]), opts);
-    expect(dmg.parts?.map((p) => [p.amount, p.location])).toEqual([[4, "torso"], [6, "head"]]);
+    expect(dmg.parts?.map((p) => [p.amount, p.location])).toEqual([
+      [4, "torso"],
+      [6, "head"],
+    ]);
     const report = zones.applyDamage(target(), dmg, opts);
     expect(report.after.hp!.value).toBe(30 - 4 * 2 - 6 * 3);
     // Full auto: as many bullets as asked, never more than loaded.
@@ -408,12 +483,36 @@ describe("Zones bursts and firearms", () => {
     const ra = await zones.resolveAttack(auto, { ...inp2, modeId: "auto", bullets: 5 }, new ScriptedRoller([10, 3, 4, 5, 6]), opts);
     expect(ra.bullets?.difficulties).toEqual([16, 18, 20, 22, 24]);
     expect(afterShot(strong.weapons[0]!, ra).loaded).toBe(25);
-    expect(frayKey(() => zones.planAttack({ ...inp2, weaponId: "glock", modeId: "burst", attacker: shooter({ weapons: [{ id: "glock", name: "Pistol", kind: "firearm", effectiveRange: 50, damage: "1d6", magazine: 17 }] }) }, opts))).toBe("FRAY.Error.NoMode");
+    expect(
+      frayKey(() =>
+        zones.planAttack(
+          {
+            ...inp2,
+            weaponId: "glock",
+            modeId: "burst",
+            attacker: shooter({
+              weapons: [{ id: "glock", name: "Pistol", kind: "firearm", effectiveRange: 50, damage: "1d6", magazine: 17 }],
+            }),
+          },
+          opts,
+        ),
+      ),
+    ).toBe("FRAY.Error.NoMode");
   });
 
   it("ZN-SUP-01: suppressing fire spends the GM's bullets per suppressed action and ends when the shooter must reload", () => {
     expect(SUPPRESSION_GUIDE.lane).toBe(1);
-    const rifle = parseWeapon({ id: "r", name: "Rifle", kind: "firearm", effectiveRange: 300, damage: "2d6", magazine: 30, loaded: 7, burst: 3, recoil: 2 });
+    const rifle = parseWeapon({
+      id: "r",
+      name: "Rifle",
+      kind: "firearm",
+      effectiveRange: 300,
+      damage: "2d6",
+      magazine: 30,
+      loaded: 7,
+      burst: 3,
+      recoil: 2,
+    });
     const eco = createEconomy(zones.economy(shooter(), opts));
     const started = startSuppression("s", rifle, 3, eco);
     expect(started.economy.slots.action!.used).toBe(1);
@@ -437,18 +536,40 @@ describe("Zones bursts and firearms", () => {
 
   it("ZN-REL-01: reloading takes one action unless the weapon says otherwise; spare magazines run out", () => {
     const eco = createEconomy(zones.economy(shooter(), opts));
-    const empty = parseWeapon({ id: "p", name: "Pistol", kind: "firearm", effectiveRange: 50, damage: "1d6", magazine: 17, loaded: 0, spareMagazines: 1 });
+    const empty = parseWeapon({
+      id: "p",
+      name: "Pistol",
+      kind: "firearm",
+      effectiveRange: 50,
+      damage: "1d6",
+      magazine: 17,
+      loaded: 0,
+      spareMagazines: 1,
+    });
     const r = reload(empty, eco);
     expect(r).toMatchObject({ done: true, spent: 1, weapon: { loaded: 17, spareMagazines: 0 } });
     expect(r.economy.slots.action!.used).toBe(1);
     expect(frayKey(() => reload(r.weapon, createEconomy(zones.economy(shooter(), opts))))).toBe("FRAY.Error.Zones.NoMagazine");
     // A revolver that takes two actions: over two turns with one action each.
-    const revolver = parseWeapon({ id: "v", name: "Revolver", kind: "firearm", effectiveRange: 40, damage: "1d6+3", magazine: 6, loaded: 0, reloadActions: 2 });
+    const revolver = parseWeapon({
+      id: "v",
+      name: "Revolver",
+      kind: "firearm",
+      effectiveRange: 40,
+      damage: "1d6+3",
+      magazine: 6,
+      loaded: 0,
+      reloadActions: 2,
+    });
     const first = reload(revolver, eco);
     expect(first).toMatchObject({ done: false, spent: 1, weapon: { loaded: 0, pending: { task: "reload", done: 1, needed: 2 } } });
     const second = reload(first.weapon, createEconomy(zones.economy(shooter(), opts)));
     expect(second).toMatchObject({ done: true, weapon: { loaded: 6, pending: null } });
-    expect(frayKey(() => zones.planAttack(input({ attacker: shooter({ weapons: [{ ...revolver, loaded: 0 }] }), weaponId: "v", rangeMetres: 10 }), opts))).toBe("FRAY.Error.Zones.Empty");
+    expect(
+      frayKey(() =>
+        zones.planAttack(input({ attacker: shooter({ weapons: [{ ...revolver, loaded: 0 }] }), weaponId: "v", rangeMetres: 10 }), opts),
+      ),
+    ).toBe("FRAY.Error.Zones.Empty");
   });
 
   it("ZN-DRW-01: drawing from a holster or armor slot takes one action, from anywhere else two", () => {
@@ -477,7 +598,9 @@ describe("Zones bursts and firearms", () => {
     const far = await hideWeapon(hider, "glock", guard, "distance", new ScriptedRoller([7, 3]));
     expect(far.difficulty).toBe(10);
     expect(far.found).toBe(false);
-    expect(await frayKeyAsync(hideWeapon(hider, "rifle", guard, "search", new ScriptedRoller([7, 3])))).toBe("FRAY.Error.Zones.NotConcealable");
+    expect(await frayKeyAsync(hideWeapon(hider, "rifle", guard, "search", new ScriptedRoller([7, 3])))).toBe(
+      "FRAY.Error.Zones.NotConcealable",
+    );
   });
 
   it("ZN-MAL-01: a failure to feed or a stovepipe stops the burst and clears in one action; a squib load makes the next shot catastrophic", async () => {
@@ -488,7 +611,9 @@ describe("Zones bursts and firearms", () => {
     expect(r.bullets).toMatchObject({ fired: 1, hit: 1, stoppedBy: "FRAY.Zones.Malfunction.failureToFeed" });
     const jammed = afterShot(strong.weapons[0]!, r);
     expect(jammed).toMatchObject({ loaded: 29, malfunction: "failureToFeed" });
-    expect(frayKey(() => zones.planAttack({ ...input(), attacker: { ...strong, weapons: [jammed] } }, opts))).toBe("FRAY.Error.Zones.Jammed");
+    expect(frayKey(() => zones.planAttack({ ...input(), attacker: { ...strong, weapons: [jammed] } }, opts))).toBe(
+      "FRAY.Error.Zones.Jammed",
+    );
     const eco = createEconomy(zones.economy(strong, opts));
     const cleared = clearMalfunction(jammed, eco);
     expect(cleared.weapon.malfunction).toBeNull();
@@ -511,13 +636,19 @@ describe("Zones bursts and firearms", () => {
     const hurt = await catastrophicDamage(stuck, new ScriptedRoller([3, 4]));
     const report = zones.applyDamage(strong, hurt, opts);
     expect(report.after.hp!.value).toBe(30 - 9);
-    expect(frayKey(() => zones.planAttack({ ...next, attacker: { ...strong, weapons: [afterShot(stuck, boom)] } }, opts))).toBe("FRAY.Error.Zones.Broken");
+    expect(frayKey(() => zones.planAttack({ ...next, attacker: { ...strong, weapons: [afterShot(stuck, boom)] } }, opts))).toBe(
+      "FRAY.Error.Zones.Broken",
+    );
   });
 
   it("ZN-THR-01: thrown weapons use Throwing and their own effective range", async () => {
     const inp = input({ weaponId: "axe", rangeMetres: 3 });
     const plan = zones.planAttack(inp, opts);
-    expect(plan.modifiers.map((m) => m.data?.skill ?? m.data?.attribute)).toEqual(["FRAY.Zones.Attribute.DEX", "FRAY.Zones.Attribute.PER", "FRAY.Zones.Skill.throwing"]);
+    expect(plan.modifiers.map((m) => m.data?.skill ?? m.data?.attribute)).toEqual([
+      "FRAY.Zones.Attribute.DEX",
+      "FRAY.Zones.Attribute.PER",
+      "FRAY.Zones.Skill.throwing",
+    ]);
     expect(plan.modifiers.every((m) => m.rule === "ZN-THR-01")).toBe(true);
     // 16 m effective range: close below 2 m, medium 2-4, far 4-8, maximum 8-16; 3 m at a medium target is +2.
     expect(plan.difficulty.modifiers[0]).toMatchObject({ value: 2, data: { band: "FRAY.Zones.Band.medium" } });
@@ -572,14 +703,25 @@ describe("Zones bursts and firearms", () => {
     expect(outcomes[3]!.report!.after.hp!.value).toBe(30 - 18);
     // Full body armor: 12 - 6 torso armor = 6, x2 = 12.
     expect(outcomes[4]!.report!.after.hp!.value).toBe(30 - 12);
-    const killing = await resolveBlast(grenade, [{ combatant: target(), distance: 10 }], new ScriptedRoller([]), { ...zo, grenadeCasualty: "kill" });
+    const killing = await resolveBlast(grenade, [{ combatant: target(), distance: 10 }], new ScriptedRoller([]), {
+      ...zo,
+      grenadeCasualty: "kill",
+    });
     expect(killing[0]!.effect).toBe("killed");
-    expect(await frayKeyAsync(zones.rollDamage({ ...miss, lands: true }, throwIt, new ScriptedRoller([1]), opts))).toBe("FRAY.Error.Zones.UseBlast");
+    expect(await frayKeyAsync(zones.rollDamage({ ...miss, lands: true }, throwIt, new ScriptedRoller([1]), opts))).toBe(
+      "FRAY.Error.Zones.UseBlast",
+    );
   });
 });
 
 describe("Zones melee", () => {
-  const melee = (extra: Partial<ZonesAttackInput> = {}): ZonesAttackInput => ({ attacker: shooter(), target: target(), weaponId: "club", rangeMetres: 1, ...extra });
+  const melee = (extra: Partial<ZonesAttackInput> = {}): ZonesAttackInput => ({
+    attacker: shooter(),
+    target: target(),
+    weaponId: "club",
+    rangeMetres: 1,
+    ...extra,
+  });
 
   it("ZN-MEL-01: melee reaches up to 1 m and rolls Melee Combat (d10 + STR + DEX + ranks) against the melee difficulty", async () => {
     const plan = zones.planAttack(melee(), opts);
@@ -600,7 +742,9 @@ describe("Zones melee", () => {
       ["block", false, "FRAY.Zones.Reason.Surprise"],
     ]);
     expect(zones.reactions(melee({ target: target({ conditions: ["unaware"] }) }), undefined, opts)[0]!.available).toBe(false);
-    expect(frayKey(() => zones.planAttack(melee({ situation: { surprise: true }, reaction: "dodge" }), opts))).toBe("FRAY.Error.ReactionUnavailable");
+    expect(frayKey(() => zones.planAttack(melee({ situation: { surprise: true }, reaction: "dodge" }), opts))).toBe(
+      "FRAY.Error.ReactionUnavailable",
+    );
   });
 
   it("ZN-MEL-03: an aware defender spends an action to dodge; beating the attack roll evades all damage", async () => {
@@ -624,7 +768,11 @@ describe("Zones melee", () => {
 
   it("ZN-MEL-04: out of actions, the defender may only block: d10 + STR + CON; beating the attack halves the damage", async () => {
     const fresh = createEconomy(zones.economy(target(), opts));
-    expect(zones.reactions(melee(), fresh, opts)[1]).toMatchObject({ id: "block", available: false, reason: "FRAY.Zones.Reason.HasAction" });
+    expect(zones.reactions(melee(), fresh, opts)[1]).toMatchObject({
+      id: "block",
+      available: false,
+      reason: "FRAY.Zones.Reason.HasAction",
+    });
     const spent = spend(fresh, { slots: { action: 1 } });
     const [dodge, block] = zones.reactions(melee(), spent, opts);
     expect(dodge).toMatchObject({ available: false, reason: "FRAY.Zones.Reason.NoAction" });
@@ -646,7 +794,19 @@ describe("Zones melee", () => {
 
 describe("Zones hit zones and damage", () => {
   it("ZN-ZON-01: 2d6: 2 vital (x6), 3-4 legs, 5-7 torso (x2), 8-9 arms, 10-11 head (x3), 12 vital (x6)", async () => {
-    expect(Array.from({ length: 11 }, (_, i) => zoneForRoll(i + 2))).toEqual(["heart", "legs", "legs", "torso", "torso", "torso", "arms", "arms", "head", "head", "brain"]);
+    expect(Array.from({ length: 11 }, (_, i) => zoneForRoll(i + 2))).toEqual([
+      "heart",
+      "legs",
+      "legs",
+      "torso",
+      "torso",
+      "torso",
+      "arms",
+      "arms",
+      "head",
+      "head",
+      "brain",
+    ]);
     expect(frayKey(() => zoneForRoll(13))).toBe("FRAY.Error.Field");
     const mult = (zone: string) => zones.applyDamage(target(), packet(5, zone, "piercing"), opts).after.hp!.value;
     expect([mult("legs"), mult("torso"), mult("arms"), mult("head"), mult("heart"), mult("brain")]).toEqual([25, 20, 25, 15, 0, 0]);
@@ -656,7 +816,13 @@ describe("Zones hit zones and damage", () => {
   });
 
   it("ZN-ZON-02: the zone's armor first, then the multiplier, then hit points; a wound check follows", () => {
-    const armored = target({ armor: [{ id: "v", name: "Vest", zones: { torso: 3 } }, { id: "p", name: "Plate", zones: { torso: 2 } }, { id: "h", name: "Helmet", zones: { head: 4 } }] });
+    const armored = target({
+      armor: [
+        { id: "v", name: "Vest", zones: { torso: 3 } },
+        { id: "p", name: "Plate", zones: { torso: 2 } },
+        { id: "h", name: "Helmet", zones: { head: 4 } },
+      ],
+    });
     const report = zones.applyDamage(armored, packet(9, "torso", "piercing"), opts);
     expect(report.steps.map((s) => [s.rule, s.label, s.value, s.remaining])).toEqual([
       ["ZN-DMG-01", "FRAY.Step.Zones.Rolled", 0, 9],
@@ -667,7 +833,9 @@ describe("Zones hit zones and damage", () => {
     ]);
     expect(report.after.hp!.value).toBe(22);
     // Armor that stops everything: no damage, no wound check.
-    expect(zones.applyDamage(armored, packet(3, "head", "piercing"), opts).steps.map((s) => s.label)).not.toContain("FRAY.Step.Zones.WoundCheck");
+    expect(zones.applyDamage(armored, packet(3, "head", "piercing"), opts).steps.map((s) => s.label)).not.toContain(
+      "FRAY.Step.Zones.WoundCheck",
+    );
     const down = zones.applyDamage(target(), packet(20, "head", "piercing"), opts);
     expect(down.added).toEqual(["incapacitated"]);
     expect(zones.isOut(down.after)).toBe(true);
@@ -680,10 +848,15 @@ describe("Zones hit zones and damage", () => {
     expect(frayKey(() => aimedZoneSize("tiny", "legs"))).toBe("FRAY.Error.Zones.AimedZoneImpossible");
     const inp = input({ rangeMetres: 20, situation: { aimedZone: "head" } });
     const plan = zones.planAttack(inp, opts);
-    expect(plan.difficulty.modifiers[0]).toMatchObject({ value: 2, data: { size: "FRAY.Zones.Size.small", band: "FRAY.Zones.Band.close" } });
+    expect(plan.difficulty.modifiers[0]).toMatchObject({
+      value: 2,
+      data: { size: "FRAY.Zones.Size.small", band: "FRAY.Zones.Band.close" },
+    });
     const r = await zones.resolveAttack(plan, inp, new ScriptedRoller([10]), opts);
     expect(r.location).toMatchObject({ id: "head", rule: "ZN-ZON-03", roll: undefined });
-    expect(frayKey(() => zones.planAttack(input({ target: target({ stance: "prone" }), situation: { aimedZone: "torso" } }), opts))).toBe("FRAY.Error.Zones.AimedZoneImpossible");
+    expect(frayKey(() => zones.planAttack(input({ target: target({ stance: "prone" }), situation: { aimedZone: "torso" } }), opts))).toBe(
+      "FRAY.Error.Zones.AimedZoneImpossible",
+    );
   });
 
   it("ZN-DMG-01: the weapon sets amount and type; a knife thrusts (piercing) or slashes", async () => {
@@ -694,14 +867,21 @@ describe("Zones hit zones and damage", () => {
     expect((await zones.rollDamage(r, base, new ScriptedRoller([4]), opts)).type).toBe("piercing");
     const slash = await zones.rollDamage(r, { ...base, damageType: "slashing" }, new ScriptedRoller([4]), opts);
     expect(slash).toMatchObject({ type: "slashing", amount: 5 });
-    expect(await frayKeyAsync(zones.rollDamage(r, { ...base, damageType: "fire" }, new ScriptedRoller([4]), opts))).toBe("FRAY.Error.Field");
+    expect(await frayKeyAsync(zones.rollDamage(r, { ...base, damageType: "fire" }, new ScriptedRoller([4]), opts))).toBe(
+      "FRAY.Error.Field",
+    );
     expect(frayKey(() => parseWeapon({ name: "Bad", damage: "lots" }))).toBe("FRAY.Error.Field");
   });
 
   it("ZN-VIT-01: human vital organs are the brain (in the head) and the heart (in the torso), covered by that zone's armor", () => {
     const helmet = target({ armor: [{ id: "h", name: "Helmet", zones: { head: 3 } }] });
     const brain = zones.applyDamage(helmet, packet(8, "brain", "piercing"), opts);
-    expect(brain.steps[1]).toMatchObject({ label: "FRAY.Step.Zones.Armor", value: 3, remaining: 5, data: { zone: "FRAY.Zones.Zone.head" } });
+    expect(brain.steps[1]).toMatchObject({
+      label: "FRAY.Step.Zones.Armor",
+      value: 3,
+      remaining: 5,
+      data: { zone: "FRAY.Zones.Zone.head" },
+    });
     expect(brain.after.hp!.value).toBe(30 - 30);
     // Fire does not reach inside the skull: a hit on the head.
     const fire = zones.applyDamage(target(), packet(4, "heart", "fire"), opts);
@@ -711,7 +891,10 @@ describe("Zones hit zones and damage", () => {
 
   it("ZN-VIT-02: bludgeoning below 10 on a vital organ becomes a hit on the surrounding zone", () => {
     const low = zones.applyDamage(target(), packet(9, "brain", "bludgeoning"), opts);
-    expect(low.steps.find((s) => s.rule === "ZN-VIT-02")).toMatchObject({ label: "FRAY.Step.Zones.VitalSurrounding", data: { surrounding: "FRAY.Zones.Zone.head" } });
+    expect(low.steps.find((s) => s.rule === "ZN-VIT-02")).toMatchObject({
+      label: "FRAY.Step.Zones.VitalSurrounding",
+      data: { surrounding: "FRAY.Zones.Zone.head" },
+    });
     expect(low.after.hp!.value).toBe(30 - 27);
     const high = zones.applyDamage(target({ hp: 100 }), packet(10, "heart", "bludgeoning"), opts);
     expect(high.after.hp!.value).toBe(100 - 60);
@@ -733,7 +916,9 @@ describe("Zones hit zones and damage", () => {
     expect(two.after.hp!.value).toBe(30);
     expect(two.steps.find((s) => s.rule === "ZN-VIT-04")).toMatchObject({ label: "FRAY.Step.Zones.VitalNegated", value: 2 });
     expect(zones.applyDamage(target(), packet(2, "brain", "piercing"), { ...opts, piercingAtTwo: "full" }).after.hp!.value).toBe(30 - 12);
-    expect(zones.applyDamage(target(), packet(2, "brain", "piercing"), { ...opts, piercingAtTwo: "surrounding" }).after.hp!.value).toBe(30 - 6);
+    expect(zones.applyDamage(target(), packet(2, "brain", "piercing"), { ...opts, piercingAtTwo: "surrounding" }).after.hp!.value).toBe(
+      30 - 6,
+    );
     // Armor counts first: 5 piercing against a 3-point helmet leaves 2.
     const helmet = target({ armor: [{ id: "h", name: "Helmet", zones: { head: 3 } }] });
     expect(zones.applyDamage(helmet, packet(5, "brain", "piercing"), opts).after.hp!.value).toBe(30);
@@ -751,9 +936,13 @@ describe("Zones data", () => {
       return undefined;
     };
     expect(field(() => parseWeapon({ name: "Gun", kind: "firearm", damage: "1d6" }, "Gun"))).toBe("Gun.effectiveRange");
-    expect(field(() => parseWeapon({ name: "Gun", kind: "firearm", damage: "1d6", effectiveRange: 50, burst: 1 }, "Gun"))).toBe("Gun.burst");
+    expect(field(() => parseWeapon({ name: "Gun", kind: "firearm", damage: "1d6", effectiveRange: 50, burst: 1 }, "Gun"))).toBe(
+      "Gun.burst",
+    );
     expect(field(() => parseWeapon({ name: "Gun", kind: "laser", damage: "1d6" }, "Gun"))).toBe("Gun.kind");
-    expect(field(() => parseWeapon({ name: "Gun", kind: "firearm", damage: "1d6", effectiveRange: 50, magazine: 5, loaded: 6 }, "Gun"))).toBe("Gun.loaded");
+    expect(
+      field(() => parseWeapon({ name: "Gun", kind: "firearm", damage: "1d6", effectiveRange: 50, magazine: 5, loaded: 6 }, "Gun")),
+    ).toBe("Gun.loaded");
     expect(field(() => parseCombatant({ name: "X" }, "X"))).toBe("X.hp");
     expect(field(() => parseCombatant({ name: "X", hp: 10, stance: "sitting" }, "X"))).toBe("X.stance");
     expect(field(() => parseCombatant({ name: "X", hp: 10, armor: [{ zones: { tail: 2 } }] }, "X"))).toBe("X.armor[0].zones.tail");

@@ -192,7 +192,10 @@ export function lookup(tree: LangTree, key: string): string | undefined {
 
 /** `game.i18n` over one language file, with Foundry's `{name}` placeholders. */
 export class StubI18n {
-  constructor(readonly tree: LangTree, readonly lang = "en") {}
+  constructor(
+    readonly tree: LangTree,
+    readonly lang = "en",
+  ) {}
   has(key: string): boolean {
     return lookup(this.tree, key) !== undefined;
   }
@@ -247,7 +250,9 @@ export class StubRoll {
   total: number | undefined;
   constructor(formula: string, data: Dict = {}, options: Dict = {}) {
     // `@name` terms take their value from the roll data, as Foundry's Roll does.
-    this.formula = formula.replace(/@([\w.]+)/g, (m, path: string) => String(path.split(".").reduce<unknown>((v, k) => (v as Dict | undefined)?.[k], data) ?? m));
+    this.formula = formula.replace(/@([\w.]+)/g, (m, path: string) =>
+      String(path.split(".").reduce<unknown>((v, k) => (v as Dict | undefined)?.[k], data) ?? m),
+    );
     this.options = { ...options };
   }
   get dice(): StubDie[] {
@@ -532,8 +537,19 @@ export class StubUsers extends Map<string, StubUser> {
  * `testUserPermission(user, level)` (GMs own everything), and `isOwner` for the current client.
  * Setting `isOwner` sets the current user's level (kept for tests written before ownership).
  */
-export function withOwnership<T extends object>(doc: T, ownership: Record<string, number> = { default: OWNERSHIP.OWNER }): T & { ownership: Record<string, number>; testUserPermission(user: { id: string; isGM: boolean }, level: Permission): boolean; isOwner: boolean } {
-  const out = doc as T & { ownership: Record<string, number>; testUserPermission(user: { id: string; isGM: boolean }, level: Permission): boolean; isOwner: boolean };
+export function withOwnership<T extends object>(
+  doc: T,
+  ownership: Record<string, number> = { default: OWNERSHIP.OWNER },
+): T & {
+  ownership: Record<string, number>;
+  testUserPermission(user: { id: string; isGM: boolean }, level: Permission): boolean;
+  isOwner: boolean;
+} {
+  const out = doc as T & {
+    ownership: Record<string, number>;
+    testUserPermission(user: { id: string; isGM: boolean }, level: Permission): boolean;
+    isOwner: boolean;
+  };
   out.ownership = { ...ownership };
   out.testUserPermission = (user, level) => user.isGM || (out.ownership[user.id] ?? out.ownership.default ?? 0) >= OWNERSHIP[level];
   Object.defineProperty(out, "isOwner", {
@@ -621,7 +637,17 @@ export function installFoundryStub(lang = "en"): FoundryStub {
   const foundry = {
     abstract: { TypeDataModel },
     data: {
-      fields: { NumberField, StringField, BooleanField, HTMLField, ObjectField, DocumentUUIDField, SchemaField, ArrayField, TypedObjectField },
+      fields: {
+        NumberField,
+        StringField,
+        BooleanField,
+        HTMLField,
+        ObjectField,
+        DocumentUUIDField,
+        SchemaField,
+        ArrayField,
+        TypedObjectField,
+      },
     },
     applications: {
       api: { ApplicationV2: StubApplication, DocumentSheetV2: StubApplication, HandlebarsApplicationMixin },
@@ -639,7 +665,13 @@ export function installFoundryStub(lang = "en"): FoundryStub {
           return [];
         },
       },
-      apps: { FilePicker: { implementation: class FilePicker { async browse() {} } } },
+      apps: {
+        FilePicker: {
+          implementation: class FilePicker {
+            async browse() {}
+          },
+        },
+      },
     },
     documents: { collections: { Actors: actors, Items: items } },
   };

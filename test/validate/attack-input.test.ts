@@ -22,10 +22,31 @@ const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
 /** Valid situations, ranges and numbers per ruleset, within the bounds of `RULESET_BOUNDS`. */
 const SITUATION: Record<RulesetId, fc.Arbitrary<Record<string, unknown>>> = {
   ud10: fc.record(
-    { higherGround: fc.boolean(), aim: int(0, 2), badVisibility: fc.boolean(), targetCrouching: fc.boolean(), targetMoving: fc.boolean(), shooterMoving: fc.boolean(), unanticipated: fc.boolean(), cover: int(0, 50), misc: int(-50, 50) },
+    {
+      higherGround: fc.boolean(),
+      aim: int(0, 2),
+      badVisibility: fc.boolean(),
+      targetCrouching: fc.boolean(),
+      targetMoving: fc.boolean(),
+      shooterMoving: fc.boolean(),
+      unanticipated: fc.boolean(),
+      cover: int(0, 50),
+      misc: int(-50, 50),
+    },
     { requiredKeys: [] },
   ),
-  hitbox: fc.record({ halfHidden: fc.boolean(), dark: fc.boolean(), targetProne: fc.boolean(), targetNearCover: fc.boolean(), targetUnaware: fc.boolean(), targetThreatened: fc.boolean(), misc: int(-50, 50) }, { requiredKeys: [] }),
+  hitbox: fc.record(
+    {
+      halfHidden: fc.boolean(),
+      dark: fc.boolean(),
+      targetProne: fc.boolean(),
+      targetNearCover: fc.boolean(),
+      targetUnaware: fc.boolean(),
+      targetThreatened: fc.boolean(),
+      misc: int(-50, 50),
+    },
+    { requiredKeys: [] },
+  ),
   critical: fc.record({ modifier: int(-500, 500), cover: int(0, 500), unseen: fc.boolean() }, { requiredKeys: [] }),
   zones: fc.record(
     {
@@ -42,14 +63,68 @@ const SITUATION: Record<RulesetId, fc.Arbitrary<Record<string, unknown>>> = {
   ),
 };
 
-const RANGE_KEY: Record<RulesetId, string | undefined> = { ud10: "rangeMetres", hitbox: "rangeFeet", critical: undefined, zones: "rangeMetres" };
+const RANGE_KEY: Record<RulesetId, string | undefined> = {
+  ud10: "rangeMetres",
+  hitbox: "rangeFeet",
+  critical: undefined,
+  zones: "rangeMetres",
+};
 
 /** Fields made bad one at a time, with their kind. */
 const BAD_FIELDS: Record<RulesetId, [string, FieldKind][]> = {
-  ud10: [["attacker", "object"], ["target", "object"], ["rangeMetres", "number"], ["situation", "object"], ["situation.cover", "number"], ["situation.misc", "number"], ["situation.aim", "number"], ["situation.shooterMoving", "flag"], ["reaction", "choice"], ["attacker.skills.melee.rating", "number"], ["target.attributes.DEX", "number"], ["attacker.hp.max", "number"], ["target.size", "choice"]],
-  hitbox: [["attacker", "object"], ["target", "object"], ["rangeFeet", "number"], ["shots", "number"], ["calledShot", "choice"], ["situation.misc", "number"], ["situation.dark", "flag"], ["reaction", "choice"], ["attacker.skills.firearms", "number"], ["target.hitboxes.head.max", "number"], ["attacker.mainHand", "choice"]],
-  critical: [["attacker", "object"], ["target", "object"], ["situation", "object"], ["situation.modifier", "number"], ["situation.cover", "number"], ["situation.unseen", "flag"], ["attacker.physique.total", "number"], ["target.defense", "number"], ["attacker.stun", "number"]],
-  zones: [["attacker", "object"], ["rangeMetres", "number"], ["bullets", "number"], ["modeId", "choice"], ["situation.aim", "number"], ["situation.misc", "number"], ["situation.targetSize", "choice"], ["situation.surprise", "flag"], ["reaction", "choice"], ["attacker.skills.firearms", "number"], ["target.hp.max", "number"], ["attacker.stance", "choice"]],
+  ud10: [
+    ["attacker", "object"],
+    ["target", "object"],
+    ["rangeMetres", "number"],
+    ["situation", "object"],
+    ["situation.cover", "number"],
+    ["situation.misc", "number"],
+    ["situation.aim", "number"],
+    ["situation.shooterMoving", "flag"],
+    ["reaction", "choice"],
+    ["attacker.skills.melee.rating", "number"],
+    ["target.attributes.DEX", "number"],
+    ["attacker.hp.max", "number"],
+    ["target.size", "choice"],
+  ],
+  hitbox: [
+    ["attacker", "object"],
+    ["target", "object"],
+    ["rangeFeet", "number"],
+    ["shots", "number"],
+    ["calledShot", "choice"],
+    ["situation.misc", "number"],
+    ["situation.dark", "flag"],
+    ["reaction", "choice"],
+    ["attacker.skills.firearms", "number"],
+    ["target.hitboxes.head.max", "number"],
+    ["attacker.mainHand", "choice"],
+  ],
+  critical: [
+    ["attacker", "object"],
+    ["target", "object"],
+    ["situation", "object"],
+    ["situation.modifier", "number"],
+    ["situation.cover", "number"],
+    ["situation.unseen", "flag"],
+    ["attacker.physique.total", "number"],
+    ["target.defense", "number"],
+    ["attacker.stun", "number"],
+  ],
+  zones: [
+    ["attacker", "object"],
+    ["rangeMetres", "number"],
+    ["bullets", "number"],
+    ["modeId", "choice"],
+    ["situation.aim", "number"],
+    ["situation.misc", "number"],
+    ["situation.targetSize", "choice"],
+    ["situation.surprise", "flag"],
+    ["reaction", "choice"],
+    ["attacker.skills.firearms", "number"],
+    ["target.hp.max", "number"],
+    ["attacker.stance", "choice"],
+  ],
 };
 
 describe.each(Object.keys(RULESETS) as RulesetId[])("attack input boundary: %s", (id) => {
@@ -93,7 +168,9 @@ describe.each(Object.keys(RULESETS) as RulesetId[])("attack input boundary: %s",
   }, 60_000);
 
   it(`${id === "ud10" ? "UD-COV-01" : id === "hitbox" ? "HB-MOD-01" : id === "critical" ? "CR-ATK-01" : "ZN-RNG-01"}: one bad field always gives a FrayError naming it`, () => {
-    const bad = fc.constantFrom(...BAD_FIELDS[id]).chain(([path, kind]) => fc.tuple(fc.constant(path), fc.constantFrom(...BAD_VALUES[kind])));
+    const bad = fc
+      .constantFrom(...BAD_FIELDS[id])
+      .chain(([path, kind]) => fc.tuple(fc.constant(path), fc.constantFrom(...BAD_VALUES[kind])));
     fc.assert(
       fc.property(valid, bad, (v, [path, value]) => {
         expect(refusedField(() => validateAttackInput(id, setPath(build(v), path, value)))).toBe(path);

@@ -90,17 +90,38 @@ describe("encounter file boundary", () => {
 const FIELDS: SituationField[] = [
   { id: "cover", label: "FRAY.Mod.Cover", rule: "UD-COV-01", kind: "number", min: 0, max: 20, step: 1, default: 0, perTarget: true },
   { id: "misc", label: "FRAY.Mod.Misc", rule: "UD-ATK-03", kind: "number", default: 0, perTarget: false },
-  { id: "aim", label: "FRAY.Mod.Aim", rule: "UD-ATK-04", kind: "choice", choices: [{ value: "0", label: "0" }, { value: "1", label: "1" }, { value: "2", label: "2" }], default: "0", perTarget: false },
+  {
+    id: "aim",
+    label: "FRAY.Mod.Aim",
+    rule: "UD-ATK-04",
+    kind: "choice",
+    choices: [
+      { value: "0", label: "0" },
+      { value: "1", label: "1" },
+      { value: "2", label: "2" },
+    ],
+    default: "0",
+    perTarget: false,
+  },
   { id: "unanticipated", label: "FRAY.Mod.Unanticipated", rule: "UD-DEF-01", kind: "boolean", default: false, perTarget: true },
 ];
 
 describe("macro and dialog boundary", () => {
-  it("UD-ATK-03: dialog texts become numbers there, so a modifier typed as \"10\" adds 10", () => {
+  it('UD-ATK-03: dialog texts become numbers there, so a modifier typed as "10" adds 10', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 20 }), fc.integer({ min: -50, max: 50 }), fc.boolean(), (cover, misc, flag) => {
-        const values = validateDialogSituation("ud10", FIELDS, { cover: String(cover), misc: ` ${misc} `, unanticipated: String(flag), aim: "1" });
+        const values = validateDialogSituation("ud10", FIELDS, {
+          cover: String(cover),
+          misc: ` ${misc} `,
+          unanticipated: String(flag),
+          aim: "1",
+        });
         expect(values).toEqual({ cover, misc, unanticipated: flag, aim: "1" });
-        const request = validateAttackRequest("ud10", { attackerId: "a", targetId: "b", weaponId: "Knife", distanceMetres: "12.5", situation: { misc: String(misc) } }, { fields: FIELDS, form: true });
+        const request = validateAttackRequest(
+          "ud10",
+          { attackerId: "a", targetId: "b", weaponId: "Knife", distanceMetres: "12.5", situation: { misc: String(misc) } },
+          { fields: FIELDS, form: true },
+        );
         expect(request.distanceMetres).toBe(12.5);
         expect(request.situation?.misc).toBe(misc);
       }),
@@ -120,10 +141,18 @@ describe("macro and dialog boundary", () => {
       ["reaction", ["duck", 1, "constructor"]],
     ];
     fc.assert(
-      fc.property(fc.constantFrom(...bad).chain(([f, vals]) => fc.tuple(fc.constant(f), fc.constantFrom(...vals))), fc.boolean(), ([field, value], form) => {
-        const request = setPath({ attackerId: "a", targetId: "b", weaponId: "Knife", distanceMetres: 3, situation: { cover: 2 } }, field, value);
-        expect(refusedField(() => validateAttackRequest("ud10", request, { fields: FIELDS, form }))).toBe(field);
-      }),
+      fc.property(
+        fc.constantFrom(...bad).chain(([f, vals]) => fc.tuple(fc.constant(f), fc.constantFrom(...vals))),
+        fc.boolean(),
+        ([field, value], form) => {
+          const request = setPath(
+            { attackerId: "a", targetId: "b", weaponId: "Knife", distanceMetres: 3, situation: { cover: 2 } },
+            field,
+            value,
+          );
+          expect(refusedField(() => validateAttackRequest("ud10", request, { fields: FIELDS, form }))).toBe(field);
+        },
+      ),
       params("bad requests", 2 * RUNS),
     );
   }, 60_000);

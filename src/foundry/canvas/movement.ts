@@ -87,7 +87,10 @@ function isOut(binding: RulesetBinding<unknown>, core: unknown): boolean {
 /** Metres along a path of positions, measured on the scene's grid. */
 function pathMetres(points: readonly Position[]): number {
   if (!canvas?.grid || points.length < 2) return 0;
-  const path = canvas.grid.measurePath(points.map((p) => ({ x: p.x, y: p.y })), {});
+  const path = canvas.grid.measurePath(
+    points.map((p) => ({ x: p.x, y: p.y })),
+    {},
+  );
   return toMetres(path.cost ?? path.distance, canvas.grid.units);
 }
 
@@ -135,7 +138,11 @@ export function onPreMoveToken(doc: TokenDocLike, movement: MovementLike): boole
   const bands = binding.ruleset.movement(stats, optionValues(binding.id));
   const total = movedThisRound(combatant).metres + movementMetres(movement, true);
   if (!bandAt(bands, total)) {
-    warn("FRAY.Flow.Move.Refused", { token: doc.name ?? "", metres: Math.round(total * 10) / 10, full: bands[bands.length - 1]?.maxMetres ?? 0 });
+    warn("FRAY.Flow.Move.Refused", {
+      token: doc.name ?? "",
+      metres: Math.round(total * 10) / 10,
+      full: bands[bands.length - 1]?.maxMetres ?? 0,
+    });
     return false;
   }
 }
@@ -166,7 +173,12 @@ function spotAt(doc: TokenDocLike, p: Position): Spot {
  * scene has a grid, else a reach of one grid space measured along `grid.measurePath`.
  */
 function sceneAdjacency(): Adjacency {
-  const grid = canvas!.grid! as { distance: number; units: string; isGridless?: boolean; testAdjacency?(a: GridOffset, b: GridOffset): boolean };
+  const grid = canvas!.grid! as {
+    distance: number;
+    units: string;
+    isGridless?: boolean;
+    testAdjacency?(a: GridOffset, b: GridOffset): boolean;
+  };
   const reach = toMetres(grid.distance, grid.units);
   const otherwise = withinReach(reach);
   if (grid.isGridless || typeof grid.testAdjacency !== "function") return otherwise;
@@ -188,7 +200,11 @@ function othersInCombat(binding: RulesetBinding<unknown>, mover: TokenDocLike): 
     if (!doc || doc.id === mover.id) continue;
     const stats = statsOf(binding, doc);
     const gone = Boolean(c.defeated) || (stats !== undefined && isOut(binding, stats));
-    out.push({ placed: { id: doc.id ?? "", disposition: doc.disposition, ...spotAt(doc, doc), out: gone }, doc, ...(stats !== undefined ? { stats } : {}) });
+    out.push({
+      placed: { id: doc.id ?? "", disposition: doc.disposition, ...spotAt(doc, doc), out: gone },
+      doc,
+      ...(stats !== undefined ? { stats } : {}),
+    });
   }
   return out;
 }
@@ -206,7 +222,12 @@ function meleeToken(doc: TokenDocLike, stats: unknown): MeleeToken<unknown> {
  * round, UD-OPT-02). Then spends the move's charge with the disengagement's cost folded in
  * (UD-MOV-02, UD-MOV-03, ZN-MOV-01, CR-MOV-02).
  */
-export async function onMoveToken(doc: TokenDocLike, movement: MovementLike, _operation: unknown, user: { id: string | null }): Promise<void> {
+export async function onMoveToken(
+  doc: TokenDocLike,
+  movement: MovementLike,
+  _operation: unknown,
+  user: { id: string | null },
+): Promise<void> {
   if (user.id !== game.user?.id) return;
   const combatant = combatantOf(doc);
   if (!combatant || !canvas?.grid) return;
@@ -221,12 +242,22 @@ export async function onMoveToken(doc: TokenDocLike, movement: MovementLike, _op
     const others = othersInCombat(binding, doc);
     const adjacency = sceneAdjacency();
     const mover: Placed = { id: doc.id ?? "", disposition: doc.disposition, ...spotAt(doc, movement.origin) };
-    const left = leftBehind(mover, spotAt(doc, movement.destination), others.map((o) => o.placed), adjacency)
+    const left = leftBehind(
+      mover,
+      spotAt(doc, movement.destination),
+      others.map((o) => o.placed),
+      adjacency,
+    )
       .map((p) => others.find((o) => o.placed.id === p.id)!)
       .filter((o) => o.stats !== undefined);
-    if (left.length) leaving = await binding.onLeaveMelee({ mover: meleeToken(doc, stats), left: left.map((o) => meleeToken(o.doc, o.stats)), options });
+    if (left.length)
+      leaving = await binding.onLeaveMelee({ mover: meleeToken(doc, stats), left: left.map((o) => meleeToken(o.doc, o.stats)), options });
   }
-  const basis = { fromMetres: before.metres, toMetres: before.metres + moved, ...(leaving?.disengage ? { disengage: leaving.disengage } : {}) };
+  const basis = {
+    fromMetres: before.metres,
+    toMetres: before.metres + moved,
+    ...(leaving?.disengage ? { disengage: leaving.disengage } : {}),
+  };
   let charge: ActionCost = {};
   try {
     charge = moveCharge(rulesetView(combatant), basis, before.paid);
@@ -234,7 +265,8 @@ export async function onMoveToken(doc: TokenDocLike, movement: MovementLike, _op
     reportError(err);
   }
   const paid = addCosts(before.paid ?? {}, charge);
-  if (combatant.isOwner) await combatant.setFlag("fray", "moved", { round: activeCombat()?.round ?? 0, metres: before.metres + moved, paid });
+  if (combatant.isOwner)
+    await combatant.setFlag("fray", "moved", { round: activeCombat()?.round ?? 0, metres: before.metres + moved, paid });
   if (charge.slots || charge.pools) {
     const short = await spendAvailable(combatant, moveEvent(charge), basis);
     if (short) {

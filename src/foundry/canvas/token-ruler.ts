@@ -58,10 +58,19 @@ export function budgetFor(ruler: object, token: RulerToken): RulerBudget | undef
   const units = canvas?.grid?.units;
   const core = typeof (actor as Partial<FrayActorApi>).frayCore === "function" ? (actor as unknown as FrayActorApi).frayCore() : undefined;
   const cached = budgets.get(ruler);
-  if (cached && cached.actor === actor && cached.core === core && cached.round === combat?.round && cached.movedBefore === movedBefore && cached.units === units) return cached.budget;
+  if (
+    cached &&
+    cached.actor === actor &&
+    cached.core === core &&
+    cached.round === combat?.round &&
+    cached.movedBefore === movedBefore &&
+    cached.units === units
+  )
+    return cached.budget;
   const stats = statsOf(actor);
   const binding = activeBinding();
-  const budget = stats === undefined ? undefined : rulerBudget(binding.ruleset, stats, optionValues(binding.id), movedBefore, toMetres(1, units));
+  const budget =
+    stats === undefined ? undefined : rulerBudget(binding.ruleset, stats, optionValues(binding.id), movedBefore, toMetres(1, units));
   budgets.set(ruler, { actor, core, round: combat?.round, movedBefore, units, budget });
   return budget;
 }

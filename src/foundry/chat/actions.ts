@@ -94,8 +94,12 @@ export async function actionContext(message: AttackMessageLike, index: number): 
   const binding = bindingOf(system.ruleset);
   const ruleset = binding.ruleset;
   const options = optionValues(binding.id);
-  const attacker = binding.combatantFromActor(actorSource(attackerActor as never), { id: tokenIdOf(system.attackerTokenUuid) ?? attackerActor.id ?? "attacker" });
-  const defender = binding.combatantFromActor(actorSource(targetActor as never), { id: tokenIdOf(target.tokenUuid) ?? targetActor.id ?? "target" });
+  const attacker = binding.combatantFromActor(actorSource(attackerActor as never), {
+    id: tokenIdOf(system.attackerTokenUuid) ?? attackerActor.id ?? "attacker",
+  });
+  const defender = binding.combatantFromActor(actorSource(targetActor as never), {
+    id: tokenIdOf(target.tokenUuid) ?? targetActor.id ?? "target",
+  });
   const input = ruleset.input({ ...target.request, reaction: undefined }, attacker, defender, options);
   return { system, target, attackerActor, targetActor, binding, ruleset, options, attacker, defender, input };
 }
@@ -109,7 +113,10 @@ export function isCardStep(action: unknown): action is CardStep {
 }
 
 /** The reaction the core offers the defender now, with the combatant whose round it uses. */
-function offeredReaction(ctx: ActionContext, id: "parry" | "dodge"): { option?: ReactionOption; combatant: ReturnType<typeof combatantFor> } {
+function offeredReaction(
+  ctx: ActionContext,
+  id: "parry" | "dodge",
+): { option?: ReactionOption; combatant: ReturnType<typeof combatantFor> } {
   const combatant = combatantFor(ctx.targetActor, tokenIdOf(ctx.target.tokenUuid));
   const economy = combatant ? economyOf(combatant) : undefined;
   const option = ctx.ruleset.reactions(ctx.input, economy, ctx.options).find((r) => r.id === id);
@@ -189,7 +196,11 @@ export async function rollDamageFor(message: AttackMessageLike, index: number): 
 function requestedIndex(message: AttackMessageLike, data: Record<string, unknown>): number {
   const index = data.index;
   if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= attackSystem(message).targets.length) {
-    throw new FrayError("FRAY.Error.Field", { field: "index", expected: "a target of the card" }, "Field \"index\": no such target on the card");
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "index", expected: "a target of the card" },
+      'Field "index": no such target on the card',
+    );
   }
   return index;
 }
@@ -260,7 +271,11 @@ export async function handleCardUpdateQuery(data: Record<string, unknown>, reque
 /** The faces of every roll of a stored attack result, in the order the ruleset rolls them: check, declared reaction, locations. */
 function attackFaces(result: AttackResult, withReaction: boolean): number[] {
   const locations = result.locations?.length ? result.locations : result.location ? [result.location] : [];
-  return [...facesOf(result.check.roll), ...(withReaction && result.reaction ? facesOf(result.reaction.check.roll) : []), ...locations.flatMap((l) => facesOf(l.roll))];
+  return [
+    ...facesOf(result.check.roll),
+    ...(withReaction && result.reaction ? facesOf(result.reaction.check.roll) : []),
+    ...locations.flatMap((l) => facesOf(l.roll)),
+  ];
 }
 
 /** The faces of a stored damage packet and its parts, in order. */
@@ -293,14 +308,26 @@ export async function replayedPacket(ctx: ActionContext): Promise<DamagePacket> 
   let packet: DamagePacket;
   try {
     const planned = planStep(ctx.ruleset, request, attacker, ctx.defender, ctx.options);
-    let replay = await ctx.ruleset.resolveAttack(planned.plan, planned.input, new ScriptedRoller(attackFaces(t.result, declared)), ctx.options);
+    let replay = await ctx.ruleset.resolveAttack(
+      planned.plan,
+      planned.input,
+      new ScriptedRoller(attackFaces(t.result, declared)),
+      ctx.options,
+    );
     if (t.reactedOnCard) {
       const reaction = t.result.reaction;
       const option = reaction ? ctx.ruleset.reactions(planned.input, undefined, ctx.options).find((r) => r.id === reaction.id) : undefined;
       if (!reaction || !option || !rules.react) throw mismatch();
       replay = await rules.react(replay, option, new ScriptedRoller(facesOf(reaction.check.roll)));
     }
-    if (!replay.lands || !same(replay.check, t.result.check) || replay.hit !== t.result.hit || !same(replay.reaction, t.result.reaction) || !same(replay.location, t.result.location)) throw mismatch();
+    if (
+      !replay.lands ||
+      !same(replay.check, t.result.check) ||
+      replay.hit !== t.result.hit ||
+      !same(replay.reaction, t.result.reaction) ||
+      !same(replay.location, t.result.location)
+    )
+      throw mismatch();
     packet = await ctx.ruleset.rollDamage(replay, planned.input, new ScriptedRoller(packetFaces(t.damage)), ctx.options);
   } catch (err) {
     if (err instanceof FrayError) throw mismatch();
@@ -393,7 +420,10 @@ export async function undoHere(message: AttackMessageLike, index: number, userId
   const current = currentVitals(ctx);
   const vitals = cardRulesOf(ctx.binding.id).vitals;
   const after = undoneState(current, entry.delta, vitals);
-  await ctx.targetActor.update({ ...ctx.ruleset.vitalsUpdate(after), ...ledgerUpdate(key, { ...entry, undone: true }) }, floatingOptions(current, after) as unknown as Record<string, unknown>);
+  await ctx.targetActor.update(
+    { ...ctx.ruleset.vitalsUpdate(after), ...ledgerUpdate(key, { ...entry, undone: true }) },
+    floatingOptions(current, after) as unknown as Record<string, unknown>,
+  );
   const changed = statusChanges(current, after, entry.delta, vitals);
   await setStatuses(ctx.targetActor, changed.add, true);
   await setStatuses(ctx.targetActor, changed.remove, false);

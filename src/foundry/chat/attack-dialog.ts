@@ -117,7 +117,8 @@ export function oddsText(i18n: Localizer, data: AttackDialogData, target: Dialog
   const odds = targetOdds(data.ruleset, requestOf(data, target, choices, "attacker"), data.attacker, target.combatant, data.options);
   if (odds.error) return formatWith(i18n, odds.error.key, odds.error.data);
   const hit = `${decimal((odds.hit ?? 0) * 100, i18n.lang)} %`;
-  if (odds.through === undefined) return formatWith(i18n, "FRAY.Flow.Dialog.OddsLine", { odds: hit, modifier: odds.modifier ?? 0, difficulty: odds.difficulty ?? 0 });
+  if (odds.through === undefined)
+    return formatWith(i18n, "FRAY.Flow.Dialog.OddsLine", { odds: hit, modifier: odds.modifier ?? 0, difficulty: odds.difficulty ?? 0 });
   return formatWith(i18n, "FRAY.Flow.Dialog.OddsThrough", {
     odds: hit,
     through: `${decimal(odds.through * 100, i18n.lang)} %`,
@@ -148,7 +149,12 @@ function declarable(data: AttackDialogData, choices: AttackChoices): { id: strin
   const first = data.targets[0];
   if (!first) return [];
   try {
-    const input = data.ruleset.input({ ...requestOf(data, first, choices, "attacker"), reaction: undefined }, data.attacker, first.combatant, data.options);
+    const input = data.ruleset.input(
+      { ...requestOf(data, first, choices, "attacker"), reaction: undefined },
+      data.attacker,
+      first.combatant,
+      data.options,
+    );
     return data.ruleset
       .reactions(input, undefined, data.options)
       .filter((r) => r.available)

@@ -50,7 +50,11 @@ export async function renderAttackCard(
   i18n: Localizer = game.i18n as unknown as Localizer,
   render: TemplateRenderer = (path, context) => foundry.applications.handlebars.renderTemplate(path, context),
 ): Promise<string> {
-  const context = attackMessageContext(system.targets, { attacker: system.attackerName, weapon: system.weaponName ?? "", mode: system.modeLabel }, i18n);
+  const context = attackMessageContext(
+    system.targets,
+    { attacker: system.attackerName, weapon: system.weaponName ?? "", mode: system.modeLabel },
+    i18n,
+  );
   return render(TEMPLATES.attackCard, context as unknown as Record<string, unknown>);
 }
 
@@ -58,7 +62,12 @@ export async function renderAttackCard(
  * The card of a stored attack message in this reader's language, when the HTML it was posted
  * with is in another (the writer's): `undefined` when the language already matches.
  */
-export async function readerCard(message: AttackMessageLike, writtenIn: string | undefined, i18n: Localizer = game.i18n as unknown as Localizer, render?: TemplateRenderer): Promise<string | undefined> {
+export async function readerCard(
+  message: AttackMessageLike,
+  writtenIn: string | undefined,
+  i18n: Localizer = game.i18n as unknown as Localizer,
+  render?: TemplateRenderer,
+): Promise<string | undefined> {
   const lang = i18n.lang ?? "en";
   if (writtenIn === lang) return undefined;
   return renderAttackCard({ ...attackSystem(message), attackerName: attackerName(message) }, i18n, render);
@@ -82,7 +91,13 @@ function rollsWith(message: AttackMessageLike, rolls: readonly Roll[]): string[]
  * On a message the user may not update, the user sends the action and its Rolls and the GM
  * computes the state itself from the card as it stands (`handleCardUpdateQuery`).
  */
-export async function commitTarget(message: AttackMessageLike, index: number, action: CardAction, next: TargetState, rolls: readonly Roll[] = []): Promise<boolean> {
+export async function commitTarget(
+  message: AttackMessageLike,
+  index: number,
+  action: CardAction,
+  next: TargetState,
+  rolls: readonly Roll[] = [],
+): Promise<boolean> {
   const json = rolls.map((r) => JSON.stringify(r));
   if (isActiveGM()) return serial(() => writeTarget(message, index, action, next, json));
   if (message.isOwner && !game.user?.isGM) return writeTarget(message, index, action, next, json);
@@ -90,7 +105,13 @@ export async function commitTarget(message: AttackMessageLike, index: number, ac
 }
 
 /** Writes a target's state on a message this client may update. */
-export async function writeTarget(message: AttackMessageLike, index: number, action: CardAction, next: TargetState, rollJson: readonly string[]): Promise<boolean> {
+export async function writeTarget(
+  message: AttackMessageLike,
+  index: number,
+  action: CardAction,
+  next: TargetState,
+  rollJson: readonly string[],
+): Promise<boolean> {
   const system = attackSystem(message);
   const current = system.targets[index];
   if (!current) return false;

@@ -24,7 +24,10 @@ export interface FreeAttackPrompt {
 
 /** Posts the prompt of free attacks against a fleeing token. */
 export async function postFreeAttackPrompt(prompt: FreeAttackPrompt): Promise<void> {
-  const content = await foundry.applications.handlebars.renderTemplate(FLOW_TEMPLATES.freeAttack, prompt as unknown as Record<string, unknown>);
+  const content = await foundry.applications.handlebars.renderTemplate(
+    FLOW_TEMPLATES.freeAttack,
+    prompt as unknown as Record<string, unknown>,
+  );
   await ChatMessage.implementation.create({ content, flags: { fray: { freeAttack: prompt } } } as never);
 }
 
@@ -73,5 +76,11 @@ async function freeAttack(actor: ActorWithItems, attacker: FreeAttacker, prompt:
   }
   const token = (foundry.utils.fromUuidSync(attacker.tokenUuid as never) as TokenDocLike | null)?.object;
   const target = (foundry.utils.fromUuidSync(prompt.moverTokenUuid as never) as TokenDocLike | null)?.object;
-  await rollAttack({ actor: actor as never, weaponId: weapon.id, token: (token ?? null) as never, targets: target ? [target as never] : undefined, free: true });
+  await rollAttack({
+    actor: actor as never,
+    weaponId: weapon.id,
+    token: (token ?? null) as never,
+    targets: target ? [target as never] : undefined,
+    free: true,
+  });
 }

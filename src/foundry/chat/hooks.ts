@@ -63,7 +63,8 @@ function wireAttackCard(message: AttackMessageLike, html: HTMLElement): void {
       event.preventDefault();
       if (button.disabled) return;
       button.disabled = true;
-      for (const sibling of Array.from(button.parentElement?.querySelectorAll("button") ?? [])) (sibling as HTMLButtonElement).disabled = true;
+      for (const sibling of Array.from(button.parentElement?.querySelectorAll("button") ?? []))
+        (sibling as HTMLButtonElement).disabled = true;
       void runCardAction(message, index, action).finally(() => {
         // The message re-renders on success; re-enable only when nothing changed.
         if (button.isConnected) button.disabled = false;

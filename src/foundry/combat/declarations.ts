@@ -64,12 +64,14 @@ export function declarationOf(stored: unknown, round: number): StoredDeclaration
  * @throws FrayError `FRAY.Error.Field` naming `text` or `action`.
  */
 export function readDeclaration(input: { text?: unknown; action?: unknown }, defs: readonly ActionDef[], round: number): StoredDeclaration {
-  const bad = (field: string, expected: string) => new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
+  const bad = (field: string, expected: string) =>
+    new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
   if (input.text !== undefined && typeof input.text !== "string") throw bad("text", "text");
   const text = (input.text ?? "").trim();
   if (text.length > DECLARATION_MAX_LENGTH) throw bad("text", `at most ${DECLARATION_MAX_LENGTH} characters`);
   const action = input.action === undefined || input.action === "" ? undefined : input.action;
-  if (action !== undefined && (typeof action !== "string" || !defs.some((d) => d.id === action))) throw bad("action", `one of ${defs.map((d) => d.id).join(", ") || "no actions"}`);
+  if (action !== undefined && (typeof action !== "string" || !defs.some((d) => d.id === action)))
+    throw bad("action", `one of ${defs.map((d) => d.id).join(", ") || "no actions"}`);
   if (!text && action === undefined) throw bad("text", "what the combatant will do");
   return { round, text, ...(action !== undefined ? { action } : {}) };
 }
@@ -111,13 +113,24 @@ export interface DeclarationView {
  * who declares now (`declaringNow`), whether all have (`allDeclared`), and which declarations the
  * reader may see (`declarationVisible`). `undefined` when there is no phase (`phaseOf`).
  */
-export function declarationView(order: DeclarationOrder, phase: DeclarationPhase | undefined, entries: readonly DeclaringEntry[], reader: { isGM: boolean }): DeclarationView | undefined {
+export function declarationView(
+  order: DeclarationOrder,
+  phase: DeclarationPhase | undefined,
+  entries: readonly DeclaringEntry[],
+  reader: { isGM: boolean },
+): DeclarationView | undefined {
   if (!phase || order === "none") return undefined;
   const declared = new Set(entries.filter((e) => e.declaration).map((e) => e.id));
   const now = new Set(phase === "declare" ? declaringNow(order, entries, declared) : []);
   const rows = entries.map((e) => {
     const visible = e.declaration && declarationVisible(order, phase, { isGM: reader.isGM, owns: e.owns }) ? e.declaration : undefined;
-    return { id: e.id, declaresNow: now.has(e.id), canDeclare: now.has(e.id) && (e.owns || reader.isGM), declared: declared.has(e.id), ...(visible ? { visible } : {}) };
+    return {
+      id: e.id,
+      declaresNow: now.has(e.id),
+      canDeclare: now.has(e.id) && (e.owns || reader.isGM),
+      declared: declared.has(e.id),
+      ...(visible ? { visible } : {}),
+    };
   });
   return { order, phase, complete: allDeclared(entries, declared), canReveal: reader.isGM && phase === "declare", rows };
 }
@@ -137,7 +150,9 @@ export interface Localizer {
 export function declarationRowHtml(row: DeclarationRow, i18n: Localizer, labels: ReadonlyMap<string, string> = new Map()): string {
   const parts: string[] = [];
   if (row.visible) {
-    const action = row.visible.action ? `<strong>${escapeHtml(i18n.localize(labels.get(row.visible.action) ?? row.visible.action))}</strong> ` : "";
+    const action = row.visible.action
+      ? `<strong>${escapeHtml(i18n.localize(labels.get(row.visible.action) ?? row.visible.action))}</strong> `
+      : "";
     parts.push(`<span class="fray-declaration-text">${action}${escapeHtml(row.visible.text)}</span>`);
   } else if (row.declared) {
     parts.push(`<span class="fray-declaration-hidden">${escapeHtml(i18n.localize("FRAY.Flow.Declaration.Declared"))}</span>`);
@@ -161,7 +176,9 @@ const ORDER_RULES: Record<Exclude<DeclarationOrder, "none">, string> = {
 /** The phase banner at the top of the tracker: the phase, the order's rule and the GM's Reveal button. */
 export function phaseBannerHtml(view: DeclarationView, i18n: Localizer): string {
   const order = view.order === "none" ? "" : ORDER_RULES[view.order];
-  const phase = escapeHtml(i18n.localize(view.phase === "declare" ? "FRAY.Flow.Declaration.PhaseDeclare" : "FRAY.Flow.Declaration.PhaseResolve"));
+  const phase = escapeHtml(
+    i18n.localize(view.phase === "declare" ? "FRAY.Flow.Declaration.PhaseDeclare" : "FRAY.Flow.Declaration.PhaseResolve"),
+  );
   const reveal = view.canReveal
     ? ` <button type="button" class="fray-reveal" data-fray-reveal="1"${view.complete ? "" : ' data-fray-incomplete="1"'}>${escapeHtml(i18n.localize("FRAY.Flow.Declaration.Reveal"))}</button>`
     : "";

@@ -58,10 +58,23 @@ export function rulesetView(combatant: Pick<CombatantLike, "id" | "actor">): Rul
  * as stored, labelled `FRAY.Slot.<id>` and `FRAY.Pool.<id>`.
  */
 export function specOfStored(stored: unknown): EconomySpec {
-  const s = (typeof stored === "object" && stored !== null ? stored : {}) as { slots?: Record<string, { max?: unknown }>; pools?: Record<string, { max?: unknown }> };
+  const s = (typeof stored === "object" && stored !== null ? stored : {}) as {
+    slots?: Record<string, { max?: unknown }>;
+    pools?: Record<string, { max?: unknown }>;
+  };
   return {
-    slots: Object.entries(s.slots ?? {}).map(([id, v]) => ({ id, label: `FRAY.Slot.${id}`, max: typeof v?.max === "number" ? v.max : null, rule: "UD-ACT-01" })),
-    pools: Object.entries(s.pools ?? {}).map(([id, v]) => ({ id, label: `FRAY.Pool.${id}`, max: typeof v?.max === "number" ? v.max : 0, rule: "CR-AP-01" })),
+    slots: Object.entries(s.slots ?? {}).map(([id, v]) => ({
+      id,
+      label: `FRAY.Slot.${id}`,
+      max: typeof v?.max === "number" ? v.max : null,
+      rule: "UD-ACT-01",
+    })),
+    pools: Object.entries(s.pools ?? {}).map(([id, v]) => ({
+      id,
+      label: `FRAY.Pool.${id}`,
+      max: typeof v?.max === "number" ? v.max : 0,
+      rule: "CR-AP-01",
+    })),
   };
 }
 
@@ -110,11 +123,17 @@ export function activeCombat(): CombatView | undefined {
  * @param actor the actor acting.
  * @param tokenId its token's id on the combat's scene, when known.
  */
-export function combatantFor(actor: { id?: string | null; uuid?: string } | null | undefined, tokenId?: string | null): CombatantLike | undefined {
+export function combatantFor(
+  actor: { id?: string | null; uuid?: string } | null | undefined,
+  tokenId?: string | null,
+): CombatantLike | undefined {
   const combat = activeCombat();
   if (!combat || !actor) return undefined;
   const list = Array.from(combat.combatants) as CombatantLike[];
-  return (tokenId ? list.find((c) => c.tokenId === tokenId) : undefined) ?? list.find((c) => c.actor?.uuid === actor.uuid || c.actorId === actor.id);
+  return (
+    (tokenId ? list.find((c) => c.tokenId === tokenId) : undefined) ??
+    list.find((c) => c.actor?.uuid === actor.uuid || c.actorId === actor.id)
+  );
 }
 
 /**
@@ -141,16 +160,33 @@ export function moveCharge(view: RulesetView, basis: MoveBasis, paid?: ActionCos
   let also: ActionCost = {};
   if (basis.disengage !== undefined) {
     const def = binding.ruleset.actions(core, options).find((a) => a.id === basis.disengage && a.kind === "move");
-    if (!def) throw new FrayError("FRAY.Error.Field", { field: "move.disengage", expected: "a disengagement of the ruleset" }, `Field "move.disengage": no such disengagement`);
+    if (!def)
+      throw new FrayError(
+        "FRAY.Error.Field",
+        { field: "move.disengage", expected: "a disengagement of the ruleset" },
+        `Field "move.disengage": no such disengagement`,
+      );
     also = def.cost;
   }
   if (binding.moveCharge) return binding.moveCharge(core, basis.fromMetres, basis.toMetres, { also, ...(paid ? { paid } : {}) }, options);
-  return bandCharge((m) => binding.ruleset.movementBand(core, m, options), binding.ruleset.movement(core, options), basis.fromMetres, basis.toMetres, also, paid);
+  return bandCharge(
+    (m) => binding.ruleset.movementBand(core, m, options),
+    binding.ruleset.movement(core, options),
+    basis.fromMetres,
+    basis.toMetres,
+    also,
+    paid,
+  );
 }
 
 /** Applies the conditions a lifecycle transition set or cleared to the actor's status effects (UD-ATK-04 aim). */
 async function applyConditions(actor: unknown, before: unknown, after: unknown): Promise<void> {
-  const list = (c: unknown) => new Set(Array.isArray((c as { conditions?: unknown })?.conditions) ? ((c as { conditions: unknown[] }).conditions.filter((x) => typeof x === "string") as string[]) : []);
+  const list = (c: unknown) =>
+    new Set(
+      Array.isArray((c as { conditions?: unknown })?.conditions)
+        ? ((c as { conditions: unknown[] }).conditions.filter((x) => typeof x === "string") as string[])
+        : [],
+    );
   const was = list(before);
   const now = list(after);
   const toggle = (actor as { toggleStatusEffect?(id: string, options: { active: boolean }): Promise<unknown> } | null)?.toggleStatusEffect;
@@ -164,7 +200,12 @@ async function applyConditions(actor: unknown, before: unknown, after: unknown):
  * spends the aim, aiming sets it; CR-AP-01, ZN-MOV-01 pools it changes), writing the conditions it
  * changed onto the actor. Returns the economy to store, or the slot that was short.
  */
-async function payAndSettle(combatant: CombatantLike, view: RulesetView, event: RoundEvent, cost: ActionCost): Promise<{ economy?: Economy; short?: string }> {
+async function payAndSettle(
+  combatant: CombatantLike,
+  view: RulesetView,
+  event: RoundEvent,
+  cost: ActionCost,
+): Promise<{ economy?: Economy; short?: string }> {
   const before = economyOf(combatant);
   const short = shortfall(before, cost);
   if (short) return { short };
@@ -199,7 +240,13 @@ export async function spendOn(combatant: CombatantLike, event: RoundEvent, basis
   }
   const { short } = spendEvent(economyOf(combatant), { ...event, cost: eventCostFor(rulesetView(combatant), combatant, event) });
   if (short) return short;
-  const answer = await askGM(QUERIES.spend, { combatId: combatant.combat?.id ?? "", combatantId: combatant.id ?? "", kind: event.kind, action: event.action, move: basis });
+  const answer = await askGM(QUERIES.spend, {
+    combatId: combatant.combat?.id ?? "",
+    combatantId: combatant.id ?? "",
+    kind: event.kind,
+    action: event.action,
+    move: basis,
+  });
   return answer?.short ?? (answer?.ok ? undefined : "refused");
 }
 
@@ -223,8 +270,13 @@ function finite(value: unknown): number | undefined {
  * metres it covered and the disengagement's cost (UD-MOV-02, UD-MOV-03, UD-OPT-01, UD-OPT-02).
  * @throws FrayError `FRAY.Error.Field` naming the field that does not describe an event.
  */
-export function requestedCost(data: Record<string, unknown>, combatant: Pick<CombatantLike, "id" | "actor">, view: RulesetView = rulesetView(combatant)): ActionCost {
-  const bad = (field: string, expected: string) => new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
+export function requestedCost(
+  data: Record<string, unknown>,
+  combatant: Pick<CombatantLike, "id" | "actor">,
+  view: RulesetView = rulesetView(combatant),
+): ActionCost {
+  const bad = (field: string, expected: string) =>
+    new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
   switch (data.kind) {
     case "attack":
     case "action": {
@@ -256,10 +308,12 @@ export function requestedCost(data: Record<string, unknown>, combatant: Pick<Com
  * nothing; an action runs the ruleset's `afterAction` as on the owner's side.
  */
 export async function handleSpendQuery(data: Record<string, unknown>, requester: Requester): Promise<RequestAnswer> {
-  const combat = game.combats?.get(String(data.combatId)) as unknown as { combatants: { get(id: string): CombatantLike | undefined } } | undefined;
+  const combat = game.combats?.get(String(data.combatId)) as unknown as
+    { combatants: { get(id: string): CombatantLike | undefined } } | undefined;
   const combatant = combat?.combatants.get(String(data.combatantId));
   if (!combatant) return refusal("FRAY.Flow.Error.Refused");
-  const actor = combatant.actor as (CombatantLike["actor"] & { testUserPermission?(user: unknown, level: "OWNER"): boolean }) | null | undefined;
+  const actor = combatant.actor as
+    (CombatantLike["actor"] & { testUserPermission?(user: unknown, level: "OWNER"): boolean }) | null | undefined;
   const user = (game.users as unknown as { get(id: string): unknown } | undefined)?.get(requester.id);
   if (!requester.isGM && !(actor && user && actor.testUserPermission?.(user, "OWNER"))) {
     return refusal("FRAY.Flow.Error.NotYourCombatant");
@@ -268,7 +322,12 @@ export async function handleSpendQuery(data: Record<string, unknown>, requester:
   const cost = requestedCost(data, combatant, view);
   const kind = data.kind === "attack" || data.kind === "action" ? data.kind : "reaction";
   const event: RoundEvent = { kind, action: typeof data.action === "string" ? data.action : undefined, cost };
-  const { economy, short } = await payAndSettle(combatant, view, data.kind === "move" || data.kind === "freeAttack" ? { ...event, kind: "move" } : event, cost);
+  const { economy, short } = await payAndSettle(
+    combatant,
+    view,
+    data.kind === "move" || data.kind === "freeAttack" ? { ...event, kind: "move" } : event,
+    cost,
+  );
   if (short) return { ok: false, short };
   await combatant.setFlag("fray", "economy", economy);
   return { ok: true };

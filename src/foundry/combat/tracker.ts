@@ -10,7 +10,16 @@ import { pips, poolBadges, TOGGLED_SLOTS } from "../logic/economy.js";
 import { formatKey, reportError, warn } from "../notify.js";
 import { activeBinding } from "../registry.js";
 import { actionsOf, economyOf, economySpecOf, toggleSlotOn, type CombatantLike } from "./economy-store.js";
-import { declarationOf, declarationRowHtml, declarationView, phaseBannerHtml, phaseOf, readDeclaration, type DeclarationView, type DeclaringEntry } from "./declarations.js";
+import {
+  declarationOf,
+  declarationRowHtml,
+  declarationView,
+  phaseBannerHtml,
+  phaseOf,
+  readDeclaration,
+  type DeclarationView,
+  type DeclaringEntry,
+} from "./declarations.js";
 
 /** A Combatant as the declaration phase reads it. */
 interface DeclaringCombatant extends CombatantLike {
@@ -57,12 +66,22 @@ export function trackerDeclarations(combat: TrackerCombat, isGM = Boolean(game.u
 }
 
 /** Asks the Declare form: free text and an optional action; `undefined` when closed. */
-async function askDeclaration(name: string, labels: { id: string; label: string }[], current?: { text: string; action?: string }): Promise<{ text: string; action: string } | undefined> {
+async function askDeclaration(
+  name: string,
+  labels: { id: string; label: string }[],
+  current?: { text: string; action?: string },
+): Promise<{ text: string; action: string } | undefined> {
   const options = [`<option value="">${escapeHtml(formatKey("FRAY.Flow.Declaration.NoAction"))}</option>`]
-    .concat(labels.map((l) => `<option value="${escapeHtml(l.id)}"${current?.action === l.id ? " selected" : ""}>${escapeHtml(game.i18n.localize(l.label))}</option>`))
+    .concat(
+      labels.map(
+        (l) =>
+          `<option value="${escapeHtml(l.id)}"${current?.action === l.id ? " selected" : ""}>${escapeHtml(game.i18n.localize(l.label))}</option>`,
+      ),
+    )
     .join("");
-  const content = `<div class="fray-declare-form"><label>${escapeHtml(formatKey("FRAY.Flow.Declaration.Action"))} <select name="action">${options}</select></label>`
-    + `<label>${escapeHtml(formatKey("FRAY.Flow.Declaration.Text"))} <textarea name="text" maxlength="500">${escapeHtml(current?.text ?? "")}</textarea></label></div>`;
+  const content =
+    `<div class="fray-declare-form"><label>${escapeHtml(formatKey("FRAY.Flow.Declaration.Action"))} <select name="action">${options}</select></label>` +
+    `<label>${escapeHtml(formatKey("FRAY.Flow.Declaration.Text"))} <textarea name="text" maxlength="500">${escapeHtml(current?.text ?? "")}</textarea></label></div>`;
   const result = await foundry.applications.api.DialogV2.wait({
     window: { title: formatKey("FRAY.Flow.Declaration.Title", { name }) },
     content,
@@ -88,7 +107,11 @@ async function askDeclaration(name: string, labels: { id: string; label: string 
  * Combatant, stamped with the round.
  * @returns true when a declaration was stored.
  */
-export async function declareFor(combat: TrackerCombat, combatant: CombatantLike & { name?: string | null }, ask = askDeclaration): Promise<boolean> {
+export async function declareFor(
+  combat: TrackerCombat,
+  combatant: CombatantLike & { name?: string | null },
+  ask = askDeclaration,
+): Promise<boolean> {
   const view = trackerDeclarations(combat);
   const row = view?.rows.find((r) => r.id === combatant.id);
   if (!view || !row?.canDeclare) {
@@ -97,7 +120,11 @@ export async function declareFor(combat: TrackerCombat, combatant: CombatantLike
   }
   const defs = actionsOf(combatant);
   const current = declarationOf(combatant.getFlag("fray", "declaration"), combat.round ?? 0);
-  const answer = await ask(combatant.name ?? "", defs.map((d) => ({ id: d.id, label: d.label })), current);
+  const answer = await ask(
+    combatant.name ?? "",
+    defs.map((d) => ({ id: d.id, label: d.label })),
+    current,
+  );
   if (!answer) return false;
   const declaration = readDeclaration(answer, defs, combat.round ?? 0);
   await combatant.setFlag("fray", "declaration", declaration);
@@ -171,7 +198,10 @@ export function onRenderCombatTracker(app: { viewed?: unknown }, html: HTMLEleme
     const declared = declarations?.rows.find((r) => r.id === combatant.id);
     const labels = new Map(declared?.visible?.action ? actionsOf(combatant).map((a) => [a.id, a.label] as const) : []);
     const declaration = declared ? declarationRowHtml(declared, game.i18n, labels) : "";
-    (row.querySelector(".token-name") ?? row).insertAdjacentHTML("beforeend", `<div class="fray-economy">${pipsHtml(combatant)}${poolsHtml(combatant)}</div>${declaration}`);
+    (row.querySelector(".token-name") ?? row).insertAdjacentHTML(
+      "beforeend",
+      `<div class="fray-economy">${pipsHtml(combatant)}${poolsHtml(combatant)}</div>${declaration}`,
+    );
     if (declared?.canDeclare && !row.dataset.frayDeclareClicks) {
       row.dataset.frayDeclareClicks = "1";
       row.addEventListener("click", (event: Event) => {

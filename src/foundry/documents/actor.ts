@@ -48,7 +48,11 @@ export function rulesetOfDocument(doc: { _source?: { system?: unknown }; system?
  * @throws FrayError of the translation (unreadable data, another ruleset) or of the check,
  *   naming the field (`combatant.skills.melee.rating`) and what it should hold.
  */
-export function readCombatant(binding: RulesetBinding<unknown>, source: ReturnType<typeof actorSource>, overrides: CombatantOverrides = {}): unknown {
+export function readCombatant(
+  binding: RulesetBinding<unknown>,
+  source: ReturnType<typeof actorSource>,
+  overrides: CombatantOverrides = {},
+): unknown {
   const combatant = binding.combatantFromActor(source, overrides);
   validateCombatant(binding.id as RulesetId, combatant);
   return combatant;
@@ -60,7 +64,10 @@ export function readCombatant(binding: RulesetBinding<unknown>, source: ReturnTy
  * attack with it reports.
  * @param actor an actor with `toObject()` and `statuses`.
  */
-export function prepareCore(actor: ActorLike & { _source?: { system?: unknown }; system?: unknown }, binding: RulesetBinding<unknown> = activeBinding()): PreparedCore {
+export function prepareCore(
+  actor: ActorLike & { _source?: { system?: unknown }; system?: unknown },
+  binding: RulesetBinding<unknown> = activeBinding(),
+): PreparedCore {
   const of = rulesetOfDocument(actor);
   const foreign = of !== binding.id ? of : undefined;
   try {
@@ -82,10 +89,22 @@ function isFrayActor(actor: unknown): actor is FrayActorApi {
  * @throws FrayError when the actor cannot be read or the core refuses a stored value (the core's
  *   error, naming the field), or belongs to another ruleset (`FRAY.Error.WrongRuleset`).
  */
-export function combatantOf<C = unknown>(actor: ActorLike, overrides: CombatantOverrides = {}, binding: RulesetBinding<unknown> = activeBinding()): C {
+export function combatantOf<C = unknown>(
+  actor: ActorLike,
+  overrides: CombatantOverrides = {},
+  binding: RulesetBinding<unknown> = activeBinding(),
+): C {
   const core = isFrayActor(actor) ? actor.frayCore() : undefined;
   if (core && core.ruleset === binding.id) {
-    if (core.combatant === undefined) throw core.error ?? new FrayError("FRAY.Error.WrongRuleset", { name: "", ruleset: core.foreign ?? "", expected: `FRAY.Ruleset.${binding.id}` }, `Not a ${binding.id} actor`);
+    if (core.combatant === undefined)
+      throw (
+        core.error ??
+        new FrayError(
+          "FRAY.Error.WrongRuleset",
+          { name: "", ruleset: core.foreign ?? "", expected: `FRAY.Ruleset.${binding.id}` },
+          `Not a ${binding.id} actor`,
+        )
+      );
     const c = core.combatant as Record<string, unknown>;
     return { ...c, ...(overrides.id ? { id: overrides.id } : {}), ...(overrides.group ? { group: overrides.group } : {}) } as C;
   }

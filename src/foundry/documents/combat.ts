@@ -13,7 +13,17 @@ import { FLOW_TEMPLATES } from "../chat/templates.js";
 import { specOfStored } from "../combat/economy-store.js";
 import { FoundryRoller } from "../dice.js";
 import { readEconomy, stamped, type StoredEconomy } from "../logic/economy.js";
-import { compareInitiative, groupsOfPass, rerollOnNewRound, rollTracker, summaryRows, type InitiativePass, type InitiativePlay, type SummaryRow, type TrackerEntry } from "../logic/initiative.js";
+import {
+  compareInitiative,
+  groupsOfPass,
+  rerollOnNewRound,
+  rollTracker,
+  summaryRows,
+  type InitiativePass,
+  type InitiativePlay,
+  type SummaryRow,
+  type TrackerEntry,
+} from "../logic/initiative.js";
 import { formatKey, reportError } from "../notify.js";
 import { activeBinding, type RulesetBinding } from "../registry.js";
 import { optionValues } from "../settings.js";
@@ -54,7 +64,13 @@ function entries(binding: RulesetBinding<unknown>, combatants: readonly Combatan
  * round), or the previous economy's shape refilled when the actor cannot be read. Stamped with
  * `round`.
  */
-export function roundEconomy(binding: RulesetBinding<unknown>, actor: ActorLike | null, previous: unknown, round: number, options: RulesetOptions): StoredEconomy {
+export function roundEconomy(
+  binding: RulesetBinding<unknown>,
+  actor: ActorLike | null,
+  previous: unknown,
+  round: number,
+  options: RulesetOptions,
+): StoredEconomy {
   let economy: Economy = createEconomy(specOfStored(previous));
   if (actor) {
     try {
@@ -74,7 +90,10 @@ function merge(a: Record<string, unknown>, b: Record<string, unknown>): Record<s
   const out: Record<string, unknown> = { ...a };
   for (const [k, v] of Object.entries(b)) {
     const prev = out[k];
-    out[k] = prev && v && typeof prev === "object" && typeof v === "object" && !Array.isArray(v) ? merge(prev as Record<string, unknown>, v as Record<string, unknown>) : v;
+    out[k] =
+      prev && v && typeof prev === "object" && typeof v === "object" && !Array.isArray(v)
+        ? merge(prev as Record<string, unknown>, v as Record<string, unknown>)
+        : v;
   }
   return out;
 }
@@ -90,7 +109,12 @@ export interface RollInitiativeOptions {
 }
 
 /** The one chat message summarizing an initiative pass, with the caller's message options. */
-async function postSummary(rows: SummaryRow[], round: number, rolls: unknown[], messageOptions: Record<string, unknown> = {}): Promise<void> {
+async function postSummary(
+  rows: SummaryRow[],
+  round: number,
+  rolls: unknown[],
+  messageOptions: Record<string, unknown> = {},
+): Promise<void> {
   const content = await foundry.applications.handlebars.renderTemplate(FLOW_TEMPLATES.initiative, {
     title: formatKey("FRAY.Flow.Initiative.Title", { round }),
     rows,
@@ -110,7 +134,11 @@ function rowsOf(binding: RulesetBinding<unknown>, pass: InitiativePass, combatan
  * Rolls a given formula once for each requested combatant (`rollInitiative`'s `formula`): no
  * groups, no tie-break values.
  */
-async function rollFormula(formula: string, combatants: readonly CombatantView[], requested: readonly string[]): Promise<{ updates: Record<string, unknown>[]; rows: SummaryRow[]; rolls: unknown[] }> {
+async function rollFormula(
+  formula: string,
+  combatants: readonly CombatantView[],
+  requested: readonly string[],
+): Promise<{ updates: Record<string, unknown>[]; rows: SummaryRow[]; rolls: unknown[] }> {
   const updates: Record<string, unknown>[] = [];
   const rows: SummaryRow[] = [];
   const rolls: unknown[] = [];
@@ -146,7 +174,11 @@ interface GroupedCombat {
  * Combat without `groups` (before v13).
  * @returns Combatant id to CombatantGroup id.
  */
-export async function syncGroups(combat: GroupedCombat, pass: InitiativePass, combatants: readonly CombatantView[]): Promise<Map<string, string>> {
+export async function syncGroups(
+  combat: GroupedCombat,
+  pass: InitiativePass,
+  combatants: readonly CombatantView[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (!combat.groups) return out;
   const plans = groupsOfPass(pass, new Set(combatants.map((c) => c.id ?? "")));
@@ -161,11 +193,17 @@ export async function syncGroups(combat: GroupedCombat, pass: InitiativePass, co
   if (missing.length) {
     const created = (await combat.createEmbeddedDocuments(
       "CombatantGroup",
-      missing.map((p) => ({ name: p.members.map((id) => names.get(id) ?? id).join(", "), initiative: p.initiative, flags: { fray: { groupKey: p.key } } })),
+      missing.map((p) => ({
+        name: p.members.map((id) => names.get(id) ?? id).join(", "),
+        initiative: p.initiative,
+        flags: { fray: { groupKey: p.key } },
+      })),
     )) as GroupView[];
     created.forEach((g, i) => g?.id && existing.set(missing[i]!.key, g.id));
   }
-  const updates = plans.filter((p) => !missing.includes(p) && existing.has(p.key)).map((p) => ({ _id: existing.get(p.key)!, initiative: p.initiative }));
+  const updates = plans
+    .filter((p) => !missing.includes(p) && existing.has(p.key))
+    .map((p) => ({ _id: existing.get(p.key)!, initiative: p.initiative }));
   if (updates.length) await combat.updateEmbeddedDocuments("CombatantGroup", updates);
   for (const p of plans) {
     const id = existing.get(p.key);
@@ -211,7 +249,11 @@ export function createCombatClasses() {
     }
 
     /** An economy written without its round (a spend, a GM's correction) is stamped with the combat's round. */
-    protected override async _preUpdate(changed: Combatant.UpdateData, options: Combatant.Database.PreUpdateOptions, user: User.Implementation): Promise<boolean | void> {
+    protected override async _preUpdate(
+      changed: Combatant.UpdateData,
+      options: Combatant.Database.PreUpdateOptions,
+      user: User.Implementation,
+    ): Promise<boolean | void> {
       const allowed = await super._preUpdate(changed, options, user);
       if (allowed === false) return false;
       stampEconomyChange(changed as Record<string, unknown>, (this.combat as { round?: number } | null)?.round);
@@ -246,7 +288,11 @@ export function createCombatClasses() {
             reportError(err);
             return new Map<string, string>();
           });
-          ({ updates, rows, rolls } = { updates: withGroups(pass.updates as unknown as Record<string, unknown>[], groups), rows: rowsOf(binding, pass, list), rolls: roller.rolls });
+          ({ updates, rows, rolls } = {
+            updates: withGroups(pass.updates as unknown as Record<string, unknown>[], groups),
+            rows: rowsOf(binding, pass, list),
+            rolls: roller.rolls,
+          });
         }
         if (!updates.length) return this;
         await this.updateEmbeddedDocuments("Combatant", updates as never);
@@ -277,7 +323,11 @@ export function createCombatClasses() {
      * UD-INI-03's carry-over), initiative is rolled again for all in the same update, the turn
      * going back to the top, with one summary message. Rows are nested objects, not dotted keys.
      */
-    protected override async _preUpdate(changed: Combat.UpdateData, options: Combat.Database.PreUpdateOptions, user: User.Implementation): Promise<boolean | void> {
+    protected override async _preUpdate(
+      changed: Combat.UpdateData,
+      options: Combat.Database.PreUpdateOptions,
+      user: User.Implementation,
+    ): Promise<boolean | void> {
       const allowed = await super._preUpdate(changed, options, user);
       if (allowed === false) return false;
       const round = (changed as { round?: number }).round;
@@ -325,7 +375,10 @@ export function createCombatClasses() {
     override async startCombat(): Promise<this> {
       const binding = activeBinding();
       const values = optionValues(binding.id);
-      const updates = (Array.from(this.combatants) as unknown as CombatantView[]).map((c) => ({ _id: c.id, flags: { fray: { economy: roundEconomy(binding, c.actor, undefined, 1, values) } } }));
+      const updates = (Array.from(this.combatants) as unknown as CombatantView[]).map((c) => ({
+        _id: c.id,
+        flags: { fray: { economy: roundEconomy(binding, c.actor, undefined, 1, values) } },
+      }));
       if (updates.length) await this.updateEmbeddedDocuments("Combatant", updates as never);
       return super.startCombat();
     }
@@ -340,7 +393,8 @@ export function createCombatClasses() {
 export function stampEconomyChange(changed: Record<string, unknown>, round: number | undefined): void {
   if (typeof round !== "number") return;
   const nested = (changed.flags as { fray?: { economy?: unknown } } | undefined)?.fray;
-  const put = (economy: unknown) => (economy && typeof economy === "object" && typeof (economy as { round?: unknown }).round !== "number" ? { ...economy, round } : economy);
+  const put = (economy: unknown) =>
+    economy && typeof economy === "object" && typeof (economy as { round?: unknown }).round !== "number" ? { ...economy, round } : economy;
   if (nested && "economy" in nested) nested.economy = put(nested.economy);
   if ("flags.fray.economy" in changed) changed["flags.fray.economy"] = put(changed["flags.fray.economy"]);
 }

@@ -39,10 +39,20 @@ export interface TargetOdds {
  * ruleset offers, P(hit and the reaction fails) (UD-ATK-02, UD-REA-03). A request the core
  * refuses gives its FrayError's key and data instead of throwing.
  */
-export function targetOdds<C, I>(ruleset: Ruleset<C, I>, request: AttackRequest, attacker: C, target: C, options: RulesetOptions): TargetOdds {
+export function targetOdds<C, I>(
+  ruleset: Ruleset<C, I>,
+  request: AttackRequest,
+  attacker: C,
+  target: C,
+  options: RulesetOptions,
+): TargetOdds {
   try {
     const planned = planStep(ruleset, { ...request, reaction: undefined }, attacker, target, options);
-    const out: TargetOdds = { hit: planned.odds.hit, modifier: sumModifiers(planned.plan.modifiers), difficulty: planned.plan.difficulty.total };
+    const out: TargetOdds = {
+      hit: planned.odds.hit,
+      modifier: sumModifiers(planned.plan.modifiers),
+      difficulty: planned.plan.difficulty.total,
+    };
     if (request.reaction) {
       const option = ruleset.reactions(planned.input, undefined, options).find((r) => r.id === request.reaction);
       if (option?.available) out.through = ruleset.odds({ ...planned.plan, reaction: option }, planned.input, options).throughReaction;

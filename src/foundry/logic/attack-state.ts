@@ -14,7 +14,9 @@ import type { OfferedReaction, TargetState } from "./card.js";
 
 /** The reactions of the core worth a card button (parry and dodge), as stored on the card (UD-REA-02, UD-REA-04). */
 export function storedReactions(options: readonly ReactionOption[]): OfferedReaction[] {
-  return options.filter((r) => r.id === "parry" || r.id === "dodge").map((r) => ({ id: r.id as "parry" | "dodge", available: r.available, reason: r.reason }));
+  return options
+    .filter((r) => r.id === "parry" || r.id === "dodge")
+    .map((r) => ({ id: r.id as "parry" | "dodge", available: r.available, reason: r.reason }));
 }
 
 /**
@@ -47,8 +49,17 @@ export interface AttackedTarget {
  * the rest (`Ruleset.situation`), so that a later step replays the attack as it was made even
  * when the combatants' conditions changed since.
  */
-export function resolvedRequest<C>(ruleset: Ruleset<C, unknown>, request: AttackRequest, attacker: C, target: C | undefined, options: RulesetOptions): AttackRequest {
-  const fields = ruleset.situation({ attacker, target, weaponId: request.weaponId, modeId: request.modeId, distanceMetres: request.distanceMetres }, options);
+export function resolvedRequest<C>(
+  ruleset: Ruleset<C, unknown>,
+  request: AttackRequest,
+  attacker: C,
+  target: C | undefined,
+  options: RulesetOptions,
+): AttackRequest {
+  const fields = ruleset.situation(
+    { attacker, target, weaponId: request.weaponId, modeId: request.modeId, distanceMetres: request.distanceMetres },
+    options,
+  );
   const situation = { ...Object.fromEntries(fields.map((f) => [f.id, f.default])), ...(request.situation ?? {}) };
   return { ...request, situation };
 }

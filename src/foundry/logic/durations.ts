@@ -41,7 +41,7 @@ export function countsCombatTime(d: CombatDuration): boolean {
 /** Turns elapsed since the effect's start (negative before it starts). */
 function elapsedTurns(d: CombatDuration, clock: CombatClock): number {
   const perRound = Math.max(1, clock.turnsPerRound);
-  return ((clock.round - (d.startRound ?? 0)) * perRound) + (clock.turn - (d.startTurn ?? 0));
+  return (clock.round - (d.startRound ?? 0)) * perRound + (clock.turn - (d.startTurn ?? 0));
 }
 
 /**

@@ -86,8 +86,15 @@ export function largerCost(a: ActionCost, b: ActionCost): ActionCost {
  * @param toMetres metres moved this round after it, `fromMetres` or more.
  * @param paidBefore what the round's movement has paid already, when known.
  */
-export function bandCharge(band: (metres: number) => MovementBand | undefined, bands: readonly MovementBand[], fromMetres: number, toMetres: number, also: ActionCost = {}, paidBefore?: ActionCost): ActionCost {
-  const costOf = (metres: number): ActionCost => (metres <= 0 ? {} : (band(metres) ?? bands[bands.length - 1])?.cost ?? {});
+export function bandCharge(
+  band: (metres: number) => MovementBand | undefined,
+  bands: readonly MovementBand[],
+  fromMetres: number,
+  toMetres: number,
+  also: ActionCost = {},
+  paidBefore?: ActionCost,
+): ActionCost {
+  const costOf = (metres: number): ActionCost => (metres <= 0 ? {} : ((band(metres) ?? bands[bands.length - 1])?.cost ?? {}));
   const paid = paidBefore ?? costOf(fromMetres);
   const due = largerCost(costOf(toMetres), also);
   const out: ActionCost = {};

@@ -46,7 +46,10 @@ export function gridMetres(a: { x: number; y: number }, b: { x: number; y: numbe
  * Adjacency by distance: within `reach` metres of each other as `distance` measures it (one grid
  * square by default). For gridless scenes and wherever grid spaces are not known.
  */
-export function withinReach(reach = DEFAULT_SQUARE_METRES, distance: (a: Spot, b: Spot) => number = (a, b) => gridMetres(a, b, reach)): Adjacency {
+export function withinReach(
+  reach = DEFAULT_SQUARE_METRES,
+  distance: (a: Spot, b: Spot) => number = (a, b) => gridMetres(a, b, reach),
+): Adjacency {
   return (a, b) => distance(a, b) <= reach + 1e-9;
 }
 

@@ -20,8 +20,11 @@ const change = (label: string, before: number | undefined, after: number | undef
   return delta === 0 || !Number.isFinite(delta) ? [] : [{ label, delta }];
 };
 
-const tracks = (before: Record<string, Track> | undefined, after: Record<string, Track> | undefined, label: (id: string) => string): FloatingChange[] =>
-  Object.keys({ ...before, ...after }).flatMap((id) => change(label(id), before?.[id]?.value, after?.[id]?.value));
+const tracks = (
+  before: Record<string, Track> | undefined,
+  after: Record<string, Track> | undefined,
+  label: (id: string) => string,
+): FloatingChange[] => Object.keys({ ...before, ...after }).flatMap((id) => change(label(id), before?.[id]?.value, after?.[id]?.value));
 
 /**
  * The changes between two vital states, in a fixed order: HP, EP, each hitbox, bleeding, stun.

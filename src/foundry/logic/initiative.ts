@@ -70,7 +70,8 @@ export async function rollTracker<C extends { id: string }>(
   for (const group of groups) rolls.push(await play.ruleset.rollInitiative(group, dice));
   const updates: InitiativeUpdate[] = [];
   for (const roll of play.ruleset.order(rolls)) {
-    for (const id of roll.members) if (known.has(id)) updates.push({ _id: id, initiative: roll.total, flags: { fray: { tiebreak: [...roll.tiebreak] } } });
+    for (const id of roll.members)
+      if (known.has(id)) updates.push({ _id: id, initiative: roll.total, flags: { fray: { tiebreak: [...roll.tiebreak] } } });
   }
   return { rolls, updates };
 }
@@ -111,7 +112,11 @@ export interface SummaryRow {
 }
 
 /** The rows of the summary message of a pass, in the ruleset's acting order (UD-INI-01, UD-INI-02). */
-export function summaryRows(play: Pick<InitiativePlay<unknown>, "ruleset">, pass: InitiativePass, names: ReadonlyMap<string, string>): SummaryRow[] {
+export function summaryRows(
+  play: Pick<InitiativePlay<unknown>, "ruleset">,
+  pass: InitiativePass,
+  names: ReadonlyMap<string, string>,
+): SummaryRow[] {
   return play.ruleset.order(pass.rolls).map((r) => ({
     names: r.members.map((id) => names.get(id) ?? id).join(", "),
     natural: r.check.natural,

@@ -67,7 +67,12 @@ export interface ActionButton {
 
 /** The Actions row's buttons, labelled from the ruleset's i18n keys (UD-ACT-02, UD-ATK-04). */
 export function actionButtons(i18n: { localize(key: string): string }, defs: readonly ActionDef[] = worldActions()): ActionButton[] {
-  return sheetActions(defs).map((a) => ({ id: a.id, label: i18n.localize(a.label), icon: ICONS[a.id] ?? "fa-solid fa-bolt", rule: a.rule }));
+  return sheetActions(defs).map((a) => ({
+    id: a.id,
+    label: i18n.localize(a.label),
+    icon: ICONS[a.id] ?? "fa-solid fa-bolt",
+    rule: a.rule,
+  }));
 }
 
 /** Whether an action may be taken now, and what it spends. */
@@ -86,7 +91,8 @@ export type ActionDecision =
  * @param defs the combatant's actions (`ruleset.actions`); an id not among them is refused.
  */
 export function decideAction(action: string, economy: Economy | undefined, defs?: readonly ActionDef[]): ActionDecision {
-  if (defs ? !defs.some((a) => a.id === action) : action !== "attack" && !isAction(action)) return { ok: false, key: "FRAY.Flow.Error.NoSlot", short: action };
+  if (defs ? !defs.some((a) => a.id === action) : action !== "attack" && !isAction(action))
+    return { ok: false, key: "FRAY.Flow.Error.NoSlot", short: action };
   const event: RoundEvent = actionEvent(action, defs);
   if (!economy) return { ok: true };
   const { short } = spendEvent(economy, event);

@@ -30,7 +30,13 @@ export interface RulerBudget {
  * @param movedBefore metres moved this round before the drag; undefined outside combat.
  * @param metresPerUnit metres per grid unit of the scene.
  */
-export function rulerBudget<C>(ruleset: Pick<Ruleset<C, unknown>, "movement">, c: C, options: RulesetOptions, movedBefore: number | undefined, metresPerUnit: number): RulerBudget {
+export function rulerBudget<C>(
+  ruleset: Pick<Ruleset<C, unknown>, "movement">,
+  c: C,
+  options: RulesetOptions,
+  movedBefore: number | undefined,
+  metresPerUnit: number,
+): RulerBudget {
   return { bands: ruleset.movement(c, options), movedBefore, metresPerUnit };
 }
 
@@ -71,7 +77,11 @@ function unitsAt(w: RulerWaypoint | null | undefined): number | undefined {
  * combat), use the ruler's own measurement.
  * @param toMetres converts grid units to metres.
  */
-export function rulerMetres(waypoint: RulerWaypoint, movedBefore: number | undefined, toMetres: (units: number) => number): number | undefined {
+export function rulerMetres(
+  waypoint: RulerWaypoint,
+  movedBefore: number | undefined,
+  toMetres: (units: number) => number,
+): number | undefined {
   const at = unitsAt(waypoint);
   if (at === undefined) return undefined;
   if (movedBefore === undefined || waypoint.stage === "passed") return toMetres(at);

@@ -88,7 +88,12 @@ export function readSituationValue(field: SituationField, raw: FormValue, rulese
  * @param read the form's value under a control name.
  * @throws FrayError naming the first field whose value is refused.
  */
-export function readSituation(fields: readonly SituationField[], read: (name: string) => FormValue, ruleset: RulesetId, targetId?: string): SituationValues {
+export function readSituation(
+  fields: readonly SituationField[],
+  read: (name: string) => FormValue,
+  ruleset: RulesetId,
+  targetId?: string,
+): SituationValues {
   const out: SituationValues = {};
   for (const f of fields) out[f.id] = readSituationValue(f, read(inputName(f, targetId)), ruleset);
   return out;

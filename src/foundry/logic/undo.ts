@@ -141,7 +141,12 @@ export function undoneState(current: VitalState, delta: VitalDelta, rules: Vital
  * the vital-derived conditions and those the undone application added or removed; nothing else
  * is touched.
  */
-export function statusChanges(current: VitalState, next: VitalState, delta: VitalDelta, rules: VitalRules = NO_VITAL_CONDITIONS): { add: string[]; remove: string[] } {
+export function statusChanges(
+  current: VitalState,
+  next: VitalState,
+  delta: VitalDelta,
+  rules: VitalRules = NO_VITAL_CONDITIONS,
+): { add: string[]; remove: string[] } {
   const ids = [...new Set([...rules.conditions, ...delta.added, ...delta.removed])];
   return {
     add: ids.filter((c) => next.conditions.includes(c) && !current.conditions.includes(c)),

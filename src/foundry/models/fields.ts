@@ -13,7 +13,14 @@ import type { Bound } from "../../rules/core/bounds.js";
  * @param initial the value of a new document, within `bound`.
  */
 export function bounded(bound: Bound, initial: number) {
-  return new foundry.data.fields.NumberField({ required: true, nullable: false, integer: bound.integer, min: bound.min, max: bound.max, initial });
+  return new foundry.data.fields.NumberField({
+    required: true,
+    nullable: false,
+    integer: bound.integer,
+    min: bound.min,
+    max: bound.max,
+    initial,
+  });
 }
 
 /**
@@ -21,7 +28,14 @@ export function bounded(bound: Bound, initial: number) {
  * @param bound the allowed values when set.
  */
 export function boundedOrNull(bound: Bound) {
-  return new foundry.data.fields.NumberField({ required: true, nullable: true, integer: bound.integer, min: bound.min, max: bound.max, initial: null });
+  return new foundry.data.fields.NumberField({
+    required: true,
+    nullable: true,
+    integer: bound.integer,
+    min: bound.min,
+    max: bound.max,
+    initial: null,
+  });
 }
 
 /**

@@ -77,7 +77,10 @@ function hitboxWeaponSchema() {
     maxShots: bounded(HB.shots, 1),
     rangeFeet: bounded(HB.weaponRangeFeet, 5),
     canParry: new BooleanField({ initial: true }),
-    closeBonus: new SchemaField({ withinFeet: bounded(HB.weaponRangeFeet, 5), points: bounded(HB.closeBonus, 1) }, { required: false, nullable: true, initial: null }),
+    closeBonus: new SchemaField(
+      { withinFeet: bounded(HB.weaponRangeFeet, 5), points: bounded(HB.closeBonus, 1) },
+      { required: false, nullable: true, initial: null },
+    ),
     description: new HTMLField({ required: true, blank: true }),
   };
 }

@@ -20,11 +20,29 @@ import { rollItemMacro } from "./hotbar.js";
 type Dict = Record<string, unknown>;
 
 /** The keys an attack request of the API may hold. */
-export const REQUEST_KEYS = ["actor", "weaponId", "token", "target", "targets", "modeId", "situation", "reaction", "skipDialog", "free"] as const;
+export const REQUEST_KEYS = [
+  "actor",
+  "weaponId",
+  "token",
+  "target",
+  "targets",
+  "modeId",
+  "situation",
+  "reaction",
+  "skipDialog",
+  "free",
+] as const;
 
 const isRecord = (value: unknown): value is Dict => typeof value === "object" && value !== null && !Array.isArray(value);
 
-const EXPECTED_EN = { Actor: "an actor", Token: "a token", Tokens: "a list of tokens", Combat: "a combat", Boolean: "true or false", Object: "a mapping of named values" } as const;
+const EXPECTED_EN = {
+  Actor: "an actor",
+  Token: "a token",
+  Tokens: "a list of tokens",
+  Combat: "a combat",
+  Boolean: "true or false",
+  Object: "a mapping of named values",
+} as const;
 
 /** A refusal of a field that should hold a document or a value of one kind, localized (`FRAY.Error.Input.Type`). */
 function typeError(field: string, expected: keyof typeof EXPECTED_EN): FrayError {
@@ -39,7 +57,13 @@ function isActorLike(value: unknown): value is Actor.Implementation {
 
 /** True for a placed Token (or one shaped like it): an id and a center to measure from. */
 function isTokenLike(value: unknown): boolean {
-  return isRecord(value) && typeof value.id === "string" && isRecord(value.center) && typeof value.center.x === "number" && typeof value.center.y === "number";
+  return (
+    isRecord(value) &&
+    typeof value.id === "string" &&
+    isRecord(value.center) &&
+    typeof value.center.x === "number" &&
+    typeof value.center.y === "number"
+  );
 }
 
 /**
@@ -70,7 +94,8 @@ export function checkAttackRequest(raw: unknown): AttackRequest {
   const binding = activeBinding();
   const ruleset = validateRulesetId(binding.id);
   const actor = raw.actor;
-  const target = (raw.target ?? (Array.isArray(raw.targets) ? raw.targets[0] : undefined)) as { id: string; actor?: unknown } | null | undefined;
+  const target = (raw.target ?? (Array.isArray(raw.targets) ? raw.targets[0] : undefined)) as
+    { id: string; actor?: unknown } | null | undefined;
   const plain: Dict = { attackerId: actor.id ?? actor.uuid, weaponId: raw.weaponId };
   if (target?.id) plain.targetId = target.id;
   for (const key of ["modeId", "reaction", "situation"] as const) if (raw[key] !== undefined) plain[key] = raw[key];
@@ -81,7 +106,10 @@ export function checkAttackRequest(raw: unknown): AttackRequest {
     check(text(), raw.weaponId, "weaponId");
     const attacker = combatantOf(actor);
     const targetCombatant = target?.actor ? combatantOf(target.actor as Actor.Implementation, { id: target.id }) : undefined;
-    fields = binding.ruleset.situation({ attacker, target: targetCombatant, weaponId: raw.weaponId as string, modeId: raw.modeId as string | undefined }, optionValues(ruleset));
+    fields = binding.ruleset.situation(
+      { attacker, target: targetCombatant, weaponId: raw.weaponId as string, modeId: raw.modeId as string | undefined },
+      optionValues(ruleset),
+    );
   }
   const checked = validateAttackRequest(ruleset, plain, { fields, form: true });
   const request = { ...raw } as unknown as AttackRequest;
@@ -141,7 +169,8 @@ const effectStartSchema = strict({
  */
 export async function apiStartEffect(actor: unknown, start: unknown, combat?: unknown): Promise<true | undefined> {
   try {
-    if (!isRecord(actor) || typeof actor.createEmbeddedDocuments !== "function" || actor.effects === undefined) throw typeError("actor", "Actor");
+    if (!isRecord(actor) || typeof actor.createEmbeddedDocuments !== "function" || actor.effects === undefined)
+      throw typeError("actor", "Actor");
     const checked = check(effectStartSchema, start, "start") as EffectStart;
     const clock = combat ?? (game as unknown as { combat?: unknown }).combat;
     if (!isRecord(clock) || typeof clock.round !== "number" || clock.combatants === undefined) throw typeError("combat", "Combat");

@@ -93,7 +93,11 @@ export async function tickEffects(combat: CombatLike): Promise<{ enabled: number
       if (state === "expired") {
         await effect.delete();
         deleted += 1;
-      } else if (state === "active" && effect.disabled && (effect as { getFlag?(s: string, k: string): unknown }).getFlag?.("fray", "managed")) {
+      } else if (
+        state === "active" &&
+        effect.disabled &&
+        (effect as { getFlag?(s: string, k: string): unknown }).getFlag?.("fray", "managed")
+      ) {
         await effect.update({ disabled: false });
         enabled += 1;
       }

@@ -25,21 +25,26 @@ interface TokenView {
 /** Draws the changes over each of the actor's tokens this client can see. */
 export function showFloating(actor: { getActiveTokens(): unknown[] }, before: VitalState, after: VitalState): number {
   const changes = floatingChanges(before, after);
-  const ui = (canvas as unknown as { interface?: { createScrollingText?(p: unknown, t: string, o: unknown): unknown } } | undefined)?.interface;
+  const ui = (canvas as unknown as { interface?: { createScrollingText?(p: unknown, t: string, o: unknown): unknown } } | undefined)
+    ?.interface;
   if (!changes.length || !ui?.createScrollingText) return 0;
   let shown = 0;
   for (const token of actor.getActiveTokens() as TokenView[]) {
     if (token.visible === false) continue;
     changes.forEach((c, i) => {
-      ui.createScrollingText!({ x: token.center.x, y: token.center.y - i * 24 }, floatingText(c, (k) => game.i18n.localize(k)), {
-        anchor: CONST.TEXT_ANCHOR_POINTS.TOP,
-        direction: c.delta < 0 ? CONST.TEXT_ANCHOR_POINTS.BOTTOM : CONST.TEXT_ANCHOR_POINTS.TOP,
-        fill: c.delta < 0 ? 0xe05050 : 0x50c878,
-        stroke: 0x000000,
-        strokeThickness: 4,
-        fontSize: 28,
-        jitter: 0.25,
-      });
+      ui.createScrollingText!(
+        { x: token.center.x, y: token.center.y - i * 24 },
+        floatingText(c, (k) => game.i18n.localize(k)),
+        {
+          anchor: CONST.TEXT_ANCHOR_POINTS.TOP,
+          direction: c.delta < 0 ? CONST.TEXT_ANCHOR_POINTS.BOTTOM : CONST.TEXT_ANCHOR_POINTS.TOP,
+          fill: c.delta < 0 ? 0xe05050 : 0x50c878,
+          stroke: 0x000000,
+          strokeThickness: 4,
+          fontSize: 28,
+          jitter: 0.25,
+        },
+      );
       shown += 1;
     });
   }

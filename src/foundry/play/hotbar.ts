@@ -49,11 +49,18 @@ export async function createWeaponMacro(data: HotbarDropData, slot: number): Pro
     return false;
   }
   const command = weaponMacroCommand(item.uuid);
-  const macros = game.macros as unknown as { find(fn: (m: { command?: string; author?: { id?: string } | null }) => boolean): unknown } | undefined;
+  const macros = game.macros as unknown as
+    { find(fn: (m: { command?: string; author?: { id?: string } | null }) => boolean): unknown } | undefined;
   const existing = macros?.find((m) => m.command === command && m.author?.id === game.user?.id);
   const macro =
     existing ??
-    (await Macro.implementation.create({ name: item.name ?? "", type: "script", img: item.img ?? undefined, command, flags: { fray: { weaponMacro: true } } } as never));
+    (await Macro.implementation.create({
+      name: item.name ?? "",
+      type: "script",
+      img: item.img ?? undefined,
+      command,
+      flags: { fray: { weaponMacro: true } },
+    } as never));
   if (macro) await (game.user as unknown as { assignHotbarMacro(m: unknown, s: number): Promise<unknown> }).assignHotbarMacro(macro, slot);
   return false;
 }
@@ -83,8 +90,12 @@ export function registerHotbar(): void {
  * no longer exists or the user does not own its actor.
  * @param attack the attack workflow's entry point.
  */
-export async function rollItemMacro(uuid: string, attack: (request: { actor: Actor.Implementation; weaponId: string }) => Promise<unknown>): Promise<unknown> {
-  const item = (await foundry.utils.fromUuid(uuid as never)) as unknown as (DroppedItem & { id: string | null; actor?: Actor.Implementation | null }) | null;
+export async function rollItemMacro(
+  uuid: string,
+  attack: (request: { actor: Actor.Implementation; weaponId: string }) => Promise<unknown>,
+): Promise<unknown> {
+  const item = (await foundry.utils.fromUuid(uuid as never)) as unknown as
+    (DroppedItem & { id: string | null; actor?: Actor.Implementation | null }) | null;
   if (!item || item.type !== "weapon" || !item.actor || !item.id) {
     error("FRAY.Macro.WeaponGone");
     return undefined;

@@ -123,7 +123,9 @@ function weaponOf(actor: Actor.Implementation, weaponId: string): DialogWeapon {
   return {
     id: item?.id ?? weaponId,
     name: item?.name ?? weaponId,
-    modes: modes.filter((m) => typeof m.id === "string").map((m) => ({ id: String(m.id), label: typeof m.label === "string" ? m.label : String(m.id) })),
+    modes: modes
+      .filter((m) => typeof m.id === "string")
+      .map((m) => ({ id: String(m.id), label: typeof m.label === "string" ? m.label : String(m.id) })),
   };
 }
 
@@ -261,7 +263,11 @@ export class AttackWorkflow {
   /** The neutral request of one target. */
   coreRequest(t: WorkflowTarget): CoreRequest {
     const c = this.choices!;
-    const request: CoreRequest = { attackerId: this.token?.id ?? this.request.actor.id ?? "attacker", targetId: t.id, weaponId: this.weapon.id };
+    const request: CoreRequest = {
+      attackerId: this.token?.id ?? this.request.actor.id ?? "attacker",
+      targetId: t.id,
+      weaponId: this.weapon.id,
+    };
     if (c.modeId) request.modeId = c.modeId;
     if (t.distanceMetres !== undefined) request.distanceMetres = t.distanceMetres;
     if (c.situation[t.id]) request.situation = c.situation[t.id];

@@ -10,7 +10,12 @@ import { ud10Binding } from "./ud10/binding.js";
 import { zonesBinding } from "./zones/binding.js";
 
 /** The built-in bindings, in settings order. */
-export const BINDINGS: readonly RulesetBinding<unknown>[] = [ud10Binding, hitboxBinding, criticalBinding, zonesBinding] as unknown as RulesetBinding<unknown>[];
+export const BINDINGS: readonly RulesetBinding<unknown>[] = [
+  ud10Binding,
+  hitboxBinding,
+  criticalBinding,
+  zonesBinding,
+] as unknown as RulesetBinding<unknown>[];
 
 for (const binding of BINDINGS) {
   if (registry.has(binding.id)) continue;

@@ -131,7 +131,10 @@ const ZONES = {
 } as const satisfies Record<string, Bound>;
 
 /** Bounds per ruleset, by value kind. */
-export const RULESET_BOUNDS = { ud10: UD10, hitbox: HITBOX, critical: CRITICAL, zones: ZONES } as const satisfies Record<RulesetId, Record<string, Bound>>;
+export const RULESET_BOUNDS = { ud10: UD10, hitbox: HITBOX, critical: CRITICAL, zones: ZONES } as const satisfies Record<
+  RulesetId,
+  Record<string, Bound>
+>;
 
 /**
  * Bounds of the numeric options of each ruleset by option id; an option not named here takes

@@ -26,10 +26,7 @@ export class FrayError extends Error {
  * Formats a FrayError through a localization function (Foundry's `game.i18n.format` or the CLI's
  * reader of `lang/en.json`). Falls back to the error's English message when the key is unknown.
  */
-export function localizeError(
-  error: unknown,
-  format: (key: string, data: Record<string, string | number>) => string | undefined,
-): string {
+export function localizeError(error: unknown, format: (key: string, data: Record<string, string | number>) => string | undefined): string {
   if (error instanceof FrayError) {
     const text = format(error.key, error.data);
     return text && text !== error.key ? text : error.message;

@@ -20,7 +20,10 @@ export function orderByInitiative(rolls: readonly InitiativeRoll[]): InitiativeR
  * The acting-order comparator of {@link orderByInitiative}: negative when `a` acts first. Higher
  * total first; equal totals compare the `tiebreak` values in turn, higher first; 0 when even.
  */
-export function compareInitiative(a: { total: number; tiebreak: readonly number[] }, b: { total: number; tiebreak: readonly number[] }): number {
+export function compareInitiative(
+  a: { total: number; tiebreak: readonly number[] },
+  b: { total: number; tiebreak: readonly number[] },
+): number {
   if (b.total !== a.total) return b.total - a.total;
   for (let k = 0; k < Math.max(a.tiebreak.length, b.tiebreak.length); k++) {
     const d = (b.tiebreak[k] ?? 0) - (a.tiebreak[k] ?? 0);

@@ -59,7 +59,10 @@ function trackChange(before: Track | undefined, after: Track | undefined): Track
   return { before: before.value, after: after.value };
 }
 
-function trackMap(before: Record<string, Track> | undefined, after: Record<string, Track> | undefined): Record<string, TrackChange> | undefined {
+function trackMap(
+  before: Record<string, Track> | undefined,
+  after: Record<string, Track> | undefined,
+): Record<string, TrackChange> | undefined {
   if (!before || !after) return undefined;
   const out: Record<string, TrackChange> = {};
   for (const [id, b] of Object.entries(before)) {
@@ -111,7 +114,11 @@ function revertTrack(current: Track, change: TrackChange, floor: number): Track 
   return { value: clamp(value, low, current.max), max: current.max };
 }
 
-function revertMap(current: Record<string, Track> | undefined, changes: Record<string, TrackChange> | undefined, floor: number): Record<string, Track> | undefined {
+function revertMap(
+  current: Record<string, Track> | undefined,
+  changes: Record<string, TrackChange> | undefined,
+  floor: number,
+): Record<string, Track> | undefined {
   if (!current) return undefined;
   const out: Record<string, Track> = {};
   for (const [id, t] of Object.entries(current)) {

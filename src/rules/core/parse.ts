@@ -47,7 +47,8 @@ export function num(raw: Raw, key: string, path: string, fallback?: number): num
  */
 export function int(raw: Raw, key: string, path: string, fallback?: number, min = -Infinity, expected?: string): number {
   const n = num(raw, key, path, fallback);
-  if (!Number.isInteger(n) || n < min) throw fieldError(`${path}.${key}`, expected ?? (min > -Infinity ? `a whole number from ${min}` : "a whole number"));
+  if (!Number.isInteger(n) || n < min)
+    throw fieldError(`${path}.${key}`, expected ?? (min > -Infinity ? `a whole number from ${min}` : "a whole number"));
   return n;
 }
 

@@ -57,7 +57,16 @@ export type RoundEvent =
   | { type: "paid"; round: number; actor: string; action: string; cost: ActionCost }
   /** An action refused: `missing` names the slot or pool that is spent, or the error key of a rule that stops it. */
   | { type: "refused"; round: number; actor: string; action: string; missing: string; data?: Record<string, unknown> }
-  | { type: "attack"; round: number; attacker: string; target?: string; weaponId: string; hit: boolean; lands: boolean; report?: DamageReport }
+  | {
+      type: "attack";
+      round: number;
+      attacker: string;
+      target?: string;
+      weaponId: string;
+      hit: boolean;
+      lands: boolean;
+      report?: DamageReport;
+    }
   | { type: "forced"; round: number; actor: string; result: ForcedCheckResult }
   | ({ type: "end" } & RoundEnd);
 
@@ -153,13 +162,25 @@ export class RoundEngine<C, I> {
     readonly dice: DiceRoller,
     readonly config: RoundConfig<C>,
   ) {
-    if (!entries.length) throw new FrayError("FRAY.Error.Field", { field: "combatants", expected: "one combatant or more" }, "No combatants");
+    if (!entries.length)
+      throw new FrayError("FRAY.Error.Field", { field: "combatants", expected: "one combatant or more" }, "No combatants");
     if (!Number.isInteger(config.maxRounds) || config.maxRounds < 1) {
       throw new FrayError("FRAY.Error.Field", { field: "maxRounds", expected: "a whole number, 1 or more" }, "Bad maxRounds");
     }
     for (const e of entries) {
-      if (this.fighters.has(e.id)) throw new FrayError("FRAY.Error.Field", { field: "combatants", expected: `one entry per id (${e.id} twice)` }, `Combatant ${e.id} twice`);
-      this.fighters.set(e.id, { id: e.id, side: e.side, player: e.player ?? false, combatant: e.combatant, economy: createEconomy(ruleset.economy(e.combatant, config.options)) });
+      if (this.fighters.has(e.id))
+        throw new FrayError(
+          "FRAY.Error.Field",
+          { field: "combatants", expected: `one entry per id (${e.id} twice)` },
+          `Combatant ${e.id} twice`,
+        );
+      this.fighters.set(e.id, {
+        id: e.id,
+        side: e.side,
+        player: e.player ?? false,
+        combatant: e.combatant,
+        economy: createEconomy(ruleset.economy(e.combatant, config.options)),
+      });
     }
   }
 
@@ -174,7 +195,12 @@ export class RoundEngine<C, I> {
    */
   get(id: string): RoundFighter<C> {
     const f = this.fighters.get(id);
-    if (!f) throw new FrayError("FRAY.Error.Field", { field: "id", expected: `a combatant id (${[...this.fighters.keys()].join(", ")})` }, `No combatant ${id}`);
+    if (!f)
+      throw new FrayError(
+        "FRAY.Error.Field",
+        { field: "id", expected: `a combatant id (${[...this.fighters.keys()].join(", ")})` },
+        `No combatant ${id}`,
+      );
     return f;
   }
 
@@ -199,7 +225,11 @@ export class RoundEngine<C, I> {
 
   /** The sides that still have a combatant who is not out. */
   standingSides(): Set<string> {
-    return new Set(this.all().filter((f) => !this.isOut(f.id)).map((f) => f.side));
+    return new Set(
+      this.all()
+        .filter((f) => !this.isOut(f.id))
+        .map((f) => f.side),
+    );
   }
 
   /** Starts the next round; returns its number. */
@@ -269,7 +299,12 @@ export class RoundEngine<C, I> {
         for (const group of groups) {
           const members = group.map((c) => byCombatant.get(c)!);
           opts.before?.(members);
-          rolls.push(await this.ruleset.rollInitiative(members.map((m) => m.combatant), this.dice));
+          rolls.push(
+            await this.ruleset.rollInitiative(
+              members.map((m) => m.combatant),
+              this.dice,
+            ),
+          );
           opts.after?.(members);
         }
         rolls = this.ruleset.order(rolls);
@@ -340,7 +375,12 @@ export class RoundEngine<C, I> {
    */
   act(id: string, actionId: string, cost?: ActionCost): LifecycleEvent[] | undefined {
     const price = cost ?? this.costOf(id, actionId);
-    if (!price) throw new FrayError("FRAY.Error.Field", { field: "action", expected: `an action of the ruleset (${actionId})` }, `No action ${actionId}`);
+    if (!price)
+      throw new FrayError(
+        "FRAY.Error.Field",
+        { field: "action", expected: `an action of the ruleset (${actionId})` },
+        `No action ${actionId}`,
+      );
     if (!this.pay(id, actionId, price)) return undefined;
     return this.afterAction(id, { kind: "action", id: actionId });
   }
@@ -379,7 +419,14 @@ export class RoundEngine<C, I> {
       }
     } catch (error) {
       if (error instanceof FrayError && opts.refuse?.(error)) {
-        this.events.push({ type: "refused", round: this.round, actor: attacker.id, action: "attack", missing: error.key, data: error.data });
+        this.events.push({
+          type: "refused",
+          round: this.round,
+          actor: attacker.id,
+          action: "attack",
+          missing: error.key,
+          data: error.data,
+        });
         return undefined;
       }
       throw error;
@@ -387,7 +434,16 @@ export class RoundEngine<C, I> {
     attacker.economy = spend(attacker.economy, cost);
     if (target && step.result.reaction && step.plan.reaction) target.economy = spend(target.economy, step.plan.reaction.cost);
     const outcome: ActionOutcome = { kind: "attack", weaponId: step.plan.weaponId, modeId: step.plan.modeId, result: step.result };
-    this.events.push({ type: "attack", round: this.round, attacker: attacker.id, target: target?.id, weaponId: step.plan.weaponId, hit: step.result.hit, lands: step.result.lands, report: step.report });
+    this.events.push({
+      type: "attack",
+      round: this.round,
+      attacker: attacker.id,
+      target: target?.id,
+      weaponId: step.plan.weaponId,
+      hit: step.result.hit,
+      lands: step.result.lands,
+      report: step.report,
+    });
     const settled = (f: RoundFighter<C>, events: LifecycleEvent[]): Settled<C> => ({ combatant: f.combatant, economy: f.economy, events });
     const forced: AttackRecord<C, I>["forced"] = [];
     let targetState: Settled<C> | undefined;

@@ -63,7 +63,11 @@ export function itemData(item: ItemSource): Record<string, unknown> {
  * Items of another ruleset are left out.
  * @throws FrayError `FRAY.Error.WrongRuleset` when the actor belongs to another ruleset.
  */
-export function combatantData(actor: ActorSource, ruleset: RulesetId, overrides: Partial<{ id: string; group: string }> = {}): Record<string, unknown> {
+export function combatantData(
+  actor: ActorSource,
+  ruleset: RulesetId,
+  overrides: Partial<{ id: string; group: string }> = {},
+): Record<string, unknown> {
   assertRuleset(actor, ruleset);
   const system = actor.system ?? {};
   const items = (actor.items ?? []).filter((i) => belongsTo(i, ruleset));

@@ -32,7 +32,13 @@ export interface AttackStep<C, I> extends PlannedAttack<I> {
  * The ruleset's input for a request.
  * @throws FrayError from the ruleset, naming the request part that is wrong.
  */
-export function attackInput<C, I>(ruleset: Ruleset<C, I>, request: AttackRequest, attacker: C, target: C | undefined, options: RulesetOptions): I {
+export function attackInput<C, I>(
+  ruleset: Ruleset<C, I>,
+  request: AttackRequest,
+  attacker: C,
+  target: C | undefined,
+  options: RulesetOptions,
+): I {
   return ruleset.input(request, attacker, target, options);
 }
 

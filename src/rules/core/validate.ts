@@ -25,7 +25,8 @@ interface Refusal {
 
 const MARK = "\u0000fray:";
 const encode = (r: Refusal): string => MARK + JSON.stringify(r);
-const decode = (message: string): Refusal | undefined => (message.startsWith(MARK) ? (JSON.parse(message.slice(MARK.length)) as Refusal) : undefined);
+const decode = (message: string): Refusal | undefined =>
+  message.startsWith(MARK) ? (JSON.parse(message.slice(MARK.length)) as Refusal) : undefined;
 
 /** i18n keys of what a field should hold, used as `{expected}` in `FRAY.Error.Input.Type`. */
 export const EXPECT = {
@@ -48,7 +49,11 @@ const EXPECT_EN: Record<string, string> = {
   [EXPECT.value]: "a value",
 };
 
-const typeRefusal = (expected: string): Refusal => ({ key: "FRAY.Error.Input.Type", data: { expected }, en: `expected ${EXPECT_EN[expected] ?? expected}` });
+const typeRefusal = (expected: string): Refusal => ({
+  key: "FRAY.Error.Input.Type",
+  data: { expected },
+  en: `expected ${EXPECT_EN[expected] ?? expected}`,
+});
 
 /**
  * Names that collide with JavaScript object properties; never accepted as ids, sides, keys or a
@@ -74,7 +79,9 @@ export function isReservedName(name: string): boolean {
 export function editDistance(a: string, b: string): number {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
-  const d: number[][] = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: x.length + 1 }, (_, i) =>
+    Array.from({ length: y.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= x.length; i++) {
     for (let j = 1; j <= y.length; j++) {
       const cost = x[i - 1] === y[j - 1] ? 0 : 1;
@@ -108,7 +115,12 @@ export function shown(value: string, max = 64): string {
 
 function unknownKey(key: string, keys: readonly string[]): Refusal {
   const suggestion = nearestKey(key, keys);
-  if (suggestion) return { key: "FRAY.Error.Input.UnknownSuggest", data: { suggestion, allowed: keys.join(", ") }, en: `unknown; did you mean "${suggestion}"?` };
+  if (suggestion)
+    return {
+      key: "FRAY.Error.Input.UnknownSuggest",
+      data: { suggestion, allowed: keys.join(", ") },
+      en: `unknown; did you mean "${suggestion}"?`,
+    };
   return { key: "FRAY.Error.Input.Unknown", data: { allowed: keys.join(", ") }, en: `unknown; expected one of ${keys.join(", ")}` };
 }
 
@@ -134,7 +146,11 @@ export function bounded(bound: Bound) {
 
 /** A text of at most `bound.max` characters (and at least `bound.min`). */
 export function text(bound: Bound = COMMON_BOUNDS.nameLength) {
-  const length: Refusal = { key: "FRAY.Error.Input.Length", data: { min: bound.min, max: bound.max }, en: `expected a text of ${bound.min} to ${bound.max} characters` };
+  const length: Refusal = {
+    key: "FRAY.Error.Input.Length",
+    data: { min: bound.min, max: bound.max },
+    en: `expected a text of ${bound.min} to ${bound.max} characters`,
+  };
   return v.pipe(v.string(encode(typeRefusal(EXPECT.text))), v.minLength(bound.min, encode(length)), v.maxLength(bound.max, encode(length)));
 }
 
@@ -144,7 +160,13 @@ export function safeName(bound: Bound = COMMON_BOUNDS.nameLength) {
     text(bound),
     v.rawCheck(({ dataset, addIssue }) => {
       if (dataset.typed && isReservedName(dataset.value)) {
-        addIssue({ message: encode({ key: "FRAY.Error.Input.Reserved", data: { name: dataset.value }, en: `"${dataset.value}" is a reserved name; choose another` }) });
+        addIssue({
+          message: encode({
+            key: "FRAY.Error.Input.Reserved",
+            data: { name: dataset.value },
+            en: `"${dataset.value}" is a reserved name; choose another`,
+          }),
+        });
       }
     }),
   );
@@ -157,13 +179,24 @@ export function flag() {
 
 /** One of a fixed set of texts. */
 export function choice<const T extends readonly string[]>(values: T) {
-  return v.picklist(values, encode({ key: "FRAY.Error.Input.Choice", data: { choices: values.join(", ") }, en: `expected one of ${values.join(", ")}` }));
+  return v.picklist(
+    values,
+    encode({ key: "FRAY.Error.Input.Choice", data: { choices: values.join(", ") }, en: `expected one of ${values.join(", ")}` }),
+  );
 }
 
 /** A list of `item`s, at most `bound.max` long. */
 export function list<S extends Schema>(item: S, bound: Bound = COMMON_BOUNDS.listLength) {
-  const length: Refusal = { key: "FRAY.Error.Input.Items", data: { min: bound.min, max: bound.max }, en: `expected ${bound.min} to ${bound.max} entries` };
-  return v.pipe(v.array(item, encode(typeRefusal(EXPECT.list))), v.minLength(bound.min, encode(length)), v.maxLength(bound.max, encode(length)));
+  const length: Refusal = {
+    key: "FRAY.Error.Input.Items",
+    data: { min: bound.min, max: bound.max },
+    en: `expected ${bound.min} to ${bound.max} entries`,
+  };
+  return v.pipe(
+    v.array(item, encode(typeRefusal(EXPECT.list))),
+    v.minLength(bound.min, encode(length)),
+    v.maxLength(bound.max, encode(length)),
+  );
 }
 
 /**
@@ -176,15 +209,24 @@ export function strict<E extends v.ObjectEntries>(entries: E) {
     v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x), encode(typeRefusal(EXPECT.object))),
     v.strictObject(entries, (issue) => {
       if (issue.expected === "never") return encode(unknownKey(String(issue.received).replace(/^"|"$/g, ""), keys));
-      if (issue.received === "undefined" && issue.expected !== "Object") return encode({ key: "FRAY.Error.Input.Missing", data: {}, en: "is missing" });
+      if (issue.received === "undefined" && issue.expected !== "Object")
+        return encode({ key: "FRAY.Error.Input.Missing", data: {}, en: "is missing" });
       return encode(typeRefusal(EXPECT.object));
     }),
   );
 }
 
 /** A mapping whose keys are safe names checked by `key` and whose values are `value`s. */
-export function mapping<K extends v.GenericSchema<string, string>, S extends Schema>(key: K, value: S, bound: Bound = COMMON_BOUNDS.listLength) {
-  const tooMany: Refusal = { key: "FRAY.Error.Input.Items", data: { min: bound.min, max: bound.max }, en: `expected ${bound.min} to ${bound.max} entries` };
+export function mapping<K extends v.GenericSchema<string, string>, S extends Schema>(
+  key: K,
+  value: S,
+  bound: Bound = COMMON_BOUNDS.listLength,
+) {
+  const tooMany: Refusal = {
+    key: "FRAY.Error.Input.Items",
+    data: { min: bound.min, max: bound.max },
+    en: `expected ${bound.min} to ${bound.max} entries`,
+  };
   return v.pipe(
     v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x), encode(typeRefusal(EXPECT.object))),
     v.rawCheck(({ dataset, addIssue }) => {
@@ -223,9 +265,15 @@ export function issueError(issue: v.BaseIssue<unknown>, root = ""): FrayError {
   // A union names its own type; a sub-issue deeper inside the value says more. Its path is
   // relative to the union's value.
   const base = issue.path ?? [];
-  const deeper = (issue.issues ?? []).reduce<v.BaseIssue<unknown> | undefined>((best, i) => ((i.path?.length ?? 0) > (best?.path?.length ?? 0) ? i : best), undefined);
+  const deeper = (issue.issues ?? []).reduce<v.BaseIssue<unknown> | undefined>(
+    (best, i) => ((i.path?.length ?? 0) > (best?.path?.length ?? 0) ? i : best),
+    undefined,
+  );
   if (deeper?.path?.length) {
-    const nested = base.length > 0 && deeper.path.length > base.length && base.every((p, i) => deeper.path![i]?.key === p.key) ? deeper.path : [...base, ...deeper.path];
+    const nested =
+      base.length > 0 && deeper.path.length > base.length && base.every((p, i) => deeper.path![i]?.key === p.key)
+        ? deeper.path
+        : [...base, ...deeper.path];
     return issueError({ ...deeper, path: nested as typeof deeper.path }, root);
   }
   const field = issuePath(issue, root);
@@ -237,7 +285,12 @@ export function issueError(issue: v.BaseIssue<unknown>, root = ""): FrayError {
     else if (issue.type === "boolean") refusal = typeRefusal(EXPECT.boolean);
     else if (issue.type === "array") refusal = typeRefusal(EXPECT.list);
     else if (issue.type === "object" || issue.type === "strict_object" || issue.type === "record") refusal = typeRefusal(EXPECT.object);
-    else refusal = { key: "FRAY.Error.Input.Type", data: { expected: issue.expected ?? EXPECT.value }, en: `expected ${issue.expected ?? "a value"}` };
+    else
+      refusal = {
+        key: "FRAY.Error.Input.Type",
+        data: { expected: issue.expected ?? EXPECT.value },
+        en: `expected ${issue.expected ?? "a value"}`,
+      };
   }
   const expected = typeof refusal.data.expected === "string" ? refusal.data.expected : refusal.en.replace(/^expected /, "");
   return new FrayError(refusal.key, { ...refusal.data, field, expected }, `Field "${field}": ${refusal.en}`);
@@ -282,7 +335,13 @@ export function situationValuesSchema(fields: readonly SituationField[], modifie
   for (const f of fields) {
     const values = (f.choices ?? []).map((c) => c.value);
     const s =
-      f.kind === "boolean" ? flag() : f.kind === "number" ? bounded(fieldBound(f, modifier)) : f.kind === "choice" ? choice(values) : list(choice(values), { min: 0, max: values.length, integer: true });
+      f.kind === "boolean"
+        ? flag()
+        : f.kind === "number"
+          ? bounded(fieldBound(f, modifier))
+          : f.kind === "choice"
+            ? choice(values)
+            : list(choice(values), { min: 0, max: values.length, integer: true });
     entries[f.id] = opt(s);
   }
   return strict(entries);
@@ -294,7 +353,13 @@ export function situationValuesSchema(fields: readonly SituationField[], modifie
  *   and `"false"` booleans, empty texts are left out.
  * @throws FrayError naming `situation.<id>` and what it should hold.
  */
-export function validateSituationValues(fields: readonly SituationField[], raw: unknown, modifier: Bound, form = false, root = "situation"): SituationValues {
+export function validateSituationValues(
+  fields: readonly SituationField[],
+  raw: unknown,
+  modifier: Bound,
+  form = false,
+  root = "situation",
+): SituationValues {
   let input = raw ?? {};
   if (form && typeof input === "object" && input !== null && !Array.isArray(input)) {
     const kinds = new Map(fields.map((f) => [f.id, f.kind]));
@@ -320,7 +385,12 @@ export function validateSituationValues(fields: readonly SituationField[], raw: 
 export function optionsSchema(specs: readonly OptionSpec[], ruleset: RulesetId) {
   const entries: v.ObjectEntries = {};
   for (const o of specs) {
-    const s = o.type === "boolean" ? flag() : o.type === "number" ? bounded(OPTION_BOUNDS[ruleset][o.id] ?? COMMON_BOUNDS.option) : choice(o.choices ?? []);
+    const s =
+      o.type === "boolean"
+        ? flag()
+        : o.type === "number"
+          ? bounded(OPTION_BOUNDS[ruleset][o.id] ?? COMMON_BOUNDS.option)
+          : choice(o.choices ?? []);
     entries[o.id] = opt(s);
   }
   return strict(entries);
@@ -344,7 +414,11 @@ export function track(maxBound: Bound, valueBound: Bound) {
     v.rawCheck(({ dataset, addIssue }) => {
       if (dataset.typed && dataset.value.value > dataset.value.max) {
         addIssue({
-          message: encode({ key: "FRAY.Error.Input.AtMost", data: { max: dataset.value.max }, en: `expected at most ${dataset.value.max} (the maximum)` }),
+          message: encode({
+            key: "FRAY.Error.Input.AtMost",
+            data: { max: dataset.value.max },
+            en: `expected at most ${dataset.value.max} (the maximum)`,
+          }),
           path: [{ type: "object", origin: "value", input: dataset.value, key: "value", value: dataset.value.value }],
         });
       }
@@ -366,7 +440,10 @@ const finite = bounded({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INT
 /** A rule ID such as `HB-ATK-03`. */
 export const ruleIdSchema = v.pipe(
   text(),
-  v.regex(/^(UD|HB|CR|ZN)-[A-Z0-9]+-[A-Z0-9]+$/, encode({ key: "FRAY.Error.Input.RuleId", data: {}, en: "expected a rule ID such as HB-ATK-03" })),
+  v.regex(
+    /^(UD|HB|CR|ZN)-[A-Z0-9]+-[A-Z0-9]+$/,
+    encode({ key: "FRAY.Error.Input.RuleId", data: {}, en: "expected a rule ID such as HB-ATK-03" }),
+  ),
   v.transform((s) => s as RuleId),
 );
 
@@ -383,7 +460,12 @@ export const checkResultSchema = strict({
   roll: strict({
     formula: text(),
     total: finite,
-    dice: list(strict({ faces: bounded({ min: 1, max: 1000, integer: true }), results: list(bounded({ min: 1, max: 1000, integer: true }), COMMON_BOUNDS.diceScript) })),
+    dice: list(
+      strict({
+        faces: bounded({ min: 1, max: 1000, integer: true }),
+        results: list(bounded({ min: 1, max: 1000, integer: true }), COMMON_BOUNDS.diceScript),
+      }),
+    ),
     constant: finite,
     native: opt(v.unknown()),
   }),
@@ -415,7 +497,11 @@ export function storedTrack(maxBound: Bound, valueBound: Bound) {
         }),
       ),
     ],
-    encode({ key: "FRAY.Error.Input.Pool", data: { min: maxBound.min, max: maxBound.max }, en: `expected a number from ${maxBound.min} to ${maxBound.max} or { value, max }` }),
+    encode({
+      key: "FRAY.Error.Input.Pool",
+      data: { min: maxBound.min, max: maxBound.max },
+      en: `expected a number from ${maxBound.min} to ${maxBound.max} or { value, max }`,
+    }),
   );
 }
 

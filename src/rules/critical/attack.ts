@@ -3,7 +3,15 @@ import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { AttackOdds, AttackPlan, AttackResult, ReactionOption } from "../core/ruleset.js";
 import { difficulty, sumModifiers, type CheckResult, type Modifier } from "../core/types.js";
-import { PARRY_RATES, armorTypeOf, isIncapacitated, stoppedBy, type ArmorType, type CriticalCombatant, type CriticalWeapon } from "./model.js";
+import {
+  PARRY_RATES,
+  armorTypeOf,
+  isIncapacitated,
+  stoppedBy,
+  type ArmorType,
+  type CriticalCombatant,
+  type CriticalWeapon,
+} from "./model.js";
 import type { CriticalOptions } from "./options.js";
 import { offensiveBonus, parriedOb, parryBlocked, parryLine, parryPool } from "./parry.js";
 import { lookupAttack, type AttackCode, type AttackTable } from "./tables.js";
@@ -69,7 +77,12 @@ export function isCriticalResult(r: AttackResult): r is CriticalAttackResult {
  */
 export function weaponOf(input: Pick<CriticalAttackInput, "attacker" | "weaponId">): CriticalWeapon {
   const w = input.attacker.weapons.find((x) => x.id === input.weaponId || x.name === input.weaponId);
-  if (!w) throw new FrayError("FRAY.Error.NoWeapon", { weapon: input.weaponId, actor: input.attacker.name }, `${input.attacker.name} has no weapon "${input.weaponId}"`);
+  if (!w)
+    throw new FrayError(
+      "FRAY.Error.NoWeapon",
+      { weapon: input.weaponId, actor: input.attacker.name },
+      `${input.attacker.name} has no weapon "${input.weaponId}"`,
+    );
   return w;
 }
 
@@ -79,7 +92,12 @@ export function weaponOf(input: Pick<CriticalAttackInput, "attacker" | "weaponId
  */
 export function attackTableOf(weapon: CriticalWeapon, tables: CriticalTableSet): AttackTable {
   const t = tables.attack[weapon.weaponClass];
-  if (!t) throw new FrayError("FRAY.Error.NoAttackTable", { weapon: weapon.name, table: `critical.attack.${weapon.weaponClass}` }, `No attack table critical.attack.${weapon.weaponClass}`);
+  if (!t)
+    throw new FrayError(
+      "FRAY.Error.NoAttackTable",
+      { weapon: weapon.name, table: `critical.attack.${weapon.weaponClass}` },
+      `No attack table critical.attack.${weapon.weaponClass}`,
+    );
   return t;
 }
 
@@ -108,7 +126,8 @@ export function defenseLines(input: CriticalAttackInput, weapon: CriticalWeapon)
     base = { label: "FRAY.Mod.DefenseHelpless", value: 0, rule: "CR-ATK-01" };
   } else {
     base = { label: "FRAY.Mod.DefensiveBonus", value: target.defense, rule: "CR-ATK-01" };
-    for (const a of target.armor) if (a.defense) mods.push({ label: "FRAY.Mod.ArmorDefense", value: a.defense, rule: "CR-ATK-01", data: { armor: a.name } });
+    for (const a of target.armor)
+      if (a.defense) mods.push({ label: "FRAY.Mod.ArmorDefense", value: a.defense, rule: "CR-ATK-01", data: { armor: a.name } });
     const parry = parryLine(target, attacker.id, weapon.category, !s.unseen);
     if (parry) mods.push(parry);
   }
@@ -128,7 +147,12 @@ export function planAttack(input: CriticalAttackInput): AttackPlan {
   const { attacker, target } = input;
   if (isIncapacitated(attacker)) throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
   const injury = stoppedBy(attacker, "attack");
-  if (injury) throw new FrayError("FRAY.Error.CannotAttack", { actor: attacker.name, reason: "FRAY.Reason.Injured" }, `${attacker.name} cannot attack: ${injury.label}`);
+  if (injury)
+    throw new FrayError(
+      "FRAY.Error.CannotAttack",
+      { actor: attacker.name, reason: "FRAY.Reason.Injured" },
+      `${attacker.name} cannot attack: ${injury.label}`,
+    );
   const weapon = weaponOf(input);
   attackTableOf(weapon, tableSet(input.tables));
   const ob = offensiveBonus(attacker, weapon);
@@ -187,7 +211,12 @@ export function reactions(input: CriticalAttackInput): ReactionOption[] {
  * total looked up on the weapon's table in the defender's armor column: hits and maybe a
  * critical code. Effects are applied by {@link rollDamage} and `applyDamage` at once (CR-AP-02).
  */
-export async function resolveAttack(plan: AttackPlan, input: CriticalAttackInput, dice: DiceRoller, options: CriticalOptions): Promise<CriticalAttackResult> {
+export async function resolveAttack(
+  plan: AttackPlan,
+  input: CriticalAttackInput,
+  dice: DiceRoller,
+  options: CriticalOptions,
+): Promise<CriticalAttackResult> {
   const weapon = weaponOf(input);
   const table = attackTableOf(weapon, tableSet(input.tables));
   const armorType = armorTypeOf(input.target);
@@ -197,7 +226,16 @@ export async function resolveAttack(plan: AttackPlan, input: CriticalAttackInput
   const check: CheckResult = { roll, natural: roll.total, modifiers: plan.modifiers, total: roll.total + sumModifiers(plan.modifiers) };
   const total = check.total - plan.difficulty.total;
   const fumble = options.fumbles && unmodified <= fumbleRange(weapon, table);
-  const detail: CriticalAttackDetail = { weaponClass: weapon.weaponClass, table: table.key, armorType, unmodified, openEnded: faces.length > 1, fumble, total, critBonus: criticalBonus(total) };
+  const detail: CriticalAttackDetail = {
+    weaponClass: weapon.weaponClass,
+    table: table.key,
+    armorType,
+    unmodified,
+    openEnded: faces.length > 1,
+    fumble,
+    total,
+    critBonus: criticalBonus(total),
+  };
   if (fumble) return { plan, check, hit: false, lands: false, hits: 0, lookups: [], detail };
   const { code, lookup } = lookupAttack(table, armorType, total);
   detail.code = code;

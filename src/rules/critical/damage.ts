@@ -54,7 +54,12 @@ export async function rollDamage(result: AttackResult, input: CriticalAttackInpu
   const code = result.detail.code;
   if (!code?.severity || !code.type) return { roll: constantRoll(hits), amount: hits, attackHits: hits, lookups: [] };
   const table = tableSet(input.tables).crit[code.type];
-  if (!table) throw new FrayError("FRAY.Error.NoCriticalTable", { table: `critical.crit.${code.type}` }, `No critical table critical.crit.${code.type}`);
+  if (!table)
+    throw new FrayError(
+      "FRAY.Error.NoCriticalTable",
+      { table: `critical.crit.${code.type}` },
+      `No critical table critical.crit.${code.type}`,
+    );
   const roll = await dice.roll("1d100", "FRAY.Roll.Critical");
   const unmodified = roll.dice[0]?.results[0] ?? roll.total;
   const bonus = result.detail.critBonus;
@@ -78,7 +83,13 @@ function nextId(effects: LastingEffect[], kind: string): string {
   return `${kind}-${n}`;
 }
 
-const step = (rule: DamageStep["rule"], label: string, value: number, data?: Record<string, string | number>): DamageStep => ({ rule, label, value, remaining: 0, data });
+const step = (rule: DamageStep["rule"], label: string, value: number, data?: Record<string, string | number>): DamageStep => ({
+  rule,
+  label,
+  value,
+  remaining: 0,
+  data,
+});
 
 /** Sets the bleeding total (hits per round from bleeding and burning) from the effects. */
 function refreshBleeding(v: VitalState): VitalState {
@@ -108,7 +119,12 @@ function syncUnconscious(v: VitalState, added: string[], removed: string[]): voi
  * CR-DTH-01), returning the steps it took. `hits` effects are counted in the packet's amount
  * and add no step here.
  */
-export function applyEffect(v: VitalState, effect: CriticalEffect, where: { location: Location; text: string; ranks: number }, added: string[]): DamageStep[] {
+export function applyEffect(
+  v: VitalState,
+  effect: CriticalEffect,
+  where: { location: Location; text: string; ranks: number },
+  added: string[],
+): DamageStep[] {
   const effects = (v.effects ??= []);
   const push = (e: Omit<LastingEffect, "id">) => effects.push({ id: nextId(effects, e.kind), ...e });
   const loc = `FRAY.Critical.Location.${where.location}`;
@@ -119,8 +135,21 @@ export function applyEffect(v: VitalState, effect: CriticalEffect, where: { loca
       push({ kind: "bleed", rule: "CR-BLD-01", label: "FRAY.Critical.Effect.bleed", value: effect.value, location: where.location });
       return [step("CR-BLD-01", "FRAY.Step.Bleeding", effect.value, { perRound: effect.value, location: loc })];
     case "burn":
-      push({ kind: "burn", rule: "CR-BLD-01", label: "FRAY.Critical.Effect.burn", value: effect.value, location: where.location, ...(effect.rounds ? { rounds: effect.rounds } : {}) });
-      return [step("CR-BLD-01", effect.rounds ? "FRAY.Step.BurningFor" : "FRAY.Step.Burning", effect.value, { perRound: effect.value, rounds: effect.rounds ?? 0, location: loc })];
+      push({
+        kind: "burn",
+        rule: "CR-BLD-01",
+        label: "FRAY.Critical.Effect.burn",
+        value: effect.value,
+        location: where.location,
+        ...(effect.rounds ? { rounds: effect.rounds } : {}),
+      });
+      return [
+        step("CR-BLD-01", effect.rounds ? "FRAY.Step.BurningFor" : "FRAY.Step.Burning", effect.value, {
+          perRound: effect.value,
+          rounds: effect.rounds ?? 0,
+          location: loc,
+        }),
+      ];
     case "stun": {
       v.stun = (v.stun ?? 0) + effect.rounds;
       const out = [step("CR-STN-02", "FRAY.Step.Stun", effect.rounds, { rounds: effect.rounds, total: v.stun })];
@@ -134,13 +163,34 @@ export function applyEffect(v: VitalState, effect: CriticalEffect, where: { loca
       push({ kind: "noParry", rule: "CR-CRT-02", label: "FRAY.Critical.Effect.noParry", rounds: effect.rounds });
       return [step("CR-CRT-02", "FRAY.Step.NoParry", 0, { rounds: effect.rounds })];
     case "penalty":
-      push({ kind: "penalty", rule: "CR-CRT-02", label: "FRAY.Critical.Effect.penalty", value: effect.value, ...(effect.rounds ? { rounds: effect.rounds } : {}) });
-      return [step("CR-CRT-02", effect.rounds ? "FRAY.Step.PenaltyFor" : "FRAY.Step.Penalty", 0, { penalty: effect.value, rounds: effect.rounds ?? 0 })];
+      push({
+        kind: "penalty",
+        rule: "CR-CRT-02",
+        label: "FRAY.Critical.Effect.penalty",
+        value: effect.value,
+        ...(effect.rounds ? { rounds: effect.rounds } : {}),
+      });
+      return [
+        step("CR-CRT-02", effect.rounds ? "FRAY.Step.PenaltyFor" : "FRAY.Step.Penalty", 0, {
+          penalty: effect.value,
+          rounds: effect.rounds ?? 0,
+        }),
+      ];
     case "injury":
       push({ kind: "injury", rule: "CR-CRT-02", label: where.text, location: effect.location, stops: [...effect.stops] });
-      return effect.stops.map((s) => step("CR-CRT-02", "FRAY.Step.Injury", 0, { location: `FRAY.Critical.Location.${effect.location}`, stop: `FRAY.Critical.Stop.${s}` }));
+      return effect.stops.map((s) =>
+        step("CR-CRT-02", "FRAY.Step.Injury", 0, {
+          location: `FRAY.Critical.Location.${effect.location}`,
+          stop: `FRAY.Critical.Stop.${s}`,
+        }),
+      );
     case "unconscious":
-      push({ kind: "unconscious", rule: "CR-CRT-02", label: "FRAY.Critical.Effect.unconscious", ...(effect.rounds ? { rounds: effect.rounds } : {}) });
+      push({
+        kind: "unconscious",
+        rule: "CR-CRT-02",
+        label: "FRAY.Critical.Effect.unconscious",
+        ...(effect.rounds ? { rounds: effect.rounds } : {}),
+      });
       addCondition(v, added, "unconscious");
       return [step("CR-CRT-02", effect.rounds ? "FRAY.Step.KnockedOutFor" : "FRAY.Step.KnockedOut", 0, { rounds: effect.rounds ?? 0 })];
     case "dying":
@@ -208,7 +258,10 @@ export function isOut(state: VitalState): boolean {
  * unconscious (for the rest of the fight, RULES.md).
  * @returns the test and the combatant after it.
  */
-export async function selfDisciplineTest(c: CriticalCombatant, dice: DiceRoller): Promise<{ test: UpkeepCheck; combatant: CriticalCombatant; report: UpkeepReport }> {
+export async function selfDisciplineTest(
+  c: CriticalCombatant,
+  dice: DiceRoller,
+): Promise<{ test: UpkeepCheck; combatant: CriticalCombatant; report: UpkeepReport }> {
   const before = vitals(c);
   const roll = await dice.roll("1d100", "FRAY.Roll.SelfDiscipline");
   const mods: Modifier[] = [
@@ -216,11 +269,22 @@ export async function selfDisciplineTest(c: CriticalCombatant, dice: DiceRoller)
     { label: "FRAY.Mod.HitsBelowZero", value: Math.min(0, c.hits.value), rule: "CR-HIT-02" },
   ];
   const total = roll.total + mods.reduce((s, m) => s + m.value, 0);
-  const test: UpkeepCheck = { rule: "CR-HIT-02", label: "FRAY.Check.SelfDiscipline", check: { roll, natural: roll.total, modifiers: mods, total }, needed: 101, success: total >= 101 };
+  const test: UpkeepCheck = {
+    rule: "CR-HIT-02",
+    label: "FRAY.Check.SelfDiscipline",
+    check: { roll, natural: roll.total, modifiers: mods, total },
+    needed: 101,
+    success: total >= 101,
+  };
   const after = vitals(c);
   const added: string[] = [];
   if (!test.success) {
-    (after.effects ??= []).push({ id: nextId(after.effects, "unconscious"), kind: "unconscious", rule: "CR-HIT-02", label: "FRAY.Critical.Effect.failedTest" });
+    (after.effects ??= []).push({
+      id: nextId(after.effects, "unconscious"),
+      kind: "unconscious",
+      rule: "CR-HIT-02",
+      label: "FRAY.Critical.Effect.failedTest",
+    });
     addCondition(after, added, "unconscious");
   }
   return { test, combatant: withVitals(c, after), report: { before, after, steps: [], checks: [test], added, removed: [] } };
@@ -245,7 +309,12 @@ export async function upkeep(c: CriticalCombatant, dice: DiceRoller): Promise<{ 
   let effects = v.effects ?? [];
   for (const e of effects.filter((x) => x.kind === "bleed" || x.kind === "burn")) {
     hp.value -= e.value ?? 0;
-    steps.push(step("CR-BLD-01", e.kind === "bleed" ? "FRAY.Step.BleedTick" : "FRAY.Step.BurnTick", e.value ?? 0, { hits: e.value ?? 0, location: `FRAY.Critical.Location.${e.location ?? "general"}` }));
+    steps.push(
+      step("CR-BLD-01", e.kind === "bleed" ? "FRAY.Step.BleedTick" : "FRAY.Step.BurnTick", e.value ?? 0, {
+        hits: e.value ?? 0,
+        location: `FRAY.Critical.Location.${e.location ?? "general"}`,
+      }),
+    );
   }
   const ended: LastingEffect[] = [];
   effects = effects.map((e) => {
@@ -301,23 +370,47 @@ export type Treatment = (typeof TREATMENTS)[number];
  * @throws FrayError `FRAY.Error.NoEffect` for an unknown wound, `FRAY.Error.Treatment` for a
  *   treatment that does not fit it, `FRAY.Error.AlreadyTreated`, `FRAY.Error.TourniquetLimb`.
  */
-export function treat(c: CriticalCombatant, effectId: string, method: Treatment, options: Pick<CriticalOptions, "tourniquetLimbsOnly">): { combatant: CriticalCombatant; step: DamageStep } {
+export function treat(
+  c: CriticalCombatant,
+  effectId: string,
+  method: Treatment,
+  options: Pick<CriticalOptions, "tourniquetLimbsOnly">,
+): { combatant: CriticalCombatant; step: DamageStep } {
   const wound = c.effects.find((e) => e.id === effectId);
   if (!wound) throw new FrayError("FRAY.Error.NoEffect", { id: effectId, actor: c.name }, `${c.name} has no wound "${effectId}"`);
-  const fits = wound.kind === "bleed" ? ["staunch", "bandage", "tourniquet", "medkit"] : wound.kind === "burn" ? ["smother", "dropAndRoll"] : [];
+  const fits =
+    wound.kind === "bleed" ? ["staunch", "bandage", "tourniquet", "medkit"] : wound.kind === "burn" ? ["smother", "dropAndRoll"] : [];
   if (!fits.includes(method)) {
-    throw new FrayError("FRAY.Error.Treatment", { method: `FRAY.Action.${method}`, effect: wound.label }, `${method} does not treat ${wound.kind}`);
+    throw new FrayError(
+      "FRAY.Error.Treatment",
+      { method: `FRAY.Action.${method}`, effect: wound.label },
+      `${method} does not treat ${wound.kind}`,
+    );
   }
-  if (wound.treated?.includes(method)) throw new FrayError("FRAY.Error.AlreadyTreated", { method: `FRAY.Action.${method}` }, `The wound was already treated with ${method}`);
+  if (wound.treated?.includes(method))
+    throw new FrayError("FRAY.Error.AlreadyTreated", { method: `FRAY.Action.${method}` }, `The wound was already treated with ${method}`);
   if (method === "tourniquet" && options.tourniquetLimbsOnly && !LIMBS.includes((wound.location ?? "general") as Location)) {
-    throw new FrayError("FRAY.Error.TourniquetLimb", { location: `FRAY.Critical.Location.${wound.location ?? "general"}` }, "A tourniquet needs an arm or a leg");
+    throw new FrayError(
+      "FRAY.Error.TourniquetLimb",
+      { location: `FRAY.Critical.Location.${wound.location ?? "general"}` },
+      "A tourniquet needs an arm or a leg",
+    );
   }
   const rate = wound.value ?? 0;
   const next = method === "staunch" ? Math.ceil(rate / 2) : method === "bandage" ? Math.max(0, rate - 5) : 0;
-  const effects = next > 0 ? c.effects.map((e) => (e.id === effectId ? { ...e, value: next, treated: [...(e.treated ?? []), method] } : e)) : c.effects.filter((e) => e.id !== effectId);
+  const effects =
+    next > 0
+      ? c.effects.map((e) => (e.id === effectId ? { ...e, value: next, treated: [...(e.treated ?? []), method] } : e))
+      : c.effects.filter((e) => e.id !== effectId);
   return {
     combatant: { ...c, effects },
-    step: { rule: "CR-BLD-02", label: "FRAY.Step.Treated", value: rate - next, remaining: next, data: { method: `FRAY.Action.${method}`, location: `FRAY.Critical.Location.${wound.location ?? "general"}`, perRound: next } },
+    step: {
+      rule: "CR-BLD-02",
+      label: "FRAY.Step.Treated",
+      value: rate - next,
+      remaining: next,
+      data: { method: `FRAY.Action.${method}`, location: `FRAY.Critical.Location.${wound.location ?? "general"}`, perRound: next },
+    },
   };
 }
 

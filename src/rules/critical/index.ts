@@ -53,7 +53,15 @@ export {
   type CriticalSituationId,
 } from "./play.js";
 export { declarationOrder, delay, initiativeGroups } from "./initiative.js";
-export { canConcentrate, maneuverPenaltyEffect, rollManeuver, settleManeuver, type ManeuverInput, type ManeuverOutcome, type ManeuverResult } from "./maneuver.js";
+export {
+  canConcentrate,
+  maneuverPenaltyEffect,
+  rollManeuver,
+  settleManeuver,
+  type ManeuverInput,
+  type ManeuverOutcome,
+  type ManeuverResult,
+} from "./maneuver.js";
 export { declareParry, offensiveBonus, parriedOb, parryBlocked, parryLine, parryPool } from "./parry.js";
 export {
   EFFECT_TYPES,
@@ -73,7 +81,14 @@ export {
   type CriticalTable,
   type TableProblem,
 } from "./tables.js";
-export { ATTACK_TABLE_SOURCES, CRITICAL_TABLE_SOURCES, DEFAULT_TABLES, DEFAULT_TABLE_PROBLEMS, tableSet, type CriticalTableSet } from "./tables/index.js";
+export {
+  ATTACK_TABLE_SOURCES,
+  CRITICAL_TABLE_SOURCES,
+  DEFAULT_TABLES,
+  DEFAULT_TABLE_PROBLEMS,
+  tableSet,
+  type CriticalTableSet,
+} from "./tables/index.js";
 
 /**
  * The Critical ruleset (seed 003): open-ended d100 attacks looked up on attack tables by weapon

@@ -57,7 +57,8 @@ export function delay(sequence: readonly string[], id: string, after: string): s
   const to = sequence.indexOf(after);
   if (from < 0) throw new FrayError("FRAY.Error.NotInOrder", { id }, `${id} is not in the initiative order`);
   if (to < 0) throw new FrayError("FRAY.Error.NotInOrder", { id: after }, `${after} is not in the initiative order`);
-  if (to <= from) throw new FrayError("FRAY.Error.ActEarlier", { id, after }, `${id} cannot act earlier than its initiative (after ${after})`);
+  if (to <= from)
+    throw new FrayError("FRAY.Error.ActEarlier", { id, after }, `${id} cannot act earlier than its initiative (after ${after})`);
   const out = sequence.filter((x) => x !== id);
   out.splice(out.indexOf(after) + 1, 0, id);
   return out;

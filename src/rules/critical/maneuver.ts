@@ -45,14 +45,22 @@ export function canConcentrate(c: CriticalCombatant): boolean {
  * @throws FrayError `FRAY.Error.CannotAct` for a combatant out of the fight,
  *   `FRAY.Error.StunnedConcentration` for a concentration maneuver while stunned (CR-STN-01).
  */
-export async function rollManeuver(c: CriticalCombatant, input: ManeuverInput, dice: DiceRoller, options: Pick<CriticalOptions, "maneuverShortfall">): Promise<ManeuverResult> {
+export async function rollManeuver(
+  c: CriticalCombatant,
+  input: ManeuverInput,
+  dice: DiceRoller,
+  options: Pick<CriticalOptions, "maneuverShortfall">,
+): Promise<ManeuverResult> {
   if (isIncapacitated(c)) throw new FrayError("FRAY.Error.CannotAct", { actor: c.name }, `${c.name} cannot act`);
-  if (input.concentration && !canConcentrate(c)) throw new FrayError("FRAY.Error.StunnedConcentration", { actor: c.name }, `${c.name} is stunned and cannot concentrate`);
+  if (input.concentration && !canConcentrate(c))
+    throw new FrayError("FRAY.Error.StunnedConcentration", { actor: c.name }, `${c.name} is stunned and cannot concentrate`);
   const mods: Modifier[] = [];
   if (c.maneuver) mods.push({ label: "FRAY.Mod.ManeuverBonus", value: c.maneuver, rule: "CR-MAN-01" });
   if (input.bonus) mods.push({ label: "FRAY.Mod.ManeuverSkill", value: input.bonus, rule: "CR-MAN-01" });
   if (input.difficulty) mods.push({ label: "FRAY.Mod.ManeuverDifficulty", value: input.difficulty, rule: "CR-MAN-01" });
-  for (const a of c.armor) if (a.maneuverPenalty) mods.push({ label: "FRAY.Mod.ArmorManeuver", value: a.maneuverPenalty, rule: "CR-MAN-01", data: { armor: a.name } });
+  for (const a of c.armor)
+    if (a.maneuverPenalty)
+      mods.push({ label: "FRAY.Mod.ArmorManeuver", value: a.maneuverPenalty, rule: "CR-MAN-01", data: { armor: a.name } });
   const penalty = woundPenalty(c);
   if (penalty) mods.push({ label: "FRAY.Mod.WoundPenalty", value: penalty, rule: "CR-CRT-02" });
   const roll = await dice.roll(OPEN_ENDED_D100, "FRAY.Roll.Maneuver");

@@ -138,7 +138,8 @@ export function parseWeapon(raw: unknown, path = "weapon"): CriticalWeapon {
  */
 export function parseArmor(raw: unknown, path = "armor"): CriticalArmor {
   if (!isRecord(raw)) throw fieldError(path, "an object");
-  const armorType = raw.armorType === undefined || raw.armorType === null || raw.armorType === "" ? undefined : oneOf(raw, "armorType", path, ARMOR_TYPES);
+  const armorType =
+    raw.armorType === undefined || raw.armorType === null || raw.armorType === "" ? undefined : oneOf(raw, "armorType", path, ARMOR_TYPES);
   const maneuverPenalty = int(raw, "maneuverPenalty", path, 0);
   if (maneuverPenalty > 0) throw fieldError(`${path}.maneuverPenalty`, "0 or a negative number");
   return {
@@ -188,7 +189,10 @@ export function parseCombatant(raw: unknown, path = "combatant"): CriticalCombat
   if (!isRecord(raw)) throw fieldError(path, "an object");
   const phys = raw.physique;
   if (!isRecord(phys)) throw fieldError(`${path}.physique`, "{ ranks, total }");
-  const physique = { ranks: int(phys, "ranks", `${path}.physique`, undefined, 0), total: int(phys, "total", `${path}.physique`, undefined, 1) };
+  const physique = {
+    ranks: int(phys, "ranks", `${path}.physique`, undefined, 0),
+    total: int(phys, "total", `${path}.physique`, undefined, 1),
+  };
   const skillsRaw = raw.skills ?? {};
   if (!isRecord(skillsRaw)) throw fieldError(`${path}.skills`, "a mapping of skill ids to OB");
   const skills: Record<string, number> = {};
@@ -230,7 +234,10 @@ export function parseCombatant(raw: unknown, path = "combatant"): CriticalCombat
  * @throws FrayError `FRAY.Error.Field` naming the first unusable field, prefixed with the actor
  *   or item name.
  */
-export function criticalCombatantFromActor(actor: CriticalActorSource, overrides: Partial<{ id: string; group: string }> = {}): CriticalCombatant {
+export function criticalCombatantFromActor(
+  actor: CriticalActorSource,
+  overrides: Partial<{ id: string; group: string }> = {},
+): CriticalCombatant {
   return parseCombatant(combatantData(actor, "critical", overrides), actor.name);
 }
 
@@ -264,11 +271,21 @@ export function vitals(c: CriticalCombatant): VitalState {
     bleeding,
     stun: c.stun,
     conditions: [...c.conditions],
-    effects: c.effects.map((e) => ({ ...e, ...(e.stops ? { stops: [...e.stops] } : {}), ...(e.treated ? { treated: [...e.treated] } : {}) })),
+    effects: c.effects.map((e) => ({
+      ...e,
+      ...(e.stops ? { stops: [...e.stops] } : {}),
+      ...(e.treated ? { treated: [...e.treated] } : {}),
+    })),
   };
 }
 
 /** The combatant with a vital state put back (after damage or upkeep). */
 export function withVitals(c: CriticalCombatant, v: VitalState): CriticalCombatant {
-  return { ...c, hits: v.hp ? { ...v.hp } : c.hits, stun: v.stun ?? 0, conditions: [...v.conditions], effects: v.effects ? [...v.effects] : [] };
+  return {
+    ...c,
+    hits: v.hp ? { ...v.hp } : c.hits,
+    stun: v.stun ?? 0,
+    conditions: [...v.conditions],
+    effects: v.effects ? [...v.effects] : [],
+  };
 }

@@ -5,10 +5,40 @@ import type { OptionSpec, RulesetOptions } from "../core/ruleset.js";
  * CR-BLD-02). Each becomes a world setting; RULES.md explains the defaults.
  */
 export const CRITICAL_OPTIONS: OptionSpec[] = [
-  { id: "npcInitiative", label: "FRAY.Option.npcInitiative.label", hint: "FRAY.Option.npcInitiative.hint", rule: "CR-INI-01", type: "choice", default: "each", choices: ["each", "group", "all"] },
-  { id: "fumbles", label: "FRAY.Option.fumbles.label", hint: "FRAY.Option.fumbles.hint", rule: "CR-ATK-01", type: "boolean", default: true },
-  { id: "maneuverShortfall", label: "FRAY.Option.maneuverShortfall.label", hint: "FRAY.Option.maneuverShortfall.hint", rule: "CR-MAN-01", type: "choice", default: "gm", choices: ["gm", "incomplete", "penalty"] },
-  { id: "tourniquetLimbsOnly", label: "FRAY.Option.tourniquetLimbsOnly.label", hint: "FRAY.Option.tourniquetLimbsOnly.hint", rule: "CR-BLD-02", type: "boolean", default: true },
+  {
+    id: "npcInitiative",
+    label: "FRAY.Option.npcInitiative.label",
+    hint: "FRAY.Option.npcInitiative.hint",
+    rule: "CR-INI-01",
+    type: "choice",
+    default: "each",
+    choices: ["each", "group", "all"],
+  },
+  {
+    id: "fumbles",
+    label: "FRAY.Option.fumbles.label",
+    hint: "FRAY.Option.fumbles.hint",
+    rule: "CR-ATK-01",
+    type: "boolean",
+    default: true,
+  },
+  {
+    id: "maneuverShortfall",
+    label: "FRAY.Option.maneuverShortfall.label",
+    hint: "FRAY.Option.maneuverShortfall.hint",
+    rule: "CR-MAN-01",
+    type: "choice",
+    default: "gm",
+    choices: ["gm", "incomplete", "penalty"],
+  },
+  {
+    id: "tourniquetLimbsOnly",
+    label: "FRAY.Option.tourniquetLimbsOnly.label",
+    hint: "FRAY.Option.tourniquetLimbsOnly.hint",
+    rule: "CR-BLD-02",
+    type: "boolean",
+    default: true,
+  },
 ];
 
 /** The resolved Critical options with their types. */

@@ -1,9 +1,21 @@
 import { FrayError } from "../core/errors.js";
 import type { Modifier, RuleId } from "../core/types.js";
-import { PARRY_RATES, UNTRAINED_OB, fieldError, isIncapacitated, stoppedBy, type CriticalCombatant, type CriticalWeapon, type WeaponCategory } from "./model.js";
+import {
+  PARRY_RATES,
+  UNTRAINED_OB,
+  fieldError,
+  isIncapacitated,
+  stoppedBy,
+  type CriticalCombatant,
+  type CriticalWeapon,
+  type WeaponCategory,
+} from "./model.js";
 
 /** The OB a combatant attacks with using a weapon: its skill's OB (untrained -25) plus the weapon's bonus. */
-export function offensiveBonus(c: CriticalCombatant, weapon: CriticalWeapon): { skill: number; trained: boolean; bonus: number; total: number } {
+export function offensiveBonus(
+  c: CriticalCombatant,
+  weapon: CriticalWeapon,
+): { skill: number; trained: boolean; bonus: number; total: number } {
   const trained = Object.hasOwn(c.skills, weapon.skill);
   const skill = trained ? c.skills[weapon.skill]! : UNTRAINED_OB;
   return { skill, trained, bonus: weapon.bonus, total: skill + weapon.bonus };
@@ -48,7 +60,11 @@ export function parriedOb(c: CriticalCombatant): number {
  *   `FRAY.Error.Field` naming `parry.<foe>` for a negative or unknown entry,
  *   `FRAY.Error.ParryTooMuch` when more OB is moved than the combatant has.
  */
-export function declareParry(c: CriticalCombatant, allocation: Record<string, number>, opts: { weaponId?: string; foes?: string[] } = {}): CriticalCombatant {
+export function declareParry(
+  c: CriticalCombatant,
+  allocation: Record<string, number>,
+  opts: { weaponId?: string; foes?: string[] } = {},
+): CriticalCombatant {
   const total = Object.values(allocation).reduce((s, v) => s + (typeof v === "number" ? v : 0), 0);
   if (total === 0) return { ...c, parry: {} };
   const blocked = parryBlocked(c);
@@ -58,7 +74,8 @@ export function declareParry(c: CriticalCombatant, allocation: Record<string, nu
     if (opts.foes && !opts.foes.includes(foe)) throw fieldError(`parry.${foe}`, `a foe id (${opts.foes.join(", ")})`);
   }
   const pool = parryPool(c, opts.weaponId);
-  if (total > pool) throw new FrayError("FRAY.Error.ParryTooMuch", { actor: c.name, ob: pool, total }, `${c.name} moves ${total} OB but has ${pool}`);
+  if (total > pool)
+    throw new FrayError("FRAY.Error.ParryTooMuch", { actor: c.name, ob: pool, total }, `${c.name} moves ${total} OB but has ${pool}`);
   return { ...c, parry: Object.fromEntries(Object.entries(allocation).filter(([, v]) => v > 0)) };
 }
 
@@ -76,5 +93,10 @@ export function parryLine(target: CriticalCombatant, attackerId: string, categor
   const blocked = parryBlocked(target);
   if (blocked) return { label: "FRAY.Mod.ParryBlocked", value: 0, rule: blocked.rule, data: { ob: points, reason: blocked.reason } };
   const rate = PARRY_RATES[category];
-  return { label: "FRAY.Mod.Parry", value: Math.floor(points / rate), rule: "CR-PAR-02", data: { ob: points, rate, category: `FRAY.Critical.Category.${category}` } };
+  return {
+    label: "FRAY.Mod.Parry",
+    value: Math.floor(points / rate),
+    rule: "CR-PAR-02",
+    data: { ob: points, rate, category: `FRAY.Critical.Category.${category}` },
+  };
 }

@@ -94,14 +94,19 @@ export function parseCriticalSituation(values: unknown, path = "situation"): Req
   if (values === undefined || values === null) return { modifier: 0, cover: 0, unseen: false };
   if (!isRecord(values)) throw fieldError(path, "an object of situation values by field id");
   for (const id of Object.keys(values)) {
-    if (!(SITUATION_IDS as readonly string[]).includes(id)) throw fieldError(`${path}.${id}`, `one of the situation fields ${SITUATION_IDS.join(", ")}`);
+    if (!(SITUATION_IDS as readonly string[]).includes(id))
+      throw fieldError(`${path}.${id}`, `one of the situation fields ${SITUATION_IDS.join(", ")}`);
   }
   const bounded = (id: CriticalSituationId, b: { min: number; max: number }): number => {
     const v = int(values, id, path, 0, -Infinity, `a whole number from ${b.min} to ${b.max}`);
     if (v < b.min || v > b.max) throw fieldError(`${path}.${id}`, `a whole number from ${b.min} to ${b.max}`);
     return v;
   };
-  return { modifier: bounded("modifier", MODIFIER_BOUNDS), cover: bounded("cover", COVER_BOUNDS), unseen: bool(values, "unseen", path, false) };
+  return {
+    modifier: bounded("modifier", MODIFIER_BOUNDS),
+    cover: bounded("cover", COVER_BOUNDS),
+    unseen: bool(values, "unseen", path, false),
+  };
 }
 
 /** Reactions a request may name: a Critical parry is declared in advance, so only it (or none). */
@@ -130,8 +135,14 @@ export function criticalInput(
   if (request.modeId !== undefined && request.modeId !== "") throw fieldError("modeId", "no mode (Critical weapons have none)");
   const d = request.distanceMetres;
   if (d !== undefined && (typeof d !== "number" || !Number.isFinite(d) || d < 0)) throw fieldError("distanceMetres", "metres, 0 or more");
-  if (request.reaction !== undefined && !REQUEST_REACTIONS.includes(request.reaction)) throw fieldError("reaction", REQUEST_REACTIONS.join(" or "));
-  const input: CriticalAttackInput = { attacker, target, weaponId: request.weaponId, situation: parseCriticalSituation(request.situation ?? {}) };
+  if (request.reaction !== undefined && !REQUEST_REACTIONS.includes(request.reaction))
+    throw fieldError("reaction", REQUEST_REACTIONS.join(" or "));
+  const input: CriticalAttackInput = {
+    attacker,
+    target,
+    weaponId: request.weaponId,
+    situation: parseCriticalSituation(request.situation ?? {}),
+  };
   if (tables) input.tables = tables;
   return input;
 }
@@ -165,7 +176,14 @@ export function criticalActions(_c: CriticalCombatant, _options: RulesetOptions 
  */
 export function criticalConditions(): ConditionSpec[] {
   return [
-    { id: "unconscious", label: "FRAY.Condition.unconscious", icon: "icons/svg/unconscious.svg", rule: "CR-HIT-02", duration: "permanent", out: true },
+    {
+      id: "unconscious",
+      label: "FRAY.Condition.unconscious",
+      icon: "icons/svg/unconscious.svg",
+      rule: "CR-HIT-02",
+      duration: "permanent",
+      out: true,
+    },
     { id: "blackout", label: "FRAY.Condition.blackout", icon: "icons/svg/daze.svg", rule: "CR-STN-03", duration: "rounds", out: true },
     { id: "down", label: "FRAY.Condition.down", icon: "icons/svg/blood.svg", rule: "CR-DTH-01", duration: "permanent", out: true },
     { id: "dead", label: "FRAY.Condition.dead", icon: "icons/svg/skull.svg", rule: "CR-CRT-02", duration: "permanent", out: true },
@@ -183,7 +201,11 @@ export function criticalConditions(): ConditionSpec[] {
 export function criticalVitalsUpdate(state: VitalState): VitalsUpdate {
   const system: Record<string, unknown> = {
     stun: state.stun ?? 0,
-    effects: (state.effects ?? []).map((e) => ({ ...e, ...(e.stops ? { stops: [...e.stops] } : {}), ...(e.treated ? { treated: [...e.treated] } : {}) })),
+    effects: (state.effects ?? []).map((e) => ({
+      ...e,
+      ...(e.stops ? { stops: [...e.stops] } : {}),
+      ...(e.treated ? { treated: [...e.treated] } : {}),
+    })),
   };
   if (state.hp) system.hits = { value: state.hp.value };
   return { system };
@@ -200,7 +222,12 @@ const apOf = (e: Economy) => e.pools.ap ?? { value: 0, max: 0 };
  * @returns the combatant (parry cleared), its fresh economy, and events: the parry ended, the AP
  *   halved by stun, no AP while out of the fight.
  */
-export function criticalStartRound(c: CriticalCombatant, _previous: Economy | undefined, _round: number, _options: RulesetOptions = {}): RoundState<CriticalCombatant> {
+export function criticalStartRound(
+  c: CriticalCombatant,
+  _previous: Economy | undefined,
+  _round: number,
+  _options: RulesetOptions = {},
+): RoundState<CriticalCombatant> {
   const events: LifecycleEvent[] = [];
   let combatant = c;
   if (Object.keys(c.parry).length) {
@@ -210,7 +237,8 @@ export function criticalStartRound(c: CriticalCombatant, _previous: Economy | un
   const fresh = createEconomy(economy(combatant));
   const ap = apFor(combatant);
   if (isIncapacitated(combatant)) events.push({ rule: "CR-AP-01", label: "FRAY.Critical.Lifecycle.NoAp", data: { actor: c.name } });
-  else if (combatant.stun > 0) events.push({ rule: "CR-STN-01", label: "FRAY.Critical.Lifecycle.StunnedRound", data: { actor: c.name, ap, stun: combatant.stun } });
+  else if (combatant.stun > 0)
+    events.push({ rule: "CR-STN-01", label: "FRAY.Critical.Lifecycle.StunnedRound", data: { actor: c.name, ap, stun: combatant.stun } });
   return { combatant, economy: fresh, events };
 }
 
@@ -225,10 +253,20 @@ export function criticalStartRound(c: CriticalCombatant, _previous: Economy | un
  * @returns the combatant unchanged, its economy, and events: `Fumble` (`lost` AP), `ApCut`
  *   (stunned, `ap` of `max`), `NoAp` (out of the fight).
  */
-export function criticalAfterAction(c: CriticalCombatant, outcome: ActionOutcome, economyNow: Economy, _options: RulesetOptions = {}): RoundState<CriticalCombatant> {
+export function criticalAfterAction(
+  c: CriticalCombatant,
+  outcome: ActionOutcome,
+  economyNow: Economy,
+  _options: RulesetOptions = {},
+): RoundState<CriticalCombatant> {
   const events: LifecycleEvent[] = [];
   let next = economyNow;
-  if (outcome.kind === "attack" && outcome.result.plan.attackerId === c.id && isCriticalResult(outcome.result) && outcome.result.detail.fumble) {
+  if (
+    outcome.kind === "attack" &&
+    outcome.result.plan.attackerId === c.id &&
+    isCriticalResult(outcome.result) &&
+    outcome.result.detail.fumble
+  ) {
     const ap = apOf(next);
     next = { slots: { ...next.slots }, pools: { ...next.pools, ap: { ...ap, value: 0 } } };
     events.push({ rule: "CR-ATK-01", label: "FRAY.Critical.Lifecycle.Fumble", data: { actor: c.name, lost: ap.value } });
@@ -238,7 +276,12 @@ export function criticalAfterAction(c: CriticalCombatant, outcome: ActionOutcome
   const after = apOf(next);
   if (after.max < before) {
     if (isIncapacitated(c)) events.push({ rule: "CR-AP-02", label: "FRAY.Critical.Lifecycle.NoAp", data: { actor: c.name } });
-    else events.push({ rule: "CR-STN-01", label: "FRAY.Critical.Log.ApCut", data: { actor: c.name, ap: after.value, max: after.max, stun: c.stun } });
+    else
+      events.push({
+        rule: "CR-STN-01",
+        label: "FRAY.Critical.Log.ApCut",
+        data: { actor: c.name, ap: after.value, max: after.max, stun: c.stun },
+      });
   }
   return { combatant: c, economy: next, events };
 }
@@ -252,7 +295,12 @@ export function criticalAfterAction(c: CriticalCombatant, outcome: ActionOutcome
  *   `unconscious` on a failure); the host puts it back with `withVitals`.
  * @throws FrayError `FRAY.Error.Field` naming `forced.id` for a check other than `selfDiscipline`.
  */
-export async function criticalForcedCheck(c: CriticalCombatant, forced: ForcedCheck, dice: DiceRoller, _options: RulesetOptions = {}): Promise<ForcedCheckResult> {
+export async function criticalForcedCheck(
+  c: CriticalCombatant,
+  forced: ForcedCheck,
+  dice: DiceRoller,
+  _options: RulesetOptions = {},
+): Promise<ForcedCheckResult> {
   if (forced.id !== "selfDiscipline") throw fieldError("forced.id", "selfDiscipline (CR-HIT-02)");
   const sd = await selfDisciplineTest(c, dice);
   return {

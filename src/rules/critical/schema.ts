@@ -6,7 +6,25 @@
 import * as v from "valibot";
 import { RULESET_BOUNDS } from "../core/bounds.js";
 import type { LastingEffect } from "../core/types.js";
-import { bounded, check, choice, commonStatsEntries, flag, list, mapping, opt, optionsSchema, ruleIdSchema, safeName, storedTrack, strict, text, track, type Fits, type Is } from "../core/validate.js";
+import {
+  bounded,
+  check,
+  choice,
+  commonStatsEntries,
+  flag,
+  list,
+  mapping,
+  opt,
+  optionsSchema,
+  ruleIdSchema,
+  safeName,
+  storedTrack,
+  strict,
+  text,
+  track,
+  type Fits,
+  type Is,
+} from "../core/validate.js";
 import type { CriticalAttackInput, CriticalSituation } from "./attack.js";
 import { ARMOR_TYPES, WEAPON_CATEGORIES, type CriticalArmor, type CriticalCombatant, type CriticalWeapon } from "./model.js";
 import { CRITICAL_OPTIONS } from "./options.js";
@@ -84,7 +102,12 @@ export const attackInputSchema = strict({
   situation: opt(situationSchema),
   tables: opt(
     strict({
-      attack: opt(mapping(safeName(), v.custom<CriticalTableSet["attack"][string]>((x) => typeof x === "object" && x !== null))),
+      attack: opt(
+        mapping(
+          safeName(),
+          v.custom<CriticalTableSet["attack"][string]>((x) => typeof x === "object" && x !== null),
+        ),
+      ),
       crit: opt(v.custom<CriticalTableSet["crit"]>((x) => typeof x === "object" && x !== null && !Array.isArray(x))),
     }),
   ),

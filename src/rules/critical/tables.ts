@@ -131,13 +131,22 @@ export function parseAttackTable(raw: unknown): { table: AttackTable; problems: 
   const key = typeof raw.key === "string" ? raw.key : "";
   const weaponClass = typeof raw.weaponClass === "string" ? raw.weaponClass : "";
   if (!weaponClass || key !== `critical.attack.${weaponClass}`) {
-    throw new FrayError("FRAY.Error.Field", { field: "table.key", expected: "critical.attack.<weaponClass>" }, `Attack table key "${key}" does not match its weapon class`);
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "table.key", expected: "critical.attack.<weaponClass>" },
+      `Attack table key "${key}" does not match its weapon class`,
+    );
   }
   if (!Array.isArray(raw.rows) || !Array.isArray(raw.armorTypes)) {
-    throw new FrayError("FRAY.Error.Field", { field: `${key}.rows`, expected: "rows and armorTypes lists" }, `Attack table ${key} has no rows`);
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: `${key}.rows`, expected: "rows and armorTypes lists" },
+      `Attack table ${key} has no rows`,
+    );
   }
   const problems: TableProblem[] = [];
-  const report = (entry: string, field: string, problem: string, data?: Record<string, string | number>) => problems.push({ table: key, entry, field, problem, data });
+  const report = (entry: string, field: string, problem: string, data?: Record<string, string | number>) =>
+    problems.push({ table: key, entry, field, problem, data });
   const armorTypes = raw.armorTypes.filter((a): a is string => typeof a === "string");
   const category = WEAPON_CATEGORIES.includes(raw.category as WeaponCategory) ? (raw.category as WeaponCategory) : "melee";
   if (category !== raw.category) report("-", "category", "FRAY.Critical.Problem.Category", { value: String(raw.category) });
@@ -185,7 +194,8 @@ const rangeText = (r: [number | null, number | null]) => `${r[0] ?? "-inf"}..${r
  */
 export function checkAttackTable(table: AttackTable): TableProblem[] {
   const problems: TableProblem[] = [];
-  const report = (entry: string, field: string, problem: string, data?: Record<string, string | number>) => problems.push({ table: table.key, entry, field, problem, data });
+  const report = (entry: string, field: string, problem: string, data?: Record<string, string | number>) =>
+    problems.push({ table: table.key, entry, field, problem, data });
   if (!table.rows.length) report("-", "rows", "FRAY.Critical.Problem.Empty");
   const first = table.rows[0];
   const last = table.rows.at(-1);
@@ -200,7 +210,8 @@ export function checkAttackTable(table: AttackTable): TableProblem[] {
   }
   for (const a of ARMOR_TYPES) if (!table.armorTypes.includes(a)) report("-", "armorTypes", "FRAY.Critical.Problem.Column", { column: a });
   for (const row of table.rows) {
-    for (const a of table.armorTypes) if (!row.results[a]) report(`${rangeText(row.range)} ${a}`, `results.${a}`, "FRAY.Critical.Problem.Missing");
+    for (const a of table.armorTypes)
+      if (!row.results[a]) report(`${rangeText(row.range)} ${a}`, `results.${a}`, "FRAY.Critical.Problem.Missing");
   }
   return problems;
 }
@@ -217,9 +228,16 @@ export function lookupAttack(table: AttackTable, armorType: string, total: numbe
   const row = table.rows.find((r) => (r.range[0] === null || total >= r.range[0]) && (r.range[1] === null || total <= r.range[1]));
   const code = row?.results[armorType];
   if (!row || !code) {
-    throw new FrayError("FRAY.Error.TableGap", { table: table.key, column: armorType, value: total }, `${table.key} has no entry for ${total} (${armorType})`);
+    throw new FrayError(
+      "FRAY.Error.TableGap",
+      { table: table.key, column: armorType, value: total },
+      `${table.key} has no entry for ${total} (${armorType})`,
+    );
   }
-  return { code, lookup: { rule: "CR-ATK-02", table: table.key, column: armorType, value: total, range: [...row.range], result: code.code } };
+  return {
+    code,
+    lookup: { rule: "CR-ATK-02", table: table.key, column: armorType, value: total, range: [...row.range], result: code.code },
+  };
 }
 
 function parseEffect(raw: unknown): CriticalEffect | string {
@@ -232,18 +250,24 @@ function parseEffect(raw: unknown): CriticalEffect | string {
       return posInt(raw.value) ? { type: raw.type, value: raw.value as number } : "FRAY.Critical.Problem.EffectValue";
     case "burn":
       if (!posInt(raw.value) || !optRounds(raw.rounds)) return "FRAY.Critical.Problem.EffectValue";
-      return raw.rounds === undefined ? { type: "burn", value: raw.value as number } : { type: "burn", value: raw.value as number, rounds: raw.rounds as number };
+      return raw.rounds === undefined
+        ? { type: "burn", value: raw.value as number }
+        : { type: "burn", value: raw.value as number, rounds: raw.rounds as number };
     case "stun":
     case "noParry":
     case "dying":
       return posInt(raw.rounds) ? { type: raw.type, rounds: raw.rounds as number } : "FRAY.Critical.Problem.EffectValue";
     case "penalty":
-      if (typeof raw.value !== "number" || !Number.isInteger(raw.value) || raw.value >= 0 || !optRounds(raw.rounds)) return "FRAY.Critical.Problem.EffectValue";
-      return raw.rounds === undefined ? { type: "penalty", value: raw.value } : { type: "penalty", value: raw.value, rounds: raw.rounds as number };
+      if (typeof raw.value !== "number" || !Number.isInteger(raw.value) || raw.value >= 0 || !optRounds(raw.rounds))
+        return "FRAY.Critical.Problem.EffectValue";
+      return raw.rounds === undefined
+        ? { type: "penalty", value: raw.value }
+        : { type: "penalty", value: raw.value, rounds: raw.rounds as number };
     case "injury": {
       const stops = raw.stops;
       if (!LOCATIONS.includes(raw.location as Location)) return "FRAY.Critical.Problem.EffectLocation";
-      if (!Array.isArray(stops) || !stops.length || stops.some((s) => !STOPS.includes(s as Stop))) return "FRAY.Critical.Problem.EffectStops";
+      if (!Array.isArray(stops) || !stops.length || stops.some((s) => !STOPS.includes(s as Stop)))
+        return "FRAY.Critical.Problem.EffectStops";
       return { type: "injury", location: raw.location as Location, stops: [...new Set(stops as Stop[])] };
     }
     case "unconscious":
@@ -265,7 +289,8 @@ function parseEffect(raw: unknown): CriticalEffect | string {
  * @throws FrayError `FRAY.Error.Field` when the document is not a critical table at all.
  */
 export function parseCriticalTable(raw: unknown): { table: CriticalTable; problems: TableProblem[] } {
-  const notTable = () => new FrayError("FRAY.Error.Field", { field: "flags.fray.tableKey", expected: "critical.crit.<F|I|K|P|S|U>" }, "Not a critical table");
+  const notTable = () =>
+    new FrayError("FRAY.Error.Field", { field: "flags.fray.tableKey", expected: "critical.crit.<F|I|K|P|S|U>" }, "Not a critical table");
   if (!isRecord(raw) || !isRecord(raw.flags) || !isRecord(raw.flags.fray)) throw notTable();
   const key = raw.flags.fray.tableKey;
   const m = typeof key === "string" ? /^critical\.crit\.([FIKPSU])$/.exec(key) : null;
@@ -275,17 +300,27 @@ export function parseCriticalTable(raw: unknown): { table: CriticalTable; proble
   const entries: CriticalEntry[] = [];
   raw.results.forEach((r: unknown, i) => {
     const entry = isRecord(r) && typeof r._id === "string" ? r._id : `results[${i}]`;
-    const report = (field: string, problem: string, data?: Record<string, string | number>) => problems.push({ table: key as string, entry, field, problem, data });
+    const report = (field: string, problem: string, data?: Record<string, string | number>) =>
+      problems.push({ table: key as string, entry, field, problem, data });
     if (!isRecord(r)) return report("-", "FRAY.Critical.Problem.RowShape");
     const fray = isRecord(r.flags) && isRecord(r.flags.fray) ? r.flags.fray : undefined;
     if (!fray) return report("flags.fray", "FRAY.Critical.Problem.NoFlags");
     const range = r.range;
-    if (!Array.isArray(range) || range.length !== 2 || !range.every((v) => Number.isInteger(v)) || range[0] > range[1] || range[0] < 1 || range[1] > 100) {
+    if (
+      !Array.isArray(range) ||
+      range.length !== 2 ||
+      !range.every((v) => Number.isInteger(v)) ||
+      range[0] > range[1] ||
+      range[0] < 1 ||
+      range[1] > 100
+    ) {
       return report("range", "FRAY.Critical.Problem.Range", { range: JSON.stringify(range) });
     }
-    if (!SEVERITIES.includes(fray.severity as Severity)) return report("flags.fray.severity", "FRAY.Critical.Problem.Severity", { value: String(fray.severity) });
+    if (!SEVERITIES.includes(fray.severity as Severity))
+      return report("flags.fray.severity", "FRAY.Critical.Problem.Severity", { value: String(fray.severity) });
     const location = fray.location === undefined ? "general" : fray.location;
-    if (!LOCATIONS.includes(location as Location)) return report("flags.fray.location", "FRAY.Critical.Problem.EffectLocation", { value: String(location) });
+    if (!LOCATIONS.includes(location as Location))
+      return report("flags.fray.location", "FRAY.Critical.Problem.EffectLocation", { value: String(location) });
     if (!Array.isArray(fray.effects)) return report("flags.fray.effects", "FRAY.Critical.Problem.EffectShape");
     const effects: CriticalEffect[] = [];
     for (const [j, e] of fray.effects.entries()) {
@@ -294,7 +329,8 @@ export function parseCriticalTable(raw: unknown): { table: CriticalTable; proble
       effects.push(parsed);
     }
     const um66 = fray.um66 === true;
-    if (um66 && (range[0] !== 66 || range[1] !== 66)) return report("range", "FRAY.Critical.Problem.Um66Range", { range: JSON.stringify(range) });
+    if (um66 && (range[0] !== 66 || range[1] !== 66))
+      return report("range", "FRAY.Critical.Problem.Um66Range", { range: JSON.stringify(range) });
     entries.push({
       id: entry,
       name: typeof r.name === "string" ? r.name : entry,
@@ -321,11 +357,20 @@ export function checkCriticalTable(table: CriticalTable): TableProblem[] {
     const count = new Array<number>(101).fill(0);
     for (const r of rows) for (let v = r.range[0]; v <= r.range[1]; v++) count[v]!++;
     for (let v = 1; v <= 100; v++) {
-      if (count[v] === 0) problems.push({ table: table.key, entry: sev, field: "range", problem: "FRAY.Critical.Problem.Gap", data: { from: v, to: v } });
-      if (count[v]! > 1) problems.push({ table: table.key, entry: sev, field: "range", problem: "FRAY.Critical.Problem.Overlap", data: { after: v } });
+      if (count[v] === 0)
+        problems.push({ table: table.key, entry: sev, field: "range", problem: "FRAY.Critical.Problem.Gap", data: { from: v, to: v } });
+      if (count[v]! > 1)
+        problems.push({ table: table.key, entry: sev, field: "range", problem: "FRAY.Critical.Problem.Overlap", data: { after: v } });
     }
     const um = table.entries.filter((e) => e.severity === sev && e.um66).length;
-    if (um !== 1) problems.push({ table: table.key, entry: sev, field: "flags.fray.um66", problem: "FRAY.Critical.Problem.Um66Count", data: { count: um } });
+    if (um !== 1)
+      problems.push({
+        table: table.key,
+        entry: sev,
+        field: "flags.fray.um66",
+        problem: "FRAY.Critical.Problem.Um66Count",
+        data: { count: um },
+      });
   }
   return problems;
 }
@@ -336,16 +381,32 @@ export function checkCriticalTable(table: CriticalTable): TableProblem[] {
  * 100 read the 100 row, below 1 the 1 row (RULES.md).
  * @throws FrayError `FRAY.Error.TableGap` when the table has no row for the roll.
  */
-export function lookupCritical(table: CriticalTable, severity: Severity, value: number, unmodified: number): { entry: CriticalEntry; lookup: TableLookup } {
+export function lookupCritical(
+  table: CriticalTable,
+  severity: Severity,
+  value: number,
+  unmodified: number,
+): { entry: CriticalEntry; lookup: TableLookup } {
   const um = unmodified === 66 ? table.entries.find((e) => e.severity === severity && e.um66) : undefined;
   const read = Math.min(100, Math.max(1, value));
   const entry = um ?? table.entries.find((e) => e.severity === severity && !e.um66 && read >= e.range[0] && read <= e.range[1]);
   if (!entry) {
-    throw new FrayError("FRAY.Error.TableGap", { table: table.key, column: severity, value }, `${table.key} has no ${severity} entry for ${value}`);
+    throw new FrayError(
+      "FRAY.Error.TableGap",
+      { table: table.key, column: severity, value },
+      `${table.key} has no ${severity} entry for ${value}`,
+    );
   }
   return {
     entry,
-    lookup: { rule: um ? "CR-CRT-03" : "CR-CRT-02", table: table.key, column: severity, value, range: [...entry.range], result: entry.text },
+    lookup: {
+      rule: um ? "CR-CRT-03" : "CR-CRT-02",
+      table: table.key,
+      column: severity,
+      value,
+      range: [...entry.range],
+      result: entry.text,
+    },
   };
 }
 

@@ -58,7 +58,13 @@ export function limbsFor(c: HitboxCombatant, use: "dodge" | "parry" | HitboxWeap
  * damaged and the character is not `medicated`, a line taking away half of a positive bonus,
  * rounded in the character's disfavour (HB-DMG-03).
  */
-export function testBonus(c: HitboxCombatant, ability: AbilityId, skill: SkillId, limbs: readonly LimbId[], rule: Modifier["rule"]): Modifier[] {
+export function testBonus(
+  c: HitboxCombatant,
+  ability: AbilityId,
+  skill: SkillId,
+  limbs: readonly LimbId[],
+  rule: Modifier["rule"],
+): Modifier[] {
   const lines: Modifier[] = [
     { label: "FRAY.Mod.HitboxAbility", value: c.abilities[ability], rule, data: { ability: `FRAY.Hitbox.Ability.${ability}` } },
     { label: "FRAY.Mod.HitboxSkill", value: c.skills[skill], rule, data: { skill: `FRAY.Hitbox.Skill.${skill}` } },
@@ -66,7 +72,12 @@ export function testBonus(c: HitboxCombatant, ability: AbilityId, skill: SkillId
   const damaged = limbs.find((l) => isDamaged(c, l));
   const sum = sumModifiers(lines);
   if (damaged && !has(c, "medicated") && sum > 0) {
-    lines.push({ label: "FRAY.Mod.HitboxDamagedLimb", value: Math.floor(sum / 2) - sum, rule: "HB-DMG-03", data: { limb: `FRAY.Hitbox.${damaged}` } });
+    lines.push({
+      label: "FRAY.Mod.HitboxDamagedLimb",
+      value: Math.floor(sum / 2) - sum,
+      rule: "HB-DMG-03",
+      data: { limb: `FRAY.Hitbox.${damaged}` },
+    });
   }
   return lines;
 }
@@ -111,7 +122,11 @@ export function neverSawItComing(input: HitboxAttackInput): boolean {
 export function weaponOf(input: Pick<HitboxAttackInput, "attacker" | "weaponId">): HitboxWeapon {
   const weapon = input.attacker.weapons.find((w) => w.id === input.weaponId || w.name === input.weaponId);
   if (!weapon) {
-    throw new FrayError("FRAY.Error.NoWeapon", { weapon: input.weaponId, actor: input.attacker.name }, `${input.attacker.name} has no weapon "${input.weaponId}"`);
+    throw new FrayError(
+      "FRAY.Error.NoWeapon",
+      { weapon: input.weaponId, actor: input.attacker.name },
+      `${input.attacker.name} has no weapon "${input.weaponId}"`,
+    );
   }
   return weapon;
 }
@@ -123,7 +138,8 @@ export function weaponOf(input: Pick<HitboxAttackInput, "attacker" | "weaponId">
 export function circumstances(input: HitboxAttackInput, weapon: HitboxWeapon, options: HitboxOptions): Modifier[] {
   const s = input.situation ?? {};
   const mods: Modifier[] = [];
-  if (input.calledShot) mods.push({ label: "FRAY.Mod.HitboxCalled", value: -2, rule: "HB-MOD-03", data: { location: `FRAY.Hitbox.${input.calledShot}` } });
+  if (input.calledShot)
+    mods.push({ label: "FRAY.Mod.HitboxCalled", value: -2, rule: "HB-MOD-03", data: { location: `FRAY.Hitbox.${input.calledShot}` } });
   const rapid = rapidFireModifier(input.shots ?? 1, options.rapidFire);
   if (rapid) mods.push(rapid);
   if (s.targetProne ?? has(input.target, "prone")) mods.push({ label: "FRAY.Mod.HitboxProne", value: -1, rule: "HB-MOD-02" });
@@ -165,7 +181,10 @@ export function reactions(input: HitboxAttackInput, economy: Economy | undefined
         ? "FRAY.Reason.ReactionUsed"
         : undefined;
   const build = (id: "dodge" | "parry", reason: string | undefined): HitboxReactionOption => {
-    const mods = id === "dodge" ? testBonus(target, "dexterity", "dodge", limbsFor(target, "dodge"), "HB-ATK-03") : testBonus(target, "strength", "parry", limbsFor(target, "parry"), "HB-ATK-03");
+    const mods =
+      id === "dodge"
+        ? testBonus(target, "dexterity", "dodge", limbsFor(target, "dodge"), "HB-ATK-03")
+        : testBonus(target, "strength", "parry", limbsFor(target, "parry"), "HB-ATK-03");
     const n = sumModifiers(mods);
     return {
       id,
@@ -182,7 +201,11 @@ export function reactions(input: HitboxAttackInput, economy: Economy | undefined
   const prone = s.targetProne ?? has(target, "prone");
   const dodgeReason =
     common ??
-    (prone ? "FRAY.Reason.HitboxProne" : limbsFor(target, "dodge").some((l) => isDisabled(target, l)) ? "FRAY.Reason.HitboxLimbDisabled" : undefined);
+    (prone
+      ? "FRAY.Reason.HitboxProne"
+      : limbsFor(target, "dodge").some((l) => isDisabled(target, l))
+        ? "FRAY.Reason.HitboxLimbDisabled"
+        : undefined);
   const parryReason =
     common ??
     (target.held.length === 0
@@ -206,7 +229,8 @@ export function baseDifficulty(): Difficulty {
  */
 export function reactionDifficulty(id: "dodge" | "parry", total: number, options: Pick<HitboxOptions, "reactionFloor">): Difficulty {
   const mods: Modifier[] = [];
-  if (options.reactionFloor && total < BASE_DIFFICULTY) mods.push({ label: "FRAY.Mod.HitboxReactionFloor", value: BASE_DIFFICULTY - total, rule: "HB-ATK-03" });
+  if (options.reactionFloor && total < BASE_DIFFICULTY)
+    mods.push({ label: "FRAY.Mod.HitboxReactionFloor", value: BASE_DIFFICULTY - total, rule: "HB-ATK-03" });
   return difficulty({ label: `FRAY.Hitbox.Base.${id}`, value: total, rule: "HB-ATK-03" }, mods);
 }
 
@@ -220,31 +244,63 @@ export function reactionDifficulty(id: "dodge" | "parry", total: number, options
  *   `calledShot`, `rangeFeet` or `shots`), `FRAY.Error.HitboxOutOfRange`, `FRAY.Error.HitboxShots`,
  *   `FRAY.Error.ReactionUnavailable` (a declared reaction the defender cannot make).
  */
-export function planAttack(input: HitboxAttackInput, options: HitboxOptions, economy?: Economy): AttackPlan & { reaction?: HitboxReactionOption } {
+export function planAttack(
+  input: HitboxAttackInput,
+  options: HitboxOptions,
+  economy?: Economy,
+): AttackPlan & { reaction?: HitboxReactionOption } {
   const { attacker, target } = input;
   if (isDown(attacker)) throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
   const weapon = weaponOf(input);
   const disabled = limbsFor(attacker, weapon).find((l) => isDisabled(attacker, l));
   if (disabled) {
-    throw new FrayError("FRAY.Error.HitboxLimbDisabled", { actor: attacker.name, limb: `FRAY.Hitbox.${disabled}` }, `${attacker.name} cannot use the ${disabled}`);
+    throw new FrayError(
+      "FRAY.Error.HitboxLimbDisabled",
+      { actor: attacker.name, limb: `FRAY.Hitbox.${disabled}` },
+      `${attacker.name} cannot use the ${disabled}`,
+    );
   }
   if (input.calledShot !== undefined && (!isHitbox(input.calledShot) || input.calledShot === "torso")) {
-    throw new FrayError("FRAY.Error.Field", { field: "calledShot", expected: CALLABLE.join(", ") }, `Cannot call a shot at "${String(input.calledShot)}"`);
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "calledShot", expected: CALLABLE.join(", ") },
+      `Cannot call a shot at "${String(input.calledShot)}"`,
+    );
   }
   if (input.rangeFeet !== undefined) {
     if (!Number.isFinite(input.rangeFeet) || input.rangeFeet < 0) {
-      throw new FrayError("FRAY.Error.Field", { field: "rangeFeet", expected: "feet, 0 or more" }, `Field "rangeFeet": expected feet, 0 or more`);
+      throw new FrayError(
+        "FRAY.Error.Field",
+        { field: "rangeFeet", expected: "feet, 0 or more" },
+        `Field "rangeFeet": expected feet, 0 or more`,
+      );
     }
     if (input.rangeFeet > weapon.rangeFeet) {
-      throw new FrayError("FRAY.Error.HitboxOutOfRange", { weapon: weapon.name, feet: shownFeet(input.rangeFeet), max: weapon.rangeFeet }, `${weapon.name} does not reach ${input.rangeFeet} ft (${weapon.rangeFeet} ft)`);
+      throw new FrayError(
+        "FRAY.Error.HitboxOutOfRange",
+        { weapon: weapon.name, feet: shownFeet(input.rangeFeet), max: weapon.rangeFeet },
+        `${weapon.name} does not reach ${input.rangeFeet} ft (${weapon.rangeFeet} ft)`,
+      );
     }
   }
   const shots = input.shots ?? 1;
-  if (!Number.isInteger(shots) || shots < 1) throw new FrayError("FRAY.Error.Field", { field: "shots", expected: "a whole number of shots, 1 or more" }, `Field "shots": expected 1 or more`);
+  if (!Number.isInteger(shots) || shots < 1)
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "shots", expected: "a whole number of shots, 1 or more" },
+      `Field "shots": expected 1 or more`,
+    );
   if (shots > weapon.maxShots) {
-    throw new FrayError("FRAY.Error.HitboxShots", { weapon: weapon.name, shots, max: weapon.maxShots }, `${weapon.name} fires at most ${weapon.maxShots} shot(s) a turn`);
+    throw new FrayError(
+      "FRAY.Error.HitboxShots",
+      { weapon: weapon.name, shots, max: weapon.maxShots },
+      `${weapon.name} fires at most ${weapon.maxShots} shot(s) a turn`,
+    );
   }
-  const modifiers = [...testBonus(attacker, weapon.ability, weapon.skill, limbsFor(attacker, weapon), "HB-ATK-02"), ...circumstances(input, weapon, options)];
+  const modifiers = [
+    ...testBonus(attacker, weapon.ability, weapon.skill, limbsFor(attacker, weapon), "HB-ATK-02"),
+    ...circumstances(input, weapon, options),
+  ];
   const plan: AttackPlan & { reaction?: HitboxReactionOption } = {
     ruleset: "hitbox",
     attackerId: attacker.id,
@@ -288,7 +344,12 @@ export interface HitboxAttackResult extends AttackResult {
  * `reactionTies: defender` setting). A hit rolls the location on the called-shot table for a called
  * shot (HB-LOC-02), else on the regular table (HB-LOC-01).
  */
-export async function resolveAttack(plan: AttackPlan, input: HitboxAttackInput, dice: DiceRoller, options: HitboxOptions): Promise<HitboxAttackResult> {
+export async function resolveAttack(
+  plan: AttackPlan,
+  input: HitboxAttackInput,
+  dice: DiceRoller,
+  options: HitboxOptions,
+): Promise<HitboxAttackResult> {
   const check = await rollCheck(dice, plan.modifiers, "FRAY.Roll.Attack");
   let rolled = input.rolledReaction;
   let rolledNow = false;

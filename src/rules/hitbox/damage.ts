@@ -1,7 +1,17 @@
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { AttackResult, DamagePacket } from "../core/ruleset.js";
-import { sumModifiers, type CheckResult, type DamageReport, type DamageStep, type ForcedCheck, type LastingEffect, type Modifier, type Track, type VitalState } from "../core/types.js";
+import {
+  sumModifiers,
+  type CheckResult,
+  type DamageReport,
+  type DamageStep,
+  type ForcedCheck,
+  type LastingEffect,
+  type Modifier,
+  type Track,
+  type VitalState,
+} from "../core/types.js";
 import { neverSawItComing, weaponOf } from "./attack.js";
 import type { HitboxAttackInput } from "./input.js";
 import { HITBOXES, isHitbox, LETHAL_HITBOXES, VITAL_HITBOXES, type HitboxCombatant, type HitboxId } from "./model.js";
@@ -11,7 +21,12 @@ import type { HitboxOptions } from "./options.js";
 export const BLACKOUT_DIFFICULTY = 12;
 
 /** The forced check a hit can call for: Blackout (Fortitude) 12 (HB-DMG-04). */
-export const BLACKOUT_CHECK: ForcedCheck = { id: "blackout", label: "FRAY.Hitbox.Blackout", rule: "HB-DMG-04", difficulty: BLACKOUT_DIFFICULTY };
+export const BLACKOUT_CHECK: ForcedCheck = {
+  id: "blackout",
+  label: "FRAY.Hitbox.Blackout",
+  rule: "HB-DMG-04",
+  difficulty: BLACKOUT_DIFFICULTY,
+};
 
 /**
  * The points of damage a landed attack deals (HB-DMG-02, HB-ATK-05): the weapon's damage, its
@@ -23,12 +38,26 @@ export async function rollDamage(result: AttackResult, input: HitboxAttackInput,
   if (!result.lands) throw new FrayError("FRAY.Error.NoHit", {}, "The attack did not land: there is no damage to roll");
   const weapon = weaponOf(input);
   const parts: number[] = [weapon.damage];
-  const steps: DamageStep[] = [{ rule: "HB-DMG-02", label: "FRAY.Step.HitboxWeaponDamage", value: weapon.damage, remaining: weapon.damage, data: { weapon: weapon.name } }];
+  const steps: DamageStep[] = [
+    {
+      rule: "HB-DMG-02",
+      label: "FRAY.Step.HitboxWeaponDamage",
+      value: weapon.damage,
+      remaining: weapon.damage,
+      data: { weapon: weapon.name },
+    },
+  ];
   let total = weapon.damage;
   if (weapon.closeBonus && input.rangeFeet !== undefined && input.rangeFeet <= weapon.closeBonus.withinFeet) {
     total += weapon.closeBonus.points;
     parts.push(weapon.closeBonus.points);
-    steps.push({ rule: "HB-DMG-02", label: "FRAY.Step.HitboxCloseBonus", value: weapon.closeBonus.points, remaining: total, data: { feet: weapon.closeBonus.withinFeet } });
+    steps.push({
+      rule: "HB-DMG-02",
+      label: "FRAY.Step.HitboxCloseBonus",
+      value: weapon.closeBonus.points,
+      remaining: total,
+      data: { feet: weapon.closeBonus.withinFeet },
+    });
   }
   if (neverSawItComing(input)) {
     total += 1;
@@ -117,7 +146,11 @@ export function applyVitals(c: HitboxCombatant, state: VitalState): HitboxCombat
 export function applyDamage(target: HitboxCombatant, packet: DamagePacket, options: HitboxOptions): DamageReport {
   const location = packet.location;
   if (!isHitbox(location)) {
-    throw new FrayError("FRAY.Error.Field", { field: "location", expected: HITBOXES.join(", ") }, `Damage needs a hitbox, got "${String(location)}"`);
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "location", expected: HITBOXES.join(", ") },
+      `Damage needs a hitbox, got "${String(location)}"`,
+    );
   }
   const before = vitals(target);
   const after = vitals(target);
@@ -204,7 +237,12 @@ export interface BlackoutResult {
  */
 export async function blackoutTest(c: HitboxCombatant, dice: DiceRoller): Promise<BlackoutResult> {
   const mods: Modifier[] = [
-    { label: "FRAY.Mod.HitboxAbility", value: c.abilities.fortitude, rule: "HB-DMG-04", data: { ability: "FRAY.Hitbox.Ability.fortitude" } },
+    {
+      label: "FRAY.Mod.HitboxAbility",
+      value: c.abilities.fortitude,
+      rule: "HB-DMG-04",
+      data: { ability: "FRAY.Hitbox.Ability.fortitude" },
+    },
     { label: "FRAY.Mod.HitboxSkill", value: c.skills.blackout, rule: "HB-DMG-04", data: { skill: "FRAY.Hitbox.Skill.blackout" } },
   ];
   const roll = await dice.roll("2d6", "FRAY.Roll.Blackout");

@@ -31,7 +31,16 @@ export {
   type HitboxAttackResult,
   type HitboxReactionOption,
 } from "./attack.js";
-export { BLACKOUT_CHECK, BLACKOUT_DIFFICULTY, SHOCK_EFFECT, applyVitals, armorTracks, blackoutTest, shockEffect, type BlackoutResult } from "./damage.js";
+export {
+  BLACKOUT_CHECK,
+  BLACKOUT_DIFFICULTY,
+  SHOCK_EFFECT,
+  applyVitals,
+  armorTracks,
+  blackoutTest,
+  shockEffect,
+  type BlackoutResult,
+} from "./damage.js";
 export {
   HITBOX_ACTIONS,
   HITBOX_REACTIONS,

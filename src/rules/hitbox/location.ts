@@ -38,7 +38,12 @@ export const CALLABLE: readonly Exclude<HitboxId, "torso">[] = HITBOXES.filter((
  */
 export function regularLocation(total: number): HitboxId {
   const row = REGULAR_LOCATIONS.find((r) => total >= r.from && total <= r.to);
-  if (!row) throw new FrayError("FRAY.Error.Field", { field: "location", expected: "a 2d6 total from 2 to 12" }, `No hitbox for a roll of ${total}`);
+  if (!row)
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "location", expected: "a 2d6 total from 2 to 12" },
+      `No hitbox for a roll of ${total}`,
+    );
   return row.hitbox;
 }
 

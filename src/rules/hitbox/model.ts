@@ -195,11 +195,15 @@ export function parseArmor(raw: unknown, path = "armor"): HitboxArmor {
     const src = raw[key] ?? {};
     if (!isRecord(src)) throw fieldError(`${path}.${key}`, "points per hitbox");
     for (const k of Object.keys(src)) if (!isHitbox(k)) throw fieldError(`${path}.${key}.${k}`, HITBOXES.join(", "));
-    return Object.fromEntries(HITBOXES.map((h) => [h, int(src, h, `${path}.${key}`, 0, 0, "whole armor points, 0 or more")])) as Record<HitboxId, number>;
+    return Object.fromEntries(HITBOXES.map((h) => [h, int(src, h, `${path}.${key}`, 0, 0, "whole armor points, 0 or more")])) as Record<
+      HitboxId,
+      number
+    >;
   };
   const protection = read("protection");
   const damage = read("damage");
-  for (const h of HITBOXES) if (damage[h] > protection[h]) throw fieldError(`${path}.damage.${h}`, `at most ${protection[h]} (the piece's protection there)`);
+  for (const h of HITBOXES)
+    if (damage[h] > protection[h]) throw fieldError(`${path}.damage.${h}`, `at most ${protection[h]} (the piece's protection there)`);
   const name = str(raw, "name", path, "armor");
   return { id: str(raw, "id", path, name), name, protection, damage };
 }
@@ -223,11 +227,17 @@ export function parseCombatant(raw: unknown, path = "combatant", options: ParseO
   checkRuleset(raw, path);
   const abilitiesRaw = raw.abilities;
   if (!isRecord(abilitiesRaw)) throw fieldError(`${path}.abilities`, "strength, dexterity and fortitude");
-  const abilities = Object.fromEntries(ABILITIES.map((a) => [a, int(abilitiesRaw, a, `${path}.abilities`, undefined, -10, "a whole number")])) as Record<AbilityId, number>;
+  const abilities = Object.fromEntries(
+    ABILITIES.map((a) => [a, int(abilitiesRaw, a, `${path}.abilities`, undefined, -10, "a whole number")]),
+  ) as Record<AbilityId, number>;
   const skillsRaw = raw.skills ?? {};
   if (!isRecord(skillsRaw)) throw fieldError(`${path}.skills`, "skill ratings by name");
-  for (const k of Object.keys(skillsRaw)) if (!(SKILLS as readonly string[]).includes(k)) throw fieldError(`${path}.skills.${k}`, SKILLS.join(", "));
-  const skills = Object.fromEntries(SKILLS.map((s) => [s, int(skillsRaw, s, `${path}.skills`, 0, -10, "a whole number")])) as Record<SkillId, number>;
+  for (const k of Object.keys(skillsRaw))
+    if (!(SKILLS as readonly string[]).includes(k)) throw fieldError(`${path}.skills.${k}`, SKILLS.join(", "));
+  const skills = Object.fromEntries(SKILLS.map((s) => [s, int(skillsRaw, s, `${path}.skills`, 0, -10, "a whole number")])) as Record<
+    SkillId,
+    number
+  >;
   const capacity = defaultCapacity(options.hitboxPoints ?? 2);
   const boxesRaw = raw.hitboxes ?? {};
   if (!isRecord(boxesRaw)) throw fieldError(`${path}.hitboxes`, "{ value, max } per hitbox");
@@ -263,7 +273,9 @@ export function parseCombatant(raw: unknown, path = "combatant", options: ParseO
     mainHand: oneOf(raw, "mainHand", path, ["right", "left"] as const, "right"),
     held,
     conditions: list(raw, "conditions", path).map(String),
-    ...(raw.shockTurnsLeft === undefined || raw.shockTurnsLeft === null ? {} : { shockTurnsLeft: int(raw, "shockTurnsLeft", path, undefined, 0, "whole turns, 0 or more") }),
+    ...(raw.shockTurnsLeft === undefined || raw.shockTurnsLeft === null
+      ? {}
+      : { shockTurnsLeft: int(raw, "shockTurnsLeft", path, undefined, 0, "whole turns, 0 or more") }),
   };
 }
 

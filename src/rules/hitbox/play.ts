@@ -143,7 +143,14 @@ export function situationFields(context: SituationContext<HitboxCombatant>): Sit
   const weapon = weaponOf({ attacker: context.attacker, weaponId: context.weaponId });
   const target = context.target;
   const has = (condition: string) => target?.conditions.includes(condition) ?? false;
-  const flag = (id: Flag, rule: RuleId, value: boolean): SituationField => ({ id, label: label(id), rule, kind: "boolean", default: value, perTarget: true });
+  const flag = (id: Flag, rule: RuleId, value: boolean): SituationField => ({
+    id,
+    label: label(id),
+    rule,
+    kind: "boolean",
+    default: value,
+    perTarget: true,
+  });
   const fields: SituationField[] = [
     {
       id: "calledShot",
@@ -156,7 +163,17 @@ export function situationFields(context: SituationContext<HitboxCombatant>): Sit
     },
   ];
   if (weapon.maxShots > 1) {
-    fields.push({ id: "shots", label: label("shots"), rule: "HB-MOD-03", kind: "number", min: 1, max: weapon.maxShots, step: 1, default: 1, perTarget: false });
+    fields.push({
+      id: "shots",
+      label: label("shots"),
+      rule: "HB-MOD-03",
+      kind: "number",
+      min: 1,
+      max: weapon.maxShots,
+      step: 1,
+      default: 1,
+      perTarget: false,
+    });
   }
   fields.push(
     flag("halfHidden", "HB-MOD-02", false),
@@ -195,7 +212,14 @@ export const HITBOX_REACTIONS: readonly ActionDef[] = (["dodge", "parry"] as con
  * parry uses the reaction.
  */
 export function actionDefs(c: HitboxCombatant): ActionDef[] {
-  const moves: ActionDef[] = movement(c).map((b) => ({ id: b.id, label: b.label, rule: b.rule, kind: "move", cost: b.cost, target: "none" }));
+  const moves: ActionDef[] = movement(c).map((b) => ({
+    id: b.id,
+    label: b.label,
+    rule: b.rule,
+    kind: "move",
+    cost: b.cost,
+    target: "none",
+  }));
   const quick: ActionDef[] = QUICK_ACTIONS.map((id) => ({
     id,
     label: `FRAY.Hitbox.Play.Action.${id}`,
@@ -221,7 +245,14 @@ export function conditionSpecs(): ConditionSpec[] {
     { id: "unaware", label: "FRAY.Condition.unaware", icon: "icons/svg/blind.svg", rule: "HB-ATK-05", duration: "permanent" },
     { id: "medicated", label: "FRAY.Condition.medicated", icon: "icons/svg/regen.svg", rule: "HB-DMG-03", duration: "permanent" },
     { id: "shock", label: "FRAY.Condition.shock", icon: "icons/svg/paralysis.svg", rule: "HB-DMG-04", duration: "permanent", out: true },
-    { id: "unconscious", label: "FRAY.Condition.unconscious", icon: "icons/svg/unconscious.svg", rule: "HB-DMG-04", duration: "permanent", out: true },
+    {
+      id: "unconscious",
+      label: "FRAY.Condition.unconscious",
+      icon: "icons/svg/unconscious.svg",
+      rule: "HB-DMG-04",
+      duration: "permanent",
+      out: true,
+    },
     { id: "dead", label: "FRAY.Condition.dead", icon: "icons/svg/skull.svg", rule: "HB-DMG-01", duration: "permanent", out: true },
   ];
 }
@@ -249,7 +280,10 @@ export function vitalsUpdate(state: VitalState): VitalsUpdate {
  * change, the pieces used up in the order they are worn (as `applyVitals`). For
  * `Actor.updateEmbeddedDocuments("Item", ...)`, next to {@link vitalsUpdate}.
  */
-export function armorItemUpdates(c: HitboxCombatant, after: HitboxCombatant): { _id: string; system: { damage: Record<HitboxId, number> } }[] {
+export function armorItemUpdates(
+  c: HitboxCombatant,
+  after: HitboxCombatant,
+): { _id: string; system: { damage: Record<HitboxId, number> } }[] {
   return after.armor
     .filter((piece, i) => HITBOXES.some((h) => piece.damage[h] !== c.armor[i]?.damage[h]))
     .map((piece) => ({ _id: piece.id, system: { damage: { ...piece.damage } } }));
@@ -329,7 +363,13 @@ export function afterAction(c: HitboxCombatant, outcome: ActionOutcome, economy:
     return { combatant: next, economy: left, events };
   }
   const def = actionDefs(c).find((a) => a.id === outcome.id);
-  if (!def) throw fieldError("outcome.id", `one of ${actionDefs(c).map((a) => a.id).join(", ")}`);
+  if (!def)
+    throw fieldError(
+      "outcome.id",
+      `one of ${actionDefs(c)
+        .map((a) => a.id)
+        .join(", ")}`,
+    );
   if ((QUICK_ACTIONS as readonly string[]).includes(def.id)) {
     const id = def.id as QuickActionId;
     if (id === "prone") {
@@ -358,7 +398,8 @@ export function forcedCheckDue(c: HitboxCombatant, forced: ForcedCheck): boolean
  */
 export async function forcedCheck(c: HitboxCombatant, forced: ForcedCheck, dice: DiceRoller): Promise<ForcedCheckResult> {
   if (forced.id !== "blackout") throw fieldError("forced.id", "blackout");
-  if (!forcedCheckDue(c, forced)) throw new FrayError("FRAY.Error.HitboxNoBlackout", { actor: c.name }, `${c.name} is already in shock or dead: no Blackout test`);
+  if (!forcedCheckDue(c, forced))
+    throw new FrayError("FRAY.Error.HitboxNoBlackout", { actor: c.name }, `${c.name} is already in shock or dead: no Blackout test`);
   const test = await blackoutTest(c, dice);
   const before = vitals(c);
   const after = vitals(test.after);

@@ -5,7 +5,25 @@
  */
 import * as v from "valibot";
 import { RULESET_BOUNDS } from "../core/bounds.js";
-import { bounded, check, checkResultSchema, choice, commonStatsEntries, flag, list, opt, optionsSchema, safeName, some, storedTrack, strict, text, track, type Fits, type Is } from "../core/validate.js";
+import {
+  bounded,
+  check,
+  checkResultSchema,
+  choice,
+  commonStatsEntries,
+  flag,
+  list,
+  opt,
+  optionsSchema,
+  safeName,
+  some,
+  storedTrack,
+  strict,
+  text,
+  track,
+  type Fits,
+  type Is,
+} from "../core/validate.js";
 import type { HitboxAttackInput, HitboxSituation } from "./input.js";
 import { ABILITIES, HITBOXES, SKILLS, type HitboxArmor, type HitboxCombatant, type HitboxWeapon } from "./model.js";
 import { HITBOX_OPTIONS } from "./options.js";
@@ -23,7 +41,10 @@ export const weaponSchema = strict({
   skill: choice(SKILLS),
   damage: bounded(B.damage),
   closeBonus: opt(strict({ withinFeet: bounded(B.weaponRangeFeet), points: bounded(B.closeBonus) })),
-  hands: v.pipe(bounded(B.hands), v.transform((n) => n as 1 | 2)),
+  hands: v.pipe(
+    bounded(B.hands),
+    v.transform((n) => n as 1 | 2),
+  ),
   maxShots: bounded(B.shots),
   rangeFeet: bounded(B.weaponRangeFeet),
   canParry: flag(),

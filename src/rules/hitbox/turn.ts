@@ -28,7 +28,12 @@ export interface TurnWindow {
  * @throws FrayError `FRAY.Error.Field` (field `turns`) for a negative or fractional duration.
  */
 export function durationWindow(startedOn: number, turns: number): TurnWindow {
-  if (!Number.isInteger(turns) || turns < 0) throw new FrayError("FRAY.Error.Field", { field: "turns", expected: "a whole number of turns, 0 or more" }, `Field "turns": expected 0 or more`);
+  if (!Number.isInteger(turns) || turns < 0)
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "turns", expected: "a whole number of turns, 0 or more" },
+      `Field "turns": expected 0 or more`,
+    );
   return { from: startedOn + 1, to: startedOn + turns };
 }
 
@@ -134,11 +139,17 @@ export interface ResolutionStep {
 export function checkDeclarations(declarations: readonly Declaration[], participants: readonly string[]): void {
   const seen = new Set<string>();
   for (const d of declarations) {
-    if (!participants.includes(d.actor)) throw new FrayError("FRAY.Error.HitboxDeclaration", { actor: d.actor }, `"${d.actor}" is not in this fight`);
+    if (!participants.includes(d.actor))
+      throw new FrayError("FRAY.Error.HitboxDeclaration", { actor: d.actor }, `"${d.actor}" is not in this fight`);
     if (seen.has(d.actor)) throw new FrayError("FRAY.Error.HitboxDeclaration", { actor: d.actor }, `"${d.actor}" declared twice this turn`);
     seen.add(d.actor);
     d.quick.forEach((q, i) => {
-      if (!(QUICK_ACTIONS as readonly string[]).includes(q.id)) throw new FrayError("FRAY.Error.Field", { field: `${d.actor}.quick[${i}]`, expected: QUICK_ACTIONS.join(", ") }, `Unknown quick action "${q.id}"`);
+      if (!(QUICK_ACTIONS as readonly string[]).includes(q.id))
+        throw new FrayError(
+          "FRAY.Error.Field",
+          { field: `${d.actor}.quick[${i}]`, expected: QUICK_ACTIONS.join(", ") },
+          `Unknown quick action "${q.id}"`,
+        );
     });
   }
 }
@@ -191,7 +202,9 @@ export function quickAction(c: HitboxCombatant, q: QuickAction, out: boolean): H
       return { ...c, held: c.held.filter((h) => h !== id) };
     }
     case "prone":
-      return c.conditions.includes("goingProne") || c.conditions.includes("prone") ? c : { ...c, conditions: [...c.conditions, "goingProne"] };
+      return c.conditions.includes("goingProne") || c.conditions.includes("prone")
+        ? c
+        : { ...c, conditions: [...c.conditions, "goingProne"] };
     default:
       return c;
   }

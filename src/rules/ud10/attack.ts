@@ -47,7 +47,10 @@ export interface SituationDefaults {
  * `aiming1`, `aiming2`) and the target (`surprised`, `crouching`, `prone`, `moving`) (UD-ATK-03,
  * UD-ATK-04). A flag the attack gives wins over these.
  */
-export function situationDefaults(attacker: Pick<Ud10Combatant, "conditions">, target: Pick<Ud10Combatant, "conditions">): SituationDefaults {
+export function situationDefaults(
+  attacker: Pick<Ud10Combatant, "conditions">,
+  target: Pick<Ud10Combatant, "conditions">,
+): SituationDefaults {
   const a = (s: string) => attacker.conditions.includes(s);
   const t = (s: string) => target.conditions.includes(s);
   return {
@@ -66,12 +69,20 @@ export function situationDefaults(attacker: Pick<Ud10Combatant, "conditions">, t
 export function weaponAndMode(input: Ud10AttackInput): { weapon: Ud10Weapon; mode?: FiringMode } {
   const weapon = input.attacker.weapons.find((w) => w.id === input.weaponId || w.name === input.weaponId);
   if (!weapon) {
-    throw new FrayError("FRAY.Error.NoWeapon", { weapon: input.weaponId, actor: input.attacker.name }, `${input.attacker.name} has no weapon "${input.weaponId}"`);
+    throw new FrayError(
+      "FRAY.Error.NoWeapon",
+      { weapon: input.weaponId, actor: input.attacker.name },
+      `${input.attacker.name} has no weapon "${input.weaponId}"`,
+    );
   }
   if (!input.modeId || input.modeId === "standard") return { weapon };
   const mode = weapon.modes.find((m) => m.id === input.modeId);
   if (!mode) {
-    throw new FrayError("FRAY.Error.NoMode", { mode: input.modeId, weapon: weapon.name }, `${weapon.name} has no firing mode "${input.modeId}"`);
+    throw new FrayError(
+      "FRAY.Error.NoMode",
+      { mode: input.modeId, weapon: weapon.name },
+      `${weapon.name} has no firing mode "${input.modeId}"`,
+    );
   }
   return { weapon, mode };
 }
@@ -174,7 +185,12 @@ export function planAttack(input: Ud10AttackInput, options: Ud10Options, economy
     const range = input.rangeMetres ?? 0;
     const penalty = rangePenalty(range, weapon.rangeIncrement);
     if (penalty) {
-      mods.push({ label: "FRAY.Mod.Range", value: penalty, rule: "UD-RNG-01", data: { range: Math.round(range * 10) / 10, increment: weapon.rangeIncrement } });
+      mods.push({
+        label: "FRAY.Mod.Range",
+        value: penalty,
+        rule: "UD-RNG-01",
+        data: { range: Math.round(range * 10) / 10, increment: weapon.rangeIncrement },
+      });
     }
   }
   if (s.misc) mods.push({ label: "FRAY.Mod.Misc", value: s.misc, rule: "UD-ATK-01" });
@@ -249,7 +265,11 @@ export function reactionOutcome(id: ReactionOption["id"], check: CheckResult, at
  * Rolls a reaction the defender makes against an attack of `attackTotal` (UD-REA-02 to
  * UD-REA-04): the d10 with the option's modifiers, weighed by {@link reactionOutcome}.
  */
-export async function resolveReaction(option: Pick<ReactionOption, "id" | "modifiers">, attackTotal: number, dice: DiceRoller): Promise<ReactionResult> {
+export async function resolveReaction(
+  option: Pick<ReactionOption, "id" | "modifiers">,
+  attackTotal: number,
+  dice: DiceRoller,
+): Promise<ReactionResult> {
   const check = await rollCheck(dice, CHECK_DICE, option.modifiers, `FRAY.Roll.${option.id === "parry" ? "Parry" : "Dodge"}`);
   return reactionOutcome(option.id, check, attackTotal);
 }

@@ -13,7 +13,12 @@ import { armorFor } from "./zones.js";
  * fixed points + N d10, every 10 rolled again and added (UD-DMG-01, UD-RNG-02).
  * @throws FrayError `FRAY.Error.NoHit` when the attack did not land.
  */
-export async function rollDamage(result: AttackResult, input: Ud10AttackInput, dice: DiceRoller, options: Ud10Options): Promise<DamagePacket> {
+export async function rollDamage(
+  result: AttackResult,
+  input: Ud10AttackInput,
+  dice: DiceRoller,
+  options: Ud10Options,
+): Promise<DamagePacket> {
   if (!result.lands) throw new FrayError("FRAY.Error.NoHit", {}, "The attack did not land: there is no damage to roll");
   const { weapon, mode } = weaponAndMode(input);
   const roll = await dice.roll(damageFormula(mode?.damage ?? weapon.damage), "FRAY.Roll.Damage");
@@ -51,7 +56,14 @@ export function applyDamage(target: Ud10Combatant, packet: DamagePacket, options
   const rating = Math.max(0, armor.rating - pen);
   const armorData = { zone: armor.zone ? `FRAY.Zone.${armor.zone}` : "FRAY.Zone.averaged", rating: armor.rating, penetration: pen };
   if (pen && armor.rating) {
-    steps.push({ rule: "UD-DMG-05", label: "FRAY.Step.Penetration", value: Math.min(pen, armor.rating), remaining, data: armorData, informational: true });
+    steps.push({
+      rule: "UD-DMG-05",
+      label: "FRAY.Step.Penetration",
+      value: Math.min(pen, armor.rating),
+      remaining,
+      data: armorData,
+      informational: true,
+    });
   }
   const absorbed = Math.min(remaining, rating);
   remaining -= absorbed;
@@ -64,7 +76,13 @@ export function applyDamage(target: Ud10Combatant, packet: DamagePacket, options
     remaining -= epLoss;
     const ep = after.ep!;
     ep.value = Math.max(0, ep.value - epLoss);
-    steps.push({ rule: "UD-DMG-03", label: "FRAY.Step.Buffer", value: epLoss, remaining, data: { buffer: armor.buffer, penetration: pen, ep: ep.value } });
+    steps.push({
+      rule: "UD-DMG-03",
+      label: "FRAY.Step.Buffer",
+      value: epLoss,
+      remaining,
+      data: { buffer: armor.buffer, penetration: pen, ep: ep.value },
+    });
   }
   const con = Math.min(remaining, Math.max(0, target.attributes.CON));
   remaining -= con;

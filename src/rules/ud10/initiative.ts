@@ -27,7 +27,14 @@ export async function rollInitiative(members: Ud10Combatant[], dice: DiceRoller)
   const leader = members.reduce((best, c) => (initiativeValue(c) > initiativeValue(best) ? c : best));
   const value = initiativeValue(leader);
   const roll = await dice.roll("1d10", "FRAY.Roll.Initiative");
-  const mods = [{ label: leader.skills.initiative.trained ? "FRAY.Mod.Skill" : "FRAY.Mod.Untrained", value, rule: "UD-INI-01" as const, data: { skill: "FRAY.Skill.initiative", attribute: "DEX" } }];
+  const mods = [
+    {
+      label: leader.skills.initiative.trained ? "FRAY.Mod.Skill" : "FRAY.Mod.Untrained",
+      value,
+      rule: "UD-INI-01" as const,
+      data: { skill: "FRAY.Skill.initiative", attribute: "DEX" },
+    },
+  ];
   const total = roll.total + value;
   return {
     members: members.map((m) => m.id),

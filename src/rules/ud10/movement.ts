@@ -81,7 +81,11 @@ export interface Disengagement {
  * whole round: movement, action and reaction (UD-OPT-02).
  * @throws FrayError `FRAY.Error.OptionOff` when the chosen optional rule is off.
  */
-export function disengage(engaged: Ud10Combatant[], mode: "flee" | "retreat", options: Pick<Ud10Options, "fleeing" | "retreat">): Disengagement {
+export function disengage(
+  engaged: Ud10Combatant[],
+  mode: "flee" | "retreat",
+  options: Pick<Ud10Options, "fleeing" | "retreat">,
+): Disengagement {
   if (mode === "flee") {
     if (!options.fleeing) throw new FrayError("FRAY.Error.OptionOff", { option: "FRAY.Option.fleeing.label" }, "The fleeing rule is off");
     return { mode, rule: "UD-OPT-01", cost: { slots: { movement: 1 } }, freeAttacks: engaged.map((c) => c.id) };
@@ -117,7 +121,12 @@ function largerSlots(a: ActionCost, b: ActionCost): Record<string, number> {
  *   ({@link disengage}), so a 1.5 m step away from an engaged opponent pays the movement when
  *   fleeing (UD-OPT-01) and the whole round when retreating (UD-OPT-02).
  */
-export function movementCharge(c: Ud10Combatant, fromMetres: number, toMetres: number, more: { paid?: ActionCost; also?: ActionCost } = {}): ActionCost {
+export function movementCharge(
+  c: Ud10Combatant,
+  fromMetres: number,
+  toMetres: number,
+  more: { paid?: ActionCost; also?: ActionCost } = {},
+): ActionCost {
   const paid = largerSlots(more.paid ?? movementCost(c, fromMetres), {});
   const due = largerSlots(movementCost(c, toMetres), more.also ?? {});
   const slots: Record<string, number> = {};

@@ -51,7 +51,13 @@ export function ud10Situation(context: SituationContext<Ud10Combatant>): Situati
   const weapon = weaponOf(context.attacker, context.weaponId);
   const target: Pick<Ud10Combatant, "conditions"> = context.target ?? { conditions: [] };
   const d = situationDefaults(context.attacker, target);
-  const flag = (id: keyof Ud10Situation | "immobilized", label: string, rule: SituationField["rule"], value: boolean, perTarget: boolean): SituationField => ({
+  const flag = (
+    id: keyof Ud10Situation | "immobilized",
+    label: string,
+    rule: SituationField["rule"],
+    value: boolean,
+    perTarget: boolean,
+  ): SituationField => ({
     id,
     label,
     rule,
@@ -71,7 +77,18 @@ export function ud10Situation(context: SituationContext<Ud10Combatant>): Situati
       flag("targetMoving", "FRAY.Flow.Dialog.TargetMoving", "UD-ATK-04", d.targetMoving, true),
       flag("shooterMoving", "FRAY.Flow.Dialog.ShooterMoving", "UD-ATK-04", d.shooterMoving, false),
       flag("badVisibility", "FRAY.Flow.Dialog.BadVisibility", "UD-ATK-04", false, false),
-      { id: "aim", label: "FRAY.Flow.Dialog.Aim", hint: "FRAY.Situation.Ud10.AimHint", rule: "UD-ATK-04", kind: "number", min: 0, max: 2, step: 1, default: d.aim, perTarget: false },
+      {
+        id: "aim",
+        label: "FRAY.Flow.Dialog.Aim",
+        hint: "FRAY.Situation.Ud10.AimHint",
+        rule: "UD-ATK-04",
+        kind: "number",
+        min: 0,
+        max: 2,
+        step: 1,
+        default: d.aim,
+        perTarget: false,
+      },
     );
   }
   fields.push(
@@ -148,7 +165,8 @@ function readSituation(raw: Raw, fields: SituationField[]): SituationValues {
     } else {
       const min = field.min ?? -Infinity;
       const value = int(raw, id, SITUATION, undefined, min);
-      if (field.max !== undefined && value > field.max) throw fieldError(`${SITUATION}.${id}`, `a whole number from ${min} to ${field.max}`);
+      if (field.max !== undefined && value > field.max)
+        throw fieldError(`${SITUATION}.${id}`, `a whole number from ${min} to ${field.max}`);
       out[id] = value;
     }
   }
@@ -176,9 +194,33 @@ export function ud10Actions(c: Ud10Combatant, options: RulesetOptions): ActionDe
     other("skill"),
     { id: "parry", label: "FRAY.Reaction.parry", rule: "UD-REA-02", kind: "reaction", cost: { slots: { reaction: 1 } }, target: "none" },
   ];
-  if (opts.allowDodge) out.push({ id: "dodge", label: "FRAY.Reaction.dodge", rule: "UD-REA-04", kind: "reaction", cost: { slots: { reaction: 1 } }, target: "none" });
-  if (opts.fleeing) out.push({ id: "flee", label: "FRAY.Flow.Flee.Button", rule: "UD-OPT-01", kind: "move", cost: disengage([], "flee", opts).cost, target: "none" });
-  if (opts.retreat) out.push({ id: "retreat", label: "FRAY.Flow.Retreat.Button", rule: "UD-OPT-02", kind: "move", cost: disengage([], "retreat", opts).cost, target: "none" });
+  if (opts.allowDodge)
+    out.push({
+      id: "dodge",
+      label: "FRAY.Reaction.dodge",
+      rule: "UD-REA-04",
+      kind: "reaction",
+      cost: { slots: { reaction: 1 } },
+      target: "none",
+    });
+  if (opts.fleeing)
+    out.push({
+      id: "flee",
+      label: "FRAY.Flow.Flee.Button",
+      rule: "UD-OPT-01",
+      kind: "move",
+      cost: disengage([], "flee", opts).cost,
+      target: "none",
+    });
+  if (opts.retreat)
+    out.push({
+      id: "retreat",
+      label: "FRAY.Flow.Retreat.Button",
+      rule: "UD-OPT-02",
+      kind: "move",
+      cost: disengage([], "retreat", opts).cost,
+      target: "none",
+    });
   return out;
 }
 
@@ -191,7 +233,12 @@ export function ud10Actions(c: Ud10Combatant, options: RulesetOptions): ActionDe
  */
 export function ud10Conditions(): ConditionSpec[] {
   const out = new Set<string>(OUT_CONDITIONS);
-  const spec = (id: string, icon: string, rule: ConditionSpec["rule"], duration: ConditionSpec["duration"] = "permanent"): ConditionSpec => ({
+  const spec = (
+    id: string,
+    icon: string,
+    rule: ConditionSpec["rule"],
+    duration: ConditionSpec["duration"] = "permanent",
+  ): ConditionSpec => ({
     id,
     label: `FRAY.Condition.${id}`,
     icon,
@@ -239,7 +286,10 @@ export function ud10VitalsUpdate(state: VitalState): VitalsUpdate {
 }
 
 const hasAim = (c: Ud10Combatant) => c.conditions.some((s) => (AIM_CONDITIONS as readonly string[]).includes(s));
-const withoutAim = (c: Ud10Combatant): Ud10Combatant => ({ ...c, conditions: c.conditions.filter((s) => !(AIM_CONDITIONS as readonly string[]).includes(s)) });
+const withoutAim = (c: Ud10Combatant): Ud10Combatant => ({
+  ...c,
+  conditions: c.conditions.filter((s) => !(AIM_CONDITIONS as readonly string[]).includes(s)),
+});
 
 /**
  * The start of a round for one combatant (UD-ACT-01, UD-REA-01, UD-ATK-04): a fresh economy
@@ -265,7 +315,12 @@ export function ud10StartRound(c: Ud10Combatant, previous: Economy | undefined):
  * paid by the host from `actions`: the economy comes back as given.
  * @throws FrayError `FRAY.Error.Field` naming `action` for an id that is not one of `actions`.
  */
-export function ud10AfterAction(c: Ud10Combatant, outcome: ActionOutcome, economy: Economy, options: RulesetOptions): RoundState<Ud10Combatant> {
+export function ud10AfterAction(
+  c: Ud10Combatant,
+  outcome: ActionOutcome,
+  economy: Economy,
+  options: RulesetOptions,
+): RoundState<Ud10Combatant> {
   const events: LifecycleEvent[] = [];
   const spendAim = (label: string): Ud10Combatant => {
     if (!hasAim(c)) return c;

@@ -6,7 +6,23 @@
  */
 import * as v from "valibot";
 import { COMMON_BOUNDS, RULESET_BOUNDS } from "../core/bounds.js";
-import { bounded, check, choice, commonStatsEntries, flag, list, opt, optionsSchema, safeName, some, storedTrack, strict, text, track, type Is } from "../core/validate.js";
+import {
+  bounded,
+  check,
+  choice,
+  commonStatsEntries,
+  flag,
+  list,
+  opt,
+  optionsSchema,
+  safeName,
+  some,
+  storedTrack,
+  strict,
+  text,
+  track,
+  type Is,
+} from "../core/validate.js";
 import { ATTRIBUTES, SKILLS, ZONES, type Ud10Armor, type Ud10Combatant, type Ud10Weapon } from "./model.js";
 import type { Ud10AttackInput, Ud10Situation } from "./input.js";
 import { UD10_OPTIONS } from "./options.js";
@@ -64,7 +80,12 @@ export const combatantSchema = strict({
 /** Situational modifiers of a UD10 attack (UD-ATK-03, UD-ATK-04, UD-COV-01, UD-DEF-01). */
 export const situationSchema = strict({
   higherGround: opt(flag()),
-  aim: opt(v.pipe(bounded(B.aim), v.transform((n) => n as 0 | 1 | 2))),
+  aim: opt(
+    v.pipe(
+      bounded(B.aim),
+      v.transform((n) => n as 0 | 1 | 2),
+    ),
+  ),
   badVisibility: opt(flag()),
   targetCrouching: opt(flag()),
   targetMoving: opt(flag()),

@@ -33,10 +33,10 @@ export async function rollBodyZone(dice: DiceRoller): Promise<HitLocation> {
 export function zoneArmor(c: Ud10Combatant): Record<ZoneId, ZoneArmor> {
   const out = {} as Record<ZoneId, ZoneArmor>;
   for (const z of ZONES) {
-    out[z] = c.armor.reduce(
-      (acc, piece) => ({ rating: acc.rating + piece.zones[z].rating, buffer: acc.buffer + piece.zones[z].buffer }),
-      { rating: 0, buffer: 0 },
-    );
+    out[z] = c.armor.reduce((acc, piece) => ({ rating: acc.rating + piece.zones[z].rating, buffer: acc.buffer + piece.zones[z].buffer }), {
+      rating: 0,
+      buffer: 0,
+    });
   }
   return out;
 }

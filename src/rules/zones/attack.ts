@@ -46,7 +46,11 @@ export interface ZonesAttackResult extends AttackResult {
 export function weaponOf(input: Pick<ZonesAttackInput, "attacker" | "weaponId">): ZonesWeapon {
   const weapon = input.attacker.weapons.find((w) => w.id === input.weaponId || w.name === input.weaponId);
   if (!weapon) {
-    throw new FrayError("FRAY.Error.NoWeapon", { weapon: input.weaponId, actor: input.attacker.name }, `${input.attacker.name} has no weapon "${input.weaponId}"`);
+    throw new FrayError(
+      "FRAY.Error.NoWeapon",
+      { weapon: input.weaponId, actor: input.attacker.name },
+      `${input.attacker.name} has no weapon "${input.weaponId}"`,
+    );
   }
   return weapon;
 }
@@ -60,7 +64,8 @@ export function weaponOf(input: Pick<ZonesAttackInput, "attacker" | "weaponId">)
 export function bulletsOf(input: Pick<ZonesAttackInput, "modeId" | "bullets">, weapon: ZonesWeapon): number {
   const mode = input.modeId ?? "single";
   if (weapon.kind !== "firearm") {
-    if (mode !== "single") throw new FrayError("FRAY.Error.NoMode", { mode, weapon: weapon.name }, `${weapon.name} has no firing mode "${mode}"`);
+    if (mode !== "single")
+      throw new FrayError("FRAY.Error.NoMode", { mode, weapon: weapon.name }, `${weapon.name} has no firing mode "${mode}"`);
     return 1;
   }
   let wanted = 1;
@@ -70,7 +75,12 @@ export function bulletsOf(input: Pick<ZonesAttackInput, "modeId" | "bullets">, w
   } else if (mode === "auto") {
     if (!weapon.auto) throw new FrayError("FRAY.Error.NoMode", { mode, weapon: weapon.name }, `${weapon.name} cannot fire full auto`);
     wanted = input.bullets ?? DEFAULT_AUTO_BULLETS;
-    if (!Number.isInteger(wanted) || wanted < 2) throw new FrayError("FRAY.Error.Field", { field: "bullets", expected: "a whole number of bullets, 2 or more" }, "Full auto fires 2 or more bullets");
+    if (!Number.isInteger(wanted) || wanted < 2)
+      throw new FrayError(
+        "FRAY.Error.Field",
+        { field: "bullets", expected: "a whole number of bullets, 2 or more" },
+        "Full auto fires 2 or more bullets",
+      );
   } else if (mode !== "single") {
     throw new FrayError("FRAY.Error.NoMode", { mode, weapon: weapon.name }, `${weapon.name} has no firing mode "${String(mode)}"`);
   }
@@ -117,25 +127,43 @@ export function planAttack(input: ZonesAttackInput, options: ZonesOptions, defen
   }
   const weapon = weaponOf(input);
   if (weapon.broken) throw new FrayError("FRAY.Error.Zones.Broken", { field: "weapon", weapon: weapon.name }, `${weapon.name} is broken`);
-  if (!weapon.drawn) throw new FrayError("FRAY.Error.Zones.NotDrawn", { field: "weapon", weapon: weapon.name }, `${weapon.name} has not been drawn`);
+  if (!weapon.drawn)
+    throw new FrayError("FRAY.Error.Zones.NotDrawn", { field: "weapon", weapon: weapon.name }, `${weapon.name} has not been drawn`);
   if (weapon.malfunction && weapon.malfunction !== "squibLoad") {
-    throw new FrayError("FRAY.Error.Zones.Jammed", { field: "weapon", weapon: weapon.name, malfunction: `FRAY.Zones.Malfunction.${weapon.malfunction}` }, `${weapon.name} is jammed`);
+    throw new FrayError(
+      "FRAY.Error.Zones.Jammed",
+      { field: "weapon", weapon: weapon.name, malfunction: `FRAY.Zones.Malfunction.${weapon.malfunction}` },
+      `${weapon.name} is jammed`,
+    );
   }
-  if (weapon.kind === "firearm" && weapon.loaded <= 0) throw new FrayError("FRAY.Error.Zones.Empty", { field: "loaded", weapon: weapon.name }, `${weapon.name} is empty`);
+  if (weapon.kind === "firearm" && weapon.loaded <= 0)
+    throw new FrayError("FRAY.Error.Zones.Empty", { field: "loaded", weapon: weapon.name }, `${weapon.name} is empty`);
   bulletsOf(input, weapon);
-  if (!target && weapon.kind !== "grenade") throw new FrayError("FRAY.Error.Field", { field: "target", expected: "a combatant to attack" }, "The attack has no target");
+  if (!target && weapon.kind !== "grenade")
+    throw new FrayError("FRAY.Error.Field", { field: "target", expected: "a combatant to attack" }, "The attack has no target");
   const s = input.situation ?? {};
   let mods: Modifier[];
   let diff: Difficulty;
   if (weapon.kind === "melee") {
     const range = input.rangeMetres ?? MELEE_REACH;
-    if (range > MELEE_REACH) throw new FrayError("FRAY.Error.Zones.OutOfReach", { field: "range", range, reach: MELEE_REACH }, `${range} m is beyond melee reach (${MELEE_REACH} m)`);
-    if (s.aimedZone) throw new FrayError("FRAY.Error.Field", { field: "aimedZone", expected: "no aimed zone in melee (ranged attacks only)" }, "Zones can be aimed at with ranged attacks only");
+    if (range > MELEE_REACH)
+      throw new FrayError(
+        "FRAY.Error.Zones.OutOfReach",
+        { field: "range", range, reach: MELEE_REACH },
+        `${range} m is beyond melee reach (${MELEE_REACH} m)`,
+      );
+    if (s.aimedZone)
+      throw new FrayError(
+        "FRAY.Error.Field",
+        { field: "aimedZone", expected: "no aimed zone in melee (ranged attacks only)" },
+        "Zones can be aimed at with ranged attacks only",
+      );
     mods = skillLines(attacker, "melee", "ZN-MEL-01");
     const base: Modifier = { label: "FRAY.Mod.Zones.MeleeBase", value: options.meleeDifficulty, rule: "ZN-MEL-01" };
     diff = difficulty(base, s.misc ? [{ label: "FRAY.Mod.Zones.Misc", value: s.misc, rule: "ZN-MEL-01" }] : []);
   } else {
-    if (input.rangeMetres === undefined) throw new FrayError("FRAY.Error.Field", { field: "range", expected: "the distance in metres" }, "A ranged attack needs the range");
+    if (input.rangeMetres === undefined)
+      throw new FrayError("FRAY.Error.Field", { field: "range", expected: "the distance in metres" }, "A ranged attack needs the range");
     mods = skillLines(attacker, weapon.kind === "firearm" ? "firearms" : "throwing", weapon.kind === "firearm" ? "ZN-RNG-08" : "ZN-THR-01");
     const area = weapon.kind === "grenade" && (input.area !== undefined || !target);
     const targetSize: SizeCategory = s.targetSize ?? (area ? (input.area?.size ?? "medium") : sizeFromStance(target!.size, target!.stance));
@@ -277,7 +305,15 @@ export async function resolveAttack(plan: AttackPlan, input: ZonesAttackInput, d
     const aimed = input.situation?.aimedZone;
     for (let i = 0; i < hits; i++) locations.push(aimed ? hitLocation(aimed) : await rollHitZone(dice));
   }
-  const result: ZonesAttackResult = { plan, check, hit, reaction, lands, location: locations[0], locations: locations.length ? locations : undefined };
+  const result: ZonesAttackResult = {
+    plan,
+    check,
+    hit,
+    reaction,
+    lands,
+    location: locations[0],
+    locations: locations.length ? locations : undefined,
+  };
   if (firearm) {
     result.bullets = { fired, hit: hits, difficulties, stoppedBy: malfunction ? `FRAY.Zones.Malfunction.${malfunction}` : undefined };
     result.spent = spent;

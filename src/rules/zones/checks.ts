@@ -12,7 +12,12 @@ export const CHECK_DIE = "1d10";
  * combatant's modifier for that attribute, labelled `FRAY.Mod.Zones.Attribute`.
  */
 export function attributeLine(c: ZonesCombatant, attribute: AttributeId, rule: RuleId): Modifier {
-  return { label: "FRAY.Mod.Zones.Attribute", value: c.attributes[attribute], rule, data: { attribute: `FRAY.Zones.Attribute.${attribute}` } };
+  return {
+    label: "FRAY.Mod.Zones.Attribute",
+    value: c.attributes[attribute],
+    rule,
+    data: { attribute: `FRAY.Zones.Attribute.${attribute}` },
+  };
 }
 
 /**
@@ -73,7 +78,13 @@ export interface SkillCheckResult {
  * Rolls a skill check against a difficulty (ZN-RNG-08): d10 + attribute modifiers + ranks, a
  * success when the total meets or exceeds it.
  */
-export async function skillCheck(c: ZonesCombatant, skill: SkillId, target: number, dice: DiceRoller, extra: Modifier[] = []): Promise<SkillCheckResult> {
+export async function skillCheck(
+  c: ZonesCombatant,
+  skill: SkillId,
+  target: number,
+  dice: DiceRoller,
+  extra: Modifier[] = [],
+): Promise<SkillCheckResult> {
   const check = await rollCheck(dice, [...skillLines(c, skill), ...extra], "FRAY.Roll.Skill");
   return { check, difficulty: target, success: check.total >= target };
 }
@@ -133,9 +144,14 @@ export async function hideWeapon(
   dice: DiceRoller,
 ): Promise<HidingResult> {
   const weapon = hider.weapons.find((w) => w.id === weaponId || w.name === weaponId);
-  if (!weapon) throw new FrayError("FRAY.Error.NoWeapon", { weapon: weaponId, actor: hider.name }, `${hider.name} has no weapon "${weaponId}"`);
+  if (!weapon)
+    throw new FrayError("FRAY.Error.NoWeapon", { weapon: weaponId, actor: hider.name }, `${hider.name} has no weapon "${weaponId}"`);
   if (!weapon.concealable) {
-    throw new FrayError("FRAY.Error.Zones.NotConcealable", { field: "weapon", weapon: weapon.name }, `${weapon.name} is too large to hide on the body`);
+    throw new FrayError(
+      "FRAY.Error.Zones.NotConcealable",
+      { field: "weapon", weapon: weapon.name },
+      `${weapon.name} is too large to hide on the body`,
+    );
   }
   const stealth = await rollCheck(dice, skillLines(hider, "stealth", "ZN-HID-01"), "FRAY.Roll.Skill");
   const notice = await rollCheck(dice, skillLines(searcher, "notice", "ZN-HID-01"), "FRAY.Roll.Skill");

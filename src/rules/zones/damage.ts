@@ -91,7 +91,12 @@ export interface VitalOutcome {
  * skull or rib cage and hit the surrounding zone (RULES.md).
  * @param amount damage left after the surrounding zone's armor.
  */
-export function vitalOutcome(type: DamageType, amount: number, exposed: boolean, options: Pick<ZonesOptions, "slashingVitals" | "piercingAtTwo">): VitalOutcome {
+export function vitalOutcome(
+  type: DamageType,
+  amount: number,
+  exposed: boolean,
+  options: Pick<ZonesOptions, "slashingVitals" | "piercingAtTwo">,
+): VitalOutcome {
   switch (type) {
     case "bludgeoning":
       return amount < 10
@@ -122,7 +127,11 @@ export interface ZonesDamagePacket extends DamagePacket {
 export function damageTypeOf(weapon: ZonesWeapon, wanted?: DamageType): DamageType {
   if (wanted === undefined) return weapon.damageTypes[0]!;
   if (!weapon.damageTypes.includes(wanted)) {
-    throw new FrayError("FRAY.Error.Field", { field: "damageType", expected: weapon.damageTypes.join(", ") }, `${weapon.name} does not deal ${wanted} damage`);
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "damageType", expected: weapon.damageTypes.join(", ") },
+      `${weapon.name} does not deal ${wanted} damage`,
+    );
   }
   return wanted;
 }
@@ -134,9 +143,16 @@ export function damageTypeOf(weapon: ZonesWeapon, wanted?: DamageType): DamageTy
  * @throws FrayError `FRAY.Error.NoHit` when nothing landed, `FRAY.Error.Zones.UseBlast` for a
  *   grenade (see `resolveBlast`), `FRAY.Error.Field` for a damage type the weapon cannot deal.
  */
-export async function rollDamage(result: AttackResult, weapon: ZonesWeapon, dice: DiceRoller, type?: DamageType, exposedVitals = false): Promise<ZonesDamagePacket> {
+export async function rollDamage(
+  result: AttackResult,
+  weapon: ZonesWeapon,
+  dice: DiceRoller,
+  type?: DamageType,
+  exposedVitals = false,
+): Promise<ZonesDamagePacket> {
   if (!result.lands) throw new FrayError("FRAY.Error.NoHit", {}, "The attack did not land: there is no damage to roll");
-  if (weapon.kind === "grenade") throw new FrayError("FRAY.Error.Zones.UseBlast", { weapon: weapon.name }, "Grenades deal their damage through the blast");
+  if (weapon.kind === "grenade")
+    throw new FrayError("FRAY.Error.Zones.UseBlast", { weapon: weapon.name }, "Grenades deal their damage through the blast");
   const damageType = damageTypeOf(weapon, type);
   const locations = result.locations ?? (result.location ? [result.location] : []);
   const count = Math.max(1, locations.length);
@@ -176,33 +192,75 @@ export function isOut(state: VitalState): boolean {
   return (state.hp !== undefined && state.hp.value <= 0) || state.conditions.some((c) => (OUT_CONDITIONS as readonly string[]).includes(c));
 }
 
-function applyOne(target: ZonesCombatant, state: VitalState, packet: ZonesDamagePacket, options: Pick<ZonesOptions, "slashingVitals" | "piercingAtTwo">, steps: DamageStep[]): void {
+function applyOne(
+  target: ZonesCombatant,
+  state: VitalState,
+  packet: ZonesDamagePacket,
+  options: Pick<ZonesOptions, "slashingVitals" | "piercingAtTwo">,
+  steps: DamageStep[],
+): void {
   const type = (packet.type ?? "other") as DamageType;
   const zone = (packet.location ?? "torso") as HitZoneId;
-  steps.push({ rule: "ZN-DMG-01", label: "FRAY.Step.Zones.Rolled", value: 0, remaining: Math.max(0, packet.roll.total), data: { type: `FRAY.Zones.DamageType.${type}`, zone: `FRAY.Zones.Zone.${zone}` } });
+  steps.push({
+    rule: "ZN-DMG-01",
+    label: "FRAY.Step.Zones.Rolled",
+    value: 0,
+    remaining: Math.max(0, packet.roll.total),
+    data: { type: `FRAY.Zones.DamageType.${type}`, zone: `FRAY.Zones.Zone.${zone}` },
+  });
   steps.push(...(packet.steps ?? []));
   let remaining = Math.max(0, packet.amount);
   const armor = zoneArmor(target, zone);
   const absorbed = Math.min(remaining, armor);
   remaining -= absorbed;
   const armorZone = isVital(zone) ? SURROUNDING[zone] : zone;
-  steps.push({ rule: "ZN-ZON-02", label: "FRAY.Step.Zones.Armor", value: absorbed, remaining, data: { zone: `FRAY.Zones.Zone.${armorZone}`, armor } });
+  steps.push({
+    rule: "ZN-ZON-02",
+    label: "FRAY.Step.Zones.Armor",
+    value: absorbed,
+    remaining,
+    data: { zone: `FRAY.Zones.Zone.${armorZone}`, armor },
+  });
   let hitZone: HitZoneId = zone;
   if (isVital(zone)) {
     const v = vitalOutcome(type, remaining, Boolean(packet.exposedVitals), options);
     if (v.outcome === "negated") {
-      steps.push({ rule: v.rule, label: "FRAY.Step.Zones.VitalNegated", value: remaining, remaining: 0, data: { reason: v.reason, zone: `FRAY.Zones.Zone.${zone}` } });
+      steps.push({
+        rule: v.rule,
+        label: "FRAY.Step.Zones.VitalNegated",
+        value: remaining,
+        remaining: 0,
+        data: { reason: v.reason, zone: `FRAY.Zones.Zone.${zone}` },
+      });
       remaining = 0;
     } else if (v.outcome === "surrounding") {
       hitZone = SURROUNDING[zone];
-      steps.push({ rule: v.rule, label: "FRAY.Step.Zones.VitalSurrounding", value: 0, remaining, data: { reason: v.reason, zone: `FRAY.Zones.Zone.${zone}`, surrounding: `FRAY.Zones.Zone.${hitZone}` } });
+      steps.push({
+        rule: v.rule,
+        label: "FRAY.Step.Zones.VitalSurrounding",
+        value: 0,
+        remaining,
+        data: { reason: v.reason, zone: `FRAY.Zones.Zone.${zone}`, surrounding: `FRAY.Zones.Zone.${hitZone}` },
+      });
     } else {
-      steps.push({ rule: v.rule, label: "FRAY.Step.Zones.VitalFull", value: 0, remaining, data: { reason: v.reason, zone: `FRAY.Zones.Zone.${zone}` } });
+      steps.push({
+        rule: v.rule,
+        label: "FRAY.Step.Zones.VitalFull",
+        value: 0,
+        remaining,
+        data: { reason: v.reason, zone: `FRAY.Zones.Zone.${zone}` },
+      });
     }
   }
   const multiplier = ZONE_MULTIPLIER[hitZone];
   remaining *= multiplier;
-  steps.push({ rule: "ZN-ZON-01", label: "FRAY.Step.Zones.Multiplier", value: 0, remaining, data: { zone: `FRAY.Zones.Zone.${hitZone}`, multiplier } });
+  steps.push({
+    rule: "ZN-ZON-01",
+    label: "FRAY.Step.Zones.Multiplier",
+    value: 0,
+    remaining,
+    data: { zone: `FRAY.Zones.Zone.${hitZone}`, multiplier },
+  });
   const hp = state.hp!;
   hp.value -= remaining;
   steps.push({ rule: "ZN-ZON-02", label: "FRAY.Step.Zones.HitPoints", value: remaining, remaining: 0, data: { hp: hp.value } });
@@ -217,7 +275,11 @@ function applyOne(target: ZonesCombatant, state: VitalState, packet: ZonesDamage
  * wound check (the injury chapter, outside the seed: reported as a step, not rolled). At 0 HP or
  * below the combatant is incapacitated (RULES.md). Pure: returns the new state and every step.
  */
-export function applyDamage(target: ZonesCombatant, packet: ZonesDamagePacket, options: Pick<ZonesOptions, "slashingVitals" | "piercingAtTwo">): DamageReport {
+export function applyDamage(
+  target: ZonesCombatant,
+  packet: ZonesDamagePacket,
+  options: Pick<ZonesOptions, "slashingVitals" | "piercingAtTwo">,
+): DamageReport {
   const before = vitals(target);
   const after = vitals(target);
   const steps: DamageStep[] = [];

@@ -52,7 +52,12 @@ export interface RangeBandBounds {
  * @throws FrayError `FRAY.Error.Field` (field `effectiveRange`) when it is not positive.
  */
 export function rangeBands(effectiveRange: number): RangeBandBounds[] {
-  if (!(effectiveRange > 0)) throw new FrayError("FRAY.Error.Field", { field: "effectiveRange", expected: "a positive number of metres" }, "Effective range must be positive");
+  if (!(effectiveRange > 0))
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "effectiveRange", expected: "a positive number of metres" },
+      "Effective range must be positive",
+    );
   const er = effectiveRange;
   return [
     { band: "close", min: 0, max: er / 8 },
@@ -71,10 +76,15 @@ export function rangeBands(effectiveRange: number): RangeBandBounds[] {
  *   `FRAY.Error.Field` for a negative distance.
  */
 export function rangeBand(distance: number, effectiveRange: number): RangeBand {
-  if (!(distance >= 0)) throw new FrayError("FRAY.Error.Field", { field: "range", expected: "metres, 0 or more" }, "Range must be 0 or more metres");
+  if (!(distance >= 0))
+    throw new FrayError("FRAY.Error.Field", { field: "range", expected: "metres, 0 or more" }, "Range must be 0 or more metres");
   const bands = rangeBands(effectiveRange);
   if (distance > effectiveRange) {
-    throw new FrayError("FRAY.Error.Zones.OutOfRange", { field: "range", range: distance, effective: effectiveRange }, `${distance} m is beyond the effective range of ${effectiveRange} m`);
+    throw new FrayError(
+      "FRAY.Error.Zones.OutOfRange",
+      { field: "range", range: distance, effective: effectiveRange },
+      `${distance} m is beyond the effective range of ${effectiveRange} m`,
+    );
   }
   for (const b of bands) if (distance < b.max) return b.band;
   return "maximum";
@@ -109,7 +119,11 @@ export function aimedZoneSize(size: SizeCategory, zone: HitZoneId): SizeCategory
   const steps = zone === "heart" || zone === "brain" ? 2 : 1;
   const out = shiftSize(size, -steps);
   if (!out) {
-    throw new FrayError("FRAY.Error.Zones.AimedZoneImpossible", { field: "aimedZone", zone: `FRAY.Zones.Zone.${zone}`, size: `FRAY.Zones.Size.${size}` }, `A ${size} target is too small to aim at its ${zone}`);
+    throw new FrayError(
+      "FRAY.Error.Zones.AimedZoneImpossible",
+      { field: "aimedZone", zone: `FRAY.Zones.Zone.${zone}`, size: `FRAY.Zones.Size.${size}` },
+      `A ${size} target is too small to aim at its ${zone}`,
+    );
   }
   return out;
 }
@@ -161,21 +175,42 @@ export function rangedDifficulty(f: RangedFactors): Difficulty {
     },
   ];
   if (f.aimedZone) {
-    mods.push({ label: "FRAY.Mod.Zones.AimedZone", value: 0, rule: "ZN-ZON-03", data: { zone: `FRAY.Zones.Zone.${f.aimedZone}`, size: `FRAY.Zones.Size.${size}` } });
+    mods.push({
+      label: "FRAY.Mod.Zones.AimedZone",
+      value: 0,
+      rule: "ZN-ZON-03",
+      data: { zone: `FRAY.Zones.Zone.${f.aimedZone}`, size: `FRAY.Zones.Size.${size}` },
+    });
   }
   if (f.targetMovement && MOVEMENT_MODIFIER[f.targetMovement] !== 0) {
-    mods.push({ label: "FRAY.Mod.Zones.TargetMovement", value: MOVEMENT_MODIFIER[f.targetMovement], rule: "ZN-RNG-04", data: { movement: `FRAY.Zones.Movement.${f.targetMovement}` } });
+    mods.push({
+      label: "FRAY.Mod.Zones.TargetMovement",
+      value: MOVEMENT_MODIFIER[f.targetMovement],
+      rule: "ZN-RNG-04",
+      data: { movement: `FRAY.Zones.Movement.${f.targetMovement}` },
+    });
   }
   if (MOVEMENT_MODIFIER[f.shooterMovement] !== 0) {
-    mods.push({ label: "FRAY.Mod.Zones.ShooterMovement", value: MOVEMENT_MODIFIER[f.shooterMovement], rule: "ZN-RNG-04", data: { movement: `FRAY.Zones.Movement.${f.shooterMovement}` } });
+    mods.push({
+      label: "FRAY.Mod.Zones.ShooterMovement",
+      value: MOVEMENT_MODIFIER[f.shooterMovement],
+      rule: "ZN-RNG-04",
+      data: { movement: `FRAY.Zones.Movement.${f.shooterMovement}` },
+    });
   }
   for (const env of new Set(f.environment ?? [])) {
     const value = env === "lowLight" ? f.lowLight : ENVIRONMENT_MODIFIER[env];
     mods.push({ label: `FRAY.Mod.Zones.${env[0]!.toUpperCase()}${env.slice(1)}`, value, rule: "ZN-RNG-01" });
   }
   if (f.environmentModifier) mods.push({ label: "FRAY.Mod.Zones.Environment", value: f.environmentModifier, rule: "ZN-RNG-01" });
-  mods.push({ label: "FRAY.Mod.Zones.Stance", value: STANCE_MODIFIER[f.shooterStance], rule: "ZN-RNG-05", data: { stance: `FRAY.Zones.Stance.${f.shooterStance}` } });
-  if (f.aim && f.aim > 0) mods.push({ label: "FRAY.Mod.Zones.Aim", value: -AIM_BONUS * f.aim, rule: "ZN-RNG-07", data: { actions: f.aim } });
+  mods.push({
+    label: "FRAY.Mod.Zones.Stance",
+    value: STANCE_MODIFIER[f.shooterStance],
+    rule: "ZN-RNG-05",
+    data: { stance: `FRAY.Zones.Stance.${f.shooterStance}` },
+  });
+  if (f.aim && f.aim > 0)
+    mods.push({ label: "FRAY.Mod.Zones.Aim", value: -AIM_BONUS * f.aim, rule: "ZN-RNG-07", data: { actions: f.aim } });
   if (f.misc) mods.push({ label: "FRAY.Mod.Zones.Misc", value: f.misc, rule: "ZN-RNG-01" });
   return difficulty(base, mods);
 }

@@ -24,7 +24,13 @@ export interface TaskProgress {
   done: boolean;
 }
 
-function work(weapon: ZonesWeapon, economyNow: Economy, task: "reload" | "draw", needed: number, finish: (w: ZonesWeapon) => ZonesWeapon): TaskProgress {
+function work(
+  weapon: ZonesWeapon,
+  economyNow: Economy,
+  task: "reload" | "draw",
+  needed: number,
+  finish: (w: ZonesWeapon) => ZonesWeapon,
+): TaskProgress {
   const pending = weapon.pending?.task === task ? weapon.pending : { task, done: 0, needed };
   const slot = economyNow.slots.action;
   const left = slot ? (slot.max === null ? Infinity : slot.max - slot.used) : 0;
@@ -46,8 +52,14 @@ function work(weapon: ZonesWeapon, economyNow: Economy, task: "reload" | "draw",
  *   `FRAY.Error.Economy` without an action left.
  */
 export function reload(weapon: ZonesWeapon, economyNow: Economy): TaskProgress {
-  if (weapon.magazine <= 0) throw new FrayError("FRAY.Error.Zones.NoAmmunition", { field: "magazine", weapon: weapon.name }, `${weapon.name} takes no ammunition`);
-  if (weapon.spareMagazines === 0) throw new FrayError("FRAY.Error.Zones.NoMagazine", { field: "spareMagazines", weapon: weapon.name }, `No spare magazine left for ${weapon.name}`);
+  if (weapon.magazine <= 0)
+    throw new FrayError("FRAY.Error.Zones.NoAmmunition", { field: "magazine", weapon: weapon.name }, `${weapon.name} takes no ammunition`);
+  if (weapon.spareMagazines === 0)
+    throw new FrayError(
+      "FRAY.Error.Zones.NoMagazine",
+      { field: "spareMagazines", weapon: weapon.name },
+      `No spare magazine left for ${weapon.name}`,
+    );
   return work(weapon, economyNow, "reload", weapon.reloadActions, (w) => ({
     ...w,
     loaded: w.magazine,
@@ -78,8 +90,14 @@ export const STOPPAGES: readonly Malfunction[] = ["failureToFeed", "stovepipe"];
  *   `FRAY.Error.Zones.SquibLoad` for a squib load, `FRAY.Error.Economy` without an action.
  */
 export function clearMalfunction(weapon: ZonesWeapon, economyNow: Economy): { weapon: ZonesWeapon; economy: Economy } {
-  if (!weapon.malfunction) throw new FrayError("FRAY.Error.Zones.NoMalfunction", { weapon: weapon.name }, `${weapon.name} has no malfunction to clear`);
-  if (weapon.malfunction === "squibLoad") throw new FrayError("FRAY.Error.Zones.SquibLoad", { field: "malfunction", weapon: weapon.name }, `${weapon.name} has a squib load stuck in the barrel`);
+  if (!weapon.malfunction)
+    throw new FrayError("FRAY.Error.Zones.NoMalfunction", { weapon: weapon.name }, `${weapon.name} has no malfunction to clear`);
+  if (weapon.malfunction === "squibLoad")
+    throw new FrayError(
+      "FRAY.Error.Zones.SquibLoad",
+      { field: "malfunction", weapon: weapon.name },
+      `${weapon.name} has a squib load stuck in the barrel`,
+    );
   return { weapon: { ...weapon, malfunction: null }, economy: spend(economyNow, { slots: { action: 1 } }) };
 }
 
@@ -88,7 +106,10 @@ export function clearMalfunction(weapon: ZonesWeapon, economyNow: Economy): { we
  * round too), a malfunction the GM ruled stays until cleared, a shot fired behind a squib load
  * destroys the weapon.
  */
-export function afterShot(weapon: ZonesWeapon, result: AttackResult & { catastrophic?: boolean; malfunction?: Malfunction; spent?: number }): ZonesWeapon {
+export function afterShot(
+  weapon: ZonesWeapon,
+  result: AttackResult & { catastrophic?: boolean; malfunction?: Malfunction; spent?: number },
+): ZonesWeapon {
   if (result.catastrophic) return { ...weapon, loaded: Math.max(0, weapon.loaded - 1), broken: true, malfunction: null };
   if (weapon.kind === "thrown" || weapon.kind === "grenade" || weapon.kind === "melee") return weapon;
   const spent = result.spent ?? result.bullets?.fired ?? 1;
@@ -106,7 +127,15 @@ export async function catastrophicDamage(weapon: ZonesWeapon, dice: DiceRoller):
     amount: Math.max(0, roll.total),
     location: hitLocation("arms").id,
     type: weapon.damageTypes[0] ?? "piercing",
-    steps: [{ rule: "ZN-MAL-01", label: "FRAY.Step.Zones.Catastrophic", value: 0, remaining: Math.max(0, roll.total), data: { weapon: weapon.name } }],
+    steps: [
+      {
+        rule: "ZN-MAL-01",
+        label: "FRAY.Step.Zones.Catastrophic",
+        value: 0,
+        remaining: Math.max(0, roll.total),
+        data: { weapon: weapon.name },
+      },
+    ],
   };
 }
 
@@ -140,11 +169,21 @@ export interface Suppression {
  *   `FRAY.Error.Zones.Empty` when the weapon holds fewer bullets than one action needs,
  *   `FRAY.Error.Economy` without an action.
  */
-export function startSuppression(shooter: string, weapon: ZonesWeapon, bulletsPerAction: number, economyNow: Economy): { suppression: Suppression; economy: Economy } {
+export function startSuppression(
+  shooter: string,
+  weapon: ZonesWeapon,
+  bulletsPerAction: number,
+  economyNow: Economy,
+): { suppression: Suppression; economy: Economy } {
   if (!Number.isInteger(bulletsPerAction) || bulletsPerAction < 1) {
-    throw new FrayError("FRAY.Error.Field", { field: "bulletsPerAction", expected: "a whole number of bullets, 1 or more" }, "Bullets per action must be 1 or more");
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "bulletsPerAction", expected: "a whole number of bullets, 1 or more" },
+      "Bullets per action must be 1 or more",
+    );
   }
-  if (weapon.loaded < bulletsPerAction) throw new FrayError("FRAY.Error.Zones.Empty", { field: "loaded", weapon: weapon.name }, `${weapon.name} does not hold enough bullets`);
+  if (weapon.loaded < bulletsPerAction)
+    throw new FrayError("FRAY.Error.Zones.Empty", { field: "loaded", weapon: weapon.name }, `${weapon.name} does not hold enough bullets`);
   return {
     suppression: { rule: "ZN-SUP-01", shooter, weaponId: weapon.id, bulletsPerAction, active: true, actions: 0, fired: 0 },
     economy: spend(economyNow, { slots: { action: 1 } }),

@@ -50,14 +50,26 @@ function withCondition(c: ZonesCombatant, condition: string): ZonesCombatant {
  * @throws FrayError `FRAY.Error.Field` (field `weapon`) for a weapon that is not a grenade, or
  *   (field `distance`) for a negative distance.
  */
-export async function resolveBlast(grenade: ZonesWeapon, victims: readonly BlastVictim[], dice: DiceRoller, options: Pick<ZonesOptions, "grenadeCasualty" | "slashingVitals" | "piercingAtTwo">): Promise<BlastOutcome[]> {
-  if (grenade.kind !== "grenade") throw new FrayError("FRAY.Error.Field", { field: "weapon", expected: "a grenade" }, `${grenade.name} is not a grenade`);
+export async function resolveBlast(
+  grenade: ZonesWeapon,
+  victims: readonly BlastVictim[],
+  dice: DiceRoller,
+  options: Pick<ZonesOptions, "grenadeCasualty" | "slashingVitals" | "piercingAtTwo">,
+): Promise<BlastOutcome[]> {
+  if (grenade.kind !== "grenade")
+    throw new FrayError("FRAY.Error.Field", { field: "weapon", expected: "a grenade" }, `${grenade.name} is not a grenade`);
   const out: BlastOutcome[] = [];
   for (const [i, v] of victims.entries()) {
-    if (!(v.distance >= 0)) throw new FrayError("FRAY.Error.Field", { field: `victims[${i}].distance`, expected: "metres, 0 or more" }, "Distance must be 0 or more metres");
+    if (!(v.distance >= 0))
+      throw new FrayError(
+        "FRAY.Error.Field",
+        { field: `victims[${i}].distance`, expected: "metres, 0 or more" },
+        "Distance must be 0 or more metres",
+      );
     const cover = v.cover ?? "none";
     const c = v.combatant;
-    const zone: BlastOutcome["zone"] = v.distance <= grenade.effectiveRadius ? "effective" : v.distance <= grenade.casualtyRadius ? "casualty" : "outside";
+    const zone: BlastOutcome["zone"] =
+      v.distance <= grenade.effectiveRadius ? "effective" : v.distance <= grenade.casualtyRadius ? "casualty" : "outside";
     const base = { id: c.id, distance: v.distance, zone, rule: "ZN-GRN-01" as const };
     if (zone === "outside") {
       out.push({ ...base, effect: "unharmed", reason: "FRAY.Zones.Blast.outside", after: c });
@@ -70,10 +82,21 @@ export async function resolveBlast(grenade: ZonesWeapon, victims: readonly Blast
       const packet: ZonesDamagePacket = { roll, amount: Math.max(0, roll.total), location: "torso", type: "bludgeoning" };
       const report = applyDamage(c, packet, options);
       const after: ZonesCombatant = { ...c, hp: report.after.hp!, conditions: report.after.conditions };
-      out.push({ ...base, effect: "shockwave", reason: cover === "full" ? "FRAY.Zones.Blast.fullCover" : "FRAY.Zones.Blast.fullBodyArmor", report, after });
+      out.push({
+        ...base,
+        effect: "shockwave",
+        reason: cover === "full" ? "FRAY.Zones.Blast.fullCover" : "FRAY.Zones.Blast.fullBodyArmor",
+        report,
+        after,
+      });
     } else {
       const kill = options.grenadeCasualty === "kill";
-      out.push({ ...base, effect: kill ? "killed" : "incapacitated", reason: "FRAY.Zones.Blast.casualty", after: withCondition(c, kill ? "dead" : "incapacitated") });
+      out.push({
+        ...base,
+        effect: kill ? "killed" : "incapacitated",
+        reason: "FRAY.Zones.Blast.casualty",
+        after: withCondition(c, kill ? "dead" : "incapacitated"),
+      });
     }
   }
   return out;

@@ -139,7 +139,8 @@ export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> = {
   odds: (plan, input) => attack.odds(plan, input),
   reactions: (input, economy, options) => attack.reactions(input, economy, zonesOptions(options)),
   resolveAttack: (plan, input, dice) => attack.resolveAttack(plan, input, dice),
-  rollDamage: (result, input, dice) => damage.rollDamage(result, attack.weaponOf(input), dice, input.damageType, Boolean(input.situation?.exposedVitals)),
+  rollDamage: (result, input, dice) =>
+    damage.rollDamage(result, attack.weaponOf(input), dice, input.damageType, Boolean(input.situation?.exposedVitals)),
   applyDamage: (target, packet, options) => damage.applyDamage(target, packet, zonesOptions(options)),
   vitals: damage.vitals,
   isOut: damage.isOut,

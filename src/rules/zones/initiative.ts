@@ -13,7 +13,8 @@ import type { ZonesCombatant } from "./model.js";
 export function initiativeLines(c: ZonesCombatant): Modifier[] {
   const lines: Modifier[] = [attributeLine(c, "DEX", "ZN-INI-01")];
   if (c.initiativeBonus) lines.push({ label: "FRAY.Mod.Zones.InitiativeBonus", value: c.initiativeBonus, rule: "ZN-INI-01" });
-  if (c.initiativeEffort) lines.push({ label: "FRAY.Mod.Zones.Effort", value: c.initiativeEffort, rule: "ZN-INI-02", data: { points: c.initiativeEffort } });
+  if (c.initiativeEffort)
+    lines.push({ label: "FRAY.Mod.Zones.Effort", value: c.initiativeEffort, rule: "ZN-INI-02", data: { points: c.initiativeEffort } });
   return lines;
 }
 
@@ -35,7 +36,11 @@ export async function rollInitiative(members: ZonesCombatant[], dice: DiceRoller
   if (!members.length) throw new FrayError("FRAY.Error.NoCombatants", {}, "No combatants to roll initiative for");
   for (const m of members) {
     if (m.initiativeEffort > m.effort.value) {
-      throw new FrayError("FRAY.Error.Zones.NotEnoughPoints", { needed: m.initiativeEffort, speed: 0, effort: m.effort.value }, `${m.name} has only ${m.effort.value} effort points`);
+      throw new FrayError(
+        "FRAY.Error.Zones.NotEnoughPoints",
+        { needed: m.initiativeEffort, speed: 0, effort: m.effort.value },
+        `${m.name} has only ${m.effort.value} effort points`,
+      );
     }
   }
   const sum = (c: ZonesCombatant) => initiativeLines(c).reduce((s, m) => s + m.value, 0);
@@ -65,10 +70,14 @@ export function order(rolls: InitiativeRoll[]): InitiativeRoll[] {
  * {@link endSurprise} when the round is over; the encounter then goes on normally.
  */
 export function startSurprise(combatants: ZonesCombatant[], surprisedGroups: readonly string[]): ZonesCombatant[] {
-  return combatants.map((c) => (surprisedGroups.includes(c.group) && !c.conditions.includes("surprised") ? { ...c, conditions: [...c.conditions, "surprised"] } : c));
+  return combatants.map((c) =>
+    surprisedGroups.includes(c.group) && !c.conditions.includes("surprised") ? { ...c, conditions: [...c.conditions, "surprised"] } : c,
+  );
 }
 
 /** Ends the surprise round (ZN-SUR-01): nobody is `surprised` any more. */
 export function endSurprise(combatants: ZonesCombatant[]): ZonesCombatant[] {
-  return combatants.map((c) => (c.conditions.includes("surprised") ? { ...c, conditions: c.conditions.filter((s) => s !== "surprised") } : c));
+  return combatants.map((c) =>
+    c.conditions.includes("surprised") ? { ...c, conditions: c.conditions.filter((s) => s !== "surprised") } : c,
+  );
 }

@@ -90,7 +90,8 @@ export function parseSituation(raw: unknown, path = "situation"): ZonesSituation
   const out: ZonesSituation = {};
   const choice = <T extends string>(key: string, values: readonly T[]): T => {
     const v = raw[key];
-    if (typeof v !== "string" || !(values as readonly string[]).includes(v)) throw fieldError(`${path}.${key}`, `one of ${values.join(", ")}`);
+    if (typeof v !== "string" || !(values as readonly string[]).includes(v))
+      throw fieldError(`${path}.${key}`, `one of ${values.join(", ")}`);
     return v as T;
   };
   const number = (key: string, integer = false): number => {
@@ -123,7 +124,8 @@ export function parseSituation(raw: unknown, path = "situation"): ZonesSituation
         const list = raw.environment;
         if (!Array.isArray(list)) throw fieldError(`${path}.environment`, `a list of ${ENVIRONMENTS.join(", ")}`);
         out.environment = list.map((e, i) => {
-          if (!(ENVIRONMENTS as readonly unknown[]).includes(e)) throw fieldError(`${path}.environment[${i}]`, `one of ${ENVIRONMENTS.join(", ")}`);
+          if (!(ENVIRONMENTS as readonly unknown[]).includes(e))
+            throw fieldError(`${path}.environment[${i}]`, `one of ${ENVIRONMENTS.join(", ")}`);
           return e as EnvironmentId;
         });
         break;
@@ -143,14 +145,19 @@ export function parseSituation(raw: unknown, path = "situation"): ZonesSituation
         const m = raw.malfunction;
         if (!isRecord(m)) throw fieldError(`${path}.malfunction`, "{ kind, afterBullets }");
         const kind = m.kind;
-        if (typeof kind !== "string" || !(MALFUNCTIONS as readonly string[]).includes(kind)) throw fieldError(`${path}.malfunction.kind`, `one of ${MALFUNCTIONS.join(", ")}`);
+        if (typeof kind !== "string" || !(MALFUNCTIONS as readonly string[]).includes(kind))
+          throw fieldError(`${path}.malfunction.kind`, `one of ${MALFUNCTIONS.join(", ")}`);
         const after = m.afterBullets;
-        if (after !== undefined && (typeof after !== "number" || !Number.isInteger(after) || after < 0)) throw fieldError(`${path}.malfunction.afterBullets`, "a whole number, 0 or more");
+        if (after !== undefined && (typeof after !== "number" || !Number.isInteger(after) || after < 0))
+          throw fieldError(`${path}.malfunction.afterBullets`, "a whole number, 0 or more");
         out.malfunction = { kind: kind as Malfunction, afterBullets: after };
         break;
       }
       default:
-        throw fieldError(`${path}.${key}`, "one of targetSize, targetMovement, shooterMovement, stance, aim, environment, environmentModifier, misc, aimedZone, surprise, exposedVitals, malfunction");
+        throw fieldError(
+          `${path}.${key}`,
+          "one of targetSize, targetMovement, shooterMovement, stance, aim, environment, environmentModifier, misc, aimedZone, surprise, exposedVitals, malfunction",
+        );
     }
   }
   return out;

@@ -185,7 +185,8 @@ export type ZonesActorSource = ActorSource;
 
 function nonNegative(raw: Raw, key: string, path: string, fallback: number, integer = false): number {
   const n = num(raw, key, path, fallback);
-  if (n < 0 || (integer && !Number.isInteger(n))) throw fieldError(`${path}.${key}`, integer ? "a whole number, 0 or more" : "a number, 0 or more");
+  if (n < 0 || (integer && !Number.isInteger(n)))
+    throw fieldError(`${path}.${key}`, integer ? "a whole number, 0 or more" : "a number, 0 or more");
   return n;
 }
 
@@ -215,7 +216,8 @@ export function parseWeapon(raw: unknown, path = "weapon"): ZonesWeapon {
   const typesRaw = raw.damageTypes ?? [kind === "melee" ? "bludgeoning" : "piercing"];
   if (!Array.isArray(typesRaw) || typesRaw.length === 0) throw fieldError(`${path}.damageTypes`, `a list of ${DAMAGE_TYPES.join(", ")}`);
   const damageTypes = typesRaw.map((t, i) => {
-    if (!(DAMAGE_TYPES as readonly unknown[]).includes(t)) throw fieldError(`${path}.damageTypes[${i}]`, `one of ${DAMAGE_TYPES.join(", ")}`);
+    if (!(DAMAGE_TYPES as readonly unknown[]).includes(t))
+      throw fieldError(`${path}.damageTypes[${i}]`, `one of ${DAMAGE_TYPES.join(", ")}`);
     return t as DamageType;
   });
   const effectiveRange = nonNegative(raw, "effectiveRange", path, 0);
@@ -231,7 +233,10 @@ export function parseWeapon(raw: unknown, path = "weapon"): ZonesWeapon {
   const spareRaw = raw.spareMagazines;
   const spareMagazines = spareRaw === undefined || spareRaw === null ? null : nonNegative(raw, "spareMagazines", path, 0, true);
   const malfunctionRaw = raw.malfunction;
-  const malfunction = malfunctionRaw === undefined || malfunctionRaw === null || malfunctionRaw === "" ? null : oneOf(raw, "malfunction", path, MALFUNCTIONS, "failureToFeed");
+  const malfunction =
+    malfunctionRaw === undefined || malfunctionRaw === null || malfunctionRaw === ""
+      ? null
+      : oneOf(raw, "malfunction", path, MALFUNCTIONS, "failureToFeed");
   const effectiveRadius = nonNegative(raw, "effectiveRadius", path, 0);
   const casualtyRadius = nonNegative(raw, "casualtyRadius", path, effectiveRadius);
   if (kind === "grenade" && (effectiveRadius <= 0 || casualtyRadius < effectiveRadius)) {
@@ -242,7 +247,11 @@ export function parseWeapon(raw: unknown, path = "weapon"): ZonesWeapon {
   let pending: PendingTask | null = null;
   if (isRecord(pendingRaw)) {
     const task = oneOf(pendingRaw, "task", `${path}.pending`, ["reload", "draw"] as const, "reload");
-    pending = { task, done: nonNegative(pendingRaw, "done", `${path}.pending`, 0, true), needed: nonNegative(pendingRaw, "needed", `${path}.pending`, 1, true) };
+    pending = {
+      task,
+      done: nonNegative(pendingRaw, "done", `${path}.pending`, 0, true),
+      needed: nonNegative(pendingRaw, "needed", `${path}.pending`, 1, true),
+    };
   }
   const reloadActions = nonNegative(raw, "reloadActions", path, 1, true);
   if (reloadActions < 1) throw fieldError(`${path}.reloadActions`, "1 or more actions");
@@ -323,7 +332,9 @@ export function parseCombatant(raw: unknown, path = "combatant"): ZonesCombatant
   const skills = {} as Record<SkillId, number>;
   for (const s of SKILLS) {
     const v = skillsRaw[s];
-    skills[s] = isRecord(v) ? nonNegative(v, "ranks", `${path}.skills.${s}`, 0, true) : nonNegative(skillsRaw, s, `${path}.skills`, 0, true);
+    skills[s] = isRecord(v)
+      ? nonNegative(v, "ranks", `${path}.skills.${s}`, 0, true)
+      : nonNegative(skillsRaw, s, `${path}.skills`, 0, true);
   }
   const actionsRaw = raw.actions ?? {};
   if (!isRecord(actionsRaw)) throw fieldError(`${path}.actions`, "{ action, reaction, free }");

@@ -109,39 +109,110 @@ function vocabulary(context: SituationContext<ZonesCombatant>, weapon: ZonesWeap
   });
   return [
     field(
-      { id: "targetSize", rule: "ZN-RNG-06", kind: "choice", choices: choices(SIZES, (v) => `FRAY.Zones.Size.${v}`), default: target ? sizeFromStance(target.size, target.stance) : "medium", perTarget: true },
+      {
+        id: "targetSize",
+        rule: "ZN-RNG-06",
+        kind: "choice",
+        choices: choices(SIZES, (v) => `FRAY.Zones.Size.${v}`),
+        default: target ? sizeFromStance(target.size, target.stance) : "medium",
+        perTarget: true,
+      },
       ranged && !area,
     ),
     field(
-      { id: "targetMovement", rule: "ZN-RNG-04", kind: "choice", choices: choices(MOVEMENTS, (v) => `FRAY.Zones.Movement.${v}`), default: target ? targetMovementOf(target) : "subtle", perTarget: true },
+      {
+        id: "targetMovement",
+        rule: "ZN-RNG-04",
+        kind: "choice",
+        choices: choices(MOVEMENTS, (v) => `FRAY.Zones.Movement.${v}`),
+        default: target ? targetMovementOf(target) : "subtle",
+        perTarget: true,
+      },
       ranged && !area,
     ),
-    field({ id: "shooterMovement", rule: "ZN-RNG-04", kind: "choice", choices: choices(MOVEMENTS, (v) => `FRAY.Zones.Movement.${v}`), default: attacker.movement }, ranged),
-    field({ id: "stance", rule: "ZN-RNG-05", kind: "choice", choices: choices(STANCES, (v) => `FRAY.Zones.Stance.${v}`), default: attacker.stance }, ranged),
+    field(
+      {
+        id: "shooterMovement",
+        rule: "ZN-RNG-04",
+        kind: "choice",
+        choices: choices(MOVEMENTS, (v) => `FRAY.Zones.Movement.${v}`),
+        default: attacker.movement,
+      },
+      ranged,
+    ),
+    field(
+      {
+        id: "stance",
+        rule: "ZN-RNG-05",
+        kind: "choice",
+        choices: choices(STANCES, (v) => `FRAY.Zones.Stance.${v}`),
+        default: attacker.stance,
+      },
+      ranged,
+    ),
     field({ id: "aim", rule: "ZN-RNG-07", kind: "number", min: 0, step: 1, default: attacker.aim }, ranged),
     field({ id: "environment", rule: "ZN-RNG-01", kind: "multi", choices: ENVIRONMENT_CHOICES, default: [] }, ranged),
     field({ id: "environmentModifier", rule: "ZN-RNG-01", kind: "number", step: 1, default: 0 }, ranged),
     field({ id: "misc", rule: ranged ? "ZN-RNG-01" : "ZN-MEL-01", kind: "number", step: 1, default: 0 }, true),
     field(
-      { id: "aimedZone", rule: "ZN-ZON-03", kind: "choice", choices: [{ value: NONE, label: label("aimedZoneNone") }, ...choices(HIT_ZONES, (v) => `FRAY.Zones.Zone.${v}`)], default: NONE, perTarget: true },
+      {
+        id: "aimedZone",
+        rule: "ZN-ZON-03",
+        kind: "choice",
+        choices: [{ value: NONE, label: label("aimedZoneNone") }, ...choices(HIT_ZONES, (v) => `FRAY.Zones.Zone.${v}`)],
+        default: NONE,
+        perTarget: true,
+      },
       ranged && !grenade && Boolean(target),
     ),
-    field({ id: "surprise", rule: "ZN-MEL-02", kind: "boolean", default: surprisedByConditions(target), perTarget: true }, !ranged && Boolean(target)),
-    field({ id: "exposedVitals", rule: "ZN-VIT-03", kind: "boolean", default: false, perTarget: true }, !grenade && Boolean(target) && weapon.damageTypes.includes("slashing")),
     field(
-      { id: "malfunction", rule: "ZN-MAL-01", kind: "choice", choices: [{ value: NONE, label: label("malfunctionNone") }, ...choices(MALFUNCTIONS, (v) => `FRAY.Zones.Malfunction.${v}`)], default: NONE },
+      { id: "surprise", rule: "ZN-MEL-02", kind: "boolean", default: surprisedByConditions(target), perTarget: true },
+      !ranged && Boolean(target),
+    ),
+    field(
+      { id: "exposedVitals", rule: "ZN-VIT-03", kind: "boolean", default: false, perTarget: true },
+      !grenade && Boolean(target) && weapon.damageTypes.includes("slashing"),
+    ),
+    field(
+      {
+        id: "malfunction",
+        rule: "ZN-MAL-01",
+        kind: "choice",
+        choices: [{ value: NONE, label: label("malfunctionNone") }, ...choices(MALFUNCTIONS, (v) => `FRAY.Zones.Malfunction.${v}`)],
+        default: NONE,
+      },
       firearm,
     ),
-    field({ id: "malfunctionAfter", hint: label("malfunctionAfterHint"), rule: "ZN-MAL-01", kind: "number", min: 0, step: 1, default: 1 }, firearm),
     field(
-      { id: "bullets", rule: "ZN-BST-01", kind: "number", min: 2, max: Math.max(DEFAULT_AUTO_BULLETS, weapon.magazine), step: 1, default: DEFAULT_AUTO_BULLETS },
+      { id: "malfunctionAfter", hint: label("malfunctionAfterHint"), rule: "ZN-MAL-01", kind: "number", min: 0, step: 1, default: 1 },
+      firearm,
+    ),
+    field(
+      {
+        id: "bullets",
+        rule: "ZN-BST-01",
+        kind: "number",
+        min: 2,
+        max: Math.max(DEFAULT_AUTO_BULLETS, weapon.magazine),
+        step: 1,
+        default: DEFAULT_AUTO_BULLETS,
+      },
       firearm && weapon.auto && context.modeId === "auto",
     ),
     field(
-      { id: "damageType", rule: "ZN-DMG-01", kind: "choice", choices: choices(weapon.damageTypes, (v) => `FRAY.Zones.DamageType.${v}`), default: weapon.damageTypes[0]! },
+      {
+        id: "damageType",
+        rule: "ZN-DMG-01",
+        kind: "choice",
+        choices: choices(weapon.damageTypes, (v) => `FRAY.Zones.DamageType.${v}`),
+        default: weapon.damageTypes[0]!,
+      },
       !grenade && weapon.damageTypes.length > 1,
     ),
-    field({ id: "areaSize", rule: "ZN-GRN-01", kind: "choice", choices: choices(SIZES, (v) => `FRAY.Zones.Size.${v}`), default: "medium" }, area),
+    field(
+      { id: "areaSize", rule: "ZN-GRN-01", kind: "choice", choices: choices(SIZES, (v) => `FRAY.Zones.Size.${v}`), default: "medium" },
+      area,
+    ),
   ];
 }
 
@@ -181,14 +252,20 @@ const wholeNumber = (v: SituationValue, min: number): v is number => typeof v ==
  *   the wrong kind, or `reaction`; `FRAY.Error.NoMode` for a firing mode Zones does not know;
  *   `FRAY.Error.NoWeapon` when the weapon is not the attacker's.
  */
-export function input(request: AttackRequest, attacker: ZonesCombatant, target: ZonesCombatant | undefined, _options: RulesetOptions = {}): ZonesAttackInput {
+export function input(
+  request: AttackRequest,
+  attacker: ZonesCombatant,
+  target: ZonesCombatant | undefined,
+  _options: RulesetOptions = {},
+): ZonesAttackInput {
   const weapon = weaponOf({ attacker, weaponId: request.weaponId });
   const mode = request.modeId;
   if (mode !== undefined && !(FIRING_MODES as readonly string[]).includes(mode)) {
     throw new FrayError("FRAY.Error.NoMode", { mode, weapon: weapon.name }, `${weapon.name} has no firing mode "${mode}"`);
   }
   const reaction = request.reaction;
-  if (reaction !== undefined && reaction !== "dodge" && reaction !== "block") throw fieldError("reaction", "dodge or block (ZN-MEL-03, ZN-MEL-04)");
+  if (reaction !== undefined && reaction !== "dodge" && reaction !== "block")
+    throw fieldError("reaction", "dodge or block (ZN-MEL-03, ZN-MEL-04)");
   const raw: Record<string, unknown> = {};
   let malfunction: Malfunction | undefined;
   let malfunctionAfter: number | undefined;
@@ -200,7 +277,8 @@ export function input(request: AttackRequest, attacker: ZonesCombatant, target: 
     switch (id as (typeof EXTRA_IDS)[number]) {
       case "malfunction":
         if (value === NONE) break;
-        if (typeof value !== "string" || !(MALFUNCTIONS as readonly string[]).includes(value)) throw fieldError(path, `one of ${NONE}, ${MALFUNCTIONS.join(", ")}`);
+        if (typeof value !== "string" || !(MALFUNCTIONS as readonly string[]).includes(value))
+          throw fieldError(path, `one of ${NONE}, ${MALFUNCTIONS.join(", ")}`);
         malfunction = value as Malfunction;
         break;
       case "malfunctionAfter":
@@ -212,13 +290,18 @@ export function input(request: AttackRequest, attacker: ZonesCombatant, target: 
         bullets = value;
         break;
       case "damageType":
-        if (typeof value !== "string" || !(DAMAGE_TYPES as readonly string[]).includes(value) || !weapon.damageTypes.includes(value as DamageType)) {
+        if (
+          typeof value !== "string" ||
+          !(DAMAGE_TYPES as readonly string[]).includes(value) ||
+          !weapon.damageTypes.includes(value as DamageType)
+        ) {
           throw fieldError(path, `one of ${weapon.damageTypes.join(", ")}`);
         }
         damageType = value as DamageType;
         break;
       case "areaSize":
-        if (typeof value !== "string" || !(SIZES as readonly string[]).includes(value)) throw fieldError(path, `one of ${SIZES.join(", ")}`);
+        if (typeof value !== "string" || !(SIZES as readonly string[]).includes(value))
+          throw fieldError(path, `one of ${SIZES.join(", ")}`);
         areaSize = value as SizeCategory;
         break;
       default:
@@ -238,7 +321,6 @@ export function input(request: AttackRequest, attacker: ZonesCombatant, target: 
   if (reaction !== undefined) out.reaction = reaction;
   return out;
 }
-
 
 /** What each action of {@link ACTIONS} is and what it is aimed at. */
 const ACTION_KIND: Readonly<Record<string, { kind: ActionKind; target: PlayAction["target"] }>> = {
@@ -272,10 +354,24 @@ export function actions(c: ZonesCombatant, options: RulesetOptions = {}): PlayAc
     cost: a.id === "move" && !o.moveTakesAction ? {} : a.cost,
   }));
   if (c.weapons.some((w) => w.kind === "grenade")) {
-    out.push({ id: "attackArea", label: "FRAY.Zones.Action.attackArea", rule: "ZN-GRN-01", kind: "attack", target: "area", cost: { slots: { action: 1 } } });
+    out.push({
+      id: "attackArea",
+      label: "FRAY.Zones.Action.attackArea",
+      rule: "ZN-GRN-01",
+      kind: "attack",
+      target: "area",
+      cost: { slots: { action: 1 } },
+    });
   }
   out.push(
-    { id: "declareReaction", label: "FRAY.Zones.Action.declareReaction", rule: "ZN-REA-01", kind: "reaction", target: "none", cost: { slots: { reaction: 1 } } },
+    {
+      id: "declareReaction",
+      label: "FRAY.Zones.Action.declareReaction",
+      rule: "ZN-REA-01",
+      kind: "reaction",
+      target: "none",
+      cost: { slots: { reaction: 1 } },
+    },
     { id: "talk", label: "FRAY.Zones.Action.talk", rule: "ZN-FRE-01", kind: "other", target: "none", cost: { slots: { free: 1 } } },
   );
   return out;
@@ -292,8 +388,22 @@ export function conditions(): ConditionSpec[] {
     { id: "surprised", label: "FRAY.Condition.surprised", icon: "icons/svg/daze.svg", rule: "ZN-SUR-01", duration: "round" },
     { id: "unaware", label: "FRAY.Condition.unaware", icon: "icons/svg/blind.svg", rule: "ZN-MEL-02", duration: "permanent" },
     { id: "bound", label: "FRAY.Condition.bound", icon: "icons/svg/net.svg", rule: "ZN-RNG-04", duration: "permanent" },
-    { id: "incapacitated", label: "FRAY.Condition.incapacitated", icon: "icons/svg/paralysis.svg", rule: "ZN-ZON-02", duration: "permanent", out: true },
-    { id: "unconscious", label: "FRAY.Condition.unconscious", icon: "icons/svg/unconscious.svg", rule: "ZN-ZON-02", duration: "permanent", out: true },
+    {
+      id: "incapacitated",
+      label: "FRAY.Condition.incapacitated",
+      icon: "icons/svg/paralysis.svg",
+      rule: "ZN-ZON-02",
+      duration: "permanent",
+      out: true,
+    },
+    {
+      id: "unconscious",
+      label: "FRAY.Condition.unconscious",
+      icon: "icons/svg/unconscious.svg",
+      rule: "ZN-ZON-02",
+      duration: "permanent",
+      out: true,
+    },
     { id: "dead", label: "FRAY.Condition.dead", icon: "icons/svg/skull.svg", rule: "ZN-GRN-01", duration: "permanent", out: true },
   ];
 }
@@ -321,7 +431,12 @@ export function vitalsUpdate(state: VitalState): VitalsUpdate {
  * (`previous` absent) the economy starts from the combatant's own points.
  * @param previous the economy at the end of the last round.
  */
-export function startRound(c: ZonesCombatant, previous: Economy | undefined, round: number, options: RulesetOptions = {}): RoundState<ZonesCombatant> {
+export function startRound(
+  c: ZonesCombatant,
+  previous: Economy | undefined,
+  round: number,
+  options: RulesetOptions = {},
+): RoundState<ZonesCombatant> {
   const o = zonesOptions(options);
   const events: LifecycleEvent[] = [];
   let next: ZonesCombatant = c;
@@ -330,7 +445,8 @@ export function startRound(c: ZonesCombatant, previous: Economy | undefined, rou
     events.push({ rule: "ZN-SUR-01", label: "FRAY.Zones.Event.SurpriseOver" });
   }
   if (c.aim > 0) events.push({ rule: "ZN-RNG-07", label: "FRAY.Zones.Event.AimLost", data: { actions: c.aim } });
-  if (c.movement !== "subtle") events.push({ rule: "ZN-RNG-04", label: "FRAY.Zones.Event.MovementReset", data: { movement: `FRAY.Zones.Movement.${c.movement}` } });
+  if (c.movement !== "subtle")
+    events.push({ rule: "ZN-RNG-04", label: "FRAY.Zones.Event.MovementReset", data: { movement: `FRAY.Zones.Movement.${c.movement}` } });
   next = { ...next, movement: "subtle", aim: 0, initiativeEffort: 0 };
   if (previous) {
     const speed = previous.pools.speed?.value ?? c.speed.value;
@@ -340,7 +456,8 @@ export function startRound(c: ZonesCombatant, previous: Economy | undefined, rou
   const economyNow = createEconomy(economy(next, o));
   const speed = economyNow.pools.speed!.value;
   const effort = economyNow.pools.effort!.value;
-  if (speed !== c.speed.value || effort !== c.effort.value) events.push({ rule: "ZN-MOV-03", label: "FRAY.Zones.Event.Points", data: { speed, effort } });
+  if (speed !== c.speed.value || effort !== c.effort.value)
+    events.push({ rule: "ZN-MOV-03", label: "FRAY.Zones.Event.Points", data: { speed, effort } });
   next = { ...next, speed: { ...next.speed, value: speed }, effort: { ...next.effort, value: effort } };
   return { combatant: next, economy: economyNow, events };
 }
@@ -361,7 +478,12 @@ function replaceWeapon(c: ZonesCombatant, index: number, weapon: ZonesWeapon | u
  * shot behind a squib load (ZN-MAL-01). Other actions change nothing here.
  * @throws FrayError `FRAY.Error.NoWeapon` when the attack's weapon is not the combatant's.
  */
-export function afterAction(c: ZonesCombatant, outcome: ActionOutcome, economyNow: Economy, _options: RulesetOptions = {}): RoundState<ZonesCombatant> {
+export function afterAction(
+  c: ZonesCombatant,
+  outcome: ActionOutcome,
+  economyNow: Economy,
+  _options: RulesetOptions = {},
+): RoundState<ZonesCombatant> {
   const events: LifecycleEvent[] = [];
   if (outcome.kind === "action") {
     if (outcome.id === "aim") {
@@ -387,17 +509,25 @@ export function afterAction(c: ZonesCombatant, outcome: ActionOutcome, economyNo
     next = { ...next, aim: 0 };
   }
   if (weapon.kind === "thrown" || weapon.kind === "grenade") {
-    events.push({ rule: weapon.kind === "grenade" ? "ZN-GRN-01" : "ZN-THR-01", label: "FRAY.Zones.Event.Thrown", data: { weapon: weapon.name } });
+    events.push({
+      rule: weapon.kind === "grenade" ? "ZN-GRN-01" : "ZN-THR-01",
+      label: "FRAY.Zones.Event.Thrown",
+      data: { weapon: weapon.name },
+    });
     return { combatant: replaceWeapon(next, index, undefined), economy: economyNow, events };
   }
   const after = afterShot(weapon, outcome.result as ZonesAttackResult);
   const spent = weapon.loaded - after.loaded;
-  if (spent > 0) events.push({ rule: "ZN-BST-01", label: "FRAY.Zones.Event.Ammunition", data: { weapon: weapon.name, spent, loaded: after.loaded } });
+  if (spent > 0)
+    events.push({ rule: "ZN-BST-01", label: "FRAY.Zones.Event.Ammunition", data: { weapon: weapon.name, spent, loaded: after.loaded } });
   if (after.broken && !weapon.broken) {
     events.push({ rule: "ZN-MAL-01", label: "FRAY.Zones.Event.Broken", data: { weapon: weapon.name } });
   } else if (after.malfunction && after.malfunction !== weapon.malfunction) {
-    events.push({ rule: "ZN-MAL-01", label: "FRAY.Zones.Event.Malfunction", data: { weapon: weapon.name, malfunction: `FRAY.Zones.Malfunction.${after.malfunction}` } });
+    events.push({
+      rule: "ZN-MAL-01",
+      label: "FRAY.Zones.Event.Malfunction",
+      data: { weapon: weapon.name, malfunction: `FRAY.Zones.Malfunction.${after.malfunction}` },
+    });
   }
   return { combatant: replaceWeapon(next, index, after), economy: economyNow, events };
 }
-

@@ -5,7 +5,24 @@
  */
 import * as v from "valibot";
 import { COMMON_BOUNDS, RULESET_BOUNDS } from "../core/bounds.js";
-import { bounded, check, choice, commonStatsEntries, flag, list, opt, optionsSchema, safeName, some, storedTrack, strict, text, track, type Fits, type Is } from "../core/validate.js";
+import {
+  bounded,
+  check,
+  choice,
+  commonStatsEntries,
+  flag,
+  list,
+  opt,
+  optionsSchema,
+  safeName,
+  some,
+  storedTrack,
+  strict,
+  text,
+  track,
+  type Fits,
+  type Is,
+} from "../core/validate.js";
 import type { ZonesAttackInput, ZonesSituation } from "./input.js";
 import {
   ARMOR_ZONES,
@@ -52,7 +69,9 @@ export const weaponSchema = strict({
   broken: flag(),
   effectiveRadius: bounded(B.radius),
   casualtyRadius: bounded(B.radius),
-  pending: v.nullable(strict({ task: choice(["reload", "draw"] as const), done: bounded(B.reloadActions), needed: bounded(B.reloadActions) })),
+  pending: v.nullable(
+    strict({ task: choice(["reload", "draw"] as const), done: bounded(B.reloadActions), needed: bounded(B.reloadActions) }),
+  ),
 });
 
 /** A Zones armor piece: damage reduction per zone (ZN-ZON-02), full body armor (ZN-GRN-01). */

@@ -31,7 +31,13 @@ export function economy(c: ZonesCombatant, options: Pick<ZonesOptions, "speedRec
       { id: "free", label: "FRAY.Slot.free", max: out ? 0 : c.actions.free, rule: "ZN-FRE-01" },
     ],
     pools: [
-      { id: "speed", label: "FRAY.Zones.Pool.speed", max: c.speed.max, value: options.speedRecovery === "round" ? c.speed.max : c.speed.value, rule: "ZN-MOV-01" },
+      {
+        id: "speed",
+        label: "FRAY.Zones.Pool.speed",
+        max: c.speed.max,
+        value: options.speedRecovery === "round" ? c.speed.max : c.speed.value,
+        rule: "ZN-MOV-01",
+      },
       { id: "effort", label: "FRAY.Zones.Pool.effort", max: c.effort.max, value: c.effort.value, rule: "ZN-MOV-04" },
     ],
   };
@@ -74,7 +80,8 @@ export const FREE_TALK_WORDS = 10;
  * @throws FrayError `FRAY.Error.Field` (field `words`) for a negative or fractional count.
  */
 export function talkCost(words: number): ActionCost {
-  if (!Number.isInteger(words) || words < 0) throw new FrayError("FRAY.Error.Field", { field: "words", expected: "a whole number of words" }, "Words must be a whole number");
+  if (!Number.isInteger(words) || words < 0)
+    throw new FrayError("FRAY.Error.Field", { field: "words", expected: "a whole number of words" }, "Words must be a whole number");
   return words <= FREE_TALK_WORDS ? { slots: { free: 1 } } : { slots: { action: 1 } };
 }
 
@@ -164,8 +171,14 @@ export function planMove(
       stance = step.stance;
       return;
     }
-    if (!(step.metres >= 0)) throw new FrayError("FRAY.Error.Field", { field: `move[${i}].metres`, expected: "metres, 0 or more" }, "Metres must be 0 or more");
-    if (!(step.mode in MOVE_RATES)) throw new FrayError("FRAY.Error.Field", { field: `move[${i}].mode`, expected: Object.keys(MOVE_RATES).join(", ") }, `Unknown way of moving "${String(step.mode)}"`);
+    if (!(step.metres >= 0))
+      throw new FrayError("FRAY.Error.Field", { field: `move[${i}].metres`, expected: "metres, 0 or more" }, "Metres must be 0 or more");
+    if (!(step.mode in MOVE_RATES))
+      throw new FrayError(
+        "FRAY.Error.Field",
+        { field: `move[${i}].mode`, expected: Object.keys(MOVE_RATES).join(", ") },
+        `Unknown way of moving "${String(step.mode)}"`,
+      );
     if (step.difficult) rules.add("ZN-MOV-02");
     points += legPoints(step);
     metres += step.metres;
@@ -179,7 +192,11 @@ export function planMove(
   const fromEffort = whole - fromSpeed;
   if (fromEffort > 0) rules.add("ZN-MOV-04");
   if (fromEffort > effortLeft) {
-    throw new FrayError("FRAY.Error.Zones.NotEnoughPoints", { needed: whole, speed: speedLeft, effort: effortLeft }, `The movement needs ${whole} points; ${speedLeft} speed and ${effortLeft} effort are left`);
+    throw new FrayError(
+      "FRAY.Error.Zones.NotEnoughPoints",
+      { needed: whole, speed: speedLeft, effort: effortLeft },
+      `The movement needs ${whole} points; ${speedLeft} speed and ${effortLeft} effort are left`,
+    );
   }
   const cost: ActionCost = { pools: { speed: fromSpeed, effort: fromEffort } };
   if (options.moveTakesAction && whole > 0) cost.slots = { action: 1 };
@@ -227,7 +244,11 @@ function priceMetres(points: number, speed: number, options: Pick<ZonesOptions, 
  * The band a move of `metres` falls in, with the cost of exactly that distance: walking while
  * the points allow it, else running (ZN-MOV-01, ZN-MOV-04); `undefined` beyond running range.
  */
-export function movementBand(c: ZonesCombatant, metres: number, options: Pick<ZonesOptions, "moveTakesAction" | "speedRecovery">): MovementBand | undefined {
+export function movementBand(
+  c: ZonesCombatant,
+  metres: number,
+  options: Pick<ZonesOptions, "moveTakesAction" | "speedRecovery">,
+): MovementBand | undefined {
   const speed = options.speedRecovery === "round" ? c.speed.max : c.speed.value;
   for (const band of movement(c, options)) {
     if (metres <= band.maxMetres + 1e-9) {
@@ -257,7 +278,13 @@ export interface DeclaredReaction {
  * trigger until the declarer's next turn.
  * @throws FrayError `FRAY.Error.Economy` (slot `reaction`) when none is left.
  */
-export function declareReaction(economyNow: Economy, actor: string, trigger: string, action: string, round: number): { reaction: DeclaredReaction; economy: Economy } {
+export function declareReaction(
+  economyNow: Economy,
+  actor: string,
+  trigger: string,
+  action: string,
+  round: number,
+): { reaction: DeclaredReaction; economy: Economy } {
   const next = spend(economyNow, { slots: { reaction: 1 } });
   return { reaction: { id: `${actor}-${round}-${action}`, actor, trigger, action, round, rule: "ZN-REA-01" }, economy: next };
 }
@@ -266,7 +293,10 @@ export function declareReaction(economyNow: Economy, actor: string, trigger: str
  * The declared reactions at the start of `actor`'s turn (ZN-REA-01): that actor's own reactions
  * end unused (lost), everyone else's stay.
  */
-export function expireReactions(pending: readonly DeclaredReaction[], actor: string): { kept: DeclaredReaction[]; lost: DeclaredReaction[] } {
+export function expireReactions(
+  pending: readonly DeclaredReaction[],
+  actor: string,
+): { kept: DeclaredReaction[]; lost: DeclaredReaction[] } {
   return { kept: pending.filter((r) => r.actor !== actor), lost: pending.filter((r) => r.actor === actor) };
 }
 
@@ -275,7 +305,10 @@ export function expireReactions(pending: readonly DeclaredReaction[], actor: str
  * acted on during the action that triggered it.
  * @throws FrayError `FRAY.Error.Zones.NoReaction` (field `reaction`) when it is no longer pending.
  */
-export function triggerReaction(pending: readonly DeclaredReaction[], id: string): { reaction: DeclaredReaction; pending: DeclaredReaction[] } {
+export function triggerReaction(
+  pending: readonly DeclaredReaction[],
+  id: string,
+): { reaction: DeclaredReaction; pending: DeclaredReaction[] } {
   const reaction = pending.find((r) => r.id === id);
   if (!reaction) throw new FrayError("FRAY.Error.Zones.NoReaction", { field: "reaction", reaction: id }, `No pending reaction "${id}"`);
   return { reaction, pending: pending.filter((r) => r.id !== id) };

@@ -15,7 +15,13 @@ import {
   type Localizer,
   type TargetCardContext,
 } from "../../../src/foundry/attack-card.js";
-import { dialogContext, dialogDefaults, oddsText, type AttackDialogData, type DialogTarget } from "../../../src/foundry/chat/attack-dialog.js";
+import {
+  dialogContext,
+  dialogDefaults,
+  oddsText,
+  type AttackDialogData,
+  type DialogTarget,
+} from "../../../src/foundry/chat/attack-dialog.js";
 import type { FreeAttackPrompt } from "../../../src/foundry/chat/free-attack.js";
 import type { AttackChoices } from "../../../src/foundry/logic/attack-options.js";
 import {
@@ -77,14 +83,20 @@ const actorTemplate = (part: string) => `templates/actor/${part}.hbs`;
 /** The cases of the actor sheet: a character (each tab), an NPC stat block, a generic view. */
 export function actorCases(i18n: SheetI18n): RenderCase[] {
   // The sheet offers the world's actions of kind `other`: UD10's aim (UD-ATK-04) and those of UD-ACT-02.
-  setWorldActions(() => ud10.actions({ ...ud10CombatantFromActor(packDoc("ud10-npcs", "Veteran") as unknown as ActorSource), conditions: [] }, {}));
+  setWorldActions(() =>
+    ud10.actions({ ...ud10CombatantFromActor(packDoc("ud10-npcs", "Veteran") as unknown as ActorSource), conditions: [] }, {}),
+  );
   const roundActions: RenderCase["expect"] = ["aim", "ready", "reload", "useItem", "skill"].map((id) => ({
     selector: `[data-action="roundAction"][data-round-action="${id}"]`,
     count: 1,
     text: i18n.localize(id === "aim" ? "FRAY.Situation.Ud10.Action.aim" : `FRAY.Action.${id}`),
   }));
   const veteran = structuredClone(packDoc("ud10-npcs", "Veteran"));
-  const weaponDocs = [packDoc("ud10-weapons", "Assault Rifle"), packDoc("ud10-weapons", "Machete"), packDoc("ud10-weapons", "Round Shield")];
+  const weaponDocs = [
+    packDoc("ud10-weapons", "Assault Rifle"),
+    packDoc("ud10-weapons", "Machete"),
+    packDoc("ud10-weapons", "Round Shield"),
+  ];
   const character = {
     ...veteran,
     _id: "hero",
@@ -171,7 +183,14 @@ export function actorCases(i18n: SheetI18n): RenderCase[] {
       width: 560,
       height: 640,
       templates: actorParts("npc", UD10_SHEET_PARTS).map(actorTemplate),
-      context: ud10ActorSheetContext({ actor: npc as never, ruleset: "ud10", editable: true, bodyZones: false, enrichedBiography: "", i18n }),
+      context: ud10ActorSheetContext({
+        actor: npc as never,
+        ruleset: "ud10",
+        editable: true,
+        bodyZones: false,
+        enrichedBiography: "",
+        i18n,
+      }),
       expect: [
         { selector: '[data-action="attack"]', count: weapons.length },
         { selector: '[data-action="roundAction"]', count: 5 },
@@ -229,7 +248,10 @@ export function itemCases(i18n: SheetI18n): RenderCase[] {
         ? [{ selector: ".fray-generic-list > div" }]
         : doc.type === "weapon"
           ? [
-              ...["kind", "attackModifier", "damage", "penetration", "rangeIncrement", "canParry", "shield"].map((f) => ({ selector: `[name="system.${f}"]`, count: 1 })),
+              ...["kind", "attackModifier", "damage", "penetration", "rangeIncrement", "canParry", "shield"].map((f) => ({
+                selector: `[name="system.${f}"]`,
+                count: 1,
+              })),
               { selector: '[data-action="addMode"]', count: 1 },
               { selector: '[data-action="deleteMode"]', count: (system.modes ?? []).length },
               { selector: 'prose-mirror[name="system.description"]', count: 1 },
@@ -249,13 +271,16 @@ export function itemCases(i18n: SheetI18n): RenderCase[] {
       width: 560,
       height: 640,
       templates: ["templates/item/item-sheet.hbs"],
-      context: itemSheetContext({
-        item: { ...doc, img: doc.img ?? null } as never,
-        ruleset,
-        editable: true,
-        enrichedDescription: String((doc.system as { description?: string })?.description ?? ""),
-        i18n,
-      }, ruleset === "ud10" ? ud10ItemSheetContext : undefined),
+      context: itemSheetContext(
+        {
+          item: { ...doc, img: doc.img ?? null } as never,
+          ruleset,
+          editable: true,
+          enrichedDescription: String((doc.system as { description?: string })?.description ?? ""),
+          i18n,
+        },
+        ruleset === "ud10" ? ud10ItemSheetContext : undefined,
+      ),
       expect: [{ selector: 'input[name="name"]', count: 1 }, ...expect],
     };
   });
@@ -299,7 +324,13 @@ interface AttackSpec {
  * the function the attack workflow stores each target of the `attack` message with.
  */
 async function attack(spec: AttackSpec, dice: DiceRoller, actorUuid: string): Promise<Attacked> {
-  const request = { attackerId: spec.attacker.id, targetId: spec.target.id, weaponId: spec.weaponId, modeId: spec.modeId, distanceMetres: spec.rangeMetres };
+  const request = {
+    attackerId: spec.attacker.id,
+    targetId: spec.target.id,
+    weaponId: spec.weaponId,
+    modeId: spec.modeId,
+    distanceMetres: spec.rangeMetres,
+  };
   const who = { actorUuid, tokenUuid: `Scene.s.Token.${spec.target.id}`, name: spec.target.name };
   const { plan, state } = await attackTarget(ud10, who, request, spec.attacker, spec.target, dice, OPTIONS);
   return { input: ud10.input(state.request, spec.attacker, spec.target, OPTIONS), plan, state };
@@ -333,7 +364,8 @@ function targetExpect(index: number, t: TargetCardContext, buttons: ButtonPlan, 
   for (const action of CARD_ACTIONS) {
     const state = buttons[action];
     out.push({ selector: `${section} button[data-action="fray-${action}"]`, count: state ? 1 : 0 });
-    if (state) out.push({ selector: `${section} button[data-action="fray-${action}"]${state === "disabled" ? ":disabled" : ":enabled"}`, count: 1 });
+    if (state)
+      out.push({ selector: `${section} button[data-action="fray-${action}"]${state === "disabled" ? ":disabled" : ":enabled"}`, count: 1 });
   }
   out.push({ selector: `${section} .fray-card-buttons button`, count: Object.keys(buttons).length });
   // The check: dice line, one line per modifier with its rule ID, the total.
@@ -354,7 +386,13 @@ function targetExpect(index: number, t: TargetCardContext, buttons: ButtonPlan, 
 }
 
 /** A chat case of the attack card. */
-function cardCase(id: string, targets: TargetState[], names: { attacker: string; weapon: string; mode?: string }, i18n: Localizer, expect: (ctx: AttackMessageContext) => RenderCase["expect"]): RenderCase {
+function cardCase(
+  id: string,
+  targets: TargetState[],
+  names: { attacker: string; weapon: string; mode?: string },
+  i18n: Localizer,
+  expect: (ctx: AttackMessageContext) => RenderCase["expect"],
+): RenderCase {
   const context = attackMessageContext(targets, names, i18n);
   return {
     id: `chat-attack-card-${id}`,
@@ -397,16 +435,27 @@ export async function attackCardCases(i18n: Localizer): Promise<RenderCase[]> {
 
   const dice = new ScriptedRoller([9, 7, 2]);
   const burst = await attack({ attacker: ana, target: bo, weaponId: "rifle", modeId: "burst", rangeMetres: 60 }, dice, "Actor.bo");
-  const missed = await attack({ attacker: ana, target: packCombatant("Guard", "guard"), weaponId: "rifle", modeId: "burst", rangeMetres: 25 }, dice, "Actor.guard");
+  const missed = await attack(
+    { attacker: ana, target: packCombatant("Guard", "guard"), weaponId: "rifle", modeId: "burst", rangeMetres: 25 },
+    dice,
+    "Actor.guard",
+  );
 
   const reactions: ButtonPlan = { parry: "enabled", dodge: "enabled", noReaction: "enabled", rollDamage: "enabled" };
   const steps = (ctx: AttackMessageContext, undoneToo: boolean): RenderCase["expect"] => [
     { selector: ".fray-steps tbody tr", count: ctx.targets[0]!.steps!.length },
-    ...ctx.targets[0]!.steps!.map((s, i) => ({ selector: `.fray-steps tbody tr:nth-child(${i + 1})`, text: `${s.label} ${s.value} ${s.remaining} ${s.rule}` })),
+    ...ctx.targets[0]!.steps!.map((s, i) => ({
+      selector: `.fray-steps tbody tr:nth-child(${i + 1})`,
+      text: `${s.label} ${s.value} ${s.remaining} ${s.rule}`,
+    })),
     { selector: ".fray-steps.undone", count: undoneToo ? 1 : 0 },
   ];
   return [
-    cardCase("hit", [hit], sword, i18n, (ctx) => [...targetExpect(0, ctx.targets[0]!, reactions, "Hit"), { selector: ".fray-location", text: "Hit location: Torso (5) UD-ZON-01" }, { selector: ".fray-reaction, .fray-damage, .fray-steps", count: 0 }]),
+    cardCase("hit", [hit], sword, i18n, (ctx) => [
+      ...targetExpect(0, ctx.targets[0]!, reactions, "Hit"),
+      { selector: ".fray-location", text: "Hit location: Torso (5) UD-ZON-01" },
+      { selector: ".fray-reaction, .fray-damage, .fray-steps", count: 0 },
+    ]),
     cardCase("parried", [parried], sword, i18n, (ctx) => [
       ...targetExpect(0, ctx.targets[0]!, {}, "Parried"),
       { selector: ".fray-target.outcome-stopped.phase-stopped", count: 1 },
@@ -417,7 +466,10 @@ export async function attackCardCases(i18n: Localizer): Promise<RenderCase[]> {
       // The location rolled with the hit no longer applies once the attack is parried.
       { selector: ".fray-location", count: 0 },
     ]),
-    cardCase("no-reaction", [declined], sword, i18n, (ctx) => [...targetExpect(0, ctx.targets[0]!, { rollDamage: "enabled" }, "Hit"), { selector: ".fray-damage", count: 0 }]),
+    cardCase("no-reaction", [declined], sword, i18n, (ctx) => [
+      ...targetExpect(0, ctx.targets[0]!, { rollDamage: "enabled" }, "Hit"),
+      { selector: ".fray-damage", count: 0 },
+    ]),
     cardCase("damage", [rolled], sword, i18n, (ctx) => [
       ...targetExpect(0, ctx.targets[0]!, { applyDamage: "enabled" }, "Hit"),
       { selector: ".fray-target.phase-damage", count: 1 },
@@ -460,7 +512,14 @@ function dialogCase(i18n: Localizer, data: AttackDialogData, choices: AttackChoi
 /** The dialog's data for a weapon of the attacker, generated from UD10's situation fields. */
 function dialogData(attacker: Ud10Combatant, weaponId: string, targets: DialogTarget[], modeId?: string): AttackDialogData {
   const weapon = attacker.weapons.find((w) => w.id === weaponId)!;
-  return { ruleset: ud10 as never, options: OPTIONS, attacker, weapon: { id: weapon.id, name: weapon.name, modes: weapon.modes.map((m) => ({ id: m.id, label: m.label })) }, targets, modeId };
+  return {
+    ruleset: ud10 as never,
+    options: OPTIONS,
+    attacker,
+    weapon: { id: weapon.id, name: weapon.name, modes: weapon.modes.map((m) => ({ id: m.id, label: m.label })) },
+    targets,
+    modeId,
+  };
 }
 
 /**
@@ -476,9 +535,14 @@ export function attackDialogCases(i18n: Localizer): RenderCase[] {
   ];
   const rangedData = dialogData(ana, "rifle", targets, "burst");
   const rangedDefaults = dialogDefaults(rangedData);
-  const rangedChoices: AttackChoices = { ...rangedDefaults, situation: { ...rangedDefaults.situation, bo: { ...rangedDefaults.situation.bo, cover: 2 } } };
+  const rangedChoices: AttackChoices = {
+    ...rangedDefaults,
+    situation: { ...rangedDefaults.situation, bo: { ...rangedDefaults.situation.bo, cover: 2 } },
+  };
   const ranged = dialogCase(i18n, rangedData, rangedChoices);
-  const meleeData = dialogData(ana, "sword", [{ id: "guard", name: "Guard", combatant: packCombatant("Guard", "guard"), rangeMetres: 1.5 }]);
+  const meleeData = dialogData(ana, "sword", [
+    { id: "guard", name: "Guard", combatant: packCombatant("Guard", "guard"), rangeMetres: 1.5 },
+  ]);
   const melee = dialogCase(i18n, meleeData, { ...dialogDefaults(meleeData), reaction: "parry" });
 
   const field = (name: string, count = 1) => ({ selector: `[name="${name}"]`, count });
@@ -487,7 +551,13 @@ export function attackDialogCases(i18n: Localizer): RenderCase[] {
     field(`situation.${id}.immobilized`),
     { selector: `input[type="number"][name="situation.${id}.cover"]`, count: 1 },
   ];
-  const base = { kind: "dialog" as const, classes: ["dialog", "fray", "fray-attack-dialog"], width: 400, height: 0, templates: ["templates/dialog/attack-dialog.hbs"] };
+  const base = {
+    kind: "dialog" as const,
+    classes: ["dialog", "fray", "fray-attack-dialog"],
+    width: 400,
+    height: 0,
+    templates: ["templates/dialog/attack-dialog.hbs"],
+  };
   return [
     {
       ...base,
@@ -553,7 +623,11 @@ export function freeAttackCase(): RenderCase {
     { placed: { id: "guard2", disposition: -1, x: 9, y: 0 }, name: "Far Guard" },
     { placed: { id: "ally", disposition: 1, x: -1.5, y: 0 }, name: "Bo" },
   ];
-  const left = leftBehind(mover, { x: -6, y: -6 }, tokens.map((t) => t.placed));
+  const left = leftBehind(
+    mover,
+    { x: -6, y: -6 },
+    tokens.map((t) => t.placed),
+  );
   const prompt: FreeAttackPrompt = {
     moverTokenUuid: "Scene.s.Token.ayla",
     moverName: "Ayla Brandt",
@@ -574,7 +648,10 @@ export function freeAttackCase(): RenderCase {
     expect: [
       { selector: 'button[data-action="fray-freeAttack"]', count: 2 },
       { selector: 'button[data-action="fray-freeAttack"][data-index="0"]', text: "Free attack: Guard" },
-      { selector: 'button[data-action="fray-freeAttack"][data-index="1"]', text: "Free attack: Veteran Sergeant of the Northern Border Watch" },
+      {
+        selector: 'button[data-action="fray-freeAttack"][data-index="1"]',
+        text: "Free attack: Veteran Sergeant of the Northern Border Watch",
+      },
       { selector: ".fray-card-header", text: "Fleeing: free attacks UD-OPT-01" },
       { selector: ".fray-free-attack p", text: "Ayla Brandt: each opponent left behind may attack once, free." },
     ],
@@ -609,7 +686,10 @@ export async function initiativeCase(i18n: Localizer): Promise<RenderCase> {
       { selector: ".fray-initiative h3", text: "Initiative, round 2" },
       { selector: ".fray-initiative .fray-rule", text: "UD-INI-01" },
       { selector: ".fray-lines tbody tr", count: rows.length },
-      ...rows.map((r, i) => ({ selector: `.fray-lines tbody tr:nth-child(${i + 1})`, text: `${r.names} ${r.natural} + ${r.modifier} ${r.total}` })),
+      ...rows.map((r, i) => ({
+        selector: `.fray-lines tbody tr:nth-child(${i + 1})`,
+        text: `${r.names} ${r.natural} + ${r.modifier} ${r.total}`,
+      })),
       { selector: ".fray-lines tbody tr", text: /Guard 1, Guard 2/ },
     ],
   };

@@ -48,7 +48,16 @@ legend { padding: 0 4px; }
  * the window grow with its content, as a dialog does. `footer` is HTML after the content (a
  * dialog's buttons).
  */
-export function windowPage(options: { title: string; classes: string[]; width: number; height: number; body: string; css: string; form?: boolean; footer?: string }): string {
+export function windowPage(options: {
+  title: string;
+  classes: string[];
+  width: number;
+  height: number;
+  body: string;
+  css: string;
+  form?: boolean;
+  footer?: string;
+}): string {
   const footer = options.footer ?? "";
   const content = options.form
     ? `<form class="window-content">${options.body}${footer}</form>`

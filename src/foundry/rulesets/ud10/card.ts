@@ -25,7 +25,12 @@ export async function reactOnCard(result: AttackResult, option: ReactionOption, 
 /** A UD10 attacker read as able to act (HP and EP at least 1, no out condition). */
 export function ableAttacker(c: Ud10Combatant): Ud10Combatant {
   const out = new Set<string>(OUT_CONDITIONS);
-  return { ...c, hp: { ...c.hp, value: Math.max(1, c.hp.value) }, ep: { ...c.ep, value: Math.max(1, c.ep.value) }, conditions: c.conditions.filter((x) => !out.has(x)) };
+  return {
+    ...c,
+    hp: { ...c.hp, value: Math.max(1, c.hp.value) },
+    ep: { ...c.ep, value: Math.max(1, c.ep.value) },
+    conditions: c.conditions.filter((x) => !out.has(x)),
+  };
 }
 
 /**

@@ -21,9 +21,10 @@ async function askDisengage(name: string, count: number, choices: ("flee" | "ret
   }));
   const result = await DialogV2.wait({
     window: { title: formatKey("FRAY.Flow.Disengage.Title") },
-    content: `<p>${formatHtml("FRAY.Flow.Disengage.Prompt", { token: name, count })}</p>`
-      + (choices.includes("flee") ? `<p>${formatKey("FRAY.Flow.Flee.Hint")} <span class="fray-rule">UD-OPT-01</span></p>` : "")
-      + (choices.includes("retreat") ? `<p>${formatKey("FRAY.Flow.Retreat.Hint")} <span class="fray-rule">UD-OPT-02</span></p>` : ""),
+    content:
+      `<p>${formatHtml("FRAY.Flow.Disengage.Prompt", { token: name, count })}</p>` +
+      (choices.includes("flee") ? `<p>${formatKey("FRAY.Flow.Flee.Hint")} <span class="fray-rule">UD-OPT-01</span></p>` : "") +
+      (choices.includes("retreat") ? `<p>${formatKey("FRAY.Flow.Retreat.Hint")} <span class="fray-rule">UD-OPT-02</span></p>` : ""),
     buttons,
     rejectClose: false,
   } as never);
@@ -41,7 +42,11 @@ export async function ud10LeaveMelee(leave: LeaveMelee<Ud10Combatant>): Promise<
   if (!choices.length || !leave.left.length) return undefined;
   const choice = await askDisengage(leave.mover.name, leave.left.length, choices);
   if (!choice) return undefined;
-  const d = disengage(leave.left.map((l) => l.combatant), choice, options);
+  const d = disengage(
+    leave.left.map((l) => l.combatant),
+    choice,
+    options,
+  );
   if (d.mode === "flee") {
     const attackers = leave.left.filter((l) => d.freeAttacks.includes(l.combatant.id));
     return {
@@ -57,7 +62,9 @@ export async function ud10LeaveMelee(leave: LeaveMelee<Ud10Combatant>): Promise<
   return {
     disengage: "retreat",
     after: async () => {
-      await ChatMessage.implementation.create({ content: `<div class="fray fray-card"><p>${formatHtml("FRAY.Flow.Retreat.Done", { token: leave.mover.name })} <span class="fray-rule">${d.rule}</span></p></div>` } as never);
+      await ChatMessage.implementation.create({
+        content: `<div class="fray fray-card"><p>${formatHtml("FRAY.Flow.Retreat.Done", { token: leave.mover.name })} <span class="fray-rule">${d.rule}</span></p></div>`,
+      } as never);
     },
   };
 }

@@ -1,5 +1,13 @@
 import { FrayError } from "../errors.js";
-import { CompiledFormula, checkParsed, compileFormula, explodeRange, MAX_EXPLOSIONS, type DiceTerm, type ParsedFormula } from "./formula.js";
+import {
+  CompiledFormula,
+  checkParsed,
+  compileFormula,
+  explodeRange,
+  MAX_EXPLOSIONS,
+  type DiceTerm,
+  type ParsedFormula,
+} from "./formula.js";
 
 /**
  * A probability mass function over integer totals, in ascending order of total; totals that

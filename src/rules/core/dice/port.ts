@@ -135,11 +135,7 @@ export class ScriptedRoller extends SourceRoller {
       }
       const face = queue.shift()!;
       if (!Number.isInteger(face) || face < 1 || face > sides) {
-        throw new FrayError(
-          "FRAY.Error.DiceScriptFace",
-          { face, faces: sides },
-          `Scripted face ${face} does not fit a d${sides}`,
-        );
+        throw new FrayError("FRAY.Error.DiceScriptFace", { face, faces: sides }, `Scripted face ${face} does not fit a d${sides}`);
       }
       return face;
     }, options);
