@@ -6,6 +6,8 @@
 import { ScriptedRoller, seededSource, type DiceRoller } from "../rules/core/dice/port.js";
 import { FrayError } from "../rules/core/errors.js";
 import { fieldError, isRecord, type Raw } from "../rules/core/parse.js";
+import type { Economy } from "../rules/core/economy.js";
+import type { RoundEngine } from "../rules/core/round.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import type { VitalState } from "../rules/core/types.js";
@@ -203,4 +205,44 @@ export function finishEncounter<F extends Fielded>(
     events,
     dice,
   };
+}
+
+/** A driver's view of one entry of the core's round engine: reads and writes reach the engine. */
+export interface FighterView<C> {
+  spec: CombatantSpec;
+  /** The combatant the engine holds. */
+  c: C;
+  /** Its economy this round, as the engine holds it. */
+  economy: Economy;
+}
+
+/**
+ * The drivers' views of the round engine's combatants, by entry id: `c` and `economy` read and
+ * write the engine's own state, so a driver's tactics and log see what the core's rules did.
+ */
+export function fighterViews<C>(
+  specs: readonly CombatantSpec[],
+  engine: Pick<RoundEngine<C, unknown>, "get">,
+): Map<string, FighterView<C>> {
+  return new Map(
+    specs.map((cs) => {
+      const rf = engine.get(cs.id);
+      const view: FighterView<C> = {
+        spec: cs,
+        get c() {
+          return rf.combatant;
+        },
+        set c(c: C) {
+          rf.combatant = c;
+        },
+        get economy() {
+          return rf.economy;
+        },
+        set economy(e: Economy) {
+          rf.economy = e;
+        },
+      };
+      return [cs.id, view];
+    }),
+  );
 }

@@ -32,7 +32,7 @@ import {
   type CriticalDamagePacket,
   type Treatment,
 } from "../rules/critical/index.js";
-import { buildEntryCombatant, fail, finishEncounter, recordingRoller, type EndEvent } from "./common.js";
+import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, type EndEvent } from "./common.js";
 import type { ContentIndex } from "./content.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
@@ -103,27 +103,7 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
     { options, maxRounds: spec.maxRounds, groups: (standing) => initiativeGroups(standing, opts) },
   );
   // Each entry's view of its combatant and economy in the engine.
-  const fighters = new Map<string, Fighter>(
-    spec.combatants.map((cs) => {
-      const rf = engine.get(cs.id);
-      const view: Fighter = {
-        spec: cs,
-        get c() {
-          return rf.combatant;
-        },
-        set c(c: CriticalCombatant) {
-          rf.combatant = c;
-        },
-        get economy() {
-          return rf.economy;
-        },
-        set economy(e: Economy) {
-          rf.economy = e;
-        },
-      };
-      return [cs.id, view];
-    }),
-  );
+  const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
   // Check the Critical-specific action keys up front, so a bad file fails before any roll.
   const actionAt = (round: number, id: string): ActionSpec => spec.rounds[round - 1]?.[id] ?? fighters.get(id)!.spec.tactics ?? {};
   const checkAction = (a: ActionSpec, path: string) => {

@@ -40,7 +40,7 @@ import {
   type QuickAction,
   type RolledReaction,
 } from "../rules/hitbox/index.js";
-import { buildEntryCombatant, fail, finishEncounter, recordingRoller, type EndEvent } from "./common.js";
+import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, type EndEvent } from "./common.js";
 import type { ContentIndex } from "./content.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
@@ -224,27 +224,7 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
   );
   // Each entry's view of its combatant and economy in the engine; the step's pending damage and
   // the turn's rolled reaction stay with the driver (simultaneous steps, HB-ACT-01).
-  const fighters = new Map<string, Fighter>(
-    spec.combatants.map((cs) => {
-      const rf = engine.get(cs.id);
-      const view: Fighter = {
-        spec: cs,
-        get c() {
-          return rf.combatant;
-        },
-        set c(c: HitboxCombatant) {
-          rf.combatant = c;
-        },
-        get economy() {
-          return rf.economy;
-        },
-        set economy(e: Economy) {
-          rf.economy = e;
-        },
-      };
-      return [cs.id, view];
-    }),
-  );
+  const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
   const tactics = new Map<string, HbAction | undefined>();
   spec.combatants.forEach((cs, i) => tactics.set(cs.id, cs.tactics ? readAction(cs.tactics, `combatants[${i}].tactics`) : undefined));
   const rounds = spec.rounds.map((r, i) =>

@@ -31,7 +31,7 @@ import {
   type ZonesWeapon,
 } from "../rules/zones/index.js";
 import { DAMAGE_TYPES, STANCES } from "../rules/zones/model.js";
-import { buildEntryCombatant, fail, finishEncounter, recordingRoller, type EndEvent } from "./common.js";
+import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, type EndEvent } from "./common.js";
 import type { ContentIndex } from "./content.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
@@ -196,27 +196,7 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     out: (c) => c.conditions.some((s) => OUT.includes(s)),
   });
   // Each entry's view of its combatant and economy in the engine.
-  const fighters = new Map<string, Fighter>(
-    spec.combatants.map((cs) => {
-      const rf = engine.get(cs.id);
-      const view: Fighter = {
-        spec: cs,
-        get c() {
-          return rf.combatant;
-        },
-        set c(c: ZonesCombatant) {
-          rf.combatant = c;
-        },
-        get economy() {
-          return rf.economy;
-        },
-        set economy(e: Economy) {
-          rf.economy = e;
-        },
-      };
-      return [cs.id, view];
-    }),
-  );
+  const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
   // Check every declared action up front, so a bad key fails before any die is rolled.
   const actions = new Map<string, ZonesAction>();
   spec.rounds.forEach((r, i) =>
