@@ -292,6 +292,12 @@ describe("UD10 reactions", () => {
 });
 
 describe("UD10 damage", () => {
+  it("UD-DMG-01: a damage code whose fixed points pass the dice limits is refused when the weapon is read", () => {
+    expect(damageFormula("1000000+1d10")).toBe("1d10x10 + 1000000");
+    expect(() => damageFormula("1000001+1d10")).toThrow(FrayError);
+    expect(() => damageFormula("99999999")).toThrow(expect.objectContaining({ key: expect.stringMatching(/^FRAY\.Error\.Dice\./) }));
+  });
+
   it("UD-DMG-01: damage codes are fixed points + N d10, every 10 rolled again", async () => {
     expect(parseDamageCode("3+2d10")).toEqual({ fixed: 3, dice: 2 });
     expect(parseDamageCode("2W10+3")).toEqual({ fixed: 3, dice: 2 });

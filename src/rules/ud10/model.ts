@@ -1,3 +1,4 @@
+import { compileFormula } from "../core/dice/formula.js";
 import { FrayError } from "../core/errors.js";
 import { fieldError, isRecord, list as readList, num, oneOf, str, track as readTrack } from "../core/parse.js";
 import { combatantData, itemData, type ActorSource, type ItemSource } from "../core/sources.js";
@@ -119,11 +120,17 @@ export function parseDamageCode(code: string): { fixed: number; dice: number } {
   return { fixed: Number(m[1] ?? m[3] ?? 0), dice };
 }
 
-/** The dice formula of a damage code: `N d10` exploding on 10, plus the fixed points (UD-DMG-01). */
+/**
+ * The dice formula of a damage code: `N d10` exploding on 10, plus the fixed points (UD-DMG-01).
+ * The formula is checked against the dice port's limits (RULES.md, Input limits), so a code
+ * whose fixed points are absurd is refused when the weapon is read, not when it is rolled.
+ * @throws FrayError `FRAY.Error.DamageCode` for a malformed code, `FRAY.Error.Dice.*` beyond the limits.
+ */
 export function damageFormula(code: string): string {
   const { fixed, dice } = parseDamageCode(code);
-  if (dice === 0) return String(fixed);
-  return fixed ? `${dice}d10x10 + ${fixed}` : `${dice}d10x10`;
+  const formula = dice === 0 ? String(fixed) : fixed ? `${dice}d10x10 + ${fixed}` : `${dice}d10x10`;
+  compileFormula(formula);
+  return formula;
 }
 
 /**
