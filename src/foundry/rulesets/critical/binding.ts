@@ -4,7 +4,7 @@
  */
 import { critical, criticalOptions, initiativeGroups } from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rules/critical/model.js";
-import { CriticalActorData, CriticalArmorData, CriticalNpcData, CriticalWeaponData } from "../../models/other-rulesets.js";
+import { CriticalActorData, CriticalArmorData, CriticalNpcData, CriticalWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { GENERIC_SHEET_PARTS, GENERIC_TEMPLATES } from "../generic.js";
 

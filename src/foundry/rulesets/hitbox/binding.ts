@@ -5,7 +5,7 @@
  */
 import { hitbox } from "../../../rules/hitbox/index.js";
 import { hitboxArmorFromItem, hitboxCombatantFromActor, hitboxWeaponFromItem, type HitboxCombatant } from "../../../rules/hitbox/model.js";
-import { HitboxActorData, HitboxArmorData, HitboxNpcData, HitboxWeaponData } from "../../models/other-rulesets.js";
+import { HitboxActorData, HitboxArmorData, HitboxNpcData, HitboxWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { GENERIC_SHEET_PARTS, GENERIC_TEMPLATES } from "../generic.js";
 

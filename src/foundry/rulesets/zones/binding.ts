@@ -4,7 +4,7 @@
  */
 import { zones } from "../../../rules/zones/index.js";
 import { zonesArmorFromItem, zonesCombatantFromActor, zonesWeaponFromItem, type ZonesCombatant } from "../../../rules/zones/model.js";
-import { ZonesActorData, ZonesArmorData, ZonesNpcData, ZonesWeaponData } from "../../models/other-rulesets.js";
+import { ZonesActorData, ZonesArmorData, ZonesNpcData, ZonesWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { GENERIC_SHEET_PARTS, GENERIC_TEMPLATES } from "../generic.js";
 
