@@ -1,14 +1,11 @@
 import type { ActionOutcome, RoundState, SituationValues } from "../rules/core/contract.js";
 import type { Economy } from "../rules/core/economy.js";
 import { RoundEngine } from "../rules/core/round.js";
-import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
-import { planStep } from "../rules/core/step.js";
-import type { CheckResult, ForcedCheck, Modifier } from "../rules/core/types.js";
+import type { CheckResult, Modifier } from "../rules/core/types.js";
 import {
   afterAction,
-  applyVitals,
   attackInput,
   CALLABLE,
   CALLED_THRESHOLDS,
@@ -16,7 +13,6 @@ import {
   elapsedSeconds,
   endTurn,
   feetToMetres,
-  forcedCheck,
   forcedCheckDue,
   hitbox,
   hitboxCombatantFromActor,
@@ -32,6 +28,7 @@ import {
   TURN_SECONDS,
   type Declaration,
   type DeclaredAction,
+  type HitboxAttackInput,
   type HitboxAttackRequest,
   type HitboxAttackResult,
   type HitboxCombatant,
@@ -53,29 +50,18 @@ const SITUATION_KEYS: (keyof HitboxSituation)[] = ["halfHidden", "dark", "target
 interface Fighter {
   spec: CombatantSpec;
   c: HitboxCombatant;
-  /** The state damage of the current step builds up; committed when the step ends (simultaneity). */
-  next?: HitboxCombatant;
   economy: Economy;
   /** This turn's dodge or parry, once rolled. */
   rolled?: RolledReaction;
 }
 
 /**
- * Applies a core transition to a fighter: to its committed state and to the state its step's
- * damage builds up (`next`), keeping the economy of the committed one.
+ * A quick action (HB-ACT-03, HB-ACT-04) through the engine (so that it also holds for the damage
+ * a step holds): its cost and rule from the core's `afterAction`, the item drawn or let go from
+ * `quickAction`.
  */
-function transition(f: Fighter, step: (c: HitboxCombatant) => RoundState<HitboxCombatant>): RoundState<HitboxCombatant> {
-  const done = step(f.c);
-  f.c = done.combatant;
-  f.economy = done.economy;
-  if (f.next) f.next = step(f.next).combatant;
-  return done;
-}
-
-/** A quick action (HB-ACT-03, HB-ACT-04): its cost and rule from the core's `afterAction`, the item drawn or let go from `quickAction`. */
-function doQuick(f: Fighter, q: QuickAction): void {
-  const economy = f.economy;
-  transition(f, (c) => {
+function doQuick(engine: RoundEngine<HitboxCombatant, HitboxAttackInput>, id: string, q: QuickAction): void {
+  engine.transition(id, (c, economy): RoundState<HitboxCombatant> => {
     const done = afterAction(c, { kind: "action", id: q.id }, economy);
     return q.item ? { ...done, combatant: quickAction(done.combatant, q, false) } : done;
   });
@@ -279,7 +265,6 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     outAtStart: Set<string>,
     reacts: Map<string, string>,
     refused: Set<string>,
-    queue: { id: string; forced: ForcedCheck }[],
     hitInStep: Set<string>,
   ): Promise<void> => {
     const declared = fighters.get(action.target);
@@ -293,7 +278,7 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     const weapon = f.c.weapons.find((w) => w.id === action.weapon || w.name === action.weapon);
     if (weapon && !f.c.held.includes(weapon.id)) {
       // Drawing from a holster is a quick action that goes with the attack (HB-ACT-03).
-      doQuick(f, { id: "draw", item: weapon.id });
+      doQuick(engine, f.spec.id, { id: "draw", item: weapon.id });
       events.push(hbEvent(turn, "quick", { actor: f.spec.id, quick: { id: "draw", item: weapon.name } }));
     }
     const rangeFeet = action.rangeFeet ?? (weapon?.kind === "melee" ? 5 : undefined);
@@ -334,26 +319,31 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
           }
         }
       }
-      let planned;
-      try {
-        planned = planStep(hitbox, request, f.c, t.c, options, t.economy);
-      } catch (error) {
-        if (
-          error instanceof FrayError &&
-          ["FRAY.Error.HitboxLimbDisabled", "FRAY.Error.HitboxOutOfRange", "FRAY.Error.CannotAct"].includes(error.key)
-        ) {
-          events.push({ type: "skip", round: turn, actor: f.spec.id, reason: error.key, data: error.data });
-          return;
-        }
-        throw error;
+      // Within the step the attack meets the target as it stood when the step began; its damage
+      // is held until the step ends (HB-ACT-01). The action and reaction are paid by the core's
+      // `afterAction` (HB-ATK-03, HB-MOD-03).
+      const record = await engine.attack(request, {
+        free: true,
+        payReaction: false,
+        refuse: (error) => ["FRAY.Error.HitboxLimbDisabled", "FRAY.Error.HitboxOutOfRange", "FRAY.Error.CannotAct"].includes(error.key),
+      });
+      if (!record) {
+        const refusal = engine.events.at(-1);
+        if (refusal?.type === "refused")
+          events.push({
+            type: "skip",
+            round: turn,
+            actor: f.spec.id,
+            reason: refusal.missing,
+            data: refusal.data as Record<string, string | number> | undefined,
+          });
+        return;
       }
-      const { input, plan, odds } = planned;
-      const result = (await hitbox.resolveAttack(plan, input, logged, options)) as HitboxAttackResult;
-      const outcome: ActionOutcome = { kind: "attack", weaponId: plan.weaponId, result };
-      const attackerEconomy = f.economy;
-      transition(f, (c) => afterAction(c, outcome, attackerEconomy));
+      const { odds, packet, report } = record.step;
+      const result = record.step.result as HitboxAttackResult;
+      const outcome: ActionOutcome = { kind: "attack", weaponId: result.plan.weaponId, result };
       if (result.reactionRolledNow && result.rolledReaction) t.rolled = result.rolledReaction;
-      const w = f.c.weapons.find((x) => x.id === plan.weaponId)!;
+      const w = f.c.weapons.find((x) => x.id === result.plan.weaponId)!;
       events.push({
         type: "attack",
         round: turn,
@@ -366,11 +356,7 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
         result,
       });
       events.push(hbEvent(turn, "summary", summary(f, t, result, rangeFeet, shot, shots)));
-      if (result.lands) {
-        const base = t.next ?? t.c;
-        const packet = await hitbox.rollDamage(result, input, logged, options);
-        const report = hitbox.applyDamage(base, packet, options);
-        t.next = applyVitals(base, report.after);
+      if (packet && report) {
         events.push({ type: "damage", round: turn, target: t.spec.id, packet, report });
         if (interrupts(report)) hitInStep.add(t.spec.id);
         for (const limb of LIMBS) {
@@ -379,12 +365,10 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
           if (now.value < was.value && was.value === was.max)
             events.push(hbEvent(turn, "limb", { actor: t.spec.id, limb: `FRAY.Hitbox.${limb}`, disabled: now.value === 0 ? 1 : 0 }));
         }
-        for (const forced of report.forced ?? []) queue.push({ id: t.spec.id, forced });
       }
       // The defender's side of the attack, after its damage: the reaction spent, and a dodge
       // without cover drops it to the ground (HB-ATK-03, HB-ACT-04).
-      const targetEconomy = t.economy;
-      transition(t, (c) => afterAction(c, outcome, targetEconomy));
+      engine.afterAction(t.spec.id, outcome);
     }
   };
 
@@ -460,50 +444,45 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     for (const step of resolutionSteps(declared.map((d) => d.decl))) {
       events.push(hbEvent(turn, "step", { actors: step.actors, simultaneous: step.simultaneous ? 1 : 0 }));
       const outAtStart = new Set([...fighters.values()].filter(isOut).map((f) => f.spec.id));
-      const queue: { id: string; forced: ForcedCheck }[] = [];
       const hitInStep = new Set<string>();
-      for (const id of step.actors) {
-        const f = fighters.get(id)!;
-        const { decl, action: details } = byActor.get(id)!;
-        if (outAtStart.has(id)) {
-          events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
-          continue;
-        }
-        for (const q of decl.quick) {
-          doQuick(f, q);
-          events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
-        }
-        if (hitThisTurn.has(id)) {
-          events.push(hbEvent(turn, "interrupted", { actor: id, action: decl.action }));
-          continue;
-        }
-        const a = decl.action;
-        if (a.kind === "attack") await attack(f, a, details, outAtStart, reacts, refused, queue, hitInStep);
-        else if (a.kind === "move" || (a.kind === "task" && a.feet !== undefined)) {
-          const feet = a.kind === "move" ? a.feet : a.feet!;
-          const band = movementBandFeet(f.c, feet);
-          if (!band) events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.TooFar", data: { feet } });
-          else {
-            const economy = f.economy;
-            transition(f, (c) => afterAction(c, { kind: "action", id: band.id }, economy));
-            events.push(hbEvent(turn, "move", { actor: id, feet, band: band.label, task: a.kind === "task" ? a.text : "" }));
+      // The step's damage takes effect together when it ends; then the Blackout tests it forced
+      // (HB-ACT-01, HB-DMG-04).
+      const { forced } = await engine.step(
+        async () => {
+          for (const id of step.actors) {
+            const f = fighters.get(id)!;
+            const { decl, action: details } = byActor.get(id)!;
+            if (outAtStart.has(id)) {
+              events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
+              continue;
+            }
+            for (const q of decl.quick) {
+              doQuick(engine, id, q);
+              events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
+            }
+            if (hitThisTurn.has(id)) {
+              events.push(hbEvent(turn, "interrupted", { actor: id, action: decl.action }));
+              continue;
+            }
+            const a = decl.action;
+            if (a.kind === "attack") await attack(f, a, details, outAtStart, reacts, refused, hitInStep);
+            else if (a.kind === "move" || (a.kind === "task" && a.feet !== undefined)) {
+              const feet = a.kind === "move" ? a.feet : a.feet!;
+              const band = movementBandFeet(f.c, feet);
+              if (!band) events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.TooFar", data: { feet } });
+              else {
+                engine.afterAction(id, { kind: "action", id: band.id });
+                events.push(hbEvent(turn, "move", { actor: id, feet, band: band.label, task: a.kind === "task" ? a.text : "" }));
+              }
+            } else if (a.kind === "task") events.push(hbEvent(turn, "move", { actor: id, feet: "", band: "", task: a.text }));
+            else events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Log.Waits" });
           }
-        } else if (a.kind === "task") events.push(hbEvent(turn, "move", { actor: id, feet: "", band: "", task: a.text }));
-        else events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Log.Waits" });
-      }
-      // The step's damage takes effect together; then the Blackout tests it forced.
-      for (const f of fighters.values()) {
-        if (f.next) f.c = f.next;
-        f.next = undefined;
-      }
+        },
+        { due: forcedCheckDue },
+      );
       for (const id of hitInStep) hitThisTurn.add(id);
-      for (const { id, forced } of queue) {
-        const f = fighters.get(id)!;
-        if (!forcedCheckDue(f.c, forced)) continue;
-        const test = await forcedCheck(f.c, forced, logged);
-        f.c = applyVitals(f.c, test.report.after);
-        events.push(hbEvent(turn, "blackout", { actor: id, check: test.check, difficulty: test.needed, passed: test.success ? 1 : 0 }));
-      }
+      for (const { actor, result: test } of forced)
+        events.push(hbEvent(turn, "blackout", { actor, check: test.check, difficulty: test.needed, passed: test.success ? 1 : 0 }));
     }
     // Whoever went prone or dropped to dodge lies prone from the next turn (HB-ACT-04).
     for (const f of fighters.values()) f.c = endTurn(f.c, false);

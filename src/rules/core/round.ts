@@ -9,13 +9,13 @@
  * and a combat tracker both show. Tactics (who attacks whom with what) stay with the host, which
  * hands the engine its decisions as data and callbacks.
  */
-import type { ActionOutcome, AttackRequest, ForcedCheckResult, LifecycleEvent } from "./contract.js";
+import type { ActionOutcome, AttackRequest, ForcedCheckResult, LifecycleEvent, RoundState } from "./contract.js";
 import type { DiceRoller } from "./dice/port.js";
 import { createEconomy, shortfall, spend, type ActionCost, type Economy } from "./economy.js";
 import { FrayError } from "./errors.js";
 import type { InitiativeRoll, ReactionOption, Ruleset, RulesetOptions, UpkeepReport } from "./ruleset.js";
 import { attackInput, attackStep, planStep, type AttackStep } from "./step.js";
-import type { DamageReport } from "./types.js";
+import type { DamageReport, ForcedCheck } from "./types.js";
 
 /** A combatant as the host brings it to the fight. */
 export interface RoundEntry<C> {
@@ -117,6 +117,30 @@ export interface AttackOptions {
   settleTarget?: boolean;
   /** Rule errors that stop the attack without stopping the fight (a jammed weapon): refused, not thrown. */
   refuse?: (error: FrayError) => boolean;
+  /**
+   * Spend the declared reaction's cost from the defender's economy; true by default. False when
+   * the ruleset's `afterAction` for the target spends it (Hitbox, HB-ATK-03, with `settleTarget`).
+   */
+  payReaction?: boolean;
+}
+
+/** The options of a simultaneous step. */
+export interface StepOptions<C> {
+  /**
+   * True when a forced check held for the step's end still applies to the combatant then (not
+   * for someone a first check of the step already put in shock, HB-DMG-04); every check by default.
+   */
+  due?: (c: C, forced: ForcedCheck) => boolean;
+}
+
+/** What a simultaneous step did at its end, besides what its callback returned. */
+export interface StepRecord<T> {
+  /** What the step's callback returned. */
+  value: T;
+  /** Ids of the combatants whose held damage was committed at the step's end, in the order first hit. */
+  damaged: string[];
+  /** The forced checks rolled after the commit, in the order the damage called for them. */
+  forced: { actor: string; result: ForcedCheckResult }[];
 }
 
 /** A combatant's state right after one stage of an attack, and what its `afterAction` did then. */
@@ -134,7 +158,10 @@ export interface AttackRecord<C, I> {
   attacker: Settled<C>;
   /** The target after the damage (and its `afterAction` when `settleTarget`); absent without damage. */
   target?: Settled<C>;
-  /** Each forced check the damage caused, with the target after it (and after its `afterAction` when `settleTarget`). */
+  /**
+   * Each forced check the damage caused, with the target after it (and after its `afterAction` when
+   * `settleTarget`); empty within a simultaneous step, which rolls them at its end ({@link RoundEngine.step}).
+   */
   forced: { result: ForcedCheckResult; after: Settled<C> }[];
 }
 
@@ -155,6 +182,8 @@ export class RoundEngine<C, I> {
   /** Everything the engine did, in order. */
   readonly events: RoundEvent[] = [];
   private readonly fighters = new Map<string, RoundFighter<C>>();
+  /** The open simultaneous step: each damaged combatant's state with the damage held so far, and the forced checks due at its end. */
+  private open?: { pending: Map<string, C>; forced: { id: string; forced: ForcedCheck }[] };
 
   constructor(
     readonly ruleset: Ruleset<C, I>,
@@ -358,12 +387,68 @@ export class RoundEngine<C, I> {
 
   /** Runs the ruleset's `afterAction` for a combatant and returns what it did. */
   afterAction(id: string, outcome: ActionOutcome): LifecycleEvent[] {
-    const f = this.get(id);
-    const next = this.ruleset.afterAction(f.combatant, outcome, f.economy, this.config.options);
-    f.combatant = next.combatant;
-    f.economy = next.economy;
+    const next = this.transition(id, (c, economy) => this.ruleset.afterAction(c, outcome, economy, this.config.options));
     if (next.events.length) this.events.push({ type: "lifecycle", round: this.round, actor: id, phase: "after", events: next.events });
     return next.events;
+  }
+
+  /**
+   * Applies a transition of the host's or the ruleset's to a combatant and its economy. Within a
+   * simultaneous step it also applies to the state the step's held damage builds up (with the
+   * economy of the current state), so that nothing done in the step is lost when its damage is
+   * committed (HB-ACT-01). Returns the transition of the current state.
+   */
+  transition(id: string, change: (c: C, economy: Economy) => RoundState<C>): RoundState<C> {
+    const f = this.get(id);
+    const economy = f.economy;
+    const done = change(f.combatant, economy);
+    f.combatant = done.combatant;
+    f.economy = done.economy;
+    const held = this.open?.pending.get(id);
+    if (held !== undefined) this.open!.pending.set(id, change(held, economy).combatant);
+    return done;
+  }
+
+  /** True while a simultaneous step is open ({@link step}). */
+  get inStep(): boolean {
+    return this.open !== undefined;
+  }
+
+  /**
+   * One simultaneous step (HB-ACT-01): runs `run`, in which the host plays the step's actions
+   * with {@link attack}, {@link act} and {@link transition}. While the step is open, attacks are
+   * resolved against the combatants' states at the step's start (with what their own actions and
+   * reactions changed), so a combatant shot in the step still acts and is still standing; their
+   * damage is held, a second hit on the same target adding to the first; forced checks wait.
+   * When `run` ends, all held damage is committed together, then each forced check it called
+   * for is rolled in order (`ruleset.forcedCheck`, HB-DMG-04) if `opts.due` says it still
+   * applies, the combatant taking the check's vital state. If `run` throws, the held damage is
+   * dropped and the error passes on.
+   * @throws FrayError `FRAY.Error.Field` (field `step`) when a step is already open.
+   */
+  async step<T>(run: () => Promise<T> | T, opts: StepOptions<C> = {}): Promise<StepRecord<T>> {
+    if (this.open) throw new FrayError("FRAY.Error.Field", { field: "step", expected: "one step at a time" }, "A step is already open");
+    const open = { pending: new Map<string, C>(), forced: [] as { id: string; forced: ForcedCheck }[] };
+    this.open = open;
+    let value: T;
+    try {
+      value = await run();
+    } finally {
+      this.open = undefined;
+    }
+    for (const [id, c] of open.pending) this.get(id).combatant = c;
+    const forced: StepRecord<T>["forced"] = [];
+    if (this.ruleset.forcedCheck) {
+      for (const { id, forced: check } of open.forced) {
+        const f = this.get(id);
+        if (opts.due && !opts.due(f.combatant, check)) continue;
+        const result = await this.ruleset.forcedCheck(f.combatant, check, this.dice, this.config.options);
+        f.combatant = this.ruleset.withVitals(f.combatant, result.report.after);
+        this.events.push({ type: "forced", round: this.round, actor: id, result });
+        forced.push({ actor: id, result });
+      }
+    }
+    return { value, damaged: [...open.pending.keys()], forced };
   }
 
   /**
@@ -391,6 +476,8 @@ export class RoundEngine<C, I> {
    * attack paid from the attacker's economy and the reaction from the defender's; `afterAction`
    * for the target (when `settleTarget`), each forced check the damage calls for
    * (`ruleset.forcedCheck`, HB-DMG-04, CR-HIT-02), and `afterAction` for the attacker.
+   * Within a simultaneous step ({@link step}) the attack is resolved against the target's state
+   * at the step's start, its damage held and its forced checks rolled at the step's end (HB-ACT-01).
    * Returns `undefined` when refused (a `refused` event says why).
    * @throws FrayError from the ruleset on a request it refuses, unless `refuse` accepts the error.
    */
@@ -411,9 +498,16 @@ export class RoundEngine<C, I> {
         const chosen = opts.react(this.ruleset.reactions(input, target.economy, options).filter((r) => r.available));
         request = chosen ? { ...request, reaction: chosen } : request;
       }
-      if (opts.damage === false) {
+      if (opts.damage === false || this.open) {
         const planned = planStep(this.ruleset, request, attacker.combatant, target?.combatant, options, target?.economy);
         step = { ...planned, result: await this.ruleset.resolveAttack(planned.plan, planned.input, this.dice, options) };
+        if (this.open && opts.damage !== false && target && step.result.lands) {
+          // Within a step the damage is held: it builds on the damage already held for the target.
+          const base = this.open.pending.get(target.id) ?? target.combatant;
+          const packet = await this.ruleset.rollDamage(step.result, planned.input, this.dice, options);
+          const report = this.ruleset.applyDamage(base, packet, options);
+          step = { ...step, packet, report, target: this.ruleset.withVitals(base, report.after) };
+        }
       } else {
         step = await attackStep(this.ruleset, request, attacker.combatant, target?.combatant, this.dice, options, target?.economy);
       }
@@ -432,7 +526,8 @@ export class RoundEngine<C, I> {
       throw error;
     }
     attacker.economy = spend(attacker.economy, cost);
-    if (target && step.result.reaction && step.plan.reaction) target.economy = spend(target.economy, step.plan.reaction.cost);
+    if (target && step.result.reaction && step.plan.reaction && opts.payReaction !== false)
+      target.economy = spend(target.economy, step.plan.reaction.cost);
     const outcome: ActionOutcome = { kind: "attack", weaponId: step.plan.weaponId, modeId: step.plan.modeId, result: step.result };
     this.events.push({
       type: "attack",
@@ -447,7 +542,12 @@ export class RoundEngine<C, I> {
     const settled = (f: RoundFighter<C>, events: LifecycleEvent[]): Settled<C> => ({ combatant: f.combatant, economy: f.economy, events });
     const forced: AttackRecord<C, I>["forced"] = [];
     let targetState: Settled<C> | undefined;
-    if (target && step.target && step.report) {
+    if (target && step.target && step.report && this.open) {
+      this.open.pending.set(target.id, step.target);
+      for (const check of step.report.forced ?? []) this.open.forced.push({ id: target.id, forced: check });
+      const events = opts.settleTarget ? this.afterAction(target.id, outcome) : [];
+      targetState = { combatant: this.open.pending.get(target.id)!, economy: target.economy, events };
+    } else if (target && step.target && step.report) {
       target.combatant = step.target;
       targetState = settled(target, opts.settleTarget ? this.afterAction(target.id, outcome) : []);
       for (const check of step.report.forced ?? []) {
