@@ -7,6 +7,7 @@ import { fixture as critical } from "../contract/fixtures/critical.js";
 import { fixture as hitbox } from "../contract/fixtures/hitbox.js";
 import { fixture as ud10 } from "../contract/fixtures/ud10.js";
 import { fixture as zones } from "../contract/fixtures/zones.js";
+import { forcedCheckDue, hitbox as hitboxRules, type HitboxAttackInput, type HitboxCombatant } from "../../src/rules/hitbox/index.js";
 import type { ContractFixture } from "../contract/fixture.js";
 
 /** A roller that counts its rolls. */
@@ -188,5 +189,94 @@ describe("round engine: the end of the fight", () => {
     expect(
       () => new RoundEngine(critical.ruleset, twice, new ScriptedRoller([]), { options: critical.ruleset.defaults(), maxRounds: 1 }),
     ).toThrow(/twice/);
+  });
+});
+
+describe("round engine: simultaneous steps", () => {
+  /** Zeven and her double Zed, each with a holdout pistol, on two sides; no reactions declared. */
+  function duel(faces: number[]) {
+    const zed: HitboxCombatant = { ...hitbox.attacker, id: "zed", name: "Zed" };
+    const e = new RoundEngine<HitboxCombatant, HitboxAttackInput>(
+      hitboxRules,
+      [
+        { id: "zeven", side: "a", combatant: hitbox.attacker },
+        { id: "zed", side: "b", combatant: zed },
+      ],
+      new ScriptedRoller(faces),
+      { options: { ...hitboxRules.defaults(), ...hitbox.options }, maxRounds: 3 },
+    );
+    e.nextRound();
+    e.startRound();
+    return e;
+  }
+  const shot = (attackerId: string, targetId: string) => ({ attackerId, targetId, weaponId: "pistol", distanceMetres: 4.572 });
+  const head = (e: RoundEngine<HitboxCombatant, HitboxAttackInput>, id: string) =>
+    hitboxRules.vitals(e.get(id).combatant).hitboxes!.head!.value;
+
+  it("HB-ACT-01: two combatants who shoot each other in one step both fire; the damage lands together at the step's end", async () => {
+    // Zeven: 6+6 hits, location 1+1 = head; Zed: the same; then Zed's Blackout 1+1 fails, Zeven's 6+6 passes (HB-DMG-04).
+    const e = duel([6, 6, 1, 1, 6, 6, 1, 1, 1, 1, 6, 6]);
+    const during: number[] = [];
+    const { value, damaged, forced } = await e.step(async () => {
+      const first = await e.attack(shot("zeven", "zed"), { free: true });
+      // Zed's head hit is held: he still stands and has his full head when he fires back.
+      during.push(head(e, "zed"), Number(e.isOut("zed")));
+      const second = await e.attack(shot("zed", "zeven"), { free: true });
+      during.push(head(e, "zeven"));
+      return [first, second];
+    });
+    expect(during).toEqual([2, 0, 2]);
+    expect(value.map((r) => [r?.step.result.hit, r?.step.result.location?.id])).toEqual([
+      [true, "head"],
+      [true, "head"],
+    ]);
+    expect(value[0]?.target?.combatant && hitboxRules.vitals(value[0].target.combatant).hitboxes!.head!.value).toBe(1);
+    expect(damaged).toEqual(["zed", "zeven"]);
+    expect([head(e, "zeven"), head(e, "zed")]).toEqual([1, 1]);
+    expect(forced.map((f) => [f.actor, f.result.check.total, f.result.success])).toEqual([
+      ["zed", 5, false],
+      ["zeven", 15, true],
+    ]);
+    expect(e.isOut("zed")).toBe(true);
+    expect(e.isOut("zeven")).toBe(false);
+    expect(e.events.filter((x) => x.type === "forced").length).toBe(2);
+  });
+
+  it("HB-ACT-01: without a step the same first shot and a failed Blackout put Zed out before he can fire", async () => {
+    const e = duel([6, 6, 1, 1, 1, 1]);
+    const record = await e.attack(shot("zeven", "zed"), { free: true });
+    expect(record?.forced.map((f) => f.result.success)).toEqual([false]);
+    expect(e.isOut("zed")).toBe(true);
+    expect(head(e, "zed")).toBe(1);
+  });
+
+  it("HB-DMG-04: two hits on one target in a step add up, and a check no longer due is skipped", async () => {
+    // Two shots at Zed's torso (location 3+4 each, 3 points): both force a Blackout test; the
+    // first fails (shock), so the second is no longer due.
+    const e = duel([6, 6, 3, 4, 6, 6, 3, 4, 1, 1]);
+    const torso = () => hitboxRules.vitals(e.get("zed").combatant).hitboxes!.torso!.value;
+    const { forced } = await e.step(
+      async () => {
+        await e.attack(shot("zeven", "zed"), { free: true });
+        await e.attack(shot("zeven", "zed"), { free: true });
+        expect(torso()).toBe(3);
+      },
+      { due: forcedCheckDue },
+    );
+    expect(torso()).toBe(1);
+    expect(forced.map((f) => f.result.success)).toEqual([false]);
+    expect(e.get("zed").combatant.conditions).toContain("shock");
+  });
+
+  it("HB-ACT-01: a step that throws drops its held damage, and steps do not nest", async () => {
+    const e = duel([6, 6, 1, 1]);
+    await expect(
+      e.step(async () => {
+        await e.attack(shot("zeven", "zed"), { free: true });
+        await e.step(() => undefined);
+      }),
+    ).rejects.toMatchObject({ key: "FRAY.Error.Field", data: { field: "step" } });
+    expect(e.inStep).toBe(false);
+    expect(head(e, "zed")).toBe(2);
   });
 });

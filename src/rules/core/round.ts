@@ -169,7 +169,9 @@ export interface AttackRecord<C, I> {
  * The round engine over a ruleset `Ruleset<C, I>`. A host creates it with its combatants, then
  * each round calls {@link nextRound}, {@link startRound} (and {@link upkeep}), {@link rollInitiative}
  * in the order its ruleset plays them, walks {@link turns} and for each combatant makes its
- * decisions with {@link act} and {@link attack}, until {@link isOver} says the fight ended.
+ * decisions with {@link act} and {@link attack}, until {@link isOver} says the fight ended. A
+ * ruleset whose actions resolve together (Hitbox, HB-ACT-01) plays each resolution step inside
+ * {@link step}: damage held and committed together at the step's end, forced checks after.
  * Sources: UD-INI-01, UD-INI-03, CR-INI-01, CR-AP-01, HB-ACT-01, ZN-INI-01.
  * @throws FrayError `FRAY.Error.Field` naming `combatants` (no combatant, or an id twice) or
  *   `maxRounds` (not a whole number of 1 or more).
