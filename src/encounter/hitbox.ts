@@ -208,8 +208,8 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     logged,
     { options, maxRounds: spec.maxRounds },
   );
-  // Each entry's view of its combatant and economy in the engine; the step's pending damage and
-  // the turn's rolled reaction stay with the driver (simultaneous steps, HB-ACT-01).
+  // Each entry's view of its combatant and economy in the engine (which holds a step's damage
+  // until the step ends, HB-ACT-01); the turn's rolled reaction stays with the driver.
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
   const tactics = new Map<string, HbAction | undefined>();
   spec.combatants.forEach((cs, i) => tactics.set(cs.id, cs.tactics ? readAction(cs.tactics, `combatants[${i}].tactics`) : undefined));
