@@ -19,11 +19,12 @@ import { startEffect, type CombatLike, type EffectHolder } from "./play/effects.
 import { floatingOptions } from "./play/floating.js";
 import { weaponMacroCommand } from "./play/hotbar.js";
 import { activeGM, isActiveGM } from "./queries.js";
+import { registry } from "./registry.js";
 
 declare const __FRAY_QUENCH__: boolean | undefined;
 
 /** The parts of Quench's batch context the batch uses (mocha's describe/it, chai's assert). */
-interface QuenchContext {
+export interface QuenchContext {
   describe(name: string, fn: () => void): void;
   it(name: string, fn: () => Promise<void>): void;
   before(fn: () => Promise<void>): void;
@@ -35,7 +36,7 @@ interface QuenchContext {
   };
 }
 
-interface Quench {
+export interface Quench {
   registerBatch(key: string, fn: (context: QuenchContext) => void, options?: { displayName?: string }): void;
 }
 
@@ -433,6 +434,8 @@ export function registerQuench(): void {
       registerAuthorityBatch(quench);
       registerServicesBatch(quench);
       registerRoundBatch(quench);
+      // Each ruleset's own batches, from its binding folder.
+      for (const binding of registry.list()) binding.registerQuench?.(quench);
       quench.registerBatch(
         "fray.ud10.attack-flow",
         (context) => {

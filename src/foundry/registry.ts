@@ -12,6 +12,8 @@ import type { ActionCost } from "../rules/core/economy.js";
 import type { Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
+import type { CardRules } from "./play/card-rules.js";
+import type { Quench } from "./quench.js";
 import type { ActorContextBuilder, ItemContextBuilder } from "./sheets/context.js";
 
 /** The data model classes of one ruleset, by document subtype (`CONFIG.Actor/Item.dataModels`). */
@@ -134,6 +136,16 @@ export interface RulesetBinding<C = unknown> {
   readonly templates: readonly string[];
   /** The units its scenes measure movement in. */
   readonly movementUnits: MovementUnits;
+  /**
+   * The attack card's steps beyond the play contract (a reaction on the card, the attacker a
+   * replay reads, the vitals an undo restores); absent when the card needs none.
+   */
+  readonly cardRules?: CardRules;
+  /**
+   * Registers this ruleset's Quench batches (`fray.<id>.*`) for a GM to run in a real world;
+   * called on `quenchReady` when the batches are enabled.
+   */
+  registerQuench?(quench: Quench): void;
 }
 
 /** A binding of any combatant shape, as the registry holds it. */

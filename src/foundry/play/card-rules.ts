@@ -1,5 +1,5 @@
 /**
- * What the attack card needs of a ruleset beyond the play contract, looked up by ruleset id: a
+ * What the attack card needs of a ruleset beyond the play contract, from its binding: a
  * reaction made on the card after the attack was rolled (UD10's defender reacts to a hit it has
  * seen, UD-REA-01), and the attacker as a replay reads it (the attack was made while it could
  * act; only its dice are replayed). A ruleset without an entry offers no reaction on the card
@@ -8,7 +8,7 @@
 import type { DiceRoller } from "../../rules/core/dice/port.js";
 import type { AttackResult, ReactionOption } from "../../rules/core/ruleset.js";
 import type { VitalRules } from "../logic/undo.js";
-import { ud10CardRules } from "../rulesets/ud10/card.js";
+import { registry } from "../registry.js";
 
 /** A ruleset's card steps that the play contract does not cover. */
 export interface CardRules {
@@ -24,9 +24,7 @@ export interface CardRules {
   vitals?: VitalRules;
 }
 
-const RULES: Record<string, CardRules> = { ud10: ud10CardRules };
-
-/** The card rules of a ruleset id; an empty set for a ruleset that has none. */
+/** The card rules of a ruleset id (its binding's `cardRules`); an empty set for a ruleset that has none. */
 export function cardRulesOf(rulesetId: string): CardRules {
-  return RULES[rulesetId] ?? {};
+  return registry.get(rulesetId)?.cardRules ?? {};
 }

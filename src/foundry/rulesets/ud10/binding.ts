@@ -6,6 +6,7 @@ import { movementCharge, ud10, ud10Actions } from "../../../rules/ud10/index.js"
 import { SYSTEM_PATH } from "../../config.js";
 import { ArmorData, CharacterData, NpcData, WeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
+import { ud10CardRules } from "./card.js";
 import { ud10LeaveMelee } from "./leave-melee.js";
 import { ud10Initiative } from "./play.js";
 import { ud10RollSkill } from "./sheet-actions.js";
@@ -32,4 +33,5 @@ export const ud10Binding: RulesetBinding<Ud10Combatant> = {
   rollSkill: ud10RollSkill,
   templates: [...new Set([...SHEET_PARTS.character, ...SHEET_PARTS.npc])].map((p) => `${SYSTEM_PATH}/templates/actor/${p}.hbs`),
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
+  cardRules: ud10CardRules,
 };
