@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --ms N] [--only dice|attacks|odds|render]`: the benchmark of the rules core
+ * `npm run bench [-- --ms N] [--only attacks|odds|render] [--case ud10|hitbox|critical|zones]`: the benchmark of the rules core
  * (issue 14). In one run it prints, against the goals:
  * - attacks per second of each ruleset, "an attack" being the whole step a fight takes: the
  *   ruleset's input from a request, the plan (odds not included), the roll with the declared
@@ -42,6 +42,7 @@ const arg = (name: string) => {
 };
 const MS = Number(arg("--ms") ?? 1000);
 const ONLY = arg("--only");
+const CASE = arg("--case");
 
 /** Goals of issue 14. */
 const GOAL = { attacksPerSecond: 500_000, versusLibrary: 10, oddsMs: 1, renderMs: 50 } as const;
@@ -177,7 +178,7 @@ const verdict = (ok: boolean, short: string) => (ok ? "met" : `missed (${short})
 
 async function attacks(): Promise<void> {
   console.log(`\nAttacks per second (one core, ${MS} ms per measurement; goal ${grouped(GOAL.attacksPerSecond)}/s and ${GOAL.versusLibrary}x the dice library)`);
-  for (const c of cases()) {
+  for (const c of cases().filter((x) => !CASE || x.id === CASE)) {
     const recorder = new RecordingRoller(new SeededRoller(7));
     const sample = 2000;
     for (let i = 0; i < sample; i++) await attack(c, recorder);
