@@ -172,12 +172,24 @@ function libraryFormula(formula: string): string {
   });
 }
 
+/** Fresh processes per exact-odds figure: the median of their first (and later) calls is shown. */
+const ODDS_PROCESSES = 5;
+
+/** The middle value (the mean of the two middle values for an even count). */
+function median(values: number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const mid = v.length >> 1;
+  return v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
+}
+
 const grouped = (n: number) => Math.round(n).toLocaleString("en-US");
 const ms = (n: number) => (n >= 10 ? n.toFixed(0) : n >= 1 ? n.toFixed(1) : n.toFixed(3));
 const verdict = (ok: boolean, short: string) => (ok ? "met" : `missed (${short})`);
 
 async function attacks(): Promise<void> {
-  console.log(`\nAttacks per second (one core, ${MS} ms per measurement; goal ${grouped(GOAL.attacksPerSecond)}/s and ${GOAL.versusLibrary}x the dice library)`);
+  console.log(
+    `\nAttacks per second (one core, ${MS} ms per measurement; goal ${grouped(GOAL.attacksPerSecond)}/s and ${GOAL.versusLibrary}x the dice library)`,
+  );
   for (const c of cases().filter((x) => !CASE || x.id === CASE)) {
     const recorder = new RecordingRoller(new SeededRoller(7));
     const sample = 2000;
@@ -186,14 +198,16 @@ async function attacks(): Promise<void> {
     // The library rolls the same formulas, in the same proportions, one call each.
     let at = 0;
     const libraryRate =
-      (await rate(() => {
+      ((await rate(() => {
         let s = 0;
         for (let k = 0; k < 16; k++) {
           s += new DiceRoll(formulas[at]!).total;
           at = at + 1 === formulas.length ? 0 : at + 1;
         }
         return s;
-      }, 50)) * 16 / (formulas.length / sample);
+      }, 50)) *
+        16) /
+      (formulas.length / sample);
     const dice = new SeededRoller(7);
     const fray = await rate(() => attack(c, dice));
     const ratio = fray / libraryRate;
@@ -220,10 +234,16 @@ function oddsChild(id: string): void {
 }
 
 function odds(): void {
-  console.log(`\nExact odds (goal under ${GOAL.oddsMs} ms on the first call as on later ones; each first call in a fresh process)`);
+  console.log(
+    `\nExact odds (goal under ${GOAL.oddsMs} ms on the first call as on later ones; median of ${ODDS_PROCESSES} fresh processes)`,
+  );
   for (const c of cases()) {
-    const out = execFileSync(process.execPath, [...process.execArgv, SELF, "--odds-child", c.id], { encoding: "utf8" });
-    const { first, later } = JSON.parse(out) as { first: number; later: number };
+    const runs = Array.from({ length: ODDS_PROCESSES }, () => {
+      const out = execFileSync(process.execPath, [...process.execArgv, SELF, "--odds-child", c.id], { encoding: "utf8" });
+      return JSON.parse(out) as { first: number; later: number };
+    });
+    const first = median(runs.map((r) => r.first));
+    const later = median(runs.map((r) => r.later));
     console.log(
       `  ${c.label.padEnd(52)} first ${ms(first).padStart(7)} ms  ${verdict(first < GOAL.oddsMs, `${(first / GOAL.oddsMs).toFixed(1)}x the goal`)};` +
         ` later ${ms(later)} ms  ${verdict(later < GOAL.oddsMs, `${(later / GOAL.oddsMs).toFixed(1)}x the goal`)}`,

@@ -1,5 +1,5 @@
 import { declaredReaction } from "../core/reaction.js";
-import { atLeast, distribution, type Pmf } from "../core/dice/distribution.js";
+import { atLeast, distribution, shift, type Pmf } from "../core/dice/distribution.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
@@ -381,9 +381,22 @@ export async function resolveAttack(
   };
 }
 
-/** The PMF of a 2d6 test with a flat modifier. */
+/** 2d6 tests by modifier: each built once, from the 2d6 distribution computed once. */
+const testPmfs = new Map<number, Pmf>();
+
+/**
+ * The PMF of a 2d6 test with a flat modifier: the distribution of `2d6 + modifier`, the same
+ * chances as `2d6` moved by the modifier. Built once per modifier; callers only read it.
+ */
 export function testPmf(modifier: number): Pmf {
-  return distribution(modifier < 0 ? `2d6 - ${-modifier}` : `2d6 + ${modifier}`);
+  let pmf = testPmfs.get(modifier);
+  if (!pmf) {
+    const base = testPmfs.get(0) ?? distribution("2d6");
+    testPmfs.set(0, base);
+    pmf = modifier === 0 ? base : shift(base, modifier);
+    testPmfs.set(modifier, pmf);
+  }
+  return pmf;
 }
 
 /**

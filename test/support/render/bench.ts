@@ -44,7 +44,15 @@ export async function renderSheetTimes(executablePath: string): Promise<{ first:
       const start = performance.now();
       const templates = compiled ?? sources.map((s) => handlebars(i18n).compile(s));
       const body = templates.map((t) => t(sheet.context)).join("\n");
-      const html = windowPage({ title: sheet.title, classes: sheet.classes, width: sheet.width, height: sheet.height, body, css, form: true });
+      const html = windowPage({
+        title: sheet.title,
+        classes: sheet.classes,
+        width: sheet.width,
+        height: sheet.height,
+        body,
+        css,
+        form: true,
+      });
       await page.setContent(html, { waitUntil: "load" });
       await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(document.body.offsetHeight))));
       const time = performance.now() - start;
