@@ -411,14 +411,20 @@ export function odds(plan: AttackPlan, input: HitboxAttackInput, options: Hitbox
   if (plan.reaction && !input.rolledReaction) {
     const reaction = testPmf(sumModifiers(plan.reaction.modifiers));
     const tieFails = options.reactionTies === "defender";
+    // The reaction totals an attack total beats are a prefix of the ascending totals (the
+    // difficulty they make only grows), so P(beat) is a running sum, added in the same order.
+    const difficulties: number[] = [];
+    const beaten: number[] = [];
+    let running = 0;
+    for (const [r, pr] of reaction) {
+      difficulties.push(options.reactionFloor ? Math.max(BASE_DIFFICULTY, r) : r);
+      beaten.push((running += pr));
+    }
     hit = 0;
+    let n = 0;
     for (const [a, pa] of attack) {
-      let pBeat = 0;
-      for (const [r, pr] of reaction) {
-        const d = options.reactionFloor ? Math.max(BASE_DIFFICULTY, r) : r;
-        if (a > d || (a === d && !tieFails)) pBeat += pr;
-      }
-      hit += pa * pBeat;
+      while (n < difficulties.length && (a > difficulties[n]! || (a === difficulties[n]! && !tieFails))) n++;
+      hit += pa * (n ? beaten[n - 1]! : 0);
     }
   } else if (plan.reaction) {
     const d = plan.difficulty.total;
