@@ -5,7 +5,7 @@ import { defineConfig } from "vite";
 const root = fileURLToPath(new URL(".", import.meta.url));
 
 /**
- * Library build of the Foundry entry point: `src/foundry/main.ts` becomes one ES module,
+ * Library build of the Foundry entry point: `src/foundry/main.ts` becomes one minified ES module,
  * `dist/fray.mjs`, with a source map. `scripts/build.mjs` cleans `dist/` first and adds the
  * manifest, styles, templates, languages, compendium packs and the release zip around it.
  */
@@ -24,8 +24,12 @@ export default defineConfig(({ mode }) => ({
   build: {
     outDir: resolve(root, "dist"),
     emptyOutDir: false,
+    // The shipped bundle is minified; the source map (with the TypeScript sources inside) keeps
+    // stack traces and the browser's debugger readable. Class and function names are kept:
+    // Foundry registers sheets and data models under their class names.
     sourcemap: true,
-    minify: false,
+    minify: true,
+    rolldownOptions: { output: { keepNames: true, minify: true } },
     target: "es2022",
     reportCompressedSize: false,
     lib: {

@@ -3,7 +3,8 @@
  * Builds the installable system into `dist/`:
  *
  * 1. cleans `dist/`;
- * 2. bundles `src/foundry/main.ts` with Vite into `dist/fray.mjs` (+ source map);
+ * 2. bundles `src/foundry/main.ts` with Vite into a minified `dist/fray.mjs` (+ a source map holding
+ *    the TypeScript sources, so stack traces and the debugger stay readable);
  * 3. concatenates `styles/*.css` into `dist/fray.css`;
  * 4. copies `system.json` (with the version from package.json), `templates/` and `lang/`;
  * 5. compiles every folder `packs/_source/<name>/` (JSON sources, nested folders allowed) into
@@ -135,8 +136,9 @@ async function main() {
   const compiled = await packs(manifest);
   const archive = zip(version);
   const size = (statSync(join(dist, archive.name)).size / 1024).toFixed(1);
+  const bundleSize = (statSync(join(dist, "fray.mjs")).size / 1024).toFixed(1);
   console.log(
-    `Built Fray ${version} in ${Date.now() - started} ms: fray.mjs, fray.css, ${compiled.length} pack(s), ` +
+    `Built Fray ${version} in ${Date.now() - started} ms: fray.mjs (${bundleSize} KiB, minified), fray.css, ${compiled.length} pack(s), ` +
       `dist/${archive.name} (${archive.files} files, ${size} KiB)`,
   );
 }

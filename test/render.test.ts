@@ -106,17 +106,34 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Loads a page under a fake origin; every image request gets the placeholder icon. */
-async function open(html: string, width: number, height: number) {
-  const page = await browser!.newPage({ viewport: { width, height } });
-  await page.route("**/*", async (route) => {
+/** Pages rendering cases side by side: Chromium lays out one while Node checks another. */
+const LANES = 3;
+
+/**
+ * A browser context whose pages load each case's HTML under a fake origin
+ * (`http://fray.test/<n>`); every image request gets the placeholder icon, anything else is
+ * refused. One route for the whole context, pages reused from case to case.
+ */
+async function renderContext(pages: Map<string, string>) {
+  const context = await browser!.newContext();
+  await context.route("**/*", async (route) => {
     const url = route.request().url();
-    if (url === "http://fray.test/") await route.fulfill({ contentType: "text/html", body: html });
+    const html = pages.get(url);
+    if (html !== undefined) await route.fulfill({ contentType: "text/html", body: html });
     else if (/\.(svg|webp|png|jpe?g)$/.test(url)) await route.fulfill({ contentType: "image/svg+xml", body: PLACEHOLDER_SVG });
     else await route.abort();
   });
-  await page.goto("http://fray.test/");
-  return page;
+  return context;
+}
+
+/** What one expectation found on the page: matches, their visible text, the first one's value. */
+interface Found {
+  n: number;
+  text: string;
+  /** The first match's value; null when it is not a form control (`inputValue` would refuse it). */
+  value: string | null;
+  /** The selector is not plain CSS: checked through Playwright's locator instead. */
+  locator?: boolean;
 }
 
 describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
@@ -128,7 +145,7 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
   it("renders each sheet with every expected control, no raw i18n key and no horizontal overflow", async () => {
     const css = systemCss();
     const problems: string[] = [];
-    for (const c of cases) {
+    const rendered = cases.map((c) => {
       const body = render(c.templates, c.context);
       // Data attributes carry ids and keys on purpose; a tooltip is shown to the user.
       const shown = body.replace(/data-(?!tooltip)[a-z-]+="[^"]*"/g, "");
@@ -146,53 +163,107 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
             footer: c.kind === "dialog" ? DIALOG_FOOTER : "",
           })
         : chatPage({ body, css });
-      const page = await open(html, sheet ? c.width + 32 : 332, c.kind === "sheet" ? c.height + 32 : 900);
+      return { c, html, sheet, width: sheet ? c.width + 32 : 332, height: c.kind === "sheet" ? c.height + 32 : 900 };
+    });
+    const pages = new Map(rendered.map((r, i) => [`http://fray.test/${i}`, r.html]));
+    const context = await renderContext(pages);
+    const perCase: string[][] = rendered.map(() => []);
+    let next = 0;
+    const lane = async () => {
+      const page = await context.newPage();
       try {
-        for (const e of c.expect) {
-          const found = page.locator(e.selector);
-          const n = await found.count();
-          if (e.count === undefined ? n < 1 : n !== e.count)
-            problems.push(`${c.id}: ${e.selector} found ${n}, expected ${e.count ?? "at least 1"}`);
-          if (e.text !== undefined) {
-            const text = (await found.allInnerTexts()).join(" ").replace(/\s+/g, " ").trim();
-            const ok = typeof e.text === "string" ? text.includes(e.text) : e.text.test(text);
-            if (!ok)
-              problems.push(`${c.id}: ${e.selector} reads "${text}", expected ${typeof e.text === "string" ? `"${e.text}"` : e.text}`);
+        for (let i = next++; i < rendered.length; i = next++) {
+          const { c, sheet, width, height } = rendered[i]!;
+          const out = perCase[i]!;
+          await page.setViewportSize({ width, height });
+          await page.goto(`http://fray.test/${i}`);
+          // Every expectation and the overflow scan in one round trip to the page.
+          const { found, overflow, clip } = await page.evaluate(
+            ({ selectors, isSheet }) => {
+              const found = selectors.map((selector): Found => {
+                let matches: Element[];
+                try {
+                  matches = Array.from(document.querySelectorAll(selector));
+                } catch {
+                  return { n: 0, text: "", value: null, locator: true };
+                }
+                const first = matches[0];
+                const control =
+                  first instanceof HTMLInputElement || first instanceof HTMLSelectElement || first instanceof HTMLTextAreaElement;
+                return {
+                  n: matches.length,
+                  text: matches.map((m) => (m as HTMLElement).innerText).join(" "),
+                  value: control ? (first as HTMLInputElement).value : null,
+                };
+              });
+              const root = document.querySelector<HTMLElement>(isSheet ? ".application" : ".chat-log")!;
+              const content = (root.querySelector<HTMLElement>(".window-content") ?? root) as HTMLElement;
+              const bounds = content.getBoundingClientRect();
+              const out: string[] = [];
+              if (content.scrollWidth > content.clientWidth + 1)
+                out.push(`content scrollWidth ${content.scrollWidth} > ${content.clientWidth}`);
+              if (isSheet && root.scrollHeight > root.clientHeight + 1)
+                out.push(`window scrollHeight ${root.scrollHeight} > ${root.clientHeight}`);
+              for (const el of Array.from(content.querySelectorAll<HTMLElement>("*"))) {
+                const r = el.getBoundingClientRect();
+                if (r.width === 0 || r.height === 0) continue;
+                const style = getComputedStyle(el);
+                if (
+                  style.overflowX !== "visible" &&
+                  el.scrollWidth > el.clientWidth + 1 &&
+                  el.tagName !== "SELECT" &&
+                  el.tagName !== "INPUT"
+                ) {
+                  out.push(`${el.tagName.toLowerCase()}.${el.className} scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
+                }
+                if (r.right > bounds.right + 1 && !el.closest("[data-tab]:not(.active)")) {
+                  out.push(`${el.tagName.toLowerCase()}.${String(el.className)} sticks out by ${Math.round(r.right - bounds.right)}px`);
+                }
+              }
+              const box = root.getBoundingClientRect();
+              const [x, y] = [Math.floor(box.left), Math.floor(box.top)];
+              const clip = { x, y, width: Math.ceil(box.right) - x, height: Math.ceil(box.bottom) - y };
+              return { found, overflow: out.slice(0, 5), clip };
+            },
+            { selectors: c.expect.map((e) => e.selector), isSheet: sheet },
+          );
+          for (const [k, e] of c.expect.entries()) {
+            let f = found[k]!;
+            if (f.locator) {
+              // A selector beyond plain CSS (Playwright's own syntax): asked through a locator.
+              const loc = page.locator(e.selector);
+              const n = await loc.count();
+              const value = e.value !== undefined && n > 0 ? await loc.first().inputValue() : null;
+              f = { n, text: (await loc.allInnerTexts()).join(" "), value };
+            }
+            const n = f.n;
+            if (e.count === undefined ? n < 1 : n !== e.count)
+              out.push(`${c.id}: ${e.selector} found ${n}, expected ${e.count ?? "at least 1"}`);
+            if (e.text !== undefined) {
+              const text = f.text.replace(/\s+/g, " ").trim();
+              const ok = typeof e.text === "string" ? text.includes(e.text) : e.text.test(text);
+              if (!ok) out.push(`${c.id}: ${e.selector} reads "${text}", expected ${typeof e.text === "string" ? `"${e.text}"` : e.text}`);
+            }
+            if (e.value !== undefined && n > 0) {
+              if (f.value === null) out.push(`${c.id}: ${e.selector} is not a form control, expected the value "${e.value}"`);
+              else if (f.value !== e.value) out.push(`${c.id}: ${e.selector} has value "${f.value}", expected "${e.value}"`);
+            }
           }
-          if (e.value !== undefined && n > 0) {
-            const value = await found.first().inputValue();
-            if (value !== e.value) problems.push(`${c.id}: ${e.selector} has value "${value}", expected "${e.value}"`);
-          }
+          out.push(...overflow.map((o) => `${c.id}: ${o}`));
+          // The window (or the chat column) as the page already laid it out: a clip of the page,
+          // without the waits and scrolling of an element screenshot.
+          await page.screenshot({ path: join(ARTIFACTS, `${c.id}.png`), clip, caret: "initial" });
         }
-        const overflow = await page.evaluate((isSheet) => {
-          const root = document.querySelector<HTMLElement>(isSheet ? ".application" : ".chat-log")!;
-          const content = (root.querySelector<HTMLElement>(".window-content") ?? root) as HTMLElement;
-          const bounds = content.getBoundingClientRect();
-          const out: string[] = [];
-          if (content.scrollWidth > content.clientWidth + 1)
-            out.push(`content scrollWidth ${content.scrollWidth} > ${content.clientWidth}`);
-          if (isSheet && root.scrollHeight > root.clientHeight + 1)
-            out.push(`window scrollHeight ${root.scrollHeight} > ${root.clientHeight}`);
-          for (const el of Array.from(content.querySelectorAll<HTMLElement>("*"))) {
-            const r = el.getBoundingClientRect();
-            if (r.width === 0 || r.height === 0) continue;
-            const style = getComputedStyle(el);
-            if (style.overflowX !== "visible" && el.scrollWidth > el.clientWidth + 1 && el.tagName !== "SELECT" && el.tagName !== "INPUT") {
-              out.push(`${el.tagName.toLowerCase()}.${el.className} scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
-            }
-            if (r.right > bounds.right + 1 && !el.closest("[data-tab]:not(.active)")) {
-              out.push(`${el.tagName.toLowerCase()}.${String(el.className)} sticks out by ${Math.round(r.right - bounds.right)}px`);
-            }
-          }
-          return out.slice(0, 5);
-        }, sheet);
-        problems.push(...overflow.map((o) => `${c.id}: ${o}`));
-        const target = sheet ? page.locator(".application") : page.locator(".chat-log");
-        await target.screenshot({ path: join(ARTIFACTS, `${c.id}.png`) });
       } finally {
         await page.close();
       }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(LANES, rendered.length) }, lane));
+    } finally {
+      await context.close();
     }
+    problems.push(...perCase.flat());
     expect(problems).toEqual([]);
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { distribution, type Pmf } from "../core/dice/distribution.js";
+import { distribution } from "../core/dice/distribution.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { AttackOdds, AttackPlan, AttackResult, ReactionOption } from "../core/ruleset.js";
@@ -14,6 +14,7 @@ import {
 } from "./model.js";
 import type { CriticalOptions } from "./options.js";
 import { offensiveBonus, parriedOb, parryBlocked, parryLine, parryPool } from "./parry.js";
+import { OPEN_ENDED_D100_RUNS } from "./open-ended.js";
 import { lookupAttack, type AttackCode, type AttackTable } from "./tables.js";
 import { tableSet, type CriticalTableSet } from "./tables/index.js";
 
@@ -252,21 +253,29 @@ export async function resolveAttack(
   };
 }
 
-const pmfs = new Map<string, Pmf>();
+const runCache = new Map<string, readonly number[]>();
 
-/** The distribution of a roll formula, computed once per formula (the open-ended d100 is costly). */
-function pmfOf(formula: string): Pmf {
-  let pmf = pmfs.get(formula);
-  if (!pmf) {
-    pmf = distribution(formula);
-    pmfs.set(formula, pmf);
+/**
+ * The distribution of a roll formula as runs `from, count, chance` (totals ascending), computed
+ * once per formula; the open-ended d100 comes from its stored table (./open-ended.ts), so even
+ * the first call builds nothing.
+ */
+function runsOf(formula: string): readonly number[] {
+  if (formula === OPEN_ENDED_D100) return OPEN_ENDED_D100_RUNS;
+  let runs = runCache.get(formula);
+  if (!runs) {
+    const flat: number[] = [];
+    for (const [total, p] of distribution(formula)) flat.push(total, 1, p);
+    runs = flat;
+    runCache.set(formula, runs);
   }
-  return pmf;
+  return runs;
 }
 
 /**
  * Exact odds of a planned attack (CR-ATK-01, CR-ATK-02): the open-ended d100 distribution
- * (chains of 96-100 followed until their chance is below 1e-15) run through the weapon's table
+ * (chains of 96-100 followed until their chance is below 1e-15; a stored table, ./open-ended.ts)
+ * run through the weapon's table
  * in the defender's armor column. `hit` is the chance of any hits or a critical; `outcomes`
  * holds the chance of a `fumble`, a `miss`, `hitsOnly` (hits without a critical), and of each
  * severity `A` to `E`; they sum to 1.
@@ -278,15 +287,30 @@ export function odds(plan: AttackPlan, input: CriticalAttackInput, options: Crit
   const offset = sumModifiers(plan.modifiers) - plan.difficulty.total;
   const fumbleTop = options.fumbles ? fumbleRange(weapon, table) : 0;
   const outcomes: Record<string, number> = { fumble: 0, miss: 0, hitsOnly: 0, A: 0, B: 0, C: 0, D: 0, E: 0 };
-  for (const [v, p] of pmfOf(plan.dice)) {
-    // Totals up to 95 come from a single die, so the unmodified roll is the total there.
-    if (v <= fumbleTop) {
-      outcomes.fumble! += p;
-      continue;
+  const rows = table.rows;
+  // Totals ascend and so do the rows: a row index that only moves forward finds each total's
+  // row without a search; anything unusual (a gap, an overlap, a missing column) goes through
+  // lookupAttack, which finds the same row or throws its error.
+  let at = 0;
+  const column = table.armorTypes.includes(armorType);
+  const runs = runsOf(plan.dice);
+  for (let r = 0; r < runs.length; r += 3) {
+    const from = runs[r]!;
+    const p = runs[r + 2]!;
+    for (let v = from, end = from + runs[r + 1]!; v < end; v++) {
+      // Totals up to 95 come from a single die, so the unmodified roll is the total there.
+      if (v <= fumbleTop) {
+        outcomes.fumble! += p;
+        continue;
+      }
+      const total = v + offset;
+      while (at < rows.length && rows[at]!.range[1] !== null && total > rows[at]!.range[1]!) at++;
+      const row = rows[at];
+      const found = column && row && (row.range[0] === null || total >= row.range[0]) ? row.results[armorType] : undefined;
+      const code = found ?? lookupAttack(table, armorType, total).code;
+      const key = code.severity ?? (code.hits > 0 ? "hitsOnly" : "miss");
+      outcomes[key]! += p;
     }
-    const { code } = lookupAttack(table, armorType, v + offset);
-    const key = code.severity ?? (code.hits > 0 ? "hitsOnly" : "miss");
-    outcomes[key]! += p;
   }
   return { hit: 1 - outcomes.fumble! - outcomes.miss!, outcomes };
 }

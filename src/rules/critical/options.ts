@@ -1,3 +1,4 @@
+import { optionReader } from "../core/options.js";
 import type { OptionSpec, RulesetOptions } from "../core/ruleset.js";
 
 /**
@@ -53,17 +54,15 @@ export interface CriticalOptions {
   tourniquetLimbsOnly: boolean;
 }
 
+/** Reads one option value (one map lookup). */
+const read = optionReader(CRITICAL_OPTIONS);
+
 /** Option values with defaults filled in for anything missing or of the wrong type. */
 export function criticalOptions(options: RulesetOptions = {}): CriticalOptions {
-  const get = <T extends boolean | number | string>(id: string): T => {
-    const spec = CRITICAL_OPTIONS.find((o) => o.id === id)!;
-    const v = options[id];
-    return (typeof v === typeof spec.default && (!spec.choices || spec.choices.includes(String(v))) ? v : spec.default) as T;
-  };
   return {
-    npcInitiative: get("npcInitiative"),
-    fumbles: get("fumbles"),
-    maneuverShortfall: get("maneuverShortfall"),
-    tourniquetLimbsOnly: get("tourniquetLimbsOnly"),
+    npcInitiative: read(options, "npcInitiative"),
+    fumbles: read(options, "fumbles"),
+    maneuverShortfall: read(options, "maneuverShortfall"),
+    tourniquetLimbsOnly: read(options, "tourniquetLimbsOnly"),
   };
 }

@@ -1,5 +1,5 @@
 import { declaredReaction } from "../core/reaction.js";
-import { atLeast, distribution, type Pmf } from "../core/dice/distribution.js";
+import { atLeast, distribution, shift, type Pmf } from "../core/dice/distribution.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
@@ -381,9 +381,22 @@ export async function resolveAttack(
   };
 }
 
-/** The PMF of a 2d6 test with a flat modifier. */
+/** 2d6 tests by modifier: each built once, from the 2d6 distribution computed once. */
+const testPmfs = new Map<number, Pmf>();
+
+/**
+ * The PMF of a 2d6 test with a flat modifier: the distribution of `2d6 + modifier`, the same
+ * chances as `2d6` moved by the modifier. Built once per modifier; callers only read it.
+ */
 export function testPmf(modifier: number): Pmf {
-  return distribution(modifier < 0 ? `2d6 - ${-modifier}` : `2d6 + ${modifier}`);
+  let pmf = testPmfs.get(modifier);
+  if (!pmf) {
+    const base = testPmfs.get(0) ?? distribution("2d6");
+    testPmfs.set(0, base);
+    pmf = modifier === 0 ? base : shift(base, modifier);
+    testPmfs.set(modifier, pmf);
+  }
+  return pmf;
 }
 
 /**
@@ -398,14 +411,20 @@ export function odds(plan: AttackPlan, input: HitboxAttackInput, options: Hitbox
   if (plan.reaction && !input.rolledReaction) {
     const reaction = testPmf(sumModifiers(plan.reaction.modifiers));
     const tieFails = options.reactionTies === "defender";
+    // The reaction totals an attack total beats are a prefix of the ascending totals (the
+    // difficulty they make only grows), so P(beat) is a running sum, added in the same order.
+    const difficulties: number[] = [];
+    const beaten: number[] = [];
+    let running = 0;
+    for (const [r, pr] of reaction) {
+      difficulties.push(options.reactionFloor ? Math.max(BASE_DIFFICULTY, r) : r);
+      beaten.push((running += pr));
+    }
     hit = 0;
+    let n = 0;
     for (const [a, pa] of attack) {
-      let pBeat = 0;
-      for (const [r, pr] of reaction) {
-        const d = options.reactionFloor ? Math.max(BASE_DIFFICULTY, r) : r;
-        if (a > d || (a === d && !tieFails)) pBeat += pr;
-      }
-      hit += pa * pBeat;
+      while (n < difficulties.length && (a > difficulties[n]! || (a === difficulties[n]! && !tieFails))) n++;
+      hit += pa * (n ? beaten[n - 1]! : 0);
     }
   } else if (plan.reaction) {
     const d = plan.difficulty.total;

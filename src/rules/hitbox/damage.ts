@@ -72,8 +72,13 @@ export async function rollDamage(result: AttackResult, input: HitboxAttackInput,
 export function armorTracks(c: HitboxCombatant): Record<string, Track> {
   const out: Record<string, Track> = {};
   for (const h of HITBOXES) {
-    const max = c.armor.reduce((s, a) => s + a.protection[h], 0);
-    if (max > 0) out[h] = { value: max - c.armor.reduce((s, a) => s + a.damage[h], 0), max };
+    let max = 0;
+    let used = 0;
+    for (const a of c.armor) {
+      max += a.protection[h];
+      used += a.damage[h];
+    }
+    if (max > 0) out[h] = { value: max - used, max };
   }
   return out;
 }
@@ -86,13 +91,20 @@ export function shockEffect(turnsLeft: number): LastingEffect {
   return { id: SHOCK_EFFECT, kind: SHOCK_EFFECT, rule: "HB-DMG-04", label: "FRAY.Condition.shock", rounds: turnsLeft };
 }
 
+/** A copy of every hitbox track of a combatant, in the order of {@link HITBOXES}. */
+function copyHitboxes(c: HitboxCombatant): Record<string, Track> {
+  const out: Record<string, Track> = {};
+  for (const h of HITBOXES) out[h] = { ...c.hitboxes[h] };
+  return out;
+}
+
 /**
  * The vital state of a Hitbox combatant: hitboxes, armor points left, conditions, and while a
  * shock count runs (`hitboxShockTurns`), the `shock` lasting effect with the turns left.
  */
 export function vitals(c: HitboxCombatant): VitalState {
   const state: VitalState = {
-    hitboxes: Object.fromEntries(HITBOXES.map((h) => [h, { ...c.hitboxes[h] }])),
+    hitboxes: copyHitboxes(c),
     armor: armorTracks(c),
     conditions: [...c.conditions],
   };

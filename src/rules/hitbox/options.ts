@@ -1,3 +1,4 @@
+import { optionReader } from "../core/options.js";
 import type { OptionSpec, RulesetOptions } from "../core/ruleset.js";
 
 /**
@@ -105,24 +106,20 @@ export interface HitboxOptions {
   rapidFire: "perExtraShot" | "flat";
 }
 
+/** Reads one option value (one map lookup). */
+const read = optionReader(HITBOX_OPTIONS);
+
 /** Option values with defaults filled in for anything missing or of the wrong type. */
 export function hitboxOptions(options: RulesetOptions = {}): HitboxOptions {
-  const get = <T extends boolean | number | string>(id: string): T => {
-    const spec = HITBOX_OPTIONS.find((o) => o.id === id)!;
-    const v = options[id];
-    if (typeof v !== typeof spec.default) return spec.default as T;
-    if (spec.choices && !spec.choices.includes(v as string)) return spec.default as T;
-    return v as T;
-  };
   return {
-    hitboxPoints: Math.max(1, Math.floor(get<number>("hitboxPoints"))),
-    armor: get("hitboxArmor"),
-    blackout: get("hitboxBlackout"),
-    shockTurns: Math.max(0, Math.floor(get<number>("hitboxShockTurns"))),
-    legProne: get("hitboxLegProne"),
-    reactionTies: get("hitboxReactionTies"),
-    reactionFloor: get("hitboxReactionFloor"),
-    parryRanged: get("hitboxParryRanged"),
-    rapidFire: get("hitboxRapidFire"),
+    hitboxPoints: Math.max(1, Math.floor(read<number>(options, "hitboxPoints"))),
+    armor: read(options, "hitboxArmor"),
+    blackout: read(options, "hitboxBlackout"),
+    shockTurns: Math.max(0, Math.floor(read<number>(options, "hitboxShockTurns"))),
+    legProne: read(options, "hitboxLegProne"),
+    reactionTies: read(options, "hitboxReactionTies"),
+    reactionFloor: read(options, "hitboxReactionFloor"),
+    parryRanged: read(options, "hitboxParryRanged"),
+    rapidFire: read(options, "hitboxRapidFire"),
   };
 }

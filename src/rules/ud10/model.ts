@@ -1,4 +1,4 @@
-import { compileFormula } from "../core/dice/formula.js";
+import { compileFormula, FORMULA_CACHE_SIZE } from "../core/dice/formula.js";
 import { FrayError } from "../core/errors.js";
 import { fieldError, isRecord, list as readList, num, oneOf, str, track as readTrack } from "../core/parse.js";
 import { combatantData, itemData, type ActorSource, type ItemSource } from "../core/sources.js";
@@ -111,12 +111,12 @@ const DAMAGE_CODE = /^\s*(?:(\d+)\s*\+\s*)?(\d*)\s*[dDwW]\s*10\s*(?:\+\s*(\d+))?
  * @throws FrayError `FRAY.Error.DamageCode` naming the code when it is malformed.
  */
 export function parseDamageCode(code: string): { fixed: number; dice: number } {
-  const bad = new FrayError("FRAY.Error.DamageCode", { code }, `Malformed damage code "${code}"`);
+  const bad = () => new FrayError("FRAY.Error.DamageCode", { code }, `Malformed damage code "${code}"`);
   if (/^\s*\d+\s*$/.test(code)) return { fixed: Number(code), dice: 0 };
   const m = DAMAGE_CODE.exec(code);
-  if (!m || (m[1] !== undefined && m[3] !== undefined)) throw bad;
+  if (!m || (m[1] !== undefined && m[3] !== undefined)) throw bad();
   const dice = m[2] === "" || m[2] === undefined ? 1 : Number(m[2]);
-  if (dice < 1 || dice > 20) throw bad;
+  if (dice < 1 || dice > 20) throw bad();
   return { fixed: Number(m[1] ?? m[3] ?? 0), dice };
 }
 
@@ -127,11 +127,18 @@ export function parseDamageCode(code: string): { fixed: number; dice: number } {
  * @throws FrayError `FRAY.Error.DamageCode` for a malformed code, `FRAY.Error.Dice.*` beyond the limits.
  */
 export function damageFormula(code: string): string {
+  const known = damageFormulas.get(code);
+  if (known !== undefined) return known;
   const { fixed, dice } = parseDamageCode(code);
   const formula = dice === 0 ? String(fixed) : fixed ? `${dice}d10x10 + ${fixed}` : `${dice}d10x10`;
   compileFormula(formula);
+  if (damageFormulas.size >= FORMULA_CACHE_SIZE) damageFormulas.delete(damageFormulas.keys().next().value!);
+  damageFormulas.set(code, formula);
   return formula;
 }
+
+/** Damage codes already read, with their formulas: a weapon's code is parsed once. */
+const damageFormulas = new Map<string, string>();
 
 /**
  * Reads a weapon from item-like data (an Item's `system` plus name and id).

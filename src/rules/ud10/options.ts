@@ -87,23 +87,28 @@ export interface Ud10Options {
   roundSeconds: number;
 }
 
+/** Each option's default, by id: looked up once, not per call. */
+const DEFAULTS = new Map(UD10_OPTIONS.map((o) => [o.id, o.default]));
+
+/** The value of option `id`: the given one when it has the default's type, else the default. */
+function optionValue<T extends boolean | number | string>(options: RulesetOptions, id: string): T {
+  const fallback = DEFAULTS.get(id)!;
+  const v = options[id];
+  return (typeof v === typeof fallback ? v : fallback) as T;
+}
+
 /** Option values with defaults filled in for anything missing. */
 export function ud10Options(options: RulesetOptions = {}): Ud10Options {
-  const get = <T extends boolean | number | string>(id: string): T => {
-    const spec = UD10_OPTIONS.find((o) => o.id === id)!;
-    const v = options[id];
-    return (typeof v === typeof spec.default ? v : spec.default) as T;
-  };
-  const npc = get<string>("npcInitiative");
+  const npc = optionValue<string>(options, "npcInitiative");
   return {
-    bodyZones: get("bodyZones"),
-    buffer: get("buffer"),
-    penetration: get("penetration"),
-    fleeing: get("fleeing"),
-    retreat: get("retreat"),
-    initiativeCarryOver: get("initiativeCarryOver"),
+    bodyZones: optionValue(options, "bodyZones"),
+    buffer: optionValue(options, "buffer"),
+    penetration: optionValue(options, "penetration"),
+    fleeing: optionValue(options, "fleeing"),
+    retreat: optionValue(options, "retreat"),
+    initiativeCarryOver: optionValue(options, "initiativeCarryOver"),
     npcInitiative: npc === "group" || npc === "all" ? npc : "each",
-    allowDodge: get("allowDodge"),
-    roundSeconds: Math.max(1, get<number>("roundSeconds")),
+    allowDodge: optionValue(options, "allowDodge"),
+    roundSeconds: Math.max(1, optionValue<number>(options, "roundSeconds")),
   };
 }

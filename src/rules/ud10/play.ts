@@ -121,8 +121,13 @@ export function ud10Input(request: AttackRequest, attacker: Ud10Combatant, targe
   if (reaction !== undefined && reaction !== "parry" && reaction !== "dodge") throw fieldError("reaction", "parry or dodge");
   const raw: unknown = request.situation ?? {};
   if (!isRecord(raw)) throw fieldError(SITUATION, "an object");
-  const fields = ud10Situation({ attacker, target, weaponId: request.weaponId, modeId: request.modeId, distanceMetres: distance });
-  const values = readSituation(raw, fields);
+  // The fields are only needed to read given values; without any, the weapon is still checked.
+  let values: SituationValues = {};
+  if (Object.keys(raw).length === 0) weaponOf(attacker, request.weaponId);
+  else {
+    const fields = ud10Situation({ attacker, target, weaponId: request.weaponId, modeId: request.modeId, distanceMetres: distance });
+    values = readSituation(raw, fields);
+  }
 
   const situation: Ud10Situation = {};
   let conditions = target.conditions;

@@ -17,7 +17,13 @@ export const BODY_ZONE_TABLE: readonly { zone: ZoneId; from: number; to: number 
  * @throws RangeError when the face is not 1-10.
  */
 export function zoneForFace(face: number): ZoneId {
-  const row = BODY_ZONE_TABLE.find((r) => face >= r.from && face <= r.to);
+  let row: (typeof BODY_ZONE_TABLE)[number] | undefined;
+  for (const r of BODY_ZONE_TABLE) {
+    if (face >= r.from && face <= r.to) {
+      row = r;
+      break;
+    }
+  }
   if (!row) throw new RangeError(`No body zone for face ${face}`);
   return row.zone;
 }
@@ -56,6 +62,15 @@ export function averagedArmor(c: Ud10Combatant): ZoneArmor {
  * average otherwise (UD-ZON-02).
  */
 export function armorFor(c: Ud10Combatant, zone: string | undefined): ZoneArmor & { zone?: ZoneId } {
-  if (zone && (ZONES as readonly string[]).includes(zone)) return { ...zoneArmor(c)[zone as ZoneId], zone: zone as ZoneId };
+  if (zone && (ZONES as readonly string[]).includes(zone)) {
+    const z = zone as ZoneId;
+    let rating = 0;
+    let buffer = 0;
+    for (const piece of c.armor) {
+      rating += piece.zones[z].rating;
+      buffer += piece.zones[z].buffer;
+    }
+    return { rating, buffer, zone: z };
+  }
   return averagedArmor(c);
 }

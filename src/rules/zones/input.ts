@@ -88,6 +88,8 @@ export function parseSituation(raw: unknown, path = "situation"): ZonesSituation
   if (raw === undefined || raw === null) return {};
   if (!isRecord(raw)) throw fieldError(path, "a mapping of situational factors");
   const out: ZonesSituation = {};
+  // Most attacks give no situation at all: nothing to read.
+  if (Object.keys(raw).length === 0) return out;
   const choice = <T extends string>(key: string, values: readonly T[]): T => {
     const v = raw[key];
     if (typeof v !== "string" || !(values as readonly string[]).includes(v))

@@ -1,3 +1,4 @@
+import { optionReader } from "../core/options.js";
 import type { OptionSpec, RulesetOptions } from "../core/ruleset.js";
 
 /**
@@ -106,24 +107,20 @@ export interface ZonesOptions {
   suppressionShots: boolean;
 }
 
+/** Reads one option value (one map lookup). */
+const read = optionReader(ZONES_OPTIONS);
+
 /** Option values with defaults filled in for anything missing or of the wrong type. */
 export function zonesOptions(options: RulesetOptions = {}): ZonesOptions {
-  const get = <T extends boolean | number | string>(id: string): T => {
-    const spec = ZONES_OPTIONS.find((o) => o.id === id)!;
-    const v = options[id];
-    if (typeof v !== typeof spec.default) return spec.default as T;
-    if (spec.choices && !spec.choices.includes(String(v))) return spec.default as T;
-    return v as T;
-  };
   return {
-    fixedInitiative: get("fixedInitiative"),
-    speedRecovery: get("speedRecovery"),
-    moveTakesAction: get("moveTakesAction"),
-    lowLightModifier: get("lowLightModifier"),
-    meleeDifficulty: get("meleeDifficulty"),
-    slashingVitals: get("slashingVitals"),
-    piercingAtTwo: get("piercingAtTwo"),
-    grenadeCasualty: get("grenadeCasualty"),
-    suppressionShots: get("suppressionShots"),
+    fixedInitiative: read(options, "fixedInitiative"),
+    speedRecovery: read(options, "speedRecovery"),
+    moveTakesAction: read(options, "moveTakesAction"),
+    lowLightModifier: read(options, "lowLightModifier"),
+    meleeDifficulty: read(options, "meleeDifficulty"),
+    slashingVitals: read(options, "slashingVitals"),
+    piercingAtTwo: read(options, "piercingAtTwo"),
+    grenadeCasualty: read(options, "grenadeCasualty"),
+    suppressionShots: read(options, "suppressionShots"),
   };
 }
