@@ -9,7 +9,7 @@
  */
 import type { ActionDef } from "../rules/core/contract.js";
 import type { ActionCost } from "../rules/core/economy.js";
-import type { Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
+import type { AttackResult, Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
 import type { CardRules } from "./play/card-rules.js";
@@ -141,6 +141,14 @@ export interface RulesetBinding<C = unknown> {
    * replay reads, the vitals an undo restores); absent when the card needs none.
    */
   readonly cardRules?: CardRules;
+  /**
+   * What an attack leaves behind on the attacker's documents once its card is posted, beyond the
+   * round's economy (ZN-BST-01 rounds spent, ZN-MAL-01 a malfunction kept, ZN-RNG-07 the aim
+   * spent, ZN-THR-01 a thrown weapon gone): called by the attack workflow with the attacking
+   * actor, the weapon item's id and the core's results, one per target. Absent when an attack
+   * changes nothing on the documents.
+   */
+  afterAttack?(attack: { actor: unknown; weaponId: string; results: readonly AttackResult[] }): Promise<void>;
   /**
    * Registers this ruleset's Quench batches (`fray.<id>.*`) for a GM to run in a real world;
    * called on `quenchReady` when the batches are enabled.
