@@ -12,11 +12,14 @@ import { planStep } from "../../rules/core/step.js";
 import type { RollOutcome } from "../../rules/core/types.js";
 import type { OfferedReaction, TargetState } from "./card.js";
 
-/** The reactions of the core worth a card button (parry and dodge), as stored on the card (UD-REA-02, UD-REA-04). */
+/**
+ * The reactions of the core worth a card button (parry, dodge, block), as stored on the card
+ * with their rule IDs (UD-REA-02, UD-REA-04, ZN-MEL-03, ZN-MEL-04).
+ */
 export function storedReactions(options: readonly ReactionOption[]): OfferedReaction[] {
   return options
-    .filter((r) => r.id === "parry" || r.id === "dodge")
-    .map((r) => ({ id: r.id as "parry" | "dodge", available: r.available, reason: r.reason }));
+    .filter((r) => r.id === "parry" || r.id === "dodge" || r.id === "block")
+    .map((r) => ({ id: r.id as OfferedReaction["id"], available: r.available, reason: r.reason, rule: r.rule }));
 }
 
 /**
