@@ -303,7 +303,7 @@ export async function replayedPacket(ctx: ActionContext): Promise<DamagePacket> 
   const mismatch = () => new FrayError("FRAY.Flow.Error.CardMismatch", { target: t.name }, "The card does not follow from its dice");
   if (!t.damage) throw mismatch();
   const rules = cardRulesOf(ctx.binding.id);
-  const attacker = rules.ableAttacker ? rules.ableAttacker(ctx.attacker) : ctx.attacker;
+  const attacker = rules.ableAttacker ? rules.ableAttacker(ctx.attacker, t.result) : ctx.attacker;
   const declared = Boolean(t.request.reaction) && !t.reactedOnCard;
   const request: AttackRequest = { ...t.request, reaction: declared ? t.request.reaction : undefined };
   let packet: DamagePacket;

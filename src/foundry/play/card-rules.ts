@@ -18,8 +18,11 @@ export interface CardRules {
    * @throws FrayError from the dice port.
    */
   react?(result: AttackResult, option: ReactionOption, dice: DiceRoller): Promise<AttackResult>;
-  /** The attacker as a replay of its own stored attack reads it (able to act). */
-  ableAttacker?(attacker: unknown): unknown;
+  /**
+   * The attacker as a replay of its own stored attack reads it (able to act); `result` is the
+   * stored attack, for what the attack itself changed on the attacker (ZN-BST-01 rounds spent).
+   */
+  ableAttacker?(attacker: unknown, result?: AttackResult): unknown;
   /** The conditions that follow from the vitals and the tracks' floors, for undo. */
   vitals?: VitalRules;
 }

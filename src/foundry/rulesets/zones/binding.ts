@@ -12,7 +12,7 @@ import { GENERIC_SHEET_PARTS, GENERIC_TEMPLATES } from "../generic.js";
 export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   id: "zones",
   ruleset: zones as RulesetBinding<ZonesCombatant>["ruleset"],
-  implemented: false,
+  implemented: true,
   models: { character: ZonesActorData, npc: ZonesNpcData, weapon: ZonesWeaponData, armor: ZonesArmorData },
   combatantFromActor: zonesCombatantFromActor,
   weaponFromItem: zonesWeaponFromItem,
