@@ -6,6 +6,7 @@
  * and replays its attacker as it is.
  */
 import type { DiceRoller } from "../../rules/core/dice/port.js";
+import type { CardDetailBuilder } from "../attack-card.js";
 import type { AttackResult, ReactionOption } from "../../rules/core/ruleset.js";
 import type { VitalRules } from "../logic/undo.js";
 import { registry } from "../registry.js";
@@ -25,6 +26,8 @@ export interface CardRules {
   ableAttacker?(attacker: unknown, result?: AttackResult): unknown;
   /** The conditions that follow from the vitals and the tracks' floors, for undo. */
   vitals?: VitalRules;
+  /** Rows of the ruleset's own on each target's section of the card (a burst's bullets, ZN-BST-01). */
+  detail?: CardDetailBuilder;
 }
 
 /** The card rules of a ruleset id (its binding's `cardRules`); an empty set for a ruleset that has none. */
