@@ -285,7 +285,9 @@ export class AttackWorkflow {
     const roller = new FoundryRoller();
     for (const t of this.targets) {
       const who = { actorUuid: t.actorUuid, tokenUuid: t.tokenUuid, name: t.name };
-      const attacked = await attackTarget(this.ruleset, who, this.coreRequest(t), this.attacker, t.combatant, roller, this.options);
+      const defender = combatantFor(t.token.actor, t.id);
+      const economy = defender ? economyOf(defender) : undefined;
+      const attacked = await attackTarget(this.ruleset, who, this.coreRequest(t), this.attacker, t.combatant, roller, this.options, economy);
       this.odds ??= attacked.odds;
       this.results.push(attacked.result);
       this.states.push(attacked.state);
