@@ -60,14 +60,14 @@ export function afterAttackWrites(
 
 /** The parts of an Actor this module writes. */
 interface AttackerDoc {
-  items?: { get(id: string): { update(data: Record<string, unknown>): Promise<unknown>; delete(): Promise<unknown> } | undefined };
-  update(data: Record<string, unknown>): Promise<unknown>;
+  items?: { get(id: string): { update?(data: Record<string, unknown>): Promise<unknown>; delete?(): Promise<unknown> } | undefined };
+  update?(data: Record<string, unknown>): Promise<unknown>;
 }
 
 /**
  * The binding's `afterAttack`: reads the attacker through the Zones binding and writes
  * {@link afterAttackWrites} onto its weapon item and itself. An attacker the core cannot read
- * (it could not have attacked) is left alone.
+ * (it could not have attacked) is left alone; a write that fails is logged (the card stands).
  */
 export async function zonesAfterAttack(attack: { actor: unknown; weaponId: string; results: readonly AttackResult[] }): Promise<void> {
   const binding = registry.get("zones");
@@ -81,7 +81,12 @@ export async function zonesAfterAttack(attack: { actor: unknown; weaponId: strin
   const writes = afterAttackWrites(attacker, attack.weaponId, attack.results, optionValues("zones"));
   const doc = attack.actor as AttackerDoc;
   const item = doc.items?.get(attack.weaponId);
-  if (item && writes.removeWeapon) await item.delete();
-  else if (item && writes.weapon) await item.update({ system: writes.weapon });
-  if (writes.actor) await doc.update({ system: writes.actor });
+  // The card is posted already: a write that fails is logged, and the attack stands.
+  try {
+    if (item && writes.removeWeapon && typeof item.delete === "function") await item.delete();
+    else if (item && writes.weapon && typeof item.update === "function") await item.update({ system: writes.weapon });
+    if (writes.actor && typeof doc.update === "function") await doc.update({ system: writes.actor });
+  } catch (err) {
+    console.warn("Fray | afterAttack", err);
+  }
 }

@@ -110,7 +110,11 @@ export function zonesCardDetail(t: TargetState, i18n: Localizer): CardDetail[] {
     const landed = hit && r.lands;
     rows.push({
       label: i18n.format("FRAY.Zones.Card.Bullet", { n: String(i + 1), difficulty: String(difficulty), total }),
-      value: hit ? (landed ? `${i18n.localize("FRAY.Chat.Hit")} · ${zone(i)}` : i18n.localize("FRAY.Chat.Hit")) : i18n.localize("FRAY.Chat.Miss"),
+      value: hit
+        ? landed
+          ? `${i18n.localize("FRAY.Chat.Hit")} · ${zone(i)}`
+          : i18n.localize("FRAY.Chat.Hit")
+        : i18n.localize("FRAY.Chat.Miss"),
       rule: landed && r.locations?.[i] ? r.locations[i]!.rule : "ZN-BST-01",
       outcome: hit ? "hit" : "miss",
     });
