@@ -124,6 +124,21 @@ export interface RulesetBinding<C = unknown> {
    * when the ruleset shows the generic stat view.
    */
   readonly sheetContext?: ActorContextBuilder;
+  /**
+   * Templates of the ruleset's own actor sheet parts, by part id (Foundry paths under
+   * `templates/<id>/`): a part of {@link sheetParts} named here renders this template, every
+   * other part the generic one of `templates/actor/`. Absent when all parts are generic.
+   */
+  readonly sheetTemplates?: Readonly<Record<string, string>>;
+  /** The weapon and armor sheet's template (a Foundry path); absent for the generic one. */
+  readonly itemTemplate?: string;
+  /**
+   * A button of the ruleset's own sheet parts (`data-action="rulesetAction"` with
+   * `data-ruleset-action`, and `data-item-id` / `data-value` on it or an ancestor): reload, draw,
+   * a stance ... Absent when the ruleset's sheet has none.
+   * @param actor the sheet's actor; `tokenId` its token on a token actor's sheet.
+   */
+  sheetAction?(actor: unknown, action: string, data: { itemId?: string; value?: string; tokenId?: string }): Promise<void>;
   /** The weapon and armor sheets' context for this ruleset; absent for the generic view. */
   readonly itemSheetContext?: ItemContextBuilder;
   /**
