@@ -242,7 +242,7 @@ describe("Zones attack card through the bundle", () => {
       [3, 17],
     ] as const)
       expect(message.content).toContain(bullet(n, d));
-    expect(message.content).toContain(`${lookup(en, "FRAY.Chat.Hit")} · ${lookup(en, "FRAY.Zones.Zone.torso")} (7)`);
+    expect(message.content).toContain(`${bullet(1, 13)} · ${lookup(en, "FRAY.Zones.Zone.torso")} (7)`);
     expect(message.content.match(/outcome-miss/g)).toHaveLength(2);
     // Rounds spent on the weapon item (ZN-BST-01): 30 - 3.
     expect(itemSystem(rifleman, "carbine").loaded).toBe(27);

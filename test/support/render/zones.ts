@@ -200,9 +200,9 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
   });
   cases.push(
     card("burst", [burst.state], "Harrow Carbine", [
-      { selector: ".fray-details tr", count: 4 },
-      { selector: ".fray-details tr.outcome-hit", count: 1, text: "Bullet 1: 13 against 13" },
-      { selector: ".fray-details tr.outcome-miss", count: 2 },
+      { selector: ".fray-ruleset-rows tr", count: 4 },
+      { selector: ".fray-ruleset-rows tr.outcome-hit", count: 1, text: "Bullet 1: 13 against 13" },
+      { selector: ".fray-ruleset-rows tr.outcome-miss", count: 2 },
       { selector: 'button[data-action="fray-rollDamage"]', count: 1 },
     ]),
     card("burst-applied", [applied], "Harrow Carbine", [

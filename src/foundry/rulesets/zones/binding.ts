@@ -12,6 +12,7 @@ import { ZonesActorData, ZonesArmorData, ZonesNpcData, ZonesWeaponData } from ".
 import type { RulesetBinding } from "../../registry.js";
 import { zonesAfterAttack } from "./after-attack.js";
 import { zonesCardRules } from "./card.js";
+import { registerZonesQuench } from "./quench.js";
 import { zonesRollSkill, zonesSheetAction } from "./sheet-actions.js";
 import {
   ZONES_ITEM_TEMPLATE,
@@ -44,4 +45,5 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
   cardRules: zonesCardRules,
   afterAttack: zonesAfterAttack,
+  registerQuench: registerZonesQuench,
 };

@@ -108,13 +108,10 @@ export function zonesCardDetail(t: TargetState, i18n: Localizer): CardDetail[] {
   difficulties.forEach((difficulty, i) => {
     const hit = r.check.total >= difficulty;
     const landed = hit && r.lands;
+    const label = i18n.format("FRAY.Zones.Card.Bullet", { n: String(i + 1), difficulty: String(difficulty), total });
     rows.push({
-      label: i18n.format("FRAY.Zones.Card.Bullet", { n: String(i + 1), difficulty: String(difficulty), total }),
-      value: hit
-        ? landed
-          ? `${i18n.localize("FRAY.Chat.Hit")} · ${zone(i)}`
-          : i18n.localize("FRAY.Chat.Hit")
-        : i18n.localize("FRAY.Chat.Miss"),
+      label: landed ? `${label} · ${zone(i)}` : label,
+      value: i18n.localize(hit ? "FRAY.Chat.Hit" : "FRAY.Chat.Miss"),
       rule: landed && r.locations?.[i] ? r.locations[i]!.rule : "ZN-BST-01",
       outcome: hit ? "hit" : "miss",
     });

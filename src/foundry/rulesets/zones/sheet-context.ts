@@ -58,9 +58,9 @@ export const ZONES_TEMPLATE_PATHS: readonly string[] = [
   `${SYSTEM_PATH}/templates/actor/biography.hbs`,
 ];
 
-/** A choice list `{ value: label }` of ids under an i18n prefix. */
-function choiceMap(ids: readonly string[], prefix: string, i18n: SheetI18n): Record<string, string> {
-  return Object.fromEntries(ids.map((id) => [id, i18n.localize(`${prefix}.${id}`)]));
+/** A choice list `{ value: label }` of ids, each labelled by the i18n key `key(id)`. */
+function choiceMap(ids: readonly string[], key: (id: string) => string, i18n: SheetI18n): Record<string, string> {
+  return Object.fromEntries(ids.map((id) => [id, i18n.localize(key(id))]));
 }
 
 /** A pool as the sheet shows it, with its bar's fill in percent. */
@@ -202,9 +202,9 @@ export function zonesActorSheetContext(input: ActorSheetInput) {
     effort: pool(system, "effort"),
     aim: Number(system.aim ?? 0),
     initiativeBonus: Number(system.initiativeBonus ?? 0),
-    stances: choiceMap(STANCES, "FRAY.Zones.Stance", i18n),
-    sizes: choiceMap(SIZES, "FRAY.Zones.Size", i18n),
-    movements: choiceMap(MOVEMENTS, "FRAY.Zones.Movement", i18n),
+    stances: choiceMap(STANCES, (id) => `FRAY.Zones.Stance.${id}`, i18n),
+    sizes: choiceMap(SIZES, (id) => `FRAY.Zones.Size.${id}`, i18n),
+    movements: choiceMap(MOVEMENTS, (id) => `FRAY.Zones.Movement.${id}`, i18n),
     stanceButtons: STANCES.map((id) => ({ id, label: i18n.localize(`FRAY.Zones.Stance.${id}`), active: system.stance === id })),
     attributes: ATTRIBUTES.map((id) => ({
       id,
@@ -274,9 +274,9 @@ export function zonesItemSheetContext(input: ItemSheetInput) {
     isFirearm: kind === "firearm",
     isGrenade: kind === "grenade",
     isRanged: kind !== "melee",
-    kinds: choiceMap(WEAPON_KINDS, "FRAY.Zones.Sheet.Kind", i18n),
-    carries: choiceMap(CARRY, "FRAY.Zones.Sheet.Carry", i18n),
-    malfunctions: { "": i18n.localize("FRAY.Zones.Sheet.NoMalfunction"), ...choiceMap(MALFUNCTIONS, "FRAY.Zones.Malfunction", i18n) },
+    kinds: choiceMap(WEAPON_KINDS, (id) => `FRAY.Zones.Sheet.Kind.${id}`, i18n),
+    carries: choiceMap(CARRY, (id) => `FRAY.Zones.Sheet.Carry.${id}`, i18n),
+    malfunctions: { "": i18n.localize("FRAY.Zones.Sheet.NoMalfunction"), ...choiceMap(MALFUNCTIONS, (id) => `FRAY.Zones.Malfunction.${id}`, i18n) },
     damageTypes: DAMAGE_TYPES.map((id) => ({ id, label: i18n.localize(`FRAY.Zones.DamageType.${id}`), selected: types.has(id) })),
     spareMagazines: s.spareMagazines ?? "",
     armorZones: ARMOR_ZONES.map((id) => ({
