@@ -44,6 +44,7 @@ interface Message {
 interface FrayApi {
   rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
   flow: { runCardAction(message: Message, index: number, action: string): Promise<void> };
+  registry: { get(id: string): { sheetAction?(actor: unknown, action: string, data: Dict): Promise<void> } | undefined };
 }
 
 const messages: Message[] = [];
@@ -208,6 +209,9 @@ function firefight(squares: number) {
   return { rifleman, sentry, riflemanToken, sentryToken };
 }
 
+/** An embedded item of a stand-in actor, with the `update` this file gives it. */
+const itemDoc = (a: { actor: { items: { get(id: string): unknown } } }, id: string) =>
+  a.actor.items.get(id) as { update(changes: Dict): Promise<unknown> };
 const hp = (a: { source: { system: Dict } }) => (a.source.system.hp as { value: number }).value;
 const itemSystem = (a: { source: { items: Dict[] } }, id: string) => a.source.items.find((i) => i._id === id)?.system as Dict;
 
@@ -398,5 +402,40 @@ describe("Zones attack card through the bundle", () => {
     await api().flow.runCardAction(message, 0, "undoDamage");
     expect(hp(sentry)).toBe(26);
     expect(sentry.actor.statuses.has("incapacitated")).toBe(false);
+  });
+
+  it("ZN-MAL-01, ZN-REL-01, ZN-DRW-01, ZN-RNG-07: the sheet's Clear, Reload, Draw and Aim buttons change the weapon and the actor through the core", async () => {
+    const { rifleman, sentryToken } = firefight(10);
+    const sheetAction = api().registry.get("zones")!.sheetAction!;
+    diceQueue.push(10, 3, 4);
+    await api().rollAttack({
+      actor: rifleman.actor,
+      weaponId: "carbine",
+      modeId: "burst",
+      target: sentryToken,
+      situation: { malfunction: "stovepipe" },
+    });
+    expect(itemSystem(rifleman, "carbine")).toMatchObject({ loaded: 29, malfunction: "stovepipe" });
+    await sheetAction(rifleman.actor, "clearMalfunction", { itemId: "carbine" });
+    expect(itemSystem(rifleman, "carbine").malfunction).toBeNull();
+    await sheetAction(rifleman.actor, "reload", { itemId: "carbine" });
+    expect(itemSystem(rifleman, "carbine")).toMatchObject({ loaded: 30, spareMagazines: 3 });
+    // A weapon carried shouldered is drawn in two actions; outside combat at once.
+    await itemDoc(rifleman, "carbine").update({ system: { drawn: false } });
+    await sheetAction(rifleman.actor, "draw", { itemId: "carbine" });
+    expect(itemSystem(rifleman, "carbine").drawn).toBe(true);
+    await sheetAction(rifleman.actor, "aim", {});
+    await sheetAction(rifleman.actor, "aim", {});
+    expect(rifleman.source.system.aim).toBe(2);
+    // Two aiming actions take 4 off the difficulty; the shot spends them.
+    diceQueue.push(1);
+    const { message } = (await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", target: sentryToken }))!;
+    expect(message.system.targets[0]!.result.plan.difficulty.modifiers.find((m) => m.rule === "ZN-RNG-07")?.value).toBe(-4);
+    expect(rifleman.source.system.aim).toBe(0);
+    // A squib load cannot be cleared in a fight.
+    await itemDoc(rifleman, "carbine").update({ system: { malfunction: "squibLoad" } });
+    await expect(sheetAction(rifleman.actor, "clearMalfunction", { itemId: "carbine" })).rejects.toMatchObject({
+      key: "FRAY.Error.Zones.SquibLoad",
+    });
   });
 });

@@ -287,7 +287,16 @@ export class AttackWorkflow {
       const who = { actorUuid: t.actorUuid, tokenUuid: t.tokenUuid, name: t.name };
       const defender = combatantFor(t.token.actor, t.id);
       const economy = defender ? economyOf(defender) : undefined;
-      const attacked = await attackTarget(this.ruleset, who, this.coreRequest(t), this.attacker, t.combatant, roller, this.options, economy);
+      const attacked = await attackTarget(
+        this.ruleset,
+        who,
+        this.coreRequest(t),
+        this.attacker,
+        t.combatant,
+        roller,
+        this.options,
+        economy,
+      );
       this.odds ??= attacked.odds;
       this.results.push(attacked.result);
       this.states.push(attacked.state);

@@ -21,7 +21,8 @@ import { packDoc, type RenderCase } from "./contexts.js";
 const OPTIONS = zones.defaults();
 
 /** Template path of a Zones sheet part; `tabs`, `conditions`, `biography` are the generic ones. */
-const partTemplate = (part: string) => (part.startsWith("zones") ? `templates/zones/${part.slice(5).toLowerCase()}.hbs` : `templates/actor/${part}.hbs`);
+const partTemplate = (part: string) =>
+  part.startsWith("zones") ? `templates/zones/${part.slice(5).toLowerCase()}.hbs` : `templates/actor/${part}.hbs`;
 
 /** The seed's rifleman (DEX +1, PER +1, Firearms 3) with a carbine, a knife and a grenade, a soft vest worn. */
 function rifleman() {
@@ -68,7 +69,12 @@ function combatant(source: object, id: string): ZonesCombatant {
 const sentrySource = () => packDoc("zones-npcs", "Perimeter Sentry");
 
 /** One stored target of the attack card, through `attackTarget` as the workflow stores it. */
-async function attacked(attacker: ZonesCombatant, target: ZonesCombatant, request: Omit<AttackRequest, "attackerId" | "targetId">, dice: number[]) {
+async function attacked(
+  attacker: ZonesCombatant,
+  target: ZonesCombatant,
+  request: Omit<AttackRequest, "attackerId" | "targetId">,
+  dice: number[],
+) {
   const who = { actorUuid: `Actor.${target.id}`, tokenUuid: `Scene.s.Token.${target.id}`, name: target.name };
   const full = { attackerId: attacker.id, targetId: target.id, ...request };
   const { state } = await attackTarget(zones, who, full, attacker, target, new ScriptedRoller(dice), OPTIONS);
@@ -80,7 +86,14 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
   const cases: RenderCase[] = [];
   const source = rifleman();
   const context = (tab: string) =>
-    zonesActorSheetContext({ actor: source as never, ruleset: "zones", editable: true, enrichedBiography: "", activeTab: tab, i18n: sheetI18n });
+    zonesActorSheetContext({
+      actor: source as never,
+      ruleset: "zones",
+      editable: true,
+      enrichedBiography: "",
+      activeTab: tab,
+      i18n: sheetI18n,
+    });
   const sheet = { kind: "sheet" as const, classes: ["fray", "sheet", "actor"], width: 560, height: 640 };
   cases.push({
     ...sheet,
@@ -135,7 +148,12 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
     ],
   });
   for (const [id, pack, name, expect] of [
-    ["firearm", "zones-weapons", "Harrow Carbine", ["recoil", "burst", "auto", "magazine", "loaded", "spareMagazines", "reloadActions", "malfunction", "carry"]],
+    [
+      "firearm",
+      "zones-weapons",
+      "Harrow Carbine",
+      ["recoil", "burst", "auto", "magazine", "loaded", "spareMagazines", "reloadActions", "malfunction", "carry"],
+    ],
     ["grenade", "zones-weapons", "Hornet Fragmentation Grenade", ["effectiveRadius", "casualtyRadius", "effectiveRange"]],
     ["armor", "zones-armor", "Plate Carrier", ["zones.head", "zones.torso", "zones.arms", "zones.legs", "fullBody", "equipped"]],
   ] as const) {
@@ -183,8 +201,16 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
 
   // The seed's burst at dusk: 13 against 13, one bullet of three, torso (3 + 4), 2d6+2 = 11 applied.
   const standing = combatant({ ...source, statuses: [], system: { ...source.system, stance: "standing", aim: 0 } }, "rifleman");
-  const burst = await attacked(standing, sentry, { weaponId: "carbine", modeId: "burst", distanceMetres: 100, situation: { environment: ["lowLight"] } }, [8, 3, 4]);
-  const rolled = withDamage(burst.state, storable(await zones.rollDamage(burst.state.result, burst.input, new ScriptedRoller([4, 5]), OPTIONS)));
+  const burst = await attacked(
+    standing,
+    sentry,
+    { weaponId: "carbine", modeId: "burst", distanceMetres: 100, situation: { environment: ["lowLight"] } },
+    [8, 3, 4],
+  );
+  const rolled = withDamage(
+    burst.state,
+    storable(await zones.rollDamage(burst.state.result, burst.input, new ScriptedRoller([4, 5]), OPTIONS)),
+  );
   const report = storable(zones.applyDamage(sentry, rolled.damage!, OPTIONS));
   const applied = withApplied(rolled, undoRecord(rolled.actorUuid, report, "gm", "s1"), report);
   const card = (id: string, targets: TargetState[], weapon: string, expect: RenderCase["expect"]): RenderCase => ({

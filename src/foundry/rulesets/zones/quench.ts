@@ -116,7 +116,10 @@ export function registerZonesQuench(quench: Quench): void {
           const applied = attackSystem(message).targets[0]!.applied!;
           assert.equal(applied.before.hp.value, hp);
           assert.equal(guard.system.hp.value, applied.after.hp.value);
-          assert.ok(applied.steps.some((s) => s.rule === "ZN-ZON-01"), "the zone multiplier is a step");
+          assert.ok(
+            applied.steps.some((s) => s.rule === "ZN-ZON-01"),
+            "the zone multiplier is a step",
+          );
         });
         it("ZN-ZON-02: undo restores the hit points; a second undo through the active GM is refused", async () => {
           const record = attackSystem(message).targets[0]!.applied!;

@@ -276,7 +276,10 @@ export function zonesItemSheetContext(input: ItemSheetInput) {
     isRanged: kind !== "melee",
     kinds: choiceMap(WEAPON_KINDS, (id) => `FRAY.Zones.Sheet.Kind.${id}`, i18n),
     carries: choiceMap(CARRY, (id) => `FRAY.Zones.Sheet.Carry.${id}`, i18n),
-    malfunctions: { "": i18n.localize("FRAY.Zones.Sheet.NoMalfunction"), ...choiceMap(MALFUNCTIONS, (id) => `FRAY.Zones.Malfunction.${id}`, i18n) },
+    malfunctions: {
+      "": i18n.localize("FRAY.Zones.Sheet.NoMalfunction"),
+      ...choiceMap(MALFUNCTIONS, (id) => `FRAY.Zones.Malfunction.${id}`, i18n),
+    },
     damageTypes: DAMAGE_TYPES.map((id) => ({ id, label: i18n.localize(`FRAY.Zones.DamageType.${id}`), selected: types.has(id) })),
     spareMagazines: s.spareMagazines ?? "",
     armorZones: ARMOR_ZONES.map((id) => ({
