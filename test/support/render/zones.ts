@@ -226,7 +226,7 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
   });
   cases.push(
     card("burst", [burst.state], "Harrow Carbine", [
-      { selector: ".fray-ruleset-rows tr", count: 4 },
+      { selector: ".fray-ruleset-rows tr", count: 6 },
       { selector: ".fray-ruleset-rows tr.outcome-hit", count: 1, text: "Bullet 1: 13 against 13" },
       { selector: ".fray-ruleset-rows tr.outcome-miss", count: 2 },
       { selector: 'button[data-action="fray-rollDamage"]', count: 1 },

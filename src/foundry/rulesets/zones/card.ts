@@ -4,14 +4,14 @@
  * weapon as it was before the shot, ZN-BST-01, ZN-MAL-01, ZN-THR-01), the conditions an undo sets
  * from the hit points (ZN-ZON-02), and the card's own rows: every bullet of a burst with its
  * difficulty, hit or miss and hit zone (ZN-BST-01, ZN-ZON-01, ZN-ZON-03), what cut the burst
- * short (ZN-MAL-01), the rounds spent, where a missed grenade lands (ZN-GRN-01) and the damage
- * rolled per bullet (ZN-DMG-01). Pure: no Foundry globals.
+ * short (ZN-MAL-01), the exact chance of each number of hits of a burst, the rounds spent, where
+ * a missed grenade lands (ZN-GRN-01) and the damage rolled per bullet (ZN-DMG-01). Pure: no Foundry globals.
  */
 import type { DiceRoller } from "../../../rules/core/dice/port.js";
 import type { AttackResult, DamagePacket, ReactionOption } from "../../../rules/core/ruleset.js";
 import type { VitalState } from "../../../rules/core/types.js";
 import { rollCheck, type ZonesAttackResult, type ZonesCombatant } from "../../../rules/zones/index.js";
-import type { CardDetail, Localizer } from "../../attack-card.js";
+import { decimal, type CardDetail, type Localizer } from "../../attack-card.js";
 import type { TargetState } from "../../logic/card.js";
 import type { VitalRules } from "../../logic/undo.js";
 import type { CardRules } from "../../play/card-rules.js";
@@ -87,8 +87,8 @@ function hitsOf(packet: DamagePacket | undefined): DamagePacket[] {
 
 /**
  * The card's Zones rows of one target: each bullet (ZN-BST-01: its difficulty, hit or miss, and
- * for a hit its zone, rolled on 2d6 or aimed, ZN-ZON-01, ZN-ZON-03), what stopped the burst
- * (ZN-MAL-01), the rounds spent, a catastrophic squib (ZN-MAL-01), a missed grenade's landing
+ * for a hit its zone, rolled on 2d6 or aimed, ZN-ZON-01, ZN-ZON-03), the chance of exactly k
+ * hits as weighed before the roll, what stopped the burst (ZN-MAL-01), the rounds spent, a catastrophic squib (ZN-MAL-01), a missed grenade's landing
  * point (ZN-GRN-01) and each hit's damage roll (ZN-DMG-01).
  */
 export function zonesCardDetail(t: TargetState, i18n: Localizer): CardDetail[] {
@@ -116,6 +116,18 @@ export function zonesCardDetail(t: TargetState, i18n: Localizer): CardDetail[] {
       outcome: hit ? "hit" : "miss",
     });
   });
+  // The exact chance of each number of hits, computed before the roll (ZN-BST-01).
+  if (difficulties.length > 1) {
+    for (let k = 1; k <= difficulties.length; k++) {
+      const p = t.odds?.outcomes?.[`hits${k}`];
+      if (p === undefined || p <= 0) continue;
+      rows.push({
+        label: i18n.format("FRAY.Zones.Card.HitsOdds", { hits: String(k), fired: String(difficulties.length) }),
+        value: `${decimal(p * 100, i18n.lang)} %`,
+        rule: "ZN-BST-01",
+      });
+    }
+  }
   if (r.bullets?.stoppedBy) {
     rows.push({
       label: i18n.format("FRAY.Zones.Log.Stopped", { malfunction: i18n.localize(r.bullets.stoppedBy) }),
