@@ -443,4 +443,45 @@ describe("Zones attack card through the bundle", () => {
       key: "FRAY.Error.Zones.SquibLoad",
     });
   });
+
+  it("ZN-MOV-01, ZN-MOV-04, ZN-ACT-02: a stance change from the sheet in combat costs 1 speed point, 2 up from prone, topped up from effort", async () => {
+    const { rifleman, riflemanToken } = firefight(3);
+    const flags = new Map<string, unknown>();
+    const c1 = {
+      id: "c1",
+      tokenId: riflemanToken.id,
+      actor: rifleman.actor,
+      actorId: "rifleman",
+      isOwner: true,
+      combat: { id: "combat1", round: 1 },
+      getFlag: (_s: string, k: string) => flags.get(`c1.${k}`),
+      setFlag: async (_s: string, k: string, v: unknown) => flags.set(`c1.${k}`, structuredClone(v)),
+    };
+    const list = [c1];
+    (stub.game as unknown as Dict).combat = {
+      id: "combat1",
+      started: true,
+      round: 1,
+      combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
+    };
+    // Moving without the action (the option off), 1 speed point left and 3 effort.
+    await stub.game.settings.set("fray", "zones-moveTakesAction", false);
+    flags.set("c1.economy", { pools: { speed: { value: 1 }, effort: { value: 3 } } });
+    const sheetAction = api().registry.get("zones")!.sheetAction!;
+    await sheetAction(rifleman.actor, "stance", { value: "prone" });
+    expect(rifleman.source.system.stance).toBe("prone");
+    expect(flags.get("c1.economy")).toMatchObject({ pools: { speed: { value: 0 }, effort: { value: 3 } } });
+    // Up from prone: 2 points, both from effort now.
+    await sheetAction(rifleman.actor, "stance", { value: "standing" });
+    expect(rifleman.source.system.stance).toBe("standing");
+    expect(flags.get("c1.economy")).toMatchObject({ pools: { speed: { value: 0 }, effort: { value: 1 } } });
+    // Kneeling costs the last effort point; going prone then cannot be paid: refused, the stance stays.
+    await sheetAction(rifleman.actor, "stance", { value: "kneeling" });
+    expect(flags.get("c1.economy")).toMatchObject({ pools: { speed: { value: 0 }, effort: { value: 0 } } });
+    await expect(sheetAction(rifleman.actor, "stance", { value: "prone" })).rejects.toMatchObject({
+      key: "FRAY.Error.Zones.NotEnoughPoints",
+    });
+    expect(rifleman.source.system.stance).toBe("kneeling");
+    stub.game.settings.values.delete("fray.zones-moveTakesAction");
+  });
 });

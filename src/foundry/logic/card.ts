@@ -249,6 +249,7 @@ export function withUndone(t: TargetState): TargetState {
 export function vitalSummary(state: VitalState): { hp?: string; ep?: string } {
   return {
     hp: state.hp ? `${state.hp.value}/${state.hp.max}` : undefined,
-    ep: state.ep ? `${state.ep.value}/${state.ep.max}` : undefined,
+    // A ruleset without EP (Zones) stores an empty track: nothing to show.
+    ep: state.ep && state.ep.max > 0 ? `${state.ep.value}/${state.ep.max}` : undefined,
   };
 }

@@ -141,19 +141,22 @@ export function zonesCardDetail(t: TargetState, i18n: Localizer): CardDetail[] {
   if (r.deviation !== undefined) {
     rows.push({ label: i18n.localize("FRAY.Zones.Card.Deviation"), value: `${r.deviation} m`, rule: "ZN-GRN-01" });
   }
-  hitsOf(t.damage).forEach((p, i, all) => {
-    const where = p.location ? i18n.localize(`FRAY.Zones.Zone.${p.location}`) : "";
-    const type = p.type ? i18n.localize(`FRAY.Zones.DamageType.${p.type}`) : "";
-    rows.push({
-      label: i18n.format(all.length > 1 ? "FRAY.Zones.Card.DamageOf" : "FRAY.Zones.Card.Damage", {
-        n: String(i + 1),
-        formula: p.roll.formula,
-        dice: faces(p.roll),
-      }),
-      value: [String(p.amount), type, where].filter(Boolean).join(" · "),
-      rule: "ZN-DMG-01",
+  // One hit is the card's own damage line; a burst's hits each get a row.
+  const hits = hitsOf(t.damage);
+  if (hits.length > 1)
+    hits.forEach((p, i, all) => {
+      const where = p.location ? i18n.localize(`FRAY.Zones.Zone.${p.location}`) : "";
+      const type = p.type ? i18n.localize(`FRAY.Zones.DamageType.${p.type}`) : "";
+      rows.push({
+        label: i18n.format(all.length > 1 ? "FRAY.Zones.Card.DamageOf" : "FRAY.Zones.Card.Damage", {
+          n: String(i + 1),
+          formula: p.roll.formula,
+          dice: faces(p.roll),
+        }),
+        value: [String(p.amount), type, where].filter(Boolean).join(" · "),
+        rule: "ZN-DMG-01",
+      });
     });
-  });
   return rows;
 }
 

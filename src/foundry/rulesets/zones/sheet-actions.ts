@@ -7,24 +7,28 @@
  * (`takeAction`, the GM's authority path for a combatant the user does not own), and refused
  * with a warning once spent. Outside combat a task takes as many actions as it needs at once.
  */
-import { createEconomy, type Economy } from "../../../rules/core/economy.js";
+import { createEconomy, spend, type Economy } from "../../../rules/core/economy.js";
 import { FrayError } from "../../../rules/core/errors.js";
 import {
   SKILLS,
   STANCES,
   checkFormula,
+  zonesOptions,
   clearMalfunction,
   draw,
+  planMove,
   reload,
   skillLines,
   type SkillId,
+  type Stance,
   type ZonesCombatant,
   type ZonesWeapon,
 } from "../../../rules/zones/index.js";
-import { combatantFor } from "../../combat/economy-store.js";
+import { combatantFor, economyOf } from "../../combat/economy-store.js";
 import { combatantOf } from "../../documents/actor.js";
-import { formatKey } from "../../notify.js";
+import { formatKey, warn } from "../../notify.js";
 import { registry } from "../../registry.js";
+import { optionValues } from "../../settings.js";
 import { takeAction } from "../../round-actions.js";
 
 /** The parts of an Actor the sheet's buttons write. */
@@ -89,6 +93,30 @@ async function weaponTask(actor: ActorDoc, task: WeaponTask, itemId: string | un
 }
 
 /**
+ * Changes the actor's stance (ZN-MOV-01, ZN-RNG-05, ZN-RNG-06). In the active combat the change is
+ * priced by the core as a movement (`planMove`: 1 speed point, 2 to get up from prone, topped up
+ * from effort points, ZN-MOV-04; the action too with **Moving takes the action**, ZN-ACT-02) and
+ * paid from the combatant's round on the owner's client; a user who does not own the combatant is
+ * refused with a warning, as is a change the round cannot pay (the core's error).
+ * @throws FrayError `FRAY.Error.Zones.NotEnoughPoints` or `FRAY.Error.Economy` from the core.
+ */
+async function changeStance(actor: ActorDoc, stance: Stance, tokenId?: string): Promise<void> {
+  const combatant = combatantFor(actor, tokenId);
+  if (combatant) {
+    const c = zonesCombatant(actor);
+    if (c.stance === stance) return;
+    if (!combatant.isOwner) {
+      warn("FRAY.Flow.Error.NotYourCombatant");
+      return;
+    }
+    const economy = economyOf(combatant);
+    const plan = planMove(c, economy, [{ stance }], zonesOptions(optionValues("zones")));
+    await combatant.setFlag("fray", "economy", spend(economy, plan.cost));
+  }
+  await actor.update({ system: { stance } });
+}
+
+/**
  * A button of the Zones sheet (`data-ruleset-action`): `reload`, `draw`, `clearMalfunction` on
  * the row's weapon; `aim` (one more aiming action this round, -2 difficulty each, ZN-RNG-07);
  * `regainSpeed` (an action that refills the speed points, ZN-MOV-03; the economy store refills the
@@ -124,7 +152,7 @@ export async function zonesSheetAction(
       if (!stance || !(STANCES as readonly string[]).includes(stance)) {
         throw new FrayError("FRAY.Error.Field", { field: "stance", expected: STANCES.join(", ") }, `Unknown stance "${String(stance)}"`);
       }
-      await doc.update({ system: { stance } });
+      await changeStance(doc, stance as Stance, data.tokenId);
       return;
     }
   }
