@@ -34,6 +34,7 @@ import {
   type RenderCase,
 } from "./support/render/contexts.js";
 import { chatPage, DIALOG_FOOTER, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
+import { zonesCases } from "./support/render/zones.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(ROOT, "test-artifacts", "render");
@@ -86,6 +87,7 @@ beforeAll(async () => {
     ...attackDialogCases(i18n),
     freeAttackCase(),
     await initiativeCase(i18n),
+    ...(await zonesCases(sheetI18n, i18n)),
   );
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -265,5 +267,5 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
     }
     problems.push(...perCase.flat());
     expect(problems).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });

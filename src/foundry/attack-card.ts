@@ -226,6 +226,21 @@ export interface CardButton {
   reason?: string;
 }
 
+/** A row a ruleset adds to a target's section (a Zones burst's bullet with its hit zone, ZN-BST-01). */
+export interface CardDetail {
+  /** Localized label. */
+  label: string;
+  /** Localized value (a total, a hit zone). */
+  value: string;
+  /** Rule ID behind the row. */
+  rule: string;
+  /** Marks the row as a hit or a miss. */
+  outcome?: "hit" | "miss";
+}
+
+/** A ruleset's extra rows of one target's section, localized with `i18n` (the binding's `cardRules.detail`). */
+export type CardDetailBuilder = (t: TargetState, i18n: Localizer) => CardDetail[];
+
 /** One target's section of the card. */
 export interface TargetCardContext extends AttackCardContext {
   index: number;
@@ -239,6 +254,8 @@ export interface TargetCardContext extends AttackCardContext {
   applied: boolean;
   undone: boolean;
   buttons: CardButton[];
+  /** The ruleset's own rows ({@link CardDetailBuilder}), when it has any. */
+  details?: CardDetail[];
 }
 
 /** The whole attack card: one section per target, and the language it was rendered in. */
@@ -260,6 +277,7 @@ export function targetCardContext(
   index: number,
   names: Omit<CardNames, "target" | "range">,
   i18n: Localizer,
+  detail?: CardDetailBuilder,
 ): TargetCardContext {
   const base = attackCardContext(t.result, { ...names, target: t.name, range: t.request.distanceMetres }, i18n, t.odds);
   const context: TargetCardContext = {
@@ -299,6 +317,8 @@ export function targetCardContext(
       rule: s.rule,
     }));
   }
+  const details = detail?.(t, i18n);
+  if (details?.length) context.details = details;
   if (t.applied) {
     context.vitals = vitalSummary(t.applied.after);
     context.added = t.applied.added.map((c) => i18n.localize(`FRAY.Condition.${c}`));
@@ -306,11 +326,12 @@ export function targetCardContext(
   return context;
 }
 
-/** The card of an attack on one or more targets. */
+/** The card of an attack on one or more targets; `detail` adds the ruleset's own rows. */
 export function attackMessageContext(
   targets: readonly TargetState[],
   names: Omit<CardNames, "target" | "range">,
   i18n: Localizer,
+  detail?: CardDetailBuilder,
 ): AttackMessageContext {
-  return { lang: i18n.lang ?? "en", targets: targets.map((t, i) => targetCardContext(t, i, names, i18n)) };
+  return { lang: i18n.lang ?? "en", targets: targets.map((t, i) => targetCardContext(t, i, names, i18n, detail)) };
 }

@@ -9,7 +9,7 @@
  */
 import type { ActionDef } from "../rules/core/contract.js";
 import type { ActionCost } from "../rules/core/economy.js";
-import type { Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
+import type { AttackResult, Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
 import type { CardRules } from "./play/card-rules.js";
@@ -124,6 +124,21 @@ export interface RulesetBinding<C = unknown> {
    * when the ruleset shows the generic stat view.
    */
   readonly sheetContext?: ActorContextBuilder;
+  /**
+   * Templates of the ruleset's own actor sheet parts, by part id (Foundry paths under
+   * `templates/<id>/`): a part of {@link sheetParts} named here renders this template, every
+   * other part the generic one of `templates/actor/`. Absent when all parts are generic.
+   */
+  readonly sheetTemplates?: Readonly<Record<string, string>>;
+  /** The weapon and armor sheet's template (a Foundry path); absent for the generic one. */
+  readonly itemTemplate?: string;
+  /**
+   * A button of the ruleset's own sheet parts (`data-action="rulesetAction"` with
+   * `data-ruleset-action`, and `data-item-id` / `data-value` on it or an ancestor): reload, draw,
+   * a stance ... Absent when the ruleset's sheet has none.
+   * @param actor the sheet's actor; `tokenId` its token on a token actor's sheet.
+   */
+  sheetAction?(actor: unknown, action: string, data: { itemId?: string; value?: string; tokenId?: string }): Promise<void>;
   /** The weapon and armor sheets' context for this ruleset; absent for the generic view. */
   readonly itemSheetContext?: ItemContextBuilder;
   /**
@@ -141,6 +156,14 @@ export interface RulesetBinding<C = unknown> {
    * replay reads, the vitals an undo restores); absent when the card needs none.
    */
   readonly cardRules?: CardRules;
+  /**
+   * What an attack leaves behind on the attacker's documents once its card is posted, beyond the
+   * round's economy (ZN-BST-01 rounds spent, ZN-MAL-01 a malfunction kept, ZN-RNG-07 the aim
+   * spent, ZN-THR-01 a thrown weapon gone): called by the attack workflow with the attacking
+   * actor, the weapon item's id and the core's results, one per target. Absent when an attack
+   * changes nothing on the documents.
+   */
+  afterAttack?(attack: { actor: unknown; weaponId: string; results: readonly AttackResult[] }): Promise<void>;
   /**
    * Registers this ruleset's Quench batches (`fray.<id>.*`) for a GM to run in a real world;
    * called on `quenchReady` when the batches are enabled.

@@ -105,17 +105,17 @@ export async function actionContext(message: AttackMessageLike, index: number): 
 }
 
 /** The card actions that roll or decide on the card without touching an actor. */
-export type CardStep = "parry" | "dodge" | "noReaction" | "rollDamage";
+export type CardStep = "parry" | "dodge" | "block" | "noReaction" | "rollDamage";
 
 /** True for a {@link CardStep}. */
 export function isCardStep(action: unknown): action is CardStep {
-  return action === "parry" || action === "dodge" || action === "noReaction" || action === "rollDamage";
+  return action === "parry" || action === "dodge" || action === "block" || action === "noReaction" || action === "rollDamage";
 }
 
 /** The reaction the core offers the defender now, with the combatant whose round it uses. */
 function offeredReaction(
   ctx: ActionContext,
-  id: "parry" | "dodge",
+  id: "parry" | "dodge" | "block",
 ): { option?: ReactionOption; combatant: ReturnType<typeof combatantFor> } {
   const combatant = combatantFor(ctx.targetActor, tokenIdOf(ctx.target.tokenUuid));
   const economy = combatant ? economyOf(combatant) : undefined;
@@ -141,7 +141,8 @@ export async function nextTargetState(ctx: ActionContext, action: CardStep, dice
   assertAllowed(action, ctx.target);
   switch (action) {
     case "parry":
-    case "dodge": {
+    case "dodge":
+    case "block": {
       const { option } = offeredReaction(ctx, action);
       const react = cardRulesOf(ctx.binding.id).react;
       if (!option?.available || !react) throw unavailable(action, option?.reason);
@@ -162,7 +163,7 @@ export async function nextTargetState(ctx: ActionContext, action: CardStep, dice
  * untrained parry adds DEX); the check rolls the d10 with the core's modifiers and stops the
  * attack when it beats the attack's total (UD-REA-03).
  */
-export async function react(message: AttackMessageLike, index: number, id: "parry" | "dodge"): Promise<void> {
+export async function react(message: AttackMessageLike, index: number, id: "parry" | "dodge" | "block"): Promise<void> {
   const ctx = await actionContext(message, index);
   assertAllowed(id, ctx.target);
   const { option, combatant } = offeredReaction(ctx, id);
@@ -302,7 +303,7 @@ export async function replayedPacket(ctx: ActionContext): Promise<DamagePacket> 
   const mismatch = () => new FrayError("FRAY.Flow.Error.CardMismatch", { target: t.name }, "The card does not follow from its dice");
   if (!t.damage) throw mismatch();
   const rules = cardRulesOf(ctx.binding.id);
-  const attacker = rules.ableAttacker ? rules.ableAttacker(ctx.attacker) : ctx.attacker;
+  const attacker = rules.ableAttacker ? rules.ableAttacker(ctx.attacker, t.result) : ctx.attacker;
   const declared = Boolean(t.request.reaction) && !t.reactedOnCard;
   const request: AttackRequest = { ...t.request, reaction: declared ? t.request.reaction : undefined };
   let packet: DamagePacket;
@@ -493,6 +494,7 @@ export async function runCardAction(message: AttackMessageLike, index: number, a
     switch (action) {
       case "parry":
       case "dodge":
+      case "block":
         return await react(message, index, action);
       case "noReaction":
         return await declineReaction(message, index);

@@ -7,16 +7,20 @@
  */
 import type { AttackRequest } from "../../rules/core/contract.js";
 import type { DiceRoller } from "../../rules/core/dice/port.js";
+import type { Economy } from "../../rules/core/economy.js";
 import type { AttackOdds, AttackPlan, AttackResult, ReactionOption, Ruleset, RulesetOptions } from "../../rules/core/ruleset.js";
 import { planStep } from "../../rules/core/step.js";
 import type { RollOutcome } from "../../rules/core/types.js";
 import type { OfferedReaction, TargetState } from "./card.js";
 
-/** The reactions of the core worth a card button (parry and dodge), as stored on the card (UD-REA-02, UD-REA-04). */
+/**
+ * The reactions of the core worth a card button (parry, dodge, block), as stored on the card
+ * with their rule IDs (UD-REA-02, UD-REA-04, ZN-MEL-03, ZN-MEL-04).
+ */
 export function storedReactions(options: readonly ReactionOption[]): OfferedReaction[] {
   return options
-    .filter((r) => r.id === "parry" || r.id === "dodge")
-    .map((r) => ({ id: r.id as "parry" | "dodge", available: r.available, reason: r.reason }));
+    .filter((r) => r.id === "parry" || r.id === "dodge" || r.id === "block")
+    .map((r) => ({ id: r.id as OfferedReaction["id"], available: r.available, reason: r.reason, rule: r.rule }));
 }
 
 /**
@@ -68,6 +72,8 @@ export function resolvedRequest<C>(
  * Plans, weighs and resolves one attack at one target with the given dice through the world's
  * ruleset, and builds the state the card stores for it: the resolved request, the core's result
  * whole, the odds and the reactions offered (UD-ATK-01 to UD-ATK-04, UD-REA-02, UD-REA-04).
+ * @param defenderEconomy the target's round economy when it is in combat: which reactions it can
+ *   still make (ZN-MEL-03 a dodge needs an action left, ZN-MEL-04 a block none).
  * @throws FrayError when the core refuses the attack (unknown weapon or mode, an attacker who cannot act ...).
  */
 export async function attackTarget<C, I>(
@@ -78,6 +84,7 @@ export async function attackTarget<C, I>(
   target: C,
   dice: DiceRoller,
   options: RulesetOptions,
+  defenderEconomy?: Economy,
 ): Promise<AttackedTarget> {
   const resolved = resolvedRequest(ruleset as Ruleset<C, unknown>, request, attacker, target, options);
   const planned = planStep(ruleset, resolved, attacker, target, options);
@@ -89,7 +96,7 @@ export async function attackTarget<C, I>(
     result: storable(result),
     hit: result.hit,
     odds: storable(planned.odds),
-    reactions: storedReactions(ruleset.reactions(undeclared.input, undefined, options)),
+    reactions: storedReactions(ruleset.reactions(undeclared.input, defenderEconomy, options)),
   };
   return { plan: planned.plan, odds: planned.odds, result, state };
 }

@@ -18,10 +18,12 @@ import type { UndoRecord } from "./undo.js";
 
 /** A reaction the core offers against an attack, as the card keeps it for its buttons. */
 export interface OfferedReaction {
-  id: "parry" | "dodge";
+  id: "parry" | "dodge" | "block";
   available: boolean;
   /** i18n key of why it is not available. */
   reason?: string;
+  /** The reaction's rule ID, shown on its button (ZN-MEL-03 for a Zones dodge); the card's default when absent. */
+  rule?: string;
 }
 
 /**
@@ -65,10 +67,10 @@ export interface TargetState {
 export type TargetPhase = "missed" | "hit" | "stopped" | "damage" | "applied";
 
 /** The buttons of a target's row on the card. */
-export type CardAction = "parry" | "dodge" | "noReaction" | "rollDamage" | "applyDamage" | "undoDamage";
+export type CardAction = "parry" | "dodge" | "block" | "noReaction" | "rollDamage" | "applyDamage" | "undoDamage";
 
 /** Every card action, in the order the card shows them. */
-export const CARD_ACTIONS: readonly CardAction[] = ["parry", "dodge", "noReaction", "rollDamage", "applyDamage", "undoDamage"];
+export const CARD_ACTIONS: readonly CardAction[] = ["parry", "dodge", "block", "noReaction", "rollDamage", "applyDamage", "undoDamage"];
 
 /** The phase of a target from its state. */
 export function targetPhase(t: TargetState): TargetPhase {
@@ -111,6 +113,7 @@ export interface ButtonState {
 const LABELS: Record<CardAction, string> = {
   parry: "FRAY.Flow.Button.parry",
   dodge: "FRAY.Flow.Button.dodge",
+  block: "FRAY.Flow.Button.block",
   noReaction: "FRAY.Flow.Button.noReaction",
   rollDamage: "FRAY.Flow.Button.rollDamage",
   applyDamage: "FRAY.Flow.Button.applyDamage",
@@ -120,16 +123,23 @@ const LABELS: Record<CardAction, string> = {
 const RULES: Record<CardAction, string> = {
   parry: "UD-REA-02",
   dodge: "UD-REA-04",
+  block: "ZN-MEL-04",
   noReaction: "UD-REA-01",
   rollDamage: "UD-DMG-01",
   applyDamage: "UD-DMG-02",
   undoDamage: "UD-DMG-02",
 };
 
+/** True for the card actions that are a defender's reaction (parry, dodge, block). */
+export function isReaction(action: CardAction): action is OfferedReaction["id"] {
+  return action === "parry" || action === "dodge" || action === "block";
+}
+
 /** The phase in which an action may be taken. */
 const PHASE_OF: Record<CardAction, TargetPhase> = {
   parry: "hit",
   dodge: "hit",
+  block: "hit",
   noReaction: "hit",
   rollDamage: "hit",
   applyDamage: "damage",
@@ -147,6 +157,7 @@ export function mayPress(action: CardAction, viewer: Viewer): boolean {
   switch (action) {
     case "parry":
     case "dodge":
+    case "block":
     case "noReaction":
       return viewer.ownsTarget;
     case "rollDamage":
@@ -161,7 +172,7 @@ export function mayPress(action: CardAction, viewer: Viewer): boolean {
 /** Whether the action fits the target's phase (and a reaction was not made or declined yet). */
 export function phaseAllows(action: CardAction, t: TargetState): boolean {
   if (targetPhase(t) !== PHASE_OF[action]) return false;
-  if ((action === "parry" || action === "dodge" || action === "noReaction") && (t.result.reaction || t.reactionDeclined)) return false;
+  if ((isReaction(action) || action === "noReaction") && (t.result.reaction || t.reactionDeclined)) return false;
   return true;
 }
 
@@ -175,15 +186,17 @@ export function buttonsFor(t: TargetState, viewer: Viewer, flags: CardContextFla
     const visible = phaseAllows(action, t) && mayPress(action, viewer);
     let disabled = false;
     let reason: string | undefined;
-    if (action === "parry" || action === "dodge") {
+    let rule = RULES[action];
+    if (isReaction(action)) {
       const option = (flags.reactions ?? t.reactions).find((r) => r.id === action);
-      if (!option) return { action, label: LABELS[action], visible: false, disabled: true, rule: RULES[action] };
+      if (!option) return { action, label: LABELS[action], visible: false, disabled: true, rule };
+      rule = option.rule ?? rule;
       if (!option.available) {
         disabled = true;
         reason = option.reason;
       }
     }
-    return { action, label: LABELS[action], visible, disabled, reason, rule: RULES[action] };
+    return { action, label: LABELS[action], visible, disabled, reason, rule };
   });
 }
 
@@ -202,7 +215,7 @@ export function assertAllowed(action: CardAction, t: TargetState): void {
  * The target after the defender reacted on the card (UD-REA-03): the core's result with the
  * reaction folded in by the ruleset.
  */
-export function withReaction(t: TargetState, id: "parry" | "dodge", result: AttackResult): TargetState {
+export function withReaction(t: TargetState, id: OfferedReaction["id"], result: AttackResult): TargetState {
   assertAllowed(id, t);
   return { ...t, result, reactedOnCard: true };
 }
@@ -236,6 +249,7 @@ export function withUndone(t: TargetState): TargetState {
 export function vitalSummary(state: VitalState): { hp?: string; ep?: string } {
   return {
     hp: state.hp ? `${state.hp.value}/${state.hp.max}` : undefined,
-    ep: state.ep ? `${state.ep.value}/${state.ep.max}` : undefined,
+    // A ruleset without EP (Zones) stores an empty track: nothing to show.
+    ep: state.ep && state.ep.max > 0 ? `${state.ep.value}/${state.ep.max}` : undefined,
   };
 }

@@ -6,6 +6,7 @@
  * and replays its attacker as it is.
  */
 import type { DiceRoller } from "../../rules/core/dice/port.js";
+import type { CardDetailBuilder } from "../attack-card.js";
 import type { AttackResult, ReactionOption } from "../../rules/core/ruleset.js";
 import type { VitalRules } from "../logic/undo.js";
 import { registry } from "../registry.js";
@@ -18,10 +19,15 @@ export interface CardRules {
    * @throws FrayError from the dice port.
    */
   react?(result: AttackResult, option: ReactionOption, dice: DiceRoller): Promise<AttackResult>;
-  /** The attacker as a replay of its own stored attack reads it (able to act). */
-  ableAttacker?(attacker: unknown): unknown;
+  /**
+   * The attacker as a replay of its own stored attack reads it (able to act); `result` is the
+   * stored attack, for what the attack itself changed on the attacker (ZN-BST-01 rounds spent).
+   */
+  ableAttacker?(attacker: unknown, result?: AttackResult): unknown;
   /** The conditions that follow from the vitals and the tracks' floors, for undo. */
   vitals?: VitalRules;
+  /** Rows of the ruleset's own on each target's section of the card (a burst's bullets, ZN-BST-01). */
+  detail?: CardDetailBuilder;
 }
 
 /** The card rules of a ruleset id (its binding's `cardRules`); an empty set for a ruleset that has none. */

@@ -13,7 +13,8 @@
  * 4. `resolve`: per target the neutral request is planned and resolved by the core (`planStep`,
  *    `resolveAttack`) with real Rolls;
  * 5. `post`: the `attack` ChatMessage with the request and the core's results stored whole; the
- *    action is spent; then `Hooks.callAll("fray.attack", workflow, outcome)`.
+ *    action is spent; the binding's `afterAttack` writes what the attack left on the attacker's
+ *    documents; then `Hooks.callAll("fray.attack", workflow, outcome)`.
  * The card's buttons (react, damage, apply, undo) follow in chat/actions.ts.
  */
 import type { AttackRequest as CoreRequest, SituationValues } from "../../rules/core/contract.js";
@@ -284,7 +285,18 @@ export class AttackWorkflow {
     const roller = new FoundryRoller();
     for (const t of this.targets) {
       const who = { actorUuid: t.actorUuid, tokenUuid: t.tokenUuid, name: t.name };
-      const attacked = await attackTarget(this.ruleset, who, this.coreRequest(t), this.attacker, t.combatant, roller, this.options);
+      const defender = combatantFor(t.token.actor, t.id);
+      const economy = defender ? economyOf(defender) : undefined;
+      const attacked = await attackTarget(
+        this.ruleset,
+        who,
+        this.coreRequest(t),
+        this.attacker,
+        t.combatant,
+        roller,
+        this.options,
+        economy,
+      );
       this.odds ??= attacked.odds;
       this.results.push(attacked.result);
       this.states.push(attacked.state);
@@ -322,6 +334,7 @@ export class AttackWorkflow {
     // The create data is built by hand; the v13 typings want the full document source shape.
     this.message = (await ChatMessage.implementation.create(data as never)) ?? undefined;
     if (this.combatant) await spendOn(this.combatant, actionEvent("attack"));
+    await this.binding.afterAttack?.({ actor, weaponId: this.weapon.id, results: this.results });
     this.stage = "done";
     const outcome: AttackOutcome = { result: this.results[0]!, odds: this.odds, results: this.results, message: this.message };
     callHookAll(HOOKS.attack, this, outcome);

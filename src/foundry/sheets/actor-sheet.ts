@@ -53,6 +53,7 @@ export class FrayActorSheet extends HandlebarsActorSheet {
       deleteItem: FrayActorSheet.#onDeleteItem,
       toggleEquipped: FrayActorSheet.#onToggleEquipped,
       changeImage: FrayActorSheet.#onChangeImage,
+      rulesetAction: FrayActorSheet.#onRulesetAction,
     },
   };
 
@@ -95,6 +96,15 @@ export class FrayActorSheet extends HandlebarsActorSheet {
       HandlebarsActorSheet.prototype as unknown as { _configureRenderParts?: (o: SheetRenderOptions) => Record<string, SheetPart> }
     )._configureRenderParts;
     const all = parent ? parent.call(this, options) : { ...FrayActorSheet.PARTS };
+    // A ruleset with templates of its own: its parts in its order, each its own template or the generic one.
+    const binding = activeBinding();
+    const own = binding.sheetTemplates;
+    if (own && binding.sheetContext && !this.#core()?.foreign) {
+      const ids = binding.sheetParts[this.document.type === "npc" ? "npc" : "character"];
+      return Object.fromEntries(
+        ids.flatMap((id) => (own[id] ? [[id, { template: own[id], scrollable: [""] }]] : all[id] ? [[id, all[id]]] : [])),
+      );
+    }
     const keep = new Set<string>(
       actorParts(this.document.type, activeBinding().sheetContext ? activeBinding().sheetParts : undefined, this.#core()?.foreign),
     );
@@ -199,6 +209,23 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     if (!id || !binding.rollSkill) return;
     try {
       await binding.rollSkill(this.document, id, this.#tokenId());
+    } catch (err) {
+      reportError(err);
+    }
+  }
+
+  /**
+   * A button of the ruleset's own parts (`data-ruleset-action`), handed to its binding's
+   * `sheetAction` with the row's item (`data-item-id`) and the button's value (`data-value`).
+   */
+  static async #onRulesetAction(this: FrayActorSheet, _event: PointerEvent, target: HTMLElement): Promise<void> {
+    const action = target.closest<HTMLElement>("[data-ruleset-action]")?.dataset.rulesetAction;
+    const binding = activeBinding();
+    if (!action || !binding.sheetAction) return;
+    const itemId = target.closest<HTMLElement>("[data-item-id]")?.dataset.itemId;
+    const value = target.closest<HTMLElement>("[data-value]")?.dataset.value;
+    try {
+      await binding.sheetAction(this.document, action, { itemId, value, tokenId: this.#tokenId() });
     } catch (err) {
       reportError(err);
     }

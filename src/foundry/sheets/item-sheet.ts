@@ -37,6 +37,11 @@ export class FrayItemSheet extends HandlebarsItemSheet {
     body: { template: TEMPLATES.itemSheet, scrollable: [""] },
   };
 
+  /** The world ruleset's own template of the sheet (its binding's `itemTemplate`), else the generic one. */
+  _configureRenderParts(_options: SheetRenderOptions): Record<string, { template: string; scrollable?: string[] }> {
+    return { body: { template: activeBinding().itemTemplate ?? TEMPLATES.itemSheet, scrollable: [""] } };
+  }
+
   override async _prepareContext(options: SheetRenderOptions): Promise<Record<string, unknown>> {
     const base = await super._prepareContext(options);
     const item = this.document;

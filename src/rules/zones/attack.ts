@@ -14,6 +14,13 @@ import type { ZonesOptions } from "./options.js";
 /** Melee reach in metres (ZN-MEL-01). */
 export const MELEE_REACH = 1;
 
+/**
+ * The distance between the centres of two adjacent squares of a 1.5 m grid: the hosts measure
+ * between token centres, so a melee attack at up to this distance is taken as within the seed's
+ * 1 m reach (ZN-MEL-01, RULES.md).
+ */
+export const ADJACENT_SQUARES = 1.5;
+
 /** Full auto fires this many bullets when the attack does not say (capped by what is loaded). */
 export const DEFAULT_AUTO_BULLETS = 10;
 

@@ -48,6 +48,7 @@ export {
   type SkillCheckResult,
 } from "./checks.js";
 export {
+  ADJACENT_SQUARES,
   DEFAULT_AUTO_BULLETS,
   MELEE_REACH,
   bulletDifficulties,

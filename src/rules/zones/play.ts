@@ -15,7 +15,7 @@ import { createEconomy, type Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { VitalState } from "../core/types.js";
-import { DEFAULT_AUTO_BULLETS, targetMovementOf, weaponOf, type ZonesAttackResult } from "./attack.js";
+import { ADJACENT_SQUARES, DEFAULT_AUTO_BULLETS, MELEE_REACH, targetMovementOf, weaponOf, type ZonesAttackResult } from "./attack.js";
 import { sizeFromStance } from "./difficulty.js";
 import { afterShot } from "./firearms.js";
 import { parseSituation, type ZonesAttackInput } from "./input.js";
@@ -239,7 +239,8 @@ const wholeNumber = (v: SituationValue, min: number): v is number => typeof v ==
 
 /**
  * The Zones attack input of a neutral request (ZN-RNG-01 to ZN-RNG-08, ZN-BST-01, ZN-MEL-01 to
- * ZN-MEL-04, ZN-ZON-03, ZN-DMG-01, ZN-MAL-01, ZN-GRN-01): the distance in metres is the range,
+ * ZN-MEL-04, ZN-ZON-03, ZN-DMG-01, ZN-MAL-01, ZN-GRN-01): the distance in metres is the range
+ * (a melee attack between adjacent squares, up to {@link ADJACENT_SQUARES}, is within reach),
  * `modeId` one of `single`, `burst`, `auto`, the reaction `dodge` or `block`. Situation values are
  * checked by {@link parseSituation} (fields of `ZonesSituation`) and here (`malfunction` with
  * `malfunctionAfter`, `bullets`, `damageType`, `areaSize`). A value left out stays absent and the
@@ -313,7 +314,11 @@ export function input(
   if (malfunction) raw.malfunction = { kind: malfunction, afterBullets: malfunctionAfter };
   const parsed = parseSituation(raw, "situation");
   const area = weapon.kind === "grenade" && !target;
-  const out: ZonesAttackInput = { attacker, target, weaponId: weapon.id, rangeMetres: request.distanceMetres, situation: parsed };
+  // Tokens on adjacent squares are 1.5 m apart centre to centre: within the 1 m reach (ZN-MEL-01, RULES.md).
+  const distance = request.distanceMetres;
+  const rangeMetres =
+    weapon.kind === "melee" && distance !== undefined && distance <= ADJACENT_SQUARES ? Math.min(distance, MELEE_REACH) : distance;
+  const out: ZonesAttackInput = { attacker, target, weaponId: weapon.id, rangeMetres, situation: parsed };
   if (mode !== undefined) out.modeId = mode as FiringMode;
   if (area) out.area = { size: areaSize };
   if (bullets !== undefined) out.bullets = bullets;

@@ -3,7 +3,7 @@
  * sheets, chat cards and dialogs use, from the compendium sources and real UD10 results rolled
  * with scripted dice.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DiceRoller } from "../../../src/rules/core/dice/port.js";
 import { ScriptedRoller } from "../../../src/rules/core/dice/port.js";
@@ -286,9 +286,14 @@ export function itemCases(i18n: SheetI18n): RenderCase[] {
   });
 }
 
-/** The system stylesheet. */
+/** The system stylesheet: every `styles/*.css`, in name order, as the build concatenates them. */
 export function systemCss(): string {
-  return readFileSync(join(ROOT, "styles", "fray.css"), "utf8");
+  const dir = join(ROOT, "styles");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".css"))
+    .sort()
+    .map((f) => readFileSync(join(dir, f), "utf8"))
+    .join("\n");
 }
 
 /* -------------------------------------------------------------------------------------------- */

@@ -1,23 +1,49 @@
 /**
- * Zones in Foundry so far: the rules core's `zones`, its data models and source translation, and
- * the generic sheet; distances in metres. Not playable in Foundry yet.
+ * Zones in Foundry: the rules core's `zones`, its data models and source translation, the
+ * character sheet, NPC stat block and item sheets of `templates/zones/` with their buttons
+ * (reload, draw, clear, aim, regain speed, stance, skill checks), the attack card's own steps
+ * (dodge or block on the card, each bullet with its hit zone, apply and undo through the GM),
+ * what an attack leaves on the attacker (rounds, malfunctions, aim, thrown weapons), its Quench
+ * batch, and distances in metres on 1.5 m squares.
  */
 import { zones } from "../../../rules/zones/index.js";
 import { zonesArmorFromItem, zonesCombatantFromActor, zonesWeaponFromItem, type ZonesCombatant } from "../../../rules/zones/model.js";
 import { ZonesActorData, ZonesArmorData, ZonesNpcData, ZonesWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
-import { GENERIC_SHEET_PARTS, GENERIC_TEMPLATES } from "../generic.js";
+import { zonesAfterAttack } from "./after-attack.js";
+import { zonesCardRules } from "./card.js";
+import { registerZonesQuench } from "./quench.js";
+import { zonesRollSkill, zonesSheetAction } from "./sheet-actions.js";
+import {
+  ZONES_ITEM_TEMPLATE,
+  ZONES_SHEET_PARTS,
+  ZONES_SHEET_TEMPLATES,
+  ZONES_TEMPLATE_PATHS,
+  zonesActorSheetContext,
+  zonesItemSheetContext,
+} from "./sheet-context.js";
 
 /** The Zones binding. */
 export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   id: "zones",
   ruleset: zones as RulesetBinding<ZonesCombatant>["ruleset"],
-  implemented: false,
+  implemented: true,
   models: { character: ZonesActorData, npc: ZonesNpcData, weapon: ZonesWeaponData, armor: ZonesArmorData },
   combatantFromActor: zonesCombatantFromActor,
+  // A combatant without weapons: the actions every Zones combatant has (ZN-ACT-01).
+  standingActions: (options) => zones.actions({ weapons: [] } as unknown as ZonesCombatant, options),
   weaponFromItem: zonesWeaponFromItem,
   armorFromItem: zonesArmorFromItem,
-  sheetParts: GENERIC_SHEET_PARTS,
-  templates: GENERIC_TEMPLATES,
+  sheetParts: ZONES_SHEET_PARTS,
+  sheetTemplates: ZONES_SHEET_TEMPLATES,
+  itemTemplate: ZONES_ITEM_TEMPLATE,
+  sheetContext: zonesActorSheetContext,
+  itemSheetContext: zonesItemSheetContext,
+  sheetAction: zonesSheetAction,
+  rollSkill: zonesRollSkill,
+  templates: ZONES_TEMPLATE_PATHS,
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
+  cardRules: zonesCardRules,
+  afterAttack: zonesAfterAttack,
+  registerQuench: registerZonesQuench,
 };

@@ -1,0 +1,140 @@
+/**
+ * Zones' Quench batch (`fray.zones.attack-flow`), registered through the binding's
+ * `registerQuench`, for a GM to run in a real world whose ruleset is Zones: the same card flow
+ * the bundle test plays in the stand-in, on throwaway actors: a three-round burst whose rounds
+ * leave the weapon item (ZN-BST-01), each bullet on the card; a knife between adjacent squares
+ * (ZN-MEL-01) through no reaction, damage, apply (ZN-ZON-01, ZN-ZON-02) and undo, with the second
+ * undo refused.
+ */
+import { applyHere, declineReaction, rollDamageFor, undoDamageAction, undoHere } from "../../chat/actions.js";
+import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
+import { rollAttack } from "../../attack.js";
+import type { Quench } from "../../quench.js";
+import { activeRuleset } from "../../registry.js";
+
+/** A Zones actor's create data: the seed's rifleman or a guard in a soft vest, with a carbine and a knife. */
+function zonesActorData(name: string, type: "character" | "npc") {
+  const weapon = (n: string, system: Record<string, unknown>) => ({ name: n, type: "weapon", system: { ruleset: "zones", ...system } });
+  return {
+    name,
+    type,
+    system: {
+      ruleset: "zones",
+      attributes: { STR: 0, DEX: 1, CON: 1, PER: 1 },
+      skills: { firearms: 3, melee: 5, throwing: 1, dodge: 1, stealth: 1, notice: 2 },
+      hp: { value: 26, max: 26 },
+      speed: { value: 8, max: 8 },
+      effort: { value: 2, max: 2 },
+      stance: "standing",
+    },
+    items: [
+      weapon("Quench Carbine", {
+        kind: "firearm",
+        effectiveRange: 300,
+        damage: "2d6+2",
+        damageTypes: ["piercing"],
+        recoil: 2,
+        burst: 3,
+        magazine: 30,
+        loaded: 30,
+        drawn: true,
+      }),
+      weapon("Quench Knife", { kind: "melee", damage: "1d6+1", damageTypes: ["piercing", "slashing"], drawn: true }),
+      { name: "Quench Vest", type: "armor", system: { ruleset: "zones", zones: { head: 0, torso: 4, arms: 0, legs: 0 }, equipped: true } },
+    ],
+  };
+}
+
+/** A deletable document. */
+type Made = { delete(): Promise<unknown> };
+
+/** A token as the workflow reads it, placed at a grid offset (in squares) on the viewed scene. */
+function placed(actor: Actor.Implementation, squares: number, id: string) {
+  const size = (canvas?.grid as { size?: number } | undefined)?.size ?? 100;
+  return { actor, center: { x: squares * size + size / 2, y: size / 2 }, document: { uuid: "" }, name: actor.name, id };
+}
+
+/** Registers `fray.zones.attack-flow`. */
+export function registerZonesQuench(quench: Quench): void {
+  quench.registerBatch(
+    "fray.zones.attack-flow",
+    (context) => {
+      const { describe, it, before, after, assert } = context;
+      describe("Zones attack card: burst, knife, damage, apply, undo (a Zones world)", () => {
+        const made: Made[] = [];
+        let rifleman: Actor.Implementation;
+        let guard: Actor.Implementation & { system: { hp: { value: number } } };
+        let message: AttackMessageLike;
+        before(async () => {
+          rifleman = (await Actor.implementation.create(zonesActorData("Quench Rifleman", "character") as never)) as Actor.Implementation;
+          guard = (await Actor.implementation.create(zonesActorData("Quench Guard", "npc") as never)) as never;
+          made.push(rifleman as never, guard as never);
+        });
+        after(async () => {
+          for (const doc of made.reverse()) await doc.delete().catch(() => undefined);
+        });
+        it("the world's ruleset is Zones", async () => {
+          assert.equal(activeRuleset(), "zones", "run this batch in a world whose ruleset is Zones");
+        });
+        it("ZN-BST-01: a burst posts one row per bullet and spends three rounds from the weapon item", async () => {
+          const carbine = rifleman.items.find((i) => i.name === "Quench Carbine")!;
+          const outcome = await rollAttack({
+            actor: rifleman,
+            weaponId: carbine.id ?? "",
+            modeId: "burst",
+            token: placed(rifleman, 0, "quench-rifleman") as never,
+            target: placed(guard, 10, "quench-guard") as never,
+            skipDialog: true,
+          });
+          assert.ok(outcome?.message, "message created");
+          made.push(outcome!.message as never);
+          const t = attackSystem(outcome!.message as unknown as AttackMessageLike).targets[0]!;
+          assert.equal(t.result.bullets?.difficulties?.length, 3, "three bullets, one difficulty each");
+          assert.ok(String((outcome!.message as unknown as { content: string }).content).includes("fray-ruleset-rows"), "bullet rows");
+          const loaded = (rifleman.items.get(carbine.id ?? "")!.system as unknown as { loaded: number }).loaded;
+          assert.equal(loaded, 27, "three rounds left the magazine");
+        });
+        it("ZN-MEL-01: a knife between adjacent squares is within reach (Melee 5 + 1 against 5 always hits)", async () => {
+          const knife = rifleman.items.find((i) => i.name === "Quench Knife")!;
+          const outcome = await rollAttack({
+            actor: rifleman,
+            weaponId: knife.id ?? "",
+            token: placed(rifleman, 0, "quench-rifleman") as never,
+            target: placed(guard, 1, "quench-guard") as never,
+            skipDialog: true,
+          });
+          assert.ok(outcome?.message, "message created");
+          message = outcome!.message as unknown as AttackMessageLike;
+          made.push(outcome!.message as never);
+          assert.ok(attackSystem(message).targets[0]!.hit, "hit");
+        });
+        it("ZN-DMG-01, ZN-ZON-01, ZN-ZON-02: no reaction, damage rolled, applied through the zone's armor and multiplier", async () => {
+          await declineReaction(message, 0);
+          await rollDamageFor(message, 0);
+          const hp = guard.system.hp.value;
+          await applyHere(message, 0, game.user?.id ?? "");
+          const applied = attackSystem(message).targets[0]!.applied!;
+          assert.equal(applied.before.hp.value, hp);
+          assert.equal(guard.system.hp.value, applied.after.hp.value);
+          assert.ok(
+            applied.steps.some((s) => s.rule === "ZN-ZON-01"),
+            "the zone multiplier is a step",
+          );
+        });
+        it("ZN-ZON-02: undo restores the hit points; a second undo through the active GM is refused", async () => {
+          const record = attackSystem(message).targets[0]!.applied!;
+          await undoHere(message, 0);
+          assert.equal(guard.system.hp.value, record.before.hp.value);
+          let refused = false;
+          try {
+            await undoDamageAction(message, 0);
+          } catch {
+            refused = true;
+          }
+          assert.ok(refused, "second undo refused");
+        });
+      });
+    },
+    { displayName: "Fray: Zones attack flow" },
+  );
+}
