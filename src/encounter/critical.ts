@@ -32,8 +32,8 @@ import {
   type CriticalDamagePacket,
   type Treatment,
 } from "../rules/critical/index.js";
-import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, type EndEvent } from "./common.js";
-import type { ContentIndex } from "./content.js";
+import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, vitalsNow, type EndEvent } from "./common.js";
+import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
@@ -49,7 +49,7 @@ interface Fighter {
  * stats (merged over the reference's `system`) and extra items.
  * @throws FrayError naming the field (`combatants[1].ref`, `combatants[0].stats.physique`).
  */
-export function buildCriticalCombatant(spec: CombatantSpec, index: number, content: ContentIndex): CriticalCombatant {
+export function buildCriticalCombatant(spec: CombatantSpec, index: number, content: EncounterContent): CriticalCombatant {
   return buildEntryCombatant(spec, index, content, criticalCombatantFromActor);
 }
 
@@ -91,7 +91,7 @@ const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
  * @throws FrayError naming the field of the file that is wrong.
  */
-export async function playCritical(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
+export async function playCritical(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult> {
   const options: RulesetOptions = { ...critical.defaults(), ...spec.options };
   const opts = criticalOptions(options);
   const { logged, history } = recordingRoller(spec, dice);
@@ -104,6 +104,7 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
   );
   // Each entry's view of its combatant and economy in the engine.
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
+  const start = vitalsNow(engine, critical.vitals);
   // Check the Critical-specific action keys up front, so a bad file fails before any roll.
   const actionAt = (round: number, id: string): ActionSpec => spec.rounds[round - 1]?.[id] ?? fighters.get(id)!.spec.tactics ?? {};
   const checkAction = (a: ActionSpec, path: string) => {
@@ -429,7 +430,15 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }
-  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => critical.vitals(f.c), isOut: out }, events, history);
+  return finishEncounter(
+    spec,
+    options,
+    ended,
+    fighters.values(),
+    { vitals: (f) => critical.vitals(f.c), isOut: out, start },
+    events,
+    history,
+  );
 }
 
 type T = (key: string, data?: Record<string, string | number>) => string;

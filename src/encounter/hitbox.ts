@@ -37,8 +37,8 @@ import {
   type QuickAction,
   type RolledReaction,
 } from "../rules/hitbox/index.js";
-import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, type EndEvent } from "./common.js";
-import type { ContentIndex } from "./content.js";
+import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, vitalsNow, type EndEvent } from "./common.js";
+import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
 
@@ -173,7 +173,12 @@ function readAction(a: ActionSpec, path: string): HbAction {
  * and extra items.
  * @throws FrayError naming the field (`combatants[1].ref`, `combatants[0].stats.abilities` ...).
  */
-export function buildHitboxCombatant(spec: CombatantSpec, index: number, content: ContentIndex, options: RulesetOptions): HitboxCombatant {
+export function buildHitboxCombatant(
+  spec: CombatantSpec,
+  index: number,
+  content: EncounterContent,
+  options: RulesetOptions,
+): HitboxCombatant {
   return buildEntryCombatant(
     spec,
     index,
@@ -198,7 +203,7 @@ export function buildHitboxCombatant(spec: CombatantSpec, index: number, content
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
  * @throws FrayError `FRAY.Error.Field` naming what is wrong in the file.
  */
-export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
+export async function playHitbox(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult> {
   const options: RulesetOptions = { ...hitbox.defaults(), ...spec.options };
   const opts = hitboxOptions(options);
   const { logged, history } = recordingRoller(spec, dice);
@@ -211,6 +216,7 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
   // Each entry's view of its combatant and economy in the engine (which holds a step's damage
   // until the step ends, HB-ACT-01); the turn's rolled reaction stays with the driver.
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
+  const start = vitalsNow(engine, hitbox.vitals);
   const tactics = new Map<string, HbAction | undefined>();
   spec.combatants.forEach((cs, i) => tactics.set(cs.id, cs.tactics ? readAction(cs.tactics, `combatants[${i}].tactics`) : undefined));
   const rounds = spec.rounds.map((r, i) =>
@@ -489,7 +495,7 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }
-  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => hitbox.vitals(f.c), isOut }, events, history);
+  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => hitbox.vitals(f.c), isOut, start }, events, history);
 }
 
 type Translate = (key: string, data?: Record<string, string | number>) => string;

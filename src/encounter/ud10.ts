@@ -13,8 +13,8 @@ import {
   ud10Options,
   type Ud10Combatant,
 } from "../rules/ud10/index.js";
-import { buildEntryCombatant, finishEncounter, recordingRoller, type EndEvent } from "./common.js";
-import type { ContentIndex } from "./content.js";
+import { buildEntryCombatant, finishEncounter, recordingRoller, vitalsNow, type EndEvent } from "./common.js";
+import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
 
@@ -28,7 +28,7 @@ interface Fighter {
  * and extra items.
  * @throws FrayError naming the field (`combatants[2].ref`, `combatants[0].stats.attributes`).
  */
-export function buildCombatant(spec: CombatantSpec, index: number, content: ContentIndex): Ud10Combatant {
+export function buildCombatant(spec: CombatantSpec, index: number, content: EncounterContent): Ud10Combatant {
   return buildEntryCombatant(spec, index, content, ud10CombatantFromActor);
 }
 
@@ -48,7 +48,7 @@ const costOf = (c: Ud10Combatant, id: string, options: RulesetOptions) =>
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
  * @throws FrayError when the file names something that does not exist.
  */
-export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
+export async function playUd10(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult> {
   const options: RulesetOptions = { ...ud10.defaults(), ...spec.options };
   const opts = ud10Options(options);
   const { logged, history } = recordingRoller(spec, dice);
@@ -59,6 +59,7 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
     logged,
     { options, maxRounds: spec.maxRounds, out: outBeyondVitals, groups: (standing) => initiativeGroups(standing, opts) },
   );
+  const start = vitalsNow(engine, ud10.vitals);
   const fighter = (id: string): Fighter => ({ spec: specs.get(id)!, c: engine.get(id).combatant });
   const events: EncounterEvent[] = [];
   const engaged = new Set<string>();
@@ -179,7 +180,7 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
     if (over) ended = { type: "end", ...over };
   }
   const fighters = spec.combatants.map((cs) => fighter(cs.id));
-  return finishEncounter(spec, options, ended, fighters, { vitals: (f) => ud10.vitals(f.c), isOut }, events, history);
+  return finishEncounter(spec, options, ended, fighters, { vitals: (f) => ud10.vitals(f.c), isOut, start }, events, history);
 }
 
 /** The UD10 encounter driver: actions `attack`, `aim`, `move`, `disengage`, `wait`; reactions parry and dodge. */
