@@ -37,6 +37,7 @@ import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
+import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";
 
 interface Fighter {
   spec: CombatantSpec;
@@ -152,11 +153,18 @@ export async function playCritical(spec: EncounterSpec, content: EncounterConten
 
   const attackOnce = async (f: Fighter, action: ActionSpec, quiet: boolean): Promise<boolean> => {
     const declared = typeof action.attack === "string" ? fighters.get(action.attack) : undefined;
-    const target = declared && !out(declared) ? declared : enemiesOf(f)[0];
+    const target = chooseTarget(DEFAULT_TACTICS.target, {
+      declared: declared && !out(declared) ? declared : undefined,
+      enemies: enemiesOf(f),
+    });
     if (!target) return false;
     if (declared && target !== declared)
       events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
-    const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
+    const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
+      declared: action.weapon,
+      tactics: f.spec.tactics?.weapon,
+      weapons: f.c.weapons,
+    });
     if (!weaponRef) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
       return false;

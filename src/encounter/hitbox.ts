@@ -41,6 +41,7 @@ import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoll
 import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
+import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";
 
 /** Action keys a Hitbox encounter file accepts beyond the common ones. */
 const ACTION_KEYS = ["called", "shots", "feet", "walk", "run", "task", "quick", "first", "react"];
@@ -254,8 +255,15 @@ export async function playHitbox(spec: EncounterSpec, content: EncounterContent,
     else if (a.run !== undefined || a.walk !== undefined)
       action = { kind: "move", feet: (a.run ?? a.walk)!, pace: a.run !== undefined ? "run" : "walk" };
     else {
-      const target = a.attack ?? tac?.attack ?? enemies[0]?.spec.id;
-      const weapon = a.weapon ?? tac?.weapon ?? f.c.held.find((h) => f.c.weapons.some((w) => w.id === h)) ?? f.c.weapons[0]?.id;
+      // The target and weapon the tactics choose (declared first, see tactics.ts); the weapon at
+      // hand is the first held one.
+      const target = chooseTarget(DEFAULT_TACTICS.target, { declared: a.attack ?? tac?.attack, enemies: enemies.map((e) => e.spec.id) });
+      const weapon = chooseWeapon(DEFAULT_TACTICS.weapon, {
+        declared: a.weapon,
+        tactics: tac?.weapon,
+        weapons: f.c.weapons,
+        ready: f.c.weapons.find((w) => w.id === f.c.held.find((h) => f.c.weapons.some((x) => x.id === h))),
+      });
       action =
         target && weapon
           ? { kind: "attack", target, weapon, calledShot: a.called, shots: a.shots, rangeFeet: a.feet ?? tac?.feet }
@@ -274,10 +282,10 @@ export async function playHitbox(spec: EncounterSpec, content: EncounterContent,
     hitInStep: Set<string>,
   ): Promise<void> => {
     const declared = fighters.get(action.target);
-    const target =
-      declared && !outAtStart.has(declared.spec.id)
-        ? declared
-        : [...fighters.values()].find((o) => o.spec.side !== f.spec.side && !outAtStart.has(o.spec.id));
+    const target = chooseTarget(DEFAULT_TACTICS.target, {
+      declared: declared && !outAtStart.has(declared.spec.id) ? declared : undefined,
+      enemies: [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !outAtStart.has(o.spec.id)),
+    });
     if (!target) return;
     if (declared && target !== declared)
       events.push({ type: "retarget", round: turn, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });

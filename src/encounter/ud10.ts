@@ -17,6 +17,7 @@ import { buildEntryCombatant, finishEncounter, recordingRoller, vitalsNow, type 
 import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
+import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";
 
 interface Fighter {
   spec: CombatantSpec;
@@ -70,15 +71,23 @@ export async function playUd10(spec: EncounterSpec, content: EncounterContent, d
 
   const attack = async (f: Fighter, action: ActionSpec, free = false): Promise<void> => {
     const declared = action.attack ? fighter(action.attack) : undefined;
-    const weaponRefFirst = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
-    const meleeWeapon = f.c.weapons.find((w) => w.id === weaponRefFirst || w.name === weaponRefFirst)?.kind === "melee";
+    // The weapon and target the tactics choose (declared first, see tactics.ts).
+    const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
+      declared: action.weapon,
+      tactics: f.spec.tactics?.weapon,
+      weapons: f.c.weapons,
+    });
+    const meleeWeapon = f.c.weapons.find((w) => w.id === weaponRef || w.name === weaponRef)?.kind === "melee";
     const enemies = engine.enemiesOf(f.spec.id).map((o) => fighter(o.id));
     const engagedFoe = meleeWeapon ? enemies.find((o) => engaged.has(pair(f.spec.id, o.spec.id))) : undefined;
-    const target = declared && !isOut(declared) ? declared : (engagedFoe ?? enemies[0]);
+    const target = chooseTarget(DEFAULT_TACTICS.target, {
+      declared: declared && !isOut(declared) ? declared : undefined,
+      engaged: engagedFoe,
+      enemies,
+    });
     if (!target) return;
     if (declared && target.spec !== declared.spec)
       events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
-    const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
     if (!weaponRef) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
       return;

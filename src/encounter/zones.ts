@@ -36,6 +36,7 @@ import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
+import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";
 
 interface Fighter {
   spec: CombatantSpec;
@@ -261,7 +262,11 @@ export async function playZones(spec: EncounterSpec, content: EncounterContent, 
   let round = 0;
 
   const attack = async (f: Fighter, action: ActionSpec, za: ZonesAction): Promise<void> => {
-    const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
+    const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
+      declared: action.weapon,
+      tactics: f.spec.tactics?.weapon,
+      weapons: f.c.weapons,
+    });
     if (!weaponRef) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
       return;
@@ -270,7 +275,9 @@ export async function playZones(spec: EncounterSpec, content: EncounterContent, 
     if (!weapon) fail(`rounds[${round - 1}].${f.spec.id}.weapon`, `a weapon of ${f.c.name} (${f.c.weapons.map((x) => x.name).join(", ")})`);
     const declared = action.attack ? fighters.get(action.attack) : undefined;
     const area = weapon.kind === "grenade" && (za.area !== undefined || !declared);
-    const target = area ? undefined : declared && !isOut(declared) ? declared : enemiesOf(f)[0];
+    const target = area
+      ? undefined
+      : chooseTarget(DEFAULT_TACTICS.target, { declared: declared && !isOut(declared) ? declared : undefined, enemies: enemiesOf(f) });
     if (!area && !target) return;
     if (declared && target && target !== declared)
       events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
