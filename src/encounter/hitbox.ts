@@ -1,5 +1,6 @@
 import type { ActionOutcome, RoundState, SituationValues } from "../rules/core/contract.js";
 import type { Economy } from "../rules/core/economy.js";
+import { FrayError } from "../rules/core/errors.js";
 import { RoundEngine } from "../rules/core/round.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
@@ -272,6 +273,21 @@ export async function playHitbox(spec: EncounterSpec, content: EncounterContent,
     return { decl: { actor: f.spec.id, action, quick: a.quick, first: a.first }, action: a };
   };
 
+  /**
+   * A quick action through the engine; when the core refuses it because the combatant cannot act
+   * (`FRAY.Error.CannotAct`), a `skip` event (down) instead and false.
+   */
+  const tryQuick = (id: string, q: QuickAction): boolean => {
+    try {
+      doQuick(engine, id, q);
+      return true;
+    } catch (error) {
+      if (!(error instanceof FrayError) || error.key !== "FRAY.Error.CannotAct") throw error;
+      events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
+      return false;
+    }
+  };
+
   const attack = async (
     f: Fighter,
     action: Extract<DeclaredAction, { kind: "attack" }>,
@@ -291,8 +307,9 @@ export async function playHitbox(spec: EncounterSpec, content: EncounterContent,
       events.push({ type: "retarget", round: turn, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
     const weapon = f.c.weapons.find((w) => w.id === action.weapon || w.name === action.weapon);
     if (weapon && !f.c.held.includes(weapon.id)) {
-      // Drawing from a holster is a quick action that goes with the attack (HB-ACT-03).
-      doQuick(engine, f.spec.id, { id: "draw", item: weapon.id });
+      // Drawing from a holster is a quick action that goes with the attack (HB-ACT-03). The core
+      // refuses it when the state the step holds for the attacker is down; the attack goes too.
+      if (!tryQuick(f.spec.id, { id: "draw", item: weapon.id })) return;
       events.push(hbEvent(turn, "quick", { actor: f.spec.id, quick: { id: "draw", item: weapon.name } }));
     }
     const rangeFeet = action.rangeFeet ?? (weapon?.kind === "melee" ? 5 : undefined);
@@ -470,10 +487,7 @@ export async function playHitbox(spec: EncounterSpec, content: EncounterContent,
               events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
               continue;
             }
-            for (const q of decl.quick) {
-              doQuick(engine, id, q);
-              events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
-            }
+            for (const q of decl.quick) if (tryQuick(id, q)) events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
             if (hitThisTurn.has(id)) {
               events.push(hbEvent(turn, "interrupted", { actor: id, action: decl.action }));
               continue;
