@@ -76,11 +76,19 @@ async function main(argv: string[]): Promise<number> {
   const spec = parseEncounter(raw);
   const content = new ContentIndex(join(root, "packs", "_source"));
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   const result = await forecast(spec, content, { runs, seed, onProgress: progressBar() });
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
   console.log(formatForecast(result, lookup).join("\n"));
   console.log(
-    "\n" + t("FRAY.Forecast.Time", { runs: result.runs, seconds: seconds.toFixed(2), perSecond: Math.round(result.runs / seconds) }),
+    "\n" +
+      t("FRAY.Forecast.Time", {
+        runs: result.runs,
+        seconds: seconds.toFixed(2),
+        cpu: ((cpu.user + cpu.system) / 1e6).toFixed(2),
+        perSecond: Math.round(result.runs / seconds),
+      }),
   );
   if (out) {
     mkdirSync(dirname(resolve(out)), { recursive: true });
