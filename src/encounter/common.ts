@@ -11,7 +11,7 @@ import type { RoundEngine } from "../rules/core/round.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import type { VitalState } from "../rules/core/types.js";
-import type { ContentIndex, SourceDocument } from "./content.js";
+import type { EncounterContent, SourceDocument } from "./library.js";
 import type { CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterEvent, EncounterResult } from "./types.js";
 
@@ -65,7 +65,12 @@ export interface CombatantSourceHooks {
  * @throws FrayError `FRAY.Error.Reference` naming `combatants[i].ref` or `combatants[i].items[j]`
  *   for a reference that does not exist; whatever the hooks throw.
  */
-export function combatantSource(spec: CombatantSpec, index: number, content: ContentIndex, hooks: CombatantSourceHooks = {}): ActorSource {
+export function combatantSource(
+  spec: CombatantSpec,
+  index: number,
+  content: EncounterContent,
+  hooks: CombatantSourceHooks = {},
+): ActorSource {
   const path = `combatants[${index}]`;
   let base: SourceDocument = { name: spec.name ?? spec.id, type: "character", system: {}, items: [] };
   if (spec.ref) {
@@ -115,7 +120,7 @@ export function parseCombatantSource<C>(index: number, parse: () => C): C {
 export function buildEntryCombatant<C>(
   spec: CombatantSpec,
   index: number,
-  content: ContentIndex,
+  content: EncounterContent,
   fromActor: (actor: ActorSource, overrides: { id: string; group: string }) => C,
   hooks?: CombatantSourceHooks,
 ): C {
@@ -173,16 +178,26 @@ export function sideDown<F extends Fielded>(fighters: Iterable<F>, isOut: (f: F)
 }
 
 /**
+ * Each combatant's vitals as the round engine holds them now, by entry id: taken before the
+ * first round, they are the `start` of {@link finishEncounter}'s summary.
+ * @param vitals the ruleset's `vitals` (e.g. `ud10.vitals`).
+ */
+export function vitalsNow<C>(engine: Pick<RoundEngine<C, unknown>, "all">, vitals: (c: C) => VitalState): Map<string, VitalState> {
+  return new Map(engine.all().map((f) => [f.id, vitals(f.combatant)]));
+}
+
+/**
  * Closes an encounter: appends the `end` event to `events` (`ended`, or a `max-rounds` end at
  * `spec.maxRounds` with no winner when the fight did not end earlier) and returns the result
- * with each combatant's final vitals and whether it is out.
+ * with each combatant's final vitals, its vitals at the start when `state.start` holds them
+ * (from {@link vitalsNow}) and whether it is out.
  */
 export function finishEncounter<F extends Fielded>(
   spec: EncounterSpec,
   options: RulesetOptions,
   ended: EndEvent | undefined,
   fighters: Iterable<F>,
-  state: { vitals: (f: F) => VitalState; isOut: (f: F) => boolean },
+  state: { vitals: (f: F) => VitalState; isOut: (f: F) => boolean; start?: ReadonlyMap<string, VitalState> },
   events: EncounterEvent[],
   dice: EncounterResult["dice"],
 ): EncounterResult {
@@ -200,6 +215,7 @@ export function finishEncounter<F extends Fielded>(
       name: f.c.name,
       side: f.spec.side,
       vitals: state.vitals(f),
+      ...(state.start?.has(f.spec.id) ? { start: state.start.get(f.spec.id) } : {}),
       out: state.isOut(f),
     })),
     events,

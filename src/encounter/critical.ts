@@ -32,11 +32,12 @@ import {
   type CriticalDamagePacket,
   type Treatment,
 } from "../rules/critical/index.js";
-import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, type EndEvent } from "./common.js";
-import type { ContentIndex } from "./content.js";
+import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, vitalsNow, type EndEvent } from "./common.js";
+import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
+import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";
 
 interface Fighter {
   spec: CombatantSpec;
@@ -49,7 +50,7 @@ interface Fighter {
  * stats (merged over the reference's `system`) and extra items.
  * @throws FrayError naming the field (`combatants[1].ref`, `combatants[0].stats.physique`).
  */
-export function buildCriticalCombatant(spec: CombatantSpec, index: number, content: ContentIndex): CriticalCombatant {
+export function buildCriticalCombatant(spec: CombatantSpec, index: number, content: EncounterContent): CriticalCombatant {
   return buildEntryCombatant(spec, index, content, criticalCombatantFromActor);
 }
 
@@ -91,7 +92,7 @@ const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
  * @throws FrayError naming the field of the file that is wrong.
  */
-export async function playCritical(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
+export async function playCritical(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult> {
   const options: RulesetOptions = { ...critical.defaults(), ...spec.options };
   const opts = criticalOptions(options);
   const { logged, history } = recordingRoller(spec, dice);
@@ -104,6 +105,7 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
   );
   // Each entry's view of its combatant and economy in the engine.
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
+  const start = vitalsNow(engine, critical.vitals);
   // Check the Critical-specific action keys up front, so a bad file fails before any roll.
   const actionAt = (round: number, id: string): ActionSpec => spec.rounds[round - 1]?.[id] ?? fighters.get(id)!.spec.tactics ?? {};
   const checkAction = (a: ActionSpec, path: string) => {
@@ -151,11 +153,18 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
 
   const attackOnce = async (f: Fighter, action: ActionSpec, quiet: boolean): Promise<boolean> => {
     const declared = typeof action.attack === "string" ? fighters.get(action.attack) : undefined;
-    const target = declared && !out(declared) ? declared : enemiesOf(f)[0];
+    const target = chooseTarget(DEFAULT_TACTICS.target, {
+      declared: declared && !out(declared) ? declared : undefined,
+      enemies: enemiesOf(f),
+    });
     if (!target) return false;
     if (declared && target !== declared)
       events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
-    const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
+    const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
+      declared: action.weapon,
+      tactics: f.spec.tactics?.weapon,
+      weapons: f.c.weapons,
+    });
     if (!weaponRef) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
       return false;
@@ -429,7 +438,15 @@ export async function playCritical(spec: EncounterSpec, content: ContentIndex, d
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }
-  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => critical.vitals(f.c), isOut: out }, events, history);
+  return finishEncounter(
+    spec,
+    options,
+    ended,
+    fighters.values(),
+    { vitals: (f) => critical.vitals(f.c), isOut: out, start },
+    events,
+    history,
+  );
 }
 
 type T = (key: string, data?: Record<string, string | number>) => string;

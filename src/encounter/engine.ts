@@ -1,6 +1,6 @@
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import { FrayError } from "../rules/core/errors.js";
-import type { ContentIndex } from "./content.js";
+import type { EncounterContent } from "./library.js";
 import { DRIVERS } from "./drivers.js";
 import type { EncounterSpec } from "./schema.js";
 import type { EncounterResult } from "./types.js";
@@ -13,7 +13,7 @@ export type { EncounterEvent, EncounterResult, CombatantSummary, EncounterDriver
  * @throws FrayError `FRAY.Error.Field` (field `ruleset`) when no driver plays that ruleset, and
  *   the driver's errors naming the field that is wrong.
  */
-export function playEncounter(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
+export function playEncounter(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult> {
   const driver = DRIVERS[spec.ruleset];
   if (!driver) {
     return Promise.reject(

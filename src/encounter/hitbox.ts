@@ -1,5 +1,6 @@
 import type { ActionOutcome, RoundState, SituationValues } from "../rules/core/contract.js";
 import type { Economy } from "../rules/core/economy.js";
+import { FrayError } from "../rules/core/errors.js";
 import { RoundEngine } from "../rules/core/round.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
@@ -37,10 +38,11 @@ import {
   type QuickAction,
   type RolledReaction,
 } from "../rules/hitbox/index.js";
-import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, type EndEvent } from "./common.js";
-import type { ContentIndex } from "./content.js";
+import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, vitalsNow, type EndEvent } from "./common.js";
+import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
+import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";
 
 /** Action keys a Hitbox encounter file accepts beyond the common ones. */
 const ACTION_KEYS = ["called", "shots", "feet", "walk", "run", "task", "quick", "first", "react"];
@@ -173,7 +175,12 @@ function readAction(a: ActionSpec, path: string): HbAction {
  * and extra items.
  * @throws FrayError naming the field (`combatants[1].ref`, `combatants[0].stats.abilities` ...).
  */
-export function buildHitboxCombatant(spec: CombatantSpec, index: number, content: ContentIndex, options: RulesetOptions): HitboxCombatant {
+export function buildHitboxCombatant(
+  spec: CombatantSpec,
+  index: number,
+  content: EncounterContent,
+  options: RulesetOptions,
+): HitboxCombatant {
   return buildEntryCombatant(
     spec,
     index,
@@ -198,7 +205,7 @@ export function buildHitboxCombatant(spec: CombatantSpec, index: number, content
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
  * @throws FrayError `FRAY.Error.Field` naming what is wrong in the file.
  */
-export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
+export async function playHitbox(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult> {
   const options: RulesetOptions = { ...hitbox.defaults(), ...spec.options };
   const opts = hitboxOptions(options);
   const { logged, history } = recordingRoller(spec, dice);
@@ -211,6 +218,7 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
   // Each entry's view of its combatant and economy in the engine (which holds a step's damage
   // until the step ends, HB-ACT-01); the turn's rolled reaction stays with the driver.
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
+  const start = vitalsNow(engine, hitbox.vitals);
   const tactics = new Map<string, HbAction | undefined>();
   spec.combatants.forEach((cs, i) => tactics.set(cs.id, cs.tactics ? readAction(cs.tactics, `combatants[${i}].tactics`) : undefined));
   const rounds = spec.rounds.map((r, i) =>
@@ -248,14 +256,36 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     else if (a.run !== undefined || a.walk !== undefined)
       action = { kind: "move", feet: (a.run ?? a.walk)!, pace: a.run !== undefined ? "run" : "walk" };
     else {
-      const target = a.attack ?? tac?.attack ?? enemies[0]?.spec.id;
-      const weapon = a.weapon ?? tac?.weapon ?? f.c.held.find((h) => f.c.weapons.some((w) => w.id === h)) ?? f.c.weapons[0]?.id;
+      // The target and weapon the tactics choose (declared first, see tactics.ts); the weapon at
+      // hand is the first held one.
+      const target = chooseTarget(DEFAULT_TACTICS.target, { declared: a.attack ?? tac?.attack, enemies: enemies.map((e) => e.spec.id) });
+      const weapon = chooseWeapon(DEFAULT_TACTICS.weapon, {
+        declared: a.weapon,
+        tactics: tac?.weapon,
+        weapons: f.c.weapons,
+        ready: f.c.weapons.find((w) => w.id === f.c.held.find((h) => f.c.weapons.some((x) => x.id === h))),
+      });
       action =
         target && weapon
           ? { kind: "attack", target, weapon, calledShot: a.called, shots: a.shots, rangeFeet: a.feet ?? tac?.feet }
           : { kind: "none" };
     }
     return { decl: { actor: f.spec.id, action, quick: a.quick, first: a.first }, action: a };
+  };
+
+  /**
+   * A quick action through the engine; when the core refuses it because the combatant cannot act
+   * (`FRAY.Error.CannotAct`), a `skip` event (down) instead and false.
+   */
+  const tryQuick = (id: string, q: QuickAction): boolean => {
+    try {
+      doQuick(engine, id, q);
+      return true;
+    } catch (error) {
+      if (!(error instanceof FrayError) || error.key !== "FRAY.Error.CannotAct") throw error;
+      events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
+      return false;
+    }
   };
 
   const attack = async (
@@ -268,17 +298,18 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     hitInStep: Set<string>,
   ): Promise<void> => {
     const declared = fighters.get(action.target);
-    const target =
-      declared && !outAtStart.has(declared.spec.id)
-        ? declared
-        : [...fighters.values()].find((o) => o.spec.side !== f.spec.side && !outAtStart.has(o.spec.id));
+    const target = chooseTarget(DEFAULT_TACTICS.target, {
+      declared: declared && !outAtStart.has(declared.spec.id) ? declared : undefined,
+      enemies: [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !outAtStart.has(o.spec.id)),
+    });
     if (!target) return;
     if (declared && target !== declared)
       events.push({ type: "retarget", round: turn, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
     const weapon = f.c.weapons.find((w) => w.id === action.weapon || w.name === action.weapon);
     if (weapon && !f.c.held.includes(weapon.id)) {
-      // Drawing from a holster is a quick action that goes with the attack (HB-ACT-03).
-      doQuick(engine, f.spec.id, { id: "draw", item: weapon.id });
+      // Drawing from a holster is a quick action that goes with the attack (HB-ACT-03). The core
+      // refuses it when the state the step holds for the attacker is down; the attack goes too.
+      if (!tryQuick(f.spec.id, { id: "draw", item: weapon.id })) return;
       events.push(hbEvent(turn, "quick", { actor: f.spec.id, quick: { id: "draw", item: weapon.name } }));
     }
     const rangeFeet = action.rangeFeet ?? (weapon?.kind === "melee" ? 5 : undefined);
@@ -456,10 +487,7 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
               events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
               continue;
             }
-            for (const q of decl.quick) {
-              doQuick(engine, id, q);
-              events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
-            }
+            for (const q of decl.quick) if (tryQuick(id, q)) events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
             if (hitThisTurn.has(id)) {
               events.push(hbEvent(turn, "interrupted", { actor: id, action: decl.action }));
               continue;
@@ -489,7 +517,7 @@ export async function playHitbox(spec: EncounterSpec, content: ContentIndex, dic
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }
-  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => hitbox.vitals(f.c), isOut }, events, history);
+  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => hitbox.vitals(f.c), isOut, start }, events, history);
 }
 
 type Translate = (key: string, data?: Record<string, string | number>) => string;

@@ -51,7 +51,10 @@ export interface CombatantSpec {
   items?: string[];
   /** The reaction this combatant declares when attacked, if it can (values per ruleset). */
   react?: string;
-  /** What it does in rounds without a declared action: attack the first standing enemy. */
+  /**
+   * What it does in rounds without a declared action; what it leaves open (target, weapon) the
+   * shared tactics choose (src/encounter/tactics.ts): by default the first standing enemy.
+   */
   tactics?: ActionSpec;
   /** Ruleset-specific keys the driver accepts. */
   extra: Record<string, unknown>;

@@ -1,7 +1,7 @@
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { AttackOdds, AttackPlan, AttackResult, DamagePacket, InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
 import type { DamageReport, RulesetId, VitalState } from "../rules/core/types.js";
-import type { ContentIndex } from "./content.js";
+import type { EncounterContent } from "./library.js";
 import type { EncounterSpec } from "./schema.js";
 import type { Lookup } from "../rules/core/i18n.js";
 
@@ -40,6 +40,8 @@ export interface CombatantSummary {
   side: string;
   /** HP/EP, hitboxes, bleeding, stun, conditions: what the ruleset tracks. */
   vitals: VitalState;
+  /** Its vitals when the fight began, before any round (what the forecast measures losses from). */
+  start?: VitalState;
   out: boolean;
 }
 
@@ -69,7 +71,7 @@ export interface EncounterDriver {
   combatantKeys: string[];
   /** Values `react` may take. */
   reactions: string[];
-  play(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult>;
+  play(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult>;
   /** Log lines for ruleset-specific events (`type: "custom"`); the common events are formatted for all. */
   formatCustom?(
     event: Extract<EncounterEvent, { type: "custom" }>,

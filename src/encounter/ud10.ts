@@ -13,10 +13,11 @@ import {
   ud10Options,
   type Ud10Combatant,
 } from "../rules/ud10/index.js";
-import { buildEntryCombatant, finishEncounter, recordingRoller, type EndEvent } from "./common.js";
-import type { ContentIndex } from "./content.js";
+import { buildEntryCombatant, finishEncounter, recordingRoller, vitalsNow, type EndEvent } from "./common.js";
+import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
+import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";
 
 interface Fighter {
   spec: CombatantSpec;
@@ -28,7 +29,7 @@ interface Fighter {
  * and extra items.
  * @throws FrayError naming the field (`combatants[2].ref`, `combatants[0].stats.attributes`).
  */
-export function buildCombatant(spec: CombatantSpec, index: number, content: ContentIndex): Ud10Combatant {
+export function buildCombatant(spec: CombatantSpec, index: number, content: EncounterContent): Ud10Combatant {
   return buildEntryCombatant(spec, index, content, ud10CombatantFromActor);
 }
 
@@ -48,7 +49,7 @@ const costOf = (c: Ud10Combatant, id: string, options: RulesetOptions) =>
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
  * @throws FrayError when the file names something that does not exist.
  */
-export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
+export async function playUd10(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult> {
   const options: RulesetOptions = { ...ud10.defaults(), ...spec.options };
   const opts = ud10Options(options);
   const { logged, history } = recordingRoller(spec, dice);
@@ -59,6 +60,7 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
     logged,
     { options, maxRounds: spec.maxRounds, out: outBeyondVitals, groups: (standing) => initiativeGroups(standing, opts) },
   );
+  const start = vitalsNow(engine, ud10.vitals);
   const fighter = (id: string): Fighter => ({ spec: specs.get(id)!, c: engine.get(id).combatant });
   const events: EncounterEvent[] = [];
   const engaged = new Set<string>();
@@ -69,15 +71,23 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
 
   const attack = async (f: Fighter, action: ActionSpec, free = false): Promise<void> => {
     const declared = action.attack ? fighter(action.attack) : undefined;
-    const weaponRefFirst = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
-    const meleeWeapon = f.c.weapons.find((w) => w.id === weaponRefFirst || w.name === weaponRefFirst)?.kind === "melee";
+    // The weapon and target the tactics choose (declared first, see tactics.ts).
+    const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
+      declared: action.weapon,
+      tactics: f.spec.tactics?.weapon,
+      weapons: f.c.weapons,
+    });
+    const meleeWeapon = f.c.weapons.find((w) => w.id === weaponRef || w.name === weaponRef)?.kind === "melee";
     const enemies = engine.enemiesOf(f.spec.id).map((o) => fighter(o.id));
     const engagedFoe = meleeWeapon ? enemies.find((o) => engaged.has(pair(f.spec.id, o.spec.id))) : undefined;
-    const target = declared && !isOut(declared) ? declared : (engagedFoe ?? enemies[0]);
+    const target = chooseTarget(DEFAULT_TACTICS.target, {
+      declared: declared && !isOut(declared) ? declared : undefined,
+      engaged: engagedFoe,
+      enemies,
+    });
     if (!target) return;
     if (declared && target.spec !== declared.spec)
       events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
-    const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
     if (!weaponRef) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
       return;
@@ -179,7 +189,7 @@ export async function playUd10(spec: EncounterSpec, content: ContentIndex, dice?
     if (over) ended = { type: "end", ...over };
   }
   const fighters = spec.combatants.map((cs) => fighter(cs.id));
-  return finishEncounter(spec, options, ended, fighters, { vitals: (f) => ud10.vitals(f.c), isOut }, events, history);
+  return finishEncounter(spec, options, ended, fighters, { vitals: (f) => ud10.vitals(f.c), isOut, start }, events, history);
 }
 
 /** The UD10 encounter driver: actions `attack`, `aim`, `move`, `disengage`, `wait`; reactions parry and dodge. */

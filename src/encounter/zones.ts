@@ -31,11 +31,12 @@ import {
   type ZonesWeapon,
 } from "../rules/zones/index.js";
 import { DAMAGE_TYPES, STANCES } from "../rules/zones/model.js";
-import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, type EndEvent } from "./common.js";
-import type { ContentIndex } from "./content.js";
+import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, vitalsNow, type EndEvent } from "./common.js";
+import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
+import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";
 
 interface Fighter {
   spec: CombatantSpec;
@@ -50,7 +51,7 @@ interface Fighter {
  *   `combatants[1].ref` for an actor of another ruleset, `combatants[1].items[0]` for an item of
  *   another ruleset), `FRAY.Error.Reference` for a reference that does not exist.
  */
-export function buildZonesCombatant(spec: CombatantSpec, index: number, content: ContentIndex): ZonesCombatant {
+export function buildZonesCombatant(spec: CombatantSpec, index: number, content: EncounterContent): ZonesCombatant {
   return buildEntryCombatant(spec, index, content, zonesCombatantFromActor, {
     checkRef: (doc, field) => {
       if (doc.system?.ruleset !== undefined && doc.system.ruleset !== "zones") fail(field, "an actor of the Zones ruleset");
@@ -180,7 +181,7 @@ const stepData = (s: DamageStep) => ({ rule: s.rule, label: s.label, data: s.dat
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
  * @throws FrayError naming the field of the file that is wrong.
  */
-export async function playZones(spec: EncounterSpec, content: ContentIndex, dice?: DiceRoller): Promise<EncounterResult> {
+export async function playZones(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult> {
   const options: RulesetOptions = { ...zones.defaults(), ...spec.options };
   const opts = zonesOptions(options);
   const { logged, history } = recordingRoller(spec, dice);
@@ -197,6 +198,7 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
   });
   // Each entry's view of its combatant and economy in the engine.
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
+  const start = vitalsNow(engine, zones.vitals);
   // Check every declared action up front, so a bad key fails before any die is rolled.
   const actions = new Map<string, ZonesAction>();
   spec.rounds.forEach((r, i) =>
@@ -260,7 +262,11 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
   let round = 0;
 
   const attack = async (f: Fighter, action: ActionSpec, za: ZonesAction): Promise<void> => {
-    const weaponRef = action.weapon ?? f.spec.tactics?.weapon ?? f.c.weapons[0]?.id;
+    const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
+      declared: action.weapon,
+      tactics: f.spec.tactics?.weapon,
+      weapons: f.c.weapons,
+    });
     if (!weaponRef) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
       return;
@@ -269,7 +275,9 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     if (!weapon) fail(`rounds[${round - 1}].${f.spec.id}.weapon`, `a weapon of ${f.c.name} (${f.c.weapons.map((x) => x.name).join(", ")})`);
     const declared = action.attack ? fighters.get(action.attack) : undefined;
     const area = weapon.kind === "grenade" && (za.area !== undefined || !declared);
-    const target = area ? undefined : declared && !isOut(declared) ? declared : enemiesOf(f)[0];
+    const target = area
+      ? undefined
+      : chooseTarget(DEFAULT_TACTICS.target, { declared: declared && !isOut(declared) ? declared : undefined, enemies: enemiesOf(f) });
     if (!area && !target) return;
     if (declared && target && target !== declared)
       events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
@@ -479,7 +487,7 @@ export async function playZones(spec: EncounterSpec, content: ContentIndex, dice
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }
-  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => zones.vitals(f.c), isOut }, events, history);
+  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => zones.vitals(f.c), isOut, start }, events, history);
 }
 
 type Fmt = (key: string, data?: Record<string, string | number>) => string;

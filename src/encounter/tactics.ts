@@ -1,0 +1,141 @@
+/**
+ * The tactics a combatant follows in rounds its encounter file declares nothing for, as data:
+ * an ordered list of rules for its target and for its weapon, and its reaction. The encounter
+ * drivers pick targets and weapons through {@link chooseTarget} and {@link chooseWeapon} with
+ * {@link DEFAULT_TACTICS}, and the forecast states them on its result ({@link describeTactics}).
+ */
+import type { CombatantSpec, EncounterSpec } from "./schema.js";
+
+/**
+ * A rule for choosing whom to attack; the first rule that names a standing enemy wins.
+ * - `declared`: the combatant the round's action or the entry's `tactics.attack` names;
+ * - `engaged`: the enemy it is already fighting in melee (where the ruleset tracks engagement);
+ * - `nearest`: the enemy at the shortest known distance (only where distances are known, such
+ *   as tokens on a scene; an encounter file has none, so the rule passes);
+ * - `first`: the first standing enemy in the order of the file.
+ */
+export type TargetRule = "declared" | "engaged" | "nearest" | "first";
+
+/**
+ * A rule for choosing the weapon; the first rule that names a weapon the combatant has wins.
+ * - `declared`: the round action's `weapon`; `tactics`: the entry's `tactics.weapon`;
+ * - `best`: the weapon scoring highest where a score is known (expected damage against the
+ *   target, say; an encounter file has none, so the rule passes);
+ * - `ready`: the weapon the ruleset has at hand (held in Hitbox, the first firearm in Zones);
+ * - `first`: the first weapon of the combatant.
+ */
+export type WeaponRule = "declared" | "tactics" | "best" | "ready" | "first";
+
+/** How a combatant chooses when its file leaves the choice open. */
+export interface Tactics {
+  target: readonly TargetRule[];
+  weapon: readonly WeaponRule[];
+  /**
+   * `whenPossible`: the reaction the entry's `react` names, each time the ruleset allows one
+   * (an action or reaction left, a weapon to parry with); `none` never reacts.
+   */
+  react: "whenPossible" | "none";
+}
+
+/** The tactics every encounter driver plays: declared target and weapon first, then nearest, best, ready, first. */
+export const DEFAULT_TACTICS: Tactics = Object.freeze({
+  target: Object.freeze(["declared", "engaged", "nearest", "first"] as const),
+  weapon: Object.freeze(["declared", "tactics", "best", "ready", "first"] as const),
+  react: "whenPossible" as const,
+});
+
+/** What {@link chooseTarget} knows of the enemies. */
+export interface TargetChoice<T> {
+  /** The declared target, when it is still standing. */
+  declared?: T;
+  /** The enemy engaged in melee with the chooser, when there is one. */
+  engaged?: T;
+  /** Standing enemies in the order of the file. */
+  enemies: readonly T[];
+  /** Distance to an enemy in metres, where known. */
+  distance?: (enemy: T) => number | undefined;
+}
+
+/**
+ * The target the rules pick: the first rule with an answer. `nearest` takes the enemy with the
+ * smallest known distance (the first in file order on a tie) and passes when no distance is known.
+ * @returns undefined when no rule names an enemy (no enemy is standing).
+ */
+export function chooseTarget<T>(rules: readonly TargetRule[], choice: TargetChoice<T>): T | undefined {
+  for (const rule of rules) {
+    if (rule === "declared" && choice.declared !== undefined) return choice.declared;
+    if (rule === "engaged" && choice.engaged !== undefined) return choice.engaged;
+    if (rule === "nearest" && choice.distance) {
+      let best: T | undefined;
+      let bestDistance = Infinity;
+      for (const e of choice.enemies) {
+        const d = choice.distance(e);
+        if (d !== undefined && d < bestDistance) [best, bestDistance] = [e, d];
+      }
+      if (best !== undefined) return best;
+    }
+    if (rule === "first" && choice.enemies.length) return choice.enemies[0];
+  }
+  return undefined;
+}
+
+/** What {@link chooseWeapon} knows: weapon references (ids or names) and the combatant's weapons. */
+export interface WeaponChoice<W> {
+  declared?: string;
+  tactics?: string;
+  weapons: readonly W[];
+  /** The weapon the ruleset has at hand, if any. */
+  ready?: W;
+  /** A weapon's score for `best`, where known (higher is better). */
+  score?: (weapon: W) => number | undefined;
+}
+
+/**
+ * The weapon reference the rules pick: a declared or tactics reference as written (the driver
+ * resolves it and names a wrong one), else the id of the best-scoring, ready or first weapon.
+ * @returns undefined when the combatant has no weapon and none is named.
+ */
+export function chooseWeapon<W extends { id: string }>(rules: readonly WeaponRule[], choice: WeaponChoice<W>): string | undefined {
+  for (const rule of rules) {
+    if (rule === "declared" && choice.declared !== undefined) return choice.declared;
+    if (rule === "tactics" && choice.tactics !== undefined) return choice.tactics;
+    if (rule === "best" && choice.score) {
+      let best: W | undefined;
+      let top = -Infinity;
+      for (const w of choice.weapons) {
+        const s = choice.score(w);
+        if (s !== undefined && s > top) [best, top] = [w, s];
+      }
+      if (best) return best.id;
+    }
+    if (rule === "ready" && choice.ready) return choice.ready.id;
+    if (rule === "first" && choice.weapons.length) return choice.weapons[0]!.id;
+  }
+  return undefined;
+}
+
+/** What one combatant of a file does in rounds the file declares nothing for. */
+export interface TacticsStatement {
+  id: string;
+  /** The enemy its `tactics.attack` names, if any; else the target rules choose. */
+  attack?: string;
+  /** The weapon its `tactics.weapon` names, if any; else the weapon rules choose. */
+  weapon?: string;
+  /** The reaction its entry declares (`none` when it never reacts). */
+  react: string;
+  /** Whether it waits instead of attacking. */
+  wait: boolean;
+  tactics: Tactics;
+}
+
+/** The tactics of every combatant of a file, in file order. */
+export function describeTactics(spec: Pick<EncounterSpec, "combatants">): TacticsStatement[] {
+  return spec.combatants.map((c: CombatantSpec) => ({
+    id: c.id,
+    ...(c.tactics?.attack ? { attack: c.tactics.attack } : {}),
+    ...(typeof c.tactics?.weapon === "string" ? { weapon: c.tactics.weapon } : {}),
+    react: c.react ?? "none",
+    wait: c.tactics?.wait === true,
+    tactics: { ...DEFAULT_TACTICS, react: !c.react || c.react === "none" ? "none" : "whenPossible" },
+  }));
+}

@@ -1,0 +1,68 @@
+import { formatKey, type Lookup } from "../rules/core/i18n.js";
+import { fightSeed, type Chance, type Forecast, type PointsLost } from "./forecast.js";
+
+/** A probability as a percentage with one decimal, e.g. `42.5%`. */
+const pct = (p: number) => `${(p * 100).toFixed(1)}%`;
+/** A number with one decimal. */
+const one = (n: number) => (Math.round(n * 10) / 10).toFixed(1);
+/** Width of the longest round bar, in characters. */
+const BAR = 40;
+
+/**
+ * The forecast as readable, localized lines: the fights and their seeds, the tactics played, each
+ * side's chance to win with its 95% interval, the rounds as a bar chart, and for each combatant its
+ * chance to end the fight out and the damage it can expect to take per track.
+ */
+export function formatForecast(f: Forecast, lookup: Lookup): string[] {
+  const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data);
+  const chance = (c: Chance) => t("FRAY.Forecast.Chance", { p: pct(c.p), low: pct(c.low), high: pct(c.high) });
+  const lines = [
+    t("FRAY.Forecast.Title", {
+      name: f.name,
+      ruleset: `FRAY.Ruleset.${f.ruleset}`,
+      runs: f.runs,
+      first: f.seed,
+      last: fightSeed(f.seed, f.runs - 1),
+    }),
+  ];
+  if (!f.complete) lines.push(t("FRAY.Forecast.Cancelled", { runs: f.runs }));
+  const rules = f.tactics[0]?.tactics;
+  if (rules)
+    lines.push(
+      t("FRAY.Forecast.Tactics", {
+        target: rules.target.map((r) => t(`FRAY.Forecast.Target.${r}`)).join(" > "),
+        weapon: rules.weapon.map((r) => t(`FRAY.Forecast.Weapon.${r}`)).join(" > "),
+      }),
+    );
+
+  const sideWidth = Math.max(...f.sides.map((s) => s.side.length), t("FRAY.Forecast.Draw").length);
+  lines.push("", t("FRAY.Forecast.Wins"));
+  for (const s of f.sides) lines.push(`  ${s.side.padEnd(sideWidth)}  ${chance(s.wins)}`);
+  lines.push(`  ${t("FRAY.Forecast.Draw").padEnd(sideWidth)}  ${chance(f.draws)}`);
+
+  const r = f.rounds;
+  lines.push("", t("FRAY.Forecast.Rounds", { mean: one(r.mean), median: r.median, min: r.min, max: r.max }));
+  const most = Math.max(...Object.values(r.counts));
+  const width = String(r.max).length;
+  for (const [round, count] of Object.entries(r.counts)) {
+    const bar = "#".repeat(Math.max(1, Math.round((count / most) * BAR)));
+    lines.push(`  ${round.padStart(width)}  ${bar} ${pct(count / f.runs)}`);
+  }
+
+  lines.push("", t("FRAY.Forecast.Combatants"));
+  const label = (c: Forecast["combatants"][number]) => `${c.name} (${c.side})`;
+  const nameWidth = Math.max(...f.combatants.map((c) => label(c).length));
+  const damage = (d: PointsLost) =>
+    (["hp", "ep", "hitboxes"] as const)
+      .filter((k) => d[k] !== undefined)
+      .map((k) => t(`FRAY.Forecast.Track.${k}`, { points: one(d[k]!) }))
+      .join(", ") || "-";
+  for (const c of f.combatants) {
+    const tac = f.tactics.find((x) => x.id === c.id);
+    const react = tac && tac.react !== "none" ? t("FRAY.Forecast.Reacts", { reaction: `FRAY.Forecast.React.${tac.react}` }) : "";
+    lines.push(
+      `  ${label(c).padEnd(nameWidth)}  ${t("FRAY.Forecast.Out", { chance: chance(c.out) })}; ${t("FRAY.Forecast.Damage", { damage: damage(c.damage) })}${react ? `; ${react}` : ""}`,
+    );
+  }
+  return lines;
+}
