@@ -6,6 +6,7 @@
  */
 import type { AttackOdds, AttackResult } from "../rules/core/ruleset.js";
 import type { Modifier, RollOutcome } from "../rules/core/types.js";
+import type { CardRules, CardSection } from "./play/card-rules.js";
 import { buttonsFor, targetPhase, vitalSummary, type CardAction, type TargetPhase, type TargetState } from "./logic/card.js";
 
 /** Localization functions, shaped like Foundry's `game.i18n.localize` and `game.i18n.format`. */
@@ -239,6 +240,8 @@ export interface TargetCardContext extends AttackCardContext {
   applied: boolean;
   undone: boolean;
   buttons: CardButton[];
+  /** The ruleset's own sections (`CardRules.view`). */
+  sections?: CardSection[];
 }
 
 /** The whole attack card: one section per target, and the language it was rendered in. */
@@ -260,10 +263,15 @@ export function targetCardContext(
   index: number,
   names: Omit<CardNames, "target" | "range">,
   i18n: Localizer,
+  rules: CardRules = {},
 ): TargetCardContext {
   const base = attackCardContext(t.result, { ...names, target: t.name, range: t.request.distanceMetres }, i18n, t.odds);
+  const view = rules.view?.(t, i18n) ?? {};
   const context: TargetCardContext = {
     ...base,
+    ...(view.outcomeLabel ? { outcomeLabel: view.outcomeLabel } : {}),
+    ...(view.comparison ? { comparison: view.comparison } : {}),
+    ...(view.sections?.length ? { sections: view.sections } : {}),
     index,
     phase: targetPhase(t),
     applied: Boolean(t.applied),
@@ -272,13 +280,13 @@ export function targetCardContext(
       .filter((b) => b.visible)
       .map((b) => ({
         action: b.action,
-        label: i18n.localize(b.label),
+        label: i18n.localize(view.buttonLabels?.[b.action] ?? b.label),
         rule: b.rule,
         disabled: b.disabled,
         reason: b.reason ? i18n.localize(b.reason) : undefined,
       })),
   };
-  if (t.damage) {
+  if (t.damage && !view.hideDamage) {
     const p = t.damage;
     const location =
       p.location === undefined ? undefined : t.result.location?.id === p.location ? t.result.location.label : `FRAY.Zone.${p.location}`;
@@ -311,6 +319,7 @@ export function attackMessageContext(
   targets: readonly TargetState[],
   names: Omit<CardNames, "target" | "range">,
   i18n: Localizer,
+  rules: CardRules = {},
 ): AttackMessageContext {
-  return { lang: i18n.lang ?? "en", targets: targets.map((t, i) => targetCardContext(t, i, names, i18n)) };
+  return { lang: i18n.lang ?? "en", targets: targets.map((t, i) => targetCardContext(t, i, names, i18n, rules)) };
 }

@@ -8,6 +8,7 @@
 import { attackMessageContext, type Localizer } from "../attack-card.js";
 import { TEMPLATES } from "../config.js";
 import { assertAllowed, type CardAction, type TargetState } from "../logic/card.js";
+import { cardRulesOf } from "../play/card-rules.js";
 import { askGM, isActiveGM, QUERIES, queryAnswer, serial } from "../queries.js";
 
 /** The `system` data of an attack message as the flow reads it. */
@@ -46,7 +47,7 @@ export type TemplateRenderer = (path: string, context: Record<string, unknown>) 
  * default): the card is typed data, so each reader's client renders it in its own language.
  */
 export async function renderAttackCard(
-  system: Pick<AttackSystem, "targets" | "weaponName" | "modeLabel" | "attackerUuid"> & { attackerName: string },
+  system: Pick<AttackSystem, "targets" | "weaponName" | "modeLabel" | "attackerUuid"> & { attackerName: string; ruleset?: string },
   i18n: Localizer = game.i18n as unknown as Localizer,
   render: TemplateRenderer = (path, context) => foundry.applications.handlebars.renderTemplate(path, context),
 ): Promise<string> {
@@ -54,6 +55,7 @@ export async function renderAttackCard(
     system.targets,
     { attacker: system.attackerName, weapon: system.weaponName ?? "", mode: system.modeLabel },
     i18n,
+    system.ruleset ? cardRulesOf(system.ruleset) : {},
   );
   return render(TEMPLATES.attackCard, context as unknown as Record<string, unknown>);
 }
