@@ -321,7 +321,13 @@ export class AttackWorkflow {
     ChatMessage.applyRollMode(data as never, game.settings.get("core", "rollMode") ?? "publicroll");
     // The create data is built by hand; the v13 typings want the full document source shape.
     this.message = (await ChatMessage.implementation.create(data as never)) ?? undefined;
-    if (this.combatant) await spendOn(this.combatant, actionEvent("attack"));
+    if (this.combatant) {
+      const result = this.results[0];
+      // The tracker reads the payer by its Combatant id; the stored result names its token.
+      const own = result ? { ...result, plan: { ...result.plan, attackerId: this.combatant.id ?? result.plan.attackerId } } : undefined;
+      const outcome = own ? { kind: "attack" as const, weaponId: this.weapon.id, result: own } : undefined;
+      await spendOn(this.combatant, { ...actionEvent("attack"), ...(outcome ? { outcome } : {}) });
+    }
     this.stage = "done";
     const outcome: AttackOutcome = { result: this.results[0]!, odds: this.odds, results: this.results, message: this.message };
     callHookAll(HOOKS.attack, this, outcome);
