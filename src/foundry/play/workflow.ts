@@ -252,7 +252,18 @@ export class AttackWorkflow {
   pay(): boolean {
     this.stage = "pay";
     this.combatant = this.request.free ? undefined : combatantFor(this.request.actor, this.token?.id);
-    const decision = decideAction("attack", this.combatant ? economyOf(this.combatant) : undefined);
+    // Weighed at the ruleset's own cost of an attack (CR-AP-01: 2 AP) where it lists one.
+    let defs: ReturnType<Ruleset<unknown, unknown>["actions"]> | undefined;
+    try {
+      defs = this.ruleset.actions(this.attacker, this.options);
+    } catch {
+      defs = undefined;
+    }
+    const decision = decideAction(
+      "attack",
+      this.combatant ? economyOf(this.combatant) : undefined,
+      defs?.some((a) => a.id === "attack") ? defs : undefined,
+    );
     if (!decision.ok) {
       error(decision.key, { actor: this.request.actor.name ?? "", slot: `FRAY.Slot.${decision.short}` });
       return false;
