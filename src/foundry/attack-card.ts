@@ -277,7 +277,7 @@ export function targetCardContext(
     applied: Boolean(t.applied),
     undone: Boolean(t.undone),
     buttons: buttonsFor(t, GM_VIEW)
-      .filter((b) => b.visible)
+      .filter((b) => b.visible && !view.hiddenActions?.includes(b.action))
       .map((b) => ({
         action: b.action,
         label: i18n.localize(view.buttonLabels?.[b.action] ?? b.label),

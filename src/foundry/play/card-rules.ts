@@ -45,6 +45,8 @@ export interface CardView {
   hideDamage?: boolean;
   /** i18n keys of button labels in place of the generic ones. */
   buttonLabels?: Partial<Record<CardAction, string>>;
+  /** Buttons the ruleset has no step for (a reaction declared before the attack, not on the card). */
+  hiddenActions?: CardAction[];
 }
 
 /** A ruleset's card steps that the play contract does not cover. */

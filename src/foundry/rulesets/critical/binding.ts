@@ -1,22 +1,37 @@
 /**
- * Critical in Foundry so far: the rules core's `critical`, its data models and actor
- * translation, and the generic sheet; distances in metres. Not playable in Foundry yet.
+ * Critical in Foundry: the rules core's `critical` playing with the world's own critical tables
+ * (CR-CRT-01, CR-CRT-02), its data models and actor translation, the attack card's Critical
+ * sections (the attack table row, the fumble, the critical with its wound text), undo of
+ * wounds and stun, and distances in metres.
  */
-import { critical, criticalOptions, initiativeGroups } from "../../../rules/critical/index.js";
+import { critical, criticalInput, criticalOptions, initiativeGroups } from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rules/critical/model.js";
 import { CriticalActorData, CriticalArmorData, CriticalNpcData, CriticalWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { GENERIC_SHEET_PARTS, GENERIC_TEMPLATES } from "../generic.js";
+import { criticalCardRules } from "./card.js";
+import { worldTables } from "./tables.js";
+
+/**
+ * The Critical ruleset as a world plays it: every attack input built from a request reads the
+ * world's flagged critical tables over the built-in ones (CR-ATK-03, CR-CRT-02), so the card, its
+ * replay on the GM's side and the odds all read the same tables.
+ */
+export const criticalInWorld: typeof critical = {
+  ...critical,
+  input: (request, attacker, target, options) => criticalInput(request, attacker, target, options, worldTables()),
+};
 
 /** The Critical binding. */
 export const criticalBinding: RulesetBinding<CriticalCombatant> = {
   id: "critical",
-  ruleset: critical as RulesetBinding<CriticalCombatant>["ruleset"],
-  implemented: false,
+  ruleset: criticalInWorld as RulesetBinding<CriticalCombatant>["ruleset"],
+  implemented: true,
   models: { character: CriticalActorData, npc: CriticalNpcData, weapon: CriticalWeaponData, armor: CriticalArmorData },
   combatantFromActor: criticalCombatantFromActor,
   initiativeGroups: (members, options) => initiativeGroups(members, criticalOptions(options)),
   sheetParts: GENERIC_SHEET_PARTS,
   templates: GENERIC_TEMPLATES,
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
+  cardRules: criticalCardRules,
 };
