@@ -127,6 +127,19 @@ export interface RulesetBinding<C = unknown> {
   /** The weapon and armor sheets' context for this ruleset; absent for the generic view. */
   readonly itemSheetContext?: ItemContextBuilder;
   /**
+   * Templates of this ruleset's own actor sheet parts, by part id (`templates/<id>/...`), for
+   * parts {@link sheetParts} names beyond the generic ones; absent when it uses only those.
+   */
+  readonly sheetTemplates?: Readonly<Record<string, string>>;
+  /** The weapon and armor sheets' template of this ruleset, in place of the generic one. */
+  readonly itemSheetTemplate?: string;
+  /**
+   * Runs a control of this ruleset's own sheet parts (`data-action="rulesetAction"`, with the
+   * control's `data-*` values): a treatment of a wound, a maneuver. Absent when its parts have none.
+   * @param actor the sheet's actor; `tokenId` its token on a token actor's sheet.
+   */
+  sheetAction?(actor: unknown, data: Readonly<Record<string, string | undefined>>, tokenId?: string): Promise<void>;
+  /**
    * Rolls a skill check from the sheet (`data-skill`), spending what the round asks; absent
    * when the ruleset's sheet has no skill rolls.
    * @param actor the sheet's actor; `tokenId` its token on a token actor's sheet.

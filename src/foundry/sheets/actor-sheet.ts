@@ -53,6 +53,7 @@ export class FrayActorSheet extends HandlebarsActorSheet {
       deleteItem: FrayActorSheet.#onDeleteItem,
       toggleEquipped: FrayActorSheet.#onToggleEquipped,
       changeImage: FrayActorSheet.#onChangeImage,
+      rulesetAction: FrayActorSheet.#onRulesetAction,
     },
   };
 
@@ -95,8 +96,11 @@ export class FrayActorSheet extends HandlebarsActorSheet {
       HandlebarsActorSheet.prototype as unknown as { _configureRenderParts?: (o: SheetRenderOptions) => Record<string, SheetPart> }
     )._configureRenderParts;
     const all = parent ? parent.call(this, options) : { ...FrayActorSheet.PARTS };
+    const binding = activeBinding();
+    const own = binding.sheetTemplates ?? {};
+    for (const [id, template] of Object.entries(own)) all[id] ??= { template, scrollable: [""] };
     const keep = new Set<string>(
-      actorParts(this.document.type, activeBinding().sheetContext ? activeBinding().sheetParts : undefined, this.#core()?.foreign),
+      actorParts(this.document.type, binding.sheetContext ? binding.sheetParts : undefined, this.#core()?.foreign, Object.keys(own)),
     );
     return Object.fromEntries(Object.entries(all).filter(([id]) => keep.has(id)));
   }
@@ -199,6 +203,17 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     if (!id || !binding.rollSkill) return;
     try {
       await binding.rollSkill(this.document, id, this.#tokenId());
+    } catch (err) {
+      reportError(err);
+    }
+  }
+
+  /** Runs a control of the ruleset's own sheet parts through its binding (`sheetAction`), with the control's `data-*` values. */
+  static async #onRulesetAction(this: FrayActorSheet, _event: PointerEvent, target: HTMLElement): Promise<void> {
+    const binding = activeBinding();
+    if (!binding.sheetAction) return;
+    try {
+      await binding.sheetAction(this.document, { ...target.dataset }, this.#tokenId());
     } catch (err) {
       reportError(err);
     }
