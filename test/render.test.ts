@@ -34,6 +34,7 @@ import {
   type RenderCase,
 } from "./support/render/contexts.js";
 import { chatPage, DIALOG_FOOTER, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
+import { criticalCases } from "./support/render/critical.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(ROOT, "test-artifacts", "render");
@@ -86,6 +87,7 @@ beforeAll(async () => {
     ...attackDialogCases(i18n),
     freeAttackCase(),
     await initiativeCase(i18n),
+    ...(await criticalCases(sheetI18n, i18n)),
   );
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -194,5 +196,5 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
       }
     }
     expect(problems).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });
