@@ -362,28 +362,56 @@ describe("apply and undo", () => {
   });
 });
 
+/** Starts a combat of one combatant for an actor's token; its flags live in the returned map. */
+function combatOf(who: ReturnType<typeof actor>): Map<string, unknown> {
+  const flags = new Map<string, unknown>();
+  const combatant = {
+    id: `c-${who.actor.id}`,
+    tokenId: who.token.id,
+    token: who.token,
+    actor: who.actor,
+    actorId: who.actor.id,
+    isOwner: true,
+    combat: { id: "combat1" },
+    getFlag: (_s: string, k: string) => flags.get(k),
+    setFlag: async (_s: string, k: string, v: unknown) => flags.set(k, structuredClone(v)),
+  };
+  const list = [combatant];
+  (stub.game as unknown as Dict).combat = {
+    id: "combat1",
+    started: true,
+    round: 1,
+    combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
+  };
+  return flags;
+}
+
+describe("the sheet's treatments", () => {
+  it("CR-BLD-02, CR-AP-01: a bandage from the sheet stops up to 5 hits a round and spends its 2 AP; a treatment that does not fit is refused", async () => {
+    const wound = { id: "bleed-1", kind: "bleed", rule: "CR-BLD-01", label: "FRAY.Critical.Effect.bleed", value: 7, location: "chest" };
+    const kara = actor("kara", "Sword_Fighter_fRc2NpcSwordFtr0.json", "Kara Voss", { effects: [wound] });
+    const flags = combatOf(kara);
+    const binding = (
+      stub.game.fray as { registry: { get(id: string): { sheetAction(a: unknown, d: Dict, t?: string): Promise<void> } } }
+    ).registry.get("critical")!;
+    // The sheet reports the core's refusal as a notification; nothing is spent or written.
+    await expect(
+      binding.sheetAction(kara.actor, { op: "treat", effectId: "bleed-1", method: "smother" }, kara.token.id),
+    ).rejects.toMatchObject({
+      key: "FRAY.Error.Treatment",
+    });
+    expect(flags.get("economy")).toBeUndefined();
+    expect(vitalsOf(kara.actor).effects).toEqual([wound]);
+    await binding.sheetAction(kara.actor, { op: "treat", effectId: "bleed-1", method: "bandage" }, kara.token.id);
+    expect(vitalsOf(kara.actor).effects).toEqual([{ ...wound, value: 2, treated: ["bandage"] }]);
+    expect((flags.get("economy") as { pools: { ap: { value: number } } }).pools.ap.value).toBe(2);
+  });
+});
+
 describe("fumbles", () => {
   it("CR-ATK-01: an unmodified roll in the weapon's fumble range is a fumble: no table lookup, nothing to roll, the attacker's round ends", async () => {
     const { kara, guard } = duel();
-    const flags = new Map<string, unknown>();
-    const combatant = {
-      id: "c-guard",
-      tokenId: guard.token.id,
-      token: guard.token,
-      actor: guard.actor,
-      actorId: guard.actor.id,
-      isOwner: true,
-      combat: { id: "combat1" },
-      getFlag: (_s: string, k: string) => flags.get(k),
-      setFlag: async (_s: string, k: string, v: unknown) => flags.set(k, structuredClone(v)),
-    };
-    const list = [combatant];
-    (stub.game as unknown as Dict).combat = {
-      id: "combat1",
-      started: true,
-      round: 1,
-      combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
-    };
+    const flags = combatOf(guard);
     diceQueue.push(2);
     const { message } = (await api().rollAttack({
       actor: guard.actor,

@@ -2,14 +2,22 @@
  * Critical in Foundry: the rules core's `critical` playing with the world's own critical tables
  * (CR-CRT-01, CR-CRT-02), its data models and actor translation, the attack card's Critical
  * sections (the attack table row, the fumble, the critical with its wound text), undo of
- * wounds and stun, and distances in metres.
+ * wounds and stun, the character sheet, NPC stat block and item sheets (`templates/critical/`)
+ * with wound treatments, and distances in metres.
  */
-import { critical, criticalInput, criticalOptions, initiativeGroups } from "../../../rules/critical/index.js";
+import { critical, criticalActions, criticalInput, criticalOptions, initiativeGroups } from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rules/critical/model.js";
 import { CriticalActorData, CriticalArmorData, CriticalNpcData, CriticalWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
-import { GENERIC_SHEET_PARTS, GENERIC_TEMPLATES } from "../generic.js";
 import { criticalCardRules } from "./card.js";
+import { criticalSheetAction } from "./sheet-actions.js";
+import {
+  CRITICAL_ITEM_TEMPLATE,
+  CRITICAL_SHEET_PARTS,
+  CRITICAL_SHEET_TEMPLATES,
+  criticalActorSheetContext,
+  criticalItemSheetContext,
+} from "./sheet-context.js";
 import { worldTables } from "./tables.js";
 
 /**
@@ -30,8 +38,15 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
   models: { character: CriticalActorData, npc: CriticalNpcData, weapon: CriticalWeaponData, armor: CriticalArmorData },
   combatantFromActor: criticalCombatantFromActor,
   initiativeGroups: (members, options) => initiativeGroups(members, criticalOptions(options)),
-  sheetParts: GENERIC_SHEET_PARTS,
-  templates: GENERIC_TEMPLATES,
+  // Every action is open to a combatant able to act; the actor is not read (CR-AP-01).
+  standingActions: (options) => criticalActions({} as CriticalCombatant, options),
+  sheetParts: CRITICAL_SHEET_PARTS,
+  sheetContext: criticalActorSheetContext,
+  itemSheetContext: criticalItemSheetContext,
+  sheetTemplates: CRITICAL_SHEET_TEMPLATES,
+  itemSheetTemplate: CRITICAL_ITEM_TEMPLATE,
+  sheetAction: criticalSheetAction,
+  templates: [...Object.values(CRITICAL_SHEET_TEMPLATES), CRITICAL_ITEM_TEMPLATE],
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
   cardRules: criticalCardRules,
 };
