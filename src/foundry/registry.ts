@@ -155,6 +155,12 @@ export interface RulesetBinding<C = unknown> {
    */
   readonly cardRules?: CardRules;
   /**
+   * Registers what this ruleset adds to the world's play on `init` when it is the world's ruleset
+   * (hooks of its own chat prompts, such as Critical's Self Discipline test); absent when it adds
+   * nothing.
+   */
+  register?(): void;
+  /**
    * Registers this ruleset's Quench batches (`fray.<id>.*`) for a GM to run in a real world;
    * called on `quenchReady` when the batches are enabled.
    */
