@@ -408,6 +408,71 @@ describe("the sheet's treatments", () => {
   });
 });
 
+/** Presses a chat button as its rendered message's hooks wired it (the stand-in renders no DOM). */
+async function press(message: Dict, action: string): Promise<boolean> {
+  let click: ((event: { preventDefault(): void }) => unknown) | undefined;
+  const button = {
+    dataset: {},
+    disabled: false,
+    isConnected: true,
+    removed: false,
+    addEventListener: (_type: string, fn: typeof click) => (click = fn),
+    remove() {
+      this.removed = true;
+    },
+  };
+  const html = {
+    querySelector: (selector: string) => (selector.includes(action) ? button : null),
+    querySelectorAll: () => [],
+  };
+  stub.Hooks.callAll("renderChatMessageHTML", message, html);
+  if (!click || button.removed) return false;
+  click({ preventDefault: () => undefined });
+  // The click runs its action without awaiting: let it finish.
+  for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 5));
+  return true;
+}
+
+describe("Self Discipline at 0 hits", () => {
+  it("CR-HIT-01, CR-HIT-02: a critical that takes the hits below 0 prompts the owner; the test (d100 + SD - hits below zero vs 101) fails and knocks out, once", async () => {
+    const guard = actor("guard", "Pistol_Guard_fRc2NpcPistolGrd.json", undefined, { hits: { value: 20, max: 40 } });
+    const kara = actor("kara", "Sword_Fighter_fRc2NpcSwordFtr0.json", "Kara Voss", { parry: { [guard.token.id]: 20 } });
+    diceQueue.push(98, 37);
+    const { message } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: SWORD,
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    diceQueue.push(4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    const hits = vitalsOf(guard.actor).hits.value;
+    expect(hits).toBe(20 - 31);
+    const prompt = messages.at(-1) as unknown as Dict & { flags: { fray: { selfDiscipline: { key: string } } } };
+    expect(prompt.flags.fray.selfDiscipline).toMatchObject({ actorUuid: guard.actor.uuid, hits });
+    expect(prompt.content).toContain(lookup(en, "FRAY.Critical.SelfDiscipline.Roll"));
+    // A player who owns neither side sees no button.
+    guard.actor.ownership = { default: 0 };
+    stub.game.users.current = player;
+    expect(await press(prompt, "fray-selfDiscipline")).toBe(false);
+    stub.game.users.current = gm;
+    diceQueue.push(99); // 99 + 5 SD - 11 = 93: below 101
+    expect(await press(prompt, "fray-selfDiscipline")).toBe(true);
+    const result = messages.at(-1) as unknown as Dict & { flags: { fray: { selfDiscipline: { result: Dict } } }; rolls: unknown[] };
+    expect(result.flags.fray.selfDiscipline.result).toMatchObject({ natural: 99, total: 93, success: false });
+    expect(result.rolls).toHaveLength(1);
+    expect(guard.actor.statuses.has("unconscious")).toBe(true);
+    expect(vitalsOf(guard.actor).effects.map((e) => e.kind)).toContain("unconscious");
+    // The same prompt again: refused, nothing rolled.
+    const count = messages.length;
+    await press(prompt, "fray-selfDiscipline");
+    expect(messages.length).toBe(count);
+    expect(stub.ui.notifications.messages.at(-1)?.level).toBe("warn");
+  });
+});
+
 describe("fumbles", () => {
   it("CR-ATK-01: an unmodified roll in the weapon's fumble range is a fumble: no table lookup, nothing to roll, the attacker's round ends", async () => {
     const { kara, guard } = duel();

@@ -7,7 +7,7 @@
  * - the attack card of the duel example: Kara's open-ended cut read on the sword table (23EP),
  *   its Puncture E critical rolled, applied, undone; the guard's fumble; a hits-only shot.
  */
-import { critical, criticalCombatantFromActor, type CriticalCombatant } from "../../../src/rules/critical/index.js";
+import { critical, criticalCombatantFromActor, criticalForcedCheck, type CriticalCombatant } from "../../../src/rules/critical/index.js";
 import { ScriptedRoller, type DiceRoller } from "../../../src/rules/core/dice/port.js";
 import type { AttackRequest } from "../../../src/rules/core/contract.js";
 import { attackMessageContext, type Localizer } from "../../../src/foundry/attack-card.js";
@@ -15,6 +15,7 @@ import { attackTarget, storable } from "../../../src/foundry/logic/attack-state.
 import { withApplied, withDamage, withUndone, type TargetState } from "../../../src/foundry/logic/card.js";
 import { undoRecord } from "../../../src/foundry/logic/undo.js";
 import { criticalCardRules } from "../../../src/foundry/rulesets/critical/card.js";
+import { selfDisciplineContext } from "../../../src/foundry/rulesets/critical/self-discipline-view.js";
 import {
   criticalActorSheetContext,
   criticalItemSheetContext,
@@ -239,5 +240,42 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer): Prom
       { selector: 'button[data-action="fray-rollDamage"]', text: "Take the hits" },
     ]),
   );
+  const flag = { actorUuid: "Actor.guard", name: "Pistol Guard", hits: -11, key: "m1-0" };
+  const sd = await criticalForcedCheck(
+    combatant("Pistol Guard", "guard", { hits: { value: -11, max: 40 } }),
+    { id: "selfDiscipline", label: "FRAY.Check.SelfDiscipline", rule: "CR-HIT-02", difficulty: 101 },
+    new ScriptedRoller([99]),
+    OPTIONS,
+  );
+  const result = {
+    formula: sd.check.roll.formula,
+    natural: sd.check.natural,
+    lines: sd.check.modifiers,
+    total: sd.check.total,
+    success: sd.success,
+  };
+  for (const [id, f] of [
+    ["prompt", flag],
+    ["result", { ...flag, result }],
+  ] as const) {
+    cases.push({
+      id: `chat-critical-self-discipline-${id}`,
+      title: `Self Discipline ${id}`,
+      kind: "chat",
+      classes: [],
+      width: 300,
+      height: 0,
+      templates: ["templates/critical/self-discipline.hbs"],
+      context: selfDisciplineContext(f, i18n) as unknown as Record<string, unknown>,
+      expect:
+        id === "prompt"
+          ? [{ selector: 'button[data-action="fray-selfDiscipline"]', text: "Roll Self Discipline" }]
+          : [
+              { selector: ".fray-check tr.fray-total", text: "Total 93 / 101" },
+              { selector: ".fray-result", text: "PISTOL GUARD FAILS AND FALLS UNCONSCIOUS" },
+              { selector: 'button[data-action="fray-selfDiscipline"]', count: 0 },
+            ],
+    });
+  }
   return cases;
 }

@@ -3,13 +3,14 @@
  * (CR-CRT-01, CR-CRT-02), its data models and actor translation, the attack card's Critical
  * sections (the attack table row, the fumble, the critical with its wound text), undo of
  * wounds and stun, the character sheet, NPC stat block and item sheets (`templates/critical/`)
- * with wound treatments, and distances in metres.
+ * with wound treatments, the Self Discipline prompt at 0 hits (CR-HIT-02), and distances in metres.
  */
 import { critical, criticalActions, criticalInput, criticalOptions, initiativeGroups } from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rules/critical/model.js";
 import { CriticalActorData, CriticalArmorData, CriticalNpcData, CriticalWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { criticalCardRules } from "./card.js";
+import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipline.js";
 import { criticalSheetAction } from "./sheet-actions.js";
 import {
   CRITICAL_ITEM_TEMPLATE,
@@ -46,7 +47,8 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
   sheetTemplates: CRITICAL_SHEET_TEMPLATES,
   itemSheetTemplate: CRITICAL_ITEM_TEMPLATE,
   sheetAction: criticalSheetAction,
-  templates: [...Object.values(CRITICAL_SHEET_TEMPLATES), CRITICAL_ITEM_TEMPLATE],
+  templates: [...Object.values(CRITICAL_SHEET_TEMPLATES), CRITICAL_ITEM_TEMPLATE, SELF_DISCIPLINE_TEMPLATE],
+  register: registerSelfDiscipline,
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
   cardRules: criticalCardRules,
 };
