@@ -10,6 +10,7 @@ import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rul
 import { CriticalActorData, CriticalArmorData, CriticalNpcData, CriticalWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { criticalCardRules } from "./card.js";
+import { registerCriticalQuench } from "./quench.js";
 import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipline.js";
 import { criticalSheetAction } from "./sheet-actions.js";
 import {
@@ -49,6 +50,7 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
   sheetAction: criticalSheetAction,
   templates: [...Object.values(CRITICAL_SHEET_TEMPLATES), CRITICAL_ITEM_TEMPLATE, SELF_DISCIPLINE_TEMPLATE],
   register: registerSelfDiscipline,
+  registerQuench: registerCriticalQuench,
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
   cardRules: criticalCardRules,
 };
