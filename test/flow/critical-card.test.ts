@@ -473,6 +473,57 @@ describe("Self Discipline at 0 hits", () => {
   });
 });
 
+/** Calls the `updateCombat` hooks for a combat advanced to `round`, and lets what they start finish. */
+async function advance(combat: Dict, round: number): Promise<void> {
+  combat.round = round;
+  stub.Hooks.callAll("updateCombat", combat, { round }, {}, "gm");
+  for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe("upkeep at each new round", () => {
+  it("CR-BLD-01, CR-STN-02, CR-DTH-01, CR-HIT-02: the active GM ticks bleeding and stun once per round, stamped; the encounter runner's numbers; the Self Discipline test below 0", async () => {
+    const upkeepEvents = await (async () => {
+      const file = parse(readFileSync(join(ROOT, "examples", "critical-duel.yaml"), "utf8")) as Dict;
+      const result = await playEncounter(parseEncounter(file), new ContentIndex(join(ROOT, "packs", "_source")));
+      return result.events.filter((e) => e.type === "custom" && e.kind === "upkeep").map((e) => (e as { data: Dict }).data);
+    })();
+    const { kara, guard } = duel();
+    diceQueue.push(98, 37);
+    const { message } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: SWORD,
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    diceQueue.push(4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    const combat = { id: "combat1", round: 1, combatants: [{ actor: guard.actor }, { actor: kara.actor }] };
+    const count = messages.length;
+    await advance(combat, 2);
+    const expected = upkeepEvents.find((e) => e.actor === "guard")!.vitals as { hp: { value: number }; stun: number };
+    expect(vitalsOf(guard.actor).hits.value).toBe(expected.hp.value);
+    expect(vitalsOf(guard.actor).stun).toBe(expected.stun);
+    expect(messages).toHaveLength(count + 1);
+    const summary = messages.at(-1)!;
+    for (const rule of ["CR-BLD-01", "CR-STN-02"]) expect(summary.content).toContain(rule);
+    expect(summary.content).toContain("Pistol Guard");
+    expect(summary.content).not.toContain("Kara Voss");
+    // Back to round 1 and on to round 2 again: nothing ticks twice.
+    await advance(combat, 1);
+    await advance(combat, 2);
+    expect(vitalsOf(guard.actor).hits.value).toBe(expected.hp.value);
+    expect(messages).toHaveLength(count + 1);
+    // Round 3: 5 more bleeding takes him to -1; Self Discipline 40 + 5 - 1 = 44 fails.
+    diceQueue.push(40);
+    await advance(combat, 3);
+    expect(vitalsOf(guard.actor)).toMatchObject({ hits: { value: expected.hp.value - 5 }, stun: expected.stun - 1 });
+    expect(guard.actor.statuses.has("unconscious")).toBe(true);
+    expect(messages.at(-1)!.content).toContain("CR-HIT-02");
+  });
+});
+
 describe("fumbles", () => {
   it("CR-ATK-01: an unmodified roll in the weapon's fumble range is a fumble: no table lookup, nothing to roll, the attacker's round ends", async () => {
     const { kara, guard } = duel();

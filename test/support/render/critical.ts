@@ -7,7 +7,14 @@
  * - the attack card of the duel example: Kara's open-ended cut read on the sword table (23EP),
  *   its Puncture E critical rolled, applied, undone; the guard's fumble; a hits-only shot.
  */
-import { critical, criticalCombatantFromActor, criticalForcedCheck, type CriticalCombatant } from "../../../src/rules/critical/index.js";
+import {
+  critical,
+  criticalCombatantFromActor,
+  criticalForcedCheck,
+  upkeep,
+  withVitals,
+  type CriticalCombatant,
+} from "../../../src/rules/critical/index.js";
 import { ScriptedRoller, type DiceRoller } from "../../../src/rules/core/dice/port.js";
 import type { AttackRequest } from "../../../src/rules/core/contract.js";
 import { attackMessageContext, type Localizer } from "../../../src/foundry/attack-card.js";
@@ -16,6 +23,7 @@ import { withApplied, withDamage, withUndone, type TargetState } from "../../../
 import { undoRecord } from "../../../src/foundry/logic/undo.js";
 import { criticalCardRules } from "../../../src/foundry/rulesets/critical/card.js";
 import { selfDisciplineContext } from "../../../src/foundry/rulesets/critical/self-discipline-view.js";
+import { upkeepContext } from "../../../src/foundry/rulesets/critical/upkeep-view.js";
 import {
   criticalActorSheetContext,
   criticalItemSheetContext,
@@ -277,5 +285,32 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer): Prom
             ],
     });
   }
+  const hurt = withVitals(guardC, report.after);
+  const tick = (await upkeep({ ...hurt, hits: { ...hurt.hits, value: 3 } }, new ScriptedRoller([40]))).report;
+  const entry = {
+    name: "Pistol Guard",
+    hits: { before: tick.before.hp!.value, after: tick.after.hp!.value, max: tick.after.hp!.max },
+    steps: tick.steps,
+    check: { ...tick.checks![0]!.check, needed: 101, success: tick.checks![0]!.success },
+    added: tick.added,
+    removed: tick.removed ?? [],
+  };
+  cases.push({
+    id: "chat-critical-upkeep",
+    title: "Critical upkeep",
+    kind: "chat",
+    classes: [],
+    width: 300,
+    height: 0,
+    templates: ["templates/critical/upkeep.hbs"],
+    context: upkeepContext(3, [entry], i18n) as unknown as Record<string, unknown>,
+    expect: [
+      { selector: ".fray-card-header h3", text: "Start of round 3: upkeep" },
+      { selector: ".fray-upkeep-entry h4", text: "Pistol Guard Hits -2/40" },
+      { selector: ".fray-lines tr", text: "CR-BLD-01" },
+      { selector: ".fray-upkeep-check tr.fray-total", text: "fails and falls unconscious" },
+      { selector: ".fray-upkeep-conditions", text: "+ Unconscious" },
+    ],
+  });
   return cases;
 }

@@ -3,7 +3,8 @@
  * (CR-CRT-01, CR-CRT-02), its data models and actor translation, the attack card's Critical
  * sections (the attack table row, the fumble, the critical with its wound text), undo of
  * wounds and stun, the character sheet, NPC stat block and item sheets (`templates/critical/`)
- * with wound treatments, the Self Discipline prompt at 0 hits (CR-HIT-02), and distances in metres.
+ * with wound treatments, the Self Discipline prompt at 0 hits (CR-HIT-02), the upkeep at each new
+ * round (CR-BLD-01, CR-STN-02, CR-DTH-01), and distances in metres.
  */
 import { critical, criticalActions, criticalInput, criticalOptions, initiativeGroups } from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rules/critical/model.js";
@@ -13,6 +14,7 @@ import { criticalCardRules } from "./card.js";
 import { registerCriticalQuench } from "./quench.js";
 import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipline.js";
 import { criticalSheetAction } from "./sheet-actions.js";
+import { onUpdateCombat, UPKEEP_TEMPLATE } from "./upkeep.js";
 import {
   CRITICAL_ITEM_TEMPLATE,
   CRITICAL_SHEET_PARTS,
@@ -48,8 +50,11 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
   sheetTemplates: CRITICAL_SHEET_TEMPLATES,
   itemSheetTemplate: CRITICAL_ITEM_TEMPLATE,
   sheetAction: criticalSheetAction,
-  templates: [...Object.values(CRITICAL_SHEET_TEMPLATES), CRITICAL_ITEM_TEMPLATE, SELF_DISCIPLINE_TEMPLATE],
-  register: registerSelfDiscipline,
+  templates: [...Object.values(CRITICAL_SHEET_TEMPLATES), CRITICAL_ITEM_TEMPLATE, SELF_DISCIPLINE_TEMPLATE, UPKEEP_TEMPLATE],
+  register: () => {
+    registerSelfDiscipline();
+    (Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number)("updateCombat", onUpdateCombat);
+  },
   registerQuench: registerCriticalQuench,
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
   cardRules: criticalCardRules,
