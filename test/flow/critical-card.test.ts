@@ -481,7 +481,7 @@ async function advance(combat: Dict, round: number): Promise<void> {
 }
 
 describe("upkeep at each new round", () => {
-  it("CR-BLD-01, CR-STN-02, CR-DTH-01, CR-HIT-02: the active GM ticks bleeding and stun once per round, stamped; the encounter runner's numbers; the Self Discipline test below 0", async () => {
+  it("CR-BLD-01, CR-STN-02, CR-HIT-02: the active GM ticks bleeding and stun once per round, stamped; the encounter runner's numbers; the Self Discipline test below 0", async () => {
     const upkeepEvents = await (async () => {
       const file = parse(readFileSync(join(ROOT, "examples", "critical-duel.yaml"), "utf8")) as Dict;
       const result = await playEncounter(parseEncounter(file), new ContentIndex(join(ROOT, "packs", "_source")));
