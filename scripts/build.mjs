@@ -49,10 +49,12 @@ async function bundle() {
   if (!existsSync(join(dist, "fray.mjs"))) throw new Error("Vite did not produce dist/fray.mjs");
 }
 
-/** Step 3: plain CSS, concatenated in file-name order. */
+/** Step 3: plain CSS, concatenated: the base `fray.css` first, then each ruleset's in file-name order. */
 function styles() {
   const dir = join(root, "styles");
-  const files = listFiles(dir).filter((f) => f.endsWith(".css"));
+  const files = listFiles(dir)
+    .filter((f) => f.endsWith(".css"))
+    .sort((a, b) => (a === "fray.css" ? -1 : b === "fray.css" ? 1 : a.localeCompare(b)));
   const css = files.map((f) => `/* ${f} */\n${readFileSync(join(dir, f), "utf8").trimEnd()}\n`).join("\n");
   writeFileSync(join(dist, "fray.css"), css);
 }

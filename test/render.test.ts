@@ -34,6 +34,7 @@ import {
   type RenderCase,
 } from "./support/render/contexts.js";
 import { chatPage, DIALOG_FOOTER, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
+import { criticalCases } from "./support/render/critical.js";
 import { zonesCases } from "./support/render/zones.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -87,6 +88,7 @@ beforeAll(async () => {
     ...attackDialogCases(i18n),
     freeAttackCase(),
     await initiativeCase(i18n),
+    ...(await criticalCases(sheetI18n, i18n)),
     ...(await zonesCases(sheetI18n, i18n)),
   );
   browser = await chromium.launch({

@@ -6,6 +6,7 @@
  */
 import type { AttackOdds, AttackResult } from "../rules/core/ruleset.js";
 import type { Modifier, RollOutcome } from "../rules/core/types.js";
+import type { CardRules, CardSection } from "./play/card-rules.js";
 import { buttonsFor, targetPhase, vitalSummary, type CardAction, type TargetPhase, type TargetState } from "./logic/card.js";
 
 /** Localization functions, shaped like Foundry's `game.i18n.localize` and `game.i18n.format`. */
@@ -256,6 +257,8 @@ export interface TargetCardContext extends AttackCardContext {
   buttons: CardButton[];
   /** The ruleset's own rows ({@link CardDetailBuilder}), when it has any. */
   details?: CardDetail[];
+  /** The ruleset's own sections (`CardRules.view`). */
+  sections?: CardSection[];
 }
 
 /** The whole attack card: one section per target, and the language it was rendered in. */
@@ -277,26 +280,30 @@ export function targetCardContext(
   index: number,
   names: Omit<CardNames, "target" | "range">,
   i18n: Localizer,
-  detail?: CardDetailBuilder,
+  rules: CardRules = {},
 ): TargetCardContext {
   const base = attackCardContext(t.result, { ...names, target: t.name, range: t.request.distanceMetres }, i18n, t.odds);
+  const view = rules.view?.(t, i18n) ?? {};
   const context: TargetCardContext = {
     ...base,
+    ...(view.outcomeLabel ? { outcomeLabel: view.outcomeLabel } : {}),
+    ...(view.comparison ? { comparison: view.comparison } : {}),
+    ...(view.sections?.length ? { sections: view.sections } : {}),
     index,
     phase: targetPhase(t),
     applied: Boolean(t.applied),
     undone: Boolean(t.undone),
     buttons: buttonsFor(t, GM_VIEW)
-      .filter((b) => b.visible)
+      .filter((b) => b.visible && !view.hiddenActions?.includes(b.action))
       .map((b) => ({
         action: b.action,
-        label: i18n.localize(b.label),
+        label: i18n.localize(view.buttonLabels?.[b.action] ?? b.label),
         rule: b.rule,
         disabled: b.disabled,
         reason: b.reason ? i18n.localize(b.reason) : undefined,
       })),
   };
-  if (t.damage) {
+  if (t.damage && !view.hideDamage) {
     const p = t.damage;
     const location =
       p.location === undefined ? undefined : t.result.location?.id === p.location ? t.result.location.label : `FRAY.Zone.${p.location}`;
@@ -317,7 +324,7 @@ export function targetCardContext(
       rule: s.rule,
     }));
   }
-  const details = detail?.(t, i18n);
+  const details = rules.detail?.(t, i18n);
   if (details?.length) context.details = details;
   if (t.applied) {
     context.vitals = vitalSummary(t.applied.after);
@@ -326,12 +333,12 @@ export function targetCardContext(
   return context;
 }
 
-/** The card of an attack on one or more targets; `detail` adds the ruleset's own rows. */
+/** The card of an attack on one or more targets; `rules` adds the ruleset's own rows, sections and labels. */
 export function attackMessageContext(
   targets: readonly TargetState[],
   names: Omit<CardNames, "target" | "range">,
   i18n: Localizer,
-  detail?: CardDetailBuilder,
+  rules: CardRules = {},
 ): AttackMessageContext {
-  return { lang: i18n.lang ?? "en", targets: targets.map((t, i) => targetCardContext(t, i, names, i18n, detail)) };
+  return { lang: i18n.lang ?? "en", targets: targets.map((t, i) => targetCardContext(t, i, names, i18n, rules)) };
 }

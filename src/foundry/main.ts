@@ -98,6 +98,7 @@ Hooks.once("init", () => {
   registerHotbar();
   registerFloatingNumbers();
   registerEffectService();
+  activeBinding().register?.();
   void foundry.applications.handlebars.loadTemplates([TEMPLATES.attackCard, ...activeBinding().templates]);
   (game as unknown as { fray: FrayApi }).fray = api;
 });

@@ -124,23 +124,24 @@ export interface RulesetBinding<C = unknown> {
    * when the ruleset shows the generic stat view.
    */
   readonly sheetContext?: ActorContextBuilder;
+  /** The weapon and armor sheets' context for this ruleset; absent for the generic view. */
+  readonly itemSheetContext?: ItemContextBuilder;
   /**
-   * Templates of the ruleset's own actor sheet parts, by part id (Foundry paths under
+   * Templates of this ruleset's own actor sheet parts, by part id (Foundry paths under
    * `templates/<id>/`): a part of {@link sheetParts} named here renders this template, every
    * other part the generic one of `templates/actor/`. Absent when all parts are generic.
    */
   readonly sheetTemplates?: Readonly<Record<string, string>>;
-  /** The weapon and armor sheet's template (a Foundry path); absent for the generic one. */
-  readonly itemTemplate?: string;
+  /** The weapon and armor sheets' template of this ruleset, in place of the generic one. */
+  readonly itemSheetTemplate?: string;
   /**
-   * A button of the ruleset's own sheet parts (`data-action="rulesetAction"` with
-   * `data-ruleset-action`, and `data-item-id` / `data-value` on it or an ancestor): reload, draw,
-   * a stance ... Absent when the ruleset's sheet has none.
+   * Runs a control of this ruleset's own sheet parts (`data-action="rulesetAction"`): `data` holds
+   * the control's `data-*` values (`rulesetAction`, `value`, ...) and `itemId` from the control or
+   * the row around it. A treatment of a wound, a maneuver, a reload, a stance. Absent when its
+   * parts have none.
    * @param actor the sheet's actor; `tokenId` its token on a token actor's sheet.
    */
-  sheetAction?(actor: unknown, action: string, data: { itemId?: string; value?: string; tokenId?: string }): Promise<void>;
-  /** The weapon and armor sheets' context for this ruleset; absent for the generic view. */
-  readonly itemSheetContext?: ItemContextBuilder;
+  sheetAction?(actor: unknown, data: Readonly<Record<string, string | undefined>>, tokenId?: string): Promise<void>;
   /**
    * Rolls a skill check from the sheet (`data-skill`), spending what the round asks; absent
    * when the ruleset's sheet has no skill rolls.
@@ -164,6 +165,12 @@ export interface RulesetBinding<C = unknown> {
    * changes nothing on the documents.
    */
   afterAttack?(attack: { actor: unknown; weaponId: string; results: readonly AttackResult[] }): Promise<void>;
+  /**
+   * Registers what this ruleset adds to the world's play on `init` when it is the world's ruleset
+   * (hooks of its own chat prompts, such as Critical's Self Discipline test); absent when it adds
+   * nothing.
+   */
+  register?(): void;
   /**
    * Registers this ruleset's Quench batches (`fray.<id>.*`) for a GM to run in a real world;
    * called on `quenchReady` when the batches are enabled.

@@ -44,7 +44,7 @@ interface Message {
 interface FrayApi {
   rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
   flow: { runCardAction(message: Message, index: number, action: string): Promise<void> };
-  registry: { get(id: string): { sheetAction?(actor: unknown, action: string, data: Dict): Promise<void> } | undefined };
+  registry: { get(id: string): { sheetAction?(actor: unknown, data: Dict, tokenId?: string): Promise<void> } | undefined };
 }
 
 const messages: Message[] = [];
@@ -421,16 +421,16 @@ describe("Zones attack card through the bundle", () => {
       situation: { malfunction: "stovepipe" },
     });
     expect(itemSystem(rifleman, "carbine")).toMatchObject({ loaded: 29, malfunction: "stovepipe" });
-    await sheetAction(rifleman.actor, "clearMalfunction", { itemId: "carbine" });
+    await sheetAction(rifleman.actor, { rulesetAction: "clearMalfunction", itemId: "carbine" });
     expect(itemSystem(rifleman, "carbine").malfunction).toBeNull();
-    await sheetAction(rifleman.actor, "reload", { itemId: "carbine" });
+    await sheetAction(rifleman.actor, { rulesetAction: "reload", itemId: "carbine" });
     expect(itemSystem(rifleman, "carbine")).toMatchObject({ loaded: 30, spareMagazines: 3 });
     // A weapon carried shouldered is drawn in two actions; outside combat at once.
     await itemDoc(rifleman, "carbine").update({ system: { drawn: false } });
-    await sheetAction(rifleman.actor, "draw", { itemId: "carbine" });
+    await sheetAction(rifleman.actor, { rulesetAction: "draw", itemId: "carbine" });
     expect(itemSystem(rifleman, "carbine").drawn).toBe(true);
-    await sheetAction(rifleman.actor, "aim", {});
-    await sheetAction(rifleman.actor, "aim", {});
+    await sheetAction(rifleman.actor, { rulesetAction: "aim" });
+    await sheetAction(rifleman.actor, { rulesetAction: "aim" });
     expect(rifleman.source.system.aim).toBe(2);
     // Two aiming actions take 4 off the difficulty; the shot spends them.
     diceQueue.push(1);
@@ -439,7 +439,7 @@ describe("Zones attack card through the bundle", () => {
     expect(rifleman.source.system.aim).toBe(0);
     // A squib load cannot be cleared in a fight.
     await itemDoc(rifleman, "carbine").update({ system: { malfunction: "squibLoad" } });
-    await expect(sheetAction(rifleman.actor, "clearMalfunction", { itemId: "carbine" })).rejects.toMatchObject({
+    await expect(sheetAction(rifleman.actor, { rulesetAction: "clearMalfunction", itemId: "carbine" })).rejects.toMatchObject({
       key: "FRAY.Error.Zones.SquibLoad",
     });
   });
@@ -468,17 +468,17 @@ describe("Zones attack card through the bundle", () => {
     await stub.game.settings.set("fray", "zones-moveTakesAction", false);
     flags.set("c1.economy", { pools: { speed: { value: 1 }, effort: { value: 3 } } });
     const sheetAction = api().registry.get("zones")!.sheetAction!;
-    await sheetAction(rifleman.actor, "stance", { value: "prone" });
+    await sheetAction(rifleman.actor, { rulesetAction: "stance", value: "prone" });
     expect(rifleman.source.system.stance).toBe("prone");
     expect(flags.get("c1.economy")).toMatchObject({ pools: { speed: { value: 0 }, effort: { value: 3 } } });
     // Up from prone: 2 points, both from effort now.
-    await sheetAction(rifleman.actor, "stance", { value: "standing" });
+    await sheetAction(rifleman.actor, { rulesetAction: "stance", value: "standing" });
     expect(rifleman.source.system.stance).toBe("standing");
     expect(flags.get("c1.economy")).toMatchObject({ pools: { speed: { value: 0 }, effort: { value: 1 } } });
     // Kneeling costs the last effort point; going prone then cannot be paid: refused, the stance stays.
-    await sheetAction(rifleman.actor, "stance", { value: "kneeling" });
+    await sheetAction(rifleman.actor, { rulesetAction: "stance", value: "kneeling" });
     expect(flags.get("c1.economy")).toMatchObject({ pools: { speed: { value: 0 }, effort: { value: 0 } } });
-    await expect(sheetAction(rifleman.actor, "stance", { value: "prone" })).rejects.toMatchObject({
+    await expect(sheetAction(rifleman.actor, { rulesetAction: "stance", value: "prone" })).rejects.toMatchObject({
       key: "FRAY.Error.Zones.NotEnoughPoints",
     });
     expect(rifleman.source.system.stance).toBe("kneeling");

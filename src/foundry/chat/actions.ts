@@ -9,6 +9,7 @@ import type { DiceRoller } from "../../rules/core/dice/port.js";
 import { ScriptedRoller } from "../../rules/core/dice/port.js";
 import { FrayError } from "../../rules/core/errors.js";
 import type { AttackResult, DamagePacket, ReactionOption, Ruleset, RulesetOptions } from "../../rules/core/ruleset.js";
+import { deltaOf } from "../../rules/core/ledger.js";
 import { planStep } from "../../rules/core/step.js";
 import type { DamageReport, VitalState } from "../../rules/core/types.js";
 import { combatantFor, economyOf, spendOn } from "../combat/economy-store.js";
@@ -375,7 +376,10 @@ export async function applyHere(message: AttackMessageLike, index: number, userI
   const report = storable(ctx.ruleset.applyDamage(ctx.defender, packet, ctx.options));
   const record = undoRecord(ctx.targetActor.uuid, report, userId, foundry.utils.randomID());
   await ctx.targetActor.update(
-    { ...ctx.ruleset.vitalsUpdate(report.after), ...ledgerUpdate(key, ledgerEntryOf(record, message.id ?? "", index)) },
+    {
+      ...ctx.ruleset.vitalsUpdate(report.after),
+      ...ledgerUpdate(key, ledgerEntryOf(record, message.id ?? "", index, deltaOf(report.before, report.after))),
+    },
     floatingOptions(report.before, report.after) as unknown as Record<string, unknown>,
   );
   await setStatuses(ctx.targetActor, record.added, true);

@@ -55,7 +55,7 @@ export async function renderAttackCard(
     system.targets,
     { attacker: system.attackerName, weapon: system.weaponName ?? "", mode: system.modeLabel },
     i18n,
-    system.ruleset ? cardRulesOf(system.ruleset).detail : undefined,
+    system.ruleset ? cardRulesOf(system.ruleset) : {},
   );
   return render(TEMPLATES.attackCard, context as unknown as Record<string, unknown>);
 }

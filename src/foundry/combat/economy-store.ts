@@ -212,7 +212,8 @@ async function payAndSettle(
   let economy = spend(before, cost);
   if ((event.kind === "attack" || event.kind === "action") && event.action && view.core !== undefined) {
     try {
-      const state = view.binding.ruleset.afterAction(view.core, { kind: "action", id: event.action }, economy, view.options);
+      const outcome = event.outcome ?? { kind: "action", id: event.action };
+      const state = view.binding.ruleset.afterAction(view.core, outcome, economy, view.options);
       economy = state.economy;
       await applyConditions(combatant.actor, view.core, state.combatant);
     } catch (err) {

@@ -5,7 +5,7 @@
  * (UD-REA-01), moves (UD-MOV-02, UD-MOV-03) and disengagements (UD-OPT-01, UD-OPT-02). Pure: the
  * Foundry glue stores the {@link Economy} on the combatant's flags.
  */
-import type { ActionDef } from "../../rules/core/contract.js";
+import type { ActionDef, ActionOutcome } from "../../rules/core/contract.js";
 import { createEconomy, shortfall, spend, type ActionCost, type Economy, type EconomySpec } from "../../rules/core/economy.js";
 import type { MovementBand, ReactionOption } from "../../rules/core/ruleset.js";
 
@@ -20,6 +20,11 @@ export interface RoundEvent {
   /** The core's action id, for `attack` and `action`. */
   action?: string;
   cost: ActionCost;
+  /**
+   * What the attack turned out to be, for the ruleset's `afterAction` on the owner's side (a
+   * Critical fumble ends the round, CR-ATK-01); absent, the action is passed by its id.
+   */
+  outcome?: ActionOutcome;
 }
 
 /**

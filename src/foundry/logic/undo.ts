@@ -8,7 +8,7 @@
  * results into actor updates (`Ruleset.vitalsUpdate`) and status toggles.
  */
 import { deltaOf, recomputeConditions, revert, type LedgerFloors, type TrackChange, type VitalDelta } from "../../rules/core/ledger.js";
-import type { DamageReport, DamageStep, Track, VitalState } from "../../rules/core/types.js";
+import type { DamageReport, DamageStep, LastingEffect, Track, VitalState } from "../../rules/core/types.js";
 
 /**
  * What a ruleset says about vitals when an application is undone: the conditions that follow
@@ -78,9 +78,13 @@ export function undoRecord(actorUuid: string, report: DamageReport, userId: stri
   };
 }
 
-/** The ledger entry of a record. */
-export function ledgerEntryOf(record: UndoRecord, messageId: string, index: number): LedgerEntry {
-  return { stamp: record.stamp, messageId, index, delta: deltaOf(record.before, record.after), undone: false };
+/**
+ * The ledger entry of a record.
+ * @param delta what the application changed in full (`deltaOf` of the core's report: stun,
+ *   bleeding, lasting effects); the record's HP, EP and conditions when absent.
+ */
+export function ledgerEntryOf(record: UndoRecord, messageId: string, index: number, delta?: VitalDelta): LedgerEntry {
+  return { stamp: record.stamp, messageId, index, delta: delta ?? deltaOf(record.before, record.after), undone: false };
 }
 
 /** The ledger key of one card target: `<message id>-<index>` (flag keys hold no dots). */
@@ -108,6 +112,22 @@ function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((s): s is string => typeof s === "string") : [];
 }
 
+/** The lasting effects of a stored delta: ids added, whole effects removed (each with a string id and kind). */
+function effectsOf(value: unknown): VitalDelta["effects"] {
+  const v = value as { added?: unknown; removed?: unknown } | undefined;
+  if (!v) return undefined;
+  const removed = Array.isArray(v.removed)
+    ? (v.removed as unknown[]).filter(
+        (e): e is LastingEffect =>
+          typeof e === "object" &&
+          e !== null &&
+          typeof (e as LastingEffect).id === "string" &&
+          typeof (e as LastingEffect).kind === "string",
+      )
+    : [];
+  return { added: strings(v.added), removed };
+}
+
 /**
  * A target's ledger entry for one card target, read from the actor's flags and checked: an entry
  * without a stamp, or with tracks that are not numbers, counts as none.
@@ -123,6 +143,12 @@ export function ledgerEntry(actor: { getFlag?(scope: string, key: string): unkno
   if (hp) delta.hp = hp;
   const ep = change(d.ep);
   if (ep) delta.ep = ep;
+  const bleeding = change(d.bleeding);
+  if (bleeding) delta.bleeding = bleeding;
+  const stun = change(d.stun);
+  if (stun) delta.stun = stun;
+  const effects = effectsOf(d.effects);
+  if (effects) delta.effects = effects;
   return { stamp: raw.stamp, messageId: String(raw.messageId ?? ""), index: num(raw.index) ?? -1, delta, undone: raw.undone === true };
 }
 

@@ -8,8 +8,47 @@
 import type { DiceRoller } from "../../rules/core/dice/port.js";
 import type { CardDetailBuilder } from "../attack-card.js";
 import type { AttackResult, ReactionOption } from "../../rules/core/ruleset.js";
+import type { Localizer } from "../attack-card.js";
+import type { CardAction, TargetState } from "../logic/card.js";
 import type { VitalRules } from "../logic/undo.js";
 import { registry } from "../registry.js";
+
+/** One line of a ruleset's own section of the card, localized. */
+export interface CardSectionLine {
+  label: string;
+  value: string;
+  rule?: string;
+}
+
+/** A ruleset's own section of one card target (Critical's attack-table row, its critical), localized. */
+export interface CardSection {
+  title: string;
+  /** Rule ID shown beside the title. */
+  rule?: string;
+  lines: CardSectionLine[];
+  /** Free text shown under the lines (a wound text). */
+  text?: string;
+  /** The document the result was read from (a RollTable), shown as a content link. */
+  link?: { uuid: string; name: string };
+  /** CSS modifier of the section (`fumble`, `critical`). */
+  kind?: string;
+}
+
+/** What a ruleset shows on a card target beyond the generic check, difficulty and damage. */
+export interface CardView {
+  /** Sections shown after the outcome, in order. */
+  sections?: CardSection[];
+  /** The outcome's label in place of Hit / Miss (a fumble). */
+  outcomeLabel?: string;
+  /** The comparison in place of "total vs difficulty". */
+  comparison?: string;
+  /** The generic damage section is left out (the ruleset's sections show what was rolled). */
+  hideDamage?: boolean;
+  /** i18n keys of button labels in place of the generic ones. */
+  buttonLabels?: Partial<Record<CardAction, string>>;
+  /** Buttons the ruleset has no step for (a reaction declared before the attack, not on the card). */
+  hiddenActions?: CardAction[];
+}
 
 /** A ruleset's card steps that the play contract does not cover. */
 export interface CardRules {
@@ -28,6 +67,8 @@ export interface CardRules {
   vitals?: VitalRules;
   /** Rows of the ruleset's own on each target's section of the card (a burst's bullets, ZN-BST-01). */
   detail?: CardDetailBuilder;
+  /** The ruleset's own parts of a target's card (sections, outcome label, button labels), localized with `i18n`. */
+  view?(t: TargetState, i18n: Localizer): CardView;
 }
 
 /** The card rules of a ruleset id (its binding's `cardRules`); an empty set for a ruleset that has none. */

@@ -253,7 +253,18 @@ export class AttackWorkflow {
   pay(): boolean {
     this.stage = "pay";
     this.combatant = this.request.free ? undefined : combatantFor(this.request.actor, this.token?.id);
-    const decision = decideAction("attack", this.combatant ? economyOf(this.combatant) : undefined);
+    // Weighed at the ruleset's own cost of an attack (CR-AP-01: 2 AP) where it lists one.
+    let defs: ReturnType<Ruleset<unknown, unknown>["actions"]> | undefined;
+    try {
+      defs = this.ruleset.actions(this.attacker, this.options);
+    } catch {
+      defs = undefined;
+    }
+    const decision = decideAction(
+      "attack",
+      this.combatant ? economyOf(this.combatant) : undefined,
+      defs?.some((a) => a.id === "attack") ? defs : undefined,
+    );
     if (!decision.ok) {
       error(decision.key, { actor: this.request.actor.name ?? "", slot: `FRAY.Slot.${decision.short}` });
       return false;
@@ -333,7 +344,13 @@ export class AttackWorkflow {
     ChatMessage.applyRollMode(data as never, game.settings.get("core", "rollMode") ?? "publicroll");
     // The create data is built by hand; the v13 typings want the full document source shape.
     this.message = (await ChatMessage.implementation.create(data as never)) ?? undefined;
-    if (this.combatant) await spendOn(this.combatant, actionEvent("attack"));
+    if (this.combatant) {
+      const result = this.results[0];
+      // The tracker reads the payer by its Combatant id; the stored result names its token.
+      const own = result ? { ...result, plan: { ...result.plan, attackerId: this.combatant.id ?? result.plan.attackerId } } : undefined;
+      const outcome = own ? { kind: "attack" as const, weaponId: this.weapon.id, result: own } : undefined;
+      await spendOn(this.combatant, { ...actionEvent("attack"), ...(outcome ? { outcome } : {}) });
+    }
     await this.binding.afterAttack?.({ actor, weaponId: this.weapon.id, results: this.results });
     this.stage = "done";
     const outcome: AttackOutcome = { result: this.results[0]!, odds: this.odds, results: this.results, message: this.message };

@@ -106,7 +106,7 @@ export class FrayActorSheet extends HandlebarsActorSheet {
       );
     }
     const keep = new Set<string>(
-      actorParts(this.document.type, activeBinding().sheetContext ? activeBinding().sheetParts : undefined, this.#core()?.foreign),
+      actorParts(this.document.type, binding.sheetContext ? binding.sheetParts : undefined, this.#core()?.foreign, Object.keys(own ?? {})),
     );
     return Object.fromEntries(Object.entries(all).filter(([id]) => keep.has(id)));
   }
@@ -215,17 +215,19 @@ export class FrayActorSheet extends HandlebarsActorSheet {
   }
 
   /**
-   * A button of the ruleset's own parts (`data-ruleset-action`), handed to its binding's
-   * `sheetAction` with the row's item (`data-item-id`) and the button's value (`data-value`).
+   * Runs a control of the ruleset's own sheet parts through its binding (`sheetAction`): the
+   * control's `data-*` values, with `rulesetAction`, `itemId` and `value` also read from the
+   * elements around it (a row names its item once for all its buttons).
    */
   static async #onRulesetAction(this: FrayActorSheet, _event: PointerEvent, target: HTMLElement): Promise<void> {
-    const action = target.closest<HTMLElement>("[data-ruleset-action]")?.dataset.rulesetAction;
     const binding = activeBinding();
-    if (!action || !binding.sheetAction) return;
-    const itemId = target.closest<HTMLElement>("[data-item-id]")?.dataset.itemId;
-    const value = target.closest<HTMLElement>("[data-value]")?.dataset.value;
+    if (!binding.sheetAction) return;
+    const data: Record<string, string | undefined> = { ...target.dataset };
+    data.rulesetAction ??= target.closest<HTMLElement>("[data-ruleset-action]")?.dataset.rulesetAction;
+    data.itemId ??= target.closest<HTMLElement>("[data-item-id]")?.dataset.itemId;
+    data.value ??= target.closest<HTMLElement>("[data-value]")?.dataset.value;
     try {
-      await binding.sheetAction(this.document, action, { itemId, value, tokenId: this.#tokenId() });
+      await binding.sheetAction(this.document, data, this.#tokenId());
     } catch (err) {
       reportError(err);
     }

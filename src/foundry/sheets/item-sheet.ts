@@ -37,9 +37,16 @@ export class FrayItemSheet extends HandlebarsItemSheet {
     body: { template: TEMPLATES.itemSheet, scrollable: [""] },
   };
 
-  /** The world ruleset's own template of the sheet (its binding's `itemTemplate`), else the generic one. */
-  _configureRenderParts(_options: SheetRenderOptions): Record<string, { template: string; scrollable?: string[] }> {
-    return { body: { template: activeBinding().itemTemplate ?? TEMPLATES.itemSheet, scrollable: [""] } };
+  /** The world ruleset's own item template (`binding.itemSheetTemplate`) in place of the generic body. */
+  _configureRenderParts(options: SheetRenderOptions): Record<string, { template: string; scrollable?: string[] }> {
+    const parent = (
+      HandlebarsItemSheet.prototype as unknown as {
+        _configureRenderParts?: (o: SheetRenderOptions) => Record<string, { template: string; scrollable?: string[] }>;
+      }
+    )._configureRenderParts;
+    const parts = parent ? parent.call(this, options) : { ...FrayItemSheet.PARTS };
+    const template = activeBinding().itemSheetTemplate;
+    return template && parts.body ? { ...parts, body: { ...parts.body, template } } : parts;
   }
 
   override async _prepareContext(options: SheetRenderOptions): Promise<Record<string, unknown>> {

@@ -11,7 +11,7 @@
  * RULES.md), EP stops at 0 (UD-DMG-03); Critical hits may drop below 0 (CR-HIT-01); Zones HP
  * may drop below 0 (ZN-DMG-01); Hitbox hitboxes and armor points stop at 0 (HB-DMG-01).
  */
-import type { Track, VitalState } from "./types.js";
+import type { LastingEffect, Track, VitalState } from "./types.js";
 
 /** One track before and after an application (points). */
 export interface TrackChange {
@@ -37,10 +37,21 @@ export interface VitalDelta {
   bleeding?: CountChange;
   /** Stun rounds (Critical). */
   stun?: CountChange;
+  /**
+   * Lasting effects (Critical wounds, injuries, dying): the ids of those the application added,
+   * and those it removed, whole.
+   */
+  effects?: EffectChange;
   /** Conditions the application added. */
   added: string[];
   /** Conditions the application removed. */
   removed: string[];
+}
+
+/** The lasting effects one application added (by id) and removed (whole). */
+export interface EffectChange {
+  added: string[];
+  removed: LastingEffect[];
 }
 
 /**
@@ -78,6 +89,20 @@ function countChange(before: number | undefined, after: number | undefined): Cou
   return a === b ? undefined : { before: b, after: a };
 }
 
+/** A copy of a lasting effect that shares no array with it. */
+function copyEffect(e: LastingEffect): LastingEffect {
+  return { ...e, ...(e.stops ? { stops: [...e.stops] } : {}), ...(e.treated ? { treated: [...e.treated] } : {}) };
+}
+
+function effectChange(before: LastingEffect[] | undefined, after: LastingEffect[] | undefined): EffectChange | undefined {
+  if (!before && !after) return undefined;
+  const was = before ?? [];
+  const now = after ?? [];
+  const added = now.filter((e) => !was.some((b) => b.id === e.id)).map((e) => e.id);
+  const removed = was.filter((b) => !now.some((e) => e.id === b.id)).map((e) => copyEffect(e));
+  return added.length || removed.length ? { added, removed } : undefined;
+}
+
 /**
  * The delta of one application from the state before and after it (a ruleset's
  * `DamageReport.before` / `.after`). Tracks present on only one side are left out.
@@ -99,6 +124,8 @@ export function deltaOf(before: VitalState, after: VitalState): VitalDelta {
   if (bleeding) delta.bleeding = bleeding;
   const stun = countChange(before.stun, after.stun);
   if (stun) delta.stun = stun;
+  const effects = effectChange(before.effects, after.effects);
+  if (effects) delta.effects = effects;
   return delta;
 }
 
@@ -132,6 +159,7 @@ function revertMap(
  * The state after undoing one application: each track the delta changed gets the opposite
  * change applied to its value now, clamped to `[floor, max]` with the track's current maximum
  * (HP given back never exceeds the maximum); counters (bleeding, stun) never drop below 0;
+ * lasting effects it added are taken away and those it removed come back;
  * conditions the application added are removed and those it removed come back. Statuses that
  * follow from vitals are then set by the ruleset through {@link recomputeConditions}. The input
  * is not changed.
@@ -149,6 +177,11 @@ export function revert(current: VitalState, delta: VitalDelta, floors: LedgerFlo
   if (armor) next.armor = armor;
   if (delta.bleeding) next.bleeding = Math.max(0, (current.bleeding ?? 0) - (delta.bleeding.after - delta.bleeding.before));
   if (delta.stun) next.stun = Math.max(0, (current.stun ?? 0) - (delta.stun.after - delta.stun.before));
+  if (delta.effects) {
+    const kept = (current.effects ?? []).filter((e) => !delta.effects!.added.includes(e.id));
+    for (const e of delta.effects.removed) if (!kept.some((k) => k.id === e.id)) kept.push(copyEffect(e));
+    next.effects = kept;
+  }
   next.conditions = next.conditions.filter((c) => !delta.added.includes(c));
   for (const c of delta.removed) if (!next.conditions.includes(c)) next.conditions.push(c);
   return next;

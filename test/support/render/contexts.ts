@@ -286,14 +286,14 @@ export function itemCases(i18n: SheetI18n): RenderCase[] {
   });
 }
 
-/** The system stylesheet: every `styles/*.css`, in name order, as the build concatenates them. */
+/** The system stylesheet: every `styles/*.css`, `fray.css` first, as the build concatenates them. */
 export function systemCss(): string {
+  // As the build does: every stylesheet of styles/, fray.css first.
   const dir = join(ROOT, "styles");
-  return readdirSync(dir)
+  const names = readdirSync(dir)
     .filter((f) => f.endsWith(".css"))
-    .sort()
-    .map((f) => readFileSync(join(dir, f), "utf8"))
-    .join("\n");
+    .sort((a, b) => (a === "fray.css" ? -1 : b === "fray.css" ? 1 : a.localeCompare(b)));
+  return names.map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
 }
 
 /* -------------------------------------------------------------------------------------------- */

@@ -221,7 +221,10 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
     width: 300,
     height: 0,
     templates: ["templates/chat/attack-card.hbs"],
-    context: attackMessageContext(targets, { attacker: "Rifleman", weapon }, i18n, zonesCardDetail) as unknown as Record<string, unknown>,
+    context: attackMessageContext(targets, { attacker: "Rifleman", weapon }, i18n, { detail: zonesCardDetail }) as unknown as Record<
+      string,
+      unknown
+    >,
     expect,
   });
   cases.push(

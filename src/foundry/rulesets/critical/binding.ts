@@ -1,22 +1,61 @@
 /**
- * Critical in Foundry so far: the rules core's `critical`, its data models and actor
- * translation, and the generic sheet; distances in metres. Not playable in Foundry yet.
+ * Critical in Foundry: the rules core's `critical` playing with the world's own critical tables
+ * (CR-CRT-01, CR-CRT-02), its data models and actor translation, the attack card's Critical
+ * sections (the attack table row, the fumble, the critical with its wound text), undo of
+ * wounds and stun, the character sheet, NPC stat block and item sheets (`templates/critical/`)
+ * with wound treatments, the Self Discipline prompt at 0 hits (CR-HIT-02), the upkeep at each new
+ * round (CR-BLD-01, CR-STN-02, CR-DTH-01), and distances in metres.
  */
-import { critical, criticalOptions, initiativeGroups } from "../../../rules/critical/index.js";
+import { critical, criticalActions, criticalInput, criticalOptions, initiativeGroups } from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rules/critical/model.js";
 import { CriticalActorData, CriticalArmorData, CriticalNpcData, CriticalWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
-import { GENERIC_SHEET_PARTS, GENERIC_TEMPLATES } from "../generic.js";
+import { criticalCardRules } from "./card.js";
+import { registerCriticalQuench } from "./quench.js";
+import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipline.js";
+import { criticalSheetAction } from "./sheet-actions.js";
+import { onUpdateCombat, UPKEEP_TEMPLATE } from "./upkeep.js";
+import {
+  CRITICAL_ITEM_TEMPLATE,
+  CRITICAL_SHEET_PARTS,
+  CRITICAL_SHEET_TEMPLATES,
+  criticalActorSheetContext,
+  criticalItemSheetContext,
+} from "./sheet-context.js";
+import { worldTables } from "./tables.js";
+
+/**
+ * The Critical ruleset as a world plays it: every attack input built from a request reads the
+ * world's flagged critical tables over the built-in ones (CR-ATK-03, CR-CRT-02), so the card, its
+ * replay on the GM's side and the odds all read the same tables.
+ */
+export const criticalInWorld: typeof critical = {
+  ...critical,
+  input: (request, attacker, target, options) => criticalInput(request, attacker, target, options, worldTables()),
+};
 
 /** The Critical binding. */
 export const criticalBinding: RulesetBinding<CriticalCombatant> = {
   id: "critical",
-  ruleset: critical as RulesetBinding<CriticalCombatant>["ruleset"],
-  implemented: false,
+  ruleset: criticalInWorld as RulesetBinding<CriticalCombatant>["ruleset"],
+  implemented: true,
   models: { character: CriticalActorData, npc: CriticalNpcData, weapon: CriticalWeaponData, armor: CriticalArmorData },
   combatantFromActor: criticalCombatantFromActor,
   initiativeGroups: (members, options) => initiativeGroups(members, criticalOptions(options)),
-  sheetParts: GENERIC_SHEET_PARTS,
-  templates: GENERIC_TEMPLATES,
+  // Every action is open to a combatant able to act; the actor is not read (CR-AP-01).
+  standingActions: (options) => criticalActions({} as CriticalCombatant, options),
+  sheetParts: CRITICAL_SHEET_PARTS,
+  sheetContext: criticalActorSheetContext,
+  itemSheetContext: criticalItemSheetContext,
+  sheetTemplates: CRITICAL_SHEET_TEMPLATES,
+  itemSheetTemplate: CRITICAL_ITEM_TEMPLATE,
+  sheetAction: criticalSheetAction,
+  templates: [...Object.values(CRITICAL_SHEET_TEMPLATES), CRITICAL_ITEM_TEMPLATE, SELF_DISCIPLINE_TEMPLATE, UPKEEP_TEMPLATE],
+  register: () => {
+    registerSelfDiscipline();
+    (Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number)("updateCombat", onUpdateCombat);
+  },
+  registerQuench: registerCriticalQuench,
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
+  cardRules: criticalCardRules,
 };

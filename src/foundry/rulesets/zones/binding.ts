@@ -36,7 +36,7 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   armorFromItem: zonesArmorFromItem,
   sheetParts: ZONES_SHEET_PARTS,
   sheetTemplates: ZONES_SHEET_TEMPLATES,
-  itemTemplate: ZONES_ITEM_TEMPLATE,
+  itemSheetTemplate: ZONES_ITEM_TEMPLATE,
   sheetContext: zonesActorSheetContext,
   itemSheetContext: zonesItemSheetContext,
   sheetAction: zonesSheetAction,

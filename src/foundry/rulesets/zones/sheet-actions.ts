@@ -117,7 +117,7 @@ async function changeStance(actor: ActorDoc, stance: Stance, tokenId?: string): 
 }
 
 /**
- * A button of the Zones sheet (`data-ruleset-action`): `reload`, `draw`, `clearMalfunction` on
+ * A button of the Zones sheet (`data-ruleset-action`, with `itemId` and `value` read by the sheet): `reload`, `draw`, `clearMalfunction` on
  * the row's weapon; `aim` (one more aiming action this round, -2 difficulty each, ZN-RNG-07);
  * `regainSpeed` (an action that refills the speed points, ZN-MOV-03; the economy store refills the
  * round's pool, the actor's track follows); `stance` with the stance as `value` (ZN-MOV-01,
@@ -126,10 +126,12 @@ async function changeStance(actor: ActorDoc, stance: Stance, tokenId?: string): 
  */
 export async function zonesSheetAction(
   actor: unknown,
-  action: string,
-  data: { itemId?: string; value?: string; tokenId?: string },
+  control: Readonly<Record<string, string | undefined>>,
+  tokenId?: string,
 ): Promise<void> {
   const doc = actor as ActorDoc;
+  const action = control.rulesetAction ?? "";
+  const data = { itemId: control.itemId, value: control.value, tokenId };
   switch (action) {
     case "reload":
     case "draw":

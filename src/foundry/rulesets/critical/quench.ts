@@ -1,0 +1,125 @@
+/**
+ * Critical's Quench batch (`fray.critical.attack-flow`) for a GM to run in a real Critical world:
+ * the same flow the bundle tests play in the stand-in, on throwaway actors: an attack read on the
+ * sword table, the critical rolled, applied (hits, stun, wounds) and undone; then a world
+ * RollTable flagged `critical.crit.P` replacing the built-in Puncture table on the card and in what
+ * is applied (docs/foundry-assumptions.md C1, C2). An attacker with a huge OB against a defender
+ * without DB always lands an E critical, whatever the dice.
+ */
+import { CRITICAL_TABLE_SOURCES } from "../../../rules/critical/index.js";
+import { rollAttack } from "../../attack.js";
+import { applyHere, rollDamageFor, undoHere } from "../../chat/actions.js";
+import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
+import type { Quench } from "../../quench.js";
+
+type Raw = Record<string, unknown>;
+
+/** A Critical combatant's actor data: a swordsman of OB 300 (never fumbling) or a defender without DB. */
+function actorData(name: string, attacker: boolean) {
+  return {
+    name,
+    type: "npc",
+    system: {
+      ruleset: "critical",
+      quickness: 0,
+      selfDiscipline: 0,
+      physique: { ranks: 20, total: 400 },
+      defense: 0,
+      baseMove: 10,
+      skills: attacker ? { blades: 300 } : {},
+      hits: { value: 400, max: 400 },
+    },
+    items: attacker
+      ? [
+          {
+            name: "Quench Sword",
+            type: "weapon",
+            system: { ruleset: "critical", weaponClass: "sword", category: "melee", skill: "blades", bonus: 0, fumble: 0 },
+          },
+        ]
+      : [],
+  };
+}
+
+interface Vitals {
+  hits: { value: number };
+  stun: number;
+  effects: { id: string }[];
+}
+
+/** Registers the batch; the binding's `registerQuench`. */
+export function registerCriticalQuench(quench: Quench): void {
+  quench.registerBatch(
+    "fray.critical.attack-flow",
+    (context) => {
+      const { describe, it, before, after, assert } = context;
+      describe("Critical attack card: table, critical, apply, undo, a world table", () => {
+        const made: { delete(): Promise<unknown> }[] = [];
+        let attacker: Actor.Implementation;
+        let defender: Actor.Implementation & { system: Vitals };
+        const attack = async (): Promise<AttackMessageLike> => {
+          const weapon = attacker.items.find((i) => i.type === "weapon")!;
+          const target = { actor: defender, center: { x: 0, y: 0 }, document: { uuid: "" }, name: defender.name, id: "quench-target" };
+          const outcome = await rollAttack({ actor: attacker, weaponId: weapon.id ?? "", target: target as never, skipDialog: true });
+          assert.ok(outcome?.message, "card posted");
+          made.push(outcome!.message as never);
+          return outcome!.message as unknown as AttackMessageLike;
+        };
+        before(async () => {
+          attacker = (await Actor.implementation.create(actorData("Quench Swordsman", true) as never)) as Actor.Implementation;
+          defender = (await Actor.implementation.create(actorData("Quench Target", false) as never)) as never;
+          made.push(attacker as never, defender as never);
+        });
+        after(async () => {
+          for (const doc of made.reverse()) await doc.delete().catch(() => undefined);
+        });
+
+        it("CR-ATK-02, CR-CRT-02, CR-HIT-01: the card reads an E Puncture critical; applying takes hits and undo gives back hits, stun and wounds", async () => {
+          const message = await attack();
+          const t = attackSystem(message).targets[0]!;
+          assert.equal((t.result as unknown as { detail: { code: { severity?: string; type?: string } } }).detail.code.severity, "E");
+          assert.equal(t.result.critical, "EP");
+          await rollDamageFor(message, 0);
+          assert.ok(attackSystem(message).targets[0]!.damage, "critical rolled");
+          const before = structuredClone(defender.system);
+          await applyHere(message, 0, game.user?.id ?? "");
+          assert.ok(defender.system.hits.value < before.hits.value, "hits taken");
+          await undoHere(message, 0);
+          assert.equal(defender.system.hits.value, before.hits.value);
+          assert.equal(defender.system.stun, before.stun);
+          assert.equal(defender.system.effects.length, before.effects.length);
+        });
+
+        it("C1, C2, CR-CRT-01: a world RollTable flagged critical.crit.P replaces the built-in Puncture table (card text, applied stun)", async () => {
+          const source = structuredClone(CRITICAL_TABLE_SOURCES.P) as Raw & { results: Raw[] };
+          for (const r of source.results) {
+            r.description = "Quench world table";
+            (r.flags as { fray: Raw }).fray.effects = [{ type: "stun", rounds: 2 }];
+            delete r._id;
+            delete r._key;
+          }
+          delete source._id;
+          delete source._key;
+          const table = (await RollTable.implementation.create({ ...source, name: "Quench Puncture Criticals" } as never)) as unknown as {
+            uuid: string;
+            delete(): Promise<unknown>;
+            getFlag(scope: string, key: string): unknown;
+          };
+          made.push(table);
+          assert.equal(table.getFlag("fray", "tableKey"), "critical.crit.P", "C1: the world table's flag reads back");
+          const message = await attack();
+          await rollDamageFor(message, 0);
+          const content = (message as unknown as { content: string }).content;
+          assert.ok(content.includes("Quench world table"), "the card shows the world table's wound text");
+          assert.ok(content.includes(table.uuid), "C2: the card links the world table");
+          const stun = defender.system.stun;
+          await applyHere(message, 0, game.user?.id ?? "");
+          assert.equal(defender.system.stun, stun + 2);
+          await undoHere(message, 0);
+          assert.equal(defender.system.stun, stun);
+        });
+      });
+    },
+    { displayName: "Fray: Critical attack flow" },
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * What the Critical sheet's own controls do: treating a bleeding or burning wound of the sheet's
+ * actor (CR-BLD-02) at the treatment's AP cost (CR-AP-01, RULES.md). The core checks the
+ * treatment against the wound first; in combat the AP are spent through the economy store (refused
+ * when short); then the actor's wounds are written back. The owner treats their own actor's
+ * wounds; treating another combatant's wound is not offered on the sheet.
+ */
+import { criticalOptions, criticalVitalsUpdate, TREATMENTS, treat, vitals, type Treatment } from "../../../rules/critical/index.js";
+import { criticalCombatantFromActor } from "../../../rules/critical/model.js";
+import { actorSource } from "../../documents/source.js";
+import { takeAction } from "../../round-actions.js";
+import { optionValues } from "../../settings.js";
+
+/** The actor a sheet control acts on, as far as this module reads it. */
+interface SheetActor {
+  id: string | null;
+  uuid: string;
+  name: string | null;
+  toObject(): unknown;
+  statuses?: Set<string>;
+  update(data: Record<string, unknown>): Promise<unknown>;
+}
+
+/** True for one of the core's treatments. */
+function isTreatment(id: string | undefined): id is Treatment {
+  return (TREATMENTS as readonly string[]).includes(id ?? "");
+}
+
+/**
+ * Runs a control of the Critical sheet (`data-op`): `treat` with `data-effect-id` (the wound) and
+ * `data-method` (staunch, bandage, tourniquet, medkit, smother, dropAndRoll).
+ * @throws FrayError from the core when the treatment does not fit the wound, was already used on
+ *   it, or needs a limb (CR-BLD-02).
+ */
+export async function criticalSheetAction(
+  actor: unknown,
+  data: Readonly<Record<string, string | undefined>>,
+  tokenId?: string,
+): Promise<void> {
+  if (data.op !== "treat" || !isTreatment(data.method) || !data.effectId) return;
+  const a = actor as SheetActor;
+  const c = criticalCombatantFromActor(actorSource(a as never));
+  const { combatant } = treat(c, data.effectId, data.method, criticalOptions(optionValues("critical")));
+  const decision = await takeAction(a, data.method, { tokenId });
+  if (!decision.ok) return;
+  await a.update(criticalVitalsUpdate(vitals(combatant)) as Record<string, unknown>);
+}

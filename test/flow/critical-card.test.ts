@@ -1,0 +1,586 @@
+/**
+ * Critical played through the built bundle in the typed Foundry stand-in: a Critical world raises
+ * no warning; the attack card shows the open-ended roll, the attack table row read against the
+ * defender's armor and the code, then the critical rolled on its table with the wound text and a
+ * link to the table; Apply (through the active GM, recomputed from the card's dice) writes hits,
+ * bleeding, stun and penalties onto the actor; Undo takes all of it back; a fumble ends the
+ * attacker's round; a world table flagged with a table key replaces the built-in one. The duel of
+ * `examples/critical-duel.yaml` is replayed card by card with its scripted dice and gives the
+ * encounter runner's numbers.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { ContentIndex } from "../../src/encounter/content.js";
+import { playEncounter } from "../../src/encounter/engine.js";
+import { parseEncounter } from "../../src/encounter/schema.js";
+import type { TargetState } from "../../src/foundry/logic/card.js";
+import {
+  ROOT,
+  StubChatMessage,
+  diceQueue,
+  installFoundryStub,
+  lookup,
+  readLang,
+  stubActor,
+  stubToken,
+  withOwnership,
+  type FoundryStub,
+  type StubUser,
+} from "../support/foundry-stub.js";
+
+const BUNDLE = join(ROOT, "dist", "fray.mjs");
+const en = readLang("en");
+
+type Dict = Record<string, unknown>;
+
+interface Message {
+  id: string;
+  type?: string;
+  isOwner: boolean;
+  content: string;
+  rolls: unknown[];
+  system: Dict & { targets: TargetState[] };
+  update(changes: Dict): Promise<Message>;
+}
+
+interface FrayApi {
+  rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
+  flow: { runCardAction(message: Message, index: number, action: string): Promise<void> };
+}
+
+const messages: Message[] = [];
+const docs = new Map<string, unknown>();
+const queries: { name: string; userId: string }[] = [];
+let stub: FoundryStub;
+let gm: StubUser;
+let player: StubUser;
+
+function setPath(target: Dict, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  node[parts.at(-1)!] = value;
+}
+
+/** Writes a value at a dotted path, merging nested objects into what is there, as Foundry's update does. */
+function mergePath(target: Dict, path: string, value: unknown): void {
+  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  const last = parts.at(-1)!;
+  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
+  else setPath(target, path, value);
+}
+
+beforeAll(async () => {
+  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
+  stub = installFoundryStub("en");
+  await stub.game.settings.set("fray", "ruleset", "critical");
+  const g = globalThis as Dict;
+  const config = stub.CONFIG as unknown as Dict;
+  config.Combat = {};
+  config.Combatant = {};
+  config.Token = {};
+  config.statusEffects = [];
+  config.specialStatusEffects = {};
+  const foundry = g.foundry as Dict;
+  foundry.utils = {
+    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
+    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
+    randomID: () => Math.random().toString(36).slice(2, 12),
+  };
+  foundry.canvas = {
+    placeables: {
+      tokens: {
+        TokenRuler: class {
+          constructor(readonly token: unknown) {}
+        },
+      },
+    },
+  };
+  const game = stub.game as unknown as Dict;
+  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
+  gm = stub.game.users.get("gm")!;
+  player = stub.game.users.add("p1", "Pat");
+  stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
+    const request = (changes as Dict)["flags.fray.request"] as { name: string } | undefined;
+    if (request && stub.game.user.id === "gm") queries.push({ name: request.name, userId: userId as string });
+  });
+  StubChatMessage.implementation.create = (async (data: Dict) => {
+    const message = {
+      ...data,
+      id: `m${messages.length + 1}`,
+      author: stub.game.user,
+      rolls: (data.rolls as unknown[]) ?? [],
+      async update(changes: Dict) {
+        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
+        return message;
+      },
+    } as unknown as Message;
+    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
+    messages.push(message);
+    StubChatMessage.created.push(message as never);
+    return message;
+  }) as never;
+  await import(pathToFileURL(BUNDLE).href);
+  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+});
+
+const api = () => stub.game.fray as FrayApi;
+
+/** A compendium NPC of Critical (`packs/_source/critical-npcs`), by file name. */
+function packNpc(file: string): {
+  _id: string;
+  name: string;
+  type: string;
+  system: Dict;
+  items: { _id: string; name: string; type: string; system: Dict }[];
+} {
+  return JSON.parse(readFileSync(join(ROOT, "packs", "_source", "critical-npcs", file), "utf8")) as ReturnType<typeof packNpc>;
+}
+
+/** An actor of the stand-in that can be updated and have statuses toggled, registered by UUID. */
+function actor(id: string, file: string, name?: string, system: Dict = {}) {
+  const npc = packNpc(file);
+  const source = {
+    _id: id,
+    name: name ?? npc.name,
+    type: "npc",
+    system: { ...structuredClone(npc.system), ...system },
+    items: structuredClone(npc.items),
+  };
+  const a = stubActor(source as never) as ReturnType<typeof stubActor> & Dict;
+  Object.assign(a, {
+    async update(changes: Dict) {
+      for (const [k, v] of Object.entries(changes)) mergePath(source as unknown as Dict, k, v);
+      return a;
+    },
+    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
+      if (active) a.statuses.add(status);
+      else a.statuses.delete(status);
+    },
+    get system() {
+      return source.system;
+    },
+    getFlag(scope: string, key: string) {
+      return ((source as unknown as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
+    },
+  });
+  a.toObject = () => ({ ...structuredClone(source), statuses: [...a.statuses] }) as never;
+  docs.set(a.uuid, a);
+  const token = stubToken(a, 0, 0);
+  docs.set(token.document.uuid, { ...token.document, object: token, actor: a, isOwner: true });
+  return { actor: a, token };
+}
+
+/** Kara (the example's Sword Fighter) with 20 OB held back as parry against the guard's token, and the Pistol Guard. */
+function duel() {
+  const guard = actor("guard", "Pistol_Guard_fRc2NpcPistolGrd.json");
+  const kara = actor("kara", "Sword_Fighter_fRc2NpcSwordFtr0.json", "Kara Voss", { parry: { [guard.token.id]: 20 } });
+  return { kara, guard };
+}
+
+const SWORD = "fRc2SwordFtItm10";
+const PISTOL = "fRc2PistolGItm10";
+type Vitals = { hits: { value: number; max: number }; stun: number; effects: Dict[] };
+const vitalsOf = (a: unknown) => (a as { system: Vitals }).system;
+
+/** The vitals after each application of the example's encounter run, in order (`hits` events). */
+async function encounterHits(): Promise<{ actor: string; vitals: { hp: { value: number }; stun: number; effects: Dict[] } }[]> {
+  const file = parse(readFileSync(join(ROOT, "examples", "critical-duel.yaml"), "utf8")) as Dict;
+  const result = await playEncounter(parseEncounter(file), new ContentIndex(join(ROOT, "packs", "_source")));
+  return result.events
+    .filter((e) => e.type === "custom" && e.kind === "hits")
+    .map((e) => (e as { data: unknown }).data as Awaited<ReturnType<typeof encounterHits>>[number]);
+}
+
+beforeEach(() => {
+  messages.length = 0;
+  queries.length = 0;
+  StubChatMessage.created.length = 0;
+  stub.ui.notifications.messages.length = 0;
+  stub.game.users.current = gm;
+  gm.isGM = true;
+  gm.active = true;
+  player.flags = {};
+  diceQueue.length = 0;
+  (stub.game as unknown as Dict).combat = undefined;
+  (stub.game as unknown as Dict).tables = [];
+});
+
+describe("a Critical world", () => {
+  it("CR-ATK-01: raises no warning at ready and plays attacks (the binding is implemented)", async () => {
+    const binding = (stub.game.fray as { registry: { get(id: string): { implemented: boolean } } }).registry.get("critical")!;
+    expect(binding.implemented).toBe(true);
+    const { kara, guard } = duel();
+    diceQueue.push(50);
+    const outcome = await api().rollAttack({
+      actor: kara.actor,
+      weaponId: SWORD,
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    });
+    expect(stub.ui.notifications.messages).toEqual([]);
+    expect(outcome?.message.system.ruleset).toBe("critical");
+  });
+});
+
+describe("the duel of examples/critical-duel.yaml, card by card", () => {
+  it("CR-ATK-01, CR-ATK-02, CR-ATK-04, CR-PAR-02, CR-CRT-02, CR-BLD-01, CR-STN-02: round 1's three attacks give the encounter runner's vitals", async () => {
+    const expected = await encounterHits();
+    const { kara, guard } = duel();
+    const flow = api().flow;
+
+    // The guard's first shot: 45 + 55 OB - 15 DB - 10 parry (20 OB at 2:1 against a pistol) = 75: 9 hits.
+    diceQueue.push(45);
+    const first = (await api().rollAttack({
+      actor: guard.actor,
+      weaponId: PISTOL,
+      token: guard.token,
+      target: kara.token,
+      skipDialog: true,
+    }))!.message;
+    const t1 = first.system.targets[0]!;
+    expect(t1.result).toMatchObject({ hits: 9, detail: { total: 75, armorType: "rigid", code: { code: "9" } } });
+    expect(t1.result.plan.difficulty.modifiers).toContainEqual(
+      expect.objectContaining({ label: "FRAY.Mod.Parry", value: 10, rule: "CR-PAR-02" }),
+    );
+    expect(first.content).toContain(lookup(en, "FRAY.Critical.Card.TakeHits"));
+    await flow.runCardAction(first, 0, "rollDamage");
+    await flow.runCardAction(first, 0, "applyDamage");
+    expect(vitalsOf(kara.actor).hits.value).toBe(expected[0]!.vitals.hp.value);
+
+    // The second shot: 70 + 40 = 100 on the pistol table: 13BP; Puncture B critical 30.
+    diceQueue.push(70);
+    const second = (await api().rollAttack({
+      actor: guard.actor,
+      weaponId: PISTOL,
+      token: guard.token,
+      target: kara.token,
+      skipDialog: true,
+    }))!.message;
+    expect(second.system.targets[0]!.result).toMatchObject({ hits: 13, critical: "BP" });
+    expect(second.content).toContain("13BP");
+    diceQueue.push(30);
+    await flow.runCardAction(second, 0, "rollDamage");
+    expect(second.content).toContain("The point slides between two ribs, shallow.");
+    await flow.runCardAction(second, 0, "applyDamage");
+    expect(vitalsOf(kara.actor).hits.value).toBe(expected[1]!.vitals.hp.value);
+    expect(vitalsOf(kara.actor).stun).toBe(expected[1]!.vitals.stun);
+    expect(vitalsOf(kara.actor).effects).toEqual(expected[1]!.vitals.effects);
+
+    // Kara's cut goes open-ended: 98 + 37 = 135, + 55 OB - 5 DB = 185: 23EP, +3 to the critical; Puncture E, 4 + 3 = 7.
+    diceQueue.push(98, 37);
+    const cut = (await api().rollAttack({ actor: kara.actor, weaponId: SWORD, token: kara.token, target: guard.token, skipDialog: true }))!
+      .message;
+    const t3 = cut.system.targets[0]!;
+    expect(t3.result).toMatchObject({
+      check: { natural: 135 },
+      detail: { total: 185, openEnded: true, critBonus: 3, code: { code: "23EP" } },
+    });
+    expect(cut.content).toContain("23EP");
+    expect(cut.content).toContain("98 + 37");
+    expect(cut.content).toContain("CR-ATK-04");
+    diceQueue.push(4);
+    await flow.runCardAction(cut, 0, "rollDamage");
+    expect(cut.system.targets[0]!.damage).toMatchObject({ critical: { unmodified: 4, bonus: 3, value: 7, severity: "E", type: "P" } });
+    expect(cut.content).toContain("A deep stab between the ribs.");
+    expect(cut.content).toContain('data-uuid="Compendium.fray.critical-tables.RollTable.fRc3CritTableP00"');
+    await flow.runCardAction(cut, 0, "applyDamage");
+    expect(vitalsOf(guard.actor).hits.value).toBe(expected[2]!.vitals.hp.value);
+    expect(vitalsOf(guard.actor).stun).toBe(expected[2]!.vitals.stun);
+    expect(vitalsOf(guard.actor).effects).toEqual(expected[2]!.vitals.effects);
+    for (const m of [first, second, cut]) {
+      expect(m.content).not.toMatch(/FRAY\./);
+      // The parry is declared before the attack (CR-PAR-01): the card offers none.
+      expect(m.content).not.toContain('data-action="fray-parry"');
+    }
+  });
+});
+
+describe("apply and undo", () => {
+  it("CR-CRT-02, CR-STN-02, CR-BLD-01: undo takes back the hits, the stun, the bleeding wound and the penalty; a second undo changes nothing", async () => {
+    const { kara, guard } = duel();
+    diceQueue.push(98, 37);
+    const { message } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: SWORD,
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    diceQueue.push(4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    expect(vitalsOf(guard.actor)).toMatchObject({ hits: { value: 9 }, stun: 3 });
+    expect(vitalsOf(guard.actor).effects.map((e) => e.kind)).toEqual(["bleed", "penalty"]);
+    await api().flow.runCardAction(message, 0, "undoDamage");
+    expect(vitalsOf(guard.actor)).toMatchObject({ hits: { value: 40, max: 40 }, stun: 0, effects: [] });
+    expect(message.system.targets[0]!.undone).toBe(true);
+    await api().flow.runCardAction(message, 0, "undoDamage");
+    expect(vitalsOf(guard.actor)).toMatchObject({ hits: { value: 40 }, stun: 0, effects: [] });
+  });
+
+  it("CR-HIT-01: a player who owns only the attacker applies through the active GM, who recomputes the critical from the card's dice", async () => {
+    const { kara, guard } = duel();
+    kara.actor.ownership = { default: 0, p1: 3 };
+    guard.actor.ownership = { default: 0 };
+    diceQueue.push(70);
+    const { message } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: SWORD,
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    diceQueue.push(30);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    // A card edited to carry a harsher critical than its dice gave is refused by the GM.
+    const honest = structuredClone(message.system.targets);
+    const forged = structuredClone(honest);
+    (forged[0]!.damage as unknown as { amount: number }).amount = 99;
+    message.system.targets = forged;
+    stub.game.users.current = player;
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    expect(vitalsOf(guard.actor).hits.value).toBe(40);
+    expect(stub.ui.notifications.messages.at(-1)?.level).toBe("error");
+    message.system.targets = honest;
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    expect(queries.map((q) => [q.name, q.userId])).toEqual([
+      ["fray.applyDamage", "p1"],
+      ["fray.applyDamage", "p1"],
+    ]);
+    const amount = (honest[0]!.damage as unknown as { amount: number }).amount;
+    expect(amount).toBeGreaterThan(0);
+    expect(vitalsOf(guard.actor).hits.value).toBe(40 - amount);
+    expect(message.system.targets[0]!.applied?.userId).toBe("p1");
+  });
+});
+
+/** Starts a combat of one combatant for an actor's token; its flags live in the returned map. */
+function combatOf(who: ReturnType<typeof actor>): Map<string, unknown> {
+  const flags = new Map<string, unknown>();
+  const combatant = {
+    id: `c-${who.actor.id}`,
+    tokenId: who.token.id,
+    token: who.token,
+    actor: who.actor,
+    actorId: who.actor.id,
+    isOwner: true,
+    combat: { id: "combat1" },
+    getFlag: (_s: string, k: string) => flags.get(k),
+    setFlag: async (_s: string, k: string, v: unknown) => flags.set(k, structuredClone(v)),
+  };
+  const list = [combatant];
+  (stub.game as unknown as Dict).combat = {
+    id: "combat1",
+    started: true,
+    round: 1,
+    combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
+  };
+  return flags;
+}
+
+describe("the sheet's treatments", () => {
+  it("CR-BLD-02, CR-AP-01: a bandage from the sheet stops up to 5 hits a round and spends its 2 AP; a treatment that does not fit is refused", async () => {
+    const wound = { id: "bleed-1", kind: "bleed", rule: "CR-BLD-01", label: "FRAY.Critical.Effect.bleed", value: 7, location: "chest" };
+    const kara = actor("kara", "Sword_Fighter_fRc2NpcSwordFtr0.json", "Kara Voss", { effects: [wound] });
+    const flags = combatOf(kara);
+    const binding = (
+      stub.game.fray as { registry: { get(id: string): { sheetAction(a: unknown, d: Dict, t?: string): Promise<void> } } }
+    ).registry.get("critical")!;
+    // The sheet reports the core's refusal as a notification; nothing is spent or written.
+    await expect(
+      binding.sheetAction(kara.actor, { op: "treat", effectId: "bleed-1", method: "smother" }, kara.token.id),
+    ).rejects.toMatchObject({
+      key: "FRAY.Error.Treatment",
+    });
+    expect(flags.get("economy")).toBeUndefined();
+    expect(vitalsOf(kara.actor).effects).toEqual([wound]);
+    await binding.sheetAction(kara.actor, { op: "treat", effectId: "bleed-1", method: "bandage" }, kara.token.id);
+    expect(vitalsOf(kara.actor).effects).toEqual([{ ...wound, value: 2, treated: ["bandage"] }]);
+    expect((flags.get("economy") as { pools: { ap: { value: number } } }).pools.ap.value).toBe(2);
+  });
+});
+
+/** Presses a chat button as its rendered message's hooks wired it (the stand-in renders no DOM). */
+async function press(message: Dict, action: string): Promise<boolean> {
+  let click: ((event: { preventDefault(): void }) => unknown) | undefined;
+  const button = {
+    dataset: {},
+    disabled: false,
+    isConnected: true,
+    removed: false,
+    addEventListener: (_type: string, fn: typeof click) => (click = fn),
+    remove() {
+      this.removed = true;
+    },
+  };
+  const html = {
+    querySelector: (selector: string) => (selector.includes(action) ? button : null),
+    querySelectorAll: () => [],
+  };
+  stub.Hooks.callAll("renderChatMessageHTML", message, html);
+  if (!click || button.removed) return false;
+  click({ preventDefault: () => undefined });
+  // The click runs its action without awaiting: let it finish.
+  for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 5));
+  return true;
+}
+
+describe("Self Discipline at 0 hits", () => {
+  it("CR-HIT-01, CR-HIT-02: a critical that takes the hits below 0 prompts the owner; the test (d100 + SD - hits below zero vs 101) fails and knocks out, once", async () => {
+    const guard = actor("guard", "Pistol_Guard_fRc2NpcPistolGrd.json", undefined, { hits: { value: 20, max: 40 } });
+    const kara = actor("kara", "Sword_Fighter_fRc2NpcSwordFtr0.json", "Kara Voss", { parry: { [guard.token.id]: 20 } });
+    diceQueue.push(98, 37);
+    const { message } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: SWORD,
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    diceQueue.push(4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    const hits = vitalsOf(guard.actor).hits.value;
+    expect(hits).toBe(20 - 31);
+    const prompt = messages.at(-1) as unknown as Dict & { flags: { fray: { selfDiscipline: { key: string } } } };
+    expect(prompt.flags.fray.selfDiscipline).toMatchObject({ actorUuid: guard.actor.uuid, hits });
+    expect(prompt.content).toContain(lookup(en, "FRAY.Critical.SelfDiscipline.Roll"));
+    // A player who owns neither side sees no button.
+    guard.actor.ownership = { default: 0 };
+    stub.game.users.current = player;
+    expect(await press(prompt, "fray-selfDiscipline")).toBe(false);
+    stub.game.users.current = gm;
+    diceQueue.push(99); // 99 + 5 SD - 11 = 93: below 101
+    expect(await press(prompt, "fray-selfDiscipline")).toBe(true);
+    const result = messages.at(-1) as unknown as Dict & { flags: { fray: { selfDiscipline: { result: Dict } } }; rolls: unknown[] };
+    expect(result.flags.fray.selfDiscipline.result).toMatchObject({ natural: 99, total: 93, success: false });
+    expect(result.rolls).toHaveLength(1);
+    expect(guard.actor.statuses.has("unconscious")).toBe(true);
+    expect(vitalsOf(guard.actor).effects.map((e) => e.kind)).toContain("unconscious");
+    // The same prompt again: refused, nothing rolled.
+    const count = messages.length;
+    await press(prompt, "fray-selfDiscipline");
+    expect(messages.length).toBe(count);
+    expect(stub.ui.notifications.messages.at(-1)?.level).toBe("warn");
+  });
+});
+
+/** Calls the `updateCombat` hooks for a combat advanced to `round`, and lets what they start finish. */
+async function advance(combat: Dict, round: number): Promise<void> {
+  combat.round = round;
+  stub.Hooks.callAll("updateCombat", combat, { round }, {}, "gm");
+  for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe("upkeep at each new round", () => {
+  it("CR-BLD-01, CR-STN-02, CR-HIT-02: the active GM ticks bleeding and stun once per round, stamped; the encounter runner's numbers; the Self Discipline test below 0", async () => {
+    const upkeepEvents = await (async () => {
+      const file = parse(readFileSync(join(ROOT, "examples", "critical-duel.yaml"), "utf8")) as Dict;
+      const result = await playEncounter(parseEncounter(file), new ContentIndex(join(ROOT, "packs", "_source")));
+      return result.events.filter((e) => e.type === "custom" && e.kind === "upkeep").map((e) => (e as { data: Dict }).data);
+    })();
+    const { kara, guard } = duel();
+    diceQueue.push(98, 37);
+    const { message } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: SWORD,
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    diceQueue.push(4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    const combat = { id: "combat1", round: 1, combatants: [{ actor: guard.actor }, { actor: kara.actor }] };
+    const count = messages.length;
+    await advance(combat, 2);
+    const expected = upkeepEvents.find((e) => e.actor === "guard")!.vitals as { hp: { value: number }; stun: number };
+    expect(vitalsOf(guard.actor).hits.value).toBe(expected.hp.value);
+    expect(vitalsOf(guard.actor).stun).toBe(expected.stun);
+    expect(messages).toHaveLength(count + 1);
+    const summary = messages.at(-1)!;
+    for (const rule of ["CR-BLD-01", "CR-STN-02"]) expect(summary.content).toContain(rule);
+    expect(summary.content).toContain("Pistol Guard");
+    expect(summary.content).not.toContain("Kara Voss");
+    // Back to round 1 and on to round 2 again: nothing ticks twice.
+    await advance(combat, 1);
+    await advance(combat, 2);
+    expect(vitalsOf(guard.actor).hits.value).toBe(expected.hp.value);
+    expect(messages).toHaveLength(count + 1);
+    // Round 3: 5 more bleeding takes him to -1; Self Discipline 40 + 5 - 1 = 44 fails.
+    diceQueue.push(40);
+    await advance(combat, 3);
+    expect(vitalsOf(guard.actor)).toMatchObject({ hits: { value: expected.hp.value - 5 }, stun: expected.stun - 1 });
+    expect(guard.actor.statuses.has("unconscious")).toBe(true);
+    expect(messages.at(-1)!.content).toContain("CR-HIT-02");
+  });
+});
+
+describe("fumbles", () => {
+  it("CR-ATK-01: an unmodified roll in the weapon's fumble range is a fumble: no table lookup, nothing to roll, the attacker's round ends", async () => {
+    const { kara, guard } = duel();
+    const flags = combatOf(guard);
+    diceQueue.push(2);
+    const { message } = (await api().rollAttack({
+      actor: guard.actor,
+      weaponId: PISTOL,
+      token: guard.token,
+      target: kara.token,
+      skipDialog: true,
+    }))!;
+    const t = message.system.targets[0]!;
+    expect(t.result).toMatchObject({ hit: false, lands: false, detail: { fumble: true, unmodified: 2 } });
+    expect(t.result.lookups).toEqual([]);
+    expect(message.content).toContain(lookup(en, "FRAY.Critical.Card.Fumble"));
+    // Handlebars escapes the apostrophe.
+    expect(message.content).toContain(lookup(en, "FRAY.Critical.Card.FumbleEnds")!.replace("'", "&#x27;"));
+    expect(message.content).not.toContain('data-action="fray-rollDamage"');
+    // 4 AP, 2 paid for the attack, the other 2 lost to the fumble.
+    expect((flags.get("economy") as { pools: { ap: { value: number; max: number } } }).pools.ap).toMatchObject({ value: 0, max: 4 });
+  });
+});
+
+describe("the world's tables", () => {
+  it("CR-CRT-01, CR-CRT-02, CR-ATK-03: a world RollTable flagged critical.crit.P replaces the built-in Puncture table on the card and in what is applied", async () => {
+    const source = JSON.parse(
+      readFileSync(join(ROOT, "packs", "_source", "critical-tables", "Puncture_Criticals_fRc3CritTableP00.json"), "utf8"),
+    ) as Dict & {
+      results: Dict[];
+    };
+    const row = source.results.find(
+      (r) => (r.flags as { fray: { severity: string } }).fray.severity === "E" && (r.range as number[])[0] === 1,
+    )!;
+    row.description = "The house rule: a clean wound that only stuns.";
+    (row.flags as { fray: Dict }).fray.effects = [{ type: "stun", rounds: 5 }];
+    const world = {
+      uuid: "RollTable.houseP",
+      name: "House Puncture Criticals",
+      getFlag: (scope: string, key: string) => (scope === "fray" ? (source.flags as { fray: Dict }).fray[key] : undefined),
+      toObject: () => structuredClone(source),
+    };
+    (stub.game as unknown as Dict).tables = [world];
+    const { kara, guard } = duel();
+    diceQueue.push(98, 37);
+    const { message } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: SWORD,
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    diceQueue.push(4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    expect(message.content).toContain("The house rule: a clean wound that only stuns.");
+    expect(message.content).toContain('data-uuid="RollTable.houseP"');
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    expect(vitalsOf(guard.actor)).toMatchObject({ hits: { value: 40 - 23 }, stun: 5, effects: [] });
+  });
+});

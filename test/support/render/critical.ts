@@ -1,0 +1,316 @@
+/**
+ * Render cases of Critical (templates/critical/ and the attack card's Critical sections), built by
+ * the same functions the sheets and the card use:
+ * - the character sheet of the Sword Fighter carrying a bleeding wound, a burn, an injury, a
+ *   penalty and a dying count-down, with its treatment buttons; the Pistol Guard's stat block;
+ * - the weapon and armor sheets;
+ * - the attack card of the duel example: Kara's open-ended cut read on the sword table (23EP),
+ *   its Puncture E critical rolled, applied, undone; the guard's fumble; a hits-only shot.
+ */
+import {
+  critical,
+  criticalCombatantFromActor,
+  criticalForcedCheck,
+  upkeep,
+  withVitals,
+  type CriticalCombatant,
+} from "../../../src/rules/critical/index.js";
+import { ScriptedRoller, type DiceRoller } from "../../../src/rules/core/dice/port.js";
+import type { AttackRequest } from "../../../src/rules/core/contract.js";
+import { attackMessageContext, type Localizer } from "../../../src/foundry/attack-card.js";
+import { attackTarget, storable } from "../../../src/foundry/logic/attack-state.js";
+import { withApplied, withDamage, withUndone, type TargetState } from "../../../src/foundry/logic/card.js";
+import { undoRecord } from "../../../src/foundry/logic/undo.js";
+import { criticalCardRules } from "../../../src/foundry/rulesets/critical/card.js";
+import { selfDisciplineContext } from "../../../src/foundry/rulesets/critical/self-discipline-view.js";
+import { upkeepContext } from "../../../src/foundry/rulesets/critical/upkeep-view.js";
+import {
+  criticalActorSheetContext,
+  criticalItemSheetContext,
+  CRITICAL_ITEM_TEMPLATE,
+} from "../../../src/foundry/rulesets/critical/sheet-context.js";
+import { itemSheetContext, type SheetI18n } from "../../../src/foundry/sheets/context.js";
+import { packDoc, type RenderCase } from "./contexts.js";
+
+const ACTOR = "templates/critical/actor.hbs";
+const ITEM = CRITICAL_ITEM_TEMPLATE.replace(/^systems\/fray\//, "");
+const OPTIONS = critical.defaults();
+
+type Raw = Record<string, unknown>;
+
+/** A compendium NPC of Critical as the core reads it, with an id. */
+function combatant(name: string, id: string, extra: Raw = {}): CriticalCombatant {
+  const doc = packDoc("critical-npcs", name);
+  return criticalCombatantFromActor({ ...(doc as never as Raw), _id: id, system: { ...(doc.system as Raw), ...extra } } as never);
+}
+
+/** One target of a Critical attack, resolved with scripted dice into the state the card stores. */
+async function attack(attacker: CriticalCombatant, target: CriticalCombatant, weaponId: string, dice: DiceRoller): Promise<TargetState> {
+  const request: AttackRequest = { attackerId: attacker.id, targetId: target.id, weaponId };
+  const who = { actorUuid: `Actor.${target.id}`, tokenUuid: `Scene.s.Token.${target.id}`, name: target.name };
+  return (await attackTarget(critical, who, request, attacker, target, dice, OPTIONS)).state;
+}
+
+/** A chat case of the Critical attack card. */
+function card(
+  id: string,
+  targets: TargetState[],
+  names: { attacker: string; weapon: string },
+  i18n: Localizer,
+  expect: RenderCase["expect"],
+): RenderCase {
+  const context = attackMessageContext(targets, names, i18n, criticalCardRules);
+  return {
+    id: `chat-critical-card-${id}`,
+    title: `Critical attack card: ${id}`,
+    kind: "chat",
+    classes: [],
+    width: 300,
+    height: 0,
+    templates: ["templates/chat/attack-card.hbs"],
+    context: context as unknown as Record<string, unknown>,
+    expect: [{ selector: ".fray-card.fray-attack", count: 1 }, { selector: 'button[data-action="fray-parry"]', count: 0 }, ...expect],
+  };
+}
+
+/** The Critical cases: sheets, item sheets, attack card phases. */
+export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer): Promise<RenderCase[]> {
+  const cases: RenderCase[] = [];
+  const fighter = packDoc("critical-npcs", "Sword Fighter");
+  const wounded = {
+    ...fighter,
+    _id: "kara",
+    name: "Kara Voss",
+    type: "character",
+    statuses: ["down"],
+    system: {
+      ...(fighter.system as Raw),
+      hits: { value: -4, max: 48 },
+      stun: 2,
+      effects: [
+        {
+          id: "bleed-1",
+          kind: "bleed",
+          rule: "CR-BLD-01",
+          label: "FRAY.Critical.Effect.bleed",
+          value: 5,
+          location: "weaponArm",
+          treated: ["staunch"],
+        },
+        { id: "burn-1", kind: "burn", rule: "CR-BLD-01", label: "FRAY.Critical.Effect.burn", value: 2, rounds: 3, location: "chest" },
+        {
+          id: "injury-1",
+          kind: "injury",
+          rule: "CR-CRT-02",
+          label: "The blade cuts the tendons of the leg.",
+          location: "leg",
+          stops: ["move"],
+        },
+        { id: "penalty-1", kind: "penalty", rule: "CR-CRT-02", label: "FRAY.Critical.Effect.penalty", value: -20, rounds: 2 },
+        { id: "dying-1", kind: "dying", rule: "CR-DTH-01", label: "FRAY.Critical.Effect.dying", rounds: 3 },
+      ],
+    },
+  };
+  cases.push({
+    id: "sheet-critical-character",
+    title: "Kara Voss",
+    kind: "sheet",
+    classes: ["fray", "sheet", "actor"],
+    width: 560,
+    height: 900,
+    templates: [ACTOR],
+    context: criticalActorSheetContext({
+      actor: wounded as never,
+      ruleset: "critical",
+      editable: true,
+      enrichedBiography: String((fighter.system as Raw).biography ?? ""),
+      i18n: sheetI18n,
+    }),
+    expect: [
+      { selector: 'input[name="system.hits.value"]', value: "-4" },
+      { selector: 'input[name="system.physique.ranks"]', count: 1 },
+      { selector: 'input[name="system.selfDiscipline"]', count: 1 },
+      { selector: '[data-action="attack"]', count: 2 },
+      { selector: ".fray-weapon", text: "OB +75" },
+      // Bleeding: staunch used; bandage, tourniquet, medical kit left. Burning: smother, drop and roll.
+      { selector: '[data-action="rulesetAction"][data-op="treat"]', count: 5 },
+      { selector: '[data-method="staunch"]', count: 0 },
+      { selector: ".fray-critical-dying", text: "Dying: 3 round(s) left CR-DTH-01" },
+      { selector: ".fray-critical-injuries", text: "The blade cuts the tendons of the leg." },
+      { selector: ".fray-critical-effects", text: "Penalty -20 (2 round(s) left)" },
+      { selector: 'prose-mirror[name="system.biography"]', count: 1 },
+    ],
+  });
+  const guard = packDoc("critical-npcs", "Pistol Guard");
+  cases.push({
+    id: "sheet-critical-npc",
+    title: guard.name,
+    kind: "sheet",
+    classes: ["fray", "sheet", "actor"],
+    width: 560,
+    height: 640,
+    templates: [ACTOR],
+    context: criticalActorSheetContext({
+      actor: guard as never,
+      ruleset: "critical",
+      editable: true,
+      enrichedBiography: "",
+      i18n: sheetI18n,
+    }),
+    expect: [
+      { selector: '[data-action="attack"]', count: 2 },
+      { selector: ".fray-empty", text: "No bleeding or burning wounds." },
+      { selector: 'prose-mirror[name="system.biography"]', count: 0 },
+    ],
+  });
+  for (const [id, pack, name] of [
+    ["weapon", "critical-weapons", "Arming Sword"],
+    ["armor", "critical-armor", "Ballistic Vest"],
+  ] as const) {
+    const doc = packDoc(pack, name);
+    const input = {
+      item: { ...doc, img: doc.img ?? null } as never,
+      ruleset: "critical" as const,
+      editable: true,
+      enrichedDescription: "",
+      i18n: sheetI18n,
+    };
+    cases.push({
+      id: `item-critical-${id}`,
+      title: doc.name,
+      kind: "sheet",
+      classes: ["fray", "sheet", "item"],
+      width: 560,
+      height: 640,
+      templates: [ITEM],
+      context: itemSheetContext(input, criticalItemSheetContext),
+      expect:
+        id === "weapon"
+          ? [
+              ...["weaponClass", "category", "skill", "bonus", "fumble"].map((f) => ({ selector: `[name="system.${f}"]`, count: 1 })),
+              { selector: 'select[name="system.weaponClass"]', value: "sword" },
+              { selector: ".fray-hint", text: "1:1 CR-PAR-02" },
+            ]
+          : [
+              ...["armorType", "defense", "maneuverPenalty", "equipped"].map((f) => ({ selector: `[name="system.${f}"]`, count: 1 })),
+              { selector: 'select[name="system.armorType"]', value: "ballistic" },
+            ],
+    });
+  }
+
+  const kara = combatant("Sword Fighter", "kara", { parry: { guard: 20 } });
+  const guardC = combatant("Pistol Guard", "guard");
+  const names = { attacker: "Kara Voss", weapon: "Arming Sword" };
+  const cut = await attack(kara, guardC, "fRc2SwordFtItm10", new ScriptedRoller([98, 37]));
+  const input = critical.input(cut.request, kara, guardC, OPTIONS);
+  const rolled = withDamage(cut, storable(await critical.rollDamage(cut.result, input, new ScriptedRoller([4]), OPTIONS)));
+  const report = storable(critical.applyDamage(guardC, rolled.damage!, OPTIONS));
+  const applied = withApplied(rolled, undoRecord(rolled.actorUuid, report, "gm", "s1"), report);
+  const undone = withUndone(applied);
+  const fumble = await attack(guardC, kara, "fRc2PistolGItm10", new ScriptedRoller([2]));
+  const shot = await attack(guardC, kara, "fRc2PistolGItm10", new ScriptedRoller([45]));
+  const guardNames = { attacker: "Pistol Guard", weapon: "Service Pistol" };
+  cases.push(
+    card("table", [cut], names, i18n, [
+      { selector: ".fray-ruleset-section.attack-table", text: "23EP" },
+      { selector: ".fray-ruleset-section.attack-table", text: "Open-ended roll: 98 + 37 = 135" },
+      { selector: ".fray-ruleset-section.attack-table", text: "185 is over 150: +3 to the critical roll" },
+      { selector: ".fray-result", text: "23 HITS, CRITICAL E PUNCTURE" },
+      { selector: 'button[data-action="fray-rollDamage"]', text: "Roll the critical" },
+      { selector: ".fray-damage", count: 0 },
+    ]),
+    card("critical", [rolled], names, i18n, [
+      { selector: ".fray-ruleset-section.critical h4", text: "Critical E Puncture" },
+      {
+        selector: '.fray-ruleset-section.critical a.content-link[data-uuid="Compendium.fray.critical-tables.RollTable.fRc3CritTableP00"]',
+        count: 1,
+      },
+      { selector: ".fray-ruleset-section.critical .fray-section-text", text: "A deep stab between the ribs." },
+      { selector: ".fray-ruleset-section.critical", text: "Bleeding 5 hits/round" },
+      { selector: 'button[data-action="fray-applyDamage"]', text: "Apply hits and critical" },
+    ]),
+    card("applied", [applied], names, i18n, [
+      { selector: ".fray-steps tbody tr", count: report.steps.length },
+      { selector: 'button[data-action="fray-undoDamage"]', count: 1 },
+    ]),
+    card("undone", [undone], names, i18n, [
+      { selector: ".fray-steps.undone", count: 1 },
+      { selector: 'button[data-action="fray-applyDamage"]', count: 1 },
+    ]),
+    card("fumble", [fumble], guardNames, i18n, [
+      { selector: ".fray-ruleset-section.fumble", text: "The fumble ends the attacker's round" },
+      { selector: ".fray-result", text: "FUMBLE" },
+      { selector: ".fray-card-buttons", count: 0 },
+    ]),
+    card("hits-only", [shot], guardNames, i18n, [
+      { selector: ".fray-result", text: "9 HITS" },
+      { selector: ".fray-ruleset-section.attack-table", text: "Result 9 CR-ATK-02" },
+      { selector: 'button[data-action="fray-rollDamage"]', text: "Take the hits" },
+    ]),
+  );
+  const flag = { actorUuid: "Actor.guard", name: "Pistol Guard", hits: -11, key: "m1-0" };
+  const sd = await criticalForcedCheck(
+    combatant("Pistol Guard", "guard", { hits: { value: -11, max: 40 } }),
+    { id: "selfDiscipline", label: "FRAY.Check.SelfDiscipline", rule: "CR-HIT-02", difficulty: 101 },
+    new ScriptedRoller([99]),
+    OPTIONS,
+  );
+  const result = {
+    formula: sd.check.roll.formula,
+    natural: sd.check.natural,
+    lines: sd.check.modifiers,
+    total: sd.check.total,
+    success: sd.success,
+  };
+  for (const [id, f] of [
+    ["prompt", flag],
+    ["result", { ...flag, result }],
+  ] as const) {
+    cases.push({
+      id: `chat-critical-self-discipline-${id}`,
+      title: `Self Discipline ${id}`,
+      kind: "chat",
+      classes: [],
+      width: 300,
+      height: 0,
+      templates: ["templates/critical/self-discipline.hbs"],
+      context: selfDisciplineContext(f, i18n) as unknown as Record<string, unknown>,
+      expect:
+        id === "prompt"
+          ? [{ selector: 'button[data-action="fray-selfDiscipline"]', text: "Roll Self Discipline" }]
+          : [
+              { selector: ".fray-check tr.fray-total", text: "Total 93 / 101" },
+              { selector: ".fray-result", text: "PISTOL GUARD FAILS AND FALLS UNCONSCIOUS" },
+              { selector: 'button[data-action="fray-selfDiscipline"]', count: 0 },
+            ],
+    });
+  }
+  const hurt = withVitals(guardC, report.after);
+  const tick = (await upkeep({ ...hurt, hits: { ...hurt.hits, value: 3 } }, new ScriptedRoller([40]))).report;
+  const entry = {
+    name: "Pistol Guard",
+    hits: { before: tick.before.hp!.value, after: tick.after.hp!.value, max: tick.after.hp!.max },
+    steps: tick.steps,
+    check: { ...tick.checks![0]!.check, needed: 101, success: tick.checks![0]!.success },
+    added: tick.added,
+    removed: tick.removed ?? [],
+  };
+  cases.push({
+    id: "chat-critical-upkeep",
+    title: "Critical upkeep",
+    kind: "chat",
+    classes: [],
+    width: 300,
+    height: 0,
+    templates: ["templates/critical/upkeep.hbs"],
+    context: upkeepContext(3, [entry], i18n) as unknown as Record<string, unknown>,
+    expect: [
+      { selector: ".fray-card-header h3", text: "Start of round 3: upkeep" },
+      { selector: ".fray-upkeep-entry h4", text: "Pistol Guard Hits -2/40" },
+      { selector: ".fray-lines tr", text: "CR-BLD-01" },
+      { selector: ".fray-upkeep-check tr.fray-total", text: "fails and falls unconscious" },
+      { selector: ".fray-upkeep-conditions", text: "+ Unconscious" },
+    ],
+  });
+  return cases;
+}
