@@ -239,6 +239,19 @@ export interface TargetCardContext extends AttackCardContext {
   applied: boolean;
   undone: boolean;
   buttons: CardButton[];
+  /** The checks the damage forced, as rolled (a Blackout test, HB-DMG-04). */
+  forced?: CardForced[];
+}
+
+/** A forced check as the card shows it: the check, the total needed, the outcome. */
+export interface CardForced {
+  label: string;
+  rule: string;
+  check: CardCheck;
+  needed: number;
+  success: boolean;
+  /** Localized outcome: passed, or the conditions it added. */
+  outcome: string;
 }
 
 /** The whole attack card: one section per target, and the language it was rendered in. */
@@ -298,6 +311,19 @@ export function targetCardContext(
       remaining: s.remaining,
       rule: s.rule,
     }));
+  }
+  if (t.forced?.length) {
+    context.forced = t.forced.map((f) => {
+      const added = f.report.added.map((c) => i18n.localize(`FRAY.Condition.${c}`));
+      return {
+        label: i18n.localize(f.forced.label),
+        rule: f.forced.rule,
+        check: cardCheck(f.check, i18n),
+        needed: f.needed,
+        success: f.success,
+        outcome: f.success ? i18n.localize("FRAY.Flow.Card.Passed") : [i18n.localize("FRAY.Flow.Card.Failed"), ...added].join(" · "),
+      };
+    });
   }
   if (t.applied) {
     context.vitals = vitalSummary(t.applied.after);

@@ -11,7 +11,7 @@ import { onRenderCombatTracker } from "../combat/tracker.js";
 import { QUERIES, registerQueries } from "../queries.js";
 import { registerQuench } from "../quench.js";
 import { takeAction } from "../round-actions.js";
-import { handleApplyQuery, handleCardUpdateQuery, handleUndoQuery, runCardAction } from "./actions.js";
+import { handleApplyQuery, handleCardUpdateQuery, handleForcedQuery, handleUndoQuery, runCardAction } from "./actions.js";
 import { onRenderChatMessageHTML } from "./hooks.js";
 import { FLOW_TEMPLATES } from "./templates.js";
 
@@ -24,6 +24,7 @@ export function registerPlayFlow(): void {
     [QUERIES.undoDamage]: handleUndoQuery,
     [QUERIES.cardUpdate]: handleCardUpdateQuery,
     [QUERIES.spend]: handleSpendQuery,
+    [QUERIES.forcedCheck]: handleForcedQuery,
   });
   // Hook names and signatures of v13 that the typings do not all know yet.
   const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;

@@ -11,9 +11,9 @@
  * - `applied`: damage was applied; it may be undone (back to `damage`).
  */
 import { FrayError } from "../../rules/core/errors.js";
-import type { AttackRequest } from "../../rules/core/contract.js";
+import type { AttackRequest, ForcedCheckResult } from "../../rules/core/contract.js";
 import type { AttackOdds, AttackResult, DamagePacket } from "../../rules/core/ruleset.js";
-import type { DamageReport, VitalState } from "../../rules/core/types.js";
+import type { DamageReport, ForcedCheck, VitalState } from "../../rules/core/types.js";
 import type { UndoRecord } from "./undo.js";
 
 /** A reaction the core offers against an attack, as the card keeps it for its buttons. */
@@ -59,16 +59,18 @@ export interface TargetState {
   applied?: UndoRecord;
   /** The target was undone at least once. */
   undone?: boolean;
+  /** The checks the applied damage forced (`report.forced`) as rolled so far, in order (HB-DMG-04). */
+  forced?: ForcedCheckResult[];
 }
 
 /** A target's phase. */
 export type TargetPhase = "missed" | "hit" | "stopped" | "damage" | "applied";
 
 /** The buttons of a target's row on the card. */
-export type CardAction = "parry" | "dodge" | "noReaction" | "rollDamage" | "applyDamage" | "undoDamage";
+export type CardAction = "parry" | "dodge" | "noReaction" | "rollDamage" | "applyDamage" | "forcedCheck" | "undoDamage";
 
 /** Every card action, in the order the card shows them. */
-export const CARD_ACTIONS: readonly CardAction[] = ["parry", "dodge", "noReaction", "rollDamage", "applyDamage", "undoDamage"];
+export const CARD_ACTIONS: readonly CardAction[] = ["parry", "dodge", "noReaction", "rollDamage", "applyDamage", "forcedCheck", "undoDamage"];
 
 /** The phase of a target from its state. */
 export function targetPhase(t: TargetState): TargetPhase {
@@ -114,6 +116,7 @@ const LABELS: Record<CardAction, string> = {
   noReaction: "FRAY.Flow.Button.noReaction",
   rollDamage: "FRAY.Flow.Button.rollDamage",
   applyDamage: "FRAY.Flow.Button.applyDamage",
+  forcedCheck: "FRAY.Flow.Button.forcedCheck",
   undoDamage: "FRAY.Flow.Button.undoDamage",
 };
 
@@ -123,6 +126,7 @@ const RULES: Record<CardAction, string> = {
   noReaction: "UD-REA-01",
   rollDamage: "UD-DMG-01",
   applyDamage: "UD-DMG-02",
+  forcedCheck: "",
   undoDamage: "UD-DMG-02",
 };
 
@@ -133,6 +137,7 @@ const PHASE_OF: Record<CardAction, TargetPhase> = {
   noReaction: "hit",
   rollDamage: "hit",
   applyDamage: "damage",
+  forcedCheck: "applied",
   undoDamage: "applied",
 };
 
@@ -153,15 +158,26 @@ export function mayPress(action: CardAction, viewer: Viewer): boolean {
       return viewer.ownsAttacker;
     case "applyDamage":
       return viewer.ownsAttacker || viewer.ownsTarget;
+    case "forcedCheck":
     case "undoDamage":
       return viewer.ownsTarget;
   }
+}
+
+/**
+ * The next check the applied damage forced that is not rolled yet (a Blackout test, HB-DMG-04),
+ * or `undefined` when none is left.
+ */
+export function pendingForced(t: TargetState): ForcedCheck | undefined {
+  if (!t.applied) return undefined;
+  return t.report?.forced?.[t.forced?.length ?? 0];
 }
 
 /** Whether the action fits the target's phase (and a reaction was not made or declined yet). */
 export function phaseAllows(action: CardAction, t: TargetState): boolean {
   if (targetPhase(t) !== PHASE_OF[action]) return false;
   if ((action === "parry" || action === "dodge" || action === "noReaction") && (t.result.reaction || t.reactionDeclined)) return false;
+  if (action === "forcedCheck" && !pendingForced(t)) return false;
   return true;
 }
 
@@ -183,7 +199,8 @@ export function buttonsFor(t: TargetState, viewer: Viewer, flags: CardContextFla
         reason = option.reason;
       }
     }
-    return { action, label: LABELS[action], visible, disabled, reason, rule: RULES[action] };
+    const rule = action === "forcedCheck" ? (pendingForced(t)?.rule ?? "") : RULES[action];
+    return { action, label: LABELS[action], visible, disabled, reason, rule };
   });
 }
 
@@ -225,10 +242,19 @@ export function withApplied(t: TargetState, record: UndoRecord, report: DamageRe
   return { ...t, applied: record, report };
 }
 
-/** The target after its applied damage was undone: back to `damage`, ready to apply again. */
+/** The target after a forced check of its applied damage was rolled (HB-DMG-04). */
+export function withForced(t: TargetState, result: ForcedCheckResult): TargetState {
+  assertAllowed("forcedCheck", t);
+  return { ...t, forced: [...(t.forced ?? []), result] };
+}
+
+/**
+ * The target after its applied damage was undone: back to `damage`, ready to apply again; the
+ * forced checks it called for go with it.
+ */
 export function withUndone(t: TargetState): TargetState {
   assertAllowed("undoDamage", t);
-  const { applied: _applied, ...rest } = t;
+  const { applied: _applied, forced: _forced, ...rest } = t;
   return { ...rest, undone: true };
 }
 

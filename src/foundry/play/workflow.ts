@@ -31,6 +31,7 @@ import { decideAction } from "../logic/round-actions.js";
 import { measureMetres } from "../measure.js";
 import { error } from "../notify.js";
 import { activeBinding, type RulesetBinding } from "../registry.js";
+import { cardRulesOf } from "./card-rules.js";
 import { optionValues } from "../settings.js";
 import { callHook, callHookAll, HOOKS } from "./hooks.js";
 
@@ -272,7 +273,8 @@ export class AttackWorkflow {
     if (t.distanceMetres !== undefined) request.distanceMetres = t.distanceMetres;
     if (c.situation[t.id]) request.situation = c.situation[t.id];
     if (c.reaction) request.reaction = c.reaction;
-    return request;
+    const turn = cardRulesOf(this.binding.id).turnRequest;
+    return turn ? turn(request, { actorUuid: t.actorUuid, tokenUuid: t.tokenUuid }) : request;
   }
 
   /**
