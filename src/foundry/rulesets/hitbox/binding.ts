@@ -1,10 +1,12 @@
 /**
- * Hitbox in Foundry so far: the rules core's `hitbox`, its data models and source translation,
- * and the generic sheet. Ranges are in feet (HB-MOD-01), so its scenes measure in feet; the
- * core's movement bands are in metres either way (HB-ACT-02). Not playable in Foundry yet.
+ * Hitbox in Foundry: the rules core's `hitbox`, its data models and source translation, the
+ * attack card's own steps (a dodge or parry on the card that stands for the turn, armor on the
+ * items, HB-ATK-03, HB-DMG-01) and the sheets. Ranges are in feet (HB-MOD-01), so its scenes
+ * measure in feet; the core's movement bands are in metres either way (HB-ACT-02).
  */
 import { hitbox } from "../../../rules/hitbox/index.js";
 import { hitboxArmorFromItem, hitboxCombatantFromActor, hitboxWeaponFromItem, type HitboxCombatant } from "../../../rules/hitbox/model.js";
+import { hitboxCardRules } from "./card.js";
 import { HitboxActorData, HitboxArmorData, HitboxNpcData, HitboxWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { GENERIC_SHEET_PARTS, GENERIC_TEMPLATES } from "../generic.js";
@@ -13,7 +15,7 @@ import { GENERIC_SHEET_PARTS, GENERIC_TEMPLATES } from "../generic.js";
 export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
   id: "hitbox",
   ruleset: hitbox as RulesetBinding<HitboxCombatant>["ruleset"],
-  implemented: false,
+  implemented: true,
   models: { character: HitboxActorData, npc: HitboxNpcData, weapon: HitboxWeaponData, armor: HitboxArmorData },
   combatantFromActor: (actor, overrides) => hitboxCombatantFromActor(actor, overrides),
   weaponFromItem: hitboxWeaponFromItem,
@@ -21,4 +23,5 @@ export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
   sheetParts: GENERIC_SHEET_PARTS,
   templates: GENERIC_TEMPLATES,
   movementUnits: { units: "ft", metresPerUnit: 0.3048, gridDistance: 5 },
+  cardRules: hitboxCardRules,
 };
