@@ -149,7 +149,8 @@ function cardCheck(check: AttackResult["check"], i18n: Localizer): CardCheck {
  */
 export function attackCardContext(result: AttackResult, names: CardNames, i18n: Localizer, odds?: AttackOdds): AttackCardContext {
   const { plan } = result;
-  const reactionStopped = result.hit && !result.lands;
+  // A reaction that stopped the attack: after a hit (UD-REA-03), or by becoming the difficulty (HB-ATK-03).
+  const reactionStopped = !result.lands && (result.hit || Boolean(result.reaction?.success));
   const outcome = result.lands ? "hit" : reactionStopped ? "stopped" : "miss";
   const outcomeLabel = result.lands
     ? i18n.localize("FRAY.Chat.Hit")

@@ -8,7 +8,7 @@
  * Each ruleset registers from its own folder, `src/foundry/rulesets/<id>/binding.ts`.
  */
 import type { ActionDef } from "../rules/core/contract.js";
-import type { ActionCost } from "../rules/core/economy.js";
+import type { ActionCost, Economy } from "../rules/core/economy.js";
 import type { Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
@@ -113,6 +113,11 @@ export interface RulesetBinding<C = unknown> {
    * row, UD-ACT-02); absent when such views offer none.
    */
   standingActions?(options: RulesetOptions): ActionDef[];
+  /**
+   * True when an attack costs nothing more in the round as it stands (Hitbox HB-MOD-03: a further
+   * shot of a turn whose action already went to shooting); absent when every attack pays.
+   */
+  furtherAttackFree?(economy: Economy): boolean;
   /** The core's weapon of an item source, where the ruleset reads items one by one. */
   weaponFromItem?(item: ItemSource): unknown;
   /** The core's armor of an item source, where the ruleset reads items one by one. */

@@ -253,6 +253,7 @@ export class AttackWorkflow {
   pay(): boolean {
     this.stage = "pay";
     this.combatant = this.request.free ? undefined : combatantFor(this.request.actor, this.token?.id);
+    if (this.combatant && this.binding.furtherAttackFree?.(economyOf(this.combatant))) this.combatant = undefined;
     const decision = decideAction("attack", this.combatant ? economyOf(this.combatant) : undefined);
     if (!decision.ok) {
       error(decision.key, { actor: this.request.actor.name ?? "", slot: `FRAY.Slot.${decision.short}` });

@@ -18,6 +18,8 @@ export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
   implemented: true,
   models: { character: HitboxActorData, npc: HitboxNpcData, weapon: HitboxWeaponData, armor: HitboxArmorData },
   combatantFromActor: (actor, overrides) => hitboxCombatantFromActor(actor, overrides),
+  // HB-MOD-03: once the turn's action is spent, a further shot of the same turn costs nothing more.
+  furtherAttackFree: (economy) => (economy.slots.action?.used ?? 0) >= 1,
   weaponFromItem: hitboxWeaponFromItem,
   armorFromItem: hitboxArmorFromItem,
   sheetParts: GENERIC_SHEET_PARTS,
