@@ -33,6 +33,7 @@ import {
   systemCss,
   type RenderCase,
 } from "./support/render/contexts.js";
+import { hitboxCases } from "./support/render/hitbox.js";
 import { chatPage, DIALOG_FOOTER, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -86,6 +87,7 @@ beforeAll(async () => {
     ...attackDialogCases(i18n),
     freeAttackCase(),
     await initiativeCase(i18n),
+    ...(await hitboxCases(sheetI18n, i18n)),
   );
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -194,5 +196,6 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
       }
     }
     expect(problems).toEqual([]);
-  }, 120_000);
+    // Every case opens its own page; on a busy machine the whole set needs more than two minutes.
+  }, 300_000);
 });

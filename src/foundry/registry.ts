@@ -118,6 +118,13 @@ export interface RulesetBinding<C = unknown> {
    * shot of a turn whose action already went to shooting); absent when every attack pays.
    */
   furtherAttackFree?(economy: Economy): boolean;
+  /**
+   * Writes what the start of a new round does to one combatant's actor beyond its economy
+   * (Hitbox: whoever dropped to dodge now lies prone, the count of turns in shock, HB-ACT-04,
+   * HB-DMG-04), from the core's `startRound`; called by the GM's client as the round advances.
+   * Absent when the round's start changes nothing on the actor.
+   */
+  startRoundOn?(actor: unknown, round: number, options: RulesetOptions): Promise<void>;
   /** The core's weapon of an item source, where the ruleset reads items one by one. */
   weaponFromItem?(item: ItemSource): unknown;
   /** The core's armor of an item source, where the ruleset reads items one by one. */
@@ -129,6 +136,13 @@ export interface RulesetBinding<C = unknown> {
    * when the ruleset shows the generic stat view.
    */
   readonly sheetContext?: ActorContextBuilder;
+  /**
+   * Templates of this ruleset's own actor sheet parts, by part id, for parts that are not the
+   * shared `templates/actor/<part>.hbs` (Hitbox's `templates/hitbox/`); absent when it has none.
+   */
+  readonly sheetTemplates?: Readonly<Record<string, string>>;
+  /** The weapon and armor sheets' template, when the ruleset has its own; absent for the shared one. */
+  readonly itemSheetTemplate?: string;
   /** The weapon and armor sheets' context for this ruleset; absent for the generic view. */
   readonly itemSheetContext?: ItemContextBuilder;
   /**

@@ -102,7 +102,7 @@ function actor(source: { _id: string; name: string; type: string; system: Dict; 
     },
     async updateEmbeddedDocuments(_type: string, rows: { _id: string }[]) {
       for (const row of rows) {
-        const item = (src.items as Dict[]).find((i) => i._id === row._id);
+        const item = (src.items as unknown as Dict[]).find((i) => i._id === row._id);
         if (item) for (const [k, v] of Object.entries(row)) if (k !== "_id") mergePath(item, k, v);
       }
       return rows;
@@ -156,7 +156,7 @@ function world() {
 }
 
 type Hitboxes = Record<string, { value: number; max: number }>;
-const boxes = (a: { system: unknown }) => (a.system as { hitboxes: Hitboxes }).hitboxes;
+const boxes = (a: unknown) => ((a as { system: unknown }).system as { hitboxes: Hitboxes }).hitboxes;
 
 function api(): FrayApi {
   return stub.game.fray as FrayApi;
@@ -231,7 +231,7 @@ beforeEach(async () => {
 
 describe("a Hitbox world", () => {
   it("HB-RND-01: raises no 'not implemented' warning and plays its attack card", () => {
-    expect(stub.ui.notifications.messages.filter((m) => m.level === "warning")).toEqual([]);
+    expect(stub.ui.notifications.messages.filter((m) => m.level === "warn")).toEqual([]);
     const fray = stub.game.fray as { binding: { id: string; implemented: boolean } };
     expect(fray.binding).toMatchObject({ id: "hitbox", implemented: true });
   });

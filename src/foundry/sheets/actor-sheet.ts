@@ -85,7 +85,8 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     const resolved = parent ? parent.call(this, options) : options;
     const document = options.document as { type?: string } | undefined;
     const position = resolved.position as { width?: number; height?: number } | undefined;
-    if (position && (document?.type === "npc" || activeRuleset() !== "ud10")) Object.assign(position, FrayActorSheet.NPC_POSITION);
+    // A character of a ruleset with its own sheet (UD10, Hitbox) opens at the full size; the generic view compact.
+    if (position && (document?.type === "npc" || !activeBinding().sheetContext)) Object.assign(position, FrayActorSheet.NPC_POSITION);
     return resolved;
   }
 
@@ -95,8 +96,15 @@ export class FrayActorSheet extends HandlebarsActorSheet {
       HandlebarsActorSheet.prototype as unknown as { _configureRenderParts?: (o: SheetRenderOptions) => Record<string, SheetPart> }
     )._configureRenderParts;
     const all = parent ? parent.call(this, options) : { ...FrayActorSheet.PARTS };
+    const own = activeBinding().sheetTemplates ?? {};
+    for (const [id, template] of Object.entries(own)) all[id] = { template, scrollable: [""] };
     const keep = new Set<string>(
-      actorParts(this.document.type, activeBinding().sheetContext ? activeBinding().sheetParts : undefined, this.#core()?.foreign),
+      actorParts(
+        this.document.type,
+        activeBinding().sheetContext ? activeBinding().sheetParts : undefined,
+        this.#core()?.foreign,
+        Object.keys(own),
+      ),
     );
     return Object.fromEntries(Object.entries(all).filter(([id]) => keep.has(id)));
   }

@@ -43,11 +43,12 @@ export interface SheetParts {
  * for an actor of another ruleset or a ruleset without parts of its own.
  * @param parts the world ruleset's `binding.sheetParts`.
  * @param foreignRuleset the ruleset the actor belongs to when it is not the world's.
+ * @param ownParts part ids with the ruleset's own templates (`binding.sheetTemplates`).
  */
-export function actorParts(type: string, parts: SheetParts | undefined, foreignRuleset?: string): ActorPart[] {
+export function actorParts(type: string, parts: SheetParts | undefined, foreignRuleset?: string, ownParts: readonly string[] = []): ActorPart[] {
   const own = parts?.[type === "npc" ? "npc" : "character"] ?? [];
   if (foreignRuleset || !own.length) return ["generic"];
-  return own.filter((p): p is ActorPart => (ACTOR_PARTS as readonly string[]).includes(p));
+  return own.filter((p): p is ActorPart => (ACTOR_PARTS as readonly string[]).includes(p) || ownParts.includes(p));
 }
 
 /** The rules core's ruleset of each id, for what a sheet lists without the registry (conditions). */

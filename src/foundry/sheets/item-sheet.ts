@@ -37,6 +37,18 @@ export class FrayItemSheet extends HandlebarsItemSheet {
     body: { template: TEMPLATES.itemSheet, scrollable: [""] },
   };
 
+  /** The world ruleset's own weapon and armor template, when its binding has one (`itemSheetTemplate`). */
+  _configureRenderParts(options: SheetRenderOptions): Record<string, { template: string; scrollable?: string[] }> {
+    const parent = (
+      HandlebarsItemSheet.prototype as unknown as {
+        _configureRenderParts?: (o: SheetRenderOptions) => Record<string, { template: string; scrollable?: string[] }>;
+      }
+    )._configureRenderParts;
+    const parts = parent ? parent.call(this, options) : { ...FrayItemSheet.PARTS };
+    const template = activeBinding().itemSheetTemplate;
+    return template ? { ...parts, body: { template, scrollable: [""] } } : parts;
+  }
+
   override async _prepareContext(options: SheetRenderOptions): Promise<Record<string, unknown>> {
     const base = await super._prepareContext(options);
     const item = this.document;

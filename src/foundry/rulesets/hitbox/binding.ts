@@ -6,10 +6,19 @@
  */
 import { hitbox } from "../../../rules/hitbox/index.js";
 import { hitboxArmorFromItem, hitboxCombatantFromActor, hitboxWeaponFromItem, type HitboxCombatant } from "../../../rules/hitbox/model.js";
+import { SYSTEM_PATH } from "../../config.js";
 import { hitboxCardRules } from "./card.js";
 import { HitboxActorData, HitboxArmorData, HitboxNpcData, HitboxWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
-import { GENERIC_SHEET_PARTS, GENERIC_TEMPLATES } from "../generic.js";
+import { hitboxStartRoundOn } from "./round.js";
+import { hitboxRollSkill } from "./sheet-actions.js";
+import {
+  HITBOX_ITEM_TEMPLATE,
+  HITBOX_SHEET_PARTS,
+  HITBOX_SHEET_TEMPLATES,
+  hitboxActorSheetContext,
+  hitboxItemSheetContext,
+} from "./sheet-context.js";
 
 /** The Hitbox binding. */
 export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
@@ -20,10 +29,20 @@ export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
   combatantFromActor: (actor, overrides) => hitboxCombatantFromActor(actor, overrides),
   // HB-MOD-03: once the turn's action is spent, a further shot of the same turn costs nothing more.
   furtherAttackFree: (economy) => (economy.slots.action?.used ?? 0) >= 1,
+  startRoundOn: hitboxStartRoundOn,
   weaponFromItem: hitboxWeaponFromItem,
   armorFromItem: hitboxArmorFromItem,
-  sheetParts: GENERIC_SHEET_PARTS,
-  templates: GENERIC_TEMPLATES,
+  sheetParts: HITBOX_SHEET_PARTS,
+  sheetTemplates: HITBOX_SHEET_TEMPLATES,
+  sheetContext: hitboxActorSheetContext,
+  itemSheetTemplate: HITBOX_ITEM_TEMPLATE,
+  itemSheetContext: hitboxItemSheetContext,
+  rollSkill: hitboxRollSkill,
+  templates: [
+    ...Object.values(HITBOX_SHEET_TEMPLATES),
+    HITBOX_ITEM_TEMPLATE,
+    ...["tabs", "conditions", "biography"].map((p) => `${SYSTEM_PATH}/templates/actor/${p}.hbs`),
+  ],
   movementUnits: { units: "ft", metresPerUnit: 0.3048, gridDistance: 5 },
   cardRules: hitboxCardRules,
 };
