@@ -207,6 +207,8 @@ export interface CardDamage {
   dice: CardDie[];
   location?: string;
   penetration: number;
+  /** Rule ID of the damage: the packet's first step's, else UD-DMG-01. */
+  rule: string;
 }
 
 /** One step of an application as the card shows it (UD-DMG-02 to UD-DMG-05). */
@@ -233,8 +235,8 @@ export interface TargetCardContext extends AttackCardContext {
   phase: TargetPhase;
   damage?: CardDamage;
   steps?: CardStep[];
-  /** HP and EP after the application, `value/max`. */
-  vitals?: { hp?: string; ep?: string };
+  /** HP and EP after the application, `value/max`; the hitboxes it changed (Hitbox). */
+  vitals?: { hp?: string; ep?: string; hitboxes?: string };
   /** Conditions the application added, localized. */
   added?: string[];
   applied: boolean;
@@ -302,6 +304,7 @@ export function targetCardContext(
       dice: cardDice(p.roll),
       location: location ? i18n.localize(location) : undefined,
       penetration: p.penetration ?? 0,
+      rule: p.steps?.[0]?.rule ?? "UD-DMG-01",
     };
   }
   const steps = t.report?.steps ?? t.applied?.steps;
@@ -328,6 +331,10 @@ export function targetCardContext(
   }
   if (t.applied) {
     context.vitals = vitalSummary(t.applied.after);
+    // Hitboxes the application changed (HB-DMG-01), `Head 1/2`.
+    const before = t.applied.before.hitboxes ?? {};
+    const changed = Object.entries(t.applied.after.hitboxes ?? {}).filter(([id, tr]) => before[id]?.value !== tr.value);
+    if (changed.length) context.vitals.hitboxes = changed.map(([id, tr]) => `${i18n.localize(`FRAY.Hitbox.${id}`)} ${tr.value}/${tr.max}`).join(", ");
     context.added = t.applied.added.map((c) => i18n.localize(`FRAY.Condition.${c}`));
   }
   return context;

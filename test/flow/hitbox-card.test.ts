@@ -359,6 +359,24 @@ describe("the seed's example, card by card (seed 002, examples/hitbox-zeven.yaml
   });
 });
 
+describe("the turn's start", () => {
+  it("HB-ACT-04, HB-RND-01: whoever dropped to dodge lies prone when the next turn starts; the shock count runs (HB-DMG-04)", async () => {
+    const { guard } = world();
+    guard.actor.statuses.add("goingProne");
+    const binding = (stub.game.fray as { registry: { get(id: string): { startRoundOn?(a: unknown, r: number, o: Dict): Promise<void> } } }).registry.get(
+      "hitbox",
+    )!;
+    await binding.startRoundOn!(guard.actor, 2, { hitboxShockTurns: 2 });
+    expect([...guard.actor.statuses].sort()).toEqual(["prone"]);
+    guard.actor.statuses.add("shock");
+    await binding.startRoundOn!(guard.actor, 3, { hitboxShockTurns: 2 });
+    expect((guard.actor.system as { shockTurnsLeft?: number }).shockTurnsLeft).toBe(1);
+    await binding.startRoundOn!(guard.actor, 4, { hitboxShockTurns: 2 });
+    await binding.startRoundOn!(guard.actor, 5, { hitboxShockTurns: 2 });
+    expect(guard.actor.statuses.has("dead")).toBe(true);
+  });
+});
+
 describe("the card's own steps", () => {
   it("HB-DMG-01: ablative armor is used up on the armor item first, and undo gives the point back", async () => {
     const { zeven, guard, zevenToken, guardToken } = world();

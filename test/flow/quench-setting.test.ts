@@ -35,6 +35,6 @@ describe("Quench batches in the release build", () => {
   it("register every batch with Quench when the setting is on", () => {
     const keys: string[] = [];
     stub.Hooks.callAll("quenchReady", { registerBatch: (key: string) => keys.push(key) });
-    expect(keys.sort()).toEqual(["fray.authority", "fray.round", "fray.services", "fray.ud10.attack-flow"]);
+    expect(keys.sort()).toEqual(["fray.authority", "fray.hitbox.attack-flow", "fray.round", "fray.services", "fray.ud10.attack-flow"]);
   });
 });

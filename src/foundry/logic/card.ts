@@ -258,10 +258,14 @@ export function withUndone(t: TargetState): TargetState {
   return { ...rest, undone: true };
 }
 
-/** The vital state of a target as the card shows it after applying (HP, EP, conditions added). */
+/**
+ * The vital state of a target as the card shows it after applying (HP, EP, conditions added); a
+ * track with no maximum is one the ruleset does not have (Hitbox keeps hitboxes instead) and is
+ * left out.
+ */
 export function vitalSummary(state: VitalState): { hp?: string; ep?: string } {
   return {
-    hp: state.hp ? `${state.hp.value}/${state.hp.max}` : undefined,
-    ep: state.ep ? `${state.ep.value}/${state.ep.max}` : undefined,
+    hp: state.hp && state.hp.max > 0 ? `${state.hp.value}/${state.hp.max}` : undefined,
+    ep: state.ep && state.ep.max > 0 ? `${state.ep.value}/${state.ep.max}` : undefined,
   };
 }

@@ -3,7 +3,7 @@
  * sheets, chat cards and dialogs use, from the compendium sources and real UD10 results rolled
  * with scripted dice.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DiceRoller } from "../../../src/rules/core/dice/port.js";
 import { ScriptedRoller } from "../../../src/rules/core/dice/port.js";
@@ -288,7 +288,13 @@ export function itemCases(i18n: SheetI18n): RenderCase[] {
 
 /** The system stylesheet. */
 export function systemCss(): string {
-  return readFileSync(join(ROOT, "styles", "fray.css"), "utf8");
+  // The build concatenates every stylesheet under styles/, as here.
+  const dir = join(ROOT, "styles");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".css"))
+    .sort()
+    .map((f) => readFileSync(join(dir, f), "utf8"))
+    .join("\n");
 }
 
 /* -------------------------------------------------------------------------------------------- */

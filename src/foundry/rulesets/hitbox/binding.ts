@@ -10,6 +10,7 @@ import { SYSTEM_PATH } from "../../config.js";
 import { hitboxCardRules } from "./card.js";
 import { HitboxActorData, HitboxArmorData, HitboxNpcData, HitboxWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
+import { registerHitboxQuench } from "./quench.js";
 import { hitboxStartRoundOn } from "./round.js";
 import { hitboxRollSkill } from "./sheet-actions.js";
 import {
@@ -45,4 +46,5 @@ export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
   ],
   movementUnits: { units: "ft", metresPerUnit: 0.3048, gridDistance: 5 },
   cardRules: hitboxCardRules,
+  registerQuench: registerHitboxQuench,
 };
