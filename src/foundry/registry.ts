@@ -125,6 +125,11 @@ export interface RulesetBinding<C = unknown> {
    * Absent when the round's start changes nothing on the actor.
    */
   startRoundOn?(actor: unknown, round: number, options: RulesetOptions): Promise<void>;
+  /**
+   * Rounds before an effect started in play acts when its starter gives no delay (Hitbox
+   * HB-RND-02: durations in turns start the turn after they begin); absent for none.
+   */
+  readonly effectDelayRounds?: number;
   /** The core's weapon of an item source, where the ruleset reads items one by one. */
   weaponFromItem?(item: ItemSource): unknown;
   /** The core's armor of an item source, where the ruleset reads items one by one. */

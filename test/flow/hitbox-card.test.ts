@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TargetState } from "../../src/foundry/logic/card.js";
+import { BEYOND_COLOUR, bandColourAt } from "../../src/foundry/logic/ruler.js";
 import {
   ROOT,
   StubChatMessage,
@@ -42,6 +43,17 @@ interface Message {
 interface FrayApi {
   rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
   flow: { runCardAction(message: Message, index: number, action: string): Promise<void> };
+}
+
+/** A base TokenRuler: white segments. */
+class BaseRuler {
+  constructor(readonly token: unknown) {}
+  _getSegmentStyle(_waypoint?: unknown) {
+    return { width: 4, color: 0xffffff };
+  }
+  _getGridHighlightStyle(_waypoint?: unknown, _offset?: unknown) {
+    return { color: 0xffffff, alpha: 0.5 };
+  }
 }
 
 const messages: Message[] = [];
@@ -186,7 +198,7 @@ beforeAll(async () => {
     fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
     randomID: () => Math.random().toString(36).slice(2, 12),
   };
-  foundry.canvas = { placeables: { tokens: { TokenRuler: class {} } } };
+  foundry.canvas = { placeables: { tokens: { TokenRuler: BaseRuler } } };
   // A Hitbox scene: 5 ft squares (the binding's grid default).
   stub.canvas = stubCanvas(100, 5, "ft");
   g.canvas = stub.canvas;
@@ -238,7 +250,7 @@ describe("a Hitbox world", () => {
 });
 
 describe("the seed's example, card by card (seed 002, examples/hitbox-zeven.yaml)", () => {
-  it("HB-ATK-01, HB-ATK-02, HB-ATK-03, HB-ATK-04, HB-MOD-01, HB-MOD-02, HB-MOD-03, HB-MOD-04, HB-LOC-01, HB-LOC-02, HB-DMG-01, HB-DMG-03, HB-DMG-04, HB-ACT-04: both turns with the seed's numbers", async () => {
+  it("HB-ATK-01, HB-ATK-02, HB-ATK-03, HB-ATK-04, HB-MOD-01, HB-MOD-02, HB-MOD-03, HB-MOD-04, HB-LOC-01, HB-LOC-02, HB-DMG-01, HB-DMG-03, HB-DMG-04, HB-ACT-01, HB-ACT-04: both turns with the seed's numbers", async () => {
     await stub.game.settings.set("fray", "hitbox-hitboxReactionTies", "defender");
     const { zeven, guard, zevenToken, guardToken } = world();
     const { combat } = startCombat([
@@ -302,7 +314,8 @@ describe("the seed's example, card by card (seed 002, examples/hitbox-zeven.yaml
     expect(t2().reactions.find((r) => r.id === "dodge")).toMatchObject({ available: false, reason: "FRAY.Reason.HitboxProne" });
     expect(t2().result.location).toMatchObject({ id: "head", roll: { total: 10 } });
 
-    // The guard fires twice at Zeven (HB-MOD-03: -2 on each shot): 8 + 3 + 0 - 2 + 1 = 10.
+    // HB-ACT-01: the same step: the guard fires before Zeven's hit takes effect (applied below),
+    // twice at Zeven (HB-MOD-03: -2 on each shot): 8 + 3 + 0 - 2 + 1 = 10.
     diceQueue.push(4, 4, 1, 3); // attack 4 + 4; regular table 1 + 3 = 4: left arm
     const m3 = (await api().rollAttack({
       actor: guard.actor,
@@ -374,6 +387,52 @@ describe("the turn's start", () => {
     await binding.startRoundOn!(guard.actor, 4, { hitboxShockTurns: 2 });
     await binding.startRoundOn!(guard.actor, 5, { hitboxShockTurns: 2 });
     expect(guard.actor.statuses.has("dead")).toBe(true);
+  });
+});
+
+describe("movement, quick actions and durations", () => {
+  it("HB-ACT-02: the ruler colours walk 10 ft (action kept), 20 ft and run 40 ft in feet; a full leg stops walking and running", () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const Ruler = (stub.CONFIG as unknown as { Token: { rulerClass: new (t: unknown) => BaseRuler } }).Token.rulerClass;
+    const colourAt = (token: unknown, feet: number) => new Ruler(token)._getSegmentStyle({ measurement: { cost: feet } }).color;
+    expect([10, 20, 40, 45].map((ft) => colourAt(zevenToken, ft))).toEqual([bandColourAt(0), bandColourAt(1), bandColourAt(2), BEYOND_COLOUR]);
+    (guard.source.system as { hitboxes: Hitboxes }).hitboxes.leftLeg = { value: 0, max: 2 };
+    expect(colourAt(guardToken, 5)).toBe(BEYOND_COLOUR);
+    expect(zeven.actor.name).toBe("Zeven");
+  });
+
+  it("HB-ACT-02: a new scene in a Hitbox world gets 5 ft squares unless its creator gives a grid", () => {
+    const made: Dict[] = [];
+    const scene = (data: Dict) => ({ updateSource: (c: Dict) => made.push(c), data });
+    stub.Hooks.callAll("preCreateScene", scene({}), {}, {}, "gm");
+    stub.Hooks.callAll("preCreateScene", scene({}), { grid: { distance: 1, units: "m" } }, {}, "gm");
+    expect(made).toEqual([{ grid: { distance: 5, units: "ft" } }]);
+  });
+
+  it("HB-ACT-03, HB-ACT-04: quick actions spend no action; going prone marks the combatant for the turn, and the attack is still possible", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const { flags } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    const flow = api().flow as unknown as { takeAction(actor: unknown, id: string, o: Dict): Promise<{ ok: boolean }> };
+    for (const id of ["communicate", "draw", "prone"]) expect((await flow.takeAction(zeven.actor, id, { tokenId: zevenToken.id })).ok, id).toBe(true);
+    expect(zeven.actor.statuses.has("goingProne")).toBe(true);
+    const economy = flags.get(`c-${zevenToken.id}.economy`) as { slots: Record<string, { used: number }> };
+    expect(economy.slots.action?.used ?? 0).toBe(0);
+    diceQueue.push(4, 4, 4, 4);
+    const outcome = await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken });
+    expect(outcome?.message).toBeDefined();
+  });
+
+  it("HB-RND-02: an effect started in play acts from the next turn on", async () => {
+    const { zeven } = world();
+    const created: Dict[] = [];
+    Object.assign(zeven.actor, { effects: [], createEmbeddedDocuments: async (_t: string, rows: Dict[]) => created.push(...rows) });
+    const combat = { id: "combat1", round: 3, turn: 0, turns: [{}, {}], combatants: [] };
+    await (stub.game.fray as { startEffect(a: unknown, s: Dict, c: unknown): Promise<unknown> }).startEffect(zeven.actor, { name: "Stunned", rounds: 1 }, combat);
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ disabled: true, duration: { startRound: 4, rounds: 1 } });
   });
 });
 

@@ -4,6 +4,7 @@
  * round length (UD-RND-01), and the development-only Quench batch.
  */
 import { onMoveToken, onPreMoveToken } from "../canvas/movement.js";
+import { onPreCreateScene } from "../canvas/scene-defaults.js";
 import { registerTokenRuler } from "../canvas/token-ruler.js";
 import { applyRoundTime, registerCombat } from "../combat/combat.js";
 import { handleSpendQuery, toggleSlotOn } from "../combat/economy-store.js";
@@ -31,6 +32,7 @@ export function registerPlayFlow(): void {
   on("renderChatMessageHTML", onRenderChatMessageHTML);
   on("renderCombatTracker", onRenderCombatTracker);
   on("preMoveToken", onPreMoveToken);
+  on("preCreateScene", onPreCreateScene);
   on("moveToken", (...args: Parameters<typeof onMoveToken>) => void onMoveToken(...args));
   on("updateCombatant", () => void ui.combat?.render());
   on("ready", applyRoundTime);

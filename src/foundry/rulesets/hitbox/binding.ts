@@ -31,6 +31,8 @@ export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
   // HB-MOD-03: once the turn's action is spent, a further shot of the same turn costs nothing more.
   furtherAttackFree: (economy) => (economy.slots.action?.used ?? 0) >= 1,
   startRoundOn: hitboxStartRoundOn,
+  // HB-RND-02: a one-turn effect used on turn 3 acts on turn 4.
+  effectDelayRounds: 1,
   weaponFromItem: hitboxWeaponFromItem,
   armorFromItem: hitboxArmorFromItem,
   sheetParts: HITBOX_SHEET_PARTS,

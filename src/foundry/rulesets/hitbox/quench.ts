@@ -74,6 +74,16 @@ export function registerHitboxQuench(quench: Quench): void {
           assert.equal(t.result.hit, true, "+20 always meets 9");
           assert.ok(["head", "torso"].includes(t.result.location?.id ?? ""), "the head, or the torso on a miss of it (HB-LOC-02)");
         });
+        it("H1 (HB-ACT-02): a new scene in a Hitbox world gets 5 ft squares", async () => {
+          if (!hitbox()) return assert.ok(true, "not a Hitbox world: nothing to check");
+          const scene = (await Scene.implementation.create({ name: "Quench Hitbox scene" } as never)) as unknown as {
+            grid: { distance: number; units: string };
+            delete(): Promise<unknown>;
+          };
+          made.push(scene);
+          assert.equal(scene.grid.units, "ft", "feet");
+          assert.equal(scene.grid.distance, 5, "5 ft squares");
+        });
         it("HB-DMG-01, HB-DMG-04: apply, Blackout, undo through the active GM", async () => {
           if (!hitbox() || !isActiveGM()) return assert.ok(true, "not the active GM of a Hitbox world");
           await declineReaction(message, 0);
