@@ -334,7 +334,8 @@ export function targetCardContext(
     // Hitboxes the application changed (HB-DMG-01), `Head 1/2`.
     const before = t.applied.before.hitboxes ?? {};
     const changed = Object.entries(t.applied.after.hitboxes ?? {}).filter(([id, tr]) => before[id]?.value !== tr.value);
-    if (changed.length) context.vitals.hitboxes = changed.map(([id, tr]) => `${i18n.localize(`FRAY.Hitbox.${id}`)} ${tr.value}/${tr.max}`).join(", ");
+    if (changed.length)
+      context.vitals.hitboxes = changed.map(([id, tr]) => `${i18n.localize(`FRAY.Hitbox.${id}`)} ${tr.value}/${tr.max}`).join(", ");
     context.added = t.applied.added.map((c) => i18n.localize(`FRAY.Condition.${c}`));
   }
   return context;

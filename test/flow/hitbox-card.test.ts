@@ -98,7 +98,12 @@ function startCombat(entries: readonly { actor: { id: unknown; uuid: string }; t
     getFlag: (_s: string, k: string) => flags.get(`c-${token.id}.${k}`),
     setFlag: async (_s: string, k: string, v: unknown) => flags.set(`c-${token.id}.${k}`, structuredClone(v)),
   }));
-  const combat = { id: "combat1", started: true, round: 1, combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }) };
+  const combat = {
+    id: "combat1",
+    started: true,
+    round: 1,
+    combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
+  };
   (stub.game as unknown as Dict).combat = combat;
   return { combat, flags };
 }
@@ -358,7 +363,9 @@ describe("the seed's example, card by card (seed 002, examples/hitbox-zeven.yaml
     expect(m2.content).toContain('data-action="fray-forcedCheck"');
     diceQueue.push(1, 4);
     await flow.runCardAction(m2, 0, "forcedCheck");
-    expect(t2().forced).toEqual([expect.objectContaining({ needed: 12, success: false, check: expect.objectContaining({ natural: 5, total: 10 }) })]);
+    expect(t2().forced).toEqual([
+      expect.objectContaining({ needed: 12, success: false, check: expect.objectContaining({ natural: 5, total: 10 }) }),
+    ]);
     expect(guard.actor.statuses.has("shock")).toBe(true);
     expect(m2.content).not.toContain('data-action="fray-forcedCheck"');
     expect(text(m2)).toContain(lookup(en, "FRAY.Condition.shock")!);
@@ -376,9 +383,9 @@ describe("the turn's start", () => {
   it("HB-ACT-04, HB-RND-01: whoever dropped to dodge lies prone when the next turn starts; the shock count runs (HB-DMG-04)", async () => {
     const { guard } = world();
     guard.actor.statuses.add("goingProne");
-    const binding = (stub.game.fray as { registry: { get(id: string): { startRoundOn?(a: unknown, r: number, o: Dict): Promise<void> } } }).registry.get(
-      "hitbox",
-    )!;
+    const binding = (
+      stub.game.fray as { registry: { get(id: string): { startRoundOn?(a: unknown, r: number, o: Dict): Promise<void> } } }
+    ).registry.get("hitbox")!;
     await binding.startRoundOn!(guard.actor, 2, { hitboxShockTurns: 2 });
     expect([...guard.actor.statuses].sort()).toEqual(["prone"]);
     guard.actor.statuses.add("shock");
@@ -395,7 +402,12 @@ describe("movement, quick actions and durations", () => {
     const { zeven, guard, zevenToken, guardToken } = world();
     const Ruler = (stub.CONFIG as unknown as { Token: { rulerClass: new (t: unknown) => BaseRuler } }).Token.rulerClass;
     const colourAt = (token: unknown, feet: number) => new Ruler(token)._getSegmentStyle({ measurement: { cost: feet } }).color;
-    expect([10, 20, 40, 45].map((ft) => colourAt(zevenToken, ft))).toEqual([bandColourAt(0), bandColourAt(1), bandColourAt(2), BEYOND_COLOUR]);
+    expect([10, 20, 40, 45].map((ft) => colourAt(zevenToken, ft))).toEqual([
+      bandColourAt(0),
+      bandColourAt(1),
+      bandColourAt(2),
+      BEYOND_COLOUR,
+    ]);
     (guard.source.system as { hitboxes: Hitboxes }).hitboxes.leftLeg = { value: 0, max: 2 };
     expect(colourAt(guardToken, 5)).toBe(BEYOND_COLOUR);
     expect(zeven.actor.name).toBe("Zeven");
@@ -416,7 +428,8 @@ describe("movement, quick actions and durations", () => {
       { actor: guard.actor, token: guardToken },
     ]);
     const flow = api().flow as unknown as { takeAction(actor: unknown, id: string, o: Dict): Promise<{ ok: boolean }> };
-    for (const id of ["communicate", "draw", "prone"]) expect((await flow.takeAction(zeven.actor, id, { tokenId: zevenToken.id })).ok, id).toBe(true);
+    for (const id of ["communicate", "draw", "prone"])
+      expect((await flow.takeAction(zeven.actor, id, { tokenId: zevenToken.id })).ok, id).toBe(true);
     expect(zeven.actor.statuses.has("goingProne")).toBe(true);
     const economy = flags.get(`c-${zevenToken.id}.economy`) as { slots: Record<string, { used: number }> };
     expect(economy.slots.action?.used ?? 0).toBe(0);
@@ -430,7 +443,11 @@ describe("movement, quick actions and durations", () => {
     const created: Dict[] = [];
     Object.assign(zeven.actor, { effects: [], createEmbeddedDocuments: async (_t: string, rows: Dict[]) => created.push(...rows) });
     const combat = { id: "combat1", round: 3, turn: 0, turns: [{}, {}], combatants: [] };
-    await (stub.game.fray as { startEffect(a: unknown, s: Dict, c: unknown): Promise<unknown> }).startEffect(zeven.actor, { name: "Stunned", rounds: 1 }, combat);
+    await (stub.game.fray as { startEffect(a: unknown, s: Dict, c: unknown): Promise<unknown> }).startEffect(
+      zeven.actor,
+      { name: "Stunned", rounds: 1 },
+      combat,
+    );
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ disabled: true, duration: { startRound: 4, rounds: 1 } });
   });
@@ -440,17 +457,20 @@ describe("the card's own steps", () => {
   it("HB-DMG-01: ablative armor is used up on the armor item first, and undo gives the point back", async () => {
     const { zeven, guard, zevenToken, guardToken } = world();
     diceQueue.push(6, 6, 4, 4); // 12 + 4 = 16 hits; regular table 8: torso (the vest covers it)
-    const m = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!.message;
+    const m = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
     await api().flow.runCardAction(m, 0, "noReaction");
     await api().flow.runCardAction(m, 0, "rollDamage");
     await api().flow.runCardAction(m, 0, "applyDamage");
-    const vest = () => (guard.source.items as { _id: string; system: { damage?: Record<string, number> } }[]).find((i) => i._id === "hBi1SecuriPatr03")!;
+    const vest = () =>
+      (guard.source.items as { _id: string; system: { damage?: Record<string, number> } }[]).find((i) => i._id === "hBi1SecuriPatr03")!;
     expect(vest().system.damage?.torso).toBe(1);
     expect(boxes(guard.actor).torso).toEqual({ value: 3, max: 3 });
     expect(m.system.targets[0]!.report!.steps.map((s) => s.label)).toContain("FRAY.Step.HitboxArmor");
     // A second hit finds the vest used up and reaches the torso.
     diceQueue.push(6, 6, 4, 4);
-    const m2 = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!.message;
+    const m2 = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
     await api().flow.runCardAction(m2, 0, "noReaction");
     await api().flow.runCardAction(m2, 0, "rollDamage");
     await api().flow.runCardAction(m2, 0, "applyDamage");
@@ -465,7 +485,8 @@ describe("the card's own steps", () => {
     const { zeven, guard, zevenToken, guardToken } = world();
     guard.actor.statuses.add("unaware");
     diceQueue.push(5, 5, 4, 4);
-    const m = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!.message;
+    const m = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
     const t = () => m.system.targets[0]!;
     expect(t().reactions.every((r) => !r.available && r.reason === "FRAY.Reason.Unanticipated")).toBe(true);
     await api().flow.runCardAction(m, 0, "rollDamage");
@@ -477,13 +498,15 @@ describe("the card's own steps", () => {
     const { zeven, zevenToken, guardToken } = world();
     (zeven.source.system as { hitboxes?: Hitboxes }).hitboxes = { rightArm: { value: 1, max: 2 } } as Hitboxes;
     diceQueue.push(4, 4);
-    const m = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!.message;
+    const m = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
     const lines = m.system.targets[0]!.result.check.modifiers;
     expect(lines.find((l) => l.rule === "HB-DMG-03")).toMatchObject({ value: -2 }); // (3 + 1) halved: -2
     expect(m.system.targets[0]!.result.check.total).toBe(8 + 4 - 2 + 1);
     zeven.actor.statuses.add("medicated");
     diceQueue.push(4, 4);
-    const m2 = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!.message;
+    const m2 = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
     expect(m2.system.targets[0]!.result.check.modifiers.some((l) => l.rule === "HB-DMG-03")).toBe(false);
   });
 
@@ -510,7 +533,9 @@ describe("the card's own steps", () => {
     diceQueue.push(6, 6); // 12 + 3 + 2 = 17 against 12: passes
     await api().flow.runCardAction(m, 0, "forcedCheck");
     expect(queries).toEqual([{ name: "fray.forcedCheck", userId: "p1" }]);
-    expect(m.system.targets[0]!.forced).toEqual([expect.objectContaining({ success: true, check: expect.objectContaining({ total: 17 }) })]);
+    expect(m.system.targets[0]!.forced).toEqual([
+      expect.objectContaining({ success: true, check: expect.objectContaining({ total: 17 }) }),
+    ]);
     expect(guard.actor.statuses.has("shock")).toBe(false);
   });
 });

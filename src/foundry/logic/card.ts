@@ -70,7 +70,15 @@ export type TargetPhase = "missed" | "hit" | "stopped" | "damage" | "applied";
 export type CardAction = "parry" | "dodge" | "noReaction" | "rollDamage" | "applyDamage" | "forcedCheck" | "undoDamage";
 
 /** Every card action, in the order the card shows them. */
-export const CARD_ACTIONS: readonly CardAction[] = ["parry", "dodge", "noReaction", "rollDamage", "applyDamage", "forcedCheck", "undoDamage"];
+export const CARD_ACTIONS: readonly CardAction[] = [
+  "parry",
+  "dodge",
+  "noReaction",
+  "rollDamage",
+  "applyDamage",
+  "forcedCheck",
+  "undoDamage",
+];
 
 /** The phase of a target from its state. */
 export function targetPhase(t: TargetState): TargetPhase {

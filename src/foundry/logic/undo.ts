@@ -82,7 +82,11 @@ export function undoRecord(actorUuid: string, report: DamageReport, userId: stri
   const hpBefore = track(report.before.hp, zero);
   const epBefore = track(report.before.ep, zero);
   const before: RecordVitals = { hp: hpBefore, ep: epBefore, conditions: [...report.before.conditions] };
-  const after: RecordVitals = { hp: track(report.after.hp, hpBefore), ep: track(report.after.ep, epBefore), conditions: [...report.after.conditions] };
+  const after: RecordVitals = {
+    hp: track(report.after.hp, hpBefore),
+    ep: track(report.after.ep, epBefore),
+    conditions: [...report.after.conditions],
+  };
   for (const key of ["hitboxes", "armor"] as const) {
     const b = tracks(report.before[key]);
     const a = tracks(report.after[key]);

@@ -45,7 +45,12 @@ export interface SheetParts {
  * @param foreignRuleset the ruleset the actor belongs to when it is not the world's.
  * @param ownParts part ids with the ruleset's own templates (`binding.sheetTemplates`).
  */
-export function actorParts(type: string, parts: SheetParts | undefined, foreignRuleset?: string, ownParts: readonly string[] = []): ActorPart[] {
+export function actorParts(
+  type: string,
+  parts: SheetParts | undefined,
+  foreignRuleset?: string,
+  ownParts: readonly string[] = [],
+): ActorPart[] {
   const own = parts?.[type === "npc" ? "npc" : "character"] ?? [];
   if (foreignRuleset || !own.length) return ["generic"];
   return own.filter((p): p is ActorPart => (ACTOR_PARTS as readonly string[]).includes(p) || ownParts.includes(p));

@@ -16,7 +16,15 @@ import {
 } from "../../../src/rules/hitbox/index.js";
 import { attackMessageContext, type Localizer } from "../../../src/foundry/attack-card.js";
 import { attackTarget, storable } from "../../../src/foundry/logic/attack-state.js";
-import { withApplied, withDamage, withForced, withReaction, withUndone, withoutReaction, type TargetState } from "../../../src/foundry/logic/card.js";
+import {
+  withApplied,
+  withDamage,
+  withForced,
+  withReaction,
+  withUndone,
+  withoutReaction,
+  type TargetState,
+} from "../../../src/foundry/logic/card.js";
 import { undoRecord } from "../../../src/foundry/logic/undo.js";
 import { ACTOR_TABS, type SheetI18n } from "../../../src/foundry/sheets/context.js";
 import { HITBOX_SHEET_PARTS, hitboxActorSheetContext, hitboxItemSheetContext } from "../../../src/foundry/rulesets/hitbox/sheet-context.js";
@@ -161,9 +169,18 @@ function itemCases(i18n: SheetI18n): RenderCase[] {
     expect:
       id === "weapon"
         ? [
-            ...["kind", "ability", "skill", "damage", "hands", "maxShots", "rangeFeet", "canParry", "closeBonus.points", "closeBonus.withinFeet"].map(
-              (f) => ({ selector: `[name="system.${f}"]`, count: 1 }),
-            ),
+            ...[
+              "kind",
+              "ability",
+              "skill",
+              "damage",
+              "hands",
+              "maxShots",
+              "rangeFeet",
+              "canParry",
+              "closeBonus.points",
+              "closeBonus.withinFeet",
+            ].map((f) => ({ selector: `[name="system.${f}"]`, count: 1 })),
           ]
         : [
             { selector: 'input[name="system.equipped"]', count: 1 },
@@ -213,7 +230,10 @@ async function cardCases(i18n: Localizer): Promise<RenderCase[]> {
   const report = storable(hitbox.applyDamage(g, rolled.damage!, OPTIONS));
   const applied = withApplied(rolled, undoRecord("Actor.guard", report, "gm", "s1"), report);
   const hitGuard = hitbox.withVitals(g, report.after);
-  const blackout = withForced(applied, storable(await hitbox.forcedCheck!(hitGuard, report.forced![0]!, new ScriptedRoller([1, 4]), OPTIONS)));
+  const blackout = withForced(
+    applied,
+    storable(await hitbox.forcedCheck!(hitGuard, report.forced![0]!, new ScriptedRoller([1, 4]), OPTIONS)),
+  );
   const undone = withUndone(blackout);
 
   const names = { attacker: "Zeven", weapon: "Holdout Pistol" };

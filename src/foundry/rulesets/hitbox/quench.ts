@@ -70,7 +70,10 @@ export function registerHitboxQuench(quench: Quench): void {
           message = outcome!.message as unknown as AttackMessageLike;
           const t = attackSystem(message).targets[0]!;
           assert.equal(t.result.check.roll.dice.length > 0, true, "2d6 rolled");
-          assert.ok(t.result.check.modifiers.some((m) => m.rule === "HB-MOD-03" && m.value === -2), "called shot -2");
+          assert.ok(
+            t.result.check.modifiers.some((m) => m.rule === "HB-MOD-03" && m.value === -2),
+            "called shot -2",
+          );
           assert.equal(t.result.hit, true, "+20 always meets 9");
           assert.ok(["head", "torso"].includes(t.result.location?.id ?? ""), "the head, or the torso on a miss of it (HB-LOC-02)");
         });

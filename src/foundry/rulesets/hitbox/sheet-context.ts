@@ -151,7 +151,10 @@ function weaponRows(c: HitboxCombatant | undefined, items: ItemRow[], i18n: Shee
     .map((i) => {
       const s = (i.system ?? {}) as Raw;
       const weapon = c?.weapons.find((w) => w.id === i._id);
-      const lines = c && weapon ? testBonus(c, weapon.ability, weapon.skill, weapon.hands === 2 ? ["leftArm", "rightArm"] : [mainArm(c)], "HB-ATK-02") : [];
+      const lines =
+        c && weapon
+          ? testBonus(c, weapon.ability, weapon.skill, weapon.hands === 2 ? ["leftArm", "rightArm"] : [mainArm(c)], "HB-ATK-02")
+          : [];
       const close = s.closeBonus as { withinFeet?: number; points?: number } | null | undefined;
       return {
         id: i._id,
@@ -162,7 +165,9 @@ function weaponRows(c: HitboxCombatant | undefined, items: ItemRow[], i18n: Shee
         formula: testFormula(sumModifiers(lines)),
         halved: lines.some((l) => l.rule === "HB-DMG-03"),
         damage: Number(s.damage ?? 1),
-        close: close?.points ? i18n.format("FRAY.Hitbox.Sheet.CloseBonus", { points: String(close.points), feet: String(close.withinFeet ?? 0) }) : "",
+        close: close?.points
+          ? i18n.format("FRAY.Hitbox.Sheet.CloseBonus", { points: String(close.points), feet: String(close.withinFeet ?? 0) })
+          : "",
         range: s.kind === "melee" ? "" : `${Number(s.rangeFeet ?? 0)} ft`,
         shots: Number(s.maxShots ?? 1),
         multiShot: Number(s.maxShots ?? 1) > 1,
