@@ -335,10 +335,10 @@ describe("the Attack button", () => {
   it("refuses to attack in a world whose ruleset is not implemented yet", async () => {
     const { ayla, banditToken } = world();
     stub.game.user.targets.add(banditToken);
-    await stub.game.settings.set("fray", "ruleset", "hitbox");
+    await stub.game.settings.set("fray", "ruleset", "critical");
     await api().rollAttack({ actor: ayla, weaponId: "sword" });
     expect(StubChatMessage.created).toHaveLength(0);
     expect(stub.ui.notifications.messages[0]!.level).toBe("warn");
-    expect(stub.ui.notifications.messages[0]!.text).toContain("Hitbox");
+    expect(stub.ui.notifications.messages[0]!.text).toContain("Critical");
   });
 });
