@@ -130,6 +130,8 @@ export interface RulesetBinding<C = unknown> {
    * HB-RND-02: durations in turns start the turn after they begin); absent for none.
    */
   readonly effectDelayRounds?: number;
+  /** The ruleset's own GM tools for macros, reached as `game.fray.binding.tools` (Hitbox's opposed test). */
+  readonly tools?: Readonly<Record<string, unknown>>;
   /** The core's weapon of an item source, where the ruleset reads items one by one. */
   weaponFromItem?(item: ItemSource): unknown;
   /** The core's armor of an item source, where the ruleset reads items one by one. */

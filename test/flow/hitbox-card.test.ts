@@ -438,6 +438,23 @@ describe("movement, quick actions and durations", () => {
     expect(outcome?.message).toBeDefined();
   });
 
+  it("HB-ACT-05: the GM's opposed test between two tokens rolls 2d6 + ability + skill each, a tie rolls again", async () => {
+    const { zevenToken, guardToken } = world();
+    const tools = (
+      stub.game.fray as { binding: { tools: { opposedTest(...args: unknown[]): Promise<{ winner: string; rounds: unknown[] }> } } }
+    ).binding.tools;
+    diceQueue.push(3, 3, 3, 3, 6, 6, 1, 1); // 6 + 4 against 6 + 4: a tie; then 12 + 4 against 2 + 4
+    const result = await tools.opposedTest(zevenToken, "firearms", guardToken, "dodge");
+    expect(result).toMatchObject({ winner: "a" });
+    expect(result.rounds).toHaveLength(2);
+    const card = text(messages.at(-1)!);
+    expect(card).toContain("Zeven wins");
+    expect(card).toContain("Zeven · Firearms (2d6 + 4) 10, 16");
+    stub.game.users.current = player;
+    expect(await tools.opposedTest(zevenToken, "firearms", guardToken, "dodge")).toBeUndefined();
+    expect(stub.ui.notifications.messages.at(-1)?.text).toBe("Only the GM rolls opposed tests.");
+  });
+
   it("HB-RND-02: an effect started in play acts from the next turn on", async () => {
     const { zeven } = world();
     const created: Dict[] = [];

@@ -10,6 +10,7 @@ import {
   hitbox,
   hitboxCombatantFromActor,
   hitboxOptions,
+  opposedTest,
   reactAfterAttack,
   type HitboxAttackInput,
   type HitboxCombatant,
@@ -28,6 +29,7 @@ import {
 import { undoRecord } from "../../../src/foundry/logic/undo.js";
 import { ACTOR_TABS, type SheetI18n } from "../../../src/foundry/sheets/context.js";
 import { HITBOX_SHEET_PARTS, hitboxActorSheetContext, hitboxItemSheetContext } from "../../../src/foundry/rulesets/hitbox/sheet-context.js";
+import { opposedContext } from "../../../src/foundry/rulesets/hitbox/opposed.js";
 import { packDoc, type RenderCase } from "./contexts.js";
 
 type Dict = Record<string, unknown>;
@@ -284,7 +286,32 @@ async function cardCases(i18n: Localizer): Promise<RenderCase[]> {
   ];
 }
 
+/** The GM's opposed test card (HB-ACT-05): Zeven's Firearms against the guard's Dodge, after one tie. */
+async function opposedCase(i18n: Localizer): Promise<RenderCase> {
+  const side = (id: string) => ({ id, modifiers: [{ label: "FRAY.Mod.HitboxSkill", value: 4, rule: "HB-ACT-05" as const }] });
+  const result = await opposedTest(side("a"), side("b"), new ScriptedRoller([3, 3, 3, 3, 6, 6, 1, 1]));
+  const rows = [
+    { name: "Zeven", skill: "Firearms", formula: "2d6 + 4" },
+    { name: "Security Guard", skill: "Dodge", formula: "2d6 + 4" },
+  ];
+  return {
+    id: "hitbox-opposed",
+    title: "opposed test",
+    kind: "chat",
+    classes: [],
+    width: 300,
+    height: 0,
+    templates: ["templates/hitbox/opposed.hbs"],
+    context: opposedContext(result, rows, i18n) as unknown as Dict,
+    expect: [
+      { selector: ".fray-hb-opposed tbody tr", count: 2 },
+      { selector: ".fray-result", text: "Zeven wins" },
+      { selector: ".fray-comparison", text: "after 1 tie(s) rolled again" },
+    ],
+  };
+}
+
 /** Every Hitbox render case. */
 export async function hitboxCases(sheetI18n: SheetI18n, i18n: Localizer): Promise<RenderCase[]> {
-  return [...sheetCases(sheetI18n), ...itemCases(sheetI18n), ...(await cardCases(i18n))];
+  return [...sheetCases(sheetI18n), ...itemCases(sheetI18n), ...(await cardCases(i18n)), await opposedCase(i18n)];
 }

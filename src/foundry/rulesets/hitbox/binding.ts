@@ -10,6 +10,7 @@ import { SYSTEM_PATH } from "../../config.js";
 import { hitboxCardRules } from "./card.js";
 import { HitboxActorData, HitboxArmorData, HitboxNpcData, HitboxWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
+import { hitboxOpposedTest, OPPOSED_TEMPLATE } from "./opposed.js";
 import { registerHitboxQuench } from "./quench.js";
 import { hitboxStartRoundOn } from "./round.js";
 import { hitboxRollSkill } from "./sheet-actions.js";
@@ -33,6 +34,8 @@ export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
   startRoundOn: hitboxStartRoundOn,
   // HB-RND-02: a one-turn effect used on turn 3 acts on turn 4.
   effectDelayRounds: 1,
+  // HB-ACT-05: game.fray.binding.tools.opposedTest(tokenA, skillA, tokenB, skillB).
+  tools: { opposedTest: hitboxOpposedTest },
   weaponFromItem: hitboxWeaponFromItem,
   armorFromItem: hitboxArmorFromItem,
   sheetParts: HITBOX_SHEET_PARTS,
@@ -44,6 +47,7 @@ export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
   templates: [
     ...Object.values(HITBOX_SHEET_TEMPLATES),
     HITBOX_ITEM_TEMPLATE,
+    OPPOSED_TEMPLATE,
     ...["tabs", "conditions", "biography"].map((p) => `${SYSTEM_PATH}/templates/actor/${p}.hbs`),
   ],
   movementUnits: { units: "ft", metresPerUnit: 0.3048, gridDistance: 5 },
