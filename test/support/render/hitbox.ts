@@ -29,7 +29,7 @@ import {
 import { undoRecord } from "../../../src/foundry/logic/undo.js";
 import { ACTOR_TABS, type SheetI18n } from "../../../src/foundry/sheets/context.js";
 import { HITBOX_SHEET_PARTS, hitboxActorSheetContext, hitboxItemSheetContext } from "../../../src/foundry/rulesets/hitbox/sheet-context.js";
-import { opposedContext } from "../../../src/foundry/rulesets/hitbox/opposed.js";
+import { opposedContext } from "../../../src/foundry/rulesets/hitbox/opposed-card.js";
 import { packDoc, type RenderCase } from "./contexts.js";
 
 type Dict = Record<string, unknown>;
