@@ -305,7 +305,7 @@ async function opposedCase(i18n: Localizer): Promise<RenderCase> {
     context: opposedContext(result, rows, i18n) as unknown as Dict,
     expect: [
       { selector: ".fray-hb-opposed tbody tr", count: 2 },
-      { selector: ".fray-result", text: "Zeven wins" },
+      { selector: ".fray-result", text: "ZEVEN WINS" },
       { selector: ".fray-comparison", text: "after 1 tie(s) rolled again" },
     ],
   };
