@@ -33,6 +33,7 @@ import {
   systemCss,
   type RenderCase,
 } from "./support/render/contexts.js";
+import { hitboxCases } from "./support/render/hitbox.js";
 import { chatPage, DIALOG_FOOTER, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
 import { criticalCases } from "./support/render/critical.js";
 import { zonesCases } from "./support/render/zones.js";
@@ -88,6 +89,7 @@ beforeAll(async () => {
     ...attackDialogCases(i18n),
     freeAttackCase(),
     await initiativeCase(i18n),
+    ...(await hitboxCases(sheetI18n, i18n)),
     ...(await criticalCases(sheetI18n, i18n)),
     ...(await zonesCases(sheetI18n, i18n)),
   );

@@ -150,7 +150,8 @@ function cardCheck(check: AttackResult["check"], i18n: Localizer): CardCheck {
  */
 export function attackCardContext(result: AttackResult, names: CardNames, i18n: Localizer, odds?: AttackOdds): AttackCardContext {
   const { plan } = result;
-  const reactionStopped = result.hit && !result.lands;
+  // A reaction that stopped the attack: after a hit (UD-REA-03), or by becoming the difficulty (HB-ATK-03).
+  const reactionStopped = !result.lands && (result.hit || Boolean(result.reaction?.success));
   const outcome = result.lands ? "hit" : reactionStopped ? "stopped" : "miss";
   const outcomeLabel = result.lands
     ? i18n.localize("FRAY.Chat.Hit")
@@ -207,6 +208,8 @@ export interface CardDamage {
   dice: CardDie[];
   location?: string;
   penetration: number;
+  /** Rule ID of the damage: the packet's first step's, else UD-DMG-01. */
+  rule: string;
 }
 
 /** One step of an application as the card shows it (UD-DMG-02 to UD-DMG-05). */
@@ -248,8 +251,8 @@ export interface TargetCardContext extends AttackCardContext {
   phase: TargetPhase;
   damage?: CardDamage;
   steps?: CardStep[];
-  /** HP and EP after the application, `value/max`. */
-  vitals?: { hp?: string; ep?: string };
+  /** HP and EP after the application, `value/max`; the hitboxes it changed (Hitbox). */
+  vitals?: { hp?: string; ep?: string; hitboxes?: string };
   /** Conditions the application added, localized. */
   added?: string[];
   applied: boolean;
@@ -259,6 +262,19 @@ export interface TargetCardContext extends AttackCardContext {
   details?: CardDetail[];
   /** The ruleset's own sections (`CardRules.view`). */
   sections?: CardSection[];
+  /** The checks the damage forced, as rolled (a Blackout test, HB-DMG-04). */
+  forced?: CardForced[];
+}
+
+/** A forced check as the card shows it: the check, the total needed, the outcome. */
+export interface CardForced {
+  label: string;
+  rule: string;
+  check: CardCheck;
+  needed: number;
+  success: boolean;
+  /** Localized outcome: passed, or the conditions it added. */
+  outcome: string;
 }
 
 /** The whole attack card: one section per target, and the language it was rendered in. */
@@ -313,6 +329,7 @@ export function targetCardContext(
       dice: cardDice(p.roll),
       location: location ? i18n.localize(location) : undefined,
       penetration: p.penetration ?? 0,
+      rule: p.steps?.[0]?.rule ?? "UD-DMG-01",
     };
   }
   const steps = t.report?.steps ?? t.applied?.steps;
@@ -326,8 +343,26 @@ export function targetCardContext(
   }
   const details = rules.detail?.(t, i18n);
   if (details?.length) context.details = details;
+  if (t.forced?.length) {
+    context.forced = t.forced.map((f) => {
+      const added = f.report.added.map((c) => i18n.localize(`FRAY.Condition.${c}`));
+      return {
+        label: i18n.localize(f.forced.label),
+        rule: f.forced.rule,
+        check: cardCheck(f.check, i18n),
+        needed: f.needed,
+        success: f.success,
+        outcome: f.success ? i18n.localize("FRAY.Flow.Card.Passed") : [i18n.localize("FRAY.Flow.Card.Failed"), ...added].join(" · "),
+      };
+    });
+  }
   if (t.applied) {
     context.vitals = vitalSummary(t.applied.after);
+    // Hitboxes the application changed (HB-DMG-01), `Head 1/2`.
+    const before = t.applied.before.hitboxes ?? {};
+    const changed = Object.entries(t.applied.after.hitboxes ?? {}).filter(([id, tr]) => before[id]?.value !== tr.value);
+    if (changed.length)
+      context.vitals.hitboxes = changed.map(([id, tr]) => `${i18n.localize(`FRAY.Hitbox.${id}`)} ${tr.value}/${tr.max}`).join(", ");
     context.added = t.applied.added.map((c) => i18n.localize(`FRAY.Condition.${c}`));
   }
   return context;

@@ -23,6 +23,7 @@ export const QUERIES = {
   undoDamage: "fray.undoDamage",
   cardUpdate: "fray.cardUpdate",
   spend: "fray.spend",
+  forcedCheck: "fray.forcedCheck",
 } as const;
 
 /** A user as the server vouches for them: their id and whether they are a GM. */

@@ -8,7 +8,7 @@
  * Each ruleset registers from its own folder, `src/foundry/rulesets/<id>/binding.ts`.
  */
 import type { ActionDef } from "../rules/core/contract.js";
-import type { ActionCost } from "../rules/core/economy.js";
+import type { ActionCost, Economy } from "../rules/core/economy.js";
 import type { AttackResult, Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
@@ -113,6 +113,25 @@ export interface RulesetBinding<C = unknown> {
    * row, UD-ACT-02); absent when such views offer none.
    */
   standingActions?(options: RulesetOptions): ActionDef[];
+  /**
+   * True when an attack costs nothing more in the round as it stands (Hitbox HB-MOD-03: a further
+   * shot of a turn whose action already went to shooting); absent when every attack pays.
+   */
+  furtherAttackFree?(economy: Economy): boolean;
+  /**
+   * Writes what the start of a new round does to one combatant's actor beyond its economy
+   * (Hitbox: whoever dropped to dodge now lies prone, the count of turns in shock, HB-ACT-04,
+   * HB-DMG-04), from the core's `startRound`; called by the GM's client as the round advances.
+   * Absent when the round's start changes nothing on the actor.
+   */
+  startRoundOn?(actor: unknown, round: number, options: RulesetOptions): Promise<void>;
+  /**
+   * Rounds before an effect started in play acts when its starter gives no delay (Hitbox
+   * HB-RND-02: durations in turns start the turn after they begin); absent for none.
+   */
+  readonly effectDelayRounds?: number;
+  /** The ruleset's own GM tools for macros, reached as `game.fray.binding.tools` (Hitbox's opposed test). */
+  readonly tools?: Readonly<Record<string, unknown>>;
   /** The core's weapon of an item source, where the ruleset reads items one by one. */
   weaponFromItem?(item: ItemSource): unknown;
   /** The core's armor of an item source, where the ruleset reads items one by one. */

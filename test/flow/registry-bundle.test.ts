@@ -78,7 +78,7 @@ describe("registry", () => {
         .registry.list()
         .filter((b) => b.implemented)
         .map((b) => b.id),
-    ).toEqual(["ud10", "critical", "zones"]);
+    ).toEqual(["ud10", "hitbox", "critical", "zones"]);
     expect(api().rulesets).toMatchObject({
       ud10: { id: "ud10" },
       hitbox: { id: "hitbox" },

@@ -18,8 +18,10 @@ import { actorSource } from "../documents/source.js";
 import {
   assertAllowed,
   mayPress,
+  pendingForced,
   withApplied,
   withDamage,
+  withForced,
   withoutReaction,
   withReaction,
   withUndone,
@@ -124,6 +126,11 @@ function offeredReaction(
   return { option, combatant };
 }
 
+/** The defender of a card target as the card rules see it. */
+function cardTarget(t: TargetState): { actorUuid: string; tokenUuid: string } {
+  return { actorUuid: t.actorUuid, tokenUuid: t.tokenUuid };
+}
+
 /** A reaction the ruleset cannot make on the card. */
 function unavailable(id: string, reason = "FRAY.Reason.Constrained"): FrayError {
   return new FrayError("FRAY.Flow.Error.ReactionUnavailable", { reaction: `FRAY.Reaction.${id}`, reason }, "Reaction unavailable");
@@ -173,8 +180,10 @@ export async function react(message: AttackMessageLike, index: number, id: "parr
     return;
   }
   const roller = new FoundryRoller();
-  const ok = await commitTarget(message, index, id, await nextTargetState(ctx, id, roller), roller.rolls);
+  const next = await nextTargetState(ctx, id, roller);
+  const ok = await commitTarget(message, index, id, next, roller.rolls);
   if (ok && combatant) await spendOn(combatant, reactionEvent(option));
+  if (ok) await cardRulesOf(ctx.binding.id).afterReact?.(next.result, cardTarget(ctx.target));
 }
 
 /** The defender lets the attack through without reacting (UD-REA-01). */
@@ -307,6 +316,7 @@ export async function replayedPacket(ctx: ActionContext): Promise<DamagePacket> 
   const attacker = rules.ableAttacker ? rules.ableAttacker(ctx.attacker, t.result) : ctx.attacker;
   const declared = Boolean(t.request.reaction) && !t.reactedOnCard;
   const request: AttackRequest = { ...t.request, reaction: declared ? t.request.reaction : undefined };
+  if (rules.checkRequest && !rules.checkRequest(request, cardTarget(t))) throw mismatch();
   let packet: DamagePacket;
   try {
     const planned = planStep(ctx.ruleset, request, attacker, ctx.defender, ctx.options);
@@ -350,6 +360,16 @@ async function setStatuses(actor: ActorLike, ids: readonly string[], active: boo
   }
 }
 
+/**
+ * Writes the part of a vital state that lives on the target's items (Hitbox armor points used
+ * up, HB-DMG-01), as the card rules of its ruleset say; nothing for a ruleset without any.
+ */
+async function updateItems(ctx: ActionContext, state: VitalState): Promise<void> {
+  const updates = cardRulesOf(ctx.binding.id).itemUpdates?.(ctx.defender, state) ?? [];
+  const actor = ctx.targetActor as ActorLike & { updateEmbeddedDocuments?(type: string, rows: unknown[]): Promise<unknown> };
+  if (updates.length) await actor.updateEmbeddedDocuments?.("Item", updates);
+}
+
 /** The vital state of an actor as it is now, through the binding of the card's ruleset. */
 function currentVitals(ctx: ActionContext): VitalState {
   return ctx.ruleset.vitals(ctx.binding.combatantFromActor(actorSource(ctx.targetActor as never)));
@@ -382,6 +402,7 @@ export async function applyHere(message: AttackMessageLike, index: number, userI
     },
     floatingOptions(report.before, report.after) as unknown as Record<string, unknown>,
   );
+  await updateItems(ctx, report.after);
   await setStatuses(ctx.targetActor, record.added, true);
   const ok = await writeTarget(message, index, "applyDamage", withApplied(ctx.target, record, report), []);
   callHookAll(HOOKS.applyDamage, { ...hook, report });
@@ -429,12 +450,57 @@ export async function undoHere(message: AttackMessageLike, index: number, userId
     { ...ctx.ruleset.vitalsUpdate(after), ...ledgerUpdate(key, { ...entry, undone: true }) },
     floatingOptions(current, after) as unknown as Record<string, unknown>,
   );
+  await updateItems(ctx, after);
   const changed = statusChanges(current, after, entry.delta, vitals);
   await setStatuses(ctx.targetActor, changed.add, true);
   await setStatuses(ctx.targetActor, changed.remove, false);
   const ok = await writeTarget(message, index, "undoDamage", withUndone(ctx.target), []);
   callHookAll(HOOKS.undoDamage, { message, index, actor: ctx.targetActor, before: current, after, userId } satisfies DamageHookContext);
   return ok;
+}
+
+/**
+ * Rolls the next check the applied damage forced on the target (HB-DMG-04 Blackout) on the
+ * active GM: the ledger entry of this card must be the applied one; the GM's own dice roll the
+ * core's `forcedCheck` on the target as it is now; its consequence (shock) is written on the
+ * actor and added to the application's ledger entry, so undoing the damage undoes it too; the
+ * card shows the test.
+ * @throws FrayError when the card's phase or the ledger refuse it, or the core does.
+ */
+export async function forcedHere(message: AttackMessageLike, index: number): Promise<boolean> {
+  const ctx = await actionContext(message, index);
+  assertAllowed("forcedCheck", ctx.target);
+  const forced = pendingForced(ctx.target);
+  const key = ledgerKey(message.id ?? "", index);
+  const entry = ledgerEntry(ctx.targetActor, key);
+  if (!forced || !ctx.ruleset.forcedCheck || !entry || entry.undone || entry.stamp !== ctx.target.applied?.stamp) {
+    throw new FrayError("FRAY.Flow.Error.CardState", { action: "FRAY.Flow.Button.forcedCheck" }, "No check to roll");
+  }
+  const roller = new FoundryRoller();
+  const result = storable(await ctx.ruleset.forcedCheck(ctx.defender, forced, roller, ctx.options));
+  const added = result.report.added.filter((c) => !entry.delta.added.includes(c));
+  const delta = { ...entry.delta, added: [...entry.delta.added, ...added] };
+  await ctx.targetActor.update(
+    { ...ctx.ruleset.vitalsUpdate(result.report.after), ...ledgerUpdate(key, { ...entry, delta }) },
+    floatingOptions(result.report.before, result.report.after) as unknown as Record<string, unknown>,
+  );
+  await setStatuses(ctx.targetActor, added, true);
+  const rolls = roller.rolls.map((r) => JSON.stringify(r));
+  return writeTarget(message, index, "forcedCheck", withForced(ctx.target, result), rolls);
+}
+
+/** The forced check: through the active GM, who rolls it (request `fray.forcedCheck`). */
+export async function forcedCheckAction(message: AttackMessageLike, index: number): Promise<void> {
+  queryAnswer(await askGM(QUERIES.forcedCheck, { messageId: message.id, index }));
+}
+
+/** The active GM's handler of `fray.forcedCheck`: the requester must own the target or be a GM. */
+export async function handleForcedQuery(data: Record<string, unknown>, requester: Requester): Promise<RequestAnswer> {
+  const message = queryMessage(data);
+  if (!message) return refusal("FRAY.Flow.Error.Refused");
+  const index = requestedIndex(message, data);
+  await authorize(requester, message, index, "forcedCheck");
+  return { ok: await forcedHere(message, index) };
 }
 
 /** Apply damage: through the active GM, who applies (request `fray.applyDamage`). */
@@ -506,6 +572,8 @@ export async function runCardAction(message: AttackMessageLike, index: number, a
         return await rollDamageFor(message, index);
       case "applyDamage":
         return await applyDamageAction(message, index);
+      case "forcedCheck":
+        return await forcedCheckAction(message, index);
       case "undoDamage":
         return await undoDamageAction(message, index);
     }

@@ -4,6 +4,7 @@
  * round length (UD-RND-01), and the development-only Quench batch.
  */
 import { onMoveToken, onPreMoveToken } from "../canvas/movement.js";
+import { onPreCreateScene } from "../canvas/scene-defaults.js";
 import { registerTokenRuler } from "../canvas/token-ruler.js";
 import { applyRoundTime, registerCombat } from "../combat/combat.js";
 import { handleSpendQuery, toggleSlotOn } from "../combat/economy-store.js";
@@ -11,7 +12,7 @@ import { onRenderCombatTracker } from "../combat/tracker.js";
 import { QUERIES, registerQueries } from "../queries.js";
 import { registerQuench } from "../quench.js";
 import { takeAction } from "../round-actions.js";
-import { handleApplyQuery, handleCardUpdateQuery, handleUndoQuery, runCardAction } from "./actions.js";
+import { handleApplyQuery, handleCardUpdateQuery, handleForcedQuery, handleUndoQuery, runCardAction } from "./actions.js";
 import { onRenderChatMessageHTML } from "./hooks.js";
 import { FLOW_TEMPLATES } from "./templates.js";
 
@@ -24,12 +25,14 @@ export function registerPlayFlow(): void {
     [QUERIES.undoDamage]: handleUndoQuery,
     [QUERIES.cardUpdate]: handleCardUpdateQuery,
     [QUERIES.spend]: handleSpendQuery,
+    [QUERIES.forcedCheck]: handleForcedQuery,
   });
   // Hook names and signatures of v13 that the typings do not all know yet.
   const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
   on("renderChatMessageHTML", onRenderChatMessageHTML);
   on("renderCombatTracker", onRenderCombatTracker);
   on("preMoveToken", onPreMoveToken);
+  on("preCreateScene", onPreCreateScene);
   on("moveToken", (...args: Parameters<typeof onMoveToken>) => void onMoveToken(...args));
   on("updateCombatant", () => void ui.combat?.render());
   on("ready", applyRoundTime);

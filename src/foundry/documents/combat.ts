@@ -360,6 +360,11 @@ export function createCombatClasses() {
         }
       }
       (changed as { combatants?: unknown[] }).combatants = [...rows.values()];
+      if (binding.startRoundOn) {
+        for (const c of combatants) {
+          if (c.actor) await binding.startRoundOn(c.actor, round, values).catch((err: unknown) => reportError(err));
+        }
+      }
       return allowed;
     }
 

@@ -11,9 +11,9 @@
  * - `applied`: damage was applied; it may be undone (back to `damage`).
  */
 import { FrayError } from "../../rules/core/errors.js";
-import type { AttackRequest } from "../../rules/core/contract.js";
+import type { AttackRequest, ForcedCheckResult } from "../../rules/core/contract.js";
 import type { AttackOdds, AttackResult, DamagePacket } from "../../rules/core/ruleset.js";
-import type { DamageReport, VitalState } from "../../rules/core/types.js";
+import type { DamageReport, ForcedCheck, VitalState } from "../../rules/core/types.js";
 import type { UndoRecord } from "./undo.js";
 
 /** A reaction the core offers against an attack, as the card keeps it for its buttons. */
@@ -61,16 +61,27 @@ export interface TargetState {
   applied?: UndoRecord;
   /** The target was undone at least once. */
   undone?: boolean;
+  /** The checks the applied damage forced (`report.forced`) as rolled so far, in order (HB-DMG-04). */
+  forced?: ForcedCheckResult[];
 }
 
 /** A target's phase. */
 export type TargetPhase = "missed" | "hit" | "stopped" | "damage" | "applied";
 
 /** The buttons of a target's row on the card. */
-export type CardAction = "parry" | "dodge" | "block" | "noReaction" | "rollDamage" | "applyDamage" | "undoDamage";
+export type CardAction = "parry" | "dodge" | "block" | "noReaction" | "rollDamage" | "applyDamage" | "forcedCheck" | "undoDamage";
 
 /** Every card action, in the order the card shows them. */
-export const CARD_ACTIONS: readonly CardAction[] = ["parry", "dodge", "block", "noReaction", "rollDamage", "applyDamage", "undoDamage"];
+export const CARD_ACTIONS: readonly CardAction[] = [
+  "parry",
+  "dodge",
+  "block",
+  "noReaction",
+  "rollDamage",
+  "applyDamage",
+  "forcedCheck",
+  "undoDamage",
+];
 
 /** The phase of a target from its state. */
 export function targetPhase(t: TargetState): TargetPhase {
@@ -117,6 +128,7 @@ const LABELS: Record<CardAction, string> = {
   noReaction: "FRAY.Flow.Button.noReaction",
   rollDamage: "FRAY.Flow.Button.rollDamage",
   applyDamage: "FRAY.Flow.Button.applyDamage",
+  forcedCheck: "FRAY.Flow.Button.forcedCheck",
   undoDamage: "FRAY.Flow.Button.undoDamage",
 };
 
@@ -127,6 +139,7 @@ const RULES: Record<CardAction, string> = {
   noReaction: "UD-REA-01",
   rollDamage: "UD-DMG-01",
   applyDamage: "UD-DMG-02",
+  forcedCheck: "",
   undoDamage: "UD-DMG-02",
 };
 
@@ -143,6 +156,7 @@ const PHASE_OF: Record<CardAction, TargetPhase> = {
   noReaction: "hit",
   rollDamage: "hit",
   applyDamage: "damage",
+  forcedCheck: "applied",
   undoDamage: "applied",
 };
 
@@ -164,15 +178,26 @@ export function mayPress(action: CardAction, viewer: Viewer): boolean {
       return viewer.ownsAttacker;
     case "applyDamage":
       return viewer.ownsAttacker || viewer.ownsTarget;
+    case "forcedCheck":
     case "undoDamage":
       return viewer.ownsTarget;
   }
+}
+
+/**
+ * The next check the applied damage forced that is not rolled yet (a Blackout test, HB-DMG-04),
+ * or `undefined` when none is left.
+ */
+export function pendingForced(t: TargetState): ForcedCheck | undefined {
+  if (!t.applied) return undefined;
+  return t.report?.forced?.[t.forced?.length ?? 0];
 }
 
 /** Whether the action fits the target's phase (and a reaction was not made or declined yet). */
 export function phaseAllows(action: CardAction, t: TargetState): boolean {
   if (targetPhase(t) !== PHASE_OF[action]) return false;
   if ((isReaction(action) || action === "noReaction") && (t.result.reaction || t.reactionDeclined)) return false;
+  if (action === "forcedCheck" && !pendingForced(t)) return false;
   return true;
 }
 
@@ -196,6 +221,7 @@ export function buttonsFor(t: TargetState, viewer: Viewer, flags: CardContextFla
         reason = option.reason;
       }
     }
+    if (action === "forcedCheck") rule = pendingForced(t)?.rule ?? "";
     return { action, label: LABELS[action], visible, disabled, reason, rule };
   });
 }
@@ -238,18 +264,31 @@ export function withApplied(t: TargetState, record: UndoRecord, report: DamageRe
   return { ...t, applied: record, report };
 }
 
-/** The target after its applied damage was undone: back to `damage`, ready to apply again. */
+/** The target after a forced check of its applied damage was rolled (HB-DMG-04). */
+export function withForced(t: TargetState, result: ForcedCheckResult): TargetState {
+  assertAllowed("forcedCheck", t);
+  return { ...t, forced: [...(t.forced ?? []), result] };
+}
+
+/**
+ * The target after its applied damage was undone: back to `damage`, ready to apply again; the
+ * forced checks it called for go with it.
+ */
 export function withUndone(t: TargetState): TargetState {
   assertAllowed("undoDamage", t);
-  const { applied: _applied, ...rest } = t;
+  const { applied: _applied, forced: _forced, ...rest } = t;
   return { ...rest, undone: true };
 }
 
-/** The vital state of a target as the card shows it after applying (HP, EP, conditions added). */
+/**
+ * The vital state of a target as the card shows it after applying (HP, EP, conditions added); a
+ * track with no maximum is one the ruleset does not have (Hitbox keeps hitboxes instead) and is
+ * left out.
+ */
 export function vitalSummary(state: VitalState): { hp?: string; ep?: string } {
   return {
-    hp: state.hp ? `${state.hp.value}/${state.hp.max}` : undefined,
-    // A ruleset without EP (Zones) stores an empty track: nothing to show.
+    hp: state.hp && state.hp.max > 0 ? `${state.hp.value}/${state.hp.max}` : undefined,
+    // A ruleset without EP (Zones) or HP (Hitbox keeps hitboxes) stores an empty track: nothing to show.
     ep: state.ep && state.ep.max > 0 ? `${state.ep.value}/${state.ep.max}` : undefined,
   };
 }

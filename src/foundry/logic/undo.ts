@@ -32,14 +32,28 @@ export interface UndoRecord {
   stamp: string;
   /** UUID of the actor damaged. */
   actorUuid: string;
-  before: { hp: Track; ep: Track; conditions: string[] };
-  after: { hp: Track; ep: Track; conditions: string[] };
+  before: RecordVitals;
+  after: RecordVitals;
   /** Conditions applying the damage added (unconscious at EP 0, incapacitated at HP 0). */
   added: string[];
   /** Every step of the application, as the core reported it. */
   steps: DamageStep[];
   /** Id of the user who asked for it (as the server vouched). */
   userId: string;
+}
+
+/** The vitals an {@link UndoRecord} keeps: HP, EP, conditions, and hitboxes and armor points where the ruleset has them (Hitbox). */
+export interface RecordVitals {
+  hp: Track;
+  ep: Track;
+  conditions: string[];
+  hitboxes?: Record<string, Track>;
+  armor?: Record<string, Track>;
+}
+
+/** A copy of a map of tracks, or nothing. */
+function tracks(map: Record<string, Track> | undefined): Record<string, Track> | undefined {
+  return map ? Object.fromEntries(Object.entries(map).map(([k, t]) => [k, { value: t.value, max: t.max }])) : undefined;
 }
 
 /** One application in a target actor's ledger. */
@@ -67,11 +81,25 @@ export function undoRecord(actorUuid: string, report: DamageReport, userId: stri
   const zero = { value: 0, max: 0 };
   const hpBefore = track(report.before.hp, zero);
   const epBefore = track(report.before.ep, zero);
+  const before: RecordVitals = { hp: hpBefore, ep: epBefore, conditions: [...report.before.conditions] };
+  const after: RecordVitals = {
+    hp: track(report.after.hp, hpBefore),
+    ep: track(report.after.ep, epBefore),
+    conditions: [...report.after.conditions],
+  };
+  for (const key of ["hitboxes", "armor"] as const) {
+    const b = tracks(report.before[key]);
+    const a = tracks(report.after[key]);
+    if (b && a) {
+      before[key] = b;
+      after[key] = a;
+    }
+  }
   return {
     stamp,
     actorUuid,
-    before: { hp: hpBefore, ep: epBefore, conditions: [...report.before.conditions] },
-    after: { hp: track(report.after.hp, hpBefore), ep: track(report.after.ep, epBefore), conditions: [...report.after.conditions] },
+    before,
+    after,
     added: [...report.added],
     steps: report.steps.map((s) => ({ ...s, data: s.data ? { ...s.data } : undefined })),
     userId,
@@ -149,6 +177,16 @@ export function ledgerEntry(actor: { getFlag?(scope: string, key: string): unkno
   if (stun) delta.stun = stun;
   const effects = effectsOf(d.effects);
   if (effects) delta.effects = effects;
+  for (const key of ["hitboxes", "armor"] as const) {
+    const raw = d[key];
+    if (!raw || typeof raw !== "object") continue;
+    const map: Record<string, TrackChange> = {};
+    for (const [id, v] of Object.entries(raw as Record<string, unknown>)) {
+      const c = change(v);
+      if (c) map[id] = c;
+    }
+    if (Object.keys(map).length) delta[key] = map;
+  }
   return { stamp: raw.stamp, messageId: String(raw.messageId ?? ""), index: num(raw.index) ?? -1, delta, undone: raw.undone === true };
 }
 

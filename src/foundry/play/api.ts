@@ -174,7 +174,8 @@ export async function apiStartEffect(actor: unknown, start: unknown, combat?: un
     const checked = check(effectStartSchema, start, "start") as EffectStart;
     const clock = combat ?? (game as unknown as { combat?: unknown }).combat;
     if (!isRecord(clock) || typeof clock.round !== "number" || clock.combatants === undefined) throw typeError("combat", "Combat");
-    await startEffect(actor as unknown as EffectHolder, checked, clock as unknown as CombatLike);
+    const delayRounds = checked.delayRounds ?? activeBinding().effectDelayRounds;
+    await startEffect(actor as unknown as EffectHolder, { ...checked, delayRounds }, clock as unknown as CombatLike);
     return true;
   } catch (err) {
     reportError(err);

@@ -5,11 +5,13 @@
  * act; only its dice are replayed). A ruleset without an entry offers no reaction on the card
  * and replays its attacker as it is.
  */
+import type { AttackRequest } from "../../rules/core/contract.js";
 import type { DiceRoller } from "../../rules/core/dice/port.js";
 import type { CardDetailBuilder } from "../attack-card.js";
 import type { AttackResult, ReactionOption } from "../../rules/core/ruleset.js";
 import type { Localizer } from "../attack-card.js";
 import type { CardAction, TargetState } from "../logic/card.js";
+import type { VitalState } from "../../rules/core/types.js";
 import type { VitalRules } from "../logic/undo.js";
 import { registry } from "../registry.js";
 
@@ -50,6 +52,18 @@ export interface CardView {
   hiddenActions?: CardAction[];
 }
 
+/** The target of a card as the card rules see it: its actor's and token's UUIDs. */
+export interface CardTarget {
+  actorUuid: string;
+  tokenUuid: string;
+}
+
+/** An update of one embedded item (`Actor.updateEmbeddedDocuments("Item", ...)`). */
+export interface ItemUpdate {
+  _id: string;
+  system: Record<string, unknown>;
+}
+
 /** A ruleset's card steps that the play contract does not cover. */
 export interface CardRules {
   /**
@@ -58,6 +72,27 @@ export interface CardRules {
    * @throws FrayError from the dice port.
    */
   react?(result: AttackResult, option: ReactionOption, dice: DiceRoller): Promise<AttackResult>;
+  /**
+   * What a reaction made on the card leaves for the rest of the round, once the card holds it
+   * (Hitbox: the total stands against every attack of the turn, a dodge without cover drops the
+   * defender, HB-ATK-03, HB-ACT-04); run on the reacting user's client.
+   */
+  afterReact?(result: AttackResult, target: CardTarget): Promise<void>;
+  /**
+   * The neutral request of an attack with the round's state the ruleset adds (Hitbox: the
+   * defender's reaction already rolled this turn, HB-ATK-03); absent when there is none.
+   */
+  turnRequest?(request: AttackRequest, target: CardTarget): AttackRequest;
+  /**
+   * Whether the GM accepts the round's state a stored request carries (what `turnRequest` added),
+   * checked against the documents before a card is replayed; absent to accept every request.
+   */
+  checkRequest?(request: AttackRequest, target: CardTarget): boolean;
+  /**
+   * Item updates that store a vital state beyond the actor's own data (Hitbox armor points used
+   * up, kept on the armor items, HB-DMG-01); for `defender` (the core's combatant) and `state`.
+   */
+  itemUpdates?(defender: unknown, state: VitalState): ItemUpdate[];
   /**
    * The attacker as a replay of its own stored attack reads it (able to act); `result` is the
    * stored attack, for what the attack itself changed on the attacker (ZN-BST-01 rounds spent).

@@ -32,6 +32,7 @@ import { decideAction } from "../logic/round-actions.js";
 import { measureMetres } from "../measure.js";
 import { error } from "../notify.js";
 import { activeBinding, type RulesetBinding } from "../registry.js";
+import { cardRulesOf } from "./card-rules.js";
 import { optionValues } from "../settings.js";
 import { callHook, callHookAll, HOOKS } from "./hooks.js";
 
@@ -253,6 +254,7 @@ export class AttackWorkflow {
   pay(): boolean {
     this.stage = "pay";
     this.combatant = this.request.free ? undefined : combatantFor(this.request.actor, this.token?.id);
+    if (this.combatant && this.binding.furtherAttackFree?.(economyOf(this.combatant))) this.combatant = undefined;
     // Weighed at the ruleset's own cost of an attack (CR-AP-01: 2 AP) where it lists one.
     let defs: ReturnType<Ruleset<unknown, unknown>["actions"]> | undefined;
     try {
@@ -284,7 +286,8 @@ export class AttackWorkflow {
     if (t.distanceMetres !== undefined) request.distanceMetres = t.distanceMetres;
     if (c.situation[t.id]) request.situation = c.situation[t.id];
     if (c.reaction) request.reaction = c.reaction;
-    return request;
+    const turn = cardRulesOf(this.binding.id).turnRequest;
+    return turn ? turn(request, { actorUuid: t.actorUuid, tokenUuid: t.tokenUuid }) : request;
   }
 
   /**

@@ -86,7 +86,8 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     const resolved = parent ? parent.call(this, options) : options;
     const document = options.document as { type?: string } | undefined;
     const position = resolved.position as { width?: number; height?: number } | undefined;
-    if (position && (document?.type === "npc" || activeRuleset() !== "ud10")) Object.assign(position, FrayActorSheet.NPC_POSITION);
+    // A character of a ruleset with its own sheet (UD10, Hitbox) opens at the full size; the generic view compact.
+    if (position && (document?.type === "npc" || !activeBinding().sheetContext)) Object.assign(position, FrayActorSheet.NPC_POSITION);
     return resolved;
   }
 

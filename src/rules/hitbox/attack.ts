@@ -437,3 +437,47 @@ export function odds(plan: AttackPlan, input: HitboxAttackInput, options: Hitbox
   if (input.calledShot && input.calledShot !== "torso") out.outcomes = { called: hit * calledChance(input.calledShot) };
   return out;
 }
+
+/**
+ * The result of an attack after the defender answered it on the card (HB-ATK-03, HB-ATK-04):
+ * the dodge or parry is rolled with `dice` (2d6 with the option's modifiers), or, when the
+ * defender already rolled one this turn, that total is used again without a roll; the total
+ * becomes the difficulty (raised to 9 under `reactionFloor`), and the attack total already
+ * rolled hits when it meets it (a tie goes to the defender under `reactionTies: defender`). The
+ * hit location rolled with the attack stays when it still hits and is dropped when it does not.
+ * @param result the attack as rolled against the base difficulty.
+ * @param option the reaction the core offers (`reactions`), whose modifiers the roll adds.
+ * @param rolled the defender's reaction already rolled this turn, when there is one.
+ * @throws FrayError from the dice port.
+ */
+export async function reactAfterAttack(
+  result: AttackResult,
+  option: ReactionOption,
+  dice: DiceRoller,
+  options: HitboxOptions,
+  rolled?: RolledReaction,
+): Promise<HitboxAttackResult> {
+  const id = option.id === "parry" ? "parry" : "dodge";
+  const dropsProne = (option as Partial<HitboxReactionOption>).dropsProne ?? id === "dodge";
+  const now: RolledReaction = rolled ?? {
+    id,
+    check: await rollCheck(dice, option.modifiers, id === "dodge" ? "FRAY.Roll.Dodge" : "FRAY.Roll.Parry"),
+    dropsProne,
+  };
+  const diff = reactionDifficulty(now.id, now.check.total, options);
+  const total = result.check.total;
+  const hit = total > diff.total || (total === diff.total && options.reactionTies !== "defender");
+  const prior = result as Partial<HitboxAttackResult>;
+  const out: HitboxAttackResult = {
+    ...result,
+    plan: { ...result.plan, difficulty: diff, reaction: { ...option, modifiers: now.check.modifiers } },
+    hit,
+    lands: hit,
+    reaction: { id: now.id, rule: "HB-ATK-03", check: now.check, success: !hit, effect: "negate" },
+    rolledReaction: now,
+    reactionRolledNow: !rolled,
+    neverSawItComing: prior.neverSawItComing ?? false,
+  };
+  if (!hit) delete out.location;
+  return out;
+}

@@ -22,6 +22,7 @@ export {
   limbsFor,
   mainArm,
   neverSawItComing,
+  reactAfterAttack,
   rangeModifier,
   rapidFireModifier,
   reactionDifficulty,

@@ -1,24 +1,56 @@
 /**
- * Hitbox in Foundry so far: the rules core's `hitbox`, its data models and source translation,
- * and the generic sheet. Ranges are in feet (HB-MOD-01), so its scenes measure in feet; the
- * core's movement bands are in metres either way (HB-ACT-02). Not playable in Foundry yet.
+ * Hitbox in Foundry: the rules core's `hitbox`, its data models and source translation, the
+ * attack card's own steps (a dodge or parry on the card that stands for the turn, armor on the
+ * items, HB-ATK-03, HB-DMG-01) and the sheets. Ranges are in feet (HB-MOD-01), so its scenes
+ * measure in feet; the core's movement bands are in metres either way (HB-ACT-02).
  */
 import { hitbox } from "../../../rules/hitbox/index.js";
 import { hitboxArmorFromItem, hitboxCombatantFromActor, hitboxWeaponFromItem, type HitboxCombatant } from "../../../rules/hitbox/model.js";
+import { SYSTEM_PATH } from "../../config.js";
+import { hitboxCardRules } from "./card.js";
 import { HitboxActorData, HitboxArmorData, HitboxNpcData, HitboxWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
-import { GENERIC_SHEET_PARTS, GENERIC_TEMPLATES } from "../generic.js";
+import { hitboxOpposedTest, OPPOSED_TEMPLATE } from "./opposed.js";
+import { registerHitboxQuench } from "./quench.js";
+import { hitboxStartRoundOn } from "./round.js";
+import { hitboxRollSkill } from "./sheet-actions.js";
+import {
+  HITBOX_ITEM_TEMPLATE,
+  HITBOX_SHEET_PARTS,
+  HITBOX_SHEET_TEMPLATES,
+  hitboxActorSheetContext,
+  hitboxItemSheetContext,
+} from "./sheet-context.js";
 
 /** The Hitbox binding. */
 export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
   id: "hitbox",
   ruleset: hitbox as RulesetBinding<HitboxCombatant>["ruleset"],
-  implemented: false,
+  implemented: true,
   models: { character: HitboxActorData, npc: HitboxNpcData, weapon: HitboxWeaponData, armor: HitboxArmorData },
   combatantFromActor: (actor, overrides) => hitboxCombatantFromActor(actor, overrides),
+  // HB-MOD-03: once the turn's action is spent, a further shot of the same turn costs nothing more.
+  furtherAttackFree: (economy) => (economy.slots.action?.used ?? 0) >= 1,
+  startRoundOn: hitboxStartRoundOn,
+  // HB-RND-02: a one-turn effect used on turn 3 acts on turn 4.
+  effectDelayRounds: 1,
+  // HB-ACT-05: game.fray.binding.tools.opposedTest(tokenA, skillA, tokenB, skillB).
+  tools: { opposedTest: hitboxOpposedTest },
   weaponFromItem: hitboxWeaponFromItem,
   armorFromItem: hitboxArmorFromItem,
-  sheetParts: GENERIC_SHEET_PARTS,
-  templates: GENERIC_TEMPLATES,
+  sheetParts: HITBOX_SHEET_PARTS,
+  sheetTemplates: HITBOX_SHEET_TEMPLATES,
+  sheetContext: hitboxActorSheetContext,
+  itemSheetTemplate: HITBOX_ITEM_TEMPLATE,
+  itemSheetContext: hitboxItemSheetContext,
+  rollSkill: hitboxRollSkill,
+  templates: [
+    ...Object.values(HITBOX_SHEET_TEMPLATES),
+    HITBOX_ITEM_TEMPLATE,
+    OPPOSED_TEMPLATE,
+    ...["tabs", "conditions", "biography"].map((p) => `${SYSTEM_PATH}/templates/actor/${p}.hbs`),
+  ],
   movementUnits: { units: "ft", metresPerUnit: 0.3048, gridDistance: 5 },
+  cardRules: hitboxCardRules,
+  registerQuench: registerHitboxQuench,
 };

@@ -1,0 +1,111 @@
+/**
+ * Hitbox's Quench batch (`fray.hitbox.attack-flow`), for a GM to run in a real Hitbox world: the
+ * card flow of the seed's example with real dice on two throwaway actors: a called shot at the
+ * head that always meets its difficulty (a GM modifier of +20), no reaction, the damage rolled and
+ * applied through the active GM, the Blackout test the hit calls for, and undo giving everything
+ * back. Outside a Hitbox world the batch says so and checks nothing else.
+ */
+import { applyHere, declineReaction, forcedHere, rollDamageFor, undoHere } from "../../chat/actions.js";
+import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
+import { rollAttack } from "../../attack.js";
+import { isActiveGM } from "../../queries.js";
+import type { Quench } from "../../quench.js";
+import { activeRuleset } from "../../settings.js";
+
+/** A Hitbox combatant's create data with one pistol. */
+function actorData(name: string, type: "character" | "npc") {
+  return {
+    name,
+    type,
+    system: {
+      ruleset: "hitbox",
+      abilities: { strength: 2, dexterity: 3, fortitude: 2 },
+      skills: { firearms: 1, dodge: 1, blackout: 1 },
+      held: ["Quench Pistol"],
+    },
+    items: [
+      {
+        name: "Quench Pistol",
+        type: "weapon",
+        system: { ruleset: "hitbox", kind: "ranged", ability: "dexterity", skill: "firearms", damage: 1, maxShots: 2, rangeFeet: 75 },
+      },
+    ],
+  };
+}
+
+type Hitboxes = Record<string, { value: number; max: number }>;
+
+/** Registers the Hitbox batch on Quench. */
+export function registerHitboxQuench(quench: Quench): void {
+  quench.registerBatch(
+    "fray.hitbox.attack-flow",
+    (context) => {
+      const { describe, it, before, after, assert } = context;
+      describe("Hitbox attack card: called shot, damage, Blackout, undo (HB-ATK-01 to HB-DMG-04)", () => {
+        const made: { delete(): Promise<unknown> }[] = [];
+        let attacker: Actor.Implementation;
+        let defender: Actor.Implementation & { system: { hitboxes: Hitboxes } };
+        let message: AttackMessageLike;
+        const hitbox = () => activeRuleset() === "hitbox";
+        before(async () => {
+          if (!hitbox()) return;
+          attacker = (await Actor.implementation.create(actorData("Quench Zeven", "character") as never)) as Actor.Implementation;
+          defender = (await Actor.implementation.create(actorData("Quench Guard", "npc") as never)) as never;
+          made.push(attacker as never, defender as never);
+        });
+        after(async () => {
+          for (const doc of made) await doc.delete();
+        });
+        it("HB-ATK-01, HB-ATK-02, HB-MOD-03: the card holds the 2d6 test with the called-shot modifier", async () => {
+          if (!hitbox()) return assert.ok(true, "not a Hitbox world: nothing to check");
+          const weapon = attacker.items.find((i) => i.type === "weapon")!;
+          const target = { actor: defender, center: { x: 0, y: 0 }, document: { uuid: "" }, name: defender.name, id: "quench-guard" };
+          const outcome = await rollAttack({
+            actor: attacker,
+            weaponId: weapon.id ?? "",
+            target: target as never,
+            situation: { calledShot: "head", misc: 20 },
+          });
+          assert.ok(outcome?.message, "message created");
+          message = outcome!.message as unknown as AttackMessageLike;
+          const t = attackSystem(message).targets[0]!;
+          assert.equal(t.result.check.roll.dice.length > 0, true, "2d6 rolled");
+          assert.ok(
+            t.result.check.modifiers.some((m) => m.rule === "HB-MOD-03" && m.value === -2),
+            "called shot -2",
+          );
+          assert.equal(t.result.hit, true, "+20 always meets 9");
+          assert.ok(["head", "torso"].includes(t.result.location?.id ?? ""), "the head, or the torso on a miss of it (HB-LOC-02)");
+        });
+        it("H1 (HB-ACT-02): a new scene in a Hitbox world gets 5 ft squares", async () => {
+          if (!hitbox()) return assert.ok(true, "not a Hitbox world: nothing to check");
+          const scene = (await Scene.implementation.create({ name: "Quench Hitbox scene" } as never)) as unknown as {
+            grid: { distance: number; units: string };
+            delete(): Promise<unknown>;
+          };
+          made.push(scene);
+          assert.equal(scene.grid.units, "ft", "feet");
+          assert.equal(scene.grid.distance, 5, "5 ft squares");
+        });
+        it("HB-DMG-01, HB-DMG-04: apply, Blackout, undo through the active GM", async () => {
+          if (!hitbox() || !isActiveGM()) return assert.ok(true, "not the active GM of a Hitbox world");
+          await declineReaction(message, 0);
+          await rollDamageFor(message, 0);
+          const location = attackSystem(message).targets[0]!.result.location!.id;
+          const before = defender.system.hitboxes[location]!.value;
+          assert.ok(await applyHere(message, 0, game.user?.id ?? ""), "applied");
+          assert.equal(defender.system.hitboxes[location]!.value, before - 1, "one point in the hitbox hit");
+          const t = attackSystem(message).targets[0]!;
+          assert.equal(t.report?.forced?.[0]?.id, "blackout", "a vital hitbox calls for the Blackout test");
+          assert.ok(await forcedHere(message, 0), "Blackout rolled");
+          const test = attackSystem(message).targets[0]!.forced![0]!;
+          assert.equal(defender.statuses.has("shock"), !test.success, "shock exactly when the test failed");
+          assert.ok(await undoHere(message, 0, game.user?.id ?? ""), "undone");
+          assert.equal(defender.system.hitboxes[location]!.value, before, "the point is back");
+          assert.equal(defender.statuses.has("shock"), false, "no shock after undo");
+        });
+      });
+    },
+    { displayName: "Fray: Hitbox attack card" },
+  );
+}

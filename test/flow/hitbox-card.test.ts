@@ -1,0 +1,560 @@
+/**
+ * Hitbox played through the built bundle in the typed stand-in (a world whose ruleset setting is
+ * `hitbox`): the seed's own example (Zeven and the security guard) card by card with scripted
+ * dice and the tie setting of its example file, the dodge that stands for the whole turn, the
+ * Blackout test on the card, armor used up on the armor item, apply and undo through the active
+ * GM, never saw it coming and a damaged limb's halving on the card.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { TargetState } from "../../src/foundry/logic/card.js";
+import { BEYOND_COLOUR, bandColourAt } from "../../src/foundry/logic/ruler.js";
+import {
+  ROOT,
+  StubChatMessage,
+  diceQueue,
+  installFoundryStub,
+  readLang,
+  lookup,
+  stubActor,
+  stubCanvas,
+  stubToken,
+  withOwnership,
+  type FoundryStub,
+  type StubUser,
+} from "../support/foundry-stub.js";
+
+const BUNDLE = join(ROOT, "dist", "fray.mjs");
+const en = readLang("en");
+
+type Dict = Record<string, unknown>;
+
+interface Message {
+  id: string;
+  isOwner: boolean;
+  content: string;
+  rolls: unknown[];
+  system: Dict & { targets: TargetState[] };
+  update(changes: Dict): Promise<Message>;
+}
+
+interface FrayApi {
+  rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
+  flow: { runCardAction(message: Message, index: number, action: string): Promise<void> };
+}
+
+/** A base TokenRuler: white segments. */
+class BaseRuler {
+  constructor(readonly token: unknown) {}
+  _getSegmentStyle(_waypoint?: unknown) {
+    return { width: 4, color: 0xffffff };
+  }
+  _getGridHighlightStyle(_waypoint?: unknown, _offset?: unknown) {
+    return { color: 0xffffff, alpha: 0.5 };
+  }
+}
+
+const messages: Message[] = [];
+const docs = new Map<string, unknown>();
+const queries: { name: string; userId: string }[] = [];
+let stub: FoundryStub;
+let gm: StubUser;
+let player: StubUser;
+
+/** Sets a dotted path in an object. */
+function setPath(target: Dict, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  node[parts.at(-1)!] = value;
+}
+
+/** Writes a value at a dotted path, merging nested objects into what is there, as Foundry's update does. */
+function mergePath(target: Dict, path: string, value: unknown): void {
+  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  const last = parts.at(-1)!;
+  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
+  else setPath(target, path, value);
+}
+
+/** A Combat of the stand-in, started, with one Combatant per actor (their flags kept here). */
+function startCombat(entries: readonly { actor: { id: unknown; uuid: string }; token: { id: string } }[]) {
+  const flags = new Map<string, unknown>();
+  const list = entries.map(({ actor, token }) => ({
+    id: `c-${token.id}`,
+    tokenId: token.id,
+    token,
+    actor,
+    actorId: actor.id,
+    get isOwner() {
+      return (actor as { isOwner?: boolean }).isOwner ?? true;
+    },
+    combat: { id: "combat1" },
+    getFlag: (_s: string, k: string) => flags.get(`c-${token.id}.${k}`),
+    setFlag: async (_s: string, k: string, v: unknown) => flags.set(`c-${token.id}.${k}`, structuredClone(v)),
+  }));
+  const combat = {
+    id: "combat1",
+    started: true,
+    round: 1,
+    combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
+  };
+  (stub.game as unknown as Dict).combat = combat;
+  return { combat, flags };
+}
+
+/** An actor of the stand-in with update, embedded item updates and status toggles, registered by UUID. */
+function actor(source: { _id: string; name: string; type: string; system: Dict; items: Dict[] }) {
+  const src = structuredClone(source) as never as Parameters<typeof stubActor>[0] & Dict;
+  const a = stubActor(src) as ReturnType<typeof stubActor> & Dict;
+  Object.assign(a, {
+    async update(changes: Dict) {
+      for (const [k, v] of Object.entries(changes)) mergePath(src, k, v);
+      return a;
+    },
+    async updateEmbeddedDocuments(_type: string, rows: { _id: string }[]) {
+      for (const row of rows) {
+        const item = (src.items as unknown as Dict[]).find((i) => i._id === row._id);
+        if (item) for (const [k, v] of Object.entries(row)) if (k !== "_id") mergePath(item, k, v);
+      }
+      return rows;
+    },
+    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
+      if (active) a.statuses.add(status);
+      else a.statuses.delete(status);
+    },
+    get system() {
+      return src.system;
+    },
+    getFlag(scope: string, key: string) {
+      return ((src as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
+    },
+  });
+  docs.set(a.uuid, a);
+  return { actor: a, source: src };
+}
+
+const pack = (dir: string, file: string) => JSON.parse(readFileSync(join(ROOT, "packs", "_source", dir, file), "utf8")) as Dict;
+const holdout = pack("hitbox-weapons", "Holdout_Pistol_hBw1HoldoutPis01.json");
+const guardSource = pack("hitbox-npcs", "Security_Guard_hBn1SecurityGu01.json");
+
+/** Zeven as the seed's example gives her (seed 002; examples/hitbox-zeven.yaml). */
+function zevenSource() {
+  return {
+    _id: "zeven",
+    name: "Zeven",
+    type: "character",
+    system: {
+      ruleset: "hitbox",
+      abilities: { strength: 2, dexterity: 3, fortitude: 2 },
+      skills: { firearms: 1, melee: 0, throwing: 0, archery: 0, dodge: 1, parry: 0, blackout: 1 },
+      mainHand: "right",
+      held: ["Holdout Pistol"],
+      group: "players",
+      biography: "",
+    },
+    items: [structuredClone(holdout)],
+  };
+}
+
+/** Zeven and the guard 15 ft apart on a 5 ft grid (3 squares). */
+function world() {
+  const zeven = actor(zevenSource());
+  const guard = actor(structuredClone(guardSource) as never);
+  const zevenToken = stubToken(zeven.actor, 0, 0);
+  const guardToken = stubToken(guard.actor, 3, 0);
+  for (const t of [zevenToken, guardToken]) docs.set(t.document.uuid, { ...t.document, object: t, actor: t.actor, isOwner: true });
+  return { zeven, guard, zevenToken, guardToken };
+}
+
+type Hitboxes = Record<string, { value: number; max: number }>;
+const boxes = (a: unknown) => ((a as { system: unknown }).system as { hitboxes: Hitboxes }).hitboxes;
+
+function api(): FrayApi {
+  return stub.game.fray as FrayApi;
+}
+
+/** The card's visible text for the English reader (tags stripped). */
+const text = (m: Message) => m.content.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+
+beforeAll(async () => {
+  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
+  stub = installFoundryStub("en");
+  const g = globalThis as Dict;
+  g.Combat = class {
+    async _preUpdate() {
+      return undefined;
+    }
+  };
+  g.Combatant = class {};
+  const config = stub.CONFIG as unknown as Dict;
+  config.Combat = {};
+  config.Combatant = {};
+  config.Token = {};
+  config.time = { roundTime: 6 };
+  const foundry = g.foundry as Dict;
+  foundry.utils = {
+    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
+    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
+    randomID: () => Math.random().toString(36).slice(2, 12),
+  };
+  foundry.canvas = { placeables: { tokens: { TokenRuler: BaseRuler } } };
+  // A Hitbox scene: 5 ft squares (the binding's grid default).
+  stub.canvas = stubCanvas(100, 5, "ft");
+  g.canvas = stub.canvas;
+  const game = stub.game as unknown as Dict;
+  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
+  gm = stub.game.users.get("gm")!;
+  player = stub.game.users.add("p1", "Pat");
+  stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
+    const request = (changes as Dict)["flags.fray.request"] as { name: string } | undefined;
+    if (request && stub.game.user.id === "gm") queries.push({ name: request.name, userId: userId as string });
+  });
+  StubChatMessage.implementation.create = (async (data: Dict) => {
+    const message = {
+      ...data,
+      id: `m${messages.length + 1}`,
+      author: stub.game.user,
+      rolls: (data.rolls as unknown[]) ?? [],
+      async update(changes: Dict) {
+        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
+        return message;
+      },
+    } as unknown as Message;
+    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
+    messages.push(message);
+    return message;
+  }) as never;
+  await stub.game.settings.set("fray", "ruleset", "hitbox");
+  await import(pathToFileURL(BUNDLE).href);
+  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+});
+
+beforeEach(async () => {
+  messages.length = 0;
+  queries.length = 0;
+  diceQueue.length = 0;
+  stub.ui.notifications.messages.length = 0;
+  stub.game.users.current = gm;
+  stub.game.user.targets.clear();
+  (stub.game as unknown as Dict).combat = undefined;
+  for (const key of [...stub.game.settings.values.keys()]) if (key.startsWith("fray.hitbox-")) stub.game.settings.values.delete(key);
+});
+
+describe("a Hitbox world", () => {
+  it("HB-RND-01: raises no 'not implemented' warning and plays its attack card", () => {
+    expect(stub.ui.notifications.messages.filter((m) => m.level === "warn")).toEqual([]);
+    const fray = stub.game.fray as { binding: { id: string; implemented: boolean } };
+    expect(fray.binding).toMatchObject({ id: "hitbox", implemented: true });
+  });
+});
+
+describe("the seed's example, card by card (seed 002, examples/hitbox-zeven.yaml)", () => {
+  it("HB-ATK-01, HB-ATK-02, HB-ATK-03, HB-ATK-04, HB-MOD-01, HB-MOD-02, HB-MOD-03, HB-MOD-04, HB-LOC-01, HB-LOC-02, HB-DMG-01, HB-DMG-03, HB-DMG-04, HB-ACT-01, HB-ACT-04: both turns with the seed's numbers", async () => {
+    await stub.game.settings.set("fray", "hitbox-hitboxReactionTies", "defender");
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const { combat, flags } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    const flow = api().flow;
+
+    // Turn 1: Zeven's called shot at the left leg, 15 ft: 7 + 3 + 1 = 11, called -2, close +1: 10.
+    diceQueue.push(3, 4, 4, 4); // attack 3 + 4; called-shot table 4 + 4 = 8
+    const shot = await api().rollAttack({
+      actor: zeven.actor,
+      weaponId: "hBw1HoldoutPis01",
+      token: zevenToken,
+      target: guardToken,
+      situation: { calledShot: "leftLeg" },
+    });
+    const m1 = shot!.message;
+    const t1 = () => m1.system.targets[0]!;
+    expect(t1().request.distanceMetres).toBeCloseTo(4.572, 6);
+    expect(t1().result.check).toMatchObject({ natural: 7, total: 10 });
+    expect(t1().result.check.modifiers.map((m) => [m.rule, m.value])).toEqual([
+      ["HB-ATK-02", 3],
+      ["HB-ATK-02", 1],
+      ["HB-MOD-03", -2],
+      ["HB-MOD-01", 1],
+    ]);
+    expect(t1().result.plan.difficulty.total).toBe(9);
+    expect(m1.content).toContain('data-action="fray-dodge"');
+    // The guard answers with a dodge on the card: 5 + 3 + 1 = 9 is the difficulty; 10 hits.
+    diceQueue.push(2, 3);
+    await flow.runCardAction(m1, 0, "dodge");
+    expect(t1().result.reaction).toMatchObject({ id: "dodge", check: { natural: 5, total: 9 }, success: false });
+    expect(t1().result).toMatchObject({ hit: true, lands: true, plan: { difficulty: { total: 9 } } });
+    expect(t1().result.location).toMatchObject({ id: "leftLeg", rule: "HB-LOC-02", roll: { total: 8 } });
+    expect(text(m1)).toMatch(/10 vs\.? 9/);
+    // No cover nearby: the dodge drops him (HB-ACT-04), and the total stands for the turn.
+    expect(guard.actor.statuses.has("goingProne")).toBe(true);
+    await flow.runCardAction(m1, 0, "rollDamage");
+    expect(t1().damage).toMatchObject({ amount: 1, location: "leftLeg" });
+    await flow.runCardAction(m1, 0, "applyDamage");
+    expect(boxes(guard.actor).leftLeg).toEqual({ value: 1, max: 2 });
+    expect(guard.actor.statuses.has("prone")).toBe(true);
+    expect(t1().report?.forced ?? []).toEqual([]);
+    expect(m1.content).not.toContain('data-action="fray-forcedCheck"');
+
+    // Turn 2: the guard lies prone; Zeven's called shot at the head: 8 + 3 + 1 = 12, called -2,
+    // prone -1, close +1: 10 against 9, and the guard cannot dodge (HB-MOD-04).
+    combat.round = 2;
+    // A new round's economies are fresh, as the tracker's round start writes them.
+    for (const key of [...flags.keys()]) if (key.endsWith(".economy")) flags.delete(key);
+    diceQueue.push(4, 4, 5, 5);
+    const m2 = (await api().rollAttack({
+      actor: zeven.actor,
+      weaponId: "hBw1HoldoutPis01",
+      token: zevenToken,
+      target: guardToken,
+      situation: { calledShot: "head" },
+    }))!.message;
+    const t2 = () => m2.system.targets[0]!;
+    expect(t2().result.check).toMatchObject({ natural: 8, total: 10 });
+    expect(t2().result.check.modifiers.some((m) => m.rule === "HB-MOD-02" && m.value === -1)).toBe(true);
+    expect(t2().reactions.find((r) => r.id === "dodge")).toMatchObject({ available: false, reason: "FRAY.Reason.HitboxProne" });
+    expect(t2().result.location).toMatchObject({ id: "head", roll: { total: 10 } });
+
+    // HB-ACT-01: the same step: the guard fires before Zeven's hit takes effect (applied below),
+    // twice at Zeven (HB-MOD-03: -2 on each shot): 8 + 3 + 0 - 2 + 1 = 10.
+    diceQueue.push(4, 4, 1, 3); // attack 4 + 4; regular table 1 + 3 = 4: left arm
+    const m3 = (await api().rollAttack({
+      actor: guard.actor,
+      weaponId: "hBi1SecuriDuty01",
+      token: guardToken,
+      target: zevenToken,
+      situation: { shots: 2 },
+    }))!.message;
+    const t3 = () => m3.system.targets[0]!;
+    expect(t3().result.check).toMatchObject({ natural: 8, total: 10 });
+    expect(t3().result.location).toMatchObject({ id: "leftArm", rule: "HB-LOC-01", roll: { total: 4 } });
+    diceQueue.push(1, 4); // Zeven dodges as she drops: 5 + 3 + 1 = 9; 10 still hits
+    await flow.runCardAction(m3, 0, "dodge");
+    expect(t3().result).toMatchObject({ hit: true, reaction: { id: "dodge", check: { total: 9 } } });
+    // The second shot meets the same dodge, not a new one: 7 + 3 - 2 + 1 = 9 ties 9, and ties go to the defender.
+    diceQueue.push(3, 4);
+    const second = await api().rollAttack({
+      actor: guard.actor,
+      weaponId: "hBi1SecuriDuty01",
+      token: guardToken,
+      target: zevenToken,
+      situation: { shots: 2 },
+    });
+    expect(stub.ui.notifications.messages.filter((n) => n.level === "error")).toEqual([]);
+    const t4 = second!.message.system.targets[0]!;
+    expect(t4.result.check.total).toBe(9);
+    expect(t4.result).toMatchObject({ hit: false, lands: false, reaction: { id: "dodge", check: { total: 9 }, success: true } });
+    expect(second!.message.content).not.toContain('data-action="fray-dodge"');
+    expect(text(second!.message)).toContain(lookup(en, "FRAY.Chat.Dodged")!);
+
+    // The hits of the turn land: Zeven's left arm, the guard's head.
+    await flow.runCardAction(m3, 0, "rollDamage");
+    await flow.runCardAction(m3, 0, "applyDamage");
+    expect(boxes(zeven.actor).leftArm).toEqual({ value: 1, max: 2 });
+    await flow.runCardAction(m2, 0, "rollDamage");
+    await flow.runCardAction(m2, 0, "applyDamage");
+    expect(boxes(guard.actor).head).toEqual({ value: 1, max: 2 });
+    // The head is vital: the card prompts the Blackout (Fortitude) 12 test: 5 + 3 + 2 = 10, shock.
+    expect(t2().report?.forced).toEqual([expect.objectContaining({ id: "blackout", rule: "HB-DMG-04", difficulty: 12 })]);
+    expect(m2.content).toContain('data-action="fray-forcedCheck"');
+    diceQueue.push(1, 4);
+    await flow.runCardAction(m2, 0, "forcedCheck");
+    expect(t2().forced).toEqual([
+      expect.objectContaining({ needed: 12, success: false, check: expect.objectContaining({ natural: 5, total: 10 }) }),
+    ]);
+    expect(guard.actor.statuses.has("shock")).toBe(true);
+    expect(m2.content).not.toContain('data-action="fray-forcedCheck"');
+    expect(text(m2)).toContain(lookup(en, "FRAY.Condition.shock")!);
+
+    // Undo restores all of it: the head point and the shock the Blackout test brought.
+    await flow.runCardAction(m2, 0, "undoDamage");
+    expect(boxes(guard.actor).head).toEqual({ value: 2, max: 2 });
+    expect(guard.actor.statuses.has("shock")).toBe(false);
+    expect(t2().forced).toBeUndefined();
+    expect(m2.content).not.toMatch(/FRAY\./);
+  });
+});
+
+describe("the turn's start", () => {
+  it("HB-ACT-04, HB-RND-01: whoever dropped to dodge lies prone when the next turn starts; the shock count runs (HB-DMG-04)", async () => {
+    const { guard } = world();
+    guard.actor.statuses.add("goingProne");
+    const binding = (
+      stub.game.fray as { registry: { get(id: string): { startRoundOn?(a: unknown, r: number, o: Dict): Promise<void> } } }
+    ).registry.get("hitbox")!;
+    await binding.startRoundOn!(guard.actor, 2, { hitboxShockTurns: 2 });
+    expect([...guard.actor.statuses].sort()).toEqual(["prone"]);
+    guard.actor.statuses.add("shock");
+    await binding.startRoundOn!(guard.actor, 3, { hitboxShockTurns: 2 });
+    expect((guard.actor.system as { shockTurnsLeft?: number }).shockTurnsLeft).toBe(1);
+    await binding.startRoundOn!(guard.actor, 4, { hitboxShockTurns: 2 });
+    await binding.startRoundOn!(guard.actor, 5, { hitboxShockTurns: 2 });
+    expect(guard.actor.statuses.has("dead")).toBe(true);
+  });
+});
+
+describe("movement, quick actions and durations", () => {
+  it("HB-ACT-02: the ruler colours walk 10 ft (action kept), 20 ft and run 40 ft in feet; a full leg stops walking and running", () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const Ruler = (stub.CONFIG as unknown as { Token: { rulerClass: new (t: unknown) => BaseRuler } }).Token.rulerClass;
+    const colourAt = (token: unknown, feet: number) => new Ruler(token)._getSegmentStyle({ measurement: { cost: feet } }).color;
+    expect([10, 20, 40, 45].map((ft) => colourAt(zevenToken, ft))).toEqual([
+      bandColourAt(0),
+      bandColourAt(1),
+      bandColourAt(2),
+      BEYOND_COLOUR,
+    ]);
+    (guard.source.system as { hitboxes: Hitboxes }).hitboxes.leftLeg = { value: 0, max: 2 };
+    expect(colourAt(guardToken, 5)).toBe(BEYOND_COLOUR);
+    expect(zeven.actor.name).toBe("Zeven");
+  });
+
+  it("HB-ACT-02: a new scene in a Hitbox world gets 5 ft squares unless its creator gives a grid", () => {
+    const made: Dict[] = [];
+    const scene = (data: Dict) => ({ updateSource: (c: Dict) => made.push(c), data });
+    stub.Hooks.callAll("preCreateScene", scene({}), {}, {}, "gm");
+    stub.Hooks.callAll("preCreateScene", scene({}), { grid: { distance: 1, units: "m" } }, {}, "gm");
+    expect(made).toEqual([{ grid: { distance: 5, units: "ft" } }]);
+  });
+
+  it("HB-ACT-03, HB-ACT-04: quick actions spend no action; going prone marks the combatant for the turn, and the attack is still possible", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const { flags } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    const flow = api().flow as unknown as { takeAction(actor: unknown, id: string, o: Dict): Promise<{ ok: boolean }> };
+    for (const id of ["communicate", "draw", "prone"])
+      expect((await flow.takeAction(zeven.actor, id, { tokenId: zevenToken.id })).ok, id).toBe(true);
+    expect(zeven.actor.statuses.has("goingProne")).toBe(true);
+    const economy = flags.get(`c-${zevenToken.id}.economy`) as { slots: Record<string, { used: number }> };
+    expect(economy.slots.action?.used ?? 0).toBe(0);
+    diceQueue.push(4, 4, 4, 4);
+    const outcome = await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken });
+    expect(outcome?.message).toBeDefined();
+  });
+
+  it("HB-ACT-05: the GM's opposed test between two tokens rolls 2d6 + ability + skill each, a tie rolls again", async () => {
+    const { zevenToken, guardToken } = world();
+    const tools = (
+      stub.game.fray as { binding: { tools: { opposedTest(...args: unknown[]): Promise<{ winner: string; rounds: unknown[] }> } } }
+    ).binding.tools;
+    diceQueue.push(3, 3, 3, 3, 6, 6, 1, 1); // 6 + 4 against 6 + 4: a tie; then 12 + 4 against 2 + 4
+    const result = await tools.opposedTest(zevenToken, "firearms", guardToken, "dodge");
+    expect(result).toMatchObject({ winner: "a" });
+    expect(result.rounds).toHaveLength(2);
+    const card = text(messages.at(-1)!);
+    expect(card).toContain("Zeven wins");
+    expect(card).toContain("Zeven · Firearms (2d6 + 4) 10, 16");
+    stub.game.users.current = player;
+    expect(await tools.opposedTest(zevenToken, "firearms", guardToken, "dodge")).toBeUndefined();
+    expect(stub.ui.notifications.messages.at(-1)?.text).toBe("Only the GM rolls opposed tests.");
+  });
+
+  it("HB-RND-02: an effect started in play acts from the next turn on", async () => {
+    const { zeven } = world();
+    const created: Dict[] = [];
+    Object.assign(zeven.actor, { effects: [], createEmbeddedDocuments: async (_t: string, rows: Dict[]) => created.push(...rows) });
+    const combat = { id: "combat1", round: 3, turn: 0, turns: [{}, {}], combatants: [] };
+    await (stub.game.fray as { startEffect(a: unknown, s: Dict, c: unknown): Promise<unknown> }).startEffect(
+      zeven.actor,
+      { name: "Stunned", rounds: 1 },
+      combat,
+    );
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ disabled: true, duration: { startRound: 4, rounds: 1 } });
+  });
+});
+
+describe("the card's own steps", () => {
+  it("HB-DMG-01: ablative armor is used up on the armor item first, and undo gives the point back", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    diceQueue.push(6, 6, 4, 4); // 12 + 4 = 16 hits; regular table 8: torso (the vest covers it)
+    const m = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
+    await api().flow.runCardAction(m, 0, "noReaction");
+    await api().flow.runCardAction(m, 0, "rollDamage");
+    await api().flow.runCardAction(m, 0, "applyDamage");
+    const vest = () =>
+      (guard.source.items as { _id: string; system: { damage?: Record<string, number> } }[]).find((i) => i._id === "hBi1SecuriPatr03")!;
+    expect(vest().system.damage?.torso).toBe(1);
+    expect(boxes(guard.actor).torso).toEqual({ value: 3, max: 3 });
+    expect(m.system.targets[0]!.report!.steps.map((s) => s.label)).toContain("FRAY.Step.HitboxArmor");
+    // A second hit finds the vest used up and reaches the torso.
+    diceQueue.push(6, 6, 4, 4);
+    const m2 = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
+    await api().flow.runCardAction(m2, 0, "noReaction");
+    await api().flow.runCardAction(m2, 0, "rollDamage");
+    await api().flow.runCardAction(m2, 0, "applyDamage");
+    expect(boxes(guard.actor).torso).toEqual({ value: 2, max: 3 });
+    await api().flow.runCardAction(m2, 0, "undoDamage");
+    await api().flow.runCardAction(m, 0, "undoDamage");
+    expect(boxes(guard.actor).torso).toEqual({ value: 3, max: 3 });
+    expect(vest().system.damage?.torso).toBe(0);
+  });
+
+  it("HB-ATK-05: an unaware, unthreatened target never saw it coming: one point more, and no dodge or parry", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    guard.actor.statuses.add("unaware");
+    diceQueue.push(5, 5, 4, 4);
+    const m = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
+    const t = () => m.system.targets[0]!;
+    expect(t().reactions.every((r) => !r.available && r.reason === "FRAY.Reason.Unanticipated")).toBe(true);
+    await api().flow.runCardAction(m, 0, "rollDamage");
+    expect(t().damage).toMatchObject({ amount: 2 });
+    expect(t().damage!.steps!.map((s) => s.rule)).toContain("HB-ATK-05");
+  });
+
+  it("HB-DMG-03: a damaged arm halves the weapon's bonus on the card until the character is medicated", async () => {
+    const { zeven, zevenToken, guardToken } = world();
+    (zeven.source.system as { hitboxes?: Hitboxes }).hitboxes = { rightArm: { value: 1, max: 2 } } as Hitboxes;
+    diceQueue.push(4, 4);
+    const m = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
+    const lines = m.system.targets[0]!.result.check.modifiers;
+    expect(lines.find((l) => l.rule === "HB-DMG-03")).toMatchObject({ value: -2 }); // (3 + 1) halved: -2
+    expect(m.system.targets[0]!.result.check.total).toBe(8 + 4 - 2 + 1);
+    zeven.actor.statuses.add("medicated");
+    diceQueue.push(4, 4);
+    const m2 = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
+    expect(m2.system.targets[0]!.result.check.modifiers.some((l) => l.rule === "HB-DMG-03")).toBe(false);
+  });
+
+  it("HB-DMG-04: a player who owns the target rolls the Blackout test through the active GM; a player who does not is refused", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    diceQueue.push(6, 6, 6, 6); // 16 hits; called-shot table 12: head
+    const m = (await api().rollAttack({
+      actor: zeven.actor,
+      weaponId: "hBw1HoldoutPis01",
+      token: zevenToken,
+      target: guardToken,
+      situation: { calledShot: "head" },
+    }))!.message;
+    await api().flow.runCardAction(m, 0, "noReaction");
+    await api().flow.runCardAction(m, 0, "rollDamage");
+    await api().flow.runCardAction(m, 0, "applyDamage");
+    zeven.actor.ownership = { default: 0 };
+    guard.actor.ownership = { default: 0 };
+    stub.game.users.current = player;
+    await api().flow.runCardAction(m, 0, "forcedCheck");
+    expect(queries).toEqual([]);
+    expect(m.system.targets[0]!.forced).toBeUndefined();
+    guard.actor.ownership = { default: 0, p1: 3 };
+    diceQueue.push(6, 6); // 12 + 3 + 2 = 17 against 12: passes
+    await api().flow.runCardAction(m, 0, "forcedCheck");
+    expect(queries).toEqual([{ name: "fray.forcedCheck", userId: "p1" }]);
+    expect(m.system.targets[0]!.forced).toEqual([
+      expect.objectContaining({ success: true, check: expect.objectContaining({ total: 17 }) }),
+    ]);
+    expect(guard.actor.statuses.has("shock")).toBe(false);
+  });
+});
