@@ -32,7 +32,7 @@ import {
   type CriticalDamagePacket,
   type Treatment,
 } from "../rules/critical/index.js";
-import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, vitalsNow, type EndEvent } from "./common.js";
+import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, vitalsNow, type EndEvent, type PlayOptions } from "./common.js";
 import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
@@ -50,8 +50,13 @@ interface Fighter {
  * stats (merged over the reference's `system`) and extra items.
  * @throws FrayError naming the field (`combatants[1].ref`, `combatants[0].stats.physique`).
  */
-export function buildCriticalCombatant(spec: CombatantSpec, index: number, content: EncounterContent): CriticalCombatant {
-  return buildEntryCombatant(spec, index, content, criticalCombatantFromActor);
+export function buildCriticalCombatant(
+  spec: CombatantSpec,
+  index: number,
+  content: EncounterContent,
+  play?: PlayOptions,
+): CriticalCombatant {
+  return buildEntryCombatant(spec, index, content, criticalCombatantFromActor, undefined, play);
 }
 
 /** A treatment as written in an encounter file: `{ method, wound?, target? }`. */
@@ -92,16 +97,21 @@ const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
  * @throws FrayError naming the field of the file that is wrong.
  */
-export async function playCritical(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult> {
+export async function playCritical(
+  spec: EncounterSpec,
+  content: EncounterContent,
+  dice?: DiceRoller,
+  play: PlayOptions = {},
+): Promise<EncounterResult> {
   const options: RulesetOptions = { ...critical.defaults(), ...spec.options };
   const opts = criticalOptions(options);
-  const { logged, history } = recordingRoller(spec, dice);
+  const { logged, history } = recordingRoller(spec, dice, play);
   const ids = spec.combatants.map((c) => c.id);
   const engine = new RoundEngine(
     critical,
-    spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildCriticalCombatant(cs, i, content) })),
+    spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildCriticalCombatant(cs, i, content, play) })),
     logged,
-    { options, maxRounds: spec.maxRounds, groups: (standing) => initiativeGroups(standing, opts) },
+    { options, maxRounds: spec.maxRounds, groups: (standing) => initiativeGroups(standing, opts), lazyOdds: play.quiet },
   );
   // Each entry's view of its combatant and economy in the engine.
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
@@ -203,19 +213,21 @@ export async function playCritical(spec: EncounterSpec, content: EncounterConten
     });
     if (!done) return false;
     const step = done.step;
-    const { plan, odds, result } = step;
+    const { plan, result } = step;
     const weapon = f.c.weapons.find((w) => w.id === plan.weaponId)!;
-    events.push({
-      type: "attack",
-      round,
-      attacker: f.spec.id,
-      target: target.spec.id,
-      weapon: weapon.name,
-      range: range ?? (weapon.category === "melee" ? 1.5 : undefined),
-      plan,
-      odds,
-      result,
-    });
+    // The odds are for the log alone: a quiet fight never reads them, so they are never computed.
+    if (!play.quiet)
+      events.push({
+        type: "attack",
+        round,
+        attacker: f.spec.id,
+        target: target.spec.id,
+        weapon: weapon.name,
+        range: range ?? (weapon.category === "melee" ? 1.5 : undefined),
+        plan,
+        odds: step.odds,
+        result,
+      });
     if (!isCriticalResult(result)) return false;
     const d = result.detail;
     const lookup = result.lookups?.[0];
@@ -233,7 +245,7 @@ export async function playCritical(spec: EncounterSpec, content: EncounterConten
       result: d.code?.code ?? null,
       critBonus: d.critBonus,
       fumble: d.fumble,
-      outcomes: odds.outcomes ?? {},
+      outcomes: play.quiet ? {} : (step.odds.outcomes ?? {}),
     });
     if (!step.packet || !step.report || !done.target) return !d.fumble;
     const packet = step.packet as CriticalDamagePacket;
@@ -444,7 +456,7 @@ export async function playCritical(spec: EncounterSpec, content: EncounterConten
     ended,
     fighters.values(),
     { vitals: (f) => critical.vitals(f.c), isOut: out, start },
-    events,
+    play.quiet ? [] : events,
     history,
   );
 }

@@ -14,7 +14,7 @@ import type { DiceRoller } from "./dice/port.js";
 import { createEconomy, shortfall, spend, type ActionCost, type Economy } from "./economy.js";
 import { FrayError } from "./errors.js";
 import type { InitiativeRoll, ReactionOption, Ruleset, RulesetOptions, UpkeepReport } from "./ruleset.js";
-import { attackInput, attackStep, planStep, type AttackStep } from "./step.js";
+import { attackInput, attackStep, planStep, withPlanned, type AttackStep } from "./step.js";
 import type { DamageReport, ForcedCheck } from "./types.js";
 
 /** A combatant as the host brings it to the fight. */
@@ -86,6 +86,11 @@ export interface RoundConfig<C> {
    * `initiativeGroups`; each combatant alone by default.
    */
   groups?: (standing: C[]) => C[][];
+  /**
+   * Compute an attack's exact odds only when its step's `odds` is read (a forecast, which reads
+   * only the outcome); computed with every plan by default.
+   */
+  lazyOdds?: boolean;
 }
 
 /** The options of one initiative roll. */
@@ -501,17 +506,27 @@ export class RoundEngine<C, I> {
         request = chosen ? { ...request, reaction: chosen } : request;
       }
       if (opts.damage === false || this.open) {
-        const planned = planStep(this.ruleset, request, attacker.combatant, target?.combatant, options, target?.economy);
-        step = { ...planned, result: await this.ruleset.resolveAttack(planned.plan, planned.input, this.dice, options) };
+        const lazy = this.config.lazyOdds ?? false;
+        const planned = planStep(this.ruleset, request, attacker.combatant, target?.combatant, options, target?.economy, lazy);
+        step = withPlanned(planned, { result: await this.ruleset.resolveAttack(planned.plan, planned.input, this.dice, options) });
         if (this.open && opts.damage !== false && target && step.result.lands) {
           // Within a step the damage is held: it builds on the damage already held for the target.
           const base = this.open.pending.get(target.id) ?? target.combatant;
           const packet = await this.ruleset.rollDamage(step.result, planned.input, this.dice, options);
           const report = this.ruleset.applyDamage(base, packet, options);
-          step = { ...step, packet, report, target: this.ruleset.withVitals(base, report.after) };
+          step = withPlanned(step, { packet, report, target: this.ruleset.withVitals(base, report.after) });
         }
       } else {
-        step = await attackStep(this.ruleset, request, attacker.combatant, target?.combatant, this.dice, options, target?.economy);
+        step = await attackStep(
+          this.ruleset,
+          request,
+          attacker.combatant,
+          target?.combatant,
+          this.dice,
+          options,
+          target?.economy,
+          this.config.lazyOdds ?? false,
+        );
       }
     } catch (error) {
       if (error instanceof FrayError && opts.refuse?.(error)) {
