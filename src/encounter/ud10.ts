@@ -36,9 +36,12 @@ export function buildCombatant(spec: CombatantSpec, index: number, content: Enco
 /** Out of the fight besides the core's vitals: unable to act (the core's out conditions) or fled. */
 const outBeyondVitals = (c: Ud10Combatant) => isIncapacitated(c) || c.conditions.includes("fled");
 
-/** What an action of the core's round costs (UD-ACT-02, UD-ATK-04). */
-const costOf = (c: Ud10Combatant, id: string, options: RulesetOptions) =>
-  ud10Actions({ ...c, conditions: [] }, options).find((a) => a.id === id)!.cost;
+/**
+ * What each action of the core's round costs (UD-ACT-02, UD-ATK-04), by action id: set by the
+ * options alone, the same for every combatant able to act, so a fight looks them up once.
+ */
+const actionCosts = (c: Ud10Combatant, options: RulesetOptions) =>
+  new Map(ud10Actions({ ...c, conditions: [] }, options).map((a) => [a.id, a.cost]));
 
 /**
  * Plays an encounter through the UD10 rules core on the core's round engine: initiative each
@@ -72,6 +75,8 @@ export async function playUd10(
   const engaged = new Set<string>();
   const pair = (a: string, b: string) => [a, b].sort().join("|");
   const isOut = (f: Fighter) => engine.isOut(f.spec.id);
+  let costs: ReturnType<typeof actionCosts> | undefined;
+  const costOf = (c: Ud10Combatant, id: string) => (costs ??= actionCosts(c, options)).get(id)!;
 
   let round = 0;
 
@@ -111,7 +116,7 @@ export async function playUd10(
     const react = target.spec.react && target.spec.react !== "none" ? target.spec.react : undefined;
     const done = await engine.attack(request, {
       free,
-      cost: costOf(f.c, "attack", options),
+      cost: costOf(f.c, "attack"),
       react: react ? (available) => available.find((r) => r.id === react)?.id : undefined,
     });
     if (!done) {
@@ -172,7 +177,7 @@ export async function playUd10(
       }
     }
     if (action.aim) {
-      const aimed = engine.act(id, "aim", costOf(engine.get(id).combatant, "aim", options));
+      const aimed = engine.act(id, "aim", costOf(engine.get(id).combatant, "aim"));
       if (!aimed) {
         events.push({ type: "skip", round, actor: id, reason: "FRAY.Log.NoAction" });
         return;

@@ -31,7 +31,16 @@ import {
   type ZonesWeapon,
 } from "../rules/zones/index.js";
 import { DAMAGE_TYPES, STANCES } from "../rules/zones/model.js";
-import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, vitalsNow, type EndEvent, type PlayOptions } from "./common.js";
+import {
+  buildEntryCombatant,
+  fail,
+  finishEncounter,
+  fighterViews,
+  recordingRoller,
+  vitalsNow,
+  type EndEvent,
+  type PlayOptions,
+} from "./common.js";
 import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
@@ -52,14 +61,21 @@ interface Fighter {
  *   another ruleset), `FRAY.Error.Reference` for a reference that does not exist.
  */
 export function buildZonesCombatant(spec: CombatantSpec, index: number, content: EncounterContent, play?: PlayOptions): ZonesCombatant {
-  return buildEntryCombatant(spec, index, content, zonesCombatantFromActor, {
-    checkRef: (doc, field) => {
-      if (doc.system?.ruleset !== undefined && doc.system.ruleset !== "zones") fail(field, "an actor of the Zones ruleset");
+  return buildEntryCombatant(
+    spec,
+    index,
+    content,
+    zonesCombatantFromActor,
+    {
+      checkRef: (doc, field) => {
+        if (doc.system?.ruleset !== undefined && doc.system.ruleset !== "zones") fail(field, "an actor of the Zones ruleset");
+      },
+      checkItem: (doc, field) => {
+        if (doc.system?.ruleset !== "zones") fail(field, "an item of the Zones ruleset");
+      },
     },
-    checkItem: (doc, field) => {
-      if (doc.system?.ruleset !== "zones") fail(field, "an item of the Zones ruleset");
-    },
-  });
+    play,
+  );
 }
 
 /** One victim of a grenade's blast as an encounter file names it. */
@@ -496,7 +512,15 @@ export async function playZones(
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }
-  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => zones.vitals(f.c), isOut, start }, play.quiet ? [] : events, history);
+  return finishEncounter(
+    spec,
+    options,
+    ended,
+    fighters.values(),
+    { vitals: (f) => zones.vitals(f.c), isOut, start },
+    play.quiet ? [] : events,
+    history,
+  );
 }
 
 type Fmt = (key: string, data?: Record<string, string | number>) => string;

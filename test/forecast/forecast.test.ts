@@ -92,18 +92,23 @@ describe("forecast", () => {
     });
   }
 
-  it("builds each combatant once per cache, frozen so that no fight can change the next one's", async () => {
-    const spec = load("ud10-skirmish.yaml");
-    const play = { quiet: true, combatants: new CombatantCache() };
-    await playEncounter(spec, content, undefined, play);
-    const first = play.combatants.get(spec.combatants[0]!) as { weapons: unknown[] };
-    expect(first).toBeDefined();
-    expect(Object.isFrozen(first)).toBe(true);
-    expect(Object.isFrozen(first.weapons)).toBe(true);
-    expect(() => first.weapons.push({})).toThrow(TypeError);
-    await playEncounter({ ...spec, seed: spec.seed + 1 }, content, undefined, play);
-    expect(play.combatants.get(spec.combatants[0]!)).toBe(first);
-  });
+  for (const file of ["ud10-skirmish.yaml", "hitbox-skirmish.yaml", "critical-skirmish.yaml", "zones-skirmish.yaml"]) {
+    it(`${file}: builds each combatant once per cache, frozen so that no fight can change the next one's`, async () => {
+      const spec = load(file);
+      const play = { quiet: true, combatants: new CombatantCache() };
+      await playEncounter(spec, content, undefined, play);
+      const built = spec.combatants.map((cs) => play.combatants.get(cs) as { weapons: unknown[] } | undefined);
+      for (const c of built) {
+        expect(c).toBeDefined();
+        expect(Object.isFrozen(c)).toBe(true);
+        expect(Object.isFrozen(c!.weapons)).toBe(true);
+        expect(() => c!.weapons.push({})).toThrow(TypeError);
+      }
+      await playEncounter({ ...spec, seed: spec.seed + 1 }, content, undefined, play);
+      expect(spec.combatants.map((cs) => play.combatants.get(cs))).toEqual(built);
+      spec.combatants.forEach((cs, i) => expect(play.combatants.get(cs)).toBe(built[i]));
+    });
+  }
 
   it("the same seed gives the same forecast; another seed another", async () => {
     const spec = load("ud10-skirmish.yaml");

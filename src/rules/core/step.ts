@@ -61,13 +61,15 @@ export function planStep<C, I>(
   const plan = ruleset.planAttack(input, options, defenderEconomy);
   if (!lazyOdds) return { input, plan, odds: ruleset.odds(plan, input, options) };
   let odds: AttackOdds | undefined;
-  return {
+  const planned = {
     input,
     plan,
     get odds(): AttackOdds {
       return (odds ??= ruleset.odds(plan, input, options));
     },
   };
+  LAZY.add(planned);
+  return planned;
 }
 
 /**
@@ -75,9 +77,20 @@ export function planStep<C, I>(
  * them.
  */
 export function withPlanned<P extends PlannedAttack<unknown>, E extends object>(planned: P, extra: E): P & E {
-  if (!Object.getOwnPropertyDescriptor(planned, "odds")?.get) return { ...planned, ...extra };
-  return Object.defineProperties({} as P & E, { ...Object.getOwnPropertyDescriptors(planned), ...Object.getOwnPropertyDescriptors(extra) });
+  if (!LAZY.has(planned)) return { ...planned, ...extra };
+  const out = {
+    get odds(): AttackOdds {
+      return planned.odds;
+    },
+  } as Record<string, unknown>;
+  for (const key of Object.keys(planned)) if (key !== "odds") out[key] = planned[key as keyof P];
+  Object.assign(out, extra);
+  LAZY.add(out);
+  return out as P & E;
 }
+
+/** Planned attacks whose `odds` is computed when first read. */
+const LAZY = new WeakSet<object>();
 
 /**
  * Plays one attack step to its end: plan, resolve (with the declared reaction and the hit
