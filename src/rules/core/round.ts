@@ -189,6 +189,8 @@ export class RoundEngine<C, I> {
   /** Everything the engine did, in order. */
   readonly events: RoundEvent[] = [];
   private readonly fighters = new Map<string, RoundFighter<C>>();
+  /** Whether each combatant state seen is out ({@link isOut}). */
+  private readonly outStates = new WeakMap<object, boolean>();
   /** The open simultaneous step: each damaged combatant's state with the damage held so far, and the forced checks due at its end. */
   private open?: { pending: Map<string, C>; forced: { id: string; forced: ForcedCheck }[] };
 
@@ -249,8 +251,32 @@ export class RoundEngine<C, I> {
 
   /** True when the combatant is out of the fight: `ruleset.isOut` of its vitals, or the host's `out`. */
   isOut(id: string): boolean {
-    const c = this.get(id).combatant;
-    return this.ruleset.isOut(this.ruleset.vitals(c)) || (this.config.out?.(c) ?? false);
+    return this.outOf(this.get(id).combatant);
+  }
+
+  /**
+   * Whether a combatant state is out, worked out once per state: states are values (every
+   * transition builds a new one), and the engine asks after each turn for every combatant.
+   */
+  private outOf(c: C): boolean {
+    const key = c as object;
+    let out = this.outStates.get(key);
+    if (out === undefined) {
+      out = this.ruleset.isOut(this.ruleset.vitals(c)) || (this.config.out?.(c) ?? false);
+      if (typeof c === "object" && c !== null) this.outStates.set(key, out);
+    }
+    return out;
+  }
+
+  /** True while combatants of two sides or more are not out. */
+  private twoSidesStanding(): boolean {
+    let side: string | undefined;
+    for (const f of this.fighters.values()) {
+      if (f.side === side || this.outOf(f.combatant)) continue;
+      if (side !== undefined) return true;
+      side = f.side;
+    }
+    return false;
   }
 
   /** The standing enemies of a combatant, in the order given. */
@@ -367,7 +393,7 @@ export class RoundEngine<C, I> {
       const f = this.get(id);
       if (this.isOut(id) || skip?.(f)) continue;
       yield id;
-      if (this.standingSides().size <= 1) return;
+      if (!this.twoSidesStanding()) return;
     }
   }
 
