@@ -134,7 +134,7 @@ export async function playCritical(
   spec.combatants.forEach((c, i) => c.tactics && checkAction(c.tactics, `combatants[${i}].tactics`));
 
   const events: EncounterEvent[] = [];
-  const out = (f: Fighter) => critical.isOut(critical.vitals(f.c));
+  const out = (f: Fighter) => engine.isOut(f.spec.id);
   const enemiesOf = (f: Fighter) => [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !out(o));
   const custom = (kind: string, data: Record<string, unknown>) => events.push({ type: "custom", round, kind, data });
   const state = (f: Fighter) => ({ actor: f.spec.id, name: f.c.name, vitals: critical.vitals(f.c) });

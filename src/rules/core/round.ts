@@ -287,11 +287,9 @@ export class RoundEngine<C, I> {
 
   /** The sides that still have a combatant who is not out. */
   standingSides(): Set<string> {
-    return new Set(
-      this.all()
-        .filter((f) => !this.isOut(f.id))
-        .map((f) => f.side),
-    );
+    const sides = new Set<string>();
+    for (const f of this.fighters.values()) if (!this.outOf(f.combatant)) sides.add(f.side);
+    return sides;
   }
 
   /** Starts the next round; returns its number. */
@@ -611,9 +609,9 @@ export class RoundEngine<C, I> {
    * goes on. Records the `end` event the first time it answers.
    */
   isOver(): RoundEnd | undefined {
-    const sides = this.standingSides();
+    const sides = this.twoSidesStanding() ? undefined : this.standingSides();
     let end: RoundEnd | undefined;
-    if (sides.size <= 1) end = { round: this.round, winner: [...sides][0] ?? null, reason: "side-down" };
+    if (sides) end = { round: this.round, winner: [...sides][0] ?? null, reason: "side-down" };
     else if (this.round >= this.config.maxRounds) end = { round: this.config.maxRounds, winner: null, reason: "max-rounds" };
     if (end && this.events.at(-1)?.type !== "end") this.events.push({ type: "end", ...end });
     return end;

@@ -73,20 +73,13 @@ export function planStep<C, I>(
 }
 
 /**
- * `planned` with `extra` added, keeping lazy odds ({@link planStep}) lazy: a spread would compute
- * them.
+ * `planned` with `extra` added: a new object for a plan with its odds computed, the plan itself
+ * for a plan with lazy odds ({@link planStep}), which a spread would compute.
  */
 export function withPlanned<P extends PlannedAttack<unknown>, E extends object>(planned: P, extra: E): P & E {
   if (!LAZY.has(planned)) return { ...planned, ...extra };
-  const out = {
-    get odds(): AttackOdds {
-      return planned.odds;
-    },
-  } as Record<string, unknown>;
-  for (const key of Object.keys(planned)) if (key !== "odds") out[key] = planned[key as keyof P];
-  Object.assign(out, extra);
-  LAZY.add(out);
-  return out as P & E;
+  // A lazy plan is made for one attack and held by nothing else: it takes the additions itself.
+  return Object.assign(planned, extra);
 }
 
 /** Planned attacks whose `odds` is computed when first read. */
