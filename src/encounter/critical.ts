@@ -32,7 +32,16 @@ import {
   type CriticalDamagePacket,
   type Treatment,
 } from "../rules/critical/index.js";
-import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, vitalsNow, type EndEvent, type PlayOptions } from "./common.js";
+import {
+  buildEntryCombatant,
+  fail,
+  finishEncounter,
+  fighterViews,
+  recordingRoller,
+  vitalsNow,
+  type EndEvent,
+  type PlayOptions,
+} from "./common.js";
 import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";

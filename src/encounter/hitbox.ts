@@ -38,7 +38,16 @@ import {
   type QuickAction,
   type RolledReaction,
 } from "../rules/hitbox/index.js";
-import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, vitalsNow, type EndEvent, type PlayOptions } from "./common.js";
+import {
+  buildEntryCombatant,
+  fail,
+  finishEncounter,
+  fighterViews,
+  recordingRoller,
+  vitalsNow,
+  type EndEvent,
+  type PlayOptions,
+} from "./common.js";
 import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
@@ -234,13 +243,10 @@ export async function playHitbox(
 
   const events: EncounterEvent[] = [];
   const names = Object.fromEntries([...fighters.values()].map((f) => [f.spec.id, f.c.name]));
-  /** A Hitbox event; `names` lets the log show names instead of ids. */
-  const hbEvent = (round: number, kind: string, data: Record<string, unknown>): EncounterEvent => ({
-    type: "custom",
-    round,
-    kind: `hitbox.${kind}`,
-    data: { ...data, names },
-  });
+  /** A Hitbox event; `names` lets the log show names instead of ids. A quiet fight keeps no log: one shared stand-in. */
+  const quietEvent: EncounterEvent = { type: "custom", round: 0, kind: "hitbox.quiet", data: {} };
+  const hbEvent = (round: number, kind: string, data: Record<string, unknown>): EncounterEvent =>
+    play.quiet ? quietEvent : { type: "custom", round, kind: `hitbox.${kind}`, data: { ...data, names } };
   const isOut = (f: Fighter) => engine.isOut(f.spec.id);
   let turn = 0;
   let ended: EndEvent | undefined;
@@ -395,7 +401,7 @@ export async function playHitbox(
           odds: record.step.odds,
           result,
         });
-      events.push(hbEvent(turn, "summary", summary(f, t, result, rangeFeet, shot, shots)));
+      if (!play.quiet) events.push(hbEvent(turn, "summary", summary(f, t, result, rangeFeet, shot, shots)));
       if (packet && report) {
         events.push({ type: "damage", round: turn, target: t.spec.id, packet, report });
         if (interrupts(report)) hitInStep.add(t.spec.id);
@@ -526,7 +532,15 @@ export async function playHitbox(
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }
-  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => hitbox.vitals(f.c), isOut, start }, play.quiet ? [] : events, history);
+  return finishEncounter(
+    spec,
+    options,
+    ended,
+    fighters.values(),
+    { vitals: (f) => hitbox.vitals(f.c), isOut, start },
+    play.quiet ? [] : events,
+    history,
+  );
 }
 
 type Translate = (key: string, data?: Record<string, string | number>) => string;

@@ -67,7 +67,13 @@ export async function playUd10(
     ud10,
     spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildCombatant(cs, i, content, play) })),
     logged,
-    { options, maxRounds: spec.maxRounds, out: outBeyondVitals, groups: (standing) => initiativeGroups(standing, opts), lazyOdds: play.quiet },
+    {
+      options,
+      maxRounds: spec.maxRounds,
+      out: outBeyondVitals,
+      groups: (standing) => initiativeGroups(standing, opts),
+      lazyOdds: play.quiet,
+    },
   );
   const start = vitalsNow(engine, ud10.vitals);
   const fighter = (id: string): Fighter => ({ spec: specs.get(id)!, c: engine.get(id).combatant });
@@ -201,7 +207,15 @@ export async function playUd10(
     if (over) ended = { type: "end", ...over };
   }
   const fighters = spec.combatants.map((cs) => fighter(cs.id));
-  return finishEncounter(spec, options, ended, fighters, { vitals: (f) => ud10.vitals(f.c), isOut, start }, play.quiet ? [] : events, history);
+  return finishEncounter(
+    spec,
+    options,
+    ended,
+    fighters,
+    { vitals: (f) => ud10.vitals(f.c), isOut, start },
+    play.quiet ? [] : events,
+    history,
+  );
 }
 
 /** The UD10 encounter driver: actions `attack`, `aim`, `move`, `disengage`, `wait`; reactions parry and dodge. */
