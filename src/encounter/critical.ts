@@ -223,20 +223,22 @@ export async function playCritical(
     if (!done) return false;
     const step = done.step;
     const { plan, result } = step;
+    // A quiet fight keeps no log (and so never computes the odds, shown only there): only what the
+    // attack means for the turn is needed (a fumble ends it).
+    if (play.quiet)
+      return isCriticalResult(result) && (!step.packet || !step.report || !done.target) ? !result.detail.fumble : isCriticalResult(result);
     const weapon = f.c.weapons.find((w) => w.id === plan.weaponId)!;
-    // The odds are for the log alone: a quiet fight never reads them, so they are never computed.
-    if (!play.quiet)
-      events.push({
-        type: "attack",
-        round,
-        attacker: f.spec.id,
-        target: target.spec.id,
-        weapon: weapon.name,
-        range: range ?? (weapon.category === "melee" ? 1.5 : undefined),
-        plan,
-        odds: step.odds,
-        result,
-      });
+    events.push({
+      type: "attack",
+      round,
+      attacker: f.spec.id,
+      target: target.spec.id,
+      weapon: weapon.name,
+      range: range ?? (weapon.category === "melee" ? 1.5 : undefined),
+      plan,
+      odds: step.odds,
+      result,
+    });
     if (!isCriticalResult(result)) return false;
     const d = result.detail;
     const lookup = result.lookups?.[0];
@@ -254,7 +256,7 @@ export async function playCritical(
       result: d.code?.code ?? null,
       critBonus: d.critBonus,
       fumble: d.fumble,
-      outcomes: play.quiet ? {} : (step.odds.outcomes ?? {}),
+      outcomes: step.odds.outcomes ?? {},
     });
     if (!step.packet || !step.report || !done.target) return !d.fumble;
     const packet = step.packet as CriticalDamagePacket;
