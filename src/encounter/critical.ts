@@ -120,7 +120,13 @@ export async function playCritical(
     critical,
     spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildCriticalCombatant(cs, i, content, play) })),
     logged,
-    { options, maxRounds: spec.maxRounds, groups: (standing) => initiativeGroups(standing, opts), lazyOdds: play.quiet },
+    {
+      options,
+      maxRounds: spec.maxRounds,
+      groups: (standing) => initiativeGroups(standing, opts),
+      lazyOdds: play.quiet,
+      keepEvents: !play.quiet,
+    },
   );
   // Each entry's view of its combatant and economy in the engine.
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));

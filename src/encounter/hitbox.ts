@@ -229,7 +229,7 @@ export async function playHitbox(
     hitbox,
     spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildHitboxCombatant(cs, i, content, options, play) })),
     logged,
-    { options, maxRounds: spec.maxRounds, lazyOdds: play.quiet },
+    { options, maxRounds: spec.maxRounds, lazyOdds: play.quiet, keepEvents: !play.quiet },
   );
   // Each entry's view of its combatant and economy in the engine (which holds a step's damage
   // until the step ends, HB-ACT-01); the turn's rolled reaction stays with the driver.

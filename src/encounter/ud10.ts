@@ -73,6 +73,7 @@ export async function playUd10(
       out: outBeyondVitals,
       groups: (standing) => initiativeGroups(standing, opts),
       lazyOdds: play.quiet,
+      keepEvents: !play.quiet,
     },
   );
   const start = vitalsNow(engine, ud10.vitals);

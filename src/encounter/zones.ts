@@ -217,6 +217,7 @@ export async function playZones(
     maxRounds: spec.maxRounds,
     out: (c) => c.conditions.some((s) => OUT.includes(s)),
     lazyOdds: play.quiet,
+    keepEvents: !play.quiet,
   });
   // Each entry's view of its combatant and economy in the engine.
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));

@@ -91,6 +91,11 @@ export interface RoundConfig<C> {
    * only the outcome); computed with every plan by default.
    */
   lazyOdds?: boolean;
+  /**
+   * Keep the engine's {@link RoundEngine.events}; true by default. False for a host that reads
+   * none of them (a forecast): the list stays empty.
+   */
+  keepEvents?: boolean;
 }
 
 /** The options of one initiative roll. */
@@ -186,9 +191,14 @@ export class RoundEngine<C, I> {
   round = 0;
   /** The current initiative rolls, in acting order. */
   rolls: InitiativeRoll[] = [];
-  /** Everything the engine did, in order. */
+  /** Everything the engine did, in order; stays empty with `keepEvents: false` ({@link RoundConfig}). */
   readonly events: RoundEvent[] = [];
   private readonly fighters = new Map<string, RoundFighter<C>>();
+  /** Appends to {@link events}, unless the config says to keep none. */
+  private record(event: RoundEvent): void {
+    if (this.config.keepEvents !== false) this.events.push(event);
+  }
+
   /** Whether each combatant state seen is out ({@link isOut}). */
   private readonly outStates = new WeakMap<object, boolean>();
   /** The open simultaneous step: each damaged combatant's state with the damage held so far, and the forced checks due at its end. */
@@ -295,7 +305,7 @@ export class RoundEngine<C, I> {
   /** Starts the next round; returns its number. */
   nextRound(): number {
     this.round += 1;
-    this.events.push({ type: "round", round: this.round });
+    this.record({ type: "round", round: this.round });
     return this.round;
   }
 
@@ -311,7 +321,7 @@ export class RoundEngine<C, I> {
       const next = this.ruleset.startRound(f.combatant, previous, this.round, this.config.options);
       f.combatant = next.combatant;
       f.economy = next.economy;
-      if (next.events.length) this.events.push({ type: "lifecycle", round: this.round, actor: f.id, phase: "start", events: next.events });
+      if (next.events.length) this.record({ type: "lifecycle", round: this.round, actor: f.id, phase: "start", events: next.events });
     }
   }
 
@@ -328,7 +338,7 @@ export class RoundEngine<C, I> {
       const report = await this.ruleset.upkeep(f.combatant, this.dice, this.config.options);
       f.combatant = this.ruleset.withVitals(f.combatant, report.after);
       reports.set(id, report);
-      this.events.push({ type: "upkeep", round: this.round, actor: id, report });
+      this.record({ type: "upkeep", round: this.round, actor: id, report });
     }
     return reports;
   }
@@ -373,7 +383,7 @@ export class RoundEngine<C, I> {
       this.rolls = rolls;
     }
     const event = { type: "initiative" as const, round: this.round, rolls: this.rolls, order: this.order(), kept };
-    this.events.push(event);
+    this.record(event);
     return event;
   }
 
@@ -408,18 +418,18 @@ export class RoundEngine<C, I> {
     const f = this.get(id);
     const missing = shortfall(f.economy, cost);
     if (missing) {
-      this.events.push({ type: "refused", round: this.round, actor: id, action, missing });
+      this.record({ type: "refused", round: this.round, actor: id, action, missing });
       return false;
     }
     f.economy = spend(f.economy, cost);
-    this.events.push({ type: "paid", round: this.round, actor: id, action, cost });
+    this.record({ type: "paid", round: this.round, actor: id, action, cost });
     return true;
   }
 
   /** Runs the ruleset's `afterAction` for a combatant and returns what it did. */
   afterAction(id: string, outcome: ActionOutcome): LifecycleEvent[] {
     const next = this.transition(id, (c, economy) => this.ruleset.afterAction(c, outcome, economy, this.config.options));
-    if (next.events.length) this.events.push({ type: "lifecycle", round: this.round, actor: id, phase: "after", events: next.events });
+    if (next.events.length) this.record({ type: "lifecycle", round: this.round, actor: id, phase: "after", events: next.events });
     return next.events;
   }
 
@@ -475,7 +485,7 @@ export class RoundEngine<C, I> {
         if (opts.due && !opts.due(f.combatant, check)) continue;
         const result = await this.ruleset.forcedCheck(f.combatant, check, this.dice, this.config.options);
         f.combatant = this.ruleset.withVitals(f.combatant, result.report.after);
-        this.events.push({ type: "forced", round: this.round, actor: id, result });
+        this.record({ type: "forced", round: this.round, actor: id, result });
         forced.push({ actor: id, result });
       }
     }
@@ -519,7 +529,7 @@ export class RoundEngine<C, I> {
     const cost = opts.free ? {} : (opts.cost ?? this.costOf(attacker.id, "attack") ?? {});
     const missing = shortfall(attacker.economy, cost);
     if (missing) {
-      this.events.push({ type: "refused", round: this.round, actor: attacker.id, action: "attack", missing });
+      this.record({ type: "refused", round: this.round, actor: attacker.id, action: "attack", missing });
       return undefined;
     }
     let step: AttackStep<C, I>;
@@ -554,7 +564,7 @@ export class RoundEngine<C, I> {
       }
     } catch (error) {
       if (error instanceof FrayError && opts.refuse?.(error)) {
-        this.events.push({
+        this.record({
           type: "refused",
           round: this.round,
           actor: attacker.id,
@@ -570,7 +580,7 @@ export class RoundEngine<C, I> {
     if (target && step.result.reaction && step.plan.reaction && opts.payReaction !== false)
       target.economy = spend(target.economy, step.plan.reaction.cost);
     const outcome: ActionOutcome = { kind: "attack", weaponId: step.plan.weaponId, modeId: step.plan.modeId, result: step.result };
-    this.events.push({
+    this.record({
       type: "attack",
       round: this.round,
       attacker: attacker.id,
@@ -595,7 +605,7 @@ export class RoundEngine<C, I> {
         if (!this.ruleset.forcedCheck) break;
         const result = await this.ruleset.forcedCheck(target.combatant, check, this.dice, options);
         target.combatant = this.ruleset.withVitals(target.combatant, result.report.after);
-        this.events.push({ type: "forced", round: this.round, actor: target.id, result });
+        this.record({ type: "forced", round: this.round, actor: target.id, result });
         forced.push({ result, after: settled(target, opts.settleTarget ? this.afterAction(target.id, outcome) : []) });
       }
     }
@@ -613,7 +623,7 @@ export class RoundEngine<C, I> {
     let end: RoundEnd | undefined;
     if (sides) end = { round: this.round, winner: [...sides][0] ?? null, reason: "side-down" };
     else if (this.round >= this.config.maxRounds) end = { round: this.config.maxRounds, winner: null, reason: "max-rounds" };
-    if (end && this.events.at(-1)?.type !== "end") this.events.push({ type: "end", ...end });
+    if (end && this.events.at(-1)?.type !== "end") this.record({ type: "end", ...end });
     return end;
   }
 }
