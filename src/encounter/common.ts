@@ -114,6 +114,8 @@ export function parseCombatantSource<C>(index: number, parse: () => C): C {
  * Builds the combatant of encounter entry `index`: its Actor source ({@link combatantSource})
  * read by the ruleset's parser with the entry's `id` and its `group` (the `side` when unset).
  * @param fromActor the ruleset's Actor parser, e.g. `ud10CombatantFromActor`.
+ * @param play with `combatants`, the entry is built once and the same (frozen) combatant returned
+ *   to every later call for the same entry ({@link CombatantCache}).
  * @throws FrayError `FRAY.Error.Reference` for a missing reference, the parser's field errors
  *   rewritten to `combatants[i].stats.…` ({@link parseCombatantSource}), whatever the hooks throw.
  */
@@ -123,9 +125,61 @@ export function buildEntryCombatant<C>(
   content: EncounterContent,
   fromActor: (actor: ActorSource, overrides: { id: string; group: string }) => C,
   hooks?: CombatantSourceHooks,
+  play: PlayOptions = {},
 ): C {
+  const cached = play.combatants?.get(spec);
+  if (cached !== undefined) return cached as C;
   const actor = combatantSource(spec, index, content, hooks);
-  return parseCombatantSource(index, () => fromActor(actor, { id: spec.id, group: spec.group ?? spec.side }));
+  const built = parseCombatantSource(index, () => fromActor(actor, { id: spec.id, group: spec.group ?? spec.side }));
+  if (!play.combatants) return built;
+  return play.combatants.set(spec, built);
+}
+
+/**
+ * How a driver plays one fight besides the file: what a forecast, which plays the same file
+ * thousands of times, leaves out or reuses. Every fight plays the same rules and dice either way.
+ */
+export interface PlayOptions {
+  /**
+   * Keep no record a single fight's log needs and a forecast does not read: the result's `events`
+   * hold only the `end` event and its `dice` come back empty, no roll is wrapped to be recorded,
+   * and the exact odds of an attack (only shown in the log) are never computed.
+   */
+  quiet?: boolean;
+  /** Combatants built once and shared by the fights that hold this cache ({@link CombatantCache}). */
+  combatants?: CombatantCache;
+}
+
+/**
+ * Combatants built from their encounter entries once and handed to every fight of a forecast:
+ * the compendium sources are resolved, merged and validated once per entry instead of once per
+ * fight. One cache serves the fights of one encounter file (its ruleset and options), keyed by
+ * the file's combatant entries. What it holds is deeply frozen, so that a fight cannot change what the next fight
+ * starts from: the rules core's transitions build new states (`withVitals`, `applyDamage`), and
+ * a change in place would throw a TypeError instead of leaking into later fights.
+ */
+export class CombatantCache {
+  private readonly built = new Map<CombatantSpec, unknown>();
+
+  /** The combatant built for the entry `spec`, if any. */
+  get(spec: CombatantSpec): unknown {
+    return this.built.get(spec);
+  }
+
+  /** Keeps `combatant` (deep-frozen) as built for the entry `spec`, and returns it. */
+  set<C>(spec: CombatantSpec, combatant: C): C {
+    this.built.set(spec, deepFreeze(combatant));
+    return combatant;
+  }
+}
+
+/** Freezes `value` and everything reachable from it; returns it. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
 }
 
 /** A dice roller that records what it rolls, and the record. */
@@ -138,12 +192,13 @@ export interface RecordingRoller {
 
 /**
  * The roller a driver rolls with: `dice` when given, else the file's scripted faces followed by
- * the roller seeded with the file's seed. Every roll is recorded for the summary's `dice`.
- * Throws nothing itself; a roll fails as the underlying roller does.
+ * the roller seeded with the file's seed. Every roll is recorded for the summary's `dice`, unless
+ * `play.quiet` (then `logged` is the roller itself and `history` stays empty). Throws nothing itself; a roll fails as the underlying roller does.
  */
-export function recordingRoller(spec: EncounterSpec, dice?: DiceRoller): RecordingRoller {
+export function recordingRoller(spec: EncounterSpec, dice?: DiceRoller, play: PlayOptions = {}): RecordingRoller {
   const roller = dice ?? new ScriptedRoller(spec.dice, seededSource(spec.seed));
   const history: EncounterResult["dice"] = [];
+  if (play.quiet) return { logged: roller, history };
   const logged: DiceRoller = {
     async roll(formula, purpose) {
       const outcome = await roller.roll(formula, purpose);

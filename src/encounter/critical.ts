@@ -32,7 +32,16 @@ import {
   type CriticalDamagePacket,
   type Treatment,
 } from "../rules/critical/index.js";
-import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, vitalsNow, type EndEvent } from "./common.js";
+import {
+  buildEntryCombatant,
+  fail,
+  finishEncounter,
+  fighterViews,
+  recordingRoller,
+  vitalsNow,
+  type EndEvent,
+  type PlayOptions,
+} from "./common.js";
 import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
@@ -50,8 +59,13 @@ interface Fighter {
  * stats (merged over the reference's `system`) and extra items.
  * @throws FrayError naming the field (`combatants[1].ref`, `combatants[0].stats.physique`).
  */
-export function buildCriticalCombatant(spec: CombatantSpec, index: number, content: EncounterContent): CriticalCombatant {
-  return buildEntryCombatant(spec, index, content, criticalCombatantFromActor);
+export function buildCriticalCombatant(
+  spec: CombatantSpec,
+  index: number,
+  content: EncounterContent,
+  play?: PlayOptions,
+): CriticalCombatant {
+  return buildEntryCombatant(spec, index, content, criticalCombatantFromActor, undefined, play);
 }
 
 /** A treatment as written in an encounter file: `{ method, wound?, target? }`. */
@@ -92,16 +106,27 @@ const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
  * @throws FrayError naming the field of the file that is wrong.
  */
-export async function playCritical(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult> {
+export async function playCritical(
+  spec: EncounterSpec,
+  content: EncounterContent,
+  dice?: DiceRoller,
+  play: PlayOptions = {},
+): Promise<EncounterResult> {
   const options: RulesetOptions = { ...critical.defaults(), ...spec.options };
   const opts = criticalOptions(options);
-  const { logged, history } = recordingRoller(spec, dice);
+  const { logged, history } = recordingRoller(spec, dice, play);
   const ids = spec.combatants.map((c) => c.id);
   const engine = new RoundEngine(
     critical,
-    spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildCriticalCombatant(cs, i, content) })),
+    spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildCriticalCombatant(cs, i, content, play) })),
     logged,
-    { options, maxRounds: spec.maxRounds, groups: (standing) => initiativeGroups(standing, opts) },
+    {
+      options,
+      maxRounds: spec.maxRounds,
+      groups: (standing) => initiativeGroups(standing, opts),
+      lazyOdds: play.quiet,
+      keepEvents: !play.quiet,
+    },
   );
   // Each entry's view of its combatant and economy in the engine.
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
@@ -124,7 +149,7 @@ export async function playCritical(spec: EncounterSpec, content: EncounterConten
   spec.combatants.forEach((c, i) => c.tactics && checkAction(c.tactics, `combatants[${i}].tactics`));
 
   const events: EncounterEvent[] = [];
-  const out = (f: Fighter) => critical.isOut(critical.vitals(f.c));
+  const out = (f: Fighter) => engine.isOut(f.spec.id);
   const enemiesOf = (f: Fighter) => [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !out(o));
   const custom = (kind: string, data: Record<string, unknown>) => events.push({ type: "custom", round, kind, data });
   const state = (f: Fighter) => ({ actor: f.spec.id, name: f.c.name, vitals: critical.vitals(f.c) });
@@ -203,7 +228,11 @@ export async function playCritical(spec: EncounterSpec, content: EncounterConten
     });
     if (!done) return false;
     const step = done.step;
-    const { plan, odds, result } = step;
+    const { plan, result } = step;
+    // A quiet fight keeps no log (and so never computes the odds, shown only there): only what the
+    // attack means for the turn is needed (a fumble ends it).
+    if (play.quiet)
+      return isCriticalResult(result) && (!step.packet || !step.report || !done.target) ? !result.detail.fumble : isCriticalResult(result);
     const weapon = f.c.weapons.find((w) => w.id === plan.weaponId)!;
     events.push({
       type: "attack",
@@ -213,7 +242,7 @@ export async function playCritical(spec: EncounterSpec, content: EncounterConten
       weapon: weapon.name,
       range: range ?? (weapon.category === "melee" ? 1.5 : undefined),
       plan,
-      odds,
+      odds: step.odds,
       result,
     });
     if (!isCriticalResult(result)) return false;
@@ -233,7 +262,7 @@ export async function playCritical(spec: EncounterSpec, content: EncounterConten
       result: d.code?.code ?? null,
       critBonus: d.critBonus,
       fumble: d.fumble,
-      outcomes: odds.outcomes ?? {},
+      outcomes: step.odds.outcomes ?? {},
     });
     if (!step.packet || !step.report || !done.target) return !d.fumble;
     const packet = step.packet as CriticalDamagePacket;
@@ -444,7 +473,7 @@ export async function playCritical(spec: EncounterSpec, content: EncounterConten
     ended,
     fighters.values(),
     { vitals: (f) => critical.vitals(f.c), isOut: out, start },
-    events,
+    play.quiet ? [] : events,
     history,
   );
 }

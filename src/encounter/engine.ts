@@ -1,5 +1,6 @@
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import { FrayError } from "../rules/core/errors.js";
+import type { PlayOptions } from "./common.js";
 import type { EncounterContent } from "./library.js";
 import { DRIVERS } from "./drivers.js";
 import type { EncounterSpec } from "./schema.js";
@@ -10,10 +11,16 @@ export type { EncounterEvent, EncounterResult, CombatantSummary, EncounterDriver
 /**
  * Plays an encounter with the driver of its ruleset. Deterministic for a given file and seed.
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
+ * @param play quiet mode and combatants shared between fights, for a forecast ({@link PlayOptions}).
  * @throws FrayError `FRAY.Error.Field` (field `ruleset`) when no driver plays that ruleset, and
  *   the driver's errors naming the field that is wrong.
  */
-export function playEncounter(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult> {
+export function playEncounter(
+  spec: EncounterSpec,
+  content: EncounterContent,
+  dice?: DiceRoller,
+  play?: PlayOptions,
+): Promise<EncounterResult> {
   const driver = DRIVERS[spec.ruleset];
   if (!driver) {
     return Promise.reject(
@@ -24,5 +31,5 @@ export function playEncounter(spec: EncounterSpec, content: EncounterContent, di
       ),
     );
   }
-  return driver.play(spec, content, dice);
+  return driver.play(spec, content, dice, play);
 }

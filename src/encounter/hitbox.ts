@@ -38,7 +38,16 @@ import {
   type QuickAction,
   type RolledReaction,
 } from "../rules/hitbox/index.js";
-import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, vitalsNow, type EndEvent } from "./common.js";
+import {
+  buildEntryCombatant,
+  fail,
+  finishEncounter,
+  fighterViews,
+  recordingRoller,
+  vitalsNow,
+  type EndEvent,
+  type PlayOptions,
+} from "./common.js";
 import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
@@ -180,6 +189,7 @@ export function buildHitboxCombatant(
   index: number,
   content: EncounterContent,
   options: RulesetOptions,
+  play?: PlayOptions,
 ): HitboxCombatant {
   return buildEntryCombatant(
     spec,
@@ -189,6 +199,7 @@ export function buildHitboxCombatant(
     {
       baseItems: (base) => ("items" in base && Array.isArray(base.items) ? base.items : []),
     },
+    play,
   );
 }
 
@@ -205,15 +216,20 @@ export function buildHitboxCombatant(
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
  * @throws FrayError `FRAY.Error.Field` naming what is wrong in the file.
  */
-export async function playHitbox(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult> {
+export async function playHitbox(
+  spec: EncounterSpec,
+  content: EncounterContent,
+  dice?: DiceRoller,
+  play: PlayOptions = {},
+): Promise<EncounterResult> {
   const options: RulesetOptions = { ...hitbox.defaults(), ...spec.options };
   const opts = hitboxOptions(options);
-  const { logged, history } = recordingRoller(spec, dice);
+  const { logged, history } = recordingRoller(spec, dice, play);
   const engine = new RoundEngine(
     hitbox,
-    spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildHitboxCombatant(cs, i, content, options) })),
+    spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildHitboxCombatant(cs, i, content, options, play) })),
     logged,
-    { options, maxRounds: spec.maxRounds },
+    { options, maxRounds: spec.maxRounds, lazyOdds: play.quiet, keepEvents: !play.quiet },
   );
   // Each entry's view of its combatant and economy in the engine (which holds a step's damage
   // until the step ends, HB-ACT-01); the turn's rolled reaction stays with the driver.
@@ -227,13 +243,10 @@ export async function playHitbox(spec: EncounterSpec, content: EncounterContent,
 
   const events: EncounterEvent[] = [];
   const names = Object.fromEntries([...fighters.values()].map((f) => [f.spec.id, f.c.name]));
-  /** A Hitbox event; `names` lets the log show names instead of ids. */
-  const hbEvent = (round: number, kind: string, data: Record<string, unknown>): EncounterEvent => ({
-    type: "custom",
-    round,
-    kind: `hitbox.${kind}`,
-    data: { ...data, names },
-  });
+  /** A Hitbox event; `names` lets the log show names instead of ids. A quiet fight keeps no log: one shared stand-in. */
+  const quietEvent: EncounterEvent = { type: "custom", round: 0, kind: "hitbox.quiet", data: {} };
+  const hbEvent = (round: number, kind: string, data: Record<string, unknown>): EncounterEvent =>
+    play.quiet ? quietEvent : { type: "custom", round, kind: `hitbox.${kind}`, data: { ...data, names } };
   const isOut = (f: Fighter) => engine.isOut(f.spec.id);
   let turn = 0;
   let ended: EndEvent | undefined;
@@ -370,23 +383,25 @@ export async function playHitbox(spec: EncounterSpec, content: EncounterContent,
           });
         return;
       }
-      const { odds, packet, report } = record.step;
+      const { packet, report } = record.step;
       const result = record.step.result as HitboxAttackResult;
       const outcome: ActionOutcome = { kind: "attack", weaponId: result.plan.weaponId, result };
       if (result.reactionRolledNow && result.rolledReaction) t.rolled = result.rolledReaction;
       const w = f.c.weapons.find((x) => x.id === result.plan.weaponId)!;
-      events.push({
-        type: "attack",
-        round: turn,
-        attacker: f.spec.id,
-        target: t.spec.id,
-        weapon: w.name,
-        range: rangeFeet === undefined ? undefined : Math.round(feetToMetres(rangeFeet) * 10) / 10,
-        plan: result.plan,
-        odds,
-        result,
-      });
-      events.push(hbEvent(turn, "summary", summary(f, t, result, rangeFeet, shot, shots)));
+      // The odds are for the log alone: a quiet fight never reads them, so they are never computed.
+      if (!play.quiet)
+        events.push({
+          type: "attack",
+          round: turn,
+          attacker: f.spec.id,
+          target: t.spec.id,
+          weapon: w.name,
+          range: rangeFeet === undefined ? undefined : Math.round(feetToMetres(rangeFeet) * 10) / 10,
+          plan: result.plan,
+          odds: record.step.odds,
+          result,
+        });
+      if (!play.quiet) events.push(hbEvent(turn, "summary", summary(f, t, result, rangeFeet, shot, shots)));
       if (packet && report) {
         events.push({ type: "damage", round: turn, target: t.spec.id, packet, report });
         if (interrupts(report)) hitInStep.add(t.spec.id);
@@ -517,7 +532,15 @@ export async function playHitbox(spec: EncounterSpec, content: EncounterContent,
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }
-  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => hitbox.vitals(f.c), isOut, start }, events, history);
+  return finishEncounter(
+    spec,
+    options,
+    ended,
+    fighters.values(),
+    { vitals: (f) => hitbox.vitals(f.c), isOut, start },
+    play.quiet ? [] : events,
+    history,
+  );
 }
 
 type Translate = (key: string, data?: Record<string, string | number>) => string;

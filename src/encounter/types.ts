@@ -1,6 +1,7 @@
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { AttackOdds, AttackPlan, AttackResult, DamagePacket, InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
 import type { DamageReport, RulesetId, VitalState } from "../rules/core/types.js";
+import type { PlayOptions } from "./common.js";
 import type { EncounterContent } from "./library.js";
 import type { EncounterSpec } from "./schema.js";
 import type { Lookup } from "../rules/core/i18n.js";
@@ -71,7 +72,8 @@ export interface EncounterDriver {
   combatantKeys: string[];
   /** Values `react` may take. */
   reactions: string[];
-  play(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult>;
+  /** Plays the file once; `play` asks for quiet mode and shared combatants ({@link PlayOptions}). */
+  play(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller, play?: PlayOptions): Promise<EncounterResult>;
   /** Log lines for ruleset-specific events (`type: "custom"`); the common events are formatted for all. */
   formatCustom?(
     event: Extract<EncounterEvent, { type: "custom" }>,

@@ -13,7 +13,7 @@ import {
   ud10Options,
   type Ud10Combatant,
 } from "../rules/ud10/index.js";
-import { buildEntryCombatant, finishEncounter, recordingRoller, vitalsNow, type EndEvent } from "./common.js";
+import { buildEntryCombatant, finishEncounter, recordingRoller, vitalsNow, type EndEvent, type PlayOptions } from "./common.js";
 import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
@@ -29,16 +29,19 @@ interface Fighter {
  * and extra items.
  * @throws FrayError naming the field (`combatants[2].ref`, `combatants[0].stats.attributes`).
  */
-export function buildCombatant(spec: CombatantSpec, index: number, content: EncounterContent): Ud10Combatant {
-  return buildEntryCombatant(spec, index, content, ud10CombatantFromActor);
+export function buildCombatant(spec: CombatantSpec, index: number, content: EncounterContent, play?: PlayOptions): Ud10Combatant {
+  return buildEntryCombatant(spec, index, content, ud10CombatantFromActor, undefined, play);
 }
 
 /** Out of the fight besides the core's vitals: unable to act (the core's out conditions) or fled. */
 const outBeyondVitals = (c: Ud10Combatant) => isIncapacitated(c) || c.conditions.includes("fled");
 
-/** What an action of the core's round costs (UD-ACT-02, UD-ATK-04). */
-const costOf = (c: Ud10Combatant, id: string, options: RulesetOptions) =>
-  ud10Actions({ ...c, conditions: [] }, options).find((a) => a.id === id)!.cost;
+/**
+ * What each action of the core's round costs (UD-ACT-02, UD-ATK-04), by action id: set by the
+ * options alone, the same for every combatant able to act, so a fight looks them up once.
+ */
+const actionCosts = (c: Ud10Combatant, options: RulesetOptions) =>
+  new Map(ud10Actions({ ...c, conditions: [] }, options).map((a) => [a.id, a.cost]));
 
 /**
  * Plays an encounter through the UD10 rules core on the core's round engine: initiative each
@@ -47,18 +50,31 @@ const costOf = (c: Ud10Combatant, id: string, options: RulesetOptions) =>
  * actions, the tactics (targets, engagement, disengaging) and the log. Deterministic for a given
  * file and seed.
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
+ * @param play quiet mode and shared combatants for a forecast ({@link PlayOptions}).
  * @throws FrayError when the file names something that does not exist.
  */
-export async function playUd10(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult> {
+export async function playUd10(
+  spec: EncounterSpec,
+  content: EncounterContent,
+  dice?: DiceRoller,
+  play: PlayOptions = {},
+): Promise<EncounterResult> {
   const options: RulesetOptions = { ...ud10.defaults(), ...spec.options };
   const opts = ud10Options(options);
-  const { logged, history } = recordingRoller(spec, dice);
+  const { logged, history } = recordingRoller(spec, dice, play);
   const specs = new Map(spec.combatants.map((cs) => [cs.id, cs]));
   const engine = new RoundEngine(
     ud10,
-    spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildCombatant(cs, i, content) })),
+    spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildCombatant(cs, i, content, play) })),
     logged,
-    { options, maxRounds: spec.maxRounds, out: outBeyondVitals, groups: (standing) => initiativeGroups(standing, opts) },
+    {
+      options,
+      maxRounds: spec.maxRounds,
+      out: outBeyondVitals,
+      groups: (standing) => initiativeGroups(standing, opts),
+      lazyOdds: play.quiet,
+      keepEvents: !play.quiet,
+    },
   );
   const start = vitalsNow(engine, ud10.vitals);
   const fighter = (id: string): Fighter => ({ spec: specs.get(id)!, c: engine.get(id).combatant });
@@ -66,6 +82,8 @@ export async function playUd10(spec: EncounterSpec, content: EncounterContent, d
   const engaged = new Set<string>();
   const pair = (a: string, b: string) => [a, b].sort().join("|");
   const isOut = (f: Fighter) => engine.isOut(f.spec.id);
+  let costs: ReturnType<typeof actionCosts> | undefined;
+  const costOf = (c: Ud10Combatant, id: string) => (costs ??= actionCosts(c, options)).get(id)!;
 
   let round = 0;
 
@@ -105,16 +123,17 @@ export async function playUd10(spec: EncounterSpec, content: EncounterContent, d
     const react = target.spec.react && target.spec.react !== "none" ? target.spec.react : undefined;
     const done = await engine.attack(request, {
       free,
-      cost: costOf(f.c, "attack", options),
+      cost: costOf(f.c, "attack"),
       react: react ? (available) => available.find((r) => r.id === react)?.id : undefined,
     });
     if (!done) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
       return;
     }
-    const { plan, odds, result, packet, report } = done.step;
+    const { plan, result, packet, report } = done.step;
     const w = engine.get(f.spec.id).combatant.weapons.find((x) => x.id === plan.weaponId)!;
     if (w.kind === "melee") engaged.add(pair(f.spec.id, target.spec.id));
+    if (play.quiet) return;
     events.push({
       type: "attack",
       round,
@@ -124,7 +143,7 @@ export async function playUd10(spec: EncounterSpec, content: EncounterContent, d
       mode: plan.modeId,
       range,
       plan,
-      odds,
+      odds: done.step.odds,
       result,
       free,
     });
@@ -165,7 +184,7 @@ export async function playUd10(spec: EncounterSpec, content: EncounterContent, d
       }
     }
     if (action.aim) {
-      const aimed = engine.act(id, "aim", costOf(engine.get(id).combatant, "aim", options));
+      const aimed = engine.act(id, "aim", costOf(engine.get(id).combatant, "aim"));
       if (!aimed) {
         events.push({ type: "skip", round, actor: id, reason: "FRAY.Log.NoAction" });
         return;
@@ -189,7 +208,15 @@ export async function playUd10(spec: EncounterSpec, content: EncounterContent, d
     if (over) ended = { type: "end", ...over };
   }
   const fighters = spec.combatants.map((cs) => fighter(cs.id));
-  return finishEncounter(spec, options, ended, fighters, { vitals: (f) => ud10.vitals(f.c), isOut, start }, events, history);
+  return finishEncounter(
+    spec,
+    options,
+    ended,
+    fighters,
+    { vitals: (f) => ud10.vitals(f.c), isOut, start },
+    play.quiet ? [] : events,
+    history,
+  );
 }
 
 /** The UD10 encounter driver: actions `attack`, `aim`, `move`, `disengage`, `wait`; reactions parry and dodge. */

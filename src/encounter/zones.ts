@@ -31,7 +31,16 @@ import {
   type ZonesWeapon,
 } from "../rules/zones/index.js";
 import { DAMAGE_TYPES, STANCES } from "../rules/zones/model.js";
-import { buildEntryCombatant, fail, finishEncounter, fighterViews, recordingRoller, vitalsNow, type EndEvent } from "./common.js";
+import {
+  buildEntryCombatant,
+  fail,
+  finishEncounter,
+  fighterViews,
+  recordingRoller,
+  vitalsNow,
+  type EndEvent,
+  type PlayOptions,
+} from "./common.js";
 import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
@@ -51,15 +60,22 @@ interface Fighter {
  *   `combatants[1].ref` for an actor of another ruleset, `combatants[1].items[0]` for an item of
  *   another ruleset), `FRAY.Error.Reference` for a reference that does not exist.
  */
-export function buildZonesCombatant(spec: CombatantSpec, index: number, content: EncounterContent): ZonesCombatant {
-  return buildEntryCombatant(spec, index, content, zonesCombatantFromActor, {
-    checkRef: (doc, field) => {
-      if (doc.system?.ruleset !== undefined && doc.system.ruleset !== "zones") fail(field, "an actor of the Zones ruleset");
+export function buildZonesCombatant(spec: CombatantSpec, index: number, content: EncounterContent, play?: PlayOptions): ZonesCombatant {
+  return buildEntryCombatant(
+    spec,
+    index,
+    content,
+    zonesCombatantFromActor,
+    {
+      checkRef: (doc, field) => {
+        if (doc.system?.ruleset !== undefined && doc.system.ruleset !== "zones") fail(field, "an actor of the Zones ruleset");
+      },
+      checkItem: (doc, field) => {
+        if (doc.system?.ruleset !== "zones") fail(field, "an item of the Zones ruleset");
+      },
     },
-    checkItem: (doc, field) => {
-      if (doc.system?.ruleset !== "zones") fail(field, "an item of the Zones ruleset");
-    },
-  });
+    play,
+  );
 }
 
 /** One victim of a grenade's blast as an encounter file names it. */
@@ -181,20 +197,27 @@ const stepData = (s: DamageStep) => ({ rule: s.rule, label: s.label, data: s.dat
  * @param dice defaults to the file's scripted faces followed by the seeded roller.
  * @throws FrayError naming the field of the file that is wrong.
  */
-export async function playZones(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller): Promise<EncounterResult> {
+export async function playZones(
+  spec: EncounterSpec,
+  content: EncounterContent,
+  dice?: DiceRoller,
+  play: PlayOptions = {},
+): Promise<EncounterResult> {
   const options: RulesetOptions = { ...zones.defaults(), ...spec.options };
   const opts = zonesOptions(options);
-  const { logged, history } = recordingRoller(spec, dice);
+  const { logged, history } = recordingRoller(spec, dice, play);
   const ids = new Set(spec.combatants.map((c) => c.id));
   const entries = spec.combatants.map((cs, i) => {
     const surprised = cs.extra.surprised;
     if (surprised !== undefined && typeof surprised !== "boolean") fail(`combatants[${i}].surprised`, "true or false");
-    return { id: cs.id, side: cs.side, combatant: buildZonesCombatant(cs, i, content) };
+    return { id: cs.id, side: cs.side, combatant: buildZonesCombatant(cs, i, content, play) };
   });
   const engine = new RoundEngine(zones, entries, logged, {
     options,
     maxRounds: spec.maxRounds,
     out: (c) => c.conditions.some((s) => OUT.includes(s)),
+    lazyOdds: play.quiet,
+    keepEvents: !play.quiet,
   });
   // Each entry's view of its combatant and economy in the engine.
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
@@ -321,21 +344,24 @@ export async function playZones(spec: EncounterSpec, content: EncounterContent, 
       },
     });
     if (!done) return;
-    const { plan, odds, packet, report } = done.step;
+    const { plan, packet, report } = done.step;
     const result = done.step.result as ZonesAttackResult;
-    events.push({
-      type: "attack",
-      round,
-      attacker: f.spec.id,
-      target: target?.spec.id ?? "area",
-      weapon: weapon.name,
-      mode: plan.modeId,
-      range,
-      plan,
-      odds,
-      result,
-    });
-    if (result.bullets && (result.bullets.fired > 1 || result.bullets.stoppedBy)) {
+    // The odds are for the log alone: a quiet fight never reads them, so they are never computed.
+    const odds = play.quiet ? undefined : done.step.odds;
+    if (odds)
+      events.push({
+        type: "attack",
+        round,
+        attacker: f.spec.id,
+        target: target?.spec.id ?? "area",
+        weapon: weapon.name,
+        mode: plan.modeId,
+        range,
+        plan,
+        odds,
+        result,
+      });
+    if (odds && result.bullets && (result.bullets.fired > 1 || result.bullets.stoppedBy)) {
       custom(round, "bullets", {
         ...result.bullets,
         total: result.check.total,
@@ -487,7 +513,15 @@ export async function playZones(spec: EncounterSpec, content: EncounterContent, 
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }
-  return finishEncounter(spec, options, ended, fighters.values(), { vitals: (f) => zones.vitals(f.c), isOut, start }, events, history);
+  return finishEncounter(
+    spec,
+    options,
+    ended,
+    fighters.values(),
+    { vitals: (f) => zones.vitals(f.c), isOut, start },
+    play.quiet ? [] : events,
+    history,
+  );
 }
 
 type Fmt = (key: string, data?: Record<string, string | number>) => string;

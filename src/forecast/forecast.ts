@@ -13,6 +13,7 @@ import { MAX_SEED } from "../rules/core/bounds.js";
 import { FrayError } from "../rules/core/errors.js";
 import { bounded, check } from "../rules/core/validate.js";
 import type { VitalState } from "../rules/core/types.js";
+import { CombatantCache, type PlayOptions } from "../encounter/common.js";
 import { playEncounter } from "../encounter/engine.js";
 import type { EncounterContent } from "../encounter/library.js";
 import type { EncounterSpec } from "../encounter/schema.js";
@@ -147,9 +148,11 @@ export async function forecast(spec: EncounterSpec, content: EncounterContent, o
   const seed = check(bounded({ min: 0, max: MAX_SEED, integer: true }), options.seed ?? spec.seed, "seed");
   const every = Math.max(1, Math.floor(options.progressEvery ?? 100));
   const tally = new Tally(spec);
+  // Quiet: the tally reads only the outcome and the vitals. The combatants are built once and shared.
+  const play: PlayOptions = { quiet: true, combatants: new CombatantCache() };
   for (let i = 0; i < runs; i++) {
     if (options.signal?.aborted) break;
-    tally.add(await playEncounter({ ...spec, seed: fightSeed(seed, i) }, content));
+    tally.add(await playEncounter({ ...spec, seed: fightSeed(seed, i) }, content, undefined, play));
     if (options.onProgress && ((i + 1) % every === 0 || i + 1 === runs)) await options.onProgress(i + 1, runs);
   }
   if (tally.runs === 0) throw new FrayError("FRAY.Error.ForecastNone", {}, "The forecast was cancelled before any fight was played");

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { CombatantCache } from "../../src/encounter/common.js";
 import { ContentIndex } from "../../src/encounter/content.js";
 import { playEncounter } from "../../src/encounter/engine.js";
 import { parseEncounter, type EncounterSpec } from "../../src/encounter/schema.js";
@@ -53,20 +54,59 @@ describe("forecast", () => {
     it(`${file}: equals single encounter runs with the documented per-fight seeds`, async () => {
       const spec = load(file);
       const base = 77;
-      const f = await forecast(spec, content, { runs: 3, seed: base });
+      const runs = 12;
+      const fights = [...Array(runs).keys()];
+      const f = await forecast(spec, content, { runs, seed: base });
       // What `npm run encounter -- FILE --seed <base + i>` plays: the file with its seed replaced.
-      const singles = await Promise.all([0, 1, 2].map((i) => playEncounter({ ...spec, seed: base + i }, content)));
-      expect(singles.map((r) => r.seed)).toEqual([0, 1, 2].map((i) => fightSeed(base, i)));
+      const singles = await Promise.all(fights.map((i) => playEncounter({ ...spec, seed: base + i }, content)));
+      expect(singles.map((r) => r.seed)).toEqual(fights.map((i) => fightSeed(base, i)));
       const t = tallied(spec, singles);
-      expect(f.runs).toBe(3);
+      expect(f.runs).toBe(runs);
       expect(f.complete).toBe(true);
       expect(f.sides.map((s) => s.wins.count)).toEqual(t.wins);
       expect(f.draws.count).toBe(t.draws);
       expect(f.rounds.counts).toEqual(t.rounds);
       expect(f.combatants.map((c) => c.out.count)).toEqual(t.out);
       if (spec.ruleset !== "hitbox") expect(f.combatants.map((c) => c.damage.hp)).toEqual(t.hp);
-      // Someone lost something in three fights of five against five.
+      // Someone lost something in twelve fights of five against five.
       expect(f.combatants.some((c) => (c.damage.hp ?? c.damage.hitboxes ?? 0) > 0)).toBe(true);
+    });
+  }
+
+  for (const file of ["ud10-skirmish.yaml", "hitbox-skirmish.yaml", "critical-skirmish.yaml", "zones-skirmish.yaml", "zones-burst.yaml"]) {
+    it(`${file}: a quiet fight with shared combatants ends as the full encounter run, fight by fight`, async () => {
+      const spec = load(file);
+      const play = { quiet: true, combatants: new CombatantCache() };
+      for (let i = 0; i < 8; i++) {
+        const fight = { ...spec, seed: 500 + i };
+        const full = await playEncounter(fight, content);
+        const quiet = await playEncounter(fight, content, undefined, play);
+        expect(quiet.winner).toBe(full.winner);
+        expect(quiet.rounds).toBe(full.rounds);
+        expect(quiet.combatants).toEqual(full.combatants);
+        expect(full.events.length).toBeGreaterThan(0);
+        expect(full.dice.length).toBeGreaterThan(0);
+        expect(quiet.events).toEqual([full.events.at(-1)]);
+        expect(quiet.dice).toEqual([]);
+      }
+    });
+  }
+
+  for (const file of ["ud10-skirmish.yaml", "hitbox-skirmish.yaml", "critical-skirmish.yaml", "zones-skirmish.yaml"]) {
+    it(`${file}: builds each combatant once per cache, frozen so that no fight can change the next one's`, async () => {
+      const spec = load(file);
+      const play = { quiet: true, combatants: new CombatantCache() };
+      await playEncounter(spec, content, undefined, play);
+      const built = spec.combatants.map((cs) => play.combatants.get(cs) as { weapons: unknown[] } | undefined);
+      for (const c of built) {
+        expect(c).toBeDefined();
+        expect(Object.isFrozen(c)).toBe(true);
+        expect(Object.isFrozen(c!.weapons)).toBe(true);
+        expect(() => c!.weapons.push({})).toThrow(TypeError);
+      }
+      await playEncounter({ ...spec, seed: spec.seed + 1 }, content, undefined, play);
+      expect(spec.combatants.map((cs) => play.combatants.get(cs))).toEqual(built);
+      spec.combatants.forEach((cs, i) => expect(play.combatants.get(cs)).toBe(built[i]));
     });
   }
 

@@ -280,3 +280,40 @@ describe("round engine: simultaneous steps", () => {
     expect(head(e, "zed")).toBe(2);
   });
 });
+
+describe("round engine: quiet play for a forecast", () => {
+  const cases: [string, ContractFixture<unknown, unknown>][] = [
+    ["UD-ATK-01", ud10 as ContractFixture<unknown, unknown>],
+    ["HB-ATK-01", hitbox as ContractFixture<unknown, unknown>],
+    ["CR-ATK-01", critical as ContractFixture<unknown, unknown>],
+    ["ZN-RNG-01", zones as ContractFixture<unknown, unknown>],
+  ];
+  for (const [rule, f] of cases) {
+    it(`${rule}: ${f.ruleset.id}: lazy odds and no kept events play the same attack; the odds are computed when read`, async () => {
+      const play = async (quiet: boolean) => {
+        const ruleset = f.ruleset as Ruleset<unknown, unknown>;
+        const options = { ...ruleset.defaults(), ...f.options };
+        const e = new RoundEngine(ruleset, entries(f), new ScriptedRoller(f.hitFaces, seededSource(3)), {
+          options,
+          maxRounds: 3,
+          lazyOdds: quiet,
+          keepEvents: !quiet,
+        });
+        e.nextRound();
+        e.startRound();
+        const done = await e.attack(f.request);
+        return { e, done: done! };
+      };
+      const full = await play(false);
+      const quiet = await play(true);
+      expect(full.e.events.length).toBeGreaterThan(0);
+      expect(quiet.e.events).toEqual([]);
+      expect(quiet.done.step.result).toEqual(full.done.step.result);
+      expect(quiet.done.step.report).toEqual(full.done.step.report);
+      expect(quiet.done.target?.combatant).toEqual(full.done.target?.combatant);
+      expect(Object.getOwnPropertyDescriptor(quiet.done.step, "odds")?.get).toBeTypeOf("function");
+      expect(Object.getOwnPropertyDescriptor(full.done.step, "odds")?.get).toBeUndefined();
+      expect(quiet.done.step.odds).toEqual(full.done.step.odds);
+    });
+  }
+});

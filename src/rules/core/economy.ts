@@ -56,15 +56,20 @@ export function createEconomy(spec: EconomySpec): Economy {
 
 /** The first slot or pool the cost cannot be paid from, or `undefined` when it can be paid. */
 export function shortfall(economy: Economy, cost: ActionCost): string | undefined {
-  for (const [id, n] of Object.entries(cost.slots ?? {})) {
-    const slot = economy.slots[id];
-    if (!slot) return id;
-    if (slot.max !== null && slot.used + n > slot.max) return id;
-  }
-  for (const [id, n] of Object.entries(cost.pools ?? {})) {
-    const pool = economy.pools[id];
-    if (!pool || pool.value < n) return id;
-  }
+  // Plain loops over the keys: the round engine checks a cost on every action of every fight.
+  const slots = cost.slots;
+  if (slots)
+    for (const id of Object.keys(slots)) {
+      const slot = economy.slots[id];
+      if (!slot) return id;
+      if (slot.max !== null && slot.used + slots[id]! > slot.max) return id;
+    }
+  const pools = cost.pools;
+  if (pools)
+    for (const id of Object.keys(pools)) {
+      const pool = economy.pools[id];
+      if (!pool || pool.value < pools[id]!) return id;
+    }
   return undefined;
 }
 
@@ -77,12 +82,21 @@ export function spend(economy: Economy, cost: ActionCost): Economy {
   if (missing) {
     throw new FrayError("FRAY.Error.Economy", { slot: missing }, `No ${missing} left this round`);
   }
-  const next: Economy = {
-    slots: Object.fromEntries(Object.entries(economy.slots).map(([k, v]) => [k, { ...v }])),
-    pools: Object.fromEntries(Object.entries(economy.pools).map(([k, v]) => [k, { ...v }])),
-  };
-  for (const [id, n] of Object.entries(cost.slots ?? {})) next.slots[id]!.used += n;
-  for (const [id, n] of Object.entries(cost.pools ?? {})) next.pools[id]!.value -= n;
+  // Only the slots and pools the cost touches are copied; the others are shared with `economy`,
+  // which nothing changes in place (every change goes through a new economy).
+  const next: Economy = { slots: { ...economy.slots }, pools: { ...economy.pools } };
+  const slots = cost.slots;
+  if (slots)
+    for (const id of Object.keys(slots)) {
+      const slot = next.slots[id]!;
+      next.slots[id] = { ...slot, used: slot.used + slots[id]! };
+    }
+  const pools = cost.pools;
+  if (pools)
+    for (const id of Object.keys(pools)) {
+      const pool = next.pools[id]!;
+      next.pools[id] = { ...pool, value: pool.value - pools[id]! };
+    }
   return next;
 }
 

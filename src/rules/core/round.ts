@@ -14,7 +14,7 @@ import type { DiceRoller } from "./dice/port.js";
 import { createEconomy, shortfall, spend, type ActionCost, type Economy } from "./economy.js";
 import { FrayError } from "./errors.js";
 import type { InitiativeRoll, ReactionOption, Ruleset, RulesetOptions, UpkeepReport } from "./ruleset.js";
-import { attackInput, attackStep, planStep, type AttackStep } from "./step.js";
+import { attackInput, attackStep, planStep, withPlanned, type AttackStep } from "./step.js";
 import type { DamageReport, ForcedCheck } from "./types.js";
 
 /** A combatant as the host brings it to the fight. */
@@ -86,6 +86,16 @@ export interface RoundConfig<C> {
    * `initiativeGroups`; each combatant alone by default.
    */
   groups?: (standing: C[]) => C[][];
+  /**
+   * Compute an attack's exact odds only when its step's `odds` is read (a forecast, which reads
+   * only the outcome); computed with every plan by default.
+   */
+  lazyOdds?: boolean;
+  /**
+   * Keep the engine's {@link RoundEngine.events}; true by default. False for a host that reads
+   * none of them (a forecast): the list stays empty.
+   */
+  keepEvents?: boolean;
 }
 
 /** The options of one initiative roll. */
@@ -181,9 +191,16 @@ export class RoundEngine<C, I> {
   round = 0;
   /** The current initiative rolls, in acting order. */
   rolls: InitiativeRoll[] = [];
-  /** Everything the engine did, in order. */
+  /** Everything the engine did, in order; stays empty with `keepEvents: false` ({@link RoundConfig}). */
   readonly events: RoundEvent[] = [];
   private readonly fighters = new Map<string, RoundFighter<C>>();
+  /** Appends to {@link events}, unless the config says to keep none. */
+  private record(event: RoundEvent): void {
+    if (this.config.keepEvents !== false) this.events.push(event);
+  }
+
+  /** Whether each combatant state seen is out ({@link isOut}). */
+  private readonly outStates = new WeakMap<object, boolean>();
   /** The open simultaneous step: each damaged combatant's state with the damage held so far, and the forced checks due at its end. */
   private open?: { pending: Map<string, C>; forced: { id: string; forced: ForcedCheck }[] };
 
@@ -244,8 +261,32 @@ export class RoundEngine<C, I> {
 
   /** True when the combatant is out of the fight: `ruleset.isOut` of its vitals, or the host's `out`. */
   isOut(id: string): boolean {
-    const c = this.get(id).combatant;
-    return this.ruleset.isOut(this.ruleset.vitals(c)) || (this.config.out?.(c) ?? false);
+    return this.outOf(this.get(id).combatant);
+  }
+
+  /**
+   * Whether a combatant state is out, worked out once per state: states are values (every
+   * transition builds a new one), and the engine asks after each turn for every combatant.
+   */
+  private outOf(c: C): boolean {
+    const key = c as object;
+    let out = this.outStates.get(key);
+    if (out === undefined) {
+      out = this.ruleset.isOut(this.ruleset.vitals(c)) || (this.config.out?.(c) ?? false);
+      if (typeof c === "object" && c !== null) this.outStates.set(key, out);
+    }
+    return out;
+  }
+
+  /** True while combatants of two sides or more are not out. */
+  private twoSidesStanding(): boolean {
+    let side: string | undefined;
+    for (const f of this.fighters.values()) {
+      if (f.side === side || this.outOf(f.combatant)) continue;
+      if (side !== undefined) return true;
+      side = f.side;
+    }
+    return false;
   }
 
   /** The standing enemies of a combatant, in the order given. */
@@ -256,17 +297,15 @@ export class RoundEngine<C, I> {
 
   /** The sides that still have a combatant who is not out. */
   standingSides(): Set<string> {
-    return new Set(
-      this.all()
-        .filter((f) => !this.isOut(f.id))
-        .map((f) => f.side),
-    );
+    const sides = new Set<string>();
+    for (const f of this.fighters.values()) if (!this.outOf(f.combatant)) sides.add(f.side);
+    return sides;
   }
 
   /** Starts the next round; returns its number. */
   nextRound(): number {
     this.round += 1;
-    this.events.push({ type: "round", round: this.round });
+    this.record({ type: "round", round: this.round });
     return this.round;
   }
 
@@ -282,7 +321,7 @@ export class RoundEngine<C, I> {
       const next = this.ruleset.startRound(f.combatant, previous, this.round, this.config.options);
       f.combatant = next.combatant;
       f.economy = next.economy;
-      if (next.events.length) this.events.push({ type: "lifecycle", round: this.round, actor: f.id, phase: "start", events: next.events });
+      if (next.events.length) this.record({ type: "lifecycle", round: this.round, actor: f.id, phase: "start", events: next.events });
     }
   }
 
@@ -299,7 +338,7 @@ export class RoundEngine<C, I> {
       const report = await this.ruleset.upkeep(f.combatant, this.dice, this.config.options);
       f.combatant = this.ruleset.withVitals(f.combatant, report.after);
       reports.set(id, report);
-      this.events.push({ type: "upkeep", round: this.round, actor: id, report });
+      this.record({ type: "upkeep", round: this.round, actor: id, report });
     }
     return reports;
   }
@@ -344,7 +383,7 @@ export class RoundEngine<C, I> {
       this.rolls = rolls;
     }
     const event = { type: "initiative" as const, round: this.round, rolls: this.rolls, order: this.order(), kept };
-    this.events.push(event);
+    this.record(event);
     return event;
   }
 
@@ -362,7 +401,7 @@ export class RoundEngine<C, I> {
       const f = this.get(id);
       if (this.isOut(id) || skip?.(f)) continue;
       yield id;
-      if (this.standingSides().size <= 1) return;
+      if (!this.twoSidesStanding()) return;
     }
   }
 
@@ -379,18 +418,18 @@ export class RoundEngine<C, I> {
     const f = this.get(id);
     const missing = shortfall(f.economy, cost);
     if (missing) {
-      this.events.push({ type: "refused", round: this.round, actor: id, action, missing });
+      this.record({ type: "refused", round: this.round, actor: id, action, missing });
       return false;
     }
     f.economy = spend(f.economy, cost);
-    this.events.push({ type: "paid", round: this.round, actor: id, action, cost });
+    this.record({ type: "paid", round: this.round, actor: id, action, cost });
     return true;
   }
 
   /** Runs the ruleset's `afterAction` for a combatant and returns what it did. */
   afterAction(id: string, outcome: ActionOutcome): LifecycleEvent[] {
     const next = this.transition(id, (c, economy) => this.ruleset.afterAction(c, outcome, economy, this.config.options));
-    if (next.events.length) this.events.push({ type: "lifecycle", round: this.round, actor: id, phase: "after", events: next.events });
+    if (next.events.length) this.record({ type: "lifecycle", round: this.round, actor: id, phase: "after", events: next.events });
     return next.events;
   }
 
@@ -446,7 +485,7 @@ export class RoundEngine<C, I> {
         if (opts.due && !opts.due(f.combatant, check)) continue;
         const result = await this.ruleset.forcedCheck(f.combatant, check, this.dice, this.config.options);
         f.combatant = this.ruleset.withVitals(f.combatant, result.report.after);
-        this.events.push({ type: "forced", round: this.round, actor: id, result });
+        this.record({ type: "forced", round: this.round, actor: id, result });
         forced.push({ actor: id, result });
       }
     }
@@ -490,7 +529,7 @@ export class RoundEngine<C, I> {
     const cost = opts.free ? {} : (opts.cost ?? this.costOf(attacker.id, "attack") ?? {});
     const missing = shortfall(attacker.economy, cost);
     if (missing) {
-      this.events.push({ type: "refused", round: this.round, actor: attacker.id, action: "attack", missing });
+      this.record({ type: "refused", round: this.round, actor: attacker.id, action: "attack", missing });
       return undefined;
     }
     let step: AttackStep<C, I>;
@@ -501,21 +540,31 @@ export class RoundEngine<C, I> {
         request = chosen ? { ...request, reaction: chosen } : request;
       }
       if (opts.damage === false || this.open) {
-        const planned = planStep(this.ruleset, request, attacker.combatant, target?.combatant, options, target?.economy);
-        step = { ...planned, result: await this.ruleset.resolveAttack(planned.plan, planned.input, this.dice, options) };
+        const lazy = this.config.lazyOdds ?? false;
+        const planned = planStep(this.ruleset, request, attacker.combatant, target?.combatant, options, target?.economy, lazy);
+        step = withPlanned(planned, { result: await this.ruleset.resolveAttack(planned.plan, planned.input, this.dice, options) });
         if (this.open && opts.damage !== false && target && step.result.lands) {
           // Within a step the damage is held: it builds on the damage already held for the target.
           const base = this.open.pending.get(target.id) ?? target.combatant;
           const packet = await this.ruleset.rollDamage(step.result, planned.input, this.dice, options);
           const report = this.ruleset.applyDamage(base, packet, options);
-          step = { ...step, packet, report, target: this.ruleset.withVitals(base, report.after) };
+          step = withPlanned(step, { packet, report, target: this.ruleset.withVitals(base, report.after) });
         }
       } else {
-        step = await attackStep(this.ruleset, request, attacker.combatant, target?.combatant, this.dice, options, target?.economy);
+        step = await attackStep(
+          this.ruleset,
+          request,
+          attacker.combatant,
+          target?.combatant,
+          this.dice,
+          options,
+          target?.economy,
+          this.config.lazyOdds ?? false,
+        );
       }
     } catch (error) {
       if (error instanceof FrayError && opts.refuse?.(error)) {
-        this.events.push({
+        this.record({
           type: "refused",
           round: this.round,
           actor: attacker.id,
@@ -531,7 +580,7 @@ export class RoundEngine<C, I> {
     if (target && step.result.reaction && step.plan.reaction && opts.payReaction !== false)
       target.economy = spend(target.economy, step.plan.reaction.cost);
     const outcome: ActionOutcome = { kind: "attack", weaponId: step.plan.weaponId, modeId: step.plan.modeId, result: step.result };
-    this.events.push({
+    this.record({
       type: "attack",
       round: this.round,
       attacker: attacker.id,
@@ -556,7 +605,7 @@ export class RoundEngine<C, I> {
         if (!this.ruleset.forcedCheck) break;
         const result = await this.ruleset.forcedCheck(target.combatant, check, this.dice, options);
         target.combatant = this.ruleset.withVitals(target.combatant, result.report.after);
-        this.events.push({ type: "forced", round: this.round, actor: target.id, result });
+        this.record({ type: "forced", round: this.round, actor: target.id, result });
         forced.push({ result, after: settled(target, opts.settleTarget ? this.afterAction(target.id, outcome) : []) });
       }
     }
@@ -570,11 +619,11 @@ export class RoundEngine<C, I> {
    * goes on. Records the `end` event the first time it answers.
    */
   isOver(): RoundEnd | undefined {
-    const sides = this.standingSides();
+    const sides = this.twoSidesStanding() ? undefined : this.standingSides();
     let end: RoundEnd | undefined;
-    if (sides.size <= 1) end = { round: this.round, winner: [...sides][0] ?? null, reason: "side-down" };
+    if (sides) end = { round: this.round, winner: [...sides][0] ?? null, reason: "side-down" };
     else if (this.round >= this.config.maxRounds) end = { round: this.config.maxRounds, winner: null, reason: "max-rounds" };
-    if (end && this.events.at(-1)?.type !== "end") this.events.push({ type: "end", ...end });
+    if (end && this.events.at(-1)?.type !== "end") this.record({ type: "end", ...end });
     return end;
   }
 }

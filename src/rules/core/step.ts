@@ -45,6 +45,7 @@ export function attackInput<C, I>(
 /**
  * Plans an attack from a request: the ruleset's input, the itemized plan and the exact odds.
  * @param defenderEconomy the defender's round economy, which says whether a declared reaction is still possible.
+ * @param lazyOdds compute the odds only when `odds` is first read (a forecast reads them never).
  * @throws FrayError from the ruleset on a request it refuses.
  */
 export function planStep<C, I>(
@@ -54,15 +55,40 @@ export function planStep<C, I>(
   target: C | undefined,
   options: RulesetOptions,
   defenderEconomy?: Economy,
+  lazyOdds = false,
 ): PlannedAttack<I> {
   const input = attackInput(ruleset, request, attacker, target, options);
   const plan = ruleset.planAttack(input, options, defenderEconomy);
-  return { input, plan, odds: ruleset.odds(plan, input, options) };
+  if (!lazyOdds) return { input, plan, odds: ruleset.odds(plan, input, options) };
+  let odds: AttackOdds | undefined;
+  const planned = {
+    input,
+    plan,
+    get odds(): AttackOdds {
+      return (odds ??= ruleset.odds(plan, input, options));
+    },
+  };
+  LAZY.add(planned);
+  return planned;
 }
+
+/**
+ * `planned` with `extra` added: a new object for a plan with its odds computed, the plan itself
+ * for a plan with lazy odds ({@link planStep}), which a spread would compute.
+ */
+export function withPlanned<P extends PlannedAttack<unknown>, E extends object>(planned: P, extra: E): P & E {
+  if (!LAZY.has(planned)) return { ...planned, ...extra };
+  // A lazy plan is made for one attack and held by nothing else: it takes the additions itself.
+  return Object.assign(planned, extra);
+}
+
+/** Planned attacks whose `odds` is computed when first read. */
+const LAZY = new WeakSet<object>();
 
 /**
  * Plays one attack step to its end: plan, resolve (with the declared reaction and the hit
  * location), roll the damage when the attack lands and apply it to the target.
+ * @param lazyOdds see {@link planStep}.
  * @throws FrayError from the ruleset on a request it refuses, or from the dice port.
  */
 export async function attackStep<C, I>(
@@ -73,12 +99,13 @@ export async function attackStep<C, I>(
   dice: DiceRoller,
   options: RulesetOptions,
   defenderEconomy?: Economy,
+  lazyOdds = false,
 ): Promise<AttackStep<C, I>> {
-  const planned = planStep(ruleset, request, attacker, target, options, defenderEconomy);
+  const planned = planStep(ruleset, request, attacker, target, options, defenderEconomy, lazyOdds);
   const result = await ruleset.resolveAttack(planned.plan, planned.input, dice, options);
-  if (!result.lands || !target) return { ...planned, result };
+  if (!result.lands || !target) return withPlanned(planned, { result });
   const packet = await ruleset.rollDamage(result, planned.input, dice, options);
   const report = ruleset.applyDamage(target, packet, options);
   const after = ruleset.withVitals(target, report.after);
-  return { ...planned, result, packet, report, target: after };
+  return withPlanned(planned, { result, packet, report, target: after });
 }

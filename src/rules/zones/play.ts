@@ -444,27 +444,32 @@ export function startRound(
 ): RoundState<ZonesCombatant> {
   const o = zonesOptions(options);
   const events: LifecycleEvent[] = [];
-  let next: ZonesCombatant = c;
-  if (round > 1 && c.conditions.includes("surprised")) {
-    next = { ...next, conditions: next.conditions.filter((s) => s !== "surprised") };
-    events.push({ rule: "ZN-SUR-01", label: "FRAY.Zones.Event.SurpriseOver" });
-  }
+  const surpriseOver = round > 1 && c.conditions.includes("surprised");
+  if (surpriseOver) events.push({ rule: "ZN-SUR-01", label: "FRAY.Zones.Event.SurpriseOver" });
   if (c.aim > 0) events.push({ rule: "ZN-RNG-07", label: "FRAY.Zones.Event.AimLost", data: { actions: c.aim } });
   if (c.movement !== "subtle")
     events.push({ rule: "ZN-RNG-04", label: "FRAY.Zones.Event.MovementReset", data: { movement: `FRAY.Zones.Movement.${c.movement}` } });
-  next = { ...next, movement: "subtle", aim: 0, initiativeEffort: 0 };
-  if (previous) {
-    const speed = previous.pools.speed?.value ?? c.speed.value;
-    const effort = previous.pools.effort?.value ?? c.effort.value;
-    next = { ...next, speed: { ...next.speed, value: speed }, effort: { ...next.effort, value: effort } };
-  }
+  // One new state, built once (this runs for every combatant every round): the points carried
+  // over from the last round's economy, then what the new round's economy holds.
+  const next: ZonesCombatant = {
+    ...c,
+    conditions: surpriseOver ? c.conditions.filter((s) => s !== "surprised") : c.conditions,
+    movement: "subtle",
+    aim: 0,
+    initiativeEffort: 0,
+    speed: { ...c.speed, value: previous?.pools.speed?.value ?? c.speed.value },
+    effort: { ...c.effort, value: previous?.pools.effort?.value ?? c.effort.value },
+  };
   const economyNow = createEconomy(economy(next, o));
   const speed = economyNow.pools.speed!.value;
   const effort = economyNow.pools.effort!.value;
   if (speed !== c.speed.value || effort !== c.effort.value)
     events.push({ rule: "ZN-MOV-03", label: "FRAY.Zones.Event.Points", data: { speed, effort } });
-  next = { ...next, speed: { ...next.speed, value: speed }, effort: { ...next.effort, value: effort } };
-  return { combatant: next, economy: economyNow, events };
+  return {
+    combatant: { ...next, speed: { ...next.speed, value: speed }, effort: { ...next.effort, value: effort } },
+    economy: economyNow,
+    events,
+  };
 }
 
 function replaceWeapon(c: ZonesCombatant, index: number, weapon: ZonesWeapon | undefined): ZonesCombatant {
