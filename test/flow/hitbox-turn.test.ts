@@ -15,6 +15,7 @@ import {
   diceQueue,
   installFoundryStub,
   readLang,
+  lookup,
   stubActor,
   stubCanvas,
   stubToken,
@@ -99,6 +100,8 @@ function startCombat(entries: readonly { actor: { id: unknown; uuid: string }; t
     id: "combat1",
     started: true,
     round: 1,
+    getFlag: (_s: string, k: string) => flags.get(`combat.${k}`),
+    setFlag: async (_s: string, k: string, v: unknown) => flags.set(`combat.${k}`, structuredClone(v)),
     combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
   };
   (stub.game as unknown as Dict).combat = combat;
@@ -274,5 +277,114 @@ describe("the turn's economy in combat", () => {
     expect(economy(guardToken)).toMatchObject({ action: { used: 1 }, reaction: { used: 0 } });
     expect(warned).toEqual([]);
     expect(stub.ui.notifications.messages.filter((m) => m.level === "warn")).toEqual([]);
+  });
+});
+
+/** A tracker element of the stand-in: what the binding's `renderTracker` writes, and its click listener. */
+function trackerHtml() {
+  const el = {
+    html: "",
+    dataset: {} as Record<string, string>,
+    listener: undefined as ((event: unknown) => void) | undefined,
+    querySelector: () => null,
+    insertAdjacentHTML(_where: string, html: string) {
+      el.html += html;
+    },
+    addEventListener(_type: string, fn: (event: unknown) => void) {
+      el.listener = fn;
+    },
+  };
+  return el;
+}
+
+/** Clicks the End step button of a rendered tracker and waits for the step to be ended. */
+async function clickEndStep(el: ReturnType<typeof trackerHtml>): Promise<void> {
+  const target = { closest: (sel: string) => (sel === "[data-fray-end-step]" && el.html.includes("data-fray-end-step") ? {} : null) };
+  el.listener?.({ target, preventDefault() {}, stopPropagation() {} });
+  for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 0));
+}
+
+describe("the resolution step in the tracker", () => {
+  it("HB-ACT-01, HB-RND-01: two combatants shoot each other in one step, both hit, and both take the damage when the GM ends the step", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const { combat, flags } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    const binding = stub.game.fray as { binding: { renderTracker(combat: unknown, html: unknown): void } };
+    const flow = api().flow;
+    expect((stub.CONFIG as unknown as { time: { roundTime: number } }).time.roundTime).toBe(5);
+
+    // Declaring: no step is open yet, the tracker shows none.
+    const declaring = trackerHtml();
+    binding.binding.renderTracker(combat, declaring);
+    expect(declaring.html).toBe("");
+    // The GM reveals the declarations: the turn's step 1 is open.
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+
+    // Zeven shoots the guard: 4 + 4 + 3 + 1 + close 1 = 13; regular table 1 + 3: left arm.
+    diceQueue.push(4, 4, 1, 3);
+    const m1 = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
+    await flow.runCardAction(m1, 0, "noReaction");
+    await flow.runCardAction(m1, 0, "rollDamage");
+    await flow.runCardAction(m1, 0, "applyDamage");
+    // Held: the guard is untouched and still fires back in the same step.
+    expect(boxes(guard.actor).leftArm).toEqual({ value: 2, max: 2 });
+    expect(m1.system.targets[0]!.applied).toBeUndefined();
+    expect(text(m1)).toContain(lookup(en, "FRAY.Hitbox.Step.HeldTitle")!);
+    expect(m1.content).not.toContain('data-action="fray-applyDamage"');
+
+    const zevenBefore = structuredClone(zeven.source.system);
+    // The guard shoots Zeven: 4 + 4 + 3 + 0 + close 1 = 12; left arm.
+    diceQueue.push(4, 4, 1, 3);
+    const m2 = (await api().rollAttack({ actor: guard.actor, weaponId: "hBi1SecuriDuty01", token: guardToken, target: zevenToken }))!
+      .message;
+    expect(m2.system.targets[0]!.result.hit).toBe(true);
+    await flow.runCardAction(m2, 0, "noReaction");
+    await flow.runCardAction(m2, 0, "rollDamage");
+    await flow.runCardAction(m2, 0, "applyDamage");
+    expect(zeven.source.system).toEqual(zevenBefore);
+    expect(flags.get("combat.hitboxStep")).toMatchObject({ round: 1, step: 1, held: [{ messageId: m1.id }, { messageId: m2.id }] });
+
+    // The tracker shows the step and what it holds; the GM ends it: both take their damage.
+    const el = trackerHtml();
+    binding.binding.renderTracker(combat, el);
+    expect(el.html).toContain("Step 1");
+    expect(el.html).toContain("2 held");
+    expect(el.html).toContain('data-fray-end-step="1"');
+    await clickEndStep(el);
+    expect(boxes(guard.actor).leftArm).toEqual({ value: 1, max: 2 });
+    expect(boxes(zeven.actor).leftArm!.value).toBe(boxes(zeven.actor).leftArm!.max - 1);
+    expect(m1.system.targets[0]!.applied).toBeDefined();
+    expect(m2.system.targets[0]!.applied).toBeDefined();
+    expect(text(m1)).not.toContain(lookup(en, "FRAY.Hitbox.Step.HeldTitle")!);
+    expect(flags.get("combat.hitboxStep")).toEqual({ round: 1, step: 2, held: [] });
+    expect(stub.ui.notifications.messages.filter((m) => m.level === "error" || m.level === "warn")).toEqual([]);
+  });
+
+  it("HB-ACT-01: a player cannot end the step; its held damage stays held", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const { combat } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    diceQueue.push(4, 4, 1, 3);
+    const m1 = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
+    await api().flow.runCardAction(m1, 0, "noReaction");
+    await api().flow.runCardAction(m1, 0, "rollDamage");
+    await api().flow.runCardAction(m1, 0, "applyDamage");
+    const el = trackerHtml();
+    (stub.game.fray as { binding: { renderTracker(combat: unknown, html: unknown): void } }).binding.renderTracker(combat, el);
+    stub.game.users.current = player;
+    const seen = trackerHtml();
+    (stub.game.fray as { binding: { renderTracker(combat: unknown, html: unknown): void } }).binding.renderTracker(combat, seen);
+    expect(seen.html).toContain("Step 1");
+    expect(seen.html).not.toContain("data-fray-end-step");
+    await clickEndStep(el);
+    expect(stub.ui.notifications.messages).toContainEqual({ level: "warn", text: lookup(en, "FRAY.Hitbox.Step.GMOnly")! });
+    expect(boxes(guard.actor).leftArm).toEqual({ value: 2, max: 2 });
   });
 });
