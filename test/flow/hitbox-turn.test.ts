@@ -333,6 +333,8 @@ describe("the resolution step in the tracker", () => {
     expect(boxes(guard.actor).leftArm).toEqual({ value: 2, max: 2 });
     expect(m1.system.targets[0]!.applied).toBeUndefined();
     expect(text(m1)).toContain(lookup(en, "FRAY.Hitbox.Step.HeldTitle")!);
+    // HB-MOD-01: the range header in feet, as the scene measures it (15 ft = 4.572 m).
+    expect(text(m1)).toContain("Range: 15.0 ft");
     expect(m1.content).not.toContain('data-action="fray-applyDamage"');
 
     const zevenBefore = structuredClone(zeven.source.system);

@@ -48,6 +48,8 @@ export interface CardView {
   hideDamage?: boolean;
   /** i18n keys of button labels in place of the generic ones. */
   buttonLabels?: Partial<Record<CardAction, string>>;
+  /** The range header in the ruleset's own unit (Hitbox feet, HB-MOD-01): the number and the unit, localized. */
+  range?: { value: string; unit: string };
   /** Buttons the ruleset has no step for (a reaction declared before the attack, not on the card). */
   hiddenActions?: CardAction[];
 }

@@ -8,6 +8,7 @@ import { hitbox, TURN_SECONDS } from "../../../rules/hitbox/index.js";
 import { hitboxArmorFromItem, hitboxCombatantFromActor, hitboxWeaponFromItem, type HitboxCombatant } from "../../../rules/hitbox/model.js";
 import { SYSTEM_PATH } from "../../config.js";
 import { hitboxCardRules } from "./card.js";
+import { HITBOX_MOVEMENT_UNITS } from "./card-view.js";
 import { HitboxActorData, HitboxArmorData, HitboxNpcData, HitboxWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { hitboxOpposedTest, OPPOSED_TEMPLATE } from "./opposed.js";
@@ -51,7 +52,7 @@ export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
     OPPOSED_TEMPLATE,
     ...["tabs", "conditions", "biography"].map((p) => `${SYSTEM_PATH}/templates/actor/${p}.hbs`),
   ],
-  movementUnits: { units: "ft", metresPerUnit: 0.3048, gridDistance: 5 },
+  movementUnits: HITBOX_MOVEMENT_UNITS,
   cardRules: hitboxCardRules,
   // HB-ACT-01: the resolution step and the GM's End step button under the phase banner.
   renderTracker: (combat, html) => renderStepBanner(combat, html),

@@ -28,7 +28,8 @@ import { activeCombat, combatantFor, type CombatantLike } from "../../combat/eco
 import type { VitalRules } from "../../logic/undo.js";
 import type { CardRules, CardTarget, ItemUpdate } from "../../play/card-rules.js";
 import { optionValues } from "../../settings.js";
-import { heldView, holdApply } from "./step.js";
+import { hitboxCardView } from "./card-view.js";
+import { holdApply } from "./step.js";
 
 /** The flag key of the reactions a combatant rolled, by round (HB-ATK-03). */
 export const REACTIONS_FLAG = "hitboxReactions";
@@ -148,5 +149,5 @@ export const hitboxCardRules: CardRules = {
   ableAttacker: (c) => ableAttacker(c as HitboxCombatant),
   // HB-ACT-01: damage applied during an open step is held until the GM ends it.
   holdApply,
-  view: (t, i18n) => heldView(t, i18n) ?? {},
+  view: hitboxCardView,
 };

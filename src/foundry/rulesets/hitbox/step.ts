@@ -38,12 +38,6 @@ export interface StoredStep {
   held: HeldApplication[];
 }
 
-/** The mark a held target carries on the card. */
-export interface HeldMark {
-  round: number;
-  step: number;
-}
-
 /** A Combat as the step reads and writes it. */
 export interface StepCombat {
   round?: number;
@@ -81,12 +75,6 @@ export function stepOpen(combat: StepCombat | undefined): combat is StepCombat {
   if (!combat?.started) return false;
   const order = activeBinding().ruleset.declaration;
   return phaseOf(order, combat.getFlag?.("fray", "phase"), combat.round ?? 0) === "resolve";
-}
-
-/** The card's held mark of a target, when it is held. */
-export function heldMark(t: TargetState): HeldMark | undefined {
-  const held = (t as TargetState & { held?: unknown }).held as Partial<HeldMark> | undefined;
-  return held && typeof held.round === "number" && typeof held.step === "number" ? { round: held.round, step: held.step } : undefined;
 }
 
 /** An attack message as the step writes its held mark. */
@@ -230,28 +218,4 @@ export function renderStepBanner(combat: unknown, html: HTMLElement, commit: Com
       })
       .catch(reportError);
   });
-}
-
-/**
- * The card's part of a held target (HB-ACT-01): "held until the step ends" in place of the Apply
- * button, until the GM ends the step.
- */
-export function heldView(
-  t: TargetState,
-  i18n: { localize(key: string): string; format(key: string, data: Record<string, string>): string },
-): { sections: { title: string; rule: string; lines: never[]; text: string; kind: string }[]; hiddenActions: "applyDamage"[] } | undefined {
-  const mark = heldMark(t);
-  if (!mark || t.applied) return undefined;
-  return {
-    sections: [
-      {
-        title: i18n.localize("FRAY.Hitbox.Step.HeldTitle"),
-        rule: "HB-ACT-01",
-        lines: [],
-        text: i18n.format("FRAY.Hitbox.Step.Held", { step: String(mark.step) }),
-        kind: "held",
-      },
-    ],
-    hiddenActions: ["applyDamage"],
-  };
 }
