@@ -18,7 +18,7 @@ import {
 } from "../../../src/rules/hitbox/index.js";
 import { attackMessageContext, type Localizer } from "../../../src/foundry/attack-card.js";
 import { dialogContext, dialogDefaults, oddsText, type AttackDialogData } from "../../../src/foundry/chat/attack-dialog.js";
-import { hitboxCardView } from "../../../src/foundry/rulesets/hitbox/card-view.js";
+import { HITBOX_MOVEMENT_UNITS, hitboxCardView } from "../../../src/foundry/rulesets/hitbox/card-view.js";
 import { attackTarget, storable } from "../../../src/foundry/logic/attack-state.js";
 import {
   withApplied,
@@ -337,6 +337,7 @@ function dialogCase(i18n: Localizer): RenderCase {
     attacker: g,
     weapon: { id: weapon.id, name: weapon.name, modes: [] },
     targets: [{ id: "zeven", name: "Zeven", combatant: z, rangeMetres: 4.572 }],
+    units: HITBOX_MOVEMENT_UNITS,
   };
   const choices = dialogDefaults(data);
   const field = (name: string, count = 1) => ({ selector: `[name="${name}"]`, count });
@@ -351,6 +352,8 @@ function dialogCase(i18n: Localizer): RenderCase {
     context: dialogContext(data, choices, i18n),
     expect: [
       field("target-zeven"),
+      // HB-MOD-01: the range in feet, as Hitbox scenes measure.
+      { selector: ".fray-dialog-target .fray-range", text: "15.0 ft" },
       { selector: '[data-odds-for="zeven"]', text: oddsText(i18n, data, data.targets[0]!, choices) },
       { selector: 'select[name="situation.zeven.calledShot"] option', count: 7 },
       { selector: 'input[type="number"][name="situation.shots"][max="3"]', count: 1 },

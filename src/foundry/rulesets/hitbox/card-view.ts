@@ -56,7 +56,7 @@ export function hitboxCardView(t: TargetState, i18n: Localizer): CardView {
   const metres = t.request.distanceMetres;
   const range =
     typeof metres === "number"
-      ? { value: decimal(metres / HITBOX_MOVEMENT_UNITS.metresPerUnit, i18n.lang), unit: i18n.localize("FRAY.Hitbox.Card.Feet") }
+      ? { value: decimal(metres / HITBOX_MOVEMENT_UNITS.metresPerUnit, i18n.lang), unit: i18n.localize("FRAY.Chat.Feet") }
       : undefined;
   return { ...(heldView(t, i18n) ?? {}), ...(range ? { range } : {}) };
 }
