@@ -1,11 +1,12 @@
 import type { ActionOutcome, RoundState, SituationValues } from "../rules/core/contract.js";
-import type { Economy } from "../rules/core/economy.js";
+import { spend, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
 import { RoundEngine } from "../rules/core/round.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
 import type { CheckResult, Modifier } from "../rules/core/types.js";
 import {
+  actionDefs,
   afterAction,
   attackInput,
   CALLABLE,
@@ -68,12 +69,13 @@ interface Fighter {
 
 /**
  * A quick action (HB-ACT-03, HB-ACT-04) through the engine (so that it also holds for the damage
- * a step holds): its cost and rule from the core's `afterAction`, the item drawn or let go from
+ * a step holds): its cost paid from the core's `actionDefs`, its rule from `afterAction`, the item drawn or let go from
  * `quickAction`.
  */
 function doQuick(engine: RoundEngine<HitboxCombatant, HitboxAttackInput>, id: string, q: QuickAction): void {
   engine.transition(id, (c, economy): RoundState<HitboxCombatant> => {
-    const done = afterAction(c, { kind: "action", id: q.id }, economy);
+    const cost = actionDefs(c).find((a) => a.id === q.id)?.cost ?? {};
+    const done = afterAction(c, { kind: "action", id: q.id }, spend(economy, cost));
     return q.item ? { ...done, combatant: quickAction(done.combatant, q, false) } : done;
   });
 }
@@ -514,7 +516,7 @@ export async function playHitbox(
               const band = movementBandFeet(f.c, feet);
               if (!band) events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.TooFar", data: { feet } });
               else {
-                engine.afterAction(id, { kind: "action", id: band.id });
+                engine.transition(id, (c, economy) => afterAction(c, { kind: "action", id: band.id }, spend(economy, band.cost)));
                 events.push(hbEvent(turn, "move", { actor: id, feet, band: band.label, task: a.kind === "task" ? a.text : "" }));
               }
             } else if (a.kind === "task") events.push(hbEvent(turn, "move", { actor: id, feet: "", band: "", task: a.text }));

@@ -63,6 +63,8 @@ export interface AttackCardContext {
   headline: string;
   /** Range in metres when measured, formatted for the user's language, e.g. `12.5`. */
   range?: string;
+  /** The range's unit in place of metres (Hitbox feet, from the ruleset's card view). */
+  rangeUnit?: string;
   check: CardCheck;
   difficulty: { lines: CardLine[]; total: number; label: string };
   /** "12 vs 14". */
@@ -305,6 +307,7 @@ export function targetCardContext(
     ...(view.outcomeLabel ? { outcomeLabel: view.outcomeLabel } : {}),
     ...(view.comparison ? { comparison: view.comparison } : {}),
     ...(view.sections?.length ? { sections: view.sections } : {}),
+    ...(view.range && base.range !== undefined ? { range: view.range.value, rangeUnit: view.range.unit } : {}),
     index,
     phase: targetPhase(t),
     applied: Boolean(t.applied),

@@ -191,6 +191,12 @@ export interface RulesetBinding<C = unknown> {
    */
   register?(): void;
   /**
+   * Adds the ruleset's own part to the combat tracker after the pipeline's rows and phase banner
+   * (Hitbox: the resolution step and the GM's End step button, HB-ACT-01); absent when it adds
+   * nothing.
+   */
+  renderTracker?(combat: unknown, html: HTMLElement): void;
+  /**
    * Registers this ruleset's Quench batches (`fray.<id>.*`) for a GM to run in a real world;
    * called on `quenchReady` when the batches are enabled.
    */

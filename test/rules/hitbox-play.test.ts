@@ -340,13 +340,13 @@ describe("Hitbox play contract: the turn's lifecycle", () => {
     );
   });
 
-  it("HB-ACT-03, HB-ACT-04: quick actions use the quick slot; going prone marks goingProne; unknown actions are refused", () => {
+  it("HB-ACT-03, HB-ACT-04, HB-RND-01: after a quick action or a move the economy comes back as the host paid it; going prone marks goingProne; unknown actions are refused", () => {
     const e = createEconomy(hitbox.economy(zeven(), opts));
     const prone = rs.afterAction(zeven(), { kind: "action", id: "prone" }, e, opts);
     expect(prone.combatant.conditions).toEqual(["goingProne"]);
-    expect(prone.economy.slots.quick!.used).toBe(1);
+    expect(prone.economy.slots.quick!.used).toBe(0);
     expect(rs.afterAction(zeven(), { kind: "action", id: "communicate" }, e, opts).combatant.conditions).toEqual([]);
-    expect(rs.afterAction(zeven(), { kind: "action", id: "walk" }, e, opts).economy.slots.action!.used).toBe(1);
+    expect(rs.afterAction(zeven(), { kind: "action", id: "walk" }, e, opts).economy).toEqual(e);
     expect(fieldOf(() => rs.afterAction(zeven(), { kind: "action", id: "fly" }, e, opts))).toBe("outcome.id");
     expect(() => rs.afterAction(zeven({ conditions: ["shock"] }), { kind: "action", id: "prone" }, e, opts)).toThrow(
       expect.objectContaining({ key: "FRAY.Error.CannotAct" }),

@@ -391,6 +391,8 @@ export async function applyHere(message: AttackMessageLike, index: number, userI
     throw new FrayError("FRAY.Flow.Error.CardState", { action: "FRAY.Flow.Button.applyDamage" }, "Already applied");
   }
   const packet = await replayedPacket(ctx);
+  const hold = cardRulesOf(ctx.binding.id).holdApply;
+  if (hold && (await hold({ message, index, userId }, (t) => writeTarget(message, index, "applyDamage", t, [])))) return true;
   const hook: DamageHookContext = { message, index, actor: ctx.targetActor, packet, userId };
   if (!callHook(HOOKS.preApplyDamage, hook)) return false;
   const report = storable(ctx.ruleset.applyDamage(ctx.defender, packet, ctx.options));

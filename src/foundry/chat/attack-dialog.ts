@@ -14,6 +14,7 @@ import { targetOdds, type AttackChoices } from "../logic/attack-options.js";
 import { inputName, readSituationValue, situationInput, type FormValue } from "../logic/situation-form.js";
 import { formatKey } from "../notify.js";
 import { FLOW_TEMPLATES } from "./templates.js";
+import type { MovementUnits } from "../registry.js";
 
 /** One target the dialog offers. */
 export interface DialogTarget {
@@ -40,6 +41,8 @@ export interface AttackDialogData {
   targets: DialogTarget[];
   /** Preselected mode. */
   modeId?: string;
+  /** The units the world's scenes measure in (the binding's `movementUnits`); ranges show in metres without. */
+  units?: Pick<MovementUnits, "units" | "metresPerUnit">;
 }
 
 /** The situation fields of one target under the chosen mode. */
@@ -175,6 +178,7 @@ export function dialogContext(data: AttackDialogData, choices: AttackChoices, i1
   const first = data.targets[0];
   const shared = fieldsFor(data, first, choices.modeId).filter((f) => !f.perTarget);
   const reactions = declarable(data, choices);
+  const feet = data.units?.units === "ft";
   return {
     weapon: data.weapon.name,
     modes: data.weapon.modes.map((m) => ({ id: m.id, label: m.label, selected: m.id === choices.modeId })),
@@ -182,7 +186,8 @@ export function dialogContext(data: AttackDialogData, choices: AttackChoices, i1
     targets: data.targets.map((t) => ({
       id: t.id,
       name: t.name,
-      range: t.rangeMetres === undefined ? undefined : decimal(t.rangeMetres, i18n.lang),
+      range: t.rangeMetres === undefined ? undefined : decimal(t.rangeMetres / (feet ? data.units!.metresPerUnit : 1), i18n.lang),
+      ...(feet ? { rangeUnit: i18n.localize("FRAY.Chat.Feet") } : {}),
       checked: choices.targets.includes(t.id),
       odds: oddsText(i18n, data, t, choices),
       fields: fieldsFor(data, t, choices.modeId)

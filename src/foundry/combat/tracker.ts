@@ -224,6 +224,11 @@ export function onRenderCombatTracker(app: { viewed?: unknown }, html: HTMLEleme
       void toggleSlotOn(combatant, slot).catch(reportError);
     });
   }
+  try {
+    activeBinding().renderTracker?.(combat, html);
+  } catch (err) {
+    reportError(err);
+  }
 }
 
 /** Puts the phase banner with the GM's Reveal button at the top of the tracker. */

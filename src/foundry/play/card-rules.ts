@@ -48,6 +48,8 @@ export interface CardView {
   hideDamage?: boolean;
   /** i18n keys of button labels in place of the generic ones. */
   buttonLabels?: Partial<Record<CardAction, string>>;
+  /** The range header in the ruleset's own unit (Hitbox feet, HB-MOD-01): the number and the unit, localized. */
+  range?: { value: string; unit: string };
   /** Buttons the ruleset has no step for (a reaction declared before the attack, not on the card). */
   hiddenActions?: CardAction[];
 }
@@ -102,6 +104,16 @@ export interface CardRules {
   vitals?: VitalRules;
   /** Rows of the ruleset's own on each target's section of the card (a burst's bullets, ZN-BST-01). */
   detail?: CardDetailBuilder;
+  /**
+   * Whether to hold an application instead of applying it now (Hitbox: damage applied during an
+   * open resolution step takes effect when the GM ends the step, HB-ACT-01); run on the active GM
+   * after the card's dice were checked. When it returns true nothing is applied: the ruleset
+   * keeps the application to commit later and may mark the card's target with `write`.
+   */
+  holdApply?(
+    hold: { message: { id: string | null; system?: unknown }; index: number; userId: string },
+    write: (target: TargetState) => Promise<boolean>,
+  ): Promise<boolean>;
   /** The ruleset's own parts of a target's card (sections, outcome label, button labels), localized with `i18n`. */
   view?(t: TargetState, i18n: Localizer): CardView;
 }

@@ -206,6 +206,7 @@ export class AttackWorkflow {
       weapon: this.weapon,
       targets: this.targets.map((t) => ({ id: t.id, name: t.name, combatant: t.combatant, rangeMetres: t.distanceMetres })),
       modeId: this.request.modeId,
+      units: this.binding.movementUnits,
     };
   }
 

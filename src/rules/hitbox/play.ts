@@ -338,11 +338,13 @@ function isHitboxResult(result: object): result is HitboxAttackResult {
  * - the same attack, for its target, when the target's dodge or parry was rolled by it: takes the
  *   reaction, and a dodge without cover nearby drops the target (`goingProne`: it may dodge every
  *   attack this turn and lies prone from the next);
- * - another action of {@link actionDefs} by id: its cost; going prone marks `goingProne`, the
- *   other quick actions change nothing here (the item drawn or let go is `quickAction`'s).
+ * - another action of {@link actionDefs} by id: its cost is the host's to pay before (as the
+ *   round engine's `act` and the Foundry economy store do), so the economy comes back as given;
+ *   going prone marks `goingProne`, the other quick actions change nothing here (the item drawn
+ *   or let go is `quickAction`'s).
  * @throws FrayError `FRAY.Error.Field` (field `outcome.id`) for an unknown action,
  *   `FRAY.Error.CannotAct` for a quick action of a combatant out of the fight,
- *   `FRAY.Error.Economy` when the cost cannot be paid.
+ *   `FRAY.Error.Economy` when the attacker's action cannot be paid.
  */
 export function afterAction(c: HitboxCombatant, outcome: ActionOutcome, economy: Economy): RoundState<HitboxCombatant> {
   const events: LifecycleEvent[] = [];
@@ -377,7 +379,6 @@ export function afterAction(c: HitboxCombatant, outcome: ActionOutcome, economy:
       if (next !== c) events.push({ rule: "HB-ACT-04", label: "FRAY.Hitbox.Play.Event.GoingProne" });
     } else if (isDown(c)) throw new FrayError("FRAY.Error.CannotAct", { actor: c.name }, `${c.name} cannot act`);
   }
-  left = spend(left, def.cost);
   return { combatant: next, economy: left, events };
 }
 

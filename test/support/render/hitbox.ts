@@ -2,8 +2,9 @@
  * Render cases of Hitbox (HB-*): the character sheet's tabs with the body diagram, the NPC stat
  * block of the seed's security guard with a damaged leg, the weapon and armor sheets, and the
  * attack card in each phase (hit awaiting the defender's answer, dodged, applied with the
- * Blackout test pending, Blackout failed, undone), each card state made by the card's own
- * transitions from real Hitbox results with scripted dice (the seed's example numbers).
+ * Blackout test pending, Blackout failed, undone, held until the step ends), each card state made
+ * by the card's own transitions from real Hitbox results with scripted dice (the seed's example
+ * numbers), its range in feet; and the attack dialog of a Hitbox world.
  */
 import { ScriptedRoller } from "../../../src/rules/core/dice/port.js";
 import {
@@ -16,6 +17,8 @@ import {
   type HitboxCombatant,
 } from "../../../src/rules/hitbox/index.js";
 import { attackMessageContext, type Localizer } from "../../../src/foundry/attack-card.js";
+import { dialogContext, dialogDefaults, oddsText, type AttackDialogData } from "../../../src/foundry/chat/attack-dialog.js";
+import { HITBOX_MOVEMENT_UNITS, hitboxCardView } from "../../../src/foundry/rulesets/hitbox/card-view.js";
 import { attackTarget, storable } from "../../../src/foundry/logic/attack-state.js";
 import {
   withApplied,
@@ -247,12 +250,14 @@ async function cardCases(i18n: Localizer): Promise<RenderCase[]> {
     width: 300,
     height: 0,
     templates: ["templates/chat/attack-card.hbs"],
-    context: attackMessageContext([t], who, i18n) as unknown as Dict,
+    context: attackMessageContext([t], who, i18n, { view: hitboxCardView }) as unknown as Dict,
     expect: [{ selector: ".fray-target", count: 1 }, ...expect],
   });
   return [
     make("hit", first.state, names, [
       { selector: ".fray-comparison", text: "10 vs. 9" },
+      // HB-MOD-01: the range header in feet, as the binding's scenes measure (4.572 m = 15 ft).
+      { selector: ".fray-range", text: "Range: 15.0 ft" },
       { selector: '[data-action="fray-dodge"]', count: 1 },
       { selector: '[data-action="fray-parry"][disabled]', count: 1 },
       { selector: '[data-action="fray-noReaction"]', count: 1 },
@@ -278,6 +283,12 @@ async function cardCases(i18n: Localizer): Promise<RenderCase[]> {
       { selector: ".fray-forced.failed tr.fray-total", text: "10 / 12" },
       { selector: ".fray-forced .fray-vitals", text: "In shock" },
       { selector: '[data-action="fray-forcedCheck"]', count: 0 },
+    ]),
+    // HB-ACT-01: applied during an open step, held until the GM ends it.
+    make("held", { ...rolled, held: { round: 2, step: 1 } } as TargetState, names, [
+      { selector: ".fray-ruleset-section.held", count: 1 },
+      { selector: ".fray-ruleset-section.held", text: /Held until step 1 ends/ },
+      { selector: '[data-action="fray-applyDamage"]', count: 0 },
     ]),
     make("undone", undone, names, [
       { selector: '[data-action="fray-applyDamage"]', count: 1 },
@@ -311,7 +322,53 @@ async function opposedCase(i18n: Localizer): Promise<RenderCase> {
   };
 }
 
+/**
+ * The attack dialog in a Hitbox world (HB-ATK-01, HB-MOD-02, HB-MOD-03, HB-ACT-04, HB-ATK-03,
+ * HB-ATK-05, HB-ATK-02): the guard's three-shot pistol at Zeven 15 ft away, from Hitbox's own
+ * situation fields (called shot, shots this turn, the target flags, the GM's modifier).
+ */
+function dialogCase(i18n: Localizer): RenderCase {
+  const g = combatant({ ...guard(), statuses: [] }, "guard");
+  const z = combatant({ ...zeven(), statuses: ["goingProne"] }, "zeven");
+  const weapon = g.weapons.find((w) => w.id === "hBi1SecuriDuty01")!;
+  const data: AttackDialogData = {
+    ruleset: hitbox as never,
+    options: OPTIONS,
+    attacker: g,
+    weapon: { id: weapon.id, name: weapon.name, modes: [] },
+    targets: [{ id: "zeven", name: "Zeven", combatant: z, rangeMetres: 4.572 }],
+    units: HITBOX_MOVEMENT_UNITS,
+  };
+  const choices = dialogDefaults(data);
+  const field = (name: string, count = 1) => ({ selector: `[name="${name}"]`, count });
+  return {
+    id: "hitbox-dialog-attack",
+    title: "Attack with Duty Pistol",
+    kind: "dialog",
+    classes: ["dialog", "fray", "fray-attack-dialog"],
+    width: 400,
+    height: 0,
+    templates: ["templates/dialog/attack-dialog.hbs"],
+    context: dialogContext(data, choices, i18n),
+    expect: [
+      field("target-zeven"),
+      // HB-MOD-01: the range in feet, as Hitbox scenes measure.
+      { selector: ".fray-dialog-target .fray-range", text: "15.0 ft" },
+      { selector: '[data-odds-for="zeven"]', text: oddsText(i18n, data, data.targets[0]!, choices) },
+      { selector: 'select[name="situation.zeven.calledShot"] option', count: 7 },
+      { selector: 'input[type="number"][name="situation.shots"][max="3"]', count: 1 },
+      ...["halfHidden", "dark", "targetProne", "targetNearCover", "targetUnaware", "targetThreatened"].map((n) =>
+        field(`situation.zeven.${n}`),
+      ),
+      // HB-ACT-04: Zeven went prone this turn: the flag is ticked by default.
+      { selector: 'input[name="situation.zeven.targetWentProne"]:checked', count: 1 },
+      field("situation.misc"),
+      field("modeId", 0),
+    ],
+  };
+}
+
 /** Every Hitbox render case. */
 export async function hitboxCases(sheetI18n: SheetI18n, i18n: Localizer): Promise<RenderCase[]> {
-  return [...sheetCases(sheetI18n), ...itemCases(sheetI18n), ...(await cardCases(i18n)), await opposedCase(i18n)];
+  return [...sheetCases(sheetI18n), ...itemCases(sheetI18n), ...(await cardCases(i18n)), await opposedCase(i18n), dialogCase(i18n)];
 }

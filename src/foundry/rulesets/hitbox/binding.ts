@@ -4,16 +4,18 @@
  * items, HB-ATK-03, HB-DMG-01) and the sheets. Ranges are in feet (HB-MOD-01), so its scenes
  * measure in feet; the core's movement bands are in metres either way (HB-ACT-02).
  */
-import { hitbox } from "../../../rules/hitbox/index.js";
+import { hitbox, TURN_SECONDS } from "../../../rules/hitbox/index.js";
 import { hitboxArmorFromItem, hitboxCombatantFromActor, hitboxWeaponFromItem, type HitboxCombatant } from "../../../rules/hitbox/model.js";
 import { SYSTEM_PATH } from "../../config.js";
 import { hitboxCardRules } from "./card.js";
+import { HITBOX_MOVEMENT_UNITS } from "./card-view.js";
 import { HitboxActorData, HitboxArmorData, HitboxNpcData, HitboxWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { hitboxOpposedTest, OPPOSED_TEMPLATE } from "./opposed.js";
 import { registerHitboxQuench } from "./quench.js";
 import { hitboxStartRoundOn } from "./round.js";
 import { hitboxRollSkill } from "./sheet-actions.js";
+import { renderStepBanner } from "./step.js";
 import {
   HITBOX_ITEM_TEMPLATE,
   HITBOX_SHEET_PARTS,
@@ -50,7 +52,14 @@ export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
     OPPOSED_TEMPLATE,
     ...["tabs", "conditions", "biography"].map((p) => `${SYSTEM_PATH}/templates/actor/${p}.hbs`),
   ],
-  movementUnits: { units: "ft", metresPerUnit: 0.3048, gridDistance: 5 },
+  movementUnits: HITBOX_MOVEMENT_UNITS,
   cardRules: hitboxCardRules,
+  // HB-ACT-01: the resolution step and the GM's End step button under the phase banner.
+  renderTracker: (combat, html) => renderStepBanner(combat, html),
+  // HB-RND-01: a turn is 5 seconds of game time.
+  register: () => {
+    const config = CONFIG as unknown as { time?: { roundTime: number } };
+    if (config.time) config.time.roundTime = TURN_SECONDS;
+  },
   registerQuench: registerHitboxQuench,
 };

@@ -7,7 +7,8 @@
  *   against it at once, and the GM accepts a card's reaction only when the defender's Combatant
  *   holds it; a dodge without cover nearby drops the defender (`goingProne`);
  * - armor points used up live on the armor items and are written and given back with the
- *   hitboxes; an attacker is replayed as able to act.
+ *   hitboxes; an attacker is replayed as able to act;
+ * - damage applied during an open resolution step is held until the GM ends it (step.ts, HB-ACT-01).
  */
 import type { AttackRequest } from "../../../rules/core/contract.js";
 import type { DiceRoller } from "../../../rules/core/dice/port.js";
@@ -27,6 +28,8 @@ import { activeCombat, combatantFor, type CombatantLike } from "../../combat/eco
 import type { VitalRules } from "../../logic/undo.js";
 import type { CardRules, CardTarget, ItemUpdate } from "../../play/card-rules.js";
 import { optionValues } from "../../settings.js";
+import { hitboxCardView } from "./card-view.js";
+import { holdApply } from "./step.js";
 
 /** The flag key of the reactions a combatant rolled, by round (HB-ATK-03). */
 export const REACTIONS_FLAG = "hitboxReactions";
@@ -144,4 +147,7 @@ export const hitboxCardRules: CardRules = {
   itemUpdates: armorUpdates,
   vitals: HITBOX_VITALS,
   ableAttacker: (c) => ableAttacker(c as HitboxCombatant),
+  // HB-ACT-01: damage applied during an open step is held until the GM ends it.
+  holdApply,
+  view: hitboxCardView,
 };

@@ -3,7 +3,9 @@
  * card flow of the seed's example with real dice on two throwaway actors: a called shot at the
  * head that always meets its difficulty (a GM modifier of +20), no reaction, the damage rolled and
  * applied through the active GM, the Blackout test the hit calls for, and undo giving everything
- * back. Outside a Hitbox world the batch says so and checks nothing else.
+ * back; then the resolution step (HB-ACT-01) in a throwaway Combat: damage applied in the open
+ * step is held, and the GM's End step commits it. Outside a Hitbox world the batch says so and
+ * checks nothing else.
  */
 import { applyHere, declineReaction, forcedHere, rollDamageFor, undoHere } from "../../chat/actions.js";
 import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
@@ -11,6 +13,7 @@ import { rollAttack } from "../../attack.js";
 import { isActiveGM } from "../../queries.js";
 import type { Quench } from "../../quench.js";
 import { activeRuleset } from "../../settings.js";
+import { commitHeld, endStep, STEP_FLAG, type StepCombat } from "./step.js";
 
 /** A Hitbox combatant's create data with one pistol. */
 function actorData(name: string, type: "character" | "npc") {
@@ -104,8 +107,42 @@ export function registerHitboxQuench(quench: Quench): void {
           assert.equal(defender.system.hitboxes[location]!.value, before, "the point is back");
           assert.equal(defender.statuses.has("shock"), false, "no shock after undo");
         });
+        it("H2 (HB-ACT-01): in an open step Apply is held, and End step commits it", async () => {
+          if (!hitbox() || !isActiveGM()) return assert.ok(true, "not the active GM of a Hitbox world");
+          const combat = (await Combat.implementation.create({ active: true, scene: null } as never)) as unknown as StepCombat & {
+            id: string;
+            createEmbeddedDocuments(type: string, rows: unknown[]): Promise<unknown>;
+            startCombat(): Promise<unknown>;
+            delete(): Promise<unknown>;
+          };
+          made.push(combat);
+          await combat.createEmbeddedDocuments("Combatant", [{ actorId: attacker.id }, { actorId: defender.id }]);
+          await combat.startCombat();
+          assert.equal(game.combat?.id, combat.id, "the new combat is the active one");
+          await combat.setFlag?.("fray", "phase", { round: combat.round, phase: "resolve" });
+          const weapon = attacker.items.find((i) => i.type === "weapon")!;
+          const target = { actor: defender, center: { x: 0, y: 0 }, document: { uuid: "" }, name: defender.name, id: "quench-guard" };
+          const outcome = await rollAttack({
+            actor: attacker,
+            weaponId: weapon.id ?? "",
+            target: target as never,
+            situation: { misc: 20 },
+          });
+          const held = outcome!.message as unknown as AttackMessageLike;
+          await declineReaction(held, 0);
+          await rollDamageFor(held, 0);
+          const location = attackSystem(held).targets[0]!.result.location!.id;
+          const before = defender.system.hitboxes[location]!.value;
+          assert.ok(await applyHere(held, 0, game.user?.id ?? ""), "held");
+          assert.equal(defender.system.hitboxes[location]!.value, before, "nothing applied while the step is open");
+          assert.equal((combat.getFlag?.("fray", STEP_FLAG) as { held: unknown[] }).held.length, 1, "listed on the Combat");
+          assert.equal(await endStep(combat, commitHeld), 1, "one application committed");
+          assert.equal(defender.system.hitboxes[location]!.value, Math.max(0, before - 1), "applied when the step ended");
+          assert.ok(attackSystem(held).targets[0]!.applied, "the card shows it applied");
+          await undoHere(held, 0, game.user?.id ?? "");
+        });
       });
     },
-    { displayName: "Fray: Hitbox attack card" },
+    { displayName: "Fray: Hitbox attack card and step" },
   );
 }

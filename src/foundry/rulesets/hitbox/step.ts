@@ -1,0 +1,221 @@
+/**
+ * Hitbox's resolution steps in the combat tracker (HB-ACT-01, HB-ACT-03, HB-DMG-04; RULES.md,
+ * "In play (Foundry)"). A turn (5 s, HB-RND-01) opens with the pipeline's declaration phase; once
+ * the GM reveals the declarations (phase `resolve`) a step is open: the GM resolves the
+ * pre-empting actions first, each in a step of its own, then all the rest in one step. Damage
+ * applied during an open step is held on the card ("held until the step ends") and taken off
+ * the list on the Combat (`flags.fray.hitboxStep`: round, step number and the held
+ * applications); the GM's **End step** in the tracker commits every held application at once,
+ * each recomputed from its card's stored rolls by the active GM, so two combatants who shoot each
+ * other in the same step both fire. Blackout tests forced by a step are then rolled on the cards.
+ */
+import { applyHere } from "../../chat/actions.js";
+import type { AttackMessageLike } from "../../chat/attack-message.js";
+import { phaseOf } from "../../combat/declarations.js";
+import { activeCombat } from "../../combat/economy-store.js";
+import type { TargetState } from "../../logic/card.js";
+import { escapeHtml } from "../../logic/round-actions.js";
+import { formatKey, reportError, warn } from "../../notify.js";
+import { isActiveGM, serial } from "../../queries.js";
+import { activeBinding } from "../../registry.js";
+
+/** The flag key of the step state on the Combat. */
+export const STEP_FLAG = "hitboxStep";
+
+/** One application held until its step ends: the card and target index, and who asked for it. */
+export interface HeldApplication {
+  messageId: string;
+  index: number;
+  userId: string;
+}
+
+/** The step state as stored on the Combat (`flags.fray.hitboxStep`). */
+export interface StoredStep {
+  /** The combat round (turn) it belongs to. */
+  round: number;
+  /** The step number within the turn, from 1. */
+  step: number;
+  held: HeldApplication[];
+}
+
+/** A Combat as the step reads and writes it. */
+export interface StepCombat {
+  round?: number;
+  started?: boolean;
+  getFlag?(scope: string, key: string): unknown;
+  setFlag?(scope: string, key: string, value: unknown): Promise<unknown>;
+}
+
+/**
+ * The step state of the combat's current round: the stored one when it is of this round, else
+ * step 1 with nothing held (a new turn needs no reset write).
+ */
+export function stepOf(combat: StepCombat): StoredStep {
+  const round = combat.round ?? 0;
+  const raw = combat.getFlag?.("fray", STEP_FLAG) as Partial<StoredStep> | null | undefined;
+  if (!raw || raw.round !== round || typeof raw.step !== "number" || raw.step < 1) return { round, step: 1, held: [] };
+  const held = Array.isArray(raw.held)
+    ? raw.held.filter(
+        (h): h is HeldApplication =>
+          typeof h === "object" &&
+          h !== null &&
+          typeof h.messageId === "string" &&
+          typeof h.index === "number" &&
+          typeof h.userId === "string",
+      )
+    : [];
+  return { round, step: raw.step, held };
+}
+
+/**
+ * True while a step is open in the combat (HB-ACT-01): a Hitbox combat that has started, in the
+ * `resolve` phase of its current round (the GM revealed the declarations).
+ */
+export function stepOpen(combat: StepCombat | undefined): combat is StepCombat {
+  if (!combat?.started) return false;
+  const order = activeBinding().ruleset.declaration;
+  return phaseOf(order, combat.getFlag?.("fray", "phase"), combat.round ?? 0) === "resolve";
+}
+
+/** An attack message as the step writes its held mark. */
+interface HeldMessage {
+  id: string | null;
+  system?: unknown;
+}
+
+/**
+ * The binding's `holdApply` (HB-ACT-01), on the active GM after the card's dice were checked:
+ * during an open step the application is held (listed on the Combat, the card marked "held until
+ * the step ends") and nothing is applied; `false` outside an open step, or when the step is being
+ * ended (the held applications are committed then).
+ */
+export async function holdApply(
+  hold: { message: HeldMessage; index: number; userId: string },
+  write: (target: TargetState) => Promise<boolean>,
+): Promise<boolean> {
+  const combat = activeCombat() as (StepCombat & { id: string | null }) | undefined;
+  if (!stepOpen(combat) || ending) return false;
+  const state = stepOf(combat);
+  const messageId = hold.message.id ?? "";
+  if (!state.held.some((h) => h.messageId === messageId && h.index === hold.index)) {
+    state.held.push({ messageId, index: hold.index, userId: hold.userId });
+  }
+  await combat.setFlag?.("fray", STEP_FLAG, state);
+  const targets = (hold.message.system as { targets?: TargetState[] } | undefined)?.targets ?? [];
+  const target = targets[hold.index];
+  if (target) await write({ ...target, held: { round: state.round, step: state.step } } as TargetState);
+  return true;
+}
+
+/** True while the active GM commits a step's held applications. */
+let ending = false;
+
+/** Commits one held application (the generic apply on the active GM, from the card's stored rolls). */
+export type CommitHeld = (held: HeldApplication) => Promise<boolean>;
+
+/**
+ * The GM ends the open step (HB-ACT-01): every application held in it is committed at once, each
+ * recomputed from its card's stored rolls on the active GM (a card whose dice or state no longer
+ * match is reported and skipped), and the next step opens. Players and GMs other than the active
+ * one are refused with a warning.
+ * @returns the number of applications committed, or `undefined` when refused.
+ */
+export async function endStep(combat: StepCombat, commit: CommitHeld): Promise<number | undefined> {
+  if (!game.user?.isGM) {
+    warn("FRAY.Hitbox.Step.GMOnly");
+    return undefined;
+  }
+  if (!isActiveGM()) {
+    warn("FRAY.Hitbox.Step.ActiveGMOnly");
+    return undefined;
+  }
+  if (!stepOpen(combat)) {
+    warn("FRAY.Hitbox.Step.NoStep");
+    return undefined;
+  }
+  return serial(async () => {
+    const state = stepOf(combat);
+    let done = 0;
+    ending = true;
+    try {
+      for (const held of state.held) {
+        try {
+          if (await commit(held)) done++;
+        } catch (err) {
+          reportError(err);
+        }
+      }
+    } finally {
+      ending = false;
+    }
+    await combat.setFlag?.("fray", STEP_FLAG, { round: state.round, step: state.step + 1, held: [] } satisfies StoredStep);
+    return done;
+  });
+}
+
+/**
+ * Commits one held application on the active GM: the generic apply of its card's target, the
+ * damage recomputed from the card's stored rolls and checked against the target's ledger.
+ * @returns false when the card is gone.
+ */
+export async function commitHeld(held: HeldApplication): Promise<boolean> {
+  const message = game.messages?.get(held.messageId) as unknown as AttackMessageLike | undefined;
+  if (!message) return false;
+  return applyHere(message, held.index, held.userId);
+}
+
+/** What the tracker shows of the step for one reader. */
+export interface StepView {
+  step: number;
+  held: number;
+  /** The End step button is offered (the reader is a GM). */
+  canEnd: boolean;
+}
+
+/** The tracker's step view of a combat (HB-ACT-01); `undefined` when no step is open. */
+export function stepView(combat: StepCombat, isGM: boolean): StepView | undefined {
+  if (!stepOpen(combat)) return undefined;
+  const state = stepOf(combat);
+  return { step: state.step, held: state.held.length, canEnd: isGM };
+}
+
+/** The step banner's HTML: the step number, the applications held, and the GM's End step button. */
+export function stepBannerHtml(
+  view: StepView,
+  i18n: { localize(key: string): string; format(key: string, data: Record<string, string>): string },
+): string {
+  const title = escapeHtml(i18n.format("FRAY.Hitbox.Step.Title", { step: String(view.step) }));
+  const held = escapeHtml(i18n.format("FRAY.Hitbox.Step.HeldCount", { count: String(view.held) }));
+  const button = view.canEnd
+    ? ` <button type="button" class="fray-end-step" data-fray-end-step="1">${escapeHtml(i18n.localize("FRAY.Hitbox.Step.End"))}</button>`
+    : "";
+  return `<div class="fray-hitbox-step"><span>${title}</span> <span class="fray-rule">HB-ACT-01</span> <span class="fray-hitbox-held">${held}</span>${button}</div>`;
+}
+
+/**
+ * The binding's `renderTracker` (HB-ACT-01): the step banner under the phase banner, with the
+ * GM's End step button wired to {@link endStep}.
+ */
+export function renderStepBanner(combat: unknown, html: HTMLElement, commit: CommitHeld = commitHeld): void {
+  const c = combat as StepCombat;
+  html.querySelector(".fray-hitbox-step")?.remove();
+  const view = stepView(c, Boolean(game.user?.isGM));
+  if (!view) return;
+  const host = html.querySelector<HTMLElement>(".combat-tracker") ?? html;
+  const phase = host.querySelector(".fray-declaration-phase");
+  if (phase) phase.insertAdjacentHTML("afterend", stepBannerHtml(view, game.i18n));
+  else host.insertAdjacentHTML("afterbegin", stepBannerHtml(view, game.i18n));
+  if (!view.canEnd || host.dataset.frayEndStepClicks) return;
+  host.dataset.frayEndStepClicks = "1";
+  host.addEventListener("click", (event: Event) => {
+    const target = event.target as HTMLElement | null;
+    if (!target?.closest?.("[data-fray-end-step]")) return;
+    event.preventDefault();
+    event.stopPropagation();
+    void endStep(c, commit)
+      .then((n) => {
+        if (n !== undefined) ui.notifications?.info(formatKey("FRAY.Hitbox.Step.Ended", { count: n }));
+      })
+      .catch(reportError);
+  });
+}

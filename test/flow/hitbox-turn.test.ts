@@ -1,0 +1,392 @@
+/**
+ * The Hitbox turn through the built bundle in the typed stand-in (a world whose ruleset setting is
+ * `hitbox`): what an attack and a move spend of the turn's economy (HB-RND-01, HB-ACT-02), and the
+ * declaration phase and resolution steps of the tracker (HB-ACT-01): two combatants who shoot
+ * each other in one step both fire, and the damage is applied when the GM ends the step.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { TargetState } from "../../src/foundry/logic/card.js";
+import {
+  ROOT,
+  StubChatMessage,
+  diceQueue,
+  installFoundryStub,
+  readLang,
+  lookup,
+  stubActor,
+  stubCanvas,
+  stubToken,
+  withOwnership,
+  type FoundryStub,
+  type StubUser,
+} from "../support/foundry-stub.js";
+
+const BUNDLE = join(ROOT, "dist", "fray.mjs");
+const en = readLang("en");
+
+type Dict = Record<string, unknown>;
+
+interface Message {
+  id: string;
+  isOwner: boolean;
+  content: string;
+  rolls: unknown[];
+  system: Dict & { targets: TargetState[] };
+  update(changes: Dict): Promise<Message>;
+}
+
+interface FrayApi {
+  rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
+  flow: { runCardAction(message: Message, index: number, action: string): Promise<void> };
+}
+
+/** A base TokenRuler: white segments. */
+class BaseRuler {
+  constructor(readonly token: unknown) {}
+  _getSegmentStyle(_waypoint?: unknown) {
+    return { width: 4, color: 0xffffff };
+  }
+  _getGridHighlightStyle(_waypoint?: unknown, _offset?: unknown) {
+    return { color: 0xffffff, alpha: 0.5 };
+  }
+}
+
+const messages: Message[] = [];
+const docs = new Map<string, unknown>();
+const queries: { name: string; userId: string }[] = [];
+let stub: FoundryStub;
+let gm: StubUser;
+let player: StubUser;
+
+/** Sets a dotted path in an object. */
+function setPath(target: Dict, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  node[parts.at(-1)!] = value;
+}
+
+/** Writes a value at a dotted path, merging nested objects into what is there, as Foundry's update does. */
+function mergePath(target: Dict, path: string, value: unknown): void {
+  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  const last = parts.at(-1)!;
+  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
+  else setPath(target, path, value);
+}
+
+/** A Combat of the stand-in, started, with one Combatant per actor (their flags kept here). */
+function startCombat(entries: readonly { actor: { id: unknown; uuid: string }; token: { id: string } }[]) {
+  const flags = new Map<string, unknown>();
+  const list = entries.map(({ actor, token }) => ({
+    id: `c-${token.id}`,
+    tokenId: token.id,
+    token,
+    actor,
+    actorId: actor.id,
+    get isOwner() {
+      return (actor as { isOwner?: boolean }).isOwner ?? true;
+    },
+    combat: { id: "combat1" },
+    getFlag: (_s: string, k: string) => flags.get(`c-${token.id}.${k}`),
+    setFlag: async (_s: string, k: string, v: unknown) => flags.set(`c-${token.id}.${k}`, structuredClone(v)),
+  }));
+  const combat = {
+    id: "combat1",
+    started: true,
+    round: 1,
+    getFlag: (_s: string, k: string) => flags.get(`combat.${k}`),
+    setFlag: async (_s: string, k: string, v: unknown) => flags.set(`combat.${k}`, structuredClone(v)),
+    combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
+  };
+  (stub.game as unknown as Dict).combat = combat;
+  return { combat, flags };
+}
+
+/** An actor of the stand-in with update, embedded item updates and status toggles, registered by UUID. */
+function actor(source: { _id: string; name: string; type: string; system: Dict; items: Dict[] }) {
+  const src = structuredClone(source) as never as Parameters<typeof stubActor>[0] & Dict;
+  const a = stubActor(src) as ReturnType<typeof stubActor> & Dict;
+  Object.assign(a, {
+    async update(changes: Dict) {
+      for (const [k, v] of Object.entries(changes)) mergePath(src, k, v);
+      return a;
+    },
+    async updateEmbeddedDocuments(_type: string, rows: { _id: string }[]) {
+      for (const row of rows) {
+        const item = (src.items as unknown as Dict[]).find((i) => i._id === row._id);
+        if (item) for (const [k, v] of Object.entries(row)) if (k !== "_id") mergePath(item, k, v);
+      }
+      return rows;
+    },
+    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
+      if (active) a.statuses.add(status);
+      else a.statuses.delete(status);
+    },
+    get system() {
+      return src.system;
+    },
+    getFlag(scope: string, key: string) {
+      return ((src as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
+    },
+  });
+  docs.set(a.uuid, a);
+  return { actor: a, source: src };
+}
+
+const pack = (dir: string, file: string) => JSON.parse(readFileSync(join(ROOT, "packs", "_source", dir, file), "utf8")) as Dict;
+const holdout = pack("hitbox-weapons", "Holdout_Pistol_hBw1HoldoutPis01.json");
+const guardSource = pack("hitbox-npcs", "Security_Guard_hBn1SecurityGu01.json");
+
+/** Zeven as the seed's example gives her (seed 002; examples/hitbox-zeven.yaml). */
+function zevenSource() {
+  return {
+    _id: "zeven",
+    name: "Zeven",
+    type: "character",
+    system: {
+      ruleset: "hitbox",
+      abilities: { strength: 2, dexterity: 3, fortitude: 2 },
+      skills: { firearms: 1, melee: 0, throwing: 0, archery: 0, dodge: 1, parry: 0, blackout: 1 },
+      mainHand: "right",
+      held: ["Holdout Pistol"],
+      group: "players",
+      biography: "",
+    },
+    items: [structuredClone(holdout)],
+  };
+}
+
+/** Zeven and the guard 15 ft apart on a 5 ft grid (3 squares). */
+function world() {
+  const zeven = actor(zevenSource());
+  const guard = actor(structuredClone(guardSource) as never);
+  const zevenToken = stubToken(zeven.actor, 0, 0);
+  const guardToken = stubToken(guard.actor, 3, 0);
+  for (const t of [zevenToken, guardToken]) docs.set(t.document.uuid, { ...t.document, object: t, actor: t.actor, isOwner: true });
+  return { zeven, guard, zevenToken, guardToken };
+}
+
+type Hitboxes = Record<string, { value: number; max: number }>;
+const boxes = (a: unknown) => ((a as { system: unknown }).system as { hitboxes: Hitboxes }).hitboxes;
+
+function api(): FrayApi {
+  return stub.game.fray as FrayApi;
+}
+
+/** The card's visible text for the English reader (tags stripped). */
+const text = (m: Message) => m.content.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+
+beforeAll(async () => {
+  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
+  stub = installFoundryStub("en");
+  const g = globalThis as Dict;
+  g.Combat = class {
+    async _preUpdate() {
+      return undefined;
+    }
+  };
+  g.Combatant = class {};
+  const config = stub.CONFIG as unknown as Dict;
+  config.Combat = {};
+  config.Combatant = {};
+  config.Token = {};
+  config.time = { roundTime: 6 };
+  const foundry = g.foundry as Dict;
+  foundry.utils = {
+    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
+    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
+    randomID: () => Math.random().toString(36).slice(2, 12),
+  };
+  foundry.canvas = { placeables: { tokens: { TokenRuler: BaseRuler } } };
+  // A Hitbox scene: 5 ft squares (the binding's grid default).
+  stub.canvas = stubCanvas(100, 5, "ft");
+  g.canvas = stub.canvas;
+  const game = stub.game as unknown as Dict;
+  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
+  gm = stub.game.users.get("gm")!;
+  player = stub.game.users.add("p1", "Pat");
+  stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
+    const request = (changes as Dict)["flags.fray.request"] as { name: string } | undefined;
+    if (request && stub.game.user.id === "gm") queries.push({ name: request.name, userId: userId as string });
+  });
+  StubChatMessage.implementation.create = (async (data: Dict) => {
+    const message = {
+      ...data,
+      id: `m${messages.length + 1}`,
+      author: stub.game.user,
+      rolls: (data.rolls as unknown[]) ?? [],
+      async update(changes: Dict) {
+        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
+        return message;
+      },
+    } as unknown as Message;
+    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
+    messages.push(message);
+    return message;
+  }) as never;
+  await stub.game.settings.set("fray", "ruleset", "hitbox");
+  await import(pathToFileURL(BUNDLE).href);
+  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+});
+
+beforeEach(async () => {
+  messages.length = 0;
+  queries.length = 0;
+  diceQueue.length = 0;
+  stub.ui.notifications.messages.length = 0;
+  stub.game.users.current = gm;
+  stub.game.user.targets.clear();
+  (stub.game as unknown as Dict).combat = undefined;
+  for (const key of [...stub.game.settings.values.keys()]) if (key.startsWith("fray.hitbox-")) stub.game.settings.values.delete(key);
+});
+
+type Economy = { slots: Record<string, { used: number; max: number | null }> };
+
+describe("the turn's economy in combat", () => {
+  it("HB-RND-01, HB-ACT-02, HB-ACT-03: an attack, a 10 ft step, a quick action and a walk each spend their cost once, and nothing is logged short", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const { flags } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    const warned: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warned.push(args.map(String).join(" "));
+    const flow = api().flow as unknown as {
+      takeAction(actor: unknown, id: string, o: Dict): Promise<{ ok: boolean }>;
+      onMoveToken(doc: unknown, movement: unknown, op: unknown, user: unknown): Promise<void>;
+    };
+    try {
+      diceQueue.push(4, 4);
+      await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken });
+      const move = { origin: { x: 0, y: 0 }, destination: { x: 0, y: 200 }, passed: { cost: 10 } };
+      await flow.onMoveToken(docs.get(zevenToken.document.uuid), move, {}, { id: "gm" });
+      expect((await flow.takeAction(zeven.actor, "draw", { tokenId: zevenToken.id })).ok).toBe(true);
+      expect((await flow.takeAction(guard.actor, "walk", { tokenId: guardToken.id })).ok).toBe(true);
+    } finally {
+      console.warn = warn;
+    }
+    const economy = (token: { id: string }) => (flags.get(`c-${token.id}.economy`) as Economy).slots;
+    expect(economy(zevenToken)).toMatchObject({ action: { used: 1 }, reaction: { used: 0 }, quick: { used: 1 } });
+    expect(economy(guardToken)).toMatchObject({ action: { used: 1 }, reaction: { used: 0 } });
+    expect(warned).toEqual([]);
+    expect(stub.ui.notifications.messages.filter((m) => m.level === "warn")).toEqual([]);
+  });
+});
+
+/** A tracker element of the stand-in: what the binding's `renderTracker` writes, and its click listener. */
+function trackerHtml() {
+  const el = {
+    html: "",
+    dataset: {} as Record<string, string>,
+    listener: undefined as ((event: unknown) => void) | undefined,
+    querySelector: () => null,
+    insertAdjacentHTML(_where: string, html: string) {
+      el.html += html;
+    },
+    addEventListener(_type: string, fn: (event: unknown) => void) {
+      el.listener = fn;
+    },
+  };
+  return el;
+}
+
+/** Clicks the End step button of a rendered tracker and waits for the step to be ended. */
+async function clickEndStep(el: ReturnType<typeof trackerHtml>): Promise<void> {
+  const target = { closest: (sel: string) => (sel === "[data-fray-end-step]" && el.html.includes("data-fray-end-step") ? {} : null) };
+  el.listener?.({ target, preventDefault() {}, stopPropagation() {} });
+  for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 0));
+}
+
+describe("the resolution step in the tracker", () => {
+  it("HB-ACT-01, HB-RND-01: two combatants shoot each other in one step, both hit, and both take the damage when the GM ends the step", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const { combat, flags } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    const binding = stub.game.fray as { binding: { renderTracker(combat: unknown, html: unknown): void } };
+    const flow = api().flow;
+    expect((stub.CONFIG as unknown as { time: { roundTime: number } }).time.roundTime).toBe(5);
+
+    // Declaring: no step is open yet, the tracker shows none.
+    const declaring = trackerHtml();
+    binding.binding.renderTracker(combat, declaring);
+    expect(declaring.html).toBe("");
+    // The GM reveals the declarations: the turn's step 1 is open.
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+
+    // Zeven shoots the guard: 4 + 4 + 3 + 1 + close 1 = 13; regular table 1 + 3: left arm.
+    diceQueue.push(4, 4, 1, 3);
+    const m1 = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
+    await flow.runCardAction(m1, 0, "noReaction");
+    await flow.runCardAction(m1, 0, "rollDamage");
+    await flow.runCardAction(m1, 0, "applyDamage");
+    // Held: the guard is untouched and still fires back in the same step.
+    expect(boxes(guard.actor).leftArm).toEqual({ value: 2, max: 2 });
+    expect(m1.system.targets[0]!.applied).toBeUndefined();
+    expect(text(m1)).toContain(lookup(en, "FRAY.Hitbox.Step.HeldTitle")!);
+    // HB-MOD-01: the range header in feet, as the scene measures it (15 ft = 4.572 m).
+    expect(text(m1)).toContain("Range: 15.0 ft");
+    expect(m1.content).not.toContain('data-action="fray-applyDamage"');
+
+    const zevenBefore = structuredClone(zeven.source.system);
+    // The guard shoots Zeven: 4 + 4 + 3 + 0 + close 1 = 12; left arm.
+    diceQueue.push(4, 4, 1, 3);
+    const m2 = (await api().rollAttack({ actor: guard.actor, weaponId: "hBi1SecuriDuty01", token: guardToken, target: zevenToken }))!
+      .message;
+    expect(m2.system.targets[0]!.result.hit).toBe(true);
+    await flow.runCardAction(m2, 0, "noReaction");
+    await flow.runCardAction(m2, 0, "rollDamage");
+    await flow.runCardAction(m2, 0, "applyDamage");
+    expect(zeven.source.system).toEqual(zevenBefore);
+    expect(flags.get("combat.hitboxStep")).toMatchObject({ round: 1, step: 1, held: [{ messageId: m1.id }, { messageId: m2.id }] });
+
+    // The tracker shows the step and what it holds; the GM ends it: both take their damage.
+    const el = trackerHtml();
+    binding.binding.renderTracker(combat, el);
+    expect(el.html).toContain("Step 1");
+    expect(el.html).toContain("2 held");
+    expect(el.html).toContain('data-fray-end-step="1"');
+    await clickEndStep(el);
+    expect(boxes(guard.actor).leftArm).toEqual({ value: 1, max: 2 });
+    expect(boxes(zeven.actor).leftArm!.value).toBe(boxes(zeven.actor).leftArm!.max - 1);
+    expect(m1.system.targets[0]!.applied).toBeDefined();
+    expect(m2.system.targets[0]!.applied).toBeDefined();
+    expect(text(m1)).not.toContain(lookup(en, "FRAY.Hitbox.Step.HeldTitle")!);
+    expect(flags.get("combat.hitboxStep")).toEqual({ round: 1, step: 2, held: [] });
+    expect(stub.ui.notifications.messages.filter((m) => m.level === "error" || m.level === "warn")).toEqual([]);
+  });
+
+  it("HB-ACT-01: a player cannot end the step; its held damage stays held", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const { combat } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    diceQueue.push(4, 4, 1, 3);
+    const m1 = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
+    await api().flow.runCardAction(m1, 0, "noReaction");
+    await api().flow.runCardAction(m1, 0, "rollDamage");
+    await api().flow.runCardAction(m1, 0, "applyDamage");
+    const el = trackerHtml();
+    (stub.game.fray as { binding: { renderTracker(combat: unknown, html: unknown): void } }).binding.renderTracker(combat, el);
+    stub.game.users.current = player;
+    const seen = trackerHtml();
+    (stub.game.fray as { binding: { renderTracker(combat: unknown, html: unknown): void } }).binding.renderTracker(combat, seen);
+    expect(seen.html).toContain("Step 1");
+    expect(seen.html).not.toContain("data-fray-end-step");
+    await clickEndStep(el);
+    expect(stub.ui.notifications.messages).toContainEqual({ level: "warn", text: lookup(en, "FRAY.Hitbox.Step.GMOnly")! });
+    expect(boxes(guard.actor).leftArm).toEqual({ value: 2, max: 2 });
+  });
+});
