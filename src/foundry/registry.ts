@@ -13,6 +13,7 @@ import type { AttackResult, Ruleset, RulesetOptions } from "../rules/core/rulese
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
 import type { CardRules } from "./play/card-rules.js";
+import type { RequestHandler } from "./queries.js";
 import type { Quench } from "./quench.js";
 import type { ActorContextBuilder, ItemContextBuilder } from "./sheets/context.js";
 
@@ -169,6 +170,13 @@ export interface RulesetBinding<C = unknown> {
    * called on `quenchReady` when the batches are enabled.
    */
   registerQuench?(quench: Quench): void;
+  /**
+   * Registers this ruleset's own play flow in `init`, after the generic flow: its GM request
+   * handlers (returned, registered by the caller), its hooks (each checks that its ruleset is the
+   * world's before acting), movement actions. Called for every binding, whichever is active.
+   * @returns request handlers by name (`fray.<id>.*`), or nothing.
+   */
+  init?(): Record<string, RequestHandler> | void;
 }
 
 /** A binding of any combatant shape, as the registry holds it. */

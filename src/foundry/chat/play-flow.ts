@@ -10,6 +10,7 @@ import { handleSpendQuery, toggleSlotOn } from "../combat/economy-store.js";
 import { onRenderCombatTracker } from "../combat/tracker.js";
 import { QUERIES, registerQueries } from "../queries.js";
 import { registerQuench } from "../quench.js";
+import { registry } from "../registry.js";
 import { takeAction } from "../round-actions.js";
 import { handleApplyQuery, handleCardUpdateQuery, handleUndoQuery, runCardAction } from "./actions.js";
 import { onRenderChatMessageHTML } from "./hooks.js";
@@ -25,6 +26,10 @@ export function registerPlayFlow(): void {
     [QUERIES.cardUpdate]: handleCardUpdateQuery,
     [QUERIES.spend]: handleSpendQuery,
   });
+  for (const binding of registry.list()) {
+    const handlers = binding.init?.();
+    if (handlers) registerQueries(handlers);
+  }
   // Hook names and signatures of v13 that the typings do not all know yet.
   const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
   on("renderChatMessageHTML", onRenderChatMessageHTML);
