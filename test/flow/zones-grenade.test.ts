@@ -73,6 +73,7 @@ interface FrayApi {
     throwGrenade(actor: unknown, itemId: string, aim: { x: number; y: number }, opts?: Dict): Promise<Message>;
     blastAction(message: Message, action: "apply" | "undo", ticks?: Record<string, { grenadeProof: boolean; fullBody?: boolean }>): Promise<boolean>;
   };
+  registry: { get(id: string): { sheetAction?(actor: unknown, action: string, data: Dict): Promise<void> } | undefined };
 }
 
 const messages: Message[] = [];
@@ -397,6 +398,24 @@ describe("Zones grenades through the bundle", () => {
     });
     expect(templates).toHaveLength(0);
     expect(messages).toHaveLength(0);
+  });
+});
+
+describe("Zones grenade from the sheet through the bundle", () => {
+  it("ZN-GRN-01, ZN-THR-01: the sheet's throw aims at the targeted token; without a target or template it is refused", async () => {
+    const s = scene();
+    const sheetAction = api().registry.get("zones")!.sheetAction!;
+    await expect(sheetAction(s.thrower.actor, "throwGrenade", { itemId: "grenade" })).rejects.toMatchObject({
+      key: "FRAY.Zones.BlastCard.NoAim",
+    });
+    expect(messages).toHaveLength(0);
+    stub.game.user.targets.add(s.baker.actor.getActiveTokens()[0] as never);
+    diceQueue.push(10);
+    await sheetAction(s.thrower.actor, "throwGrenade", { itemId: "grenade" });
+    expect(messages).toHaveLength(1);
+    const state = stateOf(messages[0]!);
+    expect(state.centre).toEqual(at(11, 6));
+    expect(state.rows.find((r) => r.name === "Baker")).toMatchObject({ distance: 0, zone: "effective" });
   });
 });
 

@@ -267,6 +267,11 @@ export interface ThrowOptions {
   areaSize?: SizeCategory;
   /** Other situation fields of the throw (environment, misc ...). */
   situation?: Dict;
+  /**
+   * Pays for the throw once the core has accepted it and before anything is rolled (the sheet
+   * spends the action, ZN-ACT-02); `false` stops the throw.
+   */
+  pay?(): Promise<boolean>;
 }
 
 interface MessageDoc {
@@ -282,11 +287,12 @@ interface MessageDoc {
  * range from the thrower's token, the area medium unless given), the landing point (a miss lands
  * off by the margin, {@link landingPoint}), the template ({@link placeBlastTemplate}), the blast
  * card listing every token caught, and the grenade removed from the thrower (RULES.md).
+ * @returns the blast card, or undefined when `pay` refused.
  * @throws FrayError from the core (`FRAY.Error.Zones.NotDrawn`, `FRAY.Error.Zones.OutOfRange`,
  *   `FRAY.Error.CannotAct` ...), `FRAY.Error.NoWeapon` when the item is not a grenade of the actor,
  *   `FRAY.Zones.BlastCard.NoToken` when the thrower has no token on the scene.
  */
-export async function throwGrenade(actor: unknown, itemId: string, aim: Point, opts: ThrowOptions = {}): Promise<MessageDoc> {
+export async function throwGrenade(actor: unknown, itemId: string, aim: Point, opts: ThrowOptions = {}): Promise<MessageDoc | undefined> {
   const a = actor as ActorDoc;
   const attacker = combatantOfActor(actor);
   const weapon = attacker.weapons.find((w) => w.id === itemId);
@@ -304,6 +310,7 @@ export async function throwGrenade(actor: unknown, itemId: string, aim: Point, o
     situation: { ...(opts.situation ?? {}) } as ZonesAttackInput["situation"],
   };
   const plan = zones.planAttack(input, options);
+  if (opts.pay && !(await opts.pay())) return undefined;
   const dice = new FoundryRoller();
   const result = await zones.resolveAttack(plan, input, dice, options);
   const deviation = (result as { deviation?: number }).deviation;
@@ -338,6 +345,23 @@ export async function throwGrenade(actor: unknown, itemId: string, aim: Point, o
   });
   await zonesAfterAttack({ actor, weaponId: weapon.id, results: [result] });
   return message;
+}
+
+/**
+ * Where the user throws (ZN-GRN-01): the centre of the first token they target, else their
+ * latest measured template on the viewed scene (placed with Foundry's template tool).
+ * @throws FrayError `FRAY.Zones.BlastCard.NoAim` when there is neither.
+ */
+export function aimPoint(): Point {
+  const target = (game.user?.targets as unknown as Iterable<{ center?: Point }> | undefined) ?? [];
+  for (const t of target) if (t.center) return { x: t.center.x, y: t.center.y };
+  const placed =
+    (canvas as unknown as { templates?: { placeables?: { document?: { x: number; y: number; author?: { id?: string } | null } }[] } })
+      ?.templates?.placeables ?? [];
+  const mine = placed.filter((p) => p.document && p.document.author?.id === game.user?.id);
+  const last = mine.at(-1)?.document;
+  if (last) return { x: last.x, y: last.y };
+  throw new FrayError("FRAY.Zones.BlastCard.NoAim", { field: "target" }, "Nothing to throw at");
 }
 
 /** The blast state of a message, or undefined. */
