@@ -35,6 +35,7 @@ import {
 } from "./support/render/contexts.js";
 import { chatPage, DIALOG_FOOTER, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
 import { zonesCases } from "./support/render/zones.js";
+import { zonesBlastCases } from "./support/render/zones-blast.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(ROOT, "test-artifacts", "render");
@@ -88,6 +89,7 @@ beforeAll(async () => {
     freeAttackCase(),
     await initiativeCase(i18n),
     ...(await zonesCases(sheetI18n, i18n)),
+    ...zonesBlastCases(i18n),
   );
   browser = await chromium.launch({
     executablePath: CHROMIUM,

@@ -16,6 +16,7 @@ import {
   StubRoll,
   diceQueue,
   installFoundryStub,
+  lookup,
   readLang,
   stubActor,
   stubToken,
@@ -308,7 +309,7 @@ describe("Zones grenades through the bundle", () => {
     ]);
     expect(message.content).toContain("5 m");
     expect(message.content).toContain("15 m");
-    expect(message.content).toContain(en.FRAY.Zones.Blast.zone.effective);
+    expect(message.content).toContain(lookup(en, "FRAY.Zones.Blast.zone.effective")!);
     expect(message.content.match(/data-blast-token=/g)).toHaveLength(4);
     // The grenade has left the thrower's hands (ZN-GRN-01).
     expect(s.thrower.source.items.some((i) => i._id === "grenade")).toBe(false);
@@ -335,7 +336,7 @@ describe("Zones grenades through the bundle", () => {
     expect(statuses(s.eddie)).toEqual([]);
     // 12 - 8 (the suit's torso) = 4, torso x2 = 8 hit points off 28.
     expect(hp(s.cole)).toBe(20);
-    expect(message.content).toContain(en.FRAY.Zones.Blast.effect.killed);
+    expect(message.content).toContain(lookup(en, "FRAY.Zones.Blast.effect.killed")!);
     expect(message.content).toContain("28 → 20");
     // A second apply is refused.
     await expect(api().zones.blastAction(message, "apply")).rejects.toMatchObject({ key: "FRAY.Zones.BlastCard.AlreadyApplied" });
@@ -344,7 +345,7 @@ describe("Zones grenades through the bundle", () => {
     expect(statuses(s.baker)).toEqual([]);
     expect(hp(s.cole)).toBe(28);
     expect(stateOf(message).applied).toBe(false);
-    expect(message.content).toContain(en.FRAY.Zones.BlastCard.Apply);
+    expect(message.content).toContain(lookup(en, "FRAY.Zones.BlastCard.Apply")!);
   });
 
   it("ZN-GRN-01: with the casualty radius set to kill, the casualty radius kills; full body armor unticked lets the fragments through", async () => {
