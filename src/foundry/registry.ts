@@ -9,7 +9,7 @@
  */
 import type { ActionDef } from "../rules/core/contract.js";
 import type { ActionCost } from "../rules/core/economy.js";
-import type { AttackResult, Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
+import type { AttackResult, MovementBand, Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
 import type { CardRules } from "./play/card-rules.js";
@@ -170,6 +170,12 @@ export interface RulesetBinding<C = unknown> {
    * called on `quenchReady` when the batches are enabled.
    */
   registerQuench?(quench: Quench): void;
+  /**
+   * The token ruler's bands when they are not the core's `movement` (Zones measures speed points
+   * through its movement actions' costs, not metres): nearest first, each `maxMetres` in the
+   * ruler's measured cost converted as metres.
+   */
+  rulerBands?(c: C, options: RulesetOptions): MovementBand[];
   /**
    * Registers this ruleset's own play flow in `init`, after the generic flow: its GM request
    * handlers (returned, registered by the caller), its hooks (each checks that its ruleset is the
