@@ -123,7 +123,20 @@ beforeAll(async () => {
   config.statusEffects = [];
   config.specialStatusEffects = {};
   const foundry = g.foundry as Dict;
-  foundry.canvas = { placeables: { tokens: { TokenRuler: class {} } } };
+  foundry.canvas = {
+    placeables: {
+      tokens: {
+        TokenRuler: class {
+          _getSegmentStyle() {
+            return { width: 4 };
+          }
+          _getGridHighlightStyle() {
+            return { alpha: 0.5 };
+          }
+        },
+      },
+    },
+  };
   foundry.utils = {
     fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
     fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
@@ -443,5 +456,20 @@ describe("Zones movement actions through the bundle", () => {
     const prone = body("prone", "Prone", 1, 0, [], { stance: "prone" });
     expect(actions().crawl!.canSelect!({ actor: standing.actor })).toBe(false);
     expect(actions().crawl!.canSelect!({ actor: prone.actor })).toBe(true);
+  });
+
+  it("ZN-MOV-01, ZN-MOV-03, ZN-MOV-04: the ruler is green within the speed points left, blue when effort tops them up, red beyond", () => {
+    const runner = body("runner", "Runner", 0, 0, [], { speed: { value: 5, max: 8 }, effort: { value: 3, max: 3 } });
+    const Ruler = (stub.CONFIG as unknown as { Token: { rulerClass: new () => Dict } }).Token.rulerClass;
+    const ruler = new Ruler() as Dict & { _getSegmentStyle(w: Dict): { color?: number; width?: number } };
+    ruler.token = { actor: runner.actor, document: { id: "token-runner" } };
+    const colour = (cost: number) => ruler._getSegmentStyle({ stage: "planned", measurement: { cost } }).color;
+    const run = actions().run!.getCostFunction!({});
+    const walk = actions().walk!.getCostFunction!({});
+    expect(colour(run(8))).toBe(0x33cc66); // running 8 m: 4 points of 5
+    expect(colour(walk(5))).toBe(0x33cc66); // walking 5 m: all 5 speed points
+    expect(colour(walk(7))).toBe(0x3388ff); // 7 points: 2 topped up from effort
+    expect(colour(actions().climb!.getCostFunction!({})(3))).toBe(0xdd2222); // climbing 3 m: 9 points, past 5 + 3
+    expect(ruler._getSegmentStyle({ stage: "planned", measurement: { cost: 1 } }).width).toBe(4);
   });
 });

@@ -14,6 +14,7 @@ import type { RulesetBinding } from "../../registry.js";
 import { zonesAfterAttack } from "./after-attack.js";
 import { zonesCardRules } from "./card.js";
 import { zonesInit } from "./init.js";
+import { zonesRulerBands } from "./movement.js";
 import { registerZonesQuench } from "./quench.js";
 import { zonesRollSkill, zonesSheetAction } from "./sheet-actions.js";
 import {
@@ -49,4 +50,5 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   afterAttack: zonesAfterAttack,
   registerQuench: registerZonesQuench,
   init: zonesInit,
+  rulerBands: zonesRulerBands,
 };

@@ -6,6 +6,7 @@
  * terrain doubles the cost through Foundry's terrain difficulty, which the cost function
  * receives already applied (ZN-MOV-02).
  */
+import type { MovementBand, RulesetOptions } from "../../../rules/core/ruleset.js";
 import type { ZonesCombatant } from "../../../rules/zones/model.js";
 import { tryCombatantOf } from "../../documents/actor.js";
 import type { ActorLike } from "../../documents/source.js";
@@ -82,4 +83,19 @@ export function registerZonesMovement(): void {
     const action = actions[id];
     if (action) action.canSelect = () => false;
   }
+}
+
+/**
+ * The ruler's bands of a Zones combatant (ZN-MOV-01, ZN-MOV-03, ZN-MOV-04), measured in speed
+ * points (the movement actions' costs): green while the speed points left pay the move, blue
+ * while effort points top them up, red beyond both. With **Speed points come back** "every
+ * round" the speed points are full each round.
+ */
+export function zonesRulerBands(c: ZonesCombatant, options: RulesetOptions): MovementBand[] {
+  const speed = options.speedRecovery === "round" ? c.speed.max : c.speed.value;
+  const effort = c.effort.value;
+  return [
+    { id: "speed", label: "FRAY.Zones.Pool.speed", rule: "ZN-MOV-03", maxMetres: speed, cost: { pools: { speed } } },
+    { id: "effort", label: "FRAY.Zones.Pool.effort", rule: "ZN-MOV-04", maxMetres: speed + effort, cost: { pools: { speed, effort } } },
+  ];
 }
