@@ -72,7 +72,11 @@ interface MoveAction {
 interface FrayApi {
   zones: {
     throwGrenade(actor: unknown, itemId: string, aim: { x: number; y: number }, opts?: Dict): Promise<Message>;
-    blastAction(message: Message, action: "apply" | "undo", ticks?: Record<string, { grenadeProof: boolean; fullBody?: boolean }>): Promise<boolean>;
+    blastAction(
+      message: Message,
+      action: "apply" | "undo",
+      ticks?: Record<string, { grenadeProof: boolean; fullBody?: boolean }>,
+    ): Promise<boolean>;
   };
   registry: { get(id: string): { sheetAction?(actor: unknown, action: string, data: Dict): Promise<void> } | undefined };
 }
@@ -172,7 +176,10 @@ beforeAll(async () => {
     async createEmbeddedDocuments(type: string, data: Dict[]) {
       expect(type).toBe("MeasuredTemplate");
       return data.map((d) => {
-        const doc = { ...(d as { x: number; y: number; distance: number; t: string }), uuid: `Scene.s1.MeasuredTemplate.t${templates.length + 1}` };
+        const doc = {
+          ...(d as { x: number; y: number; distance: number; t: string }),
+          uuid: `Scene.s1.MeasuredTemplate.t${templates.length + 1}`,
+        };
         templates.push(doc);
         docs.set(doc.uuid, doc);
         return doc;
@@ -264,7 +271,6 @@ function actor(id: string, name: string, type: string, system: Dict, items: Dict
   docs.set(a.uuid, a);
   return { actor: a, source: source as unknown as { system: Dict; items: Dict[] } };
 }
-
 
 /** Pixels of a grid square's centre (100 px squares of 1.5 m). */
 const at = (col: number, row: number) => ({ x: col * 100 + 50, y: row * 100 + 50 });

@@ -33,7 +33,12 @@ export function zonesBlastCases(i18n: BlastI18n): RenderCase[] {
     rows: state.rows.map((r, i) => ({
       ...r,
       effect: (["killed", "incapacitated", "shockwave", "unharmed"] as const)[i],
-      reason: ["FRAY.Zones.Blast.effective", "FRAY.Zones.Blast.casualty", "FRAY.Zones.Blast.fullBodyArmor", "FRAY.Zones.Blast.grenadeProof"][i],
+      reason: [
+        "FRAY.Zones.Blast.effective",
+        "FRAY.Zones.Blast.casualty",
+        "FRAY.Zones.Blast.fullBodyArmor",
+        "FRAY.Zones.Blast.grenadeProof",
+      ][i],
       hpBefore: 28,
       hpAfter: i === 2 ? 20 : 28,
     })),

@@ -116,7 +116,10 @@ export function withFullBody(c: ZonesCombatant, fullBody: boolean): ZonesCombata
   const has = c.armor.some((a) => a.fullBody);
   if (has === fullBody) return c;
   if (!fullBody) return { ...c, armor: c.armor.map((a) => ({ ...a, fullBody: false })) };
-  return { ...c, armor: [...c.armor, { id: "blast-suit", name: "blast suit", zones: { head: 0, torso: 0, arms: 0, legs: 0 }, fullBody: true }] };
+  return {
+    ...c,
+    armor: [...c.armor, { id: "blast-suit", name: "blast suit", zones: { head: 0, torso: 0, arms: 0, legs: 0 }, fullBody: true }],
+  };
 }
 
 /** What the blast card localizes with. */
@@ -136,4 +139,3 @@ export function blastCardContext(state: BlastState, i18n: BlastI18n): Record<str
   }));
   return { ...state, rows, title: i18n.format("FRAY.Zones.BlastCard.Title", { grenade: state.grenade.name }) };
 }
-
