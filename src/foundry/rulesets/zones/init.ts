@@ -1,7 +1,7 @@
 /**
- * Zones' own play flow, registered in `init` for every world (each hook checks that Zones is the
- * world's ruleset): the blast card's buttons and the GM's requests behind them (ZN-GRN-01), the
- * movement actions of the token ruler (ZN-MOV-01), and `game.fray.zones` for macros and modules.
+ * Zones' own play flow, registered in `init` of a Zones world: the blast card's buttons and the
+ * GM's requests behind them (ZN-GRN-01), the movement actions of the token ruler (ZN-MOV-01), and
+ * `game.fray.zones` for macros and modules.
  */
 import type { RequestHandler } from "../../queries.js";
 import { activeRuleset } from "../../registry.js";
@@ -16,17 +16,20 @@ export const ZONES_API = {
   blastAction,
 };
 
-/** The binding's `init`: hooks, and the GM's request handlers of the blast card. */
+/**
+ * The binding's `init`: in a Zones world (the ruleset setting is read in `init`, as the data
+ * models are), the blast card's hook and, in `setup`, the movement actions and `game.fray.zones`;
+ * in every world, the GM's request handlers of the blast card (they refuse a message without one).
+ */
 export function zonesInit(): Record<string, RequestHandler> {
-  const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
-  on("renderChatMessageHTML", (message: Parameters<typeof onRenderBlastCard>[0], html: HTMLElement) => {
-    if (activeRuleset() === "zones") onRenderBlastCard(message, html);
-  });
-  on("setup", () => {
-    if (activeRuleset() !== "zones") return;
-    registerZonesMovement();
-    const fray = (game as unknown as { fray?: Record<string, unknown> }).fray;
-    if (fray) fray.zones = ZONES_API;
-  });
+  if (activeRuleset() === "zones") {
+    const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
+    on("renderChatMessageHTML", onRenderBlastCard);
+    on("setup", () => {
+      registerZonesMovement();
+      const fray = (game as unknown as { fray?: Record<string, unknown> }).fray;
+      if (fray) fray.zones = ZONES_API;
+    });
+  }
   return { [BLAST_QUERIES.apply]: handleBlastApply, [BLAST_QUERIES.undo]: handleBlastUndo };
 }
