@@ -17,6 +17,7 @@ import { registerDataModels } from "./data-models.js";
 import { registerDocuments } from "./documents/index.js";
 import { FoundryRoller } from "./dice.js";
 import { registerPlayFlow } from "./chat/play-flow.js";
+import { registerQueries } from "./queries.js";
 import { registerPackFilter } from "./models/packs.js";
 import { apiOptionValues, apiRollAttack, apiRollItemMacro, apiStartEffect } from "./play/api.js";
 import { registerEffectService } from "./play/effects.js";
@@ -98,7 +99,9 @@ Hooks.once("init", () => {
   registerHotbar();
   registerFloatingNumbers();
   registerEffectService();
-  activeBinding().register?.();
+  // The world's ruleset adds its own play: hooks, Foundry settings, GM request handlers.
+  const handlers = activeBinding().init?.();
+  if (handlers) registerQueries(handlers);
   void foundry.applications.handlebars.loadTemplates([TEMPLATES.attackCard, ...activeBinding().templates]);
   (game as unknown as { fray: FrayApi }).fray = api;
 });

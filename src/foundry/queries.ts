@@ -66,14 +66,18 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 const handlers = new Map<string, RequestHandler>();
 const waiting = new Map<string, (answer: RequestAnswer) => void>();
+let hooked = false;
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
- * Registers the request handlers and the `updateUser` hook that carries requests and answers.
- * Call from the `init` hook.
+ * Registers the request handlers and, on the first call, the `updateUser` hook that carries
+ * requests and answers. Call from the `init` hook.
  */
 export function registerQueries(map: Record<string, RequestHandler>): void {
   for (const [name, handler] of Object.entries(map)) handlers.set(name, handler);
+  // Further calls add handlers only: one hook carries every request.
+  if (hooked) return;
+  hooked = true;
   const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
   on("updateUser", (user: UserDoc, changes: Record<string, unknown>, _options: unknown, userId: string) =>
     onUpdateUser(user, changes, userId),

@@ -9,10 +9,11 @@
  */
 import type { ActionDef } from "../rules/core/contract.js";
 import type { ActionCost, Economy } from "../rules/core/economy.js";
-import type { AttackResult, Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
+import type { AttackResult, MovementBand, Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
 import type { CardRules } from "./play/card-rules.js";
+import type { RequestHandler } from "./queries.js";
 import type { Quench } from "./quench.js";
 import type { ActorContextBuilder, ItemContextBuilder } from "./sheets/context.js";
 
@@ -185,12 +186,6 @@ export interface RulesetBinding<C = unknown> {
    */
   afterAttack?(attack: { actor: unknown; weaponId: string; results: readonly AttackResult[] }): Promise<void>;
   /**
-   * Registers what this ruleset adds to the world's play on `init` when it is the world's ruleset
-   * (hooks of its own chat prompts, such as Critical's Self Discipline test); absent when it adds
-   * nothing.
-   */
-  register?(): void;
-  /**
    * Adds the ruleset's own part to the combat tracker after the pipeline's rows and phase banner
    * (Hitbox: the resolution step and the GM's End step button, HB-ACT-01); absent when it adds
    * nothing.
@@ -201,6 +196,20 @@ export interface RulesetBinding<C = unknown> {
    * called on `quenchReady` when the batches are enabled.
    */
   registerQuench?(quench: Quench): void;
+  /**
+   * The token ruler's bands when they are not the core's `movement` (Zones measures speed points
+   * through its movement actions' costs, not metres): nearest first, each `maxMetres` in the
+   * ruler's measured cost converted as metres.
+   */
+  rulerBands?(c: C, options: RulesetOptions): MovementBand[];
+  /**
+   * Registers this ruleset's own play in `init`, after the generic flow, when it is the world's
+   * ruleset: its hooks (Critical's Self Discipline prompt and upkeep, Zones' blast card), game
+   * settings of Foundry's it sets (Hitbox's 5 s turn), and its GM request handlers (returned,
+   * registered by the caller). Absent when it adds nothing.
+   * @returns request handlers by name (`fray.<id>.*`), or nothing.
+   */
+  init?(): Record<string, RequestHandler> | void;
 }
 
 /** A binding of any combatant shape, as the registry holds it. */

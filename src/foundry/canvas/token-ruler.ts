@@ -70,7 +70,15 @@ export function budgetFor(ruler: object, token: RulerToken): RulerBudget | undef
   const stats = statsOf(actor);
   const binding = activeBinding();
   const budget =
-    stats === undefined ? undefined : rulerBudget(binding.ruleset, stats, optionValues(binding.id), movedBefore, toMetres(1, units));
+    stats === undefined
+      ? undefined
+      : rulerBudget(
+          binding.rulerBands ? { movement: binding.rulerBands } : binding.ruleset,
+          stats,
+          optionValues(binding.id),
+          movedBefore,
+          toMetres(1, units),
+        );
   budgets.set(ruler, { actor, core, round: combat?.round, movedBefore, units, budget });
   return budget;
 }

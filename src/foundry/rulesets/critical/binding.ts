@@ -51,7 +51,7 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
   itemSheetTemplate: CRITICAL_ITEM_TEMPLATE,
   sheetAction: criticalSheetAction,
   templates: [...Object.values(CRITICAL_SHEET_TEMPLATES), CRITICAL_ITEM_TEMPLATE, SELF_DISCIPLINE_TEMPLATE, UPKEEP_TEMPLATE],
-  register: () => {
+  init: () => {
     registerSelfDiscipline();
     (Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number)("updateCombat", onUpdateCombat);
   },

@@ -57,7 +57,7 @@ export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
   // HB-ACT-01: the resolution step and the GM's End step button under the phase banner.
   renderTracker: (combat, html) => renderStepBanner(combat, html),
   // HB-RND-01: a turn is 5 seconds of game time.
-  register: () => {
+  init: () => {
     const config = CONFIG as unknown as { time?: { roundTime: number } };
     if (config.time) config.time.roundTime = TURN_SECONDS;
   },

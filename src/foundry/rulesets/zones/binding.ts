@@ -4,7 +4,8 @@
  * (reload, draw, clear, aim, regain speed, stance, skill checks), the attack card's own steps
  * (dodge or block on the card, each bullet with its hit zone, apply and undo through the GM),
  * what an attack leaves on the attacker (rounds, malfunctions, aim, thrown weapons), its Quench
- * batch, and distances in metres on 1.5 m squares.
+ * batch, grenades thrown at an area with their blast card (ZN-GRN-01), the movement actions'
+ * speed-point costs (ZN-MOV-01), and distances in metres on 1.5 m squares.
  */
 import { zones } from "../../../rules/zones/index.js";
 import { zonesArmorFromItem, zonesCombatantFromActor, zonesWeaponFromItem, type ZonesCombatant } from "../../../rules/zones/model.js";
@@ -12,6 +13,8 @@ import { ZonesActorData, ZonesArmorData, ZonesNpcData, ZonesWeaponData } from ".
 import type { RulesetBinding } from "../../registry.js";
 import { zonesAfterAttack } from "./after-attack.js";
 import { zonesCardRules } from "./card.js";
+import { zonesInit } from "./init.js";
+import { zonesRulerBands } from "./movement.js";
 import { registerZonesQuench } from "./quench.js";
 import { zonesRollSkill, zonesSheetAction } from "./sheet-actions.js";
 import {
@@ -46,4 +49,6 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   cardRules: zonesCardRules,
   afterAttack: zonesAfterAttack,
   registerQuench: registerZonesQuench,
+  init: zonesInit,
+  rulerBands: zonesRulerBands,
 };

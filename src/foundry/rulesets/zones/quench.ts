@@ -4,13 +4,17 @@
  * the bundle test plays in the stand-in, on throwaway actors: a three-round burst whose rounds
  * leave the weapon item (ZN-BST-01), each bullet on the card; a knife between adjacent squares
  * (ZN-MEL-01) through no reaction, damage, apply (ZN-ZON-01, ZN-ZON-02) and undo, with the second
- * undo refused.
+ * undo refused; and the v13 behaviour the grenades and movement actions rely on (Z1 to Z5 of
+ * docs/foundry-assumptions.md): the blast template, its author and position, the movement
+ * actions, token centres.
  */
 import { applyHere, declineReaction, rollDamageFor, undoDamageAction, undoHere } from "../../chat/actions.js";
 import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
 import { rollAttack } from "../../attack.js";
 import type { Quench } from "../../quench.js";
+import { toMetres } from "../../measure.js";
 import { activeRuleset } from "../../registry.js";
+import { placeBlastTemplate } from "./blast.js";
 
 /** A Zones actor's create data: the seed's rifleman or a guard in a soft vest, with a carbine and a knife. */
 function zonesActorData(name: string, type: "character" | "npc") {
@@ -132,6 +136,47 @@ export function registerZonesQuench(quench: Quench): void {
             refused = true;
           }
           assert.ok(refused, "second undo refused");
+        });
+      });
+      describe("Zones grenades and movement: v13 assumptions Z1 to Z5 (docs/foundry-assumptions.md, a viewed scene)", () => {
+        type TemplateLike = { uuid: string; t: string; x: number; y: number; distance: number; author?: { id?: string } | null };
+        let template: TemplateLike | undefined;
+        after(async () => {
+          await (template as unknown as { delete?(): Promise<unknown> } | undefined)?.delete?.().catch(() => undefined);
+        });
+        it("Z1, Z4 (ZN-GRN-01): placeBlastTemplate makes a circle of the radius in scene units, centred, authored by this user", async () => {
+          const uuid = await placeBlastTemplate({ x: 500, y: 500 }, 15, "Quench Grenade");
+          assert.ok(uuid, "a scene is viewed");
+          template = (await foundry.utils.fromUuid(uuid as never)) as unknown as TemplateLike;
+          assert.equal(template.t, "circle");
+          assert.equal(template.x, 500);
+          assert.equal(template.y, 500);
+          assert.ok(Math.abs(template.distance - 15 / toMetres(1, canvas?.grid?.units)) < 1e-9, "radius in scene units");
+          assert.equal(template.author?.id, game.user?.id);
+        });
+        it("Z2 (ZN-GRN-01): fromUuidSync gives the template where it lies after a move", async () => {
+          await (template as unknown as { update(d: Record<string, unknown>): Promise<unknown> }).update({ x: 650 });
+          const now = foundry.utils.fromUuidSync(template!.uuid as never) as unknown as TemplateLike;
+          assert.equal(now.x, 650);
+        });
+        it("Z3 (ZN-MOV-01): CONFIG.Token.movement.actions has Foundry's actions with cost functions; Zones adds run and running jump", async () => {
+          const actions = (
+            CONFIG.Token as unknown as {
+              movement: { actions: Record<string, { getCostFunction?: unknown; canSelect?(t: unknown): boolean }> };
+            }
+          ).movement.actions;
+          for (const id of ["walk", "crawl", "climb", "jump", "fly", "swim", "burrow", "blink", "run", "runningJump"])
+            assert.ok(actions[id], `${id} is a movement action`);
+          assert.equal(typeof actions.walk!.getCostFunction, "function");
+          assert.equal(actions.fly!.canSelect?.({}), false);
+        });
+        it("Z5 (ZN-GRN-01): a placed token's center is its top-left plus half its size in pixels", async () => {
+          const token = canvas?.tokens?.placeables[0] as unknown as
+            { center: { x: number; y: number }; document: { x: number; y: number; width: number; height: number } } | undefined;
+          if (!token) return;
+          const size = canvas!.grid!.size;
+          assert.equal(token.center.x, token.document.x + (token.document.width * size) / 2);
+          assert.equal(token.center.y, token.document.y + (token.document.height * size) / 2);
         });
       });
     },

@@ -7,6 +7,7 @@
  * (`takeAction`, the GM's authority path for a combatant the user does not own), and refused
  * with a warning once spent. Outside combat a task takes as many actions as it needs at once.
  */
+import { aimPoint, throwGrenade } from "./blast.js";
 import { createEconomy, spend, type Economy } from "../../../rules/core/economy.js";
 import { FrayError } from "../../../rules/core/errors.js";
 import {
@@ -121,7 +122,9 @@ async function changeStance(actor: ActorDoc, stance: Stance, tokenId?: string): 
  * the row's weapon; `aim` (one more aiming action this round, -2 difficulty each, ZN-RNG-07);
  * `regainSpeed` (an action that refills the speed points, ZN-MOV-03; the economy store refills the
  * round's pool, the actor's track follows); `stance` with the stance as `value` (ZN-MOV-01,
- * ZN-RNG-05). Unknown actions do nothing.
+ * ZN-RNG-05); `throwGrenade` on the row's grenade at the targeted token or the user's latest
+ * measured template (ZN-GRN-01, ZN-THR-01; the action is spent once the core accepts the throw).
+ * Unknown actions do nothing.
  * @throws FrayError from the core, naming why the task cannot be done.
  */
 export async function zonesSheetAction(
@@ -147,6 +150,13 @@ export async function zonesSheetAction(
       const c = zonesCombatant(doc);
       const decision = await takeAction(doc, "regainSpeed", { tokenId: data.tokenId });
       if (decision.ok) await doc.update({ system: { speed: { value: c.speed.max } } });
+      return;
+    }
+    case "throwGrenade": {
+      const aim = aimPoint();
+      await throwGrenade(doc, data.itemId ?? "", aim, {
+        pay: async () => (await takeAction(doc, "attack", { tokenId: data.tokenId, silent: true })).ok,
+      });
       return;
     }
     case "stance": {

@@ -1,0 +1,407 @@
+/**
+ * A Zones grenade in Foundry (ZN-THR-01, ZN-GRN-01): thrown at a point of the scene (an area,
+ * medium by default), the throw rolled through the core, the blast marked with a measured
+ * template, and a chat card showing both radii and every token caught, each with grenade-proof
+ * cover and full body armor to tick. The active GM applies the blast to all of them and may undo
+ * it; the GM's client recomputes who is caught and what happens from the template where it lies
+ * now and the tokens' positions, never from values a client sent.
+ */
+import { FrayError } from "../../../rules/core/errors.js";
+import type { RulesetOptions } from "../../../rules/core/ruleset.js";
+import type { SizeCategory } from "../../../rules/zones/model.js";
+import { resolveBlast, zones, type ZonesAttackInput, type ZonesCombatant } from "../../../rules/zones/index.js";
+import { FoundryRoller } from "../../dice.js";
+import {
+  blastCardContext,
+  landingPoint,
+  metresBetween,
+  pixelsPerMetre,
+  tokensCaught,
+  zoneOf,
+  withFullBody,
+  type BlastGrenade,
+  type BlastI18n,
+  type BlastRow,
+  type BlastState,
+  type Point,
+  type SceneToken,
+} from "./blast-card.js";
+import { combatantOf } from "../../documents/actor.js";
+import { toMetres } from "../../measure.js";
+import { askGM, queryAnswer, refusal, type Requester, type RequestAnswer } from "../../queries.js";
+import { registry } from "../../registry.js";
+import { optionValues } from "../../settings.js";
+import { zonesAfterAttack } from "./after-attack.js";
+
+/* ------------------------------------------------------------------------------------------ */
+/* Foundry                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+type Dict = Record<string, unknown>;
+
+interface TemplateDoc {
+  uuid?: string;
+  x?: number;
+  y?: number;
+}
+
+interface SceneLike {
+  id?: string | null;
+  createEmbeddedDocuments?(type: string, data: Dict[]): Promise<TemplateDoc[]>;
+}
+
+interface GridLike {
+  size: number;
+  distance: number;
+  units?: string;
+}
+
+function scene(): SceneLike | undefined {
+  return (canvas as unknown as { scene?: SceneLike | null } | undefined)?.scene ?? undefined;
+}
+
+function grid(): GridLike | undefined {
+  return (canvas as unknown as { grid?: GridLike | null } | undefined)?.grid ?? undefined;
+}
+
+/** The tokens on the viewed scene. */
+function sceneTokens(): SceneToken[] {
+  const placeables = (canvas as unknown as { tokens?: { placeables?: SceneToken[] } } | undefined)?.tokens?.placeables ?? [];
+  return placeables.filter((t) => t && t.center);
+}
+
+/**
+ * Places the blast's measured template (ZN-GRN-01): a circle of the casualty radius on the viewed
+ * scene, at `centre`, flagged as Fray's. The one place that marks a blast on the canvas (a later
+ * move to scene regions changes only this function).
+ * @param radius metres.
+ * @returns the template's UUID, or null without a scene.
+ */
+export async function placeBlastTemplate(centre: Point, radius: number, grenade: string): Promise<string | null> {
+  const s = scene();
+  const g = grid();
+  if (!s?.createEmbeddedDocuments || !g) return null;
+  const metresPerUnit = toMetres(1, g.units);
+  const [doc] = await s.createEmbeddedDocuments("MeasuredTemplate", [
+    {
+      t: "circle",
+      x: centre.x,
+      y: centre.y,
+      distance: radius / metresPerUnit,
+      fillColor: "#cc3311",
+      flags: { fray: { zonesBlast: { grenade } } },
+    },
+  ]);
+  return doc?.uuid ?? null;
+}
+
+/** Where the blast's template lies now (the GM may have moved it), else the stored centre. */
+function centreNow(state: BlastState): Point {
+  const doc = state.templateUuid
+    ? (foundry.utils as unknown as { fromUuidSync?(uuid: string): TemplateDoc | null }).fromUuidSync?.(state.templateUuid)
+    : null;
+  return doc && typeof doc.x === "number" && typeof doc.y === "number" ? { x: doc.x, y: doc.y } : state.centre;
+}
+
+interface ActorDoc {
+  uuid: string;
+  name?: string;
+  id?: string | null;
+  items?: { get(id: string): { id?: string; system?: Dict } | undefined };
+  getActiveTokens?(): SceneToken[];
+  update?(data: Dict): Promise<unknown>;
+  toggleStatusEffect?(id: string, options: { active: boolean }): Promise<unknown>;
+  statuses?: Set<string>;
+}
+
+/** The Zones combatant of an actor. */
+function combatantOfActor(actor: unknown): ZonesCombatant {
+  const binding = registry.get("zones");
+  if (!binding) throw new FrayError("FRAY.Error.Field", { field: "ruleset", expected: "zones" }, "Zones is not registered");
+  return combatantOf<ZonesCombatant>(actor as never, {}, binding);
+}
+
+/** Rows of the tokens caught, their zone and the full body armor their actor wears. */
+function rowsFor(centre: Point, grenade: BlastGrenade, ppm: number): BlastRow[] {
+  return tokensCaught(centre, sceneTokens(), ppm, grenade).map((t) => {
+    const distance = metresBetween(centre, t.center, ppm);
+    let fullBody = false;
+    try {
+      fullBody = combatantOfActor(t.actor).armor.some((a) => a.fullBody);
+    } catch {
+      fullBody = false;
+    }
+    return {
+      tokenId: t.id,
+      actorUuid: t.actor!.uuid,
+      name: t.name,
+      distance,
+      zone: zoneOf(distance, grenade),
+      grenadeProof: false,
+      fullBody,
+    };
+  });
+}
+
+/** The blast card's template. */
+export const BLAST_TEMPLATE = "systems/fray/templates/zones/blast-card.hbs";
+
+/** The localized card of a blast. */
+export async function renderBlastCard(state: BlastState): Promise<string> {
+  return foundry.applications.handlebars.renderTemplate(BLAST_TEMPLATE, blastCardContext(state, game.i18n as unknown as BlastI18n));
+}
+
+/** What {@link throwGrenade} takes besides the actor and item. */
+export interface ThrowOptions {
+  /** The area's size (ZN-GRN-01), medium by default. */
+  areaSize?: SizeCategory;
+  /** Other situation fields of the throw (environment, misc ...). */
+  situation?: Dict;
+  /**
+   * Pays for the throw once the core has accepted it and before anything is rolled (the sheet
+   * spends the action, ZN-ACT-02); `false` stops the throw.
+   */
+  pay?(): Promise<boolean>;
+}
+
+interface MessageDoc {
+  id: string | null;
+  content?: string;
+  flags?: Dict;
+  getFlag?(scope: string, key: string): unknown;
+  update(data: Dict): Promise<unknown>;
+}
+
+/**
+ * Throws a grenade at a point (ZN-THR-01, ZN-GRN-01): the throw through the core (Throwing, the
+ * range from the thrower's token, the area medium unless given), the landing point (a miss lands
+ * off by the margin, {@link landingPoint}), the template ({@link placeBlastTemplate}), the blast
+ * card listing every token caught, and the grenade removed from the thrower (RULES.md).
+ * @returns the blast card, or undefined when `pay` refused.
+ * @throws FrayError from the core (`FRAY.Error.Zones.NotDrawn`, `FRAY.Error.Zones.OutOfRange`,
+ *   `FRAY.Error.CannotAct` ...), `FRAY.Error.NoWeapon` when the item is not a grenade of the actor,
+ *   `FRAY.Zones.BlastCard.NoToken` when the thrower has no token on the scene.
+ */
+export async function throwGrenade(actor: unknown, itemId: string, aim: Point, opts: ThrowOptions = {}): Promise<MessageDoc | undefined> {
+  const a = actor as ActorDoc;
+  const attacker = combatantOfActor(actor);
+  const weapon = attacker.weapons.find((w) => w.id === itemId);
+  if (!weapon || weapon.kind !== "grenade")
+    throw new FrayError("FRAY.Error.NoWeapon", { field: "weapon", weapon: itemId }, `${itemId} is not a grenade of ${attacker.name}`);
+  const token = a.getActiveTokens?.()[0];
+  if (!token) throw new FrayError("FRAY.Zones.BlastCard.NoToken", { actor: attacker.name }, `${attacker.name} has no token`);
+  const ppm = pixelsPerMetre(grid());
+  const options: RulesetOptions = optionValues("zones");
+  const input: ZonesAttackInput = {
+    attacker,
+    weaponId: weapon.id,
+    area: { size: opts.areaSize ?? "medium" },
+    rangeMetres: metresBetween(token.center, aim, ppm),
+    situation: { ...(opts.situation ?? {}) } as ZonesAttackInput["situation"],
+  };
+  const plan = zones.planAttack(input, options);
+  if (opts.pay && !(await opts.pay())) return undefined;
+  const dice = new FoundryRoller();
+  const result = await zones.resolveAttack(plan, input, dice, options);
+  const deviation = (result as { deviation?: number }).deviation;
+  const centre = landingPoint(token.center, aim, deviation, ppm);
+  const grenade: BlastGrenade = {
+    name: weapon.name,
+    effectiveRadius: weapon.effectiveRadius,
+    casualtyRadius: weapon.casualtyRadius,
+    damage: weapon.damage,
+  };
+  const templateUuid = await placeBlastTemplate(centre, grenade.casualtyRadius, grenade.name);
+  const state: BlastState = {
+    actorUuid: a.uuid,
+    grenade,
+    sceneId: scene()?.id ?? null,
+    templateUuid,
+    aim: { ...aim },
+    centre,
+    check: result.check.total,
+    difficulty: plan.difficulty.total,
+    hit: result.hit,
+    deviation,
+    rows: rowsFor(centre, grenade, ppm),
+    applied: false,
+  };
+  const Message = ChatMessage.implementation as unknown as { create(data: Dict): Promise<MessageDoc> };
+  const message = await Message.create({
+    speaker: { actor: a.id ?? undefined, alias: attacker.name },
+    rolls: dice.rolls,
+    content: await renderBlastCard(state),
+    flags: { fray: { zonesBlast: state } },
+  });
+  await zonesAfterAttack({ actor, weaponId: weapon.id, results: [result] });
+  return message;
+}
+
+/**
+ * Where the user throws (ZN-GRN-01): the centre of the first token they target, else their
+ * latest measured template on the viewed scene (placed with Foundry's template tool).
+ * @throws FrayError `FRAY.Zones.BlastCard.NoAim` when there is neither.
+ */
+export function aimPoint(): Point {
+  const target = (game.user?.targets as unknown as Iterable<{ center?: Point }> | undefined) ?? [];
+  for (const t of target) if (t.center) return { x: t.center.x, y: t.center.y };
+  const placed =
+    (canvas as unknown as { templates?: { placeables?: { document?: { x: number; y: number; author?: { id?: string } | null } }[] } })
+      ?.templates?.placeables ?? [];
+  const mine = placed.filter((p) => p.document && p.document.author?.id === game.user?.id);
+  const last = mine.at(-1)?.document;
+  if (last) return { x: last.x, y: last.y };
+  throw new FrayError("FRAY.Zones.BlastCard.NoAim", { field: "target" }, "Nothing to throw at");
+}
+
+/** The blast state of a message, or undefined. */
+export function blastStateOf(message: MessageDoc | undefined): BlastState | undefined {
+  const flags = message?.flags as { fray?: { zonesBlast?: BlastState } } | undefined;
+  return flags?.fray?.zonesBlast;
+}
+
+/** The GM's ticks as a request carries them: booleans per token id; anything else is dropped. */
+function readTicks(raw: unknown): Record<string, { grenadeProof: boolean; fullBody?: boolean }> {
+  const out: Record<string, { grenadeProof: boolean; fullBody?: boolean }> = {};
+  if (typeof raw !== "object" || raw === null) return out;
+  for (const [id, v] of Object.entries(raw as Dict)) {
+    if (typeof v !== "object" || v === null) continue;
+    const t = v as Dict;
+    out[id] = { grenadeProof: t.grenadeProof === true, fullBody: typeof t.fullBody === "boolean" ? t.fullBody : undefined };
+  }
+  return out;
+}
+
+function messageOf(id: unknown): MessageDoc | undefined {
+  return (game.messages as unknown as { get(id: string): MessageDoc | undefined } | undefined)?.get(String(id));
+}
+
+async function actorOf(uuid: string): Promise<ActorDoc | undefined> {
+  const doc = (await (foundry.utils as unknown as { fromUuid(uuid: string): Promise<unknown> }).fromUuid(uuid)) as ActorDoc | null;
+  return doc ?? undefined;
+}
+
+/**
+ * The active GM applies a blast (ZN-GRN-01): who is caught and how far, recomputed from the
+ * template where it lies now and the tokens on the scene; the GM's ticks (grenade-proof cover,
+ * full body armor); the shock wave rolled here; then killed, incapacitated (or killed, as the
+ * world's **Grenade casualty radius** says) or the shock wave's hit points written, and the card
+ * updated with what each took (kept for undo).
+ * @returns a refusal for a requester who is not a GM, a message without a blast, or one applied already.
+ */
+export async function handleBlastApply(data: Dict, requester: Requester): Promise<RequestAnswer> {
+  if (!requester.isGM) return refusal("FRAY.Zones.BlastCard.GMOnly");
+  const message = messageOf(data.messageId);
+  const state = blastStateOf(message);
+  if (!message || !state) return refusal("FRAY.Flow.Error.Refused");
+  if (state.applied) return refusal("FRAY.Zones.BlastCard.AlreadyApplied");
+  const ticks = readTicks(data.ticks);
+  const ppm = pixelsPerMetre(grid());
+  const centre = centreNow(state);
+  const rows = rowsFor(centre, state.grenade, ppm).map((r) => ({
+    ...r,
+    grenadeProof: ticks[r.tokenId]?.grenadeProof ?? false,
+    fullBody: ticks[r.tokenId]?.fullBody ?? r.fullBody,
+  }));
+  const dice = new FoundryRoller();
+  const options = optionValues("zones") as unknown as Parameters<typeof resolveBlast>[3];
+  const grenadeWeapon = { ...state.grenade, id: "grenade", kind: "grenade" } as unknown as Parameters<typeof resolveBlast>[0];
+  for (const row of rows) {
+    const actor = await actorOf(row.actorUuid);
+    if (!actor) continue;
+    const c = withFullBody(combatantOfActor(actor), row.fullBody);
+    const [outcome] = await resolveBlast(
+      grenadeWeapon,
+      [{ combatant: c, distance: row.distance, cover: row.grenadeProof ? "grenadeProof" : "none" }],
+      dice,
+      options,
+    );
+    if (!outcome) continue;
+    row.effect = outcome.effect;
+    row.reason = outcome.reason;
+    row.hpBefore = c.hp.value;
+    row.hpAfter = outcome.after.hp.value;
+    row.added = outcome.after.conditions.filter((x) => !c.conditions.includes(x));
+    if (row.hpAfter !== row.hpBefore) await actor.update?.({ "system.hp.value": row.hpAfter });
+    for (const id of row.added) await actor.toggleStatusEffect?.(id, { active: true });
+  }
+  const next: BlastState = { ...state, centre, rows, applied: true };
+  await message.update({ "flags.fray.zonesBlast": next, content: await renderBlastCard(next) });
+  return { ok: true };
+}
+
+/**
+ * The active GM undoes an applied blast (ZN-GRN-01, ZN-ZON-02): each actor gets back the hit
+ * points it lost and loses the conditions the blast added; incapacitated stays while its hit
+ * points are at 0 or below.
+ */
+export async function handleBlastUndo(data: Dict, requester: Requester): Promise<RequestAnswer> {
+  if (!requester.isGM) return refusal("FRAY.Zones.BlastCard.GMOnly");
+  const message = messageOf(data.messageId);
+  const state = blastStateOf(message);
+  if (!message || !state) return refusal("FRAY.Flow.Error.Refused");
+  if (!state.applied) return refusal("FRAY.Zones.BlastCard.NotApplied");
+  for (const row of state.rows) {
+    const actor = await actorOf(row.actorUuid);
+    if (!actor) continue;
+    const now = combatantOfActor(actor).hp.value;
+    const hp = now + ((row.hpBefore ?? now) - (row.hpAfter ?? now));
+    if (hp !== now) await actor.update?.({ "system.hp.value": hp });
+    for (const id of row.added ?? []) {
+      if (id === "incapacitated" && hp <= 0) continue;
+      await actor.toggleStatusEffect?.(id, { active: false });
+    }
+  }
+  const rows = state.rows.map(({ effect: _e, reason: _r, hpBefore: _b, hpAfter: _a, added: _d, ...rest }) => rest);
+  const next: BlastState = { ...state, rows, applied: false };
+  await message.update({ "flags.fray.zonesBlast": next, content: await renderBlastCard(next) });
+  return { ok: true };
+}
+
+/** Request names of the blast card. */
+export const BLAST_QUERIES = { apply: "fray.zones.blastApply", undo: "fray.zones.blastUndo" } as const;
+
+/**
+ * Presses Apply or Undo on a blast card: sends the ticks to the active GM, who recomputes the
+ * rest. Shows the GM's refusal as a localized error.
+ * @throws FrayError with the GM's refusal.
+ */
+export async function blastAction(
+  message: MessageDoc,
+  action: "apply" | "undo",
+  ticks: Record<string, { grenadeProof: boolean; fullBody?: boolean }> = {},
+): Promise<boolean> {
+  const answer = await askGM(BLAST_QUERIES[action], { messageId: message.id, ticks });
+  return queryAnswer(answer);
+}
+
+/** Reads the ticks of a rendered card. */
+function ticksOf(html: HTMLElement): Record<string, { grenadeProof: boolean; fullBody: boolean }> {
+  const out: Record<string, { grenadeProof: boolean; fullBody: boolean }> = {};
+  for (const row of Array.from(html.querySelectorAll<HTMLElement>("[data-blast-token]"))) {
+    const id = row.dataset.blastToken ?? "";
+    const box = (name: string) => Boolean(row.querySelector<HTMLInputElement>(`input[name="${name}"]`)?.checked);
+    out[id] = { grenadeProof: box("grenadeProof"), fullBody: box("fullBody") };
+  }
+  return out;
+}
+
+/** `renderChatMessageHTML`: wires a blast card's Apply and Undo (GM only; players see the card without them). */
+export function onRenderBlastCard(message: MessageDoc, html: HTMLElement): void {
+  if (!blastStateOf(message)) return;
+  const buttons = Array.from(html.querySelectorAll<HTMLButtonElement>("[data-zones-blast]"));
+  for (const button of buttons) {
+    if (!game.user?.isGM) {
+      button.remove();
+      continue;
+    }
+    button.addEventListener("click", (event) => {
+      event.preventDefault();
+      const action = button.dataset.zonesBlast === "undo" ? "undo" : "apply";
+      blastAction(message, action, ticksOf(html)).catch((err: unknown) => {
+        if (err instanceof FrayError) ui.notifications?.error(game.i18n!.format(err.key, err.data as Record<string, string>));
+        else console.error("Fray | blast", err);
+      });
+    });
+  }
+}

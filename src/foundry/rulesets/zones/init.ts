@@ -1,0 +1,36 @@
+/**
+ * Zones' own play flow, registered in `init` of a Zones world: the blast card's buttons and the
+ * GM's requests behind them (ZN-GRN-01), the movement actions of the token ruler (ZN-MOV-01), and
+ * `game.fray.zones` for macros and modules.
+ */
+import type { RequestHandler } from "../../queries.js";
+import { activeRuleset } from "../../registry.js";
+import { BLAST_QUERIES, blastAction, handleBlastApply, handleBlastUndo, onRenderBlastCard, throwGrenade } from "./blast.js";
+import { registerZonesMovement } from "./movement.js";
+
+/** What `game.fray.zones` offers. */
+export const ZONES_API = {
+  /** Throws a grenade of an actor at a point of the scene (ZN-THR-01, ZN-GRN-01). */
+  throwGrenade,
+  /** Presses Apply or Undo on a blast card (GM, ZN-GRN-01). */
+  blastAction,
+};
+
+/**
+ * The binding's `init`, called in a Zones world (checked again here: the ruleset setting is read
+ * in `init`, as the data models are): the blast card's hook and, in `setup`, the movement actions
+ * and `game.fray.zones`; and the GM's request handlers of the blast card (they refuse a message
+ * without one).
+ */
+export function zonesInit(): Record<string, RequestHandler> {
+  if (activeRuleset() === "zones") {
+    const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
+    on("renderChatMessageHTML", onRenderBlastCard);
+    on("setup", () => {
+      registerZonesMovement();
+      const fray = (game as unknown as { fray?: Record<string, unknown> }).fray;
+      if (fray) fray.zones = ZONES_API;
+    });
+  }
+  return { [BLAST_QUERIES.apply]: handleBlastApply, [BLAST_QUERIES.undo]: handleBlastUndo };
+}

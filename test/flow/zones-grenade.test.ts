@@ -1,0 +1,481 @@
+/**
+ * Zones grenades and movement through the built bundle in the typed Foundry stand-in, with
+ * scripted dice: a grenade thrown at a point of the scene, its template and blast card listing
+ * every token caught (both radii, grenade-proof cover and full body armor to tick), the GM's
+ * apply to all (killed, incapacitated as the world setting says, shock wave through a blast
+ * suit, unharmed behind grenade-proof cover) and undo; a missed throw landing off by the margin
+ * and the GM moving the template; the movement actions' costs in speed points.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  ROOT,
+  StubChatMessage,
+  StubRoll,
+  diceQueue,
+  installFoundryStub,
+  lookup,
+  readLang,
+  stubActor,
+  stubToken,
+  withOwnership,
+  type FoundryStub,
+  type StubUser,
+} from "../support/foundry-stub.js";
+
+const BUNDLE = join(ROOT, "dist", "fray.mjs");
+const en = readLang("en");
+
+type Dict = Record<string, unknown>;
+
+interface Row {
+  tokenId: string;
+  name: string;
+  distance: number;
+  zone: string;
+  grenadeProof: boolean;
+  fullBody: boolean;
+  effect?: string;
+  hpBefore?: number;
+  hpAfter?: number;
+}
+
+interface BlastState {
+  check: number;
+  difficulty: number;
+  hit: boolean;
+  deviation?: number;
+  centre: { x: number; y: number };
+  templateUuid: string | null;
+  grenade: { effectiveRadius: number; casualtyRadius: number };
+  rows: Row[];
+  applied: boolean;
+}
+
+interface Message {
+  id: string;
+  content: string;
+  rolls: unknown[];
+  flags: { fray: { zonesBlast: BlastState } };
+  update(changes: Dict): Promise<Message>;
+}
+
+interface MoveAction {
+  label?: string;
+  order?: number;
+  canSelect?(token: unknown): boolean;
+  getCostFunction?(token: unknown): (baseCost: number) => number;
+}
+
+interface FrayApi {
+  zones: {
+    throwGrenade(actor: unknown, itemId: string, aim: { x: number; y: number }, opts?: Dict): Promise<Message>;
+    blastAction(
+      message: Message,
+      action: "apply" | "undo",
+      ticks?: Record<string, { grenadeProof: boolean; fullBody?: boolean }>,
+    ): Promise<boolean>;
+  };
+  registry: { get(id: string): { sheetAction?(actor: unknown, data: Dict, tokenId?: string): Promise<void> } | undefined };
+}
+
+const messages: Message[] = [];
+const templates: { uuid: string; x: number; y: number; distance: number; t: string }[] = [];
+const placeables: unknown[] = [];
+const docs = new Map<string, unknown>();
+const queries: { name: string; userId: string }[] = [];
+let stub: FoundryStub;
+let gm: StubUser;
+let player: StubUser;
+
+function setPath(target: Dict, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  node[parts.at(-1)!] = value;
+}
+
+/** Writes a value at a dotted path, merging nested objects into what is there, as Foundry's update does. */
+function mergePath(target: Dict, path: string, value: unknown): void {
+  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  const last = parts.at(-1)!;
+  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
+  else setPath(target, path, value);
+}
+
+beforeAll(async () => {
+  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
+  stub = installFoundryStub("en");
+  const g = globalThis as Dict;
+  g.Combat = class {};
+  g.Combatant = class {};
+  const config = stub.CONFIG as unknown as Dict;
+  config.Combat = {};
+  config.Combatant = {};
+  config.Token = {
+    movement: {
+      actions: Object.fromEntries(
+        ["walk", "fly", "swim", "burrow", "crawl", "climb", "jump", "blink", "displace"].map((id, order) => [id, { label: id, order }]),
+      ),
+    },
+  };
+  config.statusEffects = [];
+  config.specialStatusEffects = {};
+  const foundry = g.foundry as Dict;
+  foundry.canvas = {
+    placeables: {
+      tokens: {
+        TokenRuler: class {
+          _getSegmentStyle() {
+            return { width: 4 };
+          }
+          _getGridHighlightStyle() {
+            return { alpha: 0.5 };
+          }
+        },
+      },
+    },
+  };
+  foundry.utils = {
+    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
+    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
+    randomID: () => Math.random().toString(36).slice(2, 12),
+  };
+  const game = stub.game as unknown as Dict;
+  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
+  gm = stub.game.users.get("gm")!;
+  player = stub.game.users.add("p1", "Pat");
+  stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
+    const request = (changes as Dict)["flags.fray.request"] as { name: string } | undefined;
+    if (request && stub.game.user.id === "gm") queries.push({ name: request.name, userId: userId as string });
+  });
+  StubChatMessage.implementation.create = (async (data: Dict) => {
+    const message = {
+      ...data,
+      id: `m${messages.length + 1}`,
+      author: stub.game.user,
+      rolls: (data.rolls as unknown[]) ?? [],
+      async update(changes: Dict) {
+        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
+        return message;
+      },
+    } as unknown as Message;
+    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
+    messages.push(message);
+    StubChatMessage.created.push(message as never);
+    return message;
+  }) as never;
+  const canvas = stub.canvas as unknown as Dict;
+  canvas.scene = {
+    id: "s1",
+    async createEmbeddedDocuments(type: string, data: Dict[]) {
+      expect(type).toBe("MeasuredTemplate");
+      return data.map((d) => {
+        const doc = {
+          ...(d as { x: number; y: number; distance: number; t: string }),
+          uuid: `Scene.s1.MeasuredTemplate.t${templates.length + 1}`,
+        };
+        templates.push(doc);
+        docs.set(doc.uuid, doc);
+        return doc;
+      });
+    },
+  };
+  canvas.tokens = { placeables };
+  await stub.game.settings.set("fray", "ruleset", "zones");
+  await import(pathToFileURL(BUNDLE).href);
+  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+});
+
+beforeEach(() => {
+  messages.length = 0;
+  queries.length = 0;
+  StubRoll.evaluated.length = 0;
+  stub.ui.notifications.messages.length = 0;
+  stub.game.users.current = gm;
+  gm.isGM = true;
+  gm.active = true;
+  player.flags = {};
+  stub.game.user.targets.clear();
+  templates.length = 0;
+  placeables.length = 0;
+  diceQueue.length = 0;
+  (stub.game as unknown as Dict).combat = undefined;
+});
+
+const api = () => stub.game.fray as FrayApi;
+
+/** A compendium source of the Zones packs. */
+function packSource(pack: string, file: string): Dict {
+  return JSON.parse(readFileSync(join(ROOT, "packs", "_source", pack, file), "utf8")) as Dict;
+}
+
+const GRENADE = () => ({ ...packSource("zones-weapons", "Hornet_Fragmentation_Grenade_zNw1HornetGren15.json"), _id: "grenade" });
+const BLAST_SUIT = () => ({ ...packSource("zones-armor", "Blast_Suit_zNa1BlastSuit006.json"), _id: "suit" });
+
+/** The rifleman of the seed's example: DEX +1, PER +1, Firearms 3, standing. */
+const RIFLEMAN = {
+  ruleset: "zones",
+  attributes: { STR: 0, DEX: 1, CON: 0, PER: 1 },
+  skills: { firearms: 3, melee: 1, throwing: 1, dodge: 1, stealth: 1, notice: 2 },
+  hp: { value: 28, max: 28 },
+  speed: { value: 8, max: 8 },
+  effort: { value: 3, max: 3 },
+  stance: "standing",
+};
+
+/** An actor of the stand-in whose document, items and statuses can be updated, registered by UUID. */
+function actor(id: string, name: string, type: string, system: Dict, items: Dict[]) {
+  const source = { _id: id, name, type, system: structuredClone(system), items: structuredClone(items) } as never as Parameters<
+    typeof stubActor
+  >[0];
+  const a = stubActor(source) as ReturnType<typeof stubActor> & Dict;
+  const sourceItems = (source as unknown as { items: Dict[] }).items;
+  for (const item of a.items as unknown as Dict[]) {
+    Object.assign(item, {
+      async update(changes: Dict) {
+        const stored = sourceItems.find((i) => i._id === item.id)!;
+        for (const [k, v] of Object.entries(changes)) mergePath(stored, k, v);
+        item.system = stored.system;
+        return item;
+      },
+      async delete() {
+        sourceItems.splice(
+          sourceItems.findIndex((i) => i._id === item.id),
+          1,
+        );
+      },
+    });
+  }
+  Object.assign(a, {
+    async update(changes: Dict) {
+      for (const [k, v] of Object.entries(changes)) mergePath(source as unknown as Dict, k, v);
+      return a;
+    },
+    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
+      if (active) a.statuses.add(status);
+      else a.statuses.delete(status);
+    },
+    get system() {
+      return (source as unknown as Dict).system;
+    },
+    getFlag(scope: string, key: string) {
+      return ((source as unknown as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
+    },
+  });
+  docs.set(a.uuid, a);
+  return { actor: a, source: source as unknown as { system: Dict; items: Dict[] } };
+}
+
+/** Pixels of a grid square's centre (100 px squares of 1.5 m). */
+const at = (col: number, row: number) => ({ x: col * 100 + 50, y: row * 100 + 50 });
+
+/** A Zones body on the scene at a square; `hp` hit points, items as given. */
+function body(id: string, name: string, col: number, row: number, items: Dict[] = [], system: Dict = {}) {
+  const a = actor(id, name, "character", { ...RIFLEMAN, ...system }, items);
+  const token = stubToken(a.actor, col, row);
+  placeables.push(token);
+  docs.set(token.document.uuid, { ...token.document, object: token, actor: token.actor, isOwner: true });
+  return a;
+}
+
+/**
+ * The thrower at (0, 0) with the Hornet (effective radius 5 m, casualty radius 15 m) aiming at
+ * the square (11, 0), 16.5 m away; around the aim point: Able 3 m, Baker 9 m, Cole in a blast
+ * suit 9 m, Dana 12.7 m, Eddie 18 m (outside).
+ */
+function scene() {
+  const thrower = body("thrower", "Thrower", 0, 0, [GRENADE()], { skills: { ...RIFLEMAN.skills, throwing: 3 } });
+  return {
+    thrower,
+    able: body("able", "Able", 11, 2),
+    baker: body("baker", "Baker", 11, 6),
+    cole: body("cole", "Cole", 17, 0, [BLAST_SUIT()]),
+    dana: body("dana", "Dana", 5, 6),
+    eddie: body("eddie", "Eddie", 23, 0),
+    aim: at(11, 0),
+  };
+}
+
+const hp = (a: { source: { system: Dict } }) => (a.source.system.hp as { value: number }).value;
+const stateOf = (m: Message) => m.flags.fray.zonesBlast;
+const statuses = (a: { actor: { statuses: Set<string> } }) => [...a.actor.statuses].sort();
+
+describe("Zones grenades through the bundle", () => {
+  it("ZN-THR-01, ZN-GRN-01: a throw that hits marks the blast with a template and lists every token caught with both radii", async () => {
+    const s = scene();
+    diceQueue.push(10); // Throwing d10 10 + DEX 1 + PER 1 + 3 ranks = 15
+    const message = await api().zones.throwGrenade(s.thrower.actor, "grenade", s.aim);
+    const state = stateOf(message);
+    expect(state.check).toBe(15);
+    expect(state.hit).toBe(state.check >= state.difficulty);
+    expect(state.hit).toBe(true);
+    expect(state.deviation).toBeUndefined();
+    // The template: a circle of the casualty radius in the scene's units (metres) on the aim point.
+    expect(templates).toHaveLength(1);
+    expect(templates[0]).toMatchObject({ t: "circle", x: s.aim.x, y: s.aim.y, distance: 15 });
+    expect(state.templateUuid).toBe(templates[0]!.uuid);
+    expect(state.rows.map((r) => [r.name, r.distance, r.zone, r.fullBody])).toEqual([
+      ["Able", 3, "effective", false],
+      ["Baker", 9, "casualty", false],
+      ["Cole", 9, "casualty", true],
+      ["Dana", 12.7, "casualty", false],
+    ]);
+    expect(message.content).toContain("5 m");
+    expect(message.content).toContain("15 m");
+    expect(message.content).toContain(lookup(en, "FRAY.Zones.Blast.zone.effective")!);
+    expect(message.content.match(/data-blast-token=/g)).toHaveLength(4);
+    // The grenade has left the thrower's hands (ZN-GRN-01).
+    expect(s.thrower.source.items.some((i) => i._id === "grenade")).toBe(false);
+  });
+
+  it("ZN-GRN-01: the GM applies to all (killed, incapacitated, shock wave through a blast suit, grenade-proof cover) and undoes it", async () => {
+    const s = scene();
+    diceQueue.push(10);
+    const message = await api().zones.throwGrenade(s.thrower.actor, "grenade", s.aim);
+    const dana = stateOf(message).rows.find((r) => r.name === "Dana")!;
+    diceQueue.push(6, 6); // Cole's shock wave: 2d6 = 12 bludgeoning to the torso
+    expect(await api().zones.blastAction(message, "apply", { [dana.tokenId]: { grenadeProof: true } })).toBe(true);
+    const applied = stateOf(message);
+    expect(applied.applied).toBe(true);
+    expect(applied.rows.map((r) => [r.name, r.effect])).toEqual([
+      ["Able", "killed"],
+      ["Baker", "incapacitated"],
+      ["Cole", "shockwave"],
+      ["Dana", "unharmed"],
+    ]);
+    expect(statuses(s.able)).toEqual(["dead"]);
+    expect(statuses(s.baker)).toEqual(["incapacitated"]);
+    expect(statuses(s.dana)).toEqual([]);
+    expect(statuses(s.eddie)).toEqual([]);
+    // 12 - 8 (the suit's torso) = 4, torso x2 = 8 hit points off 28.
+    expect(hp(s.cole)).toBe(20);
+    expect(message.content).toContain(lookup(en, "FRAY.Zones.Blast.effect.killed")!);
+    expect(message.content).toContain("28 → 20");
+    // A second apply is refused.
+    await expect(api().zones.blastAction(message, "apply")).rejects.toMatchObject({ key: "FRAY.Zones.BlastCard.AlreadyApplied" });
+    expect(await api().zones.blastAction(message, "undo")).toBe(true);
+    expect(statuses(s.able)).toEqual([]);
+    expect(statuses(s.baker)).toEqual([]);
+    expect(hp(s.cole)).toBe(28);
+    expect(stateOf(message).applied).toBe(false);
+    expect(message.content).toContain(lookup(en, "FRAY.Zones.BlastCard.Apply")!);
+  });
+
+  it("ZN-GRN-01: with the casualty radius set to kill, the casualty radius kills; full body armor unticked lets the fragments through", async () => {
+    await stub.game.settings.set("fray", "zones-grenadeCasualty", "kill");
+    try {
+      const s = scene();
+      diceQueue.push(10);
+      const message = await api().zones.throwGrenade(s.thrower.actor, "grenade", s.aim);
+      const cole = stateOf(message).rows.find((r) => r.name === "Cole")!;
+      await api().zones.blastAction(message, "apply", { [cole.tokenId]: { grenadeProof: false, fullBody: false } });
+      expect(stateOf(message).rows.map((r) => [r.name, r.effect])).toEqual([
+        ["Able", "killed"],
+        ["Baker", "killed"],
+        ["Cole", "killed"],
+        ["Dana", "killed"],
+      ]);
+      expect(statuses(s.baker)).toEqual(["dead"]);
+    } finally {
+      await stub.game.settings.set("fray", "zones-grenadeCasualty", "incapacitate");
+    }
+  });
+
+  it("ZN-GRN-01: a missed throw lands off by the margin beyond the aim point; apply reads the template where the GM moved it", async () => {
+    const s = scene();
+    diceQueue.push(1); // 1 + 5 = 6
+    const message = await api().zones.throwGrenade(s.thrower.actor, "grenade", s.aim);
+    const state = stateOf(message);
+    expect(state.hit).toBe(false);
+    expect(state.deviation).toBe(state.difficulty - 6);
+    expect(state.deviation).toBeGreaterThan(0);
+    // Along the throw (east), deviation metres at 100 px per 1.5 m.
+    expect(state.centre.x).toBeCloseTo(s.aim.x + (state.deviation! * 100) / 1.5, 6);
+    expect(state.centre.y).toBe(s.aim.y);
+    expect(templates[0]).toMatchObject({ x: state.centre.x, y: state.centre.y });
+    expect(message.content).toContain(`${state.deviation} m`);
+    // The GM drags the template onto Eddie's square: only those within 15 m of it are caught.
+    templates[0]!.x = at(23, 0).x;
+    templates[0]!.y = at(23, 0).y;
+    await api().zones.blastAction(message, "apply");
+    expect(stateOf(message).rows.map((r) => [r.name, r.distance, r.effect])).toEqual([
+      ["Eddie", 0, "killed"],
+      ["Cole", 9, "shockwave"],
+    ]);
+  });
+
+  it("ZN-THR-01: a grenade is thrown only by its owner's token at a point in range", async () => {
+    const s = scene();
+    await expect(api().zones.throwGrenade(s.thrower.actor, "nothing", s.aim)).rejects.toMatchObject({ key: "FRAY.Error.NoWeapon" });
+    await expect(api().zones.throwGrenade(s.thrower.actor, "grenade", at(40, 0))).rejects.toMatchObject({
+      key: "FRAY.Error.Zones.OutOfRange",
+    });
+    expect(templates).toHaveLength(0);
+    expect(messages).toHaveLength(0);
+  });
+});
+
+describe("Zones grenade from the sheet through the bundle", () => {
+  it("ZN-GRN-01, ZN-THR-01: the sheet's throw aims at the targeted token; without a target or template it is refused", async () => {
+    const s = scene();
+    const sheetAction = api().registry.get("zones")!.sheetAction!;
+    await expect(sheetAction(s.thrower.actor, { rulesetAction: "throwGrenade", itemId: "grenade" })).rejects.toMatchObject({
+      key: "FRAY.Zones.BlastCard.NoAim",
+    });
+    expect(messages).toHaveLength(0);
+    stub.game.user.targets.add(s.baker.actor.getActiveTokens()[0] as never);
+    diceQueue.push(10);
+    await sheetAction(s.thrower.actor, { rulesetAction: "throwGrenade", itemId: "grenade" });
+    expect(messages).toHaveLength(1);
+    const state = stateOf(messages[0]!);
+    expect(state.centre).toEqual(at(11, 6));
+    expect(state.rows.find((r) => r.name === "Baker")).toMatchObject({ distance: 0, zone: "effective" });
+  });
+});
+
+describe("Zones movement actions through the bundle", () => {
+  const actions = () => (stub.CONFIG as unknown as { Token: { movement: { actions: Record<string, MoveAction> } } }).Token.movement.actions;
+
+  it("ZN-MOV-01, ZN-MOV-02: each action costs its speed points per metre of (terrain-weighted) cost", () => {
+    const cost = (id: string, base: number) => actions()[id]!.getCostFunction!({})(base);
+    expect(cost("walk", 6)).toBe(6);
+    expect(cost("run", 6)).toBe(3);
+    expect(cost("crawl", 3)).toBe(6);
+    expect(cost("climb", 3)).toBe(9);
+    expect(cost("jump", 3)).toBe(6);
+    expect(cost("runningJump", 3)).toBe(3);
+    // Difficult terrain reaches the cost function doubled: walking 3 m costs 6.
+    expect(cost("walk", 6)).toBe(2 * cost("walk", 3));
+    expect(actions().run!.label).toBe("FRAY.Zones.MoveAction.run");
+    expect(actions().runningJump!.order).toBeGreaterThan(actions().jump!.order!);
+  });
+
+  it("ZN-MOV-01: fly, swim, burrow and blink are hidden; crawling only when prone", () => {
+    for (const id of ["fly", "swim", "burrow", "blink"]) expect(actions()[id]!.canSelect!({})).toBe(false);
+    const standing = body("stand", "Standing", 0, 0);
+    const prone = body("prone", "Prone", 1, 0, [], { stance: "prone" });
+    expect(actions().crawl!.canSelect!({ actor: standing.actor })).toBe(false);
+    expect(actions().crawl!.canSelect!({ actor: prone.actor })).toBe(true);
+  });
+
+  it("ZN-MOV-01, ZN-MOV-03, ZN-MOV-04: the ruler is green within the speed points left, blue when effort tops them up, red beyond", () => {
+    const runner = body("runner", "Runner", 0, 0, [], { speed: { value: 5, max: 8 }, effort: { value: 3, max: 3 } });
+    const Ruler = (stub.CONFIG as unknown as { Token: { rulerClass: new () => Dict } }).Token.rulerClass;
+    const ruler = new Ruler() as Dict & { _getSegmentStyle(w: Dict): { color?: number; width?: number } };
+    ruler.token = { actor: runner.actor, document: { id: "token-runner" } };
+    const colour = (cost: number) => ruler._getSegmentStyle({ stage: "planned", measurement: { cost } }).color;
+    const run = actions().run!.getCostFunction!({});
+    const walk = actions().walk!.getCostFunction!({});
+    expect(colour(run(8))).toBe(0x33cc66); // running 8 m: 4 points of 5
+    expect(colour(walk(5))).toBe(0x33cc66); // walking 5 m: all 5 speed points
+    expect(colour(walk(7))).toBe(0x3388ff); // 7 points: 2 topped up from effort
+    expect(colour(actions().climb!.getCostFunction!({})(3))).toBe(0xdd2222); // climbing 3 m: 9 points, past 5 + 3
+    expect(ruler._getSegmentStyle({ stage: "planned", measurement: { cost: 1 } }).width).toBe(4);
+  });
+});
