@@ -88,7 +88,8 @@ function attackSection(t: TargetState, i18n: Localizer): CardSection | undefined
       value: `+${d.critBonus}`,
       rule: "CR-ATK-04",
     });
-  const link = tableLink(d.table);
+  // The attack table of the weapon class against the defender's armor type (CR-ATK-03).
+  const link = tableLink(`${d.table}.${d.armorType}`);
   return {
     title: i18n.format("FRAY.Critical.Card.AttackTable", { table }),
     rule: "CR-ATK-03",
