@@ -584,3 +584,55 @@ describe("the world's tables", () => {
     expect(vitalsOf(guard.actor)).toMatchObject({ hits: { value: 40 - 23 }, stun: 5, effects: [] });
   });
 });
+
+describe("the world's attack tables", () => {
+  it("CR-ATK-02, CR-ATK-03: the card links the compendium's attack table read; a world RollTable flagged critical.attack.sword.ballistic replaces it on the card, in the GM's replay and in what is applied", async () => {
+    (stub.game as unknown as Dict).tables = [];
+    const before = duel();
+    diceQueue.push(98, 37);
+    const plain = (await api().rollAttack({
+      actor: before.kara.actor,
+      weaponId: SWORD,
+      token: before.kara.token,
+      target: before.guard.token,
+      skipDialog: true,
+    }))!.message;
+    expect(plain.system.targets[0]!.result).toMatchObject({ detail: { total: 185, armorType: "ballistic", code: { code: "23EP" } } });
+    expect(plain.content).toContain('data-uuid="Compendium.fray.critical-attack-tables.RollTable.fRc4Aswobal00000"');
+    expect(plain.content).toContain("Sword vs. Ballistic Armor");
+
+    const dir = join(ROOT, "packs", "_source", "critical-attack-tables");
+    const source = JSON.parse(readFileSync(join(dir, "Sword_vs_Ballistic_Armor_fRc4Aswobal00000.json"), "utf8")) as Dict & {
+      flags: { fray: Dict };
+      results: Dict[];
+    };
+    // The GM edits the top band's cell: 151 and above is now 7 hits and no critical.
+    source.results.at(-1)!.name = "7";
+    const world = {
+      uuid: "RollTable.houseSword",
+      name: "House Sword vs. Ballistic",
+      getFlag: (scope: string, key: string) => (scope === "fray" ? source.flags.fray[key] : undefined),
+      toObject: () => structuredClone(source),
+    };
+    (stub.game as unknown as Dict).tables = [world];
+    const { kara, guard } = duel();
+    diceQueue.push(98, 37);
+    const { message } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: SWORD,
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    const t = message.system.targets[0]!;
+    expect(t.result).toMatchObject({ hits: 7, detail: { total: 185, code: { code: "7", hits: 7 } } });
+    expect(t.result.lookups![0]).toMatchObject({ table: "critical.attack.sword", column: "ballistic", range: [151, null], result: "7" });
+    expect(message.content).toContain('data-uuid="RollTable.houseSword"');
+    expect(message.content).toContain(lookup(en, "FRAY.Critical.Card.TakeHits"));
+    expect(message.content).not.toContain("23EP");
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    expect(vitalsOf(guard.actor)).toMatchObject({ hits: { value: 40 - 7 }, stun: 0, effects: [] });
+    (stub.game as unknown as Dict).tables = [];
+  });
+});
