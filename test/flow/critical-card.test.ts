@@ -290,7 +290,7 @@ describe("the duel of examples/critical-duel.yaml, card by card", () => {
     await flow.runCardAction(cut, 0, "rollDamage");
     expect(cut.system.targets[0]!.damage).toMatchObject({ critical: { unmodified: 4, bonus: 3, value: 7, severity: "E", type: "P" } });
     expect(cut.content).toContain("A deep stab between the ribs.");
-    expect(cut.content).toContain('data-uuid="Compendium.fray.critical-tables.RollTable.fRc3CritTableP00"');
+    expect(cut.content).toContain('data-uuid="Compendium.fray.critical-tables.RollTable.fRc3CritTablePE0"');
     await flow.runCardAction(cut, 0, "applyDamage");
     expect(vitalsOf(guard.actor).hits.value).toBe(expected[2]!.vitals.hp.value);
     expect(vitalsOf(guard.actor).stun).toBe(expected[2]!.vitals.stun);
@@ -550,9 +550,7 @@ describe("fumbles", () => {
 
 describe("the world's tables", () => {
   it("CR-CRT-01, CR-CRT-02, CR-ATK-03: a world RollTable flagged critical.crit.P replaces the built-in Puncture table on the card and in what is applied", async () => {
-    const source = JSON.parse(
-      readFileSync(join(ROOT, "packs", "_source", "critical-tables", "Puncture_Criticals_fRc3CritTableP00.json"), "utf8"),
-    ) as Dict & {
+    const source = JSON.parse(readFileSync(join(ROOT, "src", "rules", "critical", "tables", "critical-puncture.json"), "utf8")) as Dict & {
       results: Dict[];
     };
     const row = source.results.find(
@@ -602,7 +600,7 @@ describe("the world's attack tables", () => {
     expect(plain.content).toContain("Sword vs. Ballistic Armor");
 
     const dir = join(ROOT, "packs", "_source", "critical-attack-tables");
-    const source = JSON.parse(readFileSync(join(dir, "Sword_vs_Ballistic_Armor_fRc4Aswobal00000.json"), "utf8")) as Dict & {
+    const source = JSON.parse(readFileSync(join(dir, "Sword_vs__Ballistic_Armor_fRc4Aswobal00000.json"), "utf8")) as Dict & {
       flags: { fray: Dict };
       results: Dict[];
     };

@@ -76,6 +76,7 @@ export {
   parseAttackTable,
   parseCriticalTable,
   withAttackColumn,
+  withCriticalSeverity,
   type AttackBand,
   type AttackCode,
   type AttackColumn,

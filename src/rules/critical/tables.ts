@@ -91,9 +91,11 @@ export interface CriticalEntry {
 
 /** A critical table of one type with severities A-E and the UM66 rows (CR-CRT-01, CR-CRT-02). */
 export interface CriticalTable {
-  /** `critical.crit.<type>`. */
+  /** `critical.crit.<type>`, or `critical.crit.<type>.<severity>` for a table of one severity. */
   key: string;
   type: CritType;
+  /** Set for a table of one severity: every entry is of that severity. */
+  severity?: Severity;
   name: string;
   entries: CriticalEntry[];
 }
@@ -401,20 +403,27 @@ function parseEffect(raw: unknown): CriticalEffect | string {
 
 /**
  * Reads a critical table from a RollTable source (a compendium JSON source, a world table's
- * `toObject()`): `flags.fray.tableKey` `critical.crit.<type>`, and per result `range`,
- * `description` (the wound text), `flags.fray.severity`, `flags.fray.um66`,
- * `flags.fray.location` and `flags.fray.effects`. Results of a broken or old shape are left out
+ * `toObject()`): `flags.fray.tableKey` `critical.crit.<type>` (all severities) or
+ * `critical.crit.<type>.<severity>` (one severity, the compendium's shape), and per result
+ * `range`, `description` (the wound text), `flags.fray.severity` (the table's own when absent),
+ * `flags.fray.um66`, `flags.fray.location` and `flags.fray.effects`. The UM66 row's range is
+ * 66-66 or lies outside 1-100 so that a draw never picks it (CR-CRT-03); it reads as 66-66. Results of a broken or old shape are left out
  * and reported as problems; {@link checkCriticalTable} reports gaps and overlaps.
  * @throws FrayError `FRAY.Error.Field` when the document is not a critical table at all.
  */
 export function parseCriticalTable(raw: unknown): { table: CriticalTable; problems: TableProblem[] } {
   const notTable = () =>
-    new FrayError("FRAY.Error.Field", { field: "flags.fray.tableKey", expected: "critical.crit.<F|I|K|P|S|U>" }, "Not a critical table");
+    new FrayError(
+      "FRAY.Error.Field",
+      { field: "flags.fray.tableKey", expected: "critical.crit.<F|I|K|P|S|U>[.<A-E>]" },
+      "Not a critical table",
+    );
   if (!isRecord(raw) || !isRecord(raw.flags) || !isRecord(raw.flags.fray)) throw notTable();
   const key = raw.flags.fray.tableKey;
-  const m = typeof key === "string" ? /^critical\.crit\.([FIKPSU])$/.exec(key) : null;
+  const m = typeof key === "string" ? /^critical\.crit\.([FIKPSU])(?:\.([A-E]))?$/.exec(key) : null;
   if (!m || !Array.isArray(raw.results)) throw notTable();
   const type = m[1] as CritType;
+  const tableSeverity = m[2] as Severity | undefined;
   const problems: TableProblem[] = [];
   const entries: CriticalEntry[] = [];
   raw.results.forEach((r: unknown, i) => {
@@ -424,19 +433,19 @@ export function parseCriticalTable(raw: unknown): { table: CriticalTable; proble
     if (!isRecord(r)) return report("-", "FRAY.Critical.Problem.RowShape");
     const fray = isRecord(r.flags) && isRecord(r.flags.fray) ? r.flags.fray : undefined;
     if (!fray) return report("flags.fray", "FRAY.Critical.Problem.NoFlags");
+    const um66 = fray.um66 === true;
     const range = r.range;
-    if (
-      !Array.isArray(range) ||
-      range.length !== 2 ||
-      !range.every((v) => Number.isInteger(v)) ||
-      range[0] > range[1] ||
-      range[0] < 1 ||
-      range[1] > 100
-    ) {
+    if (!Array.isArray(range) || range.length !== 2 || !range.every((v) => Number.isInteger(v)) || range[0] > range[1]) {
       return report("range", "FRAY.Critical.Problem.Range", { range: JSON.stringify(range) });
     }
-    if (!SEVERITIES.includes(fray.severity as Severity))
-      return report("flags.fray.severity", "FRAY.Critical.Problem.Severity", { value: String(fray.severity) });
+    // The UM66 row is 66-66 or lies outside the d100 (where a draw never picks it); the others lie within.
+    const inside = range[0] >= 1 && range[1] <= 100;
+    if (um66 && inside && (range[0] !== 66 || range[1] !== 66))
+      return report("range", "FRAY.Critical.Problem.Um66Range", { range: JSON.stringify(range) });
+    if (!um66 && !inside) return report("range", "FRAY.Critical.Problem.Range", { range: JSON.stringify(range) });
+    const severity = fray.severity ?? tableSeverity;
+    if (!SEVERITIES.includes(severity as Severity) || (tableSeverity && severity !== tableSeverity))
+      return report("flags.fray.severity", "FRAY.Critical.Problem.Severity", { value: String(severity) });
     const location = fray.location === undefined ? "general" : fray.location;
     if (!LOCATIONS.includes(location as Location))
       return report("flags.fray.location", "FRAY.Critical.Problem.EffectLocation", { value: String(location) });
@@ -447,21 +456,37 @@ export function parseCriticalTable(raw: unknown): { table: CriticalTable; proble
       if (typeof parsed === "string") return report(`flags.fray.effects[${j}]`, parsed, { value: JSON.stringify(e) });
       effects.push(parsed);
     }
-    const um66 = fray.um66 === true;
-    if (um66 && (range[0] !== 66 || range[1] !== 66))
-      return report("range", "FRAY.Critical.Problem.Um66Range", { range: JSON.stringify(range) });
     entries.push({
       id: entry,
       name: typeof r.name === "string" ? r.name : entry,
-      severity: fray.severity as Severity,
-      range: [range[0] as number, range[1] as number],
+      severity: severity as Severity,
+      range: um66 ? [66, 66] : [range[0] as number, range[1] as number],
       um66,
       text: typeof r.description === "string" ? r.description : typeof r.text === "string" ? r.text : "",
       location: location as Location,
       effects,
     });
   });
-  return { table: { key: key as string, type, name: typeof raw.name === "string" ? raw.name : (key as string), entries }, problems };
+  const name = typeof raw.name === "string" ? raw.name : (key as string);
+  return { table: { key: key as string, type, ...(tableSeverity ? { severity: tableSeverity } : {}), name, entries }, problems };
+}
+
+/**
+ * A critical table with one severity's entries replaced by a table of that severity
+ * (`critical.crit.<type>.<severity>`, CR-CRT-01, CR-CRT-02); the key and name stay the type's.
+ * @throws FrayError `FRAY.Error.Field` naming `flags.fray.tableKey` when the part is not a table
+ *   of one severity of the same type.
+ */
+export function withCriticalSeverity(table: CriticalTable, part: CriticalTable): CriticalTable {
+  const sev = part.severity;
+  if (!sev || part.type !== table.type) {
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "flags.fray.tableKey", expected: `critical.crit.${table.type}.<A-E>` },
+      `${part.key} is not a severity of ${table.key}`,
+    );
+  }
+  return { ...table, entries: [...table.entries.filter((e) => e.severity !== sev), ...part.entries] };
 }
 
 /**

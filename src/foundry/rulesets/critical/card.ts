@@ -123,7 +123,8 @@ function criticalSection(t: TargetState, i18n: Localizer): CardSection | undefin
       lines.push(line(i18n, s.label, s.data, "", s.rule));
     }
   }
-  const link = tableLink(c.table);
+  // The table of the critical's type and severity (CR-CRT-01), the world's or the compendium's.
+  const link = tableLink(`${c.table}.${c.severity}`);
   return {
     title: i18n.format("FRAY.Critical.Card.Critical", { severity: c.severity, type }),
     rule: "CR-CRT-01",

@@ -6,16 +6,17 @@
  * reads whichever the world provides, and the card links each result to the table it came from.
  */
 import {
-  CRITICAL_TABLE_SOURCES,
   DEFAULT_TABLES,
   parseAttackColumn,
   parseCriticalTable,
   withAttackColumn,
+  withCriticalSeverity,
   type AttackTable,
   type CriticalTable,
   type CriticalTableSet,
   type CritType,
 } from "../../../rules/critical/index.js";
+import type { Severity } from "../../../rules/critical/model.js";
 
 /** The compendium holding the built-in critical tables (system.json `critical-tables`). */
 export const CRITICAL_TABLE_PACK = "fray.critical-tables";
@@ -30,6 +31,15 @@ export const ATTACK_TABLE_PACK = "fray.critical-attack-tables";
  */
 export function attackTableId(weaponClass: string, armorType: string): string {
   return `fRc4A${weaponClass.slice(0, 3)}${armorType.slice(0, 3)}`.padEnd(16, "0");
+}
+
+/**
+ * The compendium document id of the critical table of a type and severity (CR-CRT-01):
+ * `fRc3CritTable`, the type and the severity letters, `0` (scripts/critical-tables.ts writes the
+ * pack with these ids).
+ */
+export function criticalTableId(type: CritType, severity: Severity): string {
+  return `fRc3CritTable${type}${severity}0`;
 }
 
 /** Armor types as the compendium's attack tables name them (content, English). */
@@ -69,22 +79,30 @@ function worldTable(key: string): TableDoc | undefined {
 
 /**
  * The critical tables the world provides in place of the built-in ones (CR-CRT-01, CR-CRT-02):
- * every world RollTable flagged `critical.crit.<type>`, read by the core's parser. A table the
- * parser refuses as a whole is left out (the built-in one plays) and logged; broken rows are left
- * out by the parser itself.
+ * every world RollTable flagged `critical.crit.<type>` (all five severities, the shape of earlier
+ * releases) replaces that type's table; then every one flagged `critical.crit.<type>.<severity>`
+ * (the compendium's shape) replaces that severity's entries of the type's table, the world's or
+ * the built-in one. Tables are read by the core's parser; one it refuses as a whole is left out
+ * (the built-in one plays) and logged; broken rows are left out by the parser itself.
  */
 export function worldCriticalTables(): Partial<Record<CritType, CriticalTable>> {
   const out: Partial<Record<CritType, CriticalTable>> = {};
+  const parts: CriticalTable[] = [];
   for (const doc of worldTableDocs()) {
     const key = doc.getFlag?.("fray", "tableKey");
     if (typeof key !== "string" || !key.startsWith("critical.crit.") || typeof doc.toObject !== "function") continue;
     try {
       const { table, problems } = parseCriticalTable(doc.toObject());
       if (problems.length) console.warn(`Fray | ${key}: ${problems.length} row(s) left out`, problems);
-      out[table.type] = table;
+      if (table.severity) parts.push(table);
+      else out[table.type] = table;
     } catch (err) {
       console.warn(`Fray | ${key} is not a critical table`, err);
     }
+  }
+  for (const part of parts) {
+    const base = out[part.type] ?? DEFAULT_TABLES.crit[part.type];
+    if (base) out[part.type] = withCriticalSeverity(base, part);
   }
   return out;
 }
@@ -129,9 +147,11 @@ export function worldTables(): Partial<CriticalTableSet> | undefined {
 }
 
 /**
- * Where a table result came from, for a content link on the card: the world's RollTable of that
- * key, else the compendium's built-in attack table (`critical.attack.<weaponClass>.<armorType>`
- * of a class and armor type the core knows) or critical table; `undefined` for any other key.
+ * Where a table result came from, for a content link on the card (CR-ATK-03, CR-CRT-01): the
+ * world's RollTable of that key, else the compendium's built-in table of it: an attack table
+ * `critical.attack.<weaponClass>.<armorType>` of a class and armor type the core knows, or a
+ * critical table `critical.crit.<type>.<severity>` (for which a world table of the whole type,
+ * `critical.crit.<type>`, comes before the compendium); `undefined` for any other key.
  */
 export function tableLink(key: string): { uuid: string; name: string } | undefined {
   const own = worldTable(key);
@@ -142,9 +162,12 @@ export function tableLink(key: string): { uuid: string; name: string } | undefin
     if (!table?.armorTypes.includes(atk[2]!)) return undefined;
     return { uuid: `Compendium.${ATTACK_TABLE_PACK}.RollTable.${attackTableId(atk[1]!, atk[2]!)}`, name: attackTableName(table, atk[2]!) };
   }
-  const m = /^critical\.crit\.([FIKPSU])$/.exec(key);
+  const m = /^critical\.crit\.([FIKPSU])\.([A-E])$/.exec(key);
   if (!m) return undefined;
-  const source = CRITICAL_TABLE_SOURCES[m[1] as CritType] as { _id?: string; name?: string } | undefined;
-  if (!source?._id) return undefined;
-  return { uuid: `Compendium.${CRITICAL_TABLE_PACK}.RollTable.${source._id}`, name: source.name ?? key };
+  const whole = worldTable(`critical.crit.${m[1]}`);
+  if (whole?.uuid) return { uuid: whole.uuid, name: whole.name ?? key };
+  const type = m[1] as CritType;
+  const severity = m[2] as Severity;
+  const name = DEFAULT_TABLES.crit[type]?.name ?? key;
+  return { uuid: `Compendium.${CRITICAL_TABLE_PACK}.RollTable.${criticalTableId(type, severity)}`, name: `${name} ${severity}` };
 }
