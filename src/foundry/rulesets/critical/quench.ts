@@ -5,7 +5,8 @@
  * RollTable flagged `critical.crit.P` replacing the built-in Puncture table on the card and in what
  * is applied (docs/foundry-assumptions.md C1, C2); then the compendium's Sword vs. No Armor attack
  * table copied into the world with one cell changed, replacing the built-in one on the card and
- * in what is applied (C3). An attacker with a huge OB against a defender
+ * in what is applied (C3); and a draw from a compendium critical table of one severity, which
+ * never gives its UM66 result (C4). An attacker with a huge OB against a defender
  * without DB always lands an E critical, whatever the dice.
  */
 import { CRITICAL_TABLE_SOURCES } from "../../../rules/critical/index.js";
@@ -93,6 +94,7 @@ export function registerCriticalQuench(quench: Quench): void {
           assert.equal(defender.system.effects.length, before.effects.length);
         });
 
+        // The whole-type key of earlier releases (critical.crit.P): still read.
         it("C1, C2, CR-CRT-01: a world RollTable flagged critical.crit.P replaces the built-in Puncture table (card text, applied stun)", async () => {
           const source = structuredClone(CRITICAL_TABLE_SOURCES.P) as Raw & { results: Raw[] };
           for (const r of source.results) {
@@ -150,6 +152,27 @@ export function registerCriticalQuench(quench: Quench): void {
           assert.equal(defender.system.hits.value, hits - 5, "the GM's replay reads the world table");
           await undoHere(message, 0);
           assert.equal(defender.system.hits.value, hits);
+        });
+
+        it("C4, CR-CRT-02, CR-CRT-03: the compendium's Slash C table loads with its UM66 result at 0-0, and drawing it gives one result of 1-100, never UM66", async () => {
+          const link = tableLink("critical.crit.S.C");
+          const table = (await foundry.utils.fromUuid(link!.uuid as never)) as unknown as {
+            results: Iterable<{ range: [number, number]; getFlag(scope: string, key: string): unknown }>;
+            roll(): Promise<{
+              roll: { total: number };
+              results: { range: [number, number]; getFlag(scope: string, key: string): unknown }[];
+            }>;
+          } | null;
+          assert.ok(table, "C4: the compendium critical table loads by the card's link");
+          const um = [...table!.results].filter((r) => r.getFlag("fray", "um66") === true);
+          assert.equal(um.length, 1, "one UM66 result");
+          assert.equal(um[0]!.range.join("-"), "0-0", "C4: the UM66 result keeps its range outside the d100");
+          for (let i = 0; i < 20; i++) {
+            const { roll, results } = await table!.roll();
+            assert.equal(results.length, 1, `one result for ${roll.total}`);
+            assert.ok(results[0]!.range[0] >= 1 && results[0]!.range[1] <= 100, `a row of 1-100 for ${roll.total}`);
+            assert.ok(results[0]!.getFlag("fray", "um66") !== true, "never UM66");
+          }
         });
       });
     },
