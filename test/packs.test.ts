@@ -27,11 +27,15 @@ import {
   CRIT_TYPES,
   DEFAULT_TABLES,
   SEVERITIES,
+  attackColumnBands,
   checkCriticalTable,
   criticalCombatantFromActor,
   parseArmor as parseCriticalArmor,
+  parseAttackColumn,
   parseCriticalTable,
   parseWeapon as parseCriticalWeapon,
+  withCriticalSeverity,
+  type CriticalEntry,
   type CriticalItemSource,
 } from "../src/rules/critical/index.js";
 
@@ -712,20 +716,35 @@ describe("Critical packs", () => {
     for (const a of parsed) expect(a.maneuverPenalty, a.name).toBeLessThanOrEqual(0);
   });
 
-  it("CR-CRT-01, CR-CRT-02, CR-CRT-03: the six critical tables read back from the compiled pack as the tables the core uses", () => {
+  it("CR-CRT-01, CR-CRT-02, CR-CRT-03: the 30 critical tables (type and severity) read back from the compiled pack as the tables the core uses", () => {
     const entries = entriesOf(CRITICAL.tables);
     const docs = docsOf(CRITICAL.tables);
-    expect(docs.map((d) => (d.flags as { fray: { tableKey: string } }).fray.tableKey).sort()).toEqual(
-      CRIT_TYPES.map((t) => `critical.crit.${t}`),
-    );
+    const keyOf = (d: PackDoc) => (d.flags as { fray: { tableKey: string } }).fray.tableKey;
+    expect(docs.map(keyOf).sort()).toEqual(CRIT_TYPES.flatMap((t) => SEVERITIES.map((s) => `critical.crit.${t}.${s}`)));
+    for (const type of CRIT_TYPES) {
+      let merged = { ...DEFAULT_TABLES.crit[type]!, entries: [] as CriticalEntry[] };
+      for (const doc of docs.filter((d) => keyOf(d).startsWith(`critical.crit.${type}.`))) {
+        expect(doc.formula, doc.name).toBe("1d100");
+        const results = embedded(entries, "tables", "results", doc);
+        expect(results.length, doc.name).toBe(9);
+        const { table, problems } = parseCriticalTable({ ...doc, results });
+        expect(problems, doc.name).toEqual([]);
+        merged = withCriticalSeverity(merged, table);
+      }
+      expect(checkCriticalTable(merged), type).toEqual([]);
+      const byId = (e: CriticalEntry[]) => [...e].sort((a, b) => a.id.localeCompare(b.id));
+      expect(byId(merged.entries), type).toEqual(byId(DEFAULT_TABLES.crit[type]!.entries));
+    }
+  });
+
+  it("CR-ATK-02, CR-ATK-03: the 48 attack tables (weapon class and armor type) read back from the compiled pack as the core's columns", () => {
+    const entries = entriesOf("critical-attack-tables");
+    const docs = docsOf("critical-attack-tables");
+    expect(docs.length).toBe(Object.keys(DEFAULT_TABLES.attack).length * ARMOR_TYPES.length);
     for (const doc of docs) {
-      expect(doc.formula, doc.name).toBe("1d100");
-      const results = embedded(entries, "tables", "results", doc);
-      expect(results.length, doc.name).toBe(SEVERITIES.length * 9);
-      const { table, problems } = parseCriticalTable({ ...doc, results });
+      const { column, problems } = parseAttackColumn({ ...doc, results: embedded(entries, "tables", "results", doc) });
       expect(problems, doc.name).toEqual([]);
-      expect(checkCriticalTable(table), doc.name).toEqual([]);
-      expect(table, doc.name).toEqual(DEFAULT_TABLES.crit[table.type]);
+      expect(column.bands, doc.name).toEqual(attackColumnBands(DEFAULT_TABLES.attack[column.weaponClass]!, column.armorType));
     }
   });
 

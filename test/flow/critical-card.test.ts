@@ -290,7 +290,7 @@ describe("the duel of examples/critical-duel.yaml, card by card", () => {
     await flow.runCardAction(cut, 0, "rollDamage");
     expect(cut.system.targets[0]!.damage).toMatchObject({ critical: { unmodified: 4, bonus: 3, value: 7, severity: "E", type: "P" } });
     expect(cut.content).toContain("A deep stab between the ribs.");
-    expect(cut.content).toContain('data-uuid="Compendium.fray.critical-tables.RollTable.fRc3CritTableP00"');
+    expect(cut.content).toContain('data-uuid="Compendium.fray.critical-tables.RollTable.fRc3CritTablePE0"');
     await flow.runCardAction(cut, 0, "applyDamage");
     expect(vitalsOf(guard.actor).hits.value).toBe(expected[2]!.vitals.hp.value);
     expect(vitalsOf(guard.actor).stun).toBe(expected[2]!.vitals.stun);
@@ -550,9 +550,7 @@ describe("fumbles", () => {
 
 describe("the world's tables", () => {
   it("CR-CRT-01, CR-CRT-02, CR-ATK-03: a world RollTable flagged critical.crit.P replaces the built-in Puncture table on the card and in what is applied", async () => {
-    const source = JSON.parse(
-      readFileSync(join(ROOT, "packs", "_source", "critical-tables", "Puncture_Criticals_fRc3CritTableP00.json"), "utf8"),
-    ) as Dict & {
+    const source = JSON.parse(readFileSync(join(ROOT, "src", "rules", "critical", "tables", "critical-puncture.json"), "utf8")) as Dict & {
       results: Dict[];
     };
     const row = source.results.find(
@@ -582,5 +580,57 @@ describe("the world's tables", () => {
     expect(message.content).toContain('data-uuid="RollTable.houseP"');
     await api().flow.runCardAction(message, 0, "applyDamage");
     expect(vitalsOf(guard.actor)).toMatchObject({ hits: { value: 40 - 23 }, stun: 5, effects: [] });
+  });
+});
+
+describe("the world's attack tables", () => {
+  it("CR-ATK-02, CR-ATK-03: the card links the compendium's attack table read; a world RollTable flagged critical.attack.sword.ballistic replaces it on the card, in the GM's replay and in what is applied", async () => {
+    (stub.game as unknown as Dict).tables = [];
+    const before = duel();
+    diceQueue.push(98, 37);
+    const plain = (await api().rollAttack({
+      actor: before.kara.actor,
+      weaponId: SWORD,
+      token: before.kara.token,
+      target: before.guard.token,
+      skipDialog: true,
+    }))!.message;
+    expect(plain.system.targets[0]!.result).toMatchObject({ detail: { total: 185, armorType: "ballistic", code: { code: "23EP" } } });
+    expect(plain.content).toContain('data-uuid="Compendium.fray.critical-attack-tables.RollTable.fRc4Aswobal00000"');
+    expect(plain.content).toContain("Sword vs. Ballistic Armor");
+
+    const dir = join(ROOT, "packs", "_source", "critical-attack-tables");
+    const source = JSON.parse(readFileSync(join(dir, "Sword_vs__Ballistic_Armor_fRc4Aswobal00000.json"), "utf8")) as Dict & {
+      flags: { fray: Dict };
+      results: Dict[];
+    };
+    // The GM edits the top band's cell: 151 and above is now 7 hits and no critical.
+    source.results.at(-1)!.name = "7";
+    const world = {
+      uuid: "RollTable.houseSword",
+      name: "House Sword vs. Ballistic",
+      getFlag: (scope: string, key: string) => (scope === "fray" ? source.flags.fray[key] : undefined),
+      toObject: () => structuredClone(source),
+    };
+    (stub.game as unknown as Dict).tables = [world];
+    const { kara, guard } = duel();
+    diceQueue.push(98, 37);
+    const { message } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: SWORD,
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    const t = message.system.targets[0]!;
+    expect(t.result).toMatchObject({ hits: 7, detail: { total: 185, code: { code: "7", hits: 7 } } });
+    expect(t.result.lookups![0]).toMatchObject({ table: "critical.attack.sword", column: "ballistic", range: [151, null], result: "7" });
+    expect(message.content).toContain('data-uuid="RollTable.houseSword"');
+    expect(message.content).toContain(lookup(en, "FRAY.Critical.Card.TakeHits"));
+    expect(message.content).not.toContain("23EP");
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    expect(vitalsOf(guard.actor)).toMatchObject({ hits: { value: 40 - 7 }, stun: 0, effects: [] });
+    (stub.game as unknown as Dict).tables = [];
   });
 });

@@ -15,7 +15,7 @@ import {
 import type { CriticalOptions } from "./options.js";
 import { offensiveBonus, parriedOb, parryBlocked, parryLine, parryPool } from "./parry.js";
 import { OPEN_ENDED_D100_RUNS } from "./open-ended.js";
-import { lookupAttack, type AttackCode, type AttackTable } from "./tables.js";
+import { attackColumnBands, lookupAttack, type AttackCode, type AttackTable } from "./tables.js";
 import { tableSet, type CriticalTableSet } from "./tables/index.js";
 
 /** The open-ended d100 of attacks and maneuvers: 96-100 roll again and add, repeatedly (CR-ATK-01). */
@@ -287,12 +287,13 @@ export function odds(plan: AttackPlan, input: CriticalAttackInput, options: Crit
   const offset = sumModifiers(plan.modifiers) - plan.difficulty.total;
   const fumbleTop = options.fumbles ? fumbleRange(weapon, table) : 0;
   const outcomes: Record<string, number> = { fumble: 0, miss: 0, hitsOnly: 0, A: 0, B: 0, C: 0, D: 0, E: 0 };
-  const rows = table.rows;
+  const column = table.armorTypes.includes(armorType);
+  // The column as bands: the table's rows, or the column a world table replaced (CR-ATK-03).
+  const rows = column ? attackColumnBands(table, armorType) : [];
   // Totals ascend and so do the rows: a row index that only moves forward finds each total's
   // row without a search; anything unusual (a gap, an overlap, a missing column) goes through
   // lookupAttack, which finds the same row or throws its error.
   let at = 0;
-  const column = table.armorTypes.includes(armorType);
   const runs = runsOf(plan.dice);
   for (let r = 0; r < runs.length; r += 3) {
     const from = runs[r]!;
@@ -306,7 +307,7 @@ export function odds(plan: AttackPlan, input: CriticalAttackInput, options: Crit
       const total = v + offset;
       while (at < rows.length && rows[at]!.range[1] !== null && total > rows[at]!.range[1]!) at++;
       const row = rows[at];
-      const found = column && row && (row.range[0] === null || total >= row.range[0]) ? row.results[armorType] : undefined;
+      const found = row && (row.range[0] === null || total >= row.range[0]) ? row.code : undefined;
       const code = found ?? lookupAttack(table, armorType, total).code;
       const key = code.severity ?? (code.hits > 0 ? "hitsOnly" : "miss");
       outcomes[key]! += p;

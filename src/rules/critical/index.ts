@@ -67,13 +67,19 @@ export {
   EFFECT_TYPES,
   checkAttackTable,
   checkCriticalTable,
+  attackColumnBands,
   isCritType,
   lookupAttack,
   lookupCritical,
   parseAttackCode,
+  parseAttackColumn,
   parseAttackTable,
   parseCriticalTable,
+  withAttackColumn,
+  withCriticalSeverity,
+  type AttackBand,
   type AttackCode,
+  type AttackColumn,
   type AttackRow,
   type AttackTable,
   type CriticalEffect,
@@ -137,7 +143,9 @@ export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> = {
  * ruleset whose `input` lays `tables` over the built-in attack and critical tables, so every
  * attack planned, resolved and rolled from a request reads them. Tables are world data, not a
  * choice of one attack, so they are not a situation field: a host reads the world's tables once
- * (the critical RollTables found by `flags.fray.tableKey`, attack tables of the same shape)
+ * (the RollTables found by `flags.fray.tableKey`: attack table columns read with
+ * {@link parseAttackColumn} and laid in with {@link withAttackColumn}, critical tables with
+ * {@link parseCriticalTable} and {@link withCriticalSeverity})
  * and registers this ruleset in place of {@link critical}.
  * @param tables attack tables by weapon class and critical tables by type; absent ones stay built in.
  */

@@ -31,6 +31,13 @@ export interface AttackRow {
   results: Record<string, AttackCode>;
 }
 
+/** One band of totals of a single armor type's column and its entry (CR-ATK-02). */
+export interface AttackBand {
+  /** Lowest and highest total of the band; `null` for an open end. */
+  range: [number | null, number | null];
+  code: AttackCode;
+}
+
 /** A weapon class's attack table (CR-ATK-02, CR-ATK-03): totals by row, armor types by column. */
 export interface AttackTable {
   /** `critical.attack.<weaponClass>`. */
@@ -43,6 +50,11 @@ export interface AttackTable {
   fumble: number;
   armorTypes: string[];
   rows: AttackRow[];
+  /**
+   * Columns replaced by a table of their own (a world RollTable of one weapon class and armor
+   * type, {@link parseAttackColumn}): read instead of `rows` for that armor type.
+   */
+  columns?: Partial<Record<string, AttackBand[]>>;
 }
 
 /** A critical effect as data (CR-CRT-02); the core applies each one. */
@@ -79,9 +91,11 @@ export interface CriticalEntry {
 
 /** A critical table of one type with severities A-E and the UM66 rows (CR-CRT-01, CR-CRT-02). */
 export interface CriticalTable {
-  /** `critical.crit.<type>`. */
+  /** `critical.crit.<type>`, or `critical.crit.<type>.<severity>` for a table of one severity. */
   key: string;
   type: CritType;
+  /** Set for a table of one severity: every entry is of that severity. */
+  severity?: Severity;
   name: string;
   entries: CriticalEntry[];
 }
@@ -216,8 +230,114 @@ export function checkAttackTable(table: AttackTable): TableProblem[] {
   return problems;
 }
 
+/** An attack table column read from a RollTable: one weapon class against one armor type. */
+export interface AttackColumn {
+  /** `critical.attack.<weaponClass>.<armorType>`. */
+  key: string;
+  weaponClass: string;
+  armorType: string;
+  name: string;
+  /** Ascending; the lowest band open below, the highest open above. */
+  bands: AttackBand[];
+}
+
+const ATTACK_COLUMN_KEY = /^critical\.attack\.([a-z][a-z0-9-]*)\.([a-z][a-z0-9-]*)$/;
+
 /**
- * Looks a total up on an attack table in the column of an armor type (CR-ATK-02).
+ * Reads one column of an attack table from a RollTable source (the `critical-attack-tables`
+ * compendium's JSON, a world table's `toObject()`) (CR-ATK-02, CR-ATK-03): `flags.fray.tableKey`
+ * `critical.attack.<weaponClass>.<armorType>`, and per result a band of totals in `range` and the
+ * entry (`20AS`, `12`, `-`) as its `name`. The lowest band reads every total below it and the
+ * highest every total above it (RULES.md). Results of a broken shape are left out and reported,
+ * as are gaps and overlaps between the bands.
+ * @throws FrayError `FRAY.Error.Field` naming `flags.fray.tableKey` when the document is not an
+ *   attack table column, or `results` when it has no usable band.
+ */
+export function parseAttackColumn(raw: unknown): { column: AttackColumn; problems: TableProblem[] } {
+  const notTable = () =>
+    new FrayError(
+      "FRAY.Error.Field",
+      { field: "flags.fray.tableKey", expected: "critical.attack.<weaponClass>.<armorType>" },
+      "Not an attack table",
+    );
+  if (!isRecord(raw) || !isRecord(raw.flags) || !isRecord(raw.flags.fray)) throw notTable();
+  const key = raw.flags.fray.tableKey;
+  const m = typeof key === "string" ? ATTACK_COLUMN_KEY.exec(key) : null;
+  if (!m || !Array.isArray(raw.results)) throw notTable();
+  const problems: TableProblem[] = [];
+  const bands: AttackBand[] = [];
+  raw.results.forEach((r: unknown, i) => {
+    const entry = isRecord(r) && typeof r._id === "string" ? r._id : `results[${i}]`;
+    const report = (field: string, problem: string, data?: Record<string, string | number>) =>
+      problems.push({ table: key as string, entry, field, problem, data });
+    if (!isRecord(r)) return report("-", "FRAY.Critical.Problem.RowShape");
+    const range = r.range;
+    if (!Array.isArray(range) || range.length !== 2 || !range.every((v) => Number.isInteger(v)) || range[0] > range[1])
+      return report("range", "FRAY.Critical.Problem.Range", { range: JSON.stringify(range) });
+    const text = typeof r.name === "string" ? r.name : "";
+    try {
+      bands.push({ range: [range[0] as number, range[1] as number], code: parseAttackCode(text) });
+    } catch {
+      report("name", "FRAY.Critical.Problem.Code", { code: text });
+    }
+  });
+  if (!bands.length)
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: `${key as string}.results`, expected: "bands of totals" },
+      `${key as string} has no bands`,
+    );
+  bands.sort((a, b) => a.range[0]! - b.range[0]!);
+  for (let i = 1; i < bands.length; i++) {
+    const prev = bands[i - 1]!.range[1]!;
+    const lo = bands[i]!.range[0]!;
+    const entry = rangeText(bands[i]!.range);
+    if (lo <= prev)
+      problems.push({ table: key as string, entry, field: "range", problem: "FRAY.Critical.Problem.Overlap", data: { after: prev } });
+    else if (lo > prev + 1)
+      problems.push({
+        table: key as string,
+        entry,
+        field: "range",
+        problem: "FRAY.Critical.Problem.Gap",
+        data: { from: prev + 1, to: lo - 1 },
+      });
+  }
+  bands[0]!.range[0] = null;
+  bands.at(-1)!.range[1] = null;
+  return {
+    column: {
+      key: key as string,
+      weaponClass: m[1]!,
+      armorType: m[2]!,
+      name: typeof raw.name === "string" ? raw.name : (key as string),
+      bands,
+    },
+    problems,
+  };
+}
+
+/**
+ * One armor type's column of an attack table as bands (CR-ATK-02): the table's own column when
+ * it was replaced, else its rows read in that column.
+ */
+export function attackColumnBands(table: AttackTable, armorType: string): AttackBand[] {
+  const own = table.columns?.[armorType];
+  if (own) return own;
+  return table.rows.flatMap((r) => {
+    const code = r.results[armorType];
+    return code ? [{ range: [...r.range] as [number | null, number | null], code }] : [];
+  });
+}
+
+/** An attack table with one armor type's column replaced by a column of its own (CR-ATK-03). */
+export function withAttackColumn(table: AttackTable, column: AttackColumn): AttackTable {
+  return { ...table, columns: { ...table.columns, [column.armorType]: column.bands } };
+}
+
+/**
+ * Looks a total up on an attack table in the column of an armor type (CR-ATK-02), a replaced
+ * column ({@link withAttackColumn}) read in place of the rows.
  * @throws FrayError `FRAY.Error.TableColumn` when the table has no such column,
  *   `FRAY.Error.TableGap` when no row holds the total (a broken table).
  */
@@ -225,9 +345,10 @@ export function lookupAttack(table: AttackTable, armorType: string, total: numbe
   if (!table.armorTypes.includes(armorType)) {
     throw new FrayError("FRAY.Error.TableColumn", { table: table.key, column: armorType }, `${table.key} has no column "${armorType}"`);
   }
-  const row = table.rows.find((r) => (r.range[0] === null || total >= r.range[0]) && (r.range[1] === null || total <= r.range[1]));
-  const code = row?.results[armorType];
-  if (!row || !code) {
+  const holds = (range: [number | null, number | null]) =>
+    (range[0] === null || total >= range[0]) && (range[1] === null || total <= range[1]);
+  const band = attackColumnBands(table, armorType).find((b) => holds(b.range));
+  if (!band) {
     throw new FrayError(
       "FRAY.Error.TableGap",
       { table: table.key, column: armorType, value: total },
@@ -235,8 +356,8 @@ export function lookupAttack(table: AttackTable, armorType: string, total: numbe
     );
   }
   return {
-    code,
-    lookup: { rule: "CR-ATK-02", table: table.key, column: armorType, value: total, range: [...row.range], result: code.code },
+    code: band.code,
+    lookup: { rule: "CR-ATK-02", table: table.key, column: armorType, value: total, range: [...band.range], result: band.code.code },
   };
 }
 
@@ -282,20 +403,27 @@ function parseEffect(raw: unknown): CriticalEffect | string {
 
 /**
  * Reads a critical table from a RollTable source (a compendium JSON source, a world table's
- * `toObject()`): `flags.fray.tableKey` `critical.crit.<type>`, and per result `range`,
- * `description` (the wound text), `flags.fray.severity`, `flags.fray.um66`,
- * `flags.fray.location` and `flags.fray.effects`. Results of a broken or old shape are left out
+ * `toObject()`): `flags.fray.tableKey` `critical.crit.<type>` (all severities) or
+ * `critical.crit.<type>.<severity>` (one severity, the compendium's shape), and per result
+ * `range`, `description` (the wound text), `flags.fray.severity` (the table's own when absent),
+ * `flags.fray.um66`, `flags.fray.location` and `flags.fray.effects`. The UM66 row's range is
+ * 66-66 or lies outside 1-100 so that a draw never picks it (CR-CRT-03); it reads as 66-66. Results of a broken or old shape are left out
  * and reported as problems; {@link checkCriticalTable} reports gaps and overlaps.
  * @throws FrayError `FRAY.Error.Field` when the document is not a critical table at all.
  */
 export function parseCriticalTable(raw: unknown): { table: CriticalTable; problems: TableProblem[] } {
   const notTable = () =>
-    new FrayError("FRAY.Error.Field", { field: "flags.fray.tableKey", expected: "critical.crit.<F|I|K|P|S|U>" }, "Not a critical table");
+    new FrayError(
+      "FRAY.Error.Field",
+      { field: "flags.fray.tableKey", expected: "critical.crit.<F|I|K|P|S|U>[.<A-E>]" },
+      "Not a critical table",
+    );
   if (!isRecord(raw) || !isRecord(raw.flags) || !isRecord(raw.flags.fray)) throw notTable();
   const key = raw.flags.fray.tableKey;
-  const m = typeof key === "string" ? /^critical\.crit\.([FIKPSU])$/.exec(key) : null;
+  const m = typeof key === "string" ? /^critical\.crit\.([FIKPSU])(?:\.([A-E]))?$/.exec(key) : null;
   if (!m || !Array.isArray(raw.results)) throw notTable();
   const type = m[1] as CritType;
+  const tableSeverity = m[2] as Severity | undefined;
   const problems: TableProblem[] = [];
   const entries: CriticalEntry[] = [];
   raw.results.forEach((r: unknown, i) => {
@@ -305,19 +433,19 @@ export function parseCriticalTable(raw: unknown): { table: CriticalTable; proble
     if (!isRecord(r)) return report("-", "FRAY.Critical.Problem.RowShape");
     const fray = isRecord(r.flags) && isRecord(r.flags.fray) ? r.flags.fray : undefined;
     if (!fray) return report("flags.fray", "FRAY.Critical.Problem.NoFlags");
+    const um66 = fray.um66 === true;
     const range = r.range;
-    if (
-      !Array.isArray(range) ||
-      range.length !== 2 ||
-      !range.every((v) => Number.isInteger(v)) ||
-      range[0] > range[1] ||
-      range[0] < 1 ||
-      range[1] > 100
-    ) {
+    if (!Array.isArray(range) || range.length !== 2 || !range.every((v) => Number.isInteger(v)) || range[0] > range[1]) {
       return report("range", "FRAY.Critical.Problem.Range", { range: JSON.stringify(range) });
     }
-    if (!SEVERITIES.includes(fray.severity as Severity))
-      return report("flags.fray.severity", "FRAY.Critical.Problem.Severity", { value: String(fray.severity) });
+    // The UM66 row is 66-66 or lies outside the d100 (where a draw never picks it); the others lie within.
+    const inside = range[0] >= 1 && range[1] <= 100;
+    if (um66 && inside && (range[0] !== 66 || range[1] !== 66))
+      return report("range", "FRAY.Critical.Problem.Um66Range", { range: JSON.stringify(range) });
+    if (!um66 && !inside) return report("range", "FRAY.Critical.Problem.Range", { range: JSON.stringify(range) });
+    const severity = fray.severity ?? tableSeverity;
+    if (!SEVERITIES.includes(severity as Severity) || (tableSeverity && severity !== tableSeverity))
+      return report("flags.fray.severity", "FRAY.Critical.Problem.Severity", { value: String(severity) });
     const location = fray.location === undefined ? "general" : fray.location;
     if (!LOCATIONS.includes(location as Location))
       return report("flags.fray.location", "FRAY.Critical.Problem.EffectLocation", { value: String(location) });
@@ -328,21 +456,37 @@ export function parseCriticalTable(raw: unknown): { table: CriticalTable; proble
       if (typeof parsed === "string") return report(`flags.fray.effects[${j}]`, parsed, { value: JSON.stringify(e) });
       effects.push(parsed);
     }
-    const um66 = fray.um66 === true;
-    if (um66 && (range[0] !== 66 || range[1] !== 66))
-      return report("range", "FRAY.Critical.Problem.Um66Range", { range: JSON.stringify(range) });
     entries.push({
       id: entry,
       name: typeof r.name === "string" ? r.name : entry,
-      severity: fray.severity as Severity,
-      range: [range[0] as number, range[1] as number],
+      severity: severity as Severity,
+      range: um66 ? [66, 66] : [range[0] as number, range[1] as number],
       um66,
       text: typeof r.description === "string" ? r.description : typeof r.text === "string" ? r.text : "",
       location: location as Location,
       effects,
     });
   });
-  return { table: { key: key as string, type, name: typeof raw.name === "string" ? raw.name : (key as string), entries }, problems };
+  const name = typeof raw.name === "string" ? raw.name : (key as string);
+  return { table: { key: key as string, type, ...(tableSeverity ? { severity: tableSeverity } : {}), name, entries }, problems };
+}
+
+/**
+ * A critical table with one severity's entries replaced by a table of that severity
+ * (`critical.crit.<type>.<severity>`, CR-CRT-01, CR-CRT-02); the key and name stay the type's.
+ * @throws FrayError `FRAY.Error.Field` naming `flags.fray.tableKey` when the part is not a table
+ *   of one severity of the same type.
+ */
+export function withCriticalSeverity(table: CriticalTable, part: CriticalTable): CriticalTable {
+  const sev = part.severity;
+  if (!sev || part.type !== table.type) {
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "flags.fray.tableKey", expected: `critical.crit.${table.type}.<A-E>` },
+      `${part.key} is not a severity of ${table.key}`,
+    );
+  }
+  return { ...table, entries: [...table.entries.filter((e) => e.severity !== sev), ...part.entries] };
 }
 
 /**

@@ -215,6 +215,11 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer): Prom
       { selector: ".fray-ruleset-section.attack-table", text: "23EP" },
       { selector: ".fray-ruleset-section.attack-table", text: "Open-ended roll: 98 + 37 = 135" },
       { selector: ".fray-ruleset-section.attack-table", text: "185 is over 150: +3 to the critical roll" },
+      {
+        selector:
+          '.fray-ruleset-section.attack-table a.content-link[data-uuid="Compendium.fray.critical-attack-tables.RollTable.fRc4Aswobal00000"]',
+        count: 1,
+      },
       { selector: ".fray-result", text: "23 HITS, CRITICAL E PUNCTURE" },
       { selector: 'button[data-action="fray-rollDamage"]', text: "Roll the critical" },
       { selector: ".fray-damage", count: 0 },
@@ -222,7 +227,7 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer): Prom
     card("critical", [rolled], names, i18n, [
       { selector: ".fray-ruleset-section.critical h4", text: "Critical E Puncture" },
       {
-        selector: '.fray-ruleset-section.critical a.content-link[data-uuid="Compendium.fray.critical-tables.RollTable.fRc3CritTableP00"]',
+        selector: '.fray-ruleset-section.critical a.content-link[data-uuid="Compendium.fray.critical-tables.RollTable.fRc3CritTablePE0"]',
         count: 1,
       },
       { selector: ".fray-ruleset-section.critical .fray-section-text", text: "A deep stab between the ribs." },

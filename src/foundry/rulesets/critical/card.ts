@@ -88,7 +88,8 @@ function attackSection(t: TargetState, i18n: Localizer): CardSection | undefined
       value: `+${d.critBonus}`,
       rule: "CR-ATK-04",
     });
-  const link = tableLink(d.table);
+  // The attack table of the weapon class against the defender's armor type (CR-ATK-03).
+  const link = tableLink(`${d.table}.${d.armorType}`);
   return {
     title: i18n.format("FRAY.Critical.Card.AttackTable", { table }),
     rule: "CR-ATK-03",
@@ -122,7 +123,8 @@ function criticalSection(t: TargetState, i18n: Localizer): CardSection | undefin
       lines.push(line(i18n, s.label, s.data, "", s.rule));
     }
   }
-  const link = tableLink(c.table);
+  // The table of the critical's type and severity (CR-CRT-01), the world's or the compendium's.
+  const link = tableLink(`${c.table}.${c.severity}`);
   return {
     title: i18n.format("FRAY.Critical.Card.Critical", { severity: c.severity, type }),
     rule: "CR-CRT-01",

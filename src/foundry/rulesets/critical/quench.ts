@@ -3,10 +3,14 @@
  * the same flow the bundle tests play in the stand-in, on throwaway actors: an attack read on the
  * sword table, the critical rolled, applied (hits, stun, wounds) and undone; then a world
  * RollTable flagged `critical.crit.P` replacing the built-in Puncture table on the card and in what
- * is applied (docs/foundry-assumptions.md C1, C2). An attacker with a huge OB against a defender
+ * is applied (docs/foundry-assumptions.md C1, C2); then the compendium's Sword vs. No Armor attack
+ * table copied into the world with one cell changed, replacing the built-in one on the card and
+ * in what is applied (C3); and a draw from a compendium critical table of one severity, which
+ * never gives its UM66 result (C4). An attacker with a huge OB against a defender
  * without DB always lands an E critical, whatever the dice.
  */
 import { CRITICAL_TABLE_SOURCES } from "../../../rules/critical/index.js";
+import { tableLink } from "./tables.js";
 import { rollAttack } from "../../attack.js";
 import { applyHere, rollDamageFor, undoHere } from "../../chat/actions.js";
 import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
@@ -90,6 +94,7 @@ export function registerCriticalQuench(quench: Quench): void {
           assert.equal(defender.system.effects.length, before.effects.length);
         });
 
+        // The whole-type key of earlier releases (critical.crit.P): still read.
         it("C1, C2, CR-CRT-01: a world RollTable flagged critical.crit.P replaces the built-in Puncture table (card text, applied stun)", async () => {
           const source = structuredClone(CRITICAL_TABLE_SOURCES.P) as Raw & { results: Raw[] };
           for (const r of source.results) {
@@ -117,6 +122,57 @@ export function registerCriticalQuench(quench: Quench): void {
           assert.equal(defender.system.stun, stun + 2);
           await undoHere(message, 0);
           assert.equal(defender.system.stun, stun);
+        });
+
+        it("C3, CR-ATK-02, CR-ATK-03: a world copy of the compendium's Sword vs. No Armor table with its top cell changed replaces it (card code and link, applied hits)", async () => {
+          const link = tableLink("critical.attack.sword.none");
+          assert.ok(link, "the built-in attack table has a compendium link");
+          const pack = (await foundry.utils.fromUuid(link!.uuid as never)) as unknown as { toObject(): Raw & { results: Raw[] } } | null;
+          assert.ok(pack, "C3: the compendium attack table loads by the card's link");
+          const source = pack!.toObject();
+          const top = source.results.reduce((a, b) => ((a.range as number[])[0]! > (b.range as number[])[0]! ? a : b));
+          assert.equal(top.name, "27EP", "C3: the result's name holds the cell");
+          top.name = "5";
+          for (const r of source.results) delete r._id;
+          delete source._id;
+          const table = (await RollTable.implementation.create({ ...source, name: "Quench Sword vs. No Armor" } as never)) as unknown as {
+            uuid: string;
+            delete(): Promise<unknown>;
+          };
+          made.push(table);
+          const message = await attack();
+          const t = attackSystem(message).targets[0]!;
+          assert.equal((t.result as unknown as { detail: { code: { code: string } } }).detail.code.code, "5");
+          assert.ok(!t.result.critical, "no critical from the changed cell");
+          const content = (message as unknown as { content: string }).content;
+          assert.ok(content.includes(table.uuid), "the card links the world attack table");
+          const hits = defender.system.hits.value;
+          await rollDamageFor(message, 0);
+          await applyHere(message, 0, game.user?.id ?? "");
+          assert.equal(defender.system.hits.value, hits - 5, "the GM's replay reads the world table");
+          await undoHere(message, 0);
+          assert.equal(defender.system.hits.value, hits);
+        });
+
+        it("C4, CR-CRT-02, CR-CRT-03: the compendium's Slash C table loads with its UM66 result at 0-0, and drawing it gives one result of 1-100, never UM66", async () => {
+          const link = tableLink("critical.crit.S.C");
+          const table = (await foundry.utils.fromUuid(link!.uuid as never)) as unknown as {
+            results: Iterable<{ range: [number, number]; getFlag(scope: string, key: string): unknown }>;
+            roll(): Promise<{
+              roll: { total: number };
+              results: { range: [number, number]; getFlag(scope: string, key: string): unknown }[];
+            }>;
+          } | null;
+          assert.ok(table, "C4: the compendium critical table loads by the card's link");
+          const um = [...table!.results].filter((r) => r.getFlag("fray", "um66") === true);
+          assert.equal(um.length, 1, "one UM66 result");
+          assert.equal(um[0]!.range.join("-"), "0-0", "C4: the UM66 result keeps its range outside the d100");
+          for (let i = 0; i < 20; i++) {
+            const { roll, results } = await table!.roll();
+            assert.equal(results.length, 1, `one result for ${roll.total}`);
+            assert.ok(results[0]!.range[0] >= 1 && results[0]!.range[1] <= 100, `a row of 1-100 for ${roll.total}`);
+            assert.ok(results[0]!.getFlag("fray", "um66") !== true, "never UM66");
+          }
         });
       });
     },

@@ -1,7 +1,9 @@
 /**
- * The tables Critical ships with: the attack tables of the eight weapon classes (read here
- * directly) and the six critical tables (the RollTable sources of the `critical-tables`
- * compendium, the same files the pack is built from). A GM's own tables replace these through
+ * The tables Critical ships with: the attack tables of the eight weapon classes and the six
+ * critical tables (one per type, all five severities, in the RollTable shape
+ * {@link parseCriticalTable} reads). scripts/critical-tables.ts writes the compendiums from these
+ * (`critical-attack-tables`: one RollTable per weapon class and armor type; `critical-tables`:
+ * one per critical type and severity). A GM's own tables replace these through
  * {@link CriticalTableSet} overrides in the attack input.
  */
 import club from "./attack-club.json";
@@ -12,12 +14,12 @@ import rifle from "./attack-rifle.json";
 import shotgun from "./attack-shotgun.json";
 import sword from "./attack-sword.json";
 import unarmed from "./attack-unarmed.json";
-import fire from "../../../../packs/_source/critical-tables/Fire_Criticals_fRc3CritTableF00.json";
-import impact from "../../../../packs/_source/critical-tables/Impact_Criticals_fRc3CritTableI00.json";
-import krush from "../../../../packs/_source/critical-tables/Krush_Criticals_fRc3CritTableK00.json";
-import puncture from "../../../../packs/_source/critical-tables/Puncture_Criticals_fRc3CritTableP00.json";
-import slash from "../../../../packs/_source/critical-tables/Slash_Criticals_fRc3CritTableS00.json";
-import unbalance from "../../../../packs/_source/critical-tables/Unbalance_Criticals_fRc3CritTableU00.json";
+import fire from "./critical-fire.json";
+import impact from "./critical-impact.json";
+import krush from "./critical-krush.json";
+import puncture from "./critical-puncture.json";
+import slash from "./critical-slash.json";
+import unbalance from "./critical-unbalance.json";
 import type { CritType } from "../model.js";
 import { parseAttackTable, parseCriticalTable, type AttackTable, type CriticalTable, type TableProblem } from "../tables.js";
 
