@@ -37,6 +37,7 @@ import { hitboxCases } from "./support/render/hitbox.js";
 import { chatPage, DIALOG_FOOTER, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
 import { criticalCases } from "./support/render/critical.js";
 import { zonesCases } from "./support/render/zones.js";
+import { forecastCases } from "./support/render/forecast.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(ROOT, "test-artifacts", "render");
@@ -92,6 +93,7 @@ beforeAll(async () => {
     ...(await hitboxCases(sheetI18n, i18n)),
     ...(await criticalCases(sheetI18n, i18n)),
     ...(await zonesCases(sheetI18n, i18n)),
+    ...(await forecastCases(i18n)),
   );
   browser = await chromium.launch({
     executablePath: CHROMIUM,
