@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ContentIndex } from "../../src/encounter/content.js";
+import { parseEncounter } from "../../src/encounter/schema.js";
 import { PackContent } from "../../src/encounter/library.js";
 import { forecast } from "../../src/forecast/forecast.js";
 import { FrayError } from "../../src/rules/core/errors.js";
@@ -62,7 +63,7 @@ function combat(): CombatSnapshot {
 describe("forecast input from a combat", () => {
   it("UD-RND-02: sides from dispositions, the nearest enemy with its distance in metres, a ranged weapon beyond reach", () => {
     const input = forecastInput(combat(), binding);
-    expect(input.spec.combatants.map((c) => [c.id, c.side])).toEqual([
+    expect(parseEncounter(input.file).combatants.map((c) => [c.id, c.side])).toEqual([
       ["hero", "friendly"],
       ["guard", "hostile"],
       ["thug", "hostile"],
@@ -71,10 +72,10 @@ describe("forecast input from a combat", () => {
     // The hero's nearest enemy is the guard one square away: it strikes with its knife, no range.
     expect(hero).toMatchObject({ target: "guard", metres: 1.5, ranged: false });
     expect((hero!.core as { weapons: { id: string; kind: string }[] }).weapons.find((w) => w.id === hero!.weapon)?.kind).toBe("melee");
-    expect(input.spec.combatants[0]!.tactics).toEqual({ attack: "guard", weapon: hero!.weapon });
+    expect(parseEncounter(input.file).combatants[0]!.tactics).toEqual({ attack: "guard", weapon: hero!.weapon });
     // The thug 12 m off shoots the hero from there with its pistol.
     expect(thug).toMatchObject({ target: "hero", metres: 12, ranged: true });
-    expect(input.spec.combatants[2]!.tactics).toMatchObject({ attack: "hero", range: 12 });
+    expect(parseEncounter(input.file).combatants[2]!.tactics).toMatchObject({ attack: "hero", range: 12 });
     expect(guard).toMatchObject({ target: "hero", metres: 1.5, ranged: false });
     expect(input.tactics.target).toEqual(["declared", "engaged", "nearest", "first"]);
   });
@@ -83,14 +84,14 @@ describe("forecast input from a combat", () => {
     const input = forecastInput(combat(), binding);
     expect(input.combatants[0]!.vitals.hp).toEqual({ value: 9, max: 22 });
     expect(input.combatants[0]!.vitals.conditions).toContain("prone");
-    const doc = new PackContent(input.packs).resolve(input.spec.combatants[0]!.ref!, "ref");
-    expect(input.spec.combatants[0]!.ref).toBe(`${FORECAST_PACK}/hero`);
+    const doc = new PackContent(input.packs).resolve(parseEncounter(input.file).combatants[0]!.ref!, "ref");
+    expect(parseEncounter(input.file).combatants[0]!.ref).toBe(`${FORECAST_PACK}/hero`);
     expect((doc.system as { hp: { value: number } }).hp.value).toBe(9);
-    const result = await forecast(input.spec, new PackContent(input.packs), { runs: 40, seed: 7 });
+    const result = await forecast(parseEncounter(input.file), new PackContent(input.packs), { runs: 40, seed: 7 });
     expect(result.runs).toBe(40);
     // Every fight starts from the hero's 9 HP, never from its full 22.
     const playedStart = await import("../../src/encounter/engine.js").then((m) =>
-      m.playEncounter({ ...input.spec, seed: 7 }, new PackContent(input.packs)),
+      m.playEncounter({ ...parseEncounter(input.file), seed: 7 }, new PackContent(input.packs)),
     );
     expect(playedStart.combatants[0]!.start?.hp).toEqual({ value: 9, max: 22 });
     expect(result.sides.map((s) => s.side)).toEqual(["friendly", "hostile"]);

@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { ContentIndex } from "../../src/encounter/content.js";
+import { parseEncounter } from "../../src/encounter/schema.js";
 import { PackContent } from "../../src/encounter/library.js";
 import { forecast } from "../../src/forecast/forecast.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
@@ -47,20 +48,20 @@ function input(): ForecastInput {
 
 /** A run request as the client posts it (structured-cloned, as postMessage does). */
 const request = (i: ForecastInput, runs: number, seed: number, id = "f1"): ForecastRequest =>
-  structuredClone({ type: "run", id, spec: i.spec, packs: i.packs, runs, seed, progressEvery: 10 });
+  structuredClone({ type: "run", id, file: i.file, packs: i.packs, runs, seed, progressEvery: 10 });
 
 describe("forecast worker", () => {
   it("UD-ACT-01: the handler gives the in-process forecast's numbers for the same state and seed, with progress", async () => {
     const i = input();
     const replies: ForecastReply[] = [];
     await forecastWorker((r) => replies.push(r))(request(i, 60, 123));
-    const expected = await forecast(i.spec, new PackContent(i.packs), { runs: 60, seed: 123 });
+    const expected = await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs: 60, seed: 123 });
     const done = replies.at(-1);
     expect(done?.type).toBe("done");
     expect(done?.type === "done" && done.forecast).toEqual(expected);
     expect(replies.filter((r) => r.type === "progress").map((r) => (r.type === "progress" ? r.done : 0))).toEqual([10, 20, 30, 40, 50, 60]);
     // Another seed plays other fights.
-    const other = await forecast(i.spec, new PackContent(i.packs), { runs: 60, seed: 124 });
+    const other = await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs: 60, seed: 124 });
     expect(other.rounds.counts).not.toEqual(expected.rounds.counts);
   });
 
@@ -74,7 +75,7 @@ describe("forecast worker", () => {
     await handle(request(i, 500, 5));
     const done = replies.at(-1);
     expect(done?.type === "done" && [done.forecast.runs, done.forecast.complete]).toEqual([20, false]);
-    const first20 = await forecast(i.spec, new PackContent(i.packs), { runs: 20, seed: 5 });
+    const first20 = await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs: 20, seed: 5 });
     expect(done?.type === "done" && done.forecast.sides).toEqual(first20.sides);
   });
 
@@ -108,7 +109,7 @@ describe("forecast worker", () => {
             if (m.type === "done" || m.type === "error") resolve(got);
           });
         });
-        const expected = await forecast(i.spec, new PackContent(i.packs), { runs: 50, seed: 99 });
+        const expected = await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs: 50, seed: 99 });
         const done = replies.at(-1);
         expect(done?.type === "done" && done.forecast).toEqual(expected);
         expect(replies.filter((r) => r.type === "progress")).toHaveLength(5);

@@ -192,7 +192,7 @@ async function runInWorker(input: ForecastInput, settings: { runs: number; seed:
       };
       worker.onerror = (event) => reject(new Error(event.message));
     });
-    const request: ForecastRequest = { type: "run", id, spec: input.spec, packs: input.packs, runs: settings.runs, seed: settings.seed };
+    const request: ForecastRequest = { type: "run", id, file: input.file, packs: input.packs, runs: settings.runs, seed: settings.seed };
     worker.postMessage(request);
     const progress = foundry.applications.api.DialogV2.wait({
       id: PROGRESS_ID,

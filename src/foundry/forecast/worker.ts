@@ -1,14 +1,15 @@
 /**
  * The forecast's Web Worker protocol and its message handler, pure (no Foundry globals, no Node
  * API): the worker entry (`worker-entry.ts`, bundled as `dist/forecast-worker.mjs`) wires it to
- * `self`, and tests call it directly. One request runs a forecast (src/forecast/forecast.ts) of
+ * `self`, and tests call it directly. The worker checks the encounter file with the encounter
+ * schema, so that the schema and the drivers live in the worker's bundle only. One request runs a forecast (src/forecast/forecast.ts) of
  * the encounter file the combat became (src/foundry/logic/forecast-state.ts) with the GM's runs
  * and seed, posting progress as it goes; a `cancel` with the same id stops it after the fight
  * under way, and the figures of the fights played come back (`complete: false`).
  */
 import { FrayError } from "../../rules/core/errors.js";
 import { PackContent, type SourceDocument } from "../../encounter/library.js";
-import type { EncounterSpec } from "../../encounter/schema.js";
+import { parseEncounter } from "../../encounter/schema.js";
 import { forecast, type Forecast } from "../../forecast/forecast.js";
 
 /** What the Foundry client sends the worker. */
@@ -17,7 +18,8 @@ export type ForecastRequest =
       type: "run";
       /** Names this forecast in its replies and in a `cancel`. */
       id: string;
-      spec: EncounterSpec;
+      /** The encounter file (`ForecastInput.file`), checked here by the encounter schema. */
+      file: unknown;
       /** The documents the file's references name, by pack (`ForecastInput.packs`). */
       packs: [string, SourceDocument[]][];
       /** Fights to play (1 to 1,000,000). */
@@ -57,7 +59,7 @@ export function forecastWorker(post: (reply: ForecastReply) => void): (request: 
     const signal = { aborted: false };
     running.set(request.id, signal);
     try {
-      const result = await forecast(request.spec, new PackContent(request.packs), {
+      const result = await forecast(parseEncounter(request.file), new PackContent(request.packs), {
         runs: request.runs,
         seed: request.seed,
         progressEvery: request.progressEvery,

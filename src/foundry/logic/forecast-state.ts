@@ -18,7 +18,6 @@ import type { RulesetOptions } from "../../rules/core/ruleset.js";
 import type { ActorSource } from "../../rules/core/sources.js";
 import type { RulesetId, VitalState } from "../../rules/core/types.js";
 import { inputError } from "../../rules/core/validate.js";
-import { parseEncounter, type EncounterSpec } from "../../encounter/schema.js";
 import type { SourceDocument } from "../../encounter/library.js";
 import { DEFAULT_TACTICS, type Tactics } from "../../encounter/tactics.js";
 
@@ -62,6 +61,23 @@ export interface CombatSnapshot {
   maxRounds?: number;
 }
 
+/** An encounter file as the encounter schema reads it (src/encounter/schema.ts), before its check. */
+export interface EncounterFile {
+  name: string;
+  ruleset: RulesetId;
+  seed: number;
+  options: RulesetOptions;
+  maxRounds: number;
+  combatants: {
+    id: string;
+    name: string;
+    side: ForecastSide;
+    /** `combat/<id>`: the combatant's actor in {@link ForecastInput.packs}. */
+    ref: string;
+    tactics?: { attack?: string; weapon?: string; range?: number };
+  }[];
+}
+
 /** What the state function needs of a ruleset binding. */
 export interface ForecastBinding {
   readonly id: string;
@@ -97,8 +113,11 @@ export type LeftReason = "noActor" | "neutral" | "defeated" | "out" | "unreadabl
 
 /** What the forecast leaves out or cannot carry. */
 export interface ForecastInput {
-  /** The encounter file the forecast plays (checked by the encounter schema). */
-  spec: EncounterSpec;
+  /**
+   * The encounter file the forecast plays, as a parsed YAML file would hold it: the worker checks
+   * it with the encounter schema (`parseEncounter`), so that the main bundle carries no driver.
+   */
+  file: EncounterFile;
   /** The documents the file's references name: one pack, {@link FORECAST_PACK}. */
   packs: [string, SourceDocument[]][];
   combatants: ForecastCombatant[];
@@ -141,8 +160,8 @@ function spentAny(e: Economy): boolean {
  * enemy farther than {@link ADJACENT_METRES} and a ranged weapon at hand, shoot it from that
  * range, else strike with its first melee weapon (no movement is played; melee assumes reach).
  * @throws FrayError `FRAY.Error.Input.Sides` (field `combatants`) when fewer than two sides are
- *   left to fight, and the encounter schema's errors naming the field (a name too long, an
- *   option the ruleset refuses).
+ *   left to fight. The encounter schema checks the rest where the forecast runs (a name too
+ *   long, an option the ruleset refuses), naming the field.
  */
 export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding): ForecastInput {
   const left: ForecastInput["left"] = [];
@@ -204,7 +223,7 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
   }
   if (new Set(fighters.map((f) => f.side)).size < 2)
     throw inputError("combatants", "FRAY.Error.Input.Sides", {}, "combatants on at least two sides");
-  const raw = {
+  const file: EncounterFile = {
     name: snapshot.name,
     ruleset: snapshot.ruleset,
     seed: 1,
@@ -226,5 +245,5 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
         : {}),
     })),
   };
-  return { spec: parseEncounter(raw), packs: [[FORECAST_PACK, docs]], combatants: fighters, left, notCarried, tactics: DEFAULT_TACTICS };
+  return { file, packs: [[FORECAST_PACK, docs]], combatants: fighters, left, notCarried, tactics: DEFAULT_TACTICS };
 }

@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { ContentIndex } from "../../../src/encounter/content.js";
+import { parseEncounter } from "../../../src/encounter/schema.js";
 import { PackContent } from "../../../src/encounter/library.js";
 import { forecast } from "../../../src/forecast/forecast.js";
 import { forecastInput, type ForecastBinding } from "../../../src/foundry/logic/forecast-state.js";
@@ -41,7 +42,7 @@ export async function forecastCases(i18n: { format(key: string, data?: Record<st
     },
     binding,
   );
-  const result = await forecast(input.spec, new PackContent(input.packs), { runs: 400, seed: 1 });
+  const result = await forecast(parseEncounter(input.file), new PackContent(input.packs), { runs: 400, seed: 1 });
   const context = forecastView(result, (key, data) => i18n.format(key, data ?? {}), input);
   const wins = result.sides.map((s) => `${(s.wins.p * 100).toFixed(1)}%`);
   const base = { templates: ["templates/forecast/result.hbs"], context: { ...context } };
