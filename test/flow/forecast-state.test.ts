@@ -13,6 +13,10 @@ import { forecast } from "../../src/forecast/forecast.js";
 import { FrayError } from "../../src/rules/core/errors.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
 import { ud10, ud10CombatantFromActor } from "../../src/rules/ud10/index.js";
+import { hitbox, hitboxCombatantFromActor } from "../../src/rules/hitbox/index.js";
+import { critical, criticalCombatantFromActor } from "../../src/rules/critical/index.js";
+import { zones, zonesCombatantFromActor } from "../../src/rules/zones/index.js";
+import type { RulesetId } from "../../src/rules/core/types.js";
 import { forecastInput, FORECAST_PACK, type CombatSnapshot, type ForecastBinding } from "../../src/foundry/logic/forecast-state.js";
 
 const packs = new ContentIndex(join(import.meta.dirname, "..", "..", "packs", "_source"));
@@ -124,5 +128,57 @@ describe("forecast input from a combat", () => {
     expect(error).toBeInstanceOf(FrayError);
     expect((error as FrayError).key).toBe("FRAY.Error.Input.Sides");
     expect((error as FrayError).data.field).toBe("combatants");
+  });
+
+  /** Each other ruleset: its core, actor translation and two of its compendium NPCs. */
+  const OTHERS: [string, RulesetId, ForecastBinding, string, string][] = [
+    [
+      "HB-DMG-01",
+      "hitbox",
+      { id: "hitbox", combatantFromActor: hitboxCombatantFromActor as never, ruleset: hitbox as never },
+      "hitbox-npcs/Security Guard",
+      "hitbox-npcs/Street Tough",
+    ],
+    [
+      "CR-BLD-01",
+      "critical",
+      { id: "critical", combatantFromActor: criticalCombatantFromActor as never, ruleset: critical as never },
+      "critical-npcs/Pistol Guard",
+      "critical-npcs/Sword Fighter",
+    ],
+    [
+      "ZN-ZON-02",
+      "zones",
+      { id: "zones", combatantFromActor: zonesCombatantFromActor as never, ruleset: zones as never },
+      "zones-npcs/Perimeter Sentry",
+      "zones-npcs/Street Enforcer",
+    ],
+  ];
+  it.each(OTHERS)("%s: a %s combat becomes an input the forecast plays from the actors as they stand", async (_rule, ruleset, b, a, e) => {
+    const doc = (ref: string) => packs.resolve(ref, "test") as unknown as ActorSource;
+    const input = forecastInput(
+      {
+        name: "Yard",
+        ruleset,
+        options: b.ruleset === hitbox ? hitbox.defaults() : b.ruleset === critical ? critical.defaults() : zones.defaults(),
+        round: 1,
+        combatants: [
+          { id: "a", name: "A", actor: doc(a), disposition: 1, defeated: false },
+          { id: "e", name: "E", actor: doc(e), disposition: -1, defeated: false },
+        ],
+        distances: { a: { e: 9 } },
+      },
+      b,
+    );
+    expect(input.combatants.map((c) => [c.side, c.target, c.metres])).toEqual([
+      ["friendly", "e", 9],
+      ["hostile", "a", 9],
+    ]);
+    const result = await forecast(parseEncounter(input.file), new PackContent(input.packs), { runs: 20, seed: 3 });
+    expect(result.runs).toBe(20);
+    const first = await import("../../src/encounter/engine.js").then((m) =>
+      m.playEncounter({ ...parseEncounter(input.file), seed: 3 }, new PackContent(input.packs)),
+    );
+    expect(first.combatants.map((c) => c.start)).toEqual(input.combatants.map((c) => b.ruleset.vitals(c.core as never)));
   });
 });

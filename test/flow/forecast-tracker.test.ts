@@ -113,4 +113,21 @@ describe("forecast from the combat tracker", () => {
     tracker.onRenderCombatTracker({ viewed: combat() }, other as never);
     expect(other.html).not.toContain("data-fray-forecast");
   });
+
+  it("UD-RND-02: the settings form names who attacks whom at what distance, escaped, with runs and seed", () => {
+    const c = combat();
+    c.combatants[2]!.name = "<img src=x onerror=alert(1)>";
+    const input = state.forecastInput(dialog.readCombatSnapshot(c), {
+      id: "ud10",
+      combatantFromActor: ud10CombatantFromActor,
+      ruleset: ud10 as never,
+    });
+    const html = dialog.settingsHtml(input);
+    expect(html).not.toContain("<img");
+    expect(html).toContain("<strong>&lt;img src=x onerror=alert(1)&gt;</strong> (Hostile): shoots at hero from 12 m");
+    expect(html).toContain("<strong>hero</strong> (Friendly): strikes at guard (1.5 m)");
+    expect(html).toContain("What hero already spent this round is not carried");
+    expect(html).toMatch(/name="runs"[^>]*value="1000"/);
+    expect(html).toMatch(/name="seed"[^>]*value="1"/);
+  });
 });

@@ -18,7 +18,7 @@ import { readEconomy } from "../logic/economy.js";
 import { forecastInput, type CombatSnapshot, type ForecastInput, type SnapshotCombatant } from "../logic/forecast-state.js";
 import { forecastView } from "../logic/forecast-view.js";
 import { measureMetres, type Measurable } from "../measure.js";
-import { escapeHtml, formatKey, reportError, warn } from "../notify.js";
+import { escapeHtml, formatHtml, formatKey, reportError, warn } from "../notify.js";
 import { activeBinding } from "../registry.js";
 import { optionValues } from "../settings.js";
 import type { ForecastReply, ForecastRequest } from "./worker.js";
@@ -113,25 +113,26 @@ function gmIds(): string[] {
   return (game.users?.filter((u) => u.isGM).map((u) => u.id) ?? []).filter((id): id is string => typeof id === "string");
 }
 
-/** The settings form: who fights whom and at what distance, then runs and seed. */
-function settingsHtml(input: ForecastInput): string {
-  const name = (id: string | undefined) => escapeHtml(input.combatants.find((c) => c.id === id)?.name ?? "");
+/**
+ * The settings form: who fights whom and at what distance (metres), what is left out or not
+ * carried, then the fights and the seed. Names are escaped.
+ */
+export function settingsHtml(input: ForecastInput): string {
+  const name = (id: string | undefined) => input.combatants.find((c) => c.id === id)?.name ?? "";
   const rows = input.combatants
     .map((c) => {
       const target = c.target
-        ? formatKey(c.ranged ? "FRAY.Forecast.Tracker.Shoots" : "FRAY.Forecast.Tracker.Strikes", {
-            target: "\u0000",
+        ? formatHtml(c.ranged ? "FRAY.Forecast.Tracker.Shoots" : "FRAY.Forecast.Tracker.Strikes", {
+            target: name(c.target),
             metres: c.metres ?? 0,
-          }).replace("\u0000", name(c.target))
+          })
         : escapeHtml(formatKey("FRAY.Forecast.Tracker.FirstEnemy"));
       return `<li><strong>${escapeHtml(c.name)}</strong> (${escapeHtml(formatKey(`FRAY.Forecast.Tracker.Side.${c.side}`))}): ${target}</li>`;
     })
     .join("");
   const notes = [
-    ...input.left.map((l) => formatKey(`FRAY.Forecast.Tracker.Left.${l.reason}`, { name: "\u0000" }).replace("\u0000", escapeHtml(l.name))),
-    ...input.notCarried.map((n) =>
-      formatKey(`FRAY.Forecast.Tracker.NotCarried.${n.what}`, { name: "\u0000" }).replace("\u0000", escapeHtml(n.name)),
-    ),
+    ...input.left.map((l) => formatHtml(`FRAY.Forecast.Tracker.Left.${l.reason}`, { name: l.name })),
+    ...input.notCarried.map((n) => formatHtml(`FRAY.Forecast.Tracker.NotCarried.${n.what}`, { name: n.name })),
   ]
     .map((n) => `<li>${n}</li>`)
     .join("");

@@ -18,6 +18,7 @@ import type { RulesetOptions } from "../../rules/core/ruleset.js";
 import type { ActorSource } from "../../rules/core/sources.js";
 import type { RulesetId, VitalState } from "../../rules/core/types.js";
 import { inputError } from "../../rules/core/validate.js";
+import { COMMON_BOUNDS } from "../../rules/core/bounds.js";
 import type { SourceDocument } from "../../encounter/library.js";
 import { DEFAULT_TACTICS, type Tactics } from "../../encounter/tactics.js";
 
@@ -224,14 +225,14 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
   if (new Set(fighters.map((f) => f.side)).size < 2)
     throw inputError("combatants", "FRAY.Error.Input.Sides", {}, "combatants on at least two sides");
   const file: EncounterFile = {
-    name: snapshot.name,
+    name: snapshot.name.slice(0, COMMON_BOUNDS.nameLength.max) || "combat",
     ruleset: snapshot.ruleset,
     seed: 1,
     options: snapshot.options,
     maxRounds: snapshot.maxRounds ?? 20,
     combatants: fighters.map((f) => ({
       id: f.id,
-      name: f.name,
+      name: f.name.slice(0, COMMON_BOUNDS.nameLength.max) || f.id,
       side: f.side,
       ref: `${FORECAST_PACK}/${f.id}`,
       ...(f.target || f.weapon
