@@ -34,10 +34,10 @@ import {
   type RenderCase,
 } from "./support/render/contexts.js";
 import { hitboxCases } from "./support/render/hitbox.js";
+import { forecastCases } from "./support/render/forecast.js";
 import { chatPage, DIALOG_FOOTER, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
 import { criticalCases } from "./support/render/critical.js";
 import { zonesCases } from "./support/render/zones.js";
-import { forecastCases } from "./support/render/forecast.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(ROOT, "test-artifacts", "render");
@@ -89,11 +89,11 @@ beforeAll(async () => {
     ...(await attackCardCases(i18n)),
     ...attackDialogCases(i18n),
     freeAttackCase(),
+    ...(await forecastCases(i18n)),
     await initiativeCase(i18n),
     ...(await hitboxCases(sheetI18n, i18n)),
     ...(await criticalCases(sheetI18n, i18n)),
     ...(await zonesCases(sheetI18n, i18n)),
-    ...(await forecastCases(i18n)),
   );
   browser = await chromium.launch({
     executablePath: CHROMIUM,
