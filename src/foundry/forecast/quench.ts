@@ -22,7 +22,7 @@ export function registerForecastQuench(quench: Quench): void {
               worker.postMessage({ type: "run", id: "quench", file: {}, packs: [], runs: 1, seed: 1 } satisfies ForecastRequest);
             });
             assert.equal(reply.type, "error");
-            assert.ok(reply.type === "error" && reply.key.startsWith("FRAY.Error."), "a localized error key");
+            assert.ok(reply.type === "error" && game.i18n.has(reply.key), "an error key the languages hold");
           } finally {
             worker.terminate();
           }
