@@ -4,7 +4,8 @@
  *
  * 1. cleans `dist/`;
  * 2. bundles `src/foundry/main.ts` with Vite into a minified `dist/fray.mjs` (+ a source map holding
- *    the TypeScript sources, so stack traces and the debugger stay readable);
+ *    the TypeScript sources, so stack traces and the debugger stay readable), and the forecast's
+ *    Web Worker into `dist/forecast-worker.mjs` the same way;
  * 3. concatenates `styles/*.css` into `dist/fray.css`;
  * 4. copies `system.json` (with the version from package.json), `templates/` and `lang/`;
  * 5. compiles every folder `packs/_source/<name>/` (JSON sources, nested folders allowed) into
@@ -43,10 +44,19 @@ function listFiles(dir) {
   return out.sort();
 }
 
-/** Step 2: the Vite library build of the Foundry entry point. */
+/**
+ * Step 2: the Vite library build of the Foundry entry point, then of the forecast's Web Worker
+ * (`src/foundry/forecast/worker-entry.ts`) as its own self-contained, minified module beside it.
+ */
 async function bundle() {
   await viteBuild({ configFile: join(root, "vite.config.ts"), logLevel: "warn" });
   if (!existsSync(join(dist, "fray.mjs"))) throw new Error("Vite did not produce dist/fray.mjs");
+  await viteBuild({
+    configFile: join(root, "vite.config.ts"),
+    logLevel: "warn",
+    build: { lib: { entry: join(root, "src", "foundry", "forecast", "worker-entry.ts"), fileName: () => "forecast-worker.mjs" } },
+  });
+  if (!existsSync(join(dist, "forecast-worker.mjs"))) throw new Error("Vite did not produce dist/forecast-worker.mjs");
 }
 
 /** Step 3: plain CSS, concatenated: the base `fray.css` first, then each ruleset's in file-name order. */
@@ -139,8 +149,9 @@ async function main() {
   const archive = zip(version);
   const size = (statSync(join(dist, archive.name)).size / 1024).toFixed(1);
   const bundleSize = (statSync(join(dist, "fray.mjs")).size / 1024).toFixed(1);
+  const workerSize = (statSync(join(dist, "forecast-worker.mjs")).size / 1024).toFixed(1);
   console.log(
-    `Built Fray ${version} in ${Date.now() - started} ms: fray.mjs (${bundleSize} KiB, minified), fray.css, ${compiled.length} pack(s), ` +
+    `Built Fray ${version} in ${Date.now() - started} ms: fray.mjs (${bundleSize} KiB, minified), forecast-worker.mjs (${workerSize} KiB), fray.css, ${compiled.length} pack(s), ` +
       `dist/${archive.name} (${archive.files} files, ${size} KiB)`,
   );
 }

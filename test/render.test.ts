@@ -34,6 +34,7 @@ import {
   type RenderCase,
 } from "./support/render/contexts.js";
 import { hitboxCases } from "./support/render/hitbox.js";
+import { forecastCases } from "./support/render/forecast.js";
 import { chatPage, DIALOG_FOOTER, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
 import { criticalCases } from "./support/render/critical.js";
 import { zonesCases } from "./support/render/zones.js";
@@ -89,6 +90,7 @@ beforeAll(async () => {
     ...(await attackCardCases(i18n)),
     ...attackDialogCases(i18n),
     freeAttackCase(),
+    ...(await forecastCases(i18n)),
     await initiativeCase(i18n),
     ...(await hitboxCases(sheetI18n, i18n)),
     ...(await criticalCases(sheetI18n, i18n)),

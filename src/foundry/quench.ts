@@ -20,6 +20,7 @@ import { floatingOptions } from "./play/floating.js";
 import { weaponMacroCommand } from "./play/hotbar.js";
 import { activeGM, isActiveGM } from "./queries.js";
 import { registry } from "./registry.js";
+import { registerForecastQuench } from "./forecast/quench.js";
 
 declare const __FRAY_QUENCH__: boolean | undefined;
 
@@ -434,6 +435,7 @@ export function registerQuench(): void {
       registerAuthorityBatch(quench);
       registerServicesBatch(quench);
       registerRoundBatch(quench);
+      registerForecastQuench(quench);
       // Each ruleset's own batches, from its binding folder.
       for (const binding of registry.list()) binding.registerQuench?.(quench);
       quench.registerBatch(

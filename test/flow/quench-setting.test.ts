@@ -38,6 +38,7 @@ describe("Quench batches in the release build", () => {
     expect(keys.sort()).toEqual([
       "fray.authority",
       "fray.critical.attack-flow",
+      "fray.forecast",
       "fray.hitbox.attack-flow",
       "fray.round",
       "fray.services",

@@ -20,6 +20,7 @@ import {
   type DeclarationView,
   type DeclaringEntry,
 } from "./declarations.js";
+import { renderForecastButton } from "../forecast/tracker-button.js";
 
 /** A Combatant as the declaration phase reads it. */
 interface DeclaringCombatant extends CombatantLike {
@@ -190,6 +191,7 @@ export function onRenderCombatTracker(app: { viewed?: unknown }, html: HTMLEleme
     reportError(err);
   }
   if (declarations) renderBanner(combat, html, declarations);
+  renderForecastButton(combat, html);
   for (const row of Array.from(html.querySelectorAll<HTMLElement>("[data-combatant-id]"))) {
     const combatant = combatants.get(row.dataset.combatantId ?? "");
     if (!combatant) continue;

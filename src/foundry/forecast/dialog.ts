@@ -1,0 +1,264 @@
+/**
+ * The GM's forecast from the combat tracker: reads the viewed combat (each Combatant's actor,
+ * its token's disposition, the distances between tokens in metres, this round's economy and
+ * declaration), turns it into the forecast's input (src/foundry/logic/forecast-state.ts), asks
+ * the runs and the seed, plays the forecast in the Web Worker `dist/forecast-worker.mjs` under a
+ * progress bar with a Cancel, and shows the result as a small chart, with a button that whispers
+ * it to the GMs as a chat card.
+ */
+import { FrayError } from "../../rules/core/errors.js";
+import { bounded, check } from "../../rules/core/validate.js";
+import { MAX_SEED } from "../../rules/core/bounds.js";
+import { MAX_RUNS, type Forecast } from "../../forecast/forecast.js";
+import { declarationOf } from "../combat/declarations.js";
+import { economySpecOf, type CombatantLike } from "../combat/economy-store.js";
+import { SYSTEM_PATH } from "../config.js";
+import { actorSource, type ActorLike } from "../documents/source.js";
+import { readEconomy } from "../logic/economy.js";
+import { forecastInput, type CombatSnapshot, type ForecastInput, type SnapshotCombatant } from "../logic/forecast-state.js";
+import { forecastView } from "../logic/forecast-view.js";
+import { measureMetres, type Measurable } from "../measure.js";
+import { escapeHtml, formatHtml, formatKey, reportError, warn } from "../notify.js";
+import { activeBinding } from "../registry.js";
+import { optionValues } from "../settings.js";
+import type { ForecastReply, ForecastRequest } from "./worker.js";
+
+/** The result's template (dialog and chat card). */
+export const FORECAST_TEMPLATE = `${SYSTEM_PATH}/templates/forecast/result.hbs`;
+/** The worker's module, beside `fray.mjs`. */
+export const FORECAST_WORKER = `${SYSTEM_PATH}/forecast-worker.mjs`;
+/**
+ * Fights the dialog offers: fewer than the CLI's 10,000, as a full encounter run costs about
+ * 10 ms of processor time (README, "Forecast time") and the GM waits at the table; the 95%
+ * interval of 1,000 fights is about 6 points wide at most.
+ */
+export const TRACKER_DEFAULT_RUNS = 1_000;
+/** The progress dialog's element id. */
+const PROGRESS_ID = "fray-forecast-progress";
+
+/** A Combatant as the forecast reads it. */
+interface ForecastCombatantDoc extends CombatantLike {
+  name?: string | null;
+  defeated?: boolean;
+  actor?: (ActorLike & { uuid?: string; id?: string | null }) | null;
+  token?: { disposition?: number; object?: Measurable | null; parent?: { id?: string | null } | null } | null;
+}
+
+/** A Combat as the forecast reads it. */
+export interface ForecastCombat {
+  id?: string | null;
+  round?: number;
+  scene?: { id?: string | null; name?: string | null } | null;
+  combatants?: Iterable<unknown>;
+}
+
+/**
+ * The viewed combat as the forecast reads it: each Combatant's actor source with its statuses,
+ * its token's disposition, its economy of the current round and its declaration, and the
+ * distances between the tokens on the canvas in metres (none when the combat's scene is not
+ * the one on the canvas).
+ */
+export function readCombatSnapshot(combat: ForecastCombat): CombatSnapshot {
+  const binding = activeBinding();
+  const round = combat.round ?? 0;
+  const docs = Array.from(combat.combatants ?? []) as ForecastCombatantDoc[];
+  const combatants: SnapshotCombatant[] = docs
+    .filter((c) => c.id)
+    .map((c) => {
+      let actor: SnapshotCombatant["actor"];
+      try {
+        actor = c.actor ? actorSource(c.actor) : undefined;
+      } catch {
+        actor = undefined;
+      }
+      const stored = c.getFlag("fray", "economy");
+      let economy: SnapshotCombatant["economy"];
+      try {
+        economy = stored && round > 0 ? readEconomy(stored, economySpecOf(c), round) : undefined;
+      } catch {
+        economy = undefined;
+      }
+      const declaration = declarationOf(c.getFlag("fray", "declaration"), round);
+      return {
+        id: c.id!,
+        name: c.name ?? c.id!,
+        ...(actor ? { actor } : {}),
+        disposition: c.token?.disposition ?? 0,
+        defeated: Boolean(c.defeated),
+        ...(economy ? { economy } : {}),
+        ...(declaration ? { declaration: { text: declaration.text, ...(declaration.action ? { action: declaration.action } : {}) } } : {}),
+      };
+    });
+  const distances: CombatSnapshot["distances"] = {};
+  const onCanvas = canvas?.ready && canvas.scene?.id === (combat.scene?.id ?? canvas.scene?.id);
+  if (onCanvas) {
+    for (const [i, a] of docs.entries())
+      for (const b of docs.slice(i + 1)) {
+        const metres = measureMetres(a.token?.object, b.token?.object);
+        if (metres !== undefined && a.id && b.id) (distances[a.id] ??= {})[b.id] = metres;
+      }
+  }
+  return {
+    name: combat.scene?.name ?? formatKey("FRAY.Forecast.Tracker.Encounter"),
+    ruleset: binding.id,
+    options: optionValues(binding.id),
+    round,
+    combatants,
+    distances,
+  };
+}
+
+/** The GM's ids, who receive the forecast's chat card. */
+function gmIds(): string[] {
+  return (game.users?.filter((u) => u.isGM).map((u) => u.id) ?? []).filter((id): id is string => typeof id === "string");
+}
+
+/**
+ * The settings form: who fights whom and at what distance (metres), what is left out or not
+ * carried, then the fights and the seed. Names are escaped.
+ */
+export function settingsHtml(input: ForecastInput): string {
+  const name = (id: string | undefined) => input.combatants.find((c) => c.id === id)?.name ?? "";
+  const rows = input.combatants
+    .map((c) => {
+      const target = c.target
+        ? formatHtml(c.ranged ? "FRAY.Forecast.Tracker.Shoots" : "FRAY.Forecast.Tracker.Strikes", {
+            target: name(c.target),
+            metres: c.metres ?? 0,
+          })
+        : escapeHtml(formatKey("FRAY.Forecast.Tracker.FirstEnemy"));
+      return `<li><strong>${escapeHtml(c.name)}</strong> (${escapeHtml(formatKey(`FRAY.Forecast.Tracker.Side.${c.side}`))}): ${target}</li>`;
+    })
+    .join("");
+  const notes = [
+    ...input.left.map((l) => formatHtml(`FRAY.Forecast.Tracker.Left.${l.reason}`, { name: l.name })),
+    ...input.notCarried.map((n) => formatHtml(`FRAY.Forecast.Tracker.NotCarried.${n.what}`, { name: n.name })),
+  ]
+    .map((n) => `<li>${n}</li>`)
+    .join("");
+  return (
+    `<div class="fray-forecast-settings"><p>${escapeHtml(formatKey("FRAY.Forecast.Tracker.Intro"))}</p><ul>${rows}</ul>` +
+    (notes ? `<ul class="fray-forecast-notes">${notes}</ul>` : "") +
+    `<div class="form-group"><label for="fray-forecast-runs">${escapeHtml(formatKey("FRAY.Forecast.Tracker.Runs"))}</label>` +
+    `<input id="fray-forecast-runs" type="number" name="runs" min="1" max="${MAX_RUNS}" step="1" value="${TRACKER_DEFAULT_RUNS}"></div>` +
+    `<div class="form-group"><label for="fray-forecast-seed">${escapeHtml(formatKey("FRAY.Forecast.Tracker.Seed"))}</label>` +
+    `<input id="fray-forecast-seed" type="number" name="seed" min="0" max="${MAX_SEED}" step="1" value="1"></div></div>`
+  );
+}
+
+type FormButton = { form?: { elements: Record<string, { value?: string } | undefined> } | null };
+
+/** Asks the runs and the seed; `undefined` when closed. */
+async function askSettings(input: ForecastInput): Promise<{ runs: number; seed: number } | undefined> {
+  const result = await foundry.applications.api.DialogV2.wait({
+    window: { title: formatKey("FRAY.Forecast.Tracker.Title") },
+    classes: ["fray", "fray-forecast-dialog"],
+    content: settingsHtml(input),
+    buttons: [
+      {
+        action: "run",
+        label: "FRAY.Forecast.Tracker.Run",
+        default: true,
+        callback: (_event: unknown, button: FormButton) => ({
+          runs: button.form?.elements.runs?.value ?? "",
+          seed: button.form?.elements.seed?.value ?? "",
+        }),
+      },
+    ],
+    rejectClose: false,
+  } as never);
+  if (!result || typeof result !== "object") return undefined;
+  const raw = result as { runs: string; seed: string };
+  return {
+    runs: check(bounded({ min: 1, max: MAX_RUNS, integer: true }), Number(raw.runs), "runs"),
+    seed: check(bounded({ min: 0, max: MAX_SEED, integer: true }), Number(raw.seed), "seed"),
+  };
+}
+
+/**
+ * Plays the forecast in the worker under a progress dialog; its Cancel (or closing it) stops
+ * the worker, whose figures of the fights played come back.
+ * @throws FrayError the worker's error (bad runs or seed, a file the encounter runner refuses).
+ */
+async function runInWorker(input: ForecastInput, settings: { runs: number; seed: number }): Promise<Forecast> {
+  const worker = new Worker(foundry.utils.getRoute(FORECAST_WORKER), { type: "module" });
+  const id = foundry.utils.randomID();
+  let finished = false;
+  try {
+    const result = new Promise<Forecast>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<ForecastReply>) => {
+        const reply = event.data;
+        if (reply.id !== id) return;
+        if (reply.type === "progress") {
+          const bar = document.querySelector<HTMLProgressElement>(`#${PROGRESS_ID} progress`);
+          if (bar) bar.value = reply.done;
+          const label = document.querySelector<HTMLElement>(`#${PROGRESS_ID} [data-fray-progress]`);
+          if (label) label.textContent = formatKey("FRAY.Forecast.Progress", { done: reply.done, runs: reply.runs });
+        } else if (reply.type === "done") resolve(reply.forecast);
+        else reject(new FrayError(reply.key, reply.data, reply.message));
+      };
+      worker.onerror = (event) => reject(new Error(event.message));
+    });
+    const request: ForecastRequest = { type: "run", id, file: input.file, packs: input.packs, runs: settings.runs, seed: settings.seed };
+    worker.postMessage(request);
+    const progress = foundry.applications.api.DialogV2.wait({
+      id: PROGRESS_ID,
+      window: { title: formatKey("FRAY.Forecast.Tracker.Title") },
+      classes: ["fray", "fray-forecast-dialog"],
+      content:
+        `<div class="fray-forecast-progress"><progress max="${settings.runs}" value="0"></progress>` +
+        `<span data-fray-progress>${escapeHtml(formatKey("FRAY.Forecast.Progress", { done: 0, runs: settings.runs }))}</span></div>`,
+      buttons: [{ action: "cancel", label: "FRAY.Forecast.Tracker.Cancel", default: true }],
+      rejectClose: false,
+    } as never);
+    void progress.then(() => {
+      if (!finished) worker.postMessage({ type: "cancel", id } satisfies ForecastRequest);
+    });
+    return await result;
+  } finally {
+    finished = true;
+    worker.terminate();
+    await foundry.applications.instances.get(PROGRESS_ID)?.close();
+  }
+}
+
+/** Shows the result; its button whispers it to the GMs as a chat card. */
+async function showResult(forecast: Forecast, input: ForecastInput): Promise<void> {
+  const context = forecastView(forecast, (key, data) => formatKey(key, data ?? {}), input);
+  const content = await foundry.applications.handlebars.renderTemplate(FORECAST_TEMPLATE, { ...context });
+  const choice = await foundry.applications.api.DialogV2.wait({
+    window: { title: context.title },
+    classes: ["fray", "fray-forecast-dialog"],
+    position: { width: 440 },
+    content,
+    buttons: [
+      { action: "whisper", label: "FRAY.Forecast.Tracker.Whisper", icon: "fa-solid fa-comment" },
+      { action: "close", label: "FRAY.Forecast.Tracker.Close", default: true },
+    ],
+    rejectClose: false,
+  } as never);
+  if (choice !== "whisper") return;
+  await ChatMessage.create({
+    content: `<div class="fray-card fray-forecast-card"><h3>${escapeHtml(context.title)}</h3>${content}</div>`,
+    whisper: gmIds(),
+  } as never);
+}
+
+/**
+ * The tracker's forecast button: GM only. Reads the combat, asks runs and seed, runs the worker
+ * and shows the result; errors (a combat with one side, a refused actor) are reported.
+ */
+export async function openForecast(combat: ForecastCombat): Promise<void> {
+  if (!game.user?.isGM) {
+    warn("FRAY.Forecast.Tracker.GMOnly");
+    return;
+  }
+  try {
+    const input = forecastInput(readCombatSnapshot(combat), activeBinding());
+    const settings = await askSettings(input);
+    if (!settings) return;
+    await showResult(await runInWorker(input, settings), input);
+  } catch (error) {
+    reportError(error);
+  }
+}

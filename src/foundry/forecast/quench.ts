@@ -1,0 +1,48 @@
+/**
+ * The forecast's Quench batch (`fray.forecast`): the v13 assumptions the tracker's forecast
+ * relies on (docs/foundry-assumptions.md, F1 and F2), checked in a real world by a GM.
+ */
+import type { Quench } from "../quench.js";
+import { FORECAST_WORKER } from "./dialog.js";
+import type { ForecastReply, ForecastRequest } from "./worker.js";
+
+/** Registers the batch. */
+export function registerForecastQuench(quench: Quench): void {
+  quench.registerBatch(
+    "fray.forecast",
+    (context) => {
+      const { describe, it, assert } = context;
+      describe("Forecast from the combat tracker: the worker and the progress dialog", () => {
+        it("F1: the system's forecast-worker.mjs starts as a module Worker from its route and answers a request", async () => {
+          const worker = new Worker(foundry.utils.getRoute(FORECAST_WORKER), { type: "module" });
+          try {
+            const reply = await new Promise<ForecastReply>((resolve, reject) => {
+              worker.onmessage = (event: MessageEvent<ForecastReply>) => resolve(event.data);
+              worker.onerror = (event) => reject(new Error(event.message));
+              worker.postMessage({ type: "run", id: "quench", file: {}, packs: [], runs: 1, seed: 1 } satisfies ForecastRequest);
+            });
+            assert.equal(reply.type, "error");
+            assert.ok(reply.type === "error" && game.i18n.has(reply.key), "an error key the languages hold");
+          } finally {
+            worker.terminate();
+          }
+        });
+        it("F2: DialogV2.wait renders under the given id; closing that instance resolves the wait with null", async () => {
+          const id = "fray-forecast-quench";
+          const waiting = foundry.applications.api.DialogV2.wait({
+            id,
+            window: { title: "Quench" },
+            content: "<p>Quench</p>",
+            buttons: [{ action: "cancel", label: "Cancel", default: true }],
+            rejectClose: false,
+          } as never);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          assert.ok(document.getElementById(id), "element with the id");
+          await foundry.applications.instances.get(id)?.close();
+          assert.equal(await waiting, null);
+        });
+      });
+    },
+    { displayName: "Fray: forecast worker and dialog" },
+  );
+}

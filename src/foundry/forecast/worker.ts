@@ -1,0 +1,83 @@
+/**
+ * The forecast's Web Worker protocol and its message handler, pure (no Foundry globals, no Node
+ * API): the worker entry (`worker-entry.ts`, bundled as `dist/forecast-worker.mjs`) wires it to
+ * `self`, and tests call it directly. The worker checks the encounter file with the encounter
+ * schema, so that the schema and the drivers live in the worker's bundle only. One request runs a forecast (src/forecast/forecast.ts) of
+ * the encounter file the combat became (src/foundry/logic/forecast-state.ts) with the GM's runs
+ * and seed, posting progress as it goes; a `cancel` with the same id stops it after the fight
+ * under way, and the figures of the fights played come back (`complete: false`).
+ */
+import { FrayError } from "../../rules/core/errors.js";
+import { PackContent, type SourceDocument } from "../../encounter/library.js";
+import { parseEncounter } from "../../encounter/schema.js";
+import { forecast, type Forecast } from "../../forecast/forecast.js";
+
+/** What the Foundry client sends the worker. */
+export type ForecastRequest =
+  | {
+      type: "run";
+      /** Names this forecast in its replies and in a `cancel`. */
+      id: string;
+      /** The encounter file (`ForecastInput.file`), checked here by the encounter schema. */
+      file: unknown;
+      /** The documents the file's references name, by pack (`ForecastInput.packs`). */
+      packs: [string, SourceDocument[]][];
+      /** Fights to play (1 to 1,000,000). */
+      runs: number;
+      /** Base seed (0 to 2^31 - 1). */
+      seed: number;
+      /** Fights between progress replies; 100 when unset. */
+      progressEvery?: number;
+    }
+  | { type: "cancel"; id: string };
+
+/** What the worker answers. */
+export type ForecastReply =
+  | { type: "progress"; id: string; done: number; runs: number }
+  | { type: "done"; id: string; forecast: Forecast }
+  /** A FrayError's key, data and English message (anything else: `FRAY.Error.Unexpected`). */
+  | { type: "error"; id: string; key: string; data: Record<string, string | number>; message: string };
+
+/** Lets the worker's event loop read a `cancel` between fights. */
+const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The worker's message handler: `run` plays the forecast, posting `progress` every
+ * `progressEvery` fights and then `done` (or `error`); `cancel` stops the run of that id.
+ * Deterministic: the same request gives the same `done` as `forecast()` in process.
+ * @param post sends a reply to the client (`self.postMessage`).
+ * @returns the handler; its promise settles once a `run` has replied `done` or `error`.
+ */
+export function forecastWorker(post: (reply: ForecastReply) => void): (request: ForecastRequest) => Promise<void> {
+  const running = new Map<string, { aborted: boolean }>();
+  return async (request) => {
+    if (request.type === "cancel") {
+      const signal = running.get(request.id);
+      if (signal) signal.aborted = true;
+      return;
+    }
+    const signal = { aborted: false };
+    running.set(request.id, signal);
+    try {
+      const result = await forecast(parseEncounter(request.file), new PackContent(request.packs), {
+        runs: request.runs,
+        seed: request.seed,
+        progressEvery: request.progressEvery,
+        signal,
+        onProgress: async (done, runs) => {
+          post({ type: "progress", id: request.id, done, runs });
+          await yieldToEvents();
+        },
+      });
+      post({ type: "done", id: request.id, forecast: result });
+    } catch (error) {
+      if (error instanceof FrayError) post({ type: "error", id: request.id, key: error.key, data: error.data, message: error.message });
+      else {
+        const message = String((error as Error)?.message ?? error);
+        post({ type: "error", id: request.id, key: "FRAY.Error.Unexpected", data: { message }, message });
+      }
+    } finally {
+      running.delete(request.id);
+    }
+  };
+}

@@ -1,0 +1,250 @@
+/**
+ * The forecast's input from a running combat: the tracker's combatants, each as an encounter
+ * entry whose actor is the combatant's own (its current vitals, statuses, conditions and lasting
+ * effects, its items), its side from its token's disposition, and the simple default tactics
+ * (the nearest enemy by token distance in metres, a ranged weapon when that enemy is not
+ * adjacent). Pure: the Foundry glue reads the documents and the canvas into a
+ * {@link CombatSnapshot}; this turns it into an encounter file the forecast plays
+ * (src/forecast/forecast.ts) and says what it could not carry.
+ *
+ * What an encounter file cannot hold is listed, not guessed: the forecast starts from a fresh
+ * round 1, so what a combatant already spent of the current round's economy (UD-ACT-01,
+ * CR-AP-01, ZN-ACT-01) and the declarations made this round (HB-ACT-01, CR-INI-02, ZN-INI-01)
+ * come back in `notCarried`; combatants without an actor, of neutral disposition, marked
+ * defeated or whose actor the ruleset cannot read come back in `left`; and no combatant moves.
+ */
+import type { Economy } from "../../rules/core/economy.js";
+import type { RulesetOptions } from "../../rules/core/ruleset.js";
+import type { ActorSource } from "../../rules/core/sources.js";
+import type { RulesetId, VitalState } from "../../rules/core/types.js";
+import { inputError } from "../../rules/core/validate.js";
+import { COMMON_BOUNDS } from "../../rules/core/bounds.js";
+import type { SourceDocument } from "../../encounter/library.js";
+import { DEFAULT_TACTICS, type Tactics } from "../../encounter/tactics.js";
+
+/** The pack the combatants' actors are handed to the forecast in (`combat/<combatant id>`). */
+export const FORECAST_PACK = "combat";
+
+/** Farthest distance in metres still counted as adjacent (melee reach on a 1.5 m or 5 ft grid, diagonals included). */
+export const ADJACENT_METRES = 2.2;
+
+/** One Combatant of the tracker as the glue read it. */
+export interface SnapshotCombatant {
+  /** The Combatant's id: the entry's id in the forecast. */
+  id: string;
+  /** The name the tracker shows. */
+  name: string;
+  /** The actor's source with its current statuses (`actorSource`); absent when it has none. */
+  actor?: ActorSource;
+  /** Its token's disposition: 1 friendly, 0 neutral, -1 hostile, -2 secret. */
+  disposition: number;
+  /** Marked defeated in the tracker. */
+  defeated: boolean;
+  /** Its round economy as stored for the current round, when the tracker holds one. */
+  economy?: Economy;
+  /** This round's declaration (HB-ACT-01, CR-INI-02, ZN-INI-01), when it made one. */
+  declaration?: { text: string; action?: string };
+}
+
+/** A combat as the forecast reads it. */
+export interface CombatSnapshot {
+  /** What to call the forecast (the scene's or the combat's name). */
+  name: string;
+  ruleset: RulesetId;
+  /** The world's option values of the ruleset. */
+  options: RulesetOptions;
+  /** The combat's current round (0 before it starts). */
+  round: number;
+  combatants: SnapshotCombatant[];
+  /** Distance between two combatants' tokens in metres, by Combatant id; a pair left out is unknown. */
+  distances: Record<string, Record<string, number>>;
+  /** Rounds after which a fight counts as a draw; 20 when unset. */
+  maxRounds?: number;
+}
+
+/** An encounter file as the encounter schema reads it (src/encounter/schema.ts), before its check. */
+export interface EncounterFile {
+  name: string;
+  ruleset: RulesetId;
+  seed: number;
+  options: RulesetOptions;
+  maxRounds: number;
+  combatants: {
+    id: string;
+    name: string;
+    side: ForecastSide;
+    /** `combat/<id>`: the combatant's actor in {@link ForecastInput.packs}. */
+    ref: string;
+    tactics?: { attack?: string; weapon?: string; range?: number };
+  }[];
+}
+
+/** What the state function needs of a ruleset binding. */
+export interface ForecastBinding {
+  readonly id: string;
+  /** The binding's `combatantFromActor`. */
+  combatantFromActor(actor: ActorSource, overrides?: { id?: string; group?: string }): unknown;
+  readonly ruleset: { vitals(c: never): VitalState; isOut(state: VitalState): boolean };
+}
+
+/** The side a combatant fights on in the forecast. */
+export type ForecastSide = "friendly" | "hostile";
+
+/** One combatant the forecast plays. */
+export interface ForecastCombatant {
+  id: string;
+  name: string;
+  side: ForecastSide;
+  /** The core's combatant, from the binding. */
+  core: unknown;
+  /** Its vitals now (the core's `vitals`). */
+  vitals: VitalState;
+  /** The enemy the tactics attack first: the nearest by token distance, when any distance is known. */
+  target?: string;
+  /** Metres to {@link target}. */
+  metres?: number;
+  /** The weapon id the tactics attack with, when the combatant has weapons. */
+  weapon?: string;
+  /** Whether that weapon attacks from range (the entry's `range` then is {@link metres}). */
+  ranged?: boolean;
+}
+
+/** Why a combatant of the tracker is not in the forecast. */
+export type LeftReason = "noActor" | "neutral" | "defeated" | "out" | "unreadable";
+
+/** What the forecast leaves out or cannot carry. */
+export interface ForecastInput {
+  /**
+   * The encounter file the forecast plays, as a parsed YAML file would hold it: the worker checks
+   * it with the encounter schema (`parseEncounter`), so that the main bundle carries no driver.
+   */
+  file: EncounterFile;
+  /** The documents the file's references name: one pack, {@link FORECAST_PACK}. */
+  packs: [string, SourceDocument[]][];
+  combatants: ForecastCombatant[];
+  left: { id: string; name: string; reason: LeftReason; error?: unknown }[];
+  /** What the combatants already did this round that a fresh round 1 does not carry. */
+  notCarried: { id: string; name: string; what: "economy" | "declaration" }[];
+  /** The tactics every combatant follows (target: the nearest enemy, then the first standing). */
+  tactics: Tactics;
+}
+
+/** A weapon as far as the tactics look at it: any ruleset's core weapon. */
+interface AnyWeapon {
+  id: string;
+  kind?: string;
+  category?: string;
+}
+
+/** True when a core weapon attacks at a distance (not melee; a grenade attacks an area, not a target). */
+function isRangedWeapon(w: AnyWeapon): boolean {
+  if (w.kind === "grenade") return false;
+  if (w.kind !== undefined) return w.kind !== "melee";
+  return w.category !== undefined && w.category !== "melee";
+}
+
+/** True when a core weapon strikes in melee. */
+function isMeleeWeapon(w: AnyWeapon): boolean {
+  return w.kind === "melee" || (w.kind === undefined && (w.category === undefined || w.category === "melee"));
+}
+
+/** True when an economy shows anything spent: a slot used, a pool below its maximum. */
+function spentAny(e: Economy): boolean {
+  return Object.values(e.slots).some((s) => s.used > 0) || Object.values(e.pools).some((p) => p.value < p.max);
+}
+
+/**
+ * Turns a combat into the forecast's input. Each combatant with an actor, a friendly or hostile
+ * token (secret counts as hostile, as engagement reads it) and not defeated nor out by its vitals
+ * becomes an entry `combat/<id>` whose actor is its own source (current vitals, statuses,
+ * lasting effects, items). Its tactics: attack the nearest enemy (by `distances`); with that
+ * enemy farther than {@link ADJACENT_METRES} and a ranged weapon at hand, shoot it from that
+ * range, else strike with its first melee weapon (no movement is played; melee assumes reach).
+ * @throws FrayError `FRAY.Error.Input.Sides` (field `combatants`) when fewer than two sides are
+ *   left to fight. The encounter schema checks the rest where the forecast runs (a name too
+ *   long, an option the ruleset refuses), naming the field.
+ */
+export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding): ForecastInput {
+  const left: ForecastInput["left"] = [];
+  const notCarried: ForecastInput["notCarried"] = [];
+  const fighters: ForecastCombatant[] = [];
+  const docs: SourceDocument[] = [];
+  for (const c of snapshot.combatants) {
+    if (!c.actor) {
+      left.push({ id: c.id, name: c.name, reason: "noActor" });
+      continue;
+    }
+    if (c.disposition === 0) {
+      left.push({ id: c.id, name: c.name, reason: "neutral" });
+      continue;
+    }
+    if (c.defeated) {
+      left.push({ id: c.id, name: c.name, reason: "defeated" });
+      continue;
+    }
+    let core: unknown;
+    let vitals: VitalState;
+    try {
+      core = binding.combatantFromActor(c.actor, { id: c.id });
+      vitals = binding.ruleset.vitals(core as never);
+    } catch (error) {
+      left.push({ id: c.id, name: c.name, reason: "unreadable", error });
+      continue;
+    }
+    if (binding.ruleset.isOut(vitals)) {
+      left.push({ id: c.id, name: c.name, reason: "out" });
+      continue;
+    }
+    if (c.economy && spentAny(c.economy)) notCarried.push({ id: c.id, name: c.name, what: "economy" });
+    if (c.declaration) notCarried.push({ id: c.id, name: c.name, what: "declaration" });
+    fighters.push({ id: c.id, name: c.name, side: c.disposition > 0 ? "friendly" : "hostile", core, vitals });
+    docs.push({ ...structuredClone(c.actor), _id: c.id } as SourceDocument);
+  }
+  for (const f of fighters) {
+    let best: ForecastCombatant | undefined;
+    let metres = Infinity;
+    for (const e of fighters) {
+      if (e.side === f.side) continue;
+      const d = snapshot.distances[f.id]?.[e.id] ?? snapshot.distances[e.id]?.[f.id];
+      if (typeof d === "number" && Number.isFinite(d) && d >= 0 && d < metres) [best, metres] = [e, d];
+    }
+    const weapons = ((f.core as { weapons?: AnyWeapon[] }).weapons ?? []).filter((w) => typeof w?.id === "string");
+    const ranged = weapons.find(isRangedWeapon);
+    const melee = weapons.find(isMeleeWeapon);
+    if (best) {
+      f.target = best.id;
+      f.metres = Math.round(metres * 10) / 10;
+    }
+    const shoot = ranged && (!melee || (best !== undefined && metres > ADJACENT_METRES));
+    const weapon = shoot ? ranged : (melee ?? weapons[0]);
+    if (weapon) {
+      f.weapon = weapon.id;
+      f.ranged = Boolean(shoot);
+    }
+  }
+  if (new Set(fighters.map((f) => f.side)).size < 2)
+    throw inputError("combatants", "FRAY.Error.Input.Sides", {}, "combatants on at least two sides");
+  const file: EncounterFile = {
+    name: snapshot.name.slice(0, COMMON_BOUNDS.nameLength.max) || "combat",
+    ruleset: snapshot.ruleset,
+    seed: 1,
+    options: snapshot.options,
+    maxRounds: snapshot.maxRounds ?? 20,
+    combatants: fighters.map((f) => ({
+      id: f.id,
+      name: f.name.slice(0, COMMON_BOUNDS.nameLength.max) || f.id,
+      side: f.side,
+      ref: `${FORECAST_PACK}/${f.id}`,
+      ...(f.target || f.weapon
+        ? {
+            tactics: {
+              ...(f.target ? { attack: f.target } : {}),
+              ...(f.weapon ? { weapon: f.weapon } : {}),
+              ...(f.ranged && f.metres !== undefined ? { range: f.metres } : {}),
+            },
+          }
+        : {}),
+    })),
+  };
+  return { file, packs: [[FORECAST_PACK, docs]], combatants: fighters, left, notCarried, tactics: DEFAULT_TACTICS };
+}

@@ -1,0 +1,184 @@
+/**
+ * The forecast's input from a combat (src/foundry/logic/forecast-state.ts) on a stand-in UD10
+ * combat: sides from token dispositions, the nearest enemy and its distance as the tactics, the
+ * actors' current vitals and statuses carried, what is left out and what a fresh round cannot
+ * carry; and the input played by the forecast.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ContentIndex } from "../../src/encounter/content.js";
+import { parseEncounter } from "../../src/encounter/schema.js";
+import { PackContent } from "../../src/encounter/library.js";
+import { forecast } from "../../src/forecast/forecast.js";
+import { FrayError } from "../../src/rules/core/errors.js";
+import type { ActorSource } from "../../src/rules/core/sources.js";
+import { ud10, ud10CombatantFromActor } from "../../src/rules/ud10/index.js";
+import { hitbox, hitboxCombatantFromActor } from "../../src/rules/hitbox/index.js";
+import { critical, criticalCombatantFromActor } from "../../src/rules/critical/index.js";
+import { zones, zonesCombatantFromActor } from "../../src/rules/zones/index.js";
+import type { RulesetId } from "../../src/rules/core/types.js";
+import { forecastInput, FORECAST_PACK, type CombatSnapshot, type ForecastBinding } from "../../src/foundry/logic/forecast-state.js";
+
+const packs = new ContentIndex(join(import.meta.dirname, "..", "..", "packs", "_source"));
+const npc = (name: string) => packs.resolve(`ud10-npcs/${name}`, "test") as unknown as ActorSource;
+const binding: ForecastBinding = {
+  id: "ud10",
+  combatantFromActor: ud10CombatantFromActor,
+  ruleset: ud10 as unknown as ForecastBinding["ruleset"],
+};
+
+/** A hero (Veteran, wounded and prone) against a guard beside it and a thug 12 m off; a neutral, a defeated and an actorless combatant. */
+function combat(): CombatSnapshot {
+  const hero = npc("Veteran");
+  hero.name = "Ayla <b>Brandt</b>";
+  (hero.system as { hp: { value: number } }).hp.value = 9;
+  hero.statuses = ["prone"];
+  return {
+    name: "Warehouse",
+    ruleset: "ud10",
+    options: ud10.defaults(),
+    round: 2,
+    combatants: [
+      {
+        id: "hero",
+        name: "Ayla",
+        actor: hero,
+        disposition: 1,
+        defeated: false,
+        economy: { slots: { action: { used: 1, max: 1 } }, pools: {} },
+      },
+      {
+        id: "guard",
+        name: "Guard",
+        actor: npc("Guard"),
+        disposition: -1,
+        defeated: false,
+        economy: { slots: { action: { used: 0, max: 1 } }, pools: {} },
+      },
+      { id: "thug", name: "Thug", actor: npc("Thug"), disposition: -2, defeated: false, declaration: { text: "shoots", action: "attack" } },
+      { id: "bystander", name: "Clerk", actor: npc("Thug"), disposition: 0, defeated: false },
+      { id: "fallen", name: "Fallen", actor: npc("Guard"), disposition: -1, defeated: true },
+      { id: "marker", name: "Marker", disposition: -1, defeated: false },
+    ],
+    distances: { hero: { guard: 1.5, thug: 12 }, guard: { thug: 10.5 } },
+  };
+}
+
+describe("forecast input from a combat", () => {
+  it("UD-RND-02: sides from dispositions, the nearest enemy with its distance in metres, a ranged weapon beyond reach", () => {
+    const input = forecastInput(combat(), binding);
+    expect(parseEncounter(input.file).combatants.map((c) => [c.id, c.side])).toEqual([
+      ["hero", "friendly"],
+      ["guard", "hostile"],
+      ["thug", "hostile"],
+    ]);
+    const [hero, guard, thug] = input.combatants;
+    // The hero's nearest enemy is the guard one square away: it strikes with its knife, no range.
+    expect(hero).toMatchObject({ target: "guard", metres: 1.5, ranged: false });
+    expect((hero!.core as { weapons: { id: string; kind: string }[] }).weapons.find((w) => w.id === hero!.weapon)?.kind).toBe("melee");
+    expect(parseEncounter(input.file).combatants[0]!.tactics).toEqual({ attack: "guard", weapon: hero!.weapon });
+    // The thug 12 m off shoots the hero from there with its pistol.
+    expect(thug).toMatchObject({ target: "hero", metres: 12, ranged: true });
+    expect(parseEncounter(input.file).combatants[2]!.tactics).toMatchObject({ attack: "hero", range: 12 });
+    expect(guard).toMatchObject({ target: "hero", metres: 1.5, ranged: false });
+    expect(input.tactics.target).toEqual(["declared", "engaged", "nearest", "first"]);
+  });
+
+  it("UD-DMG-04: the actor's current HP and statuses go into the forecast as they stand", async () => {
+    const input = forecastInput(combat(), binding);
+    expect(input.combatants[0]!.vitals.hp).toEqual({ value: 9, max: 22 });
+    expect(input.combatants[0]!.vitals.conditions).toContain("prone");
+    const doc = new PackContent(input.packs).resolve(parseEncounter(input.file).combatants[0]!.ref!, "ref");
+    expect(parseEncounter(input.file).combatants[0]!.ref).toBe(`${FORECAST_PACK}/hero`);
+    expect((doc.system as { hp: { value: number } }).hp.value).toBe(9);
+    const result = await forecast(parseEncounter(input.file), new PackContent(input.packs), { runs: 40, seed: 7 });
+    expect(result.runs).toBe(40);
+    // Every fight starts from the hero's 9 HP, never from its full 22.
+    const playedStart = await import("../../src/encounter/engine.js").then((m) =>
+      m.playEncounter({ ...parseEncounter(input.file), seed: 7 }, new PackContent(input.packs)),
+    );
+    expect(playedStart.combatants[0]!.start?.hp).toEqual({ value: 9, max: 22 });
+    expect(result.sides.map((s) => s.side)).toEqual(["friendly", "hostile"]);
+  });
+
+  it("UD-ACT-01: neutral, defeated and actorless combatants are left out; spent economy and declarations are listed", () => {
+    const input = forecastInput(combat(), binding);
+    expect(input.left.map((l) => [l.id, l.reason])).toEqual([
+      ["bystander", "neutral"],
+      ["fallen", "defeated"],
+      ["marker", "noActor"],
+    ]);
+    expect(input.notCarried).toEqual([
+      { id: "hero", name: "Ayla", what: "economy" },
+      { id: "thug", name: "Thug", what: "declaration" },
+    ]);
+  });
+
+  it("UD-DMG-04: a combatant out by its vitals is left out, and one side alone is refused naming the field", () => {
+    const state = combat();
+    const guard = state.combatants[1]!.actor!;
+    (guard.system as { hp: { value: number } }).hp.value = -30;
+    state.combatants[2]!.disposition = 0;
+    let error: unknown;
+    try {
+      forecastInput(state, binding);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(FrayError);
+    expect((error as FrayError).key).toBe("FRAY.Error.Input.Sides");
+    expect((error as FrayError).data.field).toBe("combatants");
+  });
+
+  /** Each other ruleset: its core, actor translation and two of its compendium NPCs. */
+  const OTHERS: [string, RulesetId, ForecastBinding, string, string][] = [
+    [
+      "HB-DMG-01",
+      "hitbox",
+      { id: "hitbox", combatantFromActor: hitboxCombatantFromActor as never, ruleset: hitbox as never },
+      "hitbox-npcs/Security Guard",
+      "hitbox-npcs/Street Tough",
+    ],
+    [
+      "CR-BLD-01",
+      "critical",
+      { id: "critical", combatantFromActor: criticalCombatantFromActor as never, ruleset: critical as never },
+      "critical-npcs/Pistol Guard",
+      "critical-npcs/Sword Fighter",
+    ],
+    [
+      "ZN-ZON-02",
+      "zones",
+      { id: "zones", combatantFromActor: zonesCombatantFromActor as never, ruleset: zones as never },
+      "zones-npcs/Perimeter Sentry",
+      "zones-npcs/Street Enforcer",
+    ],
+  ];
+  it.each(OTHERS)("%s: a %s combat becomes an input the forecast plays from the actors as they stand", async (_rule, ruleset, b, a, e) => {
+    const doc = (ref: string) => packs.resolve(ref, "test") as unknown as ActorSource;
+    const input = forecastInput(
+      {
+        name: "Yard",
+        ruleset,
+        options: b.ruleset === hitbox ? hitbox.defaults() : b.ruleset === critical ? critical.defaults() : zones.defaults(),
+        round: 1,
+        combatants: [
+          { id: "a", name: "A", actor: doc(a), disposition: 1, defeated: false },
+          { id: "e", name: "E", actor: doc(e), disposition: -1, defeated: false },
+        ],
+        distances: { a: { e: 9 } },
+      },
+      b,
+    );
+    expect(input.combatants.map((c) => [c.side, c.target, c.metres])).toEqual([
+      ["friendly", "e", 9],
+      ["hostile", "a", 9],
+    ]);
+    const result = await forecast(parseEncounter(input.file), new PackContent(input.packs), { runs: 20, seed: 3 });
+    expect(result.runs).toBe(20);
+    const first = await import("../../src/encounter/engine.js").then((m) =>
+      m.playEncounter({ ...parseEncounter(input.file), seed: 3 }, new PackContent(input.packs)),
+    );
+    expect(first.combatants.map((c) => c.start)).toEqual(input.combatants.map((c) => b.ruleset.vitals(c.core as never)));
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * The combat tracker's side of the forecast: what the GM's Forecast button reads of a stand-in
+ * combat on the stand-in canvas (src/foundry/forecast/dialog.ts: actors with their statuses,
+ * token dispositions, distances between tokens in metres on a 1.5 m grid, this round's economy
+ * and declaration), and the button itself, shown to the GM only.
+ */
+import { join } from "node:path";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ContentIndex } from "../../src/encounter/content.js";
+import type { ActorSource } from "../../src/rules/core/sources.js";
+import { ud10, ud10CombatantFromActor } from "../../src/rules/ud10/index.js";
+import { installFoundryStub, ROOT, type FoundryStub } from "../support/foundry-stub.js";
+
+type Dict = Record<string, unknown>;
+let stub: FoundryStub;
+let dialog: typeof import("../../src/foundry/forecast/dialog.js");
+let tracker: typeof import("../../src/foundry/combat/tracker.js");
+let state: typeof import("../../src/foundry/logic/forecast-state.js");
+
+const packs = new ContentIndex(join(ROOT, "packs", "_source"));
+const npc = (name: string) => packs.resolve(`ud10-npcs/${name}`, "test") as unknown as ActorSource;
+
+beforeAll(async () => {
+  stub = installFoundryStub("en");
+  const reg = await import("../../src/foundry/registry.js");
+  // A stand-in UD10 binding: the core's ruleset and actor translation, no data models.
+  reg.registry.register({
+    id: "ud10",
+    ruleset: ud10 as never,
+    implemented: true,
+    models: { character: null, npc: null, weapon: null, armor: null },
+    combatantFromActor: ud10CombatantFromActor as never,
+    sheetParts: { character: [], npc: [] },
+    templates: [],
+    movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
+  });
+  (stub.game.settings as unknown as { values: Map<string, unknown> }).values.set("fray.ruleset", "ud10");
+  dialog = await import("../../src/foundry/forecast/dialog.js");
+  tracker = await import("../../src/foundry/combat/tracker.js");
+  state = await import("../../src/foundry/logic/forecast-state.js");
+});
+
+const asGM = (isGM: boolean) => ((stub.game.user as unknown as { isGM: boolean }).isGM = isGM);
+beforeEach(() => asGM(true));
+
+/** A Combatant whose token stands at grid square (x, y) of 100 px. */
+function combatant(id: string, actor: ActorSource | null, disposition: number, x: number, y: number, flags: Dict = {}) {
+  return {
+    id,
+    name: id,
+    isOwner: true,
+    defeated: false,
+    actor: actor ? { id: `actor-${id}`, uuid: `Actor.${id}`, toObject: () => structuredClone(actor), statuses: new Set(["prone"]) } : null,
+    token: { disposition, object: { center: { x: x * 100 + 50, y: y * 100 + 50 } } },
+    getFlag: (_s: string, k: string) => flags[k],
+    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = v),
+  };
+}
+
+function combat() {
+  const list = [
+    combatant("hero", npc("Veteran"), 1, 0, 0, { economy: { round: 3, slots: { action: { used: 1 } } } }),
+    combatant("guard", npc("Guard"), -1, 1, 0, { declaration: { round: 3, text: "shoot" } }),
+    combatant("thug", npc("Thug"), -1, 8, 0),
+  ];
+  return { id: "c1", round: 3, combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }) };
+}
+
+describe("forecast from the combat tracker", () => {
+  it("UD-RND-02: reads dispositions, statuses, this round's economy and declaration, and token distances in metres", () => {
+    const snap = dialog.readCombatSnapshot(combat());
+    expect(snap.ruleset).toBe("ud10");
+    expect(snap.round).toBe(3);
+    expect(snap.combatants.map((c) => [c.id, c.disposition])).toEqual([
+      ["hero", 1],
+      ["guard", -1],
+      ["thug", -1],
+    ]);
+    expect(snap.combatants[0]!.actor?.statuses).toEqual(["prone"]);
+    expect(snap.combatants[0]!.economy?.slots.action?.used).toBe(1);
+    expect(snap.combatants[1]!.declaration).toEqual({ text: "shoot" });
+    // One square is 1.5 m: the guard stands beside the hero, the thug eight squares off.
+    expect(snap.distances).toEqual({ hero: { guard: 1.5, thug: 12 }, guard: { thug: 10.5 } });
+    const input = state.forecastInput(snap, { id: "ud10", combatantFromActor: ud10CombatantFromActor, ruleset: ud10 as never });
+    expect(input.combatants.map((c) => [c.id, c.target, c.metres, c.ranged])).toEqual([
+      ["hero", "guard", 1.5, false],
+      ["guard", "hero", 1.5, false],
+      ["thug", "hero", 12, true],
+    ]);
+    expect(input.notCarried.map((n) => [n.id, n.what])).toEqual([
+      ["hero", "economy"],
+      ["guard", "declaration"],
+    ]);
+  });
+
+  it("UD-ACT-01: the tracker shows the Forecast button to the GM only", () => {
+    const root = {
+      dataset: {} as Record<string, string>,
+      html: "",
+      querySelector: () => null,
+      querySelectorAll: () => [],
+      insertAdjacentHTML(_w: string, h: string) {
+        this.html += h;
+      },
+      addEventListener() {},
+    };
+    tracker.onRenderCombatTracker({ viewed: combat() }, root as never);
+    expect(root.html).toContain('data-fray-forecast="1"');
+    expect(root.html).toContain("Forecast");
+    expect(root.dataset.frayForecastClicks).toBe("1");
+    asGM(false);
+    const other = { ...root, html: "", dataset: {} };
+    tracker.onRenderCombatTracker({ viewed: combat() }, other as never);
+    expect(other.html).not.toContain("data-fray-forecast");
+  });
+
+  it("UD-RND-02: the settings form names who attacks whom at what distance, escaped, with runs and seed", () => {
+    const c = combat();
+    c.combatants[2]!.name = "<img src=x onerror=alert(1)>";
+    const input = state.forecastInput(dialog.readCombatSnapshot(c), {
+      id: "ud10",
+      combatantFromActor: ud10CombatantFromActor,
+      ruleset: ud10 as never,
+    });
+    const html = dialog.settingsHtml(input);
+    expect(html).not.toContain("<img");
+    expect(html).toContain("<strong>&lt;img src=x onerror=alert(1)&gt;</strong> (Hostile): shoots at hero from 12 m");
+    expect(html).toContain("<strong>hero</strong> (Friendly): strikes at guard (1.5 m)");
+    expect(html).toContain("What hero already spent this round is not carried");
+    expect(html).toMatch(/name="runs"[^>]*value="1000"/);
+    expect(html).toMatch(/name="seed"[^>]*value="1"/);
+  });
+});

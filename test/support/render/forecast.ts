@@ -1,0 +1,72 @@
+/**
+ * The forecast's result from the combat tracker (templates/forecast/result.hbs): a real forecast
+ * of a stand-in UD10 combat (a Veteran and a Guard against two Thugs, one 9 m off), its context
+ * from `forecastView` as the dialog and the chat card build it, with a name that must show
+ * escaped and the notes of what the combat could not hand over.
+ */
+import { join } from "node:path";
+import { ContentIndex } from "../../../src/encounter/content.js";
+import { parseEncounter } from "../../../src/encounter/schema.js";
+import { PackContent } from "../../../src/encounter/library.js";
+import { forecast } from "../../../src/forecast/forecast.js";
+import { forecastInput, type ForecastBinding } from "../../../src/foundry/logic/forecast-state.js";
+import { forecastView } from "../../../src/foundry/logic/forecast-view.js";
+import type { ActorSource } from "../../../src/rules/core/sources.js";
+import { ud10, ud10CombatantFromActor } from "../../../src/rules/ud10/index.js";
+import { ROOT } from "../foundry-stub.js";
+import type { RenderCase } from "./contexts.js";
+
+/** The dialog's and the chat card's result of 400 fights, seed 1. */
+export async function forecastCases(i18n: { format(key: string, data?: Record<string, unknown>): string }): Promise<RenderCase[]> {
+  const packs = new ContentIndex(join(ROOT, "packs", "_source"));
+  const npc = (name: string) => packs.resolve(`ud10-npcs/${name}`, "test") as unknown as ActorSource;
+  const binding: ForecastBinding = {
+    id: "ud10",
+    combatantFromActor: ud10CombatantFromActor,
+    ruleset: ud10 as unknown as ForecastBinding["ruleset"],
+  };
+  const input = forecastInput(
+    {
+      name: "Loading Yard",
+      ruleset: "ud10",
+      options: ud10.defaults(),
+      round: 2,
+      combatants: [
+        { id: "vet", name: "Ayla <b>Brandt</b>", actor: npc("Veteran"), disposition: 1, defeated: false },
+        { id: "guard", name: "Guard", actor: npc("Guard"), disposition: 1, defeated: false, declaration: { text: "cover" } },
+        { id: "thug1", name: "Thug", actor: npc("Thug"), disposition: -1, defeated: false },
+        { id: "thug2", name: "Thug Leader", actor: npc("Thug"), disposition: -1, defeated: false },
+        { id: "clerk", name: "Clerk", actor: npc("Thug"), disposition: 0, defeated: false },
+      ],
+      distances: { vet: { thug1: 1.5, thug2: 9 }, guard: { thug1: 3, thug2: 9 } },
+    },
+    binding,
+  );
+  const result = await forecast(parseEncounter(input.file), new PackContent(input.packs), { runs: 400, seed: 1 });
+  const context = forecastView(result, (key, data) => i18n.format(key, data ?? {}), input);
+  const wins = result.sides.map((s) => `${(s.wins.p * 100).toFixed(1)}%`);
+  const base = { templates: ["templates/forecast/result.hbs"], context: { ...context } };
+  const expect: RenderCase["expect"] = [
+    { selector: ".fray-forecast-side", count: 3 },
+    { selector: ".fray-forecast-side[data-side-index='0'] .fray-forecast-chance", text: wins[0]! },
+    { selector: ".fray-forecast-side[data-side-index='1'] .fray-forecast-chance", text: wins[1]! },
+    { selector: ".fray-forecast-side[data-side-index='0'] .fray-forecast-names", text: "Ayla <b>Brandt</b>, Guard" },
+    { selector: ".fray-forecast-column", count: result.rounds.max - result.rounds.min + 1 },
+    { selector: ".fray-forecast-combatants tr", count: 4 },
+    { selector: ".fray-forecast-notes li", count: 2, text: /Clerk .*neutral.*Guard/ },
+    { selector: ".fray-forecast-fights", text: "400 fights, seeds 1 to 400" },
+  ];
+  return [
+    {
+      ...base,
+      id: "forecast-result",
+      title: context.title,
+      kind: "dialog",
+      classes: ["dialog", "fray", "fray-forecast-dialog"],
+      width: 440,
+      height: 0,
+      expect,
+    },
+    { ...base, id: "forecast-card", title: context.title, kind: "chat", classes: [], width: 300, height: 0, expect },
+  ];
+}
