@@ -131,6 +131,20 @@ export interface RulesetBinding<C = unknown> {
    * HB-RND-02: durations in turns start the turn after they begin); absent for none.
    */
   readonly effectDelayRounds?: number;
+  /**
+   * How this ruleset's combatants declare in the declaration phase beyond one action and free
+   * text (HB-ACT-01, HB-ACT-03): the action ids declared as quick actions beside the one action
+   * (checkboxes of the Declare form, under the legend `quickLabel`), and the action kinds that are
+   * not declared at all (Hitbox's dodge and parry answer attacks); with `sealed` (the i18n key of
+   * the whisper's title, `{name}`), declarations before the reveal are whispered to the GMs
+   * instead of stored on the Combatant (combat/sealed.ts). Absent: one action of any kind, open.
+   */
+  readonly declaration?: {
+    readonly quick: readonly string[];
+    readonly quickLabel: string;
+    readonly notDeclared?: readonly ActionDef["kind"][];
+    readonly sealed?: string;
+  };
   /** The ruleset's own GM tools for macros, reached as `game.fray.binding.tools` (Hitbox's opposed test). */
   readonly tools?: Readonly<Record<string, unknown>>;
   /** The core's weapon of an item source, where the ruleset reads items one by one. */

@@ -255,6 +255,35 @@ describe("declarations stored on the Combatant", () => {
     expect(field(() => readDeclaration({ text: "x".repeat(501) }, actions, 2))).toBe("text");
   });
 
+  it("HB-ACT-03: quick actions go beside the action, each one the binding names, and show escaped after it", () => {
+    const quick: ActionDef[] = [
+      { id: "prone", label: "FRAY.Hitbox.Play.Action.prone", rule: "HB-ACT-04", kind: "other", cost: {}, target: "none" },
+    ];
+    expect(readDeclaration({ text: "", action: "attack", quick: ["prone", "prone"] }, actions, 3, quick)).toEqual({
+      round: 3,
+      text: "",
+      action: "attack",
+      quick: ["prone"],
+    });
+    // A quick action alone is a declaration; one the ruleset does not have names the field.
+    expect(readDeclaration({ quick: ["prone"] }, actions, 3, quick)).toEqual({ round: 3, text: "", quick: ["prone"] });
+    expect(() => readDeclaration({ text: "x", quick: ["reload"] }, actions, 3, quick)).toThrow(/quick/);
+    expect(() => readDeclaration({ text: "x", quick: "prone" }, actions, 3, quick)).toThrow(/quick/);
+    expect(declarationOf({ round: 3, text: "", quick: ["prone", 7] }, 3)).toEqual({ round: 3, text: "", quick: ["prone"] });
+    const html = declarationRowHtml(
+      {
+        id: "a",
+        declaresNow: false,
+        canDeclare: false,
+        declared: true,
+        visible: { round: 3, text: "", action: "attack", quick: ["<i>x</i>"] },
+      },
+      { localize: (k) => k, format: (k) => k },
+      new Map([["attack", "FRAY.Action.attack"]]),
+    );
+    expect(html).toContain("+ &lt;i&gt;x&lt;/i&gt;");
+  });
+
   it("HB-ACT-01: a declaration of an older round reads as none; text is escaped in the tracker", () => {
     expect(declarationOf({ round: 1, text: "old" }, 2)).toBeUndefined();
     expect(declarationOf({ round: 2, text: "<b>x</b>" }, 2)).toEqual({ round: 2, text: "<b>x</b>" });

@@ -85,6 +85,7 @@ function startCombat(entries: readonly { actor: { id: unknown; uuid: string }; t
   const flags = new Map<string, unknown>();
   const list = entries.map(({ actor, token }) => ({
     id: `c-${token.id}`,
+    name: (actor as { name?: string }).name ?? "",
     tokenId: token.id,
     token,
     actor,
@@ -208,7 +209,12 @@ beforeAll(async () => {
   stub.canvas = stubCanvas(100, 5, "ft");
   g.canvas = stub.canvas;
   const game = stub.game as unknown as Dict;
-  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
+  // Foundry sends a whisper to its author and recipients only; GMs receive every message (H-W1).
+  const holds = (m: Message) => {
+    const w = (m as unknown as { whisper?: string[]; author: { id: string } }) ?? {};
+    return stub.game.user.isGM || !w.whisper?.length || w.whisper.includes(stub.game.user.id) || w.author.id === stub.game.user.id;
+  };
+  game.messages = { get: (id: string) => messages.find((m) => m.id === id && holds(m)) };
   gm = stub.game.users.get("gm")!;
   player = stub.game.users.add("p1", "Pat");
   stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
@@ -224,6 +230,9 @@ beforeAll(async () => {
       async update(changes: Dict) {
         for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
         return message;
+      },
+      async delete() {
+        messages.splice(messages.indexOf(message), 1);
       },
     } as unknown as Message;
     withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
@@ -388,5 +397,162 @@ describe("the resolution step in the tracker", () => {
     await clickEndStep(el);
     expect(stub.ui.notifications.messages).toContainEqual({ level: "warn", text: lookup(en, "FRAY.Hitbox.Step.GMOnly")! });
     expect(boxes(guard.actor).leftArm).toEqual({ value: 2, max: 2 });
+  });
+});
+
+interface DeclarationFlow {
+  trackerDeclarations(combat: unknown): { rows: { id: string; declared: boolean; visible?: Dict }[] } | undefined;
+  declareFor(
+    combat: unknown,
+    combatant: unknown,
+    ask: (name: string, labels: { id: string }[], current: unknown, quick?: { legend: string; actions: { id: string }[] }) => Promise<Dict>,
+  ): Promise<boolean>;
+  revealDeclarations(combat: unknown): Promise<boolean>;
+}
+
+/** The tracker's visible text, without the spaces the tags leave before a colon or a comma. */
+const plain = (html: string) => text({ content: html } as Message).replace(/\s+([:,])/g, "$1");
+
+/** Clicks a Pre-empts toggle of a rendered tracker and waits for the marks to be written. */
+async function clickPreempt(el: ReturnType<typeof trackerHtml>, id: string): Promise<void> {
+  const target = { closest: (sel: string) => (sel === "[data-fray-preempt]" ? { dataset: { frayPreempt: id } } : null) };
+  el.listener?.({ target, preventDefault() {}, stopPropagation() {} });
+  for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 0));
+}
+
+describe("declarations and the order of resolution", () => {
+  it("HB-ACT-01, HB-ACT-03: an action and its quick actions are declared sealed, other players learn only that they were, the GM reveals them and rules which pre-empt; the steps follow", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    // Pat plays Zeven; the guard is the GM's; Kim plays someone else.
+    (zeven.actor as unknown as { ownership: Dict }).ownership = { default: 0, p1: 3 };
+    (guard.actor as unknown as { ownership: Dict }).ownership = { default: 0 };
+    const kim = stub.game.users.get("p2") ?? stub.game.users.add("p2", "Kim");
+    const { combat, flags } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    const flow = api().flow as unknown as DeclarationFlow;
+    const [zc, gc] = combat.combatants;
+
+    // Pat declares for Zeven: the form offers the action (no dodge, parry or quick action there)
+    // and the quick actions as ticks.
+    stub.game.users.current = player;
+    let offered: { main: string[]; quick: string[]; legend?: string } = { main: [], quick: [] };
+    const ask =
+      (answer: Dict) =>
+      async (_n: string, labels: { id: string }[], _c: unknown, quick?: { legend: string; actions: { id: string }[] }) => {
+        offered = { main: labels.map((l) => l.id), quick: quick?.actions.map((q) => q.id) ?? [], legend: quick?.legend };
+        return answer;
+      };
+    expect(await flow.declareFor(combat, zc, ask({ text: "Shoot the guard's leg", action: "attack", quick: ["draw", "prone"] }))).toBe(
+      true,
+    );
+    expect(offered.quick).toEqual(["draw", "letGo", "communicate", "prone"]);
+    expect(offered.main).toContain("attack");
+    expect(offered.main).not.toContain("dodge");
+    expect(offered.main).not.toContain("parry");
+    expect(offered.main).not.toContain("prone");
+    expect(lookup(en, offered.legend!)).toBeDefined();
+    // Sealed: the Combatant only says it declared; the content is in a whisper to the GM, by Pat.
+    const sealedId = (flags.get(`${zc!.id}.declaration`) as { sealed: string }).sealed;
+    expect(flags.get(`${zc!.id}.declaration`)).toEqual({ round: 1, text: "", sealed: sealedId });
+    const whisper = messages.find((m) => m.id === sealedId) as unknown as { whisper: string[]; author: { id: string }; content: string };
+    expect(whisper.whisper).toEqual(["gm"]);
+    expect(whisper.author.id).toBe("p1");
+    expect(whisper.content).toContain("<strong>Attack</strong> Shoot the guard's leg + Draw an item, Go prone");
+    // Pat reads Zeven's declaration back.
+    const row = (id: string) => flow.trackerDeclarations(combat)!.rows.find((r) => r.id === id)!;
+    expect(row(zc!.id).visible).toEqual({ round: 1, text: "Shoot the guard's leg", action: "attack", quick: ["draw", "prone"] });
+    // Kim sees that Zeven declared, not what: the whisper never reached her client.
+    stub.game.users.current = kim;
+    expect(row(zc!.id)).toMatchObject({ declared: true });
+    expect(row(zc!.id).visible).toBeUndefined();
+    // A quick action the ruleset does not have is refused with the field named; nothing is stored.
+    stub.game.users.current = gm;
+    await expect(flow.declareFor(combat, gc, ask({ text: "", action: "", quick: ["reload"] }))).rejects.toThrow(/quick/);
+    expect(flags.get(`${gc!.id}.declaration`)).toBeUndefined();
+    // The GM declares the guard's run for the alarm.
+    expect(await flow.declareFor(combat, gc, ask({ text: "Run to the alarm", action: "run" }))).toBe(true);
+    expect(row(gc!.id).visible).toMatchObject({ text: "Run to the alarm", action: "run" });
+
+    // The GM reveals: the declarations are written open on the Combatants; Kim reads them now.
+    expect(await flow.revealDeclarations(combat)).toBe(true);
+    expect(flags.get(`${zc!.id}.declaration`)).toEqual({
+      round: 1,
+      text: "Shoot the guard's leg",
+      action: "attack",
+      quick: ["draw", "prone"],
+    });
+    stub.game.users.current = kim;
+    expect(row(zc!.id).visible).toMatchObject({ action: "attack", quick: ["draw", "prone"] });
+    expect(row(gc!.id).visible).toMatchObject({ action: "run" });
+
+    // The tracker lists the steps: all at the same time until the GM rules otherwise.
+    const render = (api() as unknown as { binding: { renderTracker(c: unknown, h: unknown): void } }).binding;
+    const kimView = trackerHtml();
+    render.renderTracker(combat, kimView);
+    expect(plain(kimView.html)).toContain(`Step 1 ${lookup(en, "FRAY.Hitbox.Plan.Together")}: Zeven, Security Guard`);
+    expect(kimView.html).not.toContain("data-fray-preempt");
+    // HB-ACT-01 (seed example): the GM rules that Zeven's shot pre-empts the guard's run.
+    stub.game.users.current = gm;
+    const gmView = trackerHtml();
+    render.renderTracker(combat, gmView);
+    expect(gmView.html).toContain(`data-fray-preempt="${zc!.id}"`);
+    await clickPreempt(gmView, zc!.id);
+    expect(flags.get("combat.hitboxPreempt")).toEqual({ round: 1, ids: [zc!.id] });
+    const after = trackerHtml();
+    render.renderTracker(combat, after);
+    const plan = plain(after.html);
+    expect(plan).toContain(`Step 1 ${lookup(en, "FRAY.Hitbox.Plan.Preempts")}: Zeven`);
+    expect(plan).toContain(`Step 2 ${lookup(en, "FRAY.Hitbox.Plan.Together")}: Security Guard`);
+    expect(after.html).toMatch(/fray-plan-step current preempts/);
+
+    // Zeven's shot resolves in step 1: 7 + 4 (Dex 3 + Firearms 1) + close 1 = 12; regular table 3 + 3: left leg.
+    diceQueue.push(3, 4, 3, 3);
+    const m1 = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
+    await api().flow.runCardAction(m1, 0, "noReaction");
+    await api().flow.runCardAction(m1, 0, "rollDamage");
+    await api().flow.runCardAction(m1, 0, "applyDamage");
+    // Damage is on its way: the order is set.
+    await clickPreempt(after, gc!.id);
+    expect(stub.ui.notifications.messages).toContainEqual({ level: "warn", text: lookup(en, "FRAY.Hitbox.Plan.Locked")! });
+    expect(flags.get("combat.hitboxPreempt")).toEqual({ round: 1, ids: [zc!.id] });
+    await clickEndStep(after);
+    expect(boxes(guard.actor).leftLeg!.value).toBe(boxes(guard.actor).leftLeg!.max - 1);
+    // Step 1 is done; the guard's run is what remains, in step 2.
+    const step2 = trackerHtml();
+    render.renderTracker(combat, step2);
+    expect(step2.html).toMatch(/fray-plan-step done preempts/);
+    expect(step2.html).toMatch(/fray-plan-step current"><strong>Step 2/);
+    expect(step2.html).not.toContain("data-fray-preempt");
+  });
+
+  it("HB-ACT-01: at the reveal a sealed declaration whose whisper was written by someone who does not own the combatant stays sealed", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    (guard.actor as unknown as { ownership: Dict }).ownership = { default: 0 };
+    const { combat, flags } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    const [, gc] = combat.combatants;
+    // Pat forges a whisper that claims to hold the guard's declaration, and the mark points to it.
+    stub.game.users.current = player;
+    const forged = await (StubChatMessage.implementation.create as unknown as (d: Dict) => Promise<Message>)({
+      whisper: ["gm"],
+      content: "",
+      flags: {
+        fray: {
+          sealedDeclaration: { combatId: "combat1", combatantId: gc!.id, declaration: { round: 1, text: "Surrender", action: "task" } },
+        },
+      },
+    });
+    await gc!.setFlag("fray", "declaration", { round: 1, text: "", sealed: forged.id });
+    stub.game.users.current = gm;
+    expect(await (api().flow as unknown as DeclarationFlow).revealDeclarations(combat)).toBe(true);
+    expect(flags.get(`${gc!.id}.declaration`)).toEqual({ round: 1, text: "", sealed: forged.id });
+    expect(
+      (api().flow as unknown as DeclarationFlow).trackerDeclarations(combat)!.rows.find((r) => r.id === gc!.id)!.visible,
+    ).toBeUndefined();
   });
 });

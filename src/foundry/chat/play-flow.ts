@@ -8,7 +8,7 @@ import { onPreCreateScene } from "../canvas/scene-defaults.js";
 import { registerTokenRuler } from "../canvas/token-ruler.js";
 import { applyRoundTime, registerCombat } from "../combat/combat.js";
 import { handleSpendQuery, toggleSlotOn } from "../combat/economy-store.js";
-import { onRenderCombatTracker } from "../combat/tracker.js";
+import { declareFor, onRenderCombatTracker, revealDeclarations, trackerDeclarations } from "../combat/tracker.js";
 import { QUERIES, registerQueries } from "../queries.js";
 import { registerQuench } from "../quench.js";
 import { takeAction } from "../round-actions.js";
@@ -68,6 +68,10 @@ export const FLOW_API = {
   onMoveToken,
   /** Takes one of the core's actions besides the attack for an actor (`ready`, `reload`, `useItem`, `skill`; UD-ACT-02), as the sheets' Actions row does. */
   takeAction,
+  /** The declaration phase as this user sees it, the Declare button's action and the GM's Reveal (HB-ACT-01, CR-INI-02, ZN-INI-01). */
+  trackerDeclarations,
+  declareFor,
+  revealDeclarations,
   /** Marks a combatant's movement, action or reaction used or unused (GM only; UD-ACT-01, UD-REA-01), as a click on a tracker pip does. */
   toggleSlotOn,
 };

@@ -3,7 +3,8 @@
  * before they act (HB-ACT-01 everyone at once, CR-INI-02 lowest initiative first, ZN-INI-01
  * players first; UD10 declares nothing and shows nothing). The combat's phase (`declare` then
  * `resolve`) is stored on the Combat (`flags.fray.phase`), each declaration on its Combatant
- * (`flags.fray.declaration`: free text and an optional action id of the ruleset's `actions()`),
+ * (`flags.fray.declaration`: free text, an optional action id of the ruleset's `actions()` and,
+ * where the binding's `declaration` names them, the quick actions that go with it, HB-ACT-03),
  * both stamped with the round they belong to: a stamp of an older round reads as nothing, so a
  * new round starts in the `declare` phase with no declarations without any write.
  *
@@ -30,6 +31,10 @@ export interface StoredDeclaration {
   text: string;
   /** One of the ruleset's action ids (`actions()`), when one was chosen. */
   action?: string;
+  /** The quick actions declared beside it (action ids the binding's `declaration.quick` names, HB-ACT-03). */
+  quick?: string[];
+  /** Sealed until the reveal: the id of the whisper to the GMs that holds it (combat/sealed.ts); the text is then empty. */
+  sealed?: string;
 }
 
 /** The phase as stored on the Combat (`flags.fray.phase`). */
@@ -54,16 +59,29 @@ export function phaseOf(order: DeclarationOrder, stored: unknown, round: number)
 export function declarationOf(stored: unknown, round: number): StoredDeclaration | undefined {
   const s = stored as Partial<StoredDeclaration> | null | undefined;
   if (!s || s.round !== round || typeof s.text !== "string") return undefined;
-  return { round, text: s.text, ...(typeof s.action === "string" && s.action ? { action: s.action } : {}) };
+  const quick = Array.isArray(s.quick) ? s.quick.filter((q): q is string => typeof q === "string" && q !== "") : [];
+  return {
+    round,
+    text: s.text,
+    ...(typeof s.action === "string" && s.action ? { action: s.action } : {}),
+    ...(quick.length ? { quick } : {}),
+    ...(typeof s.sealed === "string" && s.sealed ? { sealed: s.sealed } : {}),
+  };
 }
 
 /**
  * A declaration from the Declare form, checked: text trimmed and at most
- * {@link DECLARATION_MAX_LENGTH} characters, the action (if any) one of `defs`; text or action
+ * {@link DECLARATION_MAX_LENGTH} characters, the action (if any) one of `defs`, the quick actions
+ * (if any) each one of `quickDefs` (duplicates dropped, HB-ACT-03); text, action or a quick action
  * must be given.
- * @throws FrayError `FRAY.Error.Field` naming `text` or `action`.
+ * @throws FrayError `FRAY.Error.Field` naming `text`, `action` or `quick`.
  */
-export function readDeclaration(input: { text?: unknown; action?: unknown }, defs: readonly ActionDef[], round: number): StoredDeclaration {
+export function readDeclaration(
+  input: { text?: unknown; action?: unknown; quick?: unknown },
+  defs: readonly ActionDef[],
+  round: number,
+  quickDefs: readonly ActionDef[] = [],
+): StoredDeclaration {
   const bad = (field: string, expected: string) =>
     new FrayError("FRAY.Error.Field", { field, expected }, `Field "${field}": expected ${expected}`);
   if (input.text !== undefined && typeof input.text !== "string") throw bad("text", "text");
@@ -72,8 +90,12 @@ export function readDeclaration(input: { text?: unknown; action?: unknown }, def
   const action = input.action === undefined || input.action === "" ? undefined : input.action;
   if (action !== undefined && (typeof action !== "string" || !defs.some((d) => d.id === action)))
     throw bad("action", `one of ${defs.map((d) => d.id).join(", ") || "no actions"}`);
-  if (!text && action === undefined) throw bad("text", "what the combatant will do");
-  return { round, text, ...(action !== undefined ? { action } : {}) };
+  if (input.quick !== undefined && !Array.isArray(input.quick)) throw bad("quick", "a list of quick actions");
+  const quick = [...new Set((input.quick as unknown[] | undefined) ?? [])];
+  if (quick.some((q) => typeof q !== "string" || !quickDefs.some((d) => d.id === q)))
+    throw bad("quick", `any of ${quickDefs.map((d) => d.id).join(", ") || "no quick actions"}`);
+  if (!text && action === undefined && !quick.length) throw bad("text", "what the combatant will do");
+  return { round, text, ...(action !== undefined ? { action } : {}), ...(quick.length ? { quick: quick as string[] } : {}) };
 }
 
 /** A combatant as the tracker's declaration view reads it. */
@@ -123,7 +145,9 @@ export function declarationView(
   const declared = new Set(entries.filter((e) => e.declaration).map((e) => e.id));
   const now = new Set(phase === "declare" ? declaringNow(order, entries, declared) : []);
   const rows = entries.map((e) => {
-    const visible = e.declaration && declarationVisible(order, phase, { isGM: reader.isGM, owns: e.owns }) ? e.declaration : undefined;
+    // A sealed declaration whose whisper this reader does not hold shows only that it was made.
+    const open = e.declaration && !e.declaration.sealed ? e.declaration : undefined;
+    const visible = open && declarationVisible(order, phase, { isGM: reader.isGM, owns: e.owns }) ? open : undefined;
     return {
       id: e.id,
       declaresNow: now.has(e.id),
@@ -153,7 +177,10 @@ export function declarationRowHtml(row: DeclarationRow, i18n: Localizer, labels:
     const action = row.visible.action
       ? `<strong>${escapeHtml(i18n.localize(labels.get(row.visible.action) ?? row.visible.action))}</strong> `
       : "";
-    parts.push(`<span class="fray-declaration-text">${action}${escapeHtml(row.visible.text)}</span>`);
+    const quick = row.visible.quick?.length
+      ? ` <span class="fray-declaration-quick">+ ${row.visible.quick.map((q) => escapeHtml(i18n.localize(labels.get(q) ?? q))).join(", ")}</span>`
+      : "";
+    parts.push(`<span class="fray-declaration-text">${action}${escapeHtml(row.visible.text)}${quick}</span>`);
   } else if (row.declared) {
     parts.push(`<span class="fray-declaration-hidden">${escapeHtml(i18n.localize("FRAY.Flow.Declaration.Declared"))}</span>`);
   }

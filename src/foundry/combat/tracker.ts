@@ -5,13 +5,13 @@
  * (Critical's action points, Zones' speed and effort points), with a tooltip naming them. The GM
  * clicks a pip to mark that slot used or unused; players only see them.
  */
+import type { ActionDef } from "../../rules/core/contract.js";
 import { escapeHtml } from "../logic/round-actions.js";
 import { pips, poolBadges, TOGGLED_SLOTS } from "../logic/economy.js";
 import { formatKey, reportError, warn } from "../notify.js";
 import { activeBinding } from "../registry.js";
 import { actionsOf, economyOf, economySpecOf, toggleSlotOn, type CombatantLike } from "./economy-store.js";
 import {
-  declarationOf,
   declarationRowHtml,
   declarationView,
   phaseBannerHtml,
@@ -21,6 +21,7 @@ import {
   type DeclaringEntry,
 } from "./declarations.js";
 import { renderForecastButton } from "../forecast/tracker-button.js";
+import { readableDeclaration, sealDeclaration, sealsDeclarations, unsealDeclarations } from "./sealed.js";
 
 /** A Combatant as the declaration phase reads it. */
 interface DeclaringCombatant extends CombatantLike {
@@ -52,7 +53,7 @@ export function trackerDeclarations(combat: TrackerCombat, isGM = Boolean(game.u
   const entries: DeclaringEntry[] = [];
   for (const raw of Array.from(combat.combatants ?? []) as DeclaringCombatant[]) {
     if (!raw.id) continue;
-    const declaration = declarationOf(raw.getFlag("fray", "declaration"), round);
+    const declaration = readableDeclaration(combat.id ?? "", raw, round);
     entries.push({
       id: raw.id,
       player: Boolean(raw.hasPlayerOwner),
@@ -66,12 +67,28 @@ export function trackerDeclarations(combat: TrackerCombat, isGM = Boolean(game.u
   return declarationView(order, phase, entries, { isGM });
 }
 
-/** Asks the Declare form: free text and an optional action; `undefined` when closed. */
-async function askDeclaration(
-  name: string,
+/** The quick actions the Declare form offers beside the action (HB-ACT-03): their labels and the legend. */
+export interface QuickChoices {
+  legend: string;
+  actions: { id: string; label: string }[];
+}
+
+/** What the Declare form answers: free text, the action id ("" for none) and the quick actions ticked. */
+export interface DeclarationAnswer {
+  text: string;
+  action: string;
+  quick?: string[];
+}
+
+/**
+ * The Declare form's HTML: the action select, the quick actions as checkboxes where the ruleset
+ * declares them (HB-ACT-03), and the free text; every label escaped.
+ */
+export function declarationFormHtml(
   labels: { id: string; label: string }[],
-  current?: { text: string; action?: string },
-): Promise<{ text: string; action: string } | undefined> {
+  current?: { text: string; action?: string; quick?: string[] },
+  quick?: QuickChoices,
+): string {
   const options = [`<option value="">${escapeHtml(formatKey("FRAY.Flow.Declaration.NoAction"))}</option>`]
     .concat(
       labels.map(
@@ -80,9 +97,31 @@ async function askDeclaration(
       ),
     )
     .join("");
-  const content =
+  const ticks = quick?.actions.length
+    ? `<fieldset class="fray-declare-quick"><legend>${escapeHtml(game.i18n.localize(quick.legend))}</legend>` +
+      quick.actions
+        .map(
+          (q) =>
+            `<label class="checkbox"><input type="checkbox" name="quick.${escapeHtml(q.id)}"${current?.quick?.includes(q.id) ? " checked" : ""}> ${escapeHtml(game.i18n.localize(q.label))}</label>`,
+        )
+        .join("") +
+      `</fieldset>`
+    : "";
+  return (
     `<div class="fray-declare-form"><label>${escapeHtml(formatKey("FRAY.Flow.Declaration.Action"))} <select name="action">${options}</select></label>` +
-    `<label>${escapeHtml(formatKey("FRAY.Flow.Declaration.Text"))} <textarea name="text" maxlength="500">${escapeHtml(current?.text ?? "")}</textarea></label></div>`;
+    ticks +
+    `<label>${escapeHtml(formatKey("FRAY.Flow.Declaration.Text"))} <textarea name="text" maxlength="500">${escapeHtml(current?.text ?? "")}</textarea></label></div>`
+  );
+}
+
+/** Asks the Declare form: free text, an optional action and the quick actions; `undefined` when closed. */
+async function askDeclaration(
+  name: string,
+  labels: { id: string; label: string }[],
+  current?: { text: string; action?: string; quick?: string[] },
+  quick?: QuickChoices,
+): Promise<DeclarationAnswer | undefined> {
+  const content = declarationFormHtml(labels, current, quick);
   const result = await foundry.applications.api.DialogV2.wait({
     window: { title: formatKey("FRAY.Flow.Declaration.Title", { name }) },
     content,
@@ -91,15 +130,34 @@ async function askDeclaration(
         action: "declare",
         label: "FRAY.Flow.Declaration.Declare",
         default: true,
-        callback: (_event: unknown, button: { form?: { elements: Record<string, { value?: string } | undefined> } | null }) => ({
+        callback: (
+          _event: unknown,
+          button: { form?: { elements: Record<string, { value?: string; checked?: boolean } | undefined> } | null },
+        ) => ({
           text: button.form?.elements.text?.value ?? "",
           action: button.form?.elements.action?.value ?? "",
+          quick: (quick?.actions ?? []).filter((q) => button.form?.elements[`quick.${q.id}`]?.checked).map((q) => q.id),
         }),
       },
     ],
     rejectClose: false,
   } as never);
-  return result && typeof result === "object" ? (result as { text: string; action: string }) : undefined;
+  return result && typeof result === "object" ? (result as DeclarationAnswer) : undefined;
+}
+
+/**
+ * A combatant's actions as the Declare form splits them (HB-ACT-01, HB-ACT-03): the one action
+ * (without the kinds the binding's `declaration.notDeclared` leaves out) and the quick actions
+ * its `declaration.quick` names.
+ */
+export function declarableActions(defs: readonly ActionDef[]): { main: ActionDef[]; quick: ActionDef[] } {
+  const spec = activeBinding().declaration;
+  const quickIds = new Set(spec?.quick ?? []);
+  const skip = new Set(spec?.notDeclared ?? []);
+  return {
+    main: defs.filter((d) => !quickIds.has(d.id) && !skip.has(d.kind)),
+    quick: defs.filter((d) => quickIds.has(d.id)),
+  };
 }
 
 /**
@@ -119,16 +177,21 @@ export async function declareFor(
     warn("FRAY.Flow.Declaration.NotNow");
     return false;
   }
-  const defs = actionsOf(combatant);
-  const current = declarationOf(combatant.getFlag("fray", "declaration"), combat.round ?? 0);
+  const { main, quick } = declarableActions(actionsOf(combatant));
+  const current = readableDeclaration(combat.id ?? "", combatant, combat.round ?? 0);
+  const legend = activeBinding().declaration?.quickLabel ?? "";
   const answer = await ask(
     combatant.name ?? "",
-    defs.map((d) => ({ id: d.id, label: d.label })),
+    main.map((d) => ({ id: d.id, label: d.label })),
     current,
+    quick.length ? { legend, actions: quick.map((d) => ({ id: d.id, label: d.label })) } : undefined,
   );
   if (!answer) return false;
-  const declaration = readDeclaration(answer, defs, combat.round ?? 0);
-  await combatant.setFlag("fray", "declaration", declaration);
+  const declaration = readDeclaration(answer, main, combat.round ?? 0, quick);
+  if (sealsDeclarations()) {
+    const labels = new Map([...main, ...quick].map((d) => [d.id, d.label] as const));
+    await sealDeclaration(combat.id ?? "", combatant, declaration, labels);
+  } else await combatant.setFlag("fray", "declaration", declaration);
   return true;
 }
 
@@ -143,6 +206,7 @@ export async function revealDeclarations(combat: TrackerCombat): Promise<boolean
     return false;
   }
   if (!combat.setFlag || !(typeof combat.round === "number" && combat.round > 0)) return false;
+  if (sealsDeclarations()) await unsealDeclarations(combat, (c) => declarableActions(actionsOf(c)));
   await combat.setFlag("fray", "phase", { round: combat.round, phase: "resolve" });
   return true;
 }
@@ -198,7 +262,9 @@ export function onRenderCombatTracker(app: { viewed?: unknown }, html: HTMLEleme
     row.querySelector(".fray-economy")?.remove();
     row.querySelector(".fray-declaration")?.remove();
     const declared = declarations?.rows.find((r) => r.id === combatant.id);
-    const labels = new Map(declared?.visible?.action ? actionsOf(combatant).map((a) => [a.id, a.label] as const) : []);
+    const labels = new Map(
+      declared?.visible?.action || declared?.visible?.quick ? actionsOf(combatant).map((a) => [a.id, a.label] as const) : [],
+    );
     const declaration = declared ? declarationRowHtml(declared, game.i18n, labels) : "";
     (row.querySelector(".token-name") ?? row).insertAdjacentHTML(
       "beforeend",

@@ -5,6 +5,7 @@
  * measure in feet; the core's movement bands are in metres either way (HB-ACT-02).
  */
 import { hitbox, TURN_SECONDS } from "../../../rules/hitbox/index.js";
+import { QUICK_ACTIONS } from "../../../rules/hitbox/turn.js";
 import { hitboxArmorFromItem, hitboxCombatantFromActor, hitboxWeaponFromItem, type HitboxCombatant } from "../../../rules/hitbox/model.js";
 import { SYSTEM_PATH } from "../../config.js";
 import { hitboxCardRules } from "./card.js";
@@ -36,6 +37,14 @@ export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
   startRoundOn: hitboxStartRoundOn,
   // HB-RND-02: a one-turn effect used on turn 3 acts on turn 4.
   effectDelayRounds: 1,
+  // HB-ACT-01, HB-ACT-03: the action and its quick actions are declared; dodge and parry answer attacks.
+  // Sealed: whispered to the GMs until the reveal, so other players do not read them (combat/sealed.ts).
+  declaration: {
+    quick: QUICK_ACTIONS,
+    quickLabel: "FRAY.Hitbox.Declare.Quick",
+    notDeclared: ["reaction"],
+    sealed: "FRAY.Hitbox.Declare.Sealed",
+  },
   // HB-ACT-05: game.fray.binding.tools.opposedTest(tokenA, skillA, tokenB, skillB).
   tools: { opposedTest: hitboxOpposedTest },
   weaponFromItem: hitboxWeaponFromItem,

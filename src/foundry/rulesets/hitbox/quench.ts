@@ -4,8 +4,9 @@
  * head that always meets its difficulty (a GM modifier of +20), no reaction, the damage rolled and
  * applied through the active GM, the Blackout test the hit calls for, and undo giving everything
  * back; then the resolution step (HB-ACT-01) in a throwaway Combat: damage applied in the open
- * step is held, and the GM's End step commits it. Outside a Hitbox world the batch says so and
- * checks nothing else.
+ * step is held, and the GM's End step commits it; a declaration with quick actions whispered to the
+ * GMs, unsealed at the reveal, and a pre-empting mark that gives it a step of its own (HB-ACT-01,
+ * HB-ACT-03). Outside a Hitbox world the batch says so and checks nothing else.
  */
 import { applyHere, declineReaction, forcedHere, rollDamageFor, undoHere } from "../../chat/actions.js";
 import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
@@ -13,6 +14,9 @@ import { rollAttack } from "../../attack.js";
 import { isActiveGM } from "../../queries.js";
 import type { Quench } from "../../quench.js";
 import { activeRuleset } from "../../settings.js";
+import { declareFor, revealDeclarations } from "../../combat/tracker.js";
+import type { CombatantLike } from "../../combat/economy-store.js";
+import { planView, togglePreempt, type PlanCombat } from "./plan.js";
 import { commitHeld, endStep, STEP_FLAG, type StepCombat } from "./step.js";
 
 /** A Hitbox combatant's create data with one pistol. */
@@ -140,6 +144,50 @@ export function registerHitboxQuench(quench: Quench): void {
           assert.equal(defender.system.hitboxes[location]!.value, Math.max(0, before - 1), "applied when the step ended");
           assert.ok(attackSystem(held).targets[0]!.applied, "the card shows it applied");
           await undoHere(held, 0, game.user?.id ?? "");
+        });
+        it("H3 (HB-ACT-01, HB-ACT-03): a declaration is whispered to the GMs, unsealed at the reveal, and a pre-empt mark makes its own step", async () => {
+          if (!hitbox() || !isActiveGM()) return assert.ok(true, "not the active GM of a Hitbox world");
+          const combat = (await Combat.implementation.create({ active: true, scene: null } as never)) as unknown as PlanCombat & {
+            id: string;
+            combatants: { contents: (CombatantLike & { name: string })[] };
+            createEmbeddedDocuments(type: string, rows: unknown[]): Promise<unknown>;
+            startCombat(): Promise<unknown>;
+            delete(): Promise<unknown>;
+          };
+          made.push(combat);
+          await combat.createEmbeddedDocuments("Combatant", [{ actorId: attacker.id }, { actorId: defender.id }]);
+          await combat.startCombat();
+          const [first, second] = combat.combatants.contents;
+          const ask = async () => ({ text: "Quench shot", action: "attack", quick: ["draw", "prone"] });
+          assert.ok(await declareFor(combat as never, first!, ask), "declared");
+          const mark = first!.getFlag("fray", "declaration") as { text: string; sealed?: string };
+          assert.equal(mark.text, "", "the Combatant holds no content before the reveal");
+          const whisper = game.messages?.get(mark.sealed ?? "") as unknown as {
+            whisper: string[];
+            author: { id: string };
+            delete(): Promise<unknown>;
+          };
+          assert.ok(whisper, "the whisper exists");
+          made.push(whisper);
+          const gms = (game.users?.contents ?? []).filter((u) => u.isGM).map((u) => u.id);
+          assert.equal(JSON.stringify([...whisper.whisper].sort()), JSON.stringify([...gms].sort()), "whispered to the GMs only");
+          assert.equal(whisper.author.id, game.user?.id, "authored by the declarer");
+          assert.ok(await revealDeclarations(combat as never), "revealed");
+          assert.equal(
+            JSON.stringify(first!.getFlag("fray", "declaration")),
+            JSON.stringify({ round: combat.round, text: "Quench shot", action: "attack", quick: ["draw", "prone"] }),
+            "unsealed onto the Combatant",
+          );
+          assert.ok(await togglePreempt(combat, second!.id ?? ""), "marked as pre-empting");
+          const plan = planView(combat, true)!;
+          assert.equal(
+            JSON.stringify(plan.steps.map((s) => [s.preempts, s.combatants.map((c) => c.id)])),
+            JSON.stringify([
+              [true, [second!.id]],
+              [false, [first!.id]],
+            ]),
+            "the pre-empting action first, the rest after",
+          );
         });
       });
     },

@@ -18,6 +18,7 @@ import { escapeHtml } from "../../logic/round-actions.js";
 import { formatKey, reportError, warn } from "../../notify.js";
 import { isActiveGM, serial } from "../../queries.js";
 import { activeBinding } from "../../registry.js";
+import { planHtml, planView, togglePreempt, type PlanCombat } from "./plan.js";
 
 /** The flag key of the step state on the Combat. */
 export const STEP_FLAG = "hitboxStep";
@@ -194,21 +195,33 @@ export function stepBannerHtml(
 
 /**
  * The binding's `renderTracker` (HB-ACT-01): the step banner under the phase banner, with the
- * GM's End step button wired to {@link endStep}.
+ * GM's End step button wired to {@link endStep}, and the turn's plan of steps (plan.ts) with the
+ * GM's pre-empt toggles wired to `togglePreempt`. One click listener serves both.
  */
 export function renderStepBanner(combat: unknown, html: HTMLElement, commit: CommitHeld = commitHeld): void {
-  const c = combat as StepCombat;
+  const c = combat as PlanCombat;
   html.querySelector(".fray-hitbox-step")?.remove();
-  const view = stepView(c, Boolean(game.user?.isGM));
+  html.querySelector(".fray-hitbox-plan")?.remove();
+  const isGM = Boolean(game.user?.isGM);
+  const view = stepView(c, isGM);
   if (!view) return;
   const host = html.querySelector<HTMLElement>(".combat-tracker") ?? html;
+  const plan = planView(c, isGM);
+  const markup = stepBannerHtml(view, game.i18n) + (plan ? planHtml(plan, game.i18n) : "");
   const phase = host.querySelector(".fray-declaration-phase");
-  if (phase) phase.insertAdjacentHTML("afterend", stepBannerHtml(view, game.i18n));
-  else host.insertAdjacentHTML("afterbegin", stepBannerHtml(view, game.i18n));
-  if (!view.canEnd || host.dataset.frayEndStepClicks) return;
+  if (phase) phase.insertAdjacentHTML("afterend", markup);
+  else host.insertAdjacentHTML("afterbegin", markup);
+  if (!isGM || host.dataset.frayEndStepClicks) return;
   host.dataset.frayEndStepClicks = "1";
   host.addEventListener("click", (event: Event) => {
     const target = event.target as HTMLElement | null;
+    const preempt = target?.closest?.<HTMLElement>("[data-fray-preempt]");
+    if (preempt) {
+      event.preventDefault();
+      event.stopPropagation();
+      void togglePreempt(c, preempt.dataset.frayPreempt ?? "").catch(reportError);
+      return;
+    }
     if (!target?.closest?.("[data-fray-end-step]")) return;
     event.preventDefault();
     event.stopPropagation();
