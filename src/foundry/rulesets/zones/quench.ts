@@ -7,7 +7,7 @@
  * undo refused; and the v13 behaviour the grenades and movement actions rely on (Z1 to Z5 of
  * docs/foundry-assumptions.md): the blast template, its author and position, the movement
  * actions, token centres; a thrown grenade kept on the actor out of its weapons and given back
- * with its id (Z6).
+ * with its id (Z6); a move's passed waypoints with their movement actions (Z7).
  */
 import { applyHere, declineReaction, rollDamageFor, undoDamageAction, undoHere } from "../../chat/actions.js";
 import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
@@ -201,6 +201,25 @@ export function registerZonesQuench(quench: Quench): void {
           } finally {
             await (actor as unknown as Made).delete();
           }
+        });
+        it("Z7 (ZN-RNG-04): moveToken reports the passed waypoints, each with its movement action", async () => {
+          const token = canvas?.tokens?.placeables[0] as unknown as
+            { document: { x: number; y: number; update(d: Record<string, unknown>): Promise<unknown> } } | undefined;
+          if (!token) return;
+          const size = canvas!.grid!.size;
+          const { x, y } = token.document;
+          const seen = new Promise<{ passed?: { waypoints?: { action?: unknown }[] } }>((resolve) => {
+            Hooks.once(
+              "moveToken" as never,
+              ((_doc: unknown, movement: { passed?: { waypoints?: { action?: unknown }[] } }) => resolve(movement)) as never,
+            );
+          });
+          await token.document.update({ x: x + size });
+          const movement = await seen;
+          await token.document.update({ x, y });
+          const waypoints = movement.passed?.waypoints ?? [];
+          assert.ok(waypoints.length > 0, "passed waypoints");
+          assert.equal(typeof waypoints.at(-1)!.action, "string", "each waypoint has its movement action");
         });
         it("Z5 (ZN-GRN-01): a placed token's center is its top-left plus half its size in pixels", async () => {
           const token = canvas?.tokens?.placeables[0] as unknown as
