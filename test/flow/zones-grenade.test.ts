@@ -236,7 +236,9 @@ function actor(id: string, name: string, type: string, system: Dict, items: Dict
   >[0];
   const a = stubActor(source) as ReturnType<typeof stubActor> & Dict;
   const sourceItems = (source as unknown as { items: Dict[] }).items;
-  for (const item of a.items as unknown as Dict[]) {
+  const liveItems = a.items as unknown as Dict[] & { get(id: string): Dict | undefined };
+  liveItems.get = (id: string) => liveItems.find((i) => i.id === id);
+  const wire = (item: Dict) =>
     Object.assign(item, {
       async update(changes: Dict) {
         const stored = sourceItems.find((i) => i._id === item.id)!;
@@ -249,10 +251,21 @@ function actor(id: string, name: string, type: string, system: Dict, items: Dict
           sourceItems.findIndex((i) => i._id === item.id),
           1,
         );
+        liveItems.splice(liveItems.indexOf(item), 1);
       },
     });
-  }
+  for (const item of liveItems) wire(item);
   Object.assign(a, {
+    async createEmbeddedDocuments(type: string, data: Dict[], options: Dict = {}) {
+      expect(type).toBe("Item");
+      expect(options.keepId).toBe(true);
+      for (const d of data) {
+        const stored = structuredClone(d);
+        sourceItems.push(stored);
+        liveItems.push(wire({ ...stored, id: stored._id, toObject: () => structuredClone(stored) }));
+      }
+      return data;
+    },
     async update(changes: Dict) {
       for (const [k, v] of Object.entries(changes)) mergePath(source as unknown as Dict, k, v);
       return a;
@@ -330,8 +343,11 @@ describe("Zones grenades through the bundle", () => {
     expect(message.content).toContain("15 m");
     expect(message.content).toContain(lookup(en, "FRAY.Zones.Blast.zone.effective")!);
     expect(message.content.match(/data-blast-token=/g)).toHaveLength(4);
-    // The grenade has left the thrower's hands (ZN-GRN-01).
-    expect(s.thrower.source.items.some((i) => i._id === "grenade")).toBe(false);
+    // The grenade has left the thrower's hands (ZN-GRN-01): it stays on the actor, marked thrown,
+    // out of its weapons, until the GM applies the blast from its stats.
+    const item = s.thrower.source.items.find((i) => i._id === "grenade");
+    expect((item?.system as Dict | undefined)?.thrown).toBe(true);
+    await expect(api().zones.throwGrenade(s.thrower.actor, "grenade", s.aim)).rejects.toMatchObject({ key: "FRAY.Error.NoWeapon" });
   });
 
   it("ZN-GRN-01: the GM applies to all (killed, incapacitated, shock wave through a blast suit, grenade-proof cover) and undoes it", async () => {
@@ -357,6 +373,8 @@ describe("Zones grenades through the bundle", () => {
     expect(hp(s.cole)).toBe(20);
     expect(message.content).toContain(lookup(en, "FRAY.Zones.Blast.effect.killed")!);
     expect(message.content).toContain("28 → 20");
+    // The GM's apply removed the thrown grenade from the thrower.
+    expect(s.thrower.source.items.some((i) => i._id === "grenade")).toBe(false);
     // A second apply is refused.
     await expect(api().zones.blastAction(message, "apply")).rejects.toMatchObject({ key: "FRAY.Zones.BlastCard.AlreadyApplied" });
     expect(await api().zones.blastAction(message, "undo")).toBe(true);
@@ -365,6 +383,64 @@ describe("Zones grenades through the bundle", () => {
     expect(hp(s.cole)).toBe(28);
     expect(stateOf(message).applied).toBe(false);
     expect(message.content).toContain(lookup(en, "FRAY.Zones.BlastCard.Apply")!);
+    // Undo gives the grenade back, still thrown, so the GM can apply again.
+    const back = s.thrower.source.items.find((i) => i._id === "grenade");
+    expect((back?.system as Dict | undefined)?.thrown).toBe(true);
+    diceQueue.push(6, 6);
+    expect(await api().zones.blastAction(message, "apply", { [dana.tokenId]: { grenadeProof: true } })).toBe(true);
+    expect(hp(s.cole)).toBe(20);
+    expect(s.thrower.source.items.some((i) => i._id === "grenade")).toBe(false);
+  });
+
+  it("ZN-GRN-01: a hostile thrower's card claiming a bigger blast changes nothing: the GM reads the grenade item", async () => {
+    const s = scene();
+    withOwnership(s.thrower.actor, { default: 0, [player.id]: 3 });
+    stub.game.users.current = player;
+    diceQueue.push(10);
+    const message = await api().zones.throwGrenade(s.thrower.actor, "grenade", s.aim);
+    stub.game.users.current = gm;
+    // The player edits their own message: radii and damage enlarged, Eddie (18 m) listed.
+    const forged = stateOf(message);
+    forged.grenade = { ...forged.grenade, effectiveRadius: 30, casualtyRadius: 40, damage: "20d6" } as never;
+    forged.rows = [...forged.rows, { ...forged.rows[0]!, tokenId: "token-eddie", name: "Eddie", zone: "effective" }];
+    diceQueue.push(6, 6);
+    expect(await api().zones.blastAction(message, "apply")).toBe(true);
+    const applied = stateOf(message);
+    expect(applied.rows.map((r) => [r.name, r.effect])).toEqual([
+      ["Able", "killed"],
+      ["Baker", "incapacitated"],
+      ["Cole", "shockwave"],
+      ["Dana", "incapacitated"],
+    ]);
+    expect(statuses(s.eddie)).toEqual([]);
+    expect(hp(s.cole)).toBe(20);
+    expect(applied.grenade).toMatchObject({ effectiveRadius: 5, casualtyRadius: 15, damage: "2d6" });
+    expect(message.content).not.toContain("40 m");
+  });
+
+  it("ZN-GRN-01: the GM refuses a blast whose grenade is missing, not thrown, or whose thrower is not the card author's", async () => {
+    const s = scene();
+    withOwnership(s.thrower.actor, { default: 0, [player.id]: 3 });
+    withOwnership(s.able.actor, { default: 0 });
+    stub.game.users.current = player;
+    diceQueue.push(10);
+    const message = await api().zones.throwGrenade(s.thrower.actor, "grenade", s.aim);
+    stub.game.users.current = gm;
+    const state = stateOf(message) as BlastState & { actorUuid: string; itemId: string };
+    // Naming someone else's actor as the thrower.
+    state.actorUuid = s.able.actor.uuid;
+    await expect(api().zones.blastAction(message, "apply")).rejects.toMatchObject({ key: "FRAY.Flow.Error.CardForged" });
+    state.actorUuid = s.thrower.actor.uuid;
+    // The grenade not marked thrown (the player cleared the mark to throw it again).
+    const item = s.thrower.source.items.find((i) => i._id === "grenade")!;
+    (item.system as Dict).thrown = false;
+    await expect(api().zones.blastAction(message, "apply")).rejects.toMatchObject({ key: "FRAY.Zones.BlastCard.NoGrenade" });
+    // The grenade gone.
+    s.thrower.source.items.splice(s.thrower.source.items.indexOf(item), 1);
+    (s.thrower.actor.items as unknown as Dict[]).splice(0, 1);
+    await expect(api().zones.blastAction(message, "apply")).rejects.toMatchObject({ key: "FRAY.Zones.BlastCard.NoGrenade" });
+    expect(statuses(s.able)).toEqual([]);
+    expect(stateOf(message).applied).toBe(false);
   });
 
   it("ZN-GRN-01: with the casualty radius set to kill, the casualty radius kills; full body armor unticked lets the fragments through", async () => {

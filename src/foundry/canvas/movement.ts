@@ -19,18 +19,28 @@ import { reportError, warn } from "../notify.js";
 import { activeBinding, type MeleeToken, type RulesetBinding } from "../registry.js";
 import { beyondFullPolicy, optionValues } from "../settings.js";
 
-/** A token position as movement data gives it (top-left in pixels, size in grid spaces). */
+/** A token position as movement data gives it (top-left in pixels, size in grid spaces, v13's movement action). */
 interface Position {
   x: number;
   y: number;
   width?: number;
   height?: number;
+  /** v13: the movement action of the segment that ends here (`walk`, `run` ...). */
+  action?: string;
 }
 
 /** A path section of a movement. */
 interface Section {
   cost?: number;
   distance?: number;
+  /** v13: the waypoints of the section, each with its movement action. */
+  waypoints?: Position[];
+}
+
+/** A leg of the round's movement: the movement action and the metres it covered. */
+export interface MovedLeg {
+  action: string;
+  metres: number;
 }
 
 /** The movement data the hooks read. */
@@ -94,22 +104,51 @@ function pathMetres(points: readonly Position[]): number {
   return toMetres(path.cost ?? path.distance, canvas.grid.units);
 }
 
-/** What the movement hook stored for the round: metres moved and what that movement paid. */
+/** What the movement hook stored for the round: metres moved, what that movement paid, its legs. */
 interface MovedFlag {
   round?: number;
   metres?: number;
   paid?: ActionCost;
+  legs?: MovedLeg[];
 }
 
 /**
  * What this token's combatant moved earlier this round, as the movement hook counted it
- * (`flags.fray.moved` of the round): the one source the ruler and both movement hooks read.
- * Nothing stored for this round is nothing moved yet.
+ * (`flags.fray.moved` of the round): the one source the ruler, both movement hooks and a
+ * ruleset's movement category (ZN-RNG-04) read. Nothing stored for this round is nothing moved yet.
  */
-export function movedThisRound(combatant: CombatantLike | undefined): { metres: number; paid?: ActionCost } {
+export function movedThisRound(combatant: CombatantLike | undefined): { metres: number; paid?: ActionCost; legs: MovedLeg[] } {
   const stored = combatant?.getFlag("fray", "moved") as MovedFlag | undefined;
-  if (!stored || stored.round !== activeCombat()?.round || typeof stored.metres !== "number") return { metres: 0 };
-  return { metres: stored.metres, paid: stored.paid };
+  if (!stored || stored.round !== activeCombat()?.round || typeof stored.metres !== "number") return { metres: 0, legs: [] };
+  const legs = Array.isArray(stored.legs)
+    ? stored.legs.filter((l) => l && typeof l.action === "string" && typeof l.metres === "number")
+    : [];
+  return { metres: stored.metres, paid: stored.paid, legs };
+}
+
+/**
+ * The legs of the part of a movement that was passed, by movement action (v13 waypoints carry
+ * the action of the segment ending at them): consecutive segments of one action merged. Without
+ * waypoints the whole part is one leg of the destination's action (walk when none).
+ * @param metres the part's metres as {@link movementMetres} counted them (used without waypoints).
+ */
+export function movementLegs(movement: MovementLike, metres: number): MovedLeg[] {
+  const waypoints = movement.passed?.waypoints;
+  if (!Array.isArray(waypoints) || waypoints.length === 0)
+    return metres > 0 ? [{ action: movement.destination.action ?? "walk", metres }] : [];
+  const legs: MovedLeg[] = [];
+  let from: Position = movement.origin;
+  for (const to of waypoints) {
+    const m = pathMetres([from, to]);
+    const action = to.action ?? "walk";
+    const last = legs.at(-1);
+    if (m > 0) {
+      if (last && last.action === action) last.metres += m;
+      else legs.push({ action, metres: m });
+    }
+    from = to;
+  }
+  return legs;
 }
 
 /**
@@ -266,7 +305,12 @@ export async function onMoveToken(
   }
   const paid = addCosts(before.paid ?? {}, charge);
   if (combatant.isOwner)
-    await combatant.setFlag("fray", "moved", { round: activeCombat()?.round ?? 0, metres: before.metres + moved, paid });
+    await combatant.setFlag("fray", "moved", {
+      round: activeCombat()?.round ?? 0,
+      metres: before.metres + moved,
+      paid,
+      legs: [...before.legs, ...movementLegs(movement, moved)],
+    });
   if (charge.slots || charge.pools) {
     const short = await spendAvailable(combatant, moveEvent(charge), basis);
     if (short) {

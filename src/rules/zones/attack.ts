@@ -8,8 +8,9 @@ import { blockLines, checkFormula, checkPmf, rollCheck, skillLines } from "./che
 import { hitLocation, rollHitZone } from "./damage.js";
 import { rangedDifficulty, sizeFromStance, type RangedFactors } from "./difficulty.js";
 import type { ZonesAttackInput } from "./input.js";
-import type { Malfunction, MovementCategory, SizeCategory, ZonesCombatant, ZonesWeapon } from "./model.js";
+import { MOVEMENTS, type Malfunction, type MovementCategory, type SizeCategory, type ZonesCombatant, type ZonesWeapon } from "./model.js";
 import type { ZonesOptions } from "./options.js";
+import { movementOfLegs, type MovedLeg } from "./turn.js";
 
 /** Melee reach in metres (ZN-MEL-01). */
 export const MELEE_REACH = 1;
@@ -111,6 +112,20 @@ export function bulletsHit(checkTotal: number, difficulties: readonly number[]):
 export function targetMovementOf(target: ZonesCombatant): MovementCategory {
   if (isIncapacitated(target) || has(target, "bound")) return "still";
   return target.movement;
+}
+
+/**
+ * A combatant whose movement category follows from how its token moved since the round began
+ * (ZN-RNG-04, RULES.md): {@link movementOfLegs} of the legs (fast for a run or running jump, slow
+ * for any other way of moving) when that is faster than its own category (the sheet's, subtle by
+ * default), else its own. The attack dialog's target and shooter
+ * movement default to it ({@link targetMovementOf} keeps a helpless body still); the GM or the
+ * attacker may still pick another there.
+ */
+export function withMovedLegs(c: ZonesCombatant, legs: readonly MovedLeg[]): ZonesCombatant {
+  const moved = movementOfLegs(legs);
+  const rank = (m: MovementCategory) => MOVEMENTS.indexOf(m);
+  return moved && rank(moved) > rank(c.movement) ? { ...c, movement: moved } : c;
 }
 
 /**

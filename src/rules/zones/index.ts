@@ -57,6 +57,7 @@ export {
   isIncapacitated,
   targetMovementOf,
   weaponOf,
+  withMovedLegs,
   type ZonesAttackResult,
 } from "./attack.js";
 export {

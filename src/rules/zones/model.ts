@@ -123,6 +123,11 @@ export interface ZonesWeapon {
   casualtyRadius: number;
   /** A reload or draw under way. */
   pending: PendingTask | null;
+  /**
+   * A grenade thrown whose blast the GM has not applied yet (ZN-GRN-01): it stays on the actor,
+   * out of the combatant's weapons, until the GM applies the blast from its stats.
+   */
+  thrown?: boolean;
 }
 
 /** A Zones armor piece: damage reduction per zone (ZN-ZON-02), and whether it is full body armor (ZN-GRN-01). */
@@ -277,6 +282,7 @@ export function parseWeapon(raw: unknown, path = "weapon"): ZonesWeapon {
     effectiveRadius,
     casualtyRadius,
     pending,
+    ...(bool(raw, "thrown", path, false) ? { thrown: true } : {}),
   };
 }
 
@@ -390,5 +396,7 @@ export function zonesArmorFromItem(item: ZonesItemSource): ZonesArmor {
  *   `FRAY.Error.WrongRuleset` when the actor belongs to another ruleset.
  */
 export function zonesCombatantFromActor(actor: ZonesActorSource, overrides: Partial<{ id: string; group: string }> = {}): ZonesCombatant {
-  return parseCombatant(combatantData(actor, "zones", overrides), actor.name);
+  const c = parseCombatant(combatantData(actor, "zones", overrides), actor.name);
+  // A grenade thrown and waiting for the GM's apply is no longer one of its weapons (ZN-GRN-01).
+  return c.weapons.some((w) => w.thrown) ? { ...c, weapons: c.weapons.filter((w) => !w.thrown) } : c;
 }

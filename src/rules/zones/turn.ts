@@ -96,6 +96,33 @@ export const MOVE_RATES = {
 } as const;
 export type MoveMode = keyof typeof MOVE_RATES;
 
+/** A leg a token moved this round, as the table records it: a movement action id and metres. */
+export interface MovedLeg {
+  /** A movement action id (`walk`, `run`, `crawl` ...); ids Zones has no cost for count as no movement. */
+  action: string;
+  /** Metres covered, 0 or more. */
+  metres: number;
+}
+
+/**
+ * The movement category a combatant's legs this round give (ZN-RNG-04, RULES.md): any leg run or
+ * running-jumped over more than 0 m makes it fast; any other leg of a Zones way of moving (walk,
+ * crawl, climb, jump) over more than 0 m slow; no such leg gives `undefined` (the combatant's own
+ * category stands: subtle for someone standing). Foundry's actions Zones has no rule for
+ * (displace, a GM's teleport; fly, swim, burrow, blink) are not movement.
+ * @param legs the legs since the round began, in any order; malformed entries are skipped.
+ */
+export function movementOfLegs(legs: readonly MovedLeg[]): "slow" | "fast" | undefined {
+  let out: "slow" | "fast" | undefined;
+  for (const leg of legs) {
+    if (!leg || typeof leg.action !== "string" || !(typeof leg.metres === "number" && leg.metres > 0)) continue;
+    if (!Object.hasOwn(MOVE_RATES, leg.action)) continue;
+    if (leg.action === "run" || leg.action === "runningJump") return "fast";
+    out = "slow";
+  }
+  return out;
+}
+
 /** One leg of a movement: a way of moving over some metres, maybe through difficult terrain. */
 export interface MoveLeg {
   mode: MoveMode;

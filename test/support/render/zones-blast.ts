@@ -10,6 +10,7 @@ import type { RenderCase } from "./contexts.js";
 export function zonesBlastCases(i18n: BlastI18n): RenderCase[] {
   const state: BlastState = {
     actorUuid: "Actor.thrower",
+    itemId: "grenade",
     grenade: { name: "Hornet Fragmentation Grenade", effectiveRadius: 5, casualtyRadius: 15, damage: "2d6" },
     sceneId: "s1",
     templateUuid: "Scene.s1.MeasuredTemplate.t1",

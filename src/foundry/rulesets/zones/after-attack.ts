@@ -3,7 +3,7 @@
  * `afterAttack`): the core's `afterAction` for each result, written back to the weapon item and
  * the actor: rounds spent (ZN-BST-01), a malfunction kept until cleared or the weapon destroyed
  * (ZN-MAL-01), the aim spent (ZN-RNG-07), a thrown weapon out of hand (ZN-THR-01) and a grenade
- * gone (ZN-GRN-01).
+ * marked thrown until the GM applies its blast (ZN-GRN-01).
  */
 import { createEconomy } from "../../../rules/core/economy.js";
 import type { AttackResult, RulesetOptions } from "../../../rules/core/ruleset.js";
@@ -15,9 +15,7 @@ import { optionValues } from "../../settings.js";
 /** The document writes an attack leaves behind: the weapon item's changes, or its removal, and the actor's. */
 export interface AfterAttackWrites {
   /** `system` changes of the weapon item; absent when nothing changed or the item goes. */
-  weapon?: Partial<Pick<ZonesWeapon, "loaded" | "malfunction" | "broken" | "drawn">>;
-  /** The item is removed (a grenade thrown, ZN-GRN-01). */
-  removeWeapon?: boolean;
+  weapon?: Partial<Pick<ZonesWeapon, "loaded" | "malfunction" | "broken" | "drawn" | "thrown">>;
   /** `system` changes of the actor (the aim spent, ZN-RNG-07). */
   actor?: { aim: number };
 }
@@ -25,7 +23,8 @@ export interface AfterAttackWrites {
 /**
  * The writes that follow from a Zones attack through the core's `afterAction` (pure): the weapon
  * after all results (one per target), the aim, and what a throw does: a thrown weapon is no
- * longer drawn (it lies where it fell until picked up), a grenade is removed (RULES.md).
+ * longer drawn (it lies where it fell until picked up), a grenade is marked `thrown`: it stays on the
+ * actor, out of its weapons, until the GM applies the blast from its stats and removes it (RULES.md).
  * @throws FrayError `FRAY.Error.NoWeapon` when the weapon is not the attacker's.
  */
 export function afterAttackWrites(
@@ -46,8 +45,7 @@ export function afterAttackWrites(
   if (c.aim !== attacker.aim) out.actor = { aim: c.aim };
   const after = c.weapons.find((w) => w.id === before.id);
   if (!after) {
-    if (before.kind === "grenade") out.removeWeapon = true;
-    else out.weapon = { drawn: false };
+    out.weapon = before.kind === "grenade" ? { thrown: true } : { drawn: false };
     return out;
   }
   const changed: AfterAttackWrites["weapon"] = {};
@@ -60,7 +58,7 @@ export function afterAttackWrites(
 
 /** The parts of an Actor this module writes. */
 interface AttackerDoc {
-  items?: { get(id: string): { update?(data: Record<string, unknown>): Promise<unknown>; delete?(): Promise<unknown> } | undefined };
+  items?: { get(id: string): { update?(data: Record<string, unknown>): Promise<unknown> } | undefined };
   update?(data: Record<string, unknown>): Promise<unknown>;
 }
 
@@ -83,8 +81,7 @@ export async function zonesAfterAttack(attack: { actor: unknown; weaponId: strin
   const item = doc.items?.get(attack.weaponId);
   // The card is posted already: a write that fails is logged, and the attack stands.
   try {
-    if (item && writes.removeWeapon && typeof item.delete === "function") await item.delete();
-    else if (item && writes.weapon && typeof item.update === "function") await item.update({ system: writes.weapon });
+    if (item && writes.weapon && typeof item.update === "function") await item.update({ system: writes.weapon });
     if (writes.actor && typeof doc.update === "function") await doc.update({ system: writes.actor });
   } catch (err) {
     console.warn("Fray | afterAttack", err);

@@ -5,16 +5,17 @@
  * (dodge or block on the card, each bullet with its hit zone, apply and undo through the GM),
  * what an attack leaves on the attacker (rounds, malfunctions, aim, thrown weapons), its Quench
  * batch, grenades thrown at an area with their blast card (ZN-GRN-01), the movement actions'
- * speed-point costs (ZN-MOV-01), and distances in metres on 1.5 m squares.
+ * speed-point costs (ZN-MOV-01), the movement category from the legs a token moved this round
+ * (ZN-RNG-04), and distances in metres on 1.5 m squares.
  */
 import { zones } from "../../../rules/zones/index.js";
-import { zonesArmorFromItem, zonesCombatantFromActor, zonesWeaponFromItem, type ZonesCombatant } from "../../../rules/zones/model.js";
+import { zonesArmorFromItem, zonesWeaponFromItem, type ZonesCombatant } from "../../../rules/zones/model.js";
 import { ZonesActorData, ZonesArmorData, ZonesNpcData, ZonesWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { zonesAfterAttack } from "./after-attack.js";
 import { zonesCardRules } from "./card.js";
 import { zonesInit } from "./init.js";
-import { zonesRulerBands } from "./movement.js";
+import { zonesCombatantWithMoves, zonesRulerBands } from "./movement.js";
 import { registerZonesQuench } from "./quench.js";
 import { zonesRollSkill, zonesSheetAction } from "./sheet-actions.js";
 import {
@@ -32,7 +33,7 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   ruleset: zones as RulesetBinding<ZonesCombatant>["ruleset"],
   implemented: true,
   models: { character: ZonesActorData, npc: ZonesNpcData, weapon: ZonesWeaponData, armor: ZonesArmorData },
-  combatantFromActor: zonesCombatantFromActor,
+  combatantFromActor: zonesCombatantWithMoves,
   // A combatant without weapons: the actions every Zones combatant has (ZN-ACT-01).
   standingActions: (options) => zones.actions({ weapons: [] } as unknown as ZonesCombatant, options),
   weaponFromItem: zonesWeaponFromItem,

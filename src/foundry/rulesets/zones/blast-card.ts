@@ -44,7 +44,15 @@ export interface BlastRow {
 /** The blast card's state, in `flags.fray.zonesBlast`. */
 export interface BlastState {
   actorUuid: string;
+  /**
+   * The thrown grenade's item on the thrower (ZN-GRN-01): the GM reads the radii and damage
+   * from it, never from `grenade`, and removes it when applying.
+   */
+  itemId: string;
+  /** The grenade as the card shows it: the thrower's view until the GM applies, then the item's. */
   grenade: BlastGrenade;
+  /** After the GM applied: the grenade item's source, kept to give it back on undo. */
+  itemSource?: Record<string, unknown>;
   sceneId: string | null;
   templateUuid: string | null;
   /** The aim point and where the grenade landed (pixels). */

@@ -9,7 +9,8 @@
 import { FrayError } from "../../../rules/core/errors.js";
 import type { RulesetOptions } from "../../../rules/core/ruleset.js";
 import type { SizeCategory } from "../../../rules/zones/model.js";
-import { resolveBlast, zones, type ZonesAttackInput, type ZonesCombatant } from "../../../rules/zones/index.js";
+import { resolveBlast, zones, type ZonesAttackInput, type ZonesCombatant, type ZonesWeapon } from "../../../rules/zones/index.js";
+import { zonesWeaponFromItem, type ZonesItemSource } from "../../../rules/zones/model.js";
 import { FoundryRoller } from "../../dice.js";
 import {
   blastCardContext,
@@ -103,11 +104,23 @@ function centreNow(state: BlastState): Point {
   return doc && typeof doc.x === "number" && typeof doc.y === "number" ? { x: doc.x, y: doc.y } : state.centre;
 }
 
+interface ItemDoc {
+  id?: string | null;
+  name?: string;
+  type?: string;
+  system?: Dict;
+  toObject?(): Dict;
+  update?(data: Dict): Promise<unknown>;
+  delete?(): Promise<unknown>;
+}
+
 interface ActorDoc {
   uuid: string;
   name?: string;
   id?: string | null;
-  items?: { get(id: string): { id?: string; system?: Dict } | undefined };
+  items?: { get(id: string): ItemDoc | undefined };
+  createEmbeddedDocuments?(type: string, data: Dict[], options?: Dict): Promise<unknown[]>;
+  testUserPermission?(user: unknown, level: "OWNER"): boolean;
   getActiveTokens?(): SceneToken[];
   update?(data: Dict): Promise<unknown>;
   toggleStatusEffect?(id: string, options: { active: boolean }): Promise<unknown>;
@@ -176,7 +189,8 @@ interface MessageDoc {
  * Throws a grenade at a point (ZN-THR-01, ZN-GRN-01): the throw through the core (Throwing, the
  * range from the thrower's token, the area medium unless given), the landing point (a miss lands
  * off by the margin, {@link landingPoint}), the template ({@link placeBlastTemplate}), the blast
- * card listing every token caught, and the grenade removed from the thrower (RULES.md).
+ * card listing every token caught, and the grenade marked thrown on the thrower until the GM applies
+ * (RULES.md).
  * @returns the blast card, or undefined when `pay` refused.
  * @throws FrayError from the core (`FRAY.Error.Zones.NotDrawn`, `FRAY.Error.Zones.OutOfRange`,
  *   `FRAY.Error.CannotAct` ...), `FRAY.Error.NoWeapon` when the item is not a grenade of the actor,
@@ -214,6 +228,7 @@ export async function throwGrenade(actor: unknown, itemId: string, aim: Point, o
   const templateUuid = await placeBlastTemplate(centre, grenade.casualtyRadius, grenade.name);
   const state: BlastState = {
     actorUuid: a.uuid,
+    itemId: weapon.id,
     grenade,
     sceneId: scene()?.id ?? null,
     templateUuid,
@@ -282,12 +297,42 @@ async function actorOf(uuid: string): Promise<ActorDoc | undefined> {
 }
 
 /**
- * The active GM applies a blast (ZN-GRN-01): who is caught and how far, recomputed from the
- * template where it lies now and the tokens on the scene; the GM's ticks (grenade-proof cover,
- * full body armor); the shock wave rolled here; then killed, incapacitated (or killed, as the
- * world's **Grenade casualty radius** says) or the shock wave's hit points written, and the card
- * updated with what each took (kept for undo).
- * @returns a refusal for a requester who is not a GM, a message without a blast, or one applied already.
+ * The thrown grenade of a blast card as the documents hold it (ZN-GRN-01): the thrower the card
+ * names must be owned by the card's author (a card edited to speak for someone else's actor is
+ * refused), and the item must be a grenade of that actor marked thrown. The stats come from the
+ * item, never from the card's flags.
+ * @throws FrayError `FRAY.Flow.Error.CardForged` when the card's author does not own the thrower,
+ *   `FRAY.Zones.BlastCard.NoGrenade` when the item is missing, not a grenade or not thrown.
+ */
+async function thrownGrenadeOf(message: MessageDoc, state: BlastState): Promise<{ actor: ActorDoc; item: ItemDoc; weapon: ZonesWeapon }> {
+  const actor = typeof state.actorUuid === "string" ? await actorOf(state.actorUuid) : undefined;
+  const author = (message as unknown as { author?: { id?: string | null; isGM?: boolean } | null }).author;
+  if (!actor || !author || !(author.isGM || actor.testUserPermission?.(author, "OWNER"))) {
+    throw new FrayError("FRAY.Flow.Error.CardForged", {}, "The blast card's thrower is not its author's");
+  }
+  const item = typeof state.itemId === "string" ? actor.items?.get(state.itemId) : undefined;
+  const source = item ? ((item.toObject?.() ?? item) as unknown as ZonesItemSource) : undefined;
+  let weapon: ZonesWeapon | undefined;
+  try {
+    weapon = source ? zonesWeaponFromItem(source) : undefined;
+  } catch {
+    weapon = undefined;
+  }
+  if (!item || !weapon || weapon.kind !== "grenade" || !weapon.thrown) {
+    throw new FrayError("FRAY.Zones.BlastCard.NoGrenade", { actor: actor.name ?? "" }, "No thrown grenade behind this card");
+  }
+  return { actor, item, weapon };
+}
+
+/**
+ * The active GM applies a blast (ZN-GRN-01): the grenade's radii and damage read from its item on
+ * the thrower (kept there, marked thrown, since the throw); who is caught and how far, recomputed
+ * from the template where it lies now and the tokens on the scene; the GM's ticks (grenade-proof
+ * cover, full body armor); the shock wave rolled here; then killed, incapacitated (or killed, as
+ * the world's **Grenade casualty radius** says) or the shock wave's hit points written, the card
+ * updated with what each took (kept for undo), and the grenade item removed.
+ * @returns a refusal for a requester who is not a GM, a message without a blast, one applied
+ *   already, a card whose author does not own the thrower, or a grenade item missing or not thrown.
  */
 export async function handleBlastApply(data: Dict, requester: Requester): Promise<RequestAnswer> {
   if (!requester.isGM) return refusal("FRAY.Zones.BlastCard.GMOnly");
@@ -295,17 +340,24 @@ export async function handleBlastApply(data: Dict, requester: Requester): Promis
   const state = blastStateOf(message);
   if (!message || !state) return refusal("FRAY.Flow.Error.Refused");
   if (state.applied) return refusal("FRAY.Zones.BlastCard.AlreadyApplied");
+  const thrown = await thrownGrenadeOf(message, state);
+  const grenade: BlastGrenade = {
+    name: thrown.weapon.name,
+    effectiveRadius: thrown.weapon.effectiveRadius,
+    casualtyRadius: thrown.weapon.casualtyRadius,
+    damage: thrown.weapon.damage,
+  };
   const ticks = readTicks(data.ticks);
   const ppm = pixelsPerMetre(grid());
   const centre = centreNow(state);
-  const rows = rowsFor(centre, state.grenade, ppm).map((r) => ({
+  const rows = rowsFor(centre, grenade, ppm).map((r) => ({
     ...r,
     grenadeProof: ticks[r.tokenId]?.grenadeProof ?? false,
     fullBody: ticks[r.tokenId]?.fullBody ?? r.fullBody,
   }));
   const dice = new FoundryRoller();
   const options = optionValues("zones") as unknown as Parameters<typeof resolveBlast>[3];
-  const grenadeWeapon = { ...state.grenade, id: "grenade", kind: "grenade" } as unknown as Parameters<typeof resolveBlast>[0];
+  const grenadeWeapon = thrown.weapon;
   for (const row of rows) {
     const actor = await actorOf(row.actorUuid);
     if (!actor) continue;
@@ -325,15 +377,23 @@ export async function handleBlastApply(data: Dict, requester: Requester): Promis
     if (row.hpAfter !== row.hpBefore) await actor.update?.({ "system.hp.value": row.hpAfter });
     for (const id of row.added) await actor.toggleStatusEffect?.(id, { active: true });
   }
-  const next: BlastState = { ...state, centre, rows, applied: true };
+  const itemSource = thrown.item.toObject?.() ?? {
+    _id: thrown.item.id,
+    name: thrown.item.name,
+    type: "weapon",
+    system: thrown.item.system,
+  };
+  const next: BlastState = { ...state, grenade, itemSource, centre, rows, applied: true };
   await message.update({ "flags.fray.zonesBlast": next, content: await renderBlastCard(next) });
+  await thrown.item.delete?.();
   return { ok: true };
 }
 
 /**
  * The active GM undoes an applied blast (ZN-GRN-01, ZN-ZON-02): each actor gets back the hit
  * points it lost and loses the conditions the blast added; incapacitated stays while its hit
- * points are at 0 or below.
+ * points are at 0 or below; the grenade item comes back to the thrower, still marked thrown, so
+ * the GM can apply again (RULES.md).
  */
 export async function handleBlastUndo(data: Dict, requester: Requester): Promise<RequestAnswer> {
   if (!requester.isGM) return refusal("FRAY.Zones.BlastCard.GMOnly");
@@ -352,10 +412,28 @@ export async function handleBlastUndo(data: Dict, requester: Requester): Promise
       await actor.toggleStatusEffect?.(id, { active: false });
     }
   }
+  await restoreGrenade(message, state);
   const rows = state.rows.map(({ effect: _e, reason: _r, hpBefore: _b, hpAfter: _a, added: _d, ...rest }) => rest);
-  const next: BlastState = { ...state, rows, applied: false };
+  const { itemSource: _s, ...kept } = state;
+  const next: BlastState = { ...kept, rows, applied: false };
   await message.update({ "flags.fray.zonesBlast": next, content: await renderBlastCard(next) });
   return { ok: true };
+}
+
+/**
+ * Gives the thrower back the grenade item an applied blast removed (ZN-GRN-01), marked thrown and
+ * with its id, when the card's author owns the thrower and the item is not there already. Only
+ * the `thrown` mark is set here; the rest is the item as the GM read it at the apply.
+ */
+async function restoreGrenade(message: MessageDoc, state: BlastState): Promise<void> {
+  const actor = typeof state.actorUuid === "string" ? await actorOf(state.actorUuid) : undefined;
+  const author = (message as unknown as { author?: { isGM?: boolean } | null }).author;
+  if (!actor || !author || !(author.isGM || actor.testUserPermission?.(author, "OWNER"))) return;
+  const source = state.itemSource;
+  if (!source || typeof source !== "object" || source.type !== "weapon") return;
+  if (typeof state.itemId === "string" && actor.items?.get(state.itemId)) return;
+  const system = { ...((source.system as Dict | undefined) ?? {}), thrown: true };
+  await actor.createEmbeddedDocuments?.("Item", [{ ...source, _id: state.itemId, system }], { keepId: true });
 }
 
 /** Request names of the blast card. */

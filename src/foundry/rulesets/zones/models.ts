@@ -86,6 +86,7 @@ function zonesWeaponSchema() {
     effectiveRadius: bounded(ZN.radius, 0),
     casualtyRadius: bounded(ZN.radius, 0),
     pending: new ObjectField({ required: true, nullable: true, initial: null }),
+    thrown: new BooleanField({ initial: false }),
     description: new HTMLField({ required: true, blank: true }),
   };
 }

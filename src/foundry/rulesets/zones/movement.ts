@@ -4,12 +4,18 @@
  * metre, run 1 per 2 m, crawl 2 per metre (prone only), climb 3, jump 2, running jump 1. Run and
  * running jump are added; fly, swim, burrow and blink are hidden in a Zones world. Difficult
  * terrain doubles the cost through Foundry's terrain difficulty, which the cost function
- * receives already applied (ZN-MOV-02).
+ * receives already applied (ZN-MOV-02). A token's combatant reads its movement category from the
+ * legs it moved this round (ZN-RNG-04).
  */
 import type { MovementBand, RulesetOptions } from "../../../rules/core/ruleset.js";
-import type { ZonesCombatant } from "../../../rules/zones/model.js";
+import type { ActorSource } from "../../../rules/core/sources.js";
+import { withMovedLegs } from "../../../rules/zones/attack.js";
+import { zonesCombatantFromActor, type ZonesCombatant } from "../../../rules/zones/model.js";
+import { movedThisRound } from "../../canvas/movement.js";
+import { activeCombat, type CombatantLike } from "../../combat/economy-store.js";
 import { tryCombatantOf } from "../../documents/actor.js";
 import type { ActorLike } from "../../documents/source.js";
+import type { CombatantOverrides } from "../../registry.js";
 
 /** Speed points per metre of each movement action (ZN-MOV-01). */
 export const ZONES_MOVE_COST: Readonly<Record<string, number>> = {
@@ -98,4 +104,23 @@ export function zonesRulerBands(c: ZonesCombatant, options: RulesetOptions): Mov
     { id: "speed", label: "FRAY.Zones.Pool.speed", rule: "ZN-MOV-03", maxMetres: speed, cost: { pools: { speed } } },
     { id: "effort", label: "FRAY.Zones.Pool.effort", rule: "ZN-MOV-04", maxMetres: speed + effort, cost: { pools: { speed, effort } } },
   ];
+}
+
+/**
+ * The binding's `combatantFromActor` (ZN-RNG-04): the core's combatant of the actor, its movement
+ * category raised by how its token moved since the round began, as the movement hook recorded
+ * it with each leg's movement action (`movedThisRound`): a run or running jump makes it fast,
+ * any other way of moving slow (the core's `withMovedLegs`). Outside a started combat, or
+ * without a token id, the actor's own category stands. The attack dialog's target and shooter
+ * movement default to it; the GM or the attacker may pick another there.
+ * @param overrides `id` is the token's id (the workflow reads attacker and targets by token).
+ * @throws FrayError as `zonesCombatantFromActor`.
+ */
+export function zonesCombatantWithMoves(actor: ActorSource, overrides: CombatantOverrides = {}): ZonesCombatant {
+  const c = zonesCombatantFromActor(actor, overrides);
+  const combat = activeCombat() as { started?: boolean; combatants?: Iterable<CombatantLike> } | undefined;
+  if (!overrides.id || !combat?.started || !combat.combatants) return c;
+  const combatant = Array.from(combat.combatants).find((x) => x.tokenId === overrides.id);
+  if (!combatant) return c;
+  return withMovedLegs(c, movedThisRound(combatant).legs);
 }

@@ -6,7 +6,8 @@
  * (ZN-MEL-01) through no reaction, damage, apply (ZN-ZON-01, ZN-ZON-02) and undo, with the second
  * undo refused; and the v13 behaviour the grenades and movement actions rely on (Z1 to Z5 of
  * docs/foundry-assumptions.md): the blast template, its author and position, the movement
- * actions, token centres.
+ * actions, token centres; a thrown grenade kept on the actor out of its weapons and given back
+ * with its id (Z6); a move's passed waypoints with their movement actions (Z7).
  */
 import { applyHere, declineReaction, rollDamageFor, undoDamageAction, undoHere } from "../../chat/actions.js";
 import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
@@ -14,6 +15,8 @@ import { rollAttack } from "../../attack.js";
 import type { Quench } from "../../quench.js";
 import { toMetres } from "../../measure.js";
 import { activeRuleset } from "../../registry.js";
+import { tryCombatantOf } from "../../documents/actor.js";
+import type { ZonesCombatant } from "../../../rules/zones/model.js";
 import { placeBlastTemplate } from "./blast.js";
 
 /** A Zones actor's create data: the seed's rifleman or a guard in a soft vest, with a carbine and a knife. */
@@ -169,6 +172,54 @@ export function registerZonesQuench(quench: Quench): void {
             assert.ok(actions[id], `${id} is a movement action`);
           assert.equal(typeof actions.walk!.getCostFunction, "function");
           assert.equal(actions.fly!.canSelect?.({}), false);
+        });
+        it("Z6 (ZN-GRN-01): a thrown grenade stays on the actor out of its weapons; deleted and created with keepId it keeps its id", async () => {
+          const actor = (await Actor.implementation.create({
+            name: "Quench Grenadier",
+            type: "character",
+            system: { ruleset: "zones" },
+            items: [
+              {
+                name: "Quench Grenade",
+                type: "weapon",
+                system: { ruleset: "zones", kind: "grenade", effectiveRange: 30, damage: "2d6", effectiveRadius: 5, casualtyRadius: 15 },
+              },
+            ],
+          } as never)) as unknown as Actor.Implementation;
+          try {
+            const item = actor.items.find((i) => i.name === "Quench Grenade")!;
+            const id = item.id ?? "";
+            await item.update({ "system.thrown": true } as never);
+            assert.equal((actor.items.get(id)!.system as unknown as { thrown: boolean }).thrown, true, "the thrown mark is kept");
+            const c = tryCombatantOf<ZonesCombatant>(actor as never);
+            assert.ok(c && !c.weapons.some((w) => w.id === id), "a thrown grenade is not one of the weapons");
+            const source = item.toObject() as unknown as Record<string, unknown>;
+            await item.delete();
+            assert.equal(actor.items.get(id), undefined);
+            await actor.createEmbeddedDocuments("Item", [source as never], { keepId: true });
+            assert.ok(actor.items.get(id), "the grenade is back with its id");
+          } finally {
+            await (actor as unknown as Made).delete();
+          }
+        });
+        it("Z7 (ZN-RNG-04): moveToken reports the passed waypoints, each with its movement action", async () => {
+          const token = canvas?.tokens?.placeables[0] as unknown as
+            { document: { x: number; y: number; update(d: Record<string, unknown>): Promise<unknown> } } | undefined;
+          if (!token) return;
+          const size = canvas!.grid!.size;
+          const { x, y } = token.document;
+          const seen = new Promise<{ passed?: { waypoints?: { action?: unknown }[] } }>((resolve) => {
+            Hooks.once(
+              "moveToken" as never,
+              ((_doc: unknown, movement: { passed?: { waypoints?: { action?: unknown }[] } }) => resolve(movement)) as never,
+            );
+          });
+          await token.document.update({ x: x + size });
+          const movement = await seen;
+          await token.document.update({ x, y });
+          const waypoints = movement.passed?.waypoints ?? [];
+          assert.ok(waypoints.length > 0, "passed waypoints");
+          assert.equal(typeof waypoints.at(-1)!.action, "string", "each waypoint has its movement action");
         });
         it("Z5 (ZN-GRN-01): a placed token's center is its top-left plus half its size in pixels", async () => {
           const token = canvas?.tokens?.placeables[0] as unknown as

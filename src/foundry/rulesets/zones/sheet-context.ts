@@ -107,6 +107,8 @@ export interface ZonesWeaponRow {
   range: string;
   isFirearm: boolean;
   isGrenade: boolean;
+  /** A grenade thrown whose blast the GM has not applied (ZN-GRN-01): no Attack or throw button. */
+  thrown: boolean;
   /** `loaded/magazine` for a firearm. */
   rounds: string;
   spare: string;
@@ -155,6 +157,7 @@ export function zonesWeaponRows(items: readonly ItemSource[], i18n: SheetI18n): 
         range: kind === "melee" ? "" : i18n.format("FRAY.Zones.Sheet.Range", { metres: String(s.effectiveRange ?? 0) }),
         isFirearm: firearm,
         isGrenade: kind === "grenade",
+        thrown: Boolean((s as { thrown?: boolean }).thrown),
         rounds: firearm ? `${s.loaded ?? 0}/${s.magazine ?? 0}` : "",
         spare: firearm && s.spareMagazines !== null && s.spareMagazines !== undefined ? String(s.spareMagazines) : "",
         recoil: s.recoil ?? 0,

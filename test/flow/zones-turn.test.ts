@@ -1,0 +1,355 @@
+/**
+ * The Zones turn through the built bundle in the typed Foundry stand-in, with scripted dice: the
+ * target's and shooter's movement category read from how their tokens moved this round (the
+ * movement hook's record of each leg's movement action, ZN-RNG-04) and overridden in the dialog;
+ * initiative with effort points spent before the roll (ZN-INI-01 to ZN-INI-03); the surprise round
+ * (ZN-SUR-01); and the rule IDs of the turn, ranges, zones and firearms played card by card.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { TargetState } from "../../src/foundry/logic/card.js";
+import {
+  ROOT,
+  StubChatMessage,
+  StubRoll,
+  diceQueue,
+  installFoundryStub,
+  stubActor,
+  stubToken,
+  withOwnership,
+  type FoundryStub,
+  type StubUser,
+} from "../support/foundry-stub.js";
+
+const BUNDLE = join(ROOT, "dist", "fray.mjs");
+
+type Dict = Record<string, unknown>;
+
+interface Message {
+  id: string;
+  type?: string;
+  isOwner: boolean;
+  content: string;
+  rolls: unknown[];
+  system: Dict & { targets: TargetState[] };
+  update(changes: Dict): Promise<Message>;
+}
+
+interface FrayApi {
+  rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
+  flow: {
+    runCardAction(message: Message, index: number, action: string): Promise<void>;
+    onMoveToken(doc: unknown, movement: unknown, operation: unknown, user: unknown): Promise<void>;
+  };
+  registry: { get(id: string): { sheetAction?(actor: unknown, data: Dict, tokenId?: string): Promise<void> } | undefined };
+}
+
+const messages: Message[] = [];
+const docs = new Map<string, unknown>();
+const queries: { name: string; userId: string }[] = [];
+let stub: FoundryStub;
+let gm: StubUser;
+let player: StubUser;
+
+function setPath(target: Dict, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  node[parts.at(-1)!] = value;
+}
+
+/** Writes a value at a dotted path, merging nested objects into what is there, as Foundry's update does. */
+function mergePath(target: Dict, path: string, value: unknown): void {
+  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  const last = parts.at(-1)!;
+  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
+  else setPath(target, path, value);
+}
+
+beforeAll(async () => {
+  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
+  stub = installFoundryStub("en");
+  const g = globalThis as Dict;
+  g.Combat = class {};
+  g.Combatant = class {};
+  const config = stub.CONFIG as unknown as Dict;
+  config.Combat = {};
+  config.Combatant = {};
+  config.Token = {};
+  config.statusEffects = [];
+  config.specialStatusEffects = {};
+  const foundry = g.foundry as Dict;
+  foundry.canvas = { placeables: { tokens: { TokenRuler: class {} } } };
+  foundry.utils = {
+    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
+    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
+    randomID: () => Math.random().toString(36).slice(2, 12),
+  };
+  const game = stub.game as unknown as Dict;
+  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
+  gm = stub.game.users.get("gm")!;
+  player = stub.game.users.add("p1", "Pat");
+  stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
+    const request = (changes as Dict)["flags.fray.request"] as { name: string } | undefined;
+    if (request && stub.game.user.id === "gm") queries.push({ name: request.name, userId: userId as string });
+  });
+  StubChatMessage.implementation.create = (async (data: Dict) => {
+    const message = {
+      ...data,
+      id: `m${messages.length + 1}`,
+      author: stub.game.user,
+      rolls: (data.rolls as unknown[]) ?? [],
+      async update(changes: Dict) {
+        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
+        return message;
+      },
+    } as unknown as Message;
+    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
+    messages.push(message);
+    StubChatMessage.created.push(message as never);
+    return message;
+  }) as never;
+  await stub.game.settings.set("fray", "ruleset", "zones");
+  await import(pathToFileURL(BUNDLE).href);
+  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+});
+
+beforeEach(() => {
+  messages.length = 0;
+  queries.length = 0;
+  StubRoll.evaluated.length = 0;
+  stub.ui.notifications.messages.length = 0;
+  stub.game.users.current = gm;
+  gm.isGM = true;
+  gm.active = true;
+  player.flags = {};
+  stub.game.user.targets.clear();
+  diceQueue.length = 0;
+  (stub.game as unknown as Dict).combat = undefined;
+});
+
+const api = () => stub.game.fray as FrayApi;
+
+/** A compendium source of the Zones packs. */
+function packSource(pack: string, file: string): Dict {
+  return JSON.parse(readFileSync(join(ROOT, "packs", "_source", pack, file), "utf8")) as Dict;
+}
+
+const CARBINE = () => ({ ...packSource("zones-weapons", "Harrow_Carbine_zNw1HarrowCarb05.json"), _id: "carbine" });
+const KNIFE = () => ({ ...packSource("zones-weapons", "Fieldcraft_Knife_zNw1Fieldcraft10.json"), _id: "knife" });
+
+/** The rifleman of the seed's example: DEX +1, PER +1, Firearms 3, standing. */
+const RIFLEMAN = {
+  ruleset: "zones",
+  attributes: { STR: 0, DEX: 1, CON: 0, PER: 1 },
+  skills: { firearms: 3, melee: 1, throwing: 1, dodge: 1, stealth: 1, notice: 2 },
+  hp: { value: 28, max: 28 },
+  speed: { value: 8, max: 8 },
+  effort: { value: 3, max: 3 },
+  stance: "standing",
+};
+
+/** An actor of the stand-in whose document, items and statuses can be updated, registered by UUID. */
+function actor(id: string, name: string, type: string, system: Dict, items: Dict[]) {
+  const source = { _id: id, name, type, system: structuredClone(system), items: structuredClone(items) } as never as Parameters<
+    typeof stubActor
+  >[0];
+  const a = stubActor(source) as ReturnType<typeof stubActor> & Dict;
+  const sourceItems = (source as unknown as { items: Dict[] }).items;
+  for (const item of a.items as unknown as Dict[]) {
+    Object.assign(item, {
+      async update(changes: Dict) {
+        const stored = sourceItems.find((i) => i._id === item.id)!;
+        for (const [k, v] of Object.entries(changes)) mergePath(stored, k, v);
+        item.system = stored.system;
+        return item;
+      },
+      async delete() {
+        sourceItems.splice(
+          sourceItems.findIndex((i) => i._id === item.id),
+          1,
+        );
+      },
+    });
+  }
+  Object.assign(a, {
+    async update(changes: Dict) {
+      for (const [k, v] of Object.entries(changes)) mergePath(source as unknown as Dict, k, v);
+      return a;
+    },
+    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
+      if (active) a.statuses.add(status);
+      else a.statuses.delete(status);
+    },
+    get system() {
+      return (source as unknown as Dict).system;
+    },
+    getFlag(scope: string, key: string) {
+      return ((source as unknown as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
+    },
+  });
+  docs.set(a.uuid, a);
+  return { actor: a, source: source as unknown as { system: Dict; items: Dict[] } };
+}
+
+/** The rifleman and the compendium's Perimeter Sentry (kneeling, soft body vest) `squares` apart. */
+function firefight(squares: number) {
+  const rifleman = actor("rifleman", "Rifleman", "character", RIFLEMAN, [CARBINE(), KNIFE()]);
+  const sentrySource = packSource("zones-npcs", "Perimeter_Sentry_zNn1SentryNpc001.json");
+  const sentry = actor("sentry", "Perimeter Sentry", "npc", sentrySource.system as Dict, sentrySource.items as Dict[]);
+  const riflemanToken = stubToken(rifleman.actor, 0, 0);
+  const sentryToken = stubToken(sentry.actor, squares, 0);
+  for (const t of [riflemanToken, sentryToken]) docs.set(t.document.uuid, { ...t.document, object: t, actor: t.actor, isOwner: true });
+  return { rifleman, sentry, riflemanToken, sentryToken };
+}
+
+
+/** A started Combat of the stand-in, round 1, with a Combatant per token (their flags kept here). */
+function startCombat(entries: readonly { actor: { id: unknown; uuid: string }; token: { id: string } }[]) {
+  const flags = new Map<string, unknown>();
+  const list = entries.map(({ actor, token }) => ({
+    id: `c-${token.id}`,
+    tokenId: token.id,
+    token,
+    actor,
+    actorId: actor.id,
+    isOwner: true,
+    combat: { id: "combat1" },
+    getFlag: (_s: string, k: string) => flags.get(`c-${token.id}.${k}`),
+    setFlag: async (_s: string, k: string, v: unknown) => flags.set(`c-${token.id}.${k}`, structuredClone(v)),
+  }));
+  const combat = {
+    id: "combat1",
+    started: true,
+    round: 1,
+    getFlag: (_s: string, k: string) => flags.get(`combat.${k}`),
+    setFlag: async (_s: string, k: string, v: unknown) => flags.set(`combat.${k}`, structuredClone(v)),
+    combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
+  };
+  (stub.game as unknown as Dict).combat = combat;
+  return { combat, flags };
+}
+
+/** The token document the movement hook reads, for a stand-in token. */
+function tokenDoc(token: { id: string; name: string; actor: unknown; center: { x: number; y: number }; document: { uuid: string } }) {
+  return {
+    id: token.id,
+    uuid: token.document.uuid,
+    name: token.name,
+    x: token.center.x - 50,
+    y: token.center.y - 50,
+    width: 1,
+    height: 1,
+    disposition: -1,
+    actor: token.actor,
+  };
+}
+
+/**
+ * Moves a token through the system's `moveToken` handler as v13 reports a finished move: the
+ * passed waypoints, each with the movement action of the segment ending there (squares east).
+ */
+async function move(token: Parameters<typeof tokenDoc>[0], legs: readonly [action: string, squares: number][]) {
+  const doc = tokenDoc(token);
+  let x = doc.x;
+  const waypoints = legs.map(([action, squares]) => {
+    x += squares * 100;
+    return { x, y: doc.y, action };
+  });
+  const metres = legs.reduce((sum, [, squares]) => sum + squares * 1.5, 0);
+  const movement = { origin: { x: doc.x, y: doc.y }, destination: waypoints.at(-1), passed: { cost: metres, distance: metres, waypoints } };
+  await api().flow.onMoveToken(doc, movement, {}, { id: stub.game.user.id });
+}
+
+/** The difficulty lines of a card's first target: [rule, value]. */
+const lines = (m: Message) =>
+  (m.system.targets[0]!.result.plan.difficulty.modifiers as { rule?: string; value: number; label?: string }[]).map((x) => [
+    x.label,
+    x.value,
+  ]);
+
+const TARGET_MOVES = "FRAY.Mod.Zones.TargetMovement";
+const SHOOTER_MOVES = "FRAY.Mod.Zones.ShooterMovement";
+const movementLines = (m: Message) => lines(m).filter(([label]) => label === TARGET_MOVES || label === SHOOTER_MOVES);
+
+describe("Zones movement category from the tokens' moves", () => {
+  it("ZN-RNG-04, ZN-MOV-01: a target that ran this round is fast (+4), a shooter who walked slow (+2); both are the dialog's defaults", async () => {
+    const { rifleman, sentry, riflemanToken, sentryToken } = firefight(10);
+    startCombat([
+      { actor: rifleman.actor, token: riflemanToken },
+      { actor: sentry.actor, token: sentryToken },
+    ]);
+    // Before anyone moved: both subtle, no movement line.
+    stub.game.user.targets.add(sentryToken);
+    diceQueue.push(5, 3, 4);
+    const before = (await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", skipDialog: true, free: true }))!.message;
+    expect(movementLines(before)).toEqual([]);
+    expect(before.system.targets[0]!.request.situation).toMatchObject({ targetMovement: "subtle", shooterMovement: "subtle" });
+    // The sentry runs 4 squares (6 m); the rifleman walks one square (1.5 m).
+    await move(sentryToken, [["run", 4]]);
+    await move(riflemanToken, [["walk", 1]]);
+    diceQueue.push(5, 3, 4);
+    const after = (await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", skipDialog: true, free: true }))!.message;
+    expect(after.system.targets[0]!.request.situation).toMatchObject({ targetMovement: "fast", shooterMovement: "slow" });
+    expect(movementLines(after)).toEqual([
+      [TARGET_MOVES, 4],
+      [SHOOTER_MOVES, 2],
+    ]);
+    expect(after.system.targets[0]!.result.plan.difficulty.total - before.system.targets[0]!.result.plan.difficulty.total).toBe(6);
+  });
+
+  it("ZN-RNG-04: the GM's or attacker's choice in the dialog wins over the moves; a crawl or climb is slow; a displacement is no movement", async () => {
+    const { rifleman, sentry, riflemanToken, sentryToken } = firefight(10);
+    startCombat([
+      { actor: rifleman.actor, token: riflemanToken },
+      { actor: sentry.actor, token: sentryToken },
+    ]);
+    stub.game.user.targets.add(sentryToken);
+    await move(sentryToken, [["run", 2]]);
+    diceQueue.push(5, 3, 4);
+    const overridden = (await api().rollAttack({
+      actor: rifleman.actor,
+      weaponId: "carbine",
+      free: true,
+      situation: { targetMovement: "still", shooterMovement: "fast" },
+    }))!.message;
+    expect(movementLines(overridden)).toEqual([
+      [TARGET_MOVES, -2],
+      [SHOOTER_MOVES, 4],
+    ]);
+    // The rifleman is displaced by the GM (Foundry's displace action): not movement.
+    await move(riflemanToken, [["displace", 3]]);
+    diceQueue.push(5, 3, 4);
+    const displaced = (await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", skipDialog: true, free: true }))!.message;
+    expect(displaced.system.targets[0]!.request.situation).toMatchObject({ shooterMovement: "subtle" });
+    await move(riflemanToken, [["climb", 1]]);
+    diceQueue.push(5, 3, 4);
+    const climbed = (await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", skipDialog: true, free: true }))!.message;
+    expect(climbed.system.targets[0]!.request.situation).toMatchObject({ shooterMovement: "slow" });
+  });
+
+  it("ZN-RNG-04: a new round starts everyone at their own category again; a helpless target stays still however it moved", async () => {
+    const { rifleman, sentry, riflemanToken, sentryToken } = firefight(10);
+    const { combat } = startCombat([
+      { actor: rifleman.actor, token: riflemanToken },
+      { actor: sentry.actor, token: sentryToken },
+    ]);
+    stub.game.user.targets.add(sentryToken);
+    await move(sentryToken, [["run", 2]]);
+    combat.round = 2;
+    diceQueue.push(5, 3, 4);
+    const next = (await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", skipDialog: true, free: true }))!.message;
+    expect(next.system.targets[0]!.request.situation).toMatchObject({ targetMovement: "subtle" });
+    await move(sentryToken, [["run", 2]]);
+    sentry.actor.statuses.add("incapacitated");
+    (sentry.source.system as Dict).hp = { value: 0, max: 26 };
+    diceQueue.push(5, 3, 4);
+    const helpless = (await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", skipDialog: true, free: true }))!.message;
+    expect(helpless.system.targets[0]!.request.situation).toMatchObject({ targetMovement: "still" });
+  });
+});
