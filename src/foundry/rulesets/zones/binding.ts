@@ -16,6 +16,7 @@ import { zonesCardRules } from "./card.js";
 import { zonesInit } from "./init.js";
 import { zonesRulerBands } from "./movement.js";
 import { registerZonesQuench } from "./quench.js";
+import { renderReactions } from "./reactions.js";
 import { zonesRollSkill, zonesSheetAction } from "./sheet-actions.js";
 import {
   ZONES_ITEM_TEMPLATE,
@@ -51,4 +52,5 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   registerQuench: registerZonesQuench,
   init: zonesInit,
   rulerBands: zonesRulerBands,
+  renderTracker: renderReactions,
 };
