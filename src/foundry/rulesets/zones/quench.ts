@@ -15,6 +15,14 @@ import type { Quench } from "../../quench.js";
 import { toMetres } from "../../measure.js";
 import { activeRuleset } from "../../registry.js";
 import { placeBlastTemplate } from "./blast.js";
+import {
+  contestReaction,
+  declareReaction,
+  reactionsOf,
+  triggerReaction,
+  type ReactionCombat,
+  type ReactingCombatant,
+} from "./reactions.js";
 
 /** A Zones actor's create data: the seed's rifleman or a guard in a soft vest, with a carbine and a knife. */
 function zonesActorData(name: string, type: "character" | "npc") {
@@ -177,6 +185,56 @@ export function registerZonesQuench(quench: Quench): void {
           const size = canvas!.grid!.size;
           assert.equal(token.center.x, token.document.x + (token.document.width * size) / 2);
           assert.equal(token.center.y, token.document.y + (token.document.height * size) / 2);
+        });
+      });
+      describe("Zones reactions: declared, triggered, contested; v13 assumptions Z6 and Z7 (docs/foundry-assumptions.md)", () => {
+        const made: Made[] = [];
+        let combat: ReactionCombat & Made;
+        before(async () => {
+          const a = (await Actor.implementation.create(zonesActorData("Quench Reactor", "character") as never)) as Actor.Implementation;
+          const b = (await Actor.implementation.create(zonesActorData("Quench Actor", "npc") as never)) as Actor.Implementation;
+          made.push(a as never, b as never);
+          combat = (await Combat.implementation.create({} as never)) as unknown as ReactionCombat & Made;
+          made.push(combat);
+          await (combat as unknown as { createEmbeddedDocuments(t: string, d: unknown[]): Promise<unknown> }).createEmbeddedDocuments(
+            "Combatant",
+            [
+              { actorId: a.id, name: "Quench Reactor" },
+              { actorId: b.id, name: "Quench Actor" },
+            ],
+          );
+          await (combat as unknown as { startCombat(): Promise<unknown> }).startCombat();
+        });
+        after(async () => {
+          for (const doc of made.reverse()) await doc.delete().catch(() => undefined);
+        });
+        it("Z6 (ZN-REA-01): combat.turns is the turn order, combat.turn the current index, combat.combatant that combatant", async () => {
+          assert.equal(combat.round, 1);
+          assert.equal(combat.turns?.length, 2);
+          assert.equal(combat.combatant?.id, combat.turns?.[combat.turn ?? 0]?.id);
+        });
+        it("ZN-REA-01, Z7, ZN-REA-02: a reaction is declared and paid, triggered onto a card, contested with Rolls kept on the card", async () => {
+          const reactor = Array.from(combat.combatants as Iterable<ReactingCombatant>).find((c) => c.name === "Quench Reactor")!;
+          const other = Array.from(combat.combatants as Iterable<ReactingCombatant>).find((c) => c.name === "Quench Actor")!;
+          await combat.setFlag?.("fray", "phase", { round: 1, phase: "resolve" });
+          const reaction = await declareReaction(combat, reactor, async () => ({ trigger: "Quench <b>trigger</b>", response: "shoot" }));
+          assert.ok(reaction, "declared");
+          assert.equal(reactionsOf(combat, reactor).length, 1);
+          const card = (await triggerReaction(combat, reactor.id!, reaction!.id)) as unknown as {
+            content: string;
+            rolls: unknown[];
+            delete(): Promise<unknown>;
+          } & Parameters<typeof contestReaction>[0];
+          made.push(card);
+          assert.ok(card.content.includes("Quench &lt;b&gt;trigger&lt;/b&gt;"), "the trigger is escaped on the card");
+          const result = await contestReaction(card, other.id!);
+          assert.ok(result, "contested");
+          const now = game.messages?.get(card.id ?? "") as unknown as { rolls: unknown[] };
+          assert.equal(now.rolls.length, 2 * result!.rounds.length);
+          assert.ok(
+            now.rolls.every((r) => r instanceof Roll),
+            "the card holds Foundry Rolls",
+          );
         });
       });
     },
