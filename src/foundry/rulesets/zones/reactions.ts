@@ -10,7 +10,6 @@
  */
 import { FrayError } from "../../../rules/core/errors.js";
 import {
-  checkFormula,
   contest,
   playReaction,
   reactionStatus,
@@ -30,6 +29,7 @@ import { trackerDeclarations } from "../../combat/tracker.js";
 import { FoundryRoller } from "../../dice.js";
 import { combatantOf } from "../../documents/actor.js";
 import { escapeHtml } from "../../logic/round-actions.js";
+import { reactionCardContext, reactionRowHtml, type CardI18n, type ReactionCardState, type ReactionRow } from "./reaction-view.js";
 import { formatKey, reportError, warn } from "../../notify.js";
 import { activeBinding, registry } from "../../registry.js";
 
@@ -161,15 +161,6 @@ export async function declareReaction(
   return reaction;
 }
 
-/** The reaction card's state (`flags.fray.zonesReaction`). */
-export interface ReactionCardState {
-  combatId: string;
-  combatantId: string;
-  reaction: StoredReaction;
-  /** The contest once rolled (ZN-REA-02), with the acting combatant's id. */
-  contest?: { actorId: string; result: ContestResult };
-}
-
 /** The message as the reaction card reads and writes it. */
 export interface ReactionMessage {
   id?: string | null;
@@ -181,44 +172,6 @@ export interface ReactionMessage {
 /** The reaction card's state of a message, or `undefined`. */
 export function reactionStateOf(message: ReactionMessage | undefined): ReactionCardState | undefined {
   return (message?.flags as { fray?: { zonesReaction?: ReactionCardState } } | undefined)?.fray?.zonesReaction;
-}
-
-/** The i18n the card context uses. */
-interface CardI18n {
-  localize(key: string): string;
-  format(key: string, data: Record<string, string>): string;
-}
-
-/**
- * The reaction card's context (ZN-REA-01, ZN-REA-02): title, trigger and response; once rolled,
- * each round of the contest (totals from the core, the formula as tooltip) and the winner.
- */
-export function reactionCardContext(state: ReactionCardState, names: { reactor: string; actor?: string }, i18n: CardI18n): Dict {
-  const ctx: Dict = {
-    title: i18n.format("FRAY.Zones.Reaction.CardTitle", { actor: names.reactor }),
-    trigger: state.reaction.trigger,
-    response: i18n.localize(`FRAY.Zones.Reaction.Responses.${state.reaction.response}`),
-  };
-  if (state.contest) {
-    const { result } = state.contest;
-    const actorName = names.actor ?? "";
-    ctx.contest = {
-      title: i18n.localize("FRAY.Zones.Reaction.ContestTitle"),
-      actorName,
-      reactorName: names.reactor,
-      rounds: result.rounds.map((r, i) => ({
-        label: i18n.format("FRAY.Zones.Reaction.ContestRound", { n: String(i + 1) }),
-        actorTotal: r.actor.total,
-        reactorTotal: r.reactor.total,
-        actorFormula: `${checkFormula(r.actor.modifiers)}: ${r.actor.natural}`,
-        reactorFormula: `${checkFormula(r.reactor.modifiers)}: ${r.reactor.natural}`,
-        tie: r.actor.total === r.reactor.total,
-      })),
-      winner: result.winner,
-      winnerText: i18n.format("FRAY.Zones.Reaction.Winner", { name: result.winner === "actor" ? actorName : names.reactor }),
-    };
-  }
-  return ctx;
 }
 
 async function renderReactionCard(state: ReactionCardState, names: { reactor: string; actor?: string }): Promise<string> {
@@ -330,16 +283,6 @@ export function onRenderReactionCard(message: ReactionMessage, html: HTMLElement
   }
 }
 
-/** What the tracker shows of one declarer's reactions for one reader. */
-export interface ReactionRow {
-  id: string;
-  reactions: { id: string; trigger: string; response: string; played: boolean }[];
-  /** The reader may declare a reaction for this combatant. */
-  canDeclare: boolean;
-  /** The reader may trigger (the GM). */
-  canTrigger: boolean;
-}
-
 /**
  * The tracker's reaction view of one combatant (ZN-REA-01): the reactions the reader may see
  * (pending ones, and those played this round), the React button for its owner and the GM.
@@ -351,25 +294,6 @@ export function reactionRow(combat: ReactionCombat, combatant: ReactingCombatant
     .filter((r) => reactionVisible(r, clock, { isGM: reader.isGM, owns }))
     .map((r) => ({ id: r.id, trigger: r.trigger, response: r.response, played: reactionStatus(r, clock) === "played" }));
   return { id: combatant.id ?? "", reactions, canDeclare: clock.round > 0 && (owns || reader.isGM), canTrigger: reader.isGM };
-}
-
-/** The HTML of a tracker row's reactions: each one escaped, with the GM's Trigger button; the React button. */
-export function reactionRowHtml(row: ReactionRow, i18n: CardI18n): string {
-  const items = row.reactions.map((r) => {
-    const response = escapeHtml(i18n.localize(`FRAY.Zones.Reaction.Responses.${r.response}`));
-    const text = `<span class="fray-reaction-text"><strong>${response}</strong> ${escapeHtml(i18n.format("FRAY.Zones.Reaction.If", { trigger: r.trigger }))}</span>`;
-    const state = r.played
-      ? ` <span class="fray-reaction-played">${escapeHtml(i18n.localize("FRAY.Zones.Reaction.Played"))}</span>`
-      : row.canTrigger
-        ? ` <button type="button" class="fray-reaction-trigger" data-zones-trigger="${escapeHtml(r.id)}">${escapeHtml(i18n.localize("FRAY.Zones.Reaction.TriggerButton"))}</button>`
-        : "";
-    return `<li class="fray-reaction${r.played ? " played" : ""}" data-rule="ZN-REA-01">${text}${state}</li>`;
-  });
-  const declare = row.canDeclare
-    ? `<button type="button" class="fray-reaction-declare" data-zones-react="${escapeHtml(row.id)}">${escapeHtml(i18n.localize("FRAY.Zones.Reaction.React"))}</button>`
-    : "";
-  if (!items.length && !declare) return "";
-  return `<div class="fray-zones-reactions">${items.length ? `<ul>${items.join("")}</ul>` : ""}${declare}</div>`;
 }
 
 /**
