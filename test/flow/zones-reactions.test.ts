@@ -323,6 +323,18 @@ describe("declared reactions in the tracker (ZN-REA-01)", () => {
     await expect(zonesApi().triggerReaction(combat, "ayla", id)).rejects.toMatchObject({ key: "FRAY.Error.Zones.NoReaction" });
   });
 
+  it("ZN-REA-01: two triggers pressed at once play the reaction once (the active GM's queue)", async () => {
+    const { ayla, combat } = fight();
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    const r = (await zonesApi().declareReaction(combat, ayla, async () => ({ trigger: "a shot is fired", response: "dodge" })))!;
+    const both = await Promise.allSettled([
+      zonesApi().triggerReaction(combat, "ayla", r.id as string),
+      zonesApi().triggerReaction(combat, "ayla", r.id as string),
+    ]);
+    expect(both.map((b) => b.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect(messages).toHaveLength(1);
+  });
+
   it("ZN-REA-01: a reaction not triggered lapses when its declarer's next turn begins", async () => {
     const { guard, combat } = fight();
     await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
@@ -371,8 +383,8 @@ describe("contest between action and reaction (ZN-REA-02)", () => {
     expect(card.content).toContain(lookup(en, "FRAY.Zones.Reaction.Winner")!.replace("{name}", "Ayla &lt;the Quick&gt;"));
     expect(card.content).not.toContain("data-zones-contest");
     // Once only.
-    expect(await zonesApi().contestReaction(card)).toBeUndefined();
-    expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(lookup(en, "FRAY.Zones.Reaction.Contested"));
+    await expect(zonesApi().contestReaction(card)).rejects.toMatchObject({ key: "FRAY.Zones.Reaction.Contested" });
+    expect(card.rolls).toHaveLength(4);
   });
 
   it("ZN-REA-02: the acting side wins with the higher total; the reacting one cannot contest itself", async () => {

@@ -7,7 +7,15 @@ import type { RequestHandler } from "../../queries.js";
 import { activeRuleset } from "../../registry.js";
 import { BLAST_QUERIES, blastAction, handleBlastApply, handleBlastUndo, onRenderBlastCard, throwGrenade } from "./blast.js";
 import { registerZonesMovement } from "./movement.js";
-import { contestReaction, declareReaction, onRenderReactionCard, triggerReaction } from "./reactions.js";
+import {
+  contestReaction,
+  declareReaction,
+  handleContestReaction,
+  handleTriggerReaction,
+  onRenderReactionCard,
+  REACTION_QUERIES,
+  triggerReaction,
+} from "./reactions.js";
 
 /** What `game.fray.zones` offers. */
 export const ZONES_API = {
@@ -40,5 +48,10 @@ export function zonesInit(): Record<string, RequestHandler> {
       if (fray) fray.zones = ZONES_API;
     });
   }
-  return { [BLAST_QUERIES.apply]: handleBlastApply, [BLAST_QUERIES.undo]: handleBlastUndo };
+  return {
+    [BLAST_QUERIES.apply]: handleBlastApply,
+    [BLAST_QUERIES.undo]: handleBlastUndo,
+    [REACTION_QUERIES.trigger]: handleTriggerReaction,
+    [REACTION_QUERIES.contest]: handleContestReaction,
+  };
 }

@@ -31,6 +31,7 @@ import { combatantOf } from "../../documents/actor.js";
 import { escapeHtml } from "../../logic/round-actions.js";
 import { reactionCardContext, reactionRowHtml, type CardI18n, type ReactionCardState, type ReactionRow } from "./reaction-view.js";
 import { formatKey, reportError, warn } from "../../notify.js";
+import { askGM, queryAnswer, refusal, type Requester, type RequestAnswer } from "../../queries.js";
 import { activeBinding, registry } from "../../registry.js";
 
 type Dict = Record<string, unknown>;
@@ -181,10 +182,14 @@ async function renderReactionCard(state: ReactionCardState, names: { reactor: st
   );
 }
 
+/** Requests to the active GM that play reactions (one at a time, so two GMs never play one twice). */
+export const REACTION_QUERIES = { trigger: "fray.zones.reactionTrigger", contest: "fray.zones.reactionContest" } as const;
+
 /**
  * The GM triggers a pending reaction from the tracker (ZN-REA-01): it is played during the
  * action that set it off (marked played on the Combatant; it was paid when declared) and a
- * reaction card is posted, from which the GM may start a contest. Players are refused.
+ * reaction card is posted, from which the GM may start a contest. Players are refused with a
+ * warning; every GM's trigger runs on the active GM's client, one at a time.
  * @returns the card, or `undefined` when refused.
  * @throws FrayError `FRAY.Error.Zones.NoReaction` when the reaction is no longer pending.
  */
@@ -197,6 +202,50 @@ export async function triggerReaction(
     warn("FRAY.Zones.Reaction.GMOnly");
     return undefined;
   }
+  const answer = await askGM(REACTION_QUERIES.trigger, { combatId: combat.id ?? "", combatantId, reactionId });
+  if (!queryAnswer(answer)) return undefined;
+  return messageById(answer?.short);
+}
+
+/** A chat message by id. */
+function messageById(id: string | undefined): ReactionMessage | undefined {
+  const messages = (game as unknown as { messages?: { get(id: string): ReactionMessage | undefined } }).messages;
+  return id ? messages?.get(id) : undefined;
+}
+
+/** A combat by id: from `game.combats`, or the current one. */
+function combatById(id: string): ReactionCombat | undefined {
+  const combats = (game as unknown as { combats?: { get(id: string): ReactionCombat | undefined } }).combats;
+  const byId = combats?.get(id);
+  if (byId) return byId;
+  const current = (game as unknown as { combat?: ReactionCombat | null }).combat;
+  return current && current.id === id ? current : undefined;
+}
+
+/** A refusal of a request from the error it threw (a {@link FrayError}), else rethrown. */
+function refused(err: unknown): RequestAnswer {
+  if (err instanceof FrayError) return refusal(err.key, err.data as Record<string, string | number>);
+  throw err;
+}
+
+/**
+ * The active GM's side of {@link triggerReaction}: only a GM's request; the reaction is read from
+ * the Combatant and played through the core (`playReaction`), never from the request.
+ */
+export async function handleTriggerReaction(data: Dict, requester: Requester): Promise<RequestAnswer> {
+  if (!requester.isGM) return refusal("FRAY.Zones.Reaction.GMOnly");
+  const combat = combatById(String(data.combatId ?? ""));
+  if (!combat) return refusal("FRAY.Error.Field", { field: "combat", expected: "a combat of this world" });
+  try {
+    const message = await playHere(combat, String(data.combatantId ?? ""), String(data.reactionId ?? ""));
+    return { ok: true, short: message.id ?? "" };
+  } catch (err) {
+    return refused(err);
+  }
+}
+
+/** Plays a reaction here (the active GM) and posts its card. */
+async function playHere(combat: ReactionCombat, combatantId: string, reactionId: string): Promise<ReactionMessage> {
   const combatant = combat.combatants?.get(combatantId);
   if (!combatant)
     throw new FrayError("FRAY.Error.Field", { field: "combatant", expected: "a combatant of this combat" }, "No such combatant");
@@ -219,35 +268,47 @@ function coreOf(combatant: ReactingCombatant): ZonesCombatant {
   return combatantOf<ZonesCombatant>(combatant.actor as never, combatant.id ? { id: combatant.id } : {}, binding);
 }
 
-/** The combat a reaction card belongs to. */
-function combatOf(state: ReactionCardState): ReactionCombat | undefined {
-  const combats = (game as unknown as { combats?: { get(id: string): ReactionCombat | undefined } }).combats;
-  const byId = combats?.get(state.combatId);
-  if (byId) return byId;
-  const current = (game as unknown as { combat?: ReactionCombat | null }).combat;
-  return current && current.id === state.combatId ? current : undefined;
-}
-
 /**
  * The GM starts the contest of a triggered reaction (ZN-REA-02): the acting combatant (by
  * default the one whose turn it is) and the reacting one each roll d10 + DEX modifier as real
  * Foundry Rolls, ties rolled again (RULES.md); the card shows each round and the winner. Only
- * the GM, on a card a GM posted, once.
+ * a GM, on a card a GM posted, once; it runs on the active GM's client, one at a time.
  * @param actorId the acting combatant's id; the combat's current combatant when absent.
- * @returns the contest, or `undefined` when refused.
- * @throws FrayError `FRAY.Error.Field` (field `actor`) without an acting combatant, or when it is the reactor.
+ * @returns the contest, or `undefined` when a player asks.
+ * @throws FrayError `FRAY.Zones.Reaction.Contested` when it was rolled already, `FRAY.Error.Field`
+ *   (field `actor`) without an acting combatant or when it is the reacting one.
  */
 export async function contestReaction(message: ReactionMessage, actorId?: string): Promise<ContestResult | undefined> {
-  const state = reactionStateOf(message);
-  if (!game.user?.isGM || !state || !message.author?.isGM) {
+  if (!game.user?.isGM) {
     warn("FRAY.Zones.Reaction.GMOnly");
     return undefined;
   }
-  if (state.contest) {
-    warn("FRAY.Zones.Reaction.Contested");
-    return undefined;
+  const answer = await askGM(REACTION_QUERIES.contest, { messageId: message.id ?? "", ...(actorId ? { actorId } : {}) });
+  if (!queryAnswer(answer)) return undefined;
+  return reactionStateOf(messageById(message.id ?? "") ?? message)?.contest?.result;
+}
+
+/**
+ * The active GM's side of {@link contestReaction}: only a GM's request, on a reaction card a GM
+ * wrote; the sides' DEX is read from their actors and the dice rolled here.
+ */
+export async function handleContestReaction(data: Dict, requester: Requester): Promise<RequestAnswer> {
+  if (!requester.isGM) return refusal("FRAY.Zones.Reaction.GMOnly");
+  const message = messageById(String(data.messageId ?? ""));
+  if (!message || !reactionStateOf(message) || !message.author?.isGM) return refusal("FRAY.Zones.Reaction.GMOnly");
+  try {
+    await contestHere(message, typeof data.actorId === "string" ? data.actorId : undefined);
+    return { ok: true };
+  } catch (err) {
+    return refused(err);
   }
-  const combat = combatOf(state);
+}
+
+/** Rolls a contest here (the active GM) onto the card. */
+async function contestHere(message: ReactionMessage, actorId?: string): Promise<void> {
+  const state = reactionStateOf(message)!;
+  if (state.contest) throw new FrayError("FRAY.Zones.Reaction.Contested", {}, "The contest was rolled already");
+  const combat = combatById(state.combatId);
   const reactor = combat?.combatants?.get(state.combatantId);
   const id = actorId ?? combat?.combatant?.id ?? "";
   const actor = id ? combat?.combatants?.get(id) : undefined;
@@ -265,7 +326,6 @@ export async function contestReaction(message: ReactionMessage, actorId?: string
     rolls: dice.rolls.map((r) => (typeof (r as { toJSON?(): unknown }).toJSON === "function" ? JSON.stringify(r.toJSON()) : r)),
     "flags.fray.zonesReaction": next,
   });
-  return result;
 }
 
 /** `renderChatMessageHTML`: the reaction card's Contest button, for the GM only. */
