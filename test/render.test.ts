@@ -39,6 +39,7 @@ import { chatPage, DIALOG_FOOTER, PLACEHOLDER_SVG, windowPage } from "./support/
 import { criticalCases } from "./support/render/critical.js";
 import { zonesCases } from "./support/render/zones.js";
 import { zonesBlastCases } from "./support/render/zones-blast.js";
+import { zonesReactionCases } from "./support/render/zones-reactions.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(ROOT, "test-artifacts", "render");
@@ -96,6 +97,7 @@ beforeAll(async () => {
     ...(await criticalCases(sheetI18n, i18n)),
     ...(await zonesCases(sheetI18n, i18n)),
     ...zonesBlastCases(i18n),
+    ...zonesReactionCases(i18n),
   );
   browser = await chromium.launch({
     executablePath: CHROMIUM,

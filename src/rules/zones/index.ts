@@ -94,6 +94,19 @@ export { FIRING_MODES, NONE, SITUATION_IDS } from "./play.js";
 export { resolveBlast, type BlastCover, type BlastOutcome, type BlastVictim } from "./grenades.js";
 export { endSurprise, initiativeLines, startSurprise } from "./initiative.js";
 export {
+  REACTION_RESPONSES,
+  TRIGGER_MAX_LENGTH,
+  playReaction,
+  reactionStatus,
+  reactionVisible,
+  readReaction,
+  storedReactions,
+  type ReactionClock,
+  type ReactionResponse,
+  type ReactionStatus,
+  type StoredReaction,
+} from "./reactions.js";
+export {
   ACTIONS,
   FREE_TALK_WORDS,
   MOVE_RATES,

@@ -17,6 +17,7 @@ import { zonesCardRules } from "./card.js";
 import { zonesInit } from "./init.js";
 import { zonesCombatantWithMoves, zonesRulerBands } from "./movement.js";
 import { registerZonesQuench } from "./quench.js";
+import { renderReactions } from "./reactions.js";
 import { zonesRollSkill, zonesSheetAction } from "./sheet-actions.js";
 import {
   ZONES_ITEM_TEMPLATE,
@@ -52,4 +53,5 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   registerQuench: registerZonesQuench,
   init: zonesInit,
   rulerBands: zonesRulerBands,
+  renderTracker: renderReactions,
 };

@@ -7,6 +7,15 @@ import type { RequestHandler } from "../../queries.js";
 import { activeRuleset } from "../../registry.js";
 import { BLAST_QUERIES, blastAction, handleBlastApply, handleBlastUndo, onRenderBlastCard, throwGrenade } from "./blast.js";
 import { registerZonesMovement } from "./movement.js";
+import {
+  contestReaction,
+  declareReaction,
+  handleContestReaction,
+  handleTriggerReaction,
+  onRenderReactionCard,
+  REACTION_QUERIES,
+  triggerReaction,
+} from "./reactions.js";
 
 /** What `game.fray.zones` offers. */
 export const ZONES_API = {
@@ -14,6 +23,12 @@ export const ZONES_API = {
   throwGrenade,
   /** Presses Apply or Undo on a blast card (GM, ZN-GRN-01). */
   blastAction,
+  /** Declares a reaction of a combatant with its trigger (owner or GM, ZN-REA-01). */
+  declareReaction,
+  /** Triggers a pending reaction and posts its card (GM, ZN-REA-01). */
+  triggerReaction,
+  /** Rolls the contest of a triggered reaction on its card (GM, ZN-REA-02). */
+  contestReaction,
 };
 
 /**
@@ -26,11 +41,17 @@ export function zonesInit(): Record<string, RequestHandler> {
   if (activeRuleset() === "zones") {
     const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
     on("renderChatMessageHTML", onRenderBlastCard);
+    on("renderChatMessageHTML", onRenderReactionCard);
     on("setup", () => {
       registerZonesMovement();
       const fray = (game as unknown as { fray?: Record<string, unknown> }).fray;
       if (fray) fray.zones = ZONES_API;
     });
   }
-  return { [BLAST_QUERIES.apply]: handleBlastApply, [BLAST_QUERIES.undo]: handleBlastUndo };
+  return {
+    [BLAST_QUERIES.apply]: handleBlastApply,
+    [BLAST_QUERIES.undo]: handleBlastUndo,
+    [REACTION_QUERIES.trigger]: handleTriggerReaction,
+    [REACTION_QUERIES.contest]: handleContestReaction,
+  };
 }

@@ -7,7 +7,7 @@
  * undo refused; and the v13 behaviour the grenades and movement actions rely on (Z1 to Z5 of
  * docs/foundry-assumptions.md): the blast template, its author and position, the movement
  * actions, token centres; a thrown grenade kept on the actor out of its weapons and given back
- * with its id (Z6); a move's passed waypoints with their movement actions (Z7).
+ * with its id (Z6); a move's passed waypoints with their movement actions (Z7); the turn order a reaction lapses by (Z8) and Rolls kept on a contest card (Z9).
  */
 import { applyHere, declineReaction, rollDamageFor, undoDamageAction, undoHere } from "../../chat/actions.js";
 import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
@@ -18,6 +18,14 @@ import { activeRuleset } from "../../registry.js";
 import { tryCombatantOf } from "../../documents/actor.js";
 import type { ZonesCombatant } from "../../../rules/zones/model.js";
 import { placeBlastTemplate } from "./blast.js";
+import {
+  contestReaction,
+  declareReaction,
+  reactionsOf,
+  triggerReaction,
+  type ReactionCombat,
+  type ReactingCombatant,
+} from "./reactions.js";
 
 /** A Zones actor's create data: the seed's rifleman or a guard in a soft vest, with a carbine and a knife. */
 function zonesActorData(name: string, type: "character" | "npc") {
@@ -228,6 +236,56 @@ export function registerZonesQuench(quench: Quench): void {
           const size = canvas!.grid!.size;
           assert.equal(token.center.x, token.document.x + (token.document.width * size) / 2);
           assert.equal(token.center.y, token.document.y + (token.document.height * size) / 2);
+        });
+      });
+      describe("Zones reactions: declared, triggered, contested; v13 assumptions Z8 and Z9 (docs/foundry-assumptions.md)", () => {
+        const made: Made[] = [];
+        let combat: ReactionCombat & Made;
+        before(async () => {
+          const a = (await Actor.implementation.create(zonesActorData("Quench Reactor", "character") as never)) as Actor.Implementation;
+          const b = (await Actor.implementation.create(zonesActorData("Quench Actor", "npc") as never)) as Actor.Implementation;
+          made.push(a as never, b as never);
+          combat = (await Combat.implementation.create({} as never)) as unknown as ReactionCombat & Made;
+          made.push(combat);
+          await (combat as unknown as { createEmbeddedDocuments(t: string, d: unknown[]): Promise<unknown> }).createEmbeddedDocuments(
+            "Combatant",
+            [
+              { actorId: a.id, name: "Quench Reactor" },
+              { actorId: b.id, name: "Quench Actor" },
+            ],
+          );
+          await (combat as unknown as { startCombat(): Promise<unknown> }).startCombat();
+        });
+        after(async () => {
+          for (const doc of made.reverse()) await doc.delete().catch(() => undefined);
+        });
+        it("Z8 (ZN-REA-01): combat.turns is the turn order, combat.turn the current index, combat.combatant that combatant", async () => {
+          assert.equal(combat.round, 1);
+          assert.equal(combat.turns?.length, 2);
+          assert.equal(combat.combatant?.id, combat.turns?.[combat.turn ?? 0]?.id);
+        });
+        it("ZN-REA-01, Z9, ZN-REA-02: a reaction is declared and paid, triggered onto a card, contested with Rolls kept on the card", async () => {
+          const reactor = Array.from(combat.combatants as Iterable<ReactingCombatant>).find((c) => c.name === "Quench Reactor")!;
+          const other = Array.from(combat.combatants as Iterable<ReactingCombatant>).find((c) => c.name === "Quench Actor")!;
+          await combat.setFlag?.("fray", "phase", { round: 1, phase: "resolve" });
+          const reaction = await declareReaction(combat, reactor, async () => ({ trigger: "Quench <b>trigger</b>", response: "shoot" }));
+          assert.ok(reaction, "declared");
+          assert.equal(reactionsOf(combat, reactor).length, 1);
+          const card = (await triggerReaction(combat, reactor.id!, reaction!.id)) as unknown as {
+            content: string;
+            rolls: unknown[];
+            delete(): Promise<unknown>;
+          } & Parameters<typeof contestReaction>[0];
+          made.push(card);
+          assert.ok(card.content.includes("Quench &lt;b&gt;trigger&lt;/b&gt;"), "the trigger is escaped on the card");
+          const result = await contestReaction(card, other.id!);
+          assert.ok(result, "contested");
+          const now = game.messages?.get(card.id ?? "") as unknown as { rolls: unknown[] };
+          assert.equal(now.rolls.length, 2 * result!.rounds.length);
+          assert.ok(
+            now.rolls.every((r) => r instanceof Roll),
+            "the card holds Foundry Rolls",
+          );
         });
       });
     },

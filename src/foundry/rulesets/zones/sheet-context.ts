@@ -57,6 +57,7 @@ export const ZONES_TEMPLATE_PATHS: readonly string[] = [
   `${SYSTEM_PATH}/templates/actor/conditions.hbs`,
   `${SYSTEM_PATH}/templates/actor/biography.hbs`,
   `${SYSTEM_PATH}/templates/zones/blast-card.hbs`,
+  `${SYSTEM_PATH}/templates/zones/reaction-card.hbs`,
 ];
 
 /** A choice list `{ value: label }` of ids, each labelled by the i18n key `key(id)`. */

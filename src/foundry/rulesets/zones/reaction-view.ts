@@ -1,0 +1,85 @@
+/**
+ * What the Zones reaction card and the tracker's reaction rows show (ZN-REA-01, ZN-REA-02), from
+ * the stored reaction and the core's contest: plain data and escaped HTML, no Foundry calls, so
+ * the render cases build them as play does.
+ */
+import { checkFormula, type ContestResult, type StoredReaction } from "../../../rules/zones/index.js";
+import { escapeHtml } from "../../logic/round-actions.js";
+
+type Dict = Record<string, unknown>;
+
+/** The reaction card's state (`flags.fray.zonesReaction`). */
+export interface ReactionCardState {
+  combatId: string;
+  combatantId: string;
+  reaction: StoredReaction;
+  /** The contest once rolled (ZN-REA-02), with the acting combatant's id. */
+  contest?: { actorId: string; result: ContestResult };
+}
+
+/** The i18n the card context uses. */
+export interface CardI18n {
+  localize(key: string): string;
+  format(key: string, data: Record<string, string>): string;
+}
+
+/**
+ * The reaction card's context (ZN-REA-01, ZN-REA-02): title, trigger and response; once rolled,
+ * each round of the contest (totals from the core, the formula as tooltip) and the winner.
+ */
+export function reactionCardContext(state: ReactionCardState, names: { reactor: string; actor?: string }, i18n: CardI18n): Dict {
+  const ctx: Dict = {
+    title: i18n.format("FRAY.Zones.Reaction.CardTitle", { actor: names.reactor }),
+    trigger: state.reaction.trigger,
+    response: i18n.localize(`FRAY.Zones.Reaction.Responses.${state.reaction.response}`),
+  };
+  if (state.contest) {
+    const { result } = state.contest;
+    const actorName = names.actor ?? "";
+    ctx.contest = {
+      title: i18n.localize("FRAY.Zones.Reaction.ContestTitle"),
+      actorName,
+      reactorName: names.reactor,
+      rounds: result.rounds.map((r, i) => ({
+        label: i18n.format("FRAY.Zones.Reaction.ContestRound", { n: String(i + 1) }),
+        actorTotal: r.actor.total,
+        reactorTotal: r.reactor.total,
+        actorFormula: `${checkFormula(r.actor.modifiers)}: ${r.actor.natural}`,
+        reactorFormula: `${checkFormula(r.reactor.modifiers)}: ${r.reactor.natural}`,
+        tie: r.actor.total === r.reactor.total,
+      })),
+      winner: result.winner,
+      winnerText: i18n.format("FRAY.Zones.Reaction.Winner", { name: result.winner === "actor" ? actorName : names.reactor }),
+    };
+  }
+  return ctx;
+}
+
+/** What the tracker shows of one declarer's reactions for one reader. */
+export interface ReactionRow {
+  id: string;
+  reactions: { id: string; trigger: string; response: string; played: boolean }[];
+  /** The reader may declare a reaction for this combatant. */
+  canDeclare: boolean;
+  /** The reader may trigger (the GM). */
+  canTrigger: boolean;
+}
+
+/** The HTML of a tracker row's reactions: each one escaped, with the GM's Trigger button; the React button. */
+export function reactionRowHtml(row: ReactionRow, i18n: CardI18n): string {
+  const items = row.reactions.map((r) => {
+    const response = escapeHtml(i18n.localize(`FRAY.Zones.Reaction.Responses.${r.response}`));
+    const text = `<span class="fray-reaction-text"><strong>${response}</strong> ${escapeHtml(i18n.format("FRAY.Zones.Reaction.If", { trigger: r.trigger }))}</span>`;
+    const state = r.played
+      ? ` <span class="fray-reaction-played">${escapeHtml(i18n.localize("FRAY.Zones.Reaction.Played"))}</span>`
+      : row.canTrigger
+        ? ` <button type="button" class="fray-reaction-trigger" data-zones-trigger="${escapeHtml(r.id)}">${escapeHtml(i18n.localize("FRAY.Zones.Reaction.TriggerButton"))}</button>`
+        : "";
+    return `<li class="fray-reaction${r.played ? " played" : ""}" data-rule="ZN-REA-01">${text}${state}</li>`;
+  });
+  const declare = row.canDeclare
+    ? `<button type="button" class="fray-reaction-declare" data-zones-react="${escapeHtml(row.id)}">${escapeHtml(i18n.localize("FRAY.Zones.Reaction.React"))}</button>`
+    : "";
+  if (!items.length && !declare) return "";
+  return `<div class="fray-zones-reactions">${items.length ? `<ul>${items.join("")}</ul>` : ""}${declare}</div>`;
+}

@@ -1,0 +1,110 @@
+/**
+ * Zones reaction render cases (ZN-REA-01, ZN-REA-02): the reaction card before and after its
+ * contest (a tie rolled again), and the tracker's reaction rows for the GM (a pending reaction
+ * with its Trigger button, a played one, the React button), from the functions play uses.
+ */
+import {
+  reactionCardContext,
+  reactionRowHtml,
+  type CardI18n,
+  type ReactionCardState,
+} from "../../../src/foundry/rulesets/zones/reaction-view.js";
+import type { ContestResult } from "../../../src/rules/zones/index.js";
+import type { RenderCase } from "./contexts.js";
+
+/** A d10 + DEX check as the core reports it. */
+function check(natural: number, dex: number) {
+  return {
+    roll: { formula: "1d10", total: natural, dice: [{ faces: 10, results: [natural] }], constant: 0 },
+    natural,
+    modifiers: [
+      { label: "FRAY.Mod.Zones.Attribute", value: dex, rule: "ZN-REA-02" as const, data: { attribute: "FRAY.Zones.Attribute.DEX" } },
+    ],
+    total: natural + dex,
+  };
+}
+
+/** The reaction card (open and contested) and the tracker rows. */
+export function zonesReactionCases(i18n: CardI18n): RenderCase[] {
+  const state: ReactionCardState = {
+    combatId: "c1",
+    combatantId: "ayla",
+    reaction: { id: "r1", round: 2, trigger: "the guard <reaches> for his radio", response: "shoot", plotted: true, playedRound: 2 },
+  };
+  const result = {
+    rule: "ZN-REA-02",
+    rounds: [
+      { actor: check(5, 0), reactor: check(4, 1) },
+      { actor: check(3, 0), reactor: check(7, 1) },
+    ],
+    winner: "reactor",
+  } as unknown as ContestResult;
+  const names = { reactor: "Ayla Brandt", actor: "Perimeter Sentry" };
+  const card = (id: string, s: ReactionCardState, expect: RenderCase["expect"]): RenderCase => ({
+    id: `zones-reaction-card-${id}`,
+    title: `Zones reaction card: ${id}`,
+    kind: "chat",
+    classes: [],
+    width: 300,
+    height: 0,
+    templates: ["templates/zones/reaction-card.hbs"],
+    context: reactionCardContext(s, names, i18n),
+    expect,
+  });
+  const rows = [
+    {
+      name: "Ayla Brandt",
+      part: reactionRowHtml(
+        {
+          id: "ayla",
+          canDeclare: true,
+          canTrigger: true,
+          reactions: [{ id: "r1", trigger: "the guard <reaches> for his radio", response: "shoot", played: false }],
+        },
+        i18n,
+      ),
+    },
+    {
+      name: "Perimeter Sentry",
+      part: reactionRowHtml(
+        {
+          id: "sentry",
+          canDeclare: true,
+          canTrigger: true,
+          reactions: [{ id: "r2", trigger: "someone crosses the courtyard", response: "move", played: true }],
+        },
+        i18n,
+      ),
+    },
+  ];
+  return [
+    card("open", state, [
+      { selector: ".fray-reaction-trigger", text: "the guard <reaches> for his radio" },
+      { selector: ".fray-reaction-response", text: i18n.localize("FRAY.Zones.Reaction.Responses.shoot") },
+      { selector: "button[data-zones-contest]", count: 1 },
+    ]),
+    card("contested", { ...state, contest: { actorId: "sentry", result } }, [
+      { selector: ".fray-contest-round", count: 2 },
+      { selector: ".fray-contest-round.tie", count: 1 },
+      { selector: ".fray-contest-winner", text: "Ayla Brandt" },
+      { selector: "button[data-zones-contest]", count: 0 },
+    ]),
+    {
+      id: "zones-reaction-tracker",
+      title: "Zones reactions in the tracker (GM)",
+      kind: "chat",
+      classes: [],
+      width: 300,
+      height: 0,
+      templates: ["test/support/render/tracker-row.hbs"],
+      context: { rows },
+      expect: [
+        { selector: ".fray-reaction", count: 2 },
+        { selector: "button[data-zones-trigger]", count: 1 },
+        { selector: ".fray-reaction.played .fray-reaction-played", count: 1 },
+        { selector: "button[data-zones-react]", count: 2 },
+        { selector: ".fray-reaction-text", text: "if the guard <reaches> for his radio" },
+      ],
+    },
+  ];
+}
