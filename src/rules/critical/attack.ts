@@ -13,7 +13,7 @@ import {
   type CriticalWeapon,
 } from "./model.js";
 import type { CriticalOptions } from "./options.js";
-import { offensiveBonus, parriedOb, parryBlocked, parryLine, parryPool } from "./parry.js";
+import { checkParry, offensiveBonus, parriedOb, parryBlocked, parryLine, parryPool } from "./parry.js";
 import { OPEN_ENDED_D100_RUNS } from "./open-ended.js";
 import { attackColumnBands, lookupAttack, type AttackCode, type AttackTable } from "./tables.js";
 import { tableSet, type CriticalTableSet } from "./tables/index.js";
@@ -141,6 +141,8 @@ export function defenseLines(input: CriticalAttackInput, weapon: CriticalWeapon)
  * and weapon bonus), less the OB moved to parry, wound penalties and situational modifiers;
  * against the defender's DB with armor, parry against this attacker, and cover.
  * @throws FrayError `FRAY.Error.CannotAct` for an attacker out of the fight,
+ *   `FRAY.Critical.Parry.TooMuch` naming `system.parry` when either side moved more OB into
+ *   parrying than it has (CR-PAR-01),
  *   `FRAY.Error.CannotAttack` when an injury stops attacking, `FRAY.Error.NoWeapon`,
  *   `FRAY.Error.NoAttackTable`.
  */
@@ -156,6 +158,9 @@ export function planAttack(input: CriticalAttackInput): AttackPlan {
     );
   const weapon = weaponOf(input);
   attackTableOf(weapon, tableSet(input.tables));
+  // The parries are stored where their owners write them: more OB moved than there is, refused (CR-PAR-01).
+  checkParry(attacker);
+  checkParry(target);
   const ob = offensiveBonus(attacker, weapon);
   const mods: Modifier[] = [
     ob.trained

@@ -62,7 +62,20 @@ export {
   type ManeuverOutcome,
   type ManeuverResult,
 } from "./maneuver.js";
-export { declareParry, offensiveBonus, parriedOb, parryBlocked, parryLine, parryPool } from "./parry.js";
+export {
+  checkParry,
+  declareParry,
+  foeCategory,
+  offensiveBonus,
+  parriedOb,
+  parryAllocation,
+  parryBlocked,
+  parryLine,
+  parryPool,
+  type ParryAllocationView,
+  type ParryFoe,
+  type ParryFoeLine,
+} from "./parry.js";
 export {
   EFFECT_TYPES,
   checkAttackTable,
