@@ -4,12 +4,15 @@
  * (CR-INI-02), through the parry dialog; written to the combatant's own actor; read by every
  * attack (the defender's DB line, the attacker's OB less the OB moved); refused when constrained;
  * ignored by an unseen attack; a value written around the dialog above the OB refused with the
- * field named, on the attacker's client and on the GM's replay; cleared at the next round.
+ * field named, on the attacker's client and on the GM's replay; cleared at the next round. The
+ * attack dialog shows the OB and DB with the parry that applies and the exact chance of each
+ * outcome (miss, hits only, criticals A to E, fumble), the core's numbers (CR-ATK-01, CR-ATK-02).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { critical, criticalCombatantFromActor, OUTCOME_ORDER } from "../../src/rules/critical/index.js";
 import type { TargetState } from "../../src/foundry/logic/card.js";
 import {
   ROOT,
@@ -455,5 +458,44 @@ describe("the parry declared in the tracker", () => {
     ).registry.get("critical")!;
     await binding.startRoundOn(d.kara.actor, 2, {});
     expect(parryOf(d.kara.actor) ?? {}).toEqual({});
+  });
+});
+
+describe("the attack dialog of Critical", () => {
+  it("CR-ATK-01, CR-ATK-02, CR-PAR-01, CR-PAR-02: it shows the OB less the OB moved, the DB with the parry, and the exact chance of each outcome", async () => {
+    const d = duel();
+    // Both have declared: Kara 20 OB against the guard's pistol, the guard 10 OB against Kara's sword.
+    await (d.kara.actor.update as (c: Dict) => Promise<unknown>)({ "system.parry": { [d.guard.token.id]: 20 } });
+    await (d.guard.actor.update as (c: Dict) => Promise<unknown>)({ "system.parry": { [d.kara.token.id]: 10 } });
+    const seen = answerDialog(null);
+    const outcome = await api().rollAttack({ actor: d.guard.actor, weaponId: PISTOL, token: d.guard.token, target: d.kara.token });
+    expect(outcome).toBeUndefined();
+    expect(seen).toHaveLength(1);
+    const html = seen[0]!.content;
+    // The core's numbers for the same attack, from the same actors.
+    const source = (a: unknown, id: string) =>
+      criticalCombatantFromActor({ ...((a as { toObject(): Dict }).toObject() as Dict), statuses: [] } as never, { id });
+    const guard = source(d.guard.actor, d.guard.token.id);
+    const kara = source(d.kara.actor, d.kara.token.id);
+    const input = critical.input({ attackerId: guard.id, targetId: kara.id, weaponId: PISTOL }, guard, kara, critical.defaults());
+    const plan = critical.planAttack(input, critical.defaults());
+    const odds = critical.odds(plan, input, critical.defaults());
+    // OB 55 - 10 moved = 45; DB 15 + 10 (Kara's 20 OB at 2:1) = 25.
+    expect(html).toMatch(/OB in all<\/span> <span class="fray-value">\+45<\/span>/);
+    expect(html).toMatch(/OB moved into parrying<\/span> <span class="fray-value">-10<\/span> <span class="fray-rule">CR-PAR-01/);
+    expect(html).toMatch(/Defender&#x27;s DB in all<\/span> <span class="fray-value">\+25<\/span>/);
+    expect(html).toMatch(/Parry: 20 OB at 2:1 \(missile\)<\/span> <span class="fray-value">\+10<\/span> <span class="fray-rule">CR-PAR-02/);
+    const labels: Record<string, string> = { miss: "Miss", hitsOnly: "Hits only", fumble: "Fumble" };
+    let sum = 0;
+    for (const id of OUTCOME_ORDER) {
+      const p = odds.outcomes![id]!;
+      sum += p;
+      const label = labels[id] ?? `Critical ${id}`;
+      const pct = new Intl.NumberFormat("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(p * 100);
+      expect(html, id).toContain(`<span class="fray-label">${label}</span> <span class="fray-value">${pct} %</span>`);
+    }
+    expect(sum).toBeCloseTo(1, 12);
+    // The pistol fumbles on 01-02 unmodified: 2 %.
+    expect(html).toContain('<span class="fray-label">Fumble</span> <span class="fray-value">2.0 %</span>');
   });
 });

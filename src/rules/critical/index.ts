@@ -13,6 +13,8 @@ export * from "./model.js";
 export { CRITICAL_OPTIONS, criticalOptions, type CriticalOptions } from "./options.js";
 export {
   OPEN_ENDED_D100,
+  OUTCOME_ORDER,
+  attackSummary,
   attackTableOf,
   criticalBonus,
   defenseLines,
@@ -24,6 +26,8 @@ export {
   type CriticalAttackInput,
   type CriticalAttackResult,
   type CriticalSituation,
+  type AttackSummary,
+  type OutcomeChance,
 } from "./attack.js";
 export {
   TREATMENTS,

@@ -11,6 +11,7 @@ import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rul
 import { CriticalActorData, CriticalArmorData, CriticalNpcData, CriticalWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { criticalCardRules } from "./card.js";
+import { criticalDialogDetails } from "./dialog.js";
 import { registerCriticalQuench } from "./quench.js";
 import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipline.js";
 import { clearParryOn, declareParryFor, PARRY_TEMPLATE, renderParry } from "./parry.js";
@@ -69,4 +70,5 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
   tools: { declareParry: declareParryFor },
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
   cardRules: criticalCardRules,
+  dialogDetails: criticalDialogDetails,
 };
