@@ -9,7 +9,7 @@
  */
 import type { ActionDef } from "../rules/core/contract.js";
 import type { ActionCost, Economy } from "../rules/core/economy.js";
-import type { AttackResult, MovementBand, Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
+import type { AttackOdds, AttackPlan, AttackResult, MovementBand, Ruleset, RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
 import type { CardRules } from "./play/card-rules.js";
@@ -61,6 +61,20 @@ export interface LeaveMeleeOutcome {
   disengage?: string;
   /** Posts what follows once the move is paid (a free-attack prompt, a chat line). */
   after?(): Promise<void>;
+}
+
+/**
+ * One line the attack dialog shows under a target's odds, from the ruleset's core: a modifier or
+ * total (`kind: "line"`, `value` a signed number) or the exact chance of an outcome
+ * (`kind: "chance"`, `value` in [0, 1], shown as a percentage).
+ */
+export interface DialogDetail {
+  kind: "line" | "chance";
+  /** i18n key of the label; its data values may be i18n keys too. */
+  label: string;
+  data?: Record<string, string | number>;
+  value: number;
+  rule?: string;
 }
 
 /** Overrides of the combatant a document becomes: the tracker's id, an initiative group. */
@@ -199,6 +213,12 @@ export interface RulesetBinding<C = unknown> {
    * changes nothing on the documents.
    */
   afterAttack?(attack: { actor: unknown; weaponId: string; results: readonly AttackResult[] }): Promise<void>;
+  /**
+   * The lines the attack dialog shows under each target's odds beyond the chance to hit (Critical:
+   * the OB and DB with the parry that applies, the chance of each outcome, CR-PAR-01, CR-ATK-02);
+   * absent when the dialog shows the chance to hit only. Computed from the core's plan and odds.
+   */
+  dialogDetails?(plan: AttackPlan, odds: AttackOdds): DialogDetail[];
   /**
    * Adds the ruleset's own part to the combat tracker after the pipeline's rows and phase banner
    * (Hitbox: the resolution step and the GM's End step button, HB-ACT-01); absent when it adds

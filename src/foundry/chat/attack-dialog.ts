@@ -4,7 +4,9 @@
  * targets (one check each) with the range to each measured on the canvas, the weapon's modes,
  * the attack's own fields, each target's per-target fields under it, the reaction the defender
  * declared where the ruleset offers one, and the exact chance to hit each target from the core's
- * odds, updated as the form changes, also through the declared reaction (UD-ATK-02, UD-REA-03).
+ * odds, updated as the form changes, also through the declared reaction (UD-ATK-02, UD-REA-03),
+ * with the ruleset's own lines under it where its binding gives them (Critical: OB and DB with
+ * the parry, the chance of each outcome).
  */
 import type { AttackRequest, SituationField, SituationValues } from "../../rules/core/contract.js";
 import { FrayError } from "../../rules/core/errors.js";
@@ -14,7 +16,7 @@ import { targetOdds, type AttackChoices } from "../logic/attack-options.js";
 import { inputName, readSituationValue, situationInput, type FormValue } from "../logic/situation-form.js";
 import { formatKey } from "../notify.js";
 import { FLOW_TEMPLATES } from "./templates.js";
-import type { MovementUnits } from "../registry.js";
+import type { DialogDetail, MovementUnits } from "../registry.js";
 
 /** One target the dialog offers. */
 export interface DialogTarget {
@@ -43,6 +45,58 @@ export interface AttackDialogData {
   modeId?: string;
   /** The units the world's scenes measure in (the binding's `movementUnits`); ranges show in metres without. */
   units?: Pick<MovementUnits, "units" | "metresPerUnit">;
+  /** The ruleset's own lines under each target's odds (the binding's `dialogDetails`). */
+  details?: (
+    plan: NonNullable<ReturnType<typeof targetOdds>["plan"]>,
+    odds: NonNullable<ReturnType<typeof targetOdds>["odds"]>,
+  ) => DialogDetail[];
+}
+
+/** One ruleset line of a target as the dialog shows it: label, value and rule, localized. */
+export interface DetailLine {
+  kind: DialogDetail["kind"];
+  label: string;
+  value: string;
+  rule: string;
+}
+
+/**
+ * The ruleset's own lines of one target (`AttackDialogData.details`), localized: a line's value
+ * signed (`+55`, `-20`), a chance as a percentage with one decimal (`12.3 %`); none when the
+ * request is refused or the ruleset adds none. Pure.
+ */
+export function detailLines(i18n: Localizer, data: AttackDialogData, target: DialogTarget, choices: AttackChoices): DetailLine[] {
+  if (!data.details) return [];
+  const odds = targetOdds(data.ruleset, requestOf(data, target, choices, "attacker"), data.attacker, target.combatant, data.options);
+  if (!odds.plan || !odds.odds) return [];
+  return data.details(odds.plan, odds.odds).map((d) => ({
+    kind: d.kind,
+    label: formatWith(i18n, d.label, d.data),
+    value: d.kind === "chance" ? `${decimal(d.value * 100, i18n.lang)} %` : d.value > 0 ? `+${d.value}` : String(d.value),
+    rule: d.rule ?? "",
+  }));
+}
+
+/** Replaces the items of a target's details list with `lines`, as text (names never become HTML). */
+function fillDetails(list: Element, lines: readonly DetailLine[]): void {
+  const doc = list.ownerDocument;
+  list.replaceChildren(
+    ...lines.map((l) => {
+      const li = doc.createElement("li");
+      li.className = `fray-detail fray-detail-${l.kind}`;
+      for (const [cls, text] of [
+        ["fray-label", l.label],
+        ["fray-value", l.value],
+        ["fray-rule", l.rule],
+      ] as const) {
+        const span = doc.createElement("span");
+        span.className = cls;
+        span.textContent = text;
+        li.append(span, " ");
+      }
+      return li;
+    }),
+  );
 }
 
 /** The situation fields of one target under the chosen mode. */
@@ -190,6 +244,8 @@ export function dialogContext(data: AttackDialogData, choices: AttackChoices, i1
       ...(feet ? { rangeUnit: i18n.localize("FRAY.Chat.Feet") } : {}),
       checked: choices.targets.includes(t.id),
       odds: oddsText(i18n, data, t, choices),
+      showDetails: Boolean(data.details),
+      details: detailLines(i18n, data, t, choices),
       fields: fieldsFor(data, t, choices.modeId)
         .filter((f) => f.perTarget)
         .map((f) => fieldContext(f, choices.situation[t.id]?.[f.id], t.id)),
@@ -236,6 +292,8 @@ export async function openAttackDialog(data: AttackDialogData, defaults: AttackC
         for (const t of data.targets) {
           const out = dialog.element.querySelector(`[data-odds-for="${t.id}"]`);
           if (out) out.textContent = choices ? oddsText(i18n, data, t, choices) : refusal;
+          const list = dialog.element.querySelector(`[data-details-for="${t.id}"]`);
+          if (list) fillDetails(list, choices ? detailLines(i18n, data, t, choices) : []);
         }
       };
       form.addEventListener("change", update);

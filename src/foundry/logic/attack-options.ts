@@ -7,7 +7,7 @@
  */
 import type { AttackRequest, SituationValues } from "../../rules/core/contract.js";
 import { FrayError } from "../../rules/core/errors.js";
-import type { Ruleset, RulesetOptions } from "../../rules/core/ruleset.js";
+import type { AttackOdds, AttackPlan, Ruleset, RulesetOptions } from "../../rules/core/ruleset.js";
 import { planStep } from "../../rules/core/step.js";
 import { sumModifiers } from "../../rules/core/types.js";
 
@@ -30,6 +30,9 @@ export interface TargetOdds {
   /** Check modifier total and difficulty, for the dialog's line. */
   modifier?: number;
   difficulty?: number;
+  /** The core's plan and odds, for a ruleset's own lines in the dialog. */
+  plan?: AttackPlan;
+  odds?: AttackOdds;
   /** i18n key and data of why the attack is not possible. */
   error?: { key: string; data: Record<string, string | number> };
 }
@@ -52,6 +55,8 @@ export function targetOdds<C, I>(
       hit: planned.odds.hit,
       modifier: sumModifiers(planned.plan.modifiers),
       difficulty: planned.plan.difficulty.total,
+      plan: planned.plan,
+      odds: planned.odds,
     };
     if (request.reaction) {
       const option = ruleset.reactions(planned.input, undefined, options).find((r) => r.id === request.reaction);

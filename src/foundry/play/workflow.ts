@@ -207,6 +207,7 @@ export class AttackWorkflow {
       targets: this.targets.map((t) => ({ id: t.id, name: t.name, combatant: t.combatant, rangeMetres: t.distanceMetres })),
       modeId: this.request.modeId,
       units: this.binding.movementUnits,
+      ...(this.binding.dialogDetails ? { details: this.binding.dialogDetails.bind(this.binding) } : {}),
     };
   }
 

@@ -13,7 +13,7 @@ import {
   type CriticalWeapon,
 } from "./model.js";
 import type { CriticalOptions } from "./options.js";
-import { offensiveBonus, parriedOb, parryBlocked, parryLine, parryPool } from "./parry.js";
+import { checkParry, offensiveBonus, parriedOb, parryBlocked, parryLine, parryPool } from "./parry.js";
 import { OPEN_ENDED_D100_RUNS } from "./open-ended.js";
 import { attackColumnBands, lookupAttack, type AttackCode, type AttackTable } from "./tables.js";
 import { tableSet, type CriticalTableSet } from "./tables/index.js";
@@ -141,6 +141,8 @@ export function defenseLines(input: CriticalAttackInput, weapon: CriticalWeapon)
  * and weapon bonus), less the OB moved to parry, wound penalties and situational modifiers;
  * against the defender's DB with armor, parry against this attacker, and cover.
  * @throws FrayError `FRAY.Error.CannotAct` for an attacker out of the fight,
+ *   `FRAY.Critical.Parry.TooMuch` naming `system.parry` when either side moved more OB into
+ *   parrying than it has (CR-PAR-01),
  *   `FRAY.Error.CannotAttack` when an injury stops attacking, `FRAY.Error.NoWeapon`,
  *   `FRAY.Error.NoAttackTable`.
  */
@@ -156,6 +158,9 @@ export function planAttack(input: CriticalAttackInput): AttackPlan {
     );
   const weapon = weaponOf(input);
   attackTableOf(weapon, tableSet(input.tables));
+  // The parries are stored where their owners write them: more OB moved than there is, refused (CR-PAR-01).
+  checkParry(attacker);
+  checkParry(target);
   const ob = offensiveBonus(attacker, weapon);
   const mods: Modifier[] = [
     ob.trained
@@ -314,4 +319,46 @@ export function odds(plan: AttackPlan, input: CriticalAttackInput, options: Crit
     }
   }
   return { hit: 1 - outcomes.fumble! - outcomes.miss!, outcomes };
+}
+
+/** The outcomes of a Critical attack in the order the dialog lists them (CR-ATK-01, CR-ATK-02). */
+export const OUTCOME_ORDER = ["miss", "hitsOnly", "A", "B", "C", "D", "E", "fumble"] as const;
+
+/** One outcome of an attack and its exact chance, in [0, 1]. */
+export interface OutcomeChance {
+  id: (typeof OUTCOME_ORDER)[number];
+  chance: number;
+}
+
+/** What the attack dialog shows of a planned Critical attack before it is rolled. */
+export interface AttackSummary {
+  /** The roll's modifiers in all: OB, less the OB moved to parry, wounds, the GM's modifier. */
+  ob: number;
+  /** The defender's DB in all: base, armor, parry against this attacker, cover. */
+  db: number;
+  /** The attacker's OB moved into its own parry this round (CR-PAR-01), when any. */
+  parryMoved?: Modifier;
+  /** The defender's parry line against this attacker (CR-PAR-02, CR-PAR-03), when it declared one. */
+  parry?: Modifier;
+  /** Every outcome with its chance, in {@link OUTCOME_ORDER}; they sum to 1. */
+  outcomes: OutcomeChance[];
+}
+
+/**
+ * The attack dialog's summary of a planned attack (CR-ATK-01, CR-ATK-02, CR-PAR-01 to
+ * CR-PAR-03): the OB and DB in all, the parry lines that apply, and the exact chance of a miss,
+ * hits only, each critical severity A to E and a fumble, from {@link odds}.
+ */
+export function attackSummary(plan: AttackPlan, o: AttackOdds): AttackSummary {
+  const parryMoved = plan.modifiers.find((m) => m.label === "FRAY.Mod.ParryMoved");
+  const parry = plan.difficulty.modifiers.find(
+    (m) => m.rule === "CR-PAR-02" || m.rule === "CR-PAR-03" || m.label.startsWith("FRAY.Mod.Parry"),
+  );
+  return {
+    ob: sumModifiers(plan.modifiers),
+    db: plan.difficulty.total,
+    ...(parryMoved ? { parryMoved } : {}),
+    ...(parry ? { parry } : {}),
+    outcomes: OUTCOME_ORDER.map((id) => ({ id, chance: o.outcomes?.[id] ?? 0 })),
+  };
 }

@@ -13,6 +13,8 @@ export * from "./model.js";
 export { CRITICAL_OPTIONS, criticalOptions, type CriticalOptions } from "./options.js";
 export {
   OPEN_ENDED_D100,
+  OUTCOME_ORDER,
+  attackSummary,
   attackTableOf,
   criticalBonus,
   defenseLines,
@@ -24,6 +26,8 @@ export {
   type CriticalAttackInput,
   type CriticalAttackResult,
   type CriticalSituation,
+  type AttackSummary,
+  type OutcomeChance,
 } from "./attack.js";
 export {
   TREATMENTS,
@@ -62,7 +66,20 @@ export {
   type ManeuverOutcome,
   type ManeuverResult,
 } from "./maneuver.js";
-export { declareParry, offensiveBonus, parriedOb, parryBlocked, parryLine, parryPool } from "./parry.js";
+export {
+  checkParry,
+  declareParry,
+  foeCategory,
+  offensiveBonus,
+  parriedOb,
+  parryAllocation,
+  parryBlocked,
+  parryLine,
+  parryPool,
+  type ParryAllocationView,
+  type ParryFoe,
+  type ParryFoeLine,
+} from "./parry.js";
 export {
   EFFECT_TYPES,
   checkAttackTable,

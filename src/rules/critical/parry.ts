@@ -100,3 +100,83 @@ export function parryLine(target: CriticalCombatant, attackerId: string, categor
     data: { ob: points, rate, category: `FRAY.Critical.Category.${category}` },
   };
 }
+
+/** A foe the parry may be moved against: its id (the tracker's token id), name and attack category. */
+export interface ParryFoe {
+  id: string;
+  name: string;
+  /** The category of the foe's attack, which sets the exchange rate (CR-PAR-02). */
+  category: WeaponCategory;
+}
+
+/** One foe's line of a parry allocation: OB moved against it and the DB that gives. */
+export interface ParryFoeLine extends ParryFoe {
+  /** OB points per DB point against this foe's attack (melee 1, missile 2, energy 4). */
+  rate: number;
+  /** OB moved against this foe. */
+  ob: number;
+  /** DB against this foe: `ob / rate`, rounded down. */
+  db: number;
+}
+
+/** A parry allocation as the declaration dialog shows it (CR-PAR-01 to CR-PAR-03). */
+export interface ParryAllocationView {
+  /** The OB that may be moved (the weapon's OB, never below 0). */
+  pool: number;
+  /** OB moved in all. */
+  moved: number;
+  /** OB left to attack with (`pool - moved`; negative when too much is moved). */
+  left: number;
+  /** Why the combatant cannot parry at all (constrained, out of the fight, injured, `noParry`). */
+  blocked?: { reason: string; rule: RuleId };
+  foes: ParryFoeLine[];
+}
+
+/** The category of the attack a foe makes with the weapon it carries first; melee without a weapon (brawling). */
+export function foeCategory(foe: CriticalCombatant): WeaponCategory {
+  return foe.weapons[0]?.category ?? "melee";
+}
+
+/**
+ * What a parry allocation gives (CR-PAR-01, CR-PAR-02, CR-PAR-03): for each foe the OB moved
+ * against it, its exchange rate and the DB that makes, and the OB left over. Pure; refuses
+ * nothing ({@link declareParry} does).
+ * @param allocation OB by foe id (non-numbers and negatives count as 0); the combatant's own
+ *   `parry` when absent.
+ */
+export function parryAllocation(
+  c: CriticalCombatant,
+  foes: readonly ParryFoe[],
+  allocation: Readonly<Record<string, unknown>> = c.parry,
+  weaponId?: string,
+): ParryAllocationView {
+  const pool = parryPool(c, weaponId);
+  const lines = foes.map((f) => {
+    const raw = allocation[f.id];
+    const ob = typeof raw === "number" && Number.isFinite(raw) && raw > 0 ? Math.floor(raw) : 0;
+    const rate = PARRY_RATES[f.category];
+    return { ...f, rate, ob, db: Math.floor(ob / rate) };
+  });
+  const moved = lines.reduce((s, l) => s + l.ob, 0);
+  const blocked = parryBlocked(c);
+  return { pool, moved, left: pool - moved, ...(blocked ? { blocked } : {}), foes: lines };
+}
+
+/**
+ * Checks a stored parry against the combatant's OB (CR-PAR-01): the GM reads the allocation
+ * from the actor it is stored on, which its owner can write, so more OB moved than the weapon
+ * has, or a malformed entry, is refused before an attack is planned or applied.
+ * @param field the field named in the error (`system.parry`).
+ * @throws FrayError `FRAY.Critical.Parry.TooMuch` naming `field` when the OB moved exceeds the pool.
+ */
+export function checkParry(c: CriticalCombatant, field = "system.parry"): void {
+  const moved = parriedOb(c);
+  if (moved === 0) return;
+  const pool = parryPool(c);
+  if (moved > pool)
+    throw new FrayError(
+      "FRAY.Critical.Parry.TooMuch",
+      { field, actor: c.name, total: moved, ob: pool },
+      `Field "${field}": ${c.name} moves ${moved} OB into parrying but has ${pool}`,
+    );
+}

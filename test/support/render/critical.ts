@@ -5,10 +5,14 @@
  *   penalty and a dying count-down, with its treatment buttons; the Pistol Guard's stat block;
  * - the weapon and armor sheets;
  * - the attack card of the duel example: Kara's open-ended cut read on the sword table (23EP),
- *   its Puncture E critical rolled, applied, undone; the guard's fumble; a hits-only shot.
+ *   its Puncture E critical rolled, applied, undone; the guard's fumble; a hits-only shot;
+ * - the parry dialog: Kara splitting her OB over a guard's pistol (2:1) and a club (1:1);
+ * - the attack dialog of the guard's shot at Kara: OB less its own parry, Kara's DB with hers,
+ *   the chance of each outcome.
  */
 import {
   critical,
+  parryAllocation,
   criticalCombatantFromActor,
   criticalForcedCheck,
   upkeep,
@@ -22,6 +26,9 @@ import { attackTarget, storable } from "../../../src/foundry/logic/attack-state.
 import { withApplied, withDamage, withUndone, type TargetState } from "../../../src/foundry/logic/card.js";
 import { undoRecord } from "../../../src/foundry/logic/undo.js";
 import { criticalCardRules } from "../../../src/foundry/rulesets/critical/card.js";
+import { dialogContext, dialogDefaults, type AttackDialogData } from "../../../src/foundry/chat/attack-dialog.js";
+import { criticalDialogDetails } from "../../../src/foundry/rulesets/critical/dialog.js";
+import { parryDialogContext } from "../../../src/foundry/rulesets/critical/parry-view.js";
 import { selfDisciplineContext } from "../../../src/foundry/rulesets/critical/self-discipline-view.js";
 import { upkeepContext } from "../../../src/foundry/rulesets/critical/upkeep-view.js";
 import {
@@ -315,6 +322,59 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer): Prom
       { selector: ".fray-lines tr", text: "CR-BLD-01" },
       { selector: ".fray-upkeep-check tr.fray-total", text: "fails and falls unconscious" },
       { selector: ".fray-upkeep-conditions", text: "+ Unconscious" },
+    ],
+  });
+  const parryView = parryAllocation(
+    kara,
+    [
+      { id: "guard", name: "Pistol Guard", category: "missile" },
+      { id: "thug", name: "Enforcer <b>", category: "melee" },
+    ],
+    { guard: 20, thug: 15 },
+  );
+  cases.push({
+    id: "dialog-critical-parry",
+    title: "Parry: Kara Voss",
+    kind: "dialog",
+    classes: ["dialog", "fray", "fray-parry"],
+    width: 400,
+    height: 0,
+    templates: ["templates/critical/parry-dialog.hbs"],
+    context: parryDialogContext(parryView, i18n) as unknown as Record<string, unknown>,
+    expect: [
+      { selector: ".fray-parry-pool", text: "OB to move into DB this round: 75" },
+      { selector: 'tr[data-parry-foe="guard"] .fray-rate', text: "2:1 (missile)" },
+      { selector: 'td[data-parry-db-for="guard"]', text: "DB +10" },
+      { selector: 'td[data-parry-db-for="thug"]', text: "DB +15" },
+      { selector: 'input[name="parry.thug"]', count: 1 },
+      { selector: "[data-parry-left]", text: "OB left to attack with: 40 of 75" },
+      { selector: "tr[data-parry-foe] .fray-label", text: "Enforcer <b>" },
+    ],
+  });
+  const shooter = combatant("Pistol Guard", "guard", { parry: { kara: 10 } });
+  const data: AttackDialogData = {
+    ruleset: critical as never,
+    options: OPTIONS,
+    attacker: shooter,
+    weapon: { id: "fRc2PistolGItm10", name: "Service Pistol", modes: [] },
+    targets: [{ id: "kara", name: "Kara Voss", combatant: kara, rangeMetres: 12 }],
+    details: criticalDialogDetails,
+  };
+  cases.push({
+    id: "dialog-critical-attack",
+    title: "Attack with Service Pistol",
+    kind: "dialog",
+    classes: ["dialog", "fray", "fray-attack-dialog"],
+    width: 400,
+    height: 0,
+    templates: ["templates/dialog/attack-dialog.hbs"],
+    context: dialogContext(data, dialogDefaults(data), i18n),
+    expect: [
+      { selector: ".fray-dialog-details .fray-detail-line", count: 4 },
+      { selector: ".fray-dialog-details .fray-detail-chance", count: 8 },
+      { selector: ".fray-detail-line", text: "OB moved into parrying -10 CR-PAR-01" },
+      { selector: ".fray-detail-line", text: "Parry: 20 OB at 2:1 (missile) +10 CR-PAR-02" },
+      { selector: ".fray-detail-chance", text: "Fumble 2.0 % CR-ATK-01" },
     ],
   });
   return cases;

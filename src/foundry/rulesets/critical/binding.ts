@@ -3,7 +3,7 @@
  * (CR-CRT-01, CR-CRT-02), its data models and actor translation, the attack card's Critical
  * sections (the attack table row, the fumble, the critical with its wound text), undo of
  * wounds and stun, the character sheet, NPC stat block and item sheets (`templates/critical/`)
- * with wound treatments, the Self Discipline prompt at 0 hits (CR-HIT-02), the upkeep at each new
+ * with wound treatments, the parry declared in the tracker (CR-PAR-01 to CR-PAR-03), the Self Discipline prompt at 0 hits (CR-HIT-02), the upkeep at each new
  * round (CR-BLD-01, CR-STN-02, CR-DTH-01), and distances in metres.
  */
 import { critical, criticalActions, criticalInput, criticalOptions, initiativeGroups } from "../../../rules/critical/index.js";
@@ -11,8 +11,10 @@ import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rul
 import { CriticalActorData, CriticalArmorData, CriticalNpcData, CriticalWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { criticalCardRules } from "./card.js";
+import { criticalDialogDetails } from "./dialog.js";
 import { registerCriticalQuench } from "./quench.js";
 import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipline.js";
+import { clearParryOn, declareParryFor, PARRY_TEMPLATE, renderParry } from "./parry.js";
 import { criticalSheetAction } from "./sheet-actions.js";
 import { onUpdateCombat, UPKEEP_TEMPLATE } from "./upkeep.js";
 import {
@@ -50,12 +52,23 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
   sheetTemplates: CRITICAL_SHEET_TEMPLATES,
   itemSheetTemplate: CRITICAL_ITEM_TEMPLATE,
   sheetAction: criticalSheetAction,
-  templates: [...Object.values(CRITICAL_SHEET_TEMPLATES), CRITICAL_ITEM_TEMPLATE, SELF_DISCIPLINE_TEMPLATE, UPKEEP_TEMPLATE],
+  templates: [
+    ...Object.values(CRITICAL_SHEET_TEMPLATES),
+    CRITICAL_ITEM_TEMPLATE,
+    SELF_DISCIPLINE_TEMPLATE,
+    UPKEEP_TEMPLATE,
+    PARRY_TEMPLATE,
+  ],
   init: () => {
     registerSelfDiscipline();
     (Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number)("updateCombat", onUpdateCombat);
   },
   registerQuench: registerCriticalQuench,
+  // The parry is declared in the tracker with the round's declarations and ends with the round (CR-PAR-01).
+  renderTracker: renderParry,
+  startRoundOn: (actor) => clearParryOn(actor),
+  tools: { declareParry: declareParryFor },
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
   cardRules: criticalCardRules,
+  dialogDetails: criticalDialogDetails,
 };

@@ -6,10 +6,12 @@
  * is applied (docs/foundry-assumptions.md C1, C2); then the compendium's Sword vs. No Armor attack
  * table copied into the world with one cell changed, replacing the built-in one on the card and
  * in what is applied (C3); and a draw from a compendium critical table of one severity, which
- * never gives its UM66 result (C4). An attacker with a huge OB against a defender
+ * never gives its UM66 result (C4); and a parry written to the defender's `system.parry` counting in
+ * the card's DB lines, then cleared with `-=` as the round's start does (C5). An attacker with a huge OB against a defender
  * without DB always lands an E critical, whatever the dice.
  */
 import { CRITICAL_TABLE_SOURCES } from "../../../rules/critical/index.js";
+import { clearParryOn, parryUpdate } from "./parry.js";
 import { tableLink } from "./tables.js";
 import { rollAttack } from "../../attack.js";
 import { applyHere, rollDamageFor, undoHere } from "../../chat/actions.js";
@@ -46,6 +48,7 @@ function actorData(name: string, attacker: boolean) {
 }
 
 interface Vitals {
+  parry: Record<string, number>;
   hits: { value: number };
   stun: number;
   effects: { id: string }[];
@@ -152,6 +155,22 @@ export function registerCriticalQuench(quench: Quench): void {
           assert.equal(defender.system.hits.value, hits - 5, "the GM's replay reads the world table");
           await undoHere(message, 0);
           assert.equal(defender.system.hits.value, hits);
+        });
+
+        it("C5, CR-PAR-01, CR-PAR-02: a parry written to system.parry counts in the DB line at 1:1 against a sword; the round's start removes it with -=", async () => {
+          const foe = attacker.id ?? "";
+          await defender.update({ "system.skills.brawling": 40 } as never);
+          await defender.update(parryUpdate({}, { [foe]: 40 }) as never);
+          assert.equal(defender.system.parry[foe], 40, "C5: the parry entry is written");
+          const message = await attack();
+          const lines = attackSystem(message).targets[0]!.result.plan.difficulty.modifiers;
+          assert.ok(
+            lines.some((l) => l.label === "FRAY.Mod.Parry" && l.value === 40),
+            "the DB lines hold the parry",
+          );
+          await clearParryOn(defender);
+          assert.equal(Object.keys(defender.system.parry).length, 0, "C5: `system.parry.-=<foe>` removed the entry");
+          await defender.update({ "system.skills.-=brawling": null } as never);
         });
 
         it("C4, CR-CRT-02, CR-CRT-03: the compendium's Slash C table loads with its UM66 result at 0-0, and drawing it gives one result of 1-100, never UM66", async () => {
