@@ -4,7 +4,8 @@
  * sections (the attack table row, the fumble, the critical with its wound text), undo of
  * wounds and stun, the character sheet, NPC stat block and item sheets (`templates/critical/`)
  * with wound treatments, the Self Discipline prompt at 0 hits (CR-HIT-02), the upkeep at each new
- * round (CR-BLD-01, CR-STN-02, CR-DTH-01), and distances in metres.
+ * round (CR-BLD-01, CR-STN-02, CR-DTH-01), the round in the tracker (declaring lowest first,
+ * delaying: CR-INI-02, CR-INI-03), and distances in metres.
  */
 import { critical, criticalActions, criticalInput, criticalOptions, initiativeGroups } from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rules/critical/model.js";
@@ -15,6 +16,7 @@ import { registerCriticalQuench } from "./quench.js";
 import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipline.js";
 import { criticalSheetAction } from "./sheet-actions.js";
 import { onUpdateCombat, UPKEEP_TEMPLATE } from "./upkeep.js";
+import { criticalDelay, onDamageApplied, onUpdateCombatant, renderCriticalTracker } from "./round.js";
 import {
   CRITICAL_ITEM_TEMPLATE,
   CRITICAL_SHEET_PARTS,
@@ -23,6 +25,8 @@ import {
   criticalItemSheetContext,
 } from "./sheet-context.js";
 import { worldTables } from "./tables.js";
+import { reportError } from "../../notify.js";
+import { HOOKS } from "../../play/hooks.js";
 
 /**
  * The Critical ruleset as a world plays it: every attack input built from a request reads the
@@ -51,9 +55,14 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
   itemSheetTemplate: CRITICAL_ITEM_TEMPLATE,
   sheetAction: criticalSheetAction,
   templates: [...Object.values(CRITICAL_SHEET_TEMPLATES), CRITICAL_ITEM_TEMPLATE, SELF_DISCIPLINE_TEMPLATE, UPKEEP_TEMPLATE],
+  delay: criticalDelay,
+  renderTracker: renderCriticalTracker,
   init: () => {
     registerSelfDiscipline();
-    (Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number)("updateCombat", onUpdateCombat);
+    const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
+    on("updateCombat", onUpdateCombat);
+    on("updateCombatant", (combatant: never, changes: never) => void onUpdateCombatant(combatant, changes).catch(reportError));
+    on(HOOKS.applyDamage, (context: never) => void onDamageApplied(context).catch(reportError));
   },
   registerQuench: registerCriticalQuench,
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
