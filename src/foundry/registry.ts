@@ -16,6 +16,7 @@ import type { CardRules } from "./play/card-rules.js";
 import type { RequestHandler } from "./queries.js";
 import type { Quench } from "./quench.js";
 import type { ActorContextBuilder, ItemContextBuilder } from "./sheets/context.js";
+import type { DelayRule } from "./logic/delay.js";
 
 /** The data model classes of one ruleset, by document subtype (`CONFIG.Actor/Item.dataModels`). */
 export interface RulesetModels {
@@ -103,6 +104,13 @@ export interface RulesetBinding<C = unknown> {
    * when each combatant rolls alone.
    */
   initiativeGroups?(members: C[], options: RulesetOptions): C[][];
+  /**
+   * The ruleset's delay rule (CR-INI-03: act later in the order, never earlier): given the
+   * round's order of Combatant ids, the order once `id` acts right after `after`; throws to
+   * refuse. The tracker sorts each round's delays (`flags.fray.delay`) through it. Absent when
+   * the ruleset has no delaying.
+   */
+  delay?: DelayRule;
   /**
    * The charge of a move in the round's economy (UD-MOV-02, UD-MOV-03): metres moved this round
    * before and after it, with `also` (a disengagement's cost, UD-OPT-01, UD-OPT-02) folded in.

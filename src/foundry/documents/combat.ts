@@ -12,6 +12,7 @@ import type { RulesetOptions } from "../../rules/core/ruleset.js";
 import { FLOW_TEMPLATES } from "../chat/templates.js";
 import { specOfStored } from "../combat/economy-store.js";
 import { FoundryRoller } from "../dice.js";
+import { actingOrder, type DelayRule, type OrderEntry } from "../logic/delay.js";
 import { readEconomy, stamped, type StoredEconomy } from "../logic/economy.js";
 import {
   compareInitiative,
@@ -36,7 +37,32 @@ interface CombatantView {
   name: string | null;
   initiative: number | null;
   actor: (Actor.Implementation & ActorLike) | null;
-  flags?: { fray?: { tiebreak?: number[]; economy?: unknown } };
+  flags?: { fray?: { tiebreak?: number[]; economy?: unknown; delay?: unknown } };
+}
+
+/** A Combat as the acting order reads it. */
+export interface OrderedCombat {
+  round?: number;
+  combatants?: Iterable<unknown>;
+}
+
+/**
+ * The round's acting order of a combat's Combatant ids (CR-INI-02, CR-INI-03): initiative, then
+ * this round's delays (`flags.fray.delay`) through the ruleset's rule.
+ */
+export function orderOf(combat: OrderedCombat, rule?: DelayRule, skip?: string): string[] {
+  const entries: OrderEntry[] = [];
+  for (const raw of Array.from(combat.combatants ?? []) as CombatantView[]) {
+    if (!raw.id) continue;
+    entries.push({
+      id: raw.id,
+      initiative: raw.initiative,
+      ...(raw.flags?.fray?.tiebreak ? { tiebreak: raw.flags.fray.tiebreak } : {}),
+      name: raw.name ?? "",
+      delay: raw.flags?.fray?.delay,
+    });
+  }
+  return actingOrder(entries, combat.round ?? 0, rule, skip);
 }
 
 /** A binding as the tracker's initiative reads it (combatants carry their Combatant's id). */
@@ -308,12 +334,25 @@ export function createCombatClasses() {
       return this;
     }
 
-    /** The core's acting order: highest initiative first, ties by the core's tie-break values (UD-INI-01). */
+    /**
+     * The core's acting order: highest initiative first, ties by the core's tie-break values
+     * (UD-INI-01, CR-INI-02); with the ruleset's delay rule, this round's delays move their
+     * combatants later ({@link actingOrder}, CR-INI-03), a delay the rule refuses moving no one.
+     */
     protected override _sortCombatants(a: Combatant.Implementation, b: Combatant.Implementation): number {
       const view = (c: Combatant.Implementation) => {
         const v = c as unknown as CombatantView;
         return { initiative: v.initiative, tiebreak: v.flags?.fray?.tiebreak, name: v.name ?? "" };
       };
+      const rule = activeBinding().delay;
+      if (rule) {
+        // The Combatant's parent, not `this`: the comparator may be handed to a sort unbound.
+        const combat = ((a as unknown as { combat?: OrderedCombat | null }).combat ?? this) as OrderedCombat | undefined;
+        const order = combat ? orderOf(combat, rule) : [];
+        const ia = order.indexOf(String(a.id));
+        const ib = order.indexOf(String(b.id));
+        if (ia >= 0 && ib >= 0 && ia !== ib) return ia - ib;
+      }
       return compareInitiative(view(a), view(b));
     }
 

@@ -3,8 +3,10 @@
  * (CR-CRT-01, CR-CRT-02), its data models and actor translation, the attack card's Critical
  * sections (the attack table row, the fumble, the critical with its wound text), undo of
  * wounds and stun, the character sheet, NPC stat block and item sheets (`templates/critical/`)
- * with wound treatments, the parry declared in the tracker (CR-PAR-01 to CR-PAR-03), the Self Discipline prompt at 0 hits (CR-HIT-02), the upkeep at each new
- * round (CR-BLD-01, CR-STN-02, CR-DTH-01), and distances in metres.
+ * with wound treatments, the parry declared in the tracker (CR-PAR-01 to CR-PAR-03), the Self
+ * Discipline prompt at 0 hits (CR-HIT-02), the upkeep at each new round (CR-BLD-01, CR-STN-02,
+ * CR-DTH-01), the round in the tracker (declaring lowest first, delaying: CR-INI-02, CR-INI-03),
+ * and distances in metres.
  */
 import { critical, criticalActions, criticalInput, criticalOptions, initiativeGroups } from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rules/critical/model.js";
@@ -17,6 +19,7 @@ import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipl
 import { clearParryOn, declareParryFor, PARRY_TEMPLATE, renderParry } from "./parry.js";
 import { criticalSheetAction } from "./sheet-actions.js";
 import { onUpdateCombat, UPKEEP_TEMPLATE } from "./upkeep.js";
+import { criticalDelay, onDamageApplied, onUpdateCombatant, renderCriticalTracker } from "./round.js";
 import {
   CRITICAL_ITEM_TEMPLATE,
   CRITICAL_SHEET_PARTS,
@@ -25,6 +28,8 @@ import {
   criticalItemSheetContext,
 } from "./sheet-context.js";
 import { worldTables } from "./tables.js";
+import { reportError } from "../../notify.js";
+import { HOOKS } from "../../play/hooks.js";
 
 /**
  * The Critical ruleset as a world plays it: every attack input built from a request reads the
@@ -59,13 +64,20 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
     UPKEEP_TEMPLATE,
     PARRY_TEMPLATE,
   ],
+  delay: criticalDelay,
   init: () => {
     registerSelfDiscipline();
-    (Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number)("updateCombat", onUpdateCombat);
+    const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
+    on("updateCombat", onUpdateCombat);
+    on("updateCombatant", (combatant: never, changes: never) => void onUpdateCombatant(combatant, changes).catch(reportError));
+    on(HOOKS.applyDamage, (context: never) => void onDamageApplied(context).catch(reportError));
   },
   registerQuench: registerCriticalQuench,
   // The parry is declared in the tracker with the round's declarations and ends with the round (CR-PAR-01).
-  renderTracker: renderParry,
+  renderTracker: (combat, html) => {
+    renderCriticalTracker(combat, html);
+    renderParry(combat, html);
+  },
   startRoundOn: (actor) => clearParryOn(actor),
   tools: { declareParry: declareParryFor },
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },

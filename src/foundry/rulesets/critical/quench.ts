@@ -6,9 +6,11 @@
  * is applied (docs/foundry-assumptions.md C1, C2); then the compendium's Sword vs. No Armor attack
  * table copied into the world with one cell changed, replacing the built-in one on the card and
  * in what is applied (C3); and a draw from a compendium critical table of one severity, which
- * never gives its UM66 result (C4); and a parry written to the defender's `system.parry` counting in
- * the card's DB lines, then cleared with `-=` as the round's start does (C5). An attacker with a huge OB against a defender
- * without DB always lands an E critical, whatever the dice.
+ * never gives its UM66 result (C4); and a parry written to the defender's `system.parry` counting
+ * in the card's DB lines, then cleared with `-=` as the round's start does (C5). An attacker with a
+ * huge OB against a defender without DB always lands an E critical, whatever the dice. Then the
+ * round: initiative kept over rounds, a delay stored on a Combatant re-sorting the turns, 4 AP (R1
+ * to R4).
  */
 import { CRITICAL_TABLE_SOURCES } from "../../../rules/critical/index.js";
 import { clearParryOn, parryUpdate } from "./parry.js";
@@ -192,6 +194,66 @@ export function registerCriticalQuench(quench: Quench): void {
             assert.ok(results[0]!.range[0] >= 1 && results[0]!.range[1] <= 100, `a row of 1-100 for ${roll.total}`);
             assert.ok(results[0]!.getFlag("fray", "um66") !== true, "never UM66");
           }
+        });
+      });
+
+      describe("Critical round: initiative once, delaying, AP (R1 to R4)", () => {
+        const made: { delete(): Promise<unknown> }[] = [];
+        after(async () => {
+          for (const doc of made.reverse()) await doc.delete().catch(() => undefined);
+        });
+
+        it("R1 to R4, CR-INI-01, CR-INI-03, CR-AP-01: initiative kept over rounds; a stored delay re-sorts the turns, the turn index staying; 4 AP", async () => {
+          const a = (await Actor.implementation.create(actorData("Quench Fast", true) as never)) as Actor.Implementation;
+          const b = (await Actor.implementation.create(actorData("Quench Slow", false) as never)) as Actor.Implementation;
+          made.push(a as never, b as never);
+          type QuenchCombatant = {
+            id: string;
+            actorId: string;
+            initiative: number | null;
+            setFlag(s: string, k: string, v: unknown): Promise<unknown>;
+          };
+          const combat = (await Combat.implementation.create({ active: true, scene: null } as never)) as unknown as {
+            round: number;
+            turn: number | null;
+            turns: QuenchCombatant[];
+            combatant: QuenchCombatant | null;
+            combatants: Iterable<QuenchCombatant>;
+            createEmbeddedDocuments(type: string, rows: unknown[]): Promise<unknown>;
+            updateEmbeddedDocuments(type: string, rows: unknown[]): Promise<unknown>;
+            startCombat(): Promise<unknown>;
+            nextRound(): Promise<unknown>;
+            delete(): Promise<unknown>;
+          };
+          made.push(combat);
+          await combat.createEmbeddedDocuments("Combatant", [{ actorId: a.id }, { actorId: b.id }]);
+          const of = (actor: Actor.Implementation) => [...combat.combatants].find((c) => c.actorId === actor.id)!;
+          // Fixed initiatives: the fast one 90, the slow one 10 (what a roll would write).
+          await combat.updateEmbeddedDocuments("Combatant", [
+            { _id: of(a).id, initiative: 90 },
+            { _id: of(b).id, initiative: 10 },
+          ]);
+          await combat.startCombat();
+          const ap = (c: QuenchCombatant) =>
+            (
+              (c as unknown as { getFlag(s: string, k: string): unknown }).getFlag("fray", "economy") as {
+                pools?: { ap?: { value: number } };
+              }
+            )?.pools?.ap?.value;
+          assert.equal(ap(of(a)), 4, "CR-AP-01: 4 AP at the start");
+          assert.equal(combat.turns[0]?.id, of(a).id, "the higher initiative acts first");
+          assert.equal(combat.turn, 0);
+          // R1, R2: the owner's flag write re-sorts the turns through _sortCombatants; R3: the turn index stays.
+          await of(a).setFlag("fray", "delay", { round: combat.round, after: of(b).id });
+          assert.equal(combat.turns[0]?.id, of(b).id, "R1, R2, CR-INI-03: the delay puts the fast one after the slow one");
+          // The active GM's hook moves the turn back to its index if Foundry kept it on the delayer.
+          for (let i = 0; i < 40 && combat.combatant?.id !== of(b).id; i++) await new Promise((r) => setTimeout(r, 50));
+          assert.equal(combat.combatant?.id, of(b).id, "R3: the turn passes to the slow one, now at the delayer's place");
+          // R4: a new round keeps initiative (CR-INI-01) and forgets the delay.
+          await combat.nextRound();
+          assert.equal(of(a).initiative, 90, "R4, CR-INI-01: initiative kept in round 2");
+          assert.equal(combat.turns[0]?.id, of(a).id, "the delay held for its round only");
+          assert.equal(ap(of(a)), 4, "CR-AP-01: 4 AP again");
         });
       });
     },

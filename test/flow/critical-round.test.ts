@@ -1,0 +1,544 @@
+/**
+ * Critical's round played through the built bundle in the typed Foundry stand-in: initiative
+ * d100 + Quickness per combatant or group, rolled once per combat (CR-INI-01); the tracker lists
+ * the declaring combatants from the lowest initiative up and acts from the highest down
+ * (CR-INI-02); a combatant delays to later in the order through the tracker's control, never
+ * earlier, a hostile player's earlier delay moving no one and undone by the active GM
+ * (CR-INI-03); 4 AP a round, 2 while stunned, shown as a pool in the tracker (CR-AP-01,
+ * CR-STN-01); an applied stun shrinks the target's AP at once (CR-AP-02).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  ROOT,
+  StubChatMessage,
+  diceQueue,
+  installFoundryStub,
+  stubActor,
+  stubToken,
+  withOwnership,
+  type FoundryStub,
+  type StubUser,
+} from "../support/foundry-stub.js";
+
+const BUNDLE = join(ROOT, "dist", "fray.mjs");
+
+type Dict = Record<string, unknown>;
+
+interface Message {
+  id: string;
+  content: string;
+  system: Dict;
+  update(changes: Dict): Promise<Message>;
+}
+
+interface FrayApi {
+  rollAttack(request: Dict): Promise<{ message: Message } | undefined>;
+  flow: { runCardAction(message: Message, index: number, action: string): Promise<void> };
+}
+
+const messages: Message[] = [];
+const docs = new Map<string, unknown>();
+const dialogs: { title: string; content: string }[] = [];
+/** What the next Delay dialog answers: a Combatant id, or a function of the offered content. */
+let dialogAnswer: string | undefined;
+let stub: FoundryStub;
+let gm: StubUser;
+let player: StubUser;
+
+function setPath(target: Dict, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  node[parts.at(-1)!] = value;
+}
+
+function mergePath(target: Dict, path: string, value: unknown): void {
+  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  const last = parts.at(-1)!;
+  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
+  else setPath(target, path, value);
+}
+
+/** Foundry's base Combatant: the bundle's class extends it. */
+class BaseCombatant {}
+
+/** Foundry's base Combat as far as the round needs it: turns sorted by `_sortCombatants`, embedded updates applied. */
+class BaseCombat {
+  round = 1;
+  turn: number | null = 0;
+  started = true;
+  id = "combat1";
+  combatants = new Map<string, Dict>();
+  flags: Dict = {};
+  get turns(): Dict[] {
+    const sort = (this as unknown as { _sortCombatants(a: Dict, b: Dict): number })._sortCombatants;
+    // Handed over unbound, as a sort callback may be.
+    return [...this.combatants.values()].sort((a, b) => sort(a, b));
+  }
+  get combatant(): Dict | undefined {
+    return this.turn === null ? undefined : this.turns[this.turn];
+  }
+  async updateEmbeddedDocuments(_type: string, updates: Dict[]) {
+    for (const u of updates) {
+      const c = this.combatants.get(String(u._id));
+      if (!c) continue;
+      for (const [k, v] of Object.entries(u)) if (k !== "_id") mergePath(c, k, v);
+    }
+    return updates;
+  }
+  async createEmbeddedDocuments() {
+    return [];
+  }
+  async update(changes: Dict) {
+    for (const [k, v] of Object.entries(changes)) setPath(this as unknown as Dict, k, v);
+    return this;
+  }
+  getFlag(scope: string, key: string) {
+    return ((this.flags[scope] ?? {}) as Dict)[key];
+  }
+  async setFlag(scope: string, key: string, value: unknown) {
+    ((this.flags[scope] ??= {}) as Dict)[key] = structuredClone(value);
+    return this;
+  }
+  async _preUpdate() {
+    return undefined;
+  }
+  async startCombat() {
+    return this;
+  }
+}
+
+beforeAll(async () => {
+  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
+  stub = installFoundryStub("en");
+  await stub.game.settings.set("fray", "ruleset", "critical");
+  const g = globalThis as Dict;
+  g.Combat = BaseCombat;
+  g.Combatant = BaseCombatant;
+  const config = stub.CONFIG as unknown as Dict;
+  config.Combat = {};
+  config.Combatant = {};
+  config.Token = {};
+  config.statusEffects = [];
+  config.specialStatusEffects = {};
+  const foundry = g.foundry as Dict;
+  foundry.utils = {
+    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
+    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
+    randomID: () => Math.random().toString(36).slice(2, 12),
+  };
+  foundry.canvas = {
+    placeables: {
+      tokens: {
+        TokenRuler: class {
+          constructor(readonly token: unknown) {}
+        },
+      },
+    },
+  };
+  ((foundry.applications as Dict).api as Dict).DialogV2 = {
+    wait: async (options: { window: { title: string }; content: string }) => {
+      dialogs.push({ title: options.window.title, content: options.content });
+      return dialogAnswer ?? null;
+    },
+  };
+  const game = stub.game as unknown as Dict;
+  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
+  gm = stub.game.users.get("gm")!;
+  player = stub.game.users.add("p1", "Pat");
+  StubChatMessage.implementation.create = (async (data: Dict) => {
+    const message = {
+      ...data,
+      id: `m${messages.length + 1}`,
+      author: stub.game.user,
+      rolls: (data.rolls as unknown[]) ?? [],
+      async update(changes: Dict) {
+        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
+        return message;
+      },
+    } as unknown as Message;
+    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
+    messages.push(message);
+    StubChatMessage.created.push(message as never);
+    return message;
+  }) as never;
+  await import(pathToFileURL(BUNDLE).href);
+  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+});
+
+beforeEach(async () => {
+  messages.length = 0;
+  dialogs.length = 0;
+  dialogAnswer = undefined;
+  StubChatMessage.created.length = 0;
+  stub.ui.notifications.messages.length = 0;
+  stub.game.users.current = gm;
+  diceQueue.length = 0;
+  await stub.game.settings.set("fray", "critical-npcInitiative", "each");
+  (stub.game as unknown as Dict).combat = undefined;
+  (stub.game as unknown as Dict).tables = [];
+});
+
+const api = () => stub.game.fray as FrayApi;
+
+/** An actor of the stand-in from a compendium NPC of Critical, registered by UUID, with its token. */
+function actor(id: string, file: string, o: { name?: string; type?: string; system?: Dict; owner?: string } = {}) {
+  const npc = JSON.parse(readFileSync(join(ROOT, "packs", "_source", "critical-npcs", file), "utf8")) as Dict & {
+    name: string;
+    system: Dict;
+    items: unknown[];
+  };
+  const source = {
+    _id: id,
+    name: o.name ?? npc.name,
+    type: o.type ?? "npc",
+    system: { ...structuredClone(npc.system), ...(o.system ?? {}) },
+    items: structuredClone(npc.items),
+  };
+  const a = stubActor(source as never) as ReturnType<typeof stubActor> & Dict;
+  Object.assign(a, {
+    async update(changes: Dict) {
+      for (const [k, v] of Object.entries(changes)) mergePath(source as unknown as Dict, k, v);
+      return a;
+    },
+    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
+      if (active) a.statuses.add(status);
+      else a.statuses.delete(status);
+    },
+    get system() {
+      return source.system;
+    },
+    getFlag(scope: string, key: string) {
+      return ((source as unknown as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
+    },
+  });
+  a.toObject = () => ({ ...structuredClone(source), statuses: [...a.statuses] }) as never;
+  withOwnership(a, { default: 0, ...(o.owner ? { [o.owner]: 3 } : {}) });
+  docs.set(a.uuid, a);
+  const token = stubToken(a, 0, 0);
+  docs.set(token.document.uuid, { ...token.document, object: token, actor: a, isOwner: true });
+  return { actor: a, token };
+}
+
+/** A Combatant of the stand-in: flags written by the acting client reach every client's `updateCombatant` with that user's id. */
+function combatantOf(combat: BaseCombat, id: string, a: ReturnType<typeof actor>, owner?: string): Dict {
+  const c: Dict = {
+    id,
+    name: a.actor.name,
+    actor: a.actor,
+    actorId: a.actor.id,
+    tokenId: a.token.id,
+    initiative: null,
+    defeated: false,
+    hasPlayerOwner: Boolean(owner),
+    flags: { fray: {} },
+    combat,
+    getFlag(scope: string, key: string) {
+      return (((c.flags as Dict)[scope] ?? {}) as Dict)[key];
+    },
+    async setFlag(scope: string, key: string, value: unknown) {
+      await write({ [`flags.${scope}.${key}`]: structuredClone(value) });
+      return c;
+    },
+    async unsetFlag(scope: string, key: string) {
+      await write({ [`flags.${scope}.-=${key}`]: null });
+      return c;
+    },
+  };
+  /** Foundry's update: refused to a user who does not own the Combatant, then broadcast. */
+  async function write(changes: Dict) {
+    const by = stub.game.user;
+    if (!by.isGM && by.id !== owner) throw new Error(`User ${by.id} lacks permission to update Combatant ${id}`);
+    for (const [k, v] of Object.entries(changes)) {
+      const m = /^(.*)\.-=(\w+)$/.exec(k);
+      if (m) delete ((c as Dict & { flags: Dict }).flags.fray as Dict)[m[2]!];
+      else setPath(c, k, v);
+    }
+    await Promise.resolve();
+    stub.game.users.broadcast("updateCombatant", c, structuredClone(changes), {}, by.id);
+  }
+  withOwnership(c, { default: 0, ...(owner ? { [owner]: 3 } : {}) });
+  combat.combatants.set(id, c);
+  return c;
+}
+
+/** A Critical combat of the bundle's Combat class: Kara (Pat's character, Quickness 10), the Pistol Guard (5) and the Enforcer (0). */
+function fight(o: { guardStun?: number } = {}) {
+  const Combat = (stub.CONFIG as unknown as { Combat: { documentClass: new () => BaseCombat & Dict } }).Combat.documentClass;
+  const combat = new Combat();
+  Object.defineProperty(combat.combatants, Symbol.iterator, {
+    value: function* () {
+      yield* combat.combatants.values();
+    },
+  });
+  const kara = actor("kara", "Sword_Fighter_fRc2NpcSwordFtr0.json", { name: "Kara Voss", type: "character", owner: "p1" });
+  const guard = actor("guard", "Pistol_Guard_fRc2NpcPistolGrd.json", { system: { stun: o.guardStun ?? 0 } });
+  const enforcer = actor("enforcer", "Enforcer_fRc2NpcEnforcer0.json");
+  const c = {
+    kara: combatantOf(combat, "cKara", kara, "p1"),
+    guard: combatantOf(combat, "cGuard", guard),
+    enforcer: combatantOf(combat, "cEnf", enforcer),
+  };
+  (stub.game as unknown as Dict).combat = combat;
+  return { combat, c, kara, guard, enforcer };
+}
+
+type Sorting = { _sortCombatants(a: Dict, b: Dict): number; rollInitiative(ids: string[]): Promise<unknown> };
+const turnNames = (combat: BaseCombat) => combat.turns.map((t) => t.name);
+const settle = async () => {
+  for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 2));
+};
+
+/** A tracker's DOM as the hooks read it: rows under one list, each with its listeners and added HTML. */
+/** A tracker row of the stand-in. */
+interface Row {
+  dataset: Record<string, string>;
+  html: string;
+  parentElement: unknown;
+  querySelector(): null;
+  insertAdjacentHTML(where: string, h: string): void;
+  addEventListener(type: string, fn: (e: unknown) => void): void;
+  click(selector: string): void;
+}
+
+function trackerDom(combat: BaseCombat) {
+  const list: { children: Row[]; classList: { add(): void }; append(row: Row): void } = {
+    children: [],
+    classList: { add() {} },
+    append(row: Row) {
+      this.children.splice(this.children.indexOf(row), 1);
+      this.children.push(row);
+    },
+  };
+  function row(c: Dict): Row {
+    const listeners: ((e: unknown) => void)[] = [];
+    return {
+      dataset: { combatantId: String(c.id) } as Record<string, string>,
+      html: "",
+      parentElement: list,
+      querySelector: () => null,
+      insertAdjacentHTML(_where: string, h: string) {
+        this.html += h;
+      },
+      addEventListener(_type: string, fn: (e: unknown) => void) {
+        listeners.push(fn);
+      },
+      /** Clicks an element of the row matching `selector`. */
+      click(selector: string) {
+        const event = { target: { closest: (s: string) => (s === selector ? {} : null) }, preventDefault() {}, stopPropagation() {} };
+        for (const fn of listeners) fn(event);
+      },
+    };
+  }
+  list.children = combat.turns.map(row);
+  const root = {
+    dataset: {} as Record<string, string>,
+    html: "",
+    querySelector: () => null,
+    querySelectorAll: () => [...list.children],
+    insertAdjacentHTML(_w: string, h: string) {
+      this.html += h;
+    },
+    addEventListener() {},
+  };
+  const render = () => stub.Hooks.callAll("renderCombatTracker", { viewed: combat }, root as never);
+  const byName = (name: string) => list.children.find((r) => combat.combatants.get(r.dataset.combatantId!)?.name === name)!;
+  return { list, root, render, byName, names: () => list.children.map((r) => combat.combatants.get(r.dataset.combatantId!)?.name) };
+}
+
+/** Rolls the three initiatives with Kara 50 + 10, the guard 70 + 5, the Enforcer 20 + 0. */
+async function rolled() {
+  const f = fight();
+  diceQueue.push(50, 70, 20);
+  await (f.combat as unknown as Sorting).rollInitiative(["cKara", "cGuard", "cEnf"]);
+  return f;
+}
+
+describe("initiative (CR-INI-01)", () => {
+  it("CR-INI-01: d100 + Quickness for each combatant, one summary message", async () => {
+    const { c } = await rolled();
+    expect([c.kara.initiative, c.guard.initiative, c.enforcer.initiative]).toEqual([60, 75, 20]);
+    expect(messages).toHaveLength(1);
+    for (const name of ["Kara Voss", "Pistol Guard", "Enforcer"]) expect(messages[0]!.content).toContain(name);
+  });
+
+  it("CR-INI-01: per group, the NPCs share one d100 + the best Quickness among them; rolling one rolls the group", async () => {
+    await stub.game.settings.set("fray", "critical-npcInitiative", "all");
+    const { combat, c } = fight();
+    diceQueue.push(30);
+    await (combat as unknown as Sorting).rollInitiative(["cEnf"]);
+    // The guard's Quickness 5 beats the Enforcer's 0: 30 + 5 for both; Kara has not rolled.
+    expect([c.guard.initiative, c.enforcer.initiative, c.kara.initiative]).toEqual([35, 35, null]);
+  });
+
+  it("CR-INI-01: rolled once per combat: a new round keeps every initiative and posts no roll", async () => {
+    const { combat, c } = await rolled();
+    messages.length = 0;
+    const changed: Dict = { round: 2 };
+    await (combat as unknown as { _preUpdate(c: Dict, o: Dict, u: unknown): Promise<unknown> })._preUpdate(changed, {}, gm);
+    const rows = changed.combatants as Dict[];
+    expect(rows).toHaveLength(3);
+    expect(rows.every((r) => r.initiative === undefined)).toBe(true);
+    expect(changed.turn).toBeUndefined();
+    expect(messages).toHaveLength(0);
+    expect(c.guard.initiative).toBe(75);
+  });
+});
+
+describe("declare low, resolve high (CR-INI-02)", () => {
+  it("CR-INI-02: the tracker lists the declaring combatants lowest first, then acts from the highest down", async () => {
+    const { combat } = await rolled();
+    expect(turnNames(combat)).toEqual(["Pistol Guard", "Kara Voss", "Enforcer"]);
+    const dom = trackerDom(combat);
+    dom.render();
+    expect(dom.names()).toEqual(["Enforcer", "Kara Voss", "Pistol Guard"]);
+    expect(dom.root.html).toContain("CR-INI-02");
+    // The Enforcer declares first: the GM's Declare button is on his row only.
+    expect(dom.byName("Enforcer").html).toContain("data-fray-declare");
+    expect(dom.byName("Kara Voss").html).not.toContain("data-fray-declare");
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    const resolving = trackerDom(combat);
+    resolving.render();
+    expect(resolving.names()).toEqual(["Pistol Guard", "Kara Voss", "Enforcer"]);
+  });
+});
+
+describe("delaying (CR-INI-03)", () => {
+  it("CR-INI-03: Kara's player delays her until after the Enforcer from the tracker; the order follows; the next round forgets it", async () => {
+    const { combat, c } = await rolled();
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    stub.game.users.current = player;
+    const dom = trackerDom(combat);
+    dom.render();
+    // Pat owns only Kara: no Delay control on the others' rows.
+    expect(dom.byName("Kara Voss").html).toContain("data-fray-delay");
+    expect(dom.byName("Pistol Guard").html).not.toContain("data-fray-delay");
+    expect(dom.byName("Enforcer").html).not.toContain("data-fray-delay");
+    dialogAnswer = "cEnf";
+    dom.byName("Kara Voss").click("[data-fray-delay]");
+    await settle();
+    // Only those later in the order are offered.
+    expect(dialogs).toHaveLength(1);
+    expect(dialogs[0]!.content).toContain("Enforcer");
+    expect(dialogs[0]!.content).not.toContain("Pistol Guard");
+    expect((c.kara.getFlag as (s: string, k: string) => unknown)("fray", "delay")).toEqual({ round: 1, after: "cEnf" });
+    expect(turnNames(combat)).toEqual(["Pistol Guard", "Enforcer", "Kara Voss"]);
+    const after = trackerDom(combat);
+    after.render();
+    expect(after.byName("Kara Voss").html).toContain("delays until after Enforcer");
+    expect(after.byName("Kara Voss").html).toContain("CR-INI-03");
+    // Round 2: the delay was for round 1 only.
+    combat.round = 2;
+    expect(turnNames(combat)).toEqual(["Pistol Guard", "Kara Voss", "Enforcer"]);
+  });
+
+  it("CR-INI-03: delaying the combatant whose turn it is hands the turn to the next in the order", async () => {
+    const { combat } = await rolled();
+    combat.turn = 1;
+    expect(combat.combatant?.name).toBe("Kara Voss");
+    stub.game.users.current = player;
+    dialogAnswer = "cEnf";
+    const dom = trackerDom(combat);
+    dom.render();
+    dom.byName("Kara Voss").click("[data-fray-delay]");
+    await settle();
+    expect(combat.combatant?.name).toBe("Enforcer");
+    expect(turnNames(combat).at(-1)).toBe("Kara Voss");
+  });
+
+  it("CR-INI-03: never earlier: a hostile player's delay to before her initiative moves no one, and the active GM undoes it", async () => {
+    const { combat, c } = await rolled();
+    stub.game.users.current = player;
+    // Written from the console, past the tracker's check: act after the guard, who acts before her.
+    await (c.kara.setFlag as (s: string, k: string, v: unknown) => Promise<unknown>)("fray", "delay", { round: 1, after: "cGuard" });
+    expect(turnNames(combat)).toEqual(["Pistol Guard", "Kara Voss", "Enforcer"]);
+    await settle();
+    expect((c.kara.getFlag as (s: string, k: string) => unknown)("fray", "delay")).toBeUndefined();
+    expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(
+      "The delay of Kara Voss until after Pistol Guard would act before its initiative: it was undone.",
+    );
+    // A player cannot delay a combatant they do not own: Foundry refuses the write.
+    await expect(
+      (c.guard.setFlag as (s: string, k: string, v: unknown) => Promise<unknown>)("fray", "delay", { round: 1, after: "cEnf" }),
+    ).rejects.toThrow(/lacks permission/);
+    // The dialog's answer is checked too: an earlier combatant is refused with a warning, nothing written.
+    dialogAnswer = "cGuard";
+    const dom = trackerDom(combat);
+    dom.render();
+    dom.byName("Kara Voss").click("[data-fray-delay]");
+    await settle();
+    expect((c.kara.getFlag as (s: string, k: string) => unknown)("fray", "delay")).toBeUndefined();
+    expect(stub.ui.notifications.messages.at(-1)?.text).toContain("cannot act before its initiative");
+  });
+
+  it("CR-INI-03: the last in the order has no one to delay for: no control", async () => {
+    const { combat } = await rolled();
+    const dom = trackerDom(combat);
+    dom.render();
+    expect(dom.byName("Enforcer").html).not.toContain("data-fray-delay");
+    expect(dom.byName("Pistol Guard").html).toContain("data-fray-delay");
+  });
+});
+
+describe("action points (CR-AP-01, CR-AP-02, CR-STN-01)", () => {
+  const ap = (c: Dict) =>
+    ((c.getFlag as (s: string, k: string) => unknown)("fray", "economy") as { pools: { ap: { value: number; max: number } } })?.pools.ap;
+
+  it("CR-AP-01, CR-STN-01: the combat starts with 4 AP each and 2 for the stunned guard, shown as a pool in the tracker", async () => {
+    const { combat, c } = fight({ guardStun: 2 });
+    await combat.startCombat();
+    expect(ap(c.kara)).toEqual({ value: 4, max: 4 });
+    expect(ap(c.guard)).toEqual({ value: 2, max: 2 });
+    const dom = trackerDom(combat);
+    dom.render();
+    expect(dom.byName("Kara Voss").html).toContain(">4/4<");
+    expect(dom.byName("Pistol Guard").html).toContain(">2/2<");
+    expect(dom.byName("Pistol Guard").html).toContain("Action points");
+  });
+
+  it("CR-AP-01, CR-STN-01: a new round refills 4 AP, 2 while stunned; nothing carries over", async () => {
+    const { combat, c } = fight({ guardStun: 3 });
+    await combat.startCombat();
+    const changed: Dict = { round: 2 };
+    await (combat as unknown as { _preUpdate(c: Dict, o: Dict, u: unknown): Promise<unknown> })._preUpdate(changed, {}, gm);
+    const economyOf = (id: string) =>
+      ((changed.combatants as Dict[]).find((r) => r._id === id)!.flags as { fray: { economy: { round: number; pools: { ap: unknown } } } })
+        .fray.economy;
+    expect(economyOf("cKara")).toMatchObject({ round: 2, pools: { ap: { value: 4, max: 4 } } });
+    expect(economyOf("cGuard")).toMatchObject({ round: 2, pools: { ap: { value: 2, max: 2 } } });
+    expect(c.enforcer.id).toBe("cEnf");
+  });
+
+  it("CR-AP-01, CR-AP-02, CR-STN-01: Kara's attack costs 2 AP; its critical stuns the guard and his AP halve at once, less what he spent", async () => {
+    const { combat, c, kara, guard } = fight();
+    await combat.startCombat();
+    // The guard already spent 1 AP this round (a readied weapon).
+    await (c.guard.setFlag as (s: string, k: string, v: unknown) => Promise<unknown>)("fray", "economy", {
+      round: 1,
+      slots: {},
+      pools: { ap: { value: 3, max: 4 } },
+    });
+    diceQueue.push(98, 37);
+    const { message } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: "fRc2SwordFtItm10",
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    expect(ap(c.kara)).toEqual({ value: 2, max: 4 });
+    diceQueue.push(4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    expect(ap(c.guard)).toMatchObject({ value: 3, max: 4 });
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    await settle();
+    expect((guard.actor.system as { stun: number }).stun).toBeGreaterThan(0);
+    expect(ap(c.guard)).toEqual({ value: 1, max: 2 });
+  });
+});
