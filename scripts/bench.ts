@@ -24,7 +24,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DiceRoll } from "@dice-roller/rpg-dice-roller";
 import type { AttackRequest } from "../src/rules/core/contract.js";
-import { SeededRoller, type DiceRoller } from "../src/rules/core/dice/port.js";
+import { SeededRoller, seededSource, type DiceRoller } from "../src/rules/core/dice/port.js";
+import type { FaceSource } from "../src/rules/core/dice/formula.js";
+import { isQuiet } from "../src/rules/core/quiet.js";
 import type { Ruleset, RulesetOptions } from "../src/rules/core/ruleset.js";
 import type { ActorSource } from "../src/rules/core/sources.js";
 import type { RollOutcome } from "../src/rules/core/types.js";
@@ -135,6 +137,18 @@ async function attack(c: Case, dice: DiceRoller): Promise<number> {
   return packet.amount;
 }
 
+/**
+ * The same attack played quietly (`src/rules/core/quiet.ts`), as a forecast plays it: the
+ * ruleset's input from the request, then the quiet step (same outcome, totals only). Returns the
+ * damage rolled so that nothing is optimised away.
+ */
+function quietAttack(c: Case, faces: FaceSource): number {
+  const { ruleset, options } = c;
+  if (!isQuiet<unknown, unknown>(ruleset)) return 0;
+  const input = ruleset.input(c.request, c.attacker, c.target, options);
+  return ruleset.quietAttack(input, faces, options).damage;
+}
+
 /** Calls per second of `run`, in batches of `batch`, for {@link MS} milliseconds after a warm-up. */
 async function rate(run: () => Promise<number> | number, batch = 500): Promise<number> {
   let sink = 0;
@@ -210,11 +224,19 @@ async function attacks(): Promise<void> {
       (formulas.length / sample);
     const dice = new SeededRoller(7);
     const fray = await rate(() => attack(c, dice));
-    const ratio = fray / libraryRate;
-    console.log(
-      `  ${c.label.padEnd(52)} ${grouped(fray).padStart(10)}/s  ${verdict(fray >= GOAL.attacksPerSecond, `${((fray / GOAL.attacksPerSecond) * 100).toFixed(0)}% of the goal`)}` +
-        `; dice library ${grouped(libraryRate)}/s (${(formulas.length / sample).toFixed(2)} formulas per attack): ${ratio.toFixed(1)}x, ${verdict(ratio >= GOAL.versusLibrary, `${ratio.toFixed(1)}x of ${GOAL.versusLibrary}x`)}`,
-    );
+    const line = (label: string, rate: number) => {
+      const ratio = rate / libraryRate;
+      console.log(
+        `  ${label.padEnd(52)} ${grouped(rate).padStart(10)}/s  ${verdict(rate >= GOAL.attacksPerSecond, `${((rate / GOAL.attacksPerSecond) * 100).toFixed(0)}% of the goal`)}` +
+          `; dice library ${grouped(libraryRate)}/s (${(formulas.length / sample).toFixed(2)} formulas per attack): ${ratio.toFixed(1)}x, ${verdict(ratio >= GOAL.versusLibrary, `${ratio.toFixed(1)}x of ${GOAL.versusLibrary}x`)}`,
+      );
+    };
+    line(c.label, fray);
+    // The quiet step, where the ruleset has one: what a forecast plays (src/rules/core/quiet.ts).
+    if (isQuiet(c.ruleset)) {
+      const faces = seededSource(7);
+      line("  the same attack, quiet (as a forecast plays it)", await rate(() => quietAttack(c, faces)));
+    } else console.log("    quiet: none yet for this ruleset (its forecast plays the step above)");
   }
 }
 

@@ -1,6 +1,6 @@
 import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
-import { RoundEngine } from "../rules/core/round.js";
+import { RoundEngine, type AttackOptions } from "../rules/core/round.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
 import {
   disengage,
@@ -121,11 +121,20 @@ export async function playUd10(
       situation: { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as SituationValues,
     };
     const react = target.spec.react && target.spec.react !== "none" ? target.spec.react : undefined;
-    const done = await engine.attack(request, {
+    const attackOptions: AttackOptions = {
       free,
       cost: costOf(f.c, "attack"),
       react: react ? (available) => available.find((r) => r.id === react)?.id : undefined,
-    });
+    };
+    // A forecast reads no detail of the attack: it is played quietly, with the same outcome.
+    if (play.quiet && engine.canQuiet) {
+      const quiet = await engine.quietAttack(request, attackOptions);
+      if (!quiet) return;
+      const w = engine.get(f.spec.id).combatant.weapons.find((x) => x.id === quiet.attack.weaponId)!;
+      if (w.kind === "melee") engaged.add(pair(f.spec.id, target.spec.id));
+      return;
+    }
+    const done = await engine.attack(request, attackOptions);
     if (!done) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
       return;

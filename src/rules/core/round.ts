@@ -14,6 +14,7 @@ import type { DiceRoller } from "./dice/port.js";
 import { createEconomy, shortfall, spend, type ActionCost, type Economy } from "./economy.js";
 import { FrayError } from "./errors.js";
 import type { InitiativeRoll, ReactionOption, Ruleset, RulesetOptions, UpkeepReport } from "./ruleset.js";
+import { hasFaceSource, isQuiet, type QuietAttack, type QuietRuleset } from "./quiet.js";
 import { attackInput, attackStep, planStep, withPlanned, type AttackStep } from "./step.js";
 import type { DamageReport, ForcedCheck } from "./types.js";
 
@@ -173,6 +174,17 @@ export interface AttackRecord<C, I> {
    * `settleTarget`); empty within a simultaneous step, which rolls them at its end ({@link RoundEngine.step}).
    */
   forced: { result: ForcedCheckResult; after: Settled<C> }[];
+}
+
+/** An attack the engine played quietly ({@link RoundEngine.quietAttack}). */
+export interface QuietRecord<C> {
+  attack: QuietAttack<C>;
+  /** The attacker after its `afterAction`. */
+  attacker: { combatant: C; economy: Economy };
+  /** The target after the damage (and its `afterAction` when `settleTarget`) and the forced checks; absent without damage. */
+  target?: { combatant: C; economy: Economy };
+  /** The forced checks the damage caused, rolled in order. */
+  forced: ForcedCheckResult[];
 }
 
 /**
@@ -611,6 +623,75 @@ export class RoundEngine<C, I> {
     }
     const attackerState = settled(attacker, this.afterAction(attacker.id, outcome));
     return { step, attacker: attackerState, target: targetState, forced };
+  }
+
+  /**
+   * True when attacks can be played quietly ({@link quietAttack}): the ruleset plays them so
+   * (`QuietRuleset`) and the dice lend their face source (seeded and scripted rollers).
+   */
+  get canQuiet(): boolean {
+    return isQuiet(this.ruleset) && hasFaceSource(this.dice);
+  }
+
+  /**
+   * One attack played quietly, for a host that reads only outcomes (a forecast): the ruleset's
+   * quiet step (`QuietRuleset.quietAttack`, the same outcome as the detailed step for the same
+   * faces) with everything {@link attack} does around it in the same order: refused when the
+   * attacker cannot pay, the defender's declared reaction chosen by `react`, the attack and the
+   * reaction paid, `afterAction` for the target (when `settleTarget`), each forced check the
+   * damage calls for, `afterAction` for the attacker. Records no event. Not within a
+   * simultaneous step, and only for attacks that deal their own damage.
+   * Returns `undefined` when refused.
+   * @throws FrayError `FRAY.Error.Field` (field `attack`) when attacks cannot be played quietly
+   *   here ({@link canQuiet}, an open step, `damage: false`); from the ruleset on a request it
+   *   refuses, unless `refuse` accepts the error.
+   */
+  async quietAttack(request: AttackRequest, opts: AttackOptions = {}): Promise<QuietRecord<C> | undefined> {
+    const ruleset = this.ruleset as Ruleset<C, I> & Partial<QuietRuleset<C, I>>;
+    if (!isQuiet<C, I>(ruleset) || !hasFaceSource(this.dice) || this.open || opts.damage === false)
+      throw new FrayError("FRAY.Error.Field", { field: "attack", expected: "an attack that can be played quietly" }, "Not a quiet attack");
+    const { options } = this.config;
+    const attacker = this.get(request.attackerId);
+    const target = request.targetId !== undefined ? this.get(request.targetId) : undefined;
+    const cost = opts.free ? {} : (opts.cost ?? this.costOf(attacker.id, "attack") ?? {});
+    if (shortfall(attacker.economy, cost)) return undefined;
+    let done: QuietAttack<C>;
+    try {
+      const input = attackInput(ruleset, request, attacker.combatant, target?.combatant, options);
+      let quietInput = input;
+      if (target && opts.react) {
+        const chosen = opts.react(ruleset.reactions(input, target.economy, options).filter((r) => r.available));
+        if (chosen) quietInput = attackInput(ruleset, { ...request, reaction: chosen }, attacker.combatant, target.combatant, options);
+      }
+      done = ruleset.quietAttack(quietInput, this.dice.faces, options, target?.economy);
+    } catch (error) {
+      if (error instanceof FrayError && opts.refuse?.(error)) return undefined;
+      throw error;
+    }
+    attacker.economy = spend(attacker.economy, cost);
+    if (target && done.reacted && done.reactionCost && opts.payReaction !== false)
+      target.economy = spend(target.economy, done.reactionCost);
+    const settle = (f: RoundFighter<C>) => {
+      const next = ruleset.quietAfterAttack(f.combatant, done, f.economy, options);
+      f.combatant = next.combatant;
+      f.economy = next.economy;
+    };
+    const forced: ForcedCheckResult[] = [];
+    let targetState: QuietRecord<C>["target"];
+    if (target && done.target) {
+      target.combatant = done.target;
+      if (opts.settleTarget) settle(target);
+      for (const check of done.forced ?? []) {
+        if (!ruleset.forcedCheck) break;
+        const result = await ruleset.forcedCheck(target.combatant, check, this.dice, options);
+        target.combatant = ruleset.withVitals(target.combatant, result.report.after);
+        forced.push(result);
+        if (opts.settleTarget) settle(target);
+      }
+      targetState = { combatant: target.combatant, economy: target.economy };
+    }
+    settle(attacker);
+    return { attack: done, attacker: { combatant: attacker.combatant, economy: attacker.economy }, target: targetState, forced };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { declaredReaction } from "../core/reaction.js";
-import { atLeast, distribution, shift, type Pmf } from "../core/dice/distribution.js";
+import { atLeast, plainDicePmf, shift, type Pmf } from "../core/dice/distribution.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
@@ -381,8 +381,12 @@ export async function resolveAttack(
   };
 }
 
-/** 2d6 tests by modifier: each built once, from the 2d6 distribution computed once. */
-const testPmfs = new Map<number, Pmf>();
+/**
+ * 2d6 tests by modifier: each built once, from the 2d6 distribution built when the module loads
+ * (`plainDicePmf`: a few dozen additions, no formula parsed), so that the first exact odds of a
+ * dialog run no cold code to build it (issue 14).
+ */
+const testPmfs = new Map<number, Pmf>([[0, plainDicePmf(2, 6)]]);
 
 /**
  * The PMF of a 2d6 test with a flat modifier: the distribution of `2d6 + modifier`, the same
@@ -391,9 +395,7 @@ const testPmfs = new Map<number, Pmf>();
 export function testPmf(modifier: number): Pmf {
   let pmf = testPmfs.get(modifier);
   if (!pmf) {
-    const base = testPmfs.get(0) ?? distribution("2d6");
-    testPmfs.set(0, base);
-    pmf = modifier === 0 ? base : shift(base, modifier);
+    pmf = shift(testPmfs.get(0)!, modifier);
     testPmfs.set(modifier, pmf);
   }
   return pmf;

@@ -1,4 +1,4 @@
-import { atLeast, distribution } from "../core/dice/distribution.js";
+import { atLeast, plainDicePmf } from "../core/dice/distribution.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { HitLocation } from "../core/ruleset.js";
@@ -59,9 +59,12 @@ export function calledLocation(called: HitboxId, total: number): HitboxId {
   return total >= CALLED_THRESHOLDS[called as Exclude<HitboxId, "torso">] ? called : "torso";
 }
 
+/** The 2d6 distribution, built once when the module loads (no formula parsed on a first call). */
+const TWO_D6 = plainDicePmf(2, 6);
+
 /** P(a called shot that hits lands on the called hitbox): P(2d6 >= threshold) (HB-LOC-02). */
 export function calledChance(called: Exclude<HitboxId, "torso">): number {
-  return atLeast(distribution("2d6"), CALLED_THRESHOLDS[called]);
+  return atLeast(TWO_D6, CALLED_THRESHOLDS[called]);
 }
 
 /**

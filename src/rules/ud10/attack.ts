@@ -1,5 +1,5 @@
 import { declaredReaction } from "../core/reaction.js";
-import { atLeast, distribution, type Pmf } from "../core/dice/distribution.js";
+import { atLeast, plainDicePmf, shift, type Pmf } from "../core/dice/distribution.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import type { ActionCost, Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
@@ -297,9 +297,12 @@ export async function resolveAttack(plan: AttackPlan, dice: DiceRoller, options:
   return { plan, check, hit, reaction, lands, location };
 }
 
-/** The PMF of a d10 check with a flat modifier. */
+/** The d10 distribution, built once when the module loads (no formula parsed on a first call, issue 14). */
+const D10 = plainDicePmf(1, 10);
+
+/** The PMF of a d10 check with a flat modifier: `distribution(checkFormula(modifier))` bit for bit. */
 function checkPmf(modifier: number): Pmf {
-  return distribution(checkFormula(modifier));
+  return shift(D10, modifier);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { QuietRuleset } from "../core/quiet.js";
 import type { Ruleset } from "../core/ruleset.js";
 import * as attack from "./attack.js";
 import * as damage from "./damage.js";
@@ -7,6 +8,7 @@ import type { Ud10Combatant } from "./model.js";
 import * as move from "./movement.js";
 import { UD10_OPTIONS, ud10Options } from "./options.js";
 import * as play from "./play.js";
+import * as quiet from "./quiet.js";
 
 export type { Ud10AttackInput, Ud10Situation } from "./input.js";
 export * from "./model.js";
@@ -54,9 +56,10 @@ export { BODY_ZONE_TABLE, zoneForFace, zoneArmor, averagedArmor, armorFor, rollB
 
 /**
  * The UD10 ruleset (seeds 000 and 001; 001 stands where they differ). Every `UD-*` rule of
- * `rules-index.md` is implemented by the modules re-exported here.
+ * `rules-index.md` is implemented by the modules re-exported here. Its attacks also play quietly
+ * (`../core/quiet.ts`) for a forecast.
  */
-export const ud10: Ruleset<Ud10Combatant, Ud10AttackInput> = {
+export const ud10: Ruleset<Ud10Combatant, Ud10AttackInput> & QuietRuleset<Ud10Combatant, Ud10AttackInput> = {
   id: "ud10",
   label: "FRAY.Ruleset.ud10",
   options: UD10_OPTIONS,
@@ -86,5 +89,7 @@ export const ud10: Ruleset<Ud10Combatant, Ud10AttackInput> = {
   afterAction: (c, outcome, economy, options) => play.ud10AfterAction(c, outcome, economy, options),
   vitals: damage.vitals,
   isOut: damage.isOut,
+  quietAttack: quiet.quietAttack,
+  quietAfterAttack: (c, done, economy) => quiet.quietAfterAttack(c, done, economy),
 };
 export { VITAL_CONDITIONS, vitalConditions } from "./vitals.js";

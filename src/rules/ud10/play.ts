@@ -290,8 +290,10 @@ export function ud10VitalsUpdate(state: VitalState): VitalsUpdate {
   return { system };
 }
 
-const hasAim = (c: Ud10Combatant) => c.conditions.some((s) => (AIM_CONDITIONS as readonly string[]).includes(s));
-const withoutAim = (c: Ud10Combatant): Ud10Combatant => ({
+/** True when the combatant has aimed (UD-ATK-04). */
+export const hasAim = (c: Ud10Combatant) => c.conditions.some((s) => (AIM_CONDITIONS as readonly string[]).includes(s));
+/** The combatant with its aim dropped (UD-ATK-04). */
+export const withoutAim = (c: Ud10Combatant): Ud10Combatant => ({
   ...c,
   conditions: c.conditions.filter((s) => !(AIM_CONDITIONS as readonly string[]).includes(s)),
 });

@@ -1,4 +1,4 @@
-import { atLeast, distribution, type Pmf } from "../core/dice/distribution.js";
+import { atLeast, plainDicePmf, shift, type Pmf } from "../core/dice/distribution.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import { sumModifiers, type CheckResult, type Modifier, type RuleId } from "../core/types.js";
@@ -56,9 +56,15 @@ export async function rollCheck(dice: DiceRoller, mods: Modifier[], purpose: str
   return { roll, natural: roll.total, modifiers: mods, total: roll.total + sumModifiers(mods) };
 }
 
-/** The exact distribution of a d10 check's total with a flat modifier. */
+/** The d10 distribution, built once when the module loads (no formula parsed on a first call, issue 14). */
+const D10 = plainDicePmf(1, 10);
+
+/**
+ * The exact distribution of a d10 check's total with a flat modifier: the same chances as
+ * `distribution("1d10 + modifier")`, bit for bit, moved from the d10 built once.
+ */
 export function checkPmf(modifier: number): Pmf {
-  return distribution(modifier < 0 ? `${CHECK_DIE} - ${-modifier}` : `${CHECK_DIE} + ${modifier}`);
+  return shift(D10, modifier);
 }
 
 /** P(d10 + modifier >= difficulty) (ZN-RNG-08: meeting the difficulty succeeds). */

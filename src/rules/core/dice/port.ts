@@ -71,6 +71,15 @@ export class SourceRoller implements SyncDiceRoller {
     this.keepHistory = options.keepHistory === true;
   }
 
+  /**
+   * The roller's face source, for a quiet attack step (`../quiet.ts`) that draws its dice one by
+   * one: a face drawn from it is the roller's next face, as a roll would have drawn it. Faces
+   * drawn this way are not recorded in {@link history}.
+   */
+  get faces(): FaceSource {
+    return this.source;
+  }
+
   /** @throws FrayError on a refused formula (see `parseFormula`) or an exhausted script. */
   rollSync(formula: string, purpose?: string): RollOutcome {
     const outcome = compileFormula(formula).roll(this.source);

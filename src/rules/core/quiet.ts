@@ -1,0 +1,79 @@
+/**
+ * The quiet attack step: the same attack as the core's detailed step (`attackStep` in
+ * ./step.ts: plan, resolve with the declared reaction and the hit location, damage rolled and
+ * applied), for work that reads only its outcome (a forecast playing thousands of fights).
+ * It draws the same faces in the same order from a face source as the detailed step draws from a
+ * roller built on that source, and gives the same outcome: hit or miss, the reaction, the
+ * location, the damage and the target's vitals after. What it leaves out is everything only a
+ * card, an undo or a log reads: the itemized plan and modifiers, the faces of each roll, the
+ * damage steps, the odds. Formulas are compiled once per weapon, no roll outcome is built and
+ * the dice are drawn synchronously, one call of the source per die.
+ */
+import type { FaceSource } from "./dice/formula.js";
+import type { ActionCost, Economy } from "./economy.js";
+import type { RoundState } from "./contract.js";
+import type { RulesetOptions } from "./ruleset.js";
+import type { ForcedCheck } from "./types.js";
+
+/** An attack played by a {@link QuietRuleset}: its outcome, without the details. */
+export interface QuietAttack<C> {
+  /** The weapon used (its id) and the firing mode, as the detailed plan names them. */
+  weaponId: string;
+  modeId?: string;
+  /** The attack check met the difficulty. */
+  hit: boolean;
+  /** The declared reaction was rolled; its cost, when the defender pays one. */
+  reacted: boolean;
+  reactionCost?: ActionCost;
+  /** The reaction worked (stopped the attack, halved the damage). */
+  reactionSuccess?: boolean;
+  /** Hit after any reaction: damage was rolled. */
+  lands: boolean;
+  /** The hit location id, when one was rolled or chosen. */
+  location?: string;
+  /** The damage rolled (the packet's amount); 0 when the attack does not land. */
+  damage: number;
+  /** The target after the damage; absent when no damage was applied. */
+  target?: C;
+  /** Forced checks the damage calls for, in order (HB-DMG-04, CR-HIT-02). */
+  forced?: ForcedCheck[];
+}
+
+/**
+ * A ruleset that can play its attacks quietly: a sibling of `Ruleset<C, I>` for hosts that read
+ * only outcomes (the forecast). Every method gives exactly what the detailed methods give for
+ * the same input and the same faces in the same order (a property test per ruleset checks it).
+ */
+export interface QuietRuleset<C, I> {
+  /**
+   * Plays one attack quietly: planned, resolved with the declared reaction and the hit location,
+   * damage rolled and applied to the input's target, drawing faces from `faces` in the order the
+   * detailed step rolls its dice.
+   * @param defenderEconomy the defender's round economy, which says whether a declared reaction is still possible.
+   * @throws FrayError the errors the detailed `planAttack` throws for the same input.
+   */
+  quietAttack(input: I, faces: FaceSource, options: RulesetOptions, defenderEconomy?: Economy): QuietAttack<C>;
+  /**
+   * What the ruleset's `afterAction` does after this attack, for the attacker or (when the host
+   * settles the target) the target: the same combatant and economy as `afterAction` with the
+   * detailed result of the same attack, without its lifecycle events.
+   */
+  quietAfterAttack(c: C, attack: QuietAttack<C>, economy: Economy, options: RulesetOptions): RoundState<C>;
+}
+
+/** True when `ruleset` can play its attacks quietly. */
+export function isQuiet<C, I>(ruleset: object): ruleset is QuietRuleset<C, I> {
+  const r = ruleset as Partial<QuietRuleset<C, I>>;
+  return typeof r.quietAttack === "function" && typeof r.quietAfterAttack === "function";
+}
+
+/** A roller whose faces come from a source a quiet step can draw from directly. */
+export interface FaceSourceRoller {
+  /** The roller's face source: drawing from it is drawing the roller's next faces. */
+  readonly faces: FaceSource;
+}
+
+/** True when `dice` lends its face source (seeded and scripted rollers). */
+export function hasFaceSource(dice: object): dice is FaceSourceRoller {
+  return typeof (dice as Partial<FaceSourceRoller>).faces === "function";
+}

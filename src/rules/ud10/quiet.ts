@@ -1,0 +1,158 @@
+/**
+ * UD10's quiet attack step (`../core/quiet.ts`): the attack of `planAttack`, `resolveAttack`,
+ * `rollDamage` and `applyDamage` with totals only, for a forecast. The same rules, in the same
+ * order, drawing the same faces: the d10 check (UD-ATK-01, UD-ATK-02), the declared reaction when
+ * the attack hits (UD-REA-03), the body zone when the option is on (UD-ZON-01), the damage code
+ * with its tens rolled again (UD-DMG-01), then armor, buffer, CON and HP (UD-DMG-02 to
+ * UD-DMG-05, UD-ZON-02). `test/rules/quiet-ud10.test.ts` checks it against the detailed step.
+ */
+import { declaredReaction } from "../core/reaction.js";
+import { compileFormula, type CompiledFormula, type FaceSource } from "../core/dice/formula.js";
+import type { Economy } from "../core/economy.js";
+import { FrayError } from "../core/errors.js";
+import type { QuietAttack } from "../core/quiet.js";
+import type { RoundState } from "../core/contract.js";
+import type { RulesetOptions } from "../core/ruleset.js";
+import { isIncapacitated, rangePenalty, reactions, situationDefaults, skillValue, weaponAndMode } from "./attack.js";
+import type { Ud10AttackInput } from "./input.js";
+import { damageFormula, type Ud10Combatant, type Ud10Weapon } from "./model.js";
+import { ud10Options, type Ud10Options } from "./options.js";
+import { hasAim, withoutAim } from "./play.js";
+import { armorFor, zoneForFace } from "./zones.js";
+
+/** Option values by the options object they were read from: read once per fight, not per attack. */
+const optionsRead = new WeakMap<RulesetOptions, Ud10Options>();
+function read(options: RulesetOptions): Ud10Options {
+  let o = optionsRead.get(options);
+  if (!o) optionsRead.set(options, (o = ud10Options(options)));
+  return o;
+}
+
+/** Damage formulas compiled once per damage code (a weapon's or a firing mode's). */
+const compiled = new Map<string, CompiledFormula>();
+function damageOf(code: string): CompiledFormula {
+  let f = compiled.get(code);
+  if (!f) compiled.set(code, (f = compileFormula(damageFormula(code))));
+  return f;
+}
+
+/** The attack check's modifiers as one number: the sum of `planAttack`'s lines, in their order. */
+function attackModifier(input: Ud10AttackInput, weapon: Ud10Weapon, modeModifier: number): number {
+  const { attacker, target } = input;
+  const s = input.situation ?? {};
+  const ranged = weapon.kind === "ranged";
+  let total = skillValue(attacker, ranged ? "ranged" : "melee").value;
+  total += weapon.attackModifier;
+  if (modeModifier) total += modeModifier;
+  if (!ranged) {
+    if (s.higherGround) total += -2;
+  } else {
+    const d = situationDefaults(attacker, target);
+    const aim = s.aim ?? d.aim;
+    if (aim === 1) total += 2;
+    if (aim === 2) total += 4;
+    if (s.badVisibility) total += -2;
+    if (s.targetCrouching ?? d.targetCrouching) total += -2;
+    if (s.targetMoving ?? d.targetMoving) total += -2;
+    if (s.shooterMoving ?? d.shooterMoving) total += -4;
+    const penalty = rangePenalty(input.rangeMetres ?? 0, weapon.rangeIncrement);
+    if (penalty) total += penalty;
+  }
+  if (s.misc) total += s.misc;
+  return total;
+}
+
+/** The defense rating: `defenseLines` summed, its base first (UD-ATK-03, UD-DEF-01, UD-COV-01). */
+function defense(input: Ud10AttackInput): number {
+  const { target } = input;
+  const s = input.situation ?? {};
+  const immobilized = target.conditions.includes("immobilized");
+  const unanticipated = Boolean(s.unanticipated) || target.conditions.includes("surprised") || isIncapacitated(target);
+  let mods = 0;
+  if (!immobilized && !unanticipated) mods += target.attributes.DEX;
+  else mods += 0;
+  if (target.weapons.some((w) => w.shield)) mods += 2;
+  if (immobilized) mods += -2;
+  if (target.size === "large") mods += -1;
+  if (target.size === "small") mods += 1;
+  if (s.cover) mods += s.cover;
+  return 10 + mods;
+}
+
+/**
+ * Plays a UD10 attack quietly (see `../core/quiet.ts`): the outcome of `planAttack`,
+ * `resolveAttack`, `rollDamage` and `applyDamage` with the same faces.
+ * @throws FrayError as `planAttack`: `FRAY.Error.CannotAct`, `FRAY.Error.NoWeapon`,
+ *   `FRAY.Error.NoMode`, `FRAY.Error.ReactionUnavailable`.
+ */
+export function quietAttack(
+  input: Ud10AttackInput,
+  next: FaceSource,
+  options: RulesetOptions,
+  economy?: Economy,
+): QuietAttack<Ud10Combatant> {
+  const o = read(options);
+  const { attacker, target } = input;
+  if (isIncapacitated(attacker)) throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
+  const { weapon, mode } = weaponAndMode(input);
+  const reaction = input.reaction ? declaredReaction(reactions(input, economy, o), input.reaction, target.name) : undefined;
+  const total = next(10) + attackModifier(input, weapon, mode?.attackModifier ?? 0);
+  const hit = total >= defense(input);
+  let reacted = false;
+  let reactionSuccess: boolean | undefined;
+  if (hit && reaction) {
+    reacted = true;
+    // The reaction's one modifier line is its skill value (`reactions`).
+    reactionSuccess = next(10) + reaction.modifiers[0]!.value > total;
+  }
+  const lands = hit && !reactionSuccess;
+  const out: QuietAttack<Ud10Combatant> = { weaponId: weapon.id, modeId: mode?.id, hit, reacted, lands, damage: 0 };
+  if (reaction) {
+    out.reactionCost = reaction.cost;
+    if (reacted) out.reactionSuccess = reactionSuccess;
+  }
+  if (!lands) return out;
+  const location = o.bodyZones ? zoneForFace(next(10)) : undefined;
+  if (location) out.location = location;
+  const amount = damageOf(mode?.damage ?? weapon.damage).total(next);
+  out.damage = amount;
+  out.target = applyQuietly(target, amount, location, o.penetration ? weapon.penetration : 0, o);
+  return out;
+}
+
+/**
+ * `applyDamage` then `withVitals` with totals only (UD-DMG-02 to UD-DMG-05, UD-ZON-01/02): the
+ * target with its new HP, EP and conditions. The target is a value shared by the fights of a
+ * forecast, so its new state is a new object; nothing else is built.
+ */
+function applyQuietly(target: Ud10Combatant, amount: number, zone: string | undefined, penetration: number, o: Ud10Options): Ud10Combatant {
+  let remaining = Math.max(0, amount);
+  const pen = o.penetration ? Math.max(0, penetration) : 0;
+  const armor = armorFor(target, o.bodyZones ? zone : undefined);
+  remaining -= Math.min(remaining, Math.max(0, armor.rating - pen));
+  let ep = target.ep.value;
+  if (o.buffer) {
+    const epLoss = Math.min(remaining, Math.max(0, armor.buffer - pen));
+    remaining -= epLoss;
+    ep = Math.max(0, ep - epLoss);
+  }
+  remaining -= Math.min(remaining, Math.max(0, target.attributes.CON));
+  const hp = target.hp.value - remaining;
+  let conditions = target.conditions;
+  const add = (s: string) => {
+    if (!conditions.includes(s)) conditions = [...conditions, s];
+  };
+  if (ep <= 0 && target.ep.value > 0) add("unconscious");
+  if (hp <= 0 && target.hp.value > 0) add("incapacitated");
+  return {
+    ...target,
+    hp: { ...target.hp, value: hp },
+    ep: { ...target.ep, value: ep },
+    conditions: conditions === target.conditions ? [...conditions] : conditions,
+  };
+}
+
+/** `ud10AfterAction` after an attack (UD-ATK-04): the shot spends the aim. */
+export function quietAfterAttack(c: Ud10Combatant, _attack: QuietAttack<Ud10Combatant>, economy: Economy): RoundState<Ud10Combatant> {
+  return { combatant: hasAim(c) ? withoutAim(c) : c, economy, events: [] };
+}

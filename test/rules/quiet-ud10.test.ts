@@ -1,0 +1,137 @@
+/**
+ * UD10's quiet attack step against the detailed one: for any seed and situation, the same faces
+ * give the same outcome (hit, reaction, body zone, damage, the target after) and leave the dice
+ * at the same place (UD-ATK-01 to UD-ATK-04, UD-REA-02 to UD-REA-04, UD-ZON-01, UD-ZON-02,
+ * UD-DMG-01 to UD-DMG-05, UD-RNG-01, UD-RNG-02).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { SeededRoller, seededSource } from "../../src/rules/core/dice/port.js";
+import { createEconomy, spend } from "../../src/rules/core/economy.js";
+import { FrayError } from "../../src/rules/core/errors.js";
+import { isQuiet } from "../../src/rules/core/quiet.js";
+import type { ActorSource } from "../../src/rules/core/sources.js";
+import { ud10, ud10CombatantFromActor, type Ud10AttackInput, type Ud10Combatant } from "../../src/rules/ud10/index.js";
+
+const dir = fileURLToPath(new URL("../../packs/_source/ud10-npcs", import.meta.url));
+const npcs = readdirSync(dir)
+  .filter((f) => f.endsWith(".json"))
+  .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as ActorSource);
+
+const CONDITIONS = ["surprised", "crouching", "prone", "moving", "aiming1", "aiming2", "immobilized", "unconscious"];
+
+/** A combatant of the packs with its HP, EP and conditions changed. */
+const combatant = (id: string) =>
+  fc
+    .record({
+      npc: fc.integer({ min: 0, max: npcs.length - 1 }),
+      hp: fc.integer({ min: -2, max: 30 }),
+      ep: fc.integer({ min: 0, max: 30 }),
+      conditions: fc.subarray(CONDITIONS, { maxLength: 3 }),
+    })
+    .map(({ npc, hp, ep, conditions }): Ud10Combatant => {
+      const c = ud10CombatantFromActor(npcs[npc]!, { id });
+      return { ...c, hp: { ...c.hp, value: Math.min(hp, c.hp.max) }, ep: { ...c.ep, value: Math.min(ep, c.ep.max) }, conditions };
+    });
+
+const situation = fc.record(
+  {
+    aim: fc.constantFrom(0, 1, 2),
+    badVisibility: fc.boolean(),
+    targetCrouching: fc.boolean(),
+    targetMoving: fc.boolean(),
+    shooterMoving: fc.boolean(),
+    higherGround: fc.boolean(),
+    unanticipated: fc.boolean(),
+    cover: fc.integer({ min: 0, max: 4 }),
+    misc: fc.integer({ min: -3, max: 3 }),
+  },
+  { requiredKeys: [] },
+);
+
+const scenario = fc.record({
+  seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+  attacker: combatant("a"),
+  target: combatant("b"),
+  weapon: fc.nat(),
+  mode: fc.nat(),
+  range: fc.double({ min: 0, max: 300, noNaN: true }),
+  situation,
+  reaction: fc.constantFrom(undefined, "parry", "dodge"),
+  reactionUsed: fc.boolean(),
+  options: fc.record({ bodyZones: fc.boolean(), buffer: fc.boolean(), penetration: fc.boolean(), allowDodge: fc.boolean() }),
+});
+
+describe("UD10 quiet attack step", () => {
+  it("is offered by the UD10 ruleset", () => {
+    expect(isQuiet(ud10)).toBe(true);
+  });
+
+  it("UD-ATK-02, UD-REA-03, UD-ZON-01, UD-DMG-02 to UD-DMG-05: the same seed gives the detailed step's outcome, target and dice", async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (s) => {
+        const weapon = s.attacker.weapons[s.weapon % s.attacker.weapons.length]!;
+        const modes = ["standard", ...weapon.modes.map((m) => m.id)];
+        const options = { ...ud10.defaults(), ...s.options };
+        const input: Ud10AttackInput = {
+          attacker: s.attacker,
+          target: s.target,
+          weaponId: weapon.id,
+          modeId: modes[s.mode % modes.length],
+          rangeMetres: s.range,
+          situation: s.situation,
+          reaction: s.reaction,
+        };
+        let economy = createEconomy(ud10.economy(s.target, options));
+        if (s.reactionUsed) economy = spend(economy, { slots: { reaction: 1 } });
+
+        const dice = new SeededRoller(s.seed);
+        let detailed: { error: string } | Awaited<ReturnType<typeof detailedStep>>;
+        async function detailedStep() {
+          const plan = ud10.planAttack(input, options, economy);
+          const result = await ud10.resolveAttack(plan, input, dice, options);
+          if (!result.lands) return { result };
+          const packet = await ud10.rollDamage(result, input, dice, options);
+          const report = ud10.applyDamage(s.target, packet, options);
+          return { result, packet, target: ud10.withVitals(s.target, report.after) };
+        }
+        try {
+          detailed = await detailedStep();
+        } catch (error) {
+          detailed = { error: (error as FrayError).key };
+        }
+        const faces = seededSource(s.seed);
+        let quiet;
+        try {
+          quiet = ud10.quietAttack(input, faces, options, economy);
+        } catch (error) {
+          expect(error).toBeInstanceOf(FrayError);
+          expect({ error: (error as FrayError).key }).toEqual(detailed);
+          return;
+        }
+        if ("error" in detailed) throw new Error(`the detailed step threw ${detailed.error}, the quiet one did not`);
+        const { result, packet, target } = detailed;
+        expect(quiet.weaponId).toBe(result.plan.weaponId);
+        expect(quiet.modeId).toBe(result.plan.modeId);
+        expect(quiet.hit).toBe(result.hit);
+        expect(quiet.reacted).toBe(result.reaction !== undefined);
+        expect(quiet.reactionSuccess).toBe(result.reaction?.success);
+        expect(quiet.reactionCost).toEqual(result.plan.reaction?.cost);
+        expect(quiet.lands).toBe(result.lands);
+        expect(quiet.location).toBe(result.location?.id);
+        expect(quiet.damage).toBe(packet?.amount ?? 0);
+        expect(quiet.target).toEqual(target);
+        if (target) expect(ud10.vitals(quiet.target!)).toEqual(ud10.vitals(target));
+        // The dice stand at the same place: the next faces are the same.
+        for (let i = 0; i < 3; i++) expect(faces(1000)).toBe((await dice.roll("1d1000")).total);
+        // What follows the attack for the attacker is the same.
+        const after = ud10.afterAction(s.attacker, { kind: "attack", weaponId: result.plan.weaponId, result }, economy, options);
+        expect(ud10.quietAfterAttack(s.attacker, quiet, economy, options).combatant).toEqual(after.combatant);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
