@@ -208,7 +208,6 @@ function firefight(squares: number) {
   return { rifleman, sentry, riflemanToken, sentryToken };
 }
 
-
 /** A started Combat of the stand-in, round 1, with a Combatant per token (their flags kept here). */
 function startCombat(entries: readonly { actor: { id: unknown; uuid: string }; token: { id: string } }[]) {
   const flags = new Map<string, unknown>();
