@@ -16,6 +16,7 @@ import type { Quench } from "../../quench.js";
 import { activeRuleset } from "../../settings.js";
 import { declareFor, revealDeclarations } from "../../combat/tracker.js";
 import type { CombatantLike } from "../../combat/economy-store.js";
+import { opposedFromTracker } from "./opposed.js";
 import { planView, togglePreempt, type PlanCombat } from "./plan.js";
 import { commitHeld, endStep, STEP_FLAG, type StepCombat } from "./step.js";
 
@@ -188,6 +189,21 @@ export function registerHitboxQuench(quench: Quench): void {
             ]),
             "the pre-empting action first, the rest after",
           );
+        });
+        it("HB-ACT-05: the tracker's opposed test posts the card for the two combatants picked", async () => {
+          if (!hitbox()) return assert.ok(true, "not a Hitbox world: nothing to check");
+          const combat = (await Combat.implementation.create({ active: true, scene: null } as never)) as unknown as {
+            combatants: Iterable<unknown> & { contents: { id: string }[] };
+            createEmbeddedDocuments(type: string, rows: unknown[]): Promise<unknown>;
+            delete(): Promise<unknown>;
+          };
+          made.push(combat);
+          await combat.createEmbeddedDocuments("Combatant", [{ actorId: attacker.id }, { actorId: defender.id }]);
+          const [a, b] = combat.combatants.contents;
+          const before = game.messages?.size ?? 0;
+          const result = await opposedFromTracker(combat, async () => ({ a: a!.id, skillA: "firearms", b: b!.id, skillB: "dodge" }));
+          assert.ok(result && ["a", "b"].includes(result.winner), "a winner");
+          assert.equal(game.messages?.size, before + 1, "one card posted");
         });
       });
     },
