@@ -472,6 +472,76 @@ describe("movement, quick actions and durations", () => {
   });
 });
 
+describe("durations through the effect service", () => {
+  it("HB-RND-02, HB-DMG-03: painkillers taken on turn 3 for one turn act on turn 4 only: the damaged arm halves on turns 3 and 5, not on 4", async () => {
+    const { zeven, zevenToken, guardToken } = world();
+    (zeven.source.system as { hitboxes?: Hitboxes }).hitboxes = { rightArm: { value: 1, max: 2 } } as Hitboxes;
+    // As in Foundry, the actor's statuses are those of its enabled effects.
+    type Effect = {
+      id: string;
+      disabled: boolean;
+      statuses: string[];
+      duration: Dict;
+      flags: Dict;
+      getFlag(s: string, k: string): unknown;
+    };
+    const effects: (Effect & { update(u: Dict): Promise<void>; delete(): Promise<void> })[] = [];
+    Object.defineProperty(zeven.actor, "statuses", {
+      configurable: true,
+      get: () => new Set(effects.filter((e) => !e.disabled).flatMap((e) => e.statuses)),
+    });
+    Object.assign(zeven.actor, {
+      effects,
+      async createEmbeddedDocuments(_type: string, rows: Dict[]) {
+        for (const row of rows) {
+          const effect = {
+            ...(structuredClone(row) as unknown as Effect),
+            id: `e${effects.length}`,
+            getFlag: (scope: string, key: string) => ((row.flags as Record<string, Dict>)[scope] ?? {})[key],
+            async update(u: Dict) {
+              Object.assign(effect, u);
+            },
+            async delete() {
+              effects.splice(effects.indexOf(effect), 1);
+            },
+          };
+          effects.push(effect);
+        }
+      },
+    });
+    const combat = { id: "combat1", round: 3, turn: 0, turns: [{}, {}], combatants: [{ actor: zeven.actor }] };
+    const halving = async () => {
+      diceQueue.push(4, 4);
+      const m = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+        .message;
+      return m.system.targets[0]!.result.check.modifiers.find((l) => l.rule === "HB-DMG-03")?.value;
+    };
+    // Turn 3: taken now, for one turn; the service starts it disabled.
+    expect(
+      await (stub.game.fray as { startEffect(a: unknown, s: Dict, c: unknown): Promise<unknown> }).startEffect(
+        zeven.actor,
+        { name: "Painkillers", statuses: ["medicated"], rounds: 1 },
+        combat,
+      ),
+    ).toBe(true);
+    expect(effects[0]).toMatchObject({ disabled: true, duration: { startRound: 4, rounds: 1 } });
+    expect(await halving()).toBe(-2);
+    // The GM advances to turn 4: the active GM's service enables it; the arm counts in full.
+    const advance = async (round: number) => {
+      combat.round = round;
+      stub.Hooks.callAll("updateCombat", combat, { round }, {}, "gm");
+      for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
+    };
+    await advance(4);
+    expect(effects[0]?.disabled).toBe(false);
+    expect(await halving()).toBeUndefined();
+    // Turn 5: it has run out and is deleted; the arm halves again.
+    await advance(5);
+    expect(effects).toHaveLength(0);
+    expect(await halving()).toBe(-2);
+  });
+});
+
 describe("the card's own steps", () => {
   it("HB-DMG-01: ablative armor is used up on the armor item first, and undo gives the point back", async () => {
     const { zeven, guard, zevenToken, guardToken } = world();

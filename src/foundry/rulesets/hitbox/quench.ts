@@ -11,6 +11,7 @@
 import { applyHere, declineReaction, forcedHere, rollDamageFor, undoHere } from "../../chat/actions.js";
 import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
 import { rollAttack } from "../../attack.js";
+import { apiStartEffect } from "../../play/api.js";
 import { isActiveGM } from "../../queries.js";
 import type { Quench } from "../../quench.js";
 import { activeRuleset } from "../../settings.js";
@@ -189,6 +190,31 @@ export function registerHitboxQuench(quench: Quench): void {
             ]),
             "the pre-empting action first, the rest after",
           );
+        });
+        it("HB-RND-02: a one-turn effect started in play acts on the next turn and is gone the turn after", async () => {
+          if (!hitbox() || !isActiveGM()) return assert.ok(true, "not the active GM of a Hitbox world");
+          const combat = (await Combat.implementation.create({ active: true, scene: null } as never)) as unknown as {
+            round: number;
+            createEmbeddedDocuments(type: string, rows: unknown[]): Promise<unknown>;
+            startCombat(): Promise<unknown>;
+            nextRound(): Promise<unknown>;
+            delete(): Promise<unknown>;
+          };
+          made.push(combat);
+          await combat.createEmbeddedDocuments("Combatant", [{ actorId: attacker.id }]);
+          await combat.startCombat();
+          const started = await apiStartEffect(attacker, { name: "Quench stim", statuses: ["medicated"], rounds: 1 }, combat);
+          assert.equal(started, true, "started");
+          const stim = () => attacker.effects.find((e) => e.name === "Quench stim");
+          assert.equal(stim()?.disabled, true, "not acting on the turn it was taken");
+          const settle = () => new Promise((r) => setTimeout(r, 300));
+          await combat.nextRound();
+          await settle();
+          assert.equal(stim()?.disabled, false, "acting on the next turn");
+          assert.ok(attacker.statuses.has("medicated"), "its status is on the actor");
+          await combat.nextRound();
+          await settle();
+          assert.equal(stim(), undefined, "gone the turn after");
         });
         it("HB-ACT-05: the tracker's opposed test posts the card for the two combatants picked", async () => {
           if (!hitbox()) return assert.ok(true, "not a Hitbox world: nothing to check");
