@@ -415,6 +415,40 @@ describe("movement, quick actions and durations", () => {
     expect(zeven.actor.name).toBe("Zeven");
   });
 
+  it("HB-ACT-02: on a scene measured in metres the ruler converts to feet: 3 m keeps the action, 6 m walks, 12 m runs, 12.5 m is beyond", () => {
+    const { zevenToken } = world();
+    const g = globalThis as Dict;
+    const feetScene = stub.canvas;
+    stub.canvas = stubCanvas(100, 1.5, "m");
+    g.canvas = stub.canvas;
+    try {
+      const Ruler = (stub.CONFIG as unknown as { Token: { rulerClass: new (t: unknown) => BaseRuler } }).Token.rulerClass;
+      const colourAt = (metres: number) => new Ruler(zevenToken)._getSegmentStyle({ measurement: { cost: metres } }).color;
+      // 3 m = 9.8 ft, 6 m = 19.7 ft, 12 m = 39.4 ft, 12.5 m = 41 ft.
+      expect([3, 6, 12, 12.5].map(colourAt)).toEqual([bandColourAt(0), bandColourAt(1), bandColourAt(2), BEYOND_COLOUR]);
+      // 3.1 m is 10.2 ft: past the step that keeps the action.
+      expect(colourAt(3.1)).toBe(bandColourAt(1));
+    } finally {
+      stub.canvas = feetScene;
+      g.canvas = feetScene;
+    }
+  });
+
+  it("HB-ACT-02, HB-DMG-03: with a full right leg the combatant can neither walk nor run: the sheet's moves are refused and the ruler shows every distance beyond", async () => {
+    const { guard, guardToken } = world();
+    (guard.source.system as { hitboxes: Hitboxes }).hitboxes.rightLeg = { value: 0, max: 2 };
+    const Ruler = (stub.CONFIG as unknown as { Token: { rulerClass: new (t: unknown) => BaseRuler } }).Token.rulerClass;
+    expect([5, 10, 20, 40].map((ft) => new Ruler(guardToken)._getSegmentStyle({ measurement: { cost: ft } }).color)).toEqual(
+      Array(4).fill(BEYOND_COLOUR),
+    );
+    const flow = api().flow as unknown as { takeAction(actor: unknown, id: string, o: Dict): Promise<{ ok: boolean }> };
+    for (const id of ["step", "walk", "run"])
+      expect((await flow.takeAction(guard.actor, id, { tokenId: guardToken.id })).ok, id).toBe(false);
+    // The leg healed by a point: walking is possible again.
+    (guard.source.system as { hitboxes: Hitboxes }).hitboxes.rightLeg = { value: 1, max: 2 };
+    expect(new Ruler(guardToken)._getSegmentStyle({ measurement: { cost: 20 } }).color).toBe(bandColourAt(1));
+  });
+
   it("HB-ACT-02: a new scene in a Hitbox world gets 5 ft squares unless its creator gives a grid", () => {
     const made: Dict[] = [];
     const scene = (data: Dict) => ({ updateSource: (c: Dict) => made.push(c), data });
