@@ -457,6 +457,88 @@ describe("movement, quick actions and durations", () => {
     expect(made).toEqual([{ grid: { distance: 5, units: "ft" } }]);
   });
 
+  it("HB-ACT-04, HB-MOD-02, HB-MOD-04: going prone as a quick action lets Zeven dodge the guard's shots of the turn without cover and without the prone -1; from the next turn she lies prone and cannot", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const { combat, flags } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    const flow = api().flow as unknown as {
+      takeAction(actor: unknown, id: string, o: Dict): Promise<{ ok: boolean }>;
+      runCardAction(m: Message, i: number, a: string): Promise<void>;
+    };
+    expect((await flow.takeAction(zeven.actor, "prone", { tokenId: zevenToken.id })).ok).toBe(true);
+    const shoot = async (dice: number[]) => {
+      diceQueue.push(...dice);
+      return (await api().rollAttack({ actor: guard.actor, weaponId: "hBi1SecuriDuty01", token: guardToken, target: zevenToken }))!.message;
+    };
+    // The guard's first shot: 4 + 4 + Dex 3 + close 1 = 12; no -1 for a target dropping this turn.
+    const m1 = await shoot([4, 4, 3, 4]);
+    const t1 = () => m1.system.targets[0]!;
+    expect(t1().result.check.total).toBe(12);
+    expect(t1().result.check.modifiers.some((m) => m.rule === "HB-MOD-02")).toBe(false);
+    // No cover near her, yet the dodge is offered: she is going prone (HB-ACT-04).
+    expect(t1().reactions.find((r) => r.id === "dodge")).toMatchObject({ available: true });
+    // She dodges: 6 + 6 + Dex 3 + Dodge 1 = 16: the shot misses.
+    diceQueue.push(6, 6);
+    await flow.runCardAction(m1, 0, "dodge");
+    expect(t1().result).toMatchObject({ hit: false, reaction: { id: "dodge", check: { total: 16 } } });
+    // The second shot of the turn meets the same dodge at once.
+    const m2 = await shoot([5, 5, 3, 4]);
+    expect(m2.system.targets[0]!.result).toMatchObject({ hit: false, plan: { difficulty: { total: 16 } } });
+    // The next turn starts: she lies prone; a shot takes the prone -1, and she cannot dodge it.
+    // The Combat's round change starts a fresh economy (the reaction is back).
+    combat.round = 2;
+    for (const t of [zevenToken, guardToken]) flags.delete(`c-${t.id}.economy`);
+    await (stub.game.fray as { binding: { startRoundOn(a: unknown, r: number, o: Dict): Promise<void> } }).binding.startRoundOn(
+      zeven.actor,
+      2,
+      {},
+    );
+    expect(zeven.actor.statuses.has("prone")).toBe(true);
+    expect(zeven.actor.statuses.has("goingProne")).toBe(false);
+    const m3 = await shoot([4, 4, 3, 4]);
+    const t3 = m3.system.targets[0]!;
+    expect(t3.result.check.modifiers.find((m) => m.rule === "HB-MOD-02")).toMatchObject({ value: -1 });
+    expect(t3.reactions.find((r) => r.id === "dodge")).toMatchObject({ available: false, reason: "FRAY.Reason.HitboxProne" });
+  });
+
+  it("HB-ACT-03: quick actions stay possible for a combatant whose action a hit interrupted; one in shock has none", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const { flags } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    const flow = api().flow as unknown as {
+      takeAction(actor: unknown, id: string, o: Dict): Promise<{ ok: boolean }>;
+      runCardAction(m: Message, i: number, a: string): Promise<void>;
+    };
+    // The guard's shot lands on Zeven's left arm (regular table 4), which interrupts her action.
+    diceQueue.push(6, 6, 1, 3);
+    const m = (await api().rollAttack({ actor: guard.actor, weaponId: "hBi1SecuriDuty01", token: guardToken, target: zevenToken }))!
+      .message;
+    await flow.runCardAction(m, 0, "noReaction");
+    await flow.runCardAction(m, 0, "rollDamage");
+    await flow.runCardAction(m, 0, "applyDamage");
+    expect(boxes(zeven.actor).leftArm!.value).toBe(boxes(zeven.actor).leftArm!.max - 1);
+    // Still: she lets go of the pistol, shouts, draws it again and drops to the ground.
+    for (const [id, item] of [
+      ["letGo", "hBw1HoldoutPis01"],
+      ["communicate", undefined],
+      ["draw", "hBw1HoldoutPis01"],
+      ["prone", undefined],
+    ] as const)
+      expect((await flow.takeAction(zeven.actor, id, { tokenId: zevenToken.id, ...(item ? { itemId: item } : {}) })).ok, id).toBe(true);
+    expect(zeven.actor.statuses.has("goingProne")).toBe(true);
+    // The guard in shock is out of the fight: not even a quick action.
+    guard.actor.statuses.add("shock");
+    expect((await flow.takeAction(guard.actor, "communicate", { tokenId: guardToken.id })).ok).toBe(false);
+    expect(stub.ui.notifications.messages.at(-1)).toMatchObject({ level: "error", text: "Security Guard cannot act." });
+    expect(
+      (flags.get(`c-${guardToken.id}.economy`) as { slots: Record<string, { used: number }> } | undefined)?.slots.quick?.used ?? 0,
+    ).toBe(0);
+  });
+
   it("HB-ACT-03, HB-ACT-04: quick actions spend no action; going prone marks the combatant for the turn, and the attack is still possible", async () => {
     const { zeven, guard, zevenToken, guardToken } = world();
     const { flags } = startCombat([
