@@ -5,12 +5,14 @@
  * Blackout test on the card, armor used up on the armor item, apply and undo through the active
  * GM, never saw it coming and a damaged limb's halving on the card.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TargetState } from "../../src/foundry/logic/card.js";
 import { BEYOND_COLOUR, bandColourAt } from "../../src/foundry/logic/ruler.js";
+import { armorTracks } from "../../src/rules/hitbox/damage.js";
+import type { HitboxCombatant } from "../../src/rules/hitbox/model.js";
 import {
   ROOT,
   StubChatMessage,
@@ -585,6 +587,49 @@ describe("movement, quick actions and durations", () => {
     );
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ disabled: true, duration: { startRound: 4, rounds: 1 } });
+  });
+});
+
+describe("the compendium's items dropped on a sheet", () => {
+  it("HB-DMG-01, HB-DMG-02: dropping the compendium's helmet and plate carrier on Zeven's sheet fills her hitbox armor; a weapon joins her weapons; a UD10 vest is refused", async () => {
+    const { zeven } = world();
+    Object.assign(zeven.actor, {
+      async createEmbeddedDocuments(_type: string, rows: Dict[]) {
+        for (const row of rows) (zeven.source.items as unknown as Dict[]).push(structuredClone(row));
+        return rows;
+      },
+    });
+    const Sheet = stub.actors.registrations[0]!.sheetClass as new (o: Dict) => { _onDropItem(e: unknown, item: unknown): Promise<unknown> };
+    const sheet = new Sheet({ document: zeven.actor });
+    const dropped = (dir: string, file: string) => {
+      const source = pack(dir, file);
+      return {
+        uuid: `Compendium.fray.${dir}.Item.${String(source._id)}`,
+        type: source.type,
+        system: source.system,
+        _source: source,
+        parent: null,
+        toObject: () => structuredClone(source),
+      };
+    };
+    const core = () =>
+      (stub.game.fray as { binding: { combatantFromActor(a: unknown): unknown } }).binding.combatantFromActor({
+        ...zeven.actor.toObject(),
+        statuses: [],
+      } as never) as HitboxCombatant;
+    expect(armorTracks(core())).toEqual({});
+    await sheet._onDropItem({}, dropped("hitbox-armor", "Tactical_Helmet_hBa1TacticalHe02.json"));
+    await sheet._onDropItem({}, dropped("hitbox-armor", "Plate_Carrier_hBa1PlateCarri03.json"));
+    expect(armorTracks(core())).toEqual({ head: { value: 1, max: 1 }, torso: { value: 2, max: 2 }, groin: { value: 1, max: 1 } });
+    const shotgun = readdirSync(join(ROOT, "packs", "_source", "hitbox-weapons")).find((f) => f.startsWith("Riot_Shotgun"))!;
+    await sheet._onDropItem({}, dropped("hitbox-weapons", shotgun));
+    expect(core().weapons.map((w) => w.name)).toContain("Riot Shotgun");
+    // An item of another ruleset is refused with a warning and nothing is created.
+    const ud10 = readdirSync(join(ROOT, "packs", "_source", "ud10-armor"))[0]!;
+    const count = zeven.source.items.length;
+    expect(await sheet._onDropItem({}, dropped("ud10-armor", ud10))).toBeNull();
+    expect(zeven.source.items).toHaveLength(count);
+    expect(stub.ui.notifications.messages.at(-1)).toMatchObject({ level: "warn" });
   });
 });
 

@@ -13,6 +13,9 @@ import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.
 import { rollAttack } from "../../attack.js";
 import { apiStartEffect } from "../../play/api.js";
 import { isActiveGM } from "../../queries.js";
+import { activeBinding } from "../../registry.js";
+import { armorTracks } from "../../../rules/hitbox/damage.js";
+import type { HitboxCombatant } from "../../../rules/hitbox/model.js";
 import type { Quench } from "../../quench.js";
 import { activeRuleset } from "../../settings.js";
 import { declareFor, revealDeclarations } from "../../combat/tracker.js";
@@ -215,6 +218,20 @@ export function registerHitboxQuench(quench: Quench): void {
           await combat.nextRound();
           await settle();
           assert.equal(stim(), undefined, "gone the turn after");
+        });
+        it("H4 (HB-DMG-01): the compendium's helmet dropped on a sheet is created on the actor and fills the head's armor", async () => {
+          if (!hitbox()) return assert.ok(true, "not a Hitbox world: nothing to check");
+          const pack = game.packs?.get("fray.hitbox-armor") as unknown as
+            { getDocuments(): Promise<{ name: string; uuid: string }[]> } | undefined;
+          const helmet = (await pack?.getDocuments())?.find((d) => d.name === "Tactical Helmet");
+          assert.ok(helmet, "the compendium holds the helmet");
+          const sheet = attacker.sheet as unknown as { _onDropItem(event: unknown, item: unknown): Promise<unknown> };
+          await sheet._onDropItem(new DragEvent("drop"), helmet);
+          const worn = attacker.items.find((i) => i.name === "Tactical Helmet");
+          assert.ok(worn, "created on the actor");
+          const core = activeBinding().combatantFromActor({ ...attacker.toObject(), statuses: [] } as never) as HitboxCombatant;
+          assert.equal(armorTracks(core).head?.max, 1, "one point of armor on the head");
+          await worn!.delete();
         });
         it("HB-ACT-05: the tracker's opposed test posts the card for the two combatants picked", async () => {
           if (!hitbox()) return assert.ok(true, "not a Hitbox world: nothing to check");
