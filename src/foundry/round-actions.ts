@@ -5,7 +5,7 @@
  * `afterAction` runs (aiming sets the aim condition), and is refused with a localized warning once the action
  * is spent; every action taken posts a short chat line naming it and UD-ACT-02.
  */
-import { actionsOf, combatantFor, economyOf, spendOn } from "./combat/economy-store.js";
+import { actionRefusal, actionsOf, combatantFor, economyOf, spendOn } from "./combat/economy-store.js";
 import { actionLabel, actionLineHtml, decideAction, setWorldActions, worldActions, type ActionDecision } from "./logic/round-actions.js";
 import { formatKey, reportError, warn } from "./notify.js";
 import { activeBinding } from "./registry.js";
@@ -45,6 +45,12 @@ export async function takeAction(actor: ActingActor, action: string, options: Ta
   if (!decision.ok) {
     warn(decision.key, { actor: name, slot: `FRAY.Slot.${decision.short}` });
     return decision;
+  }
+  // The ruleset refuses the action as things stand (a combatant out of the fight): nothing is spent.
+  const refusal = combatant ? actionRefusal(combatant, action) : undefined;
+  if (refusal) {
+    reportError(refusal);
+    return { ok: false, key: refusal.key, short: action };
   }
   if (combatant && decision.event) {
     const short = await spendOn(combatant, decision.event);

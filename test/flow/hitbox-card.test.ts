@@ -5,12 +5,14 @@
  * Blackout test on the card, armor used up on the armor item, apply and undo through the active
  * GM, never saw it coming and a damaged limb's halving on the card.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TargetState } from "../../src/foundry/logic/card.js";
 import { BEYOND_COLOUR, bandColourAt } from "../../src/foundry/logic/ruler.js";
+import { armorTracks } from "../../src/rules/hitbox/damage.js";
+import type { HitboxCombatant } from "../../src/rules/hitbox/model.js";
 import {
   ROOT,
   StubChatMessage,
@@ -415,12 +417,128 @@ describe("movement, quick actions and durations", () => {
     expect(zeven.actor.name).toBe("Zeven");
   });
 
+  it("HB-ACT-02: on a scene measured in metres the ruler converts to feet: 3 m keeps the action, 6 m walks, 12 m runs, 12.5 m is beyond", () => {
+    const { zevenToken } = world();
+    const g = globalThis as Dict;
+    const feetScene = stub.canvas;
+    stub.canvas = stubCanvas(100, 1.5, "m");
+    g.canvas = stub.canvas;
+    try {
+      const Ruler = (stub.CONFIG as unknown as { Token: { rulerClass: new (t: unknown) => BaseRuler } }).Token.rulerClass;
+      const colourAt = (metres: number) => new Ruler(zevenToken)._getSegmentStyle({ measurement: { cost: metres } }).color;
+      // 3 m = 9.8 ft, 6 m = 19.7 ft, 12 m = 39.4 ft, 12.5 m = 41 ft.
+      expect([3, 6, 12, 12.5].map(colourAt)).toEqual([bandColourAt(0), bandColourAt(1), bandColourAt(2), BEYOND_COLOUR]);
+      // 3.1 m is 10.2 ft: past the step that keeps the action.
+      expect(colourAt(3.1)).toBe(bandColourAt(1));
+    } finally {
+      stub.canvas = feetScene;
+      g.canvas = feetScene;
+    }
+  });
+
+  it("HB-ACT-02, HB-DMG-03: with a full right leg the combatant can neither walk nor run: the sheet's moves are refused and the ruler shows every distance beyond", async () => {
+    const { guard, guardToken } = world();
+    (guard.source.system as { hitboxes: Hitboxes }).hitboxes.rightLeg = { value: 0, max: 2 };
+    const Ruler = (stub.CONFIG as unknown as { Token: { rulerClass: new (t: unknown) => BaseRuler } }).Token.rulerClass;
+    expect([5, 10, 20, 40].map((ft) => new Ruler(guardToken)._getSegmentStyle({ measurement: { cost: ft } }).color)).toEqual(
+      Array(4).fill(BEYOND_COLOUR),
+    );
+    const flow = api().flow as unknown as { takeAction(actor: unknown, id: string, o: Dict): Promise<{ ok: boolean }> };
+    for (const id of ["step", "walk", "run"])
+      expect((await flow.takeAction(guard.actor, id, { tokenId: guardToken.id })).ok, id).toBe(false);
+    // The leg healed by a point: walking is possible again.
+    (guard.source.system as { hitboxes: Hitboxes }).hitboxes.rightLeg = { value: 1, max: 2 };
+    expect(new Ruler(guardToken)._getSegmentStyle({ measurement: { cost: 20 } }).color).toBe(bandColourAt(1));
+  });
+
   it("HB-ACT-02: a new scene in a Hitbox world gets 5 ft squares unless its creator gives a grid", () => {
     const made: Dict[] = [];
     const scene = (data: Dict) => ({ updateSource: (c: Dict) => made.push(c), data });
     stub.Hooks.callAll("preCreateScene", scene({}), {}, {}, "gm");
     stub.Hooks.callAll("preCreateScene", scene({}), { grid: { distance: 1, units: "m" } }, {}, "gm");
     expect(made).toEqual([{ grid: { distance: 5, units: "ft" } }]);
+  });
+
+  it("HB-ACT-04, HB-MOD-02, HB-MOD-04: going prone as a quick action lets Zeven dodge the guard's shots of the turn without cover and without the prone -1; from the next turn she lies prone and cannot", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const { combat, flags } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    const flow = api().flow as unknown as {
+      takeAction(actor: unknown, id: string, o: Dict): Promise<{ ok: boolean }>;
+      runCardAction(m: Message, i: number, a: string): Promise<void>;
+    };
+    expect((await flow.takeAction(zeven.actor, "prone", { tokenId: zevenToken.id })).ok).toBe(true);
+    const shoot = async (dice: number[]) => {
+      diceQueue.push(...dice);
+      return (await api().rollAttack({ actor: guard.actor, weaponId: "hBi1SecuriDuty01", token: guardToken, target: zevenToken }))!.message;
+    };
+    // The guard's first shot: 4 + 4 + Dex 3 + close 1 = 12; no -1 for a target dropping this turn.
+    const m1 = await shoot([4, 4, 3, 4]);
+    const t1 = () => m1.system.targets[0]!;
+    expect(t1().result.check.total).toBe(12);
+    expect(t1().result.check.modifiers.some((m) => m.rule === "HB-MOD-02")).toBe(false);
+    // No cover near her, yet the dodge is offered: she is going prone (HB-ACT-04).
+    expect(t1().reactions.find((r) => r.id === "dodge")).toMatchObject({ available: true });
+    // She dodges: 6 + 6 + Dex 3 + Dodge 1 = 16: the shot misses.
+    diceQueue.push(6, 6);
+    await flow.runCardAction(m1, 0, "dodge");
+    expect(t1().result).toMatchObject({ hit: false, reaction: { id: "dodge", check: { total: 16 } } });
+    // The second shot of the turn meets the same dodge at once.
+    const m2 = await shoot([5, 5, 3, 4]);
+    expect(m2.system.targets[0]!.result).toMatchObject({ hit: false, plan: { difficulty: { total: 16 } } });
+    // The next turn starts: she lies prone; a shot takes the prone -1, and she cannot dodge it.
+    // The Combat's round change starts a fresh economy (the reaction is back).
+    combat.round = 2;
+    for (const t of [zevenToken, guardToken]) flags.delete(`c-${t.id}.economy`);
+    await (stub.game.fray as { binding: { startRoundOn(a: unknown, r: number, o: Dict): Promise<void> } }).binding.startRoundOn(
+      zeven.actor,
+      2,
+      {},
+    );
+    expect(zeven.actor.statuses.has("prone")).toBe(true);
+    expect(zeven.actor.statuses.has("goingProne")).toBe(false);
+    const m3 = await shoot([4, 4, 3, 4]);
+    const t3 = m3.system.targets[0]!;
+    expect(t3.result.check.modifiers.find((m) => m.rule === "HB-MOD-02")).toMatchObject({ value: -1 });
+    expect(t3.reactions.find((r) => r.id === "dodge")).toMatchObject({ available: false, reason: "FRAY.Reason.HitboxProne" });
+  });
+
+  it("HB-ACT-03: quick actions stay possible for a combatant whose action a hit interrupted; one in shock has none", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const { flags } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    const flow = api().flow as unknown as {
+      takeAction(actor: unknown, id: string, o: Dict): Promise<{ ok: boolean }>;
+      runCardAction(m: Message, i: number, a: string): Promise<void>;
+    };
+    // The guard's shot lands on Zeven's left arm (regular table 4), which interrupts her action.
+    diceQueue.push(6, 6, 1, 3);
+    const m = (await api().rollAttack({ actor: guard.actor, weaponId: "hBi1SecuriDuty01", token: guardToken, target: zevenToken }))!
+      .message;
+    await flow.runCardAction(m, 0, "noReaction");
+    await flow.runCardAction(m, 0, "rollDamage");
+    await flow.runCardAction(m, 0, "applyDamage");
+    expect(boxes(zeven.actor).leftArm!.value).toBe(boxes(zeven.actor).leftArm!.max - 1);
+    // Still: she lets go of the pistol, shouts, draws it again and drops to the ground.
+    for (const [id, item] of [
+      ["letGo", "hBw1HoldoutPis01"],
+      ["communicate", undefined],
+      ["draw", "hBw1HoldoutPis01"],
+      ["prone", undefined],
+    ] as const)
+      expect((await flow.takeAction(zeven.actor, id, { tokenId: zevenToken.id, ...(item ? { itemId: item } : {}) })).ok, id).toBe(true);
+    expect(zeven.actor.statuses.has("goingProne")).toBe(true);
+    // The guard in shock is out of the fight: not even a quick action.
+    guard.actor.statuses.add("shock");
+    expect((await flow.takeAction(guard.actor, "communicate", { tokenId: guardToken.id })).ok).toBe(false);
+    expect(stub.ui.notifications.messages.at(-1)).toMatchObject({ level: "error", text: "Security Guard cannot act." });
+    expect(
+      (flags.get(`c-${guardToken.id}.economy`) as { slots: Record<string, { used: number }> } | undefined)?.slots.quick?.used ?? 0,
+    ).toBe(0);
   });
 
   it("HB-ACT-03, HB-ACT-04: quick actions spend no action; going prone marks the combatant for the turn, and the attack is still possible", async () => {
@@ -469,6 +587,119 @@ describe("movement, quick actions and durations", () => {
     );
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ disabled: true, duration: { startRound: 4, rounds: 1 } });
+  });
+});
+
+describe("the compendium's items dropped on a sheet", () => {
+  it("HB-DMG-01, HB-DMG-02: dropping the compendium's helmet and plate carrier on Zeven's sheet fills her hitbox armor; a weapon joins her weapons; a UD10 vest is refused", async () => {
+    const { zeven } = world();
+    Object.assign(zeven.actor, {
+      async createEmbeddedDocuments(_type: string, rows: Dict[]) {
+        for (const row of rows) (zeven.source.items as unknown as Dict[]).push(structuredClone(row));
+        return rows;
+      },
+    });
+    const Sheet = stub.actors.registrations[0]!.sheetClass as new (o: Dict) => { _onDropItem(e: unknown, item: unknown): Promise<unknown> };
+    const sheet = new Sheet({ document: zeven.actor });
+    const dropped = (dir: string, file: string) => {
+      const source = pack(dir, file);
+      return {
+        uuid: `Compendium.fray.${dir}.Item.${String(source._id)}`,
+        type: source.type,
+        system: source.system,
+        _source: source,
+        parent: null,
+        toObject: () => structuredClone(source),
+      };
+    };
+    const core = () =>
+      (stub.game.fray as { binding: { combatantFromActor(a: unknown): unknown } }).binding.combatantFromActor({
+        ...zeven.actor.toObject(),
+        statuses: [],
+      } as never) as HitboxCombatant;
+    expect(armorTracks(core())).toEqual({});
+    await sheet._onDropItem({}, dropped("hitbox-armor", "Tactical_Helmet_hBa1TacticalHe02.json"));
+    await sheet._onDropItem({}, dropped("hitbox-armor", "Plate_Carrier_hBa1PlateCarri03.json"));
+    expect(armorTracks(core())).toEqual({ head: { value: 1, max: 1 }, torso: { value: 2, max: 2 }, groin: { value: 1, max: 1 } });
+    const shotgun = readdirSync(join(ROOT, "packs", "_source", "hitbox-weapons")).find((f) => f.startsWith("Riot_Shotgun"))!;
+    await sheet._onDropItem({}, dropped("hitbox-weapons", shotgun));
+    expect(core().weapons.map((w) => w.name)).toContain("Riot Shotgun");
+    // An item of another ruleset is refused with a warning and nothing is created.
+    const ud10 = readdirSync(join(ROOT, "packs", "_source", "ud10-armor"))[0]!;
+    const count = zeven.source.items.length;
+    expect(await sheet._onDropItem({}, dropped("ud10-armor", ud10))).toBeNull();
+    expect(zeven.source.items).toHaveLength(count);
+    expect(stub.ui.notifications.messages.at(-1)).toMatchObject({ level: "warn" });
+  });
+});
+
+describe("durations through the effect service", () => {
+  it("HB-RND-02, HB-DMG-03: painkillers taken on turn 3 for one turn act on turn 4 only: the damaged arm halves on turns 3 and 5, not on 4", async () => {
+    const { zeven, zevenToken, guardToken } = world();
+    (zeven.source.system as { hitboxes?: Hitboxes }).hitboxes = { rightArm: { value: 1, max: 2 } } as Hitboxes;
+    // As in Foundry, the actor's statuses are those of its enabled effects.
+    type Effect = {
+      id: string;
+      disabled: boolean;
+      statuses: string[];
+      duration: Dict;
+      flags: Dict;
+      getFlag(s: string, k: string): unknown;
+    };
+    const effects: (Effect & { update(u: Dict): Promise<void>; delete(): Promise<void> })[] = [];
+    Object.defineProperty(zeven.actor, "statuses", {
+      configurable: true,
+      get: () => new Set(effects.filter((e) => !e.disabled).flatMap((e) => e.statuses)),
+    });
+    Object.assign(zeven.actor, {
+      effects,
+      async createEmbeddedDocuments(_type: string, rows: Dict[]) {
+        for (const row of rows) {
+          const effect = {
+            ...(structuredClone(row) as unknown as Effect),
+            id: `e${effects.length}`,
+            getFlag: (scope: string, key: string) => ((row.flags as Record<string, Dict>)[scope] ?? {})[key],
+            async update(u: Dict) {
+              Object.assign(effect, u);
+            },
+            async delete() {
+              effects.splice(effects.indexOf(effect), 1);
+            },
+          };
+          effects.push(effect);
+        }
+      },
+    });
+    const combat = { id: "combat1", round: 3, turn: 0, turns: [{}, {}], combatants: [{ actor: zeven.actor }] };
+    const halving = async () => {
+      diceQueue.push(4, 4);
+      const m = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+        .message;
+      return m.system.targets[0]!.result.check.modifiers.find((l) => l.rule === "HB-DMG-03")?.value;
+    };
+    // Turn 3: taken now, for one turn; the service starts it disabled.
+    expect(
+      await (stub.game.fray as { startEffect(a: unknown, s: Dict, c: unknown): Promise<unknown> }).startEffect(
+        zeven.actor,
+        { name: "Painkillers", statuses: ["medicated"], rounds: 1 },
+        combat,
+      ),
+    ).toBe(true);
+    expect(effects[0]).toMatchObject({ disabled: true, duration: { startRound: 4, rounds: 1 } });
+    expect(await halving()).toBe(-2);
+    // The GM advances to turn 4: the active GM's service enables it; the arm counts in full.
+    const advance = async (round: number) => {
+      combat.round = round;
+      stub.Hooks.callAll("updateCombat", combat, { round }, {}, "gm");
+      for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
+    };
+    await advance(4);
+    expect(effects[0]?.disabled).toBe(false);
+    expect(await halving()).toBeUndefined();
+    // Turn 5: it has run out and is deleted; the arm halves again.
+    await advance(5);
+    expect(effects).toHaveLength(0);
+    expect(await halving()).toBe(-2);
   });
 });
 

@@ -556,3 +556,59 @@ describe("declarations and the order of resolution", () => {
     ).toBeUndefined();
   });
 });
+
+describe("the GM's opposed test in the tracker", () => {
+  it("HB-ACT-05: the Opposed test button asks for two combatants and their skills and posts the card; players get no button and are refused", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const { combat } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    const [zc, gc] = combat.combatants;
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    const render = (api() as unknown as { binding: { renderTracker(c: unknown, h: unknown): void } }).binding;
+    // The form the DialogV2 shows, submitted with the guard's Melee against Zeven's Dodge.
+    const apps = (globalThis as unknown as { foundry: { applications: { api: Dict } } }).foundry.applications.api;
+    let content = "";
+    apps.DialogV2 = {
+      wait: async (o: { content: string; buttons: { callback(e: unknown, b: unknown): unknown }[] }) => {
+        content = o.content;
+        const elements = { a: { value: gc!.id }, skillA: { value: "melee" }, b: { value: zc!.id }, skillB: { value: "dodge" } };
+        return o.buttons[0]!.callback({}, { form: { elements } });
+      },
+    };
+    try {
+      const el = trackerHtml();
+      render.renderTracker(combat, el);
+      expect(el.html).toContain('data-fray-opposed="1"');
+      // 10 on the guard's dice against 2 on Zeven's: the guard wins whatever the bonuses.
+      diceQueue.push(5, 5, 1, 1);
+      const target = { closest: (sel: string) => (sel === "[data-fray-opposed]" ? {} : null) };
+      el.listener?.({ target, preventDefault() {}, stopPropagation() {} });
+      for (let i = 0; i < 30; i++) await new Promise((r) => setTimeout(r, 0));
+      // The form offers both combatants and every skill, Firearms against Dodge by default.
+      expect(content).toContain(`<option value="${zc!.id}" selected>Zeven</option>`);
+      expect(content).toContain(`<option value="${gc!.id}" selected>Security Guard</option>`);
+      expect(content).toContain('<option value="firearms" selected>');
+      const card = text(messages.at(-1)!);
+      expect(card).toContain("Security Guard wins");
+      expect(card).toContain(`Security Guard · ${lookup(en, "FRAY.Hitbox.Skill.melee")}`);
+      expect(card).toContain(`Zeven · ${lookup(en, "FRAY.Hitbox.Skill.dodge")}`);
+      // One combatant against itself is refused, naming the field.
+      const count = messages.length;
+      apps.DialogV2 = { wait: async () => ({ a: zc!.id, skillA: "melee", b: zc!.id, skillB: "dodge" }) };
+      el.listener?.({ target, preventDefault() {}, stopPropagation() {} });
+      for (let i = 0; i < 30; i++) await new Promise((r) => setTimeout(r, 0));
+      expect(messages.length).toBe(count);
+      expect(stub.ui.notifications.messages.at(-1)).toMatchObject({ level: "error" });
+      expect(stub.ui.notifications.messages.at(-1)!.text).toContain('"b"');
+      // A player sees the step, not the button.
+      stub.game.users.current = player;
+      const seen = trackerHtml();
+      render.renderTracker(combat, seen);
+      expect(seen.html).not.toContain("data-fray-opposed");
+    } finally {
+      delete apps.DialogV2;
+    }
+  });
+});

@@ -339,6 +339,24 @@ export class StubApplication {
   }
 }
 
+/**
+ * `ActorSheetV2` with the minimal drop path of v13's: an item dropped from elsewhere (a
+ * compendium, the sidebar, another actor) is created on the sheet's actor from its `toObject()`;
+ * one of the same actor is left where it is (Foundry sorts it).
+ */
+export class StubActorSheet extends StubApplication {
+  async _onDropItem(_event: unknown, item: { parent?: { uuid?: string } | null; toObject(): Dict }): Promise<unknown> {
+    const actor = this.options.document as {
+      uuid?: string;
+      isOwner?: boolean;
+      createEmbeddedDocuments(t: string, d: Dict[]): Promise<unknown>;
+    };
+    if (actor.isOwner === false) return null;
+    if (item.parent?.uuid && item.parent.uuid === actor.uuid) return null;
+    return actor.createEmbeddedDocuments("Item", [item.toObject()]);
+  }
+}
+
 /** `HandlebarsApplicationMixin`: a subclass that adds nothing the tests need. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a mixin's base must take `any[]`
 export function HandlebarsApplicationMixin<T extends new (...args: any[]) => object>(Base: T): T {
@@ -651,7 +669,7 @@ export function installFoundryStub(lang = "en"): FoundryStub {
     },
     applications: {
       api: { ApplicationV2: StubApplication, DocumentSheetV2: StubApplication, HandlebarsApplicationMixin },
-      sheets: { ActorSheetV2: class ActorSheetV2 extends StubApplication {}, ItemSheetV2: class ItemSheetV2 extends StubApplication {} },
+      sheets: { ActorSheetV2: StubActorSheet, ItemSheetV2: class ItemSheetV2 extends StubApplication {} },
       ux: { TextEditor: { implementation: { enrichHTML: async (html: string) => html } } },
       handlebars: {
         renderTemplate: renderTemplateFrom(i18n),

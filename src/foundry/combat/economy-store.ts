@@ -196,6 +196,22 @@ async function applyConditions(actor: unknown, before: unknown, after: unknown):
 }
 
 /**
+ * Why the ruleset refuses an action of this combatant as things stand, before anything is spent
+ * (HB-DMG-04: a combatant in shock has no actions, not even quick ones, HB-ACT-03): the
+ * `FrayError` its `afterAction` throws for the action on the current economy, or `undefined`
+ * when it allows it (or the actor cannot be read).
+ */
+export function actionRefusal(combatant: CombatantLike, action: string, view: RulesetView = rulesetView(combatant)): FrayError | undefined {
+  if (view.core === undefined) return undefined;
+  try {
+    view.binding.ruleset.afterAction(view.core, { kind: "action", id: action }, economyOf(combatant), view.options);
+    return undefined;
+  } catch (err) {
+    return err instanceof FrayError ? err : undefined;
+  }
+}
+
+/**
  * Pays a cost and runs the ruleset's `afterAction` for an action or attack (UD-ATK-04: the shot
  * spends the aim, aiming sets it; CR-AP-01, ZN-MOV-01 pools it changes), writing the conditions it
  * changed onto the actor. Returns the economy to store, or the slot that was short.

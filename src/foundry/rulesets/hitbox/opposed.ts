@@ -1,9 +1,10 @@
 /**
  * The GM's tool for opposed tests (HB-ACT-05): when two combatants' actions exclude each other
  * (both grab the same pistol, one runs for the door the other blocks), each rolls 2d6 + the
- * ability and skill the GM names, the higher total wins, a tie rolls again. Reached from a macro
- * as `game.fray.binding.tools.opposedTest(tokenA, "melee", tokenB, "dodge")`; the card is posted
- * as a chat message with every roll.
+ * ability and skill the GM names, the higher total wins, a tie rolls again. Reached from the GM's
+ * _Opposed test_ button in the tracker (a form picking two combatants and the skill each uses) or
+ * from a macro as `game.fray.binding.tools.opposedTest(tokenA, "melee", tokenB, "dodge")`; the card
+ * is posted as a chat message with every roll.
  */
 import { sumModifiers } from "../../../rules/core/types.js";
 import { FrayError } from "../../../rules/core/errors.js";
@@ -11,6 +12,7 @@ import { opposedTest, SKILLS, testBonus, type OpposedResult, type SkillId } from
 import { combatantOf } from "../../documents/actor.js";
 import { FoundryRoller } from "../../dice.js";
 import { SYSTEM_PATH } from "../../config.js";
+import { escapeHtml } from "../../logic/round-actions.js";
 import { reportError } from "../../notify.js";
 import { opposedContext } from "./opposed-card.js";
 import { skillUse, testFormula } from "./sheet-context.js";
@@ -60,6 +62,101 @@ export async function hitboxOpposedTest(a: Side, skillA: string, b: Side, skillB
     );
     await ChatMessage.implementation.create({ content, rolls: roller.rolls, sound: CONFIG.sounds.dice } as never);
     return result;
+  } catch (err) {
+    reportError(err);
+    return undefined;
+  }
+}
+
+/** A combatant the GM's opposed-test form offers: its id in the combat, name and actor. */
+interface OpposedCandidate {
+  id: string | null;
+  name?: string | null;
+  actor?: Actor.Implementation | null;
+  token?: { name?: string | null } | null;
+}
+
+/** What the opposed-test form answers: the two combatants' ids and the skill each uses. */
+export interface OpposedChoice {
+  a: string;
+  skillA: string;
+  b: string;
+  skillB: string;
+}
+
+/** The form's default skills: an attack with Firearms against a Dodge, the seed's commonest case. */
+const DEFAULT_SKILLS = ["firearms", "dodge"] as const;
+
+/**
+ * The opposed-test form's HTML (HB-ACT-05): for each side a combatant select and a skill select;
+ * names escaped.
+ */
+export function opposedFormHtml(candidates: readonly { id: string; name: string }[], i18n: { localize(key: string): string }): string {
+  const side = (key: "a" | "b", index: number) => {
+    const people = candidates
+      .map((c, i) => `<option value="${escapeHtml(c.id)}"${i === index ? " selected" : ""}>${escapeHtml(c.name)}</option>`)
+      .join("");
+    const skills = SKILLS.map(
+      (s) =>
+        `<option value="${s}"${s === DEFAULT_SKILLS[index] ? " selected" : ""}>${escapeHtml(i18n.localize(`FRAY.Hitbox.Skill.${s}`))}</option>`,
+    ).join("");
+    const legend = escapeHtml(i18n.localize(`FRAY.Hitbox.Opposed.Side${key.toUpperCase()}`));
+    return (
+      `<fieldset><legend>${legend}</legend>` +
+      `<label>${escapeHtml(i18n.localize("FRAY.Hitbox.Opposed.Combatant"))} <select name="${key}">${people}</select></label>` +
+      `<label>${escapeHtml(i18n.localize("FRAY.Hitbox.Opposed.Skill"))} <select name="skill${key.toUpperCase()}">${skills}</select></label>` +
+      `</fieldset>`
+    );
+  };
+  return `<div class="fray-opposed-form">${side("a", 0)}${side("b", 1)}</div>`;
+}
+
+/** Asks the GM for the two sides of an opposed test in a DialogV2; `undefined` when closed. */
+async function askOpposed(candidates: readonly { id: string; name: string }[]): Promise<OpposedChoice | undefined> {
+  const result = await foundry.applications.api.DialogV2.wait({
+    window: { title: game.i18n.localize("FRAY.Hitbox.Opposed.Title") },
+    content: opposedFormHtml(candidates, game.i18n),
+    buttons: [
+      {
+        action: "roll",
+        label: "FRAY.Hitbox.Opposed.Roll",
+        default: true,
+        callback: (_event: unknown, button: { form?: { elements: Record<string, { value?: string } | undefined> } | null }) => {
+          const value = (name: string) => button.form?.elements[name]?.value ?? "";
+          return { a: value("a"), skillA: value("skillA"), b: value("b"), skillB: value("skillB") };
+        },
+      },
+    ],
+    rejectClose: false,
+  } as never);
+  return result && typeof result === "object" ? (result as OpposedChoice) : undefined;
+}
+
+/**
+ * The GM's Opposed test button in the tracker (HB-ACT-05): asks for two of the combat's
+ * combatants and the skill each uses, then rolls and posts the same card as
+ * {@link hitboxOpposedTest}. Refused for players, and when both sides are the same combatant or
+ * one is not in the combat (a localized error naming the field).
+ * @returns the core's result, or `undefined` when closed or refused.
+ */
+export async function opposedFromTracker(
+  combat: { combatants?: Iterable<unknown> },
+  ask: (candidates: readonly { id: string; name: string }[]) => Promise<OpposedChoice | undefined> = askOpposed,
+): Promise<OpposedResult | undefined> {
+  try {
+    if (!game.user?.isGM) throw new FrayError("FRAY.Hitbox.Opposed.GMOnly", {}, "Only the GM rolls opposed tests");
+    const list = (Array.from(combat.combatants ?? []) as OpposedCandidate[]).filter((c) => c.id && c.actor);
+    const name = (c: OpposedCandidate) => c.name ?? c.token?.name ?? c.actor?.name ?? "";
+    const choice = await ask(list.map((c) => ({ id: c.id!, name: name(c) })));
+    if (!choice) return undefined;
+    const pick = (id: string, field: string) => {
+      const c = list.find((x) => x.id === id);
+      if (!c) throw new FrayError("FRAY.Error.Field", { field, expected: "a combatant of this combat" }, `No combatant ${id}`);
+      return { actor: c.actor, name: name(c) };
+    };
+    if (choice.a === choice.b)
+      throw new FrayError("FRAY.Error.Field", { field: "b", expected: "another combatant than a" }, "Same combatant");
+    return await hitboxOpposedTest(pick(choice.a, "a"), choice.skillA, pick(choice.b, "b"), choice.skillB);
   } catch (err) {
     reportError(err);
     return undefined;

@@ -11,11 +11,16 @@
 import { applyHere, declineReaction, forcedHere, rollDamageFor, undoHere } from "../../chat/actions.js";
 import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
 import { rollAttack } from "../../attack.js";
+import { apiStartEffect } from "../../play/api.js";
 import { isActiveGM } from "../../queries.js";
+import { activeBinding } from "../../registry.js";
+import { armorTracks } from "../../../rules/hitbox/damage.js";
+import type { HitboxCombatant } from "../../../rules/hitbox/model.js";
 import type { Quench } from "../../quench.js";
 import { activeRuleset } from "../../settings.js";
 import { declareFor, revealDeclarations } from "../../combat/tracker.js";
 import type { CombatantLike } from "../../combat/economy-store.js";
+import { opposedFromTracker } from "./opposed.js";
 import { planView, togglePreempt, type PlanCombat } from "./plan.js";
 import { commitHeld, endStep, STEP_FLAG, type StepCombat } from "./step.js";
 
@@ -188,6 +193,60 @@ export function registerHitboxQuench(quench: Quench): void {
             ]),
             "the pre-empting action first, the rest after",
           );
+        });
+        it("HB-RND-02: a one-turn effect started in play acts on the next turn and is gone the turn after", async () => {
+          if (!hitbox() || !isActiveGM()) return assert.ok(true, "not the active GM of a Hitbox world");
+          const combat = (await Combat.implementation.create({ active: true, scene: null } as never)) as unknown as {
+            round: number;
+            createEmbeddedDocuments(type: string, rows: unknown[]): Promise<unknown>;
+            startCombat(): Promise<unknown>;
+            nextRound(): Promise<unknown>;
+            delete(): Promise<unknown>;
+          };
+          made.push(combat);
+          await combat.createEmbeddedDocuments("Combatant", [{ actorId: attacker.id }]);
+          await combat.startCombat();
+          const started = await apiStartEffect(attacker, { name: "Quench stim", statuses: ["medicated"], rounds: 1 }, combat);
+          assert.equal(started, true, "started");
+          const stim = () => attacker.effects.find((e) => e.name === "Quench stim");
+          assert.equal(stim()?.disabled, true, "not acting on the turn it was taken");
+          const settle = () => new Promise((r) => setTimeout(r, 300));
+          await combat.nextRound();
+          await settle();
+          assert.equal(stim()?.disabled, false, "acting on the next turn");
+          assert.ok(attacker.statuses.has("medicated"), "its status is on the actor");
+          await combat.nextRound();
+          await settle();
+          assert.equal(stim(), undefined, "gone the turn after");
+        });
+        it("H4 (HB-DMG-01): the compendium's helmet dropped on a sheet is created on the actor and fills the head's armor", async () => {
+          if (!hitbox()) return assert.ok(true, "not a Hitbox world: nothing to check");
+          const pack = game.packs?.get("fray.hitbox-armor") as unknown as
+            { getDocuments(): Promise<{ name: string; uuid: string }[]> } | undefined;
+          const helmet = (await pack?.getDocuments())?.find((d) => d.name === "Tactical Helmet");
+          assert.ok(helmet, "the compendium holds the helmet");
+          const sheet = attacker.sheet as unknown as { _onDropItem(event: unknown, item: unknown): Promise<unknown> };
+          await sheet._onDropItem(new DragEvent("drop"), helmet);
+          const worn = attacker.items.find((i) => i.name === "Tactical Helmet");
+          assert.ok(worn, "created on the actor");
+          const core = activeBinding().combatantFromActor({ ...attacker.toObject(), statuses: [] } as never) as HitboxCombatant;
+          assert.equal(armorTracks(core).head?.max, 1, "one point of armor on the head");
+          await worn!.delete();
+        });
+        it("HB-ACT-05: the tracker's opposed test posts the card for the two combatants picked", async () => {
+          if (!hitbox()) return assert.ok(true, "not a Hitbox world: nothing to check");
+          const combat = (await Combat.implementation.create({ active: true, scene: null } as never)) as unknown as {
+            combatants: Iterable<unknown> & { contents: { id: string }[] };
+            createEmbeddedDocuments(type: string, rows: unknown[]): Promise<unknown>;
+            delete(): Promise<unknown>;
+          };
+          made.push(combat);
+          await combat.createEmbeddedDocuments("Combatant", [{ actorId: attacker.id }, { actorId: defender.id }]);
+          const [a, b] = combat.combatants.contents;
+          const before = game.messages?.size ?? 0;
+          const result = await opposedFromTracker(combat, async () => ({ a: a!.id, skillA: "firearms", b: b!.id, skillB: "dodge" }));
+          assert.ok(result && ["a", "b"].includes(result.winner), "a winner");
+          assert.equal(game.messages?.size, before + 1, "one card posted");
         });
       });
     },

@@ -18,6 +18,7 @@ import { escapeHtml } from "../../logic/round-actions.js";
 import { formatKey, reportError, warn } from "../../notify.js";
 import { isActiveGM, serial } from "../../queries.js";
 import { activeBinding } from "../../registry.js";
+import { opposedFromTracker } from "./opposed.js";
 import { planHtml, planView, togglePreempt, type PlanCombat } from "./plan.js";
 
 /** The flag key of the step state on the Combat. */
@@ -180,23 +181,26 @@ export function stepView(combat: StepCombat, isGM: boolean): StepView | undefine
   return { step: state.step, held: state.held.length, canEnd: isGM };
 }
 
-/** The step banner's HTML: the step number, the applications held, and the GM's End step button. */
+/** The step banner's HTML: the step number, the applications held, and the GM's Opposed test and End step buttons. */
 export function stepBannerHtml(
   view: StepView,
   i18n: { localize(key: string): string; format(key: string, data: Record<string, string>): string },
 ): string {
   const title = escapeHtml(i18n.format("FRAY.Hitbox.Step.Title", { step: String(view.step) }));
   const held = escapeHtml(i18n.format("FRAY.Hitbox.Step.HeldCount", { count: String(view.held) }));
+  // HB-ACT-05: the GM's opposed test for two actions that exclude each other, beside End step.
   const button = view.canEnd
-    ? ` <button type="button" class="fray-end-step" data-fray-end-step="1">${escapeHtml(i18n.localize("FRAY.Hitbox.Step.End"))}</button>`
+    ? ` <button type="button" class="fray-opposed" data-fray-opposed="1" data-tooltip="HB-ACT-05">${escapeHtml(i18n.localize("FRAY.Hitbox.Opposed.Button"))}</button>` +
+      ` <button type="button" class="fray-end-step" data-fray-end-step="1">${escapeHtml(i18n.localize("FRAY.Hitbox.Step.End"))}</button>`
     : "";
   return `<div class="fray-hitbox-step"><span>${title}</span> <span class="fray-rule">HB-ACT-01</span> <span class="fray-hitbox-held">${held}</span>${button}</div>`;
 }
 
 /**
  * The binding's `renderTracker` (HB-ACT-01): the step banner under the phase banner, with the
- * GM's End step button wired to {@link endStep}, and the turn's plan of steps (plan.ts) with the
- * GM's pre-empt toggles wired to `togglePreempt`. One click listener serves both.
+ * GM's End step button wired to {@link endStep}, its Opposed test button (HB-ACT-05) wired to
+ * `opposedFromTracker`, and the turn's plan of steps (plan.ts) with the GM's pre-empt toggles
+ * wired to `togglePreempt`. One click listener serves them all.
  */
 export function renderStepBanner(combat: unknown, html: HTMLElement, commit: CommitHeld = commitHeld): void {
   const c = combat as PlanCombat;
@@ -220,6 +224,12 @@ export function renderStepBanner(combat: unknown, html: HTMLElement, commit: Com
       event.preventDefault();
       event.stopPropagation();
       void togglePreempt(c, preempt.dataset.frayPreempt ?? "").catch(reportError);
+      return;
+    }
+    if (target?.closest?.("[data-fray-opposed]")) {
+      event.preventDefault();
+      event.stopPropagation();
+      void opposedFromTracker(c).catch(reportError);
       return;
     }
     if (!target?.closest?.("[data-fray-end-step]")) return;
