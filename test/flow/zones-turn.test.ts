@@ -16,6 +16,8 @@ import {
   StubRoll,
   diceQueue,
   installFoundryStub,
+  lookup,
+  readLang,
   stubActor,
   stubToken,
   withOwnership,
@@ -24,6 +26,7 @@ import {
 } from "../support/foundry-stub.js";
 
 const BUNDLE = join(ROOT, "dist", "fray.mjs");
+const en = readLang("en");
 
 type Dict = Record<string, unknown>;
 
@@ -71,11 +74,31 @@ function mergePath(target: Dict, path: string, value: unknown): void {
   else setPath(target, path, value);
 }
 
+/** Foundry's Combat as far as Fray's Combat class calls up to it. */
+class BaseCombat {
+  round = 1;
+  started = true;
+  id = "combat1";
+  combatants = new Map<string, Dict>();
+  embedded: Dict[][] = [];
+  async updateEmbeddedDocuments(_type: string, updates: Dict[]) {
+    this.embedded.push(updates);
+    for (const u of updates) Object.assign(this.combatants.get(String(u._id)) ?? {}, { initiative: u.initiative });
+    return updates;
+  }
+  async _preUpdate() {
+    return undefined;
+  }
+  async startCombat() {
+    return this;
+  }
+}
+
 beforeAll(async () => {
   if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
   stub = installFoundryStub("en");
   const g = globalThis as Dict;
-  g.Combat = class {};
+  g.Combat = BaseCombat;
   g.Combatant = class {};
   const config = stub.CONFIG as unknown as Dict;
   config.Combat = {};
@@ -207,7 +230,6 @@ function firefight(squares: number) {
   for (const t of [riflemanToken, sentryToken]) docs.set(t.document.uuid, { ...t.document, object: t, actor: t.actor, isOwner: true });
   return { rifleman, sentry, riflemanToken, sentryToken };
 }
-
 
 /** A started Combat of the stand-in, round 1, with a Combatant per token (their flags kept here). */
 function startCombat(entries: readonly { actor: { id: unknown; uuid: string }; token: { id: string } }[]) {
@@ -351,5 +373,94 @@ describe("Zones movement category from the tokens' moves", () => {
     diceQueue.push(5, 3, 4);
     const helpless = (await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", skipDialog: true, free: true }))!.message;
     expect(helpless.system.targets[0]!.request.situation).toMatchObject({ targetMovement: "still" });
+  });
+});
+
+type TrackerCombat = BaseCombat & {
+  rollInitiative(ids: string[]): Promise<unknown>;
+  _preUpdate(changed: Dict, options: Dict, user: unknown): Promise<unknown>;
+};
+
+/** A Combat of Fray's class with the given combatants (`c1`, `c2` ...), as the tracker rolls them. */
+function tracker(actors: readonly { actor: { name: string } }[]): TrackerCombat {
+  const Combat = (stub.CONFIG as unknown as { Combat: { documentClass: new () => TrackerCombat } }).Combat.documentClass;
+  const combat = new Combat();
+  actors.forEach((a, i) =>
+    combat.combatants.set(`c${i + 1}`, { id: `c${i + 1}`, name: a.actor.name, actor: a.actor, initiative: null, flags: {} }),
+  );
+  Object.defineProperty(combat.combatants, Symbol.iterator, {
+    value: function* () {
+      yield* combat.combatants.values();
+    },
+  });
+  return combat;
+}
+
+const effortOf = (a: { source: { system: Dict } }) => [
+  (a.source.system.effort as { value: number }).value,
+  a.source.system.initiativeEffort ?? 0,
+];
+const initiatives = (combat: TrackerCombat) => Object.fromEntries([...combat.combatants.values()].map((c) => [c.id, c.initiative]));
+
+describe("Zones initiative through the tracker", () => {
+  it("ZN-INI-01, ZN-INI-02: effort points committed on the sheet add +1 each and are paid from the effort pool by the roll; NPCs roll alike", async () => {
+    const { rifleman, sentry } = firefight(10);
+    (rifleman.source.system as Dict).initiativeEffort = 2; // effort 3
+    (sentry.source.system as Dict).initiativeEffort = 1; // effort 2
+    const combat = tracker([rifleman, sentry]);
+    diceQueue.push(5, 7); // rifleman 5 + DEX 1 + 2 effort = 8; sentry 7 + DEX 0 + 1 effort = 8
+    await combat.rollInitiative(["c1", "c2"]);
+    expect(initiatives(combat)).toEqual({ c1: 8, c2: 8 });
+    // The tie goes to the higher DEX modifier: the rifleman first.
+    expect(combat.embedded[0]!.map((u) => u._id)).toEqual(["c1", "c2"]);
+    expect(effortOf(rifleman)).toEqual([1, 0]);
+    expect(effortOf(sentry)).toEqual([1, 0]);
+    // The summary shows each d10 and its modifiers, the effort included.
+    expect(messages.at(-1)!.content).toContain('<td class="fray-label">Rifleman</td><td class="fray-value">5 + 3</td>');
+    // Nothing committed the next time: the plain d10 + DEX, nothing paid.
+    diceQueue.push(5);
+    await combat.rollInitiative(["c1"]);
+    expect(initiatives(combat).c1).toBe(6);
+    expect(effortOf(rifleman)).toEqual([1, 0]);
+  });
+
+  it("ZN-INI-02: more effort committed than is left is refused with a localized error; nothing is rolled or paid", async () => {
+    const { rifleman } = firefight(10);
+    (rifleman.source.system as Dict).initiativeEffort = 4; // effort 3
+    const combat = tracker([rifleman]);
+    diceQueue.push(5);
+    await combat.rollInitiative(["c1"]);
+    expect(initiatives(combat)).toEqual({ c1: null });
+    expect(effortOf(rifleman)).toEqual([3, 4]);
+    expect(stub.ui.notifications.messages.at(-1)?.level).toBe("error");
+    expect(stub.ui.notifications.messages.at(-1)?.text).toBe(
+      lookup(en, "FRAY.Error.Zones.NotEnoughPoints")!.replace("{needed}", "4").replace("{speed}", "0").replace("{effort}", "3"),
+    );
+  });
+
+  it("ZN-INI-01, ZN-INI-03: each new round rolls again and pays the effort committed for it; fixed initiative keeps the first roll", async () => {
+    const { rifleman, sentry } = firefight(10);
+    const combat = tracker([rifleman, sentry]);
+    diceQueue.push(5, 7);
+    await combat.rollInitiative(["c1", "c2"]);
+    (rifleman.source.system as Dict).initiativeEffort = 3;
+    diceQueue.push(2, 9); // round 2: rifleman 2 + 1 + 3 = 6, sentry 9
+    const changed: Dict = { round: 2 };
+    await combat._preUpdate(changed, {}, gm);
+    const rows = changed.combatants as Dict[];
+    expect(Object.fromEntries(rows.map((r) => [r._id, r.initiative]))).toEqual({ c1: 6, c2: 9 });
+    expect(changed.turn).toBe(0);
+    expect(effortOf(rifleman)).toEqual([0, 0]);
+
+    await stub.game.settings.set("fray", "zones-fixedInitiative", true);
+    try {
+      const fixed: Dict = { round: 3 };
+      combat.round = 2;
+      await combat._preUpdate(fixed, {}, gm);
+      expect((fixed.combatants as Dict[]).every((r) => r.initiative === undefined)).toBe(true);
+      expect(fixed.turn).toBeUndefined();
+    } finally {
+      await stub.game.settings.set("fray", "zones-fixedInitiative", false);
+    }
   });
 });

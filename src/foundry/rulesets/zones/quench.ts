@@ -4,7 +4,7 @@
  * the bundle test plays in the stand-in, on throwaway actors: a three-round burst whose rounds
  * leave the weapon item (ZN-BST-01), each bullet on the card; a knife between adjacent squares
  * (ZN-MEL-01) through no reaction, damage, apply (ZN-ZON-01, ZN-ZON-02) and undo, with the second
- * undo refused; and the v13 behaviour the grenades and movement actions rely on (Z1 to Z5 of
+ * undo refused; effort committed to initiative added and paid (ZN-INI-02); and the v13 behaviour the grenades and movement actions rely on (Z1 to Z5 of
  * docs/foundry-assumptions.md): the blast template, its author and position, the movement
  * actions, token centres; a thrown grenade kept on the actor out of its weapons and given back
  * with its id (Z6); a move's passed waypoints with their movement actions (Z7).
@@ -139,6 +139,29 @@ export function registerZonesQuench(quench: Quench): void {
             refused = true;
           }
           assert.ok(refused, "second undo refused");
+        });
+      });
+      describe("Zones initiative: effort committed is added and paid (ZN-INI-01, ZN-INI-02)", () => {
+        it("ZN-INI-02: a tracker roll with 1 effort point committed adds +1 and takes the point from the pool", async () => {
+          const actor = (await Actor.implementation.create({
+            name: "Quench Sprinter",
+            type: "character",
+            system: { ruleset: "zones", attributes: { DEX: 2 }, effort: { value: 2, max: 2 }, initiativeEffort: 1 },
+          } as never)) as unknown as Actor.Implementation & { system: { effort: { value: number }; initiativeEffort: number } };
+          const combat = (await Combat.implementation.create({ scene: null } as never)) as unknown as Combat.Implementation;
+          try {
+            const [combatant] = (await combat.createEmbeddedDocuments("Combatant", [{ actorId: actor.id } as never])) as unknown as {
+              id: string;
+            }[];
+            await combat.rollInitiative([combatant!.id]);
+            const initiative = (combat.combatants.get(combatant!.id) as unknown as { initiative: number }).initiative;
+            assert.ok(initiative >= 1 + 2 + 1 && initiative <= 10 + 2 + 1, "d10 + DEX 2 + 1 effort");
+            assert.equal(actor.system.effort.value, 1, "one effort point paid");
+            assert.equal(actor.system.initiativeEffort, 0, "nothing committed any more");
+          } finally {
+            await (combat as unknown as Made).delete();
+            await (actor as unknown as Made).delete();
+          }
         });
       });
       describe("Zones grenades and movement: v13 assumptions Z1 to Z5 (docs/foundry-assumptions.md, a viewed scene)", () => {
