@@ -464,3 +464,72 @@ describe("Zones initiative through the tracker", () => {
     }
   });
 });
+
+describe("Zones surprise round", () => {
+  it("ZN-SUR-01, ZN-MEL-02: the GM marks the sentry surprised: it cannot attack or act in round 1, and the knife attack on it allows no dodge or block", async () => {
+    const { rifleman, sentry, riflemanToken, sentryToken } = firefight(1);
+    sentry.actor.statuses.add("surprised");
+    startCombat([
+      { actor: rifleman.actor, token: riflemanToken },
+      { actor: sentry.actor, token: sentryToken },
+    ]);
+    // The surprised sentry's attack is refused with a localized warning; nothing is rolled.
+    expect(await api().rollAttack({ actor: sentry.actor, weaponId: sentry.source.items[0]!._id, target: riflemanToken })).toBeUndefined();
+    expect(stub.ui.notifications.messages.at(-1)?.level).toMatch(/warn|error/);
+    expect(stub.ui.notifications.messages.at(-1)?.text).not.toMatch(/FRAY\./);
+    expect(messages).toHaveLength(0);
+    // So is an action from its sheet (aiming takes the action it does not have this round).
+    const sheetAction = api().registry.get("zones")!.sheetAction!;
+    const warned = stub.ui.notifications.messages.length;
+    await sheetAction(sentry.actor, { rulesetAction: "aim" }, sentryToken.id);
+    expect(sentry.source.system.aim ?? 0).toBe(0);
+    expect(stub.ui.notifications.messages.length).toBe(warned + 1);
+    expect(stub.ui.notifications.messages.at(-1)?.level).toBe("warn");
+    // The rifleman's knife: a surprise attack, dodge and block shown disabled with the reason.
+    diceQueue.push(3, 3, 4); // 3 + 2 = 5 against 5: hits
+    const { message } = (await api().rollAttack({ actor: rifleman.actor, weaponId: "knife", target: sentryToken, skipDialog: true }))!;
+    const t = message.system.targets[0]!;
+    expect(t.request.situation).toMatchObject({ surprise: true });
+    expect(t.hit).toBe(true);
+    for (const action of ["fray-dodge", "fray-block"])
+      expect(message.content).toContain(
+        `data-action="${action}" data-target-index="0" disabled data-tooltip="${lookup(en, "FRAY.Zones.Reason.Surprise")}"`,
+      );
+    // Pressing Dodge anyway (a stale card, a macro) makes no dodge.
+    diceQueue.push(10);
+    await api()
+      .flow.runCardAction(message, 0, "dodge")
+      .catch(() => undefined);
+    expect(message.system.targets[0]!.result.reaction).toBeUndefined();
+    expect(message.system.targets[0]!.result.lands ?? message.system.targets[0]!.hit).toBe(true);
+  });
+
+  it("ZN-SUR-01: when the GM advances to round 2 the surprise is over: the status comes off and the sentry acts", async () => {
+    const { rifleman, sentry, riflemanToken, sentryToken } = firefight(1);
+    sentry.actor.statuses.add("surprised");
+    (rifleman.source.system as Dict).aim = 1;
+    const { combat } = startCombat([
+      { actor: rifleman.actor, token: riflemanToken },
+      { actor: sentry.actor, token: sentryToken },
+    ]);
+    const round1: Dict = { round: 1 };
+    await tracker([rifleman, sentry])._preUpdate(round1, {}, gm);
+    expect(sentry.actor.statuses.has("surprised")).toBe(true);
+    diceQueue.push(5, 7);
+    const tracked = tracker([rifleman, sentry]);
+    tracked.round = 1;
+    await tracked._preUpdate({ round: 2 }, {}, gm);
+    expect(sentry.actor.statuses.has("surprised")).toBe(false);
+    // Aim not fired in the round it was taken is lost (ZN-RNG-07).
+    expect(rifleman.source.system.aim).toBe(0);
+    combat.round = 2;
+    diceQueue.push(9, 3, 4);
+    const outcome = await api().rollAttack({
+      actor: sentry.actor,
+      weaponId: sentry.source.items[0]!._id,
+      target: riflemanToken,
+      skipDialog: true,
+    });
+    expect(outcome?.message).toBeDefined();
+  });
+});

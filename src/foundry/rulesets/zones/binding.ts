@@ -6,7 +6,8 @@
  * what an attack leaves on the attacker (rounds, malfunctions, aim, thrown weapons), its Quench
  * batch, grenades thrown at an area with their blast card (ZN-GRN-01), the movement actions'
  * speed-point costs (ZN-MOV-01), the movement category from the legs a token moved this round
- * (ZN-RNG-04), effort points committed to initiative paid once it is rolled (ZN-INI-02), and
+ * (ZN-RNG-04), effort points committed to initiative paid once it is rolled (ZN-INI-02), the
+ * surprise round ended and the aim lost as a round starts (ZN-SUR-01, ZN-RNG-07), and
  * distances in metres on 1.5 m squares.
  */
 import { zones } from "../../../rules/zones/index.js";
@@ -17,6 +18,7 @@ import { zonesAfterAttack } from "./after-attack.js";
 import { zonesCardRules } from "./card.js";
 import { zonesInit } from "./init.js";
 import { zonesAfterInitiative } from "./initiative.js";
+import { zonesStartRoundOn } from "./round.js";
 import { zonesCombatantWithMoves, zonesRulerBands } from "./movement.js";
 import { registerZonesQuench } from "./quench.js";
 import { zonesRollSkill, zonesSheetAction } from "./sheet-actions.js";
@@ -52,6 +54,7 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   cardRules: zonesCardRules,
   afterAttack: zonesAfterAttack,
   afterInitiative: zonesAfterInitiative,
+  startRoundOn: zonesStartRoundOn,
   registerQuench: registerZonesQuench,
   init: zonesInit,
   rulerBands: zonesRulerBands,

@@ -4,7 +4,8 @@
  * the bundle test plays in the stand-in, on throwaway actors: a three-round burst whose rounds
  * leave the weapon item (ZN-BST-01), each bullet on the card; a knife between adjacent squares
  * (ZN-MEL-01) through no reaction, damage, apply (ZN-ZON-01, ZN-ZON-02) and undo, with the second
- * undo refused; effort committed to initiative added and paid (ZN-INI-02); and the v13 behaviour the grenades and movement actions rely on (Z1 to Z5 of
+ * undo refused; effort committed to initiative added and paid (ZN-INI-02); a surprised actor
+ * refused and freed at round 2 (ZN-SUR-01); and the v13 behaviour the grenades and movement actions rely on (Z1 to Z5 of
  * docs/foundry-assumptions.md): the blast template, its author and position, the movement
  * actions, token centres; a thrown grenade kept on the actor out of its weapons and given back
  * with its id (Z6); a move's passed waypoints with their movement actions (Z7).
@@ -18,6 +19,7 @@ import { activeRuleset } from "../../registry.js";
 import { tryCombatantOf } from "../../documents/actor.js";
 import type { ZonesCombatant } from "../../../rules/zones/model.js";
 import { placeBlastTemplate } from "./blast.js";
+import { zonesStartRoundOn } from "./round.js";
 
 /** A Zones actor's create data: the seed's rifleman or a guard in a soft vest, with a carbine and a knife. */
 function zonesActorData(name: string, type: "character" | "npc") {
@@ -161,6 +163,34 @@ export function registerZonesQuench(quench: Quench): void {
           } finally {
             await (combat as unknown as Made).delete();
             await (actor as unknown as Made).delete();
+          }
+        });
+      });
+      describe("Zones surprise round (ZN-SUR-01)", () => {
+        it("ZN-SUR-01: a surprised actor's attack is refused; the start of round 2 takes the status off", async () => {
+          const ambusher = (await Actor.implementation.create(
+            zonesActorData("Quench Ambusher", "character") as never,
+          )) as Actor.Implementation;
+          const victim = (await Actor.implementation.create(zonesActorData("Quench Victim", "npc") as never)) as Actor.Implementation & {
+            toggleStatusEffect(id: string, o: { active: boolean }): Promise<unknown>;
+            statuses: Set<string>;
+          };
+          try {
+            await victim.toggleStatusEffect("surprised", { active: true });
+            const knife = victim.items.find((i) => i.name === "Quench Knife")!;
+            const outcome = await rollAttack({
+              actor: victim,
+              weaponId: knife.id ?? "",
+              token: placed(victim, 0, "quench-victim") as never,
+              target: placed(ambusher, 1, "quench-ambusher") as never,
+              skipDialog: true,
+            });
+            assert.equal(outcome, undefined, "refused");
+            await zonesStartRoundOn(victim, 2, {});
+            assert.equal(victim.statuses.has("surprised"), false, "the surprise is over");
+          } finally {
+            await (victim as unknown as Made).delete();
+            await (ambusher as unknown as Made).delete();
           }
         });
       });
