@@ -3,7 +3,9 @@
  * target's and shooter's movement category read from how their tokens moved this round (the
  * movement hook's record of each leg's movement action, ZN-RNG-04) and overridden in the dialog;
  * initiative with effort points spent before the roll (ZN-INI-01 to ZN-INI-03); the surprise round
- * (ZN-SUR-01); and the rule IDs of the turn, ranges, zones and firearms played card by card.
+ * (ZN-SUR-01); the round's slots and talking (ZN-ACT-01, ZN-FRE-01); range bands and the target's
+ * size from its stance (ZN-RNG-02, ZN-RNG-06); bludgeoning and slashing on vital organs
+ * (ZN-VIT-02, ZN-VIT-03), card by card.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -531,5 +533,106 @@ describe("Zones surprise round", () => {
       skipDialog: true,
     });
     expect(outcome?.message).toBeDefined();
+  });
+});
+
+const BATON = () => ({ ...packSource("zones-weapons", "Collapsible_Baton_zNw1Collapsibl11.json"), _id: "baton" });
+const hpOf = (a: { source: { system: Dict } }) => (a.source.system.hp as { value: number }).value;
+
+describe("Zones turn, ranges and vital organs played through the bundle", () => {
+  it("ZN-ACT-01, ZN-FRE-01: a round holds one action, one reaction and one free action; talking takes the free action; a perk's second action allows a second", async () => {
+    const { rifleman, sentry, riflemanToken, sentryToken } = firefight(10);
+    const { flags } = startCombat([
+      { actor: rifleman.actor, token: riflemanToken },
+      { actor: sentry.actor, token: sentryToken },
+    ]);
+    const flow = api().flow as unknown as { takeAction(actor: unknown, id: string, o: Dict): Promise<{ ok: boolean }> };
+    expect((await flow.takeAction(rifleman.actor, "talk", { tokenId: riflemanToken.id })).ok).toBe(true);
+    expect((await flow.takeAction(rifleman.actor, "talk", { tokenId: riflemanToken.id })).ok).toBe(false);
+    stub.game.user.targets.add(sentryToken);
+    diceQueue.push(5, 3, 4);
+    expect(await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", skipDialog: true })).toBeDefined();
+    // The one action is spent: a second attack is refused.
+    expect(await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", skipDialog: true })).toBeUndefined();
+    const slots = (flags.get(`c-${riflemanToken.id}.economy`) as { slots: Record<string, { used: number; max: number }> }).slots;
+    expect(slots).toMatchObject({ action: { used: 1, max: 1 }, reaction: { used: 0, max: 1 }, free: { used: 1, max: 1 } });
+    // The sentry with a perk of two actions (system.actions): two shots in one round.
+    (sentry.source.system as Dict).actions = { action: 2, reaction: 1, free: 1 };
+    stub.game.user.targets.clear();
+    stub.game.user.targets.add(riflemanToken);
+    const carbine = sentry.source.items.find((i) => (i.system as Dict).kind === "firearm")!._id as string;
+    diceQueue.push(5, 3, 4, 5, 3, 4);
+    expect(await api().rollAttack({ actor: sentry.actor, weaponId: carbine, skipDialog: true })).toBeDefined();
+    expect(await api().rollAttack({ actor: sentry.actor, weaponId: carbine, skipDialog: true })).toBeDefined();
+    expect(await api().rollAttack({ actor: sentry.actor, weaponId: carbine, skipDialog: true })).toBeUndefined();
+  });
+
+  it("ZN-RNG-02, ZN-RNG-06: the range band follows the measured distance and the weapon's effective range; the target's stance sets its size", async () => {
+    // The carbine's effective range is 300 m: close below 37.5 m, medium to 75, far to 150, maximum to 300.
+    const sizeRange = async (squares: number, stance: string) => {
+      const { rifleman, sentry, sentryToken } = firefight(squares);
+      (sentry.source.system as Dict).stance = stance;
+      diceQueue.push(5, 3, 4);
+      const outcome = await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", target: sentryToken, skipDialog: true });
+      if (!outcome) return undefined;
+      const t = outcome.message.system.targets[0]!;
+      return [t.request.situation!.targetSize, t.result.plan.difficulty.modifiers[0]!.value];
+    };
+    // Kneeling: small (+2, +4, +8, +12 by band).
+    expect(await sizeRange(20, "kneeling")).toEqual(["small", 2]); // 30 m
+    expect(await sizeRange(30, "kneeling")).toEqual(["small", 4]); // 45 m
+    expect(await sizeRange(67, "kneeling")).toEqual(["small", 8]); // 100.5 m
+    expect(await sizeRange(120, "kneeling")).toEqual(["small", 12]); // 180 m
+    // Standing: medium; prone: tiny (far: +4, +12).
+    expect(await sizeRange(67, "standing")).toEqual(["medium", 4]);
+    expect(await sizeRange(67, "prone")).toEqual(["tiny", 12]);
+    // Beyond the effective range there is no band: the shot is refused.
+    expect(await sizeRange(201, "standing")).toBeUndefined();
+    expect(stub.ui.notifications.messages.at(-1)?.text).not.toMatch(/FRAY\./);
+  });
+
+  it("ZN-VIT-02: bludgeoning below 10 on a vital organ is a hit on the surrounding zone, through its armor and multiplier", async () => {
+    const { rifleman, sentry, sentryToken } = firefight(1);
+    rifleman.source.items.push(BATON());
+    const baton = async (damage: number) => {
+      (sentry.source.system as Dict).hp = { value: 26, max: 26 };
+      diceQueue.push(9, 1, 1); // 9 + 1 = 10 against 5; hit zone 1 + 1 = 2: the heart
+      const { message } = (await api().rollAttack({ actor: rifleman.actor, weaponId: "baton", target: sentryToken, skipDialog: true }))!;
+      expect(message.system.targets[0]!.result.locations?.map((l) => l.id)).toEqual(["heart"]);
+      await api().flow.runCardAction(message, 0, "noReaction");
+      diceQueue.push(damage - 2); // 1d6 + 2
+      await api().flow.runCardAction(message, 0, "rollDamage");
+      await api().flow.runCardAction(message, 0, "applyDamage");
+      return message.system.targets[0]!.applied!.steps.map((s) => s.rule);
+    };
+    // 7 bludgeoning: the torso takes it, 7 - 4 (vest) = 3, x2 = 6.
+    expect(await baton(7)).toContain("ZN-VIT-02");
+    expect(hpOf(sentry)).toBe(20);
+  });
+
+  it("ZN-VIT-03: slashing cannot harm a covered vital organ (the surrounding zone takes it, as the world setting says); exposed, it counts in full", async () => {
+    const { rifleman, sentry, sentryToken } = firefight(1);
+    const slash = async (exposedVitals: boolean) => {
+      (sentry.source.system as Dict).hp = { value: 26, max: 26 };
+      diceQueue.push(9, 6, 6); // hit; 6 + 6 = 12: the brain
+      const { message } = (await api().rollAttack({
+        actor: rifleman.actor,
+        weaponId: "knife",
+        target: sentryToken,
+        situation: { damageType: "slashing", exposedVitals },
+      }))!;
+      expect(message.system.targets[0]!.result.locations?.map((l) => l.id)).toEqual(["brain"]);
+      await api().flow.runCardAction(message, 0, "noReaction");
+      diceQueue.push(5); // 1d6 + 1 = 6 slashing
+      await api().flow.runCardAction(message, 0, "rollDamage");
+      await api().flow.runCardAction(message, 0, "applyDamage");
+      return message.system.targets[0]!.applied!.steps.map((s) => s.rule);
+    };
+    // Covered: the head takes it, 6 - 0 (no helmet) = 6, x3 = 18.
+    expect(await slash(false)).toContain("ZN-VIT-03");
+    expect(hpOf(sentry)).toBe(8);
+    // Exposed: the brain, x6 = 36.
+    expect(await slash(true)).toContain("ZN-VIT-03");
+    expect(hpOf(sentry)).toBe(-10);
   });
 });
