@@ -149,6 +149,12 @@ export interface RulesetBinding<C = unknown> {
    */
   startRoundOn?(actor: unknown, round: number, options: RulesetOptions): Promise<void>;
   /**
+   * After initiative was rolled through the core for these actors (the tracker's roll, or a new
+   * round's re-roll on the GM's client), on the client that rolled: what the roll used up is
+   * written back (Zones: the effort points committed, ZN-INI-02).
+   */
+  afterInitiative?(actors: readonly unknown[], options: RulesetOptions): Promise<void>;
+  /**
    * Rounds before an effect started in play acts when its starter gives no delay (Hitbox
    * HB-RND-02: durations in turns start the turn after they begin); absent for none.
    */

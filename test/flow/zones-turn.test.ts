@@ -3,7 +3,9 @@
  * target's and shooter's movement category read from how their tokens moved this round (the
  * movement hook's record of each leg's movement action, ZN-RNG-04) and overridden in the dialog;
  * initiative with effort points spent before the roll (ZN-INI-01 to ZN-INI-03); the surprise round
- * (ZN-SUR-01); and the rule IDs of the turn, ranges, zones and firearms played card by card.
+ * (ZN-SUR-01); the round's slots and talking (ZN-ACT-01, ZN-FRE-01); range bands and the target's
+ * size from its stance (ZN-RNG-02, ZN-RNG-06); bludgeoning and slashing on vital organs
+ * (ZN-VIT-02, ZN-VIT-03), card by card.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,6 +18,8 @@ import {
   StubRoll,
   diceQueue,
   installFoundryStub,
+  lookup,
+  readLang,
   stubActor,
   stubToken,
   withOwnership,
@@ -24,6 +28,7 @@ import {
 } from "../support/foundry-stub.js";
 
 const BUNDLE = join(ROOT, "dist", "fray.mjs");
+const en = readLang("en");
 
 type Dict = Record<string, unknown>;
 
@@ -71,11 +76,31 @@ function mergePath(target: Dict, path: string, value: unknown): void {
   else setPath(target, path, value);
 }
 
+/** Foundry's Combat as far as Fray's Combat class calls up to it. */
+class BaseCombat {
+  round = 1;
+  started = true;
+  id = "combat1";
+  combatants = new Map<string, Dict>();
+  embedded: Dict[][] = [];
+  async updateEmbeddedDocuments(_type: string, updates: Dict[]) {
+    this.embedded.push(updates);
+    for (const u of updates) Object.assign(this.combatants.get(String(u._id)) ?? {}, { initiative: u.initiative });
+    return updates;
+  }
+  async _preUpdate() {
+    return undefined;
+  }
+  async startCombat() {
+    return this;
+  }
+}
+
 beforeAll(async () => {
   if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
   stub = installFoundryStub("en");
   const g = globalThis as Dict;
-  g.Combat = class {};
+  g.Combat = BaseCombat;
   g.Combatant = class {};
   const config = stub.CONFIG as unknown as Dict;
   config.Combat = {};
@@ -350,5 +375,264 @@ describe("Zones movement category from the tokens' moves", () => {
     diceQueue.push(5, 3, 4);
     const helpless = (await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", skipDialog: true, free: true }))!.message;
     expect(helpless.system.targets[0]!.request.situation).toMatchObject({ targetMovement: "still" });
+  });
+});
+
+type TrackerCombat = BaseCombat & {
+  rollInitiative(ids: string[]): Promise<unknown>;
+  _preUpdate(changed: Dict, options: Dict, user: unknown): Promise<unknown>;
+};
+
+/** A Combat of Fray's class with the given combatants (`c1`, `c2` ...), as the tracker rolls them. */
+function tracker(actors: readonly { actor: { name: string } }[]): TrackerCombat {
+  const Combat = (stub.CONFIG as unknown as { Combat: { documentClass: new () => TrackerCombat } }).Combat.documentClass;
+  const combat = new Combat();
+  actors.forEach((a, i) =>
+    combat.combatants.set(`c${i + 1}`, { id: `c${i + 1}`, name: a.actor.name, actor: a.actor, initiative: null, flags: {} }),
+  );
+  Object.defineProperty(combat.combatants, Symbol.iterator, {
+    value: function* () {
+      yield* combat.combatants.values();
+    },
+  });
+  return combat;
+}
+
+const effortOf = (a: { source: { system: Dict } }) => [
+  (a.source.system.effort as { value: number }).value,
+  a.source.system.initiativeEffort ?? 0,
+];
+const initiatives = (combat: TrackerCombat) => Object.fromEntries([...combat.combatants.values()].map((c) => [c.id, c.initiative]));
+
+describe("Zones initiative through the tracker", () => {
+  it("ZN-INI-01, ZN-INI-02: effort points committed on the sheet add +1 each and are paid from the effort pool by the roll; NPCs roll alike", async () => {
+    const { rifleman, sentry } = firefight(10);
+    (rifleman.source.system as Dict).initiativeEffort = 2; // effort 3
+    (sentry.source.system as Dict).initiativeEffort = 1; // effort 2
+    const combat = tracker([rifleman, sentry]);
+    diceQueue.push(5, 7); // rifleman 5 + DEX 1 + 2 effort = 8; sentry 7 + DEX 0 + 1 effort = 8
+    await combat.rollInitiative(["c1", "c2"]);
+    expect(initiatives(combat)).toEqual({ c1: 8, c2: 8 });
+    // The tie goes to the higher DEX modifier: the rifleman first.
+    expect(combat.embedded[0]!.map((u) => u._id)).toEqual(["c1", "c2"]);
+    expect(effortOf(rifleman)).toEqual([1, 0]);
+    expect(effortOf(sentry)).toEqual([1, 0]);
+    // The summary shows each d10 and its modifiers, the effort included.
+    expect(messages.at(-1)!.content).toContain('<td class="fray-label">Rifleman</td><td class="fray-value">5 + 3</td>');
+    // Nothing committed the next time: the plain d10 + DEX, nothing paid.
+    diceQueue.push(5);
+    await combat.rollInitiative(["c1"]);
+    expect(initiatives(combat).c1).toBe(6);
+    expect(effortOf(rifleman)).toEqual([1, 0]);
+  });
+
+  it("ZN-INI-02: more effort committed than is left is refused with a localized error; nothing is rolled or paid", async () => {
+    const { rifleman } = firefight(10);
+    (rifleman.source.system as Dict).initiativeEffort = 4; // effort 3
+    const combat = tracker([rifleman]);
+    diceQueue.push(5);
+    await combat.rollInitiative(["c1"]);
+    expect(initiatives(combat)).toEqual({ c1: null });
+    expect(effortOf(rifleman)).toEqual([3, 4]);
+    expect(stub.ui.notifications.messages.at(-1)?.level).toBe("error");
+    expect(stub.ui.notifications.messages.at(-1)?.text).toBe(
+      lookup(en, "FRAY.Error.Zones.NotEnoughPoints")!.replace("{needed}", "4").replace("{speed}", "0").replace("{effort}", "3"),
+    );
+  });
+
+  it("ZN-INI-01, ZN-INI-03: each new round rolls again and pays the effort committed for it; fixed initiative keeps the first roll", async () => {
+    const { rifleman, sentry } = firefight(10);
+    const combat = tracker([rifleman, sentry]);
+    diceQueue.push(5, 7);
+    await combat.rollInitiative(["c1", "c2"]);
+    (rifleman.source.system as Dict).initiativeEffort = 3;
+    diceQueue.push(2, 9); // round 2: rifleman 2 + 1 + 3 = 6, sentry 9
+    const changed: Dict = { round: 2 };
+    await combat._preUpdate(changed, {}, gm);
+    const rows = changed.combatants as Dict[];
+    expect(Object.fromEntries(rows.map((r) => [r._id, r.initiative]))).toEqual({ c1: 6, c2: 9 });
+    expect(changed.turn).toBe(0);
+    expect(effortOf(rifleman)).toEqual([0, 0]);
+
+    await stub.game.settings.set("fray", "zones-fixedInitiative", true);
+    try {
+      const fixed: Dict = { round: 3 };
+      combat.round = 2;
+      await combat._preUpdate(fixed, {}, gm);
+      expect((fixed.combatants as Dict[]).every((r) => r.initiative === undefined)).toBe(true);
+      expect(fixed.turn).toBeUndefined();
+    } finally {
+      await stub.game.settings.set("fray", "zones-fixedInitiative", false);
+    }
+  });
+});
+
+describe("Zones surprise round", () => {
+  it("ZN-SUR-01, ZN-MEL-02: the GM marks the sentry surprised: it cannot attack or act in round 1, and the knife attack on it allows no dodge or block", async () => {
+    const { rifleman, sentry, riflemanToken, sentryToken } = firefight(1);
+    sentry.actor.statuses.add("surprised");
+    startCombat([
+      { actor: rifleman.actor, token: riflemanToken },
+      { actor: sentry.actor, token: sentryToken },
+    ]);
+    // The surprised sentry's attack is refused with a localized warning; nothing is rolled.
+    expect(await api().rollAttack({ actor: sentry.actor, weaponId: sentry.source.items[0]!._id, target: riflemanToken })).toBeUndefined();
+    expect(stub.ui.notifications.messages.at(-1)?.level).toMatch(/warn|error/);
+    expect(stub.ui.notifications.messages.at(-1)?.text).not.toMatch(/FRAY\./);
+    expect(messages).toHaveLength(0);
+    // So is an action from its sheet (aiming takes the action it does not have this round).
+    const sheetAction = api().registry.get("zones")!.sheetAction!;
+    const warned = stub.ui.notifications.messages.length;
+    await sheetAction(sentry.actor, { rulesetAction: "aim" }, sentryToken.id);
+    expect(sentry.source.system.aim ?? 0).toBe(0);
+    expect(stub.ui.notifications.messages.length).toBe(warned + 1);
+    expect(stub.ui.notifications.messages.at(-1)?.level).toBe("warn");
+    // The rifleman's knife: a surprise attack, dodge and block shown disabled with the reason.
+    diceQueue.push(3, 3, 4); // 3 + 2 = 5 against 5: hits
+    const { message } = (await api().rollAttack({ actor: rifleman.actor, weaponId: "knife", target: sentryToken, skipDialog: true }))!;
+    const t = message.system.targets[0]!;
+    expect(t.request.situation).toMatchObject({ surprise: true });
+    expect(t.hit).toBe(true);
+    for (const action of ["fray-dodge", "fray-block"])
+      expect(message.content).toContain(
+        `data-action="${action}" data-target-index="0" disabled data-tooltip="${lookup(en, "FRAY.Zones.Reason.Surprise")}"`,
+      );
+    // Pressing Dodge anyway (a stale card, a macro) makes no dodge.
+    diceQueue.push(10);
+    await api()
+      .flow.runCardAction(message, 0, "dodge")
+      .catch(() => undefined);
+    expect(message.system.targets[0]!.result.reaction).toBeUndefined();
+    expect(message.system.targets[0]!.result.lands ?? message.system.targets[0]!.hit).toBe(true);
+  });
+
+  it("ZN-SUR-01: when the GM advances to round 2 the surprise is over: the status comes off and the sentry acts", async () => {
+    const { rifleman, sentry, riflemanToken, sentryToken } = firefight(1);
+    sentry.actor.statuses.add("surprised");
+    (rifleman.source.system as Dict).aim = 1;
+    const { combat } = startCombat([
+      { actor: rifleman.actor, token: riflemanToken },
+      { actor: sentry.actor, token: sentryToken },
+    ]);
+    const round1: Dict = { round: 1 };
+    await tracker([rifleman, sentry])._preUpdate(round1, {}, gm);
+    expect(sentry.actor.statuses.has("surprised")).toBe(true);
+    diceQueue.push(5, 7);
+    const tracked = tracker([rifleman, sentry]);
+    tracked.round = 1;
+    await tracked._preUpdate({ round: 2 }, {}, gm);
+    expect(sentry.actor.statuses.has("surprised")).toBe(false);
+    // Aim not fired in the round it was taken is lost (ZN-RNG-07).
+    expect(rifleman.source.system.aim).toBe(0);
+    combat.round = 2;
+    diceQueue.push(9, 3, 4);
+    const outcome = await api().rollAttack({
+      actor: sentry.actor,
+      weaponId: sentry.source.items[0]!._id,
+      target: riflemanToken,
+      skipDialog: true,
+    });
+    expect(outcome?.message).toBeDefined();
+  });
+});
+
+const BATON = () => ({ ...packSource("zones-weapons", "Collapsible_Baton_zNw1Collapsibl11.json"), _id: "baton" });
+const hpOf = (a: { source: { system: Dict } }) => (a.source.system.hp as { value: number }).value;
+
+describe("Zones turn, ranges and vital organs played through the bundle", () => {
+  it("ZN-ACT-01, ZN-FRE-01: a round holds one action, one reaction and one free action; talking takes the free action; a perk's second action allows a second", async () => {
+    const { rifleman, sentry, riflemanToken, sentryToken } = firefight(10);
+    const { flags } = startCombat([
+      { actor: rifleman.actor, token: riflemanToken },
+      { actor: sentry.actor, token: sentryToken },
+    ]);
+    const flow = api().flow as unknown as { takeAction(actor: unknown, id: string, o: Dict): Promise<{ ok: boolean }> };
+    expect((await flow.takeAction(rifleman.actor, "talk", { tokenId: riflemanToken.id })).ok).toBe(true);
+    expect((await flow.takeAction(rifleman.actor, "talk", { tokenId: riflemanToken.id })).ok).toBe(false);
+    stub.game.user.targets.add(sentryToken);
+    diceQueue.push(5, 3, 4);
+    expect(await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", skipDialog: true })).toBeDefined();
+    // The one action is spent: a second attack is refused.
+    expect(await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", skipDialog: true })).toBeUndefined();
+    const slots = (flags.get(`c-${riflemanToken.id}.economy`) as { slots: Record<string, { used: number; max: number }> }).slots;
+    expect(slots).toMatchObject({ action: { used: 1, max: 1 }, reaction: { used: 0, max: 1 }, free: { used: 1, max: 1 } });
+    // The sentry with a perk of two actions (system.actions): two shots in one round.
+    (sentry.source.system as Dict).actions = { action: 2, reaction: 1, free: 1 };
+    stub.game.user.targets.clear();
+    stub.game.user.targets.add(riflemanToken);
+    const carbine = sentry.source.items.find((i) => (i.system as Dict).kind === "firearm")!._id as string;
+    diceQueue.push(5, 3, 4, 5, 3, 4);
+    expect(await api().rollAttack({ actor: sentry.actor, weaponId: carbine, skipDialog: true })).toBeDefined();
+    expect(await api().rollAttack({ actor: sentry.actor, weaponId: carbine, skipDialog: true })).toBeDefined();
+    expect(await api().rollAttack({ actor: sentry.actor, weaponId: carbine, skipDialog: true })).toBeUndefined();
+  });
+
+  it("ZN-RNG-02, ZN-RNG-06: the range band follows the measured distance and the weapon's effective range; the target's stance sets its size", async () => {
+    // The carbine's effective range is 300 m: close below 37.5 m, medium to 75, far to 150, maximum to 300.
+    const sizeRange = async (squares: number, stance: string) => {
+      const { rifleman, sentry, sentryToken } = firefight(squares);
+      (sentry.source.system as Dict).stance = stance;
+      diceQueue.push(5, 3, 4);
+      const outcome = await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", target: sentryToken, skipDialog: true });
+      if (!outcome) return undefined;
+      const t = outcome.message.system.targets[0]!;
+      return [t.request.situation!.targetSize, t.result.plan.difficulty.modifiers[0]!.value];
+    };
+    // Kneeling: small (+2, +4, +8, +12 by band).
+    expect(await sizeRange(20, "kneeling")).toEqual(["small", 2]); // 30 m
+    expect(await sizeRange(30, "kneeling")).toEqual(["small", 4]); // 45 m
+    expect(await sizeRange(67, "kneeling")).toEqual(["small", 8]); // 100.5 m
+    expect(await sizeRange(120, "kneeling")).toEqual(["small", 12]); // 180 m
+    // Standing: medium; prone: tiny (far: +4, +12).
+    expect(await sizeRange(67, "standing")).toEqual(["medium", 4]);
+    expect(await sizeRange(67, "prone")).toEqual(["tiny", 12]);
+    // Beyond the effective range there is no band: the shot is refused.
+    expect(await sizeRange(201, "standing")).toBeUndefined();
+    expect(stub.ui.notifications.messages.at(-1)?.text).not.toMatch(/FRAY\./);
+  });
+
+  it("ZN-VIT-02: bludgeoning below 10 on a vital organ is a hit on the surrounding zone, through its armor and multiplier", async () => {
+    const { rifleman, sentry, sentryToken } = firefight(1);
+    rifleman.source.items.push(BATON());
+    const baton = async (damage: number) => {
+      (sentry.source.system as Dict).hp = { value: 26, max: 26 };
+      diceQueue.push(9, 1, 1); // 9 + 1 = 10 against 5; hit zone 1 + 1 = 2: the heart
+      const { message } = (await api().rollAttack({ actor: rifleman.actor, weaponId: "baton", target: sentryToken, skipDialog: true }))!;
+      expect(message.system.targets[0]!.result.locations?.map((l) => l.id)).toEqual(["heart"]);
+      await api().flow.runCardAction(message, 0, "noReaction");
+      diceQueue.push(damage - 2); // 1d6 + 2
+      await api().flow.runCardAction(message, 0, "rollDamage");
+      await api().flow.runCardAction(message, 0, "applyDamage");
+      return message.system.targets[0]!.applied!.steps.map((s) => s.rule);
+    };
+    // 7 bludgeoning: the torso takes it, 7 - 4 (vest) = 3, x2 = 6.
+    expect(await baton(7)).toContain("ZN-VIT-02");
+    expect(hpOf(sentry)).toBe(20);
+  });
+
+  it("ZN-VIT-03: slashing cannot harm a covered vital organ (the surrounding zone takes it, as the world setting says); exposed, it counts in full", async () => {
+    const { rifleman, sentry, sentryToken } = firefight(1);
+    const slash = async (exposedVitals: boolean) => {
+      (sentry.source.system as Dict).hp = { value: 26, max: 26 };
+      diceQueue.push(9, 6, 6); // hit; 6 + 6 = 12: the brain
+      const { message } = (await api().rollAttack({
+        actor: rifleman.actor,
+        weaponId: "knife",
+        target: sentryToken,
+        situation: { damageType: "slashing", exposedVitals },
+      }))!;
+      expect(message.system.targets[0]!.result.locations?.map((l) => l.id)).toEqual(["brain"]);
+      await api().flow.runCardAction(message, 0, "noReaction");
+      diceQueue.push(5); // 1d6 + 1 = 6 slashing
+      await api().flow.runCardAction(message, 0, "rollDamage");
+      await api().flow.runCardAction(message, 0, "applyDamage");
+      return message.system.targets[0]!.applied!.steps.map((s) => s.rule);
+    };
+    // Covered: the head takes it, 6 - 0 (no helmet) = 6, x3 = 18.
+    expect(await slash(false)).toContain("ZN-VIT-03");
+    expect(hpOf(sentry)).toBe(8);
+    // Exposed: the brain, x6 = 36.
+    expect(await slash(true)).toContain("ZN-VIT-03");
+    expect(hpOf(sentry)).toBe(-10);
   });
 });

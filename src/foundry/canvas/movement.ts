@@ -104,25 +104,30 @@ function pathMetres(points: readonly Position[]): number {
   return toMetres(path.cost ?? path.distance, canvas.grid.units);
 }
 
-/** What the movement hook stored for the round: metres moved, what that movement paid, its legs. */
+/** What the movement hook stored for the round: metres moved and what that movement paid. */
 interface MovedFlag {
   round?: number;
   metres?: number;
   paid?: ActionCost;
+}
+
+/** The legs of the round's movement by movement action (`flags.fray.movedLegs`). */
+interface MovedLegsFlag {
+  round?: number;
   legs?: MovedLeg[];
 }
 
 /**
  * What this token's combatant moved earlier this round, as the movement hook counted it
- * (`flags.fray.moved` of the round): the one source the ruler, both movement hooks and a
- * ruleset's movement category (ZN-RNG-04) read. Nothing stored for this round is nothing moved yet.
+ * (`flags.fray.moved` of the round, and `flags.fray.movedLegs` with each leg's movement action):
+ * the one source the ruler, both movement hooks and a ruleset's movement category (ZN-RNG-04) read. Nothing stored for this round is nothing moved yet.
  */
 export function movedThisRound(combatant: CombatantLike | undefined): { metres: number; paid?: ActionCost; legs: MovedLeg[] } {
   const stored = combatant?.getFlag("fray", "moved") as MovedFlag | undefined;
   if (!stored || stored.round !== activeCombat()?.round || typeof stored.metres !== "number") return { metres: 0, legs: [] };
-  const legs = Array.isArray(stored.legs)
-    ? stored.legs.filter((l) => l && typeof l.action === "string" && typeof l.metres === "number")
-    : [];
+  const byAction = combatant?.getFlag("fray", "movedLegs") as MovedLegsFlag | undefined;
+  const stamped = byAction && byAction.round === stored.round ? byAction.legs : undefined;
+  const legs = Array.isArray(stamped) ? stamped.filter((l) => l && typeof l.action === "string" && typeof l.metres === "number") : [];
   return { metres: stored.metres, paid: stored.paid, legs };
 }
 
@@ -304,13 +309,11 @@ export async function onMoveToken(
     reportError(err);
   }
   const paid = addCosts(before.paid ?? {}, charge);
-  if (combatant.isOwner)
-    await combatant.setFlag("fray", "moved", {
-      round: activeCombat()?.round ?? 0,
-      metres: before.metres + moved,
-      paid,
-      legs: [...before.legs, ...movementLegs(movement, moved)],
-    });
+  if (combatant.isOwner) {
+    const round = activeCombat()?.round ?? 0;
+    await combatant.setFlag("fray", "moved", { round, metres: before.metres + moved, paid });
+    await combatant.setFlag("fray", "movedLegs", { round, legs: [...before.legs, ...movementLegs(movement, moved)] });
+  }
   if (charge.slots || charge.pools) {
     const short = await spendAvailable(combatant, moveEvent(charge), basis);
     if (short) {

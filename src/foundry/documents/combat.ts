@@ -124,6 +124,18 @@ function merge(a: Record<string, unknown>, b: Record<string, unknown>): Record<s
   return out;
 }
 
+/** Hands the actors whose combatants just got initiative to the binding's `afterInitiative`; a failure is reported. */
+async function afterInitiative(
+  binding: RulesetBinding<unknown>,
+  list: readonly CombatantView[],
+  updates: readonly Record<string, unknown>[],
+) {
+  if (!binding.afterInitiative) return;
+  const ids = new Set(updates.map((u) => String(u._id)));
+  const actors = list.filter((c) => c.id && ids.has(c.id) && c.actor).map((c) => c.actor);
+  await binding.afterInitiative(actors, optionValues(binding.id)).catch((err: unknown) => reportError(err));
+}
+
 /** Options of `Combat#rollInitiative` (v13). */
 export interface RollInitiativeOptions {
   /** A formula that replaces each combatant's own (one roll each, no groups). */
@@ -322,6 +334,7 @@ export function createCombatClasses() {
         }
         if (!updates.length) return this;
         await this.updateEmbeddedDocuments("Combatant", updates as never);
+        if (!formula) await afterInitiative(binding, list, updates);
         if (updateTurn && current) {
           const turns = (this as unknown as { turns?: { id: string | null }[] }).turns;
           const turn = turns?.findIndex((t) => t.id === current) ?? -1;
@@ -394,6 +407,7 @@ export function createCombatClasses() {
           }
           (changed as { turn?: number }).turn = 0;
           await postSummary(rowsOf(binding, pass, combatants), round, roller.rolls);
+          await afterInitiative(binding, combatants, pass.updates as unknown as Record<string, unknown>[]);
         } catch (err) {
           reportError(err);
         }

@@ -92,7 +92,7 @@ export {
 } from "./firearms.js";
 export { FIRING_MODES, NONE, SITUATION_IDS } from "./play.js";
 export { resolveBlast, type BlastCover, type BlastOutcome, type BlastVictim } from "./grenades.js";
-export { endSurprise, initiativeLines, startSurprise } from "./initiative.js";
+export { endSurprise, initiativeLines, spendInitiativeEffort, startSurprise } from "./initiative.js";
 export {
   REACTION_RESPONSES,
   TRIGGER_MAX_LENGTH,

@@ -57,6 +57,24 @@ export async function rollInitiative(members: ZonesCombatant[], dice: DiceRoller
 }
 
 /**
+ * What the effort points committed to initiative leave once the roll is made (ZN-INI-02): the
+ * effort pool less the points, and nothing committed any more (the next roll starts from 0).
+ * @returns the effort points left and the committed points (0); `undefined` when none were committed.
+ * @throws FrayError `FRAY.Error.Zones.NotEnoughPoints` when more effort is committed than is left.
+ */
+export function spendInitiativeEffort(c: ZonesCombatant): { effort: number; initiativeEffort: 0 } | undefined {
+  if (!(c.initiativeEffort > 0)) return undefined;
+  if (c.initiativeEffort > c.effort.value) {
+    throw new FrayError(
+      "FRAY.Error.Zones.NotEnoughPoints",
+      { needed: c.initiativeEffort, speed: 0, effort: c.effort.value },
+      `${c.name} has only ${c.effort.value} effort points`,
+    );
+  }
+  return { effort: c.effort.value - c.initiativeEffort, initiativeEffort: 0 };
+}
+
+/**
  * Acting order (ZN-INI-01): highest total first; ties go to the higher DEX modifier, then player
  * characters before NPCs, then the order given (RULES.md).
  */

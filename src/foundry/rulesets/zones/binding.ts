@@ -6,7 +6,9 @@
  * what an attack leaves on the attacker (rounds, malfunctions, aim, thrown weapons), its Quench
  * batch, grenades thrown at an area with their blast card (ZN-GRN-01), the movement actions'
  * speed-point costs (ZN-MOV-01), the movement category from the legs a token moved this round
- * (ZN-RNG-04), and distances in metres on 1.5 m squares.
+ * (ZN-RNG-04), effort points committed to initiative paid once it is rolled (ZN-INI-02), the
+ * surprise round ended and the aim lost as a round starts (ZN-SUR-01, ZN-RNG-07), and
+ * distances in metres on 1.5 m squares.
  */
 import { zones } from "../../../rules/zones/index.js";
 import { zonesArmorFromItem, zonesWeaponFromItem, type ZonesCombatant } from "../../../rules/zones/model.js";
@@ -15,6 +17,8 @@ import type { RulesetBinding } from "../../registry.js";
 import { zonesAfterAttack } from "./after-attack.js";
 import { zonesCardRules } from "./card.js";
 import { zonesInit } from "./init.js";
+import { zonesAfterInitiative } from "./initiative.js";
+import { zonesStartRoundOn } from "./round.js";
 import { zonesCombatantWithMoves, zonesRulerBands } from "./movement.js";
 import { registerZonesQuench } from "./quench.js";
 import { renderReactions } from "./reactions.js";
@@ -50,6 +54,8 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
   cardRules: zonesCardRules,
   afterAttack: zonesAfterAttack,
+  afterInitiative: zonesAfterInitiative,
+  startRoundOn: zonesStartRoundOn,
   registerQuench: registerZonesQuench,
   init: zonesInit,
   rulerBands: zonesRulerBands,

@@ -4,10 +4,12 @@
  * the bundle test plays in the stand-in, on throwaway actors: a three-round burst whose rounds
  * leave the weapon item (ZN-BST-01), each bullet on the card; a knife between adjacent squares
  * (ZN-MEL-01) through no reaction, damage, apply (ZN-ZON-01, ZN-ZON-02) and undo, with the second
- * undo refused; and the v13 behaviour the grenades and movement actions rely on (Z1 to Z5 of
- * docs/foundry-assumptions.md): the blast template, its author and position, the movement
- * actions, token centres; a thrown grenade kept on the actor out of its weapons and given back
- * with its id (Z6); a move's passed waypoints with their movement actions (Z7); the turn order a reaction lapses by (Z8) and Rolls kept on a contest card (Z9).
+ * undo refused; effort committed to initiative added and paid (ZN-INI-02); a surprised actor
+ * refused and freed at round 2 (ZN-SUR-01); and the v13 behaviour the grenades, movement actions
+ * and reactions rely on (Z1 to Z9 of docs/foundry-assumptions.md): the blast template, its author
+ * and position, the movement actions, token centres; a thrown grenade kept on the actor out of its
+ * weapons and given back with its id (Z6); a move's passed waypoints with their movement actions
+ * (Z7); the turn order a reaction lapses by (Z8) and Rolls kept on a contest card (Z9).
  */
 import { applyHere, declineReaction, rollDamageFor, undoDamageAction, undoHere } from "../../chat/actions.js";
 import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
@@ -26,6 +28,7 @@ import {
   type ReactionCombat,
   type ReactingCombatant,
 } from "./reactions.js";
+import { zonesStartRoundOn } from "./round.js";
 
 /** A Zones actor's create data: the seed's rifleman or a guard in a soft vest, with a carbine and a knife. */
 function zonesActorData(name: string, type: "character" | "npc") {
@@ -147,6 +150,57 @@ export function registerZonesQuench(quench: Quench): void {
             refused = true;
           }
           assert.ok(refused, "second undo refused");
+        });
+      });
+      describe("Zones initiative: effort committed is added and paid (ZN-INI-01, ZN-INI-02)", () => {
+        it("ZN-INI-02: a tracker roll with 1 effort point committed adds +1 and takes the point from the pool", async () => {
+          const actor = (await Actor.implementation.create({
+            name: "Quench Sprinter",
+            type: "character",
+            system: { ruleset: "zones", attributes: { DEX: 2 }, effort: { value: 2, max: 2 }, initiativeEffort: 1 },
+          } as never)) as unknown as Actor.Implementation & { system: { effort: { value: number }; initiativeEffort: number } };
+          const combat = (await Combat.implementation.create({ scene: null } as never)) as unknown as Combat.Implementation;
+          try {
+            const [combatant] = (await combat.createEmbeddedDocuments("Combatant", [{ actorId: actor.id } as never])) as unknown as {
+              id: string;
+            }[];
+            await combat.rollInitiative([combatant!.id]);
+            const initiative = (combat.combatants.get(combatant!.id) as unknown as { initiative: number }).initiative;
+            assert.ok(initiative >= 1 + 2 + 1 && initiative <= 10 + 2 + 1, "d10 + DEX 2 + 1 effort");
+            assert.equal(actor.system.effort.value, 1, "one effort point paid");
+            assert.equal(actor.system.initiativeEffort, 0, "nothing committed any more");
+          } finally {
+            await (combat as unknown as Made).delete();
+            await (actor as unknown as Made).delete();
+          }
+        });
+      });
+      describe("Zones surprise round (ZN-SUR-01)", () => {
+        it("ZN-SUR-01: a surprised actor's attack is refused; the start of round 2 takes the status off", async () => {
+          const ambusher = (await Actor.implementation.create(
+            zonesActorData("Quench Ambusher", "character") as never,
+          )) as Actor.Implementation;
+          const victim = (await Actor.implementation.create(zonesActorData("Quench Victim", "npc") as never)) as Actor.Implementation & {
+            toggleStatusEffect(id: string, o: { active: boolean }): Promise<unknown>;
+            statuses: Set<string>;
+          };
+          try {
+            await victim.toggleStatusEffect("surprised", { active: true });
+            const knife = victim.items.find((i) => i.name === "Quench Knife")!;
+            const outcome = await rollAttack({
+              actor: victim,
+              weaponId: knife.id ?? "",
+              token: placed(victim, 0, "quench-victim") as never,
+              target: placed(ambusher, 1, "quench-ambusher") as never,
+              skipDialog: true,
+            });
+            assert.equal(outcome, undefined, "refused");
+            await zonesStartRoundOn(victim, 2, {});
+            assert.equal(victim.statuses.has("surprised"), false, "the surprise is over");
+          } finally {
+            await (victim as unknown as Made).delete();
+            await (ambusher as unknown as Made).delete();
+          }
         });
       });
       describe("Zones grenades and movement: v13 assumptions Z1 to Z5 (docs/foundry-assumptions.md, a viewed scene)", () => {

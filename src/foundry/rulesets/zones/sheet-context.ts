@@ -207,6 +207,7 @@ export function zonesActorSheetContext(input: ActorSheetInput) {
     effort: pool(system, "effort"),
     aim: Number(system.aim ?? 0),
     initiativeBonus: Number(system.initiativeBonus ?? 0),
+    initiativeEffort: Number(system.initiativeEffort ?? 0),
     stances: choiceMap(STANCES, (id) => `FRAY.Zones.Stance.${id}`, i18n),
     sizes: choiceMap(SIZES, (id) => `FRAY.Zones.Size.${id}`, i18n),
     movements: choiceMap(MOVEMENTS, (id) => `FRAY.Zones.Movement.${id}`, i18n),
