@@ -20,6 +20,7 @@ import { rollAttack } from "../../attack.js";
 import { combatantFor, economyOf, type CombatantLike } from "../../combat/economy-store.js";
 import { combatantOf } from "../../documents/actor.js";
 import { escapeHtml } from "../../logic/round-actions.js";
+import { suppressionRowHtml, type CardI18n, type SuppressionRow } from "./reaction-view.js";
 import { formatKey, reportError, warn } from "../../notify.js";
 import { askGM, queryAnswer, refusal, type Requester, type RequestAnswer } from "../../queries.js";
 import { registry } from "../../registry.js";
@@ -235,23 +236,6 @@ export async function endSuppression(combatant: SuppressingCombatant): Promise<b
   return true;
 }
 
-/** What the tracker shows of a shooter's suppression for one reader (numbers from the core). */
-export interface SuppressionRow {
-  weapon: string;
-  lane: string;
-  bulletsPerAction: number;
-  loaded: number;
-  actionsLeft: number;
-  actions: number;
-  active: boolean;
-  /** The GM's buttons: action under fire, end. */
-  canMark: boolean;
-  /** The owner's (or GM's) End button. */
-  canEnd: boolean;
-  /** The GM's out-of-turn shot (**Shots at suppressed enemies** on). */
-  canShoot: boolean;
-}
-
 /** The tracker row of a combatant's suppression, or `undefined` when it has none. */
 export function suppressionRow(combatant: SuppressingCombatant, reader: { isGM: boolean }): SuppressionRow | undefined {
   const s = suppressionOf(combatant);
@@ -278,39 +262,6 @@ export function suppressionRow(combatant: SuppressingCombatant, reader: { isGM: 
   };
 }
 
-/** Localization as the tracker uses it. */
-interface Localizer {
-  localize(key: string): string;
-  format(key: string, data: Record<string, string>): string;
-}
-
-/** The HTML of a tracker row's suppression: what it covers and costs, escaped, with its buttons. */
-export function suppressionRowHtml(row: SuppressionRow, i18n: Localizer): string {
-  const lane = row.lane ? ` · ${escapeHtml(row.lane)}` : "";
-  const title = escapeHtml(i18n.format("FRAY.Zones.Suppression.Row", { weapon: row.weapon }));
-  const facts = row.active
-    ? escapeHtml(
-        i18n.format("FRAY.Zones.Suppression.Facts", {
-          bullets: String(row.bulletsPerAction),
-          loaded: String(row.loaded),
-          left: String(row.actionsLeft),
-        }),
-      )
-    : escapeHtml(i18n.localize("FRAY.Zones.Suppression.EndedShort"));
-  const button = (data: string, key: string) => `<button type="button" data-zones-${data}="1">${escapeHtml(i18n.localize(key))}</button>`;
-  const buttons = [
-    row.canMark ? button("suppressed", "FRAY.Zones.Suppression.Action") : "",
-    row.canShoot ? button("suppress-shot", "FRAY.Zones.Suppression.Shot") : "",
-    row.canEnd ? button("suppress-end", "FRAY.Zones.Suppression.End") : "",
-  ].join("");
-  return (
-    `<div class="fray-zones-suppression${row.active ? "" : " ended"}" data-rule="ZN-SUP-01">` +
-    `<span class="fray-suppression-text"><strong>${title}</strong>${lane}</span> <span class="fray-suppression-facts">${facts}</span>` +
-    (buttons ? `<span class="fray-suppression-buttons">${buttons}</span>` : "") +
-    `</div>`
-  );
-}
-
 /**
  * The binding's `renderTracker` part for suppressing fire (ZN-SUP-01): under each shooter's
  * name its suppression, the GM's "Action under fire" and out-of-turn shot, and End.
@@ -325,7 +276,7 @@ export function renderSuppression(combat: unknown, html: HTMLElement): void {
     el.querySelector(".fray-zones-suppression")?.remove();
     const row = suppressionRow(combatant, { isGM });
     if (!row) continue;
-    (el.querySelector(".token-name") ?? el).insertAdjacentHTML("beforeend", suppressionRowHtml(row, game.i18n as unknown as Localizer));
+    (el.querySelector(".token-name") ?? el).insertAdjacentHTML("beforeend", suppressionRowHtml(row, game.i18n as unknown as CardI18n));
     if (el.dataset.fraySuppressionClicks) continue;
     el.dataset.fraySuppressionClicks = "1";
     el.addEventListener("click", (event: Event) => {
