@@ -201,3 +201,11 @@ export function suppressAction(s: Suppression, weapon: ZonesWeapon): { suppressi
   const next = { ...weapon, loaded: weapon.loaded - s.bulletsPerAction };
   return { suppression: { ...s, actions: s.actions + 1, fired: s.fired + s.bulletsPerAction }, weapon: next, fired: s.bulletsPerAction };
 }
+
+/**
+ * How many more actions a suppression can cover with the rounds loaded now (ZN-SUP-01): the
+ * weapon's rounds divided by the bullets per action, rounded down; 0 once it has ended.
+ */
+export function suppressionActionsLeft(s: Suppression, weapon: Pick<ZonesWeapon, "loaded">): number {
+  return s.active ? Math.floor(weapon.loaded / s.bulletsPerAction) : 0;
+}

@@ -87,6 +87,7 @@ export {
   reload,
   startSuppression,
   suppressAction,
+  suppressionActionsLeft,
   type Suppression,
   type TaskProgress,
 } from "./firearms.js";

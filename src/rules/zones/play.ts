@@ -339,6 +339,7 @@ const ACTION_KIND: Readonly<Record<string, { kind: ActionKind; target: PlayActio
   clearMalfunction: { kind: "other", target: "none" },
   reload: { kind: "other", target: "none" },
   draw: { kind: "other", target: "none" },
+  suppress: { kind: "other", target: "none" },
 };
 
 /**

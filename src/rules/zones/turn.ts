@@ -69,6 +69,7 @@ export const ACTIONS: readonly ActionDef[] = [
   { id: "clearMalfunction", label: "FRAY.Zones.Action.clearMalfunction", rule: "ZN-MAL-01", cost: { slots: { action: 1 } } },
   { id: "reload", label: "FRAY.Zones.Action.reload", rule: "ZN-REL-01", cost: { slots: { action: 1 } } },
   { id: "draw", label: "FRAY.Zones.Action.draw", rule: "ZN-DRW-01", cost: { slots: { action: 1 } } },
+  { id: "suppress", label: "FRAY.Zones.Action.suppress", rule: "ZN-SUP-01", cost: { slots: { action: 1 } } },
 ];
 
 /** The most words a free action of talking holds (ZN-FRE-01). */

@@ -1,11 +1,13 @@
 /**
- * Zones reaction render cases (ZN-REA-01, ZN-REA-02): the reaction card before and after its
- * contest (a tie rolled again), and the tracker's reaction rows for the GM (a pending reaction
- * with its Trigger button, a played one, the React button), from the functions play uses.
+ * Zones reaction render cases (ZN-REA-01, ZN-REA-02, ZN-SUP-01): the reaction card before and
+ * after its contest (a tie rolled again), and the tracker's Zones rows for the GM (a pending
+ * reaction with its Trigger button, a played one, the React button; a suppression under way and
+ * one ended), from the functions play uses.
  */
 import {
   reactionCardContext,
   reactionRowHtml,
+  suppressionRowHtml,
   type CardI18n,
   type ReactionCardState,
 } from "../../../src/foundry/rulesets/zones/reaction-view.js";
@@ -76,6 +78,42 @@ export function zonesReactionCases(i18n: CardI18n): RenderCase[] {
         i18n,
       ),
     },
+    {
+      name: "Rifleman <Vex>",
+      part: suppressionRowHtml(
+        {
+          weapon: "Harrow Carbine",
+          lane: "the <street> to the gate",
+          bulletsPerAction: 3,
+          loaded: 27,
+          actionsLeft: 9,
+          actions: 1,
+          active: true,
+          canMark: true,
+          canEnd: true,
+          canShoot: true,
+        },
+        i18n,
+      ),
+    },
+    {
+      name: "Marksman",
+      part: suppressionRowHtml(
+        {
+          weapon: "Longarm Rifle",
+          lane: "",
+          bulletsPerAction: 1,
+          loaded: 0,
+          actionsLeft: 0,
+          actions: 5,
+          active: false,
+          canMark: false,
+          canEnd: false,
+          canShoot: false,
+        },
+        i18n,
+      ),
+    },
   ];
   return [
     card("open", state, [
@@ -91,7 +129,7 @@ export function zonesReactionCases(i18n: CardI18n): RenderCase[] {
     ]),
     {
       id: "zones-reaction-tracker",
-      title: "Zones reactions in the tracker (GM)",
+      title: "Zones reactions and suppressing fire in the tracker (GM)",
       kind: "chat",
       classes: [],
       width: 300,
@@ -103,6 +141,10 @@ export function zonesReactionCases(i18n: CardI18n): RenderCase[] {
         { selector: "button[data-zones-trigger]", count: 1 },
         { selector: ".fray-reaction.played .fray-reaction-played", count: 1 },
         { selector: "button[data-zones-react]", count: 2 },
+        { selector: ".fray-zones-suppression", count: 2 },
+        { selector: ".fray-zones-suppression .fray-suppression-facts", text: "3 per action · 27 loaded · 9 more actions" },
+        { selector: ".fray-zones-suppression button", count: 3 },
+        { selector: ".fray-zones-suppression.ended", text: "ended: must reload" },
         { selector: ".fray-reaction-text", text: "if the guard <reaches> for his radio" },
       ],
     },

@@ -128,6 +128,9 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
       { selector: '.fray-tab.active [data-item-id="pistol"] [data-ruleset-action="reload"]', count: 1 },
       { selector: '.fray-tab.active [data-item-id="pistol"] [data-ruleset-action="clearMalfunction"]', count: 1 },
       { selector: '.fray-tab.active [data-item-id="grenade"] .fray-item-stats', text: "radius" },
+      // ZN-SUP-01: suppressing fire from drawn, loaded firearms (the carbine and the pistol), not the knife.
+      { selector: '.fray-tab.active [data-item-id="carbine"] [data-ruleset-action="suppress"]', count: 1 },
+      { selector: '.fray-tab.active [data-item-id="knife"] [data-ruleset-action="suppress"]', count: 0 },
       { selector: '.fray-tab.active [data-ruleset-action="aim"]', count: 1 },
       { selector: '.fray-tab.active [data-ruleset-action="regainSpeed"]', count: 1 },
       { selector: '.fray-tab.active [data-zone="torso"] strong', text: "4" },

@@ -22,6 +22,7 @@ import { zonesStartRoundOn } from "./round.js";
 import { zonesCombatantWithMoves, zonesRulerBands } from "./movement.js";
 import { registerZonesQuench } from "./quench.js";
 import { renderReactions } from "./reactions.js";
+import { renderSuppression } from "./suppression.js";
 import { zonesRollSkill, zonesSheetAction } from "./sheet-actions.js";
 import {
   ZONES_ITEM_TEMPLATE,
@@ -59,5 +60,9 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   registerQuench: registerZonesQuench,
   init: zonesInit,
   rulerBands: zonesRulerBands,
-  renderTracker: renderReactions,
+  // The tracker's Zones parts under each name: declared reactions (ZN-REA-01), suppressing fire (ZN-SUP-01).
+  renderTracker: (combat, html) => {
+    renderReactions(combat, html);
+    renderSuppression(combat, html);
+  },
 };

@@ -16,6 +16,7 @@ import {
   REACTION_QUERIES,
   triggerReaction,
 } from "./reactions.js";
+import { endSuppression, handleSuppressedAction, startSuppressing, SUPPRESSION_QUERIES, suppressedAction } from "./suppression.js";
 
 /** What `game.fray.zones` offers. */
 export const ZONES_API = {
@@ -29,6 +30,12 @@ export const ZONES_API = {
   triggerReaction,
   /** Rolls the contest of a triggered reaction on its card (GM, ZN-REA-02). */
   contestReaction,
+  /** Starts suppressing fire with a firearm (owner, in combat, ZN-SUP-01). */
+  startSuppressing,
+  /** Marks one action taken under the shooter's suppression (GM, ZN-SUP-01). */
+  suppressedAction,
+  /** Ends a suppression (owner or GM, ZN-SUP-01). */
+  endSuppression,
 };
 
 /**
@@ -53,5 +60,6 @@ export function zonesInit(): Record<string, RequestHandler> {
     [BLAST_QUERIES.undo]: handleBlastUndo,
     [REACTION_QUERIES.trigger]: handleTriggerReaction,
     [REACTION_QUERIES.contest]: handleContestReaction,
+    [SUPPRESSION_QUERIES.action]: handleSuppressedAction,
   };
 }

@@ -29,6 +29,7 @@ import {
   type ReactingCombatant,
 } from "./reactions.js";
 import { zonesStartRoundOn } from "./round.js";
+import { startSuppressing, suppressedAction, suppressionOf } from "./suppression.js";
 
 /** A Zones actor's create data: the seed's rifleman or a guard in a soft vest, with a carbine and a knife. */
 function zonesActorData(name: string, type: "character" | "npc") {
@@ -292,14 +293,14 @@ export function registerZonesQuench(quench: Quench): void {
           assert.equal(token.center.y, token.document.y + (token.document.height * size) / 2);
         });
       });
-      describe("Zones reactions: declared, triggered, contested; v13 assumptions Z8 and Z9 (docs/foundry-assumptions.md)", () => {
+      describe("Zones reactions and suppressing fire; v13 assumptions Z8 and Z9 (docs/foundry-assumptions.md)", () => {
         const made: Made[] = [];
         let combat: ReactionCombat & Made;
         before(async () => {
           const a = (await Actor.implementation.create(zonesActorData("Quench Reactor", "character") as never)) as Actor.Implementation;
           const b = (await Actor.implementation.create(zonesActorData("Quench Actor", "npc") as never)) as Actor.Implementation;
           made.push(a as never, b as never);
-          combat = (await Combat.implementation.create({} as never)) as unknown as ReactionCombat & Made;
+          combat = (await Combat.implementation.create({ active: true } as never)) as unknown as ReactionCombat & Made;
           made.push(combat);
           await (combat as unknown as { createEmbeddedDocuments(t: string, d: unknown[]): Promise<unknown> }).createEmbeddedDocuments(
             "Combatant",
@@ -340,6 +341,17 @@ export function registerZonesQuench(quench: Quench): void {
             now.rolls.every((r) => r instanceof Roll),
             "the card holds Foundry Rolls",
           );
+        });
+        it("ZN-SUP-01: suppressing fire started with the carbine; an action under fire takes 3 rounds from the weapon item", async () => {
+          const shooter = Array.from(combat.combatants as Iterable<ReactingCombatant>).find((c) => c.name === "Quench Actor")!;
+          const actor = shooter.actor as unknown as Actor.Implementation;
+          const item = actor.items.find((i) => i.name === "Quench Carbine")!;
+          const started = await startSuppressing(actor, item.id!, undefined, async () => ({ bullets: 3, lane: "Quench lane" }));
+          assert.ok(started, "started");
+          assert.equal(suppressionOf(shooter)?.bulletsPerAction, 3);
+          await suppressedAction(combat as never, shooter.id!);
+          assert.equal((actor.items.get(item.id!)!.system as unknown as { loaded: number }).loaded, 27);
+          assert.equal(suppressionOf(shooter)?.actions, 1);
         });
       });
     },

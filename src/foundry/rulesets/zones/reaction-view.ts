@@ -1,7 +1,7 @@
 /**
- * What the Zones reaction card and the tracker's reaction rows show (ZN-REA-01, ZN-REA-02), from
- * the stored reaction and the core's contest: plain data and escaped HTML, no Foundry calls, so
- * the render cases build them as play does.
+ * What the Zones reaction card and the tracker's Zones rows show (ZN-REA-01, ZN-REA-02 reactions
+ * and their contest, ZN-SUP-01 suppressing fire), from the stored state and the core's numbers:
+ * plain data and escaped HTML, no Foundry calls, so the render cases build them as play does.
  */
 import { checkFormula, type ContestResult, type StoredReaction } from "../../../rules/zones/index.js";
 import { escapeHtml } from "../../logic/round-actions.js";
@@ -82,4 +82,48 @@ export function reactionRowHtml(row: ReactionRow, i18n: CardI18n): string {
     : "";
   if (!items.length && !declare) return "";
   return `<div class="fray-zones-reactions">${items.length ? `<ul>${items.join("")}</ul>` : ""}${declare}</div>`;
+}
+
+/** What the tracker shows of a shooter's suppression for one reader (numbers from the core). */
+export interface SuppressionRow {
+  weapon: string;
+  lane: string;
+  bulletsPerAction: number;
+  loaded: number;
+  actionsLeft: number;
+  actions: number;
+  active: boolean;
+  /** The GM's buttons: action under fire, end. */
+  canMark: boolean;
+  /** The owner's (or GM's) End button. */
+  canEnd: boolean;
+  /** The GM's out-of-turn shot (**Shots at suppressed enemies** on). */
+  canShoot: boolean;
+}
+
+/** The HTML of a tracker row's suppression: what it covers and costs, escaped, with its buttons. */
+export function suppressionRowHtml(row: SuppressionRow, i18n: CardI18n): string {
+  const lane = row.lane ? ` · ${escapeHtml(row.lane)}` : "";
+  const title = escapeHtml(i18n.format("FRAY.Zones.Suppression.Row", { weapon: row.weapon }));
+  const facts = row.active
+    ? escapeHtml(
+        i18n.format("FRAY.Zones.Suppression.Facts", {
+          bullets: String(row.bulletsPerAction),
+          loaded: String(row.loaded),
+          left: String(row.actionsLeft),
+        }),
+      )
+    : escapeHtml(i18n.localize("FRAY.Zones.Suppression.EndedShort"));
+  const button = (data: string, key: string) => `<button type="button" data-zones-${data}="1">${escapeHtml(i18n.localize(key))}</button>`;
+  const buttons = [
+    row.canMark ? button("suppressed", "FRAY.Zones.Suppression.Action") : "",
+    row.canShoot ? button("suppress-shot", "FRAY.Zones.Suppression.Shot") : "",
+    row.canEnd ? button("suppress-end", "FRAY.Zones.Suppression.End") : "",
+  ].join("");
+  return (
+    `<div class="fray-zones-suppression${row.active ? "" : " ended"}" data-rule="ZN-SUP-01">` +
+    `<span class="fray-suppression-text"><strong>${title}</strong>${lane}</span> <span class="fray-suppression-facts">${facts}</span>` +
+    (buttons ? `<span class="fray-suppression-buttons">${buttons}</span>` : "") +
+    `</div>`
+  );
 }

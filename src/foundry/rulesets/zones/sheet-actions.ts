@@ -8,6 +8,7 @@
  * with a warning once spent. Outside combat a task takes as many actions as it needs at once.
  */
 import { aimPoint, throwGrenade } from "./blast.js";
+import { startSuppressing } from "./suppression.js";
 import { createEconomy, spend, type Economy } from "../../../rules/core/economy.js";
 import { FrayError } from "../../../rules/core/errors.js";
 import {
@@ -123,7 +124,8 @@ async function changeStance(actor: ActorDoc, stance: Stance, tokenId?: string): 
  * `regainSpeed` (an action that refills the speed points, ZN-MOV-03; the economy store refills the
  * round's pool, the actor's track follows); `stance` with the stance as `value` (ZN-MOV-01,
  * ZN-RNG-05); `throwGrenade` on the row's grenade at the targeted token or the user's latest
- * measured template (ZN-GRN-01, ZN-THR-01; the action is spent once the core accepts the throw).
+ * measured template (ZN-GRN-01, ZN-THR-01; the action is spent once the core accepts the throw);
+ * `suppress` on the row's firearm (suppressing fire, ZN-SUP-01).
  * Unknown actions do nothing.
  * @throws FrayError from the core, naming why the task cannot be done.
  */
@@ -159,6 +161,9 @@ export async function zonesSheetAction(
       });
       return;
     }
+    case "suppress":
+      await startSuppressing(doc, data.itemId ?? "", data.tokenId);
+      return;
     case "stance": {
       const stance = data.value;
       if (!stance || !(STANCES as readonly string[]).includes(stance)) {

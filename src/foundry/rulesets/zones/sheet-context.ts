@@ -127,6 +127,8 @@ export interface ZonesWeaponRow {
   /** Actions a draw takes from where the weapon is carried (ZN-DRW-01). */
   drawActions: number;
   canClear: boolean;
+  /** A drawn, loaded firearm that can lay down suppressing fire (ZN-SUP-01). */
+  canSuppress: boolean;
 }
 
 /** The weapon rows of an actor's items (ZN-RNG-02, ZN-BST-01, ZN-REL-01, ZN-DRW-01, ZN-HID-01, ZN-MAL-01, ZN-GRN-01). */
@@ -176,6 +178,7 @@ export function zonesWeaponRows(items: readonly ItemSource[], i18n: SheetI18n): 
         canDraw: s.drawn === false && !s.broken,
         drawActions: DRAW_ACTIONS[carry] ?? 2,
         canClear: Boolean(malfunction && (STOPPAGES as readonly string[]).includes(malfunction)),
+        canSuppress: firearm && !s.broken && s.drawn !== false && (s.loaded ?? 0) > 0,
       };
     });
 }

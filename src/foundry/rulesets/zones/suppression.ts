@@ -1,0 +1,295 @@
+/**
+ * Suppressing fire at a Zones table (ZN-SUP-01): the shooter starts it from a firearm's row on the
+ * sheet (the action is paid, the bullets per action are the GM's ruling, entered with the lane
+ * covered); it is kept on the shooter's Combatant (`flags.fray.zonesSuppression`) and shown under
+ * the shooter in the tracker. Each time someone acts while it holds, the GM presses "Action under
+ * fire" there: the weapon item loses the bullets through the core's `suppressAction`, and once
+ * the weapon holds too few the suppression ends (the shooter must reload). With **Shots at
+ * suppressed enemies** on, the GM also gets the shooter's out-of-turn shot.
+ */
+import { FrayError } from "../../../rules/core/errors.js";
+import {
+  startSuppression,
+  suppressAction,
+  suppressionActionsLeft,
+  type Suppression,
+  type ZonesCombatant,
+  type ZonesWeapon,
+} from "../../../rules/zones/index.js";
+import { rollAttack } from "../../attack.js";
+import { combatantFor, economyOf, type CombatantLike } from "../../combat/economy-store.js";
+import { combatantOf } from "../../documents/actor.js";
+import { escapeHtml } from "../../logic/round-actions.js";
+import { suppressionRowHtml, type CardI18n, type SuppressionRow } from "./reaction-view.js";
+import { formatKey, reportError, warn } from "../../notify.js";
+import { askGM, queryAnswer, refusal, type Requester, type RequestAnswer } from "../../queries.js";
+import { registry } from "../../registry.js";
+import { takeAction } from "../../round-actions.js";
+import { optionValues } from "../../settings.js";
+
+type Dict = Record<string, unknown>;
+
+/** The Combatant flag that holds the shooter's suppression. */
+export const SUPPRESSION_FLAG = "zonesSuppression";
+
+/** The longest lane text kept, in characters. */
+export const LANE_MAX_LENGTH = 120;
+
+/** Requests to the active GM (one at a time, so two GMs never spend bullets twice). */
+export const SUPPRESSION_QUERIES = { action: "fray.zones.suppressedAction" } as const;
+
+/** A suppression as stored: the core's, with the lane the GM ruled and the shooter's name. */
+export interface StoredSuppression extends Suppression {
+  lane: string;
+}
+
+interface ItemDoc {
+  id?: string | null;
+  update(data: Dict): Promise<unknown>;
+}
+
+interface ActorDoc {
+  id: string | null;
+  uuid?: string;
+  name?: string | null;
+  items: { get(id: string): ItemDoc | undefined | null };
+}
+
+/** A Combatant as suppression reads it. */
+export interface SuppressingCombatant extends CombatantLike {
+  name?: string | null;
+}
+
+/** A Combat as suppression reads it. */
+export interface SuppressionCombat {
+  id?: string | null;
+  round?: number;
+  combatants?: Iterable<unknown> & { get(id: string): SuppressingCombatant | undefined };
+}
+
+/** The core's combatant of an actor. */
+function coreOf(actor: unknown, id?: string | null): ZonesCombatant {
+  return combatantOf<ZonesCombatant>(actor as never, id ? { id } : {}, registry.get("zones"));
+}
+
+/** The stored suppression of a Combatant, checked; `undefined` when there is none. */
+export function suppressionOf(combatant: Pick<CombatantLike, "getFlag">): StoredSuppression | undefined {
+  const s = combatant.getFlag("fray", SUPPRESSION_FLAG) as Partial<StoredSuppression> | null | undefined;
+  if (!s || typeof s !== "object" || typeof s.weaponId !== "string") return undefined;
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
+  const bulletsPerAction = n(s.bulletsPerAction);
+  if (bulletsPerAction < 1) return undefined;
+  return {
+    rule: "ZN-SUP-01",
+    shooter: typeof s.shooter === "string" ? s.shooter : "",
+    weaponId: s.weaponId,
+    bulletsPerAction,
+    active: s.active === true,
+    actions: n(s.actions),
+    fired: n(s.fired),
+    lane: typeof s.lane === "string" ? s.lane.slice(0, LANE_MAX_LENGTH) : "",
+  };
+}
+
+/** What the suppression form answers. */
+export interface SuppressionAnswer {
+  bullets: unknown;
+  lane: unknown;
+}
+
+/** Asks the suppression form (DialogV2): bullets per action (as the GM rules) and the lane. */
+async function askSuppression(weapon: string): Promise<SuppressionAnswer | undefined> {
+  const content =
+    `<div class="fray-zones-suppression-form">` +
+    `<label>${escapeHtml(formatKey("FRAY.Zones.Suppression.Bullets"))} <input type="number" name="bullets" min="1" step="1" value="1"></label>` +
+    `<p class="hint">${escapeHtml(formatKey("FRAY.Zones.Suppression.BulletsHint"))}</p>` +
+    `<label>${escapeHtml(formatKey("FRAY.Zones.Suppression.Lane"))} <input type="text" name="lane" maxlength="${LANE_MAX_LENGTH}"></label></div>`;
+  const result = await foundry.applications.api.DialogV2.wait({
+    window: { title: formatKey("FRAY.Zones.Suppression.Title", { weapon }) },
+    content,
+    buttons: [
+      {
+        action: "suppress",
+        label: "FRAY.Zones.Suppression.Start",
+        default: true,
+        callback: (_event: unknown, button: { form?: { elements: Record<string, { value?: string } | undefined> } | null }) => ({
+          bullets: button.form?.elements.bullets?.value ?? "",
+          lane: button.form?.elements.lane?.value ?? "",
+        }),
+      },
+    ],
+    rejectClose: false,
+  } as never);
+  return result && typeof result === "object" ? (result as SuppressionAnswer) : undefined;
+}
+
+/**
+ * Starts suppressing fire with a firearm of the actor (ZN-SUP-01): only in the active combat, by
+ * the combatant's owner. Asks the bullets per action (the GM's ruling) and the lane; the core
+ * checks them against the weapon and the round (`startSuppression`: at least 1, no more than
+ * are loaded, an action left), the action is paid and the suppression stored on the Combatant.
+ * @param ask the form; tests and macros pass the answer.
+ * @returns the stored suppression, or `undefined` when not started.
+ * @throws FrayError `FRAY.Error.Field` naming `bulletsPerAction`, `lane` or `weapon`;
+ *   `FRAY.Error.Zones.Empty` when the weapon holds too few; `FRAY.Error.Economy` without an action.
+ */
+export async function startSuppressing(
+  actor: unknown,
+  itemId: string,
+  tokenId?: string,
+  ask: (weapon: string) => Promise<SuppressionAnswer | undefined> = askSuppression,
+): Promise<StoredSuppression | undefined> {
+  const doc = actor as ActorDoc;
+  const combatant = combatantFor(doc as never, tokenId) as SuppressingCombatant | undefined;
+  if (!combatant) {
+    warn("FRAY.Zones.Suppression.NotInCombat");
+    return undefined;
+  }
+  if (!combatant.isOwner) {
+    warn("FRAY.Flow.Error.NotYourCombatant");
+    return undefined;
+  }
+  const weapon = coreOf(doc, combatant.id).weapons.find((w) => w.id === itemId);
+  if (!weapon || weapon.kind !== "firearm")
+    throw new FrayError("FRAY.Error.Field", { field: "weapon", expected: "a firearm of the actor" }, "Not a firearm");
+  const answer = await ask(weapon.name);
+  if (!answer) return undefined;
+  const bullets = typeof answer.bullets === "string" ? Number(answer.bullets.trim() || NaN) : answer.bullets;
+  if (typeof answer.lane !== "string" || answer.lane.length > LANE_MAX_LENGTH)
+    throw new FrayError("FRAY.Error.Field", { field: "lane", expected: `at most ${LANE_MAX_LENGTH} characters` }, "Bad lane");
+  // The core checks the bullets, the rounds loaded and the action before anything is paid.
+  const { suppression } = startSuppression(combatant.id ?? "", weapon, bullets as number, economyOf(combatant));
+  const decision = await takeAction(doc as never, "suppress", { tokenId });
+  if (!decision.ok) return undefined;
+  const stored: StoredSuppression = { ...suppression, lane: answer.lane.trim() };
+  await combatant.setFlag("fray", SUPPRESSION_FLAG, stored);
+  return stored;
+}
+
+/** A combat by id: from `game.combats`, or the current one. */
+function combatById(id: string): SuppressionCombat | undefined {
+  const combats = (game as unknown as { combats?: { get(id: string): SuppressionCombat | undefined } }).combats;
+  const byId = combats?.get(id);
+  if (byId) return byId;
+  const current = (game as unknown as { combat?: SuppressionCombat | null }).combat;
+  return current && current.id === id ? current : undefined;
+}
+
+/**
+ * The GM marks one action taken while the shooter's suppression holds (ZN-SUP-01; anyone's: the
+ * shooter's, an ally's or an enemy's): the weapon fires the bullets per action, or, holding too
+ * few, the suppression ends and the shooter must reload. Players are refused; every GM's press
+ * runs on the active GM's client, one at a time.
+ * @returns the suppression after it, or `undefined` when refused.
+ * @throws FrayError `FRAY.Zones.Suppression.None` when the shooter suppresses nothing.
+ */
+export async function suppressedAction(combat: SuppressionCombat, shooterId: string): Promise<StoredSuppression | undefined> {
+  if (!game.user?.isGM) {
+    warn("FRAY.Zones.Suppression.GMOnly");
+    return undefined;
+  }
+  const answer = await askGM(SUPPRESSION_QUERIES.action, { combatId: combat.id ?? "", combatantId: shooterId });
+  if (!queryAnswer(answer)) return undefined;
+  const shooter = combat.combatants?.get(shooterId);
+  return shooter ? suppressionOf(shooter) : undefined;
+}
+
+/**
+ * The active GM's side of {@link suppressedAction}: only a GM's request; the suppression and the
+ * weapon are read from the documents and the bullets spent through the core.
+ */
+export async function handleSuppressedAction(data: Dict, requester: Requester): Promise<RequestAnswer> {
+  if (!requester.isGM) return refusal("FRAY.Zones.Suppression.GMOnly");
+  const combat = combatById(String(data.combatId ?? ""));
+  const shooter = combat?.combatants?.get(String(data.combatantId ?? ""));
+  const s = shooter ? suppressionOf(shooter) : undefined;
+  if (!shooter || !s || !s.active) return refusal("FRAY.Zones.Suppression.None");
+  const actor = shooter.actor as unknown as ActorDoc | null | undefined;
+  const weapon: ZonesWeapon | undefined = actor ? coreOf(actor, shooter.id).weapons.find((w) => w.id === s.weaponId) : undefined;
+  const item = actor?.items.get(s.weaponId);
+  if (!weapon || !item) return refusal("FRAY.Zones.Suppression.None");
+  const after = suppressAction(s, weapon);
+  if (after.fired > 0) await item.update({ system: { loaded: after.weapon.loaded } });
+  await shooter.setFlag("fray", SUPPRESSION_FLAG, { ...after.suppression, lane: s.lane } satisfies StoredSuppression);
+  if (!after.suppression.active) {
+    const Message = ChatMessage.implementation as unknown as { create(data: Dict): Promise<unknown> };
+    await Message.create({
+      speaker: { alias: shooter.name ?? "" },
+      content: `<p class="fray-zones-suppression-ended">${escapeHtml(formatKey("FRAY.Zones.Suppression.Ended", { actor: shooter.name ?? "", weapon: weapon.name }))} <span class="fray-rule">ZN-SUP-01</span></p>`,
+    });
+  }
+  return { ok: true };
+}
+
+/**
+ * The shooter (or the GM) ends a suppression (ZN-SUP-01) before the weapon runs dry.
+ * @returns true when it was ended.
+ */
+export async function endSuppression(combatant: SuppressingCombatant): Promise<boolean> {
+  if (!combatant.isOwner) {
+    warn("FRAY.Flow.Error.NotYourCombatant");
+    return false;
+  }
+  const s = suppressionOf(combatant);
+  if (!s) return false;
+  await combatant.setFlag("fray", SUPPRESSION_FLAG, { ...s, active: false });
+  return true;
+}
+
+/** The tracker row of a combatant's suppression, or `undefined` when it has none. */
+export function suppressionRow(combatant: SuppressingCombatant, reader: { isGM: boolean }): SuppressionRow | undefined {
+  const s = suppressionOf(combatant);
+  if (!s) return undefined;
+  let weapon: ZonesWeapon | undefined;
+  try {
+    weapon = coreOf(combatant.actor, combatant.id).weapons.find((w) => w.id === s.weaponId);
+  } catch {
+    weapon = undefined;
+  }
+  const loaded = weapon?.loaded ?? 0;
+  const shots = optionValues("zones").suppressionShots !== false;
+  return {
+    weapon: weapon?.name ?? "",
+    lane: s.lane,
+    bulletsPerAction: s.bulletsPerAction,
+    loaded,
+    actionsLeft: suppressionActionsLeft(s, { loaded }),
+    actions: s.actions,
+    active: s.active,
+    canMark: reader.isGM && s.active,
+    canEnd: s.active && (reader.isGM || Boolean(combatant.isOwner)),
+    canShoot: reader.isGM && s.active && shots,
+  };
+}
+
+/**
+ * The binding's `renderTracker` part for suppressing fire (ZN-SUP-01): under each shooter's
+ * name its suppression, the GM's "Action under fire" and out-of-turn shot, and End.
+ */
+export function renderSuppression(combat: unknown, html: HTMLElement): void {
+  const c = combat as SuppressionCombat;
+  if (!c?.combatants) return;
+  const isGM = Boolean(game.user?.isGM);
+  for (const el of Array.from(html.querySelectorAll<HTMLElement>("[data-combatant-id]"))) {
+    const combatant = c.combatants.get(el.dataset.combatantId ?? "");
+    if (!combatant) continue;
+    el.querySelector(".fray-zones-suppression")?.remove();
+    const row = suppressionRow(combatant, { isGM });
+    if (!row) continue;
+    (el.querySelector(".token-name") ?? el).insertAdjacentHTML("beforeend", suppressionRowHtml(row, game.i18n as unknown as CardI18n));
+    if (el.dataset.fraySuppressionClicks) continue;
+    el.dataset.fraySuppressionClicks = "1";
+    el.addEventListener("click", (event: Event) => {
+      const target = event.target as HTMLElement | null;
+      const pressed = ["suppressed", "suppress-shot", "suppress-end"].find((d) => target?.closest?.(`[data-zones-${d}]`));
+      if (!pressed) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const s = suppressionOf(combatant);
+      if (pressed === "suppressed") void suppressedAction(c, combatant.id ?? "").catch(reportError);
+      else if (pressed === "suppress-end") void endSuppression(combatant).catch(reportError);
+      else if (s && combatant.actor)
+        void rollAttack({ actor: combatant.actor as never, weaponId: s.weaponId, free: true }).catch(reportError);
+    });
+  }
+}

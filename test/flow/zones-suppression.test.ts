@@ -1,0 +1,347 @@
+/**
+ * Zones suppressing fire through the built bundle in the typed Foundry stand-in: the shooter's
+ * owner starts it from the carbine's row on the sheet (the action paid, the GM's bullets per
+ * action and the lane from the form), the tracker shows it under the shooter, the GM marks each
+ * action taken under fire (the weapon item loses the bullets), it ends when the weapon holds too
+ * few (a chat line says the shooter must reload), and the out-of-turn shot follows the world
+ * setting **Shots at suppressed enemies**.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  ROOT,
+  StubChatMessage,
+  diceQueue,
+  installFoundryStub,
+  lookup,
+  readLang,
+  stubActor,
+  withOwnership,
+  type FoundryStub,
+  type StubUser,
+} from "../support/foundry-stub.js";
+
+const BUNDLE = join(ROOT, "dist", "fray.mjs");
+const en = readLang("en");
+
+type Dict = Record<string, unknown>;
+
+interface Message {
+  id: string;
+  content: string;
+  update(changes: Dict): Promise<Message>;
+}
+
+interface ZonesApi {
+  startSuppressing(
+    actor: unknown,
+    itemId: string,
+    tokenId?: string,
+    ask?: (weapon: string) => Promise<Dict | undefined>,
+  ): Promise<Dict | undefined>;
+  suppressedAction(combat: unknown, shooterId: string): Promise<Dict | undefined>;
+}
+
+const messages: Message[] = [];
+let stub: FoundryStub;
+let gm: StubUser;
+let player: StubUser;
+
+function setPath(target: Dict, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  node[parts.at(-1)!] = value;
+}
+
+/** A DOM element of the stand-in tracker: classes, data-*, listeners and inserted HTML. */
+class FakeElement {
+  children: FakeElement[] = [];
+  parentElement: FakeElement | null = null;
+  dataset: Record<string, string> = {};
+  listeners: ((event: unknown) => void)[] = [];
+  html = "";
+  constructor(
+    readonly tag: string,
+    readonly classes: string[] = [],
+  ) {}
+  append(...children: FakeElement[]) {
+    for (const c of children) {
+      c.parentElement = this;
+      this.children.push(c);
+    }
+    return this;
+  }
+  remove() {
+    if (this.parentElement) this.parentElement.children = this.parentElement.children.filter((c) => c !== this);
+  }
+  addEventListener(_type: string, fn: (event: unknown) => void) {
+    this.listeners.push(fn);
+  }
+  insertAdjacentHTML(_where: string, html: string) {
+    this.html += html;
+  }
+  #all(): FakeElement[] {
+    return this.children.flatMap((c) => [c, ...c.#all()]);
+  }
+  querySelectorAll(selector: string): FakeElement[] {
+    return this.#all().filter((e) =>
+      selector.startsWith(".") ? e.classes.includes(selector.slice(1)) : selector === "[data-combatant-id]" && "combatantId" in e.dataset,
+    );
+  }
+  querySelector(selector: string): FakeElement | null {
+    return this.querySelectorAll(selector)[0] ?? null;
+  }
+}
+
+beforeAll(async () => {
+  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
+  stub = installFoundryStub("en");
+  const g = globalThis as Dict;
+  g.Combat = class {};
+  g.Combatant = class {};
+  const config = stub.CONFIG as unknown as Dict;
+  config.Combat = {};
+  config.Combatant = {};
+  config.Token = {};
+  config.statusEffects = [];
+  config.specialStatusEffects = {};
+  const foundry = g.foundry as Dict;
+  foundry.canvas = { placeables: { tokens: { TokenRuler: class {} } } };
+  let n = 0;
+  foundry.utils = { fromUuid: async () => null, fromUuidSync: () => null, randomID: () => `r${++n}` };
+  const game = stub.game as unknown as Dict;
+  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
+  gm = stub.game.users.get("gm")!;
+  player = stub.game.users.add("p1", "Pat");
+
+  StubChatMessage.implementation.create = (async (data: Dict) => {
+    const message = {
+      ...data,
+      id: `m${messages.length + 1}`,
+      author: stub.game.user,
+      rolls: (data.rolls as unknown[]) ?? [],
+      async update(changes: Dict) {
+        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
+        return message;
+      },
+    } as unknown as Message;
+    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
+    messages.push(message);
+    return message;
+  }) as never;
+  await stub.game.settings.set("fray", "ruleset", "zones");
+  await import(pathToFileURL(BUNDLE).href);
+  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+});
+
+beforeEach(() => {
+  messages.length = 0;
+  stub.ui.notifications.messages.length = 0;
+  stub.game.users.current = gm;
+  gm.isGM = true;
+  gm.active = true;
+  diceQueue.length = 0;
+});
+
+const zonesApi = () => (stub.game.fray as { zones: ZonesApi }).zones;
+const sheetAction = () =>
+  (
+    stub.game.fray as { registry: { get(id: string): { sheetAction(actor: unknown, data: Dict, tokenId?: string): Promise<void> } } }
+  ).registry.get("zones").sheetAction;
+
+/** The Harrow carbine of the Zones pack: 30 rounds loaded, drawn. */
+function carbine(): Dict {
+  const doc = JSON.parse(
+    readFileSync(join(ROOT, "packs", "_source", "zones-weapons", "Harrow_Carbine_zNw1HarrowCarb05.json"), "utf8"),
+  ) as Dict;
+  return { ...doc, _id: "carbine" };
+}
+
+/** A Zones character with a carbine whose item updates reach its source. */
+function shooterActor() {
+  const source = {
+    _id: "rifleman",
+    name: "Rifleman <Vex>",
+    type: "character",
+    system: {
+      ruleset: "zones",
+      attributes: { STR: 0, DEX: 1, CON: 0, PER: 1 },
+      skills: { firearms: 3, melee: 1, throwing: 1, dodge: 1, stealth: 1, notice: 2 },
+      hp: { value: 28, max: 28 },
+      speed: { value: 8, max: 8 },
+      effort: { value: 3, max: 3 },
+      stance: "standing",
+    },
+    items: [carbine()],
+  };
+  const a = stubActor(source as never) as ReturnType<typeof stubActor> & Dict;
+  for (const item of a.items as unknown as Dict[]) {
+    item.update = async (changes: { system?: Dict }) => {
+      const stored = source.items.find((i) => i._id === item.id)!;
+      Object.assign(stored.system as Dict, changes.system ?? {});
+      item.system = stored.system;
+      return item;
+    };
+  }
+  a.ownership = { default: 0, p1: 3 };
+  return { actor: a, loaded: () => (source.items[0]!.system as { loaded: number }).loaded, source };
+}
+
+/** A started combat in round 1 with the rifleman (Pat's) and a guard; flags kept per combatant. */
+function fight() {
+  const rifleman = shooterActor();
+  const flags: Record<string, Dict> = { shooter: {}, guard: {} };
+  const combatant = (id: string, name: string, a: unknown, owner?: string) => ({
+    id,
+    name,
+    actor: a,
+    actorId: (a as { id?: string } | null)?.id ?? null,
+    tokenId: null,
+    combat: { id: "combat1", round: 1 },
+    get isOwner() {
+      return stub.game.user.isGM || stub.game.user.id === owner;
+    },
+    getFlag: (_s: string, k: string) => flags[id]![k],
+    setFlag: async (_s: string, k: string, v: unknown) => (flags[id]![k] = structuredClone(v)),
+  });
+  const list = [combatant("shooter", "Rifleman <Vex>", rifleman.actor, "p1"), combatant("guard", "Guard", null)];
+  const combat = {
+    id: "combat1",
+    started: true,
+    round: 1,
+    turn: 0,
+    turns: list,
+    combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
+    getFlag: () => undefined,
+    setFlag: async () => undefined,
+  };
+  (stub.game as unknown as Dict).combat = combat;
+  return { rifleman, flags, combat };
+}
+
+/** Renders the tracker for the current user; the rows by combatant id. */
+function renderTracker(combat: ReturnType<typeof fight>["combat"]) {
+  const rows = combat.turns.map((c) => {
+    const row = new FakeElement("li");
+    row.dataset = { combatantId: c.id };
+    row.append(new FakeElement("div", ["token-name"]));
+    return row;
+  });
+  const html = new FakeElement("ol").append(...rows);
+  for (const h of stub.Hooks.handlers.get("renderCombatTracker") ?? []) h.fn({ viewed: combat }, html);
+  return Object.fromEntries(rows.map((r) => [r.dataset.combatantId!, r]));
+}
+
+/** Clicks a button of a tracker row by its data attribute (`data-zones-...`) and waits for its work. */
+async function click(row: FakeElement, attribute: string) {
+  const target = { closest: (sel: string) => (sel === `[${attribute}]` ? target : null) };
+  for (const fn of row.listeners) fn({ target, preventDefault() {}, stopPropagation() {} });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** The suppression form's answer the stand-in's DialogV2 gives. */
+let formAnswer: Dict | undefined;
+
+describe("suppressing fire (ZN-SUP-01)", () => {
+  beforeAll(() => {
+    const api = (globalThis as unknown as { foundry: { applications: { api: Dict } } }).foundry.applications.api;
+    api.DialogV2 = { wait: async () => formAnswer };
+  });
+
+  it("ZN-SUP-01, ZN-ACT-02: the owner starts it from the carbine's row; the GM marks actions under fire, each spending the bullets from the weapon, until it must reload", async () => {
+    const { rifleman, flags, combat } = fight();
+    stub.game.users.current = player;
+    formAnswer = { bullets: "3", lane: "the <street>" };
+    await sheetAction()(rifleman.actor, { rulesetAction: "suppress", itemId: "carbine" });
+    expect(stub.ui.notifications.messages).toEqual([]);
+    expect(flags.shooter!.zonesSuppression).toMatchObject({
+      rule: "ZN-SUP-01",
+      weaponId: "carbine",
+      bulletsPerAction: 3,
+      active: true,
+      actions: 0,
+      lane: "the <street>",
+    });
+    // Starting takes the shooter's action (ZN-ACT-02); it fires nothing yet.
+    expect((flags.shooter!.economy as { slots: Record<string, { used: number }> }).slots.action!.used).toBe(1);
+    expect(rifleman.loaded()).toBe(30);
+    // The owner sees it with End only; a player cannot mark actions.
+    let row = renderTracker(combat).shooter!.children[0]!.html;
+    expect(row).toContain("the &lt;street&gt;");
+    expect(row).toContain("3 per action · 30 loaded · 10 more actions");
+    expect(row).toContain("data-zones-suppress-end");
+    expect(row).not.toContain("data-zones-suppressed");
+    expect(await zonesApi().suppressedAction(combat, "shooter")).toBeUndefined();
+    expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(lookup(en, "FRAY.Zones.Suppression.GMOnly"));
+    expect(rifleman.loaded()).toBe(30);
+
+    // The GM marks an action taken under fire from the tracker: 3 bullets leave the carbine.
+    stub.game.users.current = gm;
+    const rows = renderTracker(combat);
+    expect(rows.shooter!.children[0]!.html).toContain("data-zones-suppressed");
+    await click(rows.shooter!, "data-zones-suppressed");
+    expect(rifleman.loaded()).toBe(27);
+    expect(flags.shooter!.zonesSuppression).toMatchObject({ actions: 1, fired: 3, active: true });
+
+    // Down to 4 rounds: one more action is covered, then the weapon holds too few and it ends.
+    await (rifleman.actor.items.get("carbine") as unknown as { update(c: Dict): Promise<unknown> }).update({ system: { loaded: 4 } });
+    expect(renderTracker(combat).shooter!.children[0]!.html).toContain("3 per action · 4 loaded · 1 more actions");
+    await zonesApi().suppressedAction(combat, "shooter");
+    expect(rifleman.loaded()).toBe(1);
+    await zonesApi().suppressedAction(combat, "shooter");
+    expect(rifleman.loaded()).toBe(1);
+    expect(flags.shooter!.zonesSuppression).toMatchObject({ actions: 2, fired: 6, active: false });
+    expect(messages.at(-1)!.content).toContain(
+      lookup(en, "FRAY.Zones.Suppression.Ended")!.replace("{actor}", "Rifleman &lt;Vex&gt;").replace("{weapon}", "Harrow Carbine"),
+    );
+    row = renderTracker(combat).shooter!.children[0]!.html;
+    expect(row).toContain(lookup(en, "FRAY.Zones.Suppression.EndedShort"));
+    const part = /<div class="fray-zones-suppression[^]*?<\/div>/.exec(row)![0];
+    expect(part).toContain('class="fray-zones-suppression ended"');
+    expect(part).not.toContain("<button");
+    // Ended: no more actions are marked.
+    await expect(zonesApi().suppressedAction(combat, "shooter")).rejects.toMatchObject({ key: "FRAY.Zones.Suppression.None" });
+  });
+
+  it("ZN-SUP-01: the out-of-turn shot is offered to the GM only while Shots at suppressed enemies is on", async () => {
+    const { rifleman, combat } = fight();
+    await zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ bullets: 1, lane: "the corridor" }));
+    expect(renderTracker(combat).shooter!.children[0]!.html).toContain("data-zones-suppress-shot");
+    await stub.game.settings.set("fray", "zones-suppressionShots", false);
+    try {
+      expect(renderTracker(combat).shooter!.children[0]!.html).not.toContain("data-zones-suppress-shot");
+      expect(renderTracker(combat).shooter!.children[0]!.html).toContain("data-zones-suppressed");
+    } finally {
+      await stub.game.settings.set("fray", "zones-suppressionShots", true);
+    }
+  });
+
+  it("ZN-SUP-01: bullets per action below 1 or beyond the rounds loaded are refused naming the field; nothing is paid or stored", async () => {
+    const { rifleman, flags } = fight();
+    await expect(
+      zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ bullets: "0", lane: "" })),
+    ).rejects.toMatchObject({
+      key: "FRAY.Error.Field",
+      data: { field: "bulletsPerAction" },
+    });
+    await expect(
+      zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ bullets: "many", lane: "" })),
+    ).rejects.toMatchObject({
+      data: { field: "bulletsPerAction" },
+    });
+    await expect(
+      zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ bullets: 31, lane: "" })),
+    ).rejects.toMatchObject({
+      key: "FRAY.Error.Zones.Empty",
+    });
+    expect(flags.shooter!.economy).toBeUndefined();
+    expect(flags.shooter!.zonesSuppression).toBeUndefined();
+    // Outside combat there is nothing to suppress.
+    (stub.game as unknown as Dict).combat = undefined;
+    expect(await zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ bullets: 1, lane: "" }))).toBeUndefined();
+    expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(lookup(en, "FRAY.Zones.Suppression.NotInCombat"));
+  });
+});
