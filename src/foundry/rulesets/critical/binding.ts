@@ -5,7 +5,8 @@
  * wounds and stun, the character sheet, NPC stat block and item sheets (`templates/critical/`)
  * with wound treatments, the Self Discipline prompt at 0 hits (CR-HIT-02), the upkeep at each new
  * round (CR-BLD-01, CR-STN-02, CR-DTH-01), the round in the tracker (declaring lowest first,
- * delaying: CR-INI-02, CR-INI-03), and distances in metres.
+ * delaying: CR-INI-02, CR-INI-03), movement against the AP left with leaving melee through the
+ * GM (CR-MOV-01, CR-MOV-02), and distances in metres.
  */
 import { critical, criticalActions, criticalInput, criticalOptions, initiativeGroups } from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rules/critical/model.js";
@@ -16,6 +17,7 @@ import { registerCriticalQuench } from "./quench.js";
 import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipline.js";
 import { criticalSheetAction } from "./sheet-actions.js";
 import { onUpdateCombat, UPKEEP_TEMPLATE } from "./upkeep.js";
+import { criticalRulerBands, handleLeaveMelee, LEAVE_MELEE_REQUEST, onMoveTokenGM, onPreMoveToken } from "./movement.js";
 import { criticalDelay, onDamageApplied, onUpdateCombatant, renderCriticalTracker } from "./round.js";
 import {
   CRITICAL_ITEM_TEMPLATE,
@@ -63,7 +65,14 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
     on("updateCombat", onUpdateCombat);
     on("updateCombatant", (combatant: never, changes: never) => void onUpdateCombatant(combatant, changes).catch(reportError));
     on(HOOKS.applyDamage, (context: never) => void onDamageApplied(context).catch(reportError));
+    on("preMoveToken", onPreMoveToken);
+    on(
+      "moveToken",
+      (doc: never, movement: never, operation: never, user: never) => void onMoveTokenGM(doc, movement, operation, user).catch(reportError),
+    );
+    return { [LEAVE_MELEE_REQUEST]: handleLeaveMelee };
   },
+  rulerBands: (c, options) => criticalRulerBands(c, options),
   registerQuench: registerCriticalQuench,
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
   cardRules: criticalCardRules,
