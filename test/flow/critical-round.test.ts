@@ -5,7 +5,10 @@
  * (CR-INI-02); a combatant delays to later in the order through the tracker's control, never
  * earlier, a hostile player's earlier delay moving no one and undone by the active GM
  * (CR-INI-03); 4 AP a round, 2 while stunned, shown as a pool in the tracker (CR-AP-01,
- * CR-STN-01); an applied stun shrinks the target's AP at once (CR-AP-02).
+ * CR-STN-01); an applied stun shrinks the target's AP at once (CR-AP-02). Movement: the ruler
+ * coloured by Base Move multiples as far as the AP left reach, each further BM charged 1 AP
+ * (CR-MOV-01, CR-MOV-02); leaving an engaged foe goes through the GM, who lets it pass or not,
+ * and a player's client that moves anyway is put back by the active GM (CR-MOV-01).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -138,6 +141,12 @@ beforeAll(async () => {
       tokens: {
         TokenRuler: class {
           constructor(readonly token: unknown) {}
+          _getSegmentStyle() {
+            return { width: 4, color: 0xffffff };
+          }
+          _getGridHighlightStyle() {
+            return { color: 0xffffff, alpha: 0.5 };
+          }
         },
       },
     },
@@ -540,5 +549,149 @@ describe("action points (CR-AP-01, CR-AP-02, CR-STN-01)", () => {
     await settle();
     expect((guard.actor.system as { stun: number }).stun).toBeGreaterThan(0);
     expect(ap(c.guard)).toEqual({ value: 1, max: 2 });
+  });
+});
+
+/** A placed token document of the stand-in: `update` by a user Foundry lets move it fires `moveToken` on every client. */
+function placed(a: ReturnType<typeof actor>, col: number, row: number, disposition: number, owner?: string) {
+  const size = 100;
+  const doc: Dict & { x: number; y: number } = {
+    id: a.token.id,
+    uuid: a.token.document.uuid,
+    name: a.actor.name,
+    actor: a.actor,
+    x: col * size,
+    y: row * size,
+    width: 1,
+    height: 1,
+    disposition,
+    parent: { id: "s1" },
+    async update(changes: Dict, options: Dict = {}) {
+      const by = stub.game.user;
+      if (!by.isGM && by.id !== owner) throw new Error(`User ${by.id} lacks permission to update Token ${doc.id}`);
+      const origin = { x: doc.x, y: doc.y, width: 1, height: 1 };
+      Object.assign(doc, changes);
+      const destination = { x: doc.x, y: doc.y, width: 1, height: 1 };
+      const cost = stub.canvas.grid.measurePath([origin, destination]).cost;
+      await Promise.resolve();
+      stub.game.users.broadcast("moveToken", doc, { origin, destination, passed: { cost } }, options, by);
+      return doc;
+    },
+  };
+  docs.set(doc.uuid as string, doc);
+  return doc;
+}
+
+/** Runs this client's `preMoveToken` handlers as Foundry's `Hooks.call` does; false when one holds the move. */
+function preMove(doc: Dict, to: { x: number; y: number }): boolean {
+  const movement = {
+    origin: { x: doc.x, y: doc.y, width: 1, height: 1 },
+    destination: { ...to, width: 1, height: 1 },
+    pending: { cost: 0 },
+  };
+  for (const h of stub.Hooks.handlers.get("preMoveToken") ?? []) if (h.fn(doc, movement, {}) === false) return false;
+  return true;
+}
+
+/** A fight on a scene: Kara (Pat's, friendly) at (5, 5) next to the guard (hostile) at (6, 5); the Enforcer far off. */
+async function onScene() {
+  const f = fight();
+  const tokens = {
+    kara: placed(f.kara, 5, 5, 1, "p1"),
+    guard: placed(f.guard, 6, 5, -1),
+    enforcer: placed(f.enforcer, 20, 20, -1),
+  };
+  f.c.kara.token = tokens.kara;
+  f.c.guard.token = tokens.guard;
+  f.c.enforcer.token = tokens.enforcer;
+  await f.combat.startCombat();
+  return { ...f, tokens };
+}
+
+describe("movement (CR-MOV-01, CR-MOV-02)", () => {
+  const ap = (c: Dict) =>
+    ((c.getFlag as (s: string, k: string) => unknown)("fray", "economy") as { pools: { ap: { value: number } } }).pools.ap.value;
+  const GREEN = 0x33cc66;
+  const BLUE = 0x3388ff;
+  const AMBER = 0xffaa00;
+  const RED = 0xdd2222;
+
+  it("CR-MOV-01, CR-MOV-02: the ruler colours Base Move multiples (10 m) as far as the AP left reach; an attack's 2 AP shorten it", async () => {
+    const { kara, guard } = await onScene();
+    const Ruler = (
+      stub.CONFIG as unknown as { Token: { rulerClass: new (t: unknown) => { _getSegmentStyle(w: unknown): { color: number } } } }
+    ).Token.rulerClass;
+    const colour = (cost: number) =>
+      new Ruler({ actor: kara.actor, document: { id: kara.token.id } })._getSegmentStyle({ measurement: { cost } }).color;
+    expect([colour(10), colour(15), colour(25), colour(45), colour(55)]).toEqual([GREEN, BLUE, AMBER, AMBER, RED]);
+    diceQueue.push(98, 37);
+    await api().rollAttack({ actor: kara.actor, weaponId: "fRc2SwordFtItm10", token: kara.token, target: guard.token, skipDialog: true });
+    // 2 AP left: two more BM, to 30 m; 35 m is beyond.
+    expect([colour(10), colour(25), colour(30), colour(35)]).toEqual([GREEN, AMBER, AMBER, RED]);
+  });
+
+  it("CR-MOV-01, CR-MOV-02: the first BM is free, each further BM 1 AP", async () => {
+    const { c, tokens } = await onScene();
+    const move = tokens.kara.update as (c: Dict) => Promise<unknown>;
+    // The GM moves Kara 10 squares (15 m): the second BM, 1 AP.
+    await move({ x: 500, y: 1500 });
+    await settle();
+    expect(ap(c.kara)).toBe(3);
+    // 7 squares more (25.5 m this round): the third BM, 1 AP more.
+    await move({ x: 500, y: 2200 });
+    await settle();
+    expect(ap(c.kara)).toBe(2);
+    // 2 squares more (28.5 m): still the third BM, nothing more.
+    await move({ x: 500, y: 2400 });
+    await settle();
+    expect(ap(c.kara)).toBe(2);
+  });
+
+  it("CR-MOV-01: leaving the engaged guard asks the GM; let pass, the GM moves the token and the move is charged", async () => {
+    const { c, tokens } = await onScene();
+    stub.game.users.current = player;
+    dialogAnswer = "pass";
+    expect(preMove(tokens.kara, { x: 200, y: 500 })).toBe(false);
+    await settle();
+    expect(dialogs.at(-1)?.content).toContain("Pat moves Kara Voss away from Pistol Guard");
+    expect(dialogs.at(-1)?.content).toContain("CR-MOV-01");
+    expect([tokens.kara.x, tokens.kara.y]).toEqual([200, 500]);
+    // 3 squares, 4.5 m: within the free Base Move.
+    expect(ap(c.kara)).toBe(4);
+  });
+
+  it("CR-MOV-01: opposed by the GM, the move fails and the player is told; a move that leaves no foe is not held", async () => {
+    const { tokens } = await onScene();
+    stub.game.users.current = player;
+    dialogAnswer = "opposed";
+    expect(preMove(tokens.kara, { x: 200, y: 500 })).toBe(false);
+    await settle();
+    expect([tokens.kara.x, tokens.kara.y]).toEqual([500, 500]);
+    expect(stub.ui.notifications.messages.map((m) => m.text)).toContain("Kara Voss cannot get away from Pistol Guard: the move fails.");
+    // Staying next to the guard leaves no one behind.
+    expect(preMove(tokens.kara, { x: 500, y: 600 })).toBe(true);
+  });
+
+  it("CR-MOV-01: a hostile player's client that moves away anyway is put back by the active GM; asking for a token they do not own is refused", async () => {
+    const { tokens } = await onScene();
+    stub.game.users.current = player;
+    await (tokens.kara.update as (c: Dict) => Promise<unknown>)({ x: 100, y: 500 });
+    await settle();
+    expect([tokens.kara.x, tokens.kara.y]).toEqual([500, 500]);
+    expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(
+      "Kara Voss left Pistol Guard behind without the GM's leave: the token was put back.",
+    );
+    // The guard is the GM's: Pat's request to move it away from Kara is refused, nothing asked.
+    const asked = dialogs.length;
+    await player.update({
+      "flags.fray.request": { id: "req1", name: "fray.critical.leaveMelee", data: { tokenUuid: tokens.guard.uuid, x: 900, y: 900 } },
+    });
+    await settle();
+    expect(dialogs.length).toBe(asked);
+    expect([tokens.guard.x, tokens.guard.y]).toEqual([600, 500]);
+    expect((player.flags as { fray?: { answer?: { ok: boolean; error?: { key: string } } } }).fray?.answer).toMatchObject({
+      ok: false,
+      error: { key: "FRAY.Critical.Move.NotOwner" },
+    });
   });
 });

@@ -20,7 +20,7 @@ import { activeBinding, type MeleeToken, type RulesetBinding } from "../registry
 import { beyondFullPolicy, optionValues } from "../settings.js";
 
 /** A token position as movement data gives it (top-left in pixels, size in grid spaces, v13's movement action). */
-interface Position {
+export interface Position {
   x: number;
   y: number;
   width?: number;
@@ -44,7 +44,7 @@ export interface MovedLeg {
 }
 
 /** The movement data the hooks read. */
-interface MovementLike {
+export interface MovementLike {
   origin: Position;
   destination: Position;
   passed?: Section;
@@ -52,7 +52,7 @@ interface MovementLike {
 }
 
 /** A TokenDocument as the hooks read it. */
-interface TokenDocLike {
+export interface TokenDocLike {
   id: string | null;
   uuid: string;
   name: string | null;
@@ -259,6 +259,31 @@ function meleeToken(doc: TokenDocLike, stats: unknown): MeleeToken<unknown> {
 }
 
 /**
+ * The engaged melee opponents a move from `origin` to `destination` leaves behind (UD-OPT-01,
+ * CR-MOV-01): standing tokens of the active combat of another disposition, adjacent at the
+ * origin and no longer at the destination, read from the scene's documents as they are now.
+ * Empty outside a started combat or without a scene grid.
+ */
+export function meleeLeft(doc: TokenDocLike, origin: Position, destination: Position): MeleeToken<unknown>[] {
+  if (!activeCombat()?.started || !canvas?.grid) return [];
+  const binding = activeBinding();
+  const others = othersInCombat(binding, doc);
+  const mover: Placed = { id: doc.id ?? "", disposition: doc.disposition, ...spotAt(doc, origin) };
+  return leftBehind(
+    mover,
+    spotAt(doc, destination),
+    others.map((o) => o.placed),
+    sceneAdjacency(),
+  )
+    .map((p) => others.find((o) => o.placed.id === p.id)!)
+    .filter((o) => o.stats !== undefined)
+    .map((o) => meleeToken(o.doc, o.stats));
+}
+
+/** The option a move is made with when it only puts a token back (`{ fray: { revert: true } }`): it is not charged. */
+export const REVERT_MOVE = { fray: { revert: true } } as const;
+
+/**
  * `moveToken` on the client that moved the token. A continued movement counts only what was
  * passed in this part (`movement.passed`), added to what the round's movement already covered.
  * When the move leaves engaged opponents and the binding has `onLeaveMelee`, that decides what
@@ -269,10 +294,12 @@ function meleeToken(doc: TokenDocLike, stats: unknown): MeleeToken<unknown> {
 export async function onMoveToken(
   doc: TokenDocLike,
   movement: MovementLike,
-  _operation: unknown,
+  operation: unknown,
   user: { id: string | null },
 ): Promise<void> {
   if (user.id !== game.user?.id) return;
+  // A token put back where it was (a refused move undone) moves nothing this round.
+  if ((operation as { fray?: { revert?: unknown } } | null | undefined)?.fray?.revert === true) return;
   const combatant = combatantOf(doc);
   if (!combatant || !canvas?.grid) return;
   const binding = activeBinding();
@@ -283,19 +310,8 @@ export async function onMoveToken(
   const before = movedThisRound(combatant);
   let leaving: Awaited<ReturnType<NonNullable<RulesetBinding<unknown>["onLeaveMelee"]>>>;
   if (binding.onLeaveMelee) {
-    const others = othersInCombat(binding, doc);
-    const adjacency = sceneAdjacency();
-    const mover: Placed = { id: doc.id ?? "", disposition: doc.disposition, ...spotAt(doc, movement.origin) };
-    const left = leftBehind(
-      mover,
-      spotAt(doc, movement.destination),
-      others.map((o) => o.placed),
-      adjacency,
-    )
-      .map((p) => others.find((o) => o.placed.id === p.id)!)
-      .filter((o) => o.stats !== undefined);
-    if (left.length)
-      leaving = await binding.onLeaveMelee({ mover: meleeToken(doc, stats), left: left.map((o) => meleeToken(o.doc, o.stats)), options });
+    const left = meleeLeft(doc, movement.origin, movement.destination);
+    if (left.length) leaving = await binding.onLeaveMelee({ mover: meleeToken(doc, stats), left, options });
   }
   const basis = {
     fromMetres: before.metres,

@@ -8,7 +8,8 @@
  *
  * The budget (bands, distance moved before, unit scale) is computed once per drag and reused for
  * every waypoint and highlighted grid square; it is read again only when what it depends on
- * changes (the actor's preparation, the round, the distance moved, the scene's units).
+ * changes (the actor's preparation, the round, the distance moved, the combatant's economy, the
+ * scene's units).
  */
 import { activeCombat, combatantFor } from "../combat/economy-store.js";
 import { tryCombatantOf, type FrayActorApi } from "../documents/actor.js";
@@ -40,6 +41,8 @@ interface Cached {
   round: number | undefined;
   movedBefore: number | undefined;
   units: string | undefined;
+  /** The combatant's stored economy, as JSON (a ruleset's bands may follow the pools left, CR-MOV-02). */
+  economy: string | undefined;
   budget: RulerBudget | undefined;
 }
 
@@ -55,6 +58,7 @@ export function budgetFor(ruler: object, token: RulerToken): RulerBudget | undef
   const combat = activeCombat();
   const combatant = combat?.started ? combatantFor(actor, token.document?.id) : undefined;
   const movedBefore = combatant ? movedThisRound(combatant).metres : undefined;
+  const economy = combatant ? JSON.stringify(combatant.getFlag("fray", "economy") ?? null) : undefined;
   const units = canvas?.grid?.units;
   const core = typeof (actor as Partial<FrayActorApi>).frayCore === "function" ? (actor as unknown as FrayActorApi).frayCore() : undefined;
   const cached = budgets.get(ruler);
@@ -64,7 +68,8 @@ export function budgetFor(ruler: object, token: RulerToken): RulerBudget | undef
     cached.core === core &&
     cached.round === combat?.round &&
     cached.movedBefore === movedBefore &&
-    cached.units === units
+    cached.units === units &&
+    cached.economy === economy
   )
     return cached.budget;
   const stats = statsOf(actor);
@@ -79,7 +84,7 @@ export function budgetFor(ruler: object, token: RulerToken): RulerBudget | undef
           movedBefore,
           toMetres(1, units),
         );
-  budgets.set(ruler, { actor, core, round: combat?.round, movedBefore, units, budget });
+  budgets.set(ruler, { actor, core, round: combat?.round, movedBefore, units, economy, budget });
   return budget;
 }
 

@@ -6,7 +6,8 @@
  * with wound treatments, the parry declared in the tracker (CR-PAR-01 to CR-PAR-03), the Self
  * Discipline prompt at 0 hits (CR-HIT-02), the upkeep at each new round (CR-BLD-01, CR-STN-02,
  * CR-DTH-01), the round in the tracker (declaring lowest first, delaying: CR-INI-02, CR-INI-03),
- * and distances in metres.
+ * movement against the AP left with leaving melee through the GM (CR-MOV-01, CR-MOV-02), and
+ * distances in metres.
  */
 import { critical, criticalActions, criticalInput, criticalOptions, initiativeGroups } from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rules/critical/model.js";
@@ -19,6 +20,7 @@ import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipl
 import { clearParryOn, declareParryFor, PARRY_TEMPLATE, renderParry } from "./parry.js";
 import { criticalSheetAction } from "./sheet-actions.js";
 import { onUpdateCombat, UPKEEP_TEMPLATE } from "./upkeep.js";
+import { criticalRulerBands, handleLeaveMelee, LEAVE_MELEE_REQUEST, onMoveTokenGM, onPreMoveToken } from "./movement.js";
 import { criticalDelay, onDamageApplied, onUpdateCombatant, renderCriticalTracker } from "./round.js";
 import {
   CRITICAL_ITEM_TEMPLATE,
@@ -71,7 +73,14 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
     on("updateCombat", onUpdateCombat);
     on("updateCombatant", (combatant: never, changes: never) => void onUpdateCombatant(combatant, changes).catch(reportError));
     on(HOOKS.applyDamage, (context: never) => void onDamageApplied(context).catch(reportError));
+    on("preMoveToken", onPreMoveToken);
+    on(
+      "moveToken",
+      (doc: never, movement: never, operation: never, user: never) => void onMoveTokenGM(doc, movement, operation, user).catch(reportError),
+    );
+    return { [LEAVE_MELEE_REQUEST]: handleLeaveMelee };
   },
+  rulerBands: (c, options) => criticalRulerBands(c, options),
   registerQuench: registerCriticalQuench,
   // The parry is declared in the tracker with the round's declarations and ends with the round (CR-PAR-01).
   renderTracker: (combat, html) => {

@@ -256,6 +256,54 @@ export function registerCriticalQuench(quench: Quench): void {
           assert.equal(ap(of(a)), 4, "CR-AP-01: 4 AP again");
         });
       });
+
+      describe("Critical movement: held and reverted moves (M1 to M3)", () => {
+        it("M1 to M3, CR-MOV-01: preMoveToken returning false holds a move; a GM's update of x, y fires moveToken with origin, destination, the GM and the update's options", async () => {
+          const scene = canvas?.scene as unknown as {
+            createEmbeddedDocuments(
+              type: string,
+              rows: unknown[],
+            ): Promise<
+              { x: number; y: number; id: string; update(c: unknown, o?: unknown): Promise<unknown>; delete(): Promise<unknown> }[]
+            >;
+          } | null;
+          assert.ok(scene, "view a scene to run this test");
+          const a = (await Actor.implementation.create(actorData("Quench Mover", false) as never)) as Actor.Implementation;
+          const [token] = await scene!.createEmbeddedDocuments("Token", [{ name: "Quench Mover", actorId: a.id, x: 0, y: 0 }]);
+          const size = (canvas?.grid as { size?: number } | undefined)?.size ?? 100;
+          const seen: { origin?: { x: number }; destination?: { x: number }; revert?: unknown; user?: string }[] = [];
+          const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
+          const off = Hooks.off.bind(Hooks) as unknown as (name: string, id: number) => void;
+          const moved = on("moveToken", ((
+            doc: { id: string },
+            movement: { origin: { x: number }; destination: { x: number } },
+            operation: { fray?: { revert?: unknown } },
+            user: { id: string },
+          ) => {
+            if (doc.id === token!.id)
+              seen.push({ origin: movement.origin, destination: movement.destination, revert: operation?.fray?.revert, user: user?.id });
+          }) as never);
+          const hold = on("preMoveToken", ((doc: { id: string }) =>
+            doc.id === token!.id && seen.length === 0 ? false : undefined) as never);
+          try {
+            await token!.update({ x: size }).catch(() => undefined);
+            assert.equal(token!.x, 0, "M1: a preMoveToken handler returning false holds the move");
+            off("preMoveToken", hold);
+            await token!.update({ x: size }, { fray: { revert: true } });
+            for (let i = 0; i < 20 && !seen.length; i++) await new Promise((r) => setTimeout(r, 50));
+            assert.equal(seen.length, 1, "M2: moveToken fired once");
+            assert.equal(seen[0]!.origin?.x, 0, "M2: origin");
+            assert.equal(seen[0]!.destination?.x, size, "M2: destination");
+            assert.equal(seen[0]!.user, game.user?.id, "M2: the user who moved");
+            assert.equal(seen[0]!.revert, true, "M3: the update's options reach moveToken as its operation");
+          } finally {
+            off("moveToken", moved);
+            off("preMoveToken", hold);
+            await token!.delete().catch(() => undefined);
+            await a.delete();
+          }
+        });
+      });
     },
     { displayName: "Fray: Critical attack flow" },
   );
