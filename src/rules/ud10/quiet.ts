@@ -13,7 +13,7 @@ import { FrayError } from "../core/errors.js";
 import type { QuietAttack } from "../core/quiet.js";
 import type { RoundState } from "../core/contract.js";
 import type { RulesetOptions } from "../core/ruleset.js";
-import { isIncapacitated, rangePenalty, reactions, situationDefaults, skillValue, weaponAndMode } from "./attack.js";
+import { isIncapacitated, rangePenalty, reactions, skillValue, weaponAndMode } from "./attack.js";
 import type { Ud10AttackInput } from "./input.js";
 import { damageFormula, type Ud10Combatant, type Ud10Weapon } from "./model.js";
 import { ud10Options, type Ud10Options } from "./options.js";
@@ -47,14 +47,16 @@ function attackModifier(input: Ud10AttackInput, weapon: Ud10Weapon, modeModifier
   if (!ranged) {
     if (s.higherGround) total += -2;
   } else {
-    const d = situationDefaults(attacker, target);
-    const aim = s.aim ?? d.aim;
+    // `situationDefaults`, read without building its object (UD-ATK-04).
+    const a = attacker.conditions;
+    const t = target.conditions;
+    const aim = s.aim ?? (a.includes("aiming2") ? 2 : a.includes("aiming1") ? 1 : 0);
     if (aim === 1) total += 2;
     if (aim === 2) total += 4;
     if (s.badVisibility) total += -2;
-    if (s.targetCrouching ?? d.targetCrouching) total += -2;
-    if (s.targetMoving ?? d.targetMoving) total += -2;
-    if (s.shooterMoving ?? d.shooterMoving) total += -4;
+    if (s.targetCrouching ?? (t.includes("crouching") || t.includes("prone"))) total += -2;
+    if (s.targetMoving ?? t.includes("moving")) total += -2;
+    if (s.shooterMoving ?? a.includes("moving")) total += -4;
     const penalty = rangePenalty(input.rangeMetres ?? 0, weapon.rangeIncrement);
     if (penalty) total += penalty;
   }
@@ -138,18 +140,10 @@ function applyQuietly(target: Ud10Combatant, amount: number, zone: string | unde
   }
   remaining -= Math.min(remaining, Math.max(0, target.attributes.CON));
   const hp = target.hp.value - remaining;
-  let conditions = target.conditions;
-  const add = (s: string) => {
-    if (!conditions.includes(s)) conditions = [...conditions, s];
-  };
-  if (ep <= 0 && target.ep.value > 0) add("unconscious");
-  if (hp <= 0 && target.hp.value > 0) add("incapacitated");
-  return {
-    ...target,
-    hp: { ...target.hp, value: hp },
-    ep: { ...target.ep, value: ep },
-    conditions: conditions === target.conditions ? [...conditions] : conditions,
-  };
+  const conditions = [...target.conditions];
+  if (ep <= 0 && target.ep.value > 0 && !conditions.includes("unconscious")) conditions.push("unconscious");
+  if (hp <= 0 && target.hp.value > 0 && !conditions.includes("incapacitated")) conditions.push("incapacitated");
+  return { ...target, hp: { ...target.hp, value: hp }, ep: { ...target.ep, value: ep }, conditions };
 }
 
 /** `ud10AfterAction` after an attack (UD-ATK-04): the shot spends the aim. */
