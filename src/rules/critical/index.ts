@@ -58,7 +58,10 @@ export {
 } from "./play.js";
 export { declarationOrder, delay, initiativeGroups } from "./initiative.js";
 export {
+  MANEUVER_DIFFICULTY,
   canConcentrate,
+  checkManeuver,
+  maneuverInputOf,
   maneuverPenaltyEffect,
   rollManeuver,
   settleManeuver,

@@ -2,7 +2,7 @@ import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import { sumModifiers, type CheckResult, type LastingEffect, type Modifier } from "../core/types.js";
 import { OPEN_ENDED_D100, woundPenalty } from "./attack.js";
-import { isIncapacitated, type CriticalCombatant } from "./model.js";
+import { fieldError, isIncapacitated, type CriticalCombatant } from "./model.js";
 import type { CriticalOptions } from "./options.js";
 
 /** A maneuver about to be rolled (CR-MAN-01). */
@@ -37,6 +37,45 @@ export function canConcentrate(c: CriticalCombatant): boolean {
 }
 
 /**
+ * Whether a combatant may try a maneuver at all (CR-MAN-01, CR-STN-01), before anything is
+ * spent or rolled.
+ * @throws FrayError `FRAY.Error.CannotAct` for a combatant out of the fight,
+ *   `FRAY.Error.StunnedConcentration` for a concentration maneuver while stunned.
+ */
+export function checkManeuver(c: CriticalCombatant, input: Pick<ManeuverInput, "concentration">): void {
+  if (isIncapacitated(c)) throw new FrayError("FRAY.Error.CannotAct", { actor: c.name }, `${c.name} cannot act`);
+  if (input.concentration && !canConcentrate(c))
+    throw new FrayError("FRAY.Error.StunnedConcentration", { actor: c.name }, `${c.name} is stunned and cannot concentrate`);
+}
+
+/** The bounds of the GM's difficulty of a maneuver, as of an attack's situational modifier. */
+export const MANEUVER_DIFFICULTY = { min: -200, max: 200 } as const;
+
+/**
+ * A maneuver's input from the sheet's form (CR-MAN-01): `skill` one of the combatant's skills
+ * (its OB is the skill bonus) or empty for none, `difficulty` a whole number from -200 to 200
+ * (empty for 0), `concentration` a flag.
+ * @throws FrayError `FRAY.Error.Field` naming `skill` or `difficulty`.
+ */
+export function maneuverInputOf(
+  c: CriticalCombatant,
+  raw: { skill?: unknown; difficulty?: unknown; concentration?: unknown },
+): ManeuverInput & { skill?: string } {
+  const skill = raw.skill === undefined || raw.skill === "" ? undefined : raw.skill;
+  if (skill !== undefined && (typeof skill !== "string" || !Object.hasOwn(c.skills, skill)))
+    throw fieldError("skill", `one of ${Object.keys(c.skills).join(", ") || "no skills"}`);
+  const text = raw.difficulty === undefined || raw.difficulty === "" ? "0" : String(raw.difficulty).trim();
+  const difficulty = Number(text);
+  if (!/^[-+]?\d+$/.test(text) || difficulty < MANEUVER_DIFFICULTY.min || difficulty > MANEUVER_DIFFICULTY.max)
+    throw fieldError("difficulty", `a whole number from ${MANEUVER_DIFFICULTY.min} to ${MANEUVER_DIFFICULTY.max}`);
+  return {
+    ...(skill !== undefined ? { skill, bonus: c.skills[skill as string]! } : {}),
+    ...(difficulty ? { difficulty } : {}),
+    ...(raw.concentration === true ? { concentration: true } : {}),
+  };
+}
+
+/**
  * Rolls a maneuver (CR-MAN-01, RULES.md): the open-ended d100 plus the maneuver bonus, the
  * skill bonus, the GM's difficulty, armor's maneuver penalties and wound penalties, read as a
  * percentage. 100 or more completes it; below 100 the outcome follows the shortfall setting:
@@ -51,9 +90,7 @@ export async function rollManeuver(
   dice: DiceRoller,
   options: Pick<CriticalOptions, "maneuverShortfall">,
 ): Promise<ManeuverResult> {
-  if (isIncapacitated(c)) throw new FrayError("FRAY.Error.CannotAct", { actor: c.name }, `${c.name} cannot act`);
-  if (input.concentration && !canConcentrate(c))
-    throw new FrayError("FRAY.Error.StunnedConcentration", { actor: c.name }, `${c.name} is stunned and cannot concentrate`);
+  checkManeuver(c, input);
   const mods: Modifier[] = [];
   if (c.maneuver) mods.push({ label: "FRAY.Mod.ManeuverBonus", value: c.maneuver, rule: "CR-MAN-01" });
   if (input.bonus) mods.push({ label: "FRAY.Mod.ManeuverSkill", value: input.bonus, rule: "CR-MAN-01" });

@@ -8,13 +8,15 @@
  *   its Puncture E critical rolled, applied, undone; the guard's fumble; a hits-only shot;
  * - the parry dialog: Kara splitting her OB over a guard's pistol (2:1) and a club (1:1);
  * - the attack dialog of the guard's shot at Kara: OB less its own parry, Kara's DB with hers,
- *   the chance of each outcome.
+ *   the chance of each outcome;
+ * - the maneuver dialog and card: Kara's 80 % maneuver, left to the GM.
  */
 import {
   critical,
   parryAllocation,
   criticalCombatantFromActor,
   criticalForcedCheck,
+  rollManeuver,
   upkeep,
   withVitals,
   type CriticalCombatant,
@@ -28,6 +30,7 @@ import { undoRecord } from "../../../src/foundry/logic/undo.js";
 import { criticalCardRules } from "../../../src/foundry/rulesets/critical/card.js";
 import { dialogContext, dialogDefaults, type AttackDialogData } from "../../../src/foundry/chat/attack-dialog.js";
 import { criticalDialogDetails } from "../../../src/foundry/rulesets/critical/dialog.js";
+import { maneuverContext, maneuverDialogContext } from "../../../src/foundry/rulesets/critical/maneuver-view.js";
 import { parryDialogContext } from "../../../src/foundry/rulesets/critical/parry-view.js";
 import { selfDisciplineContext } from "../../../src/foundry/rulesets/critical/self-discipline-view.js";
 import { upkeepContext } from "../../../src/foundry/rulesets/critical/upkeep-view.js";
@@ -141,6 +144,7 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer): Prom
       { selector: ".fray-weapon", text: "OB +75" },
       // Bleeding: staunch used; bandage, tourniquet, medical kit left. Burning: smother, drop and roll.
       { selector: '[data-action="rulesetAction"][data-op="treat"]', count: 5 },
+      { selector: '[data-action="rulesetAction"][data-op="maneuver"]', count: 1 },
       { selector: '[data-method="staunch"]', count: 0 },
       { selector: ".fray-critical-dying", text: "Dying: 3 round(s) left CR-DTH-01" },
       { selector: ".fray-critical-injuries", text: "The blade cuts the tendons of the leg." },
@@ -377,5 +381,50 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer): Prom
       { selector: ".fray-detail-chance", text: "Fumble 2.0 % CR-ATK-01" },
     ],
   });
+  const maneuver = await rollManeuver(kara, { bonus: 30, difficulty: -20 }, new ScriptedRoller([60]), { maneuverShortfall: "gm" });
+  cases.push(
+    {
+      id: "dialog-critical-maneuver",
+      title: "Maneuver: Kara Voss",
+      kind: "dialog",
+      classes: ["dialog", "fray", "fray-maneuver"],
+      width: 400,
+      height: 0,
+      templates: ["templates/critical/maneuver-dialog.hbs"],
+      context: maneuverDialogContext(kara, i18n),
+      expect: [
+        { selector: 'select[name="skill"] option', count: 4 },
+        { selector: 'input[name="difficulty"]', value: "0" },
+        { selector: 'input[name="concentration"]', count: 1 },
+      ],
+    },
+    {
+      id: "chat-critical-maneuver",
+      title: "Maneuver",
+      kind: "chat",
+      classes: [],
+      width: 300,
+      height: 0,
+      templates: ["templates/critical/maneuver.hbs"],
+      context: maneuverContext(
+        {
+          actorUuid: "Actor.kara",
+          name: "Kara Voss",
+          formula: maneuver.check.roll.formula,
+          natural: maneuver.check.natural,
+          lines: maneuver.check.modifiers,
+          percent: maneuver.percent,
+          outcome: maneuver.outcome,
+          penalty: Math.min(0, maneuver.percent - 100),
+        },
+        i18n,
+      ) as unknown as Record<string, unknown>,
+      expect: [
+        { selector: ".fray-card-header h3", text: "Kara Voss tries a maneuver CR-MAN-01" },
+        { selector: ".fray-check tr.fray-total", text: "Total 65 %" },
+        { selector: ".fray-result", text: "THE GM DECIDES" },
+      ],
+    },
+  );
   return cases;
 }

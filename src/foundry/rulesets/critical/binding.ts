@@ -17,6 +17,7 @@ import { criticalCardRules } from "./card.js";
 import { criticalDialogDetails } from "./dialog.js";
 import { registerCriticalQuench } from "./quench.js";
 import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipline.js";
+import { MANEUVER_DIALOG_TEMPLATE, MANEUVER_TEMPLATE } from "./maneuver.js";
 import { clearParryOn, declareParryFor, PARRY_TEMPLATE, renderParry } from "./parry.js";
 import { criticalSheetAction } from "./sheet-actions.js";
 import { onUpdateCombat, UPKEEP_TEMPLATE } from "./upkeep.js";
@@ -65,6 +66,8 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
     SELF_DISCIPLINE_TEMPLATE,
     UPKEEP_TEMPLATE,
     PARRY_TEMPLATE,
+    MANEUVER_TEMPLATE,
+    MANEUVER_DIALOG_TEMPLATE,
   ],
   delay: criticalDelay,
   init: () => {

@@ -7,12 +7,21 @@
  * table copied into the world with one cell changed, replacing the built-in one on the card and
  * in what is applied (C3); and a draw from a compendium critical table of one severity, which
  * never gives its UM66 result (C4); and a parry written to the defender's `system.parry` counting
- * in the card's DB lines, then cleared with `-=` as the round's start does (C5). An attacker with a
- * huge OB against a defender without DB always lands an E critical, whatever the dice. Then the
- * round: initiative kept over rounds, a delay stored on a Combatant re-sorting the turns, 4 AP (R1
- * to R4).
+ * in the card's DB lines, then cleared with `-=` as the round's start does (C5); the attack
+ * dialog's template rendering the chance of each outcome; a maneuver from the sheet posting its
+ * card with its roll (CR-MAN-01). An attacker with a huge OB against a defender without DB always
+ * lands an E critical, whatever the dice. Then the round: initiative kept over rounds, a delay
+ * stored on a Combatant re-sorting the turns, 4 AP (R1 to R4).
  */
 import { CRITICAL_TABLE_SOURCES } from "../../../rules/critical/index.js";
+import { critical } from "../../../rules/critical/index.js";
+import { criticalCombatantFromActor } from "../../../rules/critical/model.js";
+import type { Localizer } from "../../attack-card.js";
+import { dialogContext, dialogDefaults, type AttackDialogData } from "../../chat/attack-dialog.js";
+import { FLOW_TEMPLATES } from "../../chat/templates.js";
+import { actorSource } from "../../documents/source.js";
+import { criticalDialogDetails } from "./dialog.js";
+import { maneuverFrom } from "./maneuver.js";
 import { clearParryOn, parryUpdate } from "./parry.js";
 import { tableLink } from "./tables.js";
 import { rollAttack } from "../../attack.js";
@@ -173,6 +182,40 @@ export function registerCriticalQuench(quench: Quench): void {
           await clearParryOn(defender);
           assert.equal(Object.keys(defender.system.parry).length, 0, "C5: `system.parry.-=<foe>` removed the entry");
           await defender.update({ "system.skills.-=brawling": null } as never);
+        });
+
+        it("CR-ATK-02: the attack dialog's template renders the chance of each outcome, summing to 100 %", async () => {
+          const core = (a: Actor.Implementation) => criticalCombatantFromActor(actorSource(a as never), { id: a.id ?? "" });
+          const weapon = attacker.items.find((i) => i.type === "weapon")!;
+          const data: AttackDialogData = {
+            ruleset: critical as never,
+            options: critical.defaults(),
+            attacker: core(attacker),
+            weapon: { id: weapon.id ?? "", name: weapon.name, modes: [] },
+            targets: [{ id: defender.id ?? "", name: defender.name, combatant: core(defender) }],
+            details: criticalDialogDetails,
+          };
+          const html = await foundry.applications.handlebars.renderTemplate(
+            FLOW_TEMPLATES.attackDialog,
+            dialogContext(data, dialogDefaults(data), game.i18n as unknown as Localizer),
+          );
+          const chances = [
+            ...html.matchAll(/fray-detail-chance"><span class="fray-label">[^<]*<\/span> <span class="fray-value">([\d.,]+)/g),
+          ];
+          assert.equal(chances.length, 8, "miss, hits only, A to E, fumble");
+          // OB 300 against no DB: always an E critical.
+          assert.ok(/100[.,]0/.test(html), "the E critical at 100 %");
+        });
+
+        it("CR-MAN-01: a maneuver from the sheet posts its card with its roll; 300 + the roll completes it", async () => {
+          const answer = { skill: "blades", difficulty: "0", concentration: false };
+          const flag = await maneuverFrom(attacker, undefined, async () => answer);
+          assert.ok(flag, "the maneuver was rolled");
+          assert.equal(flag!.outcome, "success");
+          const message = game.messages?.contents.at(-1) as unknown as { rolls: unknown[]; getFlag(s: string, k: string): unknown };
+          made.push(message as never);
+          assert.equal(message.rolls.length, 1, "the open-ended d100 is a Foundry roll on the card");
+          assert.ok(message.getFlag("fray", "maneuver"), "the card holds the maneuver");
         });
 
         it("C4, CR-CRT-02, CR-CRT-03: the compendium's Slash C table loads with its UM66 result at 0-0, and drawing it gives one result of 1-100, never UM66", async () => {

@@ -3,12 +3,14 @@
  * actor (CR-BLD-02) at the treatment's AP cost (CR-AP-01, RULES.md). The core checks the
  * treatment against the wound first; in combat the AP are spent through the economy store (refused
  * when short); then the actor's wounds are written back. The owner treats their own actor's
- * wounds; treating another combatant's wound is not offered on the sheet.
+ * wounds; treating another combatant's wound is not offered on the sheet. A maneuver rolls from the
+ * sheet too (CR-MAN-01).
  */
 import { criticalOptions, criticalVitalsUpdate, TREATMENTS, treat, vitals, type Treatment } from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor } from "../../../rules/critical/model.js";
 import { actorSource } from "../../documents/source.js";
 import { takeAction } from "../../round-actions.js";
+import { maneuverFrom } from "./maneuver.js";
 import { optionValues } from "../../settings.js";
 
 /** The actor a sheet control acts on, as far as this module reads it. */
@@ -27,7 +29,8 @@ function isTreatment(id: string | undefined): id is Treatment {
 }
 
 /**
- * Runs a control of the Critical sheet (`data-op`): `treat` with `data-effect-id` (the wound) and
+ * Runs a control of the Critical sheet (`data-op`): `maneuver` (CR-MAN-01, see ./maneuver.ts);
+ * `treat` with `data-effect-id` (the wound) and
  * `data-method` (staunch, bandage, tourniquet, medkit, smother, dropAndRoll).
  * @throws FrayError from the core when the treatment does not fit the wound, was already used on
  *   it, or needs a limb (CR-BLD-02).
@@ -37,6 +40,10 @@ export async function criticalSheetAction(
   data: Readonly<Record<string, string | undefined>>,
   tokenId?: string,
 ): Promise<void> {
+  if (data.op === "maneuver") {
+    await maneuverFrom(actor, tokenId);
+    return;
+  }
   if (data.op !== "treat" || !isTreatment(data.method) || !data.effectId) return;
   const a = actor as SheetActor;
   const c = criticalCombatantFromActor(actorSource(a as never));

@@ -1,0 +1,296 @@
+/**
+ * Maneuvers from the Critical sheet through the built bundle in the stand-in (CR-MAN-01, CR-AP-01):
+ * the dialog's skill, difficulty and concentration; the open-ended d100 with the maneuver bonus,
+ * skill, difficulty and armor penalty on a chat card with its roll; 100 % or more completes it;
+ * below 100 what the world's setting says (the GM decides, not completed, or completed with the
+ * shortfall as a penalty written to the actor); 2 AP spent in combat; bad input refused with the
+ * field named and nothing spent.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { TargetState } from "../../src/foundry/logic/card.js";
+import {
+  ROOT,
+  StubChatMessage,
+  diceQueue,
+  installFoundryStub,
+  lookup,
+  readLang,
+  stubActor,
+  stubToken,
+  withOwnership,
+  type FoundryStub,
+  type StubUser,
+} from "../support/foundry-stub.js";
+
+const BUNDLE = join(ROOT, "dist", "fray.mjs");
+const en = readLang("en");
+
+type Dict = Record<string, unknown>;
+
+interface Message {
+  id: string;
+  type?: string;
+  isOwner: boolean;
+  content: string;
+  rolls: unknown[];
+  system: Dict & { targets: TargetState[] };
+  update(changes: Dict): Promise<Message>;
+}
+
+const messages: Message[] = [];
+const docs = new Map<string, unknown>();
+const queries: { name: string; userId: string }[] = [];
+let stub: FoundryStub;
+let gm: StubUser;
+let player: StubUser;
+
+function setPath(target: Dict, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  node[parts.at(-1)!] = value;
+}
+
+/** Writes a value at a dotted path, merging nested objects into what is there, as Foundry's update does. */
+function mergePath(target: Dict, path: string, value: unknown): void {
+  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
+  const parts = path.split(".");
+  let node = target;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
+  const last = parts.at(-1)!;
+  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
+  else setPath(target, path, value);
+}
+
+beforeAll(async () => {
+  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
+  stub = installFoundryStub("en");
+  await stub.game.settings.set("fray", "ruleset", "critical");
+  const g = globalThis as Dict;
+  const config = stub.CONFIG as unknown as Dict;
+  config.Combat = {};
+  config.Combatant = {};
+  config.Token = {};
+  config.statusEffects = [];
+  config.specialStatusEffects = {};
+  const foundry = g.foundry as Dict;
+  foundry.utils = {
+    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
+    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
+    randomID: () => Math.random().toString(36).slice(2, 12),
+  };
+  foundry.canvas = {
+    placeables: {
+      tokens: {
+        TokenRuler: class {
+          constructor(readonly token: unknown) {}
+        },
+      },
+    },
+  };
+  const game = stub.game as unknown as Dict;
+  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
+  gm = stub.game.users.get("gm")!;
+  player = stub.game.users.add("p1", "Pat");
+  stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
+    const request = (changes as Dict)["flags.fray.request"] as { name: string } | undefined;
+    if (request && stub.game.user.id === "gm") queries.push({ name: request.name, userId: userId as string });
+  });
+  StubChatMessage.implementation.create = (async (data: Dict) => {
+    const message = {
+      ...data,
+      id: `m${messages.length + 1}`,
+      author: stub.game.user,
+      rolls: (data.rolls as unknown[]) ?? [],
+      async update(changes: Dict) {
+        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
+        return message;
+      },
+    } as unknown as Message;
+    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
+    messages.push(message);
+    StubChatMessage.created.push(message as never);
+    return message;
+  }) as never;
+  await import(pathToFileURL(BUNDLE).href);
+  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+});
+
+/** A compendium NPC of Critical (`packs/_source/critical-npcs`), by file name. */
+function packNpc(file: string): {
+  _id: string;
+  name: string;
+  type: string;
+  system: Dict;
+  items: { _id: string; name: string; type: string; system: Dict }[];
+} {
+  return JSON.parse(readFileSync(join(ROOT, "packs", "_source", "critical-npcs", file), "utf8")) as ReturnType<typeof packNpc>;
+}
+
+/** An actor of the stand-in that can be updated and have statuses toggled, registered by UUID. */
+function actor(id: string, file: string, name?: string, system: Dict = {}) {
+  const npc = packNpc(file);
+  const source = {
+    _id: id,
+    name: name ?? npc.name,
+    type: "npc",
+    system: { ...structuredClone(npc.system), ...system },
+    items: structuredClone(npc.items),
+  };
+  const a = stubActor(source as never) as ReturnType<typeof stubActor> & Dict;
+  Object.assign(a, {
+    async update(changes: Dict) {
+      for (const [k, v] of Object.entries(changes)) mergePath(source as unknown as Dict, k, v);
+      return a;
+    },
+    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
+      if (active) a.statuses.add(status);
+      else a.statuses.delete(status);
+    },
+    get system() {
+      return source.system;
+    },
+    getFlag(scope: string, key: string) {
+      return ((source as unknown as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
+    },
+  });
+  a.toObject = () => ({ ...structuredClone(source), statuses: [...a.statuses] }) as never;
+  docs.set(a.uuid, a);
+  const token = stubToken(a, 0, 0);
+  docs.set(token.document.uuid, { ...token.document, object: token, actor: a, isOwner: true });
+  return { actor: a, token };
+}
+
+/** Kara, the Sword Fighter, with a maneuver bonus of 15 (her cuirass costs 5 on maneuvers). */
+const kara = () => actor("kara", "Sword_Fighter_fRc2NpcSwordFtr0.json", "Kara Voss", { maneuver: 15 });
+
+beforeEach(async () => {
+  messages.length = 0;
+  StubChatMessage.created.length = 0;
+  stub.ui.notifications.messages.length = 0;
+  stub.game.users.current = gm;
+  gm.isGM = true;
+  player.flags = {};
+  diceQueue.length = 0;
+  (stub.game as unknown as Dict).combat = undefined;
+  await stub.game.settings.set("fray", "critical-maneuverShortfall", "gm");
+});
+
+/** Starts a combat of one combatant for an actor's token; its flags live in the returned map. */
+function combatOf(who: ReturnType<typeof actor>): Map<string, unknown> {
+  const flags = new Map<string, unknown>();
+  const combatant = {
+    id: `c-${who.actor.id}`,
+    tokenId: who.token.id,
+    token: who.token,
+    actor: who.actor,
+    actorId: who.actor.id,
+    isOwner: true,
+    combat: { id: "combat1" },
+    getFlag: (_s: string, k: string) => flags.get(k),
+    setFlag: async (_s: string, k: string, v: unknown) => flags.set(k, structuredClone(v)),
+  };
+  const list = [combatant];
+  (stub.game as unknown as Dict).combat = {
+    id: "combat1",
+    started: true,
+    round: 1,
+    combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
+  };
+  return flags;
+}
+
+/** Answers the maneuver dialog with the given form values, keeping what it showed. */
+function answerDialog(values: { skill?: string; difficulty?: string; concentration?: boolean } | null) {
+  const seen: string[] = [];
+  const apps = ((globalThis as Dict).foundry as { applications: { api: Dict } }).applications.api;
+  apps.DialogV2 = {
+    wait: async (config: { content: string; buttons: { callback?: (e: unknown, b: unknown) => unknown }[] }) => {
+      seen.push(config.content);
+      if (!values) return null;
+      const elements = {
+        skill: { value: values.skill ?? "" },
+        difficulty: { value: values.difficulty ?? "0" },
+        concentration: { checked: values.concentration ?? false },
+      };
+      return config.buttons[0]!.callback!({}, { form: { elements } });
+    },
+  };
+  return seen;
+}
+
+const binding = () =>
+  (stub.game.fray as { registry: { get(id: string): { sheetAction(a: unknown, d: Dict, t?: string): Promise<void> } } }).registry.get(
+    "critical",
+  )!;
+const ap = (flags: Map<string, unknown>) => (flags.get("economy") as { pools: { ap: { value: number } } } | undefined)?.pools.ap.value;
+const card = () => messages.find((m) => (m as unknown as { flags?: { fray?: { maneuver?: unknown } } }).flags?.fray?.maneuver);
+const effectsOf = (a: unknown) => (a as { system: { effects: Dict[] } }).system.effects ?? [];
+
+describe("maneuvers from the sheet", () => {
+  it("CR-MAN-01, CR-AP-01: 60 + 15 bonus + 30 brawling - 20 difficulty - 5 armor = 80 %: below 100 the GM decides (the default); 2 AP spent; the roll is on the card", async () => {
+    const k = kara();
+    const flags = combatOf(k);
+    const seen = answerDialog({ skill: "brawling", difficulty: "-20" });
+    diceQueue.push(60);
+    await binding().sheetAction(k.actor, { op: "maneuver" }, k.token.id);
+    // The dialog offers the sheet's skills with their bonus.
+    expect(seen[0]).toContain('<option value="brawling">Brawling (30)</option>');
+    const m = card()!;
+    expect(m.rolls).toHaveLength(1);
+    expect(m.content).toContain("Kara Voss tries a maneuver");
+    expect(m.content).toContain("CR-MAN-01");
+    expect(m.content).toContain("80 %");
+    expect(m.content).toContain("80 %: below 100, the GM decides: not completed, or completed with -20 to the next action");
+    expect(m.content).not.toMatch(/FRAY\./);
+    expect(ap(flags)).toBe(2);
+    expect(effectsOf(k.actor)).toEqual([]);
+  });
+
+  it("CR-MAN-01: 100 % or more completes it (open-ended: 98 + 40)", async () => {
+    const k = kara();
+    answerDialog({});
+    diceQueue.push(98, 40);
+    await binding().sheetAction(k.actor, { op: "maneuver" }, k.token.id);
+    // 138 + 15 - 5 = 148.
+    expect(card()!.content).toContain("148 %: completed");
+  });
+
+  it("CR-MAN-01: under the world setting 'penalty' a 70 % maneuver completes with -30 to the next action, written to the actor for the round; under 'incomplete' it is not completed", async () => {
+    await stub.game.settings.set("fray", "critical-maneuverShortfall", "penalty");
+    const k = kara();
+    answerDialog({});
+    diceQueue.push(60);
+    await binding().sheetAction(k.actor, { op: "maneuver" }, k.token.id);
+    expect(card()!.content).toContain("70 %: completed, with -30 to the next action this round");
+    expect(effectsOf(k.actor)).toEqual([expect.objectContaining({ kind: "penalty", value: -30, rounds: 1, rule: "CR-MAN-01" })]);
+    messages.length = 0;
+    await stub.game.settings.set("fray", "critical-maneuverShortfall", "incomplete");
+    const other = actor("kara2", "Sword_Fighter_fRc2NpcSwordFtr0.json", "Kara Voss", { maneuver: 15 });
+    answerDialog({});
+    diceQueue.push(60);
+    await binding().sheetAction(other.actor, { op: "maneuver" }, other.token.id);
+    expect(card()!.content).toContain(lookup(en, "FRAY.Critical.Maneuver.Outcome.incomplete")!.replace("{percent}", "70"));
+    expect(effectsOf(other.actor)).toEqual([]);
+  });
+
+  it("CR-MAN-01, CR-STN-01: a difficulty that is no whole number is refused naming the field, a concentration maneuver while stunned is refused; nothing spent or posted", async () => {
+    const k = kara();
+    const flags = combatOf(k);
+    answerDialog({ difficulty: "1e3" });
+    await expect(binding().sheetAction(k.actor, { op: "maneuver" }, k.token.id)).rejects.toMatchObject({
+      key: "FRAY.Error.Field",
+      data: { field: "difficulty" },
+    });
+    const stunned = actor("kara3", "Sword_Fighter_fRc2NpcSwordFtr0.json", "Kara Voss", { stun: 2 });
+    answerDialog({ concentration: true });
+    await expect(binding().sheetAction(stunned.actor, { op: "maneuver" })).rejects.toMatchObject({
+      key: "FRAY.Error.StunnedConcentration",
+    });
+    expect(ap(flags)).toBeUndefined();
+    expect(card()).toBeUndefined();
+  });
+});
