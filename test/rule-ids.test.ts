@@ -47,3 +47,16 @@ describe("rule IDs", () => {
     expect(unknown).toEqual([]);
   });
 });
+
+describe("Hitbox rules played through the Foundry flow", () => {
+  it("every HB-* rule of the index is named by a test title of the bundle's Hitbox flow tests (test/flow/hitbox-*.test.ts)", () => {
+    const hb = [...indexIds()].filter((id) => id.startsWith("HB-"));
+    expect(hb).toHaveLength(22);
+    const dir = join(root, "test", "flow");
+    const titles = readdirSync(dir)
+      .filter((name) => /^hitbox-.*\.test\.ts$/.test(name))
+      .flatMap((name) => Array.from(readFileSync(join(dir, name), "utf8").matchAll(/\bit\(\s*"([^"]*)"/g), (m) => m[1]!))
+      .join("\n");
+    expect(hb.filter((id) => !titles.includes(id))).toEqual([]);
+  });
+});

@@ -633,6 +633,29 @@ describe("the compendium's items dropped on a sheet", () => {
   });
 });
 
+describe("damage points", () => {
+  it("HB-DMG-02: the holdout pistol deals 1 point; the compendium's riot shotgun deals 1 more within 20 ft, as the card shows", async () => {
+    const { zeven, zevenToken, guardToken } = world();
+    const shotgun = pack("hitbox-weapons", "Riot_Shotgun_hBw1RiotShotgu05.json");
+    (zeven.source.items as unknown as Dict[]).push(structuredClone(shotgun));
+    (zeven.source.system as { held: string[] }).held = ["Riot Shotgun"];
+    zeven.actor.items.push(
+      Object.assign(structuredClone(shotgun), { id: String(shotgun._id), toObject: () => structuredClone(shotgun) }) as never,
+    );
+    const damage = async (weaponId: string) => {
+      diceQueue.push(6, 6, 4, 4); // 12 + 4 hits; regular table 8: torso
+      const m = (await api().rollAttack({ actor: zeven.actor, weaponId, token: zevenToken, target: guardToken }))!.message;
+      await api().flow.runCardAction(m, 0, "noReaction");
+      await api().flow.runCardAction(m, 0, "rollDamage");
+      return m.system.targets[0]!.damage!;
+    };
+    expect((await damage("hBw1HoldoutPis01")).amount).toBe(1);
+    const close = await damage("hBw1RiotShotgu05");
+    expect(close.amount).toBe(2);
+    expect(close.steps!.map((s) => s.rule)).toContain("HB-DMG-02");
+  });
+});
+
 describe("durations through the effect service", () => {
   it("HB-RND-02, HB-DMG-03: painkillers taken on turn 3 for one turn act on turn 4 only: the damaged arm halves on turns 3 and 5, not on 4", async () => {
     const { zeven, zevenToken, guardToken } = world();

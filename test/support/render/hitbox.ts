@@ -33,6 +33,8 @@ import { undoRecord } from "../../../src/foundry/logic/undo.js";
 import { ACTOR_TABS, type SheetI18n } from "../../../src/foundry/sheets/context.js";
 import { HITBOX_SHEET_PARTS, hitboxActorSheetContext, hitboxItemSheetContext } from "../../../src/foundry/rulesets/hitbox/sheet-context.js";
 import { opposedContext } from "../../../src/foundry/rulesets/hitbox/opposed-card.js";
+import { opposedFormHtml, planHtml, stepBannerHtml } from "../../../src/foundry/rulesets/hitbox/tracker-view.js";
+import { declarationRowHtml, phaseBannerHtml } from "../../../src/foundry/combat/declarations.js";
 import { packDoc, type RenderCase } from "./contexts.js";
 
 type Dict = Record<string, unknown>;
@@ -274,6 +276,11 @@ async function cardCases(i18n: Localizer): Promise<RenderCase[]> {
       { selector: ".fray-result", text: "DODGED" },
       { selector: "button", count: 0 },
     ]),
+    // Damage rolled, not applied yet: the Apply button.
+    make("damage-rolled", rolled, names, [
+      { selector: '[data-action="fray-applyDamage"]', count: 1 },
+      { selector: '[data-action="fray-undoDamage"]', count: 0 },
+    ]),
     make("applied-blackout", applied, names, [
       { selector: ".fray-steps tbody tr", count: applied.report!.steps.length },
       { selector: '[data-action="fray-forcedCheck"]', count: 1 },
@@ -368,7 +375,93 @@ function dialogCase(i18n: Localizer): RenderCase {
   };
 }
 
+/**
+ * The tracker while a step is open (HB-ACT-01, HB-ACT-03, HB-ACT-05), as the GM sees it: the
+ * phase banner, the step banner with Opposed test and End step, the turn's plan with Zeven's shot
+ * pre-empting, and the rows' revealed declarations with their quick actions.
+ */
+function trackerCase(i18n: Localizer): RenderCase {
+  const phase = phaseBannerHtml({ order: "simultaneous", phase: "resolve", complete: true, canReveal: false, rows: [] }, i18n);
+  const step = stepBannerHtml({ step: 1, held: 1, canEnd: true }, i18n);
+  const plan = planHtml(
+    {
+      canMark: true,
+      steps: [
+        { step: 1, preempts: true, state: "current", combatants: [{ id: "z", name: "Zeven", declared: true }] },
+        { step: 2, preempts: false, state: "next", combatants: [{ id: "g", name: "Security Guard", declared: true }] },
+      ],
+    },
+    i18n,
+  );
+  const labels = new Map([
+    ["attack", "FRAY.Action.attack"],
+    ["run", "FRAY.Hitbox.Move.run"],
+    ["draw", "FRAY.Hitbox.Play.Action.draw"],
+    ["prone", "FRAY.Hitbox.Play.Action.prone"],
+  ]);
+  const row = (name: string, visible: { round: number; text: string; action?: string; quick?: string[] }) =>
+    `<li class="combatant"><span class="token-name"><strong>${name}</strong>${declarationRowHtml({ id: name, declaresNow: false, canDeclare: false, declared: true, visible }, i18n, labels)}</span></li>`;
+  const rows =
+    `<ol class="combat-tracker">` +
+    row("Zeven", { round: 2, text: "Shoot him in the head", action: "attack", quick: ["prone"] }) +
+    row("Security Guard", { round: 2, text: "Two shots at Zeven", action: "attack", quick: ["draw"] }) +
+    `</ol>`;
+  return {
+    id: "hitbox-tracker-steps",
+    title: "Combat tracker: the turn's steps",
+    kind: "dialog",
+    classes: ["fray"],
+    width: 300,
+    height: 0,
+    templates: ["test/support/render/markup.hbs"],
+    context: { classes: "combat-sidebar", html: phase + step + plan + rows },
+    expect: [
+      { selector: ".fray-hitbox-step", text: "Step 1" },
+      { selector: "button.fray-opposed", count: 1 },
+      { selector: "button.fray-end-step", count: 1 },
+      { selector: ".fray-plan-step.current.preempts", text: "Zeven" },
+      { selector: "button.fray-preempt", count: 2 },
+      { selector: ".fray-declaration-quick", count: 2 },
+    ],
+  };
+}
+
+/** The GM's opposed-test form (HB-ACT-05): two combatants and a skill each. */
+function opposedFormCase(i18n: Localizer): RenderCase {
+  return {
+    id: "hitbox-dialog-opposed",
+    title: "Opposed test",
+    kind: "dialog",
+    classes: ["dialog", "fray"],
+    width: 360,
+    height: 0,
+    templates: ["test/support/render/markup.hbs"],
+    context: {
+      classes: "dialog-content",
+      html: opposedFormHtml(
+        [
+          { id: "z", name: "Zeven" },
+          { id: "g", name: "Security Guard" },
+        ],
+        i18n,
+      ),
+    },
+    expect: [
+      { selector: 'select[name="a"] option', count: 2 },
+      { selector: 'select[name="skillB"] option[selected]', text: "Dodge" },
+    ],
+  };
+}
+
 /** Every Hitbox render case. */
 export async function hitboxCases(sheetI18n: SheetI18n, i18n: Localizer): Promise<RenderCase[]> {
-  return [...sheetCases(sheetI18n), ...itemCases(sheetI18n), ...(await cardCases(i18n)), await opposedCase(i18n), dialogCase(i18n)];
+  return [
+    ...sheetCases(sheetI18n),
+    ...itemCases(sheetI18n),
+    ...(await cardCases(i18n)),
+    await opposedCase(i18n),
+    dialogCase(i18n),
+    trackerCase(i18n),
+    opposedFormCase(i18n),
+  ];
 }

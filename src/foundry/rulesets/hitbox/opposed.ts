@@ -12,9 +12,11 @@ import { opposedTest, SKILLS, testBonus, type OpposedResult, type SkillId } from
 import { combatantOf } from "../../documents/actor.js";
 import { FoundryRoller } from "../../dice.js";
 import { SYSTEM_PATH } from "../../config.js";
-import { escapeHtml } from "../../logic/round-actions.js";
 import { reportError } from "../../notify.js";
 import { opposedContext } from "./opposed-card.js";
+import { opposedFormHtml } from "./tracker-view.js";
+
+export { opposedFormHtml } from "./tracker-view.js";
 import { skillUse, testFormula } from "./sheet-context.js";
 
 /** The opposed test's chat template. */
@@ -82,33 +84,6 @@ export interface OpposedChoice {
   skillA: string;
   b: string;
   skillB: string;
-}
-
-/** The form's default skills: an attack with Firearms against a Dodge, the seed's commonest case. */
-const DEFAULT_SKILLS = ["firearms", "dodge"] as const;
-
-/**
- * The opposed-test form's HTML (HB-ACT-05): for each side a combatant select and a skill select;
- * names escaped.
- */
-export function opposedFormHtml(candidates: readonly { id: string; name: string }[], i18n: { localize(key: string): string }): string {
-  const side = (key: "a" | "b", index: number) => {
-    const people = candidates
-      .map((c, i) => `<option value="${escapeHtml(c.id)}"${i === index ? " selected" : ""}>${escapeHtml(c.name)}</option>`)
-      .join("");
-    const skills = SKILLS.map(
-      (s) =>
-        `<option value="${s}"${s === DEFAULT_SKILLS[index] ? " selected" : ""}>${escapeHtml(i18n.localize(`FRAY.Hitbox.Skill.${s}`))}</option>`,
-    ).join("");
-    const legend = escapeHtml(i18n.localize(`FRAY.Hitbox.Opposed.Side${key.toUpperCase()}`));
-    return (
-      `<fieldset><legend>${legend}</legend>` +
-      `<label>${escapeHtml(i18n.localize("FRAY.Hitbox.Opposed.Combatant"))} <select name="${key}">${people}</select></label>` +
-      `<label>${escapeHtml(i18n.localize("FRAY.Hitbox.Opposed.Skill"))} <select name="skill${key.toUpperCase()}">${skills}</select></label>` +
-      `</fieldset>`
-    );
-  };
-  return `<div class="fray-opposed-form">${side("a", 0)}${side("b", 1)}</div>`;
 }
 
 /** Asks the GM for the two sides of an opposed test in a DialogV2; `undefined` when closed. */

@@ -10,9 +10,11 @@
 import { resolutionSteps, type Declaration } from "../../../rules/hitbox/index.js";
 import { declarationOf } from "../../combat/declarations.js";
 import type { CombatantLike } from "../../combat/economy-store.js";
-import { escapeHtml } from "../../logic/round-actions.js";
 import { warn } from "../../notify.js";
 import { stepOf, stepOpen, type StepCombat } from "./step.js";
+import type { PlanStep, PlanView } from "./tracker-view.js";
+
+export { planHtml, type PlanStep, type PlanView } from "./tracker-view.js";
 
 /** The flag key of the pre-empting actions on the Combat. */
 export const PREEMPT_FLAG = "hitboxPreempt";
@@ -42,24 +44,6 @@ export function preemptOf(combat: PlanCombat): string[] {
   return raw.ids.filter((id): id is string => typeof id === "string");
 }
 
-/** One step of the plan as the tracker shows it. */
-export interface PlanStep {
-  /** Step number within the turn, from 1. */
-  step: number;
-  /** A pre-empting action on its own (false: the rest, at the same time). */
-  preempts: boolean;
-  combatants: { id: string; name: string; declared: boolean }[];
-  /** The step is over, the open one, or still to come. */
-  state: "done" | "current" | "next";
-}
-
-/** The tracker's plan of the turn for one reader. */
-export interface PlanView {
-  steps: PlanStep[];
-  /** The reader may mark and unmark pre-empting actions (the GM, before the first step ends). */
-  canMark: boolean;
-}
-
 /**
  * The turn's resolution steps (HB-ACT-01) while a step is open: the combatants still in the fight,
  * their declarations of this round, and the pre-empting marks, through the core's
@@ -87,35 +71,6 @@ export function planView(combat: PlanCombat, isGM: boolean): PlanView | undefine
     state: (i + 1 < current.step ? "done" : i + 1 === current.step ? "current" : "next") as PlanStep["state"],
   }));
   return { steps, canMark: isGM && current.step === 1 && current.held.length === 0 };
-}
-
-/** Localization as the plan uses it. */
-interface Localizer {
-  localize(key: string): string;
-  format(key: string, data: Record<string, string>): string;
-}
-
-/**
- * The plan's HTML (HB-ACT-01): one line per step, pre-empting ones first, the open step marked;
- * for the GM a Pre-empts toggle beside each name while the marks may change. Names escaped.
- */
-export function planHtml(view: PlanView, i18n: Localizer): string {
-  const items = view.steps.map((s) => {
-    const names = s.combatants
-      .map((c) => {
-        const toggle = view.canMark
-          ? ` <button type="button" class="fray-preempt" data-fray-preempt="${escapeHtml(c.id)}" aria-pressed="${s.preempts}">${escapeHtml(
-              i18n.localize(s.preempts ? "FRAY.Hitbox.Plan.Unmark" : "FRAY.Hitbox.Plan.Mark"),
-            )}</button>`
-          : "";
-        return `<span class="fray-plan-name">${escapeHtml(c.name)}</span>${toggle}`;
-      })
-      .join(", ");
-    const kind = escapeHtml(i18n.localize(s.preempts ? "FRAY.Hitbox.Plan.Preempts" : "FRAY.Hitbox.Plan.Together"));
-    const title = escapeHtml(i18n.format("FRAY.Hitbox.Step.Title", { step: String(s.step) }));
-    return `<li class="fray-plan-step ${s.state}${s.preempts ? " preempts" : ""}"><strong>${title}</strong> <em>${kind}</em>: ${names}</li>`;
-  });
-  return `<ol class="fray-hitbox-plan" aria-label="${escapeHtml(i18n.localize("FRAY.Hitbox.Plan.Title"))}">${items.join("")}</ol>`;
 }
 
 /**

@@ -14,12 +14,14 @@ import type { AttackMessageLike } from "../../chat/attack-message.js";
 import { phaseOf } from "../../combat/declarations.js";
 import { activeCombat } from "../../combat/economy-store.js";
 import type { TargetState } from "../../logic/card.js";
-import { escapeHtml } from "../../logic/round-actions.js";
 import { formatKey, reportError, warn } from "../../notify.js";
 import { isActiveGM, serial } from "../../queries.js";
 import { activeBinding } from "../../registry.js";
 import { opposedFromTracker } from "./opposed.js";
-import { planHtml, planView, togglePreempt, type PlanCombat } from "./plan.js";
+import { planView, togglePreempt, type PlanCombat } from "./plan.js";
+import { planHtml, stepBannerHtml, type StepView } from "./tracker-view.js";
+
+export { stepBannerHtml, type StepView } from "./tracker-view.js";
 
 /** The flag key of the step state on the Combat. */
 export const STEP_FLAG = "hitboxStep";
@@ -166,34 +168,11 @@ export async function commitHeld(held: HeldApplication): Promise<boolean> {
   return applyHere(message, held.index, held.userId);
 }
 
-/** What the tracker shows of the step for one reader. */
-export interface StepView {
-  step: number;
-  held: number;
-  /** The End step button is offered (the reader is a GM). */
-  canEnd: boolean;
-}
-
 /** The tracker's step view of a combat (HB-ACT-01); `undefined` when no step is open. */
 export function stepView(combat: StepCombat, isGM: boolean): StepView | undefined {
   if (!stepOpen(combat)) return undefined;
   const state = stepOf(combat);
   return { step: state.step, held: state.held.length, canEnd: isGM };
-}
-
-/** The step banner's HTML: the step number, the applications held, and the GM's Opposed test and End step buttons. */
-export function stepBannerHtml(
-  view: StepView,
-  i18n: { localize(key: string): string; format(key: string, data: Record<string, string>): string },
-): string {
-  const title = escapeHtml(i18n.format("FRAY.Hitbox.Step.Title", { step: String(view.step) }));
-  const held = escapeHtml(i18n.format("FRAY.Hitbox.Step.HeldCount", { count: String(view.held) }));
-  // HB-ACT-05: the GM's opposed test for two actions that exclude each other, beside End step.
-  const button = view.canEnd
-    ? ` <button type="button" class="fray-opposed" data-fray-opposed="1" data-tooltip="HB-ACT-05">${escapeHtml(i18n.localize("FRAY.Hitbox.Opposed.Button"))}</button>` +
-      ` <button type="button" class="fray-end-step" data-fray-end-step="1">${escapeHtml(i18n.localize("FRAY.Hitbox.Step.End"))}</button>`
-    : "";
-  return `<div class="fray-hitbox-step"><span>${title}</span> <span class="fray-rule">HB-ACT-01</span> <span class="fray-hitbox-held">${held}</span>${button}</div>`;
 }
 
 /**
