@@ -5,7 +5,8 @@
  * initiative with effort points spent before the roll (ZN-INI-01 to ZN-INI-03); the surprise round
  * (ZN-SUR-01); the round's slots and talking (ZN-ACT-01, ZN-FRE-01); range bands and the target's
  * size from its stance (ZN-RNG-02, ZN-RNG-06); bludgeoning and slashing on vital organs
- * (ZN-VIT-02, ZN-VIT-03), card by card.
+ * (ZN-VIT-02, ZN-VIT-03); moves paid from speed and effort and Regain speed (ZN-MOV-01, ZN-MOV-03,
+ * ZN-MOV-04); a thrown hatchet (ZN-THR-01), card by card.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -286,7 +287,10 @@ async function move(token: Parameters<typeof tokenDoc>[0], legs: readonly [actio
     return { x, y: doc.y, action };
   });
   const metres = legs.reduce((sum, [, squares]) => sum + squares * 1.5, 0);
-  const movement = { origin: { x: doc.x, y: doc.y }, destination: waypoints.at(-1), passed: { cost: metres, distance: metres, waypoints } };
+  // v13's cost is the movement action's (Zones' cost functions: speed points, a run half its metres).
+  const rate: Record<string, number> = { run: 0.5, runningJump: 1, jump: 2, crawl: 2, climb: 3 };
+  const cost = legs.reduce((sum, [action, squares]) => sum + squares * 1.5 * (rate[action] ?? 1), 0);
+  const movement = { origin: { x: doc.x, y: doc.y }, destination: waypoints.at(-1), passed: { cost, distance: metres, waypoints } };
   await api().flow.onMoveToken(doc, movement, {}, { id: stub.game.user.id });
 }
 
@@ -470,11 +474,17 @@ describe("Zones initiative through the tracker", () => {
 describe("Zones surprise round", () => {
   it("ZN-SUR-01, ZN-MEL-02: the GM marks the sentry surprised: it cannot attack or act in round 1, and the knife attack on it allows no dodge or block", async () => {
     const { rifleman, sentry, riflemanToken, sentryToken } = firefight(1);
-    sentry.actor.statuses.add("surprised");
-    startCombat([
+    const { flags } = startCombat([
       { actor: rifleman.actor, token: riflemanToken },
       { actor: sentry.actor, token: sentryToken },
     ]);
+    // Begin Combat wrote a full round 1 economy before the GM marked the sentry surprised.
+    flags.set(`c-${sentryToken.id}.economy`, {
+      round: 1,
+      slots: { action: { used: 0, max: 1 }, reaction: { used: 0, max: 1 }, free: { used: 0, max: 1 } },
+      pools: { speed: { value: 8, max: 8 }, effort: { value: 2, max: 2 } },
+    });
+    sentry.actor.statuses.add("surprised");
     // The surprised sentry's attack is refused with a localized warning; nothing is rolled.
     expect(await api().rollAttack({ actor: sentry.actor, weaponId: sentry.source.items[0]!._id, target: riflemanToken })).toBeUndefined();
     expect(stub.ui.notifications.messages.at(-1)?.level).toMatch(/warn|error/);
@@ -634,5 +644,58 @@ describe("Zones turn, ranges and vital organs played through the bundle", () => 
     // Exposed: the brain, x6 = 36.
     expect(await slash(true)).toContain("ZN-VIT-03");
     expect(hpOf(sentry)).toBe(-10);
+  });
+});
+
+const HATCHET = () => ({ ...packSource("zones-weapons", "Throwing_Hatchet_zNw1ThrowingHa13.json"), _id: "hatchet" });
+
+describe("Zones moving and throwing through the bundle", () => {
+  it("ZN-MOV-01, ZN-MOV-04, ZN-MOV-03, ZN-ACT-02: a move pays speed points, topped up from effort; out of points, Regain speed spends the action and refills them", async () => {
+    await stub.game.settings.set("fray", "zones-moveTakesAction", false);
+    try {
+      const { rifleman, sentry, riflemanToken, sentryToken } = firefight(10);
+      const { flags } = startCombat([
+        { actor: rifleman.actor, token: riflemanToken },
+        { actor: sentry.actor, token: sentryToken },
+      ]);
+      const economy = () =>
+        flags.get(`c-${riflemanToken.id}.economy`) as {
+          slots: Record<string, { used: number }>;
+          pools: Record<string, { value: number }>;
+        };
+      // Walking 6 squares (9 m) costs 9 points: the 8 speed points and 1 effort point.
+      await move(riflemanToken, [["walk", 6]]);
+      expect(economy().pools).toMatchObject({ speed: { value: 0 }, effort: { value: 2 } });
+      expect(economy().slots.action!.used).toBe(0);
+      await api().registry.get("zones")!.sheetAction!(rifleman.actor, { rulesetAction: "regainSpeed" }, riflemanToken.id);
+      expect(economy().pools.speed!.value).toBe(8);
+      expect(economy().slots.action!.used).toBe(1);
+      // Running 6 m more costs 3 of them.
+      await move(riflemanToken, [["run", 4]]);
+      expect(economy().pools.speed!.value).toBe(5);
+    } finally {
+      await stub.game.settings.set("fray", "zones-moveTakesAction", true);
+    }
+  });
+
+  it("ZN-THR-01: a hatchet is thrown with Throwing within its effective range; it leaves the hand and cannot be thrown again until picked up", async () => {
+    const { sentry, sentryToken } = firefight(8); // 12 m, within the hatchet's 15 m
+    const rifleman = actor("thrower", "Thrower", "character", { ...RIFLEMAN, skills: { ...RIFLEMAN.skills, throwing: 2 } }, [HATCHET()]);
+    stubToken(rifleman.actor, 0, 0);
+    diceQueue.push(6, 3, 4);
+    const { message } = (await api().rollAttack({ actor: rifleman.actor, weaponId: "hatchet", target: sentryToken, skipDialog: true }))!;
+    const check = message.system.targets[0]!.result.check;
+    // d10 6 + DEX 1 + PER 1 + Throwing 2 ranks.
+    expect(check.total).toBe(10);
+    expect(check.modifiers.map((m) => m.value)).toEqual([1, 1, 2]);
+    expect(rifleman.source.items.find((i) => i._id === "hatchet")?.system).toMatchObject({ drawn: false });
+    expect(await api().rollAttack({ actor: rifleman.actor, weaponId: "hatchet", target: sentryToken, skipDialog: true })).toBeUndefined();
+    // Out of its effective range the throw is refused.
+    const far = firefight(11); // 16.5 m
+    const second = actor("thrower2", "Second thrower", "character", RIFLEMAN, [HATCHET()]);
+    stubToken(second.actor, 0, 0);
+    expect(await api().rollAttack({ actor: second.actor, weaponId: "hatchet", target: far.sentryToken, skipDialog: true })).toBeUndefined();
+    expect(second.source.items[0]!.system).toMatchObject({ drawn: true });
+    expect(hpOf(sentry)).toBe(26);
   });
 });

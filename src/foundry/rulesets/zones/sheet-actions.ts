@@ -26,7 +26,7 @@ import {
   type ZonesCombatant,
   type ZonesWeapon,
 } from "../../../rules/zones/index.js";
-import { combatantFor, economyOf } from "../../combat/economy-store.js";
+import { activeCombat, combatantFor, economyOf } from "../../combat/economy-store.js";
 import { combatantOf } from "../../documents/actor.js";
 import { formatKey, warn } from "../../notify.js";
 import { registry } from "../../registry.js";
@@ -151,7 +151,12 @@ export async function zonesSheetAction(
     case "regainSpeed": {
       const c = zonesCombatant(doc);
       const decision = await takeAction(doc, "regainSpeed", { tokenId: data.tokenId });
-      if (decision.ok) await doc.update({ system: { speed: { value: c.speed.max } } });
+      if (!decision.ok) return;
+      await doc.update({ system: { speed: { value: c.speed.max } } });
+      // The regained points pay the moves that follow from nothing: the round's movement so far
+      // was paid with the points spent before (ZN-MOV-03, RULES.md).
+      const combatant = combatantFor(doc as never, data.tokenId);
+      if (combatant?.isOwner) await combatant.setFlag("fray", "moved", { round: activeCombat()?.round ?? 0, metres: 0, paid: {} });
       return;
     }
     case "throwGrenade": {
