@@ -695,3 +695,114 @@ describe("movement (CR-MOV-01, CR-MOV-02)", () => {
     });
   });
 });
+
+/** Advances a plain combat to `round` as Foundry's `updateCombat` reports it, and lets the upkeep run. */
+async function advance(combat: Dict, round: number): Promise<void> {
+  combat.round = round;
+  stub.Hooks.callAll("updateCombat", combat, { round }, {}, "gm");
+  await settle();
+}
+
+/** A rendered upkeep summary on the current client: its Undo button, if left, and a click on it. */
+function renderSummary(message: Message) {
+  let listener: ((e: unknown) => void) | undefined;
+  let removed = false;
+  const button = {
+    disabled: false,
+    isConnected: true,
+    remove() {
+      removed = true;
+    },
+    addEventListener(_type: string, fn: (e: unknown) => void) {
+      listener = fn;
+    },
+  };
+  const html = { querySelector: (s: string) => (s.includes("fray-undoUpkeep") ? button : null) };
+  stub.Hooks.callAll("renderChatMessageHTML", message, html);
+  return {
+    shown: () => !removed,
+    click: async () => {
+      listener?.({ preventDefault() {} });
+      await settle();
+    },
+  };
+}
+
+describe("upkeep undo (CR-BLD-01, CR-STN-02)", () => {
+  const vitals = (a: { actor: unknown }) =>
+    (a.actor as { system: { hits: { value: number }; stun: number; effects: { id: string; kind: string; rounds?: number }[] } }).system;
+
+  it("CR-BLD-01, CR-STN-02: the GM undoes a round's upkeep: its bleeding hits and stun count-down come back, a later change stays; twice does nothing", async () => {
+    const { kara, guard } = fight();
+    diceQueue.push(98, 37);
+    const { message: card } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: "fRc2SwordFtItm10",
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    diceQueue.push(4);
+    await api().flow.runCardAction(card, 0, "rollDamage");
+    await api().flow.runCardAction(card, 0, "applyDamage");
+    const applied = structuredClone(vitals(guard));
+    const bleed = applied.effects.filter((e) => e.kind === "bleed").length;
+    expect(bleed).toBeGreaterThan(0);
+    expect(applied.stun).toBeGreaterThan(0);
+    const combat: Dict = { id: "combatU", round: 1, combatants: [{ actor: guard.actor }, { actor: kara.actor }] };
+    await advance(combat, 2);
+    const summary = messages.at(-1)!;
+    expect(summary.content).toContain("Undo upkeep");
+    const upkept = structuredClone(vitals(guard));
+    expect(upkept.hits.value).toBeLessThan(applied.hits.value);
+    expect(upkept.stun).toBe(applied.stun - 1);
+    // Later: 3 more hits from elsewhere.
+    await (guard.actor as unknown as { update(c: Dict): Promise<unknown> }).update({ "system.hits.value": upkept.hits.value - 3 });
+    // A player sees no Undo button; the GM does.
+    stub.game.users.current = player;
+    expect(renderSummary(summary).shown()).toBe(false);
+    stub.game.users.current = gm;
+    const rendered = renderSummary(summary);
+    expect(rendered.shown()).toBe(true);
+    await rendered.click();
+    expect(vitals(guard).hits.value).toBe(applied.hits.value - 3);
+    expect(vitals(guard).stun).toBe(applied.stun);
+    expect(vitals(guard).effects).toEqual(applied.effects);
+    expect((summary as unknown as { flags: { fray: { upkeep: { undone: boolean } } } }).flags.fray.upkeep.undone).toBe(true);
+    // Undo again (a second GM's stale button): nothing changes.
+    await rendered.click();
+    expect(vitals(guard).hits.value).toBe(applied.hits.value - 3);
+    expect(vitals(guard).stun).toBe(applied.stun);
+    // Once undone the summary shows no button.
+    expect(renderSummary(summary).shown()).toBe(false);
+    // The round can be upkept again: the stamp went back.
+    await advance(combat, 2);
+    expect(vitals(guard).stun).toBe(applied.stun - 1);
+  });
+
+  it("CR-BLD-01: a player's request to undo an upkeep is refused by the active GM; nothing changes", async () => {
+    const { kara, guard } = fight();
+    diceQueue.push(98, 37);
+    const { message: card } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: "fRc2SwordFtItm10",
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    diceQueue.push(4);
+    await api().flow.runCardAction(card, 0, "rollDamage");
+    await api().flow.runCardAction(card, 0, "applyDamage");
+    await advance({ id: "combatV", round: 1, combatants: [{ actor: guard.actor }] }, 2);
+    const summary = messages.at(-1)!;
+    const upkept = structuredClone(vitals(guard));
+    stub.game.users.current = player;
+    await player.update({ "flags.fray.request": { id: "req2", name: "fray.critical.undoUpkeep", data: { messageId: summary.id } } });
+    await settle();
+    expect((player.flags as { fray?: { answer?: Dict } }).fray?.answer).toMatchObject({
+      ok: false,
+      error: { key: "FRAY.Critical.Upkeep.GMOnly" },
+    });
+    expect(vitals(guard)).toEqual(upkept);
+  });
+});
