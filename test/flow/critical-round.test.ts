@@ -8,7 +8,10 @@
  * CR-STN-01); an applied stun shrinks the target's AP at once (CR-AP-02). Movement: the ruler
  * coloured by Base Move multiples as far as the AP left reach, each further BM charged 1 AP
  * (CR-MOV-01, CR-MOV-02); leaving an engaged foe goes through the GM, who lets it pass or not,
- * and a player's client that moves anyway is put back by the active GM (CR-MOV-01).
+ * and a player's client that moves anyway is put back by the active GM (CR-MOV-01). The GM undoes
+ * an upkeep summary (CR-BLD-01, CR-STN-02); stun above the Physique ranks blacks out until it has
+ * run out (CR-STN-03); a dying combatant has no AP and dies when its count ends (CR-DTH-01); UM66
+ * only on an unmodified 66 (CR-CRT-03).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -693,5 +696,196 @@ describe("movement (CR-MOV-01, CR-MOV-02)", () => {
       ok: false,
       error: { key: "FRAY.Critical.Move.NotOwner" },
     });
+  });
+});
+
+/** Advances a plain combat to `round` as Foundry's `updateCombat` reports it, and lets the upkeep run. */
+async function advance(combat: Dict, round: number): Promise<void> {
+  combat.round = round;
+  stub.Hooks.callAll("updateCombat", combat, { round }, {}, "gm");
+  await settle();
+}
+
+/** A rendered upkeep summary on the current client: its Undo button, if left, and a click on it. */
+function renderSummary(message: Message) {
+  let listener: ((e: unknown) => void) | undefined;
+  let removed = false;
+  const button = {
+    disabled: false,
+    isConnected: true,
+    remove() {
+      removed = true;
+    },
+    addEventListener(_type: string, fn: (e: unknown) => void) {
+      listener = fn;
+    },
+  };
+  const html = { querySelector: (s: string) => (s.includes("fray-undoUpkeep") ? button : null) };
+  stub.Hooks.callAll("renderChatMessageHTML", message, html);
+  return {
+    shown: () => !removed,
+    click: async () => {
+      listener?.({ preventDefault() {} });
+      await settle();
+    },
+  };
+}
+
+describe("upkeep undo (CR-BLD-01, CR-STN-02)", () => {
+  const vitals = (a: { actor: unknown }) =>
+    (a.actor as { system: { hits: { value: number }; stun: number; effects: { id: string; kind: string; rounds?: number }[] } }).system;
+
+  it("CR-BLD-01, CR-STN-02: the GM undoes a round's upkeep: its bleeding hits and stun count-down come back, a later change stays; twice does nothing", async () => {
+    const { kara, guard } = fight();
+    diceQueue.push(98, 37);
+    const { message: card } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: "fRc2SwordFtItm10",
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    diceQueue.push(4);
+    await api().flow.runCardAction(card, 0, "rollDamage");
+    await api().flow.runCardAction(card, 0, "applyDamage");
+    const applied = structuredClone(vitals(guard));
+    const bleed = applied.effects.filter((e) => e.kind === "bleed").length;
+    expect(bleed).toBeGreaterThan(0);
+    expect(applied.stun).toBeGreaterThan(0);
+    const combat: Dict = { id: "combatU", round: 1, combatants: [{ actor: guard.actor }, { actor: kara.actor }] };
+    await advance(combat, 2);
+    const summary = messages.at(-1)!;
+    expect(summary.content).toContain("Undo upkeep");
+    const upkept = structuredClone(vitals(guard));
+    expect(upkept.hits.value).toBeLessThan(applied.hits.value);
+    expect(upkept.stun).toBe(applied.stun - 1);
+    // Later: 3 more hits from elsewhere.
+    await (guard.actor as unknown as { update(c: Dict): Promise<unknown> }).update({ "system.hits.value": upkept.hits.value - 3 });
+    // A player sees no Undo button; the GM does.
+    stub.game.users.current = player;
+    expect(renderSummary(summary).shown()).toBe(false);
+    stub.game.users.current = gm;
+    const rendered = renderSummary(summary);
+    expect(rendered.shown()).toBe(true);
+    await rendered.click();
+    expect(vitals(guard).hits.value).toBe(applied.hits.value - 3);
+    expect(vitals(guard).stun).toBe(applied.stun);
+    expect(vitals(guard).effects).toEqual(applied.effects);
+    expect((summary as unknown as { flags: { fray: { upkeep: { undone: boolean } } } }).flags.fray.upkeep.undone).toBe(true);
+    // Undo again (a second GM's stale button): nothing changes.
+    await rendered.click();
+    expect(vitals(guard).hits.value).toBe(applied.hits.value - 3);
+    expect(vitals(guard).stun).toBe(applied.stun);
+    // Once undone the summary shows no button.
+    expect(renderSummary(summary).shown()).toBe(false);
+    // The round can be upkept again: the stamp went back.
+    await advance(combat, 2);
+    expect(vitals(guard).stun).toBe(applied.stun - 1);
+  });
+
+  it("CR-BLD-01: a player's request to undo an upkeep is refused by the active GM; nothing changes", async () => {
+    const { kara, guard } = fight();
+    diceQueue.push(98, 37);
+    const { message: card } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: "fRc2SwordFtItm10",
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    diceQueue.push(4);
+    await api().flow.runCardAction(card, 0, "rollDamage");
+    await api().flow.runCardAction(card, 0, "applyDamage");
+    await advance({ id: "combatV", round: 1, combatants: [{ actor: guard.actor }] }, 2);
+    const summary = messages.at(-1)!;
+    const upkept = structuredClone(vitals(guard));
+    stub.game.users.current = player;
+    await player.update({ "flags.fray.request": { id: "req2", name: "fray.critical.undoUpkeep", data: { messageId: summary.id } } });
+    await settle();
+    expect((player.flags as { fray?: { answer?: Dict } }).fray?.answer).toMatchObject({
+      ok: false,
+      error: { key: "FRAY.Critical.Upkeep.GMOnly" },
+    });
+    expect(vitals(guard)).toEqual(upkept);
+  });
+});
+
+describe("stun, blackout, dying and UM66 through the flow (CR-STN-01, CR-STN-03, CR-DTH-01, CR-CRT-03)", () => {
+  const system = (a: { actor: unknown }) =>
+    (a.actor as { system: { hits: { value: number }; stun: number; effects: { kind: string; rounds?: number }[] } }).system;
+  const statuses = (a: { actor: unknown }) => (a.actor as { statuses: Set<string> }).statuses;
+
+  /** Kara's sword attack on the guard with the duel's dice, rolled and applied. */
+  async function strike(kara: ReturnType<typeof actor>, guard: ReturnType<typeof actor>, dice: number[], crit: number) {
+    diceQueue.push(...dice);
+    const { message } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: "fRc2SwordFtItm10",
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    diceQueue.push(crit);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    return message;
+  }
+
+  it("CR-STN-01, CR-STN-03: stun above the guard's 6 Physique ranks blacks him out (no AP) until every stun round has run out", async () => {
+    const { combat, c, kara, guard } = fight({ guardStun: 5 });
+    await combat.startCombat();
+    await strike(kara, guard, [98, 37], 4);
+    const stun = system(guard).stun;
+    expect(stun).toBeGreaterThan(6);
+    expect(statuses(guard).has("blackout")).toBe(true);
+    const ap = () =>
+      ((c.guard.getFlag as (s: string, k: string) => unknown)("fray", "economy") as { pools: { ap: { value: number; max: number } } }).pools
+        .ap;
+    expect(ap()).toEqual({ value: 0, max: 0 });
+    const plain: Dict = { id: "combatS", round: 1, combatants: [{ actor: guard.actor }] };
+    for (let round = 2; system(guard).stun > 0; round++) {
+      await advance(plain, round);
+      // Down to the ranks and below, still blacked out while any stun is left.
+      if (system(guard).stun > 0) expect(statuses(guard).has("blackout")).toBe(true);
+    }
+    expect(statuses(guard).has("blackout")).toBe(false);
+  });
+
+  it("CR-DTH-01: a dying guard is down: no AP, his attack refused (speech only); the count runs down each round and kills at 0", async () => {
+    const { combat, kara, guard } = fight();
+    (guard.actor as unknown as { system: Dict }).system.effects = [
+      { id: "dying-1", kind: "dying", rule: "CR-DTH-01", label: "FRAY.Critical.Effect.dying", rounds: 2 },
+    ];
+    statuses(guard).add("down");
+    await combat.startCombat();
+    const count = messages.length;
+    diceQueue.push(50);
+    const attack = await api().rollAttack({
+      actor: guard.actor,
+      weaponId: "fRc2PistolGItm10",
+      token: guard.token,
+      target: kara.token,
+      skipDialog: true,
+    });
+    expect(attack).toBeUndefined();
+    expect(messages).toHaveLength(count);
+    const plain: Dict = { id: "combatD", round: 1, combatants: [{ actor: guard.actor }] };
+    await advance(plain, 2);
+    expect(system(guard).effects.find((e) => e.kind === "dying")?.rounds).toBe(1);
+    expect(statuses(guard).has("dead")).toBe(false);
+    await advance(plain, 3);
+    expect(statuses(guard).has("dead")).toBe(true);
+    expect(messages.at(-1)!.content).toContain("CR-DTH-01");
+  });
+
+  it("CR-CRT-03: the UM66 row only on an unmodified 66, not on a roll pushed to 66 by the bonus over 150", async () => {
+    const { kara, guard } = fight();
+    // 98 + 99 + 60 open-ended: a total far over 150, +10 and more on the critical roll.
+    const pushed = await strike(kara, guard, [98, 99, 60], 56);
+    expect(pushed.content).not.toContain("Unmodified 66");
+    const { guard: other } = fight();
+    const um = await strike(kara, other, [98, 37], 66);
+    expect(um.content).toContain("Unmodified 66: the UM66 result applies");
+    expect(um.content).toContain("CR-CRT-03");
   });
 });

@@ -20,7 +20,7 @@ import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipl
 import { MANEUVER_DIALOG_TEMPLATE, MANEUVER_TEMPLATE } from "./maneuver.js";
 import { clearParryOn, declareParryFor, PARRY_TEMPLATE, renderParry } from "./parry.js";
 import { criticalSheetAction } from "./sheet-actions.js";
-import { onUpdateCombat, UPKEEP_TEMPLATE } from "./upkeep.js";
+import { handleUndoUpkeep, onRenderUpkeep, onUpdateCombat, UNDO_UPKEEP_REQUEST, UPKEEP_TEMPLATE } from "./upkeep.js";
 import { criticalRulerBands, handleLeaveMelee, LEAVE_MELEE_REQUEST, onMoveTokenGM, onPreMoveToken } from "./movement.js";
 import { criticalDelay, onDamageApplied, onUpdateCombatant, renderCriticalTracker } from "./round.js";
 import {
@@ -81,7 +81,8 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
       "moveToken",
       (doc: never, movement: never, operation: never, user: never) => void onMoveTokenGM(doc, movement, operation, user).catch(reportError),
     );
-    return { [LEAVE_MELEE_REQUEST]: handleLeaveMelee };
+    on("renderChatMessageHTML", onRenderUpkeep);
+    return { [LEAVE_MELEE_REQUEST]: handleLeaveMelee, [UNDO_UPKEEP_REQUEST]: handleUndoUpkeep };
   },
   rulerBands: (c, options) => criticalRulerBands(c, options),
   registerQuench: registerCriticalQuench,

@@ -9,6 +9,8 @@ import { localizeData, modifierLine, type CardLine, type Localizer } from "../..
 /** One combatant's upkeep as the summary stores it. */
 export interface UpkeepEntry {
   name: string;
+  /** The actor's UUID, for the GM's undo (which reads the actor's own record). */
+  actorUuid?: string;
   /** Hits before and after, `value/max`. */
   hits: { before: number; after: number; max: number };
   steps: DamageStep[];

@@ -5,7 +5,8 @@
  * is gone and rolls the Self Discipline test at 0 hits or below; the actor is written back with
  * its statuses, and a chat summary lists every change with its rule ID. Each actor is stamped
  * with the last round of each combat it was upkept for, so rewinding a round and advancing again
- * never ticks twice.
+ * never ticks twice. What each actor's upkeep changed is recorded on the actor, so the GM can
+ * undo a summary: exactly that change is taken back, later changes stay.
  */
 import { criticalVitalsUpdate, upkeep } from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor } from "../../../rules/critical/model.js";
@@ -14,7 +15,8 @@ import { SYSTEM_PATH } from "../../config.js";
 import { FoundryRoller } from "../../dice.js";
 import { actorSource } from "../../documents/source.js";
 import { reportError } from "../../notify.js";
-import { isActiveGM } from "../../queries.js";
+import type { LastingEffect, VitalState } from "../../../rules/core/types.js";
+import { askGM, isActiveGM, queryAnswer, refusal, type RequestAnswer, type Requester } from "../../queries.js";
 import { upkeepContext, type UpkeepEntry } from "./upkeep-view.js";
 
 /** The summary's template. */
@@ -69,14 +71,28 @@ export async function runUpkeep(combat: UpkeepCombat): Promise<UpkeepEntry[]> {
       continue;
     }
     const { report } = await upkeep(c, roller);
-    await actor.update({ ...criticalVitalsUpdate(report.after), [`flags.fray.upkeep.${key}`]: round });
     const removed = report.removed ?? [];
+    // What this upkeep changed, kept on the actor itself for the GM's undo (never read from the message).
+    const record: UpkeepRecord = {
+      before: vitalsOf(report.before),
+      after: vitalsOf(report.after),
+      added: [...report.added],
+      removed: [...removed],
+      stamp: typeof stamps[key] === "number" ? (stamps[key] as number) : null,
+      undone: false,
+    };
+    await actor.update({
+      ...criticalVitalsUpdate(report.after),
+      [`flags.fray.upkeep.${key}`]: round,
+      [`flags.fray.upkeepUndo.${recordKey(key, round)}`]: record,
+    });
     for (const id of removed) await actor.toggleStatusEffect?.(id, { active: false });
     for (const id of report.added) await actor.toggleStatusEffect?.(id, { active: true });
     const test = report.checks?.[0];
     if (!report.steps.length && !test && !report.added.length && !removed.length) continue;
     entries.push({
       name: actor.name ?? "",
+      actorUuid: actor.uuid,
       hits: { before: report.before.hp?.value ?? 0, after: report.after.hp?.value ?? 0, max: report.after.hp?.max ?? 0 },
       steps: report.steps,
       ...(test
@@ -102,10 +118,153 @@ export async function runUpkeep(combat: UpkeepCombat): Promise<UpkeepEntry[]> {
     await ChatMessage.implementation.create({
       content,
       rolls: roller.rolls,
-      flags: { fray: { upkeep: { combatId: combat.id, round, entries } } },
+      flags: { fray: { upkeep: { combatId: combat.id, key, round, entries } } },
     } as never);
   }
   return entries;
+}
+
+/** The vitals an upkeep record keeps: hits, stun rounds and the lasting effects. */
+interface RecordVitals {
+  hits: number;
+  stun: number;
+  effects: LastingEffect[];
+}
+
+/**
+ * What one round's upkeep changed on one actor (`flags.fray.upkeepUndo.<combat>r<round>`): the
+ * vitals before and after, the statuses it added and removed, the actor's upkeep stamp before it,
+ * and whether it was undone.
+ */
+export interface UpkeepRecord {
+  before: RecordVitals;
+  after: RecordVitals;
+  added: string[];
+  removed: string[];
+  stamp: number | null;
+  undone: boolean;
+}
+
+/** The key of a round's record under `flags.fray.upkeepUndo`. */
+function recordKey(key: string, round: number): string {
+  return `${key}r${round}`;
+}
+
+/** The vitals of a core vital state, as a record keeps them. */
+function vitalsOf(state: VitalState): RecordVitals {
+  return { hits: state.hp?.value ?? 0, stun: state.stun ?? 0, effects: structuredClone(state.effects ?? []) };
+}
+
+/** True when two values are the same JSON. */
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The lasting effects once an upkeep is undone (CR-BLD-01, CR-DTH-01): an effect the upkeep
+ * removed (run out) comes back unless one of its id is there again; one it changed goes back to
+ * how it was when it still stands as the upkeep left it; one it added goes. Effects changed or
+ * added since stay as they are.
+ */
+export function effectsUndone(
+  now: readonly LastingEffect[],
+  before: readonly LastingEffect[],
+  after: readonly LastingEffect[],
+): LastingEffect[] {
+  const byId = (list: readonly LastingEffect[]) => new Map(list.map((e) => [e.id, e]));
+  const was = byId(before);
+  const left = byId(after);
+  const out: LastingEffect[] = [];
+  for (const e of now) {
+    const old = was.get(e.id);
+    const upkept = left.get(e.id);
+    if (!old && upkept && same(e, upkept)) continue;
+    out.push(old && upkept && same(e, upkept) ? structuredClone(old) : e);
+  }
+  const present = new Set(out.map((e) => e.id));
+  for (const e of before) if (!left.has(e.id) && !present.has(e.id)) out.push(structuredClone(e));
+  return out;
+}
+
+/**
+ * Undoes one round's upkeep on the active GM (CR-BLD-01, CR-STN-02, CR-STN-03, CR-DTH-01,
+ * CR-HIT-02): for each actor of the summary, its own record of that round is read (never the
+ * message's numbers) and its change taken back from the actor as it is now: the hits it took
+ * given back (up to the maximum), the stun rounds it ran down added again, the effects restored
+ * ({@link effectsUndone}), the statuses it added removed and those it removed set again, and the
+ * actor's upkeep stamp put back so the round can be upkept again. Later changes stay; a record
+ * already undone changes nothing, so undoing twice does nothing.
+ * @returns the number of actors changed.
+ */
+export async function undoUpkeep(message: UpkeepMessage): Promise<number> {
+  const flag = message.flags?.fray?.upkeep;
+  if (!flag || typeof flag.round !== "number" || typeof flag.key !== "string" || !Array.isArray(flag.entries)) return 0;
+  const rkey = recordKey(flag.key, flag.round);
+  let changed = 0;
+  for (const entry of flag.entries) {
+    if (typeof entry?.actorUuid !== "string") continue;
+    const actor = (await foundry.utils.fromUuid(entry.actorUuid as never)) as unknown as ActorLike | null;
+    const record = (actor?.getFlag?.("fray", "upkeepUndo") as Record<string, UpkeepRecord> | undefined)?.[rkey];
+    if (!actor || !record || record.undone) continue;
+    const now = criticalCombatantFromActor(actorSource(actor as never));
+    const hits = Math.min(now.hits.max, now.hits.value - (record.after.hits - record.before.hits));
+    const stun = Math.max(0, now.stun - (record.after.stun - record.before.stun));
+    const effects = effectsUndone(now.effects, record.before.effects, record.after.effects);
+    await actor.update({
+      "system.hits.value": hits,
+      "system.stun": stun,
+      "system.effects": effects,
+      [`flags.fray.upkeepUndo.${rkey}.undone`]: true,
+      [`flags.fray.upkeep.${flag.key}`]: record.stamp ?? 0,
+    });
+    for (const id of record.added) if (actor.statuses?.has(id)) await actor.toggleStatusEffect?.(id, { active: false });
+    for (const id of record.removed) if (!actor.statuses?.has(id)) await actor.toggleStatusEffect?.(id, { active: true });
+    changed++;
+  }
+  await message.update?.({ "flags.fray.upkeep.undone": true });
+  return changed;
+}
+
+/** An upkeep summary message as the undo reads it. */
+export interface UpkeepMessage {
+  id: string | null;
+  author?: { isGM?: boolean } | null;
+  flags?: { fray?: { upkeep?: { key?: unknown; round?: unknown; undone?: unknown; entries?: { actorUuid?: unknown }[] } } };
+  update?(changes: Record<string, unknown>): Promise<unknown>;
+}
+
+/** The request a GM's client sends the active GM to undo an upkeep summary. */
+export const UNDO_UPKEEP_REQUEST = "fray.critical.undoUpkeep";
+
+/**
+ * The active GM's handler of {@link UNDO_UPKEEP_REQUEST}: only a GM may ask, only for an upkeep
+ * summary a GM wrote.
+ */
+export async function handleUndoUpkeep(data: Record<string, unknown>, requester: Requester): Promise<RequestAnswer> {
+  if (!requester.isGM) return refusal("FRAY.Critical.Upkeep.GMOnly");
+  const message = (game.messages as unknown as { get(id: string): UpkeepMessage | undefined } | undefined)?.get(
+    String(data.messageId ?? ""),
+  );
+  if (!message?.flags?.fray?.upkeep || !message.author?.isGM) return refusal("FRAY.Critical.Upkeep.NotSummary");
+  await undoUpkeep(message);
+  return { ok: true };
+}
+
+/** Wires the summary's Undo button for GMs; players do not see it, nor anyone once it is undone. */
+export function onRenderUpkeep(message: UpkeepMessage, html: HTMLElement): void {
+  const flag = message.flags?.fray?.upkeep;
+  if (!flag) return;
+  const button = html.querySelector<HTMLButtonElement>('button[data-action="fray-undoUpkeep"]');
+  if (!button) return;
+  if (!game.user?.isGM || flag.undone === true) {
+    button.remove();
+    return;
+  }
+  button.addEventListener("click", (event) => {
+    event.preventDefault();
+    button.disabled = true;
+    void askGM(UNDO_UPKEEP_REQUEST, { messageId: message.id })
+      .then((answer) => queryAnswer(answer))
+      .catch(reportError);
+  });
 }
 
 /** On a new round of a combat (`updateCombat` with a higher `round`), the active GM runs the upkeep. */
