@@ -14,15 +14,34 @@ import { spend } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import type { FaceSource } from "../core/dice/formula.js";
 import type { QuietAttack } from "../core/quiet.js";
-import { declaredReaction } from "../core/reaction.js";
 import type { RoundState } from "../core/contract.js";
 import type { RulesetOptions } from "../core/ruleset.js";
-import { sumModifiers, type ForcedCheck } from "../core/types.js";
-import { BASE_DIFFICULTY, CLOSE_FEET, FAR_FEET, isDisabled, isDown, limbsFor, neverSawItComing, reactions, weaponOf } from "./attack.js";
+import { sumModifiers, type ForcedCheck, type Modifier } from "../core/types.js";
+import {
+  BASE_DIFFICULTY,
+  CLOSE_FEET,
+  FAR_FEET,
+  isDisabled,
+  isDown,
+  limbsFor,
+  mainArm,
+  neverSawItComing,
+  testBonus,
+  weaponOf,
+} from "./attack.js";
 import { BLACKOUT_CHECK } from "./damage.js";
 import type { HitboxAttackInput, RolledReaction } from "./input.js";
 import { CALLABLE, CALLED_THRESHOLDS, regularLocation } from "./location.js";
-import { HITBOXES, isHitbox, LETHAL_HITBOXES, VITAL_HITBOXES, type HitboxCombatant, type HitboxId, type LimbId } from "./model.js";
+import {
+  HITBOXES,
+  isHitbox,
+  LETHAL_HITBOXES,
+  VITAL_HITBOXES,
+  type HitboxCombatant,
+  type HitboxId,
+  type HitboxWeapon,
+  type LimbId,
+} from "./model.js";
 import { hitboxOptions, type HitboxOptions } from "./options.js";
 
 /** A Hitbox attack played quietly: the outcome plus the turn's reaction and what the damage did. */
@@ -78,7 +97,7 @@ function circumstanceTotal(input: HitboxAttackInput, melee: boolean, o: HitboxOp
 }
 
 /** The checks of `planAttack`, in its order, with its errors. */
-function check(input: HitboxAttackInput): ReturnType<typeof weaponOf> {
+function check(input: HitboxAttackInput): HitboxWeapon {
   const { attacker } = input;
   if (isDown(attacker)) throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
   const weapon = weaponOf(input);
@@ -126,6 +145,42 @@ function check(input: HitboxAttackInput): ReturnType<typeof weaponOf> {
 }
 
 /**
+ * The declared reaction as `reactions` and the core's `declaredReaction` give it (HB-ATK-03,
+ * HB-ACT-04, HB-MOD-04, HB-DMG-03): only the one declared is built, and only its reason is read.
+ * @throws FrayError `FRAY.Error.ReactionUnavailable` when the defender cannot make it.
+ */
+function declaredReaction(
+  input: HitboxAttackInput,
+  weapon: HitboxWeapon,
+  economy: Economy | undefined,
+  o: HitboxOptions,
+): { id: "dodge" | "parry"; modifiers: Modifier[]; dropsProne: boolean } {
+  const { target } = input;
+  const s = input.situation ?? {};
+  const id = input.reaction!;
+  let reason: string | undefined;
+  if (id !== "dodge" && id !== "parry") reason = undefined;
+  else if (isDown(target)) reason = "FRAY.Reason.Incapacitated";
+  else if (s.targetUnaware ?? has(target, "unaware")) reason = "FRAY.Reason.Unanticipated";
+  else if (economy && (economy.slots.reaction?.used ?? 0) >= 1) reason = "FRAY.Reason.ReactionUsed";
+  else if (id === "dodge") {
+    if (s.targetProne ?? has(target, "prone")) reason = "FRAY.Reason.HitboxProne";
+    else if (isDisabled(target, "leftLeg") || isDisabled(target, "rightLeg")) reason = "FRAY.Reason.HitboxLimbDisabled";
+  } else if (target.held.length === 0) reason = "FRAY.Reason.HitboxNothingHeld";
+  else if (weapon.kind !== "melee" && !o.parryRanged) reason = "FRAY.Reason.RangedAttack";
+  else if (isDisabled(target, mainArm(target))) reason = "FRAY.Reason.HitboxLimbDisabled";
+  if (reason || (id !== "dodge" && id !== "parry"))
+    throw new FrayError(
+      "FRAY.Error.ReactionUnavailable",
+      { reaction: `FRAY.Reaction.${id}`, actor: target.name },
+      `${target.name} cannot ${id}: ${reason ?? "not offered"}`,
+    );
+  return id === "dodge"
+    ? { id, modifiers: testBonus(target, "dexterity", "dodge", limbsFor(target, "dodge"), "HB-ATK-03"), dropsProne: !s.targetNearCover }
+    : { id, modifiers: testBonus(target, "strength", "parry", limbsFor(target, "parry"), "HB-ATK-03"), dropsProne: false };
+}
+
+/**
  * Plays a Hitbox attack quietly (see `../core/quiet.ts`): the outcome of `planAttack`,
  * `resolveAttack`, `rollDamage`, `applyDamage` and `applyVitals` with the same faces (2d6 test,
  * 2d6 reaction when rolled now, 2d6 location on a hit; damage rolls none).
@@ -150,7 +205,7 @@ export function quietAttack(
     bonus(attacker, attacker.abilities[weapon.ability], attacker.skills[weapon.skill], limbsFor(attacker, weapon)) +
     circumstanceTotal(input, melee, o);
   let rolled = input.rolledReaction;
-  const declared = !rolled && input.reaction ? declaredReaction(reactions(input, economy, o), input.reaction, target.name) : undefined;
+  const declared = !rolled && input.reaction ? declaredReaction(input, weapon, economy, o) : undefined;
   const hasReaction = Boolean(rolled || declared);
   const total = next(6) + next(6) + modifier;
   let rolledNow = false;
@@ -232,13 +287,17 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
     }
     remaining -= stopped;
   }
+  // `applyVitals` copies every hitbox's track.
   const hitboxes = { ...c.hitboxes };
   for (const h of HITBOXES) hitboxes[h] = { ...c.hitboxes[h] };
   let reached = 0;
   const filled: HitboxId[] = [];
   let vital = false;
   let leg = false;
-  const take = (h: HitboxId) => {
+  // `take`: the hitbox hit, then what a limb or the groin cannot hold goes on to the torso.
+  for (let i = 0; i < 2 && remaining > 0; i++) {
+    const h: HitboxId = i === 0 ? location : "torso";
+    if (i === 1 && LETHAL_HITBOXES.includes(location)) break;
     const track = hitboxes[h];
     const taken = Math.min(remaining, track.value);
     track.value -= taken;
@@ -249,23 +308,15 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
       if (h === "leftLeg" || h === "rightLeg") leg = true;
       if (track.value === 0) filled.push(h);
     }
-  };
-  if (remaining > 0) take(location);
-  if (remaining > 0 && !LETHAL_HITBOXES.includes(location)) take("torso");
-  const conditions = [...c.conditions];
-  let added = 0;
-  const add = (s: string) => {
-    if (!conditions.includes(s)) {
-      conditions.push(s);
-      added++;
-    }
-  };
-  const wasShock = c.conditions.includes("shock");
-  if (reached && !c.conditions.includes("dead")) {
-    if (LETHAL_HITBOXES.some((h) => hitboxes[h].value <= 0) || wasShock) add("dead");
-    else if (filled.includes("groin")) add("shock");
-    if (o.legProne && leg) add("prone");
   }
+  const conditions = [...c.conditions];
+  const before = conditions.length;
+  if (reached && !c.conditions.includes("dead")) {
+    if (LETHAL_HITBOXES.some((h) => hitboxes[h].value <= 0) || c.conditions.includes("shock")) conditions.push("dead");
+    else if (filled.includes("groin") && !conditions.includes("shock")) conditions.push("shock");
+    if (o.legProne && leg && !conditions.includes("prone")) conditions.push("prone");
+  }
+  const added = conditions.length - before;
   const down = conditions.includes("dead") || conditions.includes("shock");
   if (reached && !down && (o.blackout === "any" || filled.length > 0 || vital)) out.forced = [{ ...BLACKOUT_CHECK } as ForcedCheck];
   out.interrupts = added > 0 || reached > 0;
