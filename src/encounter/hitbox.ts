@@ -1,7 +1,7 @@
 import type { ActionOutcome, RoundState, SituationValues } from "../rules/core/contract.js";
 import { spend, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
-import { RoundEngine } from "../rules/core/round.js";
+import { RoundEngine, type AttackOptions } from "../rules/core/round.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
 import type { CheckResult, Modifier } from "../rules/core/types.js";
@@ -26,6 +26,7 @@ import {
   movementBandFeet,
   QUICK_ACTIONS,
   quickAction,
+  quietAfterAttack,
   resolutionSteps,
   TURN_SECONDS,
   type Declaration,
@@ -35,6 +36,7 @@ import {
   type HitboxAttackResult,
   type HitboxCombatant,
   type HitboxId,
+  type HitboxQuietAttack,
   type HitboxSituation,
   type QuickAction,
   type RolledReaction,
@@ -368,11 +370,23 @@ export async function playHitbox(
       // Within the step the attack meets the target as it stood when the step began; its damage
       // is held until the step ends (HB-ACT-01). The action and reaction are paid by the core's
       // `afterAction` (HB-ATK-03, HB-MOD-03).
-      const record = await engine.attack(request, {
+      const attackOptions: AttackOptions = {
         free: true,
         payReaction: false,
         refuse: (error) => ["FRAY.Error.HitboxLimbDisabled", "FRAY.Error.HitboxOutOfRange", "FRAY.Error.CannotAct"].includes(error.key),
-      });
+      };
+      // A forecast reads no detail of the attack: it is played quietly, with the same outcome
+      // (the step's damage held the same way, HB-ACT-01).
+      if (play.quiet && engine.canQuiet) {
+        const quiet = await engine.quietAttack(request, attackOptions);
+        if (!quiet) return;
+        const done = quiet.attack as HitboxQuietAttack;
+        if (done.reactionRolledNow && done.rolledReaction) t.rolled = done.rolledReaction;
+        if (done.interrupts) hitInStep.add(t.spec.id);
+        engine.transition(t.spec.id, (c, economy) => quietAfterAttack(c, done, economy));
+        continue;
+      }
+      const record = await engine.attack(request, attackOptions);
       if (!record) {
         const refusal = engine.events.at(-1);
         if (refusal?.type === "refused")

@@ -2,7 +2,9 @@
  * A forecast plays its attacks quietly (`src/rules/core/quiet.ts`, `RoundEngine.quietAttack`)
  * where the ruleset can: every fight must end exactly as the detailed fight with the same seed
  * (the winner, the rounds, each combatant's vitals and whether it is out). UD10 rules checked
- * along the way: UD-ATK-02, UD-REA-03, UD-ZON-01, UD-DMG-04, UD-ATK-04 (aim spent by the shot).
+ * along the way: UD-ATK-02, UD-REA-03, UD-ZON-01, UD-DMG-04, UD-ATK-04 (aim spent by the shot);
+ * Hitbox's, whose attacks resolve in simultaneous steps with held damage: HB-ACT-01, HB-ATK-03
+ * (one reaction a turn), HB-LOC-01, HB-DMG-01, HB-DMG-04 (Blackout tests at the step's end).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,6 +35,18 @@ const outcome = (r: EncounterResult) => ({
 describe("quiet fights", () => {
   for (const file of ["ud10-skirmish.yaml", "ud10-ambush.yaml"]) {
     it(`${file}: each quiet fight ends as the detailed fight with its seed (UD-ATK-02, UD-REA-03, UD-DMG-04)`, async () => {
+      const spec = load(file);
+      const combatants = new CombatantCache();
+      for (let seed = 1; seed <= 60; seed++) {
+        const quiet = await playEncounter({ ...spec, seed }, content, undefined, { quiet: true, combatants });
+        const detailed = await playEncounter({ ...spec, seed }, content);
+        expect(outcome(quiet)).toEqual(outcome(detailed));
+      }
+    });
+  }
+
+  for (const file of ["hitbox-skirmish.yaml", "hitbox-zeven.yaml"]) {
+    it(`${file}: each quiet fight ends as the detailed fight with its seed (HB-ACT-01, HB-ATK-03, HB-LOC-01, HB-DMG-01, HB-DMG-04)`, async () => {
       const spec = load(file);
       const combatants = new CombatantCache();
       for (let seed = 1; seed <= 60; seed++) {

@@ -50,9 +50,12 @@ export interface QuietRuleset<C, I> {
    * damage rolled and applied to the input's target, drawing faces from `faces` in the order the
    * detailed step rolls its dice.
    * @param defenderEconomy the defender's round economy, which says whether a declared reaction is still possible.
+   * @param base the combatant the damage applies to when it is not the input's target: within a
+   *   simultaneous step (HB-ACT-01) the target with the damage the step already holds for it.
+   *   Only rulesets that resolve in such steps read it.
    * @throws FrayError the errors the detailed `planAttack` throws for the same input.
    */
-  quietAttack(input: I, faces: FaceSource, options: RulesetOptions, defenderEconomy?: Economy): QuietAttack<C>;
+  quietAttack(input: I, faces: FaceSource, options: RulesetOptions, defenderEconomy?: Economy, base?: C): QuietAttack<C>;
   /**
    * What the ruleset's `afterAction` does after this attack, for the attacker or (when the host
    * settles the target) the target: the same combatant and economy as `afterAction` with the

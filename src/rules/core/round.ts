@@ -639,16 +639,18 @@ export class RoundEngine<C, I> {
    * faces) with everything {@link attack} does around it in the same order: refused when the
    * attacker cannot pay, the defender's declared reaction chosen by `react`, the attack and the
    * reaction paid, `afterAction` for the target (when `settleTarget`), each forced check the
-   * damage calls for, `afterAction` for the attacker. Records no event. Not within a
-   * simultaneous step, and only for attacks that deal their own damage.
-   * Returns `undefined` when refused.
+   * damage calls for, `afterAction` for the attacker. Records no event. Within a simultaneous
+   * step ({@link step}) it does what {@link attack} does there: resolved against the target's
+   * state at the step's start, the damage built on what the step already holds for the target
+   * and held, its forced checks rolled at the step's end (HB-ACT-01). Only for attacks that deal
+   * their own damage. Returns `undefined` when refused.
    * @throws FrayError `FRAY.Error.Field` (field `attack`) when attacks cannot be played quietly
-   *   here ({@link canQuiet}, an open step, `damage: false`); from the ruleset on a request it
-   *   refuses, unless `refuse` accepts the error.
+   *   here ({@link canQuiet}, `damage: false`); from the ruleset on a request it refuses, unless
+   *   `refuse` accepts the error.
    */
   async quietAttack(request: AttackRequest, opts: AttackOptions = {}): Promise<QuietRecord<C> | undefined> {
     const ruleset = this.ruleset as Ruleset<C, I> & Partial<QuietRuleset<C, I>>;
-    if (!isQuiet<C, I>(ruleset) || !hasFaceSource(this.dice) || this.open || opts.damage === false)
+    if (!isQuiet<C, I>(ruleset) || !hasFaceSource(this.dice) || opts.damage === false)
       throw new FrayError("FRAY.Error.Field", { field: "attack", expected: "an attack that can be played quietly" }, "Not a quiet attack");
     const { options } = this.config;
     const attacker = this.get(request.attackerId);
@@ -663,7 +665,8 @@ export class RoundEngine<C, I> {
         const chosen = opts.react(ruleset.reactions(input, target.economy, options).filter((r) => r.available));
         if (chosen) quietInput = attackInput(ruleset, { ...request, reaction: chosen }, attacker.combatant, target.combatant, options);
       }
-      done = ruleset.quietAttack(quietInput, this.dice.faces, options, target?.economy);
+      const held = target && this.open ? this.open.pending.get(target.id) : undefined;
+      done = ruleset.quietAttack(quietInput, this.dice.faces, options, target?.economy, held);
     } catch (error) {
       if (error instanceof FrayError && opts.refuse?.(error)) return undefined;
       throw error;
@@ -671,14 +674,17 @@ export class RoundEngine<C, I> {
     attacker.economy = spend(attacker.economy, cost);
     if (target && done.reacted && done.reactionCost && opts.payReaction !== false)
       target.economy = spend(target.economy, done.reactionCost);
-    const settle = (f: RoundFighter<C>) => {
-      const next = ruleset.quietAfterAttack(f.combatant, done, f.economy, options);
-      f.combatant = next.combatant;
-      f.economy = next.economy;
-    };
+    // Through `transition`, so that within a step the held state takes it too (as `afterAction` does).
+    const settle = (f: RoundFighter<C>) => this.transition(f.id, (c, economy) => ruleset.quietAfterAttack(c, done, economy, options));
     const forced: ForcedCheckResult[] = [];
     let targetState: QuietRecord<C>["target"];
-    if (target && done.target) {
+    if (target && done.target && this.open) {
+      // Within a step the damage is held and its forced checks wait for the step's end.
+      this.open.pending.set(target.id, done.target);
+      for (const check of done.forced ?? []) this.open.forced.push({ id: target.id, forced: check });
+      if (opts.settleTarget) settle(target);
+      targetState = { combatant: this.open.pending.get(target.id)!, economy: target.economy };
+    } else if (target && done.target) {
       target.combatant = done.target;
       if (opts.settleTarget) settle(target);
       for (const check of done.forced ?? []) {

@@ -1,3 +1,4 @@
+import type { QuietRuleset } from "../core/quiet.js";
 import type { Ruleset } from "../core/ruleset.js";
 import * as attack from "./attack.js";
 import * as damage from "./damage.js";
@@ -5,6 +6,7 @@ import type { HitboxAttackInput } from "./input.js";
 import { metresToFeet, type HitboxCombatant } from "./model.js";
 import { HITBOX_OPTIONS, hitboxOptions } from "./options.js";
 import * as play from "./play.js";
+import * as quiet from "./quiet.js";
 import * as turn from "./turn.js";
 
 export type { HitboxAttackInput, HitboxSituation, RolledReaction } from "./input.js";
@@ -59,6 +61,7 @@ export {
   vitalsUpdate,
   type HitboxAttackRequest,
 } from "./play.js";
+export { quietAttack, quietAfterAttack, type HitboxQuietAttack } from "./quiet.js";
 export { CALLABLE, CALLED_THRESHOLDS, REGULAR_LOCATIONS, calledChance, calledLocation, regularLocation, rollLocation } from "./location.js";
 export {
   MOVES,
@@ -89,9 +92,10 @@ export {
  * The Hitbox ruleset (seed 002): 2d6 tests against 9 or the defender's dodge or parry, called
  * shots, per-hitbox damage with armor first, the Blackout test, and turns of 5 s where all declare
  * and then resolve together. Ranges are in feet (the play contract's requests give metres).
- * Every `HB-*` rule of `rules-index.md` is implemented by the modules re-exported here.
+ * Every `HB-*` rule of `rules-index.md` is implemented by the modules re-exported here. Its
+ * attacks also play quietly (`../core/quiet.ts`, `./quiet.ts`) for a forecast.
  */
-export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> = {
+export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> & QuietRuleset<HitboxCombatant, HitboxAttackInput> = {
   id: "hitbox",
   label: "FRAY.Ruleset.hitbox",
   options: HITBOX_OPTIONS,
@@ -122,4 +126,6 @@ export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> = {
   startRound: (c, _previous, _round, options) => play.startRound(c, hitboxOptions(options)),
   afterAction: (c, outcome, economy) => play.afterAction(c, outcome, economy),
   forcedCheck: (c, forced, dice) => play.forcedCheck(c, forced, dice),
+  quietAttack: quiet.quietAttack,
+  quietAfterAttack: (c, done, economy) => quiet.quietAfterAttack(c, done, economy),
 };

@@ -1,0 +1,361 @@
+/**
+ * Hitbox's quiet attack step (`../core/quiet.ts`): the attack of `planAttack`, `resolveAttack`,
+ * `rollDamage`, `applyDamage` and `applyVitals` with totals only, for a forecast. The same rules,
+ * in the same order, drawing the same faces: the 2d6 test with ability, skill, a damaged limb and
+ * the circumstances (HB-ATK-02, HB-DMG-03, HB-MOD-01 to HB-MOD-03), the defender's dodge or parry
+ * when declared and not yet rolled this turn, else its total of this turn (HB-ATK-03, HB-ATK-04),
+ * the location on the regular or called-shot table (HB-LOC-01, HB-LOC-02), the damage with its
+ * close bonus and "never saw it coming" (HB-DMG-02, HB-ATK-05; nothing rolled), then armor,
+ * hitboxes, the spill to the torso, conditions and the Blackout test it forces (HB-DMG-01,
+ * HB-DMG-03, HB-DMG-04). `test/rules/quiet-hitbox.test.ts` checks it against the detailed step.
+ */
+import type { ActionCost, Economy } from "../core/economy.js";
+import { spend } from "../core/economy.js";
+import { FrayError } from "../core/errors.js";
+import type { FaceSource } from "../core/dice/formula.js";
+import type { QuietAttack } from "../core/quiet.js";
+import type { RoundState } from "../core/contract.js";
+import type { RulesetOptions } from "../core/ruleset.js";
+import { sumModifiers, type ForcedCheck, type Modifier } from "../core/types.js";
+import {
+  BASE_DIFFICULTY,
+  CLOSE_FEET,
+  FAR_FEET,
+  isDisabled,
+  isDown,
+  limbsFor,
+  mainArm,
+  neverSawItComing,
+  testBonus,
+  weaponOf,
+} from "./attack.js";
+import { BLACKOUT_CHECK } from "./damage.js";
+import type { HitboxAttackInput, RolledReaction } from "./input.js";
+import { CALLABLE, CALLED_THRESHOLDS, regularLocation } from "./location.js";
+import {
+  HITBOXES,
+  isHitbox,
+  LETHAL_HITBOXES,
+  VITAL_HITBOXES,
+  type HitboxCombatant,
+  type HitboxId,
+  type HitboxWeapon,
+  type LimbId,
+} from "./model.js";
+import { hitboxOptions, type HitboxOptions } from "./options.js";
+
+/** A Hitbox attack played quietly: the outcome plus the turn's reaction and what the damage did. */
+export interface HitboxQuietAttack extends QuietAttack<HitboxCombatant> {
+  attackerId: string;
+  targetId: string;
+  location?: HitboxId;
+  /** The defender's reaction as it stands for the rest of the turn (rolled now or earlier, HB-ATK-03). */
+  rolledReaction?: RolledReaction;
+  /** True when this attack rolled the reaction (the first attack on the defender this turn). */
+  reactionRolledNow: boolean;
+  /** The damage reached a hitbox or added a condition: it interrupts the target's action (HB-ACT-03, `interrupts`). */
+  interrupts: boolean;
+}
+
+/** The cost of a dodge or parry (HB-ATK-03). */
+const REACTION_COST: ActionCost = { slots: { reaction: 1 } };
+
+/** Option values by the options object they were read from: read once per fight, not per attack. */
+const optionsRead = new WeakMap<RulesetOptions, HitboxOptions>();
+function read(options: RulesetOptions): HitboxOptions {
+  let o = optionsRead.get(options);
+  if (!o) optionsRead.set(options, (o = hitboxOptions(options)));
+  return o;
+}
+
+const has = (c: HitboxCombatant, condition: string) => c.conditions.includes(condition);
+
+/** `testBonus` summed (HB-ATK-02, HB-ATK-03, HB-DMG-03): a damaged limb, unless medicated, halves a positive bonus, rounded down. */
+function bonus(c: HitboxCombatant, ability: number, skill: number, limbs: readonly LimbId[]): number {
+  const sum = ability + skill;
+  if (sum > 0 && !has(c, "medicated") && limbs.some((l) => c.hitboxes[l].value < c.hitboxes[l].max)) return Math.floor(sum / 2);
+  return sum;
+}
+
+/** `circumstances` summed (HB-MOD-01 to HB-MOD-03, HB-ATK-02), without building its lines. */
+function circumstanceTotal(input: HitboxAttackInput, melee: boolean, o: HitboxOptions): number {
+  const s = input.situation ?? {};
+  let total = 0;
+  if (input.calledShot) total -= 2;
+  const shots = input.shots ?? 1;
+  if (shots > 1) total += o.rapidFire === "flat" ? -2 : -2 * (shots - 1);
+  if (s.targetProne ?? has(input.target, "prone")) total -= 1;
+  if (s.halfHidden) total -= 1;
+  if (s.dark) total -= 1;
+  if (!melee && input.rangeFeet !== undefined) {
+    const feet = input.rangeFeet;
+    if (feet < CLOSE_FEET) total += 1;
+    else if (feet > FAR_FEET) total -= Math.ceil((feet - FAR_FEET) / FAR_FEET);
+  }
+  if (s.misc) total += s.misc;
+  return total;
+}
+
+/** The checks of `planAttack`, in its order, with its errors. */
+function check(input: HitboxAttackInput): HitboxWeapon {
+  const { attacker } = input;
+  if (isDown(attacker)) throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
+  const weapon = weaponOf(input);
+  const disabled = limbsFor(attacker, weapon).find((l) => isDisabled(attacker, l));
+  if (disabled)
+    throw new FrayError(
+      "FRAY.Error.HitboxLimbDisabled",
+      { actor: attacker.name, limb: `FRAY.Hitbox.${disabled}` },
+      `${attacker.name} cannot use the ${disabled}`,
+    );
+  if (input.calledShot !== undefined && (!isHitbox(input.calledShot) || input.calledShot === "torso"))
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "calledShot", expected: CALLABLE.join(", ") },
+      `Cannot call a shot at "${String(input.calledShot)}"`,
+    );
+  if (input.rangeFeet !== undefined) {
+    if (!Number.isFinite(input.rangeFeet) || input.rangeFeet < 0)
+      throw new FrayError(
+        "FRAY.Error.Field",
+        { field: "rangeFeet", expected: "feet, 0 or more" },
+        `Field "rangeFeet": expected feet, 0 or more`,
+      );
+    if (input.rangeFeet > weapon.rangeFeet)
+      throw new FrayError(
+        "FRAY.Error.HitboxOutOfRange",
+        { weapon: weapon.name, feet: Math.round(input.rangeFeet * 10) / 10, max: weapon.rangeFeet },
+        `${weapon.name} does not reach ${input.rangeFeet} ft (${weapon.rangeFeet} ft)`,
+      );
+  }
+  const shots = input.shots ?? 1;
+  if (!Number.isInteger(shots) || shots < 1)
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "shots", expected: "a whole number of shots, 1 or more" },
+      `Field "shots": expected 1 or more`,
+    );
+  if (shots > weapon.maxShots)
+    throw new FrayError(
+      "FRAY.Error.HitboxShots",
+      { weapon: weapon.name, shots, max: weapon.maxShots },
+      `${weapon.name} fires at most ${weapon.maxShots} shot(s) a turn`,
+    );
+  return weapon;
+}
+
+/**
+ * The declared reaction as `reactions` and the core's `declaredReaction` give it (HB-ATK-03,
+ * HB-ACT-04, HB-MOD-04, HB-DMG-03): only the one declared is built, and only its reason is read.
+ * @throws FrayError `FRAY.Error.ReactionUnavailable` when the defender cannot make it.
+ */
+function declaredReaction(
+  input: HitboxAttackInput,
+  weapon: HitboxWeapon,
+  economy: Economy | undefined,
+  o: HitboxOptions,
+): { id: "dodge" | "parry"; modifiers: Modifier[]; dropsProne: boolean } {
+  const { target } = input;
+  const s = input.situation ?? {};
+  const id = input.reaction!;
+  let reason: string | undefined;
+  if (id !== "dodge" && id !== "parry") reason = undefined;
+  else if (isDown(target)) reason = "FRAY.Reason.Incapacitated";
+  else if (s.targetUnaware ?? has(target, "unaware")) reason = "FRAY.Reason.Unanticipated";
+  else if (economy && (economy.slots.reaction?.used ?? 0) >= 1) reason = "FRAY.Reason.ReactionUsed";
+  else if (id === "dodge") {
+    if (s.targetProne ?? has(target, "prone")) reason = "FRAY.Reason.HitboxProne";
+    else if (isDisabled(target, "leftLeg") || isDisabled(target, "rightLeg")) reason = "FRAY.Reason.HitboxLimbDisabled";
+  } else if (target.held.length === 0) reason = "FRAY.Reason.HitboxNothingHeld";
+  else if (weapon.kind !== "melee" && !o.parryRanged) reason = "FRAY.Reason.RangedAttack";
+  else if (isDisabled(target, mainArm(target))) reason = "FRAY.Reason.HitboxLimbDisabled";
+  if (reason || (id !== "dodge" && id !== "parry"))
+    throw new FrayError(
+      "FRAY.Error.ReactionUnavailable",
+      { reaction: `FRAY.Reaction.${id}`, actor: target.name },
+      `${target.name} cannot ${id}: ${reason ?? "not offered"}`,
+    );
+  return id === "dodge"
+    ? { id, modifiers: testBonus(target, "dexterity", "dodge", limbsFor(target, "dodge"), "HB-ATK-03"), dropsProne: !s.targetNearCover }
+    : { id, modifiers: testBonus(target, "strength", "parry", limbsFor(target, "parry"), "HB-ATK-03"), dropsProne: false };
+}
+
+/**
+ * Plays a Hitbox attack quietly (see `../core/quiet.ts`): the outcome of `planAttack`,
+ * `resolveAttack`, `rollDamage`, `applyDamage` and `applyVitals` with the same faces (2d6 test,
+ * 2d6 reaction when rolled now, 2d6 location on a hit; damage rolls none).
+ * @param base the combatant the damage applies to: within a simultaneous step the target with
+ *   the damage the step already holds for it (HB-ACT-01); the input's target by default.
+ * @throws FrayError as `planAttack`: `FRAY.Error.CannotAct`, `FRAY.Error.NoWeapon`,
+ *   `FRAY.Error.HitboxLimbDisabled`, `FRAY.Error.Field` (`calledShot`, `rangeFeet`, `shots`),
+ *   `FRAY.Error.HitboxOutOfRange`, `FRAY.Error.HitboxShots`, `FRAY.Error.ReactionUnavailable`.
+ */
+export function quietAttack(
+  input: HitboxAttackInput,
+  next: FaceSource,
+  options: RulesetOptions,
+  economy?: Economy,
+  base?: HitboxCombatant,
+): HitboxQuietAttack {
+  const o = read(options);
+  const { attacker, target } = input;
+  const weapon = check(input);
+  const melee = weapon.kind === "melee";
+  const modifier =
+    bonus(attacker, attacker.abilities[weapon.ability], attacker.skills[weapon.skill], limbsFor(attacker, weapon)) +
+    circumstanceTotal(input, melee, o);
+  let rolled = input.rolledReaction;
+  const declared = !rolled && input.reaction ? declaredReaction(input, weapon, economy, o) : undefined;
+  const hasReaction = Boolean(rolled || declared);
+  const total = next(6) + next(6) + modifier;
+  let rolledNow = false;
+  if (declared) {
+    const natural = next(6) + next(6);
+    const id = declared.id === "parry" ? "parry" : "dodge";
+    // The check as `resolveAttack` keeps it for the turn (what a later attack reads of it: its
+    // total and modifiers); the faces of the roll are not kept.
+    const roll = { formula: "2d6", total: natural, dice: [], constant: 0 };
+    rolled = {
+      id,
+      check: { roll, natural, modifiers: declared.modifiers, total: natural + sumModifiers(declared.modifiers) },
+      dropsProne: declared.dropsProne,
+    };
+    rolledNow = true;
+  }
+  let difficulty = BASE_DIFFICULTY;
+  if (hasReaction) {
+    const r = rolled!.check.total;
+    difficulty = o.reactionFloor && r < BASE_DIFFICULTY ? BASE_DIFFICULTY : r;
+  }
+  const tieFails = hasReaction && o.reactionTies === "defender";
+  const hit = total > difficulty || (total === difficulty && !tieFails);
+  const out: HitboxQuietAttack = {
+    weaponId: weapon.id,
+    attackerId: attacker.id,
+    targetId: target.id,
+    hit,
+    reacted: hasReaction,
+    lands: hit,
+    damage: 0,
+    reactionRolledNow: rolledNow,
+    interrupts: false,
+  };
+  if (hasReaction) {
+    out.reactionCost = REACTION_COST;
+    out.reactionSuccess = !hit;
+  }
+  if (rolled) out.rolledReaction = rolled;
+  if (!hit) return out;
+  const roll = next(6) + next(6);
+  const called = input.calledShot;
+  const location: HitboxId = called
+    ? roll >= CALLED_THRESHOLDS[called as Exclude<HitboxId, "torso">]
+      ? called
+      : "torso"
+    : regularLocation(roll);
+  out.location = location;
+  let amount = weapon.damage;
+  if (weapon.closeBonus && input.rangeFeet !== undefined && input.rangeFeet <= weapon.closeBonus.withinFeet)
+    amount += weapon.closeBonus.points;
+  if (neverSawItComing(input)) amount += 1;
+  out.damage = amount;
+  applyQuietly(base ?? target, amount, location, o, out);
+  return out;
+}
+
+/**
+ * `applyDamage` then `applyVitals` with totals only (HB-DMG-01, HB-DMG-03, HB-DMG-04): sets the
+ * attack's `target` (a new object; the one given is shared by the fights of a forecast),
+ * `forced` and `interrupts`.
+ */
+function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o: HitboxOptions, out: HitboxQuietAttack): void {
+  let remaining = Math.max(0, Math.floor(amount));
+  // The armor on the hitbox hit (`armorTracks`): what is left of every piece worn there.
+  let armorMax = 0;
+  let armorUsed = 0;
+  for (const a of c.armor) {
+    armorMax += a.protection[location];
+    armorUsed += a.damage[location];
+  }
+  let armorValue = armorMax - armorUsed;
+  let armorChanged = false;
+  if (armorMax > 0 && armorValue > 0) {
+    const stopped = Math.min(remaining, armorValue);
+    if (o.armor === "ablative" && stopped !== 0) {
+      armorValue -= stopped;
+      armorChanged = true;
+    }
+    remaining -= stopped;
+  }
+  // `applyVitals` copies every hitbox's track.
+  const hitboxes = { ...c.hitboxes };
+  for (const h of HITBOXES) hitboxes[h] = { ...c.hitboxes[h] };
+  let reached = 0;
+  const filled: HitboxId[] = [];
+  let vital = false;
+  let leg = false;
+  // `take`: the hitbox hit, then what a limb or the groin cannot hold goes on to the torso.
+  for (let i = 0; i < 2 && remaining > 0; i++) {
+    const h: HitboxId = i === 0 ? location : "torso";
+    if (i === 1 && LETHAL_HITBOXES.includes(location)) break;
+    const track = hitboxes[h];
+    const taken = Math.min(remaining, track.value);
+    track.value -= taken;
+    remaining -= taken;
+    if (taken > 0) {
+      reached++;
+      if (VITAL_HITBOXES.includes(h)) vital = true;
+      if (h === "leftLeg" || h === "rightLeg") leg = true;
+      if (track.value === 0) filled.push(h);
+    }
+  }
+  const conditions = [...c.conditions];
+  const before = conditions.length;
+  if (reached && !c.conditions.includes("dead")) {
+    if (LETHAL_HITBOXES.some((h) => hitboxes[h].value <= 0) || c.conditions.includes("shock")) conditions.push("dead");
+    else if (filled.includes("groin") && !conditions.includes("shock")) conditions.push("shock");
+    if (o.legProne && leg && !conditions.includes("prone")) conditions.push("prone");
+  }
+  const added = conditions.length - before;
+  const down = conditions.includes("dead") || conditions.includes("shock");
+  if (reached && !down && (o.blackout === "any" || filled.length > 0 || vital)) out.forced = [{ ...BLACKOUT_CHECK } as ForcedCheck];
+  out.interrupts = added > 0 || reached > 0;
+  // `applyVitals`: the armor used up, taken again from the pieces in the order they are worn.
+  const armor = c.armor.map((a) => ({ ...a, damage: { ...a.damage } }));
+  for (const h of HITBOXES) {
+    let max = 0;
+    let used = 0;
+    for (const a of c.armor) {
+      max += a.protection[h];
+      used += a.damage[h];
+    }
+    if (!(max > 0)) continue;
+    const value = h === location && armorChanged ? armorValue : max - used;
+    let left = Math.max(0, max - value);
+    for (const piece of armor) {
+      piece.damage[h] = Math.min(piece.protection[h], left);
+      left -= piece.damage[h];
+    }
+  }
+  const after: HitboxCombatant = { ...c, hitboxes, armor, conditions };
+  if (after.shockTurnsLeft === undefined) delete after.shockTurnsLeft;
+  out.target = after;
+}
+
+/**
+ * `afterAction` after an attack (HB-RND-01, HB-MOD-03, HB-ATK-03, HB-ACT-04): the attacker takes
+ * the turn's action (a further shot costs nothing more); the target whose dodge or parry this
+ * attack rolled takes the reaction, and a dodge without cover drops it (`goingProne`).
+ */
+export function quietAfterAttack(c: HitboxCombatant, attack: QuietAttack<HitboxCombatant>, economy: Economy): RoundState<HitboxCombatant> {
+  const a = attack as HitboxQuietAttack;
+  let next = c;
+  let left = economy;
+  if (a.attackerId === c.id && (left.slots.action?.used ?? 0) < 1) left = spend(left, { slots: { action: 1 } });
+  if (a.targetId === c.id && a.reactionRolledNow && a.rolledReaction) {
+    left = spend(left, REACTION_COST);
+    if (a.rolledReaction.dropsProne && !has(next, "goingProne") && !has(next, "prone"))
+      next = { ...next, conditions: [...next.conditions, "goingProne"] };
+  }
+  return { combatant: next, economy: left, events: [] };
+}
