@@ -2,7 +2,7 @@ import { atLeast, plainDicePmf, shift, type Pmf } from "../core/dice/distributio
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import { sumModifiers, type CheckResult, type Modifier, type RuleId } from "../core/types.js";
-import { SKILL_ATTRIBUTES, type AttributeId, type SkillId, type ZonesCombatant } from "./model.js";
+import { SKILL_ATTRIBUTES, type AttributeId, type SkillId, type ZonesCombatant, type ZonesWeapon } from "./model.js";
 
 /** The die of every Zones check (ZN-RNG-08, ZN-REA-02, ZN-INI-01). */
 export const CHECK_DIE = "1d10";
@@ -132,6 +132,25 @@ export interface HidingResult {
   found: boolean;
 }
 
+/**
+ * Checks that a weapon is small enough to hide on the body (ZN-HID-01: pistols, PDWs; marked
+ * `concealable`).
+ * @throws FrayError `FRAY.Error.Zones.NotConcealable` (field `weapon`) otherwise.
+ */
+export function assertConcealable(weapon: Pick<ZonesWeapon, "name" | "concealable">): void {
+  if (!weapon.concealable)
+    throw new FrayError(
+      "FRAY.Error.Zones.NotConcealable",
+      { field: "weapon", weapon: weapon.name },
+      `${weapon.name} is too large to hide on the body`,
+    );
+}
+
+/** The weapons hidden on a combatant's body (ZN-HID-01): concealable ones carried `hidden`. */
+export function hiddenWeapons(c: Pick<ZonesCombatant, "weapons">): ZonesWeapon[] {
+  return c.weapons.filter((w) => w.concealable && w.carry === "hidden");
+}
+
 /** The Notice bonus of someone searching the body (ZN-HID-01): the difficulty is 5 lower. */
 export const SEARCH_BONUS = 5;
 
@@ -152,13 +171,7 @@ export async function hideWeapon(
   const weapon = hider.weapons.find((w) => w.id === weaponId || w.name === weaponId);
   if (!weapon)
     throw new FrayError("FRAY.Error.NoWeapon", { weapon: weaponId, actor: hider.name }, `${hider.name} has no weapon "${weaponId}"`);
-  if (!weapon.concealable) {
-    throw new FrayError(
-      "FRAY.Error.Zones.NotConcealable",
-      { field: "weapon", weapon: weapon.name },
-      `${weapon.name} is too large to hide on the body`,
-    );
-  }
+  assertConcealable(weapon);
   const stealth = await rollCheck(dice, skillLines(hider, "stealth", "ZN-HID-01"), "FRAY.Roll.Skill");
   const notice = await rollCheck(dice, skillLines(searcher, "notice", "ZN-HID-01"), "FRAY.Roll.Skill");
   const difficultyValue = stealth.total - (mode === "search" ? SEARCH_BONUS : 0);

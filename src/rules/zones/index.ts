@@ -40,6 +40,8 @@ export {
   contest,
   contestLines,
   hideWeapon,
+  assertConcealable,
+  hiddenWeapons,
   rollCheck,
   skillCheck,
   skillLines,

@@ -2,14 +2,17 @@
  * Zones reaction render cases (ZN-REA-01, ZN-REA-02, ZN-SUP-01): the reaction card before and
  * after its contest (a tie rolled again), and the tracker's Zones rows for the GM (a pending
  * reaction with its Trigger button, a played one, the React button; a suppression under way and
- * one ended), from the functions play uses.
+ * one ended), and the GM's search card for hidden weapons (ZN-HID-01), from the functions play
+ * uses.
  */
 import {
   reactionCardContext,
   reactionRowHtml,
+  searchCardContext,
   suppressionRowHtml,
   type CardI18n,
   type ReactionCardState,
+  type SearchCardState,
 } from "../../../src/foundry/rulesets/zones/reaction-view.js";
 import type { ContestResult } from "../../../src/rules/zones/index.js";
 import type { RenderCase } from "./contexts.js";
@@ -115,7 +118,31 @@ export function zonesReactionCases(i18n: CardI18n): RenderCase[] {
       ),
     },
   ];
+  const search = (id: string, rows: SearchCardState["rows"], expect: RenderCase["expect"]): RenderCase => ({
+    id: `zones-search-card-${id}`,
+    title: `Zones search card: ${id}`,
+    kind: "chat",
+    classes: [],
+    width: 300,
+    height: 0,
+    templates: ["templates/zones/search-card.hbs"],
+    context: searchCardContext({ hider: "Ayla <Quiet>", searcher: "Perimeter Sentry", mode: "search", rows }, i18n),
+    expect,
+  });
   return [
+    search(
+      "two",
+      [
+        { weapon: "Wren Pocket Pistol", stealth: 9, notice: 4, difficulty: 4, found: true },
+        { weapon: "Ridgeback Revolver", stealth: 12, notice: 6, difficulty: 7, found: false },
+      ],
+      [
+        { selector: ".fray-search-row", count: 2 },
+        { selector: ".fray-search-row.found .fray-search-result", text: i18n.localize("FRAY.Zones.Hiding.Found") },
+        { selector: ".fray-search-row.hidden .fray-search-notice", text: "6 / 7" },
+      ],
+    ),
+    search("nothing", [], [{ selector: ".fray-search-nothing", count: 1 }]),
     card("open", state, [
       { selector: ".fray-reaction-trigger", text: "the guard <reaches> for his radio" },
       { selector: ".fray-reaction-response", text: i18n.localize("FRAY.Zones.Reaction.Responses.shoot") },

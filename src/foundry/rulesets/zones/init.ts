@@ -16,6 +16,7 @@ import {
   REACTION_QUERIES,
   triggerReaction,
 } from "./reactions.js";
+import { searchForWeapons, toggleHidden } from "./hiding.js";
 import { endSuppression, handleSuppressedAction, startSuppressing, SUPPRESSION_QUERIES, suppressedAction } from "./suppression.js";
 
 /** What `game.fray.zones` offers. */
@@ -36,6 +37,10 @@ export const ZONES_API = {
   suppressedAction,
   /** Ends a suppression (owner or GM, ZN-SUP-01). */
   endSuppression,
+  /** Hides a small weapon on the body or takes it out of hiding (owner, ZN-HID-01). */
+  toggleHidden,
+  /** The GM's search for weapons hidden on an actor: Stealth against Notice on a card (ZN-HID-01). */
+  searchForWeapons,
 };
 
 /**

@@ -5,11 +5,14 @@
  * leave the weapon item (ZN-BST-01), each bullet on the card; a knife between adjacent squares
  * (ZN-MEL-01) through no reaction, damage, apply (ZN-ZON-01, ZN-ZON-02) and undo, with the second
  * undo refused; effort committed to initiative added and paid (ZN-INI-02); a surprised actor
- * refused and freed at round 2 (ZN-SUR-01); and the v13 behaviour the grenades, movement actions
- * and reactions rely on (Z1 to Z9 of docs/foundry-assumptions.md): the blast template, its author
- * and position, the movement actions, token centres; a thrown grenade kept on the actor out of its
- * weapons and given back with its id (Z6); a move's passed waypoints with their movement actions
- * (Z7); the turn order a reaction lapses by (Z8) and Rolls kept on a contest card (Z9).
+ * refused and freed at round 2 (ZN-SUR-01); and the v13 behaviour the grenades, movement actions,
+ * reactions and hidden weapons rely on (Z1 to Z10 of docs/foundry-assumptions.md): the blast
+ * template, its author and position, the movement actions, token centres; a thrown grenade kept on
+ * the actor out of its weapons and given back with its id (Z6); a move's passed waypoints with
+ * their movement actions (Z7); and, in a combat it creates, a reaction declared, triggered and
+ * contested (ZN-REA-01, ZN-REA-02) with the turn order it lapses by (Z8) and Rolls kept on the
+ * contest card (Z9), suppressing fire spending rounds (ZN-SUP-01) and a hidden pistol searched for
+ * (ZN-HID-01) on a card whispered to the GMs (Z10).
  */
 import { applyHere, declineReaction, rollDamageFor, undoDamageAction, undoHere } from "../../chat/actions.js";
 import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
@@ -30,6 +33,7 @@ import {
 } from "./reactions.js";
 import { zonesStartRoundOn } from "./round.js";
 import { startSuppressing, suppressedAction, suppressionOf } from "./suppression.js";
+import { searchForWeapons, toggleHidden } from "./hiding.js";
 
 /** A Zones actor's create data: the seed's rifleman or a guard in a soft vest, with a carbine and a knife. */
 function zonesActorData(name: string, type: "character" | "npc") {
@@ -352,6 +356,39 @@ export function registerZonesQuench(quench: Quench): void {
           await suppressedAction(combat as never, shooter.id!);
           assert.equal((actor.items.get(item.id!)!.system as unknown as { loaded: number }).loaded, 27);
           assert.equal(suppressionOf(shooter)?.actions, 1);
+        });
+        it("ZN-HID-01, Z10: a pistol hidden on the body; the GM's search card is whispered to the GMs with its Rolls", async () => {
+          const reactor = Array.from(combat.combatants as Iterable<ReactingCombatant>).find((c) => c.name === "Quench Reactor")!;
+          const searcher = Array.from(combat.combatants as Iterable<ReactingCombatant>).find((c) => c.name === "Quench Actor")!;
+          const actor = reactor.actor as unknown as Actor.Implementation;
+          const [pistol] = (await actor.createEmbeddedDocuments("Item", [
+            {
+              name: "Quench Pistol",
+              type: "weapon",
+              system: {
+                ruleset: "zones",
+                kind: "firearm",
+                damage: "1d6+2",
+                damageTypes: ["piercing"],
+                concealable: true,
+                carry: "holster",
+              },
+            } as never,
+          ])) as unknown as { id: string }[];
+          // Out of the combat's turn order: hiding outside the active combat costs nothing.
+          await (combat as unknown as { update(d: Record<string, unknown>): Promise<unknown> }).update({ active: false });
+          assert.equal(await toggleHidden(actor, pistol!.id), true);
+          assert.equal((actor.items.get(pistol!.id)!.system as unknown as { carry: string }).carry, "hidden");
+          const before = game.messages?.size ?? 0;
+          const state = await searchForWeapons(actor, searcher.actor, "search");
+          assert.equal(state?.rows.length, 1);
+          const card = game.messages?.contents.at(-1) as unknown as { whisper: string[]; rolls: unknown[]; delete(): Promise<unknown> };
+          made.push(card);
+          assert.equal((game.messages?.size ?? 0) - before, 1);
+          assert.ok(card.whisper.includes(game.user!.id!), "whispered to this GM");
+          assert.equal(card.rolls.length, 2);
+          assert.equal(await toggleHidden(actor, pistol!.id), false);
+          assert.equal((actor.items.get(pistol!.id)!.system as unknown as { carry: string }).carry, "holster");
         });
       });
     },

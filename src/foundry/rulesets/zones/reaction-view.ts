@@ -127,3 +127,37 @@ export function suppressionRowHtml(row: SuppressionRow, i18n: CardI18n): string 
     `</div>`
   );
 }
+
+/** One weapon of a search, as the search card shows it (ZN-HID-01). */
+export interface SearchRowState {
+  weapon: string;
+  /** The hider's Stealth total, the searcher's Notice total, the difficulty it had to meet. */
+  stealth: number;
+  notice: number;
+  difficulty: number;
+  found: boolean;
+}
+
+/** The search card's state (`flags.fray.zonesSearch`). */
+export interface SearchCardState {
+  hider: string;
+  searcher: string;
+  mode: "search" | "distance";
+  rows: SearchRowState[];
+}
+
+/**
+ * The search card's context (ZN-HID-01): who searched whom and how, then per hidden weapon the
+ * Stealth and Notice totals, the difficulty (the Stealth total, 5 lower for a search of the body)
+ * and whether it was found; a line when nothing was hidden.
+ */
+export function searchCardContext(state: SearchCardState, i18n: CardI18n): Dict {
+  return {
+    title: i18n.format("FRAY.Zones.Hiding.CardTitle", { searcher: state.searcher, hider: state.hider }),
+    mode: i18n.localize(`FRAY.Zones.Hiding.Mode.${state.mode}`),
+    rows: state.rows.map((r) => ({
+      ...r,
+      result: i18n.localize(r.found ? "FRAY.Zones.Hiding.Found" : "FRAY.Zones.Hiding.NotFound"),
+    })),
+  };
+}

@@ -8,6 +8,7 @@
  * with a warning once spent. Outside combat a task takes as many actions as it needs at once.
  */
 import { aimPoint, throwGrenade } from "./blast.js";
+import { searchFromSheet, toggleHidden } from "./hiding.js";
 import { startSuppressing } from "./suppression.js";
 import { createEconomy, spend, type Economy } from "../../../rules/core/economy.js";
 import { FrayError } from "../../../rules/core/errors.js";
@@ -125,7 +126,8 @@ async function changeStance(actor: ActorDoc, stance: Stance, tokenId?: string): 
  * round's pool, the actor's track follows); `stance` with the stance as `value` (ZN-MOV-01,
  * ZN-RNG-05); `throwGrenade` on the row's grenade at the targeted token or the user's latest
  * measured template (ZN-GRN-01, ZN-THR-01; the action is spent once the core accepts the throw);
- * `suppress` on the row's firearm (suppressing fire, ZN-SUP-01).
+ * `suppress` on the row's firearm (suppressing fire, ZN-SUP-01); `hide` on a small weapon (hidden
+ * on the body or out of hiding, ZN-HID-01); `searchWeapons`, the GM's search of the actor.
  * Unknown actions do nothing.
  * @throws FrayError from the core, naming why the task cannot be done.
  */
@@ -166,6 +168,12 @@ export async function zonesSheetAction(
       });
       return;
     }
+    case "hide":
+      await toggleHidden(doc, data.itemId ?? "", data.tokenId);
+      return;
+    case "searchWeapons":
+      await searchFromSheet(doc);
+      return;
     case "suppress":
       await startSuppressing(doc, data.itemId ?? "", data.tokenId);
       return;

@@ -58,7 +58,14 @@ export const ZONES_TEMPLATE_PATHS: readonly string[] = [
   `${SYSTEM_PATH}/templates/actor/biography.hbs`,
   `${SYSTEM_PATH}/templates/zones/blast-card.hbs`,
   `${SYSTEM_PATH}/templates/zones/reaction-card.hbs`,
+  `${SYSTEM_PATH}/templates/zones/search-card.hbs`,
 ];
+
+/** True when the viewing user is a GM (false where no Foundry `game` is loaded). */
+function viewerIsGM(): boolean {
+  const g = (globalThis as { game?: { user?: { isGM?: boolean } | null } }).game;
+  return Boolean(g?.user?.isGM);
+}
 
 /** A choice list `{ value: label }` of ids, each labelled by the i18n key `key(id)`. */
 function choiceMap(ids: readonly string[], key: (id: string) => string, i18n: SheetI18n): Record<string, string> {
@@ -129,6 +136,9 @@ export interface ZonesWeaponRow {
   canClear: boolean;
   /** A drawn, loaded firearm that can lay down suppressing fire (ZN-SUP-01). */
   canSuppress: boolean;
+  /** A small weapon that can be hidden on the body, with the toggle's label (ZN-HID-01). */
+  canHide: boolean;
+  hideLabel: string;
 }
 
 /** The weapon rows of an actor's items (ZN-RNG-02, ZN-BST-01, ZN-REL-01, ZN-DRW-01, ZN-HID-01, ZN-MAL-01, ZN-GRN-01). */
@@ -179,6 +189,8 @@ export function zonesWeaponRows(items: readonly ItemSource[], i18n: SheetI18n): 
         drawActions: DRAW_ACTIONS[carry] ?? 2,
         canClear: Boolean(malfunction && (STOPPAGES as readonly string[]).includes(malfunction)),
         canSuppress: firearm && !s.broken && s.drawn !== false && (s.loaded ?? 0) > 0,
+        canHide: Boolean(s.concealable),
+        hideLabel: i18n.localize(carry === "hidden" ? "FRAY.Zones.Hiding.Unhide" : "FRAY.Zones.Hiding.Hide"),
       };
     });
 }
@@ -245,6 +257,17 @@ export function zonesActorSheetContext(input: ActorSheetInput) {
     actions: [
       { id: "aim", label: i18n.localize("FRAY.Zones.Action.aim"), icon: "fa-solid fa-crosshairs", rule: "ZN-RNG-07" },
       { id: "regainSpeed", label: i18n.localize("FRAY.Zones.Action.regainSpeed"), icon: "fa-solid fa-person-running", rule: "ZN-MOV-03" },
+      // The GM's search tool (ZN-HID-01): only the GM's sheet shows it.
+      ...(viewerIsGM()
+        ? [
+            {
+              id: "searchWeapons",
+              label: i18n.localize("FRAY.Zones.Hiding.Search"),
+              icon: "fa-solid fa-magnifying-glass",
+              rule: "ZN-HID-01",
+            },
+          ]
+        : []),
     ],
     armor: items
       .filter((i) => i.type === "armor")
