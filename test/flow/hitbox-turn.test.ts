@@ -23,6 +23,7 @@ import {
   type FoundryStub,
   type StubUser,
 } from "../support/foundry-stub.js";
+import { mergePath, setPath } from "../support/flow-world.js";
 
 const BUNDLE = join(ROOT, "dist", "fray.mjs");
 const en = readLang("en");
@@ -60,25 +61,6 @@ const queries: { name: string; userId: string }[] = [];
 let stub: FoundryStub;
 let gm: StubUser;
 let player: StubUser;
-
-/** Sets a dotted path in an object. */
-function setPath(target: Dict, path: string, value: unknown): void {
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  node[parts.at(-1)!] = value;
-}
-
-/** Writes a value at a dotted path, merging nested objects into what is there, as Foundry's update does. */
-function mergePath(target: Dict, path: string, value: unknown): void {
-  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  const last = parts.at(-1)!;
-  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
-  else setPath(target, path, value);
-}
 
 /** A Combat of the stand-in, started, with one Combatant per actor (their flags kept here). */
 function startCombat(entries: readonly { actor: { id: unknown; uuid: string }; token: { id: string } }[]) {
