@@ -73,6 +73,15 @@ export function packSource(pack: string, file: string): Dict {
 /** A chat card's visible text for the reader (tags stripped, white space collapsed). */
 export const cardText = (m: { content: string }) => m.content.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 
+/** An actor's source as the stand-in takes it (items are item sources). */
+export interface ActorSource {
+  _id: string;
+  name: string;
+  type: string;
+  system: Dict;
+  items: Dict[];
+}
+
 /** A stand-in chat message as the store keeps it. */
 interface StoredMessage {
   id: string;
@@ -225,8 +234,8 @@ export class FlowWorld<M = Dict> {
    * its source as Foundry's update does, each item has `update` and `delete`, and statuses toggle.
    * @param source the actor's source; it is copied, and the copy is returned as `source`.
    */
-  actor<S extends { _id: string; name: string; type: string; system: Dict; items: Dict[] }>(source: S) {
-    const src = structuredClone(source) as S & Dict;
+  actor(source: ActorSource) {
+    const src = structuredClone(source) as ActorSource & Dict;
     const a = stubActor(src as never) as ReturnType<typeof stubActor> & Dict;
     const sourceItems = src.items;
     for (const item of a.items as unknown as Dict[]) {
