@@ -107,6 +107,8 @@ export interface FlowWorldOptions {
   recordCreated?: boolean;
   /** Messages can be deleted (`message.delete()` removes it from the store). */
   deletable?: boolean;
+  /** Runs after the stand-in is set up, before the ruleset is set and the bundle loaded (a scene's canvas). */
+  prepare?: (world: FlowWorld<unknown>) => void;
 }
 
 /** A started Combat's combatant of the stand-in. */
@@ -203,6 +205,7 @@ export class FlowWorld<M = Dict> {
       if (options.recordCreated) StubChatMessage.created.push(message as never);
       return message;
     }) as never;
+    options.prepare?.(this as FlowWorld<unknown>);
     await stub.game.settings.set("fray", "ruleset", options.ruleset);
     await import(pathToFileURL(BUNDLE).href);
     for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
@@ -224,6 +227,13 @@ export class FlowWorld<M = Dict> {
     (stub.game as unknown as Dict).combat = undefined;
   }
 
+  /** Makes `gm` an active GM again and clears the player's flags (the queries they sent). */
+  resetUsers(): void {
+    this.gm.isGM = true;
+    this.gm.active = true;
+    this.player.flags = {};
+  }
+
   /** `game.fray`, as the file types it. */
   api<T>(): T {
     return this.stub.game.fray as T;
@@ -231,14 +241,19 @@ export class FlowWorld<M = Dict> {
 
   /**
    * An actor of the stand-in, registered by UUID: `update` and `updateEmbeddedDocuments` merge into
-   * its source as Foundry's update does, each item has `update` and `delete`, and statuses toggle.
+   * its source as Foundry's update does, each item has `update` and `delete` (which removes it from
+   * `actor.items` too), `createEmbeddedDocuments("Item", data)` adds items with their `_id`, and
+   * statuses toggle.
    * @param source the actor's source; it is copied, and the copy is returned as `source`.
+   * @param onCreateEmbedded called with `createEmbeddedDocuments`' arguments before the items are added.
    */
-  actor(source: ActorSource) {
+  actor(source: ActorSource, { onCreateEmbedded }: { onCreateEmbedded?: (type: string, data: Dict[], options: Dict) => void } = {}) {
     const src = structuredClone(source) as ActorSource & Dict;
     const a = stubActor(src as never) as ReturnType<typeof stubActor> & Dict;
     const sourceItems = src.items;
-    for (const item of a.items as unknown as Dict[]) {
+    const liveItems = a.items as unknown as Dict[] & { get(id: string): Dict | undefined };
+    liveItems.get = (id: string) => liveItems.find((i) => i.id === id);
+    const wire = (item: Dict) =>
       Object.assign(item, {
         async update(changes: Dict) {
           const stored = sourceItems.find((i) => i._id === item.id)!;
@@ -251,10 +266,20 @@ export class FlowWorld<M = Dict> {
             sourceItems.findIndex((i) => i._id === item.id),
             1,
           );
+          liveItems.splice(liveItems.indexOf(item), 1);
         },
       });
-    }
+    for (const item of liveItems) wire(item);
     Object.assign(a, {
+      async createEmbeddedDocuments(type: string, data: Dict[], options: Dict = {}) {
+        onCreateEmbedded?.(type, data, options);
+        for (const d of data) {
+          const stored = structuredClone(d);
+          sourceItems.push(stored);
+          liveItems.push(wire({ ...stored, id: stored._id, toObject: () => structuredClone(stored) }));
+        }
+        return data;
+      },
       async update(changes: Dict) {
         for (const [k, v] of Object.entries(changes)) mergePath(src, k, v);
         return a;
