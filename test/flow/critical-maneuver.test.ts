@@ -7,24 +7,13 @@
  * field named and nothing spent.
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { TargetState } from "../../src/foundry/logic/card.js";
 import { StubChatMessage, diceQueue, lookup, readLang, type FoundryStub } from "../support/foundry-stub.js";
-import { FlowWorld } from "../support/flow-world.js";
+import { FlowWorld, type CardMessage, type Dict } from "../support/flow-world.js";
 import { criticalActor, criticalOptions } from "../support/flow-critical.js";
 
 const en = readLang("en");
 
-type Dict = Record<string, unknown>;
-
-interface Message {
-  id: string;
-  type?: string;
-  isOwner: boolean;
-  content: string;
-  rolls: unknown[];
-  system: Dict & { targets: TargetState[] };
-  update(changes: Dict): Promise<Message>;
-}
+type Message = CardMessage;
 
 const flowWorld = new FlowWorld<Message>(criticalOptions());
 const { messages } = flowWorld;

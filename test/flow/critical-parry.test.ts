@@ -10,29 +10,15 @@
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { critical, criticalCombatantFromActor, OUTCOME_ORDER } from "../../src/rules/critical/index.js";
-import type { TargetState } from "../../src/foundry/logic/card.js";
 import { StubChatMessage, diceQueue, lookup, readLang, type FoundryStub } from "../support/foundry-stub.js";
-import { FlowWorld } from "../support/flow-world.js";
+import { FlowWorld, type CardApi, type CardMessage, type Dict } from "../support/flow-world.js";
 import { criticalActor, criticalOptions } from "../support/flow-critical.js";
 
 const en = readLang("en");
 
-type Dict = Record<string, unknown>;
+type Message = CardMessage;
 
-interface Message {
-  id: string;
-  type?: string;
-  isOwner: boolean;
-  content: string;
-  rolls: unknown[];
-  system: Dict & { targets: TargetState[] };
-  update(changes: Dict): Promise<Message>;
-}
-
-interface FrayApi {
-  rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
-  flow: { runCardAction(message: Message, index: number, action: string): Promise<void> };
-}
+type FrayApi = CardApi;
 
 const flowWorld = new FlowWorld<Message>(criticalOptions());
 let stub: FoundryStub;

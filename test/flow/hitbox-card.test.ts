@@ -8,31 +8,18 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { TargetState } from "../../src/foundry/logic/card.js";
 import { BEYOND_COLOUR, bandColourAt } from "../../src/foundry/logic/ruler.js";
 import { armorTracks } from "../../src/rules/hitbox/damage.js";
 import type { HitboxCombatant } from "../../src/rules/hitbox/model.js";
 import { ROOT, diceQueue, readLang, lookup, stubCanvas, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
-import { FlowWorld, cardText, packSource as pack } from "../support/flow-world.js";
+import { FlowWorld, cardText, packSource as pack, type CardApi, type CardMessage, type Dict } from "../support/flow-world.js";
 import { BaseRuler, boxes, clearHitboxSettings, hitboxOptions, zevenAndGuard, type Hitboxes } from "../support/flow-hitbox.js";
 
 const en = readLang("en");
 
-type Dict = Record<string, unknown>;
+type Message = CardMessage;
 
-interface Message {
-  id: string;
-  isOwner: boolean;
-  content: string;
-  rolls: unknown[];
-  system: Dict & { targets: TargetState[] };
-  update(changes: Dict): Promise<Message>;
-}
-
-interface FrayApi {
-  rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
-  flow: { runCardAction(message: Message, index: number, action: string): Promise<void> };
-}
+type FrayApi = CardApi;
 
 const flowWorld = new FlowWorld<Message>(hitboxOptions());
 const { messages, queries } = flowWorld;

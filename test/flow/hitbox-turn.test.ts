@@ -5,28 +5,15 @@
  * each other in one step both fire, and the damage is applied when the GM ends the step.
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { TargetState } from "../../src/foundry/logic/card.js";
 import { StubChatMessage, diceQueue, readLang, lookup, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
-import { FlowWorld, cardText } from "../support/flow-world.js";
+import { FlowWorld, cardText, type CardApi, type CardMessage, type Dict } from "../support/flow-world.js";
 import { boxes, clearHitboxSettings, hitboxOptions, zevenAndGuard } from "../support/flow-hitbox.js";
 
 const en = readLang("en");
 
-type Dict = Record<string, unknown>;
+type Message = CardMessage;
 
-interface Message {
-  id: string;
-  isOwner: boolean;
-  content: string;
-  rolls: unknown[];
-  system: Dict & { targets: TargetState[] };
-  update(changes: Dict): Promise<Message>;
-}
-
-interface FrayApi {
-  rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
-  flow: { runCardAction(message: Message, index: number, action: string): Promise<void> };
-}
+type FrayApi = CardApi;
 
 // Foundry sends a whisper to its author and recipients only; GMs receive every message (H-W1).
 const flowWorld = new FlowWorld<Message>(hitboxOptions({ whispers: true, deletable: true }));

@@ -7,28 +7,15 @@
  * through the active GM, who recomputes the damage from the card's dice.
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { TargetState } from "../../src/foundry/logic/card.js";
 import { StubRoll, diceQueue, lookup, readLang, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
-import { FlowWorld } from "../support/flow-world.js";
+import { FlowWorld, type CardApi, type CardMessage, type Dict } from "../support/flow-world.js";
 import { firefight as firefightIn, hp, zonesOptions } from "../support/flow-zones.js";
 
 const en = readLang("en");
 
-type Dict = Record<string, unknown>;
+type Message = CardMessage;
 
-interface Message {
-  id: string;
-  type?: string;
-  isOwner: boolean;
-  content: string;
-  rolls: unknown[];
-  system: Dict & { targets: TargetState[] };
-  update(changes: Dict): Promise<Message>;
-}
-
-interface FrayApi {
-  rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
-  flow: { runCardAction(message: Message, index: number, action: string): Promise<void> };
+interface FrayApi extends CardApi {
   registry: { get(id: string): { sheetAction?(actor: unknown, data: Dict, tokenId?: string): Promise<void> } | undefined };
 }
 

@@ -9,29 +9,16 @@
  * ZN-MOV-04); a thrown hatchet (ZN-THR-01), card by card.
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { TargetState } from "../../src/foundry/logic/card.js";
 import { StubRoll, diceQueue, lookup, readLang, stubToken, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
-import { FlowWorld, packSource } from "../support/flow-world.js";
+import { FlowWorld, packSource, type CardApi, type CardMessage, type Dict } from "../support/flow-world.js";
 import { RIFLEMAN, firefight as firefightIn, zonesActor, zonesOptions } from "../support/flow-zones.js";
 
 const en = readLang("en");
 
-type Dict = Record<string, unknown>;
+type Message = CardMessage;
 
-interface Message {
-  id: string;
-  type?: string;
-  isOwner: boolean;
-  content: string;
-  rolls: unknown[];
-  system: Dict & { targets: TargetState[] };
-  update(changes: Dict): Promise<Message>;
-}
-
-interface FrayApi {
-  rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
-  flow: {
-    runCardAction(message: Message, index: number, action: string): Promise<void>;
+interface FrayApi extends CardApi {
+  flow: CardApi["flow"] & {
     onMoveToken(doc: unknown, movement: unknown, operation: unknown, user: unknown): Promise<void>;
   };
   registry: { get(id: string): { sheetAction?(actor: unknown, data: Dict, tokenId?: string): Promise<void> } | undefined };

@@ -22,9 +22,27 @@ import {
   type FoundryStub,
   type StubUser,
 } from "./foundry-stub.js";
+import type { TargetState } from "../../src/foundry/logic/card.js";
 
 /** A plain object of the stand-in. */
 export type Dict = Record<string, unknown>;
+
+/** An attack card of the message store: its targets' states in `system.targets`. */
+export interface CardMessage {
+  id: string;
+  type?: string;
+  isOwner: boolean;
+  content: string;
+  rolls: unknown[];
+  system: Dict & { targets: TargetState[] };
+  update(changes: Dict): Promise<CardMessage>;
+}
+
+/** The part of `game.fray` the card flow tests call: an attack, and a button of its card. */
+export interface CardApi {
+  rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: CardMessage } | undefined>;
+  flow: { runCardAction(message: CardMessage, index: number, action: string): Promise<void> };
+}
 
 /** The built bundle the flow tests load. */
 export const BUNDLE = join(ROOT, "dist", "fray.mjs");
