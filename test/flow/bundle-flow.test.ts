@@ -8,32 +8,15 @@
  * rolled (UD-RNG-01, UD-RNG-02). Extra stand-in pieces (documents with `update`, UUID lookup, Combat,
  * TokenRuler) are set up here, on top of `test/support/foundry-stub.ts`.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ud10 } from "../../src/rules/ud10/index.js";
 import { ud10CombatantFromActor } from "../../src/foundry/sources.js";
 import { BAND_COLOURS } from "../../src/foundry/logic/ruler.js";
 import type { TargetState } from "../../src/foundry/logic/card.js";
-import {
-  ROOT,
-  StubChatMessage,
-  StubRoll,
-  diceQueue,
-  installFoundryStub,
-  lookup,
-  readLang,
-  stubActor,
-  stubToken,
-  withOwnership,
-  type FoundryStub,
-  type StubUser,
-} from "../support/foundry-stub.js";
-import { mergePath, setPath } from "../support/flow-world.js";
+import { StubRoll, diceQueue, lookup, readLang, stubToken, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
+import { BaseRuler, FlowWorld } from "../support/flow-world.js";
 import { combatantSystem } from "../support/actors.js";
 
-const BUNDLE = join(ROOT, "dist", "fray.mjs");
 const en = readLang("en");
 
 type Dict = Record<string, unknown>;
@@ -50,16 +33,6 @@ interface Message {
   speaker?: Dict;
   update(changes: Dict): Promise<Message>;
 }
-
-const messages: Message[] = [];
-const docs = new Map<string, unknown>();
-/** Requests the active GM's client saw written on a User, with the writer the server reported. */
-const queries: { name: string; data: Dict; userId: string }[] = [];
-let stub: FoundryStub;
-let gm: StubUser;
-/** A player and a second GM, connected. */
-let player: StubUser;
-let gm2: StubUser;
 
 /**
  * Starts a combat in the stand-in with one Combatant per entry (ids as given, all owned); their
@@ -121,72 +94,33 @@ class BaseCombat {
   }
 }
 
-/** A base TokenRuler: white segments, white highlights. */
-class BaseRuler {
-  constructor(readonly token: unknown) {}
-  _getSegmentStyle(_waypoint?: unknown) {
-    return { width: 4, color: 0xffffff };
-  }
-  _getGridHighlightStyle(_waypoint?: unknown, _offset?: unknown) {
-    return { color: 0xffffff, alpha: 0.5 };
-  }
-}
+const flowWorld = new FlowWorld<Message>({
+  Combat: BaseCombat,
+  Combatant: BaseCombatant,
+  TokenRuler: BaseRuler,
+  config: { time: { roundTime: 6 } },
+  recordCreated: true,
+  queryData: true,
+  prepare: ({ stub }) => {
+    const game = stub.game as unknown as Dict;
+    game.combats = { get: (id: string) => ((game.combat as Dict | undefined)?.id === id || id === "combat1" ? game.combat : undefined) };
+    gm2 = stub.game.users.add("gm2", "Second GM", true);
+  },
+});
+const { messages, docs } = flowWorld;
+/** Requests the active GM's client saw written on a User, with the writer the server reported. */
+const queries = flowWorld.queries as { name: string; data: Dict; userId: string }[];
+let stub: FoundryStub;
+let gm: StubUser;
+/** A player and a second GM, connected. */
+let player: StubUser;
+let gm2: StubUser;
 
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
-  stub = installFoundryStub("en");
-  const g = globalThis as Dict;
-  g.Combat = BaseCombat;
-  g.Combatant = BaseCombatant;
-  const config = stub.CONFIG as unknown as Dict;
-  config.Combat = {};
-  config.Combatant = {};
-  config.Token = {};
-  config.time = { roundTime: 6 };
-  const foundry = g.foundry as Dict;
-  foundry.utils = {
-    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
-    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
-  };
-  foundry.canvas = { placeables: { tokens: { TokenRuler: BaseRuler } } };
-  const game = stub.game as unknown as Dict;
-  foundry.utils = {
-    ...(foundry.utils as Dict),
-    randomID: () => Math.random().toString(36).slice(2, 12),
-  };
-  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
-  game.combats = { get: (id: string) => ((game.combat as Dict | undefined)?.id === id || id === "combat1" ? game.combat : undefined) };
-  gm = stub.game.users.get("gm")!;
-  player = stub.game.users.add("p1", "Pat");
-  gm2 = stub.game.users.add("gm2", "Second GM", true);
-  stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
-    const request = (changes as Dict)["flags.fray.request"] as { name: string; data: Dict } | undefined;
-    if (request && stub.game.user.id === "gm") queries.push({ name: request.name, data: request.data, userId: userId as string });
-  });
-  StubChatMessage.implementation.create = (async (data: Dict) => {
-    const message = {
-      ...data,
-      id: `m${messages.length + 1}`,
-      author: stub.game.user,
-      rolls: (data.rolls as unknown[]) ?? [],
-      async update(changes: Dict) {
-        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
-        return message;
-      },
-    } as unknown as Message;
-    // The author and GMs own a message (ChatMessage ownership in v13).
-    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
-    messages.push(message);
-    StubChatMessage.created.push(message as never);
-    return message;
-  }) as never;
-  await import(pathToFileURL(BUNDLE).href);
-  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+  ({ stub, gm, player } = await flowWorld.boot());
 });
 
-function api(): FrayApi {
-  return stub.game.fray as FrayApi;
-}
+const api = () => flowWorld.api<FrayApi>();
 
 const sword = {
   _id: "sword",
@@ -208,31 +142,15 @@ const sword = {
 /** Every actor update of a test, with its options (the floating numbers' before and after). */
 const updates: { uuid: string; changes: Dict; options: Dict }[] = [];
 
-/** An actor of the stand-in that can be updated and have statuses toggled, registered by UUID. */
+/** An actor of the stand-in that can be updated and have statuses toggled, registered by UUID; its updates are recorded. */
 function actor(id: string, name: string, type: string, system: Dict, items: Dict[] = [sword]) {
-  const source = { _id: id, name, type, system: structuredClone(system), items: structuredClone(items) } as never as Parameters<
-    typeof stubActor
-  >[0];
-  const a = stubActor(source) as ReturnType<typeof stubActor> & Dict;
-  Object.assign(a, {
-    async update(changes: Dict, options: Dict = {}) {
-      updates.push({ uuid: a.uuid, changes: structuredClone(changes), options: structuredClone(options) });
-      for (const [k, v] of Object.entries(changes)) mergePath(source as unknown as Dict, k, v);
-      return a;
+  return flowWorld.actor(
+    { _id: id, name, type, system, items },
+    {
+      onUpdate: (a, changes, options) =>
+        updates.push({ uuid: a.uuid, changes: structuredClone(changes), options: structuredClone(options) }),
     },
-    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
-      if (active) a.statuses.add(status);
-      else a.statuses.delete(status);
-    },
-    get system() {
-      return (source as unknown as Dict).system;
-    },
-    getFlag(scope: string, key: string) {
-      return ((source as unknown as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
-    },
-  });
-  docs.set(a.uuid, a);
-  return a;
+  ).actor;
 }
 
 function world() {
@@ -250,8 +168,7 @@ function world() {
   const aylaToken = stubToken(ayla, 0, 0);
   const banditToken = stubToken(bandit, 1, 0);
   const thugToken = stubToken(thug, 0, 1);
-  for (const t of [aylaToken, banditToken, thugToken])
-    docs.set(t.document.uuid, { ...t.document, object: t, actor: t.actor, isOwner: true });
+  flowWorld.register(aylaToken, banditToken, thugToken);
   return { ayla, bandit, thug, aylaToken, banditToken, thugToken };
 }
 

@@ -4,18 +4,9 @@
  * guard (seed 002; examples/hitbox-zeven.yaml).
  */
 import { stubCanvas, stubToken } from "./foundry-stub.js";
-import { packSource, type ActorSource, type FlowWorld, type FlowWorldOptions } from "./flow-world.js";
+import { BaseRuler, packSource, type ActorSource, type FlowWorld, type FlowWorldOptions } from "./flow-world.js";
 
-/** A base TokenRuler: white segments. */
-export class BaseRuler {
-  constructor(readonly token: unknown) {}
-  _getSegmentStyle(_waypoint?: unknown) {
-    return { width: 4, color: 0xffffff };
-  }
-  _getGridHighlightStyle(_waypoint?: unknown, _offset?: unknown) {
-    return { color: 0xffffff, alpha: 0.5 };
-  }
-}
+export { BaseRuler };
 
 /**
  * A Hitbox world: Combat with `_preUpdate`, the white base ruler, six-second rounds and a scene of

@@ -100,6 +100,17 @@ export interface ActorSource {
   items: Dict[];
 }
 
+/** A base TokenRuler: white segments, white highlights. */
+export class BaseRuler {
+  constructor(readonly token: unknown) {}
+  _getSegmentStyle(_waypoint?: unknown) {
+    return { width: 4, color: 0xffffff };
+  }
+  _getGridHighlightStyle(_waypoint?: unknown, _offset?: unknown) {
+    return { color: 0xffffff, alpha: 0.5 };
+  }
+}
+
 /** A stand-in chat message as the store keeps it. */
 interface StoredMessage {
   id: string;
@@ -109,10 +120,14 @@ interface StoredMessage {
 
 /** What differs between the flow files' worlds. */
 export interface FlowWorldOptions {
-  /** The world's `fray.ruleset` setting (`hitbox`, `critical`, `zones`). */
-  ruleset: string;
+  /** The world's `fray.ruleset` setting (`hitbox`, `critical`, `zones`); the setting's default when absent. */
+  ruleset?: string;
   /** `globalThis.Combat`, the base of Fray's Combat class; left as the stand-in installs it when absent. */
   Combat?: unknown;
+  /** `globalThis.Combatant`, the base of Fray's Combatant class; an empty class when absent. */
+  Combatant?: unknown;
+  /** Each captured query also keeps the request's `data`. */
+  queryData?: boolean;
   /** `foundry.canvas.placeables.tokens.TokenRuler`, the base of Fray's ruler; an empty class when absent. */
   TokenRuler?: unknown;
   /** More `CONFIG` entries (`statusEffects`, `time`), set after `Combat`, `Combatant` and `Token`. */
@@ -154,7 +169,7 @@ export class FlowWorld<M = Dict> {
   /** Documents by UUID, as `fromUuid` and `fromUuidSync` find them. */
   readonly docs = new Map<string, unknown>();
   /** The queries a client sent to the active GM (the `flags.fray.request` user updates the GM saw). */
-  readonly queries: { name: string; userId: string }[] = [];
+  readonly queries: { name: string; data?: Dict; userId: string }[] = [];
   /** The installed stand-in (after {@link boot}). */
   stub!: FoundryStub;
   /** The GM user `gm`. */
@@ -175,7 +190,7 @@ export class FlowWorld<M = Dict> {
     const stub = (this.stub = installFoundryStub("en"));
     const g = globalThis as Dict;
     if ("Combat" in options) g.Combat = options.Combat;
-    g.Combatant = class {};
+    g.Combatant = options.Combatant ?? class {};
     const config = stub.CONFIG as unknown as Dict;
     Object.assign(config, { Combat: {}, Combatant: {}, Token: {} }, options.config ?? {});
     const foundry = g.foundry as Dict;
@@ -200,8 +215,13 @@ export class FlowWorld<M = Dict> {
     this.gm = stub.game.users.get("gm")!;
     this.player = stub.game.users.add("p1", "Pat");
     stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
-      const request = (changes as Dict)["flags.fray.request"] as { name: string } | undefined;
-      if (request && stub.game.user.id === "gm") queries.push({ name: request.name, userId: userId as string });
+      const request = (changes as Dict)["flags.fray.request"] as { name: string; data: Dict } | undefined;
+      if (request && stub.game.user.id === "gm")
+        queries.push(
+          options.queryData
+            ? { name: request.name, data: request.data, userId: userId as string }
+            : { name: request.name, userId: userId as string },
+        );
     });
     StubChatMessage.implementation.create = (async (data: Dict) => {
       const message: Dict = {
@@ -224,7 +244,7 @@ export class FlowWorld<M = Dict> {
       return message;
     }) as never;
     options.prepare?.(this as FlowWorld<unknown>);
-    await stub.game.settings.set("fray", "ruleset", options.ruleset);
+    if (options.ruleset) await stub.game.settings.set("fray", "ruleset", options.ruleset);
     await import(pathToFileURL(BUNDLE).href);
     for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
     return this;
@@ -264,8 +284,18 @@ export class FlowWorld<M = Dict> {
    * statuses toggle.
    * @param source the actor's source; it is copied, and the copy is returned as `source`.
    * @param onCreateEmbedded called with `createEmbeddedDocuments`' arguments before the items are added.
+   * @param onUpdate called with `update`'s arguments before they are merged.
    */
-  actor(source: ActorSource, { onCreateEmbedded }: { onCreateEmbedded?: (type: string, data: Dict[], options: Dict) => void } = {}) {
+  actor(
+    source: ActorSource,
+    {
+      onCreateEmbedded,
+      onUpdate,
+    }: {
+      onCreateEmbedded?: (type: string, data: Dict[], options: Dict) => void;
+      onUpdate?: (actor: { uuid: string }, changes: Dict, options: Dict) => void;
+    } = {},
+  ) {
     const src = structuredClone(source) as ActorSource & Dict;
     const a = stubActor(src as never) as ReturnType<typeof stubActor> & Dict;
     const sourceItems = src.items;
@@ -298,7 +328,8 @@ export class FlowWorld<M = Dict> {
         }
         return data;
       },
-      async update(changes: Dict) {
+      async update(changes: Dict, options: Dict = {}) {
+        onUpdate?.(a, changes, options);
         for (const [k, v] of Object.entries(changes)) mergePath(src, k, v);
         return a;
       },
