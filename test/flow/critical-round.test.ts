@@ -968,3 +968,48 @@ describe("treating another's wound through the GM (CR-BLD-02, CR-AP-01)", () => 
     expect(ap(c.kara)).toBe(apBefore);
   });
 });
+
+describe("first aid to a dying ally through the GM (CR-DTH-01)", () => {
+  const effects = (a: { actor: unknown }) => (a.actor as { system: { effects: { kind: string }[] } }).system.effects;
+  let n = 0;
+  async function ask(data: Dict) {
+    stub.game.users.current = player;
+    await player.update({ "flags.fray.request": { id: `fa${++n}`, name: "fray.critical.firstAid", data } });
+    await settle();
+    stub.game.users.current = gm;
+    return (player.flags as { fray?: { answer?: Dict } }).fray?.answer;
+  }
+  async function dyingGuard() {
+    const f = await onScene();
+    (f.guard.actor as unknown as { system: Dict }).system.effects = [
+      { id: "dying-1", kind: "dying", rule: "CR-DTH-01", label: "FRAY.Critical.Effect.dying", rounds: 3 },
+    ];
+    (f.guard.actor as unknown as { statuses: Set<string> }).statuses.add("down");
+    return f;
+  }
+  const ap = (c: Dict) =>
+    ((c.getFlag as (s: string, k: string) => unknown)("fray", "economy") as { pools: { ap: { value: number } } }).pools.ap.value;
+
+  it("CR-DTH-01, CR-AP-01: Kara's first aid, rolled by the GM at 100% or more, stops the guard's count to death and costs her 4 AP", async () => {
+    const { c, kara, guard } = await dyingGuard();
+    diceQueue.push(98, 60);
+    expect(await ask({ treaterUuid: kara.actor.uuid, patientUuid: guard.actor.uuid })).toMatchObject({ ok: true });
+    expect(effects(guard).some((e) => e.kind === "dying")).toBe(false);
+    expect(ap(c.kara)).toBe(0);
+    expect(messages.at(-1)!.content).toContain("saved, the count to death stops");
+    expect(messages.at(-1)!.content).toContain("CR-DTH-01");
+  });
+
+  it("CR-DTH-01: below 100% the count runs on; a patient who is not dying is refused", async () => {
+    const { c, kara, guard } = await dyingGuard();
+    diceQueue.push(20);
+    expect(await ask({ treaterUuid: kara.actor.uuid, patientUuid: guard.actor.uuid })).toMatchObject({ ok: true });
+    expect(effects(guard).some((e) => e.kind === "dying")).toBe(true);
+    expect(messages.at(-1)!.content).toContain("not enough");
+    expect(ap(c.kara)).toBe(0);
+    expect(await ask({ treaterUuid: kara.actor.uuid, patientUuid: kara.actor.uuid })).toMatchObject({
+      ok: false,
+      error: { key: "FRAY.Error.NotDying" },
+    });
+  });
+});

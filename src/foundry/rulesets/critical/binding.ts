@@ -18,7 +18,7 @@ import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipl
 import { criticalSheetAction } from "./sheet-actions.js";
 import { handleUndoUpkeep, onRenderUpkeep, onUpdateCombat, UNDO_UPKEEP_REQUEST, UPKEEP_TEMPLATE } from "./upkeep.js";
 import { criticalRulerBands, handleLeaveMelee, LEAVE_MELEE_REQUEST, onMoveTokenGM, onPreMoveToken } from "./movement.js";
-import { handleTreatOther, TREAT_OTHER_REQUEST, treatOther } from "./treat-other.js";
+import { FIRST_AID_REQUEST, firstAid, handleFirstAid, handleTreatOther, TREAT_OTHER_REQUEST, treatOther } from "./treat-other.js";
 import { criticalDelay, onDamageApplied, onUpdateCombatant, renderCriticalTracker } from "./round.js";
 import {
   CRITICAL_ITEM_TEMPLATE,
@@ -59,8 +59,8 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
   sheetAction: criticalSheetAction,
   templates: [...Object.values(CRITICAL_SHEET_TEMPLATES), CRITICAL_ITEM_TEMPLATE, SELF_DISCIPLINE_TEMPLATE, UPKEEP_TEMPLATE],
   delay: criticalDelay,
-  // `game.fray.binding.tools.treatOther({ treater, patient, effectId, method })` for macros.
-  tools: { treatOther },
+  // `game.fray.binding.tools.treatOther({ treater, patient, effectId, method })` and `firstAid({ treater, patient })` for macros.
+  tools: { treatOther, firstAid },
   renderTracker: renderCriticalTracker,
   init: () => {
     registerSelfDiscipline();
@@ -74,7 +74,12 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
       (doc: never, movement: never, operation: never, user: never) => void onMoveTokenGM(doc, movement, operation, user).catch(reportError),
     );
     on("renderChatMessageHTML", onRenderUpkeep);
-    return { [LEAVE_MELEE_REQUEST]: handleLeaveMelee, [UNDO_UPKEEP_REQUEST]: handleUndoUpkeep, [TREAT_OTHER_REQUEST]: handleTreatOther };
+    return {
+      [LEAVE_MELEE_REQUEST]: handleLeaveMelee,
+      [UNDO_UPKEEP_REQUEST]: handleUndoUpkeep,
+      [TREAT_OTHER_REQUEST]: handleTreatOther,
+      [FIRST_AID_REQUEST]: handleFirstAid,
+    };
   },
   rulerBands: (c, options) => criticalRulerBands(c, options),
   registerQuench: registerCriticalQuench,
