@@ -17,7 +17,10 @@ import { nestedLookup } from "../../src/rules/core/i18n.js";
 import { CRITICAL_TABLE_SOURCES, DEFAULT_TABLES, woundKeyOfId, woundTextKey } from "../../src/rules/critical/index.js";
 
 const root = join(import.meta.dirname, "..", "..");
-const en = nestedLookup(JSON.parse(readFileSync(join(root, "lang", "en.json"), "utf8")) as Record<string, unknown>);
+const lang = (code: string) =>
+  nestedLookup(JSON.parse(readFileSync(join(root, "lang", `${code}.json`), "utf8")) as Record<string, unknown>);
+const en = lang("en");
+const de = lang("de");
 
 interface RawResult {
   _id: string;
@@ -66,5 +69,28 @@ describe("built-in wound texts have language keys", () => {
       expect(log).toContain(`"<${woundTextKey(text)!}>"`);
       expect(log).not.toContain(`"${text}"`);
     }
+  });
+
+  it("CR-CRT-01, CR-CRT-02: every built-in result has its English text (the table's own) and a German one with the same numbers", () => {
+    const digits = (t: string) => t.match(/\d+/g) ?? [];
+    for (const r of builtIn) {
+      const key = woundKeyOfId(r.id)!;
+      expect(en(key), key).toBe(r.text);
+      const german = de(key);
+      expect(german, key).toBeTypeOf("string");
+      expect(german, key).not.toBe(r.text);
+      expect(digits(german!), key).toEqual(digits(r.text));
+    }
+  });
+
+  it("CR-CRT-02: with German, the card and the encounter log read a built-in wound text in German", async () => {
+    const reader = { localize: (key: string) => de(key) ?? key };
+    expect(woundText("A decapitating stroke. Instant death.", reader)).toBe("Ein enthauptender Hieb. Sofortiger Tod.");
+    expect(woundText("The GM's own wound.", reader)).toBe("The GM's own wound.");
+    const duel = parse(readFileSync(join(root, "examples", "critical-duel.yaml"), "utf8")) as Record<string, unknown>;
+    const result = await playEncounter(parseEncounter(duel), new ContentIndex(join(root, "packs", "_source")));
+    const log = formatLog(result, de).join("\n");
+    const texts = result.events.flatMap((e) => (e.type === "custom" && e.kind === "criticalTable" ? [String(e.data.text)] : []));
+    for (const text of texts) expect(log).toContain(`"${de(woundTextKey(text)!)!}"`);
   });
 });
