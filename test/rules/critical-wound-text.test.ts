@@ -13,6 +13,9 @@ import { playEncounter } from "../../src/encounter/engine.js";
 import { formatLog } from "../../src/encounter/format.js";
 import { parseEncounter } from "../../src/encounter/schema.js";
 import { woundText } from "../../src/foundry/rulesets/critical/card.js";
+import { criticalActorSheetContext } from "../../src/foundry/rulesets/critical/sheet-context.js";
+import { formatKey } from "../../src/rules/core/i18n.js";
+import { packDoc } from "../support/render/contexts.js";
 import { nestedLookup } from "../../src/rules/core/i18n.js";
 import { CRITICAL_TABLE_SOURCES, DEFAULT_TABLES, woundKeyOfId, woundTextKey } from "../../src/rules/critical/index.js";
 
@@ -92,5 +95,24 @@ describe("built-in wound texts have language keys", () => {
     const log = formatLog(result, de).join("\n");
     const texts = result.events.flatMap((e) => (e.type === "custom" && e.kind === "criticalTable" ? [String(e.data.text)] : []));
     for (const text of texts) expect(log).toContain(`"${de(woundTextKey(text)!)!}"`);
+  });
+
+  it("CR-CRT-02: the sheet lists an injury from a built-in table in German and a world table's injury as written", () => {
+    const fighter = packDoc("critical-npcs", "Sword Fighter");
+    const injury = (id: string, label: string) => ({ id, kind: "injury", rule: "CR-CRT-02", label, location: "leg", stops: ["move"] });
+    const actor = {
+      ...fighter,
+      _id: "kara",
+      system: {
+        ...(fighter.system as Record<string, unknown>),
+        effects: [injury("injury-1", "The leg is severed below the knee and the foe falls."), injury("injury-2", "Das Knie des GM.")],
+      },
+    };
+    const i18n = { localize: (k: string) => de(k) ?? k, format: (k: string, d: Record<string, string>) => formatKey(de, k, d) };
+    const sheet = criticalActorSheetContext({ actor: actor as never, ruleset: "critical", editable: true, enrichedBiography: "", i18n });
+    expect(sheet.critical!.injuries.map((i) => i.label)).toEqual([
+      "Das Bein ist unter dem Knie abgetrennt, der Gegner stürzt.",
+      "Das Knie des GM.",
+    ]);
   });
 });
