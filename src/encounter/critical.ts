@@ -28,6 +28,7 @@ import {
   stabilize,
   treat,
   TREATMENTS,
+  woundTextKey,
   type CriticalCombatant,
   type CriticalDamagePacket,
   type Treatment,
@@ -563,10 +564,16 @@ export function formatCriticalEvent(event: Extract<EncounterEvent, { type: "cust
       return lines;
     }
     case "criticalTable": {
+      const wound = (text: string) => {
+        const key = woundTextKey(text);
+        const shown = key ? t(key) : text;
+        return shown === key ? text : shown;
+      };
       const range = d.range as [number, number];
       const lines = [
         `  ${t("FRAY.Critical.Log.CriticalTable", { severity: s("severity"), type: `FRAY.Critical.Type.${s("type")}`, unmodified: n("unmodified"), bonus: n("bonus"), value: n("value"), entry: s("entry") })} (${d.um66 ? "CR-CRT-03" : "CR-CRT-02"}, ${s("table")} ${range[0]}-${range[1]})`,
-        `    "${s("text")}"`,
+        // A built-in wound text in the log's language, a world table's as written (CR-CRT-02).
+        `    "${wound(s("text"))}"`,
       ];
       if (d.um66) lines.push(`  ${t("FRAY.Critical.Log.Um66")} (CR-CRT-03)`);
       return lines;

@@ -113,6 +113,8 @@ export {
   DEFAULT_TABLES,
   DEFAULT_TABLE_PROBLEMS,
   tableSet,
+  woundKeyOfId,
+  woundTextKey,
   type CriticalTableSet,
 } from "./tables/index.js";
 
