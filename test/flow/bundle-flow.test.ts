@@ -30,6 +30,7 @@ import {
   type FoundryStub,
   type StubUser,
 } from "../support/foundry-stub.js";
+import { mergePath, setPath } from "../support/flow-world.js";
 import { combatantSystem } from "../support/actors.js";
 
 const BUNDLE = join(ROOT, "dist", "fray.mjs");
@@ -94,14 +95,6 @@ interface FlowApi {
 interface FrayApi {
   rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
   flow: FlowApi;
-}
-
-/** Sets a dotted path in an object. */
-function setPath(target: Dict, path: string, value: unknown): void {
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  node[parts.at(-1)!] = value;
 }
 
 /** A base Combat / Combatant for the subclasses; records embedded updates. */
@@ -214,17 +207,6 @@ const sword = {
 
 /** Every actor update of a test, with its options (the floating numbers' before and after). */
 const updates: { uuid: string; changes: Dict; options: Dict }[] = [];
-
-/** Writes a value at a dotted path, merging nested objects into what is there, as Foundry's update does. */
-function mergePath(target: Dict, path: string, value: unknown): void {
-  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  const last = parts.at(-1)!;
-  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
-  else setPath(target, path, value);
-}
 
 /** An actor of the stand-in that can be updated and have statuses toggled, registered by UUID. */
 function actor(id: string, name: string, type: string, system: Dict, items: Dict[] = [sword]) {

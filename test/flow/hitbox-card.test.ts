@@ -5,30 +5,17 @@
  * Blackout test on the card, armor used up on the armor item, apply and undo through the active
  * GM, never saw it coming and a damaged limb's halving on the card.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TargetState } from "../../src/foundry/logic/card.js";
 import { BEYOND_COLOUR, bandColourAt } from "../../src/foundry/logic/ruler.js";
 import { armorTracks } from "../../src/rules/hitbox/damage.js";
 import type { HitboxCombatant } from "../../src/rules/hitbox/model.js";
-import {
-  ROOT,
-  StubChatMessage,
-  diceQueue,
-  installFoundryStub,
-  readLang,
-  lookup,
-  stubActor,
-  stubCanvas,
-  stubToken,
-  withOwnership,
-  type FoundryStub,
-  type StubUser,
-} from "../support/foundry-stub.js";
+import { ROOT, diceQueue, readLang, lookup, stubCanvas, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
+import { FlowWorld, cardText, packSource as pack } from "../support/flow-world.js";
+import { BaseRuler, boxes, clearHitboxSettings, hitboxOptions, zevenAndGuard, type Hitboxes } from "../support/flow-hitbox.js";
 
-const BUNDLE = join(ROOT, "dist", "fray.mjs");
 const en = readLang("en");
 
 type Dict = Record<string, unknown>;
@@ -47,205 +34,26 @@ interface FrayApi {
   flow: { runCardAction(message: Message, index: number, action: string): Promise<void> };
 }
 
-/** A base TokenRuler: white segments. */
-class BaseRuler {
-  constructor(readonly token: unknown) {}
-  _getSegmentStyle(_waypoint?: unknown) {
-    return { width: 4, color: 0xffffff };
-  }
-  _getGridHighlightStyle(_waypoint?: unknown, _offset?: unknown) {
-    return { color: 0xffffff, alpha: 0.5 };
-  }
-}
-
-const messages: Message[] = [];
-const docs = new Map<string, unknown>();
-const queries: { name: string; userId: string }[] = [];
+const flowWorld = new FlowWorld<Message>(hitboxOptions());
+const { messages, queries } = flowWorld;
 let stub: FoundryStub;
-let gm: StubUser;
 let player: StubUser;
 
-/** Sets a dotted path in an object. */
-function setPath(target: Dict, path: string, value: unknown): void {
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  node[parts.at(-1)!] = value;
-}
-
-/** Writes a value at a dotted path, merging nested objects into what is there, as Foundry's update does. */
-function mergePath(target: Dict, path: string, value: unknown): void {
-  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  const last = parts.at(-1)!;
-  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
-  else setPath(target, path, value);
-}
-
-/** A Combat of the stand-in, started, with one Combatant per actor (their flags kept here). */
-function startCombat(entries: readonly { actor: { id: unknown; uuid: string }; token: { id: string } }[]) {
-  const flags = new Map<string, unknown>();
-  const list = entries.map(({ actor, token }) => ({
-    id: `c-${token.id}`,
-    tokenId: token.id,
-    token,
-    actor,
-    actorId: actor.id,
-    get isOwner() {
-      return (actor as { isOwner?: boolean }).isOwner ?? true;
-    },
-    combat: { id: "combat1" },
-    getFlag: (_s: string, k: string) => flags.get(`c-${token.id}.${k}`),
-    setFlag: async (_s: string, k: string, v: unknown) => flags.set(`c-${token.id}.${k}`, structuredClone(v)),
-  }));
-  const combat = {
-    id: "combat1",
-    started: true,
-    round: 1,
-    combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
-  };
-  (stub.game as unknown as Dict).combat = combat;
-  return { combat, flags };
-}
-
-/** An actor of the stand-in with update, embedded item updates and status toggles, registered by UUID. */
-function actor(source: { _id: string; name: string; type: string; system: Dict; items: Dict[] }) {
-  const src = structuredClone(source) as never as Parameters<typeof stubActor>[0] & Dict;
-  const a = stubActor(src) as ReturnType<typeof stubActor> & Dict;
-  Object.assign(a, {
-    async update(changes: Dict) {
-      for (const [k, v] of Object.entries(changes)) mergePath(src, k, v);
-      return a;
-    },
-    async updateEmbeddedDocuments(_type: string, rows: { _id: string }[]) {
-      for (const row of rows) {
-        const item = (src.items as unknown as Dict[]).find((i) => i._id === row._id);
-        if (item) for (const [k, v] of Object.entries(row)) if (k !== "_id") mergePath(item, k, v);
-      }
-      return rows;
-    },
-    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
-      if (active) a.statuses.add(status);
-      else a.statuses.delete(status);
-    },
-    get system() {
-      return src.system;
-    },
-    getFlag(scope: string, key: string) {
-      return ((src as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
-    },
-  });
-  docs.set(a.uuid, a);
-  return { actor: a, source: src };
-}
-
-const pack = (dir: string, file: string) => JSON.parse(readFileSync(join(ROOT, "packs", "_source", dir, file), "utf8")) as Dict;
-const holdout = pack("hitbox-weapons", "Holdout_Pistol_hBw1HoldoutPis01.json");
-const guardSource = pack("hitbox-npcs", "Security_Guard_hBn1SecurityGu01.json");
-
-/** Zeven as the seed's example gives her (seed 002; examples/hitbox-zeven.yaml). */
-function zevenSource() {
-  return {
-    _id: "zeven",
-    name: "Zeven",
-    type: "character",
-    system: {
-      ruleset: "hitbox",
-      abilities: { strength: 2, dexterity: 3, fortitude: 2 },
-      skills: { firearms: 1, melee: 0, throwing: 0, archery: 0, dodge: 1, parry: 0, blackout: 1 },
-      mainHand: "right",
-      held: ["Holdout Pistol"],
-      group: "players",
-      biography: "",
-    },
-    items: [structuredClone(holdout)],
-  };
-}
-
+/** A Combat of the stand-in, started, with one Combatant per actor (owned as its actor is). */
+const startCombat = (entries: Parameters<typeof flowWorld.startCombat>[0]) => flowWorld.startCombat(entries, { ownerFromActor: true });
 /** Zeven and the guard 15 ft apart on a 5 ft grid (3 squares). */
-function world() {
-  const zeven = actor(zevenSource());
-  const guard = actor(structuredClone(guardSource) as never);
-  const zevenToken = stubToken(zeven.actor, 0, 0);
-  const guardToken = stubToken(guard.actor, 3, 0);
-  for (const t of [zevenToken, guardToken]) docs.set(t.document.uuid, { ...t.document, object: t, actor: t.actor, isOwner: true });
-  return { zeven, guard, zevenToken, guardToken };
-}
-
-type Hitboxes = Record<string, { value: number; max: number }>;
-const boxes = (a: unknown) => ((a as { system: unknown }).system as { hitboxes: Hitboxes }).hitboxes;
-
-function api(): FrayApi {
-  return stub.game.fray as FrayApi;
-}
-
+const world = () => zevenAndGuard(flowWorld);
+const api = () => flowWorld.api<FrayApi>();
 /** The card's visible text for the English reader (tags stripped). */
-const text = (m: Message) => m.content.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+const text = (m: Message) => cardText(m);
 
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
-  stub = installFoundryStub("en");
-  const g = globalThis as Dict;
-  g.Combat = class {
-    async _preUpdate() {
-      return undefined;
-    }
-  };
-  g.Combatant = class {};
-  const config = stub.CONFIG as unknown as Dict;
-  config.Combat = {};
-  config.Combatant = {};
-  config.Token = {};
-  config.time = { roundTime: 6 };
-  const foundry = g.foundry as Dict;
-  foundry.utils = {
-    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
-    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
-    randomID: () => Math.random().toString(36).slice(2, 12),
-  };
-  foundry.canvas = { placeables: { tokens: { TokenRuler: BaseRuler } } };
-  // A Hitbox scene: 5 ft squares (the binding's grid default).
-  stub.canvas = stubCanvas(100, 5, "ft");
-  g.canvas = stub.canvas;
-  const game = stub.game as unknown as Dict;
-  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
-  gm = stub.game.users.get("gm")!;
-  player = stub.game.users.add("p1", "Pat");
-  stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
-    const request = (changes as Dict)["flags.fray.request"] as { name: string } | undefined;
-    if (request && stub.game.user.id === "gm") queries.push({ name: request.name, userId: userId as string });
-  });
-  StubChatMessage.implementation.create = (async (data: Dict) => {
-    const message = {
-      ...data,
-      id: `m${messages.length + 1}`,
-      author: stub.game.user,
-      rolls: (data.rolls as unknown[]) ?? [],
-      async update(changes: Dict) {
-        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
-        return message;
-      },
-    } as unknown as Message;
-    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
-    messages.push(message);
-    return message;
-  }) as never;
-  await stub.game.settings.set("fray", "ruleset", "hitbox");
-  await import(pathToFileURL(BUNDLE).href);
-  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+  ({ stub, player } = await flowWorld.boot());
 });
 
 beforeEach(async () => {
-  messages.length = 0;
-  queries.length = 0;
-  diceQueue.length = 0;
-  stub.ui.notifications.messages.length = 0;
-  stub.game.users.current = gm;
-  stub.game.user.targets.clear();
-  (stub.game as unknown as Dict).combat = undefined;
-  for (const key of [...stub.game.settings.values.keys()]) if (key.startsWith("fray.hitbox-")) stub.game.settings.values.delete(key);
+  flowWorld.reset();
+  clearHitboxSettings(flowWorld);
 });
 
 describe("a Hitbox world", () => {

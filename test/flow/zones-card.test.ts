@@ -6,27 +6,12 @@
  * cuts a burst short and stays on the weapon; an aimed vital organ; a player's apply going
  * through the active GM, who recomputes the damage from the card's dice.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TargetState } from "../../src/foundry/logic/card.js";
-import {
-  ROOT,
-  StubChatMessage,
-  StubRoll,
-  diceQueue,
-  installFoundryStub,
-  lookup,
-  readLang,
-  stubActor,
-  stubToken,
-  withOwnership,
-  type FoundryStub,
-  type StubUser,
-} from "../support/foundry-stub.js";
+import { StubRoll, diceQueue, lookup, readLang, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
+import { FlowWorld } from "../support/flow-world.js";
+import { firefight as firefightIn, hp, zonesOptions } from "../support/flow-zones.js";
 
-const BUNDLE = join(ROOT, "dist", "fray.mjs");
 const en = readLang("en");
 
 type Dict = Record<string, unknown>;
@@ -47,172 +32,30 @@ interface FrayApi {
   registry: { get(id: string): { sheetAction?(actor: unknown, data: Dict, tokenId?: string): Promise<void> } | undefined };
 }
 
-const messages: Message[] = [];
-const docs = new Map<string, unknown>();
-const queries: { name: string; userId: string }[] = [];
+const flowWorld = new FlowWorld<Message>(zonesOptions());
+const { messages, queries } = flowWorld;
 let stub: FoundryStub;
 let gm: StubUser;
 let player: StubUser;
 
-function setPath(target: Dict, path: string, value: unknown): void {
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  node[parts.at(-1)!] = value;
-}
-
-/** Writes a value at a dotted path, merging nested objects into what is there, as Foundry's update does. */
-function mergePath(target: Dict, path: string, value: unknown): void {
-  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  const last = parts.at(-1)!;
-  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
-  else setPath(target, path, value);
-}
-
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
-  stub = installFoundryStub("en");
-  const g = globalThis as Dict;
-  g.Combat = class {};
-  g.Combatant = class {};
-  const config = stub.CONFIG as unknown as Dict;
-  config.Combat = {};
-  config.Combatant = {};
-  config.Token = {};
-  config.statusEffects = [];
-  config.specialStatusEffects = {};
-  const foundry = g.foundry as Dict;
-  foundry.canvas = { placeables: { tokens: { TokenRuler: class {} } } };
-  foundry.utils = {
-    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
-    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
-    randomID: () => Math.random().toString(36).slice(2, 12),
-  };
-  const game = stub.game as unknown as Dict;
-  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
-  gm = stub.game.users.get("gm")!;
-  player = stub.game.users.add("p1", "Pat");
-  stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
-    const request = (changes as Dict)["flags.fray.request"] as { name: string } | undefined;
-    if (request && stub.game.user.id === "gm") queries.push({ name: request.name, userId: userId as string });
-  });
-  StubChatMessage.implementation.create = (async (data: Dict) => {
-    const message = {
-      ...data,
-      id: `m${messages.length + 1}`,
-      author: stub.game.user,
-      rolls: (data.rolls as unknown[]) ?? [],
-      async update(changes: Dict) {
-        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
-        return message;
-      },
-    } as unknown as Message;
-    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
-    messages.push(message);
-    StubChatMessage.created.push(message as never);
-    return message;
-  }) as never;
-  await stub.game.settings.set("fray", "ruleset", "zones");
-  await import(pathToFileURL(BUNDLE).href);
-  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+  ({ stub, gm, player } = await flowWorld.boot());
 });
 
 beforeEach(() => {
-  messages.length = 0;
-  queries.length = 0;
+  flowWorld.reset();
+  flowWorld.resetUsers();
   StubRoll.evaluated.length = 0;
-  stub.ui.notifications.messages.length = 0;
-  stub.game.users.current = gm;
-  gm.isGM = true;
-  gm.active = true;
-  player.flags = {};
-  stub.game.user.targets.clear();
-  diceQueue.length = 0;
-  (stub.game as unknown as Dict).combat = undefined;
 });
 
-const api = () => stub.game.fray as FrayApi;
-
-/** A compendium source of the Zones packs. */
-function packSource(pack: string, file: string): Dict {
-  return JSON.parse(readFileSync(join(ROOT, "packs", "_source", pack, file), "utf8")) as Dict;
-}
-
-const CARBINE = () => ({ ...packSource("zones-weapons", "Harrow_Carbine_zNw1HarrowCarb05.json"), _id: "carbine" });
-const KNIFE = () => ({ ...packSource("zones-weapons", "Fieldcraft_Knife_zNw1Fieldcraft10.json"), _id: "knife" });
-
-/** The rifleman of the seed's example: DEX +1, PER +1, Firearms 3, standing. */
-const RIFLEMAN = {
-  ruleset: "zones",
-  attributes: { STR: 0, DEX: 1, CON: 0, PER: 1 },
-  skills: { firearms: 3, melee: 1, throwing: 1, dodge: 1, stealth: 1, notice: 2 },
-  hp: { value: 28, max: 28 },
-  speed: { value: 8, max: 8 },
-  effort: { value: 3, max: 3 },
-  stance: "standing",
-};
-
-/** An actor of the stand-in whose document, items and statuses can be updated, registered by UUID. */
-function actor(id: string, name: string, type: string, system: Dict, items: Dict[]) {
-  const source = { _id: id, name, type, system: structuredClone(system), items: structuredClone(items) } as never as Parameters<
-    typeof stubActor
-  >[0];
-  const a = stubActor(source) as ReturnType<typeof stubActor> & Dict;
-  const sourceItems = (source as unknown as { items: Dict[] }).items;
-  for (const item of a.items as unknown as Dict[]) {
-    Object.assign(item, {
-      async update(changes: Dict) {
-        const stored = sourceItems.find((i) => i._id === item.id)!;
-        for (const [k, v] of Object.entries(changes)) mergePath(stored, k, v);
-        item.system = stored.system;
-        return item;
-      },
-      async delete() {
-        sourceItems.splice(
-          sourceItems.findIndex((i) => i._id === item.id),
-          1,
-        );
-      },
-    });
-  }
-  Object.assign(a, {
-    async update(changes: Dict) {
-      for (const [k, v] of Object.entries(changes)) mergePath(source as unknown as Dict, k, v);
-      return a;
-    },
-    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
-      if (active) a.statuses.add(status);
-      else a.statuses.delete(status);
-    },
-    get system() {
-      return (source as unknown as Dict).system;
-    },
-    getFlag(scope: string, key: string) {
-      return ((source as unknown as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
-    },
-  });
-  docs.set(a.uuid, a);
-  return { actor: a, source: source as unknown as { system: Dict; items: Dict[] } };
-}
+const api = () => flowWorld.api<FrayApi>();
 
 /** The rifleman and the compendium's Perimeter Sentry (kneeling, soft body vest) `squares` apart. */
-function firefight(squares: number) {
-  const rifleman = actor("rifleman", "Rifleman", "character", RIFLEMAN, [CARBINE(), KNIFE()]);
-  const sentrySource = packSource("zones-npcs", "Perimeter_Sentry_zNn1SentryNpc001.json");
-  const sentry = actor("sentry", "Perimeter Sentry", "npc", sentrySource.system as Dict, sentrySource.items as Dict[]);
-  const riflemanToken = stubToken(rifleman.actor, 0, 0);
-  const sentryToken = stubToken(sentry.actor, squares, 0);
-  for (const t of [riflemanToken, sentryToken]) docs.set(t.document.uuid, { ...t.document, object: t, actor: t.actor, isOwner: true });
-  return { rifleman, sentry, riflemanToken, sentryToken };
-}
+const firefight = (squares: number) => firefightIn(flowWorld, squares);
 
-/** An embedded item of a stand-in actor, with the `update` this file gives it. */
+/** An embedded item of a stand-in actor, with the `update` the stand-in gives it. */
 const itemDoc = (a: { actor: { items: { get(id: string): unknown } } }, id: string) =>
   a.actor.items.get(id) as { update(changes: Dict): Promise<unknown> };
-const hp = (a: { source: { system: Dict } }) => (a.source.system.hp as { value: number }).value;
 const itemSystem = (a: { source: { items: Dict[] } }, id: string) => a.source.items.find((i) => i._id === id)?.system as Dict;
 
 describe("Zones attack card through the bundle", () => {

@@ -6,26 +6,20 @@
  * suit, unharmed behind grenade-proof cover) and undo; a missed throw landing off by the margin
  * and the GM moving the template; the movement actions' costs in speed points.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  ROOT,
-  StubChatMessage,
   StubRoll,
   diceQueue,
-  installFoundryStub,
   lookup,
   readLang,
-  stubActor,
   stubToken,
   withOwnership,
   type FoundryStub,
   type StubUser,
 } from "../support/foundry-stub.js";
+import { FlowWorld, packSource } from "../support/flow-world.js";
+import { RIFLEMAN, hp, zonesActor, zonesOptions } from "../support/flow-zones.js";
 
-const BUNDLE = join(ROOT, "dist", "fray.mjs");
 const en = readLang("en");
 
 type Dict = Record<string, unknown>;
@@ -81,209 +75,78 @@ interface FrayApi {
   registry: { get(id: string): { sheetAction?(actor: unknown, data: Dict, tokenId?: string): Promise<void> } | undefined };
 }
 
-const messages: Message[] = [];
 const templates: { uuid: string; x: number; y: number; distance: number; t: string }[] = [];
 const placeables: unknown[] = [];
-const docs = new Map<string, unknown>();
-const queries: { name: string; userId: string }[] = [];
+const flowWorld = new FlowWorld<Message>(
+  zonesOptions({
+    config: {
+      Token: {
+        movement: {
+          actions: Object.fromEntries(
+            ["walk", "fly", "swim", "burrow", "crawl", "climb", "jump", "blink", "displace"].map((id, order) => [id, { label: id, order }]),
+          ),
+        },
+      },
+    },
+    TokenRuler: class {
+      _getSegmentStyle() {
+        return { width: 4 };
+      }
+      _getGridHighlightStyle() {
+        return { alpha: 0.5 };
+      }
+    },
+    prepare: ({ stub, docs }) => {
+      const canvas = stub.canvas as unknown as Dict;
+      canvas.scene = {
+        id: "s1",
+        async createEmbeddedDocuments(type: string, data: Dict[]) {
+          expect(type).toBe("MeasuredTemplate");
+          return data.map((d) => {
+            const doc = {
+              ...(d as { x: number; y: number; distance: number; t: string }),
+              uuid: `Scene.s1.MeasuredTemplate.t${templates.length + 1}`,
+            };
+            templates.push(doc);
+            docs.set(doc.uuid, doc);
+            return doc;
+          });
+        },
+      };
+      canvas.tokens = { placeables };
+    },
+  }),
+);
+const { messages } = flowWorld;
 let stub: FoundryStub;
 let gm: StubUser;
 let player: StubUser;
 
-function setPath(target: Dict, path: string, value: unknown): void {
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  node[parts.at(-1)!] = value;
-}
-
-/** Writes a value at a dotted path, merging nested objects into what is there, as Foundry's update does. */
-function mergePath(target: Dict, path: string, value: unknown): void {
-  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  const last = parts.at(-1)!;
-  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
-  else setPath(target, path, value);
-}
-
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
-  stub = installFoundryStub("en");
-  const g = globalThis as Dict;
-  g.Combat = class {};
-  g.Combatant = class {};
-  const config = stub.CONFIG as unknown as Dict;
-  config.Combat = {};
-  config.Combatant = {};
-  config.Token = {
-    movement: {
-      actions: Object.fromEntries(
-        ["walk", "fly", "swim", "burrow", "crawl", "climb", "jump", "blink", "displace"].map((id, order) => [id, { label: id, order }]),
-      ),
-    },
-  };
-  config.statusEffects = [];
-  config.specialStatusEffects = {};
-  const foundry = g.foundry as Dict;
-  foundry.canvas = {
-    placeables: {
-      tokens: {
-        TokenRuler: class {
-          _getSegmentStyle() {
-            return { width: 4 };
-          }
-          _getGridHighlightStyle() {
-            return { alpha: 0.5 };
-          }
-        },
-      },
-    },
-  };
-  foundry.utils = {
-    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
-    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
-    randomID: () => Math.random().toString(36).slice(2, 12),
-  };
-  const game = stub.game as unknown as Dict;
-  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
-  gm = stub.game.users.get("gm")!;
-  player = stub.game.users.add("p1", "Pat");
-  stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
-    const request = (changes as Dict)["flags.fray.request"] as { name: string } | undefined;
-    if (request && stub.game.user.id === "gm") queries.push({ name: request.name, userId: userId as string });
-  });
-  StubChatMessage.implementation.create = (async (data: Dict) => {
-    const message = {
-      ...data,
-      id: `m${messages.length + 1}`,
-      author: stub.game.user,
-      rolls: (data.rolls as unknown[]) ?? [],
-      async update(changes: Dict) {
-        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
-        return message;
-      },
-    } as unknown as Message;
-    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
-    messages.push(message);
-    StubChatMessage.created.push(message as never);
-    return message;
-  }) as never;
-  const canvas = stub.canvas as unknown as Dict;
-  canvas.scene = {
-    id: "s1",
-    async createEmbeddedDocuments(type: string, data: Dict[]) {
-      expect(type).toBe("MeasuredTemplate");
-      return data.map((d) => {
-        const doc = {
-          ...(d as { x: number; y: number; distance: number; t: string }),
-          uuid: `Scene.s1.MeasuredTemplate.t${templates.length + 1}`,
-        };
-        templates.push(doc);
-        docs.set(doc.uuid, doc);
-        return doc;
-      });
-    },
-  };
-  canvas.tokens = { placeables };
-  await stub.game.settings.set("fray", "ruleset", "zones");
-  await import(pathToFileURL(BUNDLE).href);
-  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+  ({ stub, gm, player } = await flowWorld.boot());
 });
 
 beforeEach(() => {
-  messages.length = 0;
-  queries.length = 0;
+  flowWorld.reset();
+  flowWorld.resetUsers();
   StubRoll.evaluated.length = 0;
-  stub.ui.notifications.messages.length = 0;
-  stub.game.users.current = gm;
-  gm.isGM = true;
-  gm.active = true;
-  player.flags = {};
-  stub.game.user.targets.clear();
   templates.length = 0;
   placeables.length = 0;
-  diceQueue.length = 0;
-  (stub.game as unknown as Dict).combat = undefined;
 });
 
-const api = () => stub.game.fray as FrayApi;
-
-/** A compendium source of the Zones packs. */
-function packSource(pack: string, file: string): Dict {
-  return JSON.parse(readFileSync(join(ROOT, "packs", "_source", pack, file), "utf8")) as Dict;
-}
+const api = () => flowWorld.api<FrayApi>();
 
 const GRENADE = () => ({ ...packSource("zones-weapons", "Hornet_Fragmentation_Grenade_zNw1HornetGren15.json"), _id: "grenade" });
 const BLAST_SUIT = () => ({ ...packSource("zones-armor", "Blast_Suit_zNa1BlastSuit006.json"), _id: "suit" });
 
-/** The rifleman of the seed's example: DEX +1, PER +1, Firearms 3, standing. */
-const RIFLEMAN = {
-  ruleset: "zones",
-  attributes: { STR: 0, DEX: 1, CON: 0, PER: 1 },
-  skills: { firearms: 3, melee: 1, throwing: 1, dodge: 1, stealth: 1, notice: 2 },
-  hp: { value: 28, max: 28 },
-  speed: { value: 8, max: 8 },
-  effort: { value: 3, max: 3 },
-  stance: "standing",
-};
-
-/** An actor of the stand-in whose document, items and statuses can be updated, registered by UUID. */
-function actor(id: string, name: string, type: string, system: Dict, items: Dict[]) {
-  const source = { _id: id, name, type, system: structuredClone(system), items: structuredClone(items) } as never as Parameters<
-    typeof stubActor
-  >[0];
-  const a = stubActor(source) as ReturnType<typeof stubActor> & Dict;
-  const sourceItems = (source as unknown as { items: Dict[] }).items;
-  const liveItems = a.items as unknown as Dict[] & { get(id: string): Dict | undefined };
-  liveItems.get = (id: string) => liveItems.find((i) => i.id === id);
-  const wire = (item: Dict) =>
-    Object.assign(item, {
-      async update(changes: Dict) {
-        const stored = sourceItems.find((i) => i._id === item.id)!;
-        for (const [k, v] of Object.entries(changes)) mergePath(stored, k, v);
-        item.system = stored.system;
-        return item;
-      },
-      async delete() {
-        sourceItems.splice(
-          sourceItems.findIndex((i) => i._id === item.id),
-          1,
-        );
-        liveItems.splice(liveItems.indexOf(item), 1);
-      },
-    });
-  for (const item of liveItems) wire(item);
-  Object.assign(a, {
-    async createEmbeddedDocuments(type: string, data: Dict[], options: Dict = {}) {
+/** An actor of the stand-in whose document, items and statuses can be updated, registered by UUID; items it is given keep their id. */
+const actor = (id: string, name: string, type: string, system: Dict, items: Dict[]) =>
+  zonesActor(flowWorld, id, name, type, system, items, {
+    onCreateEmbedded: (type, _data, options) => {
       expect(type).toBe("Item");
       expect(options.keepId).toBe(true);
-      for (const d of data) {
-        const stored = structuredClone(d);
-        sourceItems.push(stored);
-        liveItems.push(wire({ ...stored, id: stored._id, toObject: () => structuredClone(stored) }));
-      }
-      return data;
-    },
-    async update(changes: Dict) {
-      for (const [k, v] of Object.entries(changes)) mergePath(source as unknown as Dict, k, v);
-      return a;
-    },
-    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
-      if (active) a.statuses.add(status);
-      else a.statuses.delete(status);
-    },
-    get system() {
-      return (source as unknown as Dict).system;
-    },
-    getFlag(scope: string, key: string) {
-      return ((source as unknown as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
     },
   });
-  docs.set(a.uuid, a);
-  return { actor: a, source: source as unknown as { system: Dict; items: Dict[] } };
-}
 
 /** Pixels of a grid square's centre (100 px squares of 1.5 m). */
 const at = (col: number, row: number) => ({ x: col * 100 + 50, y: row * 100 + 50 });
@@ -293,7 +156,7 @@ function body(id: string, name: string, col: number, row: number, items: Dict[] 
   const a = actor(id, name, "character", { ...RIFLEMAN, ...system }, items);
   const token = stubToken(a.actor, col, row);
   placeables.push(token);
-  docs.set(token.document.uuid, { ...token.document, object: token, actor: token.actor, isOwner: true });
+  flowWorld.register(token);
   return a;
 }
 
@@ -315,7 +178,6 @@ function scene() {
   };
 }
 
-const hp = (a: { source: { system: Dict } }) => (a.source.system.hp as { value: number }).value;
 const stateOf = (m: Message) => m.flags.fray.zonesBlast;
 const statuses = (a: { actor: { statuses: Set<string> } }) => [...a.actor.statuses].sort();
 

@@ -8,27 +8,12 @@
  * (ZN-VIT-02, ZN-VIT-03); moves paid from speed and effort and Regain speed (ZN-MOV-01, ZN-MOV-03,
  * ZN-MOV-04); a thrown hatchet (ZN-THR-01), card by card.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TargetState } from "../../src/foundry/logic/card.js";
-import {
-  ROOT,
-  StubChatMessage,
-  StubRoll,
-  diceQueue,
-  installFoundryStub,
-  lookup,
-  readLang,
-  stubActor,
-  stubToken,
-  withOwnership,
-  type FoundryStub,
-  type StubUser,
-} from "../support/foundry-stub.js";
+import { StubRoll, diceQueue, lookup, readLang, stubToken, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
+import { FlowWorld, packSource } from "../support/flow-world.js";
+import { RIFLEMAN, firefight as firefightIn, zonesActor, zonesOptions } from "../support/flow-zones.js";
 
-const BUNDLE = join(ROOT, "dist", "fray.mjs");
 const en = readLang("en");
 
 type Dict = Record<string, unknown>;
@@ -52,31 +37,6 @@ interface FrayApi {
   registry: { get(id: string): { sheetAction?(actor: unknown, data: Dict, tokenId?: string): Promise<void> } | undefined };
 }
 
-const messages: Message[] = [];
-const docs = new Map<string, unknown>();
-const queries: { name: string; userId: string }[] = [];
-let stub: FoundryStub;
-let gm: StubUser;
-let player: StubUser;
-
-function setPath(target: Dict, path: string, value: unknown): void {
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  node[parts.at(-1)!] = value;
-}
-
-/** Writes a value at a dotted path, merging nested objects into what is there, as Foundry's update does. */
-function mergePath(target: Dict, path: string, value: unknown): void {
-  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  const last = parts.at(-1)!;
-  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
-  else setPath(target, path, value);
-}
-
 /** Foundry's Combat as far as Fray's Combat class calls up to it. */
 class BaseCombat {
   round = 1;
@@ -97,168 +57,31 @@ class BaseCombat {
   }
 }
 
+const flowWorld = new FlowWorld<Message>(zonesOptions({ Combat: BaseCombat }));
+const { messages } = flowWorld;
+let stub: FoundryStub;
+let gm: StubUser;
+
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
-  stub = installFoundryStub("en");
-  const g = globalThis as Dict;
-  g.Combat = BaseCombat;
-  g.Combatant = class {};
-  const config = stub.CONFIG as unknown as Dict;
-  config.Combat = {};
-  config.Combatant = {};
-  config.Token = {};
-  config.statusEffects = [];
-  config.specialStatusEffects = {};
-  const foundry = g.foundry as Dict;
-  foundry.canvas = { placeables: { tokens: { TokenRuler: class {} } } };
-  foundry.utils = {
-    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
-    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
-    randomID: () => Math.random().toString(36).slice(2, 12),
-  };
-  const game = stub.game as unknown as Dict;
-  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
-  gm = stub.game.users.get("gm")!;
-  player = stub.game.users.add("p1", "Pat");
-  stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
-    const request = (changes as Dict)["flags.fray.request"] as { name: string } | undefined;
-    if (request && stub.game.user.id === "gm") queries.push({ name: request.name, userId: userId as string });
-  });
-  StubChatMessage.implementation.create = (async (data: Dict) => {
-    const message = {
-      ...data,
-      id: `m${messages.length + 1}`,
-      author: stub.game.user,
-      rolls: (data.rolls as unknown[]) ?? [],
-      async update(changes: Dict) {
-        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
-        return message;
-      },
-    } as unknown as Message;
-    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
-    messages.push(message);
-    StubChatMessage.created.push(message as never);
-    return message;
-  }) as never;
-  await stub.game.settings.set("fray", "ruleset", "zones");
-  await import(pathToFileURL(BUNDLE).href);
-  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+  ({ stub, gm } = await flowWorld.boot());
 });
 
 beforeEach(() => {
-  messages.length = 0;
-  queries.length = 0;
+  flowWorld.reset();
+  flowWorld.resetUsers();
   StubRoll.evaluated.length = 0;
-  stub.ui.notifications.messages.length = 0;
-  stub.game.users.current = gm;
-  gm.isGM = true;
-  gm.active = true;
-  player.flags = {};
-  stub.game.user.targets.clear();
-  diceQueue.length = 0;
-  (stub.game as unknown as Dict).combat = undefined;
 });
 
-const api = () => stub.game.fray as FrayApi;
-
-/** A compendium source of the Zones packs. */
-function packSource(pack: string, file: string): Dict {
-  return JSON.parse(readFileSync(join(ROOT, "packs", "_source", pack, file), "utf8")) as Dict;
-}
-
-const CARBINE = () => ({ ...packSource("zones-weapons", "Harrow_Carbine_zNw1HarrowCarb05.json"), _id: "carbine" });
-const KNIFE = () => ({ ...packSource("zones-weapons", "Fieldcraft_Knife_zNw1Fieldcraft10.json"), _id: "knife" });
-
-/** The rifleman of the seed's example: DEX +1, PER +1, Firearms 3, standing. */
-const RIFLEMAN = {
-  ruleset: "zones",
-  attributes: { STR: 0, DEX: 1, CON: 0, PER: 1 },
-  skills: { firearms: 3, melee: 1, throwing: 1, dodge: 1, stealth: 1, notice: 2 },
-  hp: { value: 28, max: 28 },
-  speed: { value: 8, max: 8 },
-  effort: { value: 3, max: 3 },
-  stance: "standing",
-};
+const api = () => flowWorld.api<FrayApi>();
 
 /** An actor of the stand-in whose document, items and statuses can be updated, registered by UUID. */
-function actor(id: string, name: string, type: string, system: Dict, items: Dict[]) {
-  const source = { _id: id, name, type, system: structuredClone(system), items: structuredClone(items) } as never as Parameters<
-    typeof stubActor
-  >[0];
-  const a = stubActor(source) as ReturnType<typeof stubActor> & Dict;
-  const sourceItems = (source as unknown as { items: Dict[] }).items;
-  for (const item of a.items as unknown as Dict[]) {
-    Object.assign(item, {
-      async update(changes: Dict) {
-        const stored = sourceItems.find((i) => i._id === item.id)!;
-        for (const [k, v] of Object.entries(changes)) mergePath(stored, k, v);
-        item.system = stored.system;
-        return item;
-      },
-      async delete() {
-        sourceItems.splice(
-          sourceItems.findIndex((i) => i._id === item.id),
-          1,
-        );
-      },
-    });
-  }
-  Object.assign(a, {
-    async update(changes: Dict) {
-      for (const [k, v] of Object.entries(changes)) mergePath(source as unknown as Dict, k, v);
-      return a;
-    },
-    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
-      if (active) a.statuses.add(status);
-      else a.statuses.delete(status);
-    },
-    get system() {
-      return (source as unknown as Dict).system;
-    },
-    getFlag(scope: string, key: string) {
-      return ((source as unknown as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
-    },
-  });
-  docs.set(a.uuid, a);
-  return { actor: a, source: source as unknown as { system: Dict; items: Dict[] } };
-}
+const actor = (id: string, name: string, type: string, system: Dict, items: Dict[]) => zonesActor(flowWorld, id, name, type, system, items);
 
 /** The rifleman and the compendium's Perimeter Sentry (kneeling, soft body vest) `squares` apart. */
-function firefight(squares: number) {
-  const rifleman = actor("rifleman", "Rifleman", "character", RIFLEMAN, [CARBINE(), KNIFE()]);
-  const sentrySource = packSource("zones-npcs", "Perimeter_Sentry_zNn1SentryNpc001.json");
-  const sentry = actor("sentry", "Perimeter Sentry", "npc", sentrySource.system as Dict, sentrySource.items as Dict[]);
-  const riflemanToken = stubToken(rifleman.actor, 0, 0);
-  const sentryToken = stubToken(sentry.actor, squares, 0);
-  for (const t of [riflemanToken, sentryToken]) docs.set(t.document.uuid, { ...t.document, object: t, actor: t.actor, isOwner: true });
-  return { rifleman, sentry, riflemanToken, sentryToken };
-}
+const firefight = (squares: number) => firefightIn(flowWorld, squares);
 
 /** A started Combat of the stand-in, round 1, with a Combatant per token (their flags kept here). */
-function startCombat(entries: readonly { actor: { id: unknown; uuid: string }; token: { id: string } }[]) {
-  const flags = new Map<string, unknown>();
-  const list = entries.map(({ actor, token }) => ({
-    id: `c-${token.id}`,
-    tokenId: token.id,
-    token,
-    actor,
-    actorId: actor.id,
-    isOwner: true,
-    combat: { id: "combat1" },
-    getFlag: (_s: string, k: string) => flags.get(`c-${token.id}.${k}`),
-    setFlag: async (_s: string, k: string, v: unknown) => flags.set(`c-${token.id}.${k}`, structuredClone(v)),
-  }));
-  const combat = {
-    id: "combat1",
-    started: true,
-    round: 1,
-    getFlag: (_s: string, k: string) => flags.get(`combat.${k}`),
-    setFlag: async (_s: string, k: string, v: unknown) => flags.set(`combat.${k}`, structuredClone(v)),
-    combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
-  };
-  (stub.game as unknown as Dict).combat = combat;
-  return { combat, flags };
-}
+const startCombat = (entries: Parameters<typeof flowWorld.startCombat>[0]) => flowWorld.startCombat(entries);
 
 /** The token document the movement hook reads, for a stand-in token. */
 function tokenDoc(token: { id: string; name: string; actor: unknown; center: { x: number; y: number }; document: { uuid: string } }) {
