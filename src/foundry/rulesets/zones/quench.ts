@@ -229,6 +229,10 @@ export function registerZonesQuench(quench: Quench): void {
           const now = foundry.utils.fromUuidSync(template!.uuid as never) as unknown as TemplateLike;
           assert.equal(now.x, 650);
         });
+        it("Z11 (ZN-GRN-01): after a move the template's _stats.lastModifiedBy is the moving user's id", async () => {
+          const now = foundry.utils.fromUuidSync(template!.uuid as never) as unknown as { _stats?: { lastModifiedBy?: string | null } };
+          assert.equal(now._stats?.lastModifiedBy, game.user?.id);
+        });
         it("Z3 (ZN-MOV-01): CONFIG.Token.movement.actions has Foundry's actions with cost functions; Zones adds run and running jump", async () => {
           const actions = (
             CONFIG.Token as unknown as {
