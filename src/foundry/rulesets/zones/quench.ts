@@ -32,7 +32,7 @@ import {
   type ReactingCombatant,
 } from "./reactions.js";
 import { zonesStartRoundOn } from "./round.js";
-import { startSuppressing, suppressedAction, suppressionOf } from "./suppression.js";
+import { gmBulletsPerAction, startSuppressing, suppressedAction, suppressionOf } from "./suppression.js";
 import { searchForWeapons, toggleHidden } from "./hiding.js";
 
 /** A Zones actor's create data: the seed's rifleman or a guard in a soft vest, with a carbine and a knife. */
@@ -229,6 +229,10 @@ export function registerZonesQuench(quench: Quench): void {
           const now = foundry.utils.fromUuidSync(template!.uuid as never) as unknown as TemplateLike;
           assert.equal(now.x, 650);
         });
+        it("Z11 (ZN-GRN-01): after a move the template's _stats.lastModifiedBy is the moving user's id", async () => {
+          const now = foundry.utils.fromUuidSync(template!.uuid as never) as unknown as { _stats?: { lastModifiedBy?: string | null } };
+          assert.equal(now._stats?.lastModifiedBy, game.user?.id);
+        });
         it("Z3 (ZN-MOV-01): CONFIG.Token.movement.actions has Foundry's actions with cost functions; Zones adds run and running jump", async () => {
           const actions = (
             CONFIG.Token as unknown as {
@@ -346,14 +350,19 @@ export function registerZonesQuench(quench: Quench): void {
             "the card holds Foundry Rolls",
           );
         });
-        it("ZN-SUP-01: suppressing fire started with the carbine; an action under fire takes 3 rounds from the weapon item", async () => {
+        it("ZN-SUP-01: suppressing fire started with the carbine; the GM's 3 bullets per action, kept on the Combat, leave the weapon item", async () => {
           const shooter = Array.from(combat.combatants as Iterable<ReactingCombatant>).find((c) => c.name === "Quench Actor")!;
           const actor = shooter.actor as unknown as Actor.Implementation;
           const item = actor.items.find((i) => i.name === "Quench Carbine")!;
-          const started = await startSuppressing(actor, item.id!, undefined, async () => ({ bullets: 3, lane: "Quench lane" }));
+          const started = await startSuppressing(actor, item.id!, undefined, async () => ({ lane: "Quench lane" }));
           assert.ok(started, "started");
-          assert.equal(suppressionOf(shooter)?.bulletsPerAction, 3);
-          await suppressedAction(combat as never, shooter.id!);
+          assert.equal(suppressionOf(shooter)?.bulletsPerAction, 0, "the shooter sets no bullets per action");
+          await suppressedAction(combat as never, shooter.id!, async () => 3);
+          assert.equal(
+            gmBulletsPerAction(combat as never, shooter.id!, suppressionOf(shooter)!),
+            3,
+            "the GM's ruling is kept on the Combat",
+          );
           assert.equal((actor.items.get(item.id!)!.system as unknown as { loaded: number }).loaded, 27);
           assert.equal(suppressionOf(shooter)?.actions, 1);
         });
