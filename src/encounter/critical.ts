@@ -31,6 +31,7 @@ import {
   woundTextKey,
   type CriticalCombatant,
   type CriticalDamagePacket,
+  type CriticalQuietAttack,
   type Treatment,
 } from "../rules/critical/index.js";
 import {
@@ -218,15 +219,22 @@ export async function playCritical(
     };
     // Resolved and applied at once (CR-AP-02): the target's round settled after the damage and
     // after each Self Discipline test, then the attacker's (a fumble ends its round, CR-ATK-01).
-    const done = await engine.attack(request, {
+    const attackOptions = {
       cost,
       settleTarget: true,
-      refuse: (error) => {
+      refuse: (error: FrayError) => {
         if (error.key !== "FRAY.Error.CannotAttack" && error.key !== "FRAY.Error.CannotAct") return false;
         events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.CannotAttack" });
         return true;
       },
-    });
+    };
+    // A forecast reads no detail of the attack: it is played quietly, with the same outcome
+    // (`src/rules/critical/quiet.ts`); only what it means for the turn is needed (a fumble ends it).
+    if (play.quiet && engine.canQuiet) {
+      const quiet = await engine.quietAttack(request, attackOptions);
+      return quiet ? !(quiet.attack as CriticalQuietAttack).fumble : false;
+    }
+    const done = await engine.attack(request, attackOptions);
     if (!done) return false;
     const step = done.step;
     const { plan, result } = step;
