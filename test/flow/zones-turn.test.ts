@@ -699,3 +699,41 @@ describe("Zones moving and throwing through the bundle", () => {
     expect(hpOf(sentry)).toBe(26);
   });
 });
+
+describe("Zones surprise round and initiative", () => {
+  it("ZN-SUR-01: a surprised combatant does not roll initiative in round 1 (a warning says why); it rolls from round 2, or once the GM takes the status off", async () => {
+    const { rifleman, sentry } = firefight(10);
+    const combat = tracker([rifleman, sentry]);
+    combat.round = 1;
+    sentry.actor.statuses.add("surprised");
+    diceQueue.push(5, 7);
+    await combat.rollInitiative(["c1", "c2"]);
+    // Only the rifleman rolled (5 + DEX 1); the sentry's d10 was not used.
+    expect(initiatives(combat)).toEqual({ c1: 6, c2: null });
+    expect(diceQueue).toEqual([7]);
+    const warning = lookup(en, "FRAY.Zones.Surprise.NoInitiative")!.replace("{name}", "Perimeter Sentry");
+    expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(warning);
+    // The sentry's own roll button is refused the same way.
+    stub.ui.notifications.messages.length = 0;
+    await combat.rollInitiative(["c2"]);
+    expect(initiatives(combat).c2).toBeNull();
+    expect(diceQueue).toEqual([7]);
+    expect(stub.ui.notifications.messages.map((m) => [m.level, m.text])).toEqual([["warn", warning]]);
+    diceQueue.length = 0;
+
+    // Round 2's roll happens as the round advances, before its start takes the status off: the
+    // sentry rolls in it all the same.
+    diceQueue.push(2, 9); // rifleman 2 + 1 = 3, sentry 9 + 0 = 9
+    const changed: Dict = { round: 2 };
+    await combat._preUpdate(changed, {}, gm);
+    expect(Object.fromEntries((changed.combatants as Dict[]).map((r) => [r._id, r.initiative]))).toEqual({ c1: 3, c2: 9 });
+
+    // The GM's override in round 1: with the status taken off, the sentry rolls.
+    const again = tracker([rifleman, sentry]);
+    again.round = 1;
+    sentry.actor.statuses.delete("surprised");
+    diceQueue.push(4);
+    await again.rollInitiative(["c2"]);
+    expect(initiatives(again).c2).toBe(4);
+  });
+});
