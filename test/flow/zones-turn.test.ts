@@ -737,3 +737,58 @@ describe("Zones surprise round and initiative", () => {
     expect(initiatives(again).c2).toBe(4);
   });
 });
+
+describe("Zones free action", () => {
+  it("ZN-FRE-01: talking (up to ten words) is the one free action of the turn: it leaves the action, a second is refused, a perk's second free action allows it, the surprised have none", async () => {
+    const { rifleman, sentry, riflemanToken, sentryToken } = firefight(10);
+    const { flags } = startCombat([
+      { actor: rifleman.actor, token: riflemanToken },
+      { actor: sentry.actor, token: sentryToken },
+    ]);
+    // What the binding offers: talk, priced at the free action by the core.
+    const zonesBinding = (
+      stub.game.fray as { registry: { get(id: string): { standingActions(o: Dict): { id: string; rule?: string; cost: Dict }[] } } }
+    ).registry.get("zones");
+    const talk = zonesBinding.standingActions({}).find((a) => a.id === "talk")!;
+    expect(talk).toMatchObject({ rule: "ZN-FRE-01", cost: { slots: { free: 1 } } });
+
+    // The sheet's Actions row takes it (the flow's takeAction): a chat line names it; the free slot is spent.
+    const flow = api().flow as unknown as { takeAction(actor: unknown, id: string, o: Dict): Promise<{ ok: boolean }> };
+    const economy = () => (flags.get(`c-${riflemanToken.id}.economy`) as { slots: Record<string, { used: number; max: number }> }).slots;
+    const before = messages.length;
+    expect((await flow.takeAction(rifleman.actor, "talk", { tokenId: riflemanToken.id })).ok).toBe(true);
+    expect(messages.length).toBe(before + 1);
+    expect(messages.at(-1)!.content).toContain(
+      lookup(en, "FRAY.Flow.Action.Line")!.replace("{actor}", "Rifleman").replace("{action}", lookup(en, "FRAY.Zones.Action.talk")!),
+    );
+    expect(economy()).toMatchObject({ action: { used: 0, max: 1 }, free: { used: 1, max: 1 } });
+
+    // The free action does not take the action: the rifleman still shoots this turn.
+    stub.game.user.targets.add(sentryToken);
+    diceQueue.push(5, 3, 4);
+    expect(await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", skipDialog: true })).toBeDefined();
+    expect(economy()).toMatchObject({ action: { used: 1, max: 1 }, free: { used: 1, max: 1 } });
+
+    // A second free action in the turn is refused with a localized warning naming the slot; nothing is posted.
+    stub.ui.notifications.messages.length = 0;
+    const posted = messages.length;
+    expect((await flow.takeAction(rifleman.actor, "talk", { tokenId: riflemanToken.id })).ok).toBe(false);
+    expect(messages.length).toBe(posted);
+    const warning = stub.ui.notifications.messages.at(-1)!;
+    expect(warning.level).toBe("warn");
+    expect(warning.text).toContain(lookup(en, "FRAY.Slot.free")!);
+    expect(warning.text).not.toMatch(/FRAY\./);
+
+    // "Usually one": a perk of two free actions (system.actions) lets the sentry talk twice, not three times.
+    (sentry.source.system as Dict).actions = { action: 1, reaction: 1, free: 2 };
+    expect((await flow.takeAction(sentry.actor, "talk", { tokenId: sentryToken.id })).ok).toBe(true);
+    expect((await flow.takeAction(sentry.actor, "talk", { tokenId: sentryToken.id })).ok).toBe(true);
+    expect((await flow.takeAction(sentry.actor, "talk", { tokenId: sentryToken.id })).ok).toBe(false);
+
+    // A surprised combatant has no free action in the surprise round (ZN-SUR-01).
+    sentry.actor.statuses.add("surprised");
+    (sentry.source.system as Dict).actions = { action: 1, reaction: 1, free: 1 };
+    flags.delete(`c-${sentryToken.id}.economy`);
+    expect((await flow.takeAction(sentry.actor, "talk", { tokenId: sentryToken.id })).ok).toBe(false);
+  });
+});
