@@ -23,6 +23,7 @@ import { activeRuleset } from "../../registry.js";
 import { tryCombatantOf } from "../../documents/actor.js";
 import type { ZonesCombatant } from "../../../rules/zones/model.js";
 import { placeBlastTemplate } from "./blast.js";
+import { zonesInitiativeRefusal } from "./initiative.js";
 import {
   contestReaction,
   declareReaction,
@@ -181,7 +182,7 @@ export function registerZonesQuench(quench: Quench): void {
         });
       });
       describe("Zones surprise round (ZN-SUR-01)", () => {
-        it("ZN-SUR-01: a surprised actor's attack is refused; the start of round 2 takes the status off", async () => {
+        it("ZN-SUR-01: a surprised actor's attack and round 1 initiative are refused; the start of round 2 takes the status off", async () => {
           const ambusher = (await Actor.implementation.create(
             zonesActorData("Quench Ambusher", "character") as never,
           )) as Actor.Implementation;
@@ -200,6 +201,8 @@ export function registerZonesQuench(quench: Quench): void {
               skipDialog: true,
             });
             assert.equal(outcome, undefined, "refused");
+            assert.equal(zonesInitiativeRefusal(victim, 1), "FRAY.Zones.Surprise.NoInitiative", "no initiative in round 1");
+            assert.equal(zonesInitiativeRefusal(victim, 2), undefined, "initiative from round 2");
             await zonesStartRoundOn(victim, 2, {});
             assert.equal(victim.statuses.has("surprised"), false, "the surprise is over");
           } finally {
