@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SeededRoller, seededSource } from "../../src/rules/core/dice/port.js";
+import { ScriptedRoller, SeededRoller, seededSource } from "../../src/rules/core/dice/port.js";
 import { createEconomy, spend } from "../../src/rules/core/economy.js";
 import { FrayError } from "../../src/rules/core/errors.js";
 import { isQuiet } from "../../src/rules/core/quiet.js";
@@ -23,6 +23,8 @@ import type { LastingEffect } from "../../src/rules/core/types.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
 import {
   ARMOR_TYPES,
+  DEFAULT_TABLES,
+  attackColumnBands,
   critical,
   criticalAfterAction,
   criticalCombatantFromActor,
@@ -32,6 +34,8 @@ import {
   type CriticalCombatant,
   type CriticalDamagePacket,
   type CriticalQuietAttack,
+  type CriticalTableSet,
+  withAttackColumn,
 } from "../../src/rules/critical/index.js";
 
 const packs = fileURLToPath(new URL("../../packs/_source", import.meta.url));
@@ -63,17 +67,23 @@ const combatant = (id: string, foe: string) =>
         fc.record({ type: fc.option(fc.constantFrom(...ARMOR_TYPES), { nil: undefined }), defense: fc.integer({ min: 0, max: 25 }) }),
         { maxLength: 2 },
       ),
-      effects: fc.array(effect, { maxLength: 3 }),
-      conditions: fc.subarray(CONDITIONS, { maxLength: 1 }),
-      parry: fc.integer({ min: 0, max: 90 }),
+      effects: fc.array(effect, { maxLength: 2 }),
+      // Mostly standing, now and then out of the fight (FRAY.Error.CannotAct, a helpless DB).
+      conditions: fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: fc.constantFrom(...CONDITIONS), weight: 1 }),
+      // Mostly within the OB, now and then more than it (FRAY.Critical.Parry.TooMuch).
+      parry: fc.oneof(
+        { arbitrary: fc.integer({ min: 0, max: 40 }), weight: 8 },
+        { arbitrary: fc.integer({ min: 0, max: 150 }), weight: 1 },
+      ),
+      odd: fc.integer({ min: 0, max: 9 }),
       ownFumble: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }),
       situational: fc.integer({ min: -40, max: 40 }),
     })
-    .map(({ npc, hurt, stun, armor, effects, conditions, parry, ownFumble, situational }): CriticalCombatant => {
+    .map(({ npc, hurt, stun, armor, effects, conditions, parry, odd, ownFumble, situational }): CriticalCombatant => {
       const c = criticalCombatantFromActor(npcs[npc]! as never, { id });
       const weapons = c.weapons.map((w, i) => (i === 0 && ownFumble !== undefined ? { ...w, fumble: ownFumble } : w));
-      // A weapon whose class has no attack table (FRAY.Error.NoAttackTable).
-      weapons.push({ id: "odd", name: "Odd", weaponClass: "nothing", category: "melee", skill: "blades", bonus: 0 });
+      // Now and then a weapon whose class has no attack table (FRAY.Error.NoAttackTable).
+      if (odd === 0) weapons.push({ id: "odd", name: "Odd", weaponClass: "nothing", category: "melee", skill: "blades", bonus: 0 });
       return {
         ...c,
         defense: c.defense + situational,
@@ -84,10 +94,32 @@ const combatant = (id: string, foe: string) =>
           ? armor.map((a, i) => ({ id: `armor${i}`, name: `Armor ${i}`, defense: a.defense, maneuverPenalty: 0, armorType: a.type }))
           : c.armor,
         effects: effects.map((e, i) => ({ ...e, id: `${e.kind}-${i + 1}` })),
-        conditions,
+        conditions: conditions ? [conditions] : [],
         parry: parry ? { [foe]: parry } : {},
       };
     });
+
+/**
+ * A world's own attack tables (CR-ATK-03): every column of every built-in table replaced by one
+ * of its own, its entries in reverse (criticals at low totals), or with a band left out (a gap:
+ * `FRAY.Error.TableGap` for the totals it held).
+ */
+function worldTables(change: "reversed" | "gap"): Partial<CriticalTableSet> {
+  const attack = Object.fromEntries(
+    Object.entries(DEFAULT_TABLES.attack).map(([weaponClass, table]) => {
+      let t = table!;
+      for (const armorType of table!.armorTypes) {
+        const bands = attackColumnBands(table!, armorType);
+        const codes = bands.map((b) => b.code).reverse();
+        const own = change === "reversed" ? bands.map((b, i) => ({ range: b.range, code: codes[i]! })) : bands.filter((_, i) => i !== 4);
+        t = withAttackColumn(t, { key: `${table!.key}.${armorType}`, weaponClass, armorType, name: table!.name, bands: own });
+      }
+      return [weaponClass, t];
+    }),
+  );
+  return { attack };
+}
+const WORLD = { reversed: worldTables("reversed"), gap: worldTables("gap") };
 
 const scenario = fc.record({
   seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
@@ -97,6 +129,7 @@ const scenario = fc.record({
   weapon: fc.nat(),
   situation: fc.record({ modifier: fc.integer({ min: -60, max: 160 }), cover: fc.integer({ min: 0, max: 30 }), unseen: fc.boolean() }),
   fumbles: fc.boolean(),
+  world: fc.constantFrom("none" as const, "reversed" as const, "gap" as const),
 });
 
 describe("Critical quiet attack step", () => {
@@ -105,12 +138,13 @@ describe("Critical quiet attack step", () => {
   });
 
   it("CR-ATK-01 to CR-ATK-04, CR-PAR-01 to CR-PAR-03, CR-CRT-02, CR-CRT-03, CR-HIT-01, CR-HIT-02, CR-BLD-01, CR-STN-02, CR-STN-03, CR-DTH-01: the same seed gives the detailed step's outcome, target and dice", async () => {
-    const seen = { fumble: 0, miss: 0, hitsOnly: 0, critical: 0, um66: 0, openEnded: 0, forced: 0, over150: 0, error: 0 };
+    const seen = { fumble: 0, miss: 0, hitsOnly: 0, critical: 0, openEnded: 0, forced: 0, over150: 0, error: 0 };
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
         const weapon = s.attacker.weapons[s.weapon % s.attacker.weapons.length]!;
         const options = { ...critical.defaults(), fumbles: s.fumbles };
         const input: CriticalAttackInput = { attacker: s.attacker, target: s.target, weaponId: weapon.id, situation: s.situation };
+        if (s.world !== "none") input.tables = WORLD[s.world];
         const base = s.held ?? s.target;
         const dice = new SeededRoller(s.seed);
         async function detailedStep() {
@@ -183,15 +217,35 @@ describe("Critical quiet attack step", () => {
         else if (!result.lands) seen.miss++;
         else if (!k) seen.hitsOnly++;
         else seen.critical++;
-        if (k?.um66) seen.um66++;
         if (d.openEnded) seen.openEnded++;
         if (report?.forced) seen.forced++;
         if (d.critBonus > 0) seen.over150++;
       }),
       { numRuns: 2000 },
     );
-    // Every branch was taken: the property checked each outcome, not only the common ones.
+    // Every branch was taken: the property checked each outcome, not only the common ones (the
+    // UM66 row, one critical in a hundred, has its own case below).
     for (const [branch, n] of Object.entries(seen)) expect(n, branch).toBeGreaterThan(0);
+  });
+
+  it("CR-CRT-03, CR-ATK-04: an unmodified 66 on the critical roll reads the UM66 row in both steps, whatever the bonus", async () => {
+    const a = criticalCombatantFromActor(npcs.find((n) => n.name === "Sword Fighter")! as never, { id: "a" });
+    const b = criticalCombatantFromActor(npcs.find((n) => n.name === "Pistol Guard")! as never, { id: "b" });
+    const options = critical.defaults();
+    // A total far over 150: a severe critical with a bonus, which the UM66 row ignores.
+    const input: CriticalAttackInput = { attacker: a, target: b, weaponId: a.weapons[0]!.id, situation: { modifier: 120 } };
+    const faces = [95, 66];
+    const plan = critical.planAttack(input, options);
+    const dice = new ScriptedRoller(faces);
+    const result = (await critical.resolveAttack(plan, input, dice, options)) as CriticalAttackResult;
+    const packet = (await critical.rollDamage(result, input, dice, options)) as CriticalDamagePacket;
+    const target = critical.withVitals(b, critical.applyDamage(b, packet, options).after);
+    const quiet = critical.quietAttack(input, new ScriptedRoller(faces).faces, options) as CriticalQuietAttack;
+    expect(packet.critical!.um66).toBe(true);
+    expect(packet.critical!.bonus).toBeGreaterThan(0);
+    expect(quiet.critical).toMatchObject({ um66: true, unmodified: 66, bonus: packet.critical!.bonus, entry: packet.critical!.entry });
+    expect(quiet.damage).toBe(packet.amount);
+    expect(quiet.target).toEqual(target);
   });
 
   it("CR-AP-02, CR-HIT-02, CR-ATK-01: the engine's quiet attack pays, settles the target and the attacker and rolls the Self Discipline test as its detailed attack", async () => {
