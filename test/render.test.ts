@@ -66,11 +66,14 @@ function allTemplates(): string[] {
 
 const i18n = new StubI18n(readLang("en"), "en");
 const hb: typeof Handlebars = handlebars(i18n);
+const i18nDe = new StubI18n(readLang("de"), "de");
+const hbDe: typeof Handlebars = handlebars(i18nDe);
 const sheetI18n = { localize: (k: string) => i18n.localize(k), format: (k: string, d: Record<string, string>) => i18n.format(k, d) };
 
-/** Renders repository templates with a context, joined as Foundry joins a sheet's parts. */
-function render(templates: string[], context: Record<string, unknown>): string {
-  return templates.map((t) => hb.compile(readFileSync(join(ROOT, t), "utf8"))(context)).join("\n");
+/** Renders repository templates with a context in the reader's language, joined as Foundry joins a sheet's parts. */
+function render(templates: string[], context: Record<string, unknown>, lang: RenderCase["lang"] = "en"): string {
+  const hbs = lang === "de" ? hbDe : hb;
+  return templates.map((t) => hbs.compile(readFileSync(join(ROOT, t), "utf8"))(context)).join("\n");
 }
 
 let browser: Browser | undefined;
@@ -94,7 +97,7 @@ beforeAll(async () => {
     ...(await forecastCases(i18n)),
     await initiativeCase(i18n),
     ...(await hitboxCases(sheetI18n, i18n)),
-    ...(await criticalCases(sheetI18n, i18n)),
+    ...(await criticalCases(sheetI18n, i18n, i18nDe)),
     ...(await zonesCases(sheetI18n, i18n)),
     ...zonesBlastCases(i18n),
     ...zonesReactionCases(i18n),
@@ -158,7 +161,7 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
     const css = systemCss();
     const problems: string[] = [];
     const rendered = cases.map((c) => {
-      const body = render(c.templates, c.context);
+      const body = render(c.templates, c.context, c.lang);
       // Data attributes carry ids and keys on purpose; a tooltip is shown to the user.
       const shown = body.replace(/data-(?!tooltip)[a-z-]+="[^"]*"/g, "");
       if (/\bFRAY\.[A-Z]/.test(shown)) problems.push(`${c.id}: raw i18n key in ${shown.match(/FRAY\.[\w.]+/)?.[0]}`);
@@ -175,7 +178,7 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
             footer: c.kind === "dialog" ? DIALOG_FOOTER : "",
           })
         : chatPage({ body, css });
-      return { c, html, sheet, width: sheet ? c.width + 32 : 332, height: c.kind === "sheet" ? c.height + 32 : 900 };
+      return { c, html, sheet, width: sheet ? c.width + 32 : 332, height: c.kind === "sheet" ? c.height + 32 : Math.max(900, c.height) };
     });
     const pages = new Map(rendered.map((r, i) => [`http://fray.test/${i}`, r.html]));
     const context = await renderContext(pages);

@@ -28,8 +28,10 @@ import {
   stabilize,
   treat,
   TREATMENTS,
+  woundTextKey,
   type CriticalCombatant,
   type CriticalDamagePacket,
+  type CriticalQuietAttack,
   type Treatment,
 } from "../rules/critical/index.js";
 import {
@@ -217,15 +219,22 @@ export async function playCritical(
     };
     // Resolved and applied at once (CR-AP-02): the target's round settled after the damage and
     // after each Self Discipline test, then the attacker's (a fumble ends its round, CR-ATK-01).
-    const done = await engine.attack(request, {
+    const attackOptions = {
       cost,
       settleTarget: true,
-      refuse: (error) => {
+      refuse: (error: FrayError) => {
         if (error.key !== "FRAY.Error.CannotAttack" && error.key !== "FRAY.Error.CannotAct") return false;
         events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.CannotAttack" });
         return true;
       },
-    });
+    };
+    // A forecast reads no detail of the attack: it is played quietly, with the same outcome
+    // (`src/rules/critical/quiet.ts`); only what it means for the turn is needed (a fumble ends it).
+    if (play.quiet && engine.canQuiet) {
+      const quiet = await engine.quietAttack(request, attackOptions);
+      return quiet ? !(quiet.attack as CriticalQuietAttack).fumble : false;
+    }
+    const done = await engine.attack(request, attackOptions);
     if (!done) return false;
     const step = done.step;
     const { plan, result } = step;
@@ -563,10 +572,16 @@ export function formatCriticalEvent(event: Extract<EncounterEvent, { type: "cust
       return lines;
     }
     case "criticalTable": {
+      const wound = (text: string) => {
+        const key = woundTextKey(text);
+        const shown = key ? t(key) : text;
+        return shown === key ? text : shown;
+      };
       const range = d.range as [number, number];
       const lines = [
         `  ${t("FRAY.Critical.Log.CriticalTable", { severity: s("severity"), type: `FRAY.Critical.Type.${s("type")}`, unmodified: n("unmodified"), bonus: n("bonus"), value: n("value"), entry: s("entry") })} (${d.um66 ? "CR-CRT-03" : "CR-CRT-02"}, ${s("table")} ${range[0]}-${range[1]})`,
-        `    "${s("text")}"`,
+        // A built-in wound text in the log's language, a world table's as written (CR-CRT-02).
+        `    "${wound(s("text"))}"`,
       ];
       if (d.um66) lines.push(`  ${t("FRAY.Critical.Log.Um66")} (CR-CRT-03)`);
       return lines;

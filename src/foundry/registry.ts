@@ -155,6 +155,12 @@ export interface RulesetBinding<C = unknown> {
    */
   afterInitiative?(actors: readonly unknown[], options: RulesetOptions): Promise<void>;
   /**
+   * Why an actor's combatant does not roll initiative for a round (Zones: surprised in the first
+   * round, ZN-SUR-01): the i18n key of the warning (`{name}`), or undefined when it rolls. `round`
+   * is the round the roll is for (0 or 1 before and in the first round). Absent: everyone rolls.
+   */
+  initiativeRefusal?(actor: unknown, round: number, options: RulesetOptions): string | undefined;
+  /**
    * Rounds before an effect started in play acts when its starter gives no delay (Hitbox
    * HB-RND-02: durations in turns start the turn after they begin); absent for none.
    */

@@ -889,3 +889,127 @@ describe("stun, blackout, dying and UM66 through the flow (CR-STN-01, CR-STN-03,
     expect(um.content).toContain("CR-CRT-03");
   });
 });
+
+describe("treating another's wound through the GM (CR-BLD-02, CR-AP-01)", () => {
+  const effects = (a: { actor: unknown }) =>
+    (a.actor as { system: { effects: { id: string; kind: string; value?: number }[] } }).system.effects;
+  const ap = (c: Dict) =>
+    ((c.getFlag as (s: string, k: string) => unknown)("fray", "economy") as { pools: { ap: { value: number } } }).pools.ap.value;
+  const answer = () => (player.flags as { fray?: { answer?: Dict } }).fray?.answer;
+  let n = 0;
+  async function ask(data: Dict) {
+    stub.game.users.current = player;
+    await player.update({ "flags.fray.request": { id: `t${++n}`, name: "fray.critical.treatOther", data } });
+    await settle();
+    stub.game.users.current = gm;
+    return answer();
+  }
+
+  /** Kara (Pat's) next to the bleeding guard, in a started combat. */
+  async function wounded() {
+    const f = await onScene();
+    diceQueue.push(98, 37);
+    const { message } = (await api().rollAttack({
+      actor: f.kara.actor,
+      weaponId: "fRc2SwordFtItm10",
+      token: f.kara.token,
+      target: f.guard.token,
+      skipDialog: true,
+    }))!;
+    diceQueue.push(4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    const wound = effects(f.guard).find((e) => e.kind === "bleed")!;
+    return { ...f, wound };
+  }
+
+  it("CR-BLD-02, CR-AP-01: Pat's Kara staunches the guard's wound: the GM halves it and spends Kara's 1 AP", async () => {
+    const { c, guard, kara, wound } = await wounded();
+    const before = ap(c.kara);
+    expect(await ask({ treaterUuid: kara.actor.uuid, patientUuid: guard.actor.uuid, effectId: wound.id, method: "staunch" })).toMatchObject(
+      { ok: true },
+    );
+    expect(effects(guard).find((e) => e.id === wound.id)?.value).toBe(Math.ceil((wound.value ?? 0) / 2));
+    expect(ap(c.kara)).toBe(before - 1);
+  });
+
+  it("CR-BLD-02: as a hostile player: another's treater, a distant treater, a wrong treatment and too few AP are refused; nothing is written", async () => {
+    const { c, guard, kara, enforcer, tokens, wound } = await wounded();
+    const before = structuredClone(effects(guard));
+    const apBefore = ap(c.kara);
+    // Pat does not own the Enforcer.
+    expect(
+      await ask({ treaterUuid: enforcer.actor.uuid, patientUuid: guard.actor.uuid, effectId: wound.id, method: "staunch" }),
+    ).toMatchObject({
+      ok: false,
+      error: { key: "FRAY.Critical.Treat.NotOwner" },
+    });
+    // Smothering does not treat bleeding: the core refuses it on the GM's side.
+    expect(await ask({ treaterUuid: kara.actor.uuid, patientUuid: guard.actor.uuid, effectId: wound.id, method: "smother" })).toMatchObject(
+      {
+        ok: false,
+        error: { key: "FRAY.Error.Treatment" },
+      },
+    );
+    // A medical kit costs 4 AP; Kara has 2 left after her attack.
+    expect(await ask({ treaterUuid: kara.actor.uuid, patientUuid: guard.actor.uuid, effectId: wound.id, method: "medkit" })).toMatchObject({
+      ok: false,
+      error: { key: "FRAY.Critical.Treat.NoAp" },
+    });
+    // Far from the guard.
+    tokens.kara.x = 1500;
+    expect(await ask({ treaterUuid: kara.actor.uuid, patientUuid: guard.actor.uuid, effectId: wound.id, method: "staunch" })).toMatchObject(
+      {
+        ok: false,
+        error: { key: "FRAY.Critical.Treat.NotAdjacent" },
+      },
+    );
+    expect(effects(guard)).toEqual(before);
+    expect(ap(c.kara)).toBe(apBefore);
+  });
+});
+
+describe("first aid to a dying ally through the GM (CR-DTH-01)", () => {
+  const effects = (a: { actor: unknown }) => (a.actor as { system: { effects: { kind: string }[] } }).system.effects;
+  let n = 0;
+  async function ask(data: Dict) {
+    stub.game.users.current = player;
+    await player.update({ "flags.fray.request": { id: `fa${++n}`, name: "fray.critical.firstAid", data } });
+    await settle();
+    stub.game.users.current = gm;
+    return (player.flags as { fray?: { answer?: Dict } }).fray?.answer;
+  }
+  async function dyingGuard() {
+    const f = await onScene();
+    (f.guard.actor as unknown as { system: Dict }).system.effects = [
+      { id: "dying-1", kind: "dying", rule: "CR-DTH-01", label: "FRAY.Critical.Effect.dying", rounds: 3 },
+    ];
+    (f.guard.actor as unknown as { statuses: Set<string> }).statuses.add("down");
+    return f;
+  }
+  const ap = (c: Dict) =>
+    ((c.getFlag as (s: string, k: string) => unknown)("fray", "economy") as { pools: { ap: { value: number } } }).pools.ap.value;
+
+  it("CR-DTH-01, CR-AP-01: Kara's first aid, rolled by the GM at 100% or more, stops the guard's count to death and costs her 4 AP", async () => {
+    const { c, kara, guard } = await dyingGuard();
+    diceQueue.push(98, 60);
+    expect(await ask({ treaterUuid: kara.actor.uuid, patientUuid: guard.actor.uuid })).toMatchObject({ ok: true });
+    expect(effects(guard).some((e) => e.kind === "dying")).toBe(false);
+    expect(ap(c.kara)).toBe(0);
+    expect(messages.at(-1)!.content).toContain("saved, the count to death stops");
+    expect(messages.at(-1)!.content).toContain("CR-DTH-01");
+  });
+
+  it("CR-DTH-01: below 100% the count runs on; a patient who is not dying is refused", async () => {
+    const { c, kara, guard } = await dyingGuard();
+    diceQueue.push(20);
+    expect(await ask({ treaterUuid: kara.actor.uuid, patientUuid: guard.actor.uuid })).toMatchObject({ ok: true });
+    expect(effects(guard).some((e) => e.kind === "dying")).toBe(true);
+    expect(messages.at(-1)!.content).toContain("not enough");
+    expect(ap(c.kara)).toBe(0);
+    expect(await ask({ treaterUuid: kara.actor.uuid, patientUuid: kara.actor.uuid })).toMatchObject({
+      ok: false,
+      error: { key: "FRAY.Error.NotDying" },
+    });
+  });
+});

@@ -75,7 +75,16 @@ interface FrayApi {
   registry: { get(id: string): { sheetAction?(actor: unknown, data: Dict, tokenId?: string): Promise<void> } | undefined };
 }
 
-const templates: { uuid: string; x: number; y: number; distance: number; t: string }[] = [];
+/** Templates as created; `_stats.lastModifiedBy` is set as Foundry's server does, to the writing user. */
+const templates: {
+  uuid: string;
+  x: number;
+  y: number;
+  distance: number;
+  t: string;
+  _stats: { lastModifiedBy: string };
+  update(changes: Dict): Promise<unknown>;
+}[] = [];
 const placeables: unknown[] = [];
 const flowWorld = new FlowWorld<Message>(
   zonesOptions({
@@ -106,6 +115,12 @@ const flowWorld = new FlowWorld<Message>(
             const doc = {
               ...(d as { x: number; y: number; distance: number; t: string }),
               uuid: `Scene.s1.MeasuredTemplate.t${templates.length + 1}`,
+              _stats: { lastModifiedBy: stub.game.user.id },
+              async update(changes: Dict) {
+                Object.assign(doc, changes);
+                doc._stats.lastModifiedBy = stub.game.user.id;
+                return doc;
+              },
             };
             templates.push(doc);
             docs.set(doc.uuid, doc);
@@ -339,13 +354,62 @@ describe("Zones grenades through the bundle", () => {
     expect(templates[0]).toMatchObject({ x: state.centre.x, y: state.centre.y });
     expect(message.content).toContain(`${state.deviation} m`);
     // The GM drags the template onto Eddie's square: only those within 15 m of it are caught.
-    templates[0]!.x = at(23, 0).x;
-    templates[0]!.y = at(23, 0).y;
+    await templates[0]!.update(at(23, 0));
+    expect(templates[0]!._stats.lastModifiedBy).toBe("gm");
     await api().zones.blastAction(message, "apply");
     expect(stateOf(message).rows.map((r) => [r.name, r.distance, r.effect])).toEqual([
       ["Eddie", 0, "killed"],
       ["Cole", 9, "shockwave"],
     ]);
+  });
+
+  it("ZN-GRN-01: a hostile thrower who drags the template after seeing the dice changes nothing: the blast goes off where the throw landed", async () => {
+    const s = scene();
+    withOwnership(s.thrower.actor, { default: 0, [player.id]: 3 });
+    stub.game.users.current = player;
+    diceQueue.push(10); // a hit: it lands on the aim point, (11, 0)
+    const message = await api().zones.throwGrenade(s.thrower.actor, "grenade", s.aim);
+    // The landing point is recorded on the thrown grenade at the throw.
+    const item = s.thrower.source.items.find((i) => i._id === "grenade") as { flags?: { fray?: Dict }; system: Dict };
+    expect(item.system.thrown).toBe(true);
+    expect(item.flags?.fray?.zonesLanding).toMatchObject({ x: s.aim.x, y: s.aim.y });
+    // The player, who authored the template, drags it onto Eddie alone (to spare their friends).
+    await templates[0]!.update(at(23, 0));
+    expect(templates[0]!._stats.lastModifiedBy).toBe("p1");
+    stub.game.users.current = gm;
+    diceQueue.push(6, 6);
+    expect(await api().zones.blastAction(message, "apply")).toBe(true);
+    expect(stateOf(message).rows.map((r) => [r.name, r.effect])).toEqual([
+      ["Able", "killed"],
+      ["Baker", "incapacitated"],
+      ["Cole", "shockwave"],
+      ["Dana", "incapacitated"],
+    ]);
+    expect(statuses(s.eddie)).toEqual([]);
+    expect(stateOf(message).centre).toEqual({ x: s.aim.x, y: s.aim.y });
+    // The GM is told, and the template is put back where the grenade landed.
+    expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(lookup(en, "FRAY.Zones.BlastCard.PlayerMoved"));
+    expect(templates[0]).toMatchObject({ x: s.aim.x, y: s.aim.y });
+  });
+
+  it("ZN-GRN-01: a template a GM moved after a player's drag is followed; a player's drag after the GM's is not", async () => {
+    const s = scene();
+    withOwnership(s.thrower.actor, { default: 0, [player.id]: 3 });
+    stub.game.users.current = player;
+    diceQueue.push(10);
+    const message = await api().zones.throwGrenade(s.thrower.actor, "grenade", s.aim);
+    await templates[0]!.update(at(30, 0));
+    stub.game.users.current = gm;
+    await templates[0]!.update(at(23, 0)); // the GM rules it landed by Eddie
+    stub.game.users.current = player;
+    await templates[0]!.update(at(40, 0)); // the player drags it away again
+    stub.game.users.current = gm;
+    diceQueue.push(6, 6);
+    await api().zones.blastAction(message, "apply");
+    // The player's drag is the last: the recorded landing point counts, not the GM's earlier move.
+    expect(stateOf(message).centre).toEqual({ x: s.aim.x, y: s.aim.y });
+    expect(statuses(s.eddie)).toEqual([]);
+    expect(statuses(s.able)).toEqual(["dead"]);
   });
 
   it("ZN-THR-01: a grenade is thrown only by its owner's token at a point in range", async () => {

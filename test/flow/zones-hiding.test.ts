@@ -237,6 +237,32 @@ describe("hiding a small weapon (ZN-HID-01)", () => {
     expect(card.content).not.toContain("Harrow");
   });
 
+  it("ZN-HID-01: the GM's search button on the sheet searches with the selected token's actor, on the body", async () => {
+    const { ayla, sentry } = people();
+    await zonesApi().toggleHidden(ayla.actor, "wren");
+    const g = globalThis as unknown as { canvas?: unknown; foundry: { applications: { api: Dict } } };
+    const before = g.canvas;
+    const dialog = g.foundry.applications.api.DialogV2;
+    g.canvas = { tokens: { controlled: [] } };
+    g.foundry.applications.api.DialogV2 = { wait: async () => "search" };
+    try {
+      // No searcher selected: a warning, nothing rolled.
+      await sheetAction()(ayla.actor, { rulesetAction: "searchWeapons" });
+      expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(lookup(en, "FRAY.Zones.Hiding.NoSearcher"));
+      expect(messages).toHaveLength(0);
+      g.canvas = { tokens: { controlled: [{ actor: sentry.actor }] } };
+      diceQueue.push(2, 10); // Stealth 2 + 3 = 5, difficulty 0; Notice 10 + 3 = 13: found
+      await sheetAction()(ayla.actor, { rulesetAction: "searchWeapons" });
+      expect(messages.at(-1)!.flags.fray.zonesSearch).toMatchObject({
+        mode: "search",
+        rows: [{ weapon: "Wren Pocket Pistol", stealth: 5, notice: 13, difficulty: 0, found: true }],
+      });
+    } finally {
+      g.canvas = before;
+      g.foundry.applications.api.DialogV2 = dialog;
+    }
+  });
+
   it("ZN-HID-01: from a distance the Notice must meet the full Stealth total; players cannot search; nothing hidden says so", async () => {
     const { ayla, sentry } = people();
     await zonesApi().toggleHidden(ayla.actor, "wren");

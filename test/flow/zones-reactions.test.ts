@@ -89,7 +89,10 @@ class FakeElement {
   }
   querySelectorAll(selector: string): FakeElement[] {
     return this.#all().filter((e) =>
-      selector.startsWith(".") ? e.classes.includes(selector.slice(1)) : selector === "[data-combatant-id]" && "combatantId" in e.dataset,
+      selector.startsWith(".")
+        ? e.classes.includes(selector.slice(1))
+        : (selector === "[data-combatant-id]" && "combatantId" in e.dataset) ||
+          (selector === "[data-zones-contest]" && "zonesContest" in e.dataset),
     );
   }
   querySelector(selector: string): FakeElement | null {
@@ -385,6 +388,31 @@ describe("contest between action and reaction (ZN-REA-02)", () => {
     // Once only.
     await expect(zonesApi().contestReaction(card)).rejects.toMatchObject({ key: "FRAY.Zones.Reaction.Contested" });
     expect(card.rolls).toHaveLength(4);
+  });
+
+  it("ZN-REA-02: the card's Contest button is wired for the GM and removed for players", async () => {
+    const { ayla, combat } = fight();
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    combat.combatant = combat.turns[1]!;
+    const r = (await zonesApi().declareReaction(combat, ayla, async () => ({ trigger: "the guard draws", response: "draw" })))!;
+    const card = (await zonesApi().triggerReaction(combat, "ayla", r.id as string))!;
+    const cardHtml = () => {
+      const button = new FakeElement("button");
+      button.dataset = { zonesContest: "1" };
+      return { button, html: new FakeElement("div").append(button) };
+    };
+    stub.game.users.current = player;
+    const seen = cardHtml();
+    for (const h of stub.Hooks.handlers.get("renderChatMessageHTML") ?? []) h.fn(card, seen.html);
+    expect(seen.html.children).toHaveLength(0);
+    stub.game.users.current = gm;
+    const gmView = cardHtml();
+    for (const h of stub.Hooks.handlers.get("renderChatMessageHTML") ?? []) h.fn(card, gmView.html);
+    expect(gmView.html.children).toHaveLength(1);
+    diceQueue.push(2, 9);
+    for (const fn of gmView.button.listeners) fn({ preventDefault() {} });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(card.flags.fray.zonesReaction.contest).toMatchObject({ actorId: "guard", result: { winner: "reactor" } });
   });
 
   it("ZN-REA-02: the acting side wins with the higher total; the reacting one cannot contest itself", async () => {

@@ -41,7 +41,7 @@ interface ZonesApi {
     tokenId?: string,
     ask?: (weapon: string) => Promise<Dict | undefined>,
   ): Promise<Dict | undefined>;
-  suppressedAction(combat: unknown, shooterId: string): Promise<Dict | undefined>;
+  suppressedAction(combat: unknown, shooterId: string, askBullets?: (weapon: string) => Promise<unknown>): Promise<Dict | undefined>;
 }
 
 const messages: Message[] = [];
@@ -208,6 +208,8 @@ function fight() {
     setFlag: async (_s: string, k: string, v: unknown) => (flags[id]![k] = structuredClone(v)),
   });
   const list = [combatant("shooter", "Rifleman <Vex>", rifleman.actor, "p1"), combatant("guard", "Guard", null)];
+  // The Combat's flags: only a GM may write them in Foundry (A11); the stand-in keeps the GM's writes.
+  const combatFlags: Dict = {};
   const combat = {
     id: "combat1",
     started: true,
@@ -215,11 +217,14 @@ function fight() {
     turn: 0,
     turns: list,
     combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
-    getFlag: () => undefined,
-    setFlag: async () => undefined,
+    getFlag: (_s: string, k: string) => combatFlags[k],
+    setFlag: async (_s: string, k: string, v: unknown) => {
+      if (!stub.game.user.isGM) throw new Error("only a GM updates a Combat");
+      combatFlags[k] = structuredClone(v);
+    },
   };
   (stub.game as unknown as Dict).combat = combat;
-  return { rifleman, flags, combat };
+  return { rifleman, flags, combat, combatFlags };
 }
 
 /** Renders the tracker for the current user; the rows by combatant id. */
@@ -254,13 +259,12 @@ describe("suppressing fire (ZN-SUP-01)", () => {
   it("ZN-SUP-01, ZN-ACT-02: the owner starts it from the carbine's row; the GM marks actions under fire, each spending the bullets from the weapon, until it must reload", async () => {
     const { rifleman, flags, combat } = fight();
     stub.game.users.current = player;
-    formAnswer = { bullets: "3", lane: "the <street>" };
+    formAnswer = { lane: "the <street>" };
     await sheetAction()(rifleman.actor, { rulesetAction: "suppress", itemId: "carbine" });
     expect(stub.ui.notifications.messages).toEqual([]);
     expect(flags.shooter!.zonesSuppression).toMatchObject({
       rule: "ZN-SUP-01",
       weaponId: "carbine",
-      bulletsPerAction: 3,
       active: true,
       actions: 0,
       lane: "the <street>",
@@ -271,20 +275,30 @@ describe("suppressing fire (ZN-SUP-01)", () => {
     // The owner sees it with End only; a player cannot mark actions.
     let row = renderTracker(combat).shooter!.children[0]!.html;
     expect(row).toContain("the &lt;street&gt;");
-    expect(row).toContain("3 per action · 30 loaded · 10 more actions");
+    // The bullets per action are the GM's call, not yet made.
+    expect(row).toContain(lookup(en, "FRAY.Zones.Suppression.FactsPending")!.replace("{loaded}", "30"));
     expect(row).toContain("data-zones-suppress-end");
     expect(row).not.toContain("data-zones-suppressed");
     expect(await zonesApi().suppressedAction(combat, "shooter")).toBeUndefined();
     expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(lookup(en, "FRAY.Zones.Suppression.GMOnly"));
     expect(rifleman.loaded()).toBe(30);
 
-    // The GM marks an action taken under fire from the tracker: 3 bullets leave the carbine.
+    // The GM marks an action taken under fire from the tracker and is asked the bullets per
+    // action on this first press: 3 bullets leave the carbine.
     stub.game.users.current = gm;
     const rows = renderTracker(combat);
     expect(rows.shooter!.children[0]!.html).toContain("data-zones-suppressed");
+    formAnswer = "3" as never;
     await click(rows.shooter!, "data-zones-suppressed");
     expect(rifleman.loaded()).toBe(27);
     expect(flags.shooter!.zonesSuppression).toMatchObject({ actions: 1, fired: 3, active: true });
+    expect(renderTracker(combat).shooter!.children[0]!.html).toContain("3 per action · 27 loaded · 9 more actions");
+    // Later presses reuse the GM's ruling without asking again.
+    await zonesApi().suppressedAction(combat, "shooter", async () => {
+      throw new Error("asked again");
+    });
+    expect(rifleman.loaded()).toBe(24);
+    await (rifleman.actor.items.get("carbine") as unknown as { update(c: Dict): Promise<unknown> }).update({ system: { loaded: 27 } });
 
     // Down to 4 rounds: one more action is covered, then the weapon holds too few and it ends.
     await (rifleman.actor.items.get("carbine") as unknown as { update(c: Dict): Promise<unknown> }).update({ system: { loaded: 4 } });
@@ -293,7 +307,7 @@ describe("suppressing fire (ZN-SUP-01)", () => {
     expect(rifleman.loaded()).toBe(1);
     await zonesApi().suppressedAction(combat, "shooter");
     expect(rifleman.loaded()).toBe(1);
-    expect(flags.shooter!.zonesSuppression).toMatchObject({ actions: 2, fired: 6, active: false });
+    expect(flags.shooter!.zonesSuppression).toMatchObject({ actions: 3, fired: 9, active: false });
     expect(messages.at(-1)!.content).toContain(
       lookup(en, "FRAY.Zones.Suppression.Ended")!.replace("{actor}", "Rifleman &lt;Vex&gt;").replace("{weapon}", "Harrow Carbine"),
     );
@@ -306,9 +320,53 @@ describe("suppressing fire (ZN-SUP-01)", () => {
     await expect(zonesApi().suppressedAction(combat, "shooter")).rejects.toMatchObject({ key: "FRAY.Zones.Suppression.None" });
   });
 
+  it("ZN-SUP-01: a hostile shooter's own bullets per action, written into their Combatant, are never spent; only the GM's ruling is", async () => {
+    const { rifleman, flags, combat, combatFlags } = fight();
+    stub.game.users.current = player;
+    // An old form or a macro still sends a number: it is not asked and not stored.
+    await zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ bullets: 1, lane: "the hall" }) as Dict);
+    expect(flags.shooter!.zonesSuppression).toMatchObject({ bulletsPerAction: 0, active: true });
+    // The player writes 1 bullet per action into their own Combatant's flag (Foundry lets them).
+    const own = flags.shooter!.zonesSuppression as Dict;
+    flags.shooter!.zonesSuppression = { ...own, bulletsPerAction: 1 };
+    expect(renderTracker(combat).shooter!.children[0]!.html).toContain(
+      lookup(en, "FRAY.Zones.Suppression.FactsPending")!.replace("{loaded}", "30"),
+    );
+    // The player cannot write the GM's ruling: the Combat is the GM's.
+    await expect(
+      (combat as unknown as { setFlag(s: string, k: string, v: unknown): Promise<unknown> }).setFlag("fray", "zonesSuppressionRates", {
+        shooter: { key: own.key, weaponId: "carbine", bulletsPerAction: 1 },
+      }),
+    ).rejects.toThrow();
+    // The GM rules 5 on the first action under fire: 5 leave, not the player's 1.
+    stub.game.users.current = gm;
+    const asked: string[] = [];
+    await zonesApi().suppressedAction(combat, "shooter", async (weapon) => (asked.push(weapon), "5"));
+    expect(asked).toEqual(["Harrow Carbine"]);
+    expect(rifleman.loaded()).toBe(25);
+    expect(combatFlags.zonesSuppressionRates).toEqual({ shooter: { key: own.key, weaponId: "carbine", bulletsPerAction: 5 } });
+    // The player rewrites the flag again (bullets 1, and 2 actions fewer): still 5 per action.
+    stub.game.users.current = player;
+    flags.shooter!.zonesSuppression = { ...(flags.shooter!.zonesSuppression as Dict), bulletsPerAction: 1, actions: 0 };
+    stub.game.users.current = gm;
+    await zonesApi().suppressedAction(combat, "shooter", async () => "1");
+    expect(rifleman.loaded()).toBe(20);
+    // A new key (a restart by hand) does not carry the ruling over: the GM is asked again, and
+    // without the GM's number nothing is spent.
+    flags.shooter!.zonesSuppression = { ...(flags.shooter!.zonesSuppression as Dict), key: "forged", bulletsPerAction: 1 };
+    expect(await zonesApi().suppressedAction(combat, "shooter", async () => undefined)).toBeUndefined();
+    expect(rifleman.loaded()).toBe(20);
+    // A number that is not whole and 1 or more is refused naming the field.
+    await expect(zonesApi().suppressedAction(combat, "shooter", async () => "0")).rejects.toMatchObject({
+      key: "FRAY.Error.Field",
+      data: { field: "bulletsPerAction" },
+    });
+    expect(rifleman.loaded()).toBe(20);
+  });
+
   it("ZN-SUP-01: the out-of-turn shot is offered to the GM only while Shots at suppressed enemies is on", async () => {
     const { rifleman, combat } = fight();
-    await zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ bullets: 1, lane: "the corridor" }));
+    await zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ lane: "the corridor" }));
     expect(renderTracker(combat).shooter!.children[0]!.html).toContain("data-zones-suppress-shot");
     await stub.game.settings.set("fray", "zones-suppressionShots", false);
     try {
@@ -319,29 +377,28 @@ describe("suppressing fire (ZN-SUP-01)", () => {
     }
   });
 
-  it("ZN-SUP-01: bullets per action below 1 or beyond the rounds loaded are refused naming the field; nothing is paid or stored", async () => {
-    const { rifleman, flags } = fight();
-    await expect(
-      zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ bullets: "0", lane: "" })),
-    ).rejects.toMatchObject({
-      key: "FRAY.Error.Field",
-      data: { field: "bulletsPerAction" },
-    });
-    await expect(
-      zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ bullets: "many", lane: "" })),
-    ).rejects.toMatchObject({
-      data: { field: "bulletsPerAction" },
-    });
-    await expect(
-      zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ bullets: 31, lane: "" })),
-    ).rejects.toMatchObject({
+  it("ZN-SUP-01: the GM's bullets per action below 1 or not whole are refused naming the field, nothing spent; beyond the rounds loaded it ends at once; an empty weapon cannot start", async () => {
+    const { rifleman, flags, combat } = fight();
+    await (rifleman.actor.items.get("carbine") as unknown as { update(c: Dict): Promise<unknown> }).update({ system: { loaded: 0 } });
+    await expect(zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ lane: "" }))).rejects.toMatchObject({
       key: "FRAY.Error.Zones.Empty",
     });
     expect(flags.shooter!.economy).toBeUndefined();
     expect(flags.shooter!.zonesSuppression).toBeUndefined();
+    await (rifleman.actor.items.get("carbine") as unknown as { update(c: Dict): Promise<unknown> }).update({ system: { loaded: 30 } });
+    await zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ lane: "" }));
+    for (const bad of ["0", "many", 2.5, -3])
+      await expect(zonesApi().suppressedAction(combat, "shooter", async () => bad)).rejects.toMatchObject({
+        key: "FRAY.Error.Field",
+        data: { field: "bulletsPerAction" },
+      });
+    expect(rifleman.loaded()).toBe(30);
+    await zonesApi().suppressedAction(combat, "shooter", async () => 31);
+    expect(rifleman.loaded()).toBe(30);
+    expect(flags.shooter!.zonesSuppression).toMatchObject({ active: false, actions: 0 });
     // Outside combat there is nothing to suppress.
     (stub.game as unknown as Dict).combat = undefined;
-    expect(await zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ bullets: 1, lane: "" }))).toBeUndefined();
+    expect(await zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ lane: "" }))).toBeUndefined();
     expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(lookup(en, "FRAY.Zones.Suppression.NotInCombat"));
   });
 });

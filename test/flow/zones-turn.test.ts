@@ -509,3 +509,96 @@ describe("Zones moving and throwing through the bundle", () => {
     expect(hpOf(sentry)).toBe(26);
   });
 });
+
+describe("Zones surprise round and initiative", () => {
+  it("ZN-SUR-01: a surprised combatant does not roll initiative in round 1 (a warning says why); it rolls from round 2, or once the GM takes the status off", async () => {
+    const { rifleman, sentry } = firefight(10);
+    const combat = tracker([rifleman, sentry]);
+    combat.round = 1;
+    sentry.actor.statuses.add("surprised");
+    diceQueue.push(5, 7);
+    await combat.rollInitiative(["c1", "c2"]);
+    // Only the rifleman rolled (5 + DEX 1); the sentry's d10 was not used.
+    expect(initiatives(combat)).toEqual({ c1: 6, c2: null });
+    expect(diceQueue).toEqual([7]);
+    const warning = lookup(en, "FRAY.Zones.Surprise.NoInitiative")!.replace("{name}", "Perimeter Sentry");
+    expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(warning);
+    // The sentry's own roll button is refused the same way.
+    stub.ui.notifications.messages.length = 0;
+    await combat.rollInitiative(["c2"]);
+    expect(initiatives(combat).c2).toBeNull();
+    expect(diceQueue).toEqual([7]);
+    expect(stub.ui.notifications.messages.map((m) => [m.level, m.text])).toEqual([["warn", warning]]);
+    diceQueue.length = 0;
+
+    // Round 2's roll happens as the round advances, before its start takes the status off: the
+    // sentry rolls in it all the same.
+    diceQueue.push(2, 9); // rifleman 2 + 1 = 3, sentry 9 + 0 = 9
+    const changed: Dict = { round: 2 };
+    await combat._preUpdate(changed, {}, gm);
+    expect(Object.fromEntries((changed.combatants as Dict[]).map((r) => [r._id, r.initiative]))).toEqual({ c1: 3, c2: 9 });
+
+    // The GM's override in round 1: with the status taken off, the sentry rolls.
+    const again = tracker([rifleman, sentry]);
+    again.round = 1;
+    sentry.actor.statuses.delete("surprised");
+    diceQueue.push(4);
+    await again.rollInitiative(["c2"]);
+    expect(initiatives(again).c2).toBe(4);
+  });
+});
+
+describe("Zones free action", () => {
+  it("ZN-FRE-01: talking (up to ten words) is the one free action of the turn: it leaves the action, a second is refused, a perk's second free action allows it, the surprised have none", async () => {
+    const { rifleman, sentry, riflemanToken, sentryToken } = firefight(10);
+    const { flags } = startCombat([
+      { actor: rifleman.actor, token: riflemanToken },
+      { actor: sentry.actor, token: sentryToken },
+    ]);
+    // What the binding offers: talk, priced at the free action by the core.
+    const zonesBinding = (
+      stub.game.fray as { registry: { get(id: string): { standingActions(o: Dict): { id: string; rule?: string; cost: Dict }[] } } }
+    ).registry.get("zones");
+    const talk = zonesBinding.standingActions({}).find((a) => a.id === "talk")!;
+    expect(talk).toMatchObject({ rule: "ZN-FRE-01", cost: { slots: { free: 1 } } });
+
+    // The sheet's Actions row takes it (the flow's takeAction): a chat line names it; the free slot is spent.
+    const flow = api().flow as unknown as { takeAction(actor: unknown, id: string, o: Dict): Promise<{ ok: boolean }> };
+    const economy = () => (flags.get(`c-${riflemanToken.id}.economy`) as { slots: Record<string, { used: number; max: number }> }).slots;
+    const before = messages.length;
+    expect((await flow.takeAction(rifleman.actor, "talk", { tokenId: riflemanToken.id })).ok).toBe(true);
+    expect(messages.length).toBe(before + 1);
+    expect(messages.at(-1)!.content).toContain(
+      lookup(en, "FRAY.Flow.Action.Line")!.replace("{actor}", "Rifleman").replace("{action}", lookup(en, "FRAY.Zones.Action.talk")!),
+    );
+    expect(economy()).toMatchObject({ action: { used: 0, max: 1 }, free: { used: 1, max: 1 } });
+
+    // The free action does not take the action: the rifleman still shoots this turn.
+    stub.game.user.targets.add(sentryToken);
+    diceQueue.push(5, 3, 4);
+    expect(await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine", skipDialog: true })).toBeDefined();
+    expect(economy()).toMatchObject({ action: { used: 1, max: 1 }, free: { used: 1, max: 1 } });
+
+    // A second free action in the turn is refused with a localized warning naming the slot; nothing is posted.
+    stub.ui.notifications.messages.length = 0;
+    const posted = messages.length;
+    expect((await flow.takeAction(rifleman.actor, "talk", { tokenId: riflemanToken.id })).ok).toBe(false);
+    expect(messages.length).toBe(posted);
+    const warning = stub.ui.notifications.messages.at(-1)!;
+    expect(warning.level).toBe("warn");
+    expect(warning.text).toContain(lookup(en, "FRAY.Slot.free")!);
+    expect(warning.text).not.toMatch(/FRAY\./);
+
+    // "Usually one": a perk of two free actions (system.actions) lets the sentry talk twice, not three times.
+    (sentry.source.system as Dict).actions = { action: 1, reaction: 1, free: 2 };
+    expect((await flow.takeAction(sentry.actor, "talk", { tokenId: sentryToken.id })).ok).toBe(true);
+    expect((await flow.takeAction(sentry.actor, "talk", { tokenId: sentryToken.id })).ok).toBe(true);
+    expect((await flow.takeAction(sentry.actor, "talk", { tokenId: sentryToken.id })).ok).toBe(false);
+
+    // A surprised combatant has no free action in the surprise round (ZN-SUR-01).
+    sentry.actor.statuses.add("surprised");
+    (sentry.source.system as Dict).actions = { action: 1, reaction: 1, free: 1 };
+    flags.delete(`c-${sentryToken.id}.economy`);
+    expect((await flow.takeAction(sentry.actor, "talk", { tokenId: sentryToken.id })).ok).toBe(false);
+  });
+});

@@ -4,7 +4,9 @@
  * (the winner, the rounds, each combatant's vitals and whether it is out). UD10 rules checked
  * along the way: UD-ATK-02, UD-REA-03, UD-ZON-01, UD-DMG-04, UD-ATK-04 (aim spent by the shot);
  * Hitbox's, whose attacks resolve in simultaneous steps with held damage: HB-ACT-01, HB-ATK-03
- * (one reaction a turn), HB-LOC-01, HB-DMG-01, HB-DMG-04 (Blackout tests at the step's end).
+ * (one reaction a turn), HB-LOC-01, HB-DMG-01, HB-DMG-04 (Blackout tests at the step's end);
+ * Critical's, whose fumble ends the attacker's round and whose stun and knock-outs cut the AP:
+ * CR-ATK-01, CR-ATK-02, CR-CRT-02, CR-AP-02, CR-HIT-02, CR-STN-01.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -47,6 +49,18 @@ describe("quiet fights", () => {
 
   for (const file of ["hitbox-skirmish.yaml", "hitbox-zeven.yaml"]) {
     it(`${file}: each quiet fight ends as the detailed fight with its seed (HB-ACT-01, HB-ATK-03, HB-LOC-01, HB-DMG-01, HB-DMG-04)`, async () => {
+      const spec = load(file);
+      const combatants = new CombatantCache();
+      for (let seed = 1; seed <= 60; seed++) {
+        const quiet = await playEncounter({ ...spec, seed }, content, undefined, { quiet: true, combatants });
+        const detailed = await playEncounter({ ...spec, seed }, content);
+        expect(outcome(quiet)).toEqual(outcome(detailed));
+      }
+    });
+  }
+
+  for (const file of ["critical-skirmish.yaml", "critical-duel.yaml"]) {
+    it(`${file}: each quiet fight ends as the detailed fight with its seed (CR-ATK-01, CR-ATK-02, CR-CRT-02, CR-AP-02, CR-HIT-02, CR-STN-01)`, async () => {
       const spec = load(file);
       const combatants = new CombatantCache();
       for (let seed = 1; seed <= 60; seed++) {

@@ -280,6 +280,15 @@ export function meleeLeft(doc: TokenDocLike, origin: Position, destination: Posi
     .map((o) => meleeToken(o.doc, o.stats));
 }
 
+/**
+ * True when two placed tokens stand adjacent on the current scene (grid spaces, or one grid space
+ * of reach on a gridless scene), as melee engagement counts it (CR-BLD-02 treating another).
+ */
+export function tokensAdjacent(a: TokenDocLike, b: TokenDocLike): boolean {
+  if (!canvas?.grid) return false;
+  return sceneAdjacency()(spotAt(a, a), { id: b.id ?? "", disposition: b.disposition, ...spotAt(b, b) });
+}
+
 /** The option a move is made with when it only puts a token back (`{ fray: { revert: true } }`): it is not charged. */
 export const REVERT_MOVE = { fray: { revert: true } } as const;
 

@@ -25,7 +25,7 @@ import {
   type SummaryRow,
   type TrackerEntry,
 } from "../logic/initiative.js";
-import { formatKey, reportError } from "../notify.js";
+import { formatKey, reportError, warn } from "../notify.js";
 import { activeBinding, type RulesetBinding } from "../registry.js";
 import { optionValues } from "../settings.js";
 import { combatantOf } from "./actor.js";
@@ -71,10 +71,21 @@ function play(binding: RulesetBinding<unknown>): InitiativePlay<{ id: string }> 
 }
 
 /** Tracker entries for the given combatants that have a readable actor of the world's ruleset. */
-function entries(binding: RulesetBinding<unknown>, combatants: readonly CombatantView[]): TrackerEntry<{ id: string }>[] {
+function entries(
+  binding: RulesetBinding<unknown>,
+  combatants: readonly CombatantView[],
+  round: number,
+  refused?: Map<string, string>,
+): TrackerEntry<{ id: string }>[] {
   const out: TrackerEntry<{ id: string }>[] = [];
   for (const c of combatants) {
     if (!c.id || !c.actor) continue;
+    // The ruleset may keep a combatant out of this round's roll (ZN-SUR-01: surprised in round 1).
+    const refusal = binding.initiativeRefusal?.(c.actor, round, optionValues(binding.id));
+    if (refusal) {
+      refused?.set(c.id, refusal);
+      continue;
+    }
     try {
       out.push({ id: c.id, combatant: combatantOf<{ id: string }>(c.actor, { id: c.id }, binding) });
     } catch (err) {
@@ -321,7 +332,10 @@ export function createCombatClasses() {
         if (formula) ({ updates, rows, rolls } = await rollFormula(formula, list, requested));
         else {
           const roller = new FoundryRoller();
-          const pass = await rollTracker(play(binding), entries(binding, list), roller as DiceRoller, optionValues(binding.id), requested);
+          const refused = new Map<string, string>();
+          const rolling = entries(binding, list, this.round, refused);
+          for (const c of list) if (c.id && requested.includes(c.id) && refused.has(c.id)) warn(refused.get(c.id)!, { name: c.name ?? "" });
+          const pass = await rollTracker(play(binding), rolling, roller as DiceRoller, optionValues(binding.id), requested);
           const groups = await syncGroups(this as unknown as GroupedCombat, pass, list).catch((err: unknown) => {
             reportError(err);
             return new Map<string, string>();
@@ -395,7 +409,7 @@ export function createCombatClasses() {
       if (rerollOnNewRound(binding, values)) {
         const roller = new FoundryRoller();
         try {
-          const pass = await rollTracker(play(binding), entries(binding, combatants), roller, values);
+          const pass = await rollTracker(play(binding), entries(binding, combatants, round), roller, values);
           // The groups' CombatantGroups take the new shared totals (UD-INI-02).
           const groups = await syncGroups(this as unknown as GroupedCombat, pass, combatants).catch((err: unknown) => {
             reportError(err);

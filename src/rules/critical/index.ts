@@ -1,3 +1,4 @@
+import type { QuietRuleset } from "../core/quiet.js";
 import type { Ruleset } from "../core/ruleset.js";
 import * as actions from "./actions.js";
 import * as attack from "./attack.js";
@@ -7,6 +8,7 @@ import * as initiative from "./initiative.js";
 import { vitals, withVitals, type CriticalCombatant } from "./model.js";
 import { CRITICAL_OPTIONS, criticalOptions } from "./options.js";
 import * as play from "./play.js";
+import * as quiet from "./quiet.js";
 import type { CriticalTableSet } from "./tables/index.js";
 
 export * from "./model.js";
@@ -56,6 +58,7 @@ export {
   parseCriticalSituation,
   type CriticalSituationId,
 } from "./play.js";
+export { quietAttack, quietAfterAttack, type CriticalQuietAttack } from "./quiet.js";
 export { declarationOrder, delay, initiativeGroups } from "./initiative.js";
 export {
   MANEUVER_DIFFICULTY,
@@ -113,6 +116,8 @@ export {
   DEFAULT_TABLES,
   DEFAULT_TABLE_PROBLEMS,
   tableSet,
+  woundKeyOfId,
+  woundTextKey,
   type CriticalTableSet,
 } from "./tables/index.js";
 
@@ -122,9 +127,10 @@ export {
  * DB, 4 AP a round, initiative once per combat with the lowest declaring first and the highest
  * resolving first. Every `CR-*` rule of `rules-index.md` is implemented by the modules
  * re-exported here. The play contract is in `./play.ts`; the built-in tables are used (see
- * {@link criticalWithTables} for a world's own).
+ * {@link criticalWithTables} for a world's own). Its attacks also play quietly
+ * (`../core/quiet.ts`, `./quiet.ts`) for a forecast.
  */
-export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> = {
+export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> & QuietRuleset<CriticalCombatant, CriticalAttackInput> = {
   id: "critical",
   label: "FRAY.Ruleset.critical",
   options: CRITICAL_OPTIONS,
@@ -156,6 +162,8 @@ export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> = {
   startRound: (c, previous, round, options) => play.criticalStartRound(c, previous, round, options),
   afterAction: (c, outcome, economy, options) => play.criticalAfterAction(c, outcome, economy, options),
   forcedCheck: (c, forced, dice, options) => play.criticalForcedCheck(c, forced, dice, options),
+  quietAttack: quiet.quietAttack,
+  quietAfterAttack: (c, done, economy) => quiet.quietAfterAttack(c, done, economy),
 };
 
 /**
@@ -169,6 +177,8 @@ export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> = {
  * and registers this ruleset in place of {@link critical}.
  * @param tables attack tables by weapon class and critical tables by type; absent ones stay built in.
  */
-export function criticalWithTables(tables: Partial<CriticalTableSet>): Ruleset<CriticalCombatant, CriticalAttackInput> {
+export function criticalWithTables(
+  tables: Partial<CriticalTableSet>,
+): Ruleset<CriticalCombatant, CriticalAttackInput> & QuietRuleset<CriticalCombatant, CriticalAttackInput> {
   return { ...critical, input: (request, attacker, target, options) => play.criticalInput(request, attacker, target, options, tables) };
 }

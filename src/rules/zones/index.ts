@@ -119,6 +119,7 @@ export {
   legPoints,
   planMove,
   regainSpeed,
+  rollsInitiative,
   stanceCost,
   talkCost,
   triggerReaction,

@@ -17,6 +17,16 @@ export function isSurprised(c: ZonesCombatant): boolean {
 }
 
 /**
+ * Whether a combatant rolls initiative for a round (ZN-SUR-01): not while it is surprised in the
+ * first round (`round` 0 or 1: before the fight starts or in the surprise round); from round 2,
+ * or once the GM took the `surprised` status off, it rolls.
+ * @param round the round the roll is for.
+ */
+export function rollsInitiative(c: Pick<ZonesCombatant, "conditions">, round: number): boolean {
+  return !(round <= 1 && c.conditions.includes("surprised"));
+}
+
+/**
  * The economy a combatant starts a round with (ZN-ACT-01, ZN-FRE-01, ZN-SUR-01, ZN-MOV-03):
  * slots `action`, `reaction`, `free` (1 each unless perks change them; none at all for a side
  * caught in a surprise round), pools `speed` (the current speed points; full again each round

@@ -59,9 +59,12 @@ export interface RenderCase {
   kind: "sheet" | "chat" | "dialog";
   classes: string[];
   width: number;
+  /** A sheet's height; for a chat card the page's height when taller than the default 900. */
   height: number;
   templates: string[];
   context: Record<string, unknown>;
+  /** The reader's language the templates are rendered in; English when absent. */
+  lang?: "en" | "de";
   /**
    * Selectors that must be present, with the count expected (at least 1 when undefined); with
    * `text`, the visible text of the matches (joined by spaces, whitespace collapsed) must

@@ -83,8 +83,11 @@ function card(
   };
 }
 
-/** The Critical cases: sheets, item sheets, attack card phases. */
-export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer): Promise<RenderCase[]> {
+/**
+ * The Critical cases: sheets, item sheets, attack card phases; the critical card once more as a
+ * German reader sees it (its built-in wound text in German, CR-CRT-02).
+ */
+export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer, i18nDe: Localizer): Promise<RenderCase[]> {
   const cases: RenderCase[] = [];
   const fighter = packDoc("critical-npcs", "Sword Fighter");
   const wounded = {
@@ -245,6 +248,15 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer): Prom
       { selector: ".fray-ruleset-section.critical", text: "Bleeding 5 hits/round" },
       { selector: 'button[data-action="fray-applyDamage"]', text: "Apply hits and critical" },
     ]),
+    {
+      ...card("critical-de", [rolled], names, i18nDe, [
+        { selector: ".fray-ruleset-section.critical h4", text: "Kritischer Treffer E Stich" },
+        { selector: ".fray-ruleset-section.critical .fray-section-text", text: "Ein tiefer Stich zwischen die Rippen." },
+        { selector: 'button[data-action="fray-applyDamage"]', text: "Treffer und kritischen Treffer anwenden" },
+      ]),
+      lang: "de",
+      height: 1400,
+    },
     card("applied", [applied], names, i18n, [
       { selector: ".fray-steps tbody tr", count: report.steps.length },
       { selector: 'button[data-action="fray-undoDamage"]', count: 1 },

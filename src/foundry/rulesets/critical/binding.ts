@@ -22,6 +22,7 @@ import { clearParryOn, declareParryFor, PARRY_TEMPLATE, renderParry } from "./pa
 import { criticalSheetAction } from "./sheet-actions.js";
 import { handleUndoUpkeep, onRenderUpkeep, onUpdateCombat, UNDO_UPKEEP_REQUEST, UPKEEP_TEMPLATE } from "./upkeep.js";
 import { criticalRulerBands, handleLeaveMelee, LEAVE_MELEE_REQUEST, onMoveTokenGM, onPreMoveToken } from "./movement.js";
+import { FIRST_AID_REQUEST, firstAid, handleFirstAid, handleTreatOther, TREAT_OTHER_REQUEST, treatOther } from "./treat-other.js";
 import { criticalDelay, onDamageApplied, onUpdateCombatant, renderCriticalTracker } from "./round.js";
 import {
   CRITICAL_ITEM_TEMPLATE,
@@ -82,7 +83,12 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
       (doc: never, movement: never, operation: never, user: never) => void onMoveTokenGM(doc, movement, operation, user).catch(reportError),
     );
     on("renderChatMessageHTML", onRenderUpkeep);
-    return { [LEAVE_MELEE_REQUEST]: handleLeaveMelee, [UNDO_UPKEEP_REQUEST]: handleUndoUpkeep };
+    return {
+      [LEAVE_MELEE_REQUEST]: handleLeaveMelee,
+      [UNDO_UPKEEP_REQUEST]: handleUndoUpkeep,
+      [TREAT_OTHER_REQUEST]: handleTreatOther,
+      [FIRST_AID_REQUEST]: handleFirstAid,
+    };
   },
   rulerBands: (c, options) => criticalRulerBands(c, options),
   registerQuench: registerCriticalQuench,
@@ -92,7 +98,8 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
     renderParry(combat, html);
   },
   startRoundOn: (actor) => clearParryOn(actor),
-  tools: { declareParry: declareParryFor },
+  // `game.fray.binding.tools.treatOther({ treater, patient, effectId, method })` and `firstAid({ treater, patient })` for macros.
+  tools: { declareParry: declareParryFor, treatOther, firstAid },
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
   cardRules: criticalCardRules,
   dialogDetails: criticalDialogDetails,

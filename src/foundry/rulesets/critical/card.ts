@@ -12,6 +12,7 @@ import {
   isCriticalResult,
   OUT_CONDITIONS,
   type CriticalCombatant,
+  woundTextKey,
   type CriticalDamagePacket,
 } from "../../../rules/critical/index.js";
 import type { VitalState } from "../../../rules/core/types.js";
@@ -38,6 +39,16 @@ export function rowRange(range: [number | null, number | null]): string {
   if (lo === null && hi !== null) return `\u2264${hi}`;
   if (hi === null && lo !== null) return `${lo}+`;
   return lo === hi ? String(lo) : `${lo}\u2013${hi}`;
+}
+
+/**
+ * A wound text as the reader sees it (CR-CRT-02): a built-in table's own text in the reader's
+ * language, a GM's world table text as written; the stored text when the language lacks the key.
+ */
+export function woundText(text: string, i18n: Pick<Localizer, "localize">): string {
+  const key = woundTextKey(text);
+  const shown = key ? i18n.localize(key) : text;
+  return shown === key ? text : shown;
 }
 
 /** The critical rolled, when the packet on the card carries one. */
@@ -129,7 +140,8 @@ function criticalSection(t: TargetState, i18n: Localizer): CardSection | undefin
     title: i18n.format("FRAY.Critical.Card.Critical", { severity: c.severity, type }),
     rule: "CR-CRT-01",
     lines,
-    text: c.entry.text,
+    // A built-in table's wound text in the reader's language; a world table's text as written (CR-CRT-02).
+    text: woundText(c.entry.text, i18n),
     ...(link ? { link } : {}),
     kind: "critical",
   };

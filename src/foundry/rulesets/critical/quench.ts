@@ -11,7 +11,8 @@
  * dialog's template rendering the chance of each outcome; a maneuver from the sheet posting its
  * card with its roll (CR-MAN-01). An attacker with a huge OB against a defender without DB always
  * lands an E critical, whatever the dice. Then the round: initiative kept over rounds, a delay
- * stored on a Combatant re-sorting the turns, 4 AP (R1 to R4).
+ * stored on a Combatant re-sorting the turns, 4 AP (R1 to R4); an upkeep undone; a held and a
+ * reverted move (M1 to M3).
  */
 import { CRITICAL_TABLE_SOURCES } from "../../../rules/critical/index.js";
 import { critical } from "../../../rules/critical/index.js";
@@ -28,6 +29,7 @@ import { rollAttack } from "../../attack.js";
 import { applyHere, rollDamageFor, undoHere } from "../../chat/actions.js";
 import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
 import type { Quench } from "../../quench.js";
+import { runUpkeep, undoUpkeep, type UpkeepMessage } from "./upkeep.js";
 
 type Raw = Record<string, unknown>;
 
@@ -297,6 +299,37 @@ export function registerCriticalQuench(quench: Quench): void {
           assert.equal(of(a).initiative, 90, "R4, CR-INI-01: initiative kept in round 2");
           assert.equal(combat.turns[0]?.id, of(a).id, "the delay held for its round only");
           assert.equal(ap(of(a)), 4, "CR-AP-01: 4 AP again");
+        });
+      });
+
+      describe("Critical upkeep undo", () => {
+        it("CR-BLD-01, CR-STN-02: a round's upkeep bleeds and counts stun down; undoing its summary gives both back, a later change staying; twice does nothing", async () => {
+          const a = (await Actor.implementation.create({
+            ...actorData("Quench Bleeder", false),
+            system: {
+              ...actorData("Quench Bleeder", false).system,
+              stun: 2,
+              effects: [
+                { id: "bleed-q", kind: "bleed", rule: "CR-BLD-01", label: "FRAY.Critical.Effect.bleed", value: 5, location: "chest" },
+              ],
+            },
+          } as never)) as Actor.Implementation & { system: Vitals };
+          try {
+            const combat = { id: "quenchUpkeep", round: 2, combatants: [{ actor: a }] };
+            await runUpkeep(combat);
+            assert.equal(a.system.hits.value, 395, "bled 5");
+            assert.equal(a.system.stun, 1, "one stun round passed");
+            await a.update({ "system.hits.value": 390 } as never);
+            const summary = game.messages?.contents.at(-1) as unknown as UpkeepMessage;
+            await undoUpkeep(summary);
+            assert.equal(a.system.hits.value, 395, "the 5 bleeding hits back, the later 5 kept");
+            assert.equal(a.system.stun, 2, "the stun round back");
+            await undoUpkeep(summary);
+            assert.equal(a.system.hits.value, 395, "undo twice does nothing");
+            await (summary as unknown as { delete(): Promise<unknown> }).delete();
+          } finally {
+            await a.delete();
+          }
         });
       });
 

@@ -3,8 +3,8 @@
  * actor (CR-BLD-02) at the treatment's AP cost (CR-AP-01, RULES.md). The core checks the
  * treatment against the wound first; in combat the AP are spent through the economy store (refused
  * when short); then the actor's wounds are written back. The owner treats their own actor's
- * wounds; treating another combatant's wound is not offered on the sheet. A maneuver rolls from the
- * sheet too (CR-MAN-01).
+ * wounds; on another's sheet the user's own character (controlled token, else assigned) treats
+ * through the GM ({@link treatOther}). A maneuver rolls from the sheet too (CR-MAN-01).
  */
 import { criticalOptions, criticalVitalsUpdate, TREATMENTS, treat, vitals, type Treatment } from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor } from "../../../rules/critical/model.js";
@@ -12,6 +12,8 @@ import { actorSource } from "../../documents/source.js";
 import { takeAction } from "../../round-actions.js";
 import { maneuverFrom } from "./maneuver.js";
 import { optionValues } from "../../settings.js";
+import { FrayError } from "../../../rules/core/errors.js";
+import { treatOther } from "./treat-other.js";
 
 /** The actor a sheet control acts on, as far as this module reads it. */
 interface SheetActor {
@@ -20,6 +22,7 @@ interface SheetActor {
   name: string | null;
   toObject(): unknown;
   statuses?: Set<string>;
+  isOwner?: boolean;
   update(data: Record<string, unknown>): Promise<unknown>;
 }
 
@@ -46,6 +49,15 @@ export async function criticalSheetAction(
   }
   if (data.op !== "treat" || !isTreatment(data.method) || !data.effectId) return;
   const a = actor as SheetActor;
+  if (a.isOwner === false) {
+    // Another's wound: the user's own character (controlled token, else assigned) treats it through the GM.
+    const treater =
+      (canvas?.tokens?.controlled?.[0]?.actor as { uuid?: string } | null | undefined) ??
+      (game.user?.character as { uuid?: string } | null | undefined);
+    if (!treater?.uuid) throw new FrayError("FRAY.Critical.Treat.NoTreater", {}, "No character of yours to treat with");
+    await treatOther({ treater: { uuid: treater.uuid }, patient: a, effectId: data.effectId, method: data.method });
+    return;
+  }
   const c = criticalCombatantFromActor(actorSource(a as never));
   const { combatant } = treat(c, data.effectId, data.method, criticalOptions(optionValues("critical")));
   const decision = await takeAction(a, data.method, { tokenId });

@@ -23,6 +23,7 @@ import {
 } from "../../../rules/critical/index.js";
 import type { LastingEffect } from "../../../rules/core/types.js";
 import { SYSTEM_PATH } from "../../config.js";
+import { woundText } from "./card.js";
 import {
   actorSheetBase,
   sheetErrorText,
@@ -61,9 +62,10 @@ function fmt(i18n: SheetI18n, key: string, data: Record<string, string | number>
   return i18n.format(key, Object.fromEntries(Object.entries(data).map(([k, v]) => [k, String(v)])));
 }
 
-/** An effect's label: an i18n key is localized, a wound text from a table is kept. */
+/** An effect's label: an i18n key is localized, a built-in wound text in the reader's language, a world table's text is kept (CR-CRT-02, {@link woundText}). */
 function effectLabel(e: LastingEffect, i18n: SheetI18n): string {
-  return /^FRAY\./.test(e.label) ? i18n.localize(e.label) : e.label;
+  if (/^FRAY\./.test(e.label)) return i18n.localize(e.label);
+  return woundText(e.label, i18n);
 }
 
 /** A wound with the treatments left for it (CR-BLD-01, CR-BLD-02). */

@@ -17,7 +17,7 @@ import type { RulesetBinding } from "../../registry.js";
 import { zonesAfterAttack } from "./after-attack.js";
 import { zonesCardRules } from "./card.js";
 import { zonesInit } from "./init.js";
-import { zonesAfterInitiative } from "./initiative.js";
+import { zonesAfterInitiative, zonesInitiativeRefusal } from "./initiative.js";
 import { zonesStartRoundOn } from "./round.js";
 import { zonesCombatantWithMoves, zonesRulerBands } from "./movement.js";
 import { registerZonesQuench } from "./quench.js";
@@ -56,6 +56,7 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   cardRules: zonesCardRules,
   afterAttack: zonesAfterAttack,
   afterInitiative: zonesAfterInitiative,
+  initiativeRefusal: zonesInitiativeRefusal,
   startRoundOn: zonesStartRoundOn,
   registerQuench: registerZonesQuench,
   init: zonesInit,

@@ -3,8 +3,11 @@
  * medium by default), the throw rolled through the core, the blast marked with a measured
  * template, and a chat card showing both radii and every token caught, each with grenade-proof
  * cover and full body armor to tick. The active GM applies the blast to all of them and may undo
- * it; the GM's client recomputes who is caught and what happens from the template where it lies
- * now and the tokens' positions, never from values a client sent.
+ * it; the GM's client recomputes who is caught and what happens from where the blast lands and the
+ * tokens' positions, never from values a client sent. Where it lands is recorded on the thrown
+ * grenade item at the throw; the template counts only when a GM moved it last (its
+ * `_stats.lastModifiedBy`, set by the server), so a thrower who drags it after seeing the dice
+ * changes nothing.
  */
 import { FrayError } from "../../../rules/core/errors.js";
 import type { RulesetOptions } from "../../../rules/core/ruleset.js";
@@ -32,6 +35,7 @@ import { toMetres } from "../../measure.js";
 import { askGM, queryAnswer, refusal, type Requester, type RequestAnswer } from "../../queries.js";
 import { registry } from "../../registry.js";
 import { optionValues } from "../../settings.js";
+import { warn } from "../../notify.js";
 import { zonesAfterAttack } from "./after-attack.js";
 
 /* ------------------------------------------------------------------------------------------ */
@@ -44,7 +48,12 @@ interface TemplateDoc {
   uuid?: string;
   x?: number;
   y?: number;
+  _stats?: { lastModifiedBy?: string | null } | null;
+  update?(data: Dict): Promise<unknown>;
 }
+
+/** The thrown grenade item's flag with the point its blast lands on (ZN-GRN-01). */
+export const LANDING_FLAG = "zonesLanding";
 
 interface SceneLike {
   id?: string | null;
@@ -96,12 +105,55 @@ export async function placeBlastTemplate(centre: Point, radius: number, grenade:
   return doc?.uuid ?? null;
 }
 
-/** Where the blast's template lies now (the GM may have moved it), else the stored centre. */
-function centreNow(state: BlastState): Point {
-  const doc = state.templateUuid
-    ? (foundry.utils as unknown as { fromUuidSync?(uuid: string): TemplateDoc | null }).fromUuidSync?.(state.templateUuid)
+/** A point with finite coordinates, or undefined. */
+function pointOf(v: unknown): Point | undefined {
+  const p = v as Partial<Point> | null | undefined;
+  return p && typeof p === "object" && Number.isFinite(p.x) && Number.isFinite(p.y) ? { x: p.x!, y: p.y! } : undefined;
+}
+
+/** Where the blast lands and how that was decided (ZN-GRN-01). */
+export interface BlastCentre {
+  centre: Point;
+  /** `gm`: a GM moved the template last; `throw`: the landing point recorded at the throw. */
+  source: "gm" | "throw";
+  /** The template lies elsewhere, moved by someone who is not a GM; it was not followed. */
+  ignoredMove: boolean;
+}
+
+/**
+ * Where a blast lands at the GM's Apply (ZN-GRN-01, RULES.md): the template's position when a GM
+ * was the last to change it (`_stats.lastModifiedBy`, which the server sets, names a GM user);
+ * otherwise the landing point recorded on the thrown grenade item at the throw (from the aim
+ * point and the throw's rolls), else the card's centre. A template a player moved is not followed.
+ * @param template the blast's template, or null when it was deleted.
+ * @param recorded the item's `flags.fray.zonesLanding`.
+ */
+export function blastCentre(
+  template: TemplateDoc | null | undefined,
+  recorded: unknown,
+  cardCentre: Point,
+  isGM: (userId: string) => boolean,
+): BlastCentre {
+  const landing = pointOf(recorded) ?? cardCentre;
+  const at = pointOf(template);
+  if (!at) return { centre: landing, source: "throw", ignoredMove: false };
+  const by = template?._stats?.lastModifiedBy;
+  if (typeof by === "string" && isGM(by)) return { centre: at, source: "gm", ignoredMove: false };
+  const moved = Math.abs(at.x - landing.x) > 0.5 || Math.abs(at.y - landing.y) > 0.5;
+  return { centre: landing, source: "throw", ignoredMove: moved };
+}
+
+/** The blast's template document, or null. */
+function templateOf(state: BlastState): TemplateDoc | null {
+  return state.templateUuid
+    ? ((foundry.utils as unknown as { fromUuidSync?(uuid: string): TemplateDoc | null }).fromUuidSync?.(state.templateUuid) ?? null)
     : null;
-  return doc && typeof doc.x === "number" && typeof doc.y === "number" ? { x: doc.x, y: doc.y } : state.centre;
+}
+
+/** Whether a user id is a GM's, from `game.users`. */
+function isGMUser(userId: string): boolean {
+  const users = game.users as unknown as { get(id: string): { isGM?: boolean } | undefined } | undefined;
+  return Boolean(users?.get(userId)?.isGM);
 }
 
 interface ItemDoc {
@@ -110,6 +162,7 @@ interface ItemDoc {
   type?: string;
   system?: Dict;
   toObject?(): Dict;
+  getFlag?(scope: string, key: string): unknown;
   update?(data: Dict): Promise<unknown>;
   delete?(): Promise<unknown>;
 }
@@ -249,6 +302,8 @@ export async function throwGrenade(actor: unknown, itemId: string, aim: Point, o
     flags: { fray: { zonesBlast: state } },
   });
   await zonesAfterAttack({ actor, weaponId: weapon.id, results: [result] });
+  // The landing point stays with the thrown grenade: the GM's Apply reads it, not the template.
+  await a.items?.get(weapon.id)?.update?.({ [`flags.fray.${LANDING_FLAG}`]: { ...centre, sceneId: state.sceneId } });
   return message;
 }
 
@@ -327,7 +382,9 @@ async function thrownGrenadeOf(message: MessageDoc, state: BlastState): Promise<
 /**
  * The active GM applies a blast (ZN-GRN-01): the grenade's radii and damage read from its item on
  * the thrower (kept there, marked thrown, since the throw); who is caught and how far, recomputed
- * from the template where it lies now and the tokens on the scene; the GM's ticks (grenade-proof
+ * from where the blast lands ({@link blastCentre}: the template only when a GM moved it last, else
+ * the landing point recorded on the item; a template a player moved is put back there, with a
+ * warning) and the tokens on the scene; the GM's ticks (grenade-proof
  * cover, full body armor); the shock wave rolled here; then killed, incapacitated (or killed, as
  * the world's **Grenade casualty radius** says) or the shock wave's hit points written, the card
  * updated with what each took (kept for undo), and the grenade item removed.
@@ -349,7 +406,14 @@ export async function handleBlastApply(data: Dict, requester: Requester): Promis
   };
   const ticks = readTicks(data.ticks);
   const ppm = pixelsPerMetre(grid());
-  const centre = centreNow(state);
+  const source = (thrown.item.toObject?.() ?? thrown.item) as { flags?: { fray?: Dict } };
+  const recorded = thrown.item.getFlag?.("fray", LANDING_FLAG) ?? source.flags?.fray?.[LANDING_FLAG];
+  const template = templateOf(state);
+  const { centre, ignoredMove } = blastCentre(template, recorded, state.centre, isGMUser);
+  if (ignoredMove) {
+    warn("FRAY.Zones.BlastCard.PlayerMoved");
+    await template?.update?.({ x: centre.x, y: centre.y });
+  }
   const rows = rowsFor(centre, grenade, ppm).map((r) => ({
     ...r,
     grenadeProof: ticks[r.tokenId]?.grenadeProof ?? false,

@@ -7,6 +7,7 @@
  * its owner (RULES.md).
  */
 import { spendInitiativeEffort } from "../../../rules/zones/initiative.js";
+import { rollsInitiative } from "../../../rules/zones/turn.js";
 import type { ZonesCombatant } from "../../../rules/zones/model.js";
 import { tryCombatantOf } from "../../documents/actor.js";
 import type { ActorLike } from "../../documents/source.js";
@@ -15,6 +16,18 @@ import type { ActorLike } from "../../documents/source.js";
 interface EffortActor {
   isOwner?: boolean;
   update?(data: Record<string, unknown>): Promise<unknown>;
+}
+
+/**
+ * The binding's `initiativeRefusal` (ZN-SUR-01): a combatant surprised in the first round does
+ * not roll initiative for it (the core's `rollsInitiative`); the GM lets it roll by taking the
+ * `surprised` status off. Actors the core cannot read roll.
+ * @param round the round the roll is for (0 before the combat starts).
+ * @returns the warning's i18n key (`{name}`), or undefined when it rolls.
+ */
+export function zonesInitiativeRefusal(actor: unknown, round: number): string | undefined {
+  const c = tryCombatantOf<ZonesCombatant>(actor as ActorLike);
+  return c && !rollsInitiative(c, round) ? "FRAY.Zones.Surprise.NoInitiative" : undefined;
 }
 
 /**

@@ -23,6 +23,7 @@ import { activeRuleset } from "../../registry.js";
 import { tryCombatantOf } from "../../documents/actor.js";
 import type { ZonesCombatant } from "../../../rules/zones/model.js";
 import { placeBlastTemplate } from "./blast.js";
+import { zonesInitiativeRefusal } from "./initiative.js";
 import {
   contestReaction,
   declareReaction,
@@ -32,7 +33,7 @@ import {
   type ReactingCombatant,
 } from "./reactions.js";
 import { zonesStartRoundOn } from "./round.js";
-import { startSuppressing, suppressedAction, suppressionOf } from "./suppression.js";
+import { gmBulletsPerAction, startSuppressing, suppressedAction, suppressionOf } from "./suppression.js";
 import { searchForWeapons, toggleHidden } from "./hiding.js";
 
 /** A Zones actor's create data: the seed's rifleman or a guard in a soft vest, with a carbine and a knife. */
@@ -181,7 +182,7 @@ export function registerZonesQuench(quench: Quench): void {
         });
       });
       describe("Zones surprise round (ZN-SUR-01)", () => {
-        it("ZN-SUR-01: a surprised actor's attack is refused; the start of round 2 takes the status off", async () => {
+        it("ZN-SUR-01: a surprised actor's attack and round 1 initiative are refused; the start of round 2 takes the status off", async () => {
           const ambusher = (await Actor.implementation.create(
             zonesActorData("Quench Ambusher", "character") as never,
           )) as Actor.Implementation;
@@ -200,6 +201,8 @@ export function registerZonesQuench(quench: Quench): void {
               skipDialog: true,
             });
             assert.equal(outcome, undefined, "refused");
+            assert.equal(zonesInitiativeRefusal(victim, 1), "FRAY.Zones.Surprise.NoInitiative", "no initiative in round 1");
+            assert.equal(zonesInitiativeRefusal(victim, 2), undefined, "initiative from round 2");
             await zonesStartRoundOn(victim, 2, {});
             assert.equal(victim.statuses.has("surprised"), false, "the surprise is over");
           } finally {
@@ -228,6 +231,10 @@ export function registerZonesQuench(quench: Quench): void {
           await (template as unknown as { update(d: Record<string, unknown>): Promise<unknown> }).update({ x: 650 });
           const now = foundry.utils.fromUuidSync(template!.uuid as never) as unknown as TemplateLike;
           assert.equal(now.x, 650);
+        });
+        it("Z11 (ZN-GRN-01): after a move the template's _stats.lastModifiedBy is the moving user's id", async () => {
+          const now = foundry.utils.fromUuidSync(template!.uuid as never) as unknown as { _stats?: { lastModifiedBy?: string | null } };
+          assert.equal(now._stats?.lastModifiedBy, game.user?.id);
         });
         it("Z3 (ZN-MOV-01): CONFIG.Token.movement.actions has Foundry's actions with cost functions; Zones adds run and running jump", async () => {
           const actions = (
@@ -346,14 +353,19 @@ export function registerZonesQuench(quench: Quench): void {
             "the card holds Foundry Rolls",
           );
         });
-        it("ZN-SUP-01: suppressing fire started with the carbine; an action under fire takes 3 rounds from the weapon item", async () => {
+        it("ZN-SUP-01: suppressing fire started with the carbine; the GM's 3 bullets per action, kept on the Combat, leave the weapon item", async () => {
           const shooter = Array.from(combat.combatants as Iterable<ReactingCombatant>).find((c) => c.name === "Quench Actor")!;
           const actor = shooter.actor as unknown as Actor.Implementation;
           const item = actor.items.find((i) => i.name === "Quench Carbine")!;
-          const started = await startSuppressing(actor, item.id!, undefined, async () => ({ bullets: 3, lane: "Quench lane" }));
+          const started = await startSuppressing(actor, item.id!, undefined, async () => ({ lane: "Quench lane" }));
           assert.ok(started, "started");
-          assert.equal(suppressionOf(shooter)?.bulletsPerAction, 3);
-          await suppressedAction(combat as never, shooter.id!);
+          assert.equal(suppressionOf(shooter)?.bulletsPerAction, 0, "the shooter sets no bullets per action");
+          await suppressedAction(combat as never, shooter.id!, async () => 3);
+          assert.equal(
+            gmBulletsPerAction(combat as never, shooter.id!, suppressionOf(shooter)!),
+            3,
+            "the GM's ruling is kept on the Combat",
+          );
           assert.equal((actor.items.get(item.id!)!.system as unknown as { loaded: number }).loaded, 27);
           assert.equal(suppressionOf(shooter)?.actions, 1);
         });

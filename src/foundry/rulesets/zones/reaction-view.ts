@@ -88,6 +88,7 @@ export function reactionRowHtml(row: ReactionRow, i18n: CardI18n): string {
 export interface SuppressionRow {
   weapon: string;
   lane: string;
+  /** The GM's bullets per action; 0 until the GM has ruled (ZN-SUP-01). */
   bulletsPerAction: number;
   loaded: number;
   actionsLeft: number;
@@ -105,15 +106,17 @@ export interface SuppressionRow {
 export function suppressionRowHtml(row: SuppressionRow, i18n: CardI18n): string {
   const lane = row.lane ? ` · ${escapeHtml(row.lane)}` : "";
   const title = escapeHtml(i18n.format("FRAY.Zones.Suppression.Row", { weapon: row.weapon }));
-  const facts = row.active
-    ? escapeHtml(
-        i18n.format("FRAY.Zones.Suppression.Facts", {
-          bullets: String(row.bulletsPerAction),
-          loaded: String(row.loaded),
-          left: String(row.actionsLeft),
-        }),
-      )
-    : escapeHtml(i18n.localize("FRAY.Zones.Suppression.EndedShort"));
+  const facts = !row.active
+    ? escapeHtml(i18n.localize("FRAY.Zones.Suppression.EndedShort"))
+    : row.bulletsPerAction > 0
+      ? escapeHtml(
+          i18n.format("FRAY.Zones.Suppression.Facts", {
+            bullets: String(row.bulletsPerAction),
+            loaded: String(row.loaded),
+            left: String(row.actionsLeft),
+          }),
+        )
+      : escapeHtml(i18n.format("FRAY.Zones.Suppression.FactsPending", { loaded: String(row.loaded) }));
   const button = (data: string, key: string) => `<button type="button" data-zones-${data}="1">${escapeHtml(i18n.localize(key))}</button>`;
   const buttons = [
     row.canMark ? button("suppressed", "FRAY.Zones.Suppression.Action") : "",

@@ -1,11 +1,13 @@
 /**
  * Suppressing fire at a Zones table (ZN-SUP-01): the shooter starts it from a firearm's row on the
- * sheet (the action is paid, the bullets per action are the GM's ruling, entered with the lane
- * covered); it is kept on the shooter's Combatant (`flags.fray.zonesSuppression`) and shown under
- * the shooter in the tracker. Each time someone acts while it holds, the GM presses "Action under
- * fire" there: the weapon item loses the bullets through the core's `suppressAction`, and once
- * the weapon holds too few the suppression ends (the shooter must reload). With **Shots at
- * suppressed enemies** on, the GM also gets the shooter's out-of-turn shot.
+ * sheet (the action is paid, the lane covered is entered); it is kept on the shooter's Combatant
+ * (`flags.fray.zonesSuppression`) and shown under the shooter in the tracker. The bullets per
+ * action are the GM's ruling: the GM gives them on the first "Action under fire" and they are kept
+ * on the Combat (`flags.fray.zonesSuppressionRates`), a document only a GM may update (A11), so a
+ * number the shooter's client writes into the Combatant is never spent. Each time someone acts
+ * while it holds, the GM presses "Action under fire": the weapon item loses the bullets through
+ * the core's `suppressAction`, and once the weapon holds too few the suppression ends (the shooter
+ * must reload). With **Shots at suppressed enemies** on, the GM also gets the out-of-turn shot.
  */
 import { FrayError } from "../../../rules/core/errors.js";
 import {
@@ -32,15 +34,30 @@ type Dict = Record<string, unknown>;
 /** The Combatant flag that holds the shooter's suppression. */
 export const SUPPRESSION_FLAG = "zonesSuppression";
 
+/** The Combat flag that holds the GM's bullets per action, by the shooter's Combatant id. */
+export const SUPPRESSION_RATES_FLAG = "zonesSuppressionRates";
+
 /** The longest lane text kept, in characters. */
 export const LANE_MAX_LENGTH = 120;
 
 /** Requests to the active GM (one at a time, so two GMs never spend bullets twice). */
 export const SUPPRESSION_QUERIES = { action: "fray.zones.suppressedAction" } as const;
 
-/** A suppression as stored: the core's, with the lane the GM ruled and the shooter's name. */
+/**
+ * A suppression as stored on the shooter's Combatant: the core's, with the lane covered and the
+ * key of this start (a new one each time it is started). Its `bulletsPerAction` is only what was
+ * last spent, for display; the number spent is the GM's ({@link GMRate}).
+ */
 export interface StoredSuppression extends Suppression {
   lane: string;
+  key: string;
+}
+
+/** The GM's ruling on one suppression (ZN-SUP-01), kept on the Combat: for which start and weapon. */
+export interface GMRate {
+  key: string;
+  weaponId: string;
+  bulletsPerAction: number;
 }
 
 interface ItemDoc {
@@ -65,6 +82,8 @@ export interface SuppressionCombat {
   id?: string | null;
   round?: number;
   combatants?: Iterable<unknown> & { get(id: string): SuppressingCombatant | undefined };
+  getFlag?(scope: string, key: string): unknown;
+  setFlag?(scope: string, key: string, value: unknown): Promise<unknown>;
 }
 
 /** The core's combatant of an actor. */
@@ -72,37 +91,69 @@ function coreOf(actor: unknown, id?: string | null): ZonesCombatant {
   return combatantOf<ZonesCombatant>(actor as never, id ? { id } : {}, registry.get("zones"));
 }
 
-/** The stored suppression of a Combatant, checked; `undefined` when there is none. */
+/** A whole number of 0 or more from a stored value; anything else is 0. */
+function count(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
+}
+
+/**
+ * The stored suppression of a Combatant, checked; `undefined` when there is none. Its
+ * `bulletsPerAction` is what the Combatant says (the shooter's client may write it) and is
+ * never spent: see {@link ruledSuppression}.
+ */
 export function suppressionOf(combatant: Pick<CombatantLike, "getFlag">): StoredSuppression | undefined {
   const s = combatant.getFlag("fray", SUPPRESSION_FLAG) as Partial<StoredSuppression> | null | undefined;
   if (!s || typeof s !== "object" || typeof s.weaponId !== "string") return undefined;
-  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
-  const bulletsPerAction = n(s.bulletsPerAction);
-  if (bulletsPerAction < 1) return undefined;
   return {
     rule: "ZN-SUP-01",
     shooter: typeof s.shooter === "string" ? s.shooter : "",
     weaponId: s.weaponId,
-    bulletsPerAction,
+    bulletsPerAction: count(s.bulletsPerAction),
     active: s.active === true,
-    actions: n(s.actions),
-    fired: n(s.fired),
+    actions: count(s.actions),
+    fired: count(s.fired),
     lane: typeof s.lane === "string" ? s.lane.slice(0, LANE_MAX_LENGTH) : "",
+    key: typeof s.key === "string" ? s.key : "",
   };
 }
 
-/** What the suppression form answers. */
+/** The GM's rulings kept on a Combat, by the shooter's Combatant id. */
+function ratesOf(combat: SuppressionCombat | undefined): Record<string, GMRate> {
+  const rates = combat?.getFlag?.("fray", SUPPRESSION_RATES_FLAG);
+  return rates && typeof rates === "object" ? (rates as Record<string, GMRate>) : {};
+}
+
+/**
+ * The GM's bullets per action for a shooter's suppression (ZN-SUP-01), read from the Combat only
+ * (a GM's document): `undefined` until the GM has ruled on this start with this weapon.
+ */
+export function gmBulletsPerAction(combat: SuppressionCombat | undefined, shooterId: string, s: StoredSuppression): number | undefined {
+  const rate = ratesOf(combat)[shooterId];
+  if (!rate || rate.key !== s.key || rate.weaponId !== s.weaponId) return undefined;
+  const n = rate.bulletsPerAction;
+  return Number.isInteger(n) && n >= 1 ? n : undefined;
+}
+
+/**
+ * A shooter's suppression with the GM's bullets per action in place of whatever the Combatant
+ * holds (ZN-SUP-01); `undefined` when there is none or the GM has not ruled yet.
+ */
+export function ruledSuppression(combat: SuppressionCombat | undefined, shooter: SuppressingCombatant): StoredSuppression | undefined {
+  const s = suppressionOf(shooter);
+  const bullets = s ? gmBulletsPerAction(combat, shooter.id ?? "", s) : undefined;
+  return s && bullets ? { ...s, bulletsPerAction: bullets } : undefined;
+}
+
+/** What the suppression form answers: the lane covered. */
 export interface SuppressionAnswer {
-  bullets: unknown;
   lane: unknown;
 }
 
-/** Asks the suppression form (DialogV2): bullets per action (as the GM rules) and the lane. */
+/** Asks the suppression form (DialogV2): the lane covered. */
 async function askSuppression(weapon: string): Promise<SuppressionAnswer | undefined> {
   const content =
     `<div class="fray-zones-suppression-form">` +
-    `<label>${escapeHtml(formatKey("FRAY.Zones.Suppression.Bullets"))} <input type="number" name="bullets" min="1" step="1" value="1"></label>` +
-    `<p class="hint">${escapeHtml(formatKey("FRAY.Zones.Suppression.BulletsHint"))}</p>` +
+    `<p class="hint">${escapeHtml(formatKey("FRAY.Zones.Suppression.GMRules"))}</p>` +
     `<label>${escapeHtml(formatKey("FRAY.Zones.Suppression.Lane"))} <input type="text" name="lane" maxlength="${LANE_MAX_LENGTH}"></label></div>`;
   const result = await foundry.applications.api.DialogV2.wait({
     window: { title: formatKey("FRAY.Zones.Suppression.Title", { weapon }) },
@@ -113,7 +164,6 @@ async function askSuppression(weapon: string): Promise<SuppressionAnswer | undef
         label: "FRAY.Zones.Suppression.Start",
         default: true,
         callback: (_event: unknown, button: { form?: { elements: Record<string, { value?: string } | undefined> } | null }) => ({
-          bullets: button.form?.elements.bullets?.value ?? "",
           lane: button.form?.elements.lane?.value ?? "",
         }),
       },
@@ -125,13 +175,14 @@ async function askSuppression(weapon: string): Promise<SuppressionAnswer | undef
 
 /**
  * Starts suppressing fire with a firearm of the actor (ZN-SUP-01): only in the active combat, by
- * the combatant's owner. Asks the bullets per action (the GM's ruling) and the lane; the core
- * checks them against the weapon and the round (`startSuppression`: at least 1, no more than
- * are loaded, an action left), the action is paid and the suppression stored on the Combatant.
+ * the combatant's owner. Asks the lane covered; the core checks the weapon and the round
+ * (`startSuppression` with one bullet: something loaded, an action left), the action is paid and
+ * the suppression stored on the Combatant with a new key. The bullets per action are not the
+ * shooter's: the GM gives them on the first action under fire ({@link suppressedAction}).
  * @param ask the form; tests and macros pass the answer.
  * @returns the stored suppression, or `undefined` when not started.
- * @throws FrayError `FRAY.Error.Field` naming `bulletsPerAction`, `lane` or `weapon`;
- *   `FRAY.Error.Zones.Empty` when the weapon holds too few; `FRAY.Error.Economy` without an action.
+ * @throws FrayError `FRAY.Error.Field` naming `lane` or `weapon`; `FRAY.Error.Zones.Empty` when the
+ *   weapon is empty; `FRAY.Error.Economy` without an action.
  */
 export async function startSuppressing(
   actor: unknown,
@@ -154,14 +205,13 @@ export async function startSuppressing(
     throw new FrayError("FRAY.Error.Field", { field: "weapon", expected: "a firearm of the actor" }, "Not a firearm");
   const answer = await ask(weapon.name);
   if (!answer) return undefined;
-  const bullets = typeof answer.bullets === "string" ? Number(answer.bullets.trim() || NaN) : answer.bullets;
   if (typeof answer.lane !== "string" || answer.lane.length > LANE_MAX_LENGTH)
     throw new FrayError("FRAY.Error.Field", { field: "lane", expected: `at most ${LANE_MAX_LENGTH} characters` }, "Bad lane");
-  // The core checks the bullets, the rounds loaded and the action before anything is paid.
-  const { suppression } = startSuppression(combatant.id ?? "", weapon, bullets as number, economyOf(combatant));
+  // The core checks that a bullet is loaded and an action left before anything is paid.
+  const { suppression } = startSuppression(combatant.id ?? "", weapon, 1, economyOf(combatant));
   const decision = await takeAction(doc as never, "suppress", { tokenId });
   if (!decision.ok) return undefined;
-  const stored: StoredSuppression = { ...suppression, lane: answer.lane.trim() };
+  const stored: StoredSuppression = { ...suppression, bulletsPerAction: 0, lane: answer.lane.trim(), key: foundry.utils.randomID() };
   await combatant.setFlag("fray", SUPPRESSION_FLAG, stored);
   return stored;
 }
@@ -175,42 +225,108 @@ function combatById(id: string): SuppressionCombat | undefined {
   return current && current.id === id ? current : undefined;
 }
 
+/** Asks the GM (DialogV2) for the bullets per action of a suppression (ZN-SUP-01). */
+async function askRate(weapon: string): Promise<unknown> {
+  const content =
+    `<div class="fray-zones-suppression-form">` +
+    `<label>${escapeHtml(formatKey("FRAY.Zones.Suppression.Bullets"))} <input type="number" name="bullets" min="1" step="1" value="1"></label>` +
+    `<p class="hint">${escapeHtml(formatKey("FRAY.Zones.Suppression.BulletsHint"))}</p></div>`;
+  return foundry.applications.api.DialogV2.wait({
+    window: { title: formatKey("FRAY.Zones.Suppression.RateTitle", { weapon }) },
+    content,
+    buttons: [
+      {
+        action: "rule",
+        label: "FRAY.Zones.Suppression.Action",
+        default: true,
+        callback: (_event: unknown, button: { form?: { elements: Record<string, { value?: string } | undefined> } | null }) =>
+          button.form?.elements.bullets?.value ?? "",
+      },
+    ],
+    rejectClose: false,
+  } as never);
+}
+
+/**
+ * Bullets per action as the GM entered them: a whole number, 1 or more.
+ * @throws FrayError `FRAY.Error.Field` naming `bulletsPerAction` otherwise.
+ */
+function bulletsFrom(value: unknown): number {
+  const n = typeof value === "string" ? Number(value.trim() || NaN) : value;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 1)
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "bulletsPerAction", expected: "a whole number of bullets, 1 or more" },
+      "Bullets per action must be 1 or more",
+    );
+  return n;
+}
+
 /**
  * The GM marks one action taken while the shooter's suppression holds (ZN-SUP-01; anyone's: the
- * shooter's, an ally's or an enemy's): the weapon fires the bullets per action, or, holding too
- * few, the suppression ends and the shooter must reload. Players are refused; every GM's press
- * runs on the active GM's client, one at a time.
- * @returns the suppression after it, or `undefined` when refused.
- * @throws FrayError `FRAY.Zones.Suppression.None` when the shooter suppresses nothing.
+ * shooter's, an ally's or an enemy's): the weapon fires the GM's bullets per action, or, holding
+ * too few, the suppression ends and the shooter must reload. On the first press of a suppression
+ * the GM is asked the bullets per action (`askBullets`); later presses reuse that ruling. Players
+ * are refused; every GM's press runs on the active GM's client, one at a time.
+ * @param askBullets asks the GM for the bullets per action; tests and macros pass the answer.
+ * @returns the suppression after it, or `undefined` when refused or the GM gave no number.
+ * @throws FrayError `FRAY.Zones.Suppression.None` when the shooter suppresses nothing;
+ *   `FRAY.Error.Field` naming `bulletsPerAction` for a number below 1 or not whole.
  */
-export async function suppressedAction(combat: SuppressionCombat, shooterId: string): Promise<StoredSuppression | undefined> {
+export async function suppressedAction(
+  combat: SuppressionCombat,
+  shooterId: string,
+  askBullets: (weapon: string) => Promise<unknown> = askRate,
+): Promise<StoredSuppression | undefined> {
   if (!game.user?.isGM) {
     warn("FRAY.Zones.Suppression.GMOnly");
     return undefined;
   }
-  const answer = await askGM(SUPPRESSION_QUERIES.action, { combatId: combat.id ?? "", combatantId: shooterId });
-  if (!queryAnswer(answer)) return undefined;
   const shooter = combat.combatants?.get(shooterId);
+  const s = shooter ? suppressionOf(shooter) : undefined;
+  const data: Dict = { combatId: combat.id ?? "", combatantId: shooterId };
+  if (s?.active && gmBulletsPerAction(combat, shooterId, s) === undefined) {
+    let weapon = "";
+    try {
+      weapon = coreOf(shooter?.actor, shooterId).weapons.find((w) => w.id === s.weaponId)?.name ?? "";
+    } catch {
+      weapon = "";
+    }
+    const entered = await askBullets(weapon);
+    if (entered === undefined || entered === null) return undefined;
+    data.bulletsPerAction = bulletsFrom(entered);
+  }
+  const answer = await askGM(SUPPRESSION_QUERIES.action, data);
+  if (!queryAnswer(answer)) return undefined;
   return shooter ? suppressionOf(shooter) : undefined;
 }
 
 /**
- * The active GM's side of {@link suppressedAction}: only a GM's request; the suppression and the
- * weapon are read from the documents and the bullets spent through the core.
+ * The active GM's side of {@link suppressedAction}: only a GM's request. A GM's bullets per action
+ * (`data.bulletsPerAction`, checked) are kept on the Combat for this start of the suppression; the
+ * number spent is read from there only, never from the shooter's Combatant; the suppression and
+ * the weapon are read from the documents and the bullets spent through the core.
  */
 export async function handleSuppressedAction(data: Dict, requester: Requester): Promise<RequestAnswer> {
   if (!requester.isGM) return refusal("FRAY.Zones.Suppression.GMOnly");
   const combat = combatById(String(data.combatId ?? ""));
-  const shooter = combat?.combatants?.get(String(data.combatantId ?? ""));
-  const s = shooter ? suppressionOf(shooter) : undefined;
-  if (!shooter || !s || !s.active) return refusal("FRAY.Zones.Suppression.None");
+  const shooterId = String(data.combatantId ?? "");
+  const shooter = combat?.combatants?.get(shooterId);
+  const stored = shooter ? suppressionOf(shooter) : undefined;
+  if (!combat || !shooter || !stored || !stored.active) return refusal("FRAY.Zones.Suppression.None");
+  if (data.bulletsPerAction !== undefined) {
+    const rate: GMRate = { key: stored.key, weaponId: stored.weaponId, bulletsPerAction: bulletsFrom(data.bulletsPerAction) };
+    await combat.setFlag?.("fray", SUPPRESSION_RATES_FLAG, { ...ratesOf(combat), [shooterId]: rate });
+  }
+  const s = ruledSuppression(combat, shooter);
+  if (!s) return refusal("FRAY.Zones.Suppression.NoRate");
   const actor = shooter.actor as unknown as ActorDoc | null | undefined;
   const weapon: ZonesWeapon | undefined = actor ? coreOf(actor, shooter.id).weapons.find((w) => w.id === s.weaponId) : undefined;
   const item = actor?.items.get(s.weaponId);
   if (!weapon || !item) return refusal("FRAY.Zones.Suppression.None");
   const after = suppressAction(s, weapon);
   if (after.fired > 0) await item.update({ system: { loaded: after.weapon.loaded } });
-  await shooter.setFlag("fray", SUPPRESSION_FLAG, { ...after.suppression, lane: s.lane } satisfies StoredSuppression);
+  await shooter.setFlag("fray", SUPPRESSION_FLAG, { ...after.suppression, lane: s.lane, key: s.key } satisfies StoredSuppression);
   if (!after.suppression.active) {
     const Message = ChatMessage.implementation as unknown as { create(data: Dict): Promise<unknown> };
     await Message.create({
@@ -236,10 +352,18 @@ export async function endSuppression(combatant: SuppressingCombatant): Promise<b
   return true;
 }
 
-/** The tracker row of a combatant's suppression, or `undefined` when it has none. */
-export function suppressionRow(combatant: SuppressingCombatant, reader: { isGM: boolean }): SuppressionRow | undefined {
-  const s = suppressionOf(combatant);
-  if (!s) return undefined;
+/**
+ * The tracker row of a combatant's suppression, or `undefined` when it has none; the bullets per
+ * action are the GM's ruling from the Combat (0 until the GM has ruled).
+ */
+export function suppressionRow(
+  combatant: SuppressingCombatant,
+  reader: { isGM: boolean },
+  combat?: SuppressionCombat,
+): SuppressionRow | undefined {
+  const stored = suppressionOf(combatant);
+  if (!stored) return undefined;
+  const s = { ...stored, bulletsPerAction: gmBulletsPerAction(combat, combatant.id ?? "", stored) ?? 0 };
   let weapon: ZonesWeapon | undefined;
   try {
     weapon = coreOf(combatant.actor, combatant.id).weapons.find((w) => w.id === s.weaponId);
@@ -253,7 +377,7 @@ export function suppressionRow(combatant: SuppressingCombatant, reader: { isGM: 
     lane: s.lane,
     bulletsPerAction: s.bulletsPerAction,
     loaded,
-    actionsLeft: suppressionActionsLeft(s, { loaded }),
+    actionsLeft: s.bulletsPerAction > 0 ? suppressionActionsLeft(s, { loaded }) : 0,
     actions: s.actions,
     active: s.active,
     canMark: reader.isGM && s.active,
@@ -274,7 +398,7 @@ export function renderSuppression(combat: unknown, html: HTMLElement): void {
     const combatant = c.combatants.get(el.dataset.combatantId ?? "");
     if (!combatant) continue;
     el.querySelector(".fray-zones-suppression")?.remove();
-    const row = suppressionRow(combatant, { isGM });
+    const row = suppressionRow(combatant, { isGM }, c);
     if (!row) continue;
     (el.querySelector(".token-name") ?? el).insertAdjacentHTML("beforeend", suppressionRowHtml(row, game.i18n as unknown as CardI18n));
     if (el.dataset.fraySuppressionClicks) continue;

@@ -60,3 +60,34 @@ export function tableSet(overrides?: Partial<CriticalTableSet>): CriticalTableSe
   if (!overrides) return DEFAULT_TABLES;
   return { attack: { ...DEFAULT_TABLES.attack, ...overrides.attack }, crit: { ...DEFAULT_TABLES.crit, ...overrides.crit } };
 }
+
+/**
+ * The language key of a built-in critical result (CR-CRT-01, CR-CRT-02) from its RollTable result
+ * id, `fRc3<type><severity><01-08|UM>Res…`: `FRAY.Critical.Wound.S.A01`, `FRAY.Critical.Wound.S.AUM`.
+ * @returns undefined for an id of another shape (a GM's own result).
+ */
+export function woundKeyOfId(id: string): string | undefined {
+  const m = /^fRc3([FIKPSU])([A-E](?:0[1-9]|UM))Res/.exec(id);
+  return m ? `FRAY.Critical.Wound.${m[1]}.${m[2]}` : undefined;
+}
+
+/** Built-in English wound text to its language key; the texts of the six tables are unique (the tests check). */
+const WOUND_KEYS = new Map<string, string>();
+for (const table of Object.values(crit)) {
+  for (const e of table.entries) {
+    const key = woundKeyOfId(e.id);
+    if (key) WOUND_KEYS.set(e.text, key);
+  }
+}
+
+/**
+ * The language key of a wound text when it is a built-in table's own text (CR-CRT-02): the card,
+ * the sheet and the log show that key in the reader's language. A text a GM wrote in a world
+ * table (any other text) has no key and is shown as written. Works on stored cards and actors
+ * alike, since it reads only the text.
+ * @param text the wound text as stored (`CriticalEntry.text`, an injury's label).
+ * @returns `FRAY.Critical.Wound.<type>.<severity><row>`, or undefined.
+ */
+export function woundTextKey(text: string): string | undefined {
+  return WOUND_KEYS.get(text);
+}

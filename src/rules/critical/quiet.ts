@@ -1,0 +1,234 @@
+/**
+ * Critical's quiet attack step (`../core/quiet.ts`): the attack of `planAttack`, `resolveAttack`,
+ * `rollDamage`, `applyDamage` and `withVitals` with totals only, for a forecast. The same rules,
+ * in the same order, drawing the same faces: the open-ended d100 (96-100 roll again and add, the
+ * first die the unmodified roll) with OB, the OB moved to parry, wound penalties and the GM's
+ * modifier, against DB with armor, the target's parry and cover (CR-ATK-01, CR-PAR-01 to
+ * CR-PAR-03, CR-CRT-02); a fumble on a low unmodified roll; else the total read on the weapon's
+ * attack table in the target's armor column (CR-ATK-02, CR-ATK-03); on a critical the d100 on
+ * the critical table with 1 per full 10 over 150 and the UM66 row (CR-ATK-04, CR-CRT-02,
+ * CR-CRT-03); then the hits and each effect at once (CR-AP-02, CR-HIT-01, CR-BLD-01, CR-STN-02,
+ * CR-STN-03, CR-DTH-01) and the Self Discipline test it forces at 0 hits (CR-HIT-02).
+ * `test/rules/quiet-critical.test.ts` checks it against the detailed step.
+ */
+import type { RoundState } from "../core/contract.js";
+import { MAX_EXPLOSIONS, type FaceSource } from "../core/dice/formula.js";
+import type { Economy } from "../core/economy.js";
+import { FrayError } from "../core/errors.js";
+import type { QuietAttack } from "../core/quiet.js";
+import type { RulesetOptions } from "../core/ruleset.js";
+import type { ForcedCheck, VitalState } from "../core/types.js";
+import { attackTableOf, criticalBonus, fumbleRange, weaponOf, type CriticalAttackInput } from "./attack.js";
+import { recomputeEconomy } from "./actions.js";
+import { applyEffect } from "./damage.js";
+import { OUT_CONDITIONS, armorTypeOf, isIncapacitated, stoppedBy, type CritType, type CriticalCombatant, type Severity } from "./model.js";
+import { criticalOptions, type CriticalOptions } from "./options.js";
+import { checkParry, offensiveBonus, parriedOb, parryLine } from "./parry.js";
+import {
+  attackColumnBands,
+  lookupAttack,
+  lookupCritical,
+  type AttackBand,
+  type AttackCode,
+  type AttackTable,
+  type CriticalEntry,
+} from "./tables.js";
+import { tableSet } from "./tables/index.js";
+
+/** A Critical attack played quietly: the outcome, with the roll, the table entry and the critical. */
+export interface CriticalQuietAttack extends QuietAttack<CriticalCombatant> {
+  attackerId: string;
+  targetId: string;
+  /** The open-ended d100 as rolled, re-rolls added (CR-ATK-01). */
+  roll: number;
+  /** Its first die (CR-ATK-01). */
+  unmodified: number;
+  /** The roll went open-ended. */
+  openEnded: boolean;
+  /** The unmodified roll fell in the weapon's fumble range: the attacker's round ends (CR-ATK-01). */
+  fumble: boolean;
+  /** The value looked up on the attack table: roll + OB - DB (CR-ATK-01, CR-ATK-02). */
+  total: number;
+  /** The attack table entry; absent on a fumble (CR-ATK-02). */
+  code?: AttackCode;
+  /** The attack table's hits (CR-ATK-02); 0 on a fumble. */
+  hits: number;
+  /** The critical rolled, when the entry has one (CR-CRT-02, CR-CRT-03, CR-ATK-04). */
+  critical?: { type: CritType; severity: Severity; unmodified: number; bonus: number; value: number; um66: boolean; entry: CriticalEntry };
+}
+
+/** Option values by the options object they were read from: read once per fight, not per attack. */
+const optionsRead = new WeakMap<RulesetOptions, CriticalOptions>();
+function read(options: RulesetOptions): CriticalOptions {
+  let o = optionsRead.get(options);
+  if (!o) optionsRead.set(options, (o = criticalOptions(options)));
+  return o;
+}
+
+/** Each attack table's columns as bands, built once per table and armor type. */
+const bandsRead = new WeakMap<AttackTable, Map<string, AttackBand[]>>();
+function bandsOf(table: AttackTable, armorType: string): AttackBand[] {
+  let byType = bandsRead.get(table);
+  if (!byType) bandsRead.set(table, (byType = new Map()));
+  let bands = byType.get(armorType);
+  if (!bands) byType.set(armorType, (bands = attackColumnBands(table, armorType)));
+  return bands;
+}
+
+/** `lookupAttack`'s entry for a total, without its lookup record; its errors through `lookupAttack` itself. */
+function entryFor(table: AttackTable, armorType: string, total: number): AttackCode {
+  if (table.armorTypes.includes(armorType)) {
+    for (const b of bandsOf(table, armorType)) {
+      const [lo, hi] = b.range;
+      if ((lo === null || total >= lo) && (hi === null || total <= hi)) return b.code;
+    }
+  }
+  return lookupAttack(table, armorType, total).code;
+}
+
+/** The Self Discipline test `applyDamage` asks for at 0 hits or below (CR-HIT-02). */
+const SELF_DISCIPLINE: ForcedCheck = { id: "selfDiscipline", label: "FRAY.Check.SelfDiscipline", rule: "CR-HIT-02", difficulty: 101 };
+
+/** `sumModifiers` of `planAttack`'s attack lines (CR-ATK-01, CR-PAR-01, CR-CRT-02). */
+function attackBonus(input: CriticalAttackInput, weapon: ReturnType<typeof weaponOf>): number {
+  const { attacker } = input;
+  const ob = offensiveBonus(attacker, weapon);
+  let sum = ob.skill + ob.bonus - parriedOb(attacker);
+  for (const e of attacker.effects) if (e.kind === "penalty") sum += e.value ?? 0;
+  return sum + (input.situation?.modifier ?? 0);
+}
+
+/** The difficulty's total of `planAttack` (`defenseLines`): DB, armor, parry against this attacker, cover (CR-ATK-01, CR-PAR-02, CR-PAR-03). */
+function defenseTotal(input: CriticalAttackInput, weapon: ReturnType<typeof weaponOf>): number {
+  const { target, attacker } = input;
+  const s = input.situation ?? {};
+  let total = 0;
+  if (!isIncapacitated(target)) {
+    total += target.defense;
+    for (const a of target.armor) if (a.defense) total += a.defense;
+    total += parryLine(target, attacker.id, weapon.category, !s.unseen)?.value ?? 0;
+  }
+  return total + (s.cover ?? 0);
+}
+
+/**
+ * Plays a Critical attack quietly (see `../core/quiet.ts`): the outcome of `planAttack`,
+ * `resolveAttack`, `rollDamage` and `applyDamage` with the same faces (the open-ended d100, then
+ * the critical's d100 when the entry has one). Critical declares no reaction that rolls (its
+ * parry is moved OB, already on the combatants): `reacted` is always false.
+ * @param base the combatant the damage applies to; the input's target by default.
+ * @throws FrayError as `planAttack`, `resolveAttack` and `rollDamage`: `FRAY.Error.CannotAct`,
+ *   `FRAY.Error.CannotAttack`, `FRAY.Error.NoWeapon`, `FRAY.Error.NoAttackTable`,
+ *   `FRAY.Critical.Parry.TooMuch`, `FRAY.Error.TableColumn`, `FRAY.Error.TableGap`,
+ *   `FRAY.Error.NoCriticalTable`.
+ */
+export function quietAttack(
+  input: CriticalAttackInput,
+  next: FaceSource,
+  options: RulesetOptions,
+  _economy?: Economy,
+  base?: CriticalCombatant,
+): CriticalQuietAttack {
+  const o = read(options);
+  const { attacker, target } = input;
+  // `planAttack`'s checks, in its order.
+  if (isIncapacitated(attacker)) throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
+  const injury = stoppedBy(attacker, "attack");
+  if (injury)
+    throw new FrayError(
+      "FRAY.Error.CannotAttack",
+      { actor: attacker.name, reason: "FRAY.Reason.Injured" },
+      `${attacker.name} cannot attack: ${injury.label}`,
+    );
+  const weapon = weaponOf(input);
+  const tables = tableSet(input.tables);
+  const table = attackTableOf(weapon, tables);
+  checkParry(attacker);
+  checkParry(target);
+  const offset = attackBonus(input, weapon) - defenseTotal(input, weapon);
+  // `resolveAttack`: the open-ended d100 as the compiled `1d100x>95` rolls it.
+  const armorType = armorTypeOf(target);
+  let face = next(100);
+  const unmodified = face;
+  let roll = face;
+  let rerolls = 0;
+  while (rerolls < MAX_EXPLOSIONS && face > 95) {
+    face = next(100);
+    roll += face;
+    rerolls++;
+  }
+  const total = roll + offset;
+  const fumble = o.fumbles && unmodified <= fumbleRange(weapon, table);
+  const out: CriticalQuietAttack = {
+    weaponId: weapon.id,
+    attackerId: attacker.id,
+    targetId: target.id,
+    hit: false,
+    reacted: false,
+    lands: false,
+    damage: 0,
+    roll,
+    unmodified,
+    openEnded: rerolls > 0,
+    fumble,
+    total,
+    hits: 0,
+  };
+  if (fumble) return out;
+  const code = entryFor(table, armorType, total);
+  out.code = code;
+  out.hits = code.hits;
+  out.hit = out.lands = code.hits > 0 || code.severity !== undefined;
+  if (!out.lands) return out;
+  // `rollDamage`: the critical, when the entry has one.
+  const c = base ?? target;
+  const v: VitalState = { hp: { ...c.hits }, bleeding: 0, stun: c.stun, conditions: [...c.conditions], effects: [...c.effects] };
+  let amount = code.hits;
+  if (code.severity && code.type) {
+    const critTable = tables.crit[code.type];
+    if (!critTable)
+      throw new FrayError(
+        "FRAY.Error.NoCriticalTable",
+        { table: `critical.crit.${code.type}` },
+        `No critical table critical.crit.${code.type}`,
+      );
+    const d100 = next(100);
+    const bonus = criticalBonus(total);
+    const value = d100 + bonus;
+    const { entry } = lookupCritical(critTable, code.severity, value, d100);
+    for (const e of entry.effects) if (e.type === "hits") amount += e.value;
+    out.critical = { type: code.type, severity: code.severity, unmodified: d100, bonus, value, um66: entry.um66, entry };
+    // `applyDamage`: the hits first, then each effect of the critical.
+    v.hp!.value -= Math.max(0, amount);
+    const added: string[] = [];
+    const where = { location: entry.location, text: entry.text, ranks: c.physique.ranks };
+    for (const e of entry.effects) applyEffect(v, e, where, added);
+  } else v.hp!.value -= Math.max(0, amount);
+  out.damage = amount;
+  // `selfDisciplineDue`: from above 0 to 0 or below, and still in the fight.
+  const after = v.hp!.value;
+  if (c.hits.value > 0 && after <= 0 && !v.conditions.some((x) => (OUT_CONDITIONS as readonly string[]).includes(x)))
+    out.forced = [{ ...SELF_DISCIPLINE }];
+  // `withVitals`.
+  out.target = { ...c, hits: v.hp!, stun: v.stun ?? 0, conditions: v.conditions, effects: v.effects! };
+  return out;
+}
+
+/**
+ * `criticalAfterAction` after an attack, without its events (CR-ATK-01, CR-STN-01, CR-AP-02): a
+ * fumble ends the attacker's round (its AP left are lost); the round's AP follow the
+ * combatant's state (half while stunned, none out of the fight), never growing.
+ */
+export function quietAfterAttack(
+  c: CriticalCombatant,
+  attack: QuietAttack<CriticalCombatant>,
+  economy: Economy,
+): RoundState<CriticalCombatant> {
+  const a = attack as CriticalQuietAttack;
+  let next = economy;
+  if (a.fumble && a.attackerId === c.id) {
+    const ap = next.pools.ap ?? { value: 0, max: 0 };
+    next = { slots: { ...next.slots }, pools: { ...next.pools, ap: { ...ap, value: 0 } } };
+  }
+  return { combatant: c, economy: recomputeEconomy(next, c), events: [] };
+}
