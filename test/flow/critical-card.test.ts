@@ -8,174 +8,36 @@
  * `examples/critical-duel.yaml` is replayed card by card with its scripted dice and gives the
  * encounter runner's numbers.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ContentIndex } from "../../src/encounter/content.js";
 import { playEncounter } from "../../src/encounter/engine.js";
 import { parseEncounter } from "../../src/encounter/schema.js";
-import type { TargetState } from "../../src/foundry/logic/card.js";
-import {
-  ROOT,
-  StubChatMessage,
-  diceQueue,
-  installFoundryStub,
-  lookup,
-  readLang,
-  stubActor,
-  stubToken,
-  withOwnership,
-  type FoundryStub,
-  type StubUser,
-} from "../support/foundry-stub.js";
+import { ROOT, StubChatMessage, diceQueue, lookup, readLang, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
+import { FlowWorld, type CardApi, type CardMessage, type Dict } from "../support/flow-world.js";
+import { criticalActor, criticalOptions } from "../support/flow-critical.js";
 
-const BUNDLE = join(ROOT, "dist", "fray.mjs");
 const en = readLang("en");
 
-type Dict = Record<string, unknown>;
+type Message = CardMessage;
+type FrayApi = CardApi;
 
-interface Message {
-  id: string;
-  type?: string;
-  isOwner: boolean;
-  content: string;
-  rolls: unknown[];
-  system: Dict & { targets: TargetState[] };
-  update(changes: Dict): Promise<Message>;
-}
-
-interface FrayApi {
-  rollAttack(request: Dict): Promise<{ results: { hit: boolean }[]; message: Message } | undefined>;
-  flow: { runCardAction(message: Message, index: number, action: string): Promise<void> };
-}
-
-const messages: Message[] = [];
-const docs = new Map<string, unknown>();
-const queries: { name: string; userId: string }[] = [];
+const flowWorld = new FlowWorld<Message>(criticalOptions());
+const { messages, queries } = flowWorld;
 let stub: FoundryStub;
 let gm: StubUser;
 let player: StubUser;
 
-function setPath(target: Dict, path: string, value: unknown): void {
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  node[parts.at(-1)!] = value;
-}
-
-/** Writes a value at a dotted path, merging nested objects into what is there, as Foundry's update does. */
-function mergePath(target: Dict, path: string, value: unknown): void {
-  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  const last = parts.at(-1)!;
-  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
-  else setPath(target, path, value);
-}
-
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
-  stub = installFoundryStub("en");
-  await stub.game.settings.set("fray", "ruleset", "critical");
-  const g = globalThis as Dict;
-  const config = stub.CONFIG as unknown as Dict;
-  config.Combat = {};
-  config.Combatant = {};
-  config.Token = {};
-  config.statusEffects = [];
-  config.specialStatusEffects = {};
-  const foundry = g.foundry as Dict;
-  foundry.utils = {
-    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
-    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
-    randomID: () => Math.random().toString(36).slice(2, 12),
-  };
-  foundry.canvas = {
-    placeables: {
-      tokens: {
-        TokenRuler: class {
-          constructor(readonly token: unknown) {}
-        },
-      },
-    },
-  };
-  const game = stub.game as unknown as Dict;
-  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
-  gm = stub.game.users.get("gm")!;
-  player = stub.game.users.add("p1", "Pat");
-  stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
-    const request = (changes as Dict)["flags.fray.request"] as { name: string } | undefined;
-    if (request && stub.game.user.id === "gm") queries.push({ name: request.name, userId: userId as string });
-  });
-  StubChatMessage.implementation.create = (async (data: Dict) => {
-    const message = {
-      ...data,
-      id: `m${messages.length + 1}`,
-      author: stub.game.user,
-      rolls: (data.rolls as unknown[]) ?? [],
-      async update(changes: Dict) {
-        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
-        return message;
-      },
-    } as unknown as Message;
-    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
-    messages.push(message);
-    StubChatMessage.created.push(message as never);
-    return message;
-  }) as never;
-  await import(pathToFileURL(BUNDLE).href);
-  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+  ({ stub, gm, player } = await flowWorld.boot());
 });
 
-const api = () => stub.game.fray as FrayApi;
+const api = () => flowWorld.api<FrayApi>();
 
-/** A compendium NPC of Critical (`packs/_source/critical-npcs`), by file name. */
-function packNpc(file: string): {
-  _id: string;
-  name: string;
-  type: string;
-  system: Dict;
-  items: { _id: string; name: string; type: string; system: Dict }[];
-} {
-  return JSON.parse(readFileSync(join(ROOT, "packs", "_source", "critical-npcs", file), "utf8")) as ReturnType<typeof packNpc>;
-}
-
-/** An actor of the stand-in that can be updated and have statuses toggled, registered by UUID. */
-function actor(id: string, file: string, name?: string, system: Dict = {}) {
-  const npc = packNpc(file);
-  const source = {
-    _id: id,
-    name: name ?? npc.name,
-    type: "npc",
-    system: { ...structuredClone(npc.system), ...system },
-    items: structuredClone(npc.items),
-  };
-  const a = stubActor(source as never) as ReturnType<typeof stubActor> & Dict;
-  Object.assign(a, {
-    async update(changes: Dict) {
-      for (const [k, v] of Object.entries(changes)) mergePath(source as unknown as Dict, k, v);
-      return a;
-    },
-    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
-      if (active) a.statuses.add(status);
-      else a.statuses.delete(status);
-    },
-    get system() {
-      return source.system;
-    },
-    getFlag(scope: string, key: string) {
-      return ((source as unknown as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
-    },
-  });
-  a.toObject = () => ({ ...structuredClone(source), statuses: [...a.statuses] }) as never;
-  docs.set(a.uuid, a);
-  const token = stubToken(a, 0, 0);
-  docs.set(token.document.uuid, { ...token.document, object: token, actor: a, isOwner: true });
-  return { actor: a, token };
-}
+/** An actor of the stand-in with a token, both registered by UUID. */
+const actor = (id: string, file: string, name?: string, system: Dict = {}) => criticalActor(flowWorld, id, file, name, system);
 
 /** Kara (the example's Sword Fighter) with 20 OB held back as parry against the guard's token, and the Pistol Guard. */
 function duel() {
@@ -199,16 +61,9 @@ async function encounterHits(): Promise<{ actor: string; vitals: { hp: { value: 
 }
 
 beforeEach(() => {
-  messages.length = 0;
-  queries.length = 0;
+  flowWorld.reset();
+  flowWorld.resetUsers();
   StubChatMessage.created.length = 0;
-  stub.ui.notifications.messages.length = 0;
-  stub.game.users.current = gm;
-  gm.isGM = true;
-  gm.active = true;
-  player.flags = {};
-  diceQueue.length = 0;
-  (stub.game as unknown as Dict).combat = undefined;
   (stub.game as unknown as Dict).tables = [];
 });
 
