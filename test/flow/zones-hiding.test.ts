@@ -5,24 +5,13 @@
  * hider's Stealth against the searcher's Notice, the difficulty 5 lower for a search of the body
  * and the full Stealth from a distance, on a card whispered to the GMs with the Foundry Rolls.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  ROOT,
-  StubChatMessage,
-  diceQueue,
-  installFoundryStub,
-  lookup,
-  readLang,
-  stubActor,
-  withOwnership,
-  type FoundryStub,
-  type StubUser,
-} from "../support/foundry-stub.js";
+import { ROOT, diceQueue, lookup, readLang, stubActor, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
+import { FlowWorld } from "../support/flow-world.js";
+import { zonesOptions } from "../support/flow-zones.js";
 
-const BUNDLE = join(ROOT, "dist", "fray.mjs");
 const en = readLang("en");
 
 type Dict = Record<string, unknown>;
@@ -45,66 +34,20 @@ interface ZonesApi {
   searchForWeapons(hider: unknown, searcher: unknown, mode: unknown): Promise<{ rows: Dict[] } | undefined>;
 }
 
-const messages: Message[] = [];
 let stub: FoundryStub;
 let gm: StubUser;
 let player: StubUser;
 
-function setPath(target: Dict, path: string, value: unknown): void {
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  node[parts.at(-1)!] = value;
-}
+const flowWorld = new FlowWorld<Message>(zonesOptions({ recordCreated: false, sequentialIds: true }));
+const { messages } = flowWorld;
 
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
-  stub = installFoundryStub("en");
-  const g = globalThis as Dict;
-  g.Combat = class {};
-  g.Combatant = class {};
-  const config = stub.CONFIG as unknown as Dict;
-  config.Combat = {};
-  config.Combatant = {};
-  config.Token = {};
-  config.statusEffects = [];
-  config.specialStatusEffects = {};
-  const foundry = g.foundry as Dict;
-  foundry.canvas = { placeables: { tokens: { TokenRuler: class {} } } };
-  let n = 0;
-  foundry.utils = { fromUuid: async () => null, fromUuidSync: () => null, randomID: () => `r${++n}` };
-  const game = stub.game as unknown as Dict;
-  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
-  gm = stub.game.users.get("gm")!;
-  player = stub.game.users.add("p1", "Pat");
-
-  StubChatMessage.implementation.create = (async (data: Dict) => {
-    const message = {
-      ...data,
-      id: `m${messages.length + 1}`,
-      author: stub.game.user,
-      rolls: (data.rolls as unknown[]) ?? [],
-      async update(changes: Dict) {
-        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
-        return message;
-      },
-    } as unknown as Message;
-    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
-    messages.push(message);
-    return message;
-  }) as never;
-  await stub.game.settings.set("fray", "ruleset", "zones");
-  await import(pathToFileURL(BUNDLE).href);
-  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+  ({ stub, gm, player } = await flowWorld.boot());
 });
 
 beforeEach(() => {
-  messages.length = 0;
-  stub.ui.notifications.messages.length = 0;
-  stub.game.users.current = gm;
-  gm.isGM = true;
-  gm.active = true;
-  diceQueue.length = 0;
+  flowWorld.reset();
+  flowWorld.resetUsers();
 });
 
 const zonesApi = () => (stub.game.fray as { zones: ZonesApi }).zones;

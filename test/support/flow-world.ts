@@ -126,6 +126,8 @@ export interface FlowWorldOptions {
   Combat?: unknown;
   /** `globalThis.Combatant`, the base of Fray's Combatant class; an empty class when absent. */
   Combatant?: unknown;
+  /** `foundry.utils.randomID` returns `r1`, `r2`, ... in order instead of random ids. */
+  sequentialIds?: boolean;
   /** Each captured query also keeps the request's `data`. */
   queryData?: boolean;
   /** `foundry.canvas.placeables.tokens.TokenRuler`, the base of Fray's ruler; an empty class when absent. */
@@ -177,6 +179,9 @@ export class FlowWorld<M = Dict> {
   /** The player user `p1` ("Pat"). */
   player!: StubUser;
 
+  /** The last sequential id handed out. */
+  #ids = 0;
+
   constructor(readonly options: FlowWorldOptions) {}
 
   /**
@@ -198,7 +203,7 @@ export class FlowWorld<M = Dict> {
     foundry.utils = {
       fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
       fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
-      randomID: () => Math.random().toString(36).slice(2, 12),
+      randomID: options.sequentialIds ? () => `r${++this.#ids}` : () => Math.random().toString(36).slice(2, 12),
     };
     if (options.canvas) {
       stub.canvas = options.canvas(stub);
