@@ -13,23 +13,10 @@
  * run out (CR-STN-03); a dying combatant has no AP and dies when its count ends (CR-DTH-01); UM66
  * only on an unmodified 66 (CR-CRT-03).
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  ROOT,
-  StubChatMessage,
-  diceQueue,
-  installFoundryStub,
-  stubActor,
-  stubToken,
-  withOwnership,
-  type FoundryStub,
-  type StubUser,
-} from "../support/foundry-stub.js";
-
-const BUNDLE = join(ROOT, "dist", "fray.mjs");
+import { StubChatMessage, diceQueue, stubToken, withOwnership, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
+import { BaseRuler, FlowWorld, mergePath, setPath } from "../support/flow-world.js";
+import { packNpc } from "../support/flow-critical.js";
 
 type Dict = Record<string, unknown>;
 
@@ -45,31 +32,12 @@ interface FrayApi {
   flow: { runCardAction(message: Message, index: number, action: string): Promise<void> };
 }
 
-const messages: Message[] = [];
-const docs = new Map<string, unknown>();
 const dialogs: { title: string; content: string }[] = [];
 /** What the next Delay dialog answers: a Combatant id, or a function of the offered content. */
 let dialogAnswer: string | undefined;
 let stub: FoundryStub;
 let gm: StubUser;
 let player: StubUser;
-
-function setPath(target: Dict, path: string, value: unknown): void {
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  node[parts.at(-1)!] = value;
-}
-
-function mergePath(target: Dict, path: string, value: unknown): void {
-  const isPlain = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
-  const parts = path.split(".");
-  let node = target;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Dict;
-  const last = parts.at(-1)!;
-  if (isPlain(value) && isPlain(node[last])) for (const [k, v] of Object.entries(value)) mergePath(node[last] as Dict, k, v);
-  else setPath(target, path, value);
-}
 
 /** Foundry's base Combatant: the bundle's class extends it. */
 class BaseCombatant {}
@@ -120,121 +88,53 @@ class BaseCombat {
   }
 }
 
+const flowWorld = new FlowWorld<Message>({
+  ruleset: "critical",
+  Combat: BaseCombat,
+  Combatant: BaseCombatant,
+  TokenRuler: BaseRuler,
+  config: { statusEffects: [], specialStatusEffects: {} },
+  recordCreated: true,
+  prepare: () => {
+    (((globalThis as Dict).foundry as { applications: { api: Dict } }).applications.api as Dict).DialogV2 = {
+      wait: async (options: { window: { title: string }; content: string }) => {
+        dialogs.push({ title: options.window.title, content: options.content });
+        return dialogAnswer ?? null;
+      },
+    };
+  },
+});
+const { messages, docs } = flowWorld;
+
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error(`dist/fray.mjs is missing: run "npm run build" first.`);
-  stub = installFoundryStub("en");
-  await stub.game.settings.set("fray", "ruleset", "critical");
-  const g = globalThis as Dict;
-  g.Combat = BaseCombat;
-  g.Combatant = BaseCombatant;
-  const config = stub.CONFIG as unknown as Dict;
-  config.Combat = {};
-  config.Combatant = {};
-  config.Token = {};
-  config.statusEffects = [];
-  config.specialStatusEffects = {};
-  const foundry = g.foundry as Dict;
-  foundry.utils = {
-    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
-    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
-    randomID: () => Math.random().toString(36).slice(2, 12),
-  };
-  foundry.canvas = {
-    placeables: {
-      tokens: {
-        TokenRuler: class {
-          constructor(readonly token: unknown) {}
-          _getSegmentStyle() {
-            return { width: 4, color: 0xffffff };
-          }
-          _getGridHighlightStyle() {
-            return { color: 0xffffff, alpha: 0.5 };
-          }
-        },
-      },
-    },
-  };
-  ((foundry.applications as Dict).api as Dict).DialogV2 = {
-    wait: async (options: { window: { title: string }; content: string }) => {
-      dialogs.push({ title: options.window.title, content: options.content });
-      return dialogAnswer ?? null;
-    },
-  };
-  const game = stub.game as unknown as Dict;
-  game.messages = { get: (id: string) => messages.find((m) => m.id === id) };
-  gm = stub.game.users.get("gm")!;
-  player = stub.game.users.add("p1", "Pat");
-  StubChatMessage.implementation.create = (async (data: Dict) => {
-    const message = {
-      ...data,
-      id: `m${messages.length + 1}`,
-      author: stub.game.user,
-      rolls: (data.rolls as unknown[]) ?? [],
-      async update(changes: Dict) {
-        for (const [k, v] of Object.entries(changes)) setPath(message as unknown as Dict, k, v);
-        return message;
-      },
-    } as unknown as Message;
-    withOwnership(message, { default: 0, [stub.game.user.id]: 3 });
-    messages.push(message);
-    StubChatMessage.created.push(message as never);
-    return message;
-  }) as never;
-  await import(pathToFileURL(BUNDLE).href);
-  for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
+  ({ stub, gm, player } = await flowWorld.boot());
 });
 
 beforeEach(async () => {
-  messages.length = 0;
+  flowWorld.reset();
   dialogs.length = 0;
   dialogAnswer = undefined;
   StubChatMessage.created.length = 0;
-  stub.ui.notifications.messages.length = 0;
-  stub.game.users.current = gm;
-  diceQueue.length = 0;
   await stub.game.settings.set("fray", "critical-npcInitiative", "each");
-  (stub.game as unknown as Dict).combat = undefined;
   (stub.game as unknown as Dict).tables = [];
 });
 
-const api = () => stub.game.fray as FrayApi;
+const api = () => flowWorld.api<FrayApi>();
 
 /** An actor of the stand-in from a compendium NPC of Critical, registered by UUID, with its token. */
 function actor(id: string, file: string, o: { name?: string; type?: string; system?: Dict; owner?: string } = {}) {
-  const npc = JSON.parse(readFileSync(join(ROOT, "packs", "_source", "critical-npcs", file), "utf8")) as Dict & {
-    name: string;
-    system: Dict;
-    items: unknown[];
-  };
-  const source = {
+  const npc = packNpc(file);
+  const { actor: a, source } = flowWorld.actor({
     _id: id,
     name: o.name ?? npc.name,
     type: o.type ?? "npc",
-    system: { ...structuredClone(npc.system), ...(o.system ?? {}) },
-    items: structuredClone(npc.items),
-  };
-  const a = stubActor(source as never) as ReturnType<typeof stubActor> & Dict;
-  Object.assign(a, {
-    async update(changes: Dict) {
-      for (const [k, v] of Object.entries(changes)) mergePath(source as unknown as Dict, k, v);
-      return a;
-    },
-    async toggleStatusEffect(status: string, { active }: { active: boolean }) {
-      if (active) a.statuses.add(status);
-      else a.statuses.delete(status);
-    },
-    get system() {
-      return source.system;
-    },
-    getFlag(scope: string, key: string) {
-      return ((source as unknown as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
-    },
+    system: { ...npc.system, ...(o.system ?? {}) },
+    items: npc.items,
   });
   a.toObject = () => ({ ...structuredClone(source), statuses: [...a.statuses] }) as never;
   withOwnership(a, { default: 0, ...(o.owner ? { [o.owner]: 3 } : {}) });
-  docs.set(a.uuid, a);
   const token = stubToken(a, 0, 0);
-  docs.set(token.document.uuid, { ...token.document, object: token, actor: a, isOwner: true });
+  flowWorld.register(token);
   return { actor: a, token };
 }
 
