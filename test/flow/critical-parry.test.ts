@@ -11,7 +11,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { critical, criticalCombatantFromActor, OUTCOME_ORDER } from "../../src/rules/critical/index.js";
 import { StubChatMessage, diceQueue, lookup, readLang, type FoundryStub } from "../support/foundry-stub.js";
-import { FlowWorld, type CardApi, type CardMessage, type Dict } from "../support/flow-world.js";
+import { FakeElement, FlowWorld, type CardApi, type CardMessage, type Dict } from "../support/flow-world.js";
 import { criticalActor, criticalOptions } from "../support/flow-critical.js";
 
 const en = readLang("en");
@@ -48,37 +48,6 @@ beforeEach(() => {
 
 const SWORD = "fRc2SwordFtItm10";
 const PISTOL = "fRc2PistolGItm10";
-
-/** An element of the tracker as the hooks read it: classes, data set, appended HTML and click listeners. */
-class FakeElement {
-  children: FakeElement[] = [];
-  dataset: Record<string, string> = {};
-  listeners: ((event: unknown) => void)[] = [];
-  html = "";
-  constructor(
-    readonly tag: string,
-    readonly classes: string[] = [],
-  ) {}
-  append(...children: FakeElement[]) {
-    this.children.push(...children);
-    return this;
-  }
-  addEventListener(_type: string, fn: (event: unknown) => void) {
-    this.listeners.push(fn);
-  }
-  insertAdjacentHTML(_where: string, html: string) {
-    this.html += html;
-  }
-  querySelectorAll(selector: string): FakeElement[] {
-    const all = (e: FakeElement): FakeElement[] => e.children.flatMap((c) => [c, ...all(c)]);
-    return all(this).filter((e) =>
-      selector.startsWith(".") ? e.classes.includes(selector.slice(1)) : selector === "[data-combatant-id]" && "combatantId" in e.dataset,
-    );
-  }
-  querySelector(selector: string): FakeElement | null {
-    return this.querySelectorAll(selector)[0] ?? null;
-  }
-}
 
 type Duel = ReturnType<typeof duel>;
 

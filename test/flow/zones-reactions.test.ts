@@ -8,7 +8,7 @@
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { StubRoll, diceQueue, lookup, readLang, stubActor, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
-import { FlowWorld } from "../support/flow-world.js";
+import { FakeElement, FlowWorld } from "../support/flow-world.js";
 import { zonesOptions } from "../support/flow-zones.js";
 
 const en = readLang("en");
@@ -34,49 +34,6 @@ let stub: FoundryStub;
 let gm: StubUser;
 let player: StubUser;
 let other: StubUser;
-
-/** A DOM element of the stand-in tracker: classes, data-*, listeners and inserted HTML. */
-class FakeElement {
-  children: FakeElement[] = [];
-  parentElement: FakeElement | null = null;
-  dataset: Record<string, string> = {};
-  listeners: ((event: unknown) => void)[] = [];
-  html = "";
-  constructor(
-    readonly tag: string,
-    readonly classes: string[] = [],
-  ) {}
-  append(...children: FakeElement[]) {
-    for (const c of children) {
-      c.parentElement = this;
-      this.children.push(c);
-    }
-    return this;
-  }
-  remove() {
-    if (this.parentElement) this.parentElement.children = this.parentElement.children.filter((c) => c !== this);
-  }
-  addEventListener(_type: string, fn: (event: unknown) => void) {
-    this.listeners.push(fn);
-  }
-  insertAdjacentHTML(_where: string, html: string) {
-    this.html += html;
-  }
-  #all(): FakeElement[] {
-    return this.children.flatMap((c) => [c, ...c.#all()]);
-  }
-  querySelectorAll(selector: string): FakeElement[] {
-    return this.#all().filter((e) =>
-      selector.startsWith(".")
-        ? e.classes.includes(selector.slice(1))
-        : (selector === "[data-combatant-id]" && "combatantId" in e.dataset) ||
-          (selector === "[data-zones-contest]" && "zonesContest" in e.dataset),
-    );
-  }
-  querySelector(selector: string): FakeElement | null {
-    return this.querySelectorAll(selector)[0] ?? null;
-  }
-}
 
 const flowWorld = new FlowWorld<Message>(
   zonesOptions({

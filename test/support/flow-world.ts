@@ -399,3 +399,50 @@ export class FlowWorld<M = Dict> {
     return { combat, flags };
   }
 }
+
+/**
+ * A DOM element of the stand-in tracker as the binding's hooks read it: classes, `data-*` (dataset),
+ * children with their parent, click listeners and inserted HTML; `querySelectorAll` knows class
+ * selectors, `[data-combatant-id]` and `[data-zones-contest]`.
+ */
+export class FakeElement {
+  children: FakeElement[] = [];
+  parentElement: FakeElement | null = null;
+  dataset: Record<string, string> = {};
+  listeners: ((event: unknown) => void)[] = [];
+  html = "";
+  constructor(
+    readonly tag: string,
+    readonly classes: string[] = [],
+  ) {}
+  append(...children: FakeElement[]) {
+    for (const c of children) {
+      c.parentElement = this;
+      this.children.push(c);
+    }
+    return this;
+  }
+  remove() {
+    if (this.parentElement) this.parentElement.children = this.parentElement.children.filter((c) => c !== this);
+  }
+  addEventListener(_type: string, fn: (event: unknown) => void) {
+    this.listeners.push(fn);
+  }
+  insertAdjacentHTML(_where: string, html: string) {
+    this.html += html;
+  }
+  #all(): FakeElement[] {
+    return this.children.flatMap((c) => [c, ...c.#all()]);
+  }
+  querySelectorAll(selector: string): FakeElement[] {
+    return this.#all().filter((e) =>
+      selector.startsWith(".")
+        ? e.classes.includes(selector.slice(1))
+        : (selector === "[data-combatant-id]" && "combatantId" in e.dataset) ||
+          (selector === "[data-zones-contest]" && "zonesContest" in e.dataset),
+    );
+  }
+  querySelector(selector: string): FakeElement | null {
+    return this.querySelectorAll(selector)[0] ?? null;
+  }
+}
