@@ -17,7 +17,7 @@ import { playEncounter } from "../../src/encounter/engine.js";
 import { parseEncounter } from "../../src/encounter/schema.js";
 import { ROOT, StubChatMessage, diceQueue, lookup, readLang, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { FlowWorld, type CardApi, type CardMessage, type Dict } from "../support/flow-world.js";
-import { criticalActor, criticalOptions } from "../support/flow-critical.js";
+import { combatOf as combatOfIn, criticalActor, criticalOptions } from "../support/flow-critical.js";
 
 const en = readLang("en");
 
@@ -218,28 +218,7 @@ describe("apply and undo", () => {
 });
 
 /** Starts a combat of one combatant for an actor's token; its flags live in the returned map. */
-function combatOf(who: ReturnType<typeof actor>): Map<string, unknown> {
-  const flags = new Map<string, unknown>();
-  const combatant = {
-    id: `c-${who.actor.id}`,
-    tokenId: who.token.id,
-    token: who.token,
-    actor: who.actor,
-    actorId: who.actor.id,
-    isOwner: true,
-    combat: { id: "combat1" },
-    getFlag: (_s: string, k: string) => flags.get(k),
-    setFlag: async (_s: string, k: string, v: unknown) => flags.set(k, structuredClone(v)),
-  };
-  const list = [combatant];
-  (stub.game as unknown as Dict).combat = {
-    id: "combat1",
-    started: true,
-    round: 1,
-    combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
-  };
-  return flags;
-}
+const combatOf = (who: ReturnType<typeof actor>) => combatOfIn(flowWorld, who);
 
 describe("the sheet's treatments", () => {
   it("CR-BLD-02, CR-AP-01: a bandage from the sheet stops up to 5 hits a round and spends its 2 AP; a treatment that does not fit is refused", async () => {

@@ -9,7 +9,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { StubChatMessage, diceQueue, lookup, readLang, type FoundryStub } from "../support/foundry-stub.js";
 import { FlowWorld, type CardMessage, type Dict } from "../support/flow-world.js";
-import { criticalActor, criticalOptions } from "../support/flow-critical.js";
+import { combatOf as combatOfIn, criticalActor, criticalOptions } from "../support/flow-critical.js";
 
 const en = readLang("en");
 
@@ -37,28 +37,7 @@ beforeEach(async () => {
 });
 
 /** Starts a combat of one combatant for an actor's token; its flags live in the returned map. */
-function combatOf(who: ReturnType<typeof actor>): Map<string, unknown> {
-  const flags = new Map<string, unknown>();
-  const combatant = {
-    id: `c-${who.actor.id}`,
-    tokenId: who.token.id,
-    token: who.token,
-    actor: who.actor,
-    actorId: who.actor.id,
-    isOwner: true,
-    combat: { id: "combat1" },
-    getFlag: (_s: string, k: string) => flags.get(k),
-    setFlag: async (_s: string, k: string, v: unknown) => flags.set(k, structuredClone(v)),
-  };
-  const list = [combatant];
-  (stub.game as unknown as Dict).combat = {
-    id: "combat1",
-    started: true,
-    round: 1,
-    combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
-  };
-  return flags;
-}
+const combatOf = (who: ReturnType<typeof actor>) => combatOfIn(flowWorld, who);
 
 /** Answers the maneuver dialog with the given form values, keeping what it showed. */
 function answerDialog(values: { skill?: string; difficulty?: string; concentration?: boolean } | null) {

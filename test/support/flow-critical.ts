@@ -58,3 +58,27 @@ export function criticalActor(world: FlowWorld<unknown>, id: string, file: strin
   world.register(token);
   return { actor: a, token };
 }
+
+/** Starts a combat of one combatant for an actor's token; its flags live in the returned map. */
+export function combatOf(world: FlowWorld<unknown>, who: ReturnType<typeof criticalActor>): Map<string, unknown> {
+  const flags = new Map<string, unknown>();
+  const combatant = {
+    id: `c-${who.actor.id}`,
+    tokenId: who.token.id,
+    token: who.token,
+    actor: who.actor,
+    actorId: who.actor.id,
+    isOwner: true,
+    combat: { id: "combat1" },
+    getFlag: (_s: string, k: string) => flags.get(k),
+    setFlag: async (_s: string, k: string, v: unknown) => flags.set(k, structuredClone(v)),
+  };
+  const list = [combatant];
+  (world.stub.game as unknown as Dict).combat = {
+    id: "combat1",
+    started: true,
+    round: 1,
+    combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
+  };
+  return flags;
+}
