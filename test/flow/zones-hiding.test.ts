@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ROOT, diceQueue, lookup, readLang, stubActor, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { FlowWorld } from "../support/flow-world.js";
-import { zonesOptions } from "../support/flow-zones.js";
+import { zonesOptions, zonesSheetAction } from "../support/flow-zones.js";
 
 const en = readLang("en");
 
@@ -51,10 +51,7 @@ beforeEach(() => {
 });
 
 const zonesApi = () => (stub.game.fray as { zones: ZonesApi }).zones;
-const sheetAction = () =>
-  (
-    stub.game.fray as { registry: { get(id: string): { sheetAction(actor: unknown, data: Dict, tokenId?: string): Promise<void> } } }
-  ).registry.get("zones").sheetAction;
+const sheetAction = () => zonesSheetAction(flowWorld);
 
 /** A weapon of the Zones pack by file name, with an id. */
 function weapon(file: string, id: string, system: Dict = {}): Dict {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ROOT, lookup, readLang, stubActor, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { FakeElement, FlowWorld } from "../support/flow-world.js";
-import { zonesOptions } from "../support/flow-zones.js";
+import { zonesOptions, zonesSheetAction } from "../support/flow-zones.js";
 
 const en = readLang("en");
 
@@ -50,10 +50,7 @@ beforeEach(() => {
 });
 
 const zonesApi = () => (stub.game.fray as { zones: ZonesApi }).zones;
-const sheetAction = () =>
-  (
-    stub.game.fray as { registry: { get(id: string): { sheetAction(actor: unknown, data: Dict, tokenId?: string): Promise<void> } } }
-  ).registry.get("zones").sheetAction;
+const sheetAction = () => zonesSheetAction(flowWorld);
 
 /** The Harrow carbine of the Zones pack: 30 rounds loaded, drawn. */
 function carbine(): Dict {

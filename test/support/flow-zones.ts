@@ -65,3 +65,14 @@ export function firefight(world: FlowWorld<unknown>, squares: number) {
 
 /** A stand-in actor's hit points (`system.hp.value`). */
 export const hp = (a: { source: { system: Dict } }) => (a.source.system.hp as { value: number }).value;
+
+/**
+ * The Zones binding's `sheetAction` (what a sheet's buttons call), as loaded in `world`.
+ * @throws when the world has not booted.
+ */
+export const zonesSheetAction = (world: FlowWorld<unknown>) =>
+  (
+    world.stub.game.fray as {
+      registry: { get(id: string): { sheetAction(actor: unknown, data: Dict, tokenId?: string): Promise<void> } };
+    }
+  ).registry.get("zones").sheetAction;
