@@ -1,6 +1,6 @@
 /**
  * A Critical fight played to its end card by card through the built bundle in the stand-in: the
- * duel of `examples/critical-duel.yaml` (Kara Voss, her parry of 20 OB declared against the
+ * duel of `examples/critical-duel.yaml` (Kara Voss, her parry of 20 OB declared each round against the
  * guard's pistol, and the Pistol Guard) over three rounds, with the example's scripted dice. Each
  * attack is rolled, its critical rolled and applied from the card; each new round's upkeep runs
  * on the active GM (bleeding, stun, the Self Discipline test below 0); Kara bandages her wound
@@ -63,16 +63,23 @@ async function attack(attacker: WorldActor, weaponId: string, target: WorldActor
   return message;
 }
 
+/** Kara's parry declared as the tracker's Parry button does (`tools.declareParry`), the dialog answering `split`. */
+async function parry(combat: unknown, who: WorldActor, split: Record<string, number>): Promise<void> {
+  const tools = (world.stub.game.fray as { binding: { tools: { declareParry(c: unknown, d: unknown, ask: unknown): Promise<boolean> } } })
+    .binding.tools;
+  const combatant = (combat as { combatants: Map<string, unknown> }).combatants.get(`c-${who.actor.id}`);
+  expect(await tools.declareParry(combat, combatant, async () => split)).toBe(true);
+}
+
 describe("a Critical fight to its end, card by card (examples/critical-duel.yaml)", () => {
-  it("CR-ATK-01, CR-ATK-02, CR-ATK-04, CR-PAR-01, CR-PAR-02, CR-CRT-02, CR-BLD-01, CR-BLD-02, CR-STN-01, CR-STN-02, CR-AP-01, CR-HIT-01, CR-HIT-02: three rounds give the encounter runner's numbers and end with the guard unconscious", async () => {
+  it("CR-INI-01, CR-INI-02, CR-ATK-01, CR-ATK-02, CR-ATK-04, CR-PAR-01, CR-PAR-02, CR-CRT-02, CR-BLD-01, CR-BLD-02, CR-STN-01, CR-STN-02, CR-AP-01, CR-HIT-01, CR-HIT-02: three rounds give the encounter runner's numbers and end with the guard unconscious", async () => {
     const events = await encounterEvents();
     const of = (kind: string, actor: string, round: number) =>
       events
         .filter((e) => e.kind === kind && e.round === round && (e.data as Dict).actor === actor)
         .map((e) => (e.data as Dict).vitals as Vitals);
     const guard = world.actor("guard", "Pistol_Guard_fRc2NpcPistolGrd.json");
-    // Kara declares her parry with the round's declarations (CR-PAR-01): 20 OB against the guard's token.
-    const kara = world.actor("kara", "Sword_Fighter_fRc2NpcSwordFtr0.json", "Kara Voss", { parry: { [guard.token.id]: 20 } });
+    const kara = world.actor("kara", "Sword_Fighter_fRc2NpcSwordFtr0.json", "Kara Voss");
     const combat = world.combat([guard, kara]);
     const ap = (who: WorldActor) =>
       (combat.combatants.get(`c-${who.actor.id}`)!.flags as { fray: { economy?: { pools: { ap: { value: number; max: number } } } } }).fray
@@ -83,6 +90,9 @@ describe("a Critical fight to its end, card by card (examples/critical-duel.yaml
     const initiative = events.find((e) => e.type === "initiative")!.rolls as { members: string[]; total: number }[];
     for (const r of initiative) expect(combat.combatants.get(`c-${r.members[0]}`)!.initiative).toBe(r.total);
     expect(combat.turns.map((t) => t.name)).toEqual(["Pistol Guard", "Kara Voss"]);
+    // Kara declares first (lowest initiative, CR-INI-02), her parry with it (CR-PAR-01): 20 OB against the guard.
+    await parry(combat, kara, { [guard.token.id]: 20 });
+    expect(system(kara).parry).toEqual({ [guard.token.id]: 20 });
 
     // Round 1. The guard resolves first (85 against 60): two shots; the parry counts at 2:1 (CR-PAR-02).
     const first = await attack(guard, PISTOL, kara, [45]);
@@ -113,8 +123,8 @@ describe("a Critical fight to its end, card by card (examples/critical-duel.yaml
     const summary = world.messages.at(-1)!;
     for (const rule of ["CR-BLD-01", "CR-STN-02"]) expect(summary.content).toContain(rule);
     // A new round ends the parry (CR-PAR-01): Kara declares it again, 20 OB against the guard.
-    expect(system(kara)).toMatchObject({ parry: {} });
-    await (kara.actor as unknown as { update(c: Dict): Promise<unknown> }).update({ [`system.parry.${guard.token.id}`]: 20 });
+    expect(system(kara).parry).toEqual({});
+    await parry(combat, kara, { [guard.token.id]: 20 });
     // The guard, still stunned, has 2 AP (CR-STN-01): one shot, 30: 3 hits.
     await attack(guard, PISTOL, kara, [30]);
     expect(system(kara).hits.value).toBe(of("hits", "kara", 2)[0]!.hp.value);
