@@ -34,6 +34,7 @@ import {
   parseCombatant,
   parseCriticalTable,
   recomputeEconomy,
+  afterUpkeepEconomy,
   rollManeuver,
   selfDisciplineTest,
   settleManeuver,
@@ -230,6 +231,18 @@ describe("Critical action points and movement", () => {
     expect(e.pools.ap).toEqual({ max: 2, value: 1 });
     // Knocked out: nothing left.
     expect(recomputeEconomy(e, hit(stunned, [{ type: "unconscious" }])).pools.ap).toEqual({ max: 0, value: 0 });
+  });
+
+  it("CR-AP-01, CR-STN-01, CR-STN-02: after the round's upkeep the AP follow the state it left, what was spent staying spent", () => {
+    const stunned = { ...fighter(), stun: 1 };
+    // The round started while still stunned: 2 AP, 1 spent.
+    const start = spend(createEconomy(critical.economy(stunned, opts)), { pools: { ap: 1 } });
+    expect(start.pools.ap).toEqual({ max: 2, value: 1 });
+    // The upkeep counts the stun out: the full 4, less the 1 spent.
+    expect(afterUpkeepEconomy(start, { ...stunned, stun: 0 }).pools.ap).toEqual({ max: 4, value: 3 });
+    // Still stunned: unchanged; knocked out in the upkeep: nothing.
+    expect(afterUpkeepEconomy(start, stunned).pools.ap).toEqual({ max: 2, value: 1 });
+    expect(afterUpkeepEconomy(start, hit({ ...stunned, stun: 0 }, [{ type: "unconscious" }])).pools.ap).toEqual({ max: 0, value: 0 });
   });
 
   it("CR-MOV-01: the Base Move is free; a move against an opposing foe fails", () => {

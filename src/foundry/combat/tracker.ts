@@ -8,6 +8,7 @@
 import type { ActionDef } from "../../rules/core/contract.js";
 import { escapeHtml } from "../logic/round-actions.js";
 import { pips, poolBadges, TOGGLED_SLOTS } from "../logic/economy.js";
+import { poolBadgesHtml } from "./tracker-view.js";
 import { formatKey, reportError, warn } from "../notify.js";
 import { activeBinding } from "../registry.js";
 import { actionsOf, economyOf, economySpecOf, toggleSlotOn, type CombatantLike } from "./economy-store.js";
@@ -213,12 +214,7 @@ export async function revealDeclarations(combat: TrackerCombat): Promise<boolean
 
 /** The pools' badges of one combatant: `value/max` with the pool's name as tooltip. */
 export function poolsHtml(combatant: CombatantLike): string {
-  return poolBadges(economyOf(combatant), economySpecOf(combatant))
-    .map((b) => {
-      const name = escapeHtml(game.i18n.localize(b.label));
-      return `<span class="fray-pool fray-pool-${escapeHtml(b.pool)}${b.empty ? " empty" : ""}" data-tooltip="${name}" aria-label="${name}: ${b.value}/${b.max}">${b.value}/${b.max}</span>`;
-    })
-    .join("");
+  return poolBadgesHtml(poolBadges(economyOf(combatant), economySpecOf(combatant)), game.i18n);
 }
 
 /** The pips' HTML of one combatant; for the GM the movement, action and reaction pips are buttons. */

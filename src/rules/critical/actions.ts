@@ -71,6 +71,20 @@ export function recomputeEconomy(current: Economy, c: CriticalCombatant): Econom
 }
 
 /**
+ * The round's AP once the round's upkeep has changed the combatant (CR-AP-01, CR-STN-01,
+ * CR-STN-02; RULES.md "Start of a round": run after the upkeep): the pool follows the state the
+ * upkeep left (4, 2 while still stunned, none out of the fight), less what was already spent this
+ * round. Unlike {@link recomputeEconomy} it may grow: a stun that ran out in the upkeep gives the
+ * full round back.
+ */
+export function afterUpkeepEconomy(current: Economy, c: CriticalCombatant): Economy {
+  const pool = current.pools.ap ?? { value: 0, max: 0 };
+  const max = apFor(c);
+  const used = Math.max(0, pool.max - pool.value);
+  return { slots: { ...current.slots }, pools: { ...current.pools, ap: { max, value: Math.max(0, max - used) } } };
+}
+
+/**
  * Movement bands, nearest first (CR-MOV-01, CR-MOV-02): the Base Move is free; each further BM
  * costs 1 AP, up to the AP of the round. None when an injury stops moving or the combatant is
  * out of the fight.

@@ -44,7 +44,17 @@ export {
   type CriticalOutcome,
   type Treatment,
 } from "./damage.js";
-export { ACTIONS, AP_PER_ROUND, actionCost, apFor, checkMove, recomputeEconomy, type CriticalAction, type MoveCheck } from "./actions.js";
+export {
+  ACTIONS,
+  AP_PER_ROUND,
+  actionCost,
+  afterUpkeepEconomy,
+  apFor,
+  checkMove,
+  recomputeEconomy,
+  type CriticalAction,
+  type MoveCheck,
+} from "./actions.js";
 export {
   SITUATION_IDS,
   criticalActions,

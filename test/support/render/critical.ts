@@ -9,10 +9,14 @@
  * - the parry dialog: Kara splitting her OB over a guard's pistol (2:1) and a club (1:1);
  * - the attack dialog of the guard's shot at Kara: OB less its own parry, Kara's DB with hers,
  *   the chance of each outcome;
- * - the maneuver dialog and card: Kara's 80 % maneuver, left to the GM.
+ * - the maneuver dialog and card: Kara's 80 % maneuver, left to the GM;
+ * - the combat tracker as the GM sees it: the declaration phase lowest initiative first with the
+ *   Declare and Parry buttons, then the resolve phase with Kara delaying; each row's AP pool.
  */
 import {
   critical,
+  delay as coreDelay,
+  parriedOb,
   parryAllocation,
   criticalCombatantFromActor,
   criticalForcedCheck,
@@ -40,6 +44,12 @@ import {
   CRITICAL_ITEM_TEMPLATE,
 } from "../../../src/foundry/rulesets/critical/sheet-context.js";
 import { itemSheetContext, type SheetI18n } from "../../../src/foundry/sheets/context.js";
+import { spend } from "../../../src/rules/core/economy.js";
+import { declarationRowHtml, declarationView, phaseBannerHtml, type DeclaringEntry } from "../../../src/foundry/combat/declarations.js";
+import { poolBadgesHtml } from "../../../src/foundry/combat/tracker-view.js";
+import { poolBadges } from "../../../src/foundry/logic/economy.js";
+import { delayChoices, delayOf, type OrderEntry } from "../../../src/foundry/logic/delay.js";
+import { declaringOrder, delayPartHtml, parryButtonHtml } from "../../../src/foundry/rulesets/critical/tracker-view.js";
 import { packDoc, type RenderCase } from "./contexts.js";
 
 const ACTOR = "templates/critical/actor.hbs";
@@ -438,5 +448,131 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer, i18nD
       ],
     },
   );
+  cases.push(...trackerCases(i18n));
   return cases;
+}
+
+/** One tracker combatant of the render cases: the core's combatant, its initiative and what it did this round. */
+interface TrackerFighter {
+  core: CriticalCombatant;
+  initiative: number;
+  /** AP spent this round (CR-AP-01), through the core's economy. */
+  spent?: number;
+  declaration?: { round: number; text: string; action?: string };
+  delay?: { round: number; after: string };
+}
+
+/**
+ * The tracker rows of a Critical round as the GM sees them, built as the tracker builds them: the
+ * phase banner, the rows in declaring order (CR-INI-02) or acting order (CR-INI-03), each with its
+ * AP badge (CR-AP-01, CR-STN-01), its declaration with Declare and Parry (CR-PAR-01) where it
+ * declares now, and its delay (CR-INI-03).
+ */
+function trackerHtml(
+  fighters: TrackerFighter[],
+  phase: "declare" | "resolve",
+  round: number,
+  currentId: string | null,
+  i18n: Localizer,
+): string {
+  const entries: (OrderEntry & DeclaringEntry)[] = fighters.map((f) => ({
+    id: f.core.id,
+    initiative: f.initiative,
+    name: f.core.name,
+    player: f.core.id === "kara",
+    out: false,
+    owns: true,
+    ...(f.declaration ? { declaration: f.declaration } : {}),
+    ...(f.delay ? { delay: f.delay } : {}),
+  }));
+  const view = declarationView("lowest-first", phase, entries, { isGM: true })!;
+  const order = phase === "declare" ? declaringOrder(entries, round, coreDelay) : declaringOrder(entries, round, coreDelay).reverse();
+  const byId = new Map(fighters.map((f) => [f.core.id, f]));
+  const labels = new Map(critical.actions(fighters[0]!.core, OPTIONS).map((a) => [a.id, a.label] as const));
+  const rows = order.map((id) => {
+    const f = byId.get(id)!;
+    const fresh = critical.startRound(f.core, undefined, round, OPTIONS).economy;
+    const economy = f.spent ? spend(fresh, { pools: { ap: f.spent } }) : fresh;
+    const pools = poolBadgesHtml(poolBadges(economy, critical.economy(f.core, OPTIONS)), i18n);
+    const row = view.rows.find((r) => r.id === id)!;
+    let declaration = declarationRowHtml(row, i18n, labels);
+    if (row.canDeclare) declaration = declaration.replace(/<\/div>$/, `${parryButtonHtml(id, parriedOb(f.core), i18n)}</div>`);
+    const stored = delayOf(f.delay, round);
+    const delay = delayPartHtml(
+      {
+        id,
+        ...(stored ? { after: byId.get(stored.after)!.core.name } : {}),
+        canDelay: delayChoices(entries, round, coreDelay, id, currentId).length > 0,
+      },
+      i18n,
+    );
+    return (
+      `<li class="combatant" data-combatant-id="${id}" style="display: flex; gap: 0.4rem; padding: 0.2rem 0.5rem; border-bottom: 1px solid #8884">` +
+      `<div class="token-name" style="flex: 1"><strong class="name">${f.core.name}</strong>` +
+      `<div class="fray-economy">${pools}</div>${declaration}${delay}</div>` +
+      `<div class="token-initiative"><span class="initiative">${f.initiative}</span></div></li>`
+    );
+  });
+  return (
+    phaseBannerHtml(view, i18n) +
+    `<ol class="combat-tracker plain${phase === "declare" ? " fray-declaring-order" : ""}" style="list-style: none; margin: 0; padding: 0">${rows.join("")}</ol>`
+  );
+}
+
+/**
+ * The tracker cases of a Critical round (CR-INI-02, CR-INI-03, CR-AP-01, CR-STN-01, CR-PAR-01):
+ * Kara (initiative 78), the stunned Pistol Guard (52, half AP) and the Enforcer (35). While they
+ * declare, the Enforcer has declared, the guard declares now (Declare and Parry) and Kara waits;
+ * once revealed, Kara delays until after the guard, who has spent 2 AP on his shot.
+ */
+function trackerCases(i18n: Localizer): RenderCase[] {
+  const kara = combatant("Sword Fighter", "kara");
+  const guard = combatant("Pistol Guard", "guard", { stun: 1, parry: { kara: 10 } });
+  const enforcer = combatant("Enforcer", "enforcer");
+  const round = 2;
+  const declaring: TrackerFighter[] = [
+    { core: kara, initiative: 78 },
+    { core: guard, initiative: 52 },
+    { core: enforcer, initiative: 35, declaration: { round, text: "Clubs Kara", action: "attack" } },
+  ];
+  const resolving: TrackerFighter[] = [
+    { core: kara, initiative: 78, declaration: { round, text: "Cuts the guard", action: "attack" }, delay: { round, after: "guard" } },
+    { core: guard, initiative: 52, spent: 2, declaration: { round, text: "Shoots Kara", action: "attack" } },
+    { core: enforcer, initiative: 35, declaration: { round, text: "Clubs Kara", action: "attack" } },
+  ];
+  const tracker = (id: string, title: string, html: string, expect: RenderCase["expect"]): RenderCase => ({
+    id: `critical-tracker-${id}`,
+    title,
+    kind: "dialog",
+    classes: ["fray"],
+    width: 300,
+    height: 0,
+    templates: ["test/support/render/markup.hbs"],
+    context: { classes: "combat-sidebar", html },
+    expect,
+  });
+  return [
+    tracker("declare", "Combat tracker: Critical declarations (GM)", trackerHtml(declaring, "declare", round, null, i18n), [
+      { selector: ".fray-declaration-phase .fray-rule", text: "CR-INI-02" },
+      // Lowest initiative first (CR-INI-02).
+      { selector: ".combatant:first-child .name", text: "Enforcer" },
+      { selector: ".combatant:last-child .name", text: "Sword Fighter" },
+      { selector: "button.fray-declare", count: 1 },
+      { selector: '[data-combatant-id="guard"] button.fray-parry-declare', text: "Parry (10 OB)" },
+      { selector: '[data-combatant-id="kara"] .fray-declaration', count: 0 },
+      // The stunned guard has half the AP (CR-STN-01).
+      { selector: '[data-combatant-id="guard"] .fray-pool-ap', text: "2/2" },
+      { selector: '[data-combatant-id="kara"] .fray-pool-ap', text: "4/4" },
+      { selector: "button.fray-delay-button", count: 2 },
+    ]),
+    tracker("resolve", "Combat tracker: Critical round with a delay (GM)", trackerHtml(resolving, "resolve", round, "guard", i18n), [
+      // Highest first, Kara acting right after the guard she waits for (CR-INI-03).
+      { selector: ".combatant:first-child .name", text: "Pistol Guard" },
+      { selector: ".combatant:nth-child(2) .name", text: "Sword Fighter" },
+      { selector: '[data-combatant-id="kara"] .fray-delayed', text: "delays until after Pistol Guard CR-INI-03" },
+      { selector: '[data-combatant-id="guard"] .fray-pool-ap.empty', text: "0/2" },
+      { selector: "button.fray-parry-declare", count: 0 },
+      { selector: '[data-combatant-id="kara"] button.fray-delay-button', count: 1 },
+    ]),
+  ];
 }

@@ -23,7 +23,8 @@ import type { Localizer } from "../../attack-card.js";
 import { SYSTEM_PATH } from "../../config.js";
 import { trackerDeclarations, type TrackerCombat } from "../../combat/tracker.js";
 import { actorSource } from "../../documents/source.js";
-import { escapeHtml, formatKey, reportError, warn } from "../../notify.js";
+import { formatKey, reportError, warn } from "../../notify.js";
+import { parryButtonHtml, type TrackerLocalizer } from "./tracker-view.js";
 import { parryDbText, parryDialogContext, parryLeftText } from "./parry-view.js";
 
 /** The parry dialog's template. */
@@ -205,12 +206,8 @@ export function renderParry(combat: unknown, html: HTMLElement): void {
     if (!declared?.canDeclare || !combatant) continue;
     const core = coreOf(combatant);
     const moved = core ? parriedOb(core) : 0;
-    const label = moved ? formatKey("FRAY.Critical.Parry.ButtonMoved", { ob: moved }) : formatKey("FRAY.Critical.Parry.Button");
     const host = row.querySelector(".fray-declaration") ?? row.querySelector(".token-name") ?? row;
-    host.insertAdjacentHTML(
-      "beforeend",
-      `<button type="button" class="fray-parry-declare" data-fray-parry="${escapeHtml(combatant.id ?? "")}">${escapeHtml(label)}</button>`,
-    );
+    host.insertAdjacentHTML("beforeend", parryButtonHtml(combatant.id ?? "", moved, game.i18n as unknown as TrackerLocalizer));
     if (row.dataset.frayParryClicks) continue;
     row.dataset.frayParryClicks = "1";
     row.addEventListener("click", (event: Event) => {

@@ -12,7 +12,10 @@
  * card with its roll (CR-MAN-01). An attacker with a huge OB against a defender without DB always
  * lands an E critical, whatever the dice. Then the round: initiative kept over rounds, a delay
  * stored on a Combatant re-sorting the turns, 4 AP (R1 to R4); an upkeep undone; a held and a
- * reverted move (M1 to M3).
+ * reverted move (M1 to M3). Then treatments through the GM in a real combat on the viewed scene: a
+ * bandage to an adjacent ally's wound and first aid to a dying one, each paid from the treater's
+ * AP (T1, T2); and the Self Discipline prompt after an attack takes the hits below 0, rolled from
+ * its message (D1, D2).
  */
 import { CRITICAL_TABLE_SOURCES } from "../../../rules/critical/index.js";
 import { critical } from "../../../rules/critical/index.js";
@@ -30,6 +33,8 @@ import { applyHere, rollDamageFor, undoHere } from "../../chat/actions.js";
 import { attackSystem, type AttackMessageLike } from "../../chat/attack-message.js";
 import type { Quench } from "../../quench.js";
 import { runUpkeep, undoUpkeep, type UpkeepMessage } from "./upkeep.js";
+import { firstAid, treatOther } from "./treat-other.js";
+import { rollSelfDiscipline } from "./self-discipline.js";
 
 type Raw = Record<string, unknown>;
 
@@ -377,6 +382,144 @@ export function registerCriticalQuench(quench: Quench): void {
             off("preMoveToken", hold);
             await token!.delete().catch(() => undefined);
             await a.delete();
+          }
+        });
+      });
+
+      describe("Critical treatments through the GM (T1, T2)", () => {
+        type Doc = { id: string; delete(): Promise<unknown> };
+        type QuenchActor = Actor.Implementation & {
+          system: Omit<Vitals, "effects"> & { effects: { id: string; kind: string; value?: number }[] };
+        };
+        const made: Doc[] = [];
+        let medic: QuenchActor;
+        let patient: QuenchActor;
+        let combat: Doc & {
+          combatants: Iterable<{ actorId: string; getFlag(s: string, k: string): unknown }>;
+          createEmbeddedDocuments(type: string, rows: unknown[]): Promise<unknown>;
+          startCombat(): Promise<unknown>;
+          nextRound(): Promise<unknown>;
+        };
+        const apOfMedic = () =>
+          (
+            [...combat.combatants].find((c) => c.actorId === medic.id)?.getFlag("fray", "economy") as
+              { pools?: { ap?: { value: number } } } | undefined
+          )?.pools?.ap?.value;
+        before(async () => {
+          const scene = canvas?.scene as unknown as {
+            id: string;
+            createEmbeddedDocuments(type: string, rows: unknown[]): Promise<Doc[]>;
+          } | null;
+          assert.ok(scene, "view a scene to run this test");
+          const size = (canvas?.grid as { size?: number } | undefined)?.size ?? 100;
+          const linked = { prototypeToken: { actorLink: true } };
+          medic = (await Actor.implementation.create({
+            ...actorData("Quench Medic", false),
+            ...linked,
+            system: { ...actorData("Quench Medic", false).system, skills: { firstAid: 300 } },
+          } as never)) as QuenchActor;
+          patient = (await Actor.implementation.create({
+            ...actorData("Quench Patient", false),
+            ...linked,
+            system: {
+              ...actorData("Quench Patient", false).system,
+              effects: [
+                { id: "bleed-t", kind: "bleed", rule: "CR-BLD-01", label: "FRAY.Critical.Effect.bleed", value: 3, location: "chest" },
+              ],
+            },
+          } as never)) as QuenchActor;
+          made.push(medic as never, patient as never);
+          // Side by side: one grid space apart (T1).
+          const tokens = await scene!.createEmbeddedDocuments("Token", [
+            { name: "Quench Medic", actorId: medic.id, actorLink: true, x: 0, y: 0 },
+            { name: "Quench Patient", actorId: patient.id, actorLink: true, x: size, y: 0 },
+          ]);
+          made.push(...tokens);
+          combat = (await Combat.implementation.create({ scene: scene!.id, active: true } as never)) as never;
+          made.push(combat);
+          await combat.createEmbeddedDocuments(
+            "Combatant",
+            tokens.map((t, i) => ({ tokenId: t.id, sceneId: scene!.id, actorId: [medic, patient][i]!.id, initiative: 50 - i })),
+          );
+          await combat.startCombat();
+        });
+        after(async () => {
+          for (const doc of made.reverse()) await doc.delete().catch(() => undefined);
+        });
+
+        it("T1, CR-BLD-02, CR-AP-01: a bandage to an adjacent ally's 3-a-round bleeding goes through the GM: the wound stops, the medic's 2 AP are spent", async () => {
+          assert.equal(apOfMedic(), 4, "CR-AP-01: 4 AP at the start");
+          assert.equal(await treatOther({ treater: medic, patient, effectId: "bleed-t", method: "bandage" }), true);
+          const bleeding = patient.system.effects.filter((e) => e.kind === "bleed" && (e.value ?? 0) > 0);
+          assert.equal(bleeding.length, 0, "CR-BLD-02: a bandage stops up to 5 a round");
+          assert.equal(apOfMedic(), 2, "CR-AP-01: the bandage's 2 AP come from the medic's combatant");
+        });
+
+        it("T2, CR-DTH-01, CR-MAN-01: first aid to a dying ally, rolled on the GM's client, stops the count to death and spends the medic's 4 AP", async () => {
+          await combat.nextRound();
+          // Let the new round's upkeep and economy writes settle before counting messages.
+          for (let i = 0; i < 20 && apOfMedic() !== 4; i++) await new Promise((r) => setTimeout(r, 50));
+          await new Promise((r) => setTimeout(r, 300));
+          assert.equal(apOfMedic(), 4, "a new round's 4 AP");
+          await patient.update({
+            "system.effects": [
+              ...patient.system.effects,
+              { id: "dying-t", kind: "dying", rule: "CR-DTH-01", label: "FRAY.Critical.Effect.dying", rounds: 3 },
+            ],
+          } as never);
+          const count = game.messages?.contents.length ?? 0;
+          assert.equal(await firstAid({ treater: medic, patient }), true);
+          assert.equal(
+            patient.system.effects.some((e) => e.kind === "dying"),
+            false,
+            "CR-DTH-01: first aid of 300 + d100 always reaches 100 %: saved",
+          );
+          assert.equal(apOfMedic(), 0, "CR-AP-01: first aid costs 4 AP");
+          const card = game.messages?.contents.at(-1) as unknown as { content: string; rolls: unknown[]; delete(): Promise<unknown> };
+          assert.equal(game.messages?.contents.length, count + 1, "one chat message");
+          assert.ok(card.content.includes("CR-DTH-01"), "the message names the rule");
+          assert.equal(card.rolls.length, 1, "with the maneuver's roll");
+          await card.delete();
+        });
+      });
+
+      describe("Critical Self Discipline at 0 hits (D1, D2)", () => {
+        it("D1, D2, CR-HIT-01, CR-HIT-02: an applied critical below 0 hits posts the prompt; rolling it writes the result once", async () => {
+          const made: { delete(): Promise<unknown> }[] = [];
+          try {
+            const attacker = (await Actor.implementation.create(actorData("Quench Swordsman", true) as never)) as Actor.Implementation;
+            const defender = (await Actor.implementation.create({
+              ...actorData("Quench Victim", false),
+              system: { ...actorData("Quench Victim", false).system, hits: { value: 1, max: 400 } },
+            } as never)) as Actor.Implementation & { system: Vitals; statuses: Set<string> };
+            made.push(attacker as never, defender as never);
+            const weapon = attacker.items.find((i) => i.type === "weapon")!;
+            const target = { actor: defender, center: { x: 0, y: 0 }, document: { uuid: "" }, name: defender.name, id: "quench-sd" };
+            const outcome = await rollAttack({ actor: attacker, weaponId: weapon.id ?? "", target: target as never, skipDialog: true });
+            const message = outcome!.message as unknown as AttackMessageLike;
+            made.push(message as never);
+            await rollDamageFor(message, 0);
+            await applyHere(message, 0, game.user?.id ?? "");
+            assert.ok(defender.system.hits.value < 0, "below 0 hits");
+            type SdMessage = { flags: { fray?: { selfDiscipline?: { actorUuid: string; result?: { total: number; success: boolean } } } } };
+            const sd = () =>
+              (game.messages?.contents ?? []).filter(
+                (m) => (m as unknown as SdMessage).flags.fray?.selfDiscipline?.actorUuid === defender.uuid,
+              ) as unknown as (SdMessage & { delete(): Promise<unknown> })[];
+            for (let i = 0; i < 20 && !sd().length; i++) await new Promise((r) => setTimeout(r, 50));
+            assert.equal(sd().length, 1, "D1, CR-HIT-02: fray.applyDamage on the GM posted one prompt with its flag");
+            made.push(sd()[0]!);
+            await rollSelfDiscipline(sd()[0] as never);
+            const results = sd().filter((m) => m.flags.fray?.selfDiscipline?.result);
+            assert.equal(results.length, 1, "D2: the result is posted, its flag read back");
+            made.push(results[0]!);
+            const result = results[0]!.flags.fray!.selfDiscipline!.result!;
+            assert.equal(result.success, result.total >= 101, "CR-HIT-02: 101 or more stays conscious");
+            assert.equal(defender.statuses.has("unconscious"), !result.success, "D2: a failure toggles the unconscious status");
+            await rollSelfDiscipline(sd()[0] as never);
+            assert.equal(sd().filter((m) => m.flags.fray?.selfDiscipline?.result).length, 1, "the same prompt rolls once");
+          } finally {
+            for (const doc of made.reverse()) await doc.delete().catch(() => undefined);
           }
         });
       });

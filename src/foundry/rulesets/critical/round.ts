@@ -16,6 +16,7 @@ import type { Economy } from "../../../rules/core/economy.js";
 import { stamped } from "../../logic/economy.js";
 import { actingOrder, delayChoices, delayOf, delayRefusal, type OrderEntry } from "../../logic/delay.js";
 import { escapeHtml } from "../../logic/round-actions.js";
+import { declaringOrder, delayPartHtml, type TrackerLocalizer } from "./tracker-view.js";
 import { formatKey, reportError, warn } from "../../notify.js";
 import { isActiveGM } from "../../queries.js";
 
@@ -176,36 +177,29 @@ export function renderCriticalTracker(combatValue: unknown, html: HTMLElement): 
   const round = combat.round ?? 0;
   const rows = Array.from(html.querySelectorAll<HTMLElement>("[data-combatant-id]"));
   const declaring = trackerDeclarations(combat as TrackerCombat)?.phase === "declare";
-  const order = actingOrder(entriesOf(combat), round, criticalDelay);
   if (declaring) {
     // Lowest initiative first: the order the combatants declare in (CR-INI-02).
-    const position = (row: HTMLElement) => order.indexOf(row.dataset.combatantId ?? "");
+    const order = declaringOrder(entriesOf(combat), round, criticalDelay);
+    const position = (row: HTMLElement) => {
+      const at = order.indexOf(row.dataset.combatantId ?? "");
+      return at < 0 ? order.length : at;
+    };
     const parent = rows[0]?.parentElement;
     if (parent && rows.every((r) => r.parentElement === parent)) {
-      for (const row of [...rows].sort((a, b) => position(b) - position(a))) parent.append(row);
+      for (const row of [...rows].sort((a, b) => position(a) - position(b))) parent.append(row);
       parent.classList?.add("fray-declaring-order");
     }
   }
+  const i18n = game.i18n as unknown as TrackerLocalizer;
   for (const row of rows) {
     const combatant = combat.combatants.get(row.dataset.combatantId ?? "");
     if (!combatant?.id) continue;
     row.querySelector(".fray-delay")?.remove();
-    const parts: string[] = [];
     const delay = delayOf(combatant.getFlag("fray", "delay"), round);
-    if (delay) {
-      parts.push(
-        `<span class="fray-delayed">${escapeHtml(formatKey("FRAY.Critical.Round.Delayed", { after: nameOf(combat, delay.after) }))} <span class="fray-rule">CR-INI-03</span></span>`,
-      );
-    }
-    const may = (combatant.isOwner || game.user?.isGM) && !combatant.defeated && delayOptions(combat, combatant).length > 0;
-    if (may) {
-      const label = escapeHtml(formatKey("FRAY.Critical.Round.Delay"));
-      parts.push(
-        `<button type="button" class="fray-delay-button" data-fray-delay="${escapeHtml(combatant.id)}" data-tooltip="${label}">${label}</button>`,
-      );
-    }
-    if (!parts.length) continue;
-    (row.querySelector(".token-name") ?? row).insertAdjacentHTML("beforeend", `<div class="fray-delay">${parts.join(" ")}</div>`);
+    const may = Boolean((combatant.isOwner || game.user?.isGM) && !combatant.defeated && delayOptions(combat, combatant).length > 0);
+    const part = delayPartHtml({ id: combatant.id, ...(delay ? { after: nameOf(combat, delay.after) } : {}), canDelay: may }, i18n);
+    if (!part) continue;
+    (row.querySelector(".token-name") ?? row).insertAdjacentHTML("beforeend", part);
     if (!may || row.dataset.frayDelayClicks) continue;
     row.dataset.frayDelayClicks = "1";
     row.addEventListener("click", (event: Event) => {

@@ -8,7 +8,9 @@
  * never ticks twice. What each actor's upkeep changed is recorded on the actor, so the GM can
  * undo a summary: exactly that change is taken back, later changes stay.
  */
-import { criticalVitalsUpdate, upkeep } from "../../../rules/critical/index.js";
+import { afterUpkeepEconomy, criticalVitalsUpdate, upkeep, withVitals } from "../../../rules/critical/index.js";
+import type { Economy } from "../../../rules/core/economy.js";
+import { stamped } from "../../logic/economy.js";
 import { criticalCombatantFromActor } from "../../../rules/critical/model.js";
 import type { Localizer } from "../../attack-card.js";
 import { SYSTEM_PATH } from "../../config.js";
@@ -37,7 +39,12 @@ interface ActorLike {
 export interface UpkeepCombat {
   id: string | null;
   round: number;
-  combatants: Iterable<{ actor?: unknown; name?: string | null }>;
+  combatants: Iterable<{
+    actor?: unknown;
+    name?: string | null;
+    getFlag?(scope: string, key: string): unknown;
+    setFlag?(scope: string, key: string, value: unknown): Promise<unknown>;
+  }>;
 }
 
 /** The flag key of a combat's stamp on an actor (`flags.fray.upkeep.<key>`: the last round upkept). */
@@ -88,6 +95,14 @@ export async function runUpkeep(combat: UpkeepCombat): Promise<UpkeepEntry[]> {
     });
     for (const id of removed) await actor.toggleStatusEffect?.(id, { active: false });
     for (const id of report.added) await actor.toggleStatusEffect?.(id, { active: true });
+    // The round's AP follow the state the upkeep left (RULES.md "Start of a round"): a stun that ran out gives 4 again.
+    const stored = member.getFlag?.("fray", "economy") as (Economy & { round?: number }) | undefined;
+    if (stored?.pools?.ap && stored.round === round && member.setFlag) {
+      const next = afterUpkeepEconomy(stored, withVitals(c, report.after));
+      const ap = next.pools.ap!;
+      if (ap.max !== stored.pools.ap.max || ap.value !== stored.pools.ap.value)
+        await member.setFlag("fray", "economy", stamped(next, round));
+    }
     const test = report.checks?.[0];
     if (!report.steps.length && !test && !report.added.length && !removed.length) continue;
     entries.push({
