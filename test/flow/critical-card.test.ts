@@ -17,7 +17,7 @@ import { playEncounter } from "../../src/encounter/engine.js";
 import { parseEncounter } from "../../src/encounter/schema.js";
 import { ROOT, StubChatMessage, diceQueue, lookup, readLang, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { FlowWorld, type CardApi, type CardMessage, type Dict } from "../support/flow-world.js";
-import { combatOf as combatOfIn, criticalActor, criticalOptions } from "../support/flow-critical.js";
+import { combatOf as combatOfIn, criticalActor, criticalOptions, pressButton } from "../support/flow-critical.js";
 
 const en = readLang("en");
 
@@ -243,29 +243,7 @@ describe("the sheet's treatments", () => {
 });
 
 /** Presses a chat button as its rendered message's hooks wired it (the stand-in renders no DOM). */
-async function press(message: Dict, action: string): Promise<boolean> {
-  let click: ((event: { preventDefault(): void }) => unknown) | undefined;
-  const button = {
-    dataset: {},
-    disabled: false,
-    isConnected: true,
-    removed: false,
-    addEventListener: (_type: string, fn: typeof click) => (click = fn),
-    remove() {
-      this.removed = true;
-    },
-  };
-  const html = {
-    querySelector: (selector: string) => (selector.includes(action) ? button : null),
-    querySelectorAll: () => [],
-  };
-  stub.Hooks.callAll("renderChatMessageHTML", message, html);
-  if (!click || button.removed) return false;
-  click({ preventDefault: () => undefined });
-  // The click runs its action without awaiting: let it finish.
-  for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 5));
-  return true;
-}
+const press = (message: Dict, action: string) => pressButton(flowWorld, message, action);
 
 describe("Self Discipline at 0 hits", () => {
   it("CR-HIT-01, CR-HIT-02: a critical that takes the hits below 0 prompts the owner; the test (d100 + SD - hits below zero vs 101) fails and knocks out, once", async () => {

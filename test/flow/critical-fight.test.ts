@@ -15,22 +15,62 @@ import { parse } from "yaml";
 import { ContentIndex } from "../../src/encounter/content.js";
 import { playEncounter } from "../../src/encounter/engine.js";
 import { parseEncounter } from "../../src/encounter/schema.js";
-import { criticalWorld, type CriticalWorld, type WorldActor, type WorldMessage } from "../support/critical-world.js";
-import { ROOT, diceQueue } from "../support/foundry-stub.js";
+import { ROOT, StubChatMessage, diceQueue } from "../support/foundry-stub.js";
+import { FlowWorld, type Dict } from "../support/flow-world.js";
+import {
+  CriticalCombat,
+  CriticalCombatant,
+  advanceRound,
+  criticalActor,
+  criticalCombat,
+  criticalOptions,
+  pressButton,
+  type FightCombat,
+} from "../support/flow-critical.js";
 
-type Dict = Record<string, unknown>;
 type Vitals = { hp: { value: number }; stun: number; conditions: string[]; effects: Dict[] };
+
+/** A chat message of the stand-in. */
+interface WorldMessage extends Dict {
+  id: string;
+  content: string;
+  rolls: unknown[];
+  flags?: Dict;
+  system: Dict & { targets: Dict[] };
+  update(changes: Dict): Promise<WorldMessage>;
+}
+
+/** An actor of the world with its token. */
+type WorldActor = ReturnType<typeof criticalActor>;
 
 const SWORD = "fRc2SwordFtItm10";
 const PISTOL = "fRc2PistolGItm10";
 
-let world: CriticalWorld;
+const flowWorld = new FlowWorld<WorldMessage>(
+  criticalOptions({ Combat: CriticalCombat, Combatant: CriticalCombatant, actorEffects: true }),
+);
+/** The fight's world: its messages, actors, combat, new rounds and chat buttons. */
+const world = {
+  get stub() {
+    return flowWorld.stub;
+  },
+  messages: flowWorld.messages,
+  actor: (id: string, file: string, name?: string) => criticalActor(flowWorld, id, file, name),
+  combat: (fighters: WorldActor[]) => criticalCombat(flowWorld, fighters),
+  advance: (combat: FightCombat, round: number) => advanceRound(flowWorld, combat, round),
+  press: (message: Dict, action: string) => pressButton(flowWorld, message, action),
+};
 
 beforeAll(async () => {
-  world = await criticalWorld();
+  await flowWorld.boot();
 });
 
-beforeEach(() => world.reset());
+beforeEach(() => {
+  flowWorld.reset();
+  flowWorld.resetUsers();
+  StubChatMessage.created.length = 0;
+  (flowWorld.stub.game as unknown as Dict).tables = [];
+});
 
 interface Api {
   rollAttack(request: Dict): Promise<{ message: WorldMessage } | undefined>;

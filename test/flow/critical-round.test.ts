@@ -15,8 +15,8 @@
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { StubChatMessage, diceQueue, stubToken, withOwnership, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
-import { BaseRuler, FlowWorld, mergePath, setPath } from "../support/flow-world.js";
-import { packNpc } from "../support/flow-critical.js";
+import { BaseRuler, FlowWorld, setPath } from "../support/flow-world.js";
+import { CriticalCombat as BaseCombat, CriticalCombatant as BaseCombatant, packNpc } from "../support/flow-critical.js";
 
 type Dict = Record<string, unknown>;
 
@@ -38,55 +38,6 @@ let dialogAnswer: string | undefined;
 let stub: FoundryStub;
 let gm: StubUser;
 let player: StubUser;
-
-/** Foundry's base Combatant: the bundle's class extends it. */
-class BaseCombatant {}
-
-/** Foundry's base Combat as far as the round needs it: turns sorted by `_sortCombatants`, embedded updates applied. */
-class BaseCombat {
-  round = 1;
-  turn: number | null = 0;
-  started = true;
-  id = "combat1";
-  combatants = new Map<string, Dict>();
-  flags: Dict = {};
-  get turns(): Dict[] {
-    const sort = (this as unknown as { _sortCombatants(a: Dict, b: Dict): number })._sortCombatants;
-    // Handed over unbound, as a sort callback may be.
-    return [...this.combatants.values()].sort((a, b) => sort(a, b));
-  }
-  get combatant(): Dict | undefined {
-    return this.turn === null ? undefined : this.turns[this.turn];
-  }
-  async updateEmbeddedDocuments(_type: string, updates: Dict[]) {
-    for (const u of updates) {
-      const c = this.combatants.get(String(u._id));
-      if (!c) continue;
-      for (const [k, v] of Object.entries(u)) if (k !== "_id") mergePath(c, k, v);
-    }
-    return updates;
-  }
-  async createEmbeddedDocuments() {
-    return [];
-  }
-  async update(changes: Dict) {
-    for (const [k, v] of Object.entries(changes)) setPath(this as unknown as Dict, k, v);
-    return this;
-  }
-  getFlag(scope: string, key: string) {
-    return ((this.flags[scope] ?? {}) as Dict)[key];
-  }
-  async setFlag(scope: string, key: string, value: unknown) {
-    ((this.flags[scope] ??= {}) as Dict)[key] = structuredClone(value);
-    return this;
-  }
-  async _preUpdate() {
-    return undefined;
-  }
-  async startCombat() {
-    return this;
-  }
-}
 
 const flowWorld = new FlowWorld<Message>({
   ruleset: "critical",

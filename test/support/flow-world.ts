@@ -142,6 +142,8 @@ export interface FlowWorldOptions {
   recordCreated?: boolean;
   /** Messages can be deleted (`message.delete()` removes it from the store). */
   deletable?: boolean;
+  /** Each actor without embedded ActiveEffects gets an empty `effects` list, as the round's effect clock reads it. */
+  actorEffects?: boolean;
   /** Runs after the stand-in is set up, before the ruleset is set and the bundle loaded (a scene's canvas). */
   prepare?: (world: FlowWorld<unknown>) => void;
 }
@@ -356,6 +358,7 @@ export class FlowWorld<M = Dict> {
         return ((src as { flags?: Record<string, Dict> }).flags?.[scope] ?? {})[key];
       },
     });
+    if (this.options.actorEffects && !("effects" in a)) Object.assign(a, { effects: [] });
     this.docs.set(a.uuid, a);
     return { actor: a, source: src };
   }
