@@ -15,6 +15,7 @@ import {
   criticalOptions,
   declarationOrder,
   declareParry,
+  firstAid,
   delay,
   initiativeGroups,
   isCriticalResult,
@@ -25,7 +26,6 @@ import {
   parryBlocked,
   parryPool,
   rollManeuver,
-  stabilize,
   treat,
   TREATMENTS,
   woundTextKey,
@@ -337,8 +337,9 @@ export async function playCritical(
       if (!isDying(patient.c) || !engine.pay(f.spec.id, "firstAid", cost))
         events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.NoFirstAid" });
       else {
-        const m = await rollManeuver(f.c, { bonus: f.c.skills.firstAid ?? 0 }, logged, { maneuverShortfall: "incomplete" });
-        if (m.success) patient.c = stabilize(patient.c);
+        const aid = await firstAid(f.c, patient.c, logged);
+        patient.c = aid.patient;
+        const m = aid.maneuver;
         custom("firstAid", { actor: f.spec.id, name: f.c.name, patient: patient.c.name, check: m.check, success: m.success });
       }
     }

@@ -39,6 +39,7 @@ import {
   selfDisciplineTest,
   settleManeuver,
   stabilize,
+  firstAid,
   treat,
   upkeep,
   withVitals,
@@ -709,6 +710,20 @@ describe("Critical hits, bleeding, stun and dying", () => {
     const later = await upkeep(saved, new ScriptedRoller([]));
     expect(later.combatant.conditions).toEqual(["down"]);
     expect(() => stabilize(saved)).toThrow(expect.objectContaining({ key: "FRAY.Error.NotDying" }));
+  });
+
+  it("CR-DTH-01, CR-MAN-01: first aid saves a dying combatant only at 100% or more, and is refused before any die for one not dying", async () => {
+    const medic = fighter({ maneuver: 20 });
+    const dying = hit(guard(), [{ type: "dying", rounds: 2 }]);
+    // 85 + 20 (maneuver bonus) - 5 (armor) = 100: saved, the countdown stops.
+    const saved = await firstAid(medic, dying, new ScriptedRoller([85]));
+    expect(saved.maneuver).toMatchObject({ percent: 100, success: true });
+    expect(saved.patient.effects.some((e) => e.kind === "dying")).toBe(false);
+    // 84: 99%, not done, whatever the world's shortfall setting: the patient is unchanged.
+    const short = await firstAid(medic, dying, new ScriptedRoller([84]));
+    expect(short.maneuver).toMatchObject({ percent: 99, success: false, outcome: "incomplete" });
+    expect(short.patient).toBe(dying);
+    await expect(firstAid(medic, saved.patient, new ScriptedRoller([]))).rejects.toMatchObject({ key: "FRAY.Error.NotDying" });
   });
 });
 

@@ -4,6 +4,7 @@ import { sumModifiers, type CheckResult, type LastingEffect, type Modifier } fro
 import { OPEN_ENDED_D100, woundPenalty } from "./attack.js";
 import { fieldError, isIncapacitated, type CriticalCombatant } from "./model.js";
 import type { CriticalOptions } from "./options.js";
+import { isDying, stabilize } from "./damage.js";
 
 /** A maneuver about to be rolled (CR-MAN-01). */
 export interface ManeuverInput {
@@ -127,4 +128,25 @@ export function settleManeuver(result: ManeuverResult, choice: ManeuverOutcome):
 export function maneuverPenaltyEffect(result: ManeuverResult, id = "maneuver-1"): LastingEffect | undefined {
   if (result.outcome !== "penalty" || !result.penalty) return undefined;
   return { id, kind: "penalty", rule: "CR-MAN-01", label: "FRAY.Critical.Effect.maneuverPenalty", value: result.penalty, rounds: 1 };
+}
+
+/** What first aid to a dying combatant came to: the medic's maneuver and the patient after it. */
+export interface FirstAidResult {
+  /** The first-aid maneuver (its roll, lines and percentage). */
+  maneuver: ManeuverResult;
+  /** The patient: no longer counting down to death when the maneuver succeeded, else unchanged. */
+  patient: CriticalCombatant;
+}
+
+/**
+ * First aid to a dying combatant (CR-DTH-01, RULES.md "First aid"): the medic's maneuver with
+ * their First Aid skill, which saves only at 100% or more whatever the shortfall setting; a save
+ * stops the countdown to death. The one step the encounter runner and the Foundry GM both play.
+ * @throws FrayError `FRAY.Error.NotDying` when the patient is not dying (checked before any die is
+ *   rolled); those of {@link rollManeuver} for a medic who cannot act.
+ */
+export async function firstAid(medic: CriticalCombatant, patient: CriticalCombatant, dice: DiceRoller): Promise<FirstAidResult> {
+  if (!isDying(patient)) throw new FrayError("FRAY.Error.NotDying", { actor: patient.name }, `${patient.name} is not dying`);
+  const maneuver = await rollManeuver(medic, { bonus: medic.skills.firstAid ?? 0 }, dice, { maneuverShortfall: "incomplete" });
+  return { maneuver, patient: maneuver.success ? stabilize(patient) : patient };
 }

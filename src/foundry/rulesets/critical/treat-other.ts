@@ -11,9 +11,8 @@
 import {
   criticalOptions,
   criticalVitalsUpdate,
+  firstAid as rollFirstAid,
   isDying,
-  rollManeuver,
-  stabilize,
   TREATMENTS,
   treat,
   vitals,
@@ -162,14 +161,15 @@ export async function handleFirstAid(data: Record<string, unknown>, requester: R
   const paid = await pay(by, "firstAid", treater);
   if (paid) return paid;
   const roller = new FoundryRoller();
-  let result;
+  let aid;
   try {
-    result = await rollManeuver(medic, { bonus: medic.skills.firstAid ?? 0 }, roller, { maneuverShortfall: "incomplete" });
+    aid = await rollFirstAid(medic, dying, roller);
   } catch (err) {
     if (err instanceof FrayError) return refusal(err.key, err.data as Record<string, string | number>);
     throw err;
   }
-  if (result.success) await patient.update(criticalVitalsUpdate(vitals(stabilize(dying))) as Record<string, unknown>);
+  const result = aid.maneuver;
+  if (result.success) await patient.update(criticalVitalsUpdate(vitals(aid.patient)) as Record<string, unknown>);
   const key = result.success ? "FRAY.Critical.Treat.FirstAidSaved" : "FRAY.Critical.Treat.FirstAidFailed";
   await ChatMessage.implementation.create({
     content: `<div class="fray fray-card"><p>${formatHtml(key, { treater: treater.name ?? "", patient: patient.name ?? "", percent: result.percent })} <span class="fray-rule">CR-DTH-01</span></p></div>`,
