@@ -14,7 +14,7 @@ import { ud10CombatantFromActor } from "../../src/foundry/sources.js";
 import { BAND_COLOURS } from "../../src/foundry/logic/ruler.js";
 import type { TargetState } from "../../src/foundry/logic/card.js";
 import { StubRoll, diceQueue, lookup, readLang, stubToken, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
-import { BaseRuler, FlowWorld } from "../support/flow-world.js";
+import { BaseRuler, FakeElement, FlowWorld } from "../support/flow-world.js";
 import { combatantSystem } from "../support/actors.js";
 
 const en = readLang("en");
@@ -1147,65 +1147,6 @@ describe("leaving melee", () => {
     expect((flags.get("c1.economy") as { slots: Dict }).slots).toMatchObject({ movement: { used: 1 }, action: { used: 0 } });
   });
 });
-
-/** Just enough of an element for the hooks: selectors by class, attribute and tag, events, removal. */
-class FakeElement {
-  children: FakeElement[] = [];
-  parentElement: FakeElement | null = null;
-  dataset: Record<string, string> = {};
-  listeners: ((event: { preventDefault(): void }) => void)[] = [];
-  disabled = false;
-  html = "";
-  constructor(
-    readonly tag: string,
-    readonly classes: string[] = [],
-  ) {}
-  append(...children: FakeElement[]) {
-    for (const c of children) {
-      c.parentElement = this;
-      this.children.push(c);
-    }
-    return this;
-  }
-  get isConnected() {
-    return this.parentElement !== null;
-  }
-  remove() {
-    if (this.parentElement) this.parentElement.children = this.parentElement.children.filter((c) => c !== this);
-    this.parentElement = null;
-  }
-  addEventListener(_type: string, fn: (event: { preventDefault(): void }) => void) {
-    this.listeners.push(fn);
-  }
-  click() {
-    for (const fn of this.listeners) fn({ preventDefault() {} });
-  }
-  insertAdjacentHTML(_where: string, html: string) {
-    this.html += html;
-  }
-  #all(): FakeElement[] {
-    return this.children.flatMap((c) => [c, ...c.#all()]);
-  }
-  #matches(selector: string): boolean {
-    if (selector.startsWith(".")) return this.classes.includes(selector.slice(1));
-    const attr = /^(\w*)\[data-([\w-]+)(?:(\^?=)['"]([^'"]*)['"])?\]$/.exec(selector);
-    if (attr) {
-      const [, tag, name, op, value] = attr;
-      if (tag && tag !== this.tag) return false;
-      const key = name!.replace(/-(\w)/g, (_m, ch: string) => ch.toUpperCase());
-      const v = this.dataset[key];
-      if (v === undefined) return false;
-      return !op || (op === "=" ? v === value : v.startsWith(value!));
-    }
-    return this.tag === selector;
-  }
-  querySelectorAll(selector: string): FakeElement[] {
-    return this.#all().filter((e) => e.#matches(selector));
-  }
-  querySelector(selector: string): FakeElement | null {
-    return this.querySelectorAll(selector)[0] ?? null;
-  }
-}
 
 /** The buttons of a card's content as fake elements, one row per target. */
 function cardElement(content: string): FakeElement {

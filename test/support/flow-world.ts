@@ -403,16 +403,25 @@ export class FlowWorld<M = Dict> {
   }
 }
 
+/** An event as the stand-in's listeners receive it: what the hooks call, and the element clicked. */
+export interface FakeEvent {
+  preventDefault(): void;
+  stopPropagation?(): void;
+  target?: unknown;
+}
+
 /**
- * A DOM element of the stand-in tracker as the binding's hooks read it: classes, `data-*` (dataset),
- * children with their parent, click listeners and inserted HTML; `querySelectorAll` knows class
- * selectors, `[data-combatant-id]` and `[data-zones-contest]`.
+ * A DOM element of the stand-in tracker and chat as the binding's hooks read it: classes, `data-*`
+ * (dataset), children with their parent, click listeners, `disabled` and inserted HTML;
+ * `querySelector(All)` knows class selectors, tag names and `tag[data-x]`, `[data-x="v"]`,
+ * `[data-x^="v"]`.
  */
 export class FakeElement {
   children: FakeElement[] = [];
   parentElement: FakeElement | null = null;
   dataset: Record<string, string> = {};
-  listeners: ((event: unknown) => void)[] = [];
+  listeners: ((event: FakeEvent) => void)[] = [];
+  disabled = false;
   html = "";
   constructor(
     readonly tag: string,
@@ -425,11 +434,18 @@ export class FakeElement {
     }
     return this;
   }
+  get isConnected() {
+    return this.parentElement !== null;
+  }
   remove() {
     if (this.parentElement) this.parentElement.children = this.parentElement.children.filter((c) => c !== this);
+    this.parentElement = null;
   }
-  addEventListener(_type: string, fn: (event: unknown) => void) {
+  addEventListener(_type: string, fn: (event: FakeEvent) => void) {
     this.listeners.push(fn);
+  }
+  click() {
+    for (const fn of this.listeners) fn({ preventDefault() {} });
   }
   insertAdjacentHTML(_where: string, html: string) {
     this.html += html;
@@ -437,13 +453,21 @@ export class FakeElement {
   #all(): FakeElement[] {
     return this.children.flatMap((c) => [c, ...c.#all()]);
   }
+  #matches(selector: string): boolean {
+    if (selector.startsWith(".")) return this.classes.includes(selector.slice(1));
+    const attr = /^(\w*)\[data-([\w-]+)(?:(\^?=)['"]([^'"]*)['"])?\]$/.exec(selector);
+    if (attr) {
+      const [, tag, name, op, value] = attr;
+      if (tag && tag !== this.tag) return false;
+      const key = name!.replace(/-(\w)/g, (_m, ch: string) => ch.toUpperCase());
+      const v = this.dataset[key];
+      if (v === undefined) return false;
+      return !op || (op === "=" ? v === value : v.startsWith(value!));
+    }
+    return this.tag === selector;
+  }
   querySelectorAll(selector: string): FakeElement[] {
-    return this.#all().filter((e) =>
-      selector.startsWith(".")
-        ? e.classes.includes(selector.slice(1))
-        : (selector === "[data-combatant-id]" && "combatantId" in e.dataset) ||
-          (selector === "[data-zones-contest]" && "zonesContest" in e.dataset),
-    );
+    return this.#all().filter((e) => e.#matches(selector));
   }
   querySelector(selector: string): FakeElement | null {
     return this.querySelectorAll(selector)[0] ?? null;
