@@ -1,11 +1,36 @@
 import { defineConfig } from "vitest/config";
 
-/** Unit and bundle tests: every `*.test.ts` under `test/`, run in Node (no browser, no Foundry). */
+/**
+ * Unit and bundle tests: every `*.test.ts` under `test/`, run in Node (no browser, no Foundry).
+ * Two projects: the rules core, encounter runner and forecast tests share one module graph per
+ * worker thread (`isolate: false`: they import pure modules and set no globals, and re-importing
+ * the rules for each file was a third of the suite's time); everything else (the Foundry
+ * stand-in, the built bundle, globals such as `game`) runs each file in a fresh module graph.
+ */
+const pure = ["test/rules/**/*.test.ts", "test/encounter/**/*.test.ts", "test/forecast/**/*.test.ts", "test/validate/**/*.test.ts"];
+/** Core-folder files that install Foundry stand-in globals: isolated with the glue. */
+const withGlobals = [
+  "test/rules/dice-foundry.test.ts",
+  "test/rules/critical-attack-tables.test.ts",
+  "test/rules/critical-severity-tables.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     environment: "node",
     // Encounter plays and bundle loads take seconds on a busy two-core machine; a hang still fails.
     testTimeout: 30_000,
+    // Worker threads start faster than child processes; no test needs a process of its own.
+    pool: "threads",
+    projects: [
+      {
+        extends: true,
+        test: { name: "core", include: pure, exclude: withGlobals, isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: "glue", include: ["test/*.test.ts", "test/flow/**/*.test.ts", "test/contract/**/*.test.ts", ...withGlobals] },
+      },
+    ],
   },
 });
