@@ -634,6 +634,57 @@ describe("upkeep undo (CR-BLD-01, CR-STN-02)", () => {
     expect(vitals(guard).stun).toBe(applied.stun - 1);
   });
 
+  it("CR-STN-02, CR-AP-01, CR-STN-01: undoing the upkeep that ended a stun takes back the AP it gave, keeping what was spent since", async () => {
+    const { combat, c, guard } = fight({ guardStun: 1 });
+    await combat.startCombat();
+    const ap = () =>
+      (
+        (c.guard.getFlag as (s: string, k: string) => unknown)("fray", "economy") as {
+          round: number;
+          pools: { ap: { value: number; max: number } };
+        }
+      ).pools.ap;
+    const setAp = (round: number, value: number, max: number) =>
+      (c.guard.setFlag as (s: string, k: string, v: unknown) => Promise<unknown>)("fray", "economy", {
+        round,
+        slots: {},
+        pools: { ap: { value, max } },
+      });
+    // Round 2 starts with the guard still stunned (2 AP); the upkeep then counts his last stun round down.
+    await setAp(2, 2, 2);
+    await advance(combat as unknown as Dict, 2);
+    expect(vitals(guard).stun).toBe(0);
+    expect(ap()).toEqual({ value: 4, max: 4 });
+    // He spends 1 AP, then the GM undoes the upkeep: stunned again, 2 AP of which 1 is spent.
+    await setAp(2, 3, 4);
+    const summary = messages.at(-1)!;
+    await renderSummary(summary).click();
+    expect(vitals(guard).stun).toBe(1);
+    expect(ap()).toEqual({ value: 1, max: 2 });
+    expect((c.guard.getFlag as (s: string, k: string) => unknown)("fray", "economy")).toMatchObject({ round: 2 });
+  });
+
+  it("CR-AP-01: an upkeep undone once its round is over leaves the new round's AP alone", async () => {
+    const { combat, c } = fight({ guardStun: 1 });
+    await combat.startCombat();
+    const setAp = (round: number, value: number, max: number) =>
+      (c.guard.setFlag as (s: string, k: string, v: unknown) => Promise<unknown>)("fray", "economy", {
+        round,
+        slots: {},
+        pools: { ap: { value, max } },
+      });
+    await setAp(2, 2, 2);
+    await advance(combat as unknown as Dict, 2);
+    const summary = messages.at(-1)!;
+    await setAp(3, 4, 4);
+    await renderSummary(summary).click();
+    expect((c.guard.getFlag as (s: string, k: string) => unknown)("fray", "economy")).toEqual({
+      round: 3,
+      slots: {},
+      pools: { ap: { value: 4, max: 4 } },
+    });
+  });
+
   it("CR-BLD-01: a player's request to undo an upkeep is refused by the active GM; nothing changes", async () => {
     const { kara, guard } = fight();
     diceQueue.push(98, 37);

@@ -49,6 +49,7 @@ export {
   AP_PER_ROUND,
   actionCost,
   afterUpkeepEconomy,
+  undoUpkeepEconomy,
   apFor,
   checkMove,
   recomputeEconomy,
