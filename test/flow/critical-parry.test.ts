@@ -228,7 +228,7 @@ describe("the parry declared in the tracker", () => {
     expect(parryOf(d.guard.actor) ?? {}).toEqual({});
   });
 
-  it("CR-PAR-01: an allocation written around the dialog above the OB is refused naming system.parry on the attack; the GM's replay refuses the card", async () => {
+  it("CR-PAR-01: an allocation written around the dialog above the OB is refused naming system.parry on the attack and in the GM's replay of the card", async () => {
     const d = duel();
     // The guard shoots while Kara holds a legal parry; the card is posted.
     await (d.kara.actor.update as (c: Dict) => Promise<unknown>)({ "system.parry": { [d.guard.token.id]: 20 } });
@@ -258,8 +258,9 @@ describe("the parry declared in the tracker", () => {
     stub.ui.notifications.messages.length = 0;
     await api().flow.runCardAction(shot, 0, "rollDamage");
     await api().flow.runCardAction(shot, 0, "applyDamage");
-    // The GM replays the card against Kara as she is now: the replay refuses, nothing is applied.
-    expect(lastError()).toBe(lookup(en, "FRAY.Flow.Error.CardMismatch")!.replace("{target}", "Kara Voss"));
+    // The GM replays the card against Kara as she is now: the replay refuses naming the parry, nothing is applied.
+    expect(lastError()).toContain('Field "system.parry"');
+    expect(lastError()).toContain("500 OB");
     expect((d.kara.actor.system as { hits: { value: number } }).hits.value).toBe(hits);
   });
 

@@ -306,7 +306,9 @@ function same(a: unknown, b: unknown): boolean {
  * die (UD-ZON-01) and the damage with its faces (UD-DMG-01, UD-RNG-02, UD-DMG-05). Nothing
  * written on the card is taken as written: a card whose stored results do not follow from its
  * dice is refused.
- * @throws FrayError `FRAY.Flow.Error.CardMismatch` when the card does not match its dice.
+ * @throws FrayError `FRAY.Flow.Error.CardMismatch` when the card does not match its dice;
+ *   the core's error naming the field when the attack cannot be planned against the documents
+ *   as they are now (a Critical parry raised above the OB since the card was posted, CR-PAR-01).
  */
 export async function replayedPacket(ctx: ActionContext): Promise<DamagePacket> {
   const t = ctx.target;
@@ -317,9 +319,18 @@ export async function replayedPacket(ctx: ActionContext): Promise<DamagePacket> 
   const declared = Boolean(t.request.reaction) && !t.reactedOnCard;
   const request: AttackRequest = { ...t.request, reaction: declared ? t.request.reaction : undefined };
   if (rules.checkRequest && !rules.checkRequest(request, cardTarget(t))) throw mismatch();
+  let planned: ReturnType<typeof planStep>;
+  try {
+    planned = planStep(ctx.ruleset, request, attacker, ctx.defender, ctx.options);
+  } catch (err) {
+    // The attack cannot be planned against the documents as they are now (a parry raised above
+    // the OB since, CR-PAR-01): the error names the field, which tells the GM more than a mismatch.
+    if (err instanceof FrayError && typeof err.data?.field === "string") throw err;
+    if (err instanceof FrayError) throw mismatch();
+    throw err;
+  }
   let packet: DamagePacket;
   try {
-    const planned = planStep(ctx.ruleset, request, attacker, ctx.defender, ctx.options);
     let replay = await ctx.ruleset.resolveAttack(
       planned.plan,
       planned.input,
