@@ -10,7 +10,10 @@
  *   `dist/forecast-worker.mjs` (built by `npm run build`), served with a page by a small HTTP
  *   server on 127.0.0.1 (no other network); timed in the page from the worker started (its
  *   module's load included, as the GM waits for it) to its `done`; the worker's forecast is
- *   checked equal, figure for figure, to Node's.
+ *   checked equal, figure for figure, to Node's;
+ * - in the same page, the tracker's pool (src/foundry/forecast/pool.ts, built with Vite for the
+ *   page) of {@link POOL} such workers, each playing a range of the fights; its merged forecast
+ *   is checked equal to Node's too.
  * `runs` below 10,000 plays fewer fights and prints the 10,000-fight figure extrapolated (time
  * times 10,000 / runs), saying so. Prints numbers; asserts nothing.
  */
@@ -31,6 +34,8 @@ const CHROMIUM = "/usr/bin/chromium";
 const WORKER_BUNDLE = join(ROOT, "dist", "forecast-worker.mjs");
 /** Issue 14: a 10,000-fight forecast in under 2 s. */
 const GOAL = { fights: DEFAULT_RUNS, seconds: 2 } as const;
+/** Workers in the Chromium pool: two, so that the tallies of two ranges are merged whatever the machine. */
+const POOL = 2;
 /** The five-against-five examples, by ruleset. */
 const RULESETS = ["ud10", "hitbox", "critical", "zones"] as const;
 
@@ -47,13 +52,52 @@ function allPacks(): [string, SourceDocument[]][] {
     .map((p) => [p, walk(join(dir, p)).map((f) => JSON.parse(readFileSync(f, "utf8")) as SourceDocument)]);
 }
 
-/** A page and the worker bundle on 127.0.0.1, on a port the system picks. */
+/** The tracker's pool (src/foundry/forecast/pool.ts) as one ES module for the page, built with Vite. */
+async function poolModule(): Promise<string> {
+  const { build } = await import("vite");
+  const out = await build({
+    configFile: false,
+    logLevel: "silent",
+    build: {
+      write: false,
+      minify: true,
+      target: "es2022",
+      lib: { entry: join(ROOT, "src", "foundry", "forecast", "pool.ts"), formats: ["es"], fileName: () => "pool.mjs" },
+    },
+  });
+  const chunk = (Array.isArray(out) ? out[0] : out) as { output: { type: string; code?: string }[] };
+  const code = chunk.output.find((o) => o.type === "chunk")?.code;
+  if (!code) throw new Error("Vite built no module of src/foundry/forecast/pool.ts");
+  return code;
+}
+
+/**
+ * The page's driver of the pool, plain JavaScript (a function handed to `page.evaluate` would
+ * carry tsx's name helpers): `runPooled(request, size)` runs the pool and answers the time from
+ * its start to the merged forecast, in milliseconds, or the error.
+ */
+const RUN_POOL = `import { runPool } from "/pool.mjs";
+export async function runPooled(request, size) {
+  const t0 = performance.now();
+  const run = runPool(request, { id: "bench-pool", size, spawn: () => new Worker("/forecast-worker.mjs", { type: "module" }) });
+  try {
+    const forecast = await run.result;
+    return { ms: performance.now() - t0, forecast };
+  } catch (error) {
+    return { ms: 0, error: String(error?.message ?? error) };
+  }
+}
+`;
+
+/** A page, the worker bundle, the pool module and its driver on 127.0.0.1, on a port the system picks. */
 async function serve(): Promise<{ server: Server; origin: string }> {
   const bundle = readFileSync(WORKER_BUNDLE);
+  const pool = await poolModule();
   const server = createServer((req, res) => {
-    if (req.url === "/forecast-worker.mjs") {
+    const script = { "/forecast-worker.mjs": bundle, "/pool.mjs": pool, "/run-pool.mjs": RUN_POOL }[req.url ?? ""];
+    if (script) {
       res.writeHead(200, { "content-type": "text/javascript" });
-      res.end(bundle);
+      res.end(script);
     } else {
       res.writeHead(200, { "content-type": "text/html" });
       res.end("<!doctype html><title>Fray forecast bench</title>");
@@ -63,6 +107,8 @@ async function serve(): Promise<{ server: Server; origin: string }> {
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
+/** Whether two forecasts are the same, figure for figure (as JSON: every number printed in full). */
+const same = (a: Forecast, b: Forecast) => JSON.stringify(a) === JSON.stringify(b);
 const seconds = (ms: number) => (ms / 1000).toFixed(ms >= 10_000 ? 1 : 2);
 const verdict = (s: number) => (s < GOAL.seconds ? "met" : `missed (${(s / GOAL.seconds).toFixed(1)}x the goal)`);
 
@@ -145,11 +191,18 @@ export async function forecastBench(runs: number = GOAL.fights, only?: string): 
             line += ` Chromium worker failed: ${got.reply.type === "error" ? got.reply.message : "no forecast"}`;
           } else {
             const workerMs = got.ms * scale;
-            const same = JSON.stringify(got.reply.forecast) === JSON.stringify(inNode satisfies Forecast);
             line +=
               ` Chromium worker ${seconds(workerMs).padStart(6)} s  ${verdict(workerMs / 1000)};` +
-              ` its forecast ${same ? "equals Node's" : "DIFFERS from Node's"}`;
+              ` its forecast ${same(got.reply.forecast, inNode) ? "equals Node's" : "DIFFERS from Node's"}`;
           }
+          // The tracker's pool in the same page: each worker a range, the tallies merged.
+          const pooled = (await page.evaluate(
+            `import("/run-pool.mjs").then((m) => m.runPooled(${JSON.stringify({ file: raw, packs, runs: fights, seed: spec.seed, progressEvery: 1000 })}, ${POOL}))`,
+          )) as { ms: number; forecast?: Forecast; error?: string };
+          line += pooled.forecast
+            ? `\n  ${"".padEnd(32)} Chromium pool of ${POOL} workers ${seconds(pooled.ms * scale).padStart(6)} s  ${verdict((pooled.ms * scale) / 1000)};` +
+              ` its merged forecast ${same(pooled.forecast, inNode) ? "equals Node's" : "DIFFERS from Node's"}`
+            : `\n  ${"".padEnd(32)} Chromium pool failed: ${pooled.error}`;
         } finally {
           await page.close();
         }
