@@ -1,18 +1,39 @@
 /**
- * `npm run forecast -- FILE [--runs N] [--seed S] [--json OUT]`: plays an encounter file N times
- * (default 10,000) through the encounter runner and prints each side's chance to win with a 95%
- * interval, the distribution of rounds, each combatant's chance to end the fight out and the
- * damage it can expect to take; `--json` writes the forecast. Fight i (from 0) is
+ * `npm run forecast -- FILE [--runs N] [--seed S] [--json OUT] [--workers W]`: plays an encounter
+ * file N times (default 10,000) through the encounter runner and prints each side's chance to win
+ * with a 95% interval, the distribution of rounds, each combatant's chance to end the fight out
+ * and the damage it can expect to take; `--json` writes the forecast. Fight i (from 0) is
  * `npm run encounter -- FILE --seed <S + i>` (S: `--seed`, else the file's seed). A progress bar
  * runs on a terminal.
+ *
+ * The fights are spread over W worker threads (`node:worker_threads`; default: the machine's
+ * available cores, at most 8; `--workers 1` plays them in this thread), each playing a contiguous
+ * range of them (`splitRuns`) and handing back the range's tally; the tallies merged give the very
+ * forecast one thread gives (src/forecast/tally.ts). The workers run this same file: tsx's
+ * loader, registered by `tsx` for the main thread only, does not reach worker threads on Node 20
+ * (privatenumber/tsx#354), so each worker loads it through tsx's own API (`tsImport` of
+ * `tsx/esm/api`).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { parse as parseYaml } from "yaml";
 import { ContentIndex } from "../src/encounter/content.js";
 import { parseEncounter, validateSeed } from "../src/encounter/schema.js";
-import { DEFAULT_RUNS, forecast, MAX_RUNS } from "../src/forecast/forecast.js";
+import {
+  DEFAULT_RUNS,
+  forecast,
+  forecastTally,
+  MAX_RUNS,
+  mergeTallies,
+  splitRuns,
+  tallyForecast,
+  type Forecast,
+  type Tally,
+} from "../src/forecast/forecast.js";
+import type { EncounterSpec } from "../src/encounter/schema.js";
 import { formatForecast } from "../src/forecast/format.js";
 import { FrayError, localizeError } from "../src/rules/core/errors.js";
 import { formatKey, nestedLookup } from "../src/rules/core/i18n.js";
@@ -31,7 +52,91 @@ const lookup = nestedLookup(loadLang(lang));
 const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data);
 
 /** Options that take a value. */
-const VALUED = ["--runs", "--seed", "--json"];
+const VALUED = ["--runs", "--seed", "--json", "--workers"];
+/** The most worker threads a forecast starts. */
+const MAX_WORKERS = 8;
+
+/** What a worker thread is given: the encounter file as parsed YAML, its range of fights and the forecast's runs and seed. */
+interface WorkerJob {
+  raw: unknown;
+  runs: number;
+  seed: number;
+  from: number;
+  to: number;
+}
+
+/** What a worker thread posts back: progress in its range, its tally, or the error it met. */
+type WorkerReply =
+  | { type: "progress"; done: number }
+  | { type: "tally"; tally: Tally }
+  | { type: "error"; key?: string; data?: Record<string, string | number>; message: string };
+
+/** In a worker thread: plays the job's range and posts its tally (progress every 100 fights). */
+async function workerMain(job: WorkerJob): Promise<void> {
+  const post = (reply: WorkerReply) => parentPort!.postMessage(reply);
+  try {
+    const tally = await forecastTally(parseEncounter(job.raw), new ContentIndex(join(root, "packs", "_source")), {
+      runs: job.runs,
+      seed: job.seed,
+      from: job.from,
+      to: job.to,
+      onProgress: (done) => post({ type: "progress", done }),
+    });
+    post({ type: "tally", tally });
+  } catch (error) {
+    post(
+      error instanceof FrayError
+        ? { type: "error", key: error.key, data: error.data, message: error.message }
+        : { type: "error", message: String((error as Error)?.stack ?? error) },
+    );
+  }
+}
+
+/**
+ * The forecast of `spec` (parsed from `raw`) spread over `workers` worker threads, each playing a
+ * contiguous range of the fights; the progress callback gets the fights done over all of them.
+ * @throws FrayError the first error a worker met (bad file, bad runs or seed).
+ */
+async function forecastInWorkers(
+  raw: unknown,
+  spec: EncounterSpec,
+  options: { runs: number; seed: number; workers: number; onProgress?: (done: number, runs: number) => void },
+): Promise<Forecast> {
+  // tsx's loader is not inherited by worker threads; its API loads this file (and what it imports) in each.
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const self = import.meta.url;
+  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(self)}, ${JSON.stringify(self)}));`;
+  const ranges = splitRuns(options.runs, options.workers);
+  const done = ranges.map(() => 0);
+  const threads: Worker[] = [];
+  try {
+    const tallies = await Promise.all(
+      ranges.map(
+        ([from, to], k) =>
+          new Promise<Tally>((resolveTally, reject) => {
+            const job: WorkerJob = { raw, runs: options.runs, seed: options.seed, from, to };
+            const worker = new Worker(boot, { eval: true, workerData: job });
+            threads.push(worker);
+            worker.on("message", (reply: WorkerReply) => {
+              if (reply.type === "progress") {
+                done[k] = reply.done;
+                options.onProgress?.(
+                  done.reduce((a, b) => a + b, 0),
+                  options.runs,
+                );
+              } else if (reply.type === "tally") resolveTally(reply.tally);
+              else reject(reply.key ? new FrayError(reply.key, reply.data ?? {}, reply.message) : new Error(reply.message));
+            });
+            worker.on("error", reject);
+            worker.on("exit", (code) => reject(new Error(`Forecast worker ${k + 1} stopped (exit code ${code})`)));
+          }),
+      ),
+    );
+    return tallyForecast(mergeTallies(tallies), options.seed, options.runs);
+  } finally {
+    await Promise.all(threads.map((w) => w.terminate()));
+  }
+}
 
 /** A progress bar on stderr, redrawn in place; nothing when stderr is not a terminal. */
 function progressBar(): ((done: number, runs: number) => void) | undefined {
@@ -58,6 +163,11 @@ async function main(argv: string[]): Promise<number> {
   const runsArg = value("--runs");
   const seedArg = value("--seed");
   const out = value("--json");
+  const workersArg = value("--workers");
+  const workers =
+    workersArg === undefined
+      ? Math.min(MAX_WORKERS, availableParallelism())
+      : check(bounded({ min: 1, max: MAX_WORKERS, integer: true }), Number(workersArg), "--workers");
   const runs = runsArg === undefined ? DEFAULT_RUNS : check(bounded({ min: 1, max: MAX_RUNS, integer: true }), Number(runsArg), "--runs");
   const seed = seedArg === undefined ? undefined : validateSeed(Number(seedArg), "--seed");
   if (out === "") throw new FrayError("FRAY.Error.Field", { field: "--json", expected: "a file name" }, "--json needs a file name");
@@ -77,7 +187,11 @@ async function main(argv: string[]): Promise<number> {
   const content = new ContentIndex(join(root, "packs", "_source"));
   const started = performance.now();
   const cpuStart = process.cpuUsage();
-  const result = await forecast(spec, content, { runs, seed, onProgress: progressBar() });
+  const threads = Math.min(workers, runs);
+  const result =
+    threads === 1
+      ? await forecast(spec, content, { runs, seed, onProgress: progressBar() })
+      : await forecastInWorkers(raw, spec, { runs, seed: seed ?? spec.seed, workers: threads, onProgress: progressBar() });
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);
   console.log(formatForecast(result, lookup).join("\n"));
@@ -86,6 +200,7 @@ async function main(argv: string[]): Promise<number> {
       t("FRAY.Forecast.Time", {
         runs: result.runs,
         seconds: seconds.toFixed(2),
+        workers: threads,
         cpu: ((cpu.user + cpu.system) / 1e6).toFixed(2),
         perSecond: Math.round(result.runs / seconds),
       }),
@@ -98,10 +213,12 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(localizeError(error, (key, data) => formatKey(lookup, key, data)));
-    process.exit(1);
-  },
-);
+if (isMainThread)
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(localizeError(error, (key, data) => formatKey(lookup, key, data)));
+      process.exit(1);
+    },
+  );
+else await workerMain(workerData as WorkerJob);

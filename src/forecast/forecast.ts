@@ -8,9 +8,13 @@
  * (`scripts/forecast.ts` reads the file and prints). Fight `i` (counting from 0) is exactly
  * `npm run encounter -- FILE --seed <fightSeed(seed, i)>`: the file's scripted dice and declared
  * rounds are played in every fight, as the encounter runner plays them.
+ *
+ * A forecast can be spread over workers: {@link forecastTally} plays a contiguous range of its
+ * fights (fight `i` still with `fightSeed(seed, i)`) and returns the range's {@link Tally}; the
+ * tallies of the ranges, merged with `mergeTallies` and summed up with `tallyForecast`
+ * (./tally.ts), give exactly the forecast one process gives, figure for figure.
  */
 import { MAX_SEED } from "../rules/core/bounds.js";
-import { FrayError } from "../rules/core/errors.js";
 import { bounded, check } from "../rules/core/validate.js";
 import type { VitalState } from "../rules/core/types.js";
 import { CombatantCache, type PlayOptions } from "../encounter/common.js";
@@ -18,15 +22,27 @@ import { playEncounter } from "../encounter/engine.js";
 import type { EncounterContent } from "../encounter/library.js";
 import type { EncounterSpec } from "../encounter/schema.js";
 import type { EncounterResult } from "../encounter/types.js";
-import { describeTactics, type TacticsStatement } from "../encounter/tactics.js";
+import { describeTactics } from "../encounter/tactics.js";
+import { TRACKS, tallyForecast, type Forecast, type PointsLost, type Tally } from "./tally.js";
+
+export {
+  mergeTallies,
+  splitRuns,
+  tallyComplete,
+  tallyForecast,
+  wilson,
+  type Chance,
+  type CombatantForecast,
+  type CombatantTally,
+  type Forecast,
+  type PointsLost,
+  type Tally,
+} from "./tally.js";
 
 /** Fights a forecast plays unless told otherwise. */
 export const DEFAULT_RUNS = 10_000;
 /** The most fights one forecast plays. */
 export const MAX_RUNS = 1_000_000;
-/** z for a two-sided 95% interval. */
-const Z95 = 1.959963984540054;
-
 /**
  * The seed of fight `index` (0, 1, 2 ...) of a forecast with base seed `base`: `base + index`,
  * wrapping past the seeded roller's largest seed (2^31 - 1) to 0. Playing the file with
@@ -34,43 +50,6 @@ const Z95 = 1.959963984540054;
  */
 export function fightSeed(base: number, index: number): number {
   return (base + index) % (MAX_SEED + 1);
-}
-
-/** A share of fights with its 95% Wilson score interval, each a probability from 0 to 1. */
-export interface Chance {
-  /** Fights counted. */
-  count: number;
-  /** `count / runs`. */
-  p: number;
-  /** Lower end of the 95% interval. */
-  low: number;
-  /** Upper end of the 95% interval. */
-  high: number;
-}
-
-/**
- * `count` out of `runs` with its 95% Wilson score interval (the interval that stays inside 0..1
- * and holds up at 0% and 100%, unlike the normal approximation).
- * @throws FrayError `FRAY.Error.Field` (field `runs`) when `runs` is not a whole number of 1 or
- *   more or `count` is not from 0 to `runs`.
- */
-export function wilson(count: number, runs: number): Chance {
-  if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(count) || count < 0 || count > runs)
-    throw new FrayError("FRAY.Error.Field", { field: "runs", expected: "1 or more fights, count from 0 to runs" }, "Bad count of fights");
-  const p = count / runs;
-  const z2 = Z95 * Z95;
-  const denom = 1 + z2 / runs;
-  const centre = (p + z2 / (2 * runs)) / denom;
-  const half = (Z95 / denom) * Math.sqrt((p * (1 - p)) / runs + z2 / (4 * runs * runs));
-  // At 0 and at all fights the interval ends exactly at 0 and 1; rounding must not move them.
-  return { count, p, low: count === 0 ? 0 : Math.max(0, centre - half), high: count === runs ? 1 : Math.min(1, centre + half) };
-}
-
-/** Points a combatant lost over a fight, per track: HP, EP, and the sum over its hitboxes. */
-export interface PointsLost {
-  hp?: number;
-  ep?: number;
-  hitboxes?: number;
 }
 
 /**
@@ -85,38 +64,6 @@ export function pointsLost(start: VitalState, end: VitalState): PointsLost {
   if (start.hitboxes && end.hitboxes)
     out.hitboxes = Object.entries(start.hitboxes).reduce((sum, [box, t]) => sum + t.value - (end.hitboxes![box]?.value ?? t.value), 0);
   return out;
-}
-
-/** One combatant in a forecast. */
-export interface CombatantForecast {
-  id: string;
-  name: string;
-  side: string;
-  /** Fights it ended out (down, unconscious, dead, fled ... as its ruleset counts out). */
-  out: Chance;
-  /** Expected points lost per fight on each track (see {@link pointsLost}). */
-  damage: PointsLost;
-}
-
-/** The result of a forecast. */
-export interface Forecast {
-  name: string;
-  ruleset: string;
-  /** Fights played. Fewer than asked for when the forecast was cancelled. */
-  runs: number;
-  /** Whether all fights asked for were played. */
-  complete: boolean;
-  /** The base seed; fight `i` used `fightSeed(seed, i)`. */
-  seed: number;
-  /** Each side's wins, in the order the sides first appear in the file. */
-  sides: { side: string; wins: Chance }[];
-  /** Fights with no winner: every side down at once, or `maxRounds` reached. */
-  draws: Chance;
-  /** How long fights lasted, in rounds (a fight stopped at `maxRounds` counts `maxRounds`). */
-  rounds: { counts: Record<number, number>; mean: number; median: number; min: number; max: number };
-  combatants: CombatantForecast[];
-  /** What each combatant does in rounds the file declares nothing for. */
-  tactics: TacticsStatement[];
 }
 
 /** How to run a forecast. */
@@ -136,40 +83,74 @@ export interface ForecastOptions {
   signal?: { readonly aborted: boolean };
 }
 
+/** Which fights of a forecast to play: a contiguous range, the whole forecast when unset. */
+export interface RangeOptions extends ForecastOptions {
+  /** The first fight to play (counting from 0): a whole number from 0 to `runs - 1`; 0 when unset. */
+  from?: number;
+  /** One past the last fight to play: a whole number from `from + 1` to `runs`; `runs` when unset. */
+  to?: number;
+}
+
+/**
+ * Plays the fights `from` to `to - 1` of the forecast of `spec` (fight `i` with seed
+ * {@link fightSeed}(seed, i), as in the whole forecast) and returns their {@link Tally}. Progress
+ * counts the fights of the range (`done` of `to - from`). A cancel stops it after the fight under
+ * way; the tally then holds the fights played (possibly none).
+ * @param content the compendium sources the file's references name.
+ * @throws FrayError `FRAY.Error.Field` naming `runs`, `seed`, `from` or `to` when one is out of
+ *   bounds, and whatever the encounter runner throws for the file (naming its field).
+ */
+export async function forecastTally(spec: EncounterSpec, content: EncounterContent, options: RangeOptions = {}): Promise<Tally> {
+  const runs = check(bounded({ min: 1, max: MAX_RUNS, integer: true }), options.runs ?? DEFAULT_RUNS, "runs");
+  const seed = check(bounded({ min: 0, max: MAX_SEED, integer: true }), options.seed ?? spec.seed, "seed");
+  const from = check(bounded({ min: 0, max: runs - 1, integer: true }), options.from ?? 0, "from");
+  const to = check(bounded({ min: from + 1, max: runs, integer: true }), options.to ?? runs, "to");
+  const every = Math.max(1, Math.floor(options.progressEvery ?? 100));
+  const tally = new TallyBuilder(spec, from, to);
+  // Quiet: the tally reads only the outcome and the vitals. The combatants are built once and shared.
+  const play: PlayOptions = { quiet: true, combatants: new CombatantCache() };
+  const size = to - from;
+  for (let i = from; i < to; i++) {
+    if (options.signal?.aborted) break;
+    tally.add(await playEncounter({ ...spec, seed: fightSeed(seed, i) }, content, undefined, play));
+    const done = i + 1 - from;
+    if (options.onProgress && (done % every === 0 || done === size)) await options.onProgress(done, size);
+  }
+  return tally.build();
+}
+
 /**
  * Plays `spec` `runs` times (fight `i` with seed {@link fightSeed}(seed, i)) and sums the fights
- * up. Deterministic: the same file, content, runs and seed give the same forecast.
+ * up. Deterministic: the same file, content, runs and seed give the same forecast. The tally of
+ * {@link forecastTally} over all fights, summed up by `tallyForecast`.
  * @param content the compendium sources the file's references name.
- * @throws FrayError `FRAY.Error.Field` naming `runs` or `seed` when either is out of bounds, and
- *   whatever the encounter runner throws for the file (naming its field).
+ * @throws FrayError `FRAY.Error.Field` naming `runs` or `seed` when either is out of bounds,
+ *   `FRAY.Error.ForecastNone` when cancelled before the first fight, and whatever the encounter
+ *   runner throws for the file (naming its field).
  */
 export async function forecast(spec: EncounterSpec, content: EncounterContent, options: ForecastOptions = {}): Promise<Forecast> {
   const runs = check(bounded({ min: 1, max: MAX_RUNS, integer: true }), options.runs ?? DEFAULT_RUNS, "runs");
   const seed = check(bounded({ min: 0, max: MAX_SEED, integer: true }), options.seed ?? spec.seed, "seed");
-  const every = Math.max(1, Math.floor(options.progressEvery ?? 100));
-  const tally = new Tally(spec);
-  // Quiet: the tally reads only the outcome and the vitals. The combatants are built once and shared.
-  const play: PlayOptions = { quiet: true, combatants: new CombatantCache() };
-  for (let i = 0; i < runs; i++) {
-    if (options.signal?.aborted) break;
-    tally.add(await playEncounter({ ...spec, seed: fightSeed(seed, i) }, content, undefined, play));
-    if (options.onProgress && ((i + 1) % every === 0 || i + 1 === runs)) await options.onProgress(i + 1, runs);
-  }
-  if (tally.runs === 0) throw new FrayError("FRAY.Error.ForecastNone", {}, "The forecast was cancelled before any fight was played");
-  return tally.sum(seed, runs);
+  const tally = await forecastTally(spec, content, { ...options, runs, seed, from: 0, to: runs });
+  return tallyForecast(tally, seed, runs);
 }
 
-/** Running sums over the fights of a forecast. */
-class Tally {
-  runs = 0;
+/** Running sums over the fights of a range, turned into a {@link Tally} at the end. */
+class TallyBuilder {
+  private runs = 0;
   private readonly wins = new Map<string, number>();
   private draws = 0;
   private readonly rounds = new Map<number, number>();
   private readonly out = new Map<string, number>();
   private readonly lost = new Map<string, Required<PointsLost>>();
-  private readonly seen = new Map<string, PointsLost>();
+  private readonly tracks = new Map<string, (keyof PointsLost)[]>();
+  private names?: Map<string, string>;
 
-  constructor(private readonly spec: EncounterSpec) {
+  constructor(
+    private readonly spec: EncounterSpec,
+    private readonly from: number,
+    private readonly to: number,
+  ) {
     for (const c of spec.combatants) {
       this.wins.set(c.side, 0);
       this.out.set(c.id, 0);
@@ -186,47 +167,31 @@ class Tally {
       if (c.out) this.out.set(c.id, this.out.get(c.id)! + 1);
       const lost = pointsLost(c.start ?? c.vitals, c.vitals);
       const sums = this.lost.get(c.id)!;
-      for (const k of ["hp", "ep", "hitboxes"] as const) if (lost[k] !== undefined) sums[k] += lost[k];
-      this.seen.set(c.id, lost);
+      for (const k of TRACKS) if (lost[k] !== undefined) sums[k] += lost[k];
+      this.tracks.set(c.id, Object.keys(lost) as (keyof PointsLost)[]);
     }
     this.names ??= new Map(result.combatants.map((c) => [c.id, c.name]));
   }
 
-  private names?: Map<string, string>;
-
-  sum(seed: number, asked: number): Forecast {
-    const n = this.runs;
-    const lengths = [...this.rounds.keys()].sort((a, b) => a - b);
-    let total = 0;
-    let median = lengths[0]!;
-    let below = 0;
-    for (const r of lengths) {
-      total += r * this.rounds.get(r)!;
-      if (below < n / 2) median = r;
-      below += this.rounds.get(r)!;
-    }
+  build(): Tally {
     return {
       name: this.spec.name,
       ruleset: this.spec.ruleset,
-      runs: n,
-      complete: n === asked,
-      seed,
-      sides: [...this.wins].map(([side, wins]) => ({ side, wins: wilson(wins, n) })),
-      draws: wilson(this.draws, n),
-      rounds: {
-        counts: Object.fromEntries(lengths.map((r) => [r, this.rounds.get(r)!])),
-        mean: total / n,
-        median,
-        min: lengths[0]!,
-        max: lengths.at(-1)!,
-      },
-      combatants: this.spec.combatants.map((c) => {
-        const has = this.seen.get(c.id) ?? {};
-        const sums = this.lost.get(c.id)!;
-        const damage: PointsLost = {};
-        for (const k of ["hp", "ep", "hitboxes"] as const) if (has[k] !== undefined) damage[k] = sums[k] / n;
-        return { id: c.id, name: this.names?.get(c.id) ?? c.name ?? c.id, side: c.side, out: wilson(this.out.get(c.id)!, n), damage };
-      }),
+      from: this.from,
+      to: this.to,
+      runs: this.runs,
+      wins: [...this.wins].map(([side, count]) => ({ side, count })),
+      draws: this.draws,
+      rounds: [...this.rounds].sort((a, b) => a[0] - b[0]),
+      combatants: this.spec.combatants.map((c) => ({
+        id: c.id,
+        side: c.side,
+        name: this.names?.get(c.id) ?? null,
+        fallbackName: c.name ?? c.id,
+        out: this.out.get(c.id)!,
+        lost: { ...this.lost.get(c.id)! },
+        tracks: this.tracks.get(c.id) ?? null,
+      })),
       tactics: describeTactics(this.spec),
     };
   }

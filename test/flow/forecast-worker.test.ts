@@ -1,7 +1,10 @@
 /**
  * The forecast's Web Worker: its message handler (src/foundry/forecast/worker.ts) and the built
  * `dist/forecast-worker.mjs` run in a Node worker thread give the same forecast as `forecast()`
- * in process for the same combat state and seed, report progress, and stop on a cancel.
+ * in process for the same combat state and seed, report progress, and stop on a cancel; a range
+ * of the fights gives that range's tally; and a pool of workers (src/foundry/forecast/pool.ts),
+ * each given a range, gives the very forecast of one process, its progress summed and a cancel
+ * reaching every worker.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -11,11 +14,12 @@ import { describe, expect, it } from "vitest";
 import { ContentIndex } from "../../src/encounter/content.js";
 import { parseEncounter } from "../../src/encounter/schema.js";
 import { PackContent } from "../../src/encounter/library.js";
-import { forecast } from "../../src/forecast/forecast.js";
+import { fightSeed, forecast, forecastTally } from "../../src/forecast/forecast.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
 import { ud10, ud10CombatantFromActor } from "../../src/rules/ud10/index.js";
 import { forecastInput, type ForecastBinding, type ForecastInput } from "../../src/foundry/logic/forecast-state.js";
 import { forecastWorker, type ForecastReply, type ForecastRequest } from "../../src/foundry/forecast/worker.js";
+import { poolSize, runPool, type PoolWorker } from "../../src/foundry/forecast/pool.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const packs = new ContentIndex(join(ROOT, "packs", "_source"));
@@ -47,8 +51,44 @@ function input(): ForecastInput {
 }
 
 /** A run request as the client posts it (structured-cloned, as postMessage does). */
-const request = (i: ForecastInput, runs: number, seed: number, id = "f1"): ForecastRequest =>
-  structuredClone({ type: "run", id, file: i.file, packs: i.packs, runs, seed, progressEvery: 10 });
+const request = (i: ForecastInput, runs: number, seed: number, id = "f1", range: { from?: number; to?: number } = {}): ForecastRequest =>
+  structuredClone({ type: "run", id, file: i.file, packs: i.packs, runs, seed, progressEvery: 10, ...range });
+
+/**
+ * A worker of the pool played by the message handler in this thread, as a browser plays it: each
+ * message structured-cloned and delivered on a later turn of the event loop. Its requests and
+ * whether it was terminated are recorded in `log`.
+ */
+function handlerWorker(log: { requests: ForecastRequest[]; terminated: boolean }[]): PoolWorker {
+  const entry = { requests: [] as ForecastRequest[], terminated: false };
+  log.push(entry);
+  const w: PoolWorker = {
+    onmessage: null,
+    onerror: null,
+    postMessage: (m) => {
+      entry.requests.push(structuredClone(m));
+      setTimeout(() => void handle(structuredClone(m)), 0);
+    },
+    terminate: () => void (entry.terminated = true),
+  };
+  const handle = forecastWorker((r) => {
+    const reply = structuredClone(r);
+    if (!entry.terminated) setTimeout(() => w.onmessage?.({ data: reply }), 0);
+  });
+  return w;
+}
+
+const bundle = join(ROOT, "dist", "forecast-worker.mjs");
+
+/** The built worker bundle in a Node worker thread with the scope a browser gives (`postMessage` out, `onmessage` in); posts `ready` once loaded. */
+function bundleThread(): Worker {
+  const shim = `
+    const { parentPort } = require("node:worker_threads");
+    globalThis.postMessage = (m) => parentPort.postMessage(m);
+    parentPort.on("message", (m) => globalThis.onmessage && globalThis.onmessage({ data: m }));
+    import(${JSON.stringify(pathToFileURL(bundle).href)}).then(() => parentPort.postMessage({ type: "ready" }));`;
+  return new Worker(shim, { eval: true });
+}
 
 describe("forecast worker", () => {
   it("UD-ACT-01: the handler gives the in-process forecast's numbers for the same state and seed, with progress", async () => {
@@ -74,9 +114,9 @@ describe("forecast worker", () => {
     });
     await handle(request(i, 500, 5));
     const done = replies.at(-1);
-    expect(done?.type === "done" && [done.forecast.runs, done.forecast.complete]).toEqual([20, false]);
+    expect(done?.type === "done" && [done.forecast?.runs, done.forecast?.complete]).toEqual([20, false]);
     const first20 = await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs: 20, seed: 5 });
-    expect(done?.type === "done" && done.forecast.sides).toEqual(first20.sides);
+    expect(done?.type === "done" && done.forecast?.sides).toEqual(first20.sides);
   });
 
   it("UD-ACT-01: bad runs come back as a localized error naming the field", async () => {
@@ -87,7 +127,6 @@ describe("forecast worker", () => {
     ]);
   });
 
-  const bundle = join(ROOT, "dist", "forecast-worker.mjs");
   it("UD-ACT-01: the built worker bundle in a worker thread gives the same forecast", async () => {
     if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run "npm run build" first.`);
     const i = input();
@@ -114,6 +153,108 @@ describe("forecast worker", () => {
       expect(replies.filter((r) => r.type === "progress")).toHaveLength(5);
     } finally {
       await worker.terminate();
+    }
+  }, 60_000);
+
+  it("UD-ACT-01: a range of the fights gives that range's tally, its progress counted in the range", async () => {
+    const i = input();
+    const replies: ForecastReply[] = [];
+    await forecastWorker((r) => replies.push(r))(request(i, 60, 123, "f1", { from: 20, to: 45 }));
+    const spec = parseEncounter(i.file);
+    const content = new PackContent(i.packs);
+    const done = replies.at(-1);
+    expect(done?.type === "done" && done.tally).toEqual(await forecastTally(spec, content, { runs: 60, seed: 123, from: 20, to: 45 }));
+    // Its forecast is the one of its fights alone: base seed the range's first fight's.
+    expect(done?.type === "done" && done.forecast).toEqual(await forecast(spec, content, { runs: 25, seed: fightSeed(123, 20) }));
+    expect(replies.filter((r) => r.type === "progress").map((r) => (r.type === "progress" ? [r.done, r.runs] : []))).toEqual([
+      [10, 25],
+      [20, 25],
+      [25, 25],
+    ]);
+  });
+
+  it("UD-ACT-01: a pool of three workers gives the single-process forecast, its progress summed", async () => {
+    const i = input();
+    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    const progress: number[] = [];
+    const run = runPool(
+      { file: i.file, packs: i.packs, runs: 50, seed: 99, progressEvery: 5 },
+      { id: "p1", size: 3, spawn: () => handlerWorker(spawned), onProgress: (done, runs) => void progress.push(done, runs) },
+    );
+    const result = await run.result;
+    expect(result).toEqual(await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs: 50, seed: 99 }));
+    expect(spawned.map((w) => w.requests.map((r) => (r.type === "run" ? [r.from, r.to] : r.type)))).toEqual([
+      [[0, 17]],
+      [[17, 34]],
+      [[34, 50]],
+    ]);
+    expect(spawned.every((w) => w.terminated)).toBe(true);
+    const dones = progress.filter((_, k) => k % 2 === 0);
+    expect(dones.at(-1)).toBe(50);
+    expect(progress.filter((_, k) => k % 2 === 1).every((n) => n === 50)).toBe(true);
+    expect(dones.every((d, k) => k === 0 || d >= dones[k - 1]!)).toBe(true);
+  });
+
+  it("UD-ACT-01: a cancel reaches every worker of the pool; the fights played from fight 0 without a gap come back", async () => {
+    const i = input();
+    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    const run = runPool(
+      { file: i.file, packs: i.packs, runs: 600, seed: 5, progressEvery: 1 },
+      { id: "p2", size: 2, spawn: () => handlerWorker(spawned), onProgress: (done) => void (done >= 10 && run.cancel()) },
+    );
+    const result = await run.result;
+    expect(spawned.map((w) => w.requests.filter((r) => r.type === "cancel").length > 0)).toEqual([true, true]);
+    expect(result.complete).toBe(false);
+    expect(result.runs).toBeGreaterThan(0);
+    expect(result.runs).toBeLessThan(300);
+    // The first worker was cut short, so only its fights count: the forecast of the first ones.
+    const first = await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs: result.runs, seed: 5 });
+    expect({ ...result, complete: true }).toEqual(first);
+  });
+
+  it("UD-ACT-01: a worker's error rejects the pool's result, with every worker terminated", async () => {
+    const i = input();
+    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    const run = runPool(
+      { file: { ...(i.file as object), combatants: [] }, packs: i.packs, runs: 20, seed: 1 },
+      { id: "p3", size: 2, spawn: () => handlerWorker(spawned) },
+    );
+    await expect(run.result).rejects.toMatchObject({ key: expect.stringMatching(/^FRAY\.Error\./) });
+    expect(spawned.every((w) => w.terminated)).toBe(true);
+  });
+
+  it("sizes the pool one fewer than the cores, 1 to 8", () => {
+    expect([undefined, 0, 1, 2, 4, 12, 64].map(poolSize)).toEqual([1, 1, 1, 1, 3, 8, 8]);
+  });
+
+  it("UD-ACT-01: a pool of the built worker bundle in worker threads gives the single-process forecast", async () => {
+    if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run "npm run build" first.`);
+    const i = input();
+    const threads: Worker[] = [];
+    const spawn = (): PoolWorker => {
+      const thread = bundleThread();
+      threads.push(thread);
+      // A browser holds a module worker's messages until its module has run; so does this queue.
+      let queue: ForecastRequest[] | undefined = [];
+      const w: PoolWorker = {
+        onmessage: null,
+        onerror: null,
+        postMessage: (m) => (queue ? queue.push(m) : thread.postMessage(m)),
+        terminate: () => void thread.terminate(),
+      };
+      thread.on("message", (m: ForecastReply | { type: "ready" }) => {
+        if (m.type !== "ready") return w.onmessage?.({ data: m });
+        for (const q of queue ?? []) thread.postMessage(q);
+        queue = undefined;
+      });
+      thread.on("error", (e: Error) => w.onerror?.({ message: e.message }));
+      return w;
+    };
+    try {
+      const run = runPool({ file: i.file, packs: i.packs, runs: 40, seed: 31 }, { id: "p4", size: 2, spawn });
+      expect(await run.result).toEqual(await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs: 40, seed: 31 }));
+    } finally {
+      await Promise.all(threads.map((t) => t.terminate()));
     }
   }, 60_000);
 });

@@ -288,4 +288,28 @@ describe("npm run forecast", () => {
     }
     expect(stderr).toContain("--runs");
   }, 60_000);
+
+  it("--workers spreads the fights over worker threads (tsx's API loading the script in each) and gives the same forecast", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fray-forecast-"));
+    const tsx = join(root, "node_modules", ".bin", "tsx");
+    const run = (workers: number) => {
+      const out = join(dir, `w${workers}.json`);
+      const printed = execFileSync(
+        tsx,
+        ["scripts/forecast.ts", "examples/zones-burst.yaml", "--runs", "13", "--seed", "4", "--workers", String(workers), "--json", out],
+        {
+          cwd: root,
+          encoding: "utf8",
+        },
+      );
+      return { printed, json: readFileSync(out, "utf8") };
+    };
+    const one = run(1);
+    const three = run(3);
+    expect(one.printed).toContain("on 1 worker thread(s)");
+    expect(three.printed).toContain("on 3 worker thread(s)");
+    expect(three.json).toBe(one.json);
+    const expected = await forecast(load("zones-burst.yaml"), content, { runs: 13, seed: 4 });
+    expect(JSON.parse(three.json)).toEqual(JSON.parse(JSON.stringify(expected)));
+  }, 120_000);
 });

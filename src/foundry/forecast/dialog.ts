@@ -2,11 +2,12 @@
  * The GM's forecast from the combat tracker: reads the viewed combat (each Combatant's actor,
  * its token's disposition, the distances between tokens in metres, this round's economy and
  * declaration), turns it into the forecast's input (src/foundry/logic/forecast-state.ts), asks
- * the runs and the seed, plays the forecast in the Web Worker `dist/forecast-worker.mjs` under a
- * progress bar with a Cancel, and shows the result as a small chart, with a button that whispers
- * it to the GMs as a chat card.
+ * the runs and the seed, plays the forecast in a pool of Web Workers running
+ * `dist/forecast-worker.mjs` (one fewer than the machine's cores, 1 to 8; each plays a range of
+ * the fights, ./pool.ts) under one progress bar with a Cancel that reaches them all, and shows the
+ * result as a small chart, with a button that whispers it to the GMs as a chat card. The merged
+ * result is the forecast one worker, or `npm run forecast` with the same file and seed, gives.
  */
-import { FrayError } from "../../rules/core/errors.js";
 import { bounded, check } from "../../rules/core/validate.js";
 import { MAX_SEED } from "../../rules/core/bounds.js";
 import { MAX_RUNS, type Forecast } from "../../forecast/forecast.js";
@@ -21,7 +22,7 @@ import { measureMetres, type Measurable } from "../measure.js";
 import { escapeHtml, formatHtml, formatKey, reportError, warn } from "../notify.js";
 import { activeBinding } from "../registry.js";
 import { optionValues } from "../settings.js";
-import type { ForecastReply, ForecastRequest } from "./worker.js";
+import { poolSize, runPool, type PoolWorker } from "./pool.js";
 
 /** The result's template (dialog and chat card). */
 export const FORECAST_TEMPLATE = `${SYSTEM_PATH}/templates/forecast/result.hbs`;
@@ -176,31 +177,29 @@ async function askSettings(input: ForecastInput): Promise<{ runs: number; seed: 
 }
 
 /**
- * Plays the forecast in the worker under a progress dialog; its Cancel (or closing it) stops
- * the worker, whose figures of the fights played come back.
- * @throws FrayError the worker's error (bad runs or seed, a file the encounter runner refuses).
+ * Plays the forecast in a pool of workers ({@link poolSize} of `navigator.hardwareConcurrency`)
+ * under a progress dialog showing the fights done by all of them; its Cancel (or closing it)
+ * stops every worker, and the figures of the fights played from fight 0 on without a gap come back.
+ * @throws FrayError a worker's error (bad runs or seed, a file the encounter runner refuses).
  */
-async function runInWorker(input: ForecastInput, settings: { runs: number; seed: number }): Promise<Forecast> {
-  const worker = new Worker(foundry.utils.getRoute(FORECAST_WORKER), { type: "module" });
-  const id = foundry.utils.randomID();
+async function runInWorkers(input: ForecastInput, settings: { runs: number; seed: number }): Promise<Forecast> {
+  const route = foundry.utils.getRoute(FORECAST_WORKER);
   let finished = false;
+  const run = runPool(
+    { file: input.file, packs: input.packs, runs: settings.runs, seed: settings.seed },
+    {
+      id: foundry.utils.randomID(),
+      size: poolSize(globalThis.navigator?.hardwareConcurrency),
+      spawn: () => new Worker(route, { type: "module" }) as unknown as PoolWorker,
+      onProgress: (done, runs) => {
+        const bar = document.querySelector<HTMLProgressElement>(`#${PROGRESS_ID} progress`);
+        if (bar) bar.value = done;
+        const label = document.querySelector<HTMLElement>(`#${PROGRESS_ID} [data-fray-progress]`);
+        if (label) label.textContent = formatKey("FRAY.Forecast.Progress", { done, runs });
+      },
+    },
+  );
   try {
-    const result = new Promise<Forecast>((resolve, reject) => {
-      worker.onmessage = (event: MessageEvent<ForecastReply>) => {
-        const reply = event.data;
-        if (reply.id !== id) return;
-        if (reply.type === "progress") {
-          const bar = document.querySelector<HTMLProgressElement>(`#${PROGRESS_ID} progress`);
-          if (bar) bar.value = reply.done;
-          const label = document.querySelector<HTMLElement>(`#${PROGRESS_ID} [data-fray-progress]`);
-          if (label) label.textContent = formatKey("FRAY.Forecast.Progress", { done: reply.done, runs: reply.runs });
-        } else if (reply.type === "done") resolve(reply.forecast);
-        else reject(new FrayError(reply.key, reply.data, reply.message));
-      };
-      worker.onerror = (event) => reject(new Error(event.message));
-    });
-    const request: ForecastRequest = { type: "run", id, file: input.file, packs: input.packs, runs: settings.runs, seed: settings.seed };
-    worker.postMessage(request);
     const progress = foundry.applications.api.DialogV2.wait({
       id: PROGRESS_ID,
       window: { title: formatKey("FRAY.Forecast.Tracker.Title") },
@@ -212,12 +211,11 @@ async function runInWorker(input: ForecastInput, settings: { runs: number; seed:
       rejectClose: false,
     } as never);
     void progress.then(() => {
-      if (!finished) worker.postMessage({ type: "cancel", id } satisfies ForecastRequest);
+      if (!finished) run.cancel();
     });
-    return await result;
+    return await run.result;
   } finally {
     finished = true;
-    worker.terminate();
     await foundry.applications.instances.get(PROGRESS_ID)?.close();
   }
 }
@@ -257,7 +255,7 @@ export async function openForecast(combat: ForecastCombat): Promise<void> {
     const input = forecastInput(readCombatSnapshot(combat), activeBinding());
     const settings = await askSettings(input);
     if (!settings) return;
-    await showResult(await runInWorker(input, settings), input);
+    await showResult(await runInWorkers(input, settings), input);
   } catch (error) {
     reportError(error);
   }

@@ -4,6 +4,7 @@
  */
 import type { Quench } from "../quench.js";
 import { FORECAST_WORKER } from "./dialog.js";
+import { runPool, type PoolWorker } from "./pool.js";
 import type { ForecastReply, ForecastRequest } from "./worker.js";
 
 /** Registers the batch. */
@@ -26,6 +27,25 @@ export function registerForecastQuench(quench: Quench): void {
           } finally {
             worker.terminate();
           }
+          // Two at once, as the tracker's pool starts them: each answers, the pool rejects with the error.
+          let started = 0;
+          const run = runPool(
+            { file: {}, packs: [], runs: 2, seed: 1 },
+            {
+              id: "quench-pool",
+              size: 2,
+              spawn: () => {
+                started++;
+                return new Worker(foundry.utils.getRoute(FORECAST_WORKER), { type: "module" }) as unknown as PoolWorker;
+              },
+            },
+          );
+          const error = await run.result.then(
+            () => undefined,
+            (e: unknown) => e as { key?: string },
+          );
+          assert.equal(started, 2);
+          assert.ok(error?.key && game.i18n.has(error.key), "the pool's error has a key the languages hold");
         });
         it("F2: DialogV2.wait renders under the given id; closing that instance resolves the wait with null", async () => {
           const id = "fray-forecast-quench";

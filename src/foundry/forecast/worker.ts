@@ -6,11 +6,15 @@
  * the encounter file the combat became (src/foundry/logic/forecast-state.ts) with the GM's runs
  * and seed, posting progress as it goes; a `cancel` with the same id stops it after the fight
  * under way, and the figures of the fights played come back (`complete: false`).
+ *
+ * A request may name a contiguous range of the forecast's fights (`from`, `to`): a pool of
+ * workers (./pool.ts) gives each worker one range, and merges the tallies they hand back into
+ * the forecast one worker would give (src/forecast/tally.ts).
  */
 import { FrayError } from "../../rules/core/errors.js";
 import { PackContent, type SourceDocument } from "../../encounter/library.js";
 import { parseEncounter } from "../../encounter/schema.js";
-import { forecast, type Forecast } from "../../forecast/forecast.js";
+import { fightSeed, forecastTally, tallyForecast, type Forecast, type Tally } from "../../forecast/forecast.js";
 
 /** What the Foundry client sends the worker. */
 export type ForecastRequest =
@@ -28,13 +32,23 @@ export type ForecastRequest =
       seed: number;
       /** Fights between progress replies; 100 when unset. */
       progressEvery?: number;
+      /** The first fight of this worker's range (0 to `runs - 1`); 0 when unset. */
+      from?: number;
+      /** One past the last fight of its range (`from + 1` to `runs`); `runs` when unset. */
+      to?: number;
     }
   | { type: "cancel"; id: string };
 
 /** What the worker answers. */
 export type ForecastReply =
+  /** Fights done of the request's range, and the range's size. */
   | { type: "progress"; id: string; done: number; runs: number }
-  | { type: "done"; id: string; forecast: Forecast }
+  /**
+   * The tally of the fights played (all of the range, or fewer after a cancel), and their
+   * forecast: fights `from` on, summed up with base seed `fightSeed(seed, from)` (for the whole
+   * forecast, the forecast itself); no forecast when a cancel came before the first fight of a range.
+   */
+  | { type: "done"; id: string; tally: Tally; forecast?: Forecast }
   /** A FrayError's key, data and English message (anything else: `FRAY.Error.Unexpected`). */
   | { type: "error"; id: string; key: string; data: Record<string, string | number>; message: string };
 
@@ -42,9 +56,10 @@ export type ForecastReply =
 const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * The worker's message handler: `run` plays the forecast, posting `progress` every
- * `progressEvery` fights and then `done` (or `error`); `cancel` stops the run of that id.
- * Deterministic: the same request gives the same `done` as `forecast()` in process.
+ * The worker's message handler: `run` plays the forecast (or the request's range of its fights),
+ * posting `progress` every `progressEvery` fights and then `done` (or `error`); `cancel` stops
+ * the run of that id. Deterministic: the same request gives the same `done` as `forecast()` in
+ * process (for a range, as `forecastTally()`).
  * @param post sends a reply to the client (`self.postMessage`).
  * @returns the handler; its promise settles once a `run` has replied `done` or `error`.
  */
@@ -59,9 +74,12 @@ export function forecastWorker(post: (reply: ForecastReply) => void): (request: 
     const signal = { aborted: false };
     running.set(request.id, signal);
     try {
-      const result = await forecast(parseEncounter(request.file), new PackContent(request.packs), {
+      const spec = parseEncounter(request.file);
+      const tally = await forecastTally(spec, new PackContent(request.packs), {
         runs: request.runs,
         seed: request.seed,
+        from: request.from,
+        to: request.to,
         progressEvery: request.progressEvery,
         signal,
         onProgress: async (done, runs) => {
@@ -69,7 +87,13 @@ export function forecastWorker(post: (reply: ForecastReply) => void): (request: 
           await yieldToEvents();
         },
       });
-      post({ type: "done", id: request.id, forecast: result });
+      const whole = tally.from === 0 && tally.to === request.runs;
+      // The whole forecast cancelled before its first fight is an error, as in process; an empty range is not.
+      if (tally.runs === 0 && !whole) post({ type: "done", id: request.id, tally });
+      else {
+        const seed = fightSeed(request.seed ?? spec.seed, tally.from);
+        post({ type: "done", id: request.id, tally, forecast: tallyForecast(tally, seed, tally.to - tally.from) });
+      }
     } catch (error) {
       if (error instanceof FrayError) post({ type: "error", id: request.id, key: error.key, data: error.data, message: error.message });
       else {

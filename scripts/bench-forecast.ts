@@ -1,0 +1,216 @@
+/**
+ * The forecast's section of `npm run bench` (`--only forecast`): issue 14's goal "a 10,000-fight
+ * forecast of 5 against 5 finishes in under 2 s in Node and in Chromium's worker", timed on each
+ * `examples/<id>-skirmish.yaml` (UD10, Hitbox, Critical, Zones; five against five each, base seed
+ * the file's):
+ * - in Node, in process: `forecast()` of src/forecast/forecast.ts, as `npm run forecast --
+ *   --workers 1` plays it (wall and processor time);
+ * - in headless Chromium (Debian's /usr/bin/chromium through playwright-core, as the render
+ *   bench launches it), in a module Web Worker running the shipped bundle
+ *   `dist/forecast-worker.mjs` (built by `npm run build`), served with a page by a small HTTP
+ *   server on 127.0.0.1 (no other network); timed in the page from the worker started (its
+ *   module's load included, as the GM waits for it) to its `done`; the worker's forecast is
+ *   checked equal, figure for figure, to Node's;
+ * - in the same page, the tracker's pool (src/foundry/forecast/pool.ts, built with Vite for the
+ *   page) of {@link POOL} such workers, each playing a range of the fights; its merged forecast
+ *   is checked equal to Node's too.
+ * `runs` below 10,000 plays fewer fights and prints the 10,000-fight figure extrapolated (time
+ * times 10,000 / runs), saying so. Prints numbers; asserts nothing.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse as parseYaml } from "yaml";
+import { PackContent, type SourceDocument } from "../src/encounter/library.js";
+import { parseEncounter } from "../src/encounter/schema.js";
+import { DEFAULT_RUNS, forecast, type Forecast } from "../src/forecast/forecast.js";
+import type { ForecastReply, ForecastRequest } from "../src/foundry/forecast/worker.js";
+
+const ROOT = join(fileURLToPath(new URL(".", import.meta.url)), "..");
+const CHROMIUM = "/usr/bin/chromium";
+const WORKER_BUNDLE = join(ROOT, "dist", "forecast-worker.mjs");
+/** Issue 14: a 10,000-fight forecast in under 2 s. */
+const GOAL = { fights: DEFAULT_RUNS, seconds: 2 } as const;
+/** Workers in the Chromium pool: two, so that the tallies of two ranges are merged whatever the machine. */
+const POOL = 2;
+/** The five-against-five examples, by ruleset. */
+const RULESETS = ["ud10", "hitbox", "critical", "zones"] as const;
+
+/** Every compendium source document under `packs/_source/`, by pack, as the tracker's request carries them. */
+function allPacks(): [string, SourceDocument[]][] {
+  const dir = join(ROOT, "packs", "_source");
+  const walk = (d: string): string[] =>
+    readdirSync(d)
+      .sort()
+      .flatMap((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : f.endsWith(".json") ? [join(d, f)] : []));
+  return readdirSync(dir)
+    .sort()
+    .filter((p) => statSync(join(dir, p)).isDirectory())
+    .map((p) => [p, walk(join(dir, p)).map((f) => JSON.parse(readFileSync(f, "utf8")) as SourceDocument)]);
+}
+
+/** The tracker's pool (src/foundry/forecast/pool.ts) as one ES module for the page, built with Vite. */
+async function poolModule(): Promise<string> {
+  const { build } = await import("vite");
+  const out = await build({
+    configFile: false,
+    logLevel: "silent",
+    build: {
+      write: false,
+      minify: true,
+      target: "es2022",
+      lib: { entry: join(ROOT, "src", "foundry", "forecast", "pool.ts"), formats: ["es"], fileName: () => "pool.mjs" },
+    },
+  });
+  const chunk = (Array.isArray(out) ? out[0] : out) as { output: { type: string; code?: string }[] };
+  const code = chunk.output.find((o) => o.type === "chunk")?.code;
+  if (!code) throw new Error("Vite built no module of src/foundry/forecast/pool.ts");
+  return code;
+}
+
+/**
+ * The page's driver of the pool, plain JavaScript (a function handed to `page.evaluate` would
+ * carry tsx's name helpers): `runPooled(request, size)` runs the pool and answers the time from
+ * its start to the merged forecast, in milliseconds, or the error.
+ */
+const RUN_POOL = `import { runPool } from "/pool.mjs";
+export async function runPooled(request, size) {
+  const t0 = performance.now();
+  const run = runPool(request, { id: "bench-pool", size, spawn: () => new Worker("/forecast-worker.mjs", { type: "module" }) });
+  try {
+    const forecast = await run.result;
+    return { ms: performance.now() - t0, forecast };
+  } catch (error) {
+    return { ms: 0, error: String(error?.message ?? error) };
+  }
+}
+`;
+
+/** A page, the worker bundle, the pool module and its driver on 127.0.0.1, on a port the system picks. */
+async function serve(): Promise<{ server: Server; origin: string }> {
+  const bundle = readFileSync(WORKER_BUNDLE);
+  const pool = await poolModule();
+  const server = createServer((req, res) => {
+    const script = { "/forecast-worker.mjs": bundle, "/pool.mjs": pool, "/run-pool.mjs": RUN_POOL }[req.url ?? ""];
+    if (script) {
+      res.writeHead(200, { "content-type": "text/javascript" });
+      res.end(script);
+    } else {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<!doctype html><title>Fray forecast bench</title>");
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Whether two forecasts are the same, figure for figure (as JSON: every number printed in full). */
+const same = (a: Forecast, b: Forecast) => JSON.stringify(a) === JSON.stringify(b);
+const seconds = (ms: number) => (ms / 1000).toFixed(ms >= 10_000 ? 1 : 2);
+const verdict = (s: number) => (s < GOAL.seconds ? "met" : `missed (${(s / GOAL.seconds).toFixed(1)}x the goal)`);
+
+/**
+ * Prints the forecast section: per example, the Node and the Chromium worker time of a
+ * 10,000-fight forecast against the 2 s goal, and whether the worker's forecast equals Node's.
+ * @param runs fights actually played per forecast (1 to 10,000; 10,000 when unset).
+ * @param only one ruleset id, or every one when unset.
+ */
+export async function forecastBench(runs: number = GOAL.fights, only?: string): Promise<void> {
+  const fights = Math.max(1, Math.min(GOAL.fights, Math.floor(runs)));
+  const scale = GOAL.fights / fights;
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(", ");
+  console.log(
+    `\nForecast of ${GOAL.fights.toLocaleString("en-US")} fights, five against five (goal under ${GOAL.seconds} s in Node and in Chromium's worker; load average ${load})`,
+  );
+  if (fights < GOAL.fights)
+    console.log(
+      `  ${fights.toLocaleString("en-US")} fights played per forecast; the ${GOAL.fights.toLocaleString("en-US")}-fight times below are extrapolated (x${scale.toFixed(1)})`,
+    );
+  const packs = allPacks();
+  const content = new PackContent(packs);
+  const chromium = existsSync(CHROMIUM) && existsSync(WORKER_BUNDLE);
+  if (!existsSync(CHROMIUM)) console.log(`  Chromium's worker skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+  else if (!existsSync(WORKER_BUNDLE)) console.log(`  Chromium's worker skipped: ${WORKER_BUNDLE} is missing (npm run build)`);
+  let browser: import("playwright-core").Browser | undefined;
+  let served: { server: Server; origin: string } | undefined;
+  try {
+    if (chromium) {
+      const { chromium: launcher } = await import("playwright-core");
+      const { CHROMIUM_ARGS } = await import("../test/support/render/bench.js");
+      browser = await launcher.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      served = await serve();
+    }
+    for (const id of RULESETS.filter((r) => !only || r === only)) {
+      const file = `examples/${id}-skirmish.yaml`;
+      const raw = parseYaml(readFileSync(join(ROOT, file), "utf8")) as unknown;
+      const spec = parseEncounter(raw);
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      const inNode = await forecast(spec, content, { runs: fights, seed: spec.seed });
+      const nodeMs = (performance.now() - start) * scale;
+      const used = process.cpuUsage(cpu);
+      const nodeCpuMs = ((used.user + used.system) / 1000) * scale;
+      let line =
+        `  ${file.padEnd(32)} Node ${seconds(nodeMs).padStart(6)} s (processor ${seconds(nodeCpuMs)} s)  ${verdict(nodeMs / 1000)}` +
+        (chromium ? ";" : "");
+      if (browser && served) {
+        const page = await browser.newPage();
+        try {
+          await page.goto(`${served.origin}/`);
+          const request: ForecastRequest = {
+            type: "run",
+            id: "bench",
+            file: raw,
+            packs,
+            runs: fights,
+            seed: spec.seed,
+            progressEvery: 1000,
+          };
+          const got = await page.evaluate(async (req) => {
+            const t0 = performance.now();
+            const worker = new Worker("/forecast-worker.mjs", { type: "module" });
+            try {
+              const reply = await new Promise<ForecastReply>((resolve, reject) => {
+                worker.onmessage = (event: MessageEvent<ForecastReply>) => {
+                  if (event.data.type !== "progress") resolve(event.data);
+                };
+                worker.onerror = (event) => reject(new Error(event.message));
+                worker.postMessage(req);
+              });
+              return { ms: performance.now() - t0, reply };
+            } finally {
+              worker.terminate();
+            }
+          }, request);
+          if (got.reply.type !== "done" || !got.reply.forecast) {
+            line += ` Chromium worker failed: ${got.reply.type === "error" ? got.reply.message : "no forecast"}`;
+          } else {
+            const workerMs = got.ms * scale;
+            line +=
+              ` Chromium worker ${seconds(workerMs).padStart(6)} s  ${verdict(workerMs / 1000)};` +
+              ` its forecast ${same(got.reply.forecast, inNode) ? "equals Node's" : "DIFFERS from Node's"}`;
+          }
+          // The tracker's pool in the same page: each worker a range, the tallies merged.
+          const pooled = (await page.evaluate(
+            `import("/run-pool.mjs").then((m) => m.runPooled(${JSON.stringify({ file: raw, packs, runs: fights, seed: spec.seed, progressEvery: 1000 })}, ${POOL}))`,
+          )) as { ms: number; forecast?: Forecast; error?: string };
+          line += pooled.forecast
+            ? `\n  ${"".padEnd(32)} Chromium pool of ${POOL} workers ${seconds(pooled.ms * scale).padStart(6)} s  ${verdict((pooled.ms * scale) / 1000)};` +
+              ` its merged forecast ${same(pooled.forecast, inNode) ? "equals Node's" : "DIFFERS from Node's"}`
+            : `\n  ${"".padEnd(32)} Chromium pool failed: ${pooled.error}`;
+        } finally {
+          await page.close();
+        }
+      }
+      console.log(line);
+    }
+  } finally {
+    await browser?.close();
+    served?.server.close();
+  }
+}
