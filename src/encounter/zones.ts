@@ -27,6 +27,7 @@ import {
   type ZonesAttackResult,
   type ZonesCombatant,
   type ZonesDamagePacket,
+  type ZonesQuietAttack,
   type ZonesSituation,
   type ZonesWeapon,
 } from "../rules/zones/index.js";
@@ -237,6 +238,8 @@ export async function playZones(
   const nameOf = (id: string) => fighters.get(id)?.c.name ?? id;
   /** A Zones event; the names of `actor`, `target` and `surprised` travel with it for the log. */
   const custom = (round: number, kind: string, data: Record<string, unknown>) => {
+    // A quiet fight keeps no log.
+    if (play.quiet) return;
     const named: Record<string, unknown> = { ...data };
     if (typeof data.actor === "string") named.actorName = nameOf(data.actor);
     if (typeof data.target === "string") named.targetName = nameOf(data.target);
@@ -258,6 +261,7 @@ export async function playZones(
   };
   /** Logs damage the engine applied. */
   const logHits = (round: number, target: Fighter, packet: ZonesDamagePacket, report: DamageReport, cause: string): void => {
+    if (play.quiet) return;
     const parts = packet.parts?.length ? packet.parts : [packet];
     custom(round, "damage", {
       target: target.spec.id,
@@ -328,21 +332,29 @@ export async function playZones(
       ),
     };
     const want = target?.spec.react === "defend" ? ["dodge", "block"] : [target?.spec.react];
+    const react =
+      target && weapon.kind === "melee" && target.spec.react && target.spec.react !== "none"
+        ? (offered: { id: string }[]) => offered.find((r) => want.includes(r.id))?.id
+        : undefined;
+    // A rule stops the attack (a jammed or empty weapon, out of range): the turn is lost, the fight goes on.
+    const refuse = (error: FrayError) => {
+      if (error.key === "FRAY.Error.Field") return false;
+      if (!play.quiet) events.push({ type: "skip", round, actor: f.spec.id, reason: error.key, data: error.data });
+      return true;
+    };
+    // A forecast reads no detail of the attack: it is played quietly, with the same outcome
+    // (`src/rules/zones/quiet.ts`). A grenade never lands there either: its blast is played below.
+    if (play.quiet && engine.canQuiet) {
+      const quiet = await engine.quietAttack(request, { react, refuse });
+      if (!quiet) return;
+      const done = quiet.attack as ZonesQuietAttack;
+      if (done.catastrophic) return catastrophe(f, weapon);
+      if (weapon.kind === "grenade") return blast(f, weapon, target, za, done.hit, done.deviation);
+      return;
+    }
     // Paid from the economy; aim spent, ammunition used, a malfunction kept, a thrown weapon gone
     // by the ruleset's afterAction (ZN-RNG-07, ZN-BST-01, ZN-MAL-01, ZN-THR-01).
-    const done = await engine.attack(request, {
-      react:
-        target && weapon.kind === "melee" && target.spec.react && target.spec.react !== "none"
-          ? (offered) => offered.find((r) => want.includes(r.id))?.id
-          : undefined,
-      damage: weapon.kind !== "grenade",
-      // A rule stops the attack (a jammed or empty weapon, out of range): the turn is lost, the fight goes on.
-      refuse: (error) => {
-        if (error.key === "FRAY.Error.Field") return false;
-        events.push({ type: "skip", round, actor: f.spec.id, reason: error.key, data: error.data });
-        return true;
-      },
-    });
+    const done = await engine.attack(request, { react, damage: weapon.kind !== "grenade", refuse });
     if (!done) return;
     const { plan, packet, report } = done.step;
     const result = done.step.result as ZonesAttackResult;
@@ -368,38 +380,52 @@ export async function playZones(
         odds: result.bullets.difficulties?.map((_, i) => odds.outcomes?.[`bullet${i + 1}`] ?? (i === 0 ? odds.hit : 0)) ?? [],
       });
     }
-    if (result.catastrophic) {
-      const packet = await catastrophicDamage(weapon, logged);
-      custom(round, "catastrophic", { actor: f.spec.id, weapon: weapon.name });
-      applyHits(round, f, packet, "FRAY.Zones.Malfunction.catastrophic");
-      return;
-    }
-    if (weapon.kind === "grenade") {
-      const victims = za.blast ?? (target ? [{ id: target.spec.id, distance: result.hit ? 0 : (result.deviation ?? 0) }] : []);
-      custom(round, "grenade", { actor: f.spec.id, weapon: weapon.name, hit: result.hit, deviation: result.deviation ?? 0 });
-      const outcomes = await resolveBlast(
-        weapon,
-        victims.map((v) => ({ combatant: fighters.get(v.id)!.c, distance: v.distance, cover: v.cover })),
-        logged,
-        opts,
-      );
-      for (const o of outcomes) {
-        const victim = fighters.get(o.id)!;
-        victim.c = o.after;
-        custom(round, "blast", {
-          target: o.id,
-          distance: o.distance,
-          zone: o.zone,
-          effect: o.effect,
-          reason: o.reason,
-          steps: o.report?.steps.map(stepData) ?? [],
-          hp: o.after.hp.value,
-          maxHp: o.after.hp.max,
-        });
-      }
-      return;
-    }
+    if (result.catastrophic) return catastrophe(f, weapon);
+    if (weapon.kind === "grenade") return blast(f, weapon, target, za, result.hit, result.deviation);
     if (target && packet && report) logHits(round, target, packet as ZonesDamagePacket, report, weapon.name);
+  };
+
+  /** A shot behind a squib load bursts the weapon: the shooter takes its damage (ZN-MAL-01). */
+  const catastrophe = async (f: Fighter, weapon: ZonesWeapon): Promise<void> => {
+    const packet = await catastrophicDamage(weapon, logged);
+    custom(round, "catastrophic", { actor: f.spec.id, weapon: weapon.name });
+    applyHits(round, f, packet, "FRAY.Zones.Malfunction.catastrophic");
+  };
+
+  /**
+   * A grenade's blast (ZN-GRN-01): on the victims the file names, else on the target, where the
+   * grenade landed (on it when the throw hit, `deviation` metres off when it missed).
+   */
+  const blast = async (
+    f: Fighter,
+    weapon: ZonesWeapon,
+    target: Fighter | undefined,
+    za: ZonesAction,
+    hit: boolean,
+    deviation: number | undefined,
+  ): Promise<void> => {
+    const victims = za.blast ?? (target ? [{ id: target.spec.id, distance: hit ? 0 : (deviation ?? 0) }] : []);
+    custom(round, "grenade", { actor: f.spec.id, weapon: weapon.name, hit, deviation: deviation ?? 0 });
+    const outcomes = await resolveBlast(
+      weapon,
+      victims.map((v) => ({ combatant: fighters.get(v.id)!.c, distance: v.distance, cover: v.cover })),
+      logged,
+      opts,
+    );
+    for (const o of outcomes) {
+      const victim = fighters.get(o.id)!;
+      victim.c = o.after;
+      custom(round, "blast", {
+        target: o.id,
+        distance: o.distance,
+        zone: o.zone,
+        effect: o.effect,
+        reason: o.reason,
+        steps: o.report?.steps.map(stepData) ?? [],
+        hp: o.after.hp.value,
+        maxHp: o.after.hp.max,
+      });
+    }
   };
 
   const act = async (f: Fighter, action: ActionSpec, za: ZonesAction): Promise<void> => {
