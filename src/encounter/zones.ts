@@ -224,15 +224,15 @@ export async function playZones(
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
   const start = vitalsNow(engine, zones.vitals);
   // Check every declared action up front, so a bad key fails before any die is rolled.
-  const actions = new Map<string, ZonesAction>();
-  spec.rounds.forEach((r, i) =>
-    Object.entries(r).forEach(([id, a]) => actions.set(`${i}:${id}`, zonesAction(a, `rounds[${i}].${id}`, ids))),
+  // By round, then by combatant; the tactics by combatant; the action of an entry without either.
+  const declaredActions = spec.rounds.map(
+    (r, i) => new Map(Object.entries(r).map(([id, a]) => [id, zonesAction(a, `rounds[${i}].${id}`, ids)] as const)),
   );
-  spec.combatants.forEach(
-    (cs, i) => cs.tactics && actions.set(`tactics:${cs.id}`, zonesAction(cs.tactics, `combatants[${i}].tactics`, ids)),
-  );
+  const tacticsActions = new Map<string, ZonesAction>();
+  spec.combatants.forEach((cs, i) => cs.tactics && tacticsActions.set(cs.id, zonesAction(cs.tactics, `combatants[${i}].tactics`, ids)));
+  const noAction = zonesAction({}, "", ids);
   const zonesActionOf = (round: number, f: Fighter): ZonesAction =>
-    actions.get(`${round - 1}:${f.spec.id}`) ?? actions.get(`tactics:${f.spec.id}`) ?? zonesAction({}, "", ids);
+    declaredActions[round - 1]?.get(f.spec.id) ?? tacticsActions.get(f.spec.id) ?? noAction;
 
   const events: EncounterEvent[] = [];
   const nameOf = (id: string) => fighters.get(id)?.c.name ?? id;
@@ -345,6 +345,9 @@ export async function playZones(
     // A forecast reads no detail of the attack: it is played quietly, with the same outcome
     // (`src/rules/zones/quiet.ts`). A grenade never lands there either: its blast is played below.
     if (play.quiet && engine.canQuiet) {
+      // An empty firearm is refused (`planAttack`: ZN-BST-01, or an earlier refusal), the turn
+      // lost; a quiet fight logs nothing of it, so the attack is not even asked for.
+      if (weapon.kind === "firearm" && weapon.loaded <= 0) return;
       const quiet = await engine.quietAttack(request, { react, refuse });
       if (!quiet) return;
       const done = quiet.attack as ZonesQuietAttack;

@@ -25,6 +25,7 @@ import {
   SIZES,
   STANCES,
   quietAfterAttack,
+  roundEconomy,
   zones,
   zonesArmorFromItem,
   zonesCombatantFromActor,
@@ -35,6 +36,7 @@ import {
   type ZonesDamagePacket,
   type ZonesQuietAttack,
 } from "../../src/rules/zones/index.js";
+import { economy as economyOf } from "../../src/rules/zones/turn.js";
 
 const packs = fileURLToPath(new URL("../../packs/_source", import.meta.url));
 const read = <T>(dir: string) =>
@@ -253,5 +255,21 @@ describe("Zones quiet attack step", () => {
     expect(landed).toBeGreaterThan(150);
     expect(bursts).toBeGreaterThan(20);
     expect(reacted).toBeGreaterThan(3);
+  });
+
+  it("ZN-ACT-01, ZN-FRE-01, ZN-SUR-01, ZN-MOV-03: the round's economy built directly is the one of its spec", () => {
+    fc.assert(
+      fc.property(
+        combatant("a"),
+        fc.constantFrom("action" as const, "round" as const),
+        fc.integer({ min: -2, max: 12 }),
+        fc.integer({ min: -2, max: 6 }),
+        (c, speedRecovery, speed, effort) => {
+          const state = { ...c, speed: { ...c.speed, value: speed }, effort: { ...c.effort, value: effort } };
+          expect(roundEconomy(state, { speedRecovery })).toEqual(createEconomy(economyOf(state, { speedRecovery })));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

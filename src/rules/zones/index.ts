@@ -123,6 +123,7 @@ export {
   planMove,
   regainSpeed,
   rollsInitiative,
+  roundEconomy,
   stanceCost,
   talkCost,
   triggerReaction,
