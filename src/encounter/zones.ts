@@ -288,6 +288,24 @@ export async function playZones(
 
   let round = 0;
 
+  /**
+   * The situation values of a combatant's action (its tactics' situation, then the action's),
+   * read once per combatant and action: the same action (the tactics, most often) is played round
+   * after round, and nothing changes them.
+   */
+  const situations = new Map<Fighter, WeakMap<ActionSpec, SituationValues>>();
+  const situationFor = (f: Fighter, action: ActionSpec, za: ZonesAction): SituationValues => {
+    let own = situations.get(f);
+    if (!own) situations.set(f, (own = new WeakMap()));
+    let values = own.get(action);
+    if (!values) {
+      const path = `rounds[${round - 1}].${f.spec.id}.situation`;
+      values = situationValues({ ...parseSituation(f.spec.tactics?.situation, path), ...parseSituation(action.situation, path) }, za);
+      own.set(action, values);
+    }
+    return values;
+  };
+
   const attack = async (f: Fighter, action: ActionSpec, za: ZonesAction): Promise<void> => {
     const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
       declared: action.weapon,
@@ -313,23 +331,21 @@ export async function playZones(
       return;
     }
     // Where the action was declared: this round's entry or the combatant's tactics.
-    const declaredHere = spec.rounds[round - 1]?.[f.spec.id] !== undefined;
-    const actionPath = declaredHere ? `rounds[${round - 1}].${f.spec.id}` : `combatants[${spec.combatants.indexOf(f.spec)}].tactics`;
+    const actionPath = () =>
+      spec.rounds[round - 1]?.[f.spec.id] !== undefined
+        ? `rounds[${round - 1}].${f.spec.id}`
+        : `combatants[${spec.combatants.indexOf(f.spec)}].tactics`;
     const range = action.range ?? f.spec.tactics?.range ?? (weapon.kind === "melee" ? 1 : undefined);
-    if (range === undefined) fail(`${actionPath}.range`, `the distance in metres for ${weapon.name}`);
+    if (range === undefined) fail(`${actionPath()}.range`, `the distance in metres for ${weapon.name}`);
     if (za.damageType !== undefined && !weapon.damageTypes.includes(za.damageType))
-      fail(`${actionPath}.damageType`, weapon.damageTypes.join(", "));
-    const situationPath = `rounds[${round - 1}].${f.spec.id}.situation`;
+      fail(`${actionPath()}.damageType`, weapon.damageTypes.join(", "));
     const request: AttackRequest = {
       attackerId: f.c.id,
       targetId: target?.c.id,
       weaponId: weapon.id,
       modeId: (action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined)) as string | undefined,
       distanceMetres: range,
-      situation: situationValues(
-        { ...parseSituation(f.spec.tactics?.situation, `${situationPath}`), ...parseSituation(action.situation, situationPath) },
-        za,
-      ),
+      situation: situationFor(f, action, za),
     };
     const want = target?.spec.react === "defend" ? ["dodge", "block"] : [target?.spec.react];
     const react =
@@ -530,6 +546,8 @@ export async function playZones(
       },
       after: ([rf]) => {
         const f = fighters.get(rf!.id)!;
+        // Effort spent on initiative leaves the points (nothing to take when none was spent).
+        if (f.c.initiativeEffort === 0) return;
         f.c = { ...f.c, effort: { ...f.c.effort, value: f.c.effort.value - f.c.initiativeEffort } };
         f.economy = spend(f.economy, { pools: { effort: f.c.initiativeEffort } });
       },

@@ -7,12 +7,12 @@ import * as initiative from "./initiative.js";
 import * as play from "./play.js";
 import * as quiet from "./quiet.js";
 import type { ZonesCombatant } from "./model.js";
-import { ZONES_OPTIONS, zonesOptions } from "./options.js";
+import { ZONES_OPTIONS, zonesOptions, zonesOptionsOf } from "./options.js";
 import * as turn from "./turn.js";
 
 export { parseSituation, type ZonesAttackInput, type ZonesSituation, type TargetArea } from "./input.js";
 export * from "./model.js";
-export { ZONES_OPTIONS, zonesOptions, type ZonesOptions } from "./options.js";
+export { ZONES_OPTIONS, zonesOptions, zonesOptionsOf, type ZonesOptions } from "./options.js";
 export {
   AIM_BONUS,
   BASE_DIFFICULTY,
@@ -150,7 +150,7 @@ export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> & QuietRuleset<Zon
   label: "FRAY.Ruleset.zones",
   options: ZONES_OPTIONS,
   defaults: () => Object.fromEntries(ZONES_OPTIONS.map((o) => [o.id, o.default])),
-  initiativeTiming: (options) => (zonesOptions(options).fixedInitiative ? "combat" : "round"),
+  initiativeTiming: (options) => (zonesOptionsOf(options).fixedInitiative ? "combat" : "round"),
   declaration: "players-first",
   groupModes: ["each"],
   initiativeFormula: initiative.initiativeFormula,

@@ -33,7 +33,7 @@ import {
   type ZonesCombatant,
   type ZonesWeapon,
 } from "./model.js";
-import { zonesOptions, type ZonesOptions } from "./options.js";
+import { zonesOptions, zonesOptionsOf } from "./options.js";
 import { ACTIONS, roundEconomy } from "./turn.js";
 
 /**
@@ -454,7 +454,7 @@ export function startRound(
   round: number,
   options: RulesetOptions = {},
 ): RoundState<ZonesCombatant> {
-  const o = optionsOf(options);
+  const o = zonesOptionsOf(options);
   const events: LifecycleEvent[] = [];
   const surpriseOver = round > 1 && c.conditions.includes("surprised");
   if (surpriseOver) events.push({ rule: "ZN-SUR-01", label: "FRAY.Zones.Event.SurpriseOver" });
@@ -484,14 +484,6 @@ export function startRound(
       };
   if (points) events.push({ rule: "ZN-MOV-03", label: "FRAY.Zones.Event.Points", data: { speed, effort } });
   return { combatant: next, economy: roundEconomy(next, o), events };
-}
-
-/** Option values by the options object they were read from: read once per fight, not per combatant and round. */
-const optionsRead = new WeakMap<RulesetOptions, ZonesOptions>();
-function optionsOf(options: RulesetOptions): ZonesOptions {
-  let o = optionsRead.get(options);
-  if (!o) optionsRead.set(options, (o = zonesOptions(options)));
-  return o;
 }
 
 function replaceWeapon(c: ZonesCombatant, index: number, weapon: ZonesWeapon | undefined): ZonesCombatant {

@@ -35,7 +35,7 @@ import {
 import { afterShot } from "./firearms.js";
 import type { ZonesAttackInput } from "./input.js";
 import type { ArmorZoneId, HitZoneId, Malfunction, RangeBand, SizeCategory, ZonesCombatant, ZonesWeapon } from "./model.js";
-import { zonesOptions, type ZonesOptions } from "./options.js";
+import { zonesOptionsOf, type ZonesOptions } from "./options.js";
 
 /** A Zones attack played quietly: the outcome plus what the weapon went through. */
 export interface ZonesQuietAttack extends QuietAttack<ZonesCombatant> {
@@ -51,14 +51,6 @@ export interface ZonesQuietAttack extends QuietAttack<ZonesCombatant> {
   catastrophic?: boolean;
   /** A grenade that missed lands this many metres off (ZN-GRN-01, RULES.md); the host plays the blast. */
   deviation?: number;
-}
-
-/** Option values by the options object they were read from: read once per fight, not per attack. */
-const optionsRead = new WeakMap<RulesetOptions, ZonesOptions>();
-function read(options: RulesetOptions): ZonesOptions {
-  let o = optionsRead.get(options);
-  if (!o) optionsRead.set(options, (o = zonesOptions(options)));
-  return o;
 }
 
 /** Damage formulas compiled once per weapon damage code. */
@@ -270,7 +262,7 @@ export function quietAttack(
   economy?: Economy,
   base?: ZonesCombatant,
 ): ZonesQuietAttack {
-  const o = read(options);
+  const o = zonesOptionsOf(options);
   const { weapon, modifier, difficulty } = planned(input, o);
   const reaction = input.reaction ? declared(input, weapon, economy) : undefined;
   const firearm = weapon.kind === "firearm";
