@@ -355,7 +355,9 @@ export function actions(c: ZonesCombatant, options: RulesetOptions = {}): PlayAc
   // (the round engine asks for an action's cost at every attack), a new array on each call.
   let built = actionLists.get(options);
   if (!built) actionLists.set(options, (built = [buildActions(false, options), buildActions(true, options)]));
-  return [...built[c.weapons.some((w) => w.kind === "grenade") ? 1 : 0]];
+  let grenade = 0;
+  for (let i = 0; i < c.weapons.length && !grenade; i++) if (c.weapons[i]!.kind === "grenade") grenade = 1;
+  return [...built[grenade]!];
 }
 
 /** The action lists of {@link actions} by the options object they were built for: without and with a grenade. */
