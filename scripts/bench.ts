@@ -6,9 +6,10 @@
  *   reaction, the damage rolled and applied to the target. A UD10 rifle shot with body zones and
  *   buffer, a Hitbox pistol shot against a dodge, a Critical sword blow read on its attack table
  *   with the critical roll, a Zones three-round burst; goal 500,000/s on one core;
- * - for a ruleset with a quiet step (`src/rules/core/quiet.ts`), the same attack played quietly
- *   as a forecast plays it (the input from the request, then the quiet step), against the same
- *   goal and the same dice library;
+ * - for a ruleset with a quiet step (`src/rules/core/quiet.ts`; all four have one: the Zones
+ *   burst's is `src/rules/zones/quiet.ts`), the same attack played quietly as a forecast plays it
+ *   (the input from the request, then the quiet step), against the same goal and the same dice
+ *   library;
  * - the same attacks against a formula-string dice library (`@dice-roller/rpg-dice-roller`)
  *   rolling the formulas each attack rolls, one call per formula as its users write them
  *   (`new DiceRoll("4+2d10")`); goal 10x;

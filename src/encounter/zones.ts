@@ -27,6 +27,7 @@ import {
   type ZonesAttackResult,
   type ZonesCombatant,
   type ZonesDamagePacket,
+  type ZonesQuietAttack,
   type ZonesSituation,
   type ZonesWeapon,
 } from "../rules/zones/index.js";
@@ -223,20 +224,22 @@ export async function playZones(
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
   const start = vitalsNow(engine, zones.vitals);
   // Check every declared action up front, so a bad key fails before any die is rolled.
-  const actions = new Map<string, ZonesAction>();
-  spec.rounds.forEach((r, i) =>
-    Object.entries(r).forEach(([id, a]) => actions.set(`${i}:${id}`, zonesAction(a, `rounds[${i}].${id}`, ids))),
+  // By round, then by combatant; the tactics by combatant; the action of an entry without either.
+  const declaredActions = spec.rounds.map(
+    (r, i) => new Map(Object.entries(r).map(([id, a]) => [id, zonesAction(a, `rounds[${i}].${id}`, ids)] as const)),
   );
-  spec.combatants.forEach(
-    (cs, i) => cs.tactics && actions.set(`tactics:${cs.id}`, zonesAction(cs.tactics, `combatants[${i}].tactics`, ids)),
-  );
+  const tacticsActions = new Map<string, ZonesAction>();
+  spec.combatants.forEach((cs, i) => cs.tactics && tacticsActions.set(cs.id, zonesAction(cs.tactics, `combatants[${i}].tactics`, ids)));
+  const noAction = zonesAction({}, "", ids);
   const zonesActionOf = (round: number, f: Fighter): ZonesAction =>
-    actions.get(`${round - 1}:${f.spec.id}`) ?? actions.get(`tactics:${f.spec.id}`) ?? zonesAction({}, "", ids);
+    declaredActions[round - 1]?.get(f.spec.id) ?? tacticsActions.get(f.spec.id) ?? noAction;
 
   const events: EncounterEvent[] = [];
   const nameOf = (id: string) => fighters.get(id)?.c.name ?? id;
   /** A Zones event; the names of `actor`, `target` and `surprised` travel with it for the log. */
   const custom = (round: number, kind: string, data: Record<string, unknown>) => {
+    // A quiet fight keeps no log.
+    if (play.quiet) return;
     const named: Record<string, unknown> = { ...data };
     if (typeof data.actor === "string") named.actorName = nameOf(data.actor);
     if (typeof data.target === "string") named.targetName = nameOf(data.target);
@@ -258,6 +261,7 @@ export async function playZones(
   };
   /** Logs damage the engine applied. */
   const logHits = (round: number, target: Fighter, packet: ZonesDamagePacket, report: DamageReport, cause: string): void => {
+    if (play.quiet) return;
     const parts = packet.parts?.length ? packet.parts : [packet];
     custom(round, "damage", {
       target: target.spec.id,
@@ -284,6 +288,24 @@ export async function playZones(
 
   let round = 0;
 
+  /**
+   * The situation values of a combatant's action (its tactics' situation, then the action's),
+   * read once per combatant and action: the same action (the tactics, most often) is played round
+   * after round, and nothing changes them.
+   */
+  const situations = new Map<Fighter, WeakMap<ActionSpec, SituationValues>>();
+  const situationFor = (f: Fighter, action: ActionSpec, za: ZonesAction): SituationValues => {
+    let own = situations.get(f);
+    if (!own) situations.set(f, (own = new WeakMap()));
+    let values = own.get(action);
+    if (!values) {
+      const path = `rounds[${round - 1}].${f.spec.id}.situation`;
+      values = situationValues({ ...parseSituation(f.spec.tactics?.situation, path), ...parseSituation(action.situation, path) }, za);
+      own.set(action, values);
+    }
+    return values;
+  };
+
   const attack = async (f: Fighter, action: ActionSpec, za: ZonesAction): Promise<void> => {
     const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
       declared: action.weapon,
@@ -309,40 +331,49 @@ export async function playZones(
       return;
     }
     // Where the action was declared: this round's entry or the combatant's tactics.
-    const declaredHere = spec.rounds[round - 1]?.[f.spec.id] !== undefined;
-    const actionPath = declaredHere ? `rounds[${round - 1}].${f.spec.id}` : `combatants[${spec.combatants.indexOf(f.spec)}].tactics`;
+    const actionPath = () =>
+      spec.rounds[round - 1]?.[f.spec.id] !== undefined
+        ? `rounds[${round - 1}].${f.spec.id}`
+        : `combatants[${spec.combatants.indexOf(f.spec)}].tactics`;
     const range = action.range ?? f.spec.tactics?.range ?? (weapon.kind === "melee" ? 1 : undefined);
-    if (range === undefined) fail(`${actionPath}.range`, `the distance in metres for ${weapon.name}`);
+    if (range === undefined) fail(`${actionPath()}.range`, `the distance in metres for ${weapon.name}`);
     if (za.damageType !== undefined && !weapon.damageTypes.includes(za.damageType))
-      fail(`${actionPath}.damageType`, weapon.damageTypes.join(", "));
-    const situationPath = `rounds[${round - 1}].${f.spec.id}.situation`;
+      fail(`${actionPath()}.damageType`, weapon.damageTypes.join(", "));
     const request: AttackRequest = {
       attackerId: f.c.id,
       targetId: target?.c.id,
       weaponId: weapon.id,
       modeId: (action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined)) as string | undefined,
       distanceMetres: range,
-      situation: situationValues(
-        { ...parseSituation(f.spec.tactics?.situation, `${situationPath}`), ...parseSituation(action.situation, situationPath) },
-        za,
-      ),
+      situation: situationFor(f, action, za),
     };
     const want = target?.spec.react === "defend" ? ["dodge", "block"] : [target?.spec.react];
+    const react =
+      target && weapon.kind === "melee" && target.spec.react && target.spec.react !== "none"
+        ? (offered: { id: string }[]) => offered.find((r) => want.includes(r.id))?.id
+        : undefined;
+    // A rule stops the attack (a jammed or empty weapon, out of range): the turn is lost, the fight goes on.
+    const refuse = (error: FrayError) => {
+      if (error.key === "FRAY.Error.Field") return false;
+      if (!play.quiet) events.push({ type: "skip", round, actor: f.spec.id, reason: error.key, data: error.data });
+      return true;
+    };
+    // A forecast reads no detail of the attack: it is played quietly, with the same outcome
+    // (`src/rules/zones/quiet.ts`). A grenade never lands there either: its blast is played below.
+    if (play.quiet && engine.canQuiet) {
+      // An empty firearm is refused (`planAttack`: ZN-BST-01, or an earlier refusal), the turn
+      // lost; a quiet fight logs nothing of it, so the attack is not even asked for.
+      if (weapon.kind === "firearm" && weapon.loaded <= 0) return;
+      const quiet = await engine.quietAttack(request, { react, refuse });
+      if (!quiet) return;
+      const done = quiet.attack as ZonesQuietAttack;
+      if (done.catastrophic) return catastrophe(f, weapon);
+      if (weapon.kind === "grenade") return blast(f, weapon, target, za, done.hit, done.deviation);
+      return;
+    }
     // Paid from the economy; aim spent, ammunition used, a malfunction kept, a thrown weapon gone
     // by the ruleset's afterAction (ZN-RNG-07, ZN-BST-01, ZN-MAL-01, ZN-THR-01).
-    const done = await engine.attack(request, {
-      react:
-        target && weapon.kind === "melee" && target.spec.react && target.spec.react !== "none"
-          ? (offered) => offered.find((r) => want.includes(r.id))?.id
-          : undefined,
-      damage: weapon.kind !== "grenade",
-      // A rule stops the attack (a jammed or empty weapon, out of range): the turn is lost, the fight goes on.
-      refuse: (error) => {
-        if (error.key === "FRAY.Error.Field") return false;
-        events.push({ type: "skip", round, actor: f.spec.id, reason: error.key, data: error.data });
-        return true;
-      },
-    });
+    const done = await engine.attack(request, { react, damage: weapon.kind !== "grenade", refuse });
     if (!done) return;
     const { plan, packet, report } = done.step;
     const result = done.step.result as ZonesAttackResult;
@@ -368,38 +399,52 @@ export async function playZones(
         odds: result.bullets.difficulties?.map((_, i) => odds.outcomes?.[`bullet${i + 1}`] ?? (i === 0 ? odds.hit : 0)) ?? [],
       });
     }
-    if (result.catastrophic) {
-      const packet = await catastrophicDamage(weapon, logged);
-      custom(round, "catastrophic", { actor: f.spec.id, weapon: weapon.name });
-      applyHits(round, f, packet, "FRAY.Zones.Malfunction.catastrophic");
-      return;
-    }
-    if (weapon.kind === "grenade") {
-      const victims = za.blast ?? (target ? [{ id: target.spec.id, distance: result.hit ? 0 : (result.deviation ?? 0) }] : []);
-      custom(round, "grenade", { actor: f.spec.id, weapon: weapon.name, hit: result.hit, deviation: result.deviation ?? 0 });
-      const outcomes = await resolveBlast(
-        weapon,
-        victims.map((v) => ({ combatant: fighters.get(v.id)!.c, distance: v.distance, cover: v.cover })),
-        logged,
-        opts,
-      );
-      for (const o of outcomes) {
-        const victim = fighters.get(o.id)!;
-        victim.c = o.after;
-        custom(round, "blast", {
-          target: o.id,
-          distance: o.distance,
-          zone: o.zone,
-          effect: o.effect,
-          reason: o.reason,
-          steps: o.report?.steps.map(stepData) ?? [],
-          hp: o.after.hp.value,
-          maxHp: o.after.hp.max,
-        });
-      }
-      return;
-    }
+    if (result.catastrophic) return catastrophe(f, weapon);
+    if (weapon.kind === "grenade") return blast(f, weapon, target, za, result.hit, result.deviation);
     if (target && packet && report) logHits(round, target, packet as ZonesDamagePacket, report, weapon.name);
+  };
+
+  /** A shot behind a squib load bursts the weapon: the shooter takes its damage (ZN-MAL-01). */
+  const catastrophe = async (f: Fighter, weapon: ZonesWeapon): Promise<void> => {
+    const packet = await catastrophicDamage(weapon, logged);
+    custom(round, "catastrophic", { actor: f.spec.id, weapon: weapon.name });
+    applyHits(round, f, packet, "FRAY.Zones.Malfunction.catastrophic");
+  };
+
+  /**
+   * A grenade's blast (ZN-GRN-01): on the victims the file names, else on the target, where the
+   * grenade landed (on it when the throw hit, `deviation` metres off when it missed).
+   */
+  const blast = async (
+    f: Fighter,
+    weapon: ZonesWeapon,
+    target: Fighter | undefined,
+    za: ZonesAction,
+    hit: boolean,
+    deviation: number | undefined,
+  ): Promise<void> => {
+    const victims = za.blast ?? (target ? [{ id: target.spec.id, distance: hit ? 0 : (deviation ?? 0) }] : []);
+    custom(round, "grenade", { actor: f.spec.id, weapon: weapon.name, hit, deviation: deviation ?? 0 });
+    const outcomes = await resolveBlast(
+      weapon,
+      victims.map((v) => ({ combatant: fighters.get(v.id)!.c, distance: v.distance, cover: v.cover })),
+      logged,
+      opts,
+    );
+    for (const o of outcomes) {
+      const victim = fighters.get(o.id)!;
+      victim.c = o.after;
+      custom(round, "blast", {
+        target: o.id,
+        distance: o.distance,
+        zone: o.zone,
+        effect: o.effect,
+        reason: o.reason,
+        steps: o.report?.steps.map(stepData) ?? [],
+        hp: o.after.hp.value,
+        maxHp: o.after.hp.max,
+      });
+    }
   };
 
   const act = async (f: Fighter, action: ActionSpec, za: ZonesAction): Promise<void> => {
@@ -501,6 +546,8 @@ export async function playZones(
       },
       after: ([rf]) => {
         const f = fighters.get(rf!.id)!;
+        // Effort spent on initiative leaves the points (nothing to take when none was spent).
+        if (f.c.initiativeEffort === 0) return;
         f.c = { ...f.c, effort: { ...f.c.effort, value: f.c.effort.value - f.c.initiativeEffort } };
         f.economy = spend(f.economy, { pools: { effort: f.c.initiativeEffort } });
       },

@@ -6,7 +6,9 @@
  * Hitbox's, whose attacks resolve in simultaneous steps with held damage: HB-ACT-01, HB-ATK-03
  * (one reaction a turn), HB-LOC-01, HB-DMG-01, HB-DMG-04 (Blackout tests at the step's end);
  * Critical's, whose fumble ends the attacker's round and whose stun and knock-outs cut the AP:
- * CR-ATK-01, CR-ATK-02, CR-CRT-02, CR-AP-02, CR-HIT-02, CR-STN-01.
+ * CR-ATK-01, CR-ATK-02, CR-CRT-02, CR-AP-02, CR-HIT-02, CR-STN-01; Zones', whose bursts spend
+ * ammunition bullet by bullet and whose blows meet a dodge or a block: ZN-BST-01, ZN-MAL-01,
+ * ZN-MEL-03, ZN-MEL-04, ZN-ZON-01, ZN-ZON-02, ZN-VIT-01, ZN-RNG-07 (aim spent by the shot).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,6 +28,41 @@ import { ud10, ud10CombatantFromActor } from "../../src/rules/ud10/index.js";
 const root = join(import.meta.dirname, "..", "..");
 const content = new ContentIndex(join(root, "packs", "_source"));
 const load = (file: string): EncounterSpec => parseEncounter(parse(readFileSync(join(root, "examples", file), "utf8")));
+
+/** A Zones fight at close quarters: a grenade, a squib load and the shot behind it, batons against dodges and blocks. */
+const CLOSE_QUARTERS = `
+name: Close Quarters
+ruleset: zones
+seed: 11
+maxRounds: 12
+combatants:
+  - id: enf-a
+    ref: zones-npcs/Street Enforcer
+    side: a
+    react: defend
+    tactics: { weapon: Collapsible Baton, range: 1 }
+  - id: sentry
+    ref: zones-npcs/Perimeter Sentry
+    side: a
+    react: none
+    tactics: { weapon: Fieldcraft Knife, range: 1 }
+  - id: enf-b
+    ref: zones-npcs/Street Enforcer
+    side: b
+    react: defend
+    tactics: { weapon: Collapsible Baton, range: 1 }
+  - id: breach
+    ref: zones-npcs/Breacher
+    side: b
+    react: block
+    tactics: { weapon: Breaker Pump Shotgun, range: 8 }
+rounds:
+  - breach: { attack: enf-a, weapon: Hornet Fragmentation Grenade, range: 10 }
+    sentry: { attack: breach, weapon: Harrow Carbine, mode: burst, range: 20, situation: { malfunction: { kind: squibLoad, afterBullets: 1 } } }
+  - sentry: { attack: breach, weapon: Harrow Carbine, mode: burst, range: 20 }
+    enf-a: { attack: enf-b, weapon: Warden 9 Pistol, range: 6, situation: { malfunction: { kind: stovepipe, afterBullets: 1 } } }
+  - enf-a: { clear: true }
+`;
 
 /** What a forecast reads of a fight. */
 const outcome = (r: EncounterResult) => ({
@@ -70,6 +107,29 @@ describe("quiet fights", () => {
       }
     });
   }
+
+  for (const file of ["zones-skirmish.yaml", "zones-burst.yaml"]) {
+    it(`${file}: each quiet fight ends as the detailed fight with its seed (ZN-RNG-08, ZN-BST-01, ZN-ZON-01, ZN-ZON-02, ZN-VIT-01)`, async () => {
+      const spec = load(file);
+      const combatants = new CombatantCache();
+      for (let seed = 1; seed <= 60; seed++) {
+        const quiet = await playEncounter({ ...spec, seed }, content, undefined, { quiet: true, combatants });
+        const detailed = await playEncounter({ ...spec, seed }, content);
+        expect(outcome(quiet)).toEqual(outcome(detailed));
+      }
+    });
+  }
+
+  it("Zones at close quarters: each quiet fight ends as the detailed fight with its seed (ZN-GRN-01, ZN-MAL-01 squib load and catastrophic failure, ZN-MEL-03, ZN-MEL-04, ZN-BST-01)", async () => {
+    // A grenade, a squib load and the shot behind it, blows met by a dodge or a block.
+    const spec = parseEncounter(parse(CLOSE_QUARTERS));
+    const combatants = new CombatantCache();
+    for (let seed = 1; seed <= 60; seed++) {
+      const quiet = await playEncounter({ ...spec, seed }, content, undefined, { quiet: true, combatants });
+      const detailed = await playEncounter({ ...spec, seed }, content);
+      expect(outcome(quiet)).toEqual(outcome(detailed));
+    }
+  });
 
   it("UD-ATK-04: the engine's quiet attack pays and settles as its detailed attack, and refuses what it refuses", async () => {
     // Two engines on the same combatants and the same seed: one attack each, detailed and quiet.

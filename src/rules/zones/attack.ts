@@ -52,7 +52,11 @@ export interface ZonesAttackResult extends AttackResult {
  * @throws FrayError `FRAY.Error.NoWeapon` when it is not the attacker's.
  */
 export function weaponOf(input: Pick<ZonesAttackInput, "attacker" | "weaponId">): ZonesWeapon {
-  const weapon = input.attacker.weapons.find((w) => w.id === input.weaponId || w.name === input.weaponId);
+  // The first weapon with that id or name (several times an attack: a plain loop).
+  const { weapons } = input.attacker;
+  const id = input.weaponId;
+  let weapon: ZonesWeapon | undefined;
+  for (let i = 0; i < weapons.length && !weapon; i++) if (weapons[i]!.id === id || weapons[i]!.name === id) weapon = weapons[i];
   if (!weapon) {
     throw new FrayError(
       "FRAY.Error.NoWeapon",

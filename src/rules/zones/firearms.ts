@@ -104,11 +104,13 @@ export function clearMalfunction(weapon: ZonesWeapon, economyNow: Economy): { we
 /**
  * The weapon after a shot (ZN-BST-01, ZN-MAL-01): the rounds fired leave the magazine (a squib
  * round too), a malfunction the GM ruled stays until cleared, a shot fired behind a squib load
- * destroys the weapon.
+ * destroys the weapon. `result` is the shot's detailed result or its quiet one (`./quiet.ts`):
+ * what is read of it is whether it was catastrophic, the malfunction, and the rounds spent (else
+ * the bullets fired, else 1).
  */
 export function afterShot(
   weapon: ZonesWeapon,
-  result: AttackResult & { catastrophic?: boolean; malfunction?: Malfunction; spent?: number },
+  result: Pick<AttackResult, "bullets"> & { catastrophic?: boolean; malfunction?: Malfunction; spent?: number },
 ): ZonesWeapon {
   if (result.catastrophic) return { ...weapon, loaded: Math.max(0, weapon.loaded - 1), broken: true, malfunction: null };
   if (weapon.kind === "thrown" || weapon.kind === "grenade" || weapon.kind === "melee") return weapon;

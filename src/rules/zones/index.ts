@@ -1,16 +1,18 @@
+import type { QuietRuleset } from "../core/quiet.js";
 import type { Ruleset } from "../core/ruleset.js";
 import * as attack from "./attack.js";
 import * as damage from "./damage.js";
 import type { ZonesAttackInput } from "./input.js";
 import * as initiative from "./initiative.js";
 import * as play from "./play.js";
+import * as quiet from "./quiet.js";
 import type { ZonesCombatant } from "./model.js";
-import { ZONES_OPTIONS, zonesOptions } from "./options.js";
+import { ZONES_OPTIONS, zonesOptions, zonesOptionsOf } from "./options.js";
 import * as turn from "./turn.js";
 
 export { parseSituation, type ZonesAttackInput, type ZonesSituation, type TargetArea } from "./input.js";
 export * from "./model.js";
-export { ZONES_OPTIONS, zonesOptions, type ZonesOptions } from "./options.js";
+export { ZONES_OPTIONS, zonesOptions, zonesOptionsOf, type ZonesOptions } from "./options.js";
 export {
   AIM_BONUS,
   BASE_DIFFICULTY,
@@ -94,6 +96,7 @@ export {
   type TaskProgress,
 } from "./firearms.js";
 export { FIRING_MODES, NONE, SITUATION_IDS } from "./play.js";
+export { quietAttack, quietAfterAttack, type ZonesQuietAttack } from "./quiet.js";
 export { resolveBlast, type BlastCover, type BlastOutcome, type BlastVictim } from "./grenades.js";
 export { endSurprise, initiativeLines, spendInitiativeEffort, startSurprise } from "./initiative.js";
 export {
@@ -120,6 +123,7 @@ export {
   planMove,
   regainSpeed,
   rollsInitiative,
+  roundEconomy,
   stanceCost,
   talkCost,
   triggerReaction,
@@ -139,13 +143,14 @@ export {
  * The play contract (`./play.ts`): attack input from a neutral request, situation fields,
  * actions, conditions, vitals written back, and the round's lifecycle (aim lost, movement reset,
  * speed and effort carried over, ammunition spent); no forced checks (Zones damage forces none).
+ * Its attacks also play quietly (`../core/quiet.ts`, `./quiet.ts`) for a forecast.
  */
-export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> = {
+export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> & QuietRuleset<ZonesCombatant, ZonesAttackInput> = {
   id: "zones",
   label: "FRAY.Ruleset.zones",
   options: ZONES_OPTIONS,
   defaults: () => Object.fromEntries(ZONES_OPTIONS.map((o) => [o.id, o.default])),
-  initiativeTiming: (options) => (zonesOptions(options).fixedInitiative ? "combat" : "round"),
+  initiativeTiming: (options) => (zonesOptionsOf(options).fixedInitiative ? "combat" : "round"),
   declaration: "players-first",
   groupModes: ["each"],
   initiativeFormula: initiative.initiativeFormula,
@@ -171,4 +176,6 @@ export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> = {
   vitalsUpdate: play.vitalsUpdate,
   startRound: play.startRound,
   afterAction: play.afterAction,
+  quietAttack: quiet.quietAttack,
+  quietAfterAttack: (c, done, economy) => quiet.quietAfterAttack(c, done as quiet.ZonesQuietAttack, economy),
 };

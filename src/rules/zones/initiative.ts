@@ -44,10 +44,11 @@ export async function rollInitiative(members: ZonesCombatant[], dice: DiceRoller
     }
   }
   const sum = (c: ZonesCombatant) => initiativeLines(c).reduce((s, m) => s + m.value, 0);
-  const leader = members.reduce((best, c) => (sum(c) > sum(best) ? c : best));
+  // A group's leader is its member with the best initiative modifier; one alone leads itself.
+  const leader = members.length === 1 ? members[0]! : members.reduce((best, c) => (sum(c) > sum(best) ? c : best));
   const mods = initiativeLines(leader);
   const roll = await dice.roll(CHECK_DIE, "FRAY.Roll.Initiative");
-  const total = roll.total + sum(leader);
+  const total = roll.total + mods.reduce((s, m) => s + m.value, 0);
   return {
     members: members.map((m) => m.id),
     check: { roll, natural: roll.total, modifiers: mods, total },

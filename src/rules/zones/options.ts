@@ -124,3 +124,18 @@ export function zonesOptions(options: RulesetOptions = {}): ZonesOptions {
     suppressionShots: read(options, "suppressionShots"),
   };
 }
+
+/** Option values by the options object they were read from. */
+const optionsRead = new WeakMap<RulesetOptions, ZonesOptions>();
+
+/**
+ * {@link zonesOptions} read once per options object (a fight reads them for every combatant,
+ * round and attack): the same values, one shared object that callers must not change. An
+ * options object is taken as it was first read: hosts build a new one when a setting changes
+ * (`optionValues` in Foundry, the file's options in the encounter runner).
+ */
+export function zonesOptionsOf(options: RulesetOptions): ZonesOptions {
+  let o = optionsRead.get(options);
+  if (!o) optionsRead.set(options, (o = zonesOptions(options)));
+  return o;
+}

@@ -11,7 +11,7 @@ import type {
   SituationValue,
   VitalsUpdate,
 } from "../core/contract.js";
-import { createEconomy, type Economy } from "../core/economy.js";
+import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { VitalState } from "../core/types.js";
@@ -33,8 +33,8 @@ import {
   type ZonesCombatant,
   type ZonesWeapon,
 } from "./model.js";
-import { zonesOptions } from "./options.js";
-import { ACTIONS, economy } from "./turn.js";
+import { zonesOptions, zonesOptionsOf } from "./options.js";
+import { ACTIONS, roundEconomy } from "./turn.js";
 
 /**
  * The Zones play contract (src/rules/core/contract.ts): the neutral attack request turned into
@@ -351,6 +351,19 @@ const ACTION_KIND: Readonly<Record<string, { kind: ActionKind; target: PlayActio
  * throw at an area (ZN-GRN-01).
  */
 export function actions(c: ZonesCombatant, options: RulesetOptions = {}): PlayAction[] {
+  // The list depends only on the options and on whether a grenade is carried: built once for each
+  // (the round engine asks for an action's cost at every attack), a new array on each call.
+  let built = actionLists.get(options);
+  if (!built) actionLists.set(options, (built = [buildActions(false, options), buildActions(true, options)]));
+  let grenade = 0;
+  for (let i = 0; i < c.weapons.length && !grenade; i++) if (c.weapons[i]!.kind === "grenade") grenade = 1;
+  return [...built[grenade]!];
+}
+
+/** The action lists of {@link actions} by the options object they were built for: without and with a grenade. */
+const actionLists = new WeakMap<RulesetOptions, [PlayAction[], PlayAction[]]>();
+
+function buildActions(grenade: boolean, options: RulesetOptions): PlayAction[] {
   const o = zonesOptions(options);
   const out: PlayAction[] = ACTIONS.map((a) => ({
     id: a.id,
@@ -359,7 +372,7 @@ export function actions(c: ZonesCombatant, options: RulesetOptions = {}): PlayAc
     ...(ACTION_KIND[a.id] ?? { kind: "other" as const, target: "none" as const }),
     cost: a.id === "move" && !o.moveTakesAction ? {} : a.cost,
   }));
-  if (c.weapons.some((w) => w.kind === "grenade")) {
+  if (grenade) {
     out.push({
       id: "attackArea",
       label: "FRAY.Zones.Action.attackArea",
@@ -443,7 +456,7 @@ export function startRound(
   round: number,
   options: RulesetOptions = {},
 ): RoundState<ZonesCombatant> {
-  const o = zonesOptions(options);
+  const o = zonesOptionsOf(options);
   const events: LifecycleEvent[] = [];
   const surpriseOver = round > 1 && c.conditions.includes("surprised");
   if (surpriseOver) events.push({ rule: "ZN-SUR-01", label: "FRAY.Zones.Event.SurpriseOver" });
@@ -451,26 +464,28 @@ export function startRound(
   if (c.movement !== "subtle")
     events.push({ rule: "ZN-RNG-04", label: "FRAY.Zones.Event.MovementReset", data: { movement: `FRAY.Zones.Movement.${c.movement}` } });
   // One new state, built once (this runs for every combatant every round): the points carried
-  // over from the last round's economy, then what the new round's economy holds.
-  const next: ZonesCombatant = {
-    ...c,
-    conditions: surpriseOver ? c.conditions.filter((s) => s !== "surprised") : c.conditions,
-    movement: "subtle",
-    aim: 0,
-    initiativeEffort: 0,
-    speed: { ...c.speed, value: previous?.pools.speed?.value ?? c.speed.value },
-    effort: { ...c.effort, value: previous?.pools.effort?.value ?? c.effort.value },
-  };
-  const economyNow = createEconomy(economy(next, o));
-  const speed = economyNow.pools.speed!.value;
-  const effort = economyNow.pools.effort!.value;
-  if (speed !== c.speed.value || effort !== c.effort.value)
-    events.push({ rule: "ZN-MOV-03", label: "FRAY.Zones.Event.Points", data: { speed, effort } });
-  return {
-    combatant: { ...next, speed: { ...next.speed, value: speed }, effort: { ...next.effort, value: effort } },
-    economy: economyNow,
-    events,
-  };
+  // over from the last round's economy, as the new round's economy holds them (`economy`, with
+  // `createEconomy`'s cap at the maximum).
+  // When nothing changes, the state stays the one it was (states are values; the engine reads a
+  // state it has seen before from its cache).
+  const carried = previous?.pools.speed?.value ?? c.speed.value;
+  const speed = Math.min(o.speedRecovery === "round" ? c.speed.max : carried, c.speed.max);
+  const effort = Math.min(previous?.pools.effort?.value ?? c.effort.value, c.effort.max);
+  const points = speed !== c.speed.value || effort !== c.effort.value;
+  const same = !surpriseOver && !points && c.movement === "subtle" && c.aim === 0 && c.initiativeEffort === 0;
+  const next: ZonesCombatant = same
+    ? c
+    : {
+        ...c,
+        conditions: surpriseOver ? c.conditions.filter((s) => s !== "surprised") : c.conditions,
+        movement: "subtle",
+        aim: 0,
+        initiativeEffort: 0,
+        speed: speed === c.speed.value ? c.speed : { ...c.speed, value: speed },
+        effort: effort === c.effort.value ? c.effort : { ...c.effort, value: effort },
+      };
+  if (points) events.push({ rule: "ZN-MOV-03", label: "FRAY.Zones.Event.Points", data: { speed, effort } });
+  return { combatant: next, economy: roundEconomy(next, o), events };
 }
 
 function replaceWeapon(c: ZonesCombatant, index: number, weapon: ZonesWeapon | undefined): ZonesCombatant {

@@ -53,6 +53,28 @@ export function economy(c: ZonesCombatant, options: Pick<ZonesOptions, "speedRec
   };
 }
 
+/**
+ * The round's economy itself: `createEconomy(economy(c, options))` built directly, without its
+ * spec (this runs for every combatant every round). Slots `action`, `reaction`, `free` none used;
+ * pools `speed` and `effort` at their values, capped at their maxima (ZN-ACT-01, ZN-FRE-01,
+ * ZN-SUR-01, ZN-MOV-03).
+ */
+export function roundEconomy(c: ZonesCombatant, options: Pick<ZonesOptions, "speedRecovery">): Economy {
+  const out = isSurprised(c) || c.conditions.some((s) => s === "incapacitated" || s === "dead" || s === "unconscious");
+  const speed = options.speedRecovery === "round" ? c.speed.max : c.speed.value;
+  return {
+    slots: {
+      action: { used: 0, max: out ? 0 : c.actions.action },
+      reaction: { used: 0, max: out ? 0 : c.actions.reaction },
+      free: { used: 0, max: out ? 0 : c.actions.free },
+    },
+    pools: {
+      speed: { value: Math.min(speed ?? c.speed.max, c.speed.max), max: c.speed.max },
+      effort: { value: Math.min(c.effort.value ?? c.effort.max, c.effort.max), max: c.effort.max },
+    },
+  };
+}
+
 /** An action of ZN-ACT-02 and the other actions the seed prices, with what each costs. */
 export interface ActionDef {
   id: string;
