@@ -48,10 +48,12 @@ export interface ActionCost {
 
 /** A fresh economy for the start of a round. */
 export function createEconomy(spec: EconomySpec): Economy {
-  return {
-    slots: Object.fromEntries(spec.slots.map((s) => [s.id, { used: 0, max: s.max }])),
-    pools: Object.fromEntries(spec.pools.map((p) => [p.id, { value: Math.min(p.value ?? p.max, p.max), max: p.max }])),
-  };
+  // Plain loops: every combatant of every fight gets a fresh economy each round.
+  const slots: Economy["slots"] = {};
+  for (const s of spec.slots) slots[s.id] = { used: 0, max: s.max };
+  const pools: Economy["pools"] = {};
+  for (const p of spec.pools) pools[p.id] = { value: Math.min(p.value ?? p.max, p.max), max: p.max };
+  return { slots, pools };
 }
 
 /** The first slot or pool the cost cannot be paid from, or `undefined` when it can be paid. */

@@ -17,8 +17,11 @@ const has = (c: Ud10Combatant, condition: string) => c.conditions.includes(condi
 
 /** True when the combatant cannot act or react. */
 export function isIncapacitated(c: Ud10Combatant): boolean {
-  return OUT_CONDITIONS.some((s) => has(c, s));
+  // A loop over the few conditions the combatant has: asked for every attack and every reaction.
+  for (const s of c.conditions) if (OUT.has(s)) return true;
+  return false;
 }
+const OUT: ReadonlySet<string> = new Set(OUT_CONDITIONS);
 
 /** What aiming costs: the round's action (UD-ATK-04). */
 export const AIM_COST: ActionCost = { slots: { action: 1 } };
@@ -62,12 +65,18 @@ export function situationDefaults(
   };
 }
 
+/** The attacker's first weapon with this id or name, if any. */
+export function findWeapon(attacker: Ud10Combatant, ref: string): Ud10Weapon | undefined {
+  for (const w of attacker.weapons) if (w.id === ref || w.name === ref) return w;
+  return undefined;
+}
+
 /**
  * The weapon and firing mode an attack uses.
  * @throws FrayError `FRAY.Error.NoWeapon` / `FRAY.Error.NoMode` when they are not the attacker's.
  */
 export function weaponAndMode(input: Ud10AttackInput): { weapon: Ud10Weapon; mode?: FiringMode } {
-  const weapon = input.attacker.weapons.find((w) => w.id === input.weaponId || w.name === input.weaponId);
+  const weapon = findWeapon(input.attacker, input.weaponId);
   if (!weapon) {
     throw new FrayError(
       "FRAY.Error.NoWeapon",

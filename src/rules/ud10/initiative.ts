@@ -1,5 +1,6 @@
-import { initiativeGroups as groupForInitiative, orderByInitiative } from "../core/initiative.js";
-import type { DiceRoller } from "../core/dice/port.js";
+import { compareInitiative, initiativeGroups as groupForInitiative } from "../core/initiative.js";
+import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
+import type { RollOutcome } from "../core/types.js";
 import { FrayError } from "../core/errors.js";
 import type { InitiativeRoll } from "../core/ruleset.js";
 import { skillValue } from "./attack.js";
@@ -23,10 +24,41 @@ export function initiativeFormula(c: Ud10Combatant): string {
  * @throws FrayError `FRAY.Error.NoCombatants` for an empty group.
  */
 export async function rollInitiative(members: Ud10Combatant[], dice: DiceRoller): Promise<InitiativeRoll> {
+  const leader = leaderOf(members);
+  return initiativeRoll(members, leader, await dice.roll("1d10", "FRAY.Roll.Initiative"));
+}
+
+/**
+ * {@link rollInitiative} with a roller that rolls at once (a forecast): the same roll from the
+ * same die, without a promise.
+ * @throws FrayError `FRAY.Error.NoCombatants` for an empty group.
+ */
+export function rollInitiativeSync(members: Ud10Combatant[], dice: SyncDiceRoller): InitiativeRoll {
+  const leader = leaderOf(members);
+  return initiativeRoll(members, leader, dice.rollSync("1d10", "FRAY.Roll.Initiative"));
+}
+
+/**
+ * The member whose Initiative value the group rolls with: the highest, the first of equals.
+ * @throws FrayError `FRAY.Error.NoCombatants` for an empty group.
+ */
+function leaderOf(members: Ud10Combatant[]): Ud10Combatant {
   if (!members.length) throw new FrayError("FRAY.Error.NoCombatants", {}, "No combatants to roll initiative for");
-  const leader = members.reduce((best, c) => (initiativeValue(c) > initiativeValue(best) ? c : best));
+  let leader = members[0]!;
+  let best = initiativeValue(leader);
+  for (let i = 1; i < members.length; i++) {
+    const v = initiativeValue(members[i]!);
+    if (v > best) {
+      leader = members[i]!;
+      best = v;
+    }
+  }
+  return leader;
+}
+
+/** The initiative roll of a group from its leader's value and the d10 rolled (UD-INI-01). */
+function initiativeRoll(members: Ud10Combatant[], leader: Ud10Combatant, roll: RollOutcome): InitiativeRoll {
   const value = initiativeValue(leader);
-  const roll = await dice.roll("1d10", "FRAY.Roll.Initiative");
   const mods = [
     {
       label: leader.skills.initiative.trained ? "FRAY.Mod.Skill" : "FRAY.Mod.Untrained",
@@ -49,7 +81,19 @@ export async function rollInitiative(members: Ud10Combatant[], dice: DiceRoller)
  * Initiative value, then the higher DEX, then the order given (RULES.md).
  */
 export function order(rolls: InitiativeRoll[]): InitiativeRoll[] {
-  return orderByInitiative(rolls);
+  // `orderByInitiative` as an insertion sort, which keeps the order given among equals: a handful
+  // of rolls sorted every round without the index pairs a stable sort by index would build.
+  const out = rolls.slice();
+  for (let i = 1; i < out.length; i++) {
+    const r = out[i]!;
+    let j = i - 1;
+    while (j >= 0 && compareInitiative(out[j]!, r) > 0) {
+      out[j + 1] = out[j]!;
+      j--;
+    }
+    out[j + 1] = r;
+  }
+  return out;
 }
 
 /**
