@@ -1,5 +1,6 @@
 import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
+import type { ActionCost } from "../rules/core/economy.js";
 import { RoundEngine, type AttackOptions } from "../rules/core/round.js";
 import type { ReactionOption, RulesetOptions } from "../rules/core/ruleset.js";
 import {
@@ -47,8 +48,15 @@ const outBeyondVitals = (c: Ud10Combatant) => isIncapacitated(c) || c.conditions
  * What each action of the core's round costs (UD-ACT-02, UD-ATK-04), by action id: set by the
  * options alone, the same for every combatant able to act, so a fight looks them up once.
  */
-const actionCosts = (c: Ud10Combatant, options: RulesetOptions) =>
-  new Map(ud10Actions({ ...c, conditions: [] }, options).map((a) => [a.id, a.cost]));
+function actionCosts(c: Ud10Combatant, options: RulesetOptions): Map<string, ActionCost> {
+  // The option values decide them: worked out once per set of values, not once per fight.
+  const key = JSON.stringify(ud10Options(options));
+  let costs = COSTS.get(key);
+  if (!costs) COSTS.set(key, (costs = new Map(ud10Actions({ ...c, conditions: [] }, options).map((a) => [a.id, a.cost]))));
+  return costs;
+}
+/** {@link actionCosts} by the option values (as JSON) they were worked out for. */
+const COSTS = new Map<string, Map<string, ActionCost>>();
 
 /**
  * Plays an encounter through the UD10 rules core on the core's round engine: initiative each
@@ -91,7 +99,7 @@ export async function playUd10(
   const events: EncounterEvent[] = [];
   // Who is engaged in melee with whom, both ways: `engaged[i * n + j]` for the combatants at `i` and `j` in file order.
   const n = all.length;
-  const engaged = new Uint8Array(n * n);
+  const engaged: number[] = new Array<number>(n * n).fill(0);
   const isEngaged = (a: string, b: string) => engaged[index.get(a)! * n + index.get(b)!] === 1;
   const engage = (a: string, b: string, on: boolean) => {
     const i = index.get(a)!;
@@ -101,15 +109,14 @@ export async function playUd10(
   const isOut = (f: Fighter) => engine.isOut(f.spec.id);
   let costs: ReturnType<typeof actionCosts> | undefined;
   const costOf = (c: Ud10Combatant, id: string) => (costs ??= actionCosts(c, options)).get(id)!;
-  // What a fighter's action settles before the target is known, worked out once per action and weapon list.
-  const planned = new Map<string, WeakMap<ActionSpec, AttackPlan>>();
+  // What a fighter's action settles before the target is known: worked out again only for
+  // another action (a declared round, a free attack) or another weapon list than last time.
+  const planned = new Map<string, AttackPlan>();
   const planOf = (f: Fighter, action: ActionSpec): AttackPlan => {
-    let byAction = planned.get(f.spec.id);
-    if (!byAction) planned.set(f.spec.id, (byAction = new WeakMap()));
-    const known = byAction.get(action);
-    if (known && known.weapons === f.c.weapons) return known;
+    const known = planned.get(f.spec.id);
+    if (known && known.action === action && known.weapons === f.c.weapons) return known;
     const plan = planAttack(f, action);
-    byAction.set(action, plan);
+    planned.set(f.spec.id, plan);
     return plan;
   };
   // The attack options against each target (its declared reaction), free or not: the same all fight.
@@ -279,6 +286,8 @@ export async function playUd10(
 
 /** What an action settles of an attack before its target is known. */
 interface AttackPlan {
+  /** The action it was worked out for. */
+  action: ActionSpec;
   /** The weapon list it was worked out for: a new list means a new plan. */
   weapons: readonly Ud10Weapon[];
   /** The weapon reference the tactics choose (declared first, see tactics.ts); undefined when none. */
@@ -297,6 +306,7 @@ function planAttack(f: Fighter, action: ActionSpec): AttackPlan {
   const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, { declared: action.weapon, tactics: f.spec.tactics?.weapon, weapons });
   const weapon = weapons.find((w) => w.id === weaponRef || w.name === weaponRef);
   return {
+    action,
     weapons,
     weaponRef,
     melee: weapon?.kind === "melee",

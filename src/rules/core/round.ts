@@ -32,6 +32,9 @@ export interface SyncInitiative<C> {
   rollInitiativeSync(members: C[], dice: SyncDiceRoller): InitiativeRoll;
 }
 
+/** What {@link RoundEngine} holds as the last state seen of a fighter before it has seen any. */
+const NOT_SEEN = Symbol("not seen");
+
 /** A combatant as the host brings it to the fight. */
 export interface RoundEntry<C> {
   /** The combatant's id (the ruleset's combatant id as well). */
@@ -227,8 +230,12 @@ export class RoundEngine<C, I> {
     if (this.config.keepEvents !== false) this.events.push(event);
   }
 
-  /** Whether each combatant state seen is out ({@link isOut}). */
-  private readonly outStates = new WeakMap<object, boolean>();
+  /** Each fighter's place in {@link list}, by id. */
+  private readonly slot = new Map<string, number>();
+  /** The state of the fighter at each place when {@link outs} was last worked out for it; {@link NOT_SEEN} before. */
+  private readonly seen: unknown[] = [];
+  /** Whether that state is out ({@link isOut}). */
+  private readonly outs: boolean[] = [];
   /** The open simultaneous step: each damaged combatant's state with the damage held so far, and the forced checks due at its end. */
   private open?: { pending: Map<string, C>; forced: { id: string; forced: ForcedCheck }[] };
 
@@ -258,7 +265,10 @@ export class RoundEngine<C, I> {
         economy: createEconomy(ruleset.economy(e.combatant, config.options)),
       };
       this.fighters.set(e.id, f);
+      this.slot.set(e.id, this.list.length);
       this.list.push(f);
+      this.seen.push(NOT_SEEN);
+      this.outs.push(false);
     }
   }
 
@@ -291,20 +301,26 @@ export class RoundEngine<C, I> {
 
   /** True when the combatant is out of the fight: `ruleset.isOut` of its vitals, or the host's `out`. */
   isOut(id: string): boolean {
-    return this.outOf(this.get(id).combatant);
+    const i = this.slot.get(id);
+    return i === undefined ? this.outOf(this.get(id).combatant) : this.outAt(i);
+  }
+
+  /** Whether a combatant state is out: `ruleset.isOut` of its vitals, or the host's `out`. */
+  private outOf(c: C): boolean {
+    return this.ruleset.isOut(this.ruleset.vitals(c)) || (this.config.out?.(c) ?? false);
   }
 
   /**
-   * Whether a combatant state is out, worked out once per state: states are values (every
-   * transition builds a new one), and the engine asks after each turn for every combatant.
+   * Whether the fighter at place `i` is out, worked out once per state it takes: states are
+   * values (every transition builds a new one), and the engine asks after each turn for every
+   * combatant.
    */
-  private outOf(c: C): boolean {
-    const key = c as object;
-    let out = this.outStates.get(key);
-    if (out === undefined) {
-      out = this.ruleset.isOut(this.ruleset.vitals(c)) || (this.config.out?.(c) ?? false);
-      if (typeof c === "object" && c !== null) this.outStates.set(key, out);
-    }
+  private outAt(i: number): boolean {
+    const c = this.list[i]!.combatant;
+    if (this.seen[i] === c) return this.outs[i]!;
+    const out = this.outOf(c);
+    this.seen[i] = c;
+    this.outs[i] = out;
     return out;
   }
 
@@ -314,7 +330,7 @@ export class RoundEngine<C, I> {
     const list = this.list;
     for (let i = 0; i < list.length; i++) {
       const f = list[i]!;
-      if (f.side === side || this.outOf(f.combatant)) continue;
+      if (f.side === side || this.outAt(i)) continue;
       if (side !== undefined) return true;
       side = f.side;
     }
@@ -325,14 +341,14 @@ export class RoundEngine<C, I> {
   enemiesOf(id: string): RoundFighter<C>[] {
     const side = this.get(id).side;
     const out: RoundFighter<C>[] = [];
-    for (const f of this.list) if (f.side !== side && !this.outOf(f.combatant)) out.push(f);
+    for (let i = 0; i < this.list.length; i++) if (this.list[i]!.side !== side && !this.outAt(i)) out.push(this.list[i]!);
     return out;
   }
 
   /** The sides that still have a combatant who is not out. */
   standingSides(): Set<string> {
     const sides = new Set<string>();
-    for (const f of this.list) if (!this.outOf(f.combatant)) sides.add(f.side);
+    for (let i = 0; i < this.list.length; i++) if (!this.outAt(i)) sides.add(this.list[i]!.side);
     return sides;
   }
 
@@ -394,8 +410,9 @@ export class RoundEngine<C, I> {
       const toRoll: RoundFighter<C>[] = [];
       if (fresh || opts.rollMissing) {
         const rolled = fresh ? undefined : new Set(this.rolls.flatMap((r) => r.members));
-        for (const f of this.list) {
-          if (this.outOf(f.combatant) || (opts.eligible && !opts.eligible(f)) || rolled?.has(f.id)) continue;
+        for (let i = 0; i < this.list.length; i++) {
+          const f = this.list[i]!;
+          if (this.outAt(i) || (opts.eligible && !opts.eligible(f)) || rolled?.has(f.id)) continue;
           toRoll.push(f);
         }
       }
@@ -453,7 +470,7 @@ export class RoundEngine<C, I> {
   *turns(order: readonly string[] = this.order(), skip?: (f: RoundFighter<C>) => boolean): Generator<string> {
     for (const id of order) {
       const f = this.get(id);
-      if (this.outOf(f.combatant) || skip?.(f)) continue;
+      if (this.isOut(id) || skip?.(f)) continue;
       yield id;
       if (!this.twoSidesStanding()) return;
     }

@@ -90,11 +90,19 @@ export interface Ud10Options {
 /** Each option's default, by id: read once when the module loads, not per call. */
 const DEFAULTS = Object.fromEntries(UD10_OPTIONS.map((o) => [o.id, o.default])) as unknown as Ud10Options;
 
+/** UD10's options that are on or off. */
+export type Ud10Flag = "bodyZones" | "buffer" | "penetration" | "fleeing" | "retreat" | "initiativeCarryOver" | "allowDodge";
+
+/**
+ * One option that is on or off, as {@link ud10Options} reads it: the given value when it is a
+ * boolean, else the default. For a rule that reads one option many times (every attack).
+ */
+export function ud10Flag(options: RulesetOptions, id: Ud10Flag): boolean {
+  return flag(options, id);
+}
+
 /** A boolean option: the given value when it is a boolean, else the default. */
-function flag(
-  options: RulesetOptions,
-  id: "bodyZones" | "buffer" | "penetration" | "fleeing" | "retreat" | "initiativeCarryOver" | "allowDodge",
-): boolean {
+function flag(options: RulesetOptions, id: Ud10Flag): boolean {
   const v = options[id];
   return typeof v === "boolean" ? v : DEFAULTS[id];
 }

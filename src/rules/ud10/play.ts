@@ -293,7 +293,11 @@ export function ud10VitalsUpdate(state: VitalState): VitalsUpdate {
 }
 
 /** True when the combatant has aimed (UD-ATK-04). */
-export const hasAim = (c: Ud10Combatant) => c.conditions.some((s) => (AIM_CONDITIONS as readonly string[]).includes(s));
+export const hasAim = (c: Ud10Combatant) => {
+  // A loop: asked after every attack.
+  for (const s of c.conditions) if (s === AIM_CONDITIONS[0] || s === AIM_CONDITIONS[1]) return true;
+  return false;
+};
 /** The combatant with its aim dropped (UD-ATK-04). */
 export const withoutAim = (c: Ud10Combatant): Ud10Combatant => ({
   ...c,

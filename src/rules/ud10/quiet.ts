@@ -10,9 +10,9 @@ import { compileFormula, type CompiledFormula, type FaceSource } from "../core/d
 import type { ActionCost, Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import type { QuietAttack } from "../core/quiet.js";
-import type { RoundState } from "../core/contract.js";
+import type { LifecycleEvent, RoundState } from "../core/contract.js";
 import type { RulesetOptions } from "../core/ruleset.js";
-import { isIncapacitated, rangePenalty, skillValue, weaponAndMode } from "./attack.js";
+import { isIncapacitated, rangePenalty, REACTION_COST, skillValue, weaponAndMode } from "./attack.js";
 import type { Ud10AttackInput } from "./input.js";
 import { damageFormula, type Ud10Combatant, type Ud10Weapon } from "./model.js";
 import { ud10Options, type Ud10Options } from "./options.js";
@@ -79,9 +79,6 @@ function defense(input: Ud10AttackInput): number {
   if (s.cover) mods += s.cover;
   return 10 + mods;
 }
-
-/** What a reaction costs: the round's reaction (UD-REA-01), as `reactions` offers it. */
-const REACTION_COST: ActionCost = Object.freeze({ slots: Object.freeze({ reaction: 1 }) });
 
 /**
  * The declared reaction as `declaredReaction(reactions(...))` finds it (UD-REA-01 to UD-REA-04),
@@ -187,7 +184,10 @@ function applyQuietly(target: Ud10Combatant, amount: number, zone: string | unde
   return { ...target, hp: { ...target.hp, value: hp }, ep: { ...target.ep, value: ep }, conditions };
 }
 
+/** The lifecycle events of a quiet transition: none, one frozen list for all. */
+const NO_EVENTS: LifecycleEvent[] = Object.freeze([]) as unknown as LifecycleEvent[];
+
 /** `ud10AfterAction` after an attack (UD-ATK-04): the shot spends the aim. */
 export function quietAfterAttack(c: Ud10Combatant, _attack: QuietAttack<Ud10Combatant>, economy: Economy): RoundState<Ud10Combatant> {
-  return { combatant: hasAim(c) ? withoutAim(c) : c, economy, events: [] };
+  return { combatant: hasAim(c) ? withoutAim(c) : c, economy, events: NO_EVENTS };
 }
