@@ -423,16 +423,17 @@ export class RoundEngine<C, I> {
         const groups = this.config.groups ? this.config.groups(combatants) : combatants.map((c) => [c]);
         rolls = rolls.slice();
         for (const group of groups) {
-          // Members by combatant: a group is a few combatants out of a handful, so a scan beats a map built every round.
-          const members = group.map((c) => toRoll[combatants.lastIndexOf(c)]!);
-          opts.before?.(members);
+          // Members by combatant, for the hooks: a group is a few combatants out of a handful, so a
+          // scan beats a map built every round.
+          const members = opts.before || opts.after ? group.map((c) => toRoll[combatants.lastIndexOf(c)]!) : undefined;
+          if (members) opts.before?.(members);
           // The members' states after `before`, which may change them (effort spent, ZN-INI-02).
-          const states = members.map((m) => m.combatant);
+          const states = members ? members.map((m) => m.combatant) : group;
           const sync = this.syncInitiative();
           rolls.push(
             sync ? sync.rollInitiativeSync(states, this.dice as SyncDiceRoller) : await this.ruleset.rollInitiative(states, this.dice),
           );
-          opts.after?.(members);
+          if (members) opts.after?.(members);
         }
         rolls = this.ruleset.order(rolls);
       }

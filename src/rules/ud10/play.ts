@@ -122,13 +122,13 @@ export function ud10Input(request: AttackRequest, attacker: Ud10Combatant, targe
   const raw: unknown = request.situation ?? {};
   if (!isRecord(raw)) throw fieldError(SITUATION, "an object");
   // The fields are only needed to read given values; without any, the weapon is still checked.
-  let values: SituationValues = {};
   if (Object.keys(raw).length === 0) {
+    // No situation values (a forecast's every attack): the weapon is still checked, nothing else changes.
     if (!findWeapon(attacker, request.weaponId)) weaponOf(attacker, request.weaponId);
-  } else {
-    const fields = ud10Situation({ attacker, target, weaponId: request.weaponId, modeId: request.modeId, distanceMetres: distance });
-    values = readSituation(raw, fields);
+    return { attacker, target, weaponId: request.weaponId, modeId: request.modeId, rangeMetres: distance, situation: {}, reaction };
   }
+  const fields = ud10Situation({ attacker, target, weaponId: request.weaponId, modeId: request.modeId, distanceMetres: distance });
+  const values = readSituation(raw, fields);
 
   const situation: Ud10Situation = {};
   let conditions = target.conditions;
