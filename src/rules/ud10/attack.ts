@@ -252,23 +252,30 @@ export function reactions(
         : weapon.kind === "ranged"
           ? "FRAY.Reason.RangedAttack"
           : undefined;
-  const build = (id: "parry" | "dodge", rule: ReactionOption["rule"], reason: string | undefined): ReactionOption => {
-    const check = reactionCheck(target, id);
-    return {
-      id,
-      label: id === "parry" ? "FRAY.Reaction.parry" : "FRAY.Reaction.dodge",
-      rule,
-      available: !reason,
-      reason,
-      formula: check.formula,
-      modifiers: check.modifiers,
-      cost: REACTION_COST,
-    };
-  };
   const parryWeapon = target.weapons.some((w) => w.canParry);
-  const out = [build("parry", "UD-REA-02", commonReason ?? (parryWeapon ? undefined : "FRAY.Reason.NoParryWeapon"))];
-  if (options.allowDodge) out.push(build("dodge", "UD-REA-04", commonReason));
+  const out = [reactionOption(target, "parry", "UD-REA-02", commonReason ?? (parryWeapon ? undefined : "FRAY.Reason.NoParryWeapon"))];
+  if (options.allowDodge) out.push(reactionOption(target, "dodge", "UD-REA-04", commonReason));
   return out;
+}
+
+/** One reaction {@link reactions} offers: available unless `reason` says why not. */
+function reactionOption(
+  target: Ud10Combatant,
+  id: "parry" | "dodge",
+  rule: ReactionOption["rule"],
+  reason: string | undefined,
+): ReactionOption {
+  const check = reactionCheck(target, id);
+  return {
+    id,
+    label: id === "parry" ? "FRAY.Reaction.parry" : "FRAY.Reaction.dodge",
+    rule,
+    available: !reason,
+    reason,
+    formula: check.formula,
+    modifiers: check.modifiers,
+    cost: REACTION_COST,
+  };
 }
 
 /** What a reaction costs: the round's reaction (UD-REA-01). Frozen: shared by every reaction offered. */
@@ -288,20 +295,21 @@ interface ReactionCheck {
  */
 function reactionCheck(target: Ud10Combatant, id: "parry" | "dodge"): ReactionCheck {
   const { value, trained } = skillValue(target, id);
-  const fresh = (): ReactionCheck => {
-    const line = skillLine(target, id, id === "parry" ? "UD-REA-02" : "UD-REA-04");
-    return { modifiers: [line], formula: checkFormula(line.value) };
-  };
-  if (!Number.isInteger(value) || value < -FORMULAS || value > FORMULAS) return fresh();
+  if (!Number.isInteger(value) || value < -FORMULAS || value > FORMULAS) return freshReactionCheck(target, id);
   const table = REACTION_CHECKS[(id === "parry" ? 0 : 2) + (trained ? 0 : 1)]!;
   let check = table[value + FORMULAS];
   if (!check) {
-    check = fresh();
+    check = freshReactionCheck(target, id);
     for (const line of check.modifiers) Object.freeze(Object.freeze(line).data);
     Object.freeze(check.modifiers);
     table[value + FORMULAS] = check;
   }
   return check;
+}
+/** A reaction check built anew (see {@link reactionCheck}). */
+function freshReactionCheck(target: Ud10Combatant, id: "parry" | "dodge"): ReactionCheck {
+  const line = skillLine(target, id, id === "parry" ? "UD-REA-02" : "UD-REA-04");
+  return { modifiers: [line], formula: checkFormula(line.value) };
 }
 /** {@link reactionCheck}s by reaction and training (parry trained, parry untrained, dodge trained, dodge untrained), then by value. */
 const REACTION_CHECKS: ReactionCheck[][] = [[], [], [], []];
