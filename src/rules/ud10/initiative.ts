@@ -1,6 +1,6 @@
 import { compareInitiative, initiativeGroups as groupForInitiative } from "../core/initiative.js";
 import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
-import type { RollOutcome } from "../core/types.js";
+import type { Modifier, RollOutcome } from "../core/types.js";
 import { FrayError } from "../core/errors.js";
 import type { InitiativeRoll } from "../core/ruleset.js";
 import { skillValue } from "./attack.js";
@@ -59,14 +59,7 @@ function leaderOf(members: Ud10Combatant[]): Ud10Combatant {
 /** The initiative roll of a group from its leader's value and the d10 rolled (UD-INI-01). */
 function initiativeRoll(members: Ud10Combatant[], leader: Ud10Combatant, roll: RollOutcome): InitiativeRoll {
   const value = initiativeValue(leader);
-  const mods = [
-    {
-      label: leader.skills.initiative.trained ? "FRAY.Mod.Skill" : "FRAY.Mod.Untrained",
-      value,
-      rule: "UD-INI-01" as const,
-      data: { skill: "FRAY.Skill.initiative", attribute: "DEX" },
-    },
-  ];
+  const mods = initiativeLines(leader.skills.initiative.trained, value);
   const total = roll.total + value;
   return {
     members: members.map((m) => m.id),
@@ -75,6 +68,36 @@ function initiativeRoll(members: Ud10Combatant[], leader: Ud10Combatant, roll: R
     tiebreak: [value, leader.attributes.DEX],
   };
 }
+
+/**
+ * The modifier lines of an initiative roll: the Initiative skill, or DEX untrained (UD-INI-01).
+ * They depend only on the training and the value, so for whole values within ±64 each is built
+ * once and frozen, shared by every roll with them (a forecast rolls initiative every round).
+ */
+function initiativeLines(trained: boolean, value: number): Modifier[] {
+  if (!Number.isInteger(value) || value < -64 || value > 64) return freshInitiativeLines(trained, value);
+  const table = INITIATIVE_LINES[trained ? 0 : 1]!;
+  let lines = table[value + 64];
+  if (!lines) {
+    lines = freshInitiativeLines(trained, value);
+    for (const line of lines) Object.freeze(Object.freeze(line).data);
+    table[value + 64] = Object.freeze(lines) as Modifier[];
+  }
+  return lines;
+}
+/** The modifier lines of an initiative roll built anew (see {@link initiativeLines}). */
+function freshInitiativeLines(trained: boolean, value: number): Modifier[] {
+  return [
+    {
+      label: trained ? "FRAY.Mod.Skill" : "FRAY.Mod.Untrained",
+      value,
+      rule: "UD-INI-01",
+      data: { skill: "FRAY.Skill.initiative", attribute: "DEX" },
+    },
+  ];
+}
+/** {@link initiativeLines} by training (trained, untrained), then by value. */
+const INITIATIVE_LINES: Modifier[][][] = [[], []];
 
 /**
  * Acting order: highest total first, then descending (UD-INI-01); ties go to the higher
