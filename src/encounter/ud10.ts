@@ -1,7 +1,8 @@
 import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
+import type { ActionCost } from "../rules/core/economy.js";
 import { RoundEngine, type AttackOptions } from "../rules/core/round.js";
-import type { RulesetOptions } from "../rules/core/ruleset.js";
+import type { ReactionOption, RulesetOptions } from "../rules/core/ruleset.js";
 import {
   disengage,
   initiativeGroups,
@@ -12,17 +13,24 @@ import {
   ud10CombatantFromActor,
   ud10Options,
   type Ud10Combatant,
+  type Ud10Weapon,
 } from "../rules/ud10/index.js";
-import { buildEntryCombatant, finishEncounter, recordingRoller, vitalsNow, type EndEvent, type PlayOptions } from "./common.js";
+import {
+  buildEntryCombatant,
+  fighterViews,
+  finishEncounter,
+  recordingRoller,
+  vitalsNow,
+  type EndEvent,
+  type FighterView,
+  type PlayOptions,
+} from "./common.js";
 import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
 import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";
 
-interface Fighter {
-  spec: CombatantSpec;
-  c: Ud10Combatant;
-}
+type Fighter = FighterView<Ud10Combatant>;
 
 /**
  * Builds the UD10 combatant of an encounter entry from its compendium reference, inline stats
@@ -40,8 +48,15 @@ const outBeyondVitals = (c: Ud10Combatant) => isIncapacitated(c) || c.conditions
  * What each action of the core's round costs (UD-ACT-02, UD-ATK-04), by action id: set by the
  * options alone, the same for every combatant able to act, so a fight looks them up once.
  */
-const actionCosts = (c: Ud10Combatant, options: RulesetOptions) =>
-  new Map(ud10Actions({ ...c, conditions: [] }, options).map((a) => [a.id, a.cost]));
+function actionCosts(c: Ud10Combatant, options: RulesetOptions): Map<string, ActionCost> {
+  // The option values decide them: worked out once per set of values, not once per fight.
+  const key = JSON.stringify(ud10Options(options));
+  let costs = COSTS.get(key);
+  if (!costs) COSTS.set(key, (costs = new Map(ud10Actions({ ...c, conditions: [] }, options).map((a) => [a.id, a.cost]))));
+  return costs;
+}
+/** {@link actionCosts} by the option values (as JSON) they were worked out for. */
+const COSTS = new Map<string, Map<string, ActionCost>>();
 
 /**
  * Plays an encounter through the UD10 rules core on the core's round engine: initiative each
@@ -62,7 +77,6 @@ export async function playUd10(
   const options: RulesetOptions = { ...ud10.defaults(), ...spec.options };
   const opts = ud10Options(options);
   const { logged, history } = recordingRoller(spec, dice, play);
-  const specs = new Map(spec.combatants.map((cs) => [cs.id, cs]));
   const engine = new RoundEngine(
     ud10,
     spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildCombatant(cs, i, content, play) })),
@@ -77,71 +91,77 @@ export async function playUd10(
     },
   );
   const start = vitalsNow(engine, ud10.vitals);
-  const fighter = (id: string): Fighter => ({ spec: specs.get(id)!, c: engine.get(id).combatant });
+  // One view per combatant for the whole fight: `c` reads the engine's current state.
+  const views = fighterViews<Ud10Combatant>(spec.combatants, engine);
+  const fighter = (id: string): Fighter => views.get(id)!;
+  const all = spec.combatants.map((cs) => views.get(cs.id)!);
+  const index = new Map(spec.combatants.map((cs, i) => [cs.id, i]));
   const events: EncounterEvent[] = [];
-  const engaged = new Set<string>();
-  const pair = (a: string, b: string) => [a, b].sort().join("|");
+  // Who is engaged in melee with whom, both ways: `engaged[i * n + j]` for the combatants at `i` and `j` in file order.
+  const n = all.length;
+  const engaged: number[] = new Array<number>(n * n).fill(0);
+  const isEngaged = (a: string, b: string) => engaged[index.get(a)! * n + index.get(b)!] === 1;
+  const engage = (a: string, b: string, on: boolean) => {
+    const i = index.get(a)!;
+    const j = index.get(b)!;
+    engaged[i * n + j] = engaged[j * n + i] = on ? 1 : 0;
+  };
   const isOut = (f: Fighter) => engine.isOut(f.spec.id);
   let costs: ReturnType<typeof actionCosts> | undefined;
   const costOf = (c: Ud10Combatant, id: string) => (costs ??= actionCosts(c, options)).get(id)!;
+  // What a fighter's action settles before the target is known: worked out again only for
+  // another action (a declared round, a free attack) or another weapon list than last time.
+  const planned = new Map<string, AttackPlan>();
+  const planOf = (f: Fighter, action: ActionSpec): AttackPlan => {
+    const known = planned.get(f.spec.id);
+    if (known && known.action === action && known.weapons === f.c.weapons) return known;
+    const plan = planAttack(f, action);
+    planned.set(f.spec.id, plan);
+    return plan;
+  };
+  // The attack options against each target (its declared reaction), free or not: the same all fight.
+  const attackOptions = new Map<string, [AttackOptions, AttackOptions]>();
+  const optionsAgainst = (target: Fighter, attacker: Ud10Combatant, free: boolean): AttackOptions => {
+    let both = attackOptions.get(target.spec.id);
+    if (!both) {
+      const react = target.spec.react && target.spec.react !== "none" ? target.spec.react : undefined;
+      const choose = react ? (available: ReactionOption[]) => available.find((r) => r.id === react)?.id : undefined;
+      const cost = costOf(attacker, "attack");
+      both = [
+        { free: false, cost, react: choose },
+        { free: true, cost, react: choose },
+      ];
+      attackOptions.set(target.spec.id, both);
+    }
+    return both[free ? 1 : 0];
+  };
+  const quietSync = play.quiet === true && engine.canQuietSync;
+  const quietAsync = play.quiet === true && !quietSync && engine.canQuiet;
 
   let round = 0;
 
-  const attack = async (f: Fighter, action: ActionSpec, free = false): Promise<void> => {
-    const declared = action.attack ? fighter(action.attack) : undefined;
-    // The weapon and target the tactics choose (declared first, see tactics.ts).
-    const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
-      declared: action.weapon,
-      tactics: f.spec.tactics?.weapon,
-      weapons: f.c.weapons,
-    });
-    const meleeWeapon = f.c.weapons.find((w) => w.id === weaponRef || w.name === weaponRef)?.kind === "melee";
-    const enemies = engine.enemiesOf(f.spec.id).map((o) => fighter(o.id));
-    const engagedFoe = meleeWeapon ? enemies.find((o) => engaged.has(pair(f.spec.id, o.spec.id))) : undefined;
-    const target = chooseTarget(DEFAULT_TACTICS.target, {
-      declared: declared && !isOut(declared) ? declared : undefined,
-      engaged: engagedFoe,
-      enemies,
-    });
-    if (!target) return;
-    if (declared && target.spec !== declared.spec)
-      events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
-    if (!weaponRef) {
-      events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
-      return;
-    }
-    const weapon = f.c.weapons.find((w) => w.id === weaponRef || w.name === weaponRef);
-    const range = action.range ?? f.spec.tactics?.range ?? (weapon?.kind === "melee" ? SQUARE_METRES : undefined);
-    const request: AttackRequest = {
-      attackerId: f.c.id,
-      targetId: target.c.id,
-      weaponId: weaponRef,
-      modeId: action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined),
-      distanceMetres: range,
-      situation: { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as SituationValues,
-    };
-    const react = target.spec.react && target.spec.react !== "none" ? target.spec.react : undefined;
-    const attackOptions: AttackOptions = {
-      free,
-      cost: costOf(f.c, "attack"),
-      react: react ? (available) => available.find((r) => r.id === react)?.id : undefined,
-    };
+  /** Marks the two engaged when the attack was made with a melee weapon. */
+  const engageByWeapon = (f: Fighter, target: Fighter, weaponId: string) => {
+    const w = engine.get(f.spec.id).combatant.weapons.find((x) => x.id === weaponId)!;
+    if (w.kind === "melee") engage(f.spec.id, target.spec.id, true);
+    return w;
+  };
+
+  /** The attack itself once the target is chosen: quietly, or in detail with its log. */
+  const strike = async (f: Fighter, target: Fighter, request: AttackRequest, options: AttackOptions, range?: number) => {
     // A forecast reads no detail of the attack: it is played quietly, with the same outcome.
-    if (play.quiet && engine.canQuiet) {
-      const quiet = await engine.quietAttack(request, attackOptions);
-      if (!quiet) return;
-      const w = engine.get(f.spec.id).combatant.weapons.find((x) => x.id === quiet.attack.weaponId)!;
-      if (w.kind === "melee") engaged.add(pair(f.spec.id, target.spec.id));
+    if (quietAsync) {
+      const quiet = await engine.quietAttack(request, options);
+      if (quiet) engageByWeapon(f, target, quiet.attack.weaponId);
       return;
     }
-    const done = await engine.attack(request, attackOptions);
+    const done = await engine.attack(request, options);
     if (!done) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
       return;
     }
     const { plan, result, packet, report } = done.step;
-    const w = engine.get(f.spec.id).combatant.weapons.find((x) => x.id === plan.weaponId)!;
-    if (w.kind === "melee") engaged.add(pair(f.spec.id, target.spec.id));
+    const w = engageByWeapon(f, target, plan.weaponId);
     if (play.quiet) return;
     events.push({
       type: "attack",
@@ -154,36 +174,75 @@ export async function playUd10(
       plan,
       odds: done.step.odds,
       result,
-      free,
+      free: options.free ?? false,
     });
     if (packet && report) events.push({ type: "damage", round, target: target.spec.id, packet, report });
   };
 
-  const act = async (id: string, action: ActionSpec): Promise<void> => {
+  /** One attack by the fighter's action or tactics: synchronous when played quietly and synchronously. */
+  const attack = (f: Fighter, action: ActionSpec, free = false): void | Promise<void> => {
+    const declared = action.attack ? fighter(action.attack) : undefined;
+    // The weapon and target the tactics choose (declared first, see tactics.ts).
+    const plan = planOf(f, action);
+    const enemies: Fighter[] = [];
+    for (const o of all) if (o.spec.side !== f.spec.side && !isOut(o)) enemies.push(o);
+    const engagedFoe = plan.melee ? enemies.find((o) => isEngaged(f.spec.id, o.spec.id)) : undefined;
+    const target = chooseTarget(DEFAULT_TACTICS.target, {
+      declared: declared && !isOut(declared) ? declared : undefined,
+      engaged: engagedFoe,
+      enemies,
+    });
+    if (!target) return;
+    if (declared && target.spec !== declared.spec)
+      events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
+    if (!plan.weaponRef) {
+      events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
+      return;
+    }
+    const request: AttackRequest = {
+      attackerId: f.c.id,
+      targetId: target.c.id,
+      weaponId: plan.weaponRef,
+      modeId: plan.modeId,
+      distanceMetres: plan.range,
+      situation: plan.situation,
+    };
+    const options = optionsAgainst(target, f.c, free);
+    if (quietSync) {
+      const quiet = engine.quietAttackSync(request, options);
+      if (quiet) engageByWeapon(f, target, quiet.attack.weaponId);
+      return;
+    }
+    return strike(f, target, request, options, plan.range);
+  };
+
+  /** Leaving melee (UD-OPT-01, UD-OPT-02): the free attacks of the foes left behind, then fled or not. */
+  const leave = async (id: string, mode: "flee" | "retreat"): Promise<void> => {
+    const foes = engine.all().filter((o) => !engine.isOut(o.id) && isEngaged(id, o.id));
+    const d = disengage(
+      foes.map((o) => o.combatant),
+      mode,
+      opts,
+    );
+    engine.act(id, d.mode, d.cost);
+    events.push({ type: "disengage", round, actor: id, mode: d.mode, freeAttacks: d.freeAttacks, rule: d.rule });
+    for (const o of foes) engage(id, o.id, false);
+    for (const foe of d.freeAttacks) {
+      const o = fighter(foe);
+      const melee = o.c.weapons.find((w) => w.kind === "melee");
+      if (melee && !engine.isOut(id)) await attack(o, { attack: id, weapon: melee.id, range: SQUARE_METRES }, true);
+    }
+    const now = engine.get(id).combatant;
+    if (d.mode === "flee" && !engine.isOut(id)) engine.update(id, { ...now, conditions: [...now.conditions, "fled"] });
+  };
+
+  const act = (id: string, action: ActionSpec): void | Promise<void> => {
     const f = fighter(id);
     if (action.wait) {
       events.push({ type: "skip", round, actor: id, reason: "FRAY.Log.Waits" });
       return;
     }
-    if (action.disengage) {
-      const foes = engine.all().filter((o) => !engine.isOut(o.id) && engaged.has(pair(id, o.id)));
-      const d = disengage(
-        foes.map((o) => o.combatant),
-        action.disengage,
-        opts,
-      );
-      engine.act(id, d.mode, d.cost);
-      events.push({ type: "disengage", round, actor: id, mode: d.mode, freeAttacks: d.freeAttacks, rule: d.rule });
-      for (const o of foes) engaged.delete(pair(id, o.id));
-      for (const foe of d.freeAttacks) {
-        const o = fighter(foe);
-        const melee = o.c.weapons.find((w) => w.kind === "melee");
-        if (melee && !engine.isOut(id)) await attack(o, { attack: id, weapon: melee.id, range: SQUARE_METRES }, true);
-      }
-      const now = engine.get(id).combatant;
-      if (d.mode === "flee" && !engine.isOut(id)) engine.update(id, { ...now, conditions: [...now.conditions, "fled"] });
-      return;
-    }
+    if (action.disengage) return leave(id, action.disengage);
     if (action.move !== undefined) {
       const band = ud10.movementBand(f.c, action.move, options);
       if (!band || !engine.pay(id, "move", band.cost)) {
@@ -202,30 +261,59 @@ export async function playUd10(
       events.push({ type: "aim", round, actor: id, rounds: Number(rounds?.data?.rounds) });
       return;
     }
-    if (action.attack !== undefined || action.move === undefined) await attack(fighter(id), action);
+    if (action.attack !== undefined || action.move === undefined) return attack(f, action);
   };
 
+  /** What a combatant does when the file declares nothing for it this round: its tactics, or nothing. */
+  const NO_ACTION: ActionSpec = {};
   let ended: EndEvent | undefined;
   while (!ended) {
     round = engine.nextRound();
-    events.push({ type: "round", round, seconds: opts.roundSeconds });
+    if (!play.quiet) events.push({ type: "round", round, seconds: opts.roundSeconds });
     const init = await engine.rollInitiative();
-    events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
+    if (!play.quiet) events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
     engine.startRound();
-    for (const id of engine.turns()) await act(id, spec.rounds[round - 1]?.[id] ?? specs.get(id)!.tactics ?? {});
+    const declared = spec.rounds[round - 1];
+    for (const id of engine.turns()) {
+      const acting = act(id, declared?.[id] ?? views.get(id)!.spec.tactics ?? NO_ACTION);
+      if (acting) await acting;
+    }
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }
-  const fighters = spec.combatants.map((cs) => fighter(cs.id));
-  return finishEncounter(
-    spec,
-    options,
-    ended,
-    fighters,
-    { vitals: (f) => ud10.vitals(f.c), isOut, start },
-    play.quiet ? [] : events,
-    history,
-  );
+  return finishEncounter(spec, options, ended, all, { vitals: (f) => ud10.vitals(f.c), isOut, start }, play.quiet ? [] : events, history);
+}
+
+/** What an action settles of an attack before its target is known. */
+interface AttackPlan {
+  /** The action it was worked out for. */
+  action: ActionSpec;
+  /** The weapon list it was worked out for: a new list means a new plan. */
+  weapons: readonly Ud10Weapon[];
+  /** The weapon reference the tactics choose (declared first, see tactics.ts); undefined when none. */
+  weaponRef?: string;
+  /** Whether that weapon is a melee weapon (which looks for an engaged foe first). */
+  melee: boolean;
+  modeId?: string;
+  /** Distance in metres: the action's, the tactics', one square for a melee weapon, else none. */
+  range?: number;
+  situation: SituationValues;
+}
+
+/** The weapon, mode, range and situation of a fighter's action (declared first, then its tactics). */
+function planAttack(f: Fighter, action: ActionSpec): AttackPlan {
+  const weapons = f.c.weapons;
+  const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, { declared: action.weapon, tactics: f.spec.tactics?.weapon, weapons });
+  const weapon = weapons.find((w) => w.id === weaponRef || w.name === weaponRef);
+  return {
+    action,
+    weapons,
+    weaponRef,
+    melee: weapon?.kind === "melee",
+    modeId: action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined),
+    range: action.range ?? f.spec.tactics?.range ?? (weapon?.kind === "melee" ? SQUARE_METRES : undefined),
+    situation: { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as SituationValues,
+  };
 }
 
 /** The UD10 encounter driver: actions `attack`, `aim`, `move`, `disengage`, `wait`; reactions parry and dodge. */

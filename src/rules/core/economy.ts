@@ -48,25 +48,28 @@ export interface ActionCost {
 
 /** A fresh economy for the start of a round. */
 export function createEconomy(spec: EconomySpec): Economy {
-  return {
-    slots: Object.fromEntries(spec.slots.map((s) => [s.id, { used: 0, max: s.max }])),
-    pools: Object.fromEntries(spec.pools.map((p) => [p.id, { value: Math.min(p.value ?? p.max, p.max), max: p.max }])),
-  };
+  // Plain loops: every combatant of every fight gets a fresh economy each round.
+  const slots: Economy["slots"] = {};
+  for (const s of spec.slots) slots[s.id] = { used: 0, max: s.max };
+  const pools: Economy["pools"] = {};
+  for (const p of spec.pools) pools[p.id] = { value: Math.min(p.value ?? p.max, p.max), max: p.max };
+  return { slots, pools };
 }
 
 /** The first slot or pool the cost cannot be paid from, or `undefined` when it can be paid. */
 export function shortfall(economy: Economy, cost: ActionCost): string | undefined {
   // Plain loops over the keys: the round engine checks a cost on every action of every fight.
+  // `for in` over plain records, which lists their own keys as `Object.keys` does, without the array.
   const slots = cost.slots;
   if (slots)
-    for (const id of Object.keys(slots)) {
+    for (const id in slots) {
       const slot = economy.slots[id];
       if (!slot) return id;
       if (slot.max !== null && slot.used + slots[id]! > slot.max) return id;
     }
   const pools = cost.pools;
   if (pools)
-    for (const id of Object.keys(pools)) {
+    for (const id in pools) {
       const pool = economy.pools[id];
       if (!pool || pool.value < pools[id]!) return id;
     }
@@ -87,13 +90,13 @@ export function spend(economy: Economy, cost: ActionCost): Economy {
   const next: Economy = { slots: { ...economy.slots }, pools: { ...economy.pools } };
   const slots = cost.slots;
   if (slots)
-    for (const id of Object.keys(slots)) {
+    for (const id in slots) {
       const slot = next.slots[id]!;
       next.slots[id] = { ...slot, used: slot.used + slots[id]! };
     }
   const pools = cost.pools;
   if (pools)
-    for (const id of Object.keys(pools)) {
+    for (const id in pools) {
       const pool = next.pools[id]!;
       next.pools[id] = { ...pool, value: pool.value - pools[id]! };
     }

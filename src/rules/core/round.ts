@@ -10,13 +10,30 @@
  * hands the engine its decisions as data and callbacks.
  */
 import type { ActionOutcome, AttackRequest, ForcedCheckResult, LifecycleEvent, RoundState } from "./contract.js";
-import type { DiceRoller } from "./dice/port.js";
+import { canRollSync, type DiceRoller, type SyncDiceRoller } from "./dice/port.js";
 import { createEconomy, shortfall, spend, type ActionCost, type Economy } from "./economy.js";
 import { FrayError } from "./errors.js";
 import type { InitiativeRoll, ReactionOption, Ruleset, RulesetOptions, UpkeepReport } from "./ruleset.js";
-import { hasFaceSource, isQuiet, type QuietAttack, type QuietRuleset } from "./quiet.js";
+import { hasFaceSource, isQuiet, type FaceSourceRoller, type QuietAttack, type QuietRuleset } from "./quiet.js";
 import { attackInput, attackStep, planStep, withPlanned, type AttackStep } from "./step.js";
 import type { DamageReport, ForcedCheck } from "./types.js";
+
+/**
+ * A ruleset that can also roll a group's initiative at once, with a roller that rolls so
+ * ({@link SyncDiceRoller}): the same roll from the same dice in the same order as its
+ * `rollInitiative`. The engine rolls with it when the dice allow (a forecast), saving a promise
+ * per roll; an optional sibling of `Ruleset`, like `QuietRuleset`.
+ */
+export interface SyncInitiative<C> {
+  /**
+   * `Ruleset.rollInitiative`, at once.
+   * @throws FrayError as `rollInitiative` rejects.
+   */
+  rollInitiativeSync(members: C[], dice: SyncDiceRoller): InitiativeRoll;
+}
+
+/** What {@link RoundEngine} holds as the last state seen of a fighter before it has seen any. */
+const NOT_SEEN = Symbol("not seen");
 
 /** A combatant as the host brings it to the fight. */
 export interface RoundEntry<C> {
@@ -206,13 +223,19 @@ export class RoundEngine<C, I> {
   /** Everything the engine did, in order; stays empty with `keepEvents: false` ({@link RoundConfig}). */
   readonly events: RoundEvent[] = [];
   private readonly fighters = new Map<string, RoundFighter<C>>();
+  /** The same fighters in the order given: walked without copying on every turn, attack and check. */
+  private readonly list: RoundFighter<C>[] = [];
   /** Appends to {@link events}, unless the config says to keep none. */
   private record(event: RoundEvent): void {
     if (this.config.keepEvents !== false) this.events.push(event);
   }
 
-  /** Whether each combatant state seen is out ({@link isOut}). */
-  private readonly outStates = new WeakMap<object, boolean>();
+  /** Each fighter's place in {@link list}, by id. */
+  private readonly slot = new Map<string, number>();
+  /** The state of the fighter at each place when {@link outs} was last worked out for it; {@link NOT_SEEN} before. */
+  private readonly seen: unknown[] = [];
+  /** Whether that state is out ({@link isOut}). */
+  private readonly outs: boolean[] = [];
   /** The open simultaneous step: each damaged combatant's state with the damage held so far, and the forced checks due at its end. */
   private open?: { pending: Map<string, C>; forced: { id: string; forced: ForcedCheck }[] };
 
@@ -234,19 +257,24 @@ export class RoundEngine<C, I> {
           { field: "combatants", expected: `one entry per id (${e.id} twice)` },
           `Combatant ${e.id} twice`,
         );
-      this.fighters.set(e.id, {
+      const f: RoundFighter<C> = {
         id: e.id,
         side: e.side,
         player: e.player ?? false,
         combatant: e.combatant,
         economy: createEconomy(ruleset.economy(e.combatant, config.options)),
-      });
+      };
+      this.fighters.set(e.id, f);
+      this.slot.set(e.id, this.list.length);
+      this.list.push(f);
+      this.seen.push(NOT_SEEN);
+      this.outs.push(false);
     }
   }
 
   /** Every fighter, in the order given. */
   all(): RoundFighter<C>[] {
-    return [...this.fighters.values()];
+    return this.list.slice();
   }
 
   /**
@@ -273,28 +301,36 @@ export class RoundEngine<C, I> {
 
   /** True when the combatant is out of the fight: `ruleset.isOut` of its vitals, or the host's `out`. */
   isOut(id: string): boolean {
-    return this.outOf(this.get(id).combatant);
+    const i = this.slot.get(id);
+    return i === undefined ? this.outOf(this.get(id).combatant) : this.outAt(i);
+  }
+
+  /** Whether a combatant state is out: `ruleset.isOut` of its vitals, or the host's `out`. */
+  private outOf(c: C): boolean {
+    return this.ruleset.isOut(this.ruleset.vitals(c)) || (this.config.out?.(c) ?? false);
   }
 
   /**
-   * Whether a combatant state is out, worked out once per state: states are values (every
-   * transition builds a new one), and the engine asks after each turn for every combatant.
+   * Whether the fighter at place `i` is out, worked out once per state it takes: states are
+   * values (every transition builds a new one), and the engine asks after each turn for every
+   * combatant.
    */
-  private outOf(c: C): boolean {
-    const key = c as object;
-    let out = this.outStates.get(key);
-    if (out === undefined) {
-      out = this.ruleset.isOut(this.ruleset.vitals(c)) || (this.config.out?.(c) ?? false);
-      if (typeof c === "object" && c !== null) this.outStates.set(key, out);
-    }
+  private outAt(i: number): boolean {
+    const c = this.list[i]!.combatant;
+    if (this.seen[i] === c) return this.outs[i]!;
+    const out = this.outOf(c);
+    this.seen[i] = c;
+    this.outs[i] = out;
     return out;
   }
 
   /** True while combatants of two sides or more are not out. */
   private twoSidesStanding(): boolean {
     let side: string | undefined;
-    for (const f of this.fighters.values()) {
-      if (f.side === side || this.outOf(f.combatant)) continue;
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      const f = list[i]!;
+      if (f.side === side || this.outAt(i)) continue;
       if (side !== undefined) return true;
       side = f.side;
     }
@@ -304,13 +340,15 @@ export class RoundEngine<C, I> {
   /** The standing enemies of a combatant, in the order given. */
   enemiesOf(id: string): RoundFighter<C>[] {
     const side = this.get(id).side;
-    return this.all().filter((f) => f.side !== side && !this.isOut(f.id));
+    const out: RoundFighter<C>[] = [];
+    for (let i = 0; i < this.list.length; i++) if (this.list[i]!.side !== side && !this.outAt(i)) out.push(this.list[i]!);
+    return out;
   }
 
   /** The sides that still have a combatant who is not out. */
   standingSides(): Set<string> {
     const sides = new Set<string>();
-    for (const f of this.fighters.values()) if (!this.outOf(f.combatant)) sides.add(f.side);
+    for (let i = 0; i < this.list.length; i++) if (!this.outAt(i)) sides.add(this.list[i]!.side);
     return sides;
   }
 
@@ -328,7 +366,7 @@ export class RoundEngine<C, I> {
    *   ruleset that reads its pools from it, Critical's AP); by default the first round has none.
    */
   startRound(carryFirst = false): void {
-    for (const f of this.all()) {
+    for (const f of this.list) {
       const previous = this.round === 1 && !carryFirst ? undefined : f.economy;
       const next = this.ruleset.startRound(f.combatant, previous, this.round, this.config.options);
       f.combatant = next.combatant;
@@ -363,31 +401,39 @@ export class RoundEngine<C, I> {
    */
   async rollInitiative(opts: InitiativeOptions<C> = {}): Promise<Extract<RoundEvent, { type: "initiative" }>> {
     const timing = this.ruleset.initiativeTiming(this.config.options);
-    const eligible = (f: RoundFighter<C>) => !this.isOut(f.id) && (opts.eligible?.(f) ?? true);
     let kept = false;
     if (timing === "none") {
       this.rolls = [];
     } else {
       const fresh = this.round <= 1 || timing === "round" || !this.rolls.length;
-      const rolled = new Set(this.rolls.flatMap((r) => r.members));
-      const standing = this.all().filter(eligible);
-      const toRoll = fresh ? standing : opts.rollMissing ? standing.filter((f) => !rolled.has(f.id)) : [];
+      // Who rolls: everyone standing and eligible when rolled afresh; else, with `rollMissing`, those without a roll yet.
+      const toRoll: RoundFighter<C>[] = [];
+      if (fresh || opts.rollMissing) {
+        const rolled = fresh ? undefined : new Set(this.rolls.flatMap((r) => r.members));
+        for (let i = 0; i < this.list.length; i++) {
+          const f = this.list[i]!;
+          if (this.outAt(i) || (opts.eligible && !opts.eligible(f)) || rolled?.has(f.id)) continue;
+          toRoll.push(f);
+        }
+      }
       let rolls = fresh ? [] : this.rolls;
       if (!fresh && opts.rollMissing) rolls = rolls.filter((r) => r.members.some((id) => !this.isOut(id)));
       if (toRoll.length || opts.rollMissing) {
-        const byCombatant = new Map(toRoll.map((f) => [f.combatant, f] as const));
-        const groups = this.config.groups ? this.config.groups(toRoll.map((f) => f.combatant)) : toRoll.map((f) => [f.combatant]);
-        rolls = [...rolls];
+        const combatants = toRoll.map((f) => f.combatant);
+        const groups = this.config.groups ? this.config.groups(combatants) : combatants.map((c) => [c]);
+        rolls = rolls.slice();
         for (const group of groups) {
-          const members = group.map((c) => byCombatant.get(c)!);
-          opts.before?.(members);
+          // Members by combatant, for the hooks: a group is a few combatants out of a handful, so a
+          // scan beats a map built every round.
+          const members = opts.before || opts.after ? group.map((c) => toRoll[combatants.lastIndexOf(c)]!) : undefined;
+          if (members) opts.before?.(members);
+          // The members' states after `before`, which may change them (effort spent, ZN-INI-02).
+          const states = members ? members.map((m) => m.combatant) : group;
+          const sync = this.syncInitiative();
           rolls.push(
-            await this.ruleset.rollInitiative(
-              members.map((m) => m.combatant),
-              this.dice,
-            ),
+            sync ? sync.rollInitiativeSync(states, this.dice as SyncDiceRoller) : await this.ruleset.rollInitiative(states, this.dice),
           );
-          opts.after?.(members);
+          if (members) opts.after?.(members);
         }
         rolls = this.ruleset.order(rolls);
       }
@@ -399,9 +445,23 @@ export class RoundEngine<C, I> {
     return event;
   }
 
+  /** The ruleset's synchronous initiative when it has one and the dice roll at once; else undefined. */
+  private syncInitiative(): SyncInitiative<C> | undefined {
+    if (this.syncRoller === undefined) {
+      const r = this.ruleset as Partial<SyncInitiative<C>>;
+      this.syncRoller = typeof r.rollInitiativeSync === "function" && canRollSync(this.dice);
+    }
+    return this.syncRoller ? (this.ruleset as unknown as SyncInitiative<C>) : undefined;
+  }
+  /** Whether {@link syncInitiative} has one, worked out once: the ruleset and the dice are the engine's for its life. */
+  private syncRoller?: boolean;
+
   /** Ids in acting order: by initiative, or everyone in the order given where there is none (HB-ACT-01). */
   order(): string[] {
-    return this.ruleset.initiativeTiming(this.config.options) === "none" ? [...this.fighters.keys()] : this.rolls.flatMap((r) => r.members);
+    const ids: string[] = [];
+    if (this.ruleset.initiativeTiming(this.config.options) === "none") for (const f of this.list) ids.push(f.id);
+    else for (const r of this.rolls) for (const id of r.members) ids.push(id);
+    return ids;
   }
 
   /**
@@ -630,7 +690,18 @@ export class RoundEngine<C, I> {
    * (`QuietRuleset`) and the dice lend their face source (seeded and scripted rollers).
    */
   get canQuiet(): boolean {
-    return isQuiet(this.ruleset) && hasFaceSource(this.dice);
+    return (this.quietable ??= isQuiet(this.ruleset) && hasFaceSource(this.dice));
+  }
+  /** {@link canQuiet}, worked out once: the ruleset and the dice are the engine's for its life. */
+  private quietable?: boolean;
+
+  /**
+   * True when attacks can be played quietly and synchronously ({@link quietAttackSync}): they can
+   * be played quietly ({@link canQuiet}) and the ruleset has no forced checks, which roll through
+   * the asynchronous dice port (UD10).
+   */
+  get canQuietSync(): boolean {
+    return this.canQuiet && !this.ruleset.forcedCheck;
   }
 
   /**
@@ -649,8 +720,64 @@ export class RoundEngine<C, I> {
    *   `refuse` accepts the error.
    */
   async quietAttack(request: AttackRequest, opts: AttackOptions = {}): Promise<QuietRecord<C> | undefined> {
-    const ruleset = this.ruleset as Ruleset<C, I> & Partial<QuietRuleset<C, I>>;
-    if (!isQuiet<C, I>(ruleset) || !hasFaceSource(this.dice) || opts.damage === false)
+    const begun = this.quietBegin(request, opts);
+    if (!begun) return undefined;
+    const { done, attacker, target, forced } = begun;
+    const ruleset = this.ruleset as Ruleset<C, I> & QuietRuleset<C, I>;
+    if (target && done.target && !this.open && done.forced?.length && ruleset.forcedCheck) {
+      for (const check of done.forced) {
+        const result = await ruleset.forcedCheck(target.combatant, check, this.dice, this.config.options);
+        target.combatant = ruleset.withVitals(target.combatant, result.report.after);
+        forced.push(result);
+        if (opts.settleTarget) this.quietSettle(target, done);
+      }
+      begun.targetState = { combatant: target.combatant, economy: target.economy };
+    }
+    this.quietSettle(attacker, done);
+    return { attack: done, attacker: { combatant: attacker.combatant, economy: attacker.economy }, target: begun.targetState, forced };
+  }
+
+  /**
+   * {@link quietAttack} played synchronously, for a forecast's tight loop: the same attack, the
+   * same faces, the same states after it, without a promise per attack. Only where
+   * {@link canQuietSync} holds.
+   * @throws FrayError `FRAY.Error.Field` (field `attack`) when attacks cannot be played quietly and
+   *   synchronously here ({@link canQuietSync}, `damage: false`); from the ruleset on a request it
+   *   refuses, unless `refuse` accepts the error.
+   */
+  quietAttackSync(request: AttackRequest, opts: AttackOptions = {}): QuietRecord<C> | undefined {
+    if (this.ruleset.forcedCheck)
+      throw new FrayError(
+        "FRAY.Error.Field",
+        { field: "attack", expected: "an attack that can be played quietly and synchronously" },
+        "Not a synchronous quiet attack",
+      );
+    const begun = this.quietBegin(request, opts);
+    if (!begun) return undefined;
+    const { done, attacker } = begun;
+    this.quietSettle(attacker, done);
+    return { attack: done, attacker: { combatant: attacker.combatant, economy: attacker.economy }, target: begun.targetState, forced: [] };
+  }
+
+  /**
+   * The part of a quiet attack before its forced checks: paid, reaction chosen, resolved, the
+   * reaction paid, the damage applied (or held within a step) and the target settled. Returns
+   * `undefined` when refused.
+   */
+  private quietBegin(
+    request: AttackRequest,
+    opts: AttackOptions,
+  ):
+    | {
+        done: QuietAttack<C>;
+        attacker: RoundFighter<C>;
+        target: RoundFighter<C> | undefined;
+        targetState: QuietRecord<C>["target"];
+        forced: ForcedCheckResult[];
+      }
+    | undefined {
+    const ruleset = this.ruleset as Ruleset<C, I> & QuietRuleset<C, I>;
+    if (!this.canQuiet || opts.damage === false)
       throw new FrayError("FRAY.Error.Field", { field: "attack", expected: "an attack that can be played quietly" }, "Not a quiet attack");
     const { options } = this.config;
     const attacker = this.get(request.attackerId);
@@ -666,7 +793,7 @@ export class RoundEngine<C, I> {
         if (chosen) quietInput = attackInput(ruleset, { ...request, reaction: chosen }, attacker.combatant, target.combatant, options);
       }
       const held = target && this.open ? this.open.pending.get(target.id) : undefined;
-      done = ruleset.quietAttack(quietInput, this.dice.faces, options, target?.economy, held);
+      done = ruleset.quietAttack(quietInput, (this.dice as DiceRoller & FaceSourceRoller).faces, options, target?.economy, held);
     } catch (error) {
       if (error instanceof FrayError && opts.refuse?.(error)) return undefined;
       throw error;
@@ -674,30 +801,35 @@ export class RoundEngine<C, I> {
     attacker.economy = spend(attacker.economy, cost);
     if (target && done.reacted && done.reactionCost && opts.payReaction !== false)
       target.economy = spend(target.economy, done.reactionCost);
-    // Through `transition`, so that within a step the held state takes it too (as `afterAction` does).
-    const settle = (f: RoundFighter<C>) => this.transition(f.id, (c, economy) => ruleset.quietAfterAttack(c, done, economy, options));
-    const forced: ForcedCheckResult[] = [];
     let targetState: QuietRecord<C>["target"];
     if (target && done.target && this.open) {
       // Within a step the damage is held and its forced checks wait for the step's end.
       this.open.pending.set(target.id, done.target);
       for (const check of done.forced ?? []) this.open.forced.push({ id: target.id, forced: check });
-      if (opts.settleTarget) settle(target);
+      if (opts.settleTarget) this.quietSettle(target, done);
       targetState = { combatant: this.open.pending.get(target.id)!, economy: target.economy };
     } else if (target && done.target) {
       target.combatant = done.target;
-      if (opts.settleTarget) settle(target);
-      for (const check of done.forced ?? []) {
-        if (!ruleset.forcedCheck) break;
-        const result = await ruleset.forcedCheck(target.combatant, check, this.dice, options);
-        target.combatant = ruleset.withVitals(target.combatant, result.report.after);
-        forced.push(result);
-        if (opts.settleTarget) settle(target);
-      }
+      if (opts.settleTarget) this.quietSettle(target, done);
       targetState = { combatant: target.combatant, economy: target.economy };
     }
-    settle(attacker);
-    return { attack: done, attacker: { combatant: attacker.combatant, economy: attacker.economy }, target: targetState, forced };
+    return { done, attacker, target, targetState, forced: [] };
+  }
+
+  /**
+   * The ruleset's `quietAfterAttack` for a combatant; through {@link transition} within a step,
+   * so that the held state takes it too (as `afterAction` does).
+   */
+  private quietSettle(f: RoundFighter<C>, done: QuietAttack<C>): void {
+    const ruleset = this.ruleset as Ruleset<C, I> & QuietRuleset<C, I>;
+    const options = this.config.options;
+    if (this.open) {
+      this.transition(f.id, (c, economy) => ruleset.quietAfterAttack(c, done, economy, options));
+      return;
+    }
+    const next = ruleset.quietAfterAttack(f.combatant, done, f.economy, options);
+    f.combatant = next.combatant;
+    f.economy = next.economy;
   }
 
   /**

@@ -17,8 +17,11 @@ const has = (c: Ud10Combatant, condition: string) => c.conditions.includes(condi
 
 /** True when the combatant cannot act or react. */
 export function isIncapacitated(c: Ud10Combatant): boolean {
-  return OUT_CONDITIONS.some((s) => has(c, s));
+  // A loop over the few conditions the combatant has: asked for every attack and every reaction.
+  for (const s of c.conditions) if (OUT.has(s)) return true;
+  return false;
 }
+const OUT: ReadonlySet<string> = new Set(OUT_CONDITIONS);
 
 /** What aiming costs: the round's action (UD-ATK-04). */
 export const AIM_COST: ActionCost = { slots: { action: 1 } };
@@ -62,12 +65,18 @@ export function situationDefaults(
   };
 }
 
+/** The attacker's first weapon with this id or name, if any. */
+export function findWeapon(attacker: Ud10Combatant, ref: string): Ud10Weapon | undefined {
+  for (const w of attacker.weapons) if (w.id === ref || w.name === ref) return w;
+  return undefined;
+}
+
 /**
  * The weapon and firing mode an attack uses.
  * @throws FrayError `FRAY.Error.NoWeapon` / `FRAY.Error.NoMode` when they are not the attacker's.
  */
 export function weaponAndMode(input: Ud10AttackInput): { weapon: Ud10Weapon; mode?: FiringMode } {
-  const weapon = input.attacker.weapons.find((w) => w.id === input.weaponId || w.name === input.weaponId);
+  const weapon = findWeapon(input.attacker, input.weaponId);
   if (!weapon) {
     throw new FrayError(
       "FRAY.Error.NoWeapon",
@@ -102,16 +111,26 @@ export const CHECK_DICE = "1d10";
 
 /** The formula of a check adding `value` to the d10 (`1d10 + 6`, `1d10 - 1`). */
 export function checkFormula(value: number): string {
+  if (Number.isInteger(value) && value >= -FORMULAS && value <= FORMULAS) return (CHECK_FORMULAS[value + FORMULAS] ??= formulaOf(value));
+  return formulaOf(value);
+}
+function formulaOf(value: number): string {
   return value < 0 ? `${CHECK_DICE} - ${-value}` : `${CHECK_DICE} + ${value}`;
 }
+/** Check formulas of whole values from -{@link FORMULAS} to +{@link FORMULAS}, written once each. */
+const CHECK_FORMULAS: string[] = [];
+const FORMULAS = 64;
 
 /** The skill modifier line of a check. */
 function skillLine(c: Ud10Combatant, skill: SkillId, rule: Modifier["rule"]): Modifier {
   const { value, trained } = skillValue(c, skill);
+  const key = (SKILL_KEYS[skill] ??= `FRAY.Skill.${skill}`);
   return trained
-    ? { label: "FRAY.Mod.Skill", value, rule, data: { skill: `FRAY.Skill.${skill}` } }
-    : { label: "FRAY.Mod.Untrained", value, rule, data: { skill: `FRAY.Skill.${skill}`, attribute: SKILL_ATTRIBUTE[skill] } };
+    ? { label: "FRAY.Mod.Skill", value, rule, data: { skill: key } }
+    : { label: "FRAY.Mod.Untrained", value, rule, data: { skill: key, attribute: SKILL_ATTRIBUTE[skill] } };
 }
+/** Each skill's i18n key, `FRAY.Skill.<id>`, written once. */
+const SKILL_KEYS: Partial<Record<SkillId, string>> = {};
 
 /**
  * Range penalty: -1 for each full or partial range increment the distance exceeds the first
@@ -216,7 +235,11 @@ export function planAttack(input: Ud10AttackInput, options: Ud10Options, economy
  * a ready weapon that can parry and a melee attack; the GM may allow a dodge instead; both use
  * the one reaction per round and need a defender able to foresee the attack.
  */
-export function reactions(input: Ud10AttackInput, economy: Economy | undefined, options: Ud10Options): ReactionOption[] {
+export function reactions(
+  input: Ud10AttackInput,
+  economy: Economy | undefined,
+  options: Pick<Ud10Options, "allowDodge">,
+): ReactionOption[] {
   const { target } = input;
   const { weapon } = weaponAndMode(input);
   const reactionUsed = economy ? (economy.slots.reaction?.used ?? 0) >= 1 : false;
@@ -229,24 +252,67 @@ export function reactions(input: Ud10AttackInput, economy: Economy | undefined, 
         : weapon.kind === "ranged"
           ? "FRAY.Reason.RangedAttack"
           : undefined;
-  const build = (id: "parry" | "dodge", rule: ReactionOption["rule"], reason: string | undefined): ReactionOption => {
-    const line = skillLine(target, id, id === "parry" ? "UD-REA-02" : "UD-REA-04");
-    return {
-      id,
-      label: `FRAY.Reaction.${id}`,
-      rule,
-      available: !reason,
-      reason,
-      formula: checkFormula(line.value),
-      modifiers: [line],
-      cost: { slots: { reaction: 1 } },
-    };
-  };
   const parryWeapon = target.weapons.some((w) => w.canParry);
-  const out = [build("parry", "UD-REA-02", commonReason ?? (parryWeapon ? undefined : "FRAY.Reason.NoParryWeapon"))];
-  if (options.allowDodge) out.push(build("dodge", "UD-REA-04", commonReason));
+  const out = [reactionOption(target, "parry", "UD-REA-02", commonReason ?? (parryWeapon ? undefined : "FRAY.Reason.NoParryWeapon"))];
+  if (options.allowDodge) out.push(reactionOption(target, "dodge", "UD-REA-04", commonReason));
   return out;
 }
+
+/** One reaction {@link reactions} offers: available unless `reason` says why not. */
+function reactionOption(
+  target: Ud10Combatant,
+  id: "parry" | "dodge",
+  rule: ReactionOption["rule"],
+  reason: string | undefined,
+): ReactionOption {
+  const check = reactionCheck(target, id);
+  return {
+    id,
+    label: id === "parry" ? "FRAY.Reaction.parry" : "FRAY.Reaction.dodge",
+    rule,
+    available: !reason,
+    reason,
+    formula: check.formula,
+    modifiers: check.modifiers,
+    cost: REACTION_COST,
+  };
+}
+
+/** What a reaction costs: the round's reaction (UD-REA-01). Frozen: shared by every reaction offered. */
+export const REACTION_COST: ActionCost = Object.freeze({ slots: Object.freeze({ reaction: 1 }) });
+
+/** A reaction check's modifier lines and formula (UD-REA-02, UD-REA-04). */
+interface ReactionCheck {
+  modifiers: Modifier[];
+  formula: string;
+}
+
+/**
+ * The check of reaction `id` for the defender: its one skill line (the skill, or the attribute
+ * untrained) and its formula. They depend only on the reaction, the training and the value, so
+ * each is built once (for whole values within ±{@link FORMULAS}) and frozen, shared by every
+ * reaction offered with them: the engine offers reactions on every attack of a forecast.
+ */
+function reactionCheck(target: Ud10Combatant, id: "parry" | "dodge"): ReactionCheck {
+  const { value, trained } = skillValue(target, id);
+  if (!Number.isInteger(value) || value < -FORMULAS || value > FORMULAS) return freshReactionCheck(target, id);
+  const table = REACTION_CHECKS[(id === "parry" ? 0 : 2) + (trained ? 0 : 1)]!;
+  let check = table[value + FORMULAS];
+  if (!check) {
+    check = freshReactionCheck(target, id);
+    for (const line of check.modifiers) Object.freeze(Object.freeze(line).data);
+    Object.freeze(check.modifiers);
+    table[value + FORMULAS] = check;
+  }
+  return check;
+}
+/** A reaction check built anew (see {@link reactionCheck}). */
+function freshReactionCheck(target: Ud10Combatant, id: "parry" | "dodge"): ReactionCheck {
+  const line = skillLine(target, id, id === "parry" ? "UD-REA-02" : "UD-REA-04");
+  return { modifiers: [line], formula: checkFormula(line.value) };
+}
+/** {@link reactionCheck}s by reaction and training (parry trained, parry untrained, dodge trained, dodge untrained), then by value. */
+const REACTION_CHECKS: ReactionCheck[][] = [[], [], [], []];
 
 async function rollCheck(dice: DiceRoller, formula: string, mods: Modifier[], purpose: string): Promise<CheckResult> {
   const roll = await dice.roll(formula, purpose);

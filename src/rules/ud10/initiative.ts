@@ -1,5 +1,6 @@
-import { initiativeGroups as groupForInitiative, orderByInitiative } from "../core/initiative.js";
-import type { DiceRoller } from "../core/dice/port.js";
+import { compareInitiative, initiativeGroups as groupForInitiative } from "../core/initiative.js";
+import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
+import type { Modifier, RollOutcome } from "../core/types.js";
 import { FrayError } from "../core/errors.js";
 import type { InitiativeRoll } from "../core/ruleset.js";
 import { skillValue } from "./attack.js";
@@ -23,18 +24,42 @@ export function initiativeFormula(c: Ud10Combatant): string {
  * @throws FrayError `FRAY.Error.NoCombatants` for an empty group.
  */
 export async function rollInitiative(members: Ud10Combatant[], dice: DiceRoller): Promise<InitiativeRoll> {
+  const leader = leaderOf(members);
+  return initiativeRoll(members, leader, await dice.roll("1d10", "FRAY.Roll.Initiative"));
+}
+
+/**
+ * {@link rollInitiative} with a roller that rolls at once (a forecast): the same roll from the
+ * same die, without a promise.
+ * @throws FrayError `FRAY.Error.NoCombatants` for an empty group.
+ */
+export function rollInitiativeSync(members: Ud10Combatant[], dice: SyncDiceRoller): InitiativeRoll {
+  const leader = leaderOf(members);
+  return initiativeRoll(members, leader, dice.rollSync("1d10", "FRAY.Roll.Initiative"));
+}
+
+/**
+ * The member whose Initiative value the group rolls with: the highest, the first of equals.
+ * @throws FrayError `FRAY.Error.NoCombatants` for an empty group.
+ */
+function leaderOf(members: Ud10Combatant[]): Ud10Combatant {
   if (!members.length) throw new FrayError("FRAY.Error.NoCombatants", {}, "No combatants to roll initiative for");
-  const leader = members.reduce((best, c) => (initiativeValue(c) > initiativeValue(best) ? c : best));
+  let leader = members[0]!;
+  let best = initiativeValue(leader);
+  for (let i = 1; i < members.length; i++) {
+    const v = initiativeValue(members[i]!);
+    if (v > best) {
+      leader = members[i]!;
+      best = v;
+    }
+  }
+  return leader;
+}
+
+/** The initiative roll of a group from its leader's value and the d10 rolled (UD-INI-01). */
+function initiativeRoll(members: Ud10Combatant[], leader: Ud10Combatant, roll: RollOutcome): InitiativeRoll {
   const value = initiativeValue(leader);
-  const roll = await dice.roll("1d10", "FRAY.Roll.Initiative");
-  const mods = [
-    {
-      label: leader.skills.initiative.trained ? "FRAY.Mod.Skill" : "FRAY.Mod.Untrained",
-      value,
-      rule: "UD-INI-01" as const,
-      data: { skill: "FRAY.Skill.initiative", attribute: "DEX" },
-    },
-  ];
+  const mods = initiativeLines(leader.skills.initiative.trained, value);
   const total = roll.total + value;
   return {
     members: members.map((m) => m.id),
@@ -45,11 +70,53 @@ export async function rollInitiative(members: Ud10Combatant[], dice: DiceRoller)
 }
 
 /**
+ * The modifier lines of an initiative roll: the Initiative skill, or DEX untrained (UD-INI-01).
+ * They depend only on the training and the value, so for whole values within ±64 each is built
+ * once and frozen, shared by every roll with them (a forecast rolls initiative every round).
+ */
+function initiativeLines(trained: boolean, value: number): Modifier[] {
+  if (!Number.isInteger(value) || value < -64 || value > 64) return freshInitiativeLines(trained, value);
+  const table = INITIATIVE_LINES[trained ? 0 : 1]!;
+  let lines = table[value + 64];
+  if (!lines) {
+    lines = freshInitiativeLines(trained, value);
+    for (const line of lines) Object.freeze(Object.freeze(line).data);
+    table[value + 64] = Object.freeze(lines) as Modifier[];
+  }
+  return lines;
+}
+/** The modifier lines of an initiative roll built anew (see {@link initiativeLines}). */
+function freshInitiativeLines(trained: boolean, value: number): Modifier[] {
+  return [
+    {
+      label: trained ? "FRAY.Mod.Skill" : "FRAY.Mod.Untrained",
+      value,
+      rule: "UD-INI-01",
+      data: { skill: "FRAY.Skill.initiative", attribute: "DEX" },
+    },
+  ];
+}
+/** {@link initiativeLines} by training (trained, untrained), then by value. */
+const INITIATIVE_LINES: Modifier[][][] = [[], []];
+
+/**
  * Acting order: highest total first, then descending (UD-INI-01); ties go to the higher
  * Initiative value, then the higher DEX, then the order given (RULES.md).
  */
 export function order(rolls: InitiativeRoll[]): InitiativeRoll[] {
-  return orderByInitiative(rolls);
+  // `orderByInitiative` as an insertion sort, which keeps the order given among equals: a handful
+  // of rolls sorted every round without the index pairs a stable sort by index would build.
+  const out = rolls.slice();
+  for (let i = 1; i < out.length; i++) {
+    const r = out[i]!;
+    let j = i - 1;
+    while (j >= 0 && compareInitiative(out[j]!, r) > 0) {
+      out[j + 1] = out[j]!;
+      j--;
+    }
+    out[j + 1] = r;
+  }
+  return out;
 }
 
 /**

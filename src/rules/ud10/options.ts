@@ -87,28 +87,43 @@ export interface Ud10Options {
   roundSeconds: number;
 }
 
-/** Each option's default, by id: looked up once, not per call. */
-const DEFAULTS = new Map(UD10_OPTIONS.map((o) => [o.id, o.default]));
+/** Each option's default, by id: read once when the module loads, not per call. */
+const DEFAULTS = Object.fromEntries(UD10_OPTIONS.map((o) => [o.id, o.default])) as unknown as Ud10Options;
 
-/** The value of option `id`: the given one when it has the default's type, else the default. */
-function optionValue<T extends boolean | number | string>(options: RulesetOptions, id: string): T {
-  const fallback = DEFAULTS.get(id)!;
-  const v = options[id];
-  return (typeof v === typeof fallback ? v : fallback) as T;
+/** UD10's options that are on or off. */
+export type Ud10Flag = "bodyZones" | "buffer" | "penetration" | "fleeing" | "retreat" | "initiativeCarryOver" | "allowDodge";
+
+/**
+ * One option that is on or off, as {@link ud10Options} reads it: the given value when it is a
+ * boolean, else the default. For a rule that reads one option many times (every attack).
+ */
+export function ud10Flag(options: RulesetOptions, id: Ud10Flag): boolean {
+  return flag(options, id);
 }
 
-/** Option values with defaults filled in for anything missing. */
+/** A boolean option: the given value when it is a boolean, else the default. */
+function flag(options: RulesetOptions, id: Ud10Flag): boolean {
+  const v = options[id];
+  return typeof v === "boolean" ? v : DEFAULTS[id];
+}
+
+/**
+ * Option values with defaults filled in for anything missing: a value given with the default's
+ * type is kept, anything else takes the default (`npcInitiative` outside its choices is `each`,
+ * `roundSeconds` is at least 1).
+ */
 export function ud10Options(options: RulesetOptions = {}): Ud10Options {
-  const npc = optionValue<string>(options, "npcInitiative");
+  const npc = typeof options.npcInitiative === "string" ? options.npcInitiative : DEFAULTS.npcInitiative;
+  const seconds = typeof options.roundSeconds === "number" ? options.roundSeconds : DEFAULTS.roundSeconds;
   return {
-    bodyZones: optionValue(options, "bodyZones"),
-    buffer: optionValue(options, "buffer"),
-    penetration: optionValue(options, "penetration"),
-    fleeing: optionValue(options, "fleeing"),
-    retreat: optionValue(options, "retreat"),
-    initiativeCarryOver: optionValue(options, "initiativeCarryOver"),
+    bodyZones: flag(options, "bodyZones"),
+    buffer: flag(options, "buffer"),
+    penetration: flag(options, "penetration"),
+    fleeing: flag(options, "fleeing"),
+    retreat: flag(options, "retreat"),
+    initiativeCarryOver: flag(options, "initiativeCarryOver"),
     npcInitiative: npc === "group" || npc === "all" ? npc : "each",
-    allowDodge: optionValue(options, "allowDodge"),
-    roundSeconds: Math.max(1, optionValue<number>(options, "roundSeconds")),
+    allowDodge: flag(options, "allowDodge"),
+    roundSeconds: Math.max(1, seconds),
   };
 }

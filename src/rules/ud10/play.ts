@@ -20,7 +20,7 @@ import { createEconomy, type Economy } from "../core/economy.js";
 import { bool, fieldError, int, isRecord, type Raw } from "../core/parse.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { VitalState } from "../core/types.js";
-import { AIM_COST, aimRounds, isIncapacitated, OUT_CONDITIONS, situationDefaults, weaponAndMode } from "./attack.js";
+import { AIM_COST, aimRounds, findWeapon, isIncapacitated, OUT_CONDITIONS, situationDefaults, weaponAndMode } from "./attack.js";
 import type { Ud10AttackInput, Ud10Situation } from "./input.js";
 import type { Ud10Combatant, Ud10Weapon } from "./model.js";
 import { ACTIONS, disengage, economy } from "./movement.js";
@@ -122,16 +122,18 @@ export function ud10Input(request: AttackRequest, attacker: Ud10Combatant, targe
   const raw: unknown = request.situation ?? {};
   if (!isRecord(raw)) throw fieldError(SITUATION, "an object");
   // The fields are only needed to read given values; without any, the weapon is still checked.
-  let values: SituationValues = {};
-  if (Object.keys(raw).length === 0) weaponOf(attacker, request.weaponId);
-  else {
-    const fields = ud10Situation({ attacker, target, weaponId: request.weaponId, modeId: request.modeId, distanceMetres: distance });
-    values = readSituation(raw, fields);
+  if (Object.keys(raw).length === 0) {
+    // No situation values (a forecast's every attack): the weapon is still checked, nothing else changes.
+    if (!findWeapon(attacker, request.weaponId)) weaponOf(attacker, request.weaponId);
+    return { attacker, target, weaponId: request.weaponId, modeId: request.modeId, rangeMetres: distance, situation: {}, reaction };
   }
+  const fields = ud10Situation({ attacker, target, weaponId: request.weaponId, modeId: request.modeId, distanceMetres: distance });
+  const values = readSituation(raw, fields);
 
   const situation: Ud10Situation = {};
   let conditions = target.conditions;
-  for (const [id, value] of Object.entries(values)) {
+  for (const id in values) {
+    const value = values[id];
     if (id === "immobilized") {
       if (value === true && !conditions.includes("immobilized")) conditions = [...conditions, "immobilized"];
       if (value === false) conditions = conditions.filter((s) => s !== "immobilized");
@@ -291,12 +293,19 @@ export function ud10VitalsUpdate(state: VitalState): VitalsUpdate {
 }
 
 /** True when the combatant has aimed (UD-ATK-04). */
-export const hasAim = (c: Ud10Combatant) => c.conditions.some((s) => (AIM_CONDITIONS as readonly string[]).includes(s));
+export const hasAim = (c: Ud10Combatant) => {
+  // A loop: asked after every attack.
+  for (const s of c.conditions) if (s === AIM_CONDITIONS[0] || s === AIM_CONDITIONS[1]) return true;
+  return false;
+};
 /** The combatant with its aim dropped (UD-ATK-04). */
 export const withoutAim = (c: Ud10Combatant): Ud10Combatant => ({
   ...c,
   conditions: c.conditions.filter((s) => !(AIM_CONDITIONS as readonly string[]).includes(s)),
 });
+
+/** The round's economy (UD-ACT-01, UD-REA-01), built once: each round starts a fresh economy from it. */
+const ROUND_ECONOMY = economy();
 
 /**
  * The start of a round for one combatant (UD-ACT-01, UD-REA-01, UD-ATK-04): a fresh economy
@@ -311,7 +320,7 @@ export function ud10StartRound(c: Ud10Combatant, previous: Economy | undefined):
     combatant = { ...c, conditions: c.conditions.filter((s) => s !== "moving") };
     events.push({ rule: "UD-ATK-04", label: "FRAY.Situation.Ud10.Event.MovingEnds" });
   }
-  return { combatant, economy: createEconomy(economy()), events };
+  return { combatant, economy: createEconomy(ROUND_ECONOMY), events };
 }
 
 /**

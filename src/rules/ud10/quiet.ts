@@ -6,14 +6,13 @@
  * with its tens rolled again (UD-DMG-01), then armor, buffer, CON and HP (UD-DMG-02 to
  * UD-DMG-05, UD-ZON-02). `test/rules/quiet-ud10.test.ts` checks it against the detailed step.
  */
-import { declaredReaction } from "../core/reaction.js";
 import { compileFormula, type CompiledFormula, type FaceSource } from "../core/dice/formula.js";
-import type { Economy } from "../core/economy.js";
+import type { ActionCost, Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import type { QuietAttack } from "../core/quiet.js";
-import type { RoundState } from "../core/contract.js";
+import type { LifecycleEvent, RoundState } from "../core/contract.js";
 import type { RulesetOptions } from "../core/ruleset.js";
-import { isIncapacitated, rangePenalty, reactions, skillValue, weaponAndMode } from "./attack.js";
+import { isIncapacitated, rangePenalty, REACTION_COST, skillValue, weaponAndMode } from "./attack.js";
 import type { Ud10AttackInput } from "./input.js";
 import { damageFormula, type Ud10Combatant, type Ud10Weapon } from "./model.js";
 import { ud10Options, type Ud10Options } from "./options.js";
@@ -82,6 +81,45 @@ function defense(input: Ud10AttackInput): number {
 }
 
 /**
+ * The declared reaction as `declaredReaction(reactions(...))` finds it (UD-REA-01 to UD-REA-04),
+ * without building the offered options: its check value (the skill's, or the attribute's
+ * untrained) and its cost.
+ * @throws FrayError `FRAY.Error.ReactionUnavailable` as `declaredReaction` does, with its message.
+ */
+function quietReaction(
+  input: Ud10AttackInput,
+  weapon: Ud10Weapon,
+  economy: Economy | undefined,
+  o: Ud10Options,
+): { value: number; cost: ActionCost } {
+  const { target } = input;
+  const id = input.reaction!;
+  let reason: string | undefined;
+  if (id === "parry" || (id === "dodge" && o.allowDodge)) {
+    // `reactions`' reasons, in its order: the common one first, then a parry's weapon.
+    const reactionUsed = economy ? (economy.slots.reaction?.used ?? 0) >= 1 : false;
+    reason = isIncapacitated(target)
+      ? "FRAY.Reason.Incapacitated"
+      : Boolean(input.situation?.unanticipated) || target.conditions.includes("surprised")
+        ? "FRAY.Reason.Unanticipated"
+        : reactionUsed
+          ? "FRAY.Reason.ReactionUsed"
+          : weapon.kind === "ranged"
+            ? "FRAY.Reason.RangedAttack"
+            : id === "parry" && !target.weapons.some((w) => w.canParry)
+              ? "FRAY.Reason.NoParryWeapon"
+              : undefined;
+    if (!reason) return { value: skillValue(target, id).value, cost: REACTION_COST };
+  }
+  // Not offered (a dodge the table does not allow) or not available: what `declaredReaction` throws.
+  throw new FrayError(
+    "FRAY.Error.ReactionUnavailable",
+    { reaction: `FRAY.Reaction.${id}`, actor: target.name },
+    `${target.name} cannot ${id}: ${reason ?? "not offered"}`,
+  );
+}
+
+/**
  * Plays a UD10 attack quietly (see `../core/quiet.ts`): the outcome of `planAttack`,
  * `resolveAttack`, `rollDamage` and `applyDamage` with the same faces.
  * @throws FrayError as `planAttack`: `FRAY.Error.CannotAct`, `FRAY.Error.NoWeapon`,
@@ -97,7 +135,7 @@ export function quietAttack(
   const { attacker, target } = input;
   if (isIncapacitated(attacker)) throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
   const { weapon, mode } = weaponAndMode(input);
-  const reaction = input.reaction ? declaredReaction(reactions(input, economy, o), input.reaction, target.name) : undefined;
+  const reaction = input.reaction ? quietReaction(input, weapon, economy, o) : undefined;
   const total = next(10) + attackModifier(input, weapon, mode?.attackModifier ?? 0);
   const hit = total >= defense(input);
   let reacted = false;
@@ -105,7 +143,7 @@ export function quietAttack(
   if (hit && reaction) {
     reacted = true;
     // The reaction's one modifier line is its skill value (`reactions`).
-    reactionSuccess = next(10) + reaction.modifiers[0]!.value > total;
+    reactionSuccess = next(10) + reaction.value > total;
   }
   const lands = hit && !reactionSuccess;
   const out: QuietAttack<Ud10Combatant> = { weaponId: weapon.id, modeId: mode?.id, hit, reacted, lands, damage: 0 };
@@ -146,7 +184,10 @@ function applyQuietly(target: Ud10Combatant, amount: number, zone: string | unde
   return { ...target, hp: { ...target.hp, value: hp }, ep: { ...target.ep, value: ep }, conditions };
 }
 
+/** The lifecycle events of a quiet transition: none, one frozen list for all. */
+const NO_EVENTS: LifecycleEvent[] = Object.freeze([]) as unknown as LifecycleEvent[];
+
 /** `ud10AfterAction` after an attack (UD-ATK-04): the shot spends the aim. */
 export function quietAfterAttack(c: Ud10Combatant, _attack: QuietAttack<Ud10Combatant>, economy: Economy): RoundState<Ud10Combatant> {
-  return { combatant: hasAim(c) ? withoutAim(c) : c, economy, events: [] };
+  return { combatant: hasAim(c) ? withoutAim(c) : c, economy, events: NO_EVENTS };
 }
