@@ -323,7 +323,19 @@ export function startRound(c: HitboxCombatant, options: HitboxOptions): RoundSta
   } else {
     next = { ...next, shockTurnsLeft: next.shockTurnsLeft - 1 };
   }
-  return { combatant: next, economy: createEconomy(turnEconomy()), events };
+  return { combatant: next, economy: freshEconomy(), events };
+}
+
+/** The economy of a turn's start (`createEconomy` of the turn's slots), built once. */
+const FRESH_ECONOMY = createEconomy(turnEconomy());
+
+/** A copy of {@link FRESH_ECONOMY}: each turn starts with its own economy. */
+function freshEconomy(): Economy {
+  const slots: Economy["slots"] = {};
+  const pools: Economy["pools"] = {};
+  for (const id in FRESH_ECONOMY.slots) slots[id] = { ...FRESH_ECONOMY.slots[id]! };
+  for (const id in FRESH_ECONOMY.pools) pools[id] = { ...FRESH_ECONOMY.pools[id]! };
+  return { slots, pools };
 }
 
 /** True when an attack result carries Hitbox's reaction bookkeeping. */
