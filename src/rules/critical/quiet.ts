@@ -32,6 +32,7 @@ import {
   type AttackCode,
   type AttackTable,
   type CriticalEntry,
+  type CriticalTable,
 } from "./tables.js";
 import { tableSet } from "./tables/index.js";
 
@@ -84,6 +85,45 @@ function entryFor(table: AttackTable, armorType: string, total: number): AttackC
     }
   }
   return lookupAttack(table, armorType, total).code;
+}
+
+/** A critical table's rows of one severity by the value read (1 to 100), and its UM66 row. */
+interface SeverityRows {
+  byValue: (CriticalEntry | undefined)[];
+  um66?: CriticalEntry;
+}
+
+/** Each critical table's rows by severity, indexed once per table. */
+const rowsRead = new WeakMap<CriticalTable, Map<Severity, SeverityRows>>();
+function rowsOf(table: CriticalTable, severity: Severity): SeverityRows {
+  let bySeverity = rowsRead.get(table);
+  if (!bySeverity) rowsRead.set(table, (bySeverity = new Map()));
+  let rows = bySeverity.get(severity);
+  if (!rows) {
+    rows = { byValue: new Array<CriticalEntry | undefined>(101).fill(undefined) };
+    // The first row that holds a value wins, as `lookupCritical` finds it.
+    for (const e of table.entries) {
+      if (e.severity !== severity) continue;
+      if (e.um66) {
+        rows.um66 ??= e;
+        continue;
+      }
+      for (let v = Math.max(1, e.range[0]); v <= Math.min(100, e.range[1]); v++) rows.byValue[v] ??= e;
+    }
+    bySeverity.set(severity, rows);
+  }
+  return rows;
+}
+
+/**
+ * `lookupCritical`'s entry (CR-CRT-02, CR-CRT-03): the UM66 row on an unmodified 66, else the
+ * row of the value read (kept to 1 to 100), without its lookup record; a gap through
+ * `lookupCritical` itself, which throws `FRAY.Error.TableGap`.
+ */
+function criticalEntryFor(table: CriticalTable, severity: Severity, value: number, unmodified: number): CriticalEntry {
+  const rows = rowsOf(table, severity);
+  const entry = (unmodified === 66 ? rows.um66 : undefined) ?? rows.byValue[Math.min(100, Math.max(1, value))];
+  return entry ?? lookupCritical(table, severity, value, unmodified).entry;
 }
 
 /** The Self Discipline test `applyDamage` asks for at 0 hits or below (CR-HIT-02). */
@@ -195,7 +235,7 @@ export function quietAttack(
     const d100 = next(100);
     const bonus = criticalBonus(total);
     const value = d100 + bonus;
-    const { entry } = lookupCritical(critTable, code.severity, value, d100);
+    const entry = criticalEntryFor(critTable, code.severity, value, d100);
     for (const e of entry.effects) if (e.type === "hits") amount += e.value;
     out.critical = { type: code.type, severity: code.severity, unmodified: d100, bonus, value, um66: entry.um66, entry };
     // `applyDamage`: the hits first, then each effect of the critical.
