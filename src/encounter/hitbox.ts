@@ -200,6 +200,12 @@ function readAction(a: ActionSpec, path: string): HbAction {
   };
 }
 
+/** The weapon at hand: the weapon of the first held item that is one. */
+function readyWeapon(c: HitboxCombatant): HitboxCombatant["weapons"][number] | undefined {
+  for (const h of c.held) for (const w of c.weapons) if (w.id === h) return w;
+  return undefined;
+}
+
 /** The action of a combatant whose file declares nothing for it and who has no tactics. */
 const NO_ACTION: HbAction = Object.freeze({ wait: false, quick: [], situation: {}, values: {} });
 
@@ -275,13 +281,24 @@ export async function playHitbox(
   let turn = 0;
   let ended: EndEvent | undefined;
 
+  /** The ids of the standing enemies of each side this turn, in file order: worked out once a turn, as declarations are made. */
+  let turnFoes = new Map<string, string[]>();
+  const foeIdsOf = (side: string): string[] => {
+    let ids = turnFoes.get(side);
+    if (!ids) {
+      ids = [];
+      for (const o of fighters.values()) if (o.spec.side !== side && !isOut(o)) ids.push(o.spec.id);
+      turnFoes.set(side, ids);
+    }
+    return ids;
+  };
+
   /** The declaration of a fighter for this turn, with the action's details. */
   const declare = (f: Fighter): { decl: Declaration; action: HbAction } => {
     const given = rounds[turn - 1]?.[f.spec.id];
     const tac = tactics.get(f.spec.id);
     const a: HbAction = given ?? tac ?? NO_ACTION;
-    const enemies: string[] = [];
-    for (const o of fighters.values()) if (o.spec.side !== f.spec.side && !isOut(o)) enemies.push(o.spec.id);
+    const enemies = foeIdsOf(f.spec.side);
     let action: DeclaredAction;
     if (a.wait) action = { kind: "none" };
     else if (a.task !== undefined)
@@ -297,11 +314,12 @@ export async function playHitbox(
       // The target and weapon the tactics choose (declared first, see tactics.ts); the weapon at
       // hand is the first held one.
       const target = chooseTarget(DEFAULT_TACTICS.target, { declared: a.attack ?? tac?.attack, enemies });
+      const c = f.c;
       const weapon = chooseWeapon(DEFAULT_TACTICS.weapon, {
         declared: a.weapon,
         tactics: tac?.weapon,
-        weapons: f.c.weapons,
-        ready: f.c.weapons.find((w) => w.id === f.c.held.find((h) => f.c.weapons.some((x) => x.id === h))),
+        weapons: c.weapons,
+        ready: readyWeapon(c),
       });
       action =
         target && weapon
@@ -331,16 +349,15 @@ export async function playHitbox(
     action: Extract<DeclaredAction, { kind: "attack" }>,
     details: HbAction,
     outAtStart: Set<string>,
+    foesAtStart: (side: string) => Fighter[],
     reacts: Map<string, string>,
     refused: Set<string>,
     hitInStep: Set<string>,
   ): Promise<void> => {
     const declared = fighters.get(action.target);
-    const enemies: Fighter[] = [];
-    for (const o of fighters.values()) if (o.spec.side !== f.spec.side && !outAtStart.has(o.spec.id)) enemies.push(o);
     const target = chooseTarget(DEFAULT_TACTICS.target, {
       declared: declared && !outAtStart.has(declared.spec.id) ? declared : undefined,
-      enemies,
+      enemies: foesAtStart(f.spec.side),
     });
     if (!target) return;
     if (declared && target !== declared)
@@ -504,6 +521,7 @@ export async function playHitbox(
         events.push(hbEvent(turn, "shockDeath", { actor: e.actor, turns: opts.shockTurns }));
     }
     const standing = [...fighters.values()].filter((f) => !isOut(f));
+    turnFoes = new Map();
     const declared = standing.map(declare);
     checkDeclarations(
       declared.map((d) => d.decl),
@@ -527,6 +545,17 @@ export async function playHitbox(
       if (!play.quiet) events.push(hbEvent(turn, "step", { actors: step.actors, simultaneous: step.simultaneous ? 1 : 0 }));
       const outAtStart = new Set<string>();
       for (const f of fighters.values()) if (isOut(f)) outAtStart.add(f.spec.id);
+      // The enemies of each side not out when the step began, in file order (worked out once a step).
+      const stepFoes = new Map<string, Fighter[]>();
+      const foesAtStart = (side: string): Fighter[] => {
+        let foes = stepFoes.get(side);
+        if (!foes) {
+          foes = [];
+          for (const o of fighters.values()) if (o.spec.side !== side && !outAtStart.has(o.spec.id)) foes.push(o);
+          stepFoes.set(side, foes);
+        }
+        return foes;
+      };
       const hitInStep = new Set<string>();
       // The step's damage takes effect together when it ends; then the Blackout tests it forced
       // (HB-ACT-01, HB-DMG-04).
@@ -545,7 +574,7 @@ export async function playHitbox(
               continue;
             }
             const a = decl.action;
-            if (a.kind === "attack") await attack(f, a, details, outAtStart, reacts, refused, hitInStep);
+            if (a.kind === "attack") await attack(f, a, details, outAtStart, foesAtStart, reacts, refused, hitInStep);
             else if (a.kind === "move" || (a.kind === "task" && a.feet !== undefined)) {
               const feet = a.kind === "move" ? a.feet : a.feet!;
               const band = movementBandFeet(f.c, feet);

@@ -376,7 +376,10 @@ export function afterAction(c: HitboxCombatant, outcome: ActionOutcome, economy:
     }
     return { combatant: next, economy: left, events };
   }
-  const def = actionDefs(c).find((a) => a.id === outcome.id);
+  // A quick action is always one of the turn's actions; the others are looked up.
+  const def = (QUICK_ACTIONS as readonly string[]).includes(outcome.id)
+    ? { id: outcome.id }
+    : actionDefs(c).find((a) => a.id === outcome.id);
   if (!def)
     throw fieldError(
       "outcome.id",
