@@ -47,6 +47,9 @@ export const REGULAR_SHOT = "none";
 const FLAGS = ["halfHidden", "dark", "targetProne", "targetWentProne", "targetNearCover", "targetUnaware", "targetThreatened"] as const;
 type Flag = (typeof FLAGS)[number];
 
+/** The values of the `calledShot` situation field: a regular shot or a callable hitbox. */
+const CALLED_CHOICES = [REGULAR_SHOT, ...CALLABLE] as const;
+
 /** Every situation field id `input` accepts. */
 export const SITUATION_IDS = ["calledShot", "shots", ...FLAGS, "misc"] as const;
 
@@ -98,22 +101,22 @@ export function attackInput(request: AttackRequest, attacker: HitboxCombatant, t
   const situation: HitboxSituation = {};
   let calledShot: HitboxId | undefined;
   let shots: number | undefined;
-  for (const [id, v] of Object.entries(values)) {
-    const field = `situation.${id}`;
+  for (const id of Object.keys(values)) {
+    const v = values[id];
     if (id === "calledShot") {
-      if (typeof v !== "string") throw fieldError(field, `one of ${REGULAR_SHOT}, ${CALLABLE.join(", ")}`);
-      const called = oneOf(values, id, "situation", [REGULAR_SHOT, ...CALLABLE]);
+      if (typeof v !== "string") throw fieldError(`situation.${id}`, `one of ${REGULAR_SHOT}, ${CALLABLE.join(", ")}`);
+      const called = oneOf(values, id, "situation", CALLED_CHOICES);
       calledShot = called === REGULAR_SHOT ? undefined : called;
     } else if (id === "shots") {
-      if (typeof v !== "number") throw fieldError(field, "a whole number of shots, 1 or more");
+      if (typeof v !== "number") throw fieldError(`situation.${id}`, "a whole number of shots, 1 or more");
       shots = int(values, id, "situation", undefined, 1, "a whole number of shots, 1 or more");
     } else if (id === "misc") {
-      if (typeof v !== "number") throw fieldError(field, "a whole number");
+      if (typeof v !== "number") throw fieldError(`situation.${id}`, "a whole number");
       situation.misc = int(values, id, "situation", undefined, -Infinity, "a whole number");
     } else if ((FLAGS as readonly string[]).includes(id)) {
-      if (typeof v !== "boolean") throw fieldError(field, "true or false");
+      if (typeof v !== "boolean") throw fieldError(`situation.${id}`, "true or false");
       situation[id as Flag] = v;
-    } else throw fieldError(field, `one of ${SITUATION_IDS.join(", ")}`);
+    } else throw fieldError(`situation.${id}`, `one of ${SITUATION_IDS.join(", ")}`);
   }
   const input: HitboxAttackInput = { attacker, target, weaponId: request.weaponId, situation };
   if (rangeFeet !== undefined) input.rangeFeet = rangeFeet;
