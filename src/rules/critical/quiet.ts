@@ -66,23 +66,65 @@ function read(options: RulesetOptions): CriticalOptions {
   return o;
 }
 
-/** Each attack table's columns as bands, built once per table and armor type. */
-const bandsRead = new WeakMap<AttackTable, Map<string, AttackBand[]>>();
-function bandsOf(table: AttackTable, armorType: string): AttackBand[] {
-  let byType = bandsRead.get(table);
-  if (!byType) bandsRead.set(table, (byType = new Map()));
-  let bands = byType.get(armorType);
-  if (!bands) byType.set(armorType, (bands = attackColumnBands(table, armorType)));
-  return bands;
+/**
+ * One armor type's column of an attack table, read by index: `codes[total - from]` is the
+ * entry of each total from the lowest to the highest bound any band names; totals beyond those
+ * go through the bands (`attackColumnBands`), as do gaps.
+ */
+interface AttackColumnIndex {
+  bands: AttackBand[];
+  from: number;
+  codes: (AttackCode | undefined)[];
+}
+
+/** The most totals an attack column is indexed for. */
+const MAX_INDEXED = 4096;
+
+/** The first band that holds `total`, as `lookupAttack` finds it. */
+function bandCode(bands: AttackBand[], total: number): AttackCode | undefined {
+  for (const b of bands) {
+    const lo = b.range[0];
+    const hi = b.range[1];
+    if ((lo === null || total >= lo) && (hi === null || total <= hi)) return b.code;
+  }
+  return undefined;
+}
+
+/** Each attack table's columns, indexed once per table and armor type; null for a column the table lacks. */
+const columnsRead = new WeakMap<AttackTable, Map<string, AttackColumnIndex | null>>();
+function columnOf(table: AttackTable, armorType: string): AttackColumnIndex | null {
+  let byType = columnsRead.get(table);
+  if (!byType) columnsRead.set(table, (byType = new Map()));
+  let column = byType.get(armorType);
+  if (column === undefined) {
+    column = null;
+    if (table.armorTypes.includes(armorType)) {
+      const bands = attackColumnBands(table, armorType);
+      let from = Infinity;
+      let to = -Infinity;
+      for (const b of bands)
+        for (const bound of b.range)
+          if (bound !== null) {
+            from = Math.min(from, bound);
+            to = Math.max(to, bound);
+          }
+      const codes: (AttackCode | undefined)[] = [];
+      // (A column whose bounds lie further apart than any table's totals is read through its bands.)
+      if (from <= to && to - from <= MAX_INDEXED) for (let total = from; total <= to; total++) codes.push(bandCode(bands, total));
+      column = { bands, from, codes };
+    }
+    byType.set(armorType, column);
+  }
+  return column;
 }
 
 /** `lookupAttack`'s entry for a total, without its lookup record; its errors through `lookupAttack` itself. */
 function entryFor(table: AttackTable, armorType: string, total: number): AttackCode {
-  if (table.armorTypes.includes(armorType)) {
-    for (const b of bandsOf(table, armorType)) {
-      const [lo, hi] = b.range;
-      if ((lo === null || total >= lo) && (hi === null || total <= hi)) return b.code;
-    }
+  const column = columnOf(table, armorType);
+  if (column) {
+    const i = total - column.from;
+    const code = i >= 0 && i < column.codes.length ? column.codes[i] : bandCode(column.bands, total);
+    if (code) return code;
   }
   return lookupAttack(table, armorType, total).code;
 }
