@@ -362,7 +362,8 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
     armor: armorAfter(c.armor, location, armorChanged ? armorValue : undefined),
     conditions,
   };
-  if (after.shockTurnsLeft === undefined) delete after.shockTurnsLeft;
+  // (Only a count set to undefined is dropped: `delete` of a key the state lacks would still slow it down.)
+  if (after.shockTurnsLeft === undefined && "shockTurnsLeft" in after) delete after.shockTurnsLeft;
   out.target = after;
 }
 
