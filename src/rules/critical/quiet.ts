@@ -19,7 +19,7 @@ import type { QuietAttack } from "../core/quiet.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { ForcedCheck, VitalState } from "../core/types.js";
 import { attackTableOf, criticalBonus, fumbleRange, weaponOf, type CriticalAttackInput } from "./attack.js";
-import { recomputeEconomy } from "./actions.js";
+import { apFor, recomputeEconomy } from "./actions.js";
 import { applyEffect } from "./damage.js";
 import { OUT_CONDITIONS, armorTypeOf, isIncapacitated, stoppedBy, type CritType, type CriticalCombatant, type Severity } from "./model.js";
 import { criticalOptions, type CriticalOptions } from "./options.js";
@@ -312,5 +312,8 @@ export function quietAfterAttack(
     const ap = next.pools.ap ?? { value: 0, max: 0 };
     next = { slots: { ...next.slots }, pools: { ...next.pools, ap: { ...ap, value: 0 } } };
   }
+  // `recomputeEconomy` leaves a pool whose AP the combatant still has as it is: kept, not copied.
+  const ap = next.pools.ap;
+  if (ap && ap.value >= 0 && apFor(c) >= ap.max) return { combatant: c, economy: next, events: [] };
   return { combatant: c, economy: recomputeEconomy(next, c), events: [] };
 }
