@@ -342,15 +342,19 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
       }
     }
   }
+  // The conditions the damage adds, in `applyDamage`'s order; a new list only when it adds one.
   let conditions = c.conditions;
-  const add = (condition: string) => {
-    if (conditions === c.conditions) conditions = [...c.conditions];
-    conditions.push(condition);
-  };
   if (reached && !c.conditions.includes("dead")) {
-    if (lethalFilled(hitboxes) || c.conditions.includes("shock")) add("dead");
-    else if (groinFilled && !conditions.includes("shock")) add("shock");
-    if (o.legProne && leg && !conditions.includes("prone")) add("prone");
+    const had = c.conditions;
+    const dead = lethalFilled(hitboxes) || had.includes("shock");
+    const shock = !dead && groinFilled && !had.includes("shock");
+    const prone = o.legProne && leg && !had.includes("prone");
+    if (dead || shock || prone) {
+      conditions = [...had];
+      if (dead) conditions.push("dead");
+      else if (shock) conditions.push("shock");
+      if (prone) conditions.push("prone");
+    }
   }
   const added = conditions.length - c.conditions.length;
   const down = conditions.includes("dead") || conditions.includes("shock");
