@@ -129,12 +129,11 @@ export function applyEffect(
 ): DamageStep[] {
   const effects = (v.effects ??= []);
   // Each effect gets the first free id of its kind (`bleed-1`, `bleed-2` ...), its first key.
-  const push = (e: LastingEffect) => effects.push(e);
   switch (effect.type) {
     case "hits":
       return [];
     case "bleed":
-      push({
+      effects.push({
         id: nextId(effects, "bleed"),
         kind: "bleed",
         rule: "CR-BLD-01",
@@ -149,7 +148,7 @@ export function applyEffect(
         }),
       ];
     case "burn":
-      push({
+      effects.push({
         id: nextId(effects, "burn"),
         kind: "burn",
         rule: "CR-BLD-01",
@@ -175,7 +174,7 @@ export function applyEffect(
       return out;
     }
     case "noParry":
-      push({
+      effects.push({
         id: nextId(effects, "noParry"),
         kind: "noParry",
         rule: "CR-CRT-02",
@@ -184,7 +183,7 @@ export function applyEffect(
       });
       return [step("CR-CRT-02", "FRAY.Step.NoParry", 0, { rounds: effect.rounds })];
     case "penalty":
-      push({
+      effects.push({
         id: nextId(effects, "penalty"),
         kind: "penalty",
         rule: "CR-CRT-02",
@@ -199,7 +198,7 @@ export function applyEffect(
         }),
       ];
     case "injury":
-      push({
+      effects.push({
         id: nextId(effects, "injury"),
         kind: "injury",
         rule: "CR-CRT-02",
@@ -214,7 +213,7 @@ export function applyEffect(
         }),
       );
     case "unconscious":
-      push({
+      effects.push({
         id: nextId(effects, "unconscious"),
         kind: "unconscious",
         rule: "CR-CRT-02",
@@ -224,7 +223,13 @@ export function applyEffect(
       addCondition(v, added, "unconscious");
       return [step("CR-CRT-02", effect.rounds ? "FRAY.Step.KnockedOutFor" : "FRAY.Step.KnockedOut", 0, { rounds: effect.rounds ?? 0 })];
     case "dying":
-      push({ id: nextId(effects, "dying"), kind: "dying", rule: "CR-DTH-01", label: "FRAY.Critical.Effect.dying", rounds: effect.rounds });
+      effects.push({
+        id: nextId(effects, "dying"),
+        kind: "dying",
+        rule: "CR-DTH-01",
+        label: "FRAY.Critical.Effect.dying",
+        rounds: effect.rounds,
+      });
       addCondition(v, added, "down");
       return [step("CR-DTH-01", "FRAY.Step.Dying", 0, { rounds: effect.rounds })];
     case "death":
