@@ -4,7 +4,7 @@ import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { Lookup } from "../rules/core/i18n.js";
 import { isRecord, type Raw } from "../rules/core/parse.js";
-import { RoundEngine, type Settled } from "../rules/core/round.js";
+import { RoundEngine, type AttackOptions, type Settled } from "../rules/core/round.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
 import type { CheckResult, DamageStep, Modifier, RollOutcome, VitalState } from "../rules/core/types.js";
 import {
@@ -49,6 +49,9 @@ import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
 import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";
+
+/** The action of a combatant whose file declares nothing for it and who has no tactics: attack while the AP last. */
+const NO_ACTION: ActionSpec = Object.freeze({});
 
 interface Fighter {
   spec: CombatantSpec;
@@ -134,7 +137,7 @@ export async function playCritical(
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
   const start = vitalsNow(engine, critical.vitals);
   // Check the Critical-specific action keys up front, so a bad file fails before any roll.
-  const actionAt = (round: number, id: string): ActionSpec => spec.rounds[round - 1]?.[id] ?? fighters.get(id)!.spec.tactics ?? {};
+  const actionAt = (round: number, id: string): ActionSpec => spec.rounds[round - 1]?.[id] ?? fighters.get(id)!.spec.tactics ?? NO_ACTION;
   const checkAction = (a: ActionSpec, path: string) => {
     if (a.parry !== undefined) parseParry(a.parry, `${path}.parry`, ids);
     if (a.situation !== undefined) parseCriticalSituation(a.situation, `${path}.situation`);
@@ -152,7 +155,15 @@ export async function playCritical(
 
   const events: EncounterEvent[] = [];
   const out = (f: Fighter) => engine.isOut(f.spec.id);
-  const enemiesOf = (f: Fighter) => [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !out(o));
+  const enemiesOf = (f: Fighter) => {
+    const enemies: Fighter[] = [];
+    for (const o of fighters.values()) if (o.spec.side !== f.spec.side && !out(o)) enemies.push(o);
+    return enemies;
+  };
+  const hasEnemy = (f: Fighter) => {
+    for (const o of fighters.values()) if (o.spec.side !== f.spec.side && !out(o)) return true;
+    return false;
+  };
   const custom = (kind: string, data: Record<string, unknown>) => events.push({ type: "custom", round, kind, data });
   const state = (f: Fighter) => ({ actor: f.spec.id, name: f.c.name, vitals: critical.vitals(f.c) });
 
@@ -178,7 +189,30 @@ export async function playCritical(
     vitals: critical.vitals(at.combatant),
   });
 
-  const attackOnce = async (f: Fighter, action: ActionSpec, quiet: boolean): Promise<boolean> => {
+  /** What an action's attacks share: the same for each attack of the turn. */
+  interface AttackPlan {
+    range: number | undefined;
+    situation: SituationValues;
+    options: AttackOptions;
+  }
+  const COST_ATTACK = actionCost("attack");
+  const attackPlan = (f: Fighter, action: ActionSpec): AttackPlan => ({
+    range: typeof action.range === "number" ? action.range : typeof f.spec.tactics?.range === "number" ? f.spec.tactics.range : undefined,
+    situation: { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as SituationValues,
+    // Resolved and applied at once (CR-AP-02): the target's round settled after the damage and
+    // after each Self Discipline test, then the attacker's (a fumble ends its round, CR-ATK-01).
+    options: {
+      cost: COST_ATTACK,
+      settleTarget: true,
+      refuse: (error: FrayError) => {
+        if (error.key !== "FRAY.Error.CannotAttack" && error.key !== "FRAY.Error.CannotAct") return false;
+        events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.CannotAttack" });
+        return true;
+      },
+    },
+  });
+
+  const attackOnce = async (f: Fighter, action: ActionSpec, quiet: boolean, shared: AttackPlan): Promise<boolean> => {
     const declared = typeof action.attack === "string" ? fighters.get(action.attack) : undefined;
     const target = chooseTarget(DEFAULT_TACTICS.target, {
       declared: declared && !out(declared) ? declared : undefined,
@@ -196,8 +230,7 @@ export async function playCritical(
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
       return false;
     }
-    const cost = actionCost("attack");
-    if (shortfall(f.economy, cost)) {
+    if (shortfall(f.economy, COST_ATTACK)) {
       if (!quiet)
         events.push({
           type: "skip",
@@ -208,25 +241,13 @@ export async function playCritical(
         });
       return false;
     }
-    const range =
-      typeof action.range === "number" ? action.range : typeof f.spec.tactics?.range === "number" ? f.spec.tactics.range : undefined;
+    const { range, situation, options: attackOptions } = shared;
     const request: AttackRequest = {
       attackerId: f.c.id,
       targetId: target.c.id,
       weaponId: weaponRef,
       distanceMetres: range,
-      situation: { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as SituationValues,
-    };
-    // Resolved and applied at once (CR-AP-02): the target's round settled after the damage and
-    // after each Self Discipline test, then the attacker's (a fumble ends its round, CR-ATK-01).
-    const attackOptions = {
-      cost,
-      settleTarget: true,
-      refuse: (error: FrayError) => {
-        if (error.key !== "FRAY.Error.CannotAttack" && error.key !== "FRAY.Error.CannotAct") return false;
-        events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Critical.Log.CannotAttack" });
-        return true;
-      },
+      situation,
     };
     // A forecast reads no detail of the attack: it is played quietly, with the same outcome
     // (`src/rules/critical/quiet.ts`); only what it means for the turn is needed (a fumble ends it).
@@ -402,23 +423,24 @@ export async function playCritical(
           ? Infinity
           : 0;
     // Without a count, attack while the AP last (CR-AP-01); only a count that cannot be met is logged.
-    for (let i = 0; i < attacks && !out(f) && enemiesOf(f).length; i++) {
-      if (!(await attackOnce(f, action, attacks === Infinity && i > 0))) break;
+    const shared = attacks > 0 ? attackPlan(f, action) : undefined;
+    for (let i = 0; i < attacks && !out(f) && hasEnemy(f); i++) {
+      if (!(await attackOnce(f, action, attacks === Infinity && i > 0, shared!))) break;
     }
   };
 
   let ended: EndEvent | undefined;
   while (!ended) {
     round = engine.nextRound();
-    events.push({ type: "round", round });
+    if (!play.quiet) events.push({ type: "round", round });
     // Initiative rolled once and kept (CR-INI-01); from round 2 on, bleeding, stun, dying and
     // Self Discipline tests first (CR-HIT-02).
     const init = await engine.rollInitiative();
-    events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
+    if (!play.quiet) events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
     const reports = await engine.upkeep(init.order);
     for (const [id, report] of reports) {
       const f = fighters.get(id)!;
-      if (report.steps.length || report.checks.length) {
+      if (!play.quiet && (report.steps.length || report.checks.length)) {
         custom("upkeep", { ...state(f), steps: report.steps, showState: !report.checks.length });
         for (const chk of report.checks)
           custom("selfDiscipline", { ...state(f), check: chk.check, needed: chk.needed, success: chk.success, showState: true });
@@ -431,7 +453,7 @@ export async function playCritical(
     const declaring = declarationOrder(rolls)
       .flatMap((r) => r.members)
       .filter((id) => !out(fighters.get(id)!));
-    custom("declarations", { order: declaring.map((id) => fighters.get(id)!.c.name) });
+    if (!play.quiet) custom("declarations", { order: declaring.map((id) => fighters.get(id)!.c.name) });
     let sequence = critical.order(rolls).flatMap((r) => r.members);
     for (const id of declaring) {
       const f = fighters.get(id)!;
@@ -453,23 +475,24 @@ export async function playCritical(
           parryNote = String(error.data.reason);
         }
       }
-      custom("declare", {
-        actor: id,
-        name: f.c.name,
-        attack: typeof action.attack === "string" ? fighters.get(action.attack)!.c.name : null,
-        weapon: typeof action.weapon === "string" ? action.weapon : null,
-        move: typeof action.move === "number" ? action.move : null,
-        wait: Boolean(action.wait),
-        treat: isRecord(action.treat) ? String(action.treat.method) : null,
-        maneuver: isRecord(action.maneuver) ? String(action.maneuver.label ?? "") : null,
-        firstAid: typeof action.firstAid === "string" ? fighters.get(action.firstAid)!.c.name : null,
-        delay: typeof action.delay === "string" ? fighters.get(action.delay)!.c.name : null,
-        parry: Object.entries(f.c.parry).map(([foe, ob]) => ({ foe: fighters.get(foe)?.c.name ?? foe, ob })),
-        parryNote: parryNote ?? null,
-      });
+      if (!play.quiet)
+        custom("declare", {
+          actor: id,
+          name: f.c.name,
+          attack: typeof action.attack === "string" ? fighters.get(action.attack)!.c.name : null,
+          weapon: typeof action.weapon === "string" ? action.weapon : null,
+          move: typeof action.move === "number" ? action.move : null,
+          wait: Boolean(action.wait),
+          treat: isRecord(action.treat) ? String(action.treat.method) : null,
+          maneuver: isRecord(action.maneuver) ? String(action.maneuver.label ?? "") : null,
+          firstAid: typeof action.firstAid === "string" ? fighters.get(action.firstAid)!.c.name : null,
+          delay: typeof action.delay === "string" ? fighters.get(action.delay)!.c.name : null,
+          parry: Object.entries(f.c.parry).map(([foe, ob]) => ({ foe: fighters.get(foe)?.c.name ?? foe, ob })),
+          parryNote: parryNote ?? null,
+        });
       if (typeof action.delay === "string") {
         sequence = delay(sequence, id, action.delay);
-        custom("delay", { actor: id, name: f.c.name, after: fighters.get(action.delay)!.c.name });
+        if (!play.quiet) custom("delay", { actor: id, name: f.c.name, after: fighters.get(action.delay)!.c.name });
       }
     }
     // Resolution, highest initiative first (CR-INI-02); each attack applies at once (CR-AP-02).

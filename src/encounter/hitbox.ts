@@ -27,6 +27,7 @@ import {
   QUICK_ACTIONS,
   quickAction,
   quietAfterAttack,
+  reactionRefusal,
   resolutionSteps,
   TURN_SECONDS,
   type Declaration,
@@ -58,6 +59,19 @@ import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";
 
 /** Action keys a Hitbox encounter file accepts beyond the common ones. */
 const ACTION_KEYS = ["called", "shots", "feet", "walk", "run", "task", "quick", "first", "react"];
+/**
+ * How the driver's attacks go through the engine: within the step the attack meets the target as
+ * it stood when the step began and its damage is held until the step ends (HB-ACT-01); the action
+ * and reaction are paid by the core's `afterAction` (HB-ATK-03, HB-MOD-03); a disabled limb, a
+ * target out of range or an attacker who cannot act refuses the attack.
+ */
+const ATTACK_OPTIONS: AttackOptions = {
+  free: true,
+  payReaction: false,
+  refuse: (error) =>
+    error.key === "FRAY.Error.HitboxLimbDisabled" || error.key === "FRAY.Error.HitboxOutOfRange" || error.key === "FRAY.Error.CannotAct",
+};
+
 /** Situation keys of a Hitbox attack (HB-MOD-02, HB-ATK-03, HB-ATK-05). */
 const SITUATION_KEYS: (keyof HitboxSituation)[] = ["halfHidden", "dark", "targetNearCover", "targetUnaware", "targetThreatened", "misc"];
 
@@ -102,6 +116,8 @@ interface HbAction {
   first?: number;
   react?: "dodge" | "parry" | "none";
   situation: HitboxSituation;
+  /** `situation` as the core's situation values ({@link situationValues}), built once. */
+  values: SituationValues;
 }
 
 function feetValue(v: unknown, field: string): number | undefined {
@@ -180,8 +196,18 @@ function readAction(a: ActionSpec, path: string): HbAction {
     first,
     react: react as HbAction["react"],
     situation,
+    values: situationValues(situation),
   };
 }
+
+/** The weapon at hand: the weapon of the first held item that is one. */
+function readyWeapon(c: HitboxCombatant): HitboxCombatant["weapons"][number] | undefined {
+  for (const h of c.held) for (const w of c.weapons) if (w.id === h) return w;
+  return undefined;
+}
+
+/** The action of a combatant whose file declares nothing for it and who has no tactics. */
+const NO_ACTION: HbAction = Object.freeze({ wait: false, quick: [], situation: {}, values: {} });
 
 /**
  * Builds the Hitbox combatant of an encounter entry from its compendium reference, inline stats
@@ -255,12 +281,24 @@ export async function playHitbox(
   let turn = 0;
   let ended: EndEvent | undefined;
 
+  /** The ids of the standing enemies of each side this turn, in file order: worked out once a turn, as declarations are made. */
+  let turnFoes = new Map<string, string[]>();
+  const foeIdsOf = (side: string): string[] => {
+    let ids = turnFoes.get(side);
+    if (!ids) {
+      ids = [];
+      for (const o of fighters.values()) if (o.spec.side !== side && !isOut(o)) ids.push(o.spec.id);
+      turnFoes.set(side, ids);
+    }
+    return ids;
+  };
+
   /** The declaration of a fighter for this turn, with the action's details. */
   const declare = (f: Fighter): { decl: Declaration; action: HbAction } => {
     const given = rounds[turn - 1]?.[f.spec.id];
     const tac = tactics.get(f.spec.id);
-    const a: HbAction = given ?? tac ?? { wait: false, quick: [], situation: {} };
-    const enemies = [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !isOut(o));
+    const a: HbAction = given ?? tac ?? NO_ACTION;
+    const enemies = foeIdsOf(f.spec.side);
     let action: DeclaredAction;
     if (a.wait) action = { kind: "none" };
     else if (a.task !== undefined)
@@ -275,12 +313,13 @@ export async function playHitbox(
     else {
       // The target and weapon the tactics choose (declared first, see tactics.ts); the weapon at
       // hand is the first held one.
-      const target = chooseTarget(DEFAULT_TACTICS.target, { declared: a.attack ?? tac?.attack, enemies: enemies.map((e) => e.spec.id) });
+      const target = chooseTarget(DEFAULT_TACTICS.target, { declared: a.attack ?? tac?.attack, enemies });
+      const c = f.c;
       const weapon = chooseWeapon(DEFAULT_TACTICS.weapon, {
         declared: a.weapon,
         tactics: tac?.weapon,
-        weapons: f.c.weapons,
-        ready: f.c.weapons.find((w) => w.id === f.c.held.find((h) => f.c.weapons.some((x) => x.id === h))),
+        weapons: c.weapons,
+        ready: readyWeapon(c),
       });
       action =
         target && weapon
@@ -310,6 +349,7 @@ export async function playHitbox(
     action: Extract<DeclaredAction, { kind: "attack" }>,
     details: HbAction,
     outAtStart: Set<string>,
+    foesAtStart: (side: string) => Fighter[],
     reacts: Map<string, string>,
     refused: Set<string>,
     hitInStep: Set<string>,
@@ -317,7 +357,7 @@ export async function playHitbox(
     const declared = fighters.get(action.target);
     const target = chooseTarget(DEFAULT_TACTICS.target, {
       declared: declared && !outAtStart.has(declared.spec.id) ? declared : undefined,
-      enemies: [...fighters.values()].filter((o) => o.spec.side !== f.spec.side && !outAtStart.has(o.spec.id)),
+      enemies: foesAtStart(f.spec.side),
     });
     if (!target) return;
     if (declared && target !== declared)
@@ -327,58 +367,52 @@ export async function playHitbox(
       // Drawing from a holster is a quick action that goes with the attack (HB-ACT-03). The core
       // refuses it when the state the step holds for the attacker is down; the attack goes too.
       if (!tryQuick(f.spec.id, { id: "draw", item: weapon.id })) return;
-      events.push(hbEvent(turn, "quick", { actor: f.spec.id, quick: { id: "draw", item: weapon.name } }));
+      if (!play.quiet) events.push(hbEvent(turn, "quick", { actor: f.spec.id, quick: { id: "draw", item: weapon.name } }));
     }
     const rangeFeet = action.rangeFeet ?? (weapon?.kind === "melee" ? 5 : undefined);
     const shots = action.shots ?? 1;
+    // Prone since before the step and going prone this turn are the core's defaults from the
+    // target's conditions (HB-MOD-02, HB-MOD-04, HB-ACT-04). The same for every shot.
+    const situation: SituationValues = { ...tactics.get(f.spec.id)?.values, ...details.values, shots };
+    if (action.calledShot) situation.calledShot = action.calledShot;
+    const distanceMetres = rangeFeet === undefined ? undefined : feetToMetres(rangeFeet);
     for (let shot = 1; shot <= shots; shot++) {
       const t = target;
-      // Prone since before the step and going prone this turn are the core's defaults from the
-      // target's conditions (HB-MOD-02, HB-MOD-04, HB-ACT-04).
-      const situation: SituationValues = {
-        ...situationValues(tactics.get(f.spec.id)?.situation ?? {}),
-        ...situationValues(details.situation),
-        shots,
-      };
-      if (action.calledShot) situation.calledShot = action.calledShot;
       const request: HitboxAttackRequest = {
         attackerId: f.c.id,
         targetId: t.c.id,
         weaponId: action.weapon,
-        distanceMetres: rangeFeet === undefined ? undefined : feetToMetres(rangeFeet),
+        distanceMetres,
         situation,
         rolledReaction: t.rolled,
       };
       if (!t.rolled) {
         const react = reacts.get(t.spec.id) ?? t.spec.react ?? "none";
         if (react === "dodge" || react === "parry") {
-          const option = hitbox.reactions(attackInput(request, f.c, t.c), t.economy, options).find((r) => r.id === react)!;
-          if (option.available) request.reaction = react;
+          // A forecast asks only whether the reaction is possible (and why not), not for its details.
+          const input = attackInput(request, f.c, t.c);
+          const reason = play.quiet
+            ? reactionRefusal(input, react, t.economy, options)
+            : hitbox.reactions(input, t.economy, options).find((r) => r.id === react)!.reason;
+          if (!reason) request.reaction = react;
           else if (!refused.has(t.spec.id)) {
             refused.add(t.spec.id);
-            events.push(
-              hbEvent(turn, "noReaction", {
-                actor: t.spec.id,
-                reaction: `FRAY.Reaction.${react}`,
-                reason: option.reason ?? "",
-                rule: option.reason === "FRAY.Reason.HitboxProne" ? "HB-MOD-04" : "HB-ATK-03",
-              }),
-            );
+            if (!play.quiet)
+              events.push(
+                hbEvent(turn, "noReaction", {
+                  actor: t.spec.id,
+                  reaction: `FRAY.Reaction.${react}`,
+                  reason,
+                  rule: reason === "FRAY.Reason.HitboxProne" ? "HB-MOD-04" : "HB-ATK-03",
+                }),
+              );
           }
         }
       }
-      // Within the step the attack meets the target as it stood when the step began; its damage
-      // is held until the step ends (HB-ACT-01). The action and reaction are paid by the core's
-      // `afterAction` (HB-ATK-03, HB-MOD-03).
-      const attackOptions: AttackOptions = {
-        free: true,
-        payReaction: false,
-        refuse: (error) => ["FRAY.Error.HitboxLimbDisabled", "FRAY.Error.HitboxOutOfRange", "FRAY.Error.CannotAct"].includes(error.key),
-      };
       // A forecast reads no detail of the attack: it is played quietly, with the same outcome
       // (the step's damage held the same way, HB-ACT-01).
       if (play.quiet && engine.canQuiet) {
-        const quiet = await engine.quietAttack(request, attackOptions);
+        const quiet = await engine.quietAttack(request, ATTACK_OPTIONS);
         if (!quiet) return;
         const done = quiet.attack as HitboxQuietAttack;
         if (done.reactionRolledNow && done.rolledReaction) t.rolled = done.rolledReaction;
@@ -386,7 +420,7 @@ export async function playHitbox(
         engine.transition(t.spec.id, (c, economy) => quietAfterAttack(c, done, economy));
         continue;
       }
-      const record = await engine.attack(request, attackOptions);
+      const record = await engine.attack(request, ATTACK_OPTIONS);
       if (!record) {
         const refusal = engine.events.at(-1);
         if (refusal?.type === "refused")
@@ -473,8 +507,10 @@ export async function playHitbox(
 
   while (!ended) {
     turn = engine.nextRound();
-    events.push({ type: "round", round: turn });
-    events.push(hbEvent(turn, "turn", { turn, from: elapsedSeconds(turn - 1), to: elapsedSeconds(turn), seconds: TURN_SECONDS }));
+    if (!play.quiet) {
+      events.push({ type: "round", round: turn });
+      events.push(hbEvent(turn, "turn", { turn, from: elapsedSeconds(turn - 1), to: elapsedSeconds(turn), seconds: TURN_SECONDS }));
+    }
     // The turn's start from the core: a fresh economy, prone from the last turn, the shock count (HB-DMG-04).
     const seen = engine.events.length;
     engine.startRound();
@@ -485,6 +521,7 @@ export async function playHitbox(
         events.push(hbEvent(turn, "shockDeath", { actor: e.actor, turns: opts.shockTurns }));
     }
     const standing = [...fighters.values()].filter((f) => !isOut(f));
+    turnFoes = new Map();
     const declared = standing.map(declare);
     checkDeclarations(
       declared.map((d) => d.decl),
@@ -493,6 +530,7 @@ export async function playHitbox(
     const reacts = new Map<string, string>();
     for (const { decl, action } of declared) {
       if (action.react) reacts.set(decl.actor, action.react);
+      if (play.quiet) continue;
       const a = decl.action;
       const shown =
         a.kind === "attack"
@@ -504,8 +542,20 @@ export async function playHitbox(
     const hitThisTurn = new Set<string>();
     const refused = new Set<string>();
     for (const step of resolutionSteps(declared.map((d) => d.decl))) {
-      events.push(hbEvent(turn, "step", { actors: step.actors, simultaneous: step.simultaneous ? 1 : 0 }));
-      const outAtStart = new Set([...fighters.values()].filter(isOut).map((f) => f.spec.id));
+      if (!play.quiet) events.push(hbEvent(turn, "step", { actors: step.actors, simultaneous: step.simultaneous ? 1 : 0 }));
+      const outAtStart = new Set<string>();
+      for (const f of fighters.values()) if (isOut(f)) outAtStart.add(f.spec.id);
+      // The enemies of each side not out when the step began, in file order (worked out once a step).
+      const stepFoes = new Map<string, Fighter[]>();
+      const foesAtStart = (side: string): Fighter[] => {
+        let foes = stepFoes.get(side);
+        if (!foes) {
+          foes = [];
+          for (const o of fighters.values()) if (o.spec.side !== side && !outAtStart.has(o.spec.id)) foes.push(o);
+          stepFoes.set(side, foes);
+        }
+        return foes;
+      };
       const hitInStep = new Set<string>();
       // The step's damage takes effect together when it ends; then the Blackout tests it forced
       // (HB-ACT-01, HB-DMG-04).
@@ -518,13 +568,13 @@ export async function playHitbox(
               events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
               continue;
             }
-            for (const q of decl.quick) if (tryQuick(id, q)) events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
+            for (const q of decl.quick) if (tryQuick(id, q) && !play.quiet) events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
             if (hitThisTurn.has(id)) {
               events.push(hbEvent(turn, "interrupted", { actor: id, action: decl.action }));
               continue;
             }
             const a = decl.action;
-            if (a.kind === "attack") await attack(f, a, details, outAtStart, reacts, refused, hitInStep);
+            if (a.kind === "attack") await attack(f, a, details, outAtStart, foesAtStart, reacts, refused, hitInStep);
             else if (a.kind === "move" || (a.kind === "task" && a.feet !== undefined)) {
               const feet = a.kind === "move" ? a.feet : a.feet!;
               const band = movementBandFeet(f.c, feet);
@@ -540,11 +590,13 @@ export async function playHitbox(
         { due: forcedCheckDue },
       );
       for (const id of hitInStep) hitThisTurn.add(id);
-      for (const { actor, result: test } of forced)
-        events.push(hbEvent(turn, "blackout", { actor, check: test.check, difficulty: test.needed, passed: test.success ? 1 : 0 }));
+      if (!play.quiet)
+        for (const { actor, result: test } of forced)
+          events.push(hbEvent(turn, "blackout", { actor, check: test.check, difficulty: test.needed, passed: test.success ? 1 : 0 }));
     }
     // Whoever went prone or dropped to dodge lies prone from the next turn (HB-ACT-04).
-    for (const f of fighters.values()) f.c = endTurn(f.c, false);
+    // (Only whoever went prone changes: the others keep their state, and what the engine knows of it.)
+    for (const f of fighters.values()) if (f.c.conditions.includes("goingProne")) f.c = endTurn(f.c, false);
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }

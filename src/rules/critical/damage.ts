@@ -78,9 +78,11 @@ export async function rollDamage(result: AttackResult, input: CriticalAttackInpu
 
 /** A fresh id for a new effect of a kind, unique within the list. */
 function nextId(effects: LastingEffect[], kind: string): string {
-  let n = 1;
-  while (effects.some((e) => e.id === `${kind}-${n}`)) n++;
-  return `${kind}-${n}`;
+  const prefix = `${kind}-`;
+  for (let n = 1; ; n++) {
+    const id = prefix + n;
+    if (!effects.some((e) => e.id === id)) return id;
+  }
 }
 
 const step = (rule: DamageStep["rule"], label: string, value: number, data?: Record<string, string | number>): DamageStep => ({
@@ -126,16 +128,28 @@ export function applyEffect(
   added: string[],
 ): DamageStep[] {
   const effects = (v.effects ??= []);
-  const push = (e: Omit<LastingEffect, "id">) => effects.push({ id: nextId(effects, e.kind), ...e });
-  const loc = `FRAY.Critical.Location.${where.location}`;
+  // Each effect gets the first free id of its kind (`bleed-1`, `bleed-2` ...), its first key.
   switch (effect.type) {
     case "hits":
       return [];
     case "bleed":
-      push({ kind: "bleed", rule: "CR-BLD-01", label: "FRAY.Critical.Effect.bleed", value: effect.value, location: where.location });
-      return [step("CR-BLD-01", "FRAY.Step.Bleeding", effect.value, { perRound: effect.value, location: loc })];
+      effects.push({
+        id: nextId(effects, "bleed"),
+        kind: "bleed",
+        rule: "CR-BLD-01",
+        label: "FRAY.Critical.Effect.bleed",
+        value: effect.value,
+        location: where.location,
+      });
+      return [
+        step("CR-BLD-01", "FRAY.Step.Bleeding", effect.value, {
+          perRound: effect.value,
+          location: `FRAY.Critical.Location.${where.location}`,
+        }),
+      ];
     case "burn":
-      push({
+      effects.push({
+        id: nextId(effects, "burn"),
         kind: "burn",
         rule: "CR-BLD-01",
         label: "FRAY.Critical.Effect.burn",
@@ -147,7 +161,7 @@ export function applyEffect(
         step("CR-BLD-01", effect.rounds ? "FRAY.Step.BurningFor" : "FRAY.Step.Burning", effect.value, {
           perRound: effect.value,
           rounds: effect.rounds ?? 0,
-          location: loc,
+          location: `FRAY.Critical.Location.${where.location}`,
         }),
       ];
     case "stun": {
@@ -160,10 +174,17 @@ export function applyEffect(
       return out;
     }
     case "noParry":
-      push({ kind: "noParry", rule: "CR-CRT-02", label: "FRAY.Critical.Effect.noParry", rounds: effect.rounds });
+      effects.push({
+        id: nextId(effects, "noParry"),
+        kind: "noParry",
+        rule: "CR-CRT-02",
+        label: "FRAY.Critical.Effect.noParry",
+        rounds: effect.rounds,
+      });
       return [step("CR-CRT-02", "FRAY.Step.NoParry", 0, { rounds: effect.rounds })];
     case "penalty":
-      push({
+      effects.push({
+        id: nextId(effects, "penalty"),
         kind: "penalty",
         rule: "CR-CRT-02",
         label: "FRAY.Critical.Effect.penalty",
@@ -177,7 +198,14 @@ export function applyEffect(
         }),
       ];
     case "injury":
-      push({ kind: "injury", rule: "CR-CRT-02", label: where.text, location: effect.location, stops: [...effect.stops] });
+      effects.push({
+        id: nextId(effects, "injury"),
+        kind: "injury",
+        rule: "CR-CRT-02",
+        label: where.text,
+        location: effect.location,
+        stops: [...effect.stops],
+      });
       return effect.stops.map((s) =>
         step("CR-CRT-02", "FRAY.Step.Injury", 0, {
           location: `FRAY.Critical.Location.${effect.location}`,
@@ -185,7 +213,8 @@ export function applyEffect(
         }),
       );
     case "unconscious":
-      push({
+      effects.push({
+        id: nextId(effects, "unconscious"),
         kind: "unconscious",
         rule: "CR-CRT-02",
         label: "FRAY.Critical.Effect.unconscious",
@@ -194,7 +223,13 @@ export function applyEffect(
       addCondition(v, added, "unconscious");
       return [step("CR-CRT-02", effect.rounds ? "FRAY.Step.KnockedOutFor" : "FRAY.Step.KnockedOut", 0, { rounds: effect.rounds ?? 0 })];
     case "dying":
-      push({ kind: "dying", rule: "CR-DTH-01", label: "FRAY.Critical.Effect.dying", rounds: effect.rounds });
+      effects.push({
+        id: nextId(effects, "dying"),
+        kind: "dying",
+        rule: "CR-DTH-01",
+        label: "FRAY.Critical.Effect.dying",
+        rounds: effect.rounds,
+      });
       addCondition(v, added, "down");
       return [step("CR-DTH-01", "FRAY.Step.Dying", 0, { rounds: effect.rounds })];
     case "death":

@@ -265,18 +265,17 @@ export function stoppedBy(c: CriticalCombatant, what: Stop): LastingEffect | und
 
 /** The vital state of a combatant: hits, bleeding and burning per round, stun, conditions, effects. */
 export function vitals(c: CriticalCombatant): VitalState {
-  const bleeding = c.effects.filter((e) => e.kind === "bleed" || e.kind === "burn").reduce((s, e) => s + (e.value ?? 0), 0);
-  return {
-    hp: { ...c.hits },
-    bleeding,
-    stun: c.stun,
-    conditions: [...c.conditions],
-    effects: c.effects.map((e) => ({
-      ...e,
-      ...(e.stops ? { stops: [...e.stops] } : {}),
-      ...(e.treated ? { treated: [...e.treated] } : {}),
-    })),
-  };
+  // One pass over the effects: the bleeding summed and each effect copied (its lists too).
+  let bleeding = 0;
+  const effects: LastingEffect[] = [];
+  for (const e of c.effects) {
+    if (e.kind === "bleed" || e.kind === "burn") bleeding += e.value ?? 0;
+    const copy = { ...e };
+    if (e.stops) copy.stops = [...e.stops];
+    if (e.treated) copy.treated = [...e.treated];
+    effects.push(copy);
+  }
+  return { hp: { ...c.hits }, bleeding, stun: c.stun, conditions: [...c.conditions], effects };
 }
 
 /** The combatant with a vital state put back (after damage or upkeep). */

@@ -19,7 +19,7 @@ import type { QuietAttack } from "../core/quiet.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { ForcedCheck, VitalState } from "../core/types.js";
 import { attackTableOf, criticalBonus, fumbleRange, weaponOf, type CriticalAttackInput } from "./attack.js";
-import { recomputeEconomy } from "./actions.js";
+import { apFor, recomputeEconomy } from "./actions.js";
 import { applyEffect } from "./damage.js";
 import { OUT_CONDITIONS, armorTypeOf, isIncapacitated, stoppedBy, type CritType, type CriticalCombatant, type Severity } from "./model.js";
 import { criticalOptions, type CriticalOptions } from "./options.js";
@@ -32,6 +32,7 @@ import {
   type AttackCode,
   type AttackTable,
   type CriticalEntry,
+  type CriticalTable,
 } from "./tables.js";
 import { tableSet } from "./tables/index.js";
 
@@ -65,25 +66,106 @@ function read(options: RulesetOptions): CriticalOptions {
   return o;
 }
 
-/** Each attack table's columns as bands, built once per table and armor type. */
-const bandsRead = new WeakMap<AttackTable, Map<string, AttackBand[]>>();
-function bandsOf(table: AttackTable, armorType: string): AttackBand[] {
-  let byType = bandsRead.get(table);
-  if (!byType) bandsRead.set(table, (byType = new Map()));
-  let bands = byType.get(armorType);
-  if (!bands) byType.set(armorType, (bands = attackColumnBands(table, armorType)));
-  return bands;
+/**
+ * One armor type's column of an attack table, read by index: `codes[total - from]` is the
+ * entry of each total from the lowest to the highest bound any band names; totals beyond those
+ * go through the bands (`attackColumnBands`), as do gaps.
+ */
+interface AttackColumnIndex {
+  bands: AttackBand[];
+  from: number;
+  codes: (AttackCode | undefined)[];
+}
+
+/** The most totals an attack column is indexed for. */
+const MAX_INDEXED = 4096;
+
+/** The first band that holds `total`, as `lookupAttack` finds it. */
+function bandCode(bands: AttackBand[], total: number): AttackCode | undefined {
+  for (const b of bands) {
+    const lo = b.range[0];
+    const hi = b.range[1];
+    if ((lo === null || total >= lo) && (hi === null || total <= hi)) return b.code;
+  }
+  return undefined;
+}
+
+/** Each attack table's columns, indexed once per table and armor type; null for a column the table lacks. */
+const columnsRead = new WeakMap<AttackTable, Map<string, AttackColumnIndex | null>>();
+function columnOf(table: AttackTable, armorType: string): AttackColumnIndex | null {
+  let byType = columnsRead.get(table);
+  if (!byType) columnsRead.set(table, (byType = new Map()));
+  let column = byType.get(armorType);
+  if (column === undefined) {
+    column = null;
+    if (table.armorTypes.includes(armorType)) {
+      const bands = attackColumnBands(table, armorType);
+      let from = Infinity;
+      let to = -Infinity;
+      for (const b of bands)
+        for (const bound of b.range)
+          if (bound !== null) {
+            from = Math.min(from, bound);
+            to = Math.max(to, bound);
+          }
+      const codes: (AttackCode | undefined)[] = [];
+      // (A column whose bounds lie further apart than any table's totals is read through its bands.)
+      if (from <= to && to - from <= MAX_INDEXED) for (let total = from; total <= to; total++) codes.push(bandCode(bands, total));
+      column = { bands, from, codes };
+    }
+    byType.set(armorType, column);
+  }
+  return column;
 }
 
 /** `lookupAttack`'s entry for a total, without its lookup record; its errors through `lookupAttack` itself. */
 function entryFor(table: AttackTable, armorType: string, total: number): AttackCode {
-  if (table.armorTypes.includes(armorType)) {
-    for (const b of bandsOf(table, armorType)) {
-      const [lo, hi] = b.range;
-      if ((lo === null || total >= lo) && (hi === null || total <= hi)) return b.code;
-    }
+  const column = columnOf(table, armorType);
+  if (column) {
+    const i = total - column.from;
+    const code = i >= 0 && i < column.codes.length ? column.codes[i] : bandCode(column.bands, total);
+    if (code) return code;
   }
   return lookupAttack(table, armorType, total).code;
+}
+
+/** A critical table's rows of one severity by the value read (1 to 100), and its UM66 row. */
+interface SeverityRows {
+  byValue: (CriticalEntry | undefined)[];
+  um66?: CriticalEntry;
+}
+
+/** Each critical table's rows by severity, indexed once per table. */
+const rowsRead = new WeakMap<CriticalTable, Map<Severity, SeverityRows>>();
+function rowsOf(table: CriticalTable, severity: Severity): SeverityRows {
+  let bySeverity = rowsRead.get(table);
+  if (!bySeverity) rowsRead.set(table, (bySeverity = new Map()));
+  let rows = bySeverity.get(severity);
+  if (!rows) {
+    rows = { byValue: new Array<CriticalEntry | undefined>(101).fill(undefined) };
+    // The first row that holds a value wins, as `lookupCritical` finds it.
+    for (const e of table.entries) {
+      if (e.severity !== severity) continue;
+      if (e.um66) {
+        rows.um66 ??= e;
+        continue;
+      }
+      for (let v = Math.max(1, e.range[0]); v <= Math.min(100, e.range[1]); v++) rows.byValue[v] ??= e;
+    }
+    bySeverity.set(severity, rows);
+  }
+  return rows;
+}
+
+/**
+ * `lookupCritical`'s entry (CR-CRT-02, CR-CRT-03): the UM66 row on an unmodified 66, else the
+ * row of the value read (kept to 1 to 100), without its lookup record; a gap through
+ * `lookupCritical` itself, which throws `FRAY.Error.TableGap`.
+ */
+function criticalEntryFor(table: CriticalTable, severity: Severity, value: number, unmodified: number): CriticalEntry {
+  const rows = rowsOf(table, severity);
+  const entry = (unmodified === 66 ? rows.um66 : undefined) ?? rows.byValue[Math.min(100, Math.max(1, value))];
+  return entry ?? lookupCritical(table, severity, value, unmodified).entry;
 }
 
 /** The Self Discipline test `applyDamage` asks for at 0 hits or below (CR-HIT-02). */
@@ -195,7 +277,7 @@ export function quietAttack(
     const d100 = next(100);
     const bonus = criticalBonus(total);
     const value = d100 + bonus;
-    const { entry } = lookupCritical(critTable, code.severity, value, d100);
+    const entry = criticalEntryFor(critTable, code.severity, value, d100);
     for (const e of entry.effects) if (e.type === "hits") amount += e.value;
     out.critical = { type: code.type, severity: code.severity, unmodified: d100, bonus, value, um66: entry.um66, entry };
     // `applyDamage`: the hits first, then each effect of the critical.
@@ -230,5 +312,8 @@ export function quietAfterAttack(
     const ap = next.pools.ap ?? { value: 0, max: 0 };
     next = { slots: { ...next.slots }, pools: { ...next.pools, ap: { ...ap, value: 0 } } };
   }
+  // `recomputeEconomy` leaves a pool whose AP the combatant still has as it is: kept, not copied.
+  const ap = next.pools.ap;
+  if (ap && ap.value >= 0 && apFor(c) >= ap.max) return { combatant: c, economy: next, events: [] };
   return { combatant: c, economy: recomputeEconomy(next, c), events: [] };
 }

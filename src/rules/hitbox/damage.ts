@@ -137,7 +137,7 @@ export function applyVitals(c: HitboxCombatant, state: VitalState): HitboxCombat
   const next: HitboxCombatant = { ...c, hitboxes, armor, conditions: [...state.conditions] };
   const shock = state.effects?.find((e) => e.kind === SHOCK_EFFECT);
   if (shock?.rounds !== undefined) next.shockTurnsLeft = shock.rounds;
-  else delete next.shockTurnsLeft;
+  else if ("shockTurnsLeft" in next) delete next.shockTurnsLeft;
   return next;
 }
 

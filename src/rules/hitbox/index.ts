@@ -4,14 +4,14 @@ import * as attack from "./attack.js";
 import * as damage from "./damage.js";
 import type { HitboxAttackInput } from "./input.js";
 import { metresToFeet, type HitboxCombatant } from "./model.js";
-import { HITBOX_OPTIONS, hitboxOptions } from "./options.js";
+import { HITBOX_OPTIONS, hitboxOptionsOf } from "./options.js";
 import * as play from "./play.js";
 import * as quiet from "./quiet.js";
 import * as turn from "./turn.js";
 
 export type { HitboxAttackInput, HitboxSituation, RolledReaction } from "./input.js";
 export * from "./model.js";
-export { HITBOX_OPTIONS, hitboxOptions, type HitboxOptions } from "./options.js";
+export { HITBOX_OPTIONS, hitboxOptions, hitboxOptionsOf, type HitboxOptions } from "./options.js";
 export {
   BASE_DIFFICULTY,
   CLOSE_FEET,
@@ -61,7 +61,7 @@ export {
   vitalsUpdate,
   type HitboxAttackRequest,
 } from "./play.js";
-export { quietAttack, quietAfterAttack, type HitboxQuietAttack } from "./quiet.js";
+export { quietAttack, quietAfterAttack, reactionRefusal, type HitboxQuietAttack } from "./quiet.js";
 export { CALLABLE, CALLED_THRESHOLDS, REGULAR_LOCATIONS, calledChance, calledLocation, regularLocation, rollLocation } from "./location.js";
 export {
   MOVES,
@@ -109,12 +109,12 @@ export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> & QuietRuleset<
   economy: () => turn.economy(),
   movement: (c) => turn.movement(c),
   movementBand: (c, metres) => turn.movementBandFeet(c, metresToFeet(metres)),
-  planAttack: (input, options, economy) => attack.planAttack(input, hitboxOptions(options), economy),
-  odds: (plan, input, options) => attack.odds(plan, input, hitboxOptions(options)),
-  reactions: (input, economy, options) => attack.reactions(input, economy, hitboxOptions(options)),
-  resolveAttack: (plan, input, dice, options) => attack.resolveAttack(plan, input, dice, hitboxOptions(options)),
+  planAttack: (input, options, economy) => attack.planAttack(input, hitboxOptionsOf(options), economy),
+  odds: (plan, input, options) => attack.odds(plan, input, hitboxOptionsOf(options)),
+  reactions: (input, economy, options) => attack.reactions(input, economy, hitboxOptionsOf(options)),
+  resolveAttack: (plan, input, dice, options) => attack.resolveAttack(plan, input, dice, hitboxOptionsOf(options)),
   rollDamage: (result, input, dice) => damage.rollDamage(result, input, dice),
-  applyDamage: (target, packet, options) => damage.applyDamage(target, packet, hitboxOptions(options)),
+  applyDamage: (target, packet, options) => damage.applyDamage(target, packet, hitboxOptionsOf(options)),
   vitals: damage.vitals,
   isOut: damage.isOut,
   input: (request, attacker, target) => play.attackInput(request, attacker, target),
@@ -123,7 +123,7 @@ export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> & QuietRuleset<
   conditions: () => play.conditionSpecs(),
   withVitals: damage.applyVitals,
   vitalsUpdate: play.vitalsUpdate,
-  startRound: (c, _previous, _round, options) => play.startRound(c, hitboxOptions(options)),
+  startRound: (c, _previous, _round, options) => play.startRound(c, hitboxOptionsOf(options)),
   afterAction: (c, outcome, economy) => play.afterAction(c, outcome, economy),
   forcedCheck: (c, forced, dice) => play.forcedCheck(c, forced, dice),
   quietAttack: quiet.quietAttack,

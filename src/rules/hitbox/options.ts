@@ -123,3 +123,17 @@ export function hitboxOptions(options: RulesetOptions = {}): HitboxOptions {
     rapidFire: read(options, "hitboxRapidFire"),
   };
 }
+
+/** {@link hitboxOptions} by the options object they were read from. */
+const resolved = new WeakMap<RulesetOptions, Readonly<HitboxOptions>>();
+
+/**
+ * {@link hitboxOptions}, read once per options object (the turns and attacks of a fight pass the
+ * same object again and again) and frozen. An options object is read as a value: one that is
+ * changed after it was first read keeps its first reading (build a new one, as the settings do).
+ */
+export function hitboxOptionsOf(options: RulesetOptions = {}): Readonly<HitboxOptions> {
+  let o = resolved.get(options);
+  if (!o) resolved.set(options, (o = Object.freeze(hitboxOptions(options))));
+  return o;
+}

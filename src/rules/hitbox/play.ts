@@ -47,6 +47,9 @@ export const REGULAR_SHOT = "none";
 const FLAGS = ["halfHidden", "dark", "targetProne", "targetWentProne", "targetNearCover", "targetUnaware", "targetThreatened"] as const;
 type Flag = (typeof FLAGS)[number];
 
+/** The values of the `calledShot` situation field: a regular shot or a callable hitbox. */
+const CALLED_CHOICES = [REGULAR_SHOT, ...CALLABLE] as const;
+
 /** Every situation field id `input` accepts. */
 export const SITUATION_IDS = ["calledShot", "shots", ...FLAGS, "misc"] as const;
 
@@ -98,22 +101,22 @@ export function attackInput(request: AttackRequest, attacker: HitboxCombatant, t
   const situation: HitboxSituation = {};
   let calledShot: HitboxId | undefined;
   let shots: number | undefined;
-  for (const [id, v] of Object.entries(values)) {
-    const field = `situation.${id}`;
+  for (const id of Object.keys(values)) {
+    const v = values[id];
     if (id === "calledShot") {
-      if (typeof v !== "string") throw fieldError(field, `one of ${REGULAR_SHOT}, ${CALLABLE.join(", ")}`);
-      const called = oneOf(values, id, "situation", [REGULAR_SHOT, ...CALLABLE]);
+      if (typeof v !== "string") throw fieldError(`situation.${id}`, `one of ${REGULAR_SHOT}, ${CALLABLE.join(", ")}`);
+      const called = oneOf(values, id, "situation", CALLED_CHOICES);
       calledShot = called === REGULAR_SHOT ? undefined : called;
     } else if (id === "shots") {
-      if (typeof v !== "number") throw fieldError(field, "a whole number of shots, 1 or more");
+      if (typeof v !== "number") throw fieldError(`situation.${id}`, "a whole number of shots, 1 or more");
       shots = int(values, id, "situation", undefined, 1, "a whole number of shots, 1 or more");
     } else if (id === "misc") {
-      if (typeof v !== "number") throw fieldError(field, "a whole number");
+      if (typeof v !== "number") throw fieldError(`situation.${id}`, "a whole number");
       situation.misc = int(values, id, "situation", undefined, -Infinity, "a whole number");
     } else if ((FLAGS as readonly string[]).includes(id)) {
-      if (typeof v !== "boolean") throw fieldError(field, "true or false");
+      if (typeof v !== "boolean") throw fieldError(`situation.${id}`, "true or false");
       situation[id as Flag] = v;
-    } else throw fieldError(field, `one of ${SITUATION_IDS.join(", ")}`);
+    } else throw fieldError(`situation.${id}`, `one of ${SITUATION_IDS.join(", ")}`);
   }
   const input: HitboxAttackInput = { attacker, target, weaponId: request.weaponId, situation };
   if (rangeFeet !== undefined) input.rangeFeet = rangeFeet;
@@ -323,7 +326,19 @@ export function startRound(c: HitboxCombatant, options: HitboxOptions): RoundSta
   } else {
     next = { ...next, shockTurnsLeft: next.shockTurnsLeft - 1 };
   }
-  return { combatant: next, economy: createEconomy(turnEconomy()), events };
+  return { combatant: next, economy: freshEconomy(), events };
+}
+
+/** The economy of a turn's start (`createEconomy` of the turn's slots), built once. */
+const FRESH_ECONOMY = createEconomy(turnEconomy());
+
+/** A copy of {@link FRESH_ECONOMY}: each turn starts with its own economy. */
+function freshEconomy(): Economy {
+  const slots: Economy["slots"] = {};
+  const pools: Economy["pools"] = {};
+  for (const id in FRESH_ECONOMY.slots) slots[id] = { ...FRESH_ECONOMY.slots[id]! };
+  for (const id in FRESH_ECONOMY.pools) pools[id] = { ...FRESH_ECONOMY.pools[id]! };
+  return { slots, pools };
 }
 
 /** True when an attack result carries Hitbox's reaction bookkeeping. */
@@ -364,7 +379,10 @@ export function afterAction(c: HitboxCombatant, outcome: ActionOutcome, economy:
     }
     return { combatant: next, economy: left, events };
   }
-  const def = actionDefs(c).find((a) => a.id === outcome.id);
+  // A quick action is always one of the turn's actions; the others are looked up.
+  const def = (QUICK_ACTIONS as readonly string[]).includes(outcome.id)
+    ? { id: outcome.id }
+    : actionDefs(c).find((a) => a.id === outcome.id);
   if (!def)
     throw fieldError(
       "outcome.id",

@@ -42,7 +42,7 @@ import {
   type HitboxWeapon,
   type LimbId,
 } from "./model.js";
-import { hitboxOptions, type HitboxOptions } from "./options.js";
+import { hitboxOptionsOf, type HitboxOptions } from "./options.js";
 
 /** A Hitbox attack played quietly: the outcome plus the turn's reaction and what the damage did. */
 export interface HitboxQuietAttack extends QuietAttack<HitboxCombatant> {
@@ -60,13 +60,8 @@ export interface HitboxQuietAttack extends QuietAttack<HitboxCombatant> {
 /** The cost of a dodge or parry (HB-ATK-03). */
 const REACTION_COST: ActionCost = { slots: { reaction: 1 } };
 
-/** Option values by the options object they were read from: read once per fight, not per attack. */
-const optionsRead = new WeakMap<RulesetOptions, HitboxOptions>();
-function read(options: RulesetOptions): HitboxOptions {
-  let o = optionsRead.get(options);
-  if (!o) optionsRead.set(options, (o = hitboxOptions(options)));
-  return o;
-}
+/** Option values read once per options object (per fight), not per attack. */
+const read = hitboxOptionsOf;
 
 const has = (c: HitboxCombatant, condition: string) => c.conditions.includes(condition);
 
@@ -145,6 +140,46 @@ function check(input: HitboxAttackInput): HitboxWeapon {
 }
 
 /**
+ * Why the defender of `input` cannot make the reaction `id` now: the `reason` of that reaction in
+ * `reactions` (HB-ATK-03, HB-ACT-04, HB-MOD-04, HB-DMG-03), `FRAY.Reason.*`; undefined when it
+ * can. Builds neither the reaction's modifiers nor the other reaction.
+ * @param options the ruleset's options (read once per options object).
+ * @throws FrayError `FRAY.Error.NoWeapon` as `reactions` does, when the weapon is not the attacker's.
+ */
+export function reactionRefusal(
+  input: HitboxAttackInput,
+  id: "dodge" | "parry",
+  economy: Economy | undefined,
+  options: RulesetOptions,
+): string | undefined {
+  return refusal(input, weaponOf(input), id, economy, read(options));
+}
+
+/** {@link reactionRefusal} with the weapon and options read. */
+function refusal(
+  input: HitboxAttackInput,
+  weapon: HitboxWeapon,
+  id: "dodge" | "parry",
+  economy: Economy | undefined,
+  o: HitboxOptions,
+): string | undefined {
+  const { target } = input;
+  const s = input.situation ?? {};
+  if (isDown(target)) return "FRAY.Reason.Incapacitated";
+  if (s.targetUnaware ?? has(target, "unaware")) return "FRAY.Reason.Unanticipated";
+  if (economy && (economy.slots.reaction?.used ?? 0) >= 1) return "FRAY.Reason.ReactionUsed";
+  if (id === "dodge") {
+    if (s.targetProne ?? has(target, "prone")) return "FRAY.Reason.HitboxProne";
+    if (isDisabled(target, "leftLeg") || isDisabled(target, "rightLeg")) return "FRAY.Reason.HitboxLimbDisabled";
+    return undefined;
+  }
+  if (target.held.length === 0) return "FRAY.Reason.HitboxNothingHeld";
+  if (weapon.kind !== "melee" && !o.parryRanged) return "FRAY.Reason.RangedAttack";
+  if (isDisabled(target, mainArm(target))) return "FRAY.Reason.HitboxLimbDisabled";
+  return undefined;
+}
+
+/**
  * The declared reaction as `reactions` and the core's `declaredReaction` give it (HB-ATK-03,
  * HB-ACT-04, HB-MOD-04, HB-DMG-03): only the one declared is built, and only its reason is read.
  * @throws FrayError `FRAY.Error.ReactionUnavailable` when the defender cannot make it.
@@ -158,17 +193,7 @@ function declaredReaction(
   const { target } = input;
   const s = input.situation ?? {};
   const id = input.reaction!;
-  let reason: string | undefined;
-  if (id !== "dodge" && id !== "parry") reason = undefined;
-  else if (isDown(target)) reason = "FRAY.Reason.Incapacitated";
-  else if (s.targetUnaware ?? has(target, "unaware")) reason = "FRAY.Reason.Unanticipated";
-  else if (economy && (economy.slots.reaction?.used ?? 0) >= 1) reason = "FRAY.Reason.ReactionUsed";
-  else if (id === "dodge") {
-    if (s.targetProne ?? has(target, "prone")) reason = "FRAY.Reason.HitboxProne";
-    else if (isDisabled(target, "leftLeg") || isDisabled(target, "rightLeg")) reason = "FRAY.Reason.HitboxLimbDisabled";
-  } else if (target.held.length === 0) reason = "FRAY.Reason.HitboxNothingHeld";
-  else if (weapon.kind !== "melee" && !o.parryRanged) reason = "FRAY.Reason.RangedAttack";
-  else if (isDisabled(target, mainArm(target))) reason = "FRAY.Reason.HitboxLimbDisabled";
+  const reason = id === "dodge" || id === "parry" ? refusal(input, weapon, id, economy, o) : undefined;
   if (reason || (id !== "dodge" && id !== "parry"))
     throw new FrayError(
       "FRAY.Error.ReactionUnavailable",
@@ -266,16 +291,19 @@ export function quietAttack(
 /**
  * `applyDamage` then `applyVitals` with totals only (HB-DMG-01, HB-DMG-03, HB-DMG-04): sets the
  * attack's `target` (a new object; the one given is shared by the fights of a forecast),
- * `forced` and `interrupts`.
+ * `forced` and `interrupts`. Only what the damage changes is built anew: the tracks it reaches,
+ * the conditions when one is added, the armor when a piece's points used up change; the rest is
+ * shared with `c` (states are values, never changed in place).
  */
 function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o: HitboxOptions, out: HitboxQuietAttack): void {
   let remaining = Math.max(0, Math.floor(amount));
   // The armor on the hitbox hit (`armorTracks`): what is left of every piece worn there.
+  const pieces = c.armor;
   let armorMax = 0;
   let armorUsed = 0;
-  for (const a of c.armor) {
-    armorMax += a.protection[location];
-    armorUsed += a.damage[location];
+  for (let i = 0; i < pieces.length; i++) {
+    armorMax += pieces[i]!.protection[location];
+    armorUsed += pieces[i]!.damage[location];
   }
   let armorValue = armorMax - armorUsed;
   let armorChanged = false;
@@ -287,59 +315,94 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
     }
     remaining -= stopped;
   }
-  // `applyVitals` copies every hitbox's track.
-  const hitboxes = { ...c.hitboxes };
-  for (const h of HITBOXES) hitboxes[h] = { ...c.hitboxes[h] };
+  // `take`: the hitbox hit, then what a limb or the groin cannot hold goes on to the torso.
+  let hitboxes = c.hitboxes;
   let reached = 0;
-  const filled: HitboxId[] = [];
+  let filled = false;
+  let groinFilled = false;
   let vital = false;
   let leg = false;
-  // `take`: the hitbox hit, then what a limb or the groin cannot hold goes on to the torso.
+  const lethalHit = LETHAL_HITBOXES.includes(location);
   for (let i = 0; i < 2 && remaining > 0; i++) {
+    if (i === 1 && lethalHit) break;
     const h: HitboxId = i === 0 ? location : "torso";
-    if (i === 1 && LETHAL_HITBOXES.includes(location)) break;
     const track = hitboxes[h];
     const taken = Math.min(remaining, track.value);
-    track.value -= taken;
     remaining -= taken;
     if (taken > 0) {
+      if (hitboxes === c.hitboxes) hitboxes = { ...c.hitboxes };
+      const value = track.value - taken;
+      hitboxes[h] = { ...track, value };
       reached++;
       if (VITAL_HITBOXES.includes(h)) vital = true;
       if (h === "leftLeg" || h === "rightLeg") leg = true;
-      if (track.value === 0) filled.push(h);
+      if (value === 0) {
+        filled = true;
+        if (h === "groin") groinFilled = true;
+      }
     }
   }
-  const conditions = [...c.conditions];
-  const before = conditions.length;
+  // The conditions the damage adds, in `applyDamage`'s order; a new list only when it adds one.
+  let conditions = c.conditions;
   if (reached && !c.conditions.includes("dead")) {
-    if (LETHAL_HITBOXES.some((h) => hitboxes[h].value <= 0) || c.conditions.includes("shock")) conditions.push("dead");
-    else if (filled.includes("groin") && !conditions.includes("shock")) conditions.push("shock");
-    if (o.legProne && leg && !conditions.includes("prone")) conditions.push("prone");
+    const had = c.conditions;
+    const dead = lethalFilled(hitboxes) || had.includes("shock");
+    const shock = !dead && groinFilled && !had.includes("shock");
+    const prone = o.legProne && leg && !had.includes("prone");
+    if (dead || shock || prone) {
+      conditions = [...had];
+      if (dead) conditions.push("dead");
+      else if (shock) conditions.push("shock");
+      if (prone) conditions.push("prone");
+    }
   }
-  const added = conditions.length - before;
+  const added = conditions.length - c.conditions.length;
   const down = conditions.includes("dead") || conditions.includes("shock");
-  if (reached && !down && (o.blackout === "any" || filled.length > 0 || vital)) out.forced = [{ ...BLACKOUT_CHECK } as ForcedCheck];
+  if (reached && !down && (o.blackout === "any" || filled || vital)) out.forced = [{ ...BLACKOUT_CHECK } as ForcedCheck];
   out.interrupts = added > 0 || reached > 0;
-  // `applyVitals`: the armor used up, taken again from the pieces in the order they are worn.
-  const armor = c.armor.map((a) => ({ ...a, damage: { ...a.damage } }));
+  const after: HitboxCombatant = {
+    ...c,
+    hitboxes,
+    armor: armorAfter(c.armor, location, armorChanged ? armorValue : undefined),
+    conditions,
+  };
+  // (Only a count set to undefined is dropped: `delete` of a key the state lacks would still slow it down.)
+  if (after.shockTurnsLeft === undefined && "shockTurnsLeft" in after) delete after.shockTurnsLeft;
+  out.target = after;
+}
+
+/** A lethal hitbox (head, torso) holds nothing more (HB-DMG-01). */
+function lethalFilled(hitboxes: HitboxCombatant["hitboxes"]): boolean {
+  for (const h of LETHAL_HITBOXES) if (hitboxes[h].value <= 0) return true;
+  return false;
+}
+
+/**
+ * `applyVitals`' armor: the points used up on each hitbox taken again from the pieces in the
+ * order they are worn, with `value` left on `location` when the hit used some up. Returns
+ * `armor` itself when no piece's points change.
+ */
+function armorAfter(armor: HitboxCombatant["armor"], location: HitboxId, value: number | undefined): HitboxCombatant["armor"] {
+  let copy: HitboxCombatant["armor"] | undefined;
   for (const h of HITBOXES) {
     let max = 0;
     let used = 0;
-    for (const a of c.armor) {
-      max += a.protection[h];
-      used += a.damage[h];
+    for (let i = 0; i < armor.length; i++) {
+      max += armor[i]!.protection[h];
+      used += armor[i]!.damage[h];
     }
     if (!(max > 0)) continue;
-    const value = h === location && armorChanged ? armorValue : max - used;
-    let left = Math.max(0, max - value);
-    for (const piece of armor) {
-      piece.damage[h] = Math.min(piece.protection[h], left);
-      left -= piece.damage[h];
+    let left = Math.max(0, max - (h === location && value !== undefined ? value : max - used));
+    for (let i = 0; i < armor.length; i++) {
+      const piece = (copy ?? armor)[i]!;
+      const damage = Math.min(piece.protection[h], left);
+      left -= damage;
+      if (piece.damage[h] === damage) continue;
+      copy ??= armor.map((a) => ({ ...a, damage: { ...a.damage } }));
+      copy[i]!.damage[h] = damage;
     }
   }
-  const after: HitboxCombatant = { ...c, hitboxes, armor, conditions };
-  if (after.shockTurnsLeft === undefined) delete after.shockTurnsLeft;
-  out.target = after;
+  return copy ?? armor;
 }
 
 /**
