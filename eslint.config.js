@@ -11,7 +11,7 @@ import tseslint from "typescript-eslint";
 
 export default defineConfig(
   {
-    ignores: ["dist/**", "node_modules/**", "test-artifacts/**", "out/**", "coverage/**"],
+    ignores: ["dist/**", "node_modules/**", "test-artifacts/**", "out/**", "coverage/**", "scripts/.*.bundle.mjs"],
   },
   js.configs.recommended,
   tseslint.configs.recommended,

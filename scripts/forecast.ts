@@ -9,9 +9,10 @@
  * The fights are spread over W worker threads (`node:worker_threads`; default: the machine's
  * available cores, at most 8; `--workers 1` plays them in this thread), each playing a contiguous
  * range of them (`splitRuns`) and handing back the range's tally; the tallies merged give the very
- * forecast one thread gives (src/forecast/tally.ts). The workers run this same file: tsx's
- * loader, registered by `tsx` for the main thread only, does not reach worker threads on Node 20
- * (privatenumber/tsx#354), so each worker loads it through tsx's own API (`tsImport` of
+ * forecast one thread gives (src/forecast/tally.ts). The workers run this same file: bundled
+ * (`npm run forecast` runs it through `scripts/bundled.mjs`), each worker runs the bundle; run
+ * with `tsx` instead, whose loader does not reach worker threads on Node 20
+ * (privatenumber/tsx#354), each worker loads it through tsx's own API (`tsImport` of
  * `tsx/esm/api`).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -102,10 +103,13 @@ async function forecastInWorkers(
   spec: EncounterSpec,
   options: { runs: number; seed: number; workers: number; onProgress?: (done: number, runs: number) => void },
 ): Promise<Forecast> {
-  // tsx's loader is not inherited by worker threads; its API loads this file (and what it imports) in each.
-  const tsx = import.meta.resolve("tsx/esm/api");
+  // Run bundled (`scripts/bundled.mjs`, as `npm run forecast` does), each worker runs the bundle.
+  // Under tsx, whose loader is not inherited by worker threads, its API loads this file in each.
   const self = import.meta.url;
-  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(self)}, ${JSON.stringify(self)}));`;
+  const bundled = self.endsWith(".mjs");
+  const boot = bundled
+    ? new URL(self)
+    : `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => tsx.tsImport(${JSON.stringify(self)}, ${JSON.stringify(self)}));`;
   const ranges = splitRuns(options.runs, options.workers);
   const done = ranges.map(() => 0);
   const threads: Worker[] = [];
@@ -115,7 +119,7 @@ async function forecastInWorkers(
         ([from, to], k) =>
           new Promise<Tally>((resolveTally, reject) => {
             const job: WorkerJob = { raw, runs: options.runs, seed: options.seed, from, to };
-            const worker = new Worker(boot, { eval: true, workerData: job });
+            const worker = new Worker(boot, { eval: !bundled, workerData: job });
             threads.push(worker);
             worker.on("message", (reply: WorkerReply) => {
               if (reply.type === "progress") {

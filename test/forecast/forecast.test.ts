@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -311,5 +311,32 @@ describe("npm run forecast", () => {
     expect(three.json).toBe(one.json);
     const expected = await forecast(load("zones-burst.yaml"), content, { runs: 13, seed: 4 });
     expect(JSON.parse(three.json)).toEqual(JSON.parse(JSON.stringify(expected)));
+  }, 120_000);
+
+  it("run bundled as `npm run forecast` runs it (scripts/bundled.mjs), its worker threads run the bundle and give the same forecast", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fray-forecast-"));
+    const out = join(dir, "bundled.json");
+    const printed = execFileSync(
+      process.execPath,
+      [
+        "scripts/bundled.mjs",
+        "scripts/forecast.ts",
+        "examples/zones-burst.yaml",
+        "--runs",
+        "13",
+        "--seed",
+        "4",
+        "--workers",
+        "2",
+        "--json",
+        out,
+      ],
+      { cwd: root, encoding: "utf8" },
+    );
+    expect(printed).toContain("on 2 worker thread(s)");
+    const expected = await forecast(load("zones-burst.yaml"), content, { runs: 13, seed: 4 });
+    expect(JSON.parse(readFileSync(out, "utf8"))).toEqual(JSON.parse(JSON.stringify(expected)));
+    // The bundle is the run's own and goes with it.
+    expect(readdirSync(join(root, "scripts")).filter((f) => f.endsWith(".bundle.mjs") && f.includes(".forecast."))).toEqual([]);
   }, 120_000);
 });
