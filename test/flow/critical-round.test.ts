@@ -582,6 +582,14 @@ function renderSummary(message: Message) {
   };
 }
 
+/** Stores a combatant's round economy as the round's start would (`flags.fray.economy`), AP only. */
+const storeAp = (combatant: Dict, round: number, value: number, max: number) =>
+  (combatant.setFlag as (s: string, k: string, v: unknown) => Promise<unknown>)("fray", "economy", {
+    round,
+    slots: {},
+    pools: { ap: { value, max } },
+  });
+
 describe("upkeep undo (CR-BLD-01, CR-STN-02)", () => {
   const vitals = (a: { actor: unknown }) =>
     (a.actor as { system: { hits: { value: number }; stun: number; effects: { id: string; kind: string; rounds?: number }[] } }).system;
@@ -644,13 +652,8 @@ describe("upkeep undo (CR-BLD-01, CR-STN-02)", () => {
           pools: { ap: { value: number; max: number } };
         }
       ).pools.ap;
-    const setAp = (round: number, value: number, max: number) =>
-      (c.guard.setFlag as (s: string, k: string, v: unknown) => Promise<unknown>)("fray", "economy", {
-        round,
-        slots: {},
-        pools: { ap: { value, max } },
-      });
     // Round 2 starts with the guard still stunned (2 AP); the upkeep then counts his last stun round down.
+    const setAp = (round: number, value: number, max: number) => storeAp(c.guard, round, value, max);
     await setAp(2, 2, 2);
     await advance(combat as unknown as Dict, 2);
     expect(vitals(guard).stun).toBe(0);
@@ -667,16 +670,10 @@ describe("upkeep undo (CR-BLD-01, CR-STN-02)", () => {
   it("CR-AP-01: an upkeep undone once its round is over leaves the new round's AP alone", async () => {
     const { combat, c } = fight({ guardStun: 1 });
     await combat.startCombat();
-    const setAp = (round: number, value: number, max: number) =>
-      (c.guard.setFlag as (s: string, k: string, v: unknown) => Promise<unknown>)("fray", "economy", {
-        round,
-        slots: {},
-        pools: { ap: { value, max } },
-      });
-    await setAp(2, 2, 2);
+    await storeAp(c.guard, 2, 2, 2);
     await advance(combat as unknown as Dict, 2);
     const summary = messages.at(-1)!;
-    await setAp(3, 4, 4);
+    await storeAp(c.guard, 3, 4, 4);
     await renderSummary(summary).click();
     expect((c.guard.getFlag as (s: string, k: string) => unknown)("fray", "economy")).toEqual({
       round: 3,
