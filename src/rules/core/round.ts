@@ -305,9 +305,13 @@ export class RoundEngine<C, I> {
     return i === undefined ? this.outOf(this.get(id).combatant) : this.outAt(i);
   }
 
-  /** Whether a combatant state is out: `ruleset.isOut` of its vitals, or the host's `out`. */
+  /**
+   * Whether a combatant state is out: `ruleset.isOut` of its vitals (`ruleset.isOutOf` where the
+   * ruleset has it, the same answer without building the vital state), or the host's `out`.
+   */
   private outOf(c: C): boolean {
-    return this.ruleset.isOut(this.ruleset.vitals(c)) || (this.config.out?.(c) ?? false);
+    const r = this.ruleset;
+    return (r.isOutOf ? r.isOutOf(c) : r.isOut(r.vitals(c))) || (this.config.out?.(c) ?? false);
   }
 
   /**

@@ -281,6 +281,12 @@ export interface Ruleset<C, I> {
   /** True when the combatant can no longer fight (down, unconscious, dead). */
   isOut(state: VitalState): boolean;
   /**
+   * The same answer as `isOut(vitals(c))`, read from the combatant without building its vital
+   * state (the round engine asks after every change of state). Optional: without it the engine
+   * calls `isOut(vitals(c))`.
+   */
+  isOutOf?(c: C): boolean;
+  /**
    * Upkeep at the start of a round after the first, for rulesets with ongoing effects (Critical
    * bleeding, stun and dying count-downs, Self Discipline tests). Absent when there are none.
    */

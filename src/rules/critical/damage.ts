@@ -287,6 +287,13 @@ export function isOut(state: VitalState): boolean {
   return isOutState(state);
 }
 
+/** {@link isOut} of the combatant's vital state, read from the combatant directly (its conditions). */
+export function isOutOf(c: CriticalCombatant): boolean {
+  const conditions = c.conditions;
+  for (let i = 0; i < conditions.length; i++) if ((OUT_CONDITIONS as readonly string[]).includes(conditions[i]!)) return true;
+  return false;
+}
+
 /**
  * The Self Discipline test at 0 hits or below (CR-HIT-02): d100 + SD bonus - the hits below
  * zero; 101 or more stays conscious for the round, anything less leaves the combatant

@@ -165,6 +165,7 @@ export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> & QuietRu
   applyDamage: (target, packet) => damage.applyDamage(target, packet),
   vitals,
   isOut: damage.isOut,
+  isOutOf: damage.isOutOf,
   upkeep: async (c, dice) => (await damage.upkeep(c, dice)).report,
   input: (request, attacker, target, options) => play.criticalInput(request, attacker, target, options),
   situation: (context, options) => play.criticalSituation(context, options),

@@ -232,6 +232,19 @@ export function isOut(state: VitalState): boolean {
   );
 }
 
+/**
+ * {@link isOut} of the combatant's {@link vitals}, read from the combatant directly: in `shock`,
+ * `dead` or `unconscious`, or the head or torso hitbox at 0 or below (HB-DMG-04, RULES.md).
+ */
+export function isOutOf(c: HitboxCombatant): boolean {
+  const conditions = c.conditions;
+  for (let i = 0; i < conditions.length; i++) {
+    const x = conditions[i];
+    if (x === "shock" || x === "dead" || x === "unconscious") return true;
+  }
+  return c.hitboxes.head.value <= 0 || c.hitboxes.torso.value <= 0;
+}
+
 /** The outcome of a Blackout test. */
 export interface BlackoutResult {
   check: CheckResult;

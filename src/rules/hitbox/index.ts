@@ -117,6 +117,7 @@ export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> & QuietRuleset<
   applyDamage: (target, packet, options) => damage.applyDamage(target, packet, hitboxOptionsOf(options)),
   vitals: damage.vitals,
   isOut: damage.isOut,
+  isOutOf: damage.isOutOf,
   input: (request, attacker, target) => play.attackInput(request, attacker, target),
   situation: (context) => play.situationFields(context),
   actions: (c) => play.actionDefs(c),
