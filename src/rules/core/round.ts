@@ -382,15 +382,24 @@ export class RoundEngine<C, I> {
   /**
    * The round's upkeep (`ruleset.upkeep`) for each combatant in `ids` (every combatant by
    * default), from the second round on and only for rulesets that have one (CR-HIT-02): the
-   * combatant takes the upkeep's vital state. Returns the reports by id.
+   * combatant takes the upkeep's vital state (the combatant `ruleset.upkeepState` hands back, where
+   * the ruleset has it). Returns the reports by id.
    */
   async upkeep(ids: readonly string[] = [...this.fighters.keys()]): Promise<Map<string, UpkeepReport>> {
     const reports = new Map<string, UpkeepReport>();
-    if (this.round < 2 || !this.ruleset.upkeep) return reports;
+    const ruleset = this.ruleset;
+    if (this.round < 2 || !ruleset.upkeep) return reports;
     for (const id of ids) {
       const f = this.get(id);
-      const report = await this.ruleset.upkeep(f.combatant, this.dice, this.config.options);
-      f.combatant = this.ruleset.withVitals(f.combatant, report.after);
+      let report: UpkeepReport;
+      if (ruleset.upkeepState) {
+        const next = await ruleset.upkeepState(f.combatant, this.dice, this.config.options);
+        f.combatant = next.combatant;
+        report = next.report;
+      } else {
+        report = await ruleset.upkeep(f.combatant, this.dice, this.config.options);
+        f.combatant = ruleset.withVitals(f.combatant, report.after);
+      }
       reports.set(id, report);
       this.record({ type: "upkeep", round: this.round, actor: id, report });
     }

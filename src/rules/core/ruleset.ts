@@ -291,6 +291,12 @@ export interface Ruleset<C, I> {
    * bleeding, stun and dying count-downs, Self Discipline tests). Absent when there are none.
    */
   upkeep?(c: C, dice: DiceRoller, options: RulesetOptions): Promise<UpkeepReport>;
+  /**
+   * The same upkeep as {@link upkeep}, the same dice drawn, with the combatant it leaves: the
+   * combatant equals `withVitals(c, report.after)`, handed back so that the round engine need not
+   * build it again. Optional; present only beside `upkeep`.
+   */
+  upkeepState?(c: C, dice: DiceRoller, options: RulesetOptions): Promise<{ combatant: C; report: UpkeepReport }>;
 
   // The play contract (./contract.ts): what the hosts need so that no host knows a ruleset's
   // input shape or field names.

@@ -167,6 +167,7 @@ export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> & QuietRu
   isOut: damage.isOut,
   isOutOf: damage.isOutOf,
   upkeep: async (c, dice) => (await damage.upkeep(c, dice)).report,
+  upkeepState: (c, dice) => damage.upkeep(c, dice),
   input: (request, attacker, target, options) => play.criticalInput(request, attacker, target, options),
   situation: (context, options) => play.criticalSituation(context, options),
   actions: (c, options) => play.criticalActions(c, options),
