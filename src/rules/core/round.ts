@@ -32,6 +32,21 @@ export interface SyncInitiative<C> {
   rollInitiativeSync(members: C[], dice: SyncDiceRoller): InitiativeRoll;
 }
 
+/**
+ * A ruleset that can also roll a forced check at once, with a roller that rolls so
+ * ({@link SyncDiceRoller}): the same check from the same dice in the same order as its
+ * `forcedCheck` (HB-DMG-04, CR-HIT-02). With it, quiet attacks can be played synchronously
+ * ({@link RoundEngine.quietAttackSync}) where the dice allow (a forecast); an optional sibling of
+ * `Ruleset`, like {@link SyncInitiative}.
+ */
+export interface SyncForcedCheck<C> {
+  /**
+   * `Ruleset.forcedCheck`, at once.
+   * @throws FrayError as `forcedCheck` rejects.
+   */
+  forcedCheckSync(c: C, forced: ForcedCheck, dice: SyncDiceRoller, options: RulesetOptions): ForcedCheckResult;
+}
+
 /** What {@link RoundEngine} holds as the last state seen of a fighter before it has seen any. */
 const NOT_SEEN = Symbol("not seen");
 
@@ -710,12 +725,23 @@ export class RoundEngine<C, I> {
 
   /**
    * True when attacks can be played quietly and synchronously ({@link quietAttackSync}): they can
-   * be played quietly ({@link canQuiet}) and the ruleset has no forced checks, which roll through
-   * the asynchronous dice port (UD10).
+   * be played quietly ({@link canQuiet}) and the ruleset has no forced checks (UD10, Zones), or
+   * rolls them at once too ({@link SyncForcedCheck}: Hitbox, Critical) with dice that roll so.
    */
   get canQuietSync(): boolean {
-    return this.canQuiet && !this.ruleset.forcedCheck;
+    return this.canQuiet && (!this.ruleset.forcedCheck || this.syncForced() !== undefined);
   }
+
+  /** The ruleset's synchronous forced check when it has one and the dice roll at once; else undefined. */
+  private syncForced(): SyncForcedCheck<C> | undefined {
+    if (this.syncForcedRoller === undefined) {
+      const r = this.ruleset as Partial<SyncForcedCheck<C>>;
+      this.syncForcedRoller = typeof r.forcedCheckSync === "function" && canRollSync(this.dice);
+    }
+    return this.syncForcedRoller ? (this.ruleset as unknown as SyncForcedCheck<C>) : undefined;
+  }
+  /** Whether {@link syncForced} has one, worked out once: the ruleset and the dice are the engine's for its life. */
+  private syncForcedRoller?: boolean;
 
   /**
    * One attack played quietly, for a host that reads only outcomes (a forecast): the ruleset's
@@ -759,7 +785,8 @@ export class RoundEngine<C, I> {
    *   refuses, unless `refuse` accepts the error.
    */
   quietAttackSync(request: AttackRequest, opts: AttackOptions = {}): QuietRecord<C> | undefined {
-    if (this.ruleset.forcedCheck)
+    const sync = this.ruleset.forcedCheck ? this.syncForced() : undefined;
+    if (this.ruleset.forcedCheck && !sync)
       throw new FrayError(
         "FRAY.Error.Field",
         { field: "attack", expected: "an attack that can be played quietly and synchronously" },
@@ -767,9 +794,21 @@ export class RoundEngine<C, I> {
       );
     const begun = this.quietBegin(request, opts);
     if (!begun) return undefined;
-    const { done, attacker } = begun;
+    const { done, attacker, target, forced } = begun;
+    if (sync && target && done.target && !this.open && done.forced?.length) {
+      // The forced checks as quietAttack rolls them, at once.
+      const ruleset = this.ruleset;
+      const dice = this.dice as SyncDiceRoller;
+      for (const check of done.forced) {
+        const result = sync.forcedCheckSync(target.combatant, check, dice, this.config.options);
+        target.combatant = ruleset.withVitals(target.combatant, result.report.after);
+        forced.push(result);
+        if (opts.settleTarget) this.quietSettle(target, done);
+      }
+      begun.targetState = { combatant: target.combatant, economy: target.economy };
+    }
     this.quietSettle(attacker, done);
-    return { attack: done, attacker: { combatant: attacker.combatant, economy: attacker.economy }, target: begun.targetState, forced: [] };
+    return { attack: done, attacker: { combatant: attacker.combatant, economy: attacker.economy }, target: begun.targetState, forced };
   }
 
   /**
