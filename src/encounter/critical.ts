@@ -136,6 +136,8 @@ export async function playCritical(
   // Each entry's view of its combatant and economy in the engine.
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
   const start = vitalsNow(engine, critical.vitals);
+  // A forecast plays attacks quietly, at once where the dice roll so (the Self Discipline test too, CR-HIT-02).
+  const quietSync = play.quiet === true && engine.canQuietSync;
   // Check the Critical-specific action keys up front, so a bad file fails before any roll.
   const actionAt = (round: number, id: string): ActionSpec => spec.rounds[round - 1]?.[id] ?? fighters.get(id)!.spec.tactics ?? NO_ACTION;
   const checkAction = (a: ActionSpec, path: string) => {
@@ -252,7 +254,7 @@ export async function playCritical(
     // A forecast reads no detail of the attack: it is played quietly, with the same outcome
     // (`src/rules/critical/quiet.ts`); only what it means for the turn is needed (a fumble ends it).
     if (play.quiet && engine.canQuiet) {
-      const quiet = await engine.quietAttack(request, attackOptions);
+      const quiet = quietSync ? engine.quietAttackSync(request, attackOptions) : await engine.quietAttack(request, attackOptions);
       return quiet ? !(quiet.attack as CriticalQuietAttack).fumble : false;
     }
     const done = await engine.attack(request, attackOptions);

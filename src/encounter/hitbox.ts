@@ -265,6 +265,8 @@ export async function playHitbox(
   // until the step ends, HB-ACT-01); the turn's rolled reaction stays with the driver.
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
   const start = vitalsNow(engine, hitbox.vitals);
+  // A forecast plays attacks quietly, at once where the dice roll so (the Blackout test too, HB-DMG-04).
+  const quietSync = play.quiet === true && engine.canQuietSync;
   const tactics = new Map<string, HbAction | undefined>();
   spec.combatants.forEach((cs, i) => tactics.set(cs.id, cs.tactics ? readAction(cs.tactics, `combatants[${i}].tactics`) : undefined));
   const rounds = spec.rounds.map((r, i) =>
@@ -412,7 +414,7 @@ export async function playHitbox(
       // A forecast reads no detail of the attack: it is played quietly, with the same outcome
       // (the step's damage held the same way, HB-ACT-01).
       if (play.quiet && engine.canQuiet) {
-        const quiet = await engine.quietAttack(request, ATTACK_OPTIONS);
+        const quiet = quietSync ? engine.quietAttackSync(request, ATTACK_OPTIONS) : await engine.quietAttack(request, ATTACK_OPTIONS);
         if (!quiet) return;
         const done = quiet.attack as HitboxQuietAttack;
         if (done.reactionRolledNow && done.rolledReaction) t.rolled = done.rolledReaction;

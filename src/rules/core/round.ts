@@ -32,6 +32,21 @@ export interface SyncInitiative<C> {
   rollInitiativeSync(members: C[], dice: SyncDiceRoller): InitiativeRoll;
 }
 
+/**
+ * A ruleset that can also roll a forced check at once, with a roller that rolls so
+ * ({@link SyncDiceRoller}): the same check from the same dice in the same order as its
+ * `forcedCheck` (HB-DMG-04, CR-HIT-02). With it, quiet attacks can be played synchronously
+ * ({@link RoundEngine.quietAttackSync}) where the dice allow (a forecast); an optional sibling of
+ * `Ruleset`, like {@link SyncInitiative}.
+ */
+export interface SyncForcedCheck<C> {
+  /**
+   * `Ruleset.forcedCheck`, at once.
+   * @throws FrayError as `forcedCheck` rejects.
+   */
+  forcedCheckSync(c: C, forced: ForcedCheck, dice: SyncDiceRoller, options: RulesetOptions): ForcedCheckResult;
+}
+
 /** What {@link RoundEngine} holds as the last state seen of a fighter before it has seen any. */
 const NOT_SEEN = Symbol("not seen");
 
@@ -305,9 +320,13 @@ export class RoundEngine<C, I> {
     return i === undefined ? this.outOf(this.get(id).combatant) : this.outAt(i);
   }
 
-  /** Whether a combatant state is out: `ruleset.isOut` of its vitals, or the host's `out`. */
+  /**
+   * Whether a combatant state is out: `ruleset.isOut` of its vitals (`ruleset.isOutOf` where the
+   * ruleset has it, the same answer without building the vital state), or the host's `out`.
+   */
   private outOf(c: C): boolean {
-    return this.ruleset.isOut(this.ruleset.vitals(c)) || (this.config.out?.(c) ?? false);
+    const r = this.ruleset;
+    return (r.isOutOf ? r.isOutOf(c) : r.isOut(r.vitals(c))) || (this.config.out?.(c) ?? false);
   }
 
   /**
@@ -378,15 +397,24 @@ export class RoundEngine<C, I> {
   /**
    * The round's upkeep (`ruleset.upkeep`) for each combatant in `ids` (every combatant by
    * default), from the second round on and only for rulesets that have one (CR-HIT-02): the
-   * combatant takes the upkeep's vital state. Returns the reports by id.
+   * combatant takes the upkeep's vital state (the combatant `ruleset.upkeepState` hands back, where
+   * the ruleset has it). Returns the reports by id.
    */
   async upkeep(ids: readonly string[] = [...this.fighters.keys()]): Promise<Map<string, UpkeepReport>> {
     const reports = new Map<string, UpkeepReport>();
-    if (this.round < 2 || !this.ruleset.upkeep) return reports;
+    const ruleset = this.ruleset;
+    if (this.round < 2 || !ruleset.upkeep) return reports;
     for (const id of ids) {
       const f = this.get(id);
-      const report = await this.ruleset.upkeep(f.combatant, this.dice, this.config.options);
-      f.combatant = this.ruleset.withVitals(f.combatant, report.after);
+      let report: UpkeepReport;
+      if (ruleset.upkeepState) {
+        const next = await ruleset.upkeepState(f.combatant, this.dice, this.config.options);
+        f.combatant = next.combatant;
+        report = next.report;
+      } else {
+        report = await ruleset.upkeep(f.combatant, this.dice, this.config.options);
+        f.combatant = ruleset.withVitals(f.combatant, report.after);
+      }
       reports.set(id, report);
       this.record({ type: "upkeep", round: this.round, actor: id, report });
     }
@@ -697,12 +725,23 @@ export class RoundEngine<C, I> {
 
   /**
    * True when attacks can be played quietly and synchronously ({@link quietAttackSync}): they can
-   * be played quietly ({@link canQuiet}) and the ruleset has no forced checks, which roll through
-   * the asynchronous dice port (UD10).
+   * be played quietly ({@link canQuiet}) and the ruleset has no forced checks (UD10, Zones), or
+   * rolls them at once too ({@link SyncForcedCheck}: Hitbox, Critical) with dice that roll so.
    */
   get canQuietSync(): boolean {
-    return this.canQuiet && !this.ruleset.forcedCheck;
+    return this.canQuiet && (!this.ruleset.forcedCheck || this.syncForced() !== undefined);
   }
+
+  /** The ruleset's synchronous forced check when it has one and the dice roll at once; else undefined. */
+  private syncForced(): SyncForcedCheck<C> | undefined {
+    if (this.syncForcedRoller === undefined) {
+      const r = this.ruleset as Partial<SyncForcedCheck<C>>;
+      this.syncForcedRoller = typeof r.forcedCheckSync === "function" && canRollSync(this.dice);
+    }
+    return this.syncForcedRoller ? (this.ruleset as unknown as SyncForcedCheck<C>) : undefined;
+  }
+  /** Whether {@link syncForced} has one, worked out once: the ruleset and the dice are the engine's for its life. */
+  private syncForcedRoller?: boolean;
 
   /**
    * One attack played quietly, for a host that reads only outcomes (a forecast): the ruleset's
@@ -746,7 +785,8 @@ export class RoundEngine<C, I> {
    *   refuses, unless `refuse` accepts the error.
    */
   quietAttackSync(request: AttackRequest, opts: AttackOptions = {}): QuietRecord<C> | undefined {
-    if (this.ruleset.forcedCheck)
+    const sync = this.ruleset.forcedCheck ? this.syncForced() : undefined;
+    if (this.ruleset.forcedCheck && !sync)
       throw new FrayError(
         "FRAY.Error.Field",
         { field: "attack", expected: "an attack that can be played quietly and synchronously" },
@@ -754,9 +794,21 @@ export class RoundEngine<C, I> {
       );
     const begun = this.quietBegin(request, opts);
     if (!begun) return undefined;
-    const { done, attacker } = begun;
+    const { done, attacker, target, forced } = begun;
+    if (sync && target && done.target && !this.open && done.forced?.length) {
+      // The forced checks as quietAttack rolls them, at once.
+      const ruleset = this.ruleset;
+      const dice = this.dice as SyncDiceRoller;
+      for (const check of done.forced) {
+        const result = sync.forcedCheckSync(target.combatant, check, dice, this.config.options);
+        target.combatant = ruleset.withVitals(target.combatant, result.report.after);
+        forced.push(result);
+        if (opts.settleTarget) this.quietSettle(target, done);
+      }
+      begun.targetState = { combatant: target.combatant, economy: target.economy };
+    }
     this.quietSettle(attacker, done);
-    return { attack: done, attacker: { combatant: attacker.combatant, economy: attacker.economy }, target: begun.targetState, forced: [] };
+    return { attack: done, attacker: { combatant: attacker.combatant, economy: attacker.economy }, target: begun.targetState, forced };
   }
 
   /**

@@ -281,10 +281,22 @@ export interface Ruleset<C, I> {
   /** True when the combatant can no longer fight (down, unconscious, dead). */
   isOut(state: VitalState): boolean;
   /**
+   * The same answer as `isOut(vitals(c))`, read from the combatant without building its vital
+   * state (the round engine asks after every change of state). Optional: without it the engine
+   * calls `isOut(vitals(c))`.
+   */
+  isOutOf?(c: C): boolean;
+  /**
    * Upkeep at the start of a round after the first, for rulesets with ongoing effects (Critical
    * bleeding, stun and dying count-downs, Self Discipline tests). Absent when there are none.
    */
   upkeep?(c: C, dice: DiceRoller, options: RulesetOptions): Promise<UpkeepReport>;
+  /**
+   * The same upkeep as {@link upkeep}, the same dice drawn, with the combatant it leaves: the
+   * combatant equals `withVitals(c, report.after)`, handed back so that the round engine need not
+   * build it again. Optional; present only beside `upkeep`.
+   */
+  upkeepState?(c: C, dice: DiceRoller, options: RulesetOptions): Promise<{ combatant: C; report: UpkeepReport }>;
 
   // The play contract (./contract.ts): what the hosts need so that no host knows a ruleset's
   // input shape or field names.

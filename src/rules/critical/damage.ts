@@ -1,4 +1,4 @@
-import type { DiceRoller } from "../core/dice/port.js";
+import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { AttackResult, DamagePacket, UpkeepCheck, UpkeepReport } from "../core/ruleset.js";
 import type { DamageReport, DamageStep, LastingEffect, Modifier, RollOutcome, VitalState } from "../core/types.js";
@@ -287,6 +287,13 @@ export function isOut(state: VitalState): boolean {
   return isOutState(state);
 }
 
+/** {@link isOut} of the combatant's vital state, read from the combatant directly (its conditions). */
+export function isOutOf(c: CriticalCombatant): boolean {
+  const conditions = c.conditions;
+  for (let i = 0; i < conditions.length; i++) if ((OUT_CONDITIONS as readonly string[]).includes(conditions[i]!)) return true;
+  return false;
+}
+
 /**
  * The Self Discipline test at 0 hits or below (CR-HIT-02): d100 + SD bonus - the hits below
  * zero; 101 or more stays conscious for the round, anything less leaves the combatant
@@ -297,8 +304,26 @@ export async function selfDisciplineTest(
   c: CriticalCombatant,
   dice: DiceRoller,
 ): Promise<{ test: UpkeepCheck; combatant: CriticalCombatant; report: UpkeepReport }> {
+  return selfDisciplineFrom(c, await dice.roll("1d100", "FRAY.Roll.SelfDiscipline"));
+}
+
+/**
+ * {@link selfDisciplineTest} rolled at once, with a roller that rolls so: the same faces drawn,
+ * the same result (CR-HIT-02).
+ */
+export function selfDisciplineTestSync(
+  c: CriticalCombatant,
+  dice: SyncDiceRoller,
+): { test: UpkeepCheck; combatant: CriticalCombatant; report: UpkeepReport } {
+  return selfDisciplineFrom(c, dice.rollSync("1d100", "FRAY.Roll.SelfDiscipline"));
+}
+
+/** The Self Discipline test (CR-HIT-02) read from its rolled d100. */
+function selfDisciplineFrom(
+  c: CriticalCombatant,
+  roll: RollOutcome,
+): { test: UpkeepCheck; combatant: CriticalCombatant; report: UpkeepReport } {
   const before = vitals(c);
-  const roll = await dice.roll("1d100", "FRAY.Roll.SelfDiscipline");
   const mods: Modifier[] = [
     { label: "FRAY.Mod.SelfDiscipline", value: c.selfDiscipline, rule: "CR-HIT-02" },
     { label: "FRAY.Mod.HitsBelowZero", value: Math.min(0, c.hits.value), rule: "CR-HIT-02" },

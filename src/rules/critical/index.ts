@@ -1,4 +1,5 @@
 import type { QuietRuleset } from "../core/quiet.js";
+import type { SyncForcedCheck } from "../core/round.js";
 import type { Ruleset } from "../core/ruleset.js";
 import * as actions from "./actions.js";
 import * as attack from "./attack.js";
@@ -37,6 +38,7 @@ export {
   isDying,
   selfDisciplineDue,
   selfDisciplineTest,
+  selfDisciplineTestSync,
   stabilize,
   treat,
   upkeep,
@@ -62,6 +64,7 @@ export {
   criticalAfterAction,
   criticalConditions,
   criticalForcedCheck,
+  criticalForcedCheckSync,
   criticalInput,
   criticalSituation,
   criticalStartRound,
@@ -143,7 +146,9 @@ export {
  * {@link criticalWithTables} for a world's own). Its attacks also play quietly
  * (`../core/quiet.ts`, `./quiet.ts`) for a forecast.
  */
-export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> & QuietRuleset<CriticalCombatant, CriticalAttackInput> = {
+export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> &
+  QuietRuleset<CriticalCombatant, CriticalAttackInput> &
+  SyncForcedCheck<CriticalCombatant> = {
   id: "critical",
   label: "FRAY.Ruleset.critical",
   options: CRITICAL_OPTIONS,
@@ -165,7 +170,9 @@ export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> & QuietRu
   applyDamage: (target, packet) => damage.applyDamage(target, packet),
   vitals,
   isOut: damage.isOut,
+  isOutOf: damage.isOutOf,
   upkeep: async (c, dice) => (await damage.upkeep(c, dice)).report,
+  upkeepState: (c, dice) => damage.upkeep(c, dice),
   input: (request, attacker, target, options) => play.criticalInput(request, attacker, target, options),
   situation: (context, options) => play.criticalSituation(context, options),
   actions: (c, options) => play.criticalActions(c, options),
@@ -175,6 +182,7 @@ export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> & QuietRu
   startRound: (c, previous, round, options) => play.criticalStartRound(c, previous, round, options),
   afterAction: (c, outcome, economy, options) => play.criticalAfterAction(c, outcome, economy, options),
   forcedCheck: (c, forced, dice, options) => play.criticalForcedCheck(c, forced, dice, options),
+  forcedCheckSync: (c, forced, dice, options) => play.criticalForcedCheckSync(c, forced, dice, options),
   quietAttack: quiet.quietAttack,
   quietAfterAttack: (c, done, economy) => quiet.quietAfterAttack(c, done, economy),
 };

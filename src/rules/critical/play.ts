@@ -17,14 +17,14 @@ import type {
   SituationField,
   VitalsUpdate,
 } from "../core/contract.js";
-import type { DiceRoller } from "../core/dice/port.js";
+import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import { createEconomy, type Economy } from "../core/economy.js";
 import { bool, int, isRecord } from "../core/parse.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { ForcedCheck, VitalState } from "../core/types.js";
 import { ACTIONS, actionCost, apFor, economy, recomputeEconomy } from "./actions.js";
 import { isCriticalResult, type CriticalAttackInput, type CriticalSituation } from "./attack.js";
-import { selfDisciplineTest } from "./damage.js";
+import { selfDisciplineTest, selfDisciplineTestSync } from "./damage.js";
 import { fieldError, isIncapacitated, type CriticalCombatant } from "./model.js";
 import type { CriticalTableSet } from "./tables/index.js";
 
@@ -305,7 +305,26 @@ export async function criticalForcedCheck(
   _options: RulesetOptions = {},
 ): Promise<ForcedCheckResult> {
   if (forced.id !== "selfDiscipline") throw fieldError("forced.id", "selfDiscipline (CR-HIT-02)");
-  const sd = await selfDisciplineTest(c, dice);
+  return forcedCheckFrom(forced, await selfDisciplineTest(c, dice));
+}
+
+/**
+ * {@link criticalForcedCheck} rolled at once, with a roller that rolls so: the same faces drawn,
+ * the same result (CR-HIT-02).
+ * @throws FrayError as {@link criticalForcedCheck}.
+ */
+export function criticalForcedCheckSync(
+  c: CriticalCombatant,
+  forced: ForcedCheck,
+  dice: SyncDiceRoller,
+  _options: RulesetOptions = {},
+): ForcedCheckResult {
+  if (forced.id !== "selfDiscipline") throw fieldError("forced.id", "selfDiscipline (CR-HIT-02)");
+  return forcedCheckFrom(forced, selfDisciplineTestSync(c, dice));
+}
+
+/** The forced check's result from the Self Discipline test rolled. */
+function forcedCheckFrom(forced: ForcedCheck, sd: ReturnType<typeof selfDisciplineTestSync>): ForcedCheckResult {
   return {
     forced,
     check: sd.test.check,

@@ -1,4 +1,4 @@
-import type { DiceRoller } from "../core/dice/port.js";
+import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { AttackResult, DamagePacket } from "../core/ruleset.js";
 import {
@@ -9,6 +9,7 @@ import {
   type ForcedCheck,
   type LastingEffect,
   type Modifier,
+  type RollOutcome,
   type Track,
   type VitalState,
 } from "../core/types.js";
@@ -232,6 +233,19 @@ export function isOut(state: VitalState): boolean {
   );
 }
 
+/**
+ * {@link isOut} of the combatant's {@link vitals}, read from the combatant directly: in `shock`,
+ * `dead` or `unconscious`, or the head or torso hitbox at 0 or below (HB-DMG-04, RULES.md).
+ */
+export function isOutOf(c: HitboxCombatant): boolean {
+  const conditions = c.conditions;
+  for (let i = 0; i < conditions.length; i++) {
+    const x = conditions[i];
+    if (x === "shock" || x === "dead" || x === "unconscious") return true;
+  }
+  return c.hitboxes.head.value <= 0 || c.hitboxes.torso.value <= 0;
+}
+
 /** The outcome of a Blackout test. */
 export interface BlackoutResult {
   check: CheckResult;
@@ -248,6 +262,19 @@ export interface BlackoutResult {
  * condition, out of the fight, and any further damage that reaches a hitbox kills (RULES.md).
  */
 export async function blackoutTest(c: HitboxCombatant, dice: DiceRoller): Promise<BlackoutResult> {
+  return blackoutFrom(c, await dice.roll("2d6", "FRAY.Roll.Blackout"));
+}
+
+/**
+ * {@link blackoutTest} rolled at once, with a roller that rolls so: the same faces drawn, the same
+ * result (HB-DMG-04).
+ */
+export function blackoutTestSync(c: HitboxCombatant, dice: SyncDiceRoller): BlackoutResult {
+  return blackoutFrom(c, dice.rollSync("2d6", "FRAY.Roll.Blackout"));
+}
+
+/** The Blackout test (HB-DMG-04) read from its rolled 2d6. */
+function blackoutFrom(c: HitboxCombatant, roll: RollOutcome): BlackoutResult {
   const mods: Modifier[] = [
     {
       label: "FRAY.Mod.HitboxAbility",
@@ -257,7 +284,6 @@ export async function blackoutTest(c: HitboxCombatant, dice: DiceRoller): Promis
     },
     { label: "FRAY.Mod.HitboxSkill", value: c.skills.blackout, rule: "HB-DMG-04", data: { skill: "FRAY.Hitbox.Skill.blackout" } },
   ];
-  const roll = await dice.roll("2d6", "FRAY.Roll.Blackout");
   const check: CheckResult = { roll, natural: roll.total, modifiers: mods, total: roll.total + sumModifiers(mods) };
   const passed = check.total >= BLACKOUT_DIFFICULTY;
   const after = passed || c.conditions.includes("shock") ? c : { ...c, conditions: [...c.conditions, "shock"] };

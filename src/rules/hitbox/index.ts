@@ -1,4 +1,5 @@
 import type { QuietRuleset } from "../core/quiet.js";
+import type { SyncForcedCheck } from "../core/round.js";
 import type { Ruleset } from "../core/ruleset.js";
 import * as attack from "./attack.js";
 import * as damage from "./damage.js";
@@ -41,6 +42,7 @@ export {
   applyVitals,
   armorTracks,
   blackoutTest,
+  blackoutTestSync,
   shockEffect,
   type BlackoutResult,
 } from "./damage.js";
@@ -56,6 +58,7 @@ export {
   conditionSpecs,
   forcedCheck,
   forcedCheckDue,
+  forcedCheckSync,
   situationFields,
   startRound,
   vitalsUpdate,
@@ -95,7 +98,9 @@ export {
  * Every `HB-*` rule of `rules-index.md` is implemented by the modules re-exported here. Its
  * attacks also play quietly (`../core/quiet.ts`, `./quiet.ts`) for a forecast.
  */
-export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> & QuietRuleset<HitboxCombatant, HitboxAttackInput> = {
+export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> &
+  QuietRuleset<HitboxCombatant, HitboxAttackInput> &
+  SyncForcedCheck<HitboxCombatant> = {
   id: "hitbox",
   label: "FRAY.Ruleset.hitbox",
   options: HITBOX_OPTIONS,
@@ -117,6 +122,7 @@ export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> & QuietRuleset<
   applyDamage: (target, packet, options) => damage.applyDamage(target, packet, hitboxOptionsOf(options)),
   vitals: damage.vitals,
   isOut: damage.isOut,
+  isOutOf: damage.isOutOf,
   input: (request, attacker, target) => play.attackInput(request, attacker, target),
   situation: (context) => play.situationFields(context),
   actions: (c) => play.actionDefs(c),
@@ -126,6 +132,7 @@ export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> & QuietRuleset<
   startRound: (c, _previous, _round, options) => play.startRound(c, hitboxOptionsOf(options)),
   afterAction: (c, outcome, economy) => play.afterAction(c, outcome, economy),
   forcedCheck: (c, forced, dice) => play.forcedCheck(c, forced, dice),
+  forcedCheckSync: (c, forced, dice) => play.forcedCheckSync(c, forced, dice),
   quietAttack: quiet.quietAttack,
   quietAfterAttack: (c, done, economy) => quiet.quietAfterAttack(c, done, economy),
 };

@@ -17,13 +17,13 @@ import type {
   SituationField,
   VitalsUpdate,
 } from "../core/contract.js";
-import type { DiceRoller } from "../core/dice/port.js";
+import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import { createEconomy, spend, type Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import { fieldError, int, isRecord, oneOf } from "../core/parse.js";
 import type { ForcedCheck, RuleId, VitalState } from "../core/types.js";
 import { isDown, weaponOf, type HitboxAttackResult } from "./attack.js";
-import { BLACKOUT_DIFFICULTY, blackoutTest, SHOCK_EFFECT, vitals } from "./damage.js";
+import { BLACKOUT_DIFFICULTY, blackoutTest, blackoutTestSync, SHOCK_EFFECT, vitals, type BlackoutResult } from "./damage.js";
 import type { HitboxAttackInput, HitboxSituation, RolledReaction } from "./input.js";
 import { CALLABLE } from "./location.js";
 import { HITBOXES, metresToFeet, type HitboxCombatant, type HitboxId } from "./model.js";
@@ -416,10 +416,29 @@ export function forcedCheckDue(c: HitboxCombatant, forced: ForcedCheck): boolean
  *   `FRAY.Error.HitboxNoBlackout` when the combatant is already in shock or dead.
  */
 export async function forcedCheck(c: HitboxCombatant, forced: ForcedCheck, dice: DiceRoller): Promise<ForcedCheckResult> {
+  forcedCheckValid(c, forced);
+  return forcedCheckFrom(c, forced, await blackoutTest(c, dice));
+}
+
+/**
+ * {@link forcedCheck} rolled at once, with a roller that rolls so: the same faces drawn, the same
+ * result (HB-DMG-04).
+ * @throws FrayError as {@link forcedCheck}.
+ */
+export function forcedCheckSync(c: HitboxCombatant, forced: ForcedCheck, dice: SyncDiceRoller): ForcedCheckResult {
+  forcedCheckValid(c, forced);
+  return forcedCheckFrom(c, forced, blackoutTestSync(c, dice));
+}
+
+/** Throws as {@link forcedCheck} does for a check that is not a Blackout test or no longer due. */
+function forcedCheckValid(c: HitboxCombatant, forced: ForcedCheck): void {
   if (forced.id !== "blackout") throw fieldError("forced.id", "blackout");
   if (!forcedCheckDue(c, forced))
     throw new FrayError("FRAY.Error.HitboxNoBlackout", { actor: c.name }, `${c.name} is already in shock or dead: no Blackout test`);
-  const test = await blackoutTest(c, dice);
+}
+
+/** The forced check's result from the Blackout test rolled. */
+function forcedCheckFrom(c: HitboxCombatant, forced: ForcedCheck, test: BlackoutResult): ForcedCheckResult {
   const before = vitals(c);
   const after = vitals(test.after);
   const added = after.conditions.filter((s) => !before.conditions.includes(s));

@@ -111,3 +111,8 @@ export function isOut(state: VitalState): boolean {
     state.conditions.some((c) => c === "unconscious" || c === "incapacitated" || c === "dead")
   );
 }
+
+/** {@link isOut} of the combatant's {@link vitals}, read from the combatant directly. */
+export function isOutOf(c: Ud10Combatant): boolean {
+  return c.hp.value <= 0 || c.ep.value <= 0 || c.conditions.some((x) => x === "unconscious" || x === "incapacitated" || x === "dead");
+}

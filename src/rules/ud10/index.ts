@@ -97,6 +97,7 @@ export const ud10: Ruleset<Ud10Combatant, Ud10AttackInput> & QuietRuleset<Ud10Co
     afterAction: (c, outcome, economy, options) => play.ud10AfterAction(c, outcome, economy, options),
     vitals: damage.vitals,
     isOut: damage.isOut,
+    isOutOf: damage.isOutOf,
     quietAttack: quiet.quietAttack,
     quietAfterAttack: (c, done, economy) => quiet.quietAfterAttack(c, done, economy),
   };

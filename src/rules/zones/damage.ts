@@ -192,6 +192,11 @@ export function isOut(state: VitalState): boolean {
   return (state.hp !== undefined && state.hp.value <= 0) || state.conditions.some((c) => (OUT_CONDITIONS as readonly string[]).includes(c));
 }
 
+/** {@link isOut} of the combatant's {@link vitals}, read from the combatant directly. */
+export function isOutOf(c: ZonesCombatant): boolean {
+  return c.hp.value <= 0 || c.conditions.some((x) => (OUT_CONDITIONS as readonly string[]).includes(x));
+}
+
 function applyOne(
   target: ZonesCombatant,
   state: VitalState,

@@ -168,6 +168,7 @@ export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> & QuietRuleset<Zon
   applyDamage: (target, packet, options) => damage.applyDamage(target, packet, zonesOptions(options)),
   vitals: damage.vitals,
   isOut: damage.isOut,
+  isOutOf: damage.isOutOf,
   input: play.input,
   situation: play.situation,
   actions: play.actions,

@@ -1,0 +1,206 @@
+/**
+ * The synchronous forced checks (`forcedCheckSync`) of Hitbox and Critical against their
+ * asynchronous `forcedCheck`, and the round engine's `quietAttackSync` against its `quietAttack`
+ * for them: the same faces give the same check, the same states after it and the dice left at the
+ * same place (HB-DMG-04 Blackout test, CR-HIT-02 Self Discipline test), inside and outside a
+ * simultaneous step (HB-ACT-01).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { DiceRoller } from "../../src/rules/core/dice/port.js";
+import { SeededRoller } from "../../src/rules/core/dice/port.js";
+import { FrayError } from "../../src/rules/core/errors.js";
+import { RoundEngine } from "../../src/rules/core/round.js";
+import type { ActorSource } from "../../src/rules/core/sources.js";
+import { critical, criticalCombatantFromActor, type CriticalCombatant } from "../../src/rules/critical/index.js";
+import { forcedCheckDue, HITBOXES, hitbox, hitboxCombatantFromActor, type HitboxCombatant } from "../../src/rules/hitbox/index.js";
+
+const packs = fileURLToPath(new URL("../../packs/_source", import.meta.url));
+const read = (dir: string) =>
+  readdirSync(join(packs, dir))
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => JSON.parse(readFileSync(join(packs, dir, f), "utf8")) as ActorSource);
+const hbNpcs = read("hitbox-npcs");
+const crNpcs = read("critical-npcs");
+
+const hbState = fc
+  .record({
+    npc: fc.integer({ min: 0, max: hbNpcs.length - 1 }),
+    hurt: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: HITBOXES.length, maxLength: HITBOXES.length }),
+    conditions: fc.subarray(["prone", "medicated", "unaware"], { maxLength: 2 }),
+  })
+  .map(({ npc, hurt, conditions }): HitboxCombatant => {
+    const c = hitboxCombatantFromActor(hbNpcs[npc]! as never, { id: "b" });
+    const hitboxes = { ...c.hitboxes };
+    HITBOXES.forEach((h, i) => (hitboxes[h] = { ...c.hitboxes[h], value: Math.max(0, c.hitboxes[h].value - hurt[i]!) }));
+    return { ...c, hitboxes, conditions };
+  });
+
+const crState = fc
+  .record({
+    npc: fc.integer({ min: 0, max: crNpcs.length - 1 }),
+    hits: fc.integer({ min: -40, max: 0 }),
+    conditions: fc.subarray(["constrained", "down"], { maxLength: 1 }),
+  })
+  .map(({ npc, hits, conditions }): CriticalCombatant => {
+    const c = criticalCombatantFromActor(crNpcs[npc]! as never, { id: "b" });
+    return { ...c, hits: { ...c.hits, value: hits }, conditions };
+  });
+
+/** A roller that lends its faces but has no synchronous roll: the forced checks cannot roll at once. */
+const asyncOnly = (seed: number): DiceRoller => {
+  const inner = new SeededRoller(seed);
+  return {
+    roll: (formula, purpose) => inner.roll(formula, purpose),
+    get faces() {
+      return inner.faces;
+    },
+  } as DiceRoller;
+};
+
+describe("forcedCheckSync equals forcedCheck", () => {
+  it("HB-DMG-04: the Blackout test, same faces, same result, dice left alike", async () => {
+    let failed = 0;
+    await fc.assert(
+      fc.asyncProperty(hbState, fc.integer(), async (c, seed) => {
+        const forced = { id: "blackout", label: "FRAY.Check.Blackout", rule: "HB-DMG-04" as const };
+        const one = new SeededRoller(seed);
+        const two = new SeededRoller(seed);
+        const a = await hitbox.forcedCheck!(c, forced, one, hitbox.defaults());
+        const s = hitbox.forcedCheckSync(c, forced, two, hitbox.defaults());
+        expect(s).toEqual(a);
+        if (!s.success) failed++;
+        expect(two.rollSync("1d100").total).toBe(one.rollSync("1d100").total);
+      }),
+      { numRuns: 300 },
+    );
+    expect(failed).toBeGreaterThan(0);
+    // Refused alike: no Blackout test for someone already in shock.
+    const shocked = { ...hitboxCombatantFromActor(hbNpcs[0]! as never, { id: "b" }), conditions: ["shock"] };
+    const forced = { id: "blackout", label: "FRAY.Check.Blackout", rule: "HB-DMG-04" as const };
+    expect(() => hitbox.forcedCheckSync(shocked, forced, new SeededRoller(1), {})).toThrow(FrayError);
+    await expect(hitbox.forcedCheck!(shocked, forced, new SeededRoller(1), {})).rejects.toThrow(FrayError);
+  });
+
+  it("CR-HIT-02: the Self Discipline test, same faces, same result, dice left alike", async () => {
+    let failed = 0;
+    await fc.assert(
+      fc.asyncProperty(crState, fc.integer(), async (c, seed) => {
+        const forced = { id: "selfDiscipline", label: "FRAY.Check.SelfDiscipline", rule: "CR-HIT-02" as const };
+        const one = new SeededRoller(seed);
+        const two = new SeededRoller(seed);
+        const a = await critical.forcedCheck!(c, forced, one, critical.defaults());
+        const s = critical.forcedCheckSync(c, forced, two, critical.defaults());
+        expect(s).toEqual(a);
+        if (!s.success) failed++;
+        expect(two.rollSync("1d100").total).toBe(one.rollSync("1d100").total);
+      }),
+      { numRuns: 300 },
+    );
+    expect(failed).toBeGreaterThan(0);
+  });
+});
+
+describe("the engine's quietAttackSync equals its quietAttack where forced checks roll at once", () => {
+  it("CR-HIT-02, CR-AP-02: pays, settles, rolls the Self Discipline test as quietAttack; refuses alike after", async () => {
+    const a = criticalCombatantFromActor(crNpcs[0]! as never, { id: "a" });
+    const b = criticalCombatantFromActor(crNpcs[1]! as never, { id: "b" });
+    const options = critical.defaults();
+    let forced = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const entries = [
+        { id: "a", side: "x", combatant: a },
+        { id: "b", side: "y", combatant: { ...b, hits: { ...b.hits, value: 1 + (seed % 12) } } },
+      ];
+      const one = new RoundEngine(critical, entries, new SeededRoller(seed), { options, maxRounds: 3 });
+      const two = new RoundEngine(critical, entries, new SeededRoller(seed), { options, maxRounds: 3 });
+      expect(two.canQuietSync).toBe(true);
+      for (const e of [one, two]) {
+        e.nextRound();
+        e.startRound();
+      }
+      const request = { attackerId: "a", targetId: "b", weaponId: a.weapons[0]!.id };
+      const opts = { cost: { pools: { ap: 2 } }, settleTarget: true };
+      for (let i = 0; i < 2; i++) {
+        const q = await one.quietAttack(request, opts);
+        const s = two.quietAttackSync(request, opts);
+        expect(s).toEqual(q);
+        forced += s?.forced.length ?? 0;
+        for (const id of ["a", "b"]) {
+          expect(two.get(id).combatant).toEqual(one.get(id).combatant);
+          expect(two.get(id).economy).toEqual(one.get(id).economy);
+        }
+      }
+    }
+    expect(forced).toBeGreaterThan(5);
+  });
+
+  it("HB-DMG-04, HB-ACT-01: outside a step the Blackout test at once, inside one held for its end, as quietAttack", async () => {
+    const a = hitboxCombatantFromActor(hbNpcs[0]! as never, { id: "a" });
+    const b = hitboxCombatantFromActor(hbNpcs[1]! as never, { id: "b" });
+    const entries = [
+      { id: "a", side: "x", combatant: a },
+      { id: "b", side: "y", combatant: b },
+    ];
+    const options = hitbox.defaults();
+    const opts = { free: true, payReaction: false, refuse: () => true };
+    const shot = { attackerId: "a", targetId: "b", weaponId: a.weapons[0]!.id, distanceMetres: 3 };
+    const back = { attackerId: "b", targetId: "a", weaponId: b.weapons[0]!.id, distanceMetres: 3 };
+    let forcedNow = 0;
+    let forcedAtEnd = 0;
+    for (let seed = 1; seed <= 150; seed++) {
+      const one = new RoundEngine(hitbox, entries, new SeededRoller(seed), { options, maxRounds: 3 });
+      const two = new RoundEngine(hitbox, entries, new SeededRoller(seed), { options, maxRounds: 3 });
+      expect(two.canQuietSync).toBe(true);
+      for (const e of [one, two]) {
+        e.nextRound();
+        e.startRound();
+      }
+      for (let i = 0; i < 3; i++) {
+        const q = await one.quietAttack(shot, opts);
+        const s = two.quietAttackSync(shot, opts);
+        expect(s).toEqual(q);
+        forcedNow += s?.forced.length ?? 0;
+      }
+      const d = await one.step(
+        async () => {
+          for (const r of [shot, back, shot]) await one.quietAttack(r, opts);
+        },
+        { due: forcedCheckDue },
+      );
+      const e = await two.step(
+        () => {
+          for (const r of [shot, back, shot]) two.quietAttackSync(r, opts);
+        },
+        { due: forcedCheckDue },
+      );
+      expect(e).toEqual(d);
+      forcedAtEnd += e.forced.length;
+      for (const id of ["a", "b"]) {
+        expect(two.get(id).combatant).toEqual(one.get(id).combatant);
+        expect(two.get(id).economy).toEqual(one.get(id).economy);
+      }
+    }
+    expect(forcedNow).toBeGreaterThan(0);
+    expect(forcedAtEnd).toBeGreaterThan(0);
+  });
+
+  it("keeps to the asynchronous path when the dice cannot roll at once", () => {
+    const a = criticalCombatantFromActor(crNpcs[0]! as never, { id: "a" });
+    const engine = new RoundEngine(
+      critical,
+      [
+        { id: "a", side: "x", combatant: a },
+        { id: "b", side: "y", combatant: criticalCombatantFromActor(crNpcs[1]! as never, { id: "b" }) },
+      ],
+      asyncOnly(1),
+      { options: critical.defaults(), maxRounds: 3 },
+    );
+    expect(engine.canQuiet).toBe(true);
+    expect(engine.canQuietSync).toBe(false);
+    expect(() => engine.quietAttackSync({ attackerId: "a", targetId: "b", weaponId: a.weapons[0]!.id })).toThrow(FrayError);
+  });
+});
