@@ -46,6 +46,7 @@ const flowWorld = new FlowWorld<Message>({
   TokenRuler: BaseRuler,
   config: { statusEffects: [], specialStatusEffects: {} },
   recordCreated: true,
+  actorEffects: true,
   prepare: () => {
     (((globalThis as Dict).foundry as { applications: { api: Dict } }).applications.api as Dict).DialogV2 = {
       wait: async (options: { window: { title: string }; content: string }) => {
