@@ -72,44 +72,19 @@ const outcome = (r: EncounterResult) => ({
 });
 
 describe("quiet fights", () => {
-  for (const file of ["ud10-skirmish.yaml", "ud10-ambush.yaml"]) {
-    it(`${file}: each quiet fight ends as the detailed fight with its seed (UD-ATK-02, UD-REA-03, UD-DMG-04)`, async () => {
-      const spec = load(file);
-      const combatants = new CombatantCache();
-      for (let seed = 1; seed <= 60; seed++) {
-        const quiet = await playEncounter({ ...spec, seed }, content, undefined, { quiet: true, combatants });
-        const detailed = await playEncounter({ ...spec, seed }, content);
-        expect(outcome(quiet)).toEqual(outcome(detailed));
-      }
-    });
-  }
-
-  for (const file of ["hitbox-skirmish.yaml", "hitbox-zeven.yaml"]) {
-    it(`${file}: each quiet fight ends as the detailed fight with its seed (HB-ACT-01, HB-ATK-03, HB-LOC-01, HB-DMG-01, HB-DMG-04)`, async () => {
-      const spec = load(file);
-      const combatants = new CombatantCache();
-      for (let seed = 1; seed <= 60; seed++) {
-        const quiet = await playEncounter({ ...spec, seed }, content, undefined, { quiet: true, combatants });
-        const detailed = await playEncounter({ ...spec, seed }, content);
-        expect(outcome(quiet)).toEqual(outcome(detailed));
-      }
-    });
-  }
-
-  for (const file of ["critical-skirmish.yaml", "critical-duel.yaml"]) {
-    it(`${file}: each quiet fight ends as the detailed fight with its seed (CR-ATK-01, CR-ATK-02, CR-CRT-02, CR-AP-02, CR-HIT-02, CR-STN-01)`, async () => {
-      const spec = load(file);
-      const combatants = new CombatantCache();
-      for (let seed = 1; seed <= 60; seed++) {
-        const quiet = await playEncounter({ ...spec, seed }, content, undefined, { quiet: true, combatants });
-        const detailed = await playEncounter({ ...spec, seed }, content);
-        expect(outcome(quiet)).toEqual(outcome(detailed));
-      }
-    });
-  }
-
-  for (const file of ["zones-skirmish.yaml", "zones-burst.yaml"]) {
-    it(`${file}: each quiet fight ends as the detailed fight with its seed (ZN-RNG-08, ZN-BST-01, ZN-ZON-01, ZN-ZON-02, ZN-VIT-01)`, async () => {
+  /** Each example with the rules its fights play, quiet and detailed. */
+  const examples: [string, string][] = [
+    ["ud10-skirmish.yaml", "UD-ATK-02, UD-REA-03, UD-DMG-04"],
+    ["ud10-ambush.yaml", "UD-ATK-02, UD-REA-03, UD-DMG-04"],
+    ["hitbox-skirmish.yaml", "HB-ACT-01, HB-ATK-03, HB-LOC-01, HB-DMG-01, HB-DMG-04"],
+    ["hitbox-zeven.yaml", "HB-ACT-01, HB-ATK-03, HB-LOC-01, HB-DMG-01, HB-DMG-04"],
+    ["critical-skirmish.yaml", "CR-ATK-01, CR-ATK-02, CR-CRT-02, CR-AP-02, CR-HIT-02, CR-STN-01"],
+    ["critical-duel.yaml", "CR-ATK-01, CR-ATK-02, CR-CRT-02, CR-AP-02, CR-HIT-02, CR-STN-01"],
+    ["zones-skirmish.yaml", "ZN-RNG-08, ZN-BST-01, ZN-ZON-01, ZN-ZON-02, ZN-VIT-01"],
+    ["zones-burst.yaml", "ZN-RNG-08, ZN-BST-01, ZN-ZON-01, ZN-ZON-02, ZN-VIT-01"],
+  ];
+  for (const [file, rules] of examples) {
+    it(`${file}: each quiet fight ends as the detailed fight with its seed (${rules})`, async () => {
       const spec = load(file);
       const combatants = new CombatantCache();
       for (let seed = 1; seed <= 60; seed++) {
