@@ -583,6 +583,22 @@ function renderSummary(message: Message) {
   };
 }
 
+/** Kara strikes the guard with her sword (`dice` for the attack, `crit` for the critical), the card rolled and applied. */
+async function strike(kara: ReturnType<typeof actor>, guard: ReturnType<typeof actor>, dice: number[], crit: number) {
+  diceQueue.push(...dice);
+  const { message } = (await api().rollAttack({
+    actor: kara.actor,
+    weaponId: "fRc2SwordFtItm10",
+    token: kara.token,
+    target: guard.token,
+    skipDialog: true,
+  }))!;
+  diceQueue.push(crit);
+  await api().flow.runCardAction(message, 0, "rollDamage");
+  await api().flow.runCardAction(message, 0, "applyDamage");
+  return message;
+}
+
 /** Stores a combatant's round economy as the round's start would (`flags.fray.economy`), AP only. */
 const storeAp = (combatant: Dict, round: number, value: number, max: number) =>
   (combatant.setFlag as (s: string, k: string, v: unknown) => Promise<unknown>)("fray", "economy", {
@@ -597,17 +613,7 @@ describe("upkeep undo (CR-BLD-01, CR-STN-02)", () => {
 
   it("CR-BLD-01, CR-STN-02: the GM undoes a round's upkeep: its bleeding hits and stun count-down come back, a later change stays; twice does nothing", async () => {
     const { kara, guard } = fight();
-    diceQueue.push(98, 37);
-    const { message: card } = (await api().rollAttack({
-      actor: kara.actor,
-      weaponId: "fRc2SwordFtItm10",
-      token: kara.token,
-      target: guard.token,
-      skipDialog: true,
-    }))!;
-    diceQueue.push(4);
-    await api().flow.runCardAction(card, 0, "rollDamage");
-    await api().flow.runCardAction(card, 0, "applyDamage");
+    await strike(kara, guard, [98, 37], 4);
     const applied = structuredClone(vitals(guard));
     const bleed = applied.effects.filter((e) => e.kind === "bleed").length;
     expect(bleed).toBeGreaterThan(0);
@@ -685,17 +691,7 @@ describe("upkeep undo (CR-BLD-01, CR-STN-02)", () => {
 
   it("CR-BLD-01: a player's request to undo an upkeep is refused by the active GM; nothing changes", async () => {
     const { kara, guard } = fight();
-    diceQueue.push(98, 37);
-    const { message: card } = (await api().rollAttack({
-      actor: kara.actor,
-      weaponId: "fRc2SwordFtItm10",
-      token: kara.token,
-      target: guard.token,
-      skipDialog: true,
-    }))!;
-    diceQueue.push(4);
-    await api().flow.runCardAction(card, 0, "rollDamage");
-    await api().flow.runCardAction(card, 0, "applyDamage");
+    await strike(kara, guard, [98, 37], 4);
     await advance({ id: "combatV", round: 1, combatants: [{ actor: guard.actor }] }, 2);
     const summary = messages.at(-1)!;
     const upkept = structuredClone(vitals(guard));
@@ -716,20 +712,6 @@ describe("stun, blackout, dying and UM66 through the flow (CR-STN-01, CR-STN-03,
   const statuses = (a: { actor: unknown }) => (a.actor as { statuses: Set<string> }).statuses;
 
   /** Kara's sword attack on the guard with the duel's dice, rolled and applied. */
-  async function strike(kara: ReturnType<typeof actor>, guard: ReturnType<typeof actor>, dice: number[], crit: number) {
-    diceQueue.push(...dice);
-    const { message } = (await api().rollAttack({
-      actor: kara.actor,
-      weaponId: "fRc2SwordFtItm10",
-      token: kara.token,
-      target: guard.token,
-      skipDialog: true,
-    }))!;
-    diceQueue.push(crit);
-    await api().flow.runCardAction(message, 0, "rollDamage");
-    await api().flow.runCardAction(message, 0, "applyDamage");
-    return message;
-  }
 
   it("CR-STN-01, CR-STN-03: stun above the guard's 6 Physique ranks blacks him out (no AP) until every stun round has run out", async () => {
     const { combat, c, kara, guard } = fight({ guardStun: 5 });
