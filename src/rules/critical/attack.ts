@@ -137,6 +137,23 @@ export function defenseLines(input: CriticalAttackInput, weapon: CriticalWeapon)
 }
 
 /**
+ * Whether a combatant can attack at all (CR-DTH-01, CR-CRT-02): not out of the fight, no injury
+ * that stops attacking. The detailed and the quiet step both ask it first.
+ * @throws FrayError `FRAY.Error.CannotAct` when incapacitated, `FRAY.Error.CannotAttack` when an
+ *   injury stops attacking.
+ */
+export function checkCanAttack(attacker: CriticalCombatant): void {
+  if (isIncapacitated(attacker)) throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
+  const injury = stoppedBy(attacker, "attack");
+  if (injury)
+    throw new FrayError(
+      "FRAY.Error.CannotAttack",
+      { actor: attacker.name, reason: "FRAY.Reason.Injured" },
+      `${attacker.name} cannot attack: ${injury.label}`,
+    );
+}
+
+/**
  * Plans a Critical attack (CR-ATK-01, CR-PAR-01, CR-PAR-02): the open-ended d100 with OB (skill
  * and weapon bonus), less the OB moved to parry, wound penalties and situational modifiers;
  * against the defender's DB with armor, parry against this attacker, and cover.
@@ -148,14 +165,7 @@ export function defenseLines(input: CriticalAttackInput, weapon: CriticalWeapon)
  */
 export function planAttack(input: CriticalAttackInput): AttackPlan {
   const { attacker, target } = input;
-  if (isIncapacitated(attacker)) throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
-  const injury = stoppedBy(attacker, "attack");
-  if (injury)
-    throw new FrayError(
-      "FRAY.Error.CannotAttack",
-      { actor: attacker.name, reason: "FRAY.Reason.Injured" },
-      `${attacker.name} cannot attack: ${injury.label}`,
-    );
+  checkCanAttack(attacker);
   const weapon = weaponOf(input);
   attackTableOf(weapon, tableSet(input.tables));
   // The parries are stored where their owners write them: more OB moved than there is, refused (CR-PAR-01).

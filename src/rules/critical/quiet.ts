@@ -18,10 +18,10 @@ import { FrayError } from "../core/errors.js";
 import type { QuietAttack } from "../core/quiet.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { ForcedCheck, VitalState } from "../core/types.js";
-import { attackTableOf, criticalBonus, fumbleRange, weaponOf, type CriticalAttackInput } from "./attack.js";
+import { attackTableOf, checkCanAttack, criticalBonus, fumbleRange, weaponOf, type CriticalAttackInput } from "./attack.js";
 import { apFor, recomputeEconomy } from "./actions.js";
 import { applyEffect } from "./damage.js";
-import { OUT_CONDITIONS, armorTypeOf, isIncapacitated, stoppedBy, type CritType, type CriticalCombatant, type Severity } from "./model.js";
+import { OUT_CONDITIONS, armorTypeOf, isIncapacitated, type CritType, type CriticalCombatant, type Severity } from "./model.js";
 import { criticalOptions, type CriticalOptions } from "./options.js";
 import { checkParry, offensiveBonus, parriedOb, parryLine } from "./parry.js";
 import {
@@ -214,14 +214,7 @@ export function quietAttack(
   const o = read(options);
   const { attacker, target } = input;
   // `planAttack`'s checks, in its order.
-  if (isIncapacitated(attacker)) throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
-  const injury = stoppedBy(attacker, "attack");
-  if (injury)
-    throw new FrayError(
-      "FRAY.Error.CannotAttack",
-      { actor: attacker.name, reason: "FRAY.Reason.Injured" },
-      `${attacker.name} cannot attack: ${injury.label}`,
-    );
+  checkCanAttack(attacker);
   const weapon = weaponOf(input);
   const tables = tableSet(input.tables);
   const table = attackTableOf(weapon, tables);

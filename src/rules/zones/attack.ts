@@ -133,6 +133,29 @@ export function withMovedLegs(c: ZonesCombatant, legs: readonly MovedLeg[]): Zon
 }
 
 /**
+ * A melee attack's own checks (ZN-MEL-01): the target within reach (`rangeMetres`, metres;
+ * {@link MELEE_REACH} when unset) and no aimed zone. The detailed and the quiet step both ask it.
+ * @throws FrayError `FRAY.Error.Zones.OutOfReach` (field `range`) beyond reach, `FRAY.Error.Field`
+ *   (field `aimedZone`) with an aimed zone.
+ */
+export function checkMelee(input: Pick<ZonesAttackInput, "rangeMetres" | "situation">): void {
+  const s = input.situation ?? {};
+  const range = input.rangeMetres ?? MELEE_REACH;
+  if (range > MELEE_REACH)
+    throw new FrayError(
+      "FRAY.Error.Zones.OutOfReach",
+      { field: "range", range, reach: MELEE_REACH },
+      `${range} m is beyond melee reach (${MELEE_REACH} m)`,
+    );
+  if (s.aimedZone)
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "aimedZone", expected: "no aimed zone in melee (ranged attacks only)" },
+      "Zones can be aimed at with ranged attacks only",
+    );
+}
+
+/**
  * Plans an attack: the check's lines and the itemized difficulty.
  * Ranged (firearm, thrown, grenade): d10 + DEX + PER + Firearms or Throwing ranks (ZN-RNG-08,
  * ZN-THR-01) against 5 + size/range + movement + environment + stance - aim + misc (ZN-RNG-01 to
@@ -171,19 +194,7 @@ export function planAttack(input: ZonesAttackInput, options: ZonesOptions, defen
   let mods: Modifier[];
   let diff: Difficulty;
   if (weapon.kind === "melee") {
-    const range = input.rangeMetres ?? MELEE_REACH;
-    if (range > MELEE_REACH)
-      throw new FrayError(
-        "FRAY.Error.Zones.OutOfReach",
-        { field: "range", range, reach: MELEE_REACH },
-        `${range} m is beyond melee reach (${MELEE_REACH} m)`,
-      );
-    if (s.aimedZone)
-      throw new FrayError(
-        "FRAY.Error.Field",
-        { field: "aimedZone", expected: "no aimed zone in melee (ranged attacks only)" },
-        "Zones can be aimed at with ranged attacks only",
-      );
+    checkMelee(input);
     mods = skillLines(attacker, "melee", "ZN-MEL-01");
     const base: Modifier = { label: "FRAY.Mod.Zones.MeleeBase", value: options.meleeDifficulty, rule: "ZN-MEL-01" };
     diff = difficulty(base, s.misc ? [{ label: "FRAY.Mod.Zones.Misc", value: s.misc, rule: "ZN-MEL-01" }] : []);

@@ -19,7 +19,7 @@ import type { ActionCost, Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import type { QuietAttack } from "../core/quiet.js";
 import type { RulesetOptions } from "../core/ruleset.js";
-import { bulletsOf, isIncapacitated, MELEE_REACH, targetMovementOf, weaponOf } from "./attack.js";
+import { bulletsOf, checkMelee, isIncapacitated, targetMovementOf, weaponOf } from "./attack.js";
 import { SURROUNDING, damageTypeOf, isVital, vitalOutcome, ZONE_MULTIPLIER } from "./damage.js";
 import {
   AIM_BONUS,
@@ -153,19 +153,7 @@ function planned(input: ZonesAttackInput, o: ZonesOptions): { weapon: ZonesWeapo
   const k = attacker.skills;
   if (weapon.kind === "melee") {
     const s = input.situation ?? {};
-    const range = input.rangeMetres ?? MELEE_REACH;
-    if (range > MELEE_REACH)
-      throw new FrayError(
-        "FRAY.Error.Zones.OutOfReach",
-        { field: "range", range, reach: MELEE_REACH },
-        `${range} m is beyond melee reach (${MELEE_REACH} m)`,
-      );
-    if (s.aimedZone)
-      throw new FrayError(
-        "FRAY.Error.Field",
-        { field: "aimedZone", expected: "no aimed zone in melee (ranged attacks only)" },
-        "Zones can be aimed at with ranged attacks only",
-      );
+    checkMelee(input);
     // `skillLines(attacker, "melee")`: STR, DEX, ranks; the difficulty's one line is misc.
     return { weapon, modifier: 0 + a.STR + a.DEX + k.melee, difficulty: o.meleeDifficulty + (s.misc ? 0 + s.misc : 0) };
   }
