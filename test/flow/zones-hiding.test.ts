@@ -5,11 +5,9 @@
  * hider's Stealth against the searcher's Notice, the difficulty 5 lower for a search of the body
  * and the full Stealth from a distance, on a card whispered to the GMs with the Foundry Rolls.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ROOT, diceQueue, lookup, readLang, stubActor, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
-import { FlowWorld } from "../support/flow-world.js";
+import { diceQueue, lookup, readLang, stubActor, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
+import { FlowWorld, packSource } from "../support/flow-world.js";
 import { zonesOptions, zonesSheetAction } from "../support/flow-zones.js";
 
 const en = readLang("en");
@@ -55,7 +53,7 @@ const sheetAction = () => zonesSheetAction(flowWorld);
 
 /** A weapon of the Zones pack by file name, with an id. */
 function weapon(file: string, id: string, system: Dict = {}): Dict {
-  const doc = JSON.parse(readFileSync(join(ROOT, "packs", "_source", "zones-weapons", file), "utf8")) as Dict & { system: Dict };
+  const doc = packSource("zones-weapons", file) as Dict & { system: Dict };
   return { ...doc, _id: id, system: { ...doc.system, ...system } };
 }
 

@@ -6,12 +6,10 @@
  * few (a chat line says the shooter must reload), and the out-of-turn shot follows the world
  * setting **Shots at suppressed enemies**.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ROOT, lookup, readLang, stubActor, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
+import { lookup, readLang, stubActor, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { FakeElement, FlowWorld } from "../support/flow-world.js";
-import { zonesOptions, zonesSheetAction } from "../support/flow-zones.js";
+import { CARBINE, zonesOptions, zonesSheetAction } from "../support/flow-zones.js";
 
 const en = readLang("en");
 
@@ -52,14 +50,6 @@ beforeEach(() => {
 const zonesApi = () => (stub.game.fray as { zones: ZonesApi }).zones;
 const sheetAction = () => zonesSheetAction(flowWorld);
 
-/** The Harrow carbine of the Zones pack: 30 rounds loaded, drawn. */
-function carbine(): Dict {
-  const doc = JSON.parse(
-    readFileSync(join(ROOT, "packs", "_source", "zones-weapons", "Harrow_Carbine_zNw1HarrowCarb05.json"), "utf8"),
-  ) as Dict;
-  return { ...doc, _id: "carbine" };
-}
-
 /** A Zones character with a carbine whose item updates reach its source. */
 function shooterActor() {
   const source = {
@@ -75,7 +65,7 @@ function shooterActor() {
       effort: { value: 3, max: 3 },
       stance: "standing",
     },
-    items: [carbine()],
+    items: [CARBINE() as Dict],
   };
   const a = stubActor(source as never) as ReturnType<typeof stubActor> & Dict;
   for (const item of a.items as unknown as Dict[]) {
