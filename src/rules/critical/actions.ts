@@ -85,23 +85,6 @@ export function afterUpkeepEconomy(current: Economy, c: CriticalCombatant): Econ
 }
 
 /**
- * The round's AP once an upkeep is taken back (CR-AP-01, CR-STN-01, CR-STN-02): the change the
- * upkeep made to the pool ({@link afterUpkeepEconomy}, from `before` to `after`, each
- * `{ value, max }` in AP) taken off the pool as it is now, so AP spent since stay spent. The
- * maximum never goes below 0 and the value stays from 0 to the maximum.
- */
-export function undoUpkeepEconomy(
-  current: Economy,
-  before: { value: number; max: number },
-  after: { value: number; max: number },
-): Economy {
-  const pool = current.pools.ap ?? { value: 0, max: 0 };
-  const max = Math.max(0, pool.max - (after.max - before.max));
-  const value = Math.max(0, Math.min(max, pool.value - (after.value - before.value)));
-  return { slots: { ...current.slots }, pools: { ...current.pools, ap: { max, value } } };
-}
-
-/**
  * Movement bands, nearest first (CR-MOV-01, CR-MOV-02): the Base Move is free; each further BM
  * costs 1 AP, up to the AP of the round. None when an injury stops moving or the combatant is
  * out of the fight.

@@ -51,7 +51,6 @@ export {
   AP_PER_ROUND,
   actionCost,
   afterUpkeepEconomy,
-  undoUpkeepEconomy,
   apFor,
   checkMove,
   recomputeEconomy,

@@ -8,10 +8,10 @@
  * never ticks twice. What each actor's upkeep changed is recorded on the actor, so the GM can
  * undo a summary: exactly that change is taken back, later changes stay.
  */
-import { afterUpkeepEconomy, criticalVitalsUpdate, undoUpkeepEconomy, upkeep, withVitals } from "../../../rules/critical/index.js";
+import { afterUpkeepEconomy, criticalVitalsUpdate, upkeep, withVitals } from "../../../rules/critical/index.js";
 import type { Economy } from "../../../rules/core/economy.js";
 import { stamped } from "../../logic/economy.js";
-import { criticalCombatantFromActor } from "../../../rules/critical/model.js";
+import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rules/critical/model.js";
 import type { Localizer } from "../../attack-card.js";
 import { SYSTEM_PATH } from "../../config.js";
 import { FoundryRoller } from "../../dice.js";
@@ -81,16 +81,6 @@ export async function runUpkeep(combat: UpkeepCombat): Promise<UpkeepEntry[]> {
     const { report } = await upkeep(c, roller);
     const removed = report.removed ?? [];
     // What this upkeep changed, kept on the actor itself for the GM's undo (never read from the message).
-    // The round's AP follow the state the upkeep left (RULES.md "Start of a round"): a stun that ran out gives 4 again.
-    const stored = member.getFlag?.("fray", "economy") as (Economy & { round?: number }) | undefined;
-    let economy: UpkeepRecord["economy"];
-    let next: Economy | undefined;
-    if (stored?.pools?.ap && stored.round === round && member.setFlag) {
-      next = afterUpkeepEconomy(stored, withVitals(c, report.after));
-      const ap = next.pools.ap!;
-      if (ap.max !== stored.pools.ap.max || ap.value !== stored.pools.ap.value)
-        economy = { combatant: String(member.id ?? ""), round, before: { ...stored.pools.ap }, after: { ...ap } };
-    }
     const record: UpkeepRecord = {
       before: vitalsOf(report.before),
       after: vitalsOf(report.after),
@@ -98,7 +88,6 @@ export async function runUpkeep(combat: UpkeepCombat): Promise<UpkeepEntry[]> {
       removed: [...removed],
       stamp: typeof stamps[key] === "number" ? (stamps[key] as number) : null,
       undone: false,
-      ...(economy ? { economy } : {}),
     };
     await actor.update({
       ...criticalVitalsUpdate(report.after),
@@ -107,7 +96,8 @@ export async function runUpkeep(combat: UpkeepCombat): Promise<UpkeepEntry[]> {
     });
     for (const id of removed) await actor.toggleStatusEffect?.(id, { active: false });
     for (const id of report.added) await actor.toggleStatusEffect?.(id, { active: true });
-    if (economy && next) await member.setFlag!("fray", "economy", stamped(next, round));
+    // The round's AP follow the state the upkeep left (RULES.md "Start of a round"): a stun that ran out gives 4 again.
+    await followEconomy(member, round, withVitals(c, report.after));
     const test = report.checks?.[0];
     if (!report.steps.length && !test && !report.added.length && !removed.length) continue;
     entries.push({
@@ -154,8 +144,7 @@ interface RecordVitals {
 /**
  * What one round's upkeep changed on one actor (`flags.fray.upkeepUndo.<combat>r<round>`): the
  * vitals before and after, the statuses it added and removed, the actor's upkeep stamp before it,
- * whether it was undone, and, when the upkeep changed the round's AP of the actor's Combatant
- * (a stun that ran out), that Combatant's id, the round and its AP pool before and after.
+ * and whether it was undone.
  */
 export interface UpkeepRecord {
   before: RecordVitals;
@@ -164,7 +153,6 @@ export interface UpkeepRecord {
   removed: string[];
   stamp: number | null;
   undone: boolean;
-  economy?: { combatant: string; round: number; before: { value: number; max: number }; after: { value: number; max: number } };
 }
 
 /** The key of a round's record under `flags.fray.upkeepUndo`. */
@@ -206,39 +194,45 @@ export function effectsUndone(
   return out;
 }
 
-/** A Combatant as the undo finds it: its stored round economy. */
+/** A Combatant as the upkeep and its undo read it: its actor and its stored round economy. */
 interface EconomyHolder {
+  actor?: unknown;
   getFlag?(scope: string, key: string): unknown;
   setFlag?(scope: string, key: string, value: unknown): Promise<unknown>;
 }
 
 /**
- * Takes back the AP change an upkeep made (CR-AP-01, CR-STN-01, {@link undoUpkeepEconomy}) from
- * the Combatant the record names, in the combat the summary names, while its stored economy is
- * still of that round; a later round's economy is left alone. The record is the actor's own,
- * never the message's numbers.
+ * The round's AP of a Combatant made to follow its actor's state (CR-AP-01, CR-STN-01, CR-STN-02;
+ * the core's `afterUpkeepEconomy`: 4, 2 while stunned, none out of the fight, less what was
+ * already spent), when its stored economy is of `round`; a later round's economy, or one that
+ * already follows, is left alone. Written after an upkeep and after its undo, from the state
+ * alone: nothing of the message or a record is taken as AP.
  */
-async function undoEconomy(combatId: unknown, record: UpkeepRecord): Promise<void> {
-  const change = record.economy;
-  if (!change || typeof combatId !== "string") return;
+async function followEconomy(member: EconomyHolder, round: number, c: CriticalCombatant): Promise<void> {
+  const stored = member.getFlag?.("fray", "economy") as (Economy & { round?: number }) | undefined;
+  if (!stored?.pools?.ap || stored.round !== round || !member.setFlag) return;
+  const next = afterUpkeepEconomy(stored, c);
+  const ap = next.pools.ap!;
+  if (ap.max !== stored.pools.ap.max || ap.value !== stored.pools.ap.value) await member.setFlag("fray", "economy", stamped(next, round));
+}
+
+/** The Combatants of an actor in the combat with this id (the world's combats, else the viewed one). */
+function combatantsOf(combatId: unknown, actor: ActorLike): EconomyHolder[] {
+  if (typeof combatId !== "string") return [];
   const combats = (game as unknown as { combats?: { get(id: string): unknown } }).combats;
   const combat = (combats?.get(combatId) ?? (game.combat?.id === combatId ? game.combat : undefined)) as
-    { combatants?: { get(id: string): EconomyHolder | undefined } } | undefined;
-  const member = combat?.combatants?.get(change.combatant);
-  const stored = member?.getFlag?.("fray", "economy") as (Economy & { round?: number }) | undefined;
-  if (!member?.setFlag || !stored?.pools?.ap || stored.round !== change.round) return;
-  await member.setFlag("fray", "economy", stamped(undoUpkeepEconomy(stored, change.before, change.after), change.round));
+    { combatants?: Iterable<EconomyHolder> } | undefined;
+  return [...(combat?.combatants ?? [])].filter((m) => (m.actor as { uuid?: string } | null | undefined)?.uuid === actor.uuid);
 }
 
 /**
- * Undoes one round's upkeep on the active GM/**
  * Undoes one round's upkeep on the active GM (CR-BLD-01, CR-STN-02, CR-STN-03, CR-DTH-01,
  * CR-HIT-02): for each actor of the summary, its own record of that round is read (never the
  * message's numbers) and its change taken back from the actor as it is now: the hits it took
  * given back (up to the maximum), the stun rounds it ran down added again, the effects restored
  * ({@link effectsUndone}), the statuses it added removed and those it removed set again, and the
- * actor's upkeep stamp put back so the round can be upkept again, and the AP the upkeep gave or
- * took this round taken back from its Combatant ({@link undoEconomy}). Later changes stay; a record
+ * actor's upkeep stamp put back so the round can be upkept again, and its Combatant's AP of that
+ * round made to follow the state it is back to ({@link followEconomy}). Later changes stay; a record
  * already undone changes nothing, so undoing twice does nothing.
  * @returns the number of actors changed.
  */
@@ -265,7 +259,8 @@ export async function undoUpkeep(message: UpkeepMessage): Promise<number> {
     });
     for (const id of record.added) if (actor.statuses?.has(id)) await actor.toggleStatusEffect?.(id, { active: false });
     for (const id of record.removed) if (!actor.statuses?.has(id)) await actor.toggleStatusEffect?.(id, { active: true });
-    await undoEconomy(flag.combatId, record);
+    const restored = criticalCombatantFromActor(actorSource(actor as never));
+    for (const member of combatantsOf(flag.combatId, actor)) await followEconomy(member, flag.round, restored);
     changed++;
   }
   await message.update?.({ "flags.fray.upkeep.undone": true });
