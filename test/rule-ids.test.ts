@@ -37,6 +37,7 @@ describe("rule IDs", () => {
       ...["src", "test", "templates", "lang", "packs/_source", "examples", "scripts"].flatMap((d) => files(join(root, d))),
       join(root, "RULES.md"),
       join(root, "README.md"),
+      ...files(join(root, "docs")),
     ];
     const unknown: string[] = [];
     for (const path of sources) {
