@@ -476,16 +476,20 @@ export class RoundEngine<C, I> {
       if (!fresh && opts.rollMissing) rolls = rolls.filter((r) => r.members.some((id) => !this.isOut(id)));
       if (toRoll.length || opts.rollMissing) {
         const combatants = toRoll.map((f) => f.combatant);
-        const groups = this.config.groups ? this.config.groups(combatants) : combatants.map((c) => [c]);
-        rolls = rolls.slice();
-        for (const group of groups) {
+        const hooked = opts.before !== undefined || opts.after !== undefined;
+        if (!fresh) rolls = rolls.slice();
+        const sync = this.syncInitiative();
+        const groups = this.config.groups ? this.config.groups(combatants) : undefined;
+        // Each combatant alone by default: its group is itself, without a list of groups built.
+        const count = groups ? groups.length : toRoll.length;
+        for (let g = 0; g < count; g++) {
+          const group = groups ? groups[g]! : [combatants[g]!];
           // Members by combatant, for the hooks: a group is a few combatants out of a handful, so a
           // scan beats a map built every round.
-          const members = opts.before || opts.after ? group.map((c) => toRoll[combatants.lastIndexOf(c)]!) : undefined;
+          const members = !hooked ? undefined : groups ? group.map((c) => toRoll[combatants.lastIndexOf(c)]!) : [toRoll[g]!];
           if (members) opts.before?.(members);
           // The members' states after `before`, which may change them (effort spent, ZN-INI-02).
           const states = members ? members.map((m) => m.combatant) : group;
-          const sync = this.syncInitiative();
           rolls.push(
             sync ? sync.rollInitiativeSync(states, this.dice as SyncDiceRoller) : await this.ruleset.rollInitiative(states, this.dice),
           );
@@ -642,10 +646,14 @@ export class RoundEngine<C, I> {
     for (const [id, c] of open.pending) this.get(id).combatant = c;
     const forced: StepRecord<T>["forced"] = [];
     if (this.ruleset.forcedCheck) {
+      // At once where the ruleset and the dice can (SyncForcedCheck: the same check from the same dice).
+      const sync = open.forced.length ? this.syncForced() : undefined;
       for (const { id, forced: check } of open.forced) {
         const f = this.get(id);
         if (opts.due && !opts.due(f.combatant, check)) continue;
-        const result = await this.ruleset.forcedCheck(f.combatant, check, this.dice, this.config.options);
+        const result = sync
+          ? sync.forcedCheckSync(f.combatant, check, this.dice as SyncDiceRoller, this.config.options)
+          : await this.ruleset.forcedCheck(f.combatant, check, this.dice, this.config.options);
         f.combatant = this.ruleset.withVitals(f.combatant, result.report.after);
         this.record({ type: "forced", round: this.round, actor: id, result });
         forced.push({ actor: id, result });
