@@ -7,13 +7,13 @@ import { ScriptedRoller, seededSource, type DiceRoller } from "../rules/core/dic
 import { FrayError } from "../rules/core/errors.js";
 import { fieldError, isRecord, type Raw } from "../rules/core/parse.js";
 import type { Economy } from "../rules/core/economy.js";
-import type { RoundEngine } from "../rules/core/round.js";
+import type { RoundEngine, RoundFighter } from "../rules/core/round.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import type { VitalState } from "../rules/core/types.js";
 import type { EncounterContent, SourceDocument } from "./library.js";
 import type { CombatantSpec, EncounterSpec } from "./schema.js";
-import type { EncounterEvent, EncounterResult } from "./types.js";
+import type { CombatantSummary, EncounterEvent, EncounterResult } from "./types.js";
 
 /**
  * Refuses a field of an encounter file.
@@ -238,7 +238,9 @@ export function sideDown<F extends Fielded>(fighters: Iterable<F>, isOut: (f: F)
  * @param vitals the ruleset's `vitals` (e.g. `ud10.vitals`).
  */
 export function vitalsNow<C>(engine: Pick<RoundEngine<C, unknown>, "all">, vitals: (c: C) => VitalState): Map<string, VitalState> {
-  return new Map(engine.all().map((f) => [f.id, vitals(f.combatant)]));
+  const out = new Map<string, VitalState>();
+  for (const f of engine.all()) out.set(f.id, vitals(f.combatant));
+  return out;
 }
 
 /**
@@ -258,6 +260,18 @@ export function finishEncounter<F extends Fielded>(
 ): EncounterResult {
   const end: EndEvent = ended ?? { type: "end", round: spec.maxRounds, winner: null, reason: "max-rounds" };
   events.push(end);
+  const combatants: CombatantSummary[] = [];
+  const start = state.start;
+  for (const f of fighters) {
+    const id = f.spec.id;
+    // The same keys in the same order either way (the summary is printed as JSON): `start` only when known.
+    const began = start?.get(id);
+    combatants.push(
+      began !== undefined || start?.has(id)
+        ? { id, name: f.c.name, side: f.spec.side, vitals: state.vitals(f), start: began, out: state.isOut(f) }
+        : { id, name: f.c.name, side: f.spec.side, vitals: state.vitals(f), out: state.isOut(f) },
+    );
+  }
   return {
     name: spec.name,
     ruleset: spec.ruleset,
@@ -265,14 +279,7 @@ export function finishEncounter<F extends Fielded>(
     options,
     rounds: end.round,
     winner: end.winner,
-    combatants: [...fighters].map((f) => ({
-      id: f.spec.id,
-      name: f.c.name,
-      side: f.spec.side,
-      vitals: state.vitals(f),
-      ...(state.start?.has(f.spec.id) ? { start: state.start.get(f.spec.id) } : {}),
-      out: state.isOut(f),
-    })),
+    combatants,
     events,
     dice,
   };
@@ -295,25 +302,31 @@ export function fighterViews<C>(
   specs: readonly CombatantSpec[],
   engine: Pick<RoundEngine<C, unknown>, "get">,
 ): Map<string, FighterView<C>> {
-  return new Map(
-    specs.map((cs) => {
-      const rf = engine.get(cs.id);
-      const view: FighterView<C> = {
-        spec: cs,
-        get c() {
-          return rf.combatant;
-        },
-        set c(c: C) {
-          rf.combatant = c;
-        },
-        get economy() {
-          return rf.economy;
-        },
-        set economy(e: Economy) {
-          rf.economy = e;
-        },
-      };
-      return [cs.id, view];
-    }),
-  );
+  const views = new Map<string, FighterView<C>>();
+  for (const cs of specs) views.set(cs.id, new EngineView(cs, engine.get(cs.id)));
+  return views;
+}
+
+/**
+ * A {@link FighterView} onto one fighter of the round engine: its accessors live on the class, so
+ * a fight's views cost one small object each, not four closures.
+ */
+class EngineView<C> implements FighterView<C> {
+  constructor(
+    readonly spec: CombatantSpec,
+    private readonly fighter: RoundFighter<C>,
+  ) {}
+
+  get c(): C {
+    return this.fighter.combatant;
+  }
+  set c(c: C) {
+    this.fighter.combatant = c;
+  }
+  get economy(): Economy {
+    return this.fighter.economy;
+  }
+  set economy(e: Economy) {
+    this.fighter.economy = e;
+  }
 }

@@ -23,7 +23,7 @@ import type { EncounterContent } from "../encounter/library.js";
 import type { EncounterSpec } from "../encounter/schema.js";
 import type { EncounterResult } from "../encounter/types.js";
 import { describeTactics } from "../encounter/tactics.js";
-import { TRACKS, tallyForecast, type Forecast, type PointsLost, type Tally } from "./tally.js";
+import { tallyForecast, type Forecast, type PointsLost, type Tally } from "./tally.js";
 
 export {
   mergeTallies,
@@ -61,8 +61,17 @@ export function pointsLost(start: VitalState, end: VitalState): PointsLost {
   const out: PointsLost = {};
   if (start.hp && end.hp) out.hp = start.hp.value - end.hp.value;
   if (start.ep && end.ep) out.ep = start.ep.value - end.ep.value;
-  if (start.hitboxes && end.hitboxes)
-    out.hitboxes = Object.entries(start.hitboxes).reduce((sum, [box, t]) => sum + t.value - (end.hitboxes![box]?.value ?? t.value), 0);
+  const boxes = start.hitboxes;
+  const after = end.hitboxes;
+  if (boxes && after) {
+    // A plain loop over the boxes, in the order `Object.entries` lists them: summed for every combatant of every fight.
+    let sum = 0;
+    for (const box in boxes) {
+      const t = boxes[box]!;
+      sum = sum + t.value - (after[box]?.value ?? t.value);
+    }
+    out.hitboxes = sum;
+  }
   return out;
 }
 
@@ -143,7 +152,8 @@ class TallyBuilder {
   private readonly rounds = new Map<number, number>();
   private readonly out = new Map<string, number>();
   private readonly lost = new Map<string, Required<PointsLost>>();
-  private readonly tracks = new Map<string, (keyof PointsLost)[]>();
+  /** What each combatant lost in the last fight added: its tracks are the keys (read once, by {@link build}). */
+  private readonly last = new Map<string, PointsLost>();
   private names?: Map<string, string>;
 
   constructor(
@@ -167,10 +177,18 @@ class TallyBuilder {
       if (c.out) this.out.set(c.id, this.out.get(c.id)! + 1);
       const lost = pointsLost(c.start ?? c.vitals, c.vitals);
       const sums = this.lost.get(c.id)!;
-      for (const k of TRACKS) if (lost[k] !== undefined) sums[k] += lost[k];
-      this.tracks.set(c.id, Object.keys(lost) as (keyof PointsLost)[]);
+      if (lost.hp !== undefined) sums.hp += lost.hp;
+      if (lost.ep !== undefined) sums.ep += lost.ep;
+      if (lost.hitboxes !== undefined) sums.hitboxes += lost.hitboxes;
+      this.last.set(c.id, lost);
     }
     this.names ??= new Map(result.combatants.map((c) => [c.id, c.name]));
+  }
+
+  /** The tracks a combatant had in the last fight added (see {@link pointsLost}); `null` before any. */
+  private tracksOf(id: string): (keyof PointsLost)[] | null {
+    const lost = this.last.get(id);
+    return lost ? (Object.keys(lost) as (keyof PointsLost)[]) : null;
   }
 
   build(): Tally {
@@ -190,7 +208,7 @@ class TallyBuilder {
         fallbackName: c.name ?? c.id,
         out: this.out.get(c.id)!,
         lost: { ...this.lost.get(c.id)! },
-        tracks: this.tracks.get(c.id) ?? null,
+        tracks: this.tracksOf(c.id),
       })),
       tactics: describeTactics(this.spec),
     };

@@ -85,22 +85,35 @@ export function spend(economy: Economy, cost: ActionCost): Economy {
   if (missing) {
     throw new FrayError("FRAY.Error.Economy", { slot: missing }, `No ${missing} left this round`);
   }
-  // Only the slots and pools the cost touches are copied; the others are shared with `economy`,
-  // which nothing changes in place (every change goes through a new economy).
-  const next: Economy = { slots: { ...economy.slots }, pools: { ...economy.pools } };
+  return charge(economy, cost);
+}
+
+/**
+ * {@link spend} for a cost already known to be affordable ({@link shortfall} said so): the new
+ * economy, the input not changed. Only the records the cost touches are copied, and in them only
+ * the slots and pools it touches; everything else is shared with `economy`, which nothing changes
+ * in place (every change goes through a new economy). A cost of nothing gives `economy` itself.
+ * Unchecked: a cost beyond the economy leaves a slot over its `max` or a pool below 0.
+ */
+export function charge(economy: Economy, cost: ActionCost): Economy {
   const slots = cost.slots;
+  const pools = cost.pools;
+  let nextSlots = economy.slots;
+  let nextPools = economy.pools;
+  // `for in` over plain records, as `shortfall` walks them: the round engine pays on every action of every fight.
   if (slots)
     for (const id in slots) {
-      const slot = next.slots[id]!;
-      next.slots[id] = { ...slot, used: slot.used + slots[id]! };
+      if (nextSlots === economy.slots) nextSlots = { ...nextSlots };
+      const slot = nextSlots[id]!;
+      nextSlots[id] = { ...slot, used: slot.used + slots[id]! };
     }
-  const pools = cost.pools;
   if (pools)
     for (const id in pools) {
-      const pool = next.pools[id]!;
-      next.pools[id] = { ...pool, value: pool.value - pools[id]! };
+      if (nextPools === economy.pools) nextPools = { ...nextPools };
+      const pool = nextPools[id]!;
+      nextPools[id] = { ...pool, value: pool.value - pools[id]! };
     }
-  return next;
+  return nextSlots === economy.slots && nextPools === economy.pools ? economy : { slots: nextSlots, pools: nextPools };
 }
 
 /**

@@ -9,13 +9,13 @@
  * and a combat tracker both show. Tactics (who attacks whom with what) stay with the host, which
  * hands the engine its decisions as data and callbacks.
  */
-import type { ActionOutcome, AttackRequest, ForcedCheckResult, LifecycleEvent, RoundState } from "./contract.js";
+import type { ActionDef, ActionOutcome, AttackRequest, ForcedCheckResult, LifecycleEvent, RoundState } from "./contract.js";
 import { canRollSync, type DiceRoller, type SyncDiceRoller } from "./dice/port.js";
-import { createEconomy, shortfall, spend, type ActionCost, type Economy } from "./economy.js";
+import { charge, createEconomy, shortfall, spend, type ActionCost, type Economy } from "./economy.js";
 import { FrayError } from "./errors.js";
 import type { InitiativeRoll, ReactionOption, Ruleset, RulesetOptions, UpkeepReport } from "./ruleset.js";
 import { hasFaceSource, isQuiet, type FaceSourceRoller, type QuietAttack, type QuietRuleset } from "./quiet.js";
-import { attackInput, attackStep, planStep, withPlanned, type AttackStep } from "./step.js";
+import { attackStep, planStep, withPlanned, type AttackStep } from "./step.js";
 import type { DamageReport, ForcedCheck } from "./types.js";
 
 /**
@@ -49,6 +49,21 @@ export interface SyncForcedCheck<C> {
 
 /** What {@link RoundEngine} holds as the last state seen of a fighter before it has seen any. */
 const NOT_SEEN = Symbol("not seen");
+
+/** The cost of a free attack (UD-OPT-02): nothing. Frozen: shared by every free attack. */
+const NO_COST: ActionCost = Object.freeze({});
+
+/** The forced checks of a quiet attack that called for none. Frozen: shared by every such record. */
+const NO_FORCED: ForcedCheckResult[] = Object.freeze([]) as unknown as ForcedCheckResult[];
+
+/**
+ * The reactions of `offered` that are available, in order: `offered` itself when all of them
+ * are (the usual case: no list is built per attack), else a new list.
+ */
+function availableOf(offered: ReactionOption[]): ReactionOption[] {
+  for (let i = 0; i < offered.length; i++) if (!offered[i]!.available) return offered.filter((r) => r.available);
+  return offered;
+}
 
 /** A combatant as the host brings it to the fight. */
 export interface RoundEntry<C> {
@@ -237,16 +252,20 @@ export class RoundEngine<C, I> {
   rolls: InitiativeRoll[] = [];
   /** Everything the engine did, in order; stays empty with `keepEvents: false` ({@link RoundConfig}). */
   readonly events: RoundEvent[] = [];
-  private readonly fighters = new Map<string, RoundFighter<C>>();
-  /** The same fighters in the order given: walked without copying on every turn, attack and check. */
+  /** The fighters in the order given: walked without copying on every turn, attack and check. */
   private readonly list: RoundFighter<C>[] = [];
   /** Appends to {@link events}, unless the config says to keep none. */
   private record(event: RoundEvent): void {
     if (this.config.keepEvents !== false) this.events.push(event);
   }
 
-  /** Each fighter's place in {@link list}, by id. */
+  /** Each fighter's place in {@link list}, by id: the one map of the engine. */
   private readonly slot = new Map<string, number>();
+  /**
+   * The ruleset's actions (`ruleset.actions`) of the fighter at each place, for the state they were
+   * worked out for ({@link costOf}): states are values, so the same state has the same actions.
+   */
+  private readonly actionsOf: { state: C; actions: ActionDef[] }[] = [];
   /** The state of the fighter at each place when {@link outs} was last worked out for it; {@link NOT_SEEN} before. */
   private readonly seen: unknown[] = [];
   /** Whether that state is out ({@link isOut}). */
@@ -266,7 +285,7 @@ export class RoundEngine<C, I> {
       throw new FrayError("FRAY.Error.Field", { field: "maxRounds", expected: "a whole number, 1 or more" }, "Bad maxRounds");
     }
     for (const e of entries) {
-      if (this.fighters.has(e.id))
+      if (this.slot.has(e.id))
         throw new FrayError(
           "FRAY.Error.Field",
           { field: "combatants", expected: `one entry per id (${e.id} twice)` },
@@ -279,7 +298,6 @@ export class RoundEngine<C, I> {
         combatant: e.combatant,
         economy: createEconomy(ruleset.economy(e.combatant, config.options)),
       };
-      this.fighters.set(e.id, f);
       this.slot.set(e.id, this.list.length);
       this.list.push(f);
       this.seen.push(NOT_SEEN);
@@ -297,14 +315,24 @@ export class RoundEngine<C, I> {
    * @throws FrayError `FRAY.Error.Field` (field `id`) for an unknown id.
    */
   get(id: string): RoundFighter<C> {
-    const f = this.fighters.get(id);
-    if (!f)
+    const i = this.slot.get(id);
+    if (i === undefined)
       throw new FrayError(
         "FRAY.Error.Field",
-        { field: "id", expected: `a combatant id (${[...this.fighters.keys()].join(", ")})` },
+        { field: "id", expected: `a combatant id (${[...this.slot.keys()].join(", ")})` },
         `No combatant ${id}`,
       );
-    return f;
+    return this.list[i]!;
+  }
+
+  /**
+   * The place in {@link list} of the fighter with this id.
+   * @throws FrayError `FRAY.Error.Field` (field `id`) for an unknown id, as {@link get}.
+   */
+  private place(id: string): number {
+    const i = this.slot.get(id);
+    if (i === undefined) this.get(id);
+    return i!;
   }
 
   /** Puts a combatant's new state in place (what the host's own rules changed). */
@@ -400,7 +428,7 @@ export class RoundEngine<C, I> {
    * combatant takes the upkeep's vital state (the combatant `ruleset.upkeepState` hands back, where
    * the ruleset has it). Returns the reports by id.
    */
-  async upkeep(ids: readonly string[] = [...this.fighters.keys()]): Promise<Map<string, UpkeepReport>> {
+  async upkeep(ids: readonly string[] = [...this.slot.keys()]): Promise<Map<string, UpkeepReport>> {
     const reports = new Map<string, UpkeepReport>();
     const ruleset = this.ruleset;
     if (this.round < 2 || !ruleset.upkeep) return reports;
@@ -448,16 +476,20 @@ export class RoundEngine<C, I> {
       if (!fresh && opts.rollMissing) rolls = rolls.filter((r) => r.members.some((id) => !this.isOut(id)));
       if (toRoll.length || opts.rollMissing) {
         const combatants = toRoll.map((f) => f.combatant);
-        const groups = this.config.groups ? this.config.groups(combatants) : combatants.map((c) => [c]);
-        rolls = rolls.slice();
-        for (const group of groups) {
+        const hooked = opts.before !== undefined || opts.after !== undefined;
+        if (!fresh) rolls = rolls.slice();
+        const sync = this.syncInitiative();
+        const groups = this.config.groups ? this.config.groups(combatants) : undefined;
+        // Each combatant alone by default: its group is itself, without a list of groups built.
+        const count = groups ? groups.length : toRoll.length;
+        for (let g = 0; g < count; g++) {
+          const group = groups ? groups[g]! : [combatants[g]!];
           // Members by combatant, for the hooks: a group is a few combatants out of a handful, so a
           // scan beats a map built every round.
-          const members = opts.before || opts.after ? group.map((c) => toRoll[combatants.lastIndexOf(c)]!) : undefined;
+          const members = !hooked ? undefined : groups ? group.map((c) => toRoll[combatants.lastIndexOf(c)]!) : [toRoll[g]!];
           if (members) opts.before?.(members);
           // The members' states after `before`, which may change them (effort spent, ZN-INI-02).
           const states = members ? members.map((m) => m.combatant) : group;
-          const sync = this.syncInitiative();
           rolls.push(
             sync ? sync.rollInitiativeSync(states, this.dice as SyncDiceRoller) : await this.ruleset.rollInitiative(states, this.dice),
           );
@@ -484,30 +516,64 @@ export class RoundEngine<C, I> {
   /** Whether {@link syncInitiative} has one, worked out once: the ruleset and the dice are the engine's for its life. */
   private syncRoller?: boolean;
 
-  /** Ids in acting order: by initiative, or everyone in the order given where there is none (HB-ACT-01). */
+  /** Ids in acting order: by initiative, or everyone in the order given where there is none (HB-ACT-01). A new list. */
   order(): string[] {
-    const ids: string[] = [];
-    if (this.ruleset.initiativeTiming(this.config.options) === "none") for (const f of this.list) ids.push(f.id);
-    else for (const r of this.rolls) for (const id of r.members) ids.push(id);
-    return ids;
+    return this.orderIds().slice();
   }
+
+  /**
+   * {@link order}, shared: worked out again only for other rolls (a new list of them) or another
+   * timing, so that a round kept from the last one, or a ruleset without initiative, builds none.
+   * Nobody outside the engine holds it.
+   */
+  private orderIds(): readonly string[] {
+    const none = this.ruleset.initiativeTiming(this.config.options) === "none";
+    const key = none ? undefined : this.rolls;
+    let known = this.ordered;
+    if (!known || known.key !== key) {
+      const ids: string[] = [];
+      if (none) for (const f of this.list) ids.push(f.id);
+      else for (const r of this.rolls) for (const id of r.members) ids.push(id);
+      this.ordered = known = { key, ids };
+    }
+    return known.ids;
+  }
+  /** What {@link orderIds} last worked out: for these rolls (`undefined` without initiative), these ids. */
+  private ordered?: { key: InitiativeRoll[] | undefined; ids: string[] };
 
   /**
    * The turns of the round: each id of `order` (the acting order by default) whose combatant is
    * not out when its turn comes and not skipped; stops once at most one side is standing.
+   * @throws FrayError `FRAY.Error.Field` (field `id`) when `order` names an unknown id.
    */
-  *turns(order: readonly string[] = this.order(), skip?: (f: RoundFighter<C>) => boolean): Generator<string> {
-    for (const id of order) {
-      const f = this.get(id);
-      if (this.isOut(id) || skip?.(f)) continue;
+  *turns(order: readonly string[] = this.orderIds(), skip?: (f: RoundFighter<C>) => boolean): Generator<string> {
+    const list = this.list;
+    for (let k = 0; k < order.length; k++) {
+      const id = order[k]!;
+      const i = this.place(id);
+      if (this.outAt(i) || (skip !== undefined && skip(list[i]!))) continue;
       yield id;
       if (!this.twoSidesStanding()) return;
     }
   }
 
-  /** The cost of one of the ruleset's actions for this combatant (`ruleset.actions`), or undefined when it has no such action. */
+  /**
+   * The cost of one of the ruleset's actions for this combatant (`ruleset.actions`), or undefined
+   * when it has no such action. The actions are asked of the ruleset once per state of the
+   * combatant (states are values; the options are the engine's for its life).
+   * @throws FrayError `FRAY.Error.Field` (field `id`) for an unknown id.
+   */
   costOf(id: string, actionId: string): ActionCost | undefined {
-    return this.ruleset.actions(this.get(id).combatant, this.config.options).find((a) => a.id === actionId)?.cost;
+    const i = this.place(id);
+    const c = this.list[i]!.combatant;
+    let known = this.actionsOf[i];
+    if (known === undefined || known.state !== c) {
+      known = { state: c, actions: this.ruleset.actions(c, this.config.options) };
+      this.actionsOf[i] = known;
+    }
+    const actions = known.actions;
+    for (let k = 0; k < actions.length; k++) if (actions[k]!.id === actionId) return actions[k]!.cost;
+    return undefined;
   }
 
   /**
@@ -521,7 +587,7 @@ export class RoundEngine<C, I> {
       this.record({ type: "refused", round: this.round, actor: id, action, missing });
       return false;
     }
-    f.economy = spend(f.economy, cost);
+    f.economy = charge(f.economy, cost);
     this.record({ type: "paid", round: this.round, actor: id, action, cost });
     return true;
   }
@@ -580,10 +646,14 @@ export class RoundEngine<C, I> {
     for (const [id, c] of open.pending) this.get(id).combatant = c;
     const forced: StepRecord<T>["forced"] = [];
     if (this.ruleset.forcedCheck) {
+      // At once where the ruleset and the dice can (SyncForcedCheck: the same check from the same dice).
+      const sync = open.forced.length ? this.syncForced() : undefined;
       for (const { id, forced: check } of open.forced) {
         const f = this.get(id);
         if (opts.due && !opts.due(f.combatant, check)) continue;
-        const result = await this.ruleset.forcedCheck(f.combatant, check, this.dice, this.config.options);
+        const result = sync
+          ? sync.forcedCheckSync(f.combatant, check, this.dice as SyncDiceRoller, this.config.options)
+          : await this.ruleset.forcedCheck(f.combatant, check, this.dice, this.config.options);
         f.combatant = this.ruleset.withVitals(f.combatant, result.report.after);
         this.record({ type: "forced", round: this.round, actor: id, result });
         forced.push({ actor: id, result });
@@ -626,7 +696,7 @@ export class RoundEngine<C, I> {
     const { options } = this.config;
     const attacker = this.get(request.attackerId);
     const target = request.targetId !== undefined ? this.get(request.targetId) : undefined;
-    const cost = opts.free ? {} : (opts.cost ?? this.costOf(attacker.id, "attack") ?? {});
+    const cost = opts.free ? NO_COST : (opts.cost ?? this.costOf(attacker.id, "attack") ?? NO_COST);
     const missing = shortfall(attacker.economy, cost);
     if (missing) {
       this.record({ type: "refused", round: this.round, actor: attacker.id, action: "attack", missing });
@@ -635,8 +705,8 @@ export class RoundEngine<C, I> {
     let step: AttackStep<C, I>;
     try {
       if (target && opts.react) {
-        const input = attackInput(this.ruleset, request, attacker.combatant, target.combatant, options);
-        const chosen = opts.react(this.ruleset.reactions(input, target.economy, options).filter((r) => r.available));
+        const input = this.ruleset.input(request, attacker.combatant, target.combatant, options);
+        const chosen = opts.react(availableOf(this.ruleset.reactions(input, target.economy, options)));
         request = chosen ? { ...request, reaction: chosen } : request;
       }
       if (opts.damage === false || this.open) {
@@ -676,7 +746,7 @@ export class RoundEngine<C, I> {
       }
       throw error;
     }
-    attacker.economy = spend(attacker.economy, cost);
+    attacker.economy = charge(attacker.economy, cost);
     if (target && step.result.reaction && step.plan.reaction && opts.payReaction !== false)
       target.economy = spend(target.economy, step.plan.reaction.cost);
     const outcome: ActionOutcome = { kind: "attack", weaponId: step.plan.weaponId, modeId: step.plan.modeId, result: step.result };
@@ -759,21 +829,26 @@ export class RoundEngine<C, I> {
    *   `refuse` accepts the error.
    */
   async quietAttack(request: AttackRequest, opts: AttackOptions = {}): Promise<QuietRecord<C> | undefined> {
-    const begun = this.quietBegin(request, opts);
-    if (!begun) return undefined;
-    const { done, attacker, target, forced } = begun;
-    const ruleset = this.ruleset as Ruleset<C, I> & QuietRuleset<C, I>;
+    const done = this.quietBegin(request, opts);
+    if (!done) return undefined;
+    // What quietBegin left for this attack, read before anything else can play one.
+    const attacker = this.quietAttacker!;
+    const target = this.quietTarget;
+    let targetState = this.quietTargetState;
+    let forced = NO_FORCED;
+    const ruleset = this.ruleset;
     if (target && done.target && !this.open && done.forced?.length && ruleset.forcedCheck) {
+      forced = [];
       for (const check of done.forced) {
         const result = await ruleset.forcedCheck(target.combatant, check, this.dice, this.config.options);
         target.combatant = ruleset.withVitals(target.combatant, result.report.after);
         forced.push(result);
         if (opts.settleTarget) this.quietSettle(target, done);
       }
-      begun.targetState = { combatant: target.combatant, economy: target.economy };
+      targetState = { combatant: target.combatant, economy: target.economy };
     }
     this.quietSettle(attacker, done);
-    return { attack: done, attacker: { combatant: attacker.combatant, economy: attacker.economy }, target: begun.targetState, forced };
+    return { attack: done, attacker: { combatant: attacker.combatant, economy: attacker.economy }, target: targetState, forced };
   }
 
   /**
@@ -785,79 +860,82 @@ export class RoundEngine<C, I> {
    *   refuses, unless `refuse` accepts the error.
    */
   quietAttackSync(request: AttackRequest, opts: AttackOptions = {}): QuietRecord<C> | undefined {
-    const sync = this.ruleset.forcedCheck ? this.syncForced() : undefined;
-    if (this.ruleset.forcedCheck && !sync)
+    const ruleset = this.ruleset;
+    const sync = ruleset.forcedCheck ? this.syncForced() : undefined;
+    if (ruleset.forcedCheck && !sync)
       throw new FrayError(
         "FRAY.Error.Field",
         { field: "attack", expected: "an attack that can be played quietly and synchronously" },
         "Not a synchronous quiet attack",
       );
-    const begun = this.quietBegin(request, opts);
-    if (!begun) return undefined;
-    const { done, attacker, target, forced } = begun;
+    const done = this.quietBegin(request, opts);
+    if (!done) return undefined;
+    const attacker = this.quietAttacker!;
+    const target = this.quietTarget;
+    let targetState = this.quietTargetState;
+    let forced = NO_FORCED;
     if (sync && target && done.target && !this.open && done.forced?.length) {
       // The forced checks as quietAttack rolls them, at once.
-      const ruleset = this.ruleset;
       const dice = this.dice as SyncDiceRoller;
+      forced = [];
       for (const check of done.forced) {
         const result = sync.forcedCheckSync(target.combatant, check, dice, this.config.options);
         target.combatant = ruleset.withVitals(target.combatant, result.report.after);
         forced.push(result);
         if (opts.settleTarget) this.quietSettle(target, done);
       }
-      begun.targetState = { combatant: target.combatant, economy: target.economy };
+      targetState = { combatant: target.combatant, economy: target.economy };
     }
     this.quietSettle(attacker, done);
-    return { attack: done, attacker: { combatant: attacker.combatant, economy: attacker.economy }, target: begun.targetState, forced };
+    return { attack: done, attacker: { combatant: attacker.combatant, economy: attacker.economy }, target: targetState, forced };
   }
+
+  /** The attacker of the quiet attack {@link quietBegin} last played; read right after it. */
+  private quietAttacker?: RoundFighter<C>;
+  /** Its target, if any. */
+  private quietTarget?: RoundFighter<C>;
+  /** The target's state after the attack, as its record holds it; absent without damage. */
+  private quietTargetState?: QuietRecord<C>["target"];
 
   /**
    * The part of a quiet attack before its forced checks: paid, reaction chosen, resolved, the
    * reaction paid, the damage applied (or held within a step) and the target settled. Returns
-   * `undefined` when refused.
+   * `undefined` when refused; else the attack, with its attacker, target and the target's state
+   * left in {@link quietAttacker}, {@link quietTarget} and {@link quietTargetState} (no object
+   * is built to carry them).
    */
-  private quietBegin(
-    request: AttackRequest,
-    opts: AttackOptions,
-  ):
-    | {
-        done: QuietAttack<C>;
-        attacker: RoundFighter<C>;
-        target: RoundFighter<C> | undefined;
-        targetState: QuietRecord<C>["target"];
-        forced: ForcedCheckResult[];
-      }
-    | undefined {
-    const ruleset = this.ruleset as Ruleset<C, I> & QuietRuleset<C, I>;
+  private quietBegin(request: AttackRequest, opts: AttackOptions): QuietAttack<C> | undefined {
     if (!this.canQuiet || opts.damage === false)
       throw new FrayError("FRAY.Error.Field", { field: "attack", expected: "an attack that can be played quietly" }, "Not a quiet attack");
+    const ruleset = this.ruleset as Ruleset<C, I> & QuietRuleset<C, I>;
     const { options } = this.config;
-    const attacker = this.get(request.attackerId);
-    const target = request.targetId !== undefined ? this.get(request.targetId) : undefined;
-    const cost = opts.free ? {} : (opts.cost ?? this.costOf(attacker.id, "attack") ?? {});
+    const attacker = this.list[this.place(request.attackerId)]!;
+    const target = request.targetId !== undefined ? this.list[this.place(request.targetId)] : undefined;
+    const cost = opts.free ? NO_COST : (opts.cost ?? this.costOf(attacker.id, "attack") ?? NO_COST);
     if (shortfall(attacker.economy, cost)) return undefined;
     let done: QuietAttack<C>;
     try {
-      const input = attackInput(ruleset, request, attacker.combatant, target?.combatant, options);
-      let quietInput = input;
+      let input = ruleset.input(request, attacker.combatant, target?.combatant, options);
       if (target && opts.react) {
-        const chosen = opts.react(ruleset.reactions(input, target.economy, options).filter((r) => r.available));
-        if (chosen) quietInput = attackInput(ruleset, { ...request, reaction: chosen }, attacker.combatant, target.combatant, options);
+        const chosen = opts.react(availableOf(ruleset.reactions(input, target.economy, options)));
+        if (chosen) input = this.reactionInput(input, request, chosen, attacker.combatant, target.combatant);
       }
       const held = target && this.open ? this.open.pending.get(target.id) : undefined;
-      done = ruleset.quietAttack(quietInput, (this.dice as DiceRoller & FaceSourceRoller).faces, options, target?.economy, held);
+      done = ruleset.quietAttack(input, (this.dice as DiceRoller & FaceSourceRoller).faces, options, target?.economy, held);
     } catch (error) {
       if (error instanceof FrayError && opts.refuse?.(error)) return undefined;
       throw error;
     }
-    attacker.economy = spend(attacker.economy, cost);
-    if (target && done.reacted && done.reactionCost && opts.payReaction !== false)
+    attacker.economy = charge(attacker.economy, cost);
+    if (target && done.reacted && done.reactionCost && opts.payReaction !== false) {
+      // The ruleset's own check said the reaction is still possible; spend checks again, as the detailed path does.
       target.economy = spend(target.economy, done.reactionCost);
+    }
     let targetState: QuietRecord<C>["target"];
     if (target && done.target && this.open) {
       // Within a step the damage is held and its forced checks wait for the step's end.
       this.open.pending.set(target.id, done.target);
-      for (const check of done.forced ?? []) this.open.forced.push({ id: target.id, forced: check });
+      if (done.forced) for (const check of done.forced) this.open.forced.push({ id: target.id, forced: check });
       if (opts.settleTarget) this.quietSettle(target, done);
       targetState = { combatant: this.open.pending.get(target.id)!, economy: target.economy };
     } else if (target && done.target) {
@@ -865,23 +943,38 @@ export class RoundEngine<C, I> {
       if (opts.settleTarget) this.quietSettle(target, done);
       targetState = { combatant: target.combatant, economy: target.economy };
     }
-    return { done, attacker, target, targetState, forced: [] };
+    this.quietAttacker = attacker;
+    this.quietTarget = target;
+    this.quietTargetState = targetState;
+    return done;
   }
 
   /**
-   * The ruleset's `quietAfterAttack` for a combatant; through {@link transition} within a step,
-   * so that the held state takes it too (as `afterAction` does).
+   * The ruleset's input for `request` with the defender's `reaction` declared, from `input`, the
+   * input of the same request without one: `ruleset.withReaction` where the ruleset has it, else
+   * the input built again for the request with the reaction.
+   * @throws FrayError as `ruleset.input` does for that reaction.
+   */
+  private reactionInput(input: I, request: AttackRequest, reaction: string, attacker: C, target: C): I {
+    const ruleset = this.ruleset;
+    if (ruleset.withReaction) return ruleset.withReaction(input, reaction);
+    return ruleset.input({ ...request, reaction }, attacker, target, this.config.options);
+  }
+
+  /**
+   * The ruleset's `quietAfterAttack` for a combatant; within a step also for the state the step
+   * holds for it, as {@link transition} does, so that the held state takes it too (as `afterAction` does).
    */
   private quietSettle(f: RoundFighter<C>, done: QuietAttack<C>): void {
     const ruleset = this.ruleset as Ruleset<C, I> & QuietRuleset<C, I>;
     const options = this.config.options;
-    if (this.open) {
-      this.transition(f.id, (c, economy) => ruleset.quietAfterAttack(c, done, economy, options));
-      return;
-    }
-    const next = ruleset.quietAfterAttack(f.combatant, done, f.economy, options);
+    const economy = f.economy;
+    const next = ruleset.quietAfterAttack(f.combatant, done, economy, options);
     f.combatant = next.combatant;
     f.economy = next.economy;
+    // Within a step, as transition does: the held state takes it too, with the economy of the current state.
+    const held = this.open?.pending.get(f.id);
+    if (held !== undefined) this.open!.pending.set(f.id, ruleset.quietAfterAttack(held, done, economy, options).combatant);
   }
 
   /**

@@ -308,6 +308,14 @@ export interface Ruleset<C, I> {
    * @throws FrayError `FRAY.Error.Field` naming the situation field or request part that is wrong.
    */
   input(request: AttackRequest, attacker: C, target: C | undefined, options: RulesetOptions): I;
+  /**
+   * The input {@link input} builds for a request with the defender's `reaction` declared, made
+   * from `input`, the input of the same request without one (the round engine lists the
+   * reactions against an attack with that one, then plays the attack with the reaction the
+   * defender chose). Optional: without it the engine builds the input again from the request.
+   * @throws FrayError `FRAY.Error.Field` (field `reaction`) as {@link input} does for a reaction it refuses.
+   */
+  withReaction?(input: I, reaction: string): I;
   /** The situational fields of one attack, with defaults from the combatants' conditions. */
   situation(context: SituationContext<C>, options: RulesetOptions): SituationField[];
   /** The actions a combatant can take in a round, with their costs. */

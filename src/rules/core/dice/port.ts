@@ -137,17 +137,24 @@ export class ScriptedRoller extends SourceRoller {
    */
   constructor(faces: readonly number[], fallback?: FaceSource, options?: SourceRollerOptions) {
     const queue = [...faces];
-    super((sides) => {
-      if (queue.length === 0) {
-        if (fallback) return fallback(sides);
-        throw new FrayError("FRAY.Error.DiceScriptEmpty", { faces: sides }, `Dice script exhausted (needed a d${sides})`);
-      }
-      const face = queue.shift()!;
-      if (!Number.isInteger(face) || face < 1 || face > sides) {
-        throw new FrayError("FRAY.Error.DiceScriptFace", { face, faces: sides }, `Scripted face ${face} does not fit a d${sides}`);
-      }
-      return face;
-    }, options);
+    // Without a script the fallback is the source itself: the same faces, one call less per die
+    // (an encounter file without scripted dice, every fight of a forecast).
+    super(
+      queue.length === 0 && fallback
+        ? fallback
+        : (sides) => {
+            if (queue.length === 0) {
+              if (fallback) return fallback(sides);
+              throw new FrayError("FRAY.Error.DiceScriptEmpty", { faces: sides }, `Dice script exhausted (needed a d${sides})`);
+            }
+            const face = queue.shift()!;
+            if (!Number.isInteger(face) || face < 1 || face > sides) {
+              throw new FrayError("FRAY.Error.DiceScriptFace", { face, faces: sides }, `Scripted face ${face} does not fit a d${sides}`);
+            }
+            return face;
+          },
+      options,
+    );
     this.queue = queue;
   }
 
