@@ -109,32 +109,25 @@ export async function playUd10(
   const isOut = (f: Fighter) => engine.isOut(f.spec.id);
   let costs: ReturnType<typeof actionCosts> | undefined;
   const costOf = (c: Ud10Combatant, id: string) => (costs ??= actionCosts(c, options)).get(id)!;
-  // What a fighter's action settles before the target is known: worked out again only for
-  // another action (a declared round, a free attack) or another weapon list than last time.
-  const planned = new Map<string, AttackPlan>();
-  const planOf = (f: Fighter, action: ActionSpec): AttackPlan => {
-    const known = planned.get(f.spec.id);
+  // What a fighter's action settles before the target is known, by place in the file: worked
+  // out again only for another action (a declared round, a free attack) or another weapon list
+  // than last time.
+  const planned: (AttackPlan | undefined)[] = new Array<AttackPlan | undefined>(n);
+  const planOf = (i: number, action: ActionSpec): AttackPlan => {
+    const f = all[i]!;
+    const known = planned[i];
     if (known && known.action === action && known.weapons === f.c.weapons) return known;
-    const plan = planAttack(f, action);
-    planned.set(f.spec.id, plan);
-    return plan;
+    return (planned[i] = planFor(f, action, n));
   };
-  // The attack options against each target (its declared reaction), free or not: the same all fight.
-  const attackOptions = new Map<string, [AttackOptions, AttackOptions]>();
-  const optionsAgainst = (target: Fighter, attacker: Ud10Combatant, free: boolean): AttackOptions => {
-    let both = attackOptions.get(target.spec.id);
-    if (!both) {
-      const react = target.spec.react && target.spec.react !== "none" ? target.spec.react : undefined;
-      const choose = react ? (available: ReactionOption[]) => available.find((r) => r.id === react)?.id : undefined;
-      const cost = costOf(attacker, "attack");
-      both = [
-        { free: false, cost, react: choose },
-        { free: true, cost, react: choose },
-      ];
-      attackOptions.set(target.spec.id, both);
-    }
+  // The attack options against each target (its declared reaction), free or not, by place in
+  // the file: the same all fight.
+  const attackOptions: ([AttackOptions, AttackOptions] | undefined)[] = new Array<[AttackOptions, AttackOptions] | undefined>(n);
+  const optionsAgainst = (t: number, attacker: Ud10Combatant, free: boolean): AttackOptions => {
+    const both = (attackOptions[t] ??= optionsFor(all[t]!.spec, costOf(attacker, "attack")));
     return both[free ? 1 : 0];
   };
+  // What the target choice reads (`chooseTarget`), refilled for each attack.
+  const choice: { declared?: Fighter; engaged?: Fighter; enemies: Fighter[] } = { enemies: [] };
   const quietSync = play.quiet === true && engine.canQuietSync;
   const quietAsync = play.quiet === true && !quietSync && engine.canQuiet;
 
@@ -183,15 +176,27 @@ export async function playUd10(
   const attack = (f: Fighter, action: ActionSpec, free = false): void | Promise<void> => {
     const declared = action.attack ? fighter(action.attack) : undefined;
     // The weapon and target the tactics choose (declared first, see tactics.ts).
-    const plan = planOf(f, action);
-    const enemies: Fighter[] = [];
-    for (const o of all) if (o.spec.side !== f.spec.side && !isOut(o)) enemies.push(o);
-    const engagedFoe = plan.melee ? enemies.find((o) => isEngaged(f.spec.id, o.spec.id)) : undefined;
-    const target = chooseTarget(DEFAULT_TACTICS.target, {
-      declared: declared && !isOut(declared) ? declared : undefined,
-      engaged: engagedFoe,
-      enemies,
-    });
+    const i = index.get(f.spec.id)!;
+    const plan = planOf(i, action);
+    // The standing enemies in file order, and the first of them engaged with the fighter when it
+    // fights in melee, in one pass.
+    const enemies = choice.enemies;
+    enemies.length = 0;
+    let engagedFoe: Fighter | undefined;
+    let t = -1;
+    for (let j = 0; j < n; j++) {
+      const o = all[j]!;
+      if (o.spec.side === f.spec.side || isOut(o)) continue;
+      enemies.push(o);
+      if (plan.melee && engagedFoe === undefined && engaged[i * n + j] === 1) {
+        engagedFoe = o;
+        t = j;
+      }
+    }
+    choice.declared = declared && !isOut(declared) ? declared : undefined;
+    choice.engaged = engagedFoe;
+    const target = chooseTarget(DEFAULT_TACTICS.target, choice);
+    choice.declared = choice.engaged = undefined;
     if (!target) return;
     if (declared && target.spec !== declared.spec)
       events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
@@ -199,18 +204,26 @@ export async function playUd10(
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
       return;
     }
-    const request: AttackRequest = {
+    if (target !== engagedFoe) t = index.get(target.spec.id)!;
+    const request = (plan.requests[t] ??= {
       attackerId: f.c.id,
       targetId: target.c.id,
-      weaponId: plan.weaponRef,
+      weaponId: plan.weaponId!,
       modeId: plan.modeId,
       distanceMetres: plan.range,
       situation: plan.situation,
-    };
-    const options = optionsAgainst(target, f.c, free);
+    });
+    const options = optionsAgainst(t, f.c, free);
     if (quietSync) {
       const quiet = engine.quietAttackSync(request, options);
-      if (quiet) engageByWeapon(f, target, quiet.attack.weaponId);
+      if (quiet) {
+        // The plan's weapon when the attack used it (the usual case), else the weapon it names.
+        const melee =
+          quiet.attack.weaponId === plan.weaponId && f.c.weapons === plan.weapons
+            ? plan.meleeById
+            : f.c.weapons.find((x) => x.id === quiet.attack.weaponId)!.kind === "melee";
+        if (melee) engaged[i * n + t] = engaged[t * n + i] = 1;
+      }
       return;
     }
     return strike(f, target, request, options, plan.range);
@@ -292,28 +305,62 @@ interface AttackPlan {
   weapons: readonly Ud10Weapon[];
   /** The weapon reference the tactics choose (declared first, see tactics.ts); undefined when none. */
   weaponRef?: string;
+  /**
+   * The reference the attack request names: the chosen weapon's id when that id finds the same
+   * weapon (ids compare at once, names letter by letter), else {@link weaponRef} as written.
+   */
+  weaponId?: string;
   /** Whether that weapon is a melee weapon (which looks for an engaged foe first). */
   melee: boolean;
+  /** Whether the first weapon with the chosen weapon's id is a melee weapon: the attack's engagement. */
+  meleeById: boolean;
   modeId?: string;
   /** Distance in metres: the action's, the tactics', one square for a melee weapon, else none. */
   range?: number;
   situation: SituationValues;
+  /** The attack request against each target, by place in the file, built on first use. */
+  requests: (AttackRequest | undefined)[];
 }
 
-/** The weapon, mode, range and situation of a fighter's action (declared first, then its tactics). */
-function planAttack(f: Fighter, action: ActionSpec): AttackPlan {
+/**
+ * The weapon, mode, range and situation of a fighter's action (declared first, then its tactics).
+ * @param n the number of combatants in the file (the targets a request is kept for).
+ */
+function planFor(f: Fighter, action: ActionSpec, n: number): AttackPlan {
   const weapons = f.c.weapons;
   const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, { declared: action.weapon, tactics: f.spec.tactics?.weapon, weapons });
   const weapon = weapons.find((w) => w.id === weaponRef || w.name === weaponRef);
+  const weaponId = weapon && weapons.find((w) => w.id === weapon.id || w.name === weapon.id) === weapon ? weapon.id : weaponRef;
   return {
     action,
     weapons,
     weaponRef,
+    weaponId,
     melee: weapon?.kind === "melee",
+    meleeById: weapon !== undefined && weapons.find((w) => w.id === weapon.id)!.kind === "melee",
     modeId: action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined),
     range: action.range ?? f.spec.tactics?.range ?? (weapon?.kind === "melee" ? SQUARE_METRES : undefined),
     situation: { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as SituationValues,
+    requests: new Array<AttackRequest | undefined>(n),
   };
+}
+
+/**
+ * The attack options against a target, not free and free: its declared reaction (`react`, none
+ * for `none`) chosen whenever it is offered and available, and the attack's cost.
+ */
+function optionsFor(target: CombatantSpec, cost: ActionCost): [AttackOptions, AttackOptions] {
+  const react = target.react && target.react !== "none" ? target.react : undefined;
+  const choose = react
+    ? (available: ReactionOption[]) => {
+        for (const r of available) if (r.id === react) return r.id;
+        return undefined;
+      }
+    : undefined;
+  return [
+    { free: false, cost, react: choose },
+    { free: true, cost, react: choose },
+  ];
 }
 
 /** The UD10 encounter driver: actions `attack`, `aim`, `move`, `disengage`, `wait`; reactions parry and dodge. */

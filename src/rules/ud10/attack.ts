@@ -106,6 +106,16 @@ export function skillValue(c: Ud10Combatant, skill: SkillId): { value: number; t
   return { value: c.attributes[SKILL_ATTRIBUTE[skill]], trained: false };
 }
 
+/**
+ * {@link skillValue}'s `value` alone, without the object: the number a check of `skill` adds to
+ * the d10 (the rating trained, else the linked attribute; UD-ATK-01, UD-REA-02, UD-INI-01). For
+ * the quiet step and initiative, which ask it on every attack and every roll.
+ */
+export function checkValue(c: Ud10Combatant, skill: SkillId): number {
+  const s = c.skills[skill];
+  return s.trained ? s.rating : c.attributes[SKILL_ATTRIBUTE[skill]];
+}
+
 /** The dice of every UD10 check: one d10 (UD-ATK-01). */
 export const CHECK_DICE = "1d10";
 
@@ -252,13 +262,23 @@ export function reactions(
         : weapon.kind === "ranged"
           ? "FRAY.Reason.RangedAttack"
           : undefined;
-  const parryWeapon = target.weapons.some((w) => w.canParry);
-  const out = [reactionOption(target, "parry", "UD-REA-02", commonReason ?? (parryWeapon ? undefined : "FRAY.Reason.NoParryWeapon"))];
-  if (options.allowDodge) out.push(reactionOption(target, "dodge", "UD-REA-04", commonReason));
-  return out;
+  const parryReason = commonReason ?? (hasParryWeapon(target) ? undefined : "FRAY.Reason.NoParryWeapon");
+  const parry = reactionOption(target, "parry", "UD-REA-02", parryReason);
+  return options.allowDodge ? [parry, reactionOption(target, "dodge", "UD-REA-04", commonReason)] : [parry];
 }
 
-/** One reaction {@link reactions} offers: available unless `reason` says why not. */
+/** Whether one of the target's weapons can parry (UD-REA-02). */
+function hasParryWeapon(target: Ud10Combatant): boolean {
+  for (const w of target.weapons) if (w.canParry) return true;
+  return false;
+}
+
+/**
+ * One reaction {@link reactions} offers: available unless `reason` says why not. An option
+ * depends only on its check (itself shared, see {@link reactionCheck}) and the reason, so for a
+ * shared check each option is built once per reason and frozen: the engine asks for the
+ * reactions on every attack of a forecast.
+ */
 function reactionOption(
   target: Ud10Combatant,
   id: "parry" | "dodge",
@@ -266,6 +286,19 @@ function reactionOption(
   reason: string | undefined,
 ): ReactionOption {
   const check = reactionCheck(target, id);
+  if (!check.options) return freshReactionOption(check, id, rule, reason);
+  const key = reason ?? "";
+  let option = check.options.get(key);
+  if (!option) check.options.set(key, (option = Object.freeze(freshReactionOption(check, id, rule, reason))));
+  return option;
+}
+/** A reaction option built anew (see {@link reactionOption}). */
+function freshReactionOption(
+  check: ReactionCheck,
+  id: "parry" | "dodge",
+  rule: ReactionOption["rule"],
+  reason: string | undefined,
+): ReactionOption {
   return {
     id,
     label: id === "parry" ? "FRAY.Reaction.parry" : "FRAY.Reaction.dodge",
@@ -285,6 +318,8 @@ export const REACTION_COST: ActionCost = Object.freeze({ slots: Object.freeze({ 
 interface ReactionCheck {
   modifiers: Modifier[];
   formula: string;
+  /** For a shared check, the frozen options offered with it, by reason (`""` when available). */
+  options?: Map<string, ReactionOption>;
 }
 
 /**
@@ -302,6 +337,7 @@ function reactionCheck(target: Ud10Combatant, id: "parry" | "dodge"): ReactionCh
     check = freshReactionCheck(target, id);
     for (const line of check.modifiers) Object.freeze(Object.freeze(line).data);
     Object.freeze(check.modifiers);
+    check.options = new Map();
     table[value + FORMULAS] = check;
   }
   return check;

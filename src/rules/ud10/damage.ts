@@ -114,5 +114,8 @@ export function isOut(state: VitalState): boolean {
 
 /** {@link isOut} of the combatant's {@link vitals}, read from the combatant directly. */
 export function isOutOf(c: Ud10Combatant): boolean {
-  return c.hp.value <= 0 || c.ep.value <= 0 || c.conditions.some((x) => x === "unconscious" || x === "incapacitated" || x === "dead");
+  if (c.hp.value <= 0 || c.ep.value <= 0) return true;
+  // A loop without a closure: the engine asks for every combatant state a fight takes.
+  for (const x of c.conditions) if (x === "unconscious" || x === "incapacitated" || x === "dead") return true;
+  return false;
 }

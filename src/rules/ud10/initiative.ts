@@ -3,13 +3,13 @@ import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import type { Modifier, RollOutcome } from "../core/types.js";
 import { FrayError } from "../core/errors.js";
 import type { InitiativeRoll } from "../core/ruleset.js";
-import { skillValue } from "./attack.js";
+import { checkValue } from "./attack.js";
 import type { Ud10Combatant } from "./model.js";
 import type { Ud10Options } from "./options.js";
 
 /** The initiative value added to the d10: the Initiative skill, or DEX untrained (UD-INI-01). */
 export function initiativeValue(c: Ud10Combatant): number {
-  return skillValue(c, "initiative").value;
+  return checkValue(c, "initiative");
 }
 
 /** The initiative formula of one combatant, e.g. `1d10 + 4` (UD-INI-01). */
@@ -34,7 +34,7 @@ export async function rollInitiative(members: Ud10Combatant[], dice: DiceRoller)
  * @throws FrayError `FRAY.Error.NoCombatants` for an empty group.
  */
 export function rollInitiativeSync(members: Ud10Combatant[], dice: SyncDiceRoller): InitiativeRoll {
-  const leader = leaderOf(members);
+  const leader = members.length === 1 ? members[0]! : leaderOf(members);
   return initiativeRoll(members, leader, dice.rollSync("1d10", "FRAY.Roll.Initiative"));
 }
 
@@ -62,7 +62,7 @@ function initiativeRoll(members: Ud10Combatant[], leader: Ud10Combatant, roll: R
   const mods = initiativeLines(leader.skills.initiative.trained, value);
   const total = roll.total + value;
   return {
-    members: members.map((m) => m.id),
+    members: members.length === 1 ? [leader.id] : members.map((m) => m.id),
     check: { roll, natural: roll.total, modifiers: mods, total },
     total,
     tiebreak: [value, leader.attributes.DEX],
@@ -124,6 +124,12 @@ export function order(rolls: InitiativeRoll[]): InitiativeRoll[] {
  * roll alone; NPCs alone (`each`), per group name (`group`) or all together (`all`).
  */
 export function initiativeGroups(combatants: Ud10Combatant[], options: Pick<Ud10Options, "npcInitiative">): Ud10Combatant[][] {
+  // Everyone alone: the core's grouping without its map (a forecast groups every round).
+  if (options.npcInitiative === "each") {
+    const groups: Ud10Combatant[][] = new Array<Ud10Combatant[]>(combatants.length);
+    for (let i = 0; i < combatants.length; i++) groups[i] = [combatants[i]!];
+    return groups;
+  }
   return groupForInitiative(combatants, options.npcInitiative);
 }
 

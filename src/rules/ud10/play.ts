@@ -119,10 +119,10 @@ export function ud10Input(request: AttackRequest, attacker: Ud10Combatant, targe
   }
   const reaction = request.reaction;
   if (reaction !== undefined && reaction !== "parry" && reaction !== "dodge") throw fieldError("reaction", "parry or dodge");
-  const raw: unknown = request.situation ?? {};
+  const raw: unknown = request.situation ?? NO_SITUATION;
   if (!isRecord(raw)) throw fieldError(SITUATION, "an object");
   // The fields are only needed to read given values; without any, the weapon is still checked.
-  if (Object.keys(raw).length === 0) {
+  if (isEmpty(raw)) {
     // No situation values (a forecast's every attack): the weapon is still checked, nothing else changes.
     if (!findWeapon(attacker, request.weaponId)) weaponOf(attacker, request.weaponId);
     return { attacker, target, weaponId: request.weaponId, modeId: request.modeId, rangeMetres: distance, situation: {}, reaction };
@@ -155,6 +155,15 @@ export function ud10Input(request: AttackRequest, attacker: Ud10Combatant, targe
     situation,
     reaction,
   };
+}
+
+/** The situation of a request that gives none. */
+const NO_SITUATION: Raw = Object.freeze({});
+
+/** True when a record has no own enumerable key (`Object.keys(raw).length === 0` without the array). */
+function isEmpty(raw: Raw): boolean {
+  for (const key in raw) if (Object.prototype.hasOwnProperty.call(raw, key)) return false;
+  return true;
 }
 
 /**
@@ -314,14 +323,20 @@ const ROUND_ECONOMY = economy();
  * anew each round. The aim is kept: it is spent by the shot (see {@link ud10AfterAction}).
  */
 export function ud10StartRound(c: Ud10Combatant, previous: Economy | undefined): RoundState<Ud10Combatant> {
-  const events: LifecycleEvent[] = [];
-  let combatant = c;
   if (previous && c.conditions.includes("moving")) {
-    combatant = { ...c, conditions: c.conditions.filter((s) => s !== "moving") };
-    events.push({ rule: "UD-ATK-04", label: "FRAY.Situation.Ud10.Event.MovingEnds" });
+    const combatant = { ...c, conditions: c.conditions.filter((s) => s !== "moving") };
+    return {
+      combatant,
+      economy: createEconomy(ROUND_ECONOMY),
+      events: [{ rule: "UD-ATK-04", label: "FRAY.Situation.Ud10.Event.MovingEnds" }],
+    };
   }
-  return { combatant, economy: createEconomy(ROUND_ECONOMY), events };
+  // Most rounds start with nothing to report: one frozen empty list for all of them.
+  return { combatant: c, economy: createEconomy(ROUND_ECONOMY), events: NO_EVENTS };
 }
+
+/** The lifecycle events of a round start that has none: one frozen empty list, shared. */
+const NO_EVENTS: LifecycleEvent[] = Object.freeze([]) as unknown as LifecycleEvent[];
 
 /**
  * What an action leaves behind (UD-ATK-04, UD-ACT-02). Aiming sets `aiming1`, or `aiming2` after

@@ -7,17 +7,17 @@
  * UD-DMG-05, UD-ZON-02). `test/rules/quiet-ud10.test.ts` checks it against the detailed step.
  */
 import { compileFormula, type CompiledFormula, type FaceSource } from "../core/dice/formula.js";
-import type { ActionCost, Economy } from "../core/economy.js";
+import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import type { QuietAttack } from "../core/quiet.js";
 import type { LifecycleEvent, RoundState } from "../core/contract.js";
 import type { RulesetOptions } from "../core/ruleset.js";
-import { isIncapacitated, rangePenalty, REACTION_COST, skillValue, weaponAndMode } from "./attack.js";
+import { checkValue, isIncapacitated, rangePenalty, REACTION_COST, weaponAndMode } from "./attack.js";
 import type { Ud10AttackInput } from "./input.js";
-import { damageFormula, type Ud10Combatant, type Ud10Weapon } from "./model.js";
+import { damageFormula, ZONES, type Ud10Armor, type Ud10Combatant, type Ud10Weapon, type ZoneId } from "./model.js";
 import { ud10Options, type Ud10Options } from "./options.js";
 import { hasAim, withoutAim } from "./play.js";
-import { armorFor, zoneForFace } from "./zones.js";
+import { BODY_ZONE_TABLE, zoneForFace } from "./zones.js";
 
 /** Option values by the options object they were read from: read once per fight, not per attack. */
 const optionsRead = new WeakMap<RulesetOptions, Ud10Options>();
@@ -40,7 +40,7 @@ function attackModifier(input: Ud10AttackInput, weapon: Ud10Weapon, modeModifier
   const { attacker, target } = input;
   const s = input.situation ?? {};
   const ranged = weapon.kind === "ranged";
-  let total = skillValue(attacker, ranged ? "ranged" : "melee").value;
+  let total = checkValue(attacker, ranged ? "ranged" : "melee");
   total += weapon.attackModifier;
   if (modeModifier) total += modeModifier;
   if (!ranged) {
@@ -72,7 +72,11 @@ function defense(input: Ud10AttackInput): number {
   let mods = 0;
   if (!immobilized && !unanticipated) mods += target.attributes.DEX;
   else mods += 0;
-  if (target.weapons.some((w) => w.shield)) mods += 2;
+  for (const w of target.weapons)
+    if (w.shield) {
+      mods += 2;
+      break;
+    }
   if (immobilized) mods += -2;
   if (target.size === "large") mods += -1;
   if (target.size === "small") mods += 1;
@@ -83,15 +87,10 @@ function defense(input: Ud10AttackInput): number {
 /**
  * The declared reaction as `declaredReaction(reactions(...))` finds it (UD-REA-01 to UD-REA-04),
  * without building the offered options: its check value (the skill's, or the attribute's
- * untrained) and its cost.
+ * untrained). Its cost is always {@link REACTION_COST} (UD-REA-01).
  * @throws FrayError `FRAY.Error.ReactionUnavailable` as `declaredReaction` does, with its message.
  */
-function quietReaction(
-  input: Ud10AttackInput,
-  weapon: Ud10Weapon,
-  economy: Economy | undefined,
-  o: Ud10Options,
-): { value: number; cost: ActionCost } {
+function quietReaction(input: Ud10AttackInput, weapon: Ud10Weapon, economy: Economy | undefined, o: Ud10Options): number {
   const { target } = input;
   const id = input.reaction!;
   let reason: string | undefined;
@@ -106,10 +105,10 @@ function quietReaction(
           ? "FRAY.Reason.ReactionUsed"
           : weapon.kind === "ranged"
             ? "FRAY.Reason.RangedAttack"
-            : id === "parry" && !target.weapons.some((w) => w.canParry)
+            : id === "parry" && !canParry(target)
               ? "FRAY.Reason.NoParryWeapon"
               : undefined;
-    if (!reason) return { value: skillValue(target, id).value, cost: REACTION_COST };
+    if (!reason) return checkValue(target, id);
   }
   // Not offered (a dodge the table does not allow) or not available: what `declaredReaction` throws.
   throw new FrayError(
@@ -117,6 +116,12 @@ function quietReaction(
     { reaction: `FRAY.Reaction.${id}`, actor: target.name },
     `${target.name} cannot ${id}: ${reason ?? "not offered"}`,
   );
+}
+
+/** Whether one of the target's weapons can parry (UD-REA-02). */
+function canParry(target: Ud10Combatant): boolean {
+  for (const w of target.weapons) if (w.canParry) return true;
+  return false;
 }
 
 /**
@@ -140,48 +145,113 @@ export function quietAttack(
   const hit = total >= defense(input);
   let reacted = false;
   let reactionSuccess: boolean | undefined;
-  if (hit && reaction) {
+  if (hit && reaction !== undefined) {
     reacted = true;
     // The reaction's one modifier line is its skill value (`reactions`).
-    reactionSuccess = next(10) + reaction.value > total;
+    reactionSuccess = next(10) + reaction > total;
   }
   const lands = hit && !reactionSuccess;
   const out: QuietAttack<Ud10Combatant> = { weaponId: weapon.id, modeId: mode?.id, hit, reacted, lands, damage: 0 };
-  if (reaction) {
-    out.reactionCost = reaction.cost;
+  if (reaction !== undefined) {
+    out.reactionCost = REACTION_COST;
     if (reacted) out.reactionSuccess = reactionSuccess;
   }
   if (!lands) return out;
-  const location = o.bodyZones ? zoneForFace(next(10)) : undefined;
-  if (location) out.location = location;
+  // The body zone by its d10 face (UD-ZON-01); face 0 stands for the averaged armor (UD-ZON-02).
+  let face = 0;
+  if (o.bodyZones) {
+    face = next(10);
+    out.location = ZONE_OF_FACE[face] ?? zoneForFace(face);
+  }
   const amount = damageOf(mode?.damage ?? weapon.damage).total(next);
   out.damage = amount;
-  out.target = applyQuietly(target, amount, location, o.penetration ? weapon.penetration : 0, o);
+  out.target = applyQuietly(target, amount, face, o.penetration ? weapon.penetration : 0, o);
   return out;
 }
 
+/** The zone of each d10 face 1 to 10 (`zoneForFace`), by face. */
+const ZONE_OF_FACE: (ZoneId | undefined)[] = [];
+for (const row of BODY_ZONE_TABLE) for (let face = row.from; face <= row.to; face++) ZONE_OF_FACE[face] = row.zone;
+
+/**
+ * The armor of a list of worn pieces as `armorFor` gives it, by d10 face: rating and buffer of
+ * the zone face `f` hits at `[2f]` and `[2f + 1]` (UD-ZON-01), the averaged armor at `[0]` and
+ * `[1]` (UD-ZON-02). Summed in `zoneArmor`'s and `averagedArmor`'s order, so the numbers are
+ * theirs bit for bit.
+ */
+function armorByFace(armor: readonly Ud10Armor[]): number[] {
+  let table = ARMOR_BY_FACE.get(armor);
+  if (table) return table;
+  table = [];
+  const rating: Record<string, number> = {};
+  const buffer: Record<string, number> = {};
+  let ratings = 0;
+  let buffers = 0;
+  for (const z of ZONES) {
+    let r = 0;
+    let b = 0;
+    for (const piece of armor) {
+      r = r + piece.zones[z].rating;
+      b = b + piece.zones[z].buffer;
+    }
+    rating[z] = r;
+    buffer[z] = b;
+    ratings += r;
+    buffers += b;
+  }
+  table[0] = Math.round(ratings / ZONES.length);
+  table[1] = Math.round(buffers / ZONES.length);
+  for (let face = 1; face < ZONE_OF_FACE.length; face++) {
+    table[2 * face] = rating[ZONE_OF_FACE[face]!]!;
+    table[2 * face + 1] = buffer[ZONE_OF_FACE[face]!]!;
+  }
+  ARMOR_BY_FACE.set(armor, table);
+  return table;
+}
+/**
+ * {@link armorByFace} by the armor list it was worked out for. A combatant's states share their
+ * armor list (a hit changes HP, EP and conditions only), so a forecast works it out once per
+ * combatant; nothing changes an armor list in place.
+ */
+const ARMOR_BY_FACE = new WeakMap<readonly Ud10Armor[], number[]>();
+
 /**
  * `applyDamage` then `withVitals` with totals only (UD-DMG-02 to UD-DMG-05, UD-ZON-01/02): the
- * target with its new HP, EP and conditions. The target is a value shared by the fights of a
- * forecast, so its new state is a new object; nothing else is built.
+ * target with its new HP, EP and conditions, for the zone of d10 face `face` (0 for the averaged
+ * armor). The target is a value shared by the fights of a forecast, so its new state is a new
+ * object sharing what did not change (the target itself when nothing did); nothing is changed in
+ * place.
  */
-function applyQuietly(target: Ud10Combatant, amount: number, zone: string | undefined, penetration: number, o: Ud10Options): Ud10Combatant {
+function applyQuietly(target: Ud10Combatant, amount: number, face: number, penetration: number, o: Ud10Options): Ud10Combatant {
   let remaining = Math.max(0, amount);
   const pen = o.penetration ? Math.max(0, penetration) : 0;
-  const armor = armorFor(target, o.bodyZones ? zone : undefined);
-  remaining -= Math.min(remaining, Math.max(0, armor.rating - pen));
-  let ep = target.ep.value;
+  const armor = armorByFace(target.armor);
+  remaining -= Math.min(remaining, Math.max(0, armor[2 * face]! - pen));
+  const epBefore = target.ep.value;
+  let ep = epBefore;
   if (o.buffer) {
-    const epLoss = Math.min(remaining, Math.max(0, armor.buffer - pen));
+    const epLoss = Math.min(remaining, Math.max(0, armor[2 * face + 1]! - pen));
     remaining -= epLoss;
     ep = Math.max(0, ep - epLoss);
   }
   remaining -= Math.min(remaining, Math.max(0, target.attributes.CON));
-  const hp = target.hp.value - remaining;
-  const conditions = [...target.conditions];
-  if (ep <= 0 && target.ep.value > 0 && !conditions.includes("unconscious")) conditions.push("unconscious");
-  if (hp <= 0 && target.hp.value > 0 && !conditions.includes("incapacitated")) conditions.push("incapacitated");
-  return { ...target, hp: { ...target.hp, value: hp }, ep: { ...target.ep, value: ep }, conditions };
+  const hpBefore = target.hp.value;
+  const hp = hpBefore - remaining;
+  let conditions = target.conditions;
+  const unconscious = ep <= 0 && epBefore > 0 && !conditions.includes("unconscious");
+  const incapacitated = hp <= 0 && hpBefore > 0 && !conditions.includes("incapacitated");
+  if (unconscious || incapacitated) {
+    conditions = conditions.slice();
+    if (unconscious) conditions.push("unconscious");
+    if (incapacitated) conditions.push("incapacitated");
+  }
+  if (hp === hpBefore && ep === epBefore && conditions === target.conditions) return target;
+  return {
+    ...target,
+    hp: hp === hpBefore ? target.hp : { ...target.hp, value: hp },
+    ep: ep === epBefore ? target.ep : { ...target.ep, value: ep },
+    conditions,
+  };
 }
 
 /** The lifecycle events of a quiet transition: none, one frozen list for all. */
