@@ -81,7 +81,22 @@ interface Fighter {
   economy: Economy;
   /** This turn's dodge or parry, once rolled. */
   rolled?: RolledReaction;
+  /** The situation of its attacks for the action last played ({@link attackSituation}), built once per action. */
+  situation?: AttackSituation;
 }
+
+/** The situation of a fighter's attacks under one action of the file: the same for every turn it plays it. */
+interface AttackSituation {
+  /** The action it was built for. */
+  action: HbAction;
+  /** The situation values of the requests (tactics, then the action's own; shots; the called shot). */
+  values: SituationValues;
+  /** The same as the attack input reads them (`attackInput`'s `situation`), for the defender's reaction. */
+  hitbox: HitboxSituation;
+}
+
+/** The cost of a quick action (HB-ACT-03): what `actionDefs` lists for each of them. */
+const QUICK_COST = { slots: { quick: 1 } };
 
 /**
  * A quick action (HB-ACT-03, HB-ACT-04) through the engine (so that it also holds for the damage
@@ -90,7 +105,7 @@ interface Fighter {
  */
 function doQuick(engine: RoundEngine<HitboxCombatant, HitboxAttackInput>, id: string, q: QuickAction): void {
   engine.transition(id, (c, economy): RoundState<HitboxCombatant> => {
-    const cost = actionDefs(c).find((a) => a.id === q.id)?.cost ?? {};
+    const cost = (QUICK_ACTIONS as readonly string[]).includes(q.id) ? QUICK_COST : (actionDefs(c).find((a) => a.id === q.id)?.cost ?? {});
     const done = afterAction(c, { kind: "action", id: q.id }, spend(economy, cost));
     return q.item ? { ...done, combatant: quickAction(done.combatant, q, false) } : done;
   });
@@ -346,7 +361,58 @@ export async function playHitbox(
     }
   };
 
-  const attack = async (
+  /** The situation of `f`'s attacks under the action `details` (with its tactics' situation first), built once per action. */
+  const attackSituation = (f: Fighter, details: HbAction): AttackSituation => {
+    if (f.situation?.action === details) return f.situation;
+    const tac = tactics.get(f.spec.id);
+    const values: SituationValues = { ...tac?.values, ...details.values, shots: details.shots ?? 1 };
+    if (details.called) values.calledShot = details.called;
+    return (f.situation = { action: details, values, hitbox: { ...tac?.situation, ...details.situation } });
+  };
+
+  /**
+   * The reaction `t` declares against this attack when it has not rolled one yet this turn and
+   * can make it (HB-ATK-03); undefined otherwise. A reaction it cannot make is logged once a turn.
+   */
+  const reactionFor = (
+    f: Fighter,
+    t: Fighter,
+    weaponId: string,
+    sit: AttackSituation,
+    request: HitboxAttackRequest,
+    refused: Set<string>,
+    reacts: Map<string, string>,
+  ): "dodge" | "parry" | undefined => {
+    const react = reacts.get(t.spec.id) ?? t.spec.react ?? "none";
+    if (react !== "dodge" && react !== "parry") return undefined;
+    // A forecast asks only whether the reaction is possible (and why not), not for its details,
+    // of the input `attackInput` builds from the request: the same combatants, weapon and situation.
+    const reason = play.quiet
+      ? reactionRefusal({ attacker: f.c, target: t.c, weaponId, situation: sit.hitbox }, react, t.economy, options)
+      : hitbox.reactions(attackInput(request, f.c, t.c), t.economy, options).find((r) => r.id === react)!.reason;
+    if (!reason) return react;
+    if (!refused.has(t.spec.id)) {
+      refused.add(t.spec.id);
+      if (!play.quiet)
+        events.push(
+          hbEvent(turn, "noReaction", {
+            actor: t.spec.id,
+            reaction: `FRAY.Reaction.${react}`,
+            reason,
+            rule: reason === "FRAY.Reason.HitboxProne" ? "HB-MOD-04" : "HB-ATK-03",
+          }),
+        );
+    }
+    return undefined;
+  };
+
+  /**
+   * The attack of `f` this step: its target (the declared one while standing at the step's
+   * start, HB-ACT-01), drawing the weapon (HB-ACT-03), then each shot (HB-MOD-03). Played at once
+   * (no promise) where the engine plays quiet attacks synchronously (a forecast); else returns
+   * the promise of the detailed shots.
+   */
+  const attack = (
     f: Fighter,
     action: Extract<DeclaredAction, { kind: "attack" }>,
     details: HbAction,
@@ -355,14 +421,14 @@ export async function playHitbox(
     reacts: Map<string, string>,
     refused: Set<string>,
     hitInStep: Set<string>,
-  ): Promise<void> => {
+  ): Promise<void> | undefined => {
     const declared = fighters.get(action.target);
     const target = chooseTarget(DEFAULT_TACTICS.target, {
       declared: declared && !outAtStart.has(declared.spec.id) ? declared : undefined,
       enemies: foesAtStart(f.spec.side),
     });
     if (!target) return;
-    if (declared && target !== declared)
+    if (declared && target !== declared && !play.quiet)
       events.push({ type: "retarget", round: turn, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
     const weapon = f.c.weapons.find((w) => w.id === action.weapon || w.name === action.weapon);
     if (weapon && !f.c.held.includes(weapon.id)) {
@@ -375,9 +441,52 @@ export async function playHitbox(
     const shots = action.shots ?? 1;
     // Prone since before the step and going prone this turn are the core's defaults from the
     // target's conditions (HB-MOD-02, HB-MOD-04, HB-ACT-04). The same for every shot.
-    const situation: SituationValues = { ...tactics.get(f.spec.id)?.values, ...details.values, shots };
-    if (action.calledShot) situation.calledShot = action.calledShot;
+    const sit = attackSituation(f, details);
     const distanceMetres = rangeFeet === undefined ? undefined : feetToMetres(rangeFeet);
+    if (!quietSync) return shotsDetailed(f, target, action, sit, distanceMetres, rangeFeet, shots, reacts, refused, hitInStep);
+    // A forecast reads no detail of the attack: it is played quietly and at once, with the same
+    // outcome (the step's damage held the same way, HB-ACT-01).
+    const t = target;
+    for (let shot = 1; shot <= shots; shot++) {
+      const request: HitboxAttackRequest = {
+        attackerId: f.c.id,
+        targetId: t.c.id,
+        weaponId: action.weapon,
+        distanceMetres,
+        situation: sit.values,
+        rolledReaction: t.rolled,
+      };
+      if (!t.rolled) {
+        const reaction = reactionFor(f, t, action.weapon, sit, request, refused, reacts);
+        if (reaction) request.reaction = reaction;
+      }
+      const quiet = engine.quietAttackSync(request, ATTACK_OPTIONS);
+      if (!quiet) return;
+      const done = quiet.attack as HitboxQuietAttack;
+      if (done.interrupts) hitInStep.add(t.spec.id);
+      // The defender's side of the attack: the reaction this attack rolled spent, a dodge without
+      // cover dropping it (HB-ATK-03, HB-ACT-04). An attack that rolled none changes nothing there.
+      if ((done.reactionRolledNow && done.rolledReaction) || done.attackerId === done.targetId) {
+        if (done.reactionRolledNow && done.rolledReaction) t.rolled = done.rolledReaction;
+        engine.transition(t.spec.id, (c, economy) => quietAfterAttack(c, done, economy));
+      }
+    }
+    return;
+  };
+
+  /** The shots of {@link attack}, played in detail (or quietly with promises, where the dice roll so). */
+  const shotsDetailed = async (
+    f: Fighter,
+    target: Fighter,
+    action: Extract<DeclaredAction, { kind: "attack" }>,
+    sit: AttackSituation,
+    distanceMetres: number | undefined,
+    rangeFeet: number | undefined,
+    shots: number,
+    reacts: Map<string, string>,
+    refused: Set<string>,
+    hitInStep: Set<string>,
+  ): Promise<void> => {
     for (let shot = 1; shot <= shots; shot++) {
       const t = target;
       const request: HitboxAttackRequest = {
@@ -385,36 +494,17 @@ export async function playHitbox(
         targetId: t.c.id,
         weaponId: action.weapon,
         distanceMetres,
-        situation,
+        situation: sit.values,
         rolledReaction: t.rolled,
       };
       if (!t.rolled) {
-        const react = reacts.get(t.spec.id) ?? t.spec.react ?? "none";
-        if (react === "dodge" || react === "parry") {
-          // A forecast asks only whether the reaction is possible (and why not), not for its details.
-          const input = attackInput(request, f.c, t.c);
-          const reason = play.quiet
-            ? reactionRefusal(input, react, t.economy, options)
-            : hitbox.reactions(input, t.economy, options).find((r) => r.id === react)!.reason;
-          if (!reason) request.reaction = react;
-          else if (!refused.has(t.spec.id)) {
-            refused.add(t.spec.id);
-            if (!play.quiet)
-              events.push(
-                hbEvent(turn, "noReaction", {
-                  actor: t.spec.id,
-                  reaction: `FRAY.Reaction.${react}`,
-                  reason,
-                  rule: reason === "FRAY.Reason.HitboxProne" ? "HB-MOD-04" : "HB-ATK-03",
-                }),
-              );
-          }
-        }
+        const reaction = reactionFor(f, t, action.weapon, sit, request, refused, reacts);
+        if (reaction) request.reaction = reaction;
       }
       // A forecast reads no detail of the attack: it is played quietly, with the same outcome
       // (the step's damage held the same way, HB-ACT-01).
       if (play.quiet && engine.canQuiet) {
-        const quiet = quietSync ? engine.quietAttackSync(request, ATTACK_OPTIONS) : await engine.quietAttack(request, ATTACK_OPTIONS);
+        const quiet = await engine.quietAttack(request, ATTACK_OPTIONS);
         if (!quiet) return;
         const done = quiet.attack as HitboxQuietAttack;
         if (done.reactionRolledNow && done.rolledReaction) t.rolled = done.rolledReaction;
@@ -576,8 +666,10 @@ export async function playHitbox(
               continue;
             }
             const a = decl.action;
-            if (a.kind === "attack") await attack(f, a, details, outAtStart, foesAtStart, reacts, refused, hitInStep);
-            else if (a.kind === "move" || (a.kind === "task" && a.feet !== undefined)) {
+            if (a.kind === "attack") {
+              const shooting = attack(f, a, details, outAtStart, foesAtStart, reacts, refused, hitInStep);
+              if (shooting) await shooting;
+            } else if (a.kind === "move" || (a.kind === "task" && a.feet !== undefined)) {
               const feet = a.kind === "move" ? a.feet : a.feet!;
               const band = movementBandFeet(f.c, feet);
               if (!band) events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.TooFar", data: { feet } });

@@ -59,16 +59,52 @@ export interface HitboxQuietAttack extends QuietAttack<HitboxCombatant> {
 
 /** The cost of a dodge or parry (HB-ATK-03). */
 const REACTION_COST: ActionCost = { slots: { reaction: 1 } };
+/** The cost of the turn's action (HB-RND-01). */
+const ACTION_COST: ActionCost = { slots: { action: 1 } };
+
+/**
+ * `spend(economy, cost)` for a cost of one use of the slot `id`: the same economy after it, with
+ * the slots copied and the one paid built anew; the pools, which such a cost leaves alone, are
+ * shared with `economy` (economies are values, never changed in place).
+ * @throws FrayError `FRAY.Error.Economy` as `spend` when the slot is spent.
+ */
+function spendOne(economy: Economy, id: string, cost: ActionCost): Economy {
+  const slot = economy.slots[id];
+  if (!slot || (slot.max !== null && slot.used + 1 > slot.max)) return spend(economy, cost);
+  const slots = { ...economy.slots };
+  slots[id] = { used: slot.used + 1, max: slot.max };
+  return { slots, pools: economy.pools };
+}
 
 /** Option values read once per options object (per fight), not per attack. */
 const read = hitboxOptionsOf;
 
 const has = (c: HitboxCombatant, condition: string) => c.conditions.includes(condition);
 
-/** `testBonus` summed (HB-ATK-02, HB-ATK-03, HB-DMG-03): a damaged limb, unless medicated, halves a positive bonus, rounded down. */
-function bonus(c: HitboxCombatant, ability: number, skill: number, limbs: readonly LimbId[]): number {
-  const sum = ability + skill;
-  if (sum > 0 && !has(c, "medicated") && limbs.some((l) => c.hitboxes[l].value < c.hitboxes[l].max)) return Math.floor(sum / 2);
+/**
+ * The first limb of `limbsFor(c, weapon)` for which `test` holds (HB-DMG-03), without building
+ * the list: both arms for a two-handed weapon (left first), else the main arm.
+ */
+function weaponLimb(
+  c: HitboxCombatant,
+  weapon: HitboxWeapon,
+  test: (track: HitboxCombatant["hitboxes"][LimbId]) => boolean,
+): LimbId | undefined {
+  if (weapon.hands === 2) return test(c.hitboxes.leftArm) ? "leftArm" : test(c.hitboxes.rightArm) ? "rightArm" : undefined;
+  const arm = mainArm(c);
+  return test(c.hitboxes[arm]) ? arm : undefined;
+}
+
+const isFull = (t: { value: number }) => t.value <= 0;
+const isHurt = (t: { value: number; max: number }) => t.value < t.max;
+
+/**
+ * `testBonus` of the attack test with `weapon`, summed (HB-ATK-02, HB-DMG-03): a damaged limb of
+ * the weapon's, unless medicated, halves a positive bonus, rounded down.
+ */
+function weaponBonus(c: HitboxCombatant, weapon: HitboxWeapon): number {
+  const sum = c.abilities[weapon.ability] + c.skills[weapon.skill];
+  if (sum > 0 && !has(c, "medicated") && weaponLimb(c, weapon, isHurt) !== undefined) return Math.floor(sum / 2);
   return sum;
 }
 
@@ -96,7 +132,7 @@ function check(input: HitboxAttackInput): HitboxWeapon {
   const { attacker } = input;
   if (isDown(attacker)) throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
   const weapon = weaponOf(input);
-  const disabled = limbsFor(attacker, weapon).find((l) => isDisabled(attacker, l));
+  const disabled = weaponLimb(attacker, weapon, isFull);
   if (disabled)
     throw new FrayError(
       "FRAY.Error.HitboxLimbDisabled",
@@ -226,9 +262,7 @@ export function quietAttack(
   const { attacker, target } = input;
   const weapon = check(input);
   const melee = weapon.kind === "melee";
-  const modifier =
-    bonus(attacker, attacker.abilities[weapon.ability], attacker.skills[weapon.skill], limbsFor(attacker, weapon)) +
-    circumstanceTotal(input, melee, o);
+  const modifier = weaponBonus(attacker, weapon) + circumstanceTotal(input, melee, o);
   let rolled = input.rolledReaction;
   const declared = !rolled && input.reaction ? declaredReaction(input, weapon, economy, o) : undefined;
   const hasReaction = Boolean(rolled || declared);
@@ -378,31 +412,61 @@ function lethalFilled(hitboxes: HitboxCombatant["hitboxes"]): boolean {
 }
 
 /**
+ * Armor lists {@link armorAfter} built or found unchanged: on every hitbox the points used up lie
+ * on the pieces in the order they are worn, so that {@link armorAfter} without a hit's `value`
+ * returns them as they are. (Armor lists are values, never changed in place once built.)
+ */
+const IN_WEAR_ORDER = new WeakSet<HitboxCombatant["armor"]>();
+
+/**
  * `applyVitals`' armor: the points used up on each hitbox taken again from the pieces in the
  * order they are worn, with `value` left on `location` when the hit used some up. Returns
- * `armor` itself when no piece's points change.
+ * `armor` itself when no piece's points change. A list already in wear order
+ * ({@link IN_WEAR_ORDER}) can change only on `location`, so only that hitbox is worked out again.
  */
 function armorAfter(armor: HitboxCombatant["armor"], location: HitboxId, value: number | undefined): HitboxCombatant["armor"] {
-  let copy: HitboxCombatant["armor"] | undefined;
-  for (const h of HITBOXES) {
-    let max = 0;
-    let used = 0;
-    for (let i = 0; i < armor.length; i++) {
-      max += armor[i]!.protection[h];
-      used += armor[i]!.damage[h];
-    }
-    if (!(max > 0)) continue;
-    let left = Math.max(0, max - (h === location && value !== undefined ? value : max - used));
-    for (let i = 0; i < armor.length; i++) {
-      const piece = (copy ?? armor)[i]!;
-      const damage = Math.min(piece.protection[h], left);
-      left -= damage;
-      if (piece.damage[h] === damage) continue;
-      copy ??= armor.map((a) => ({ ...a, damage: { ...a.damage } }));
-      copy[i]!.damage[h] = damage;
-    }
+  if (IN_WEAR_ORDER.has(armor)) {
+    if (value === undefined) return armor;
+    const after = armorOn(armor, location, value, undefined) ?? armor;
+    IN_WEAR_ORDER.add(after);
+    return after;
   }
-  return copy ?? armor;
+  let copy: HitboxCombatant["armor"] | undefined;
+  for (const h of HITBOXES) copy = armorOn(copy ?? armor, h, h === location ? value : undefined, copy) ?? copy;
+  const after = copy ?? armor;
+  IN_WEAR_ORDER.add(after);
+  return after;
+}
+
+/**
+ * One hitbox of {@link armorAfter}: the points used up on `h` (`max - value` when `value` is given,
+ * else as they stand) laid on the pieces of `armor` in wear order. Writes into `copy` when given
+ * (a list {@link armorAfter} is building), else copies `armor` at the first piece that changes;
+ * returns the list written, or undefined when nothing changed and there was no `copy`.
+ */
+function armorOn(
+  armor: HitboxCombatant["armor"],
+  h: HitboxId,
+  value: number | undefined,
+  copy: HitboxCombatant["armor"] | undefined,
+): HitboxCombatant["armor"] | undefined {
+  let max = 0;
+  let used = 0;
+  for (let i = 0; i < armor.length; i++) {
+    max += armor[i]!.protection[h];
+    used += armor[i]!.damage[h];
+  }
+  if (!(max > 0)) return copy;
+  let left = Math.max(0, max - (value !== undefined ? value : max - used));
+  for (let i = 0; i < armor.length; i++) {
+    const piece = (copy ?? armor)[i]!;
+    const damage = Math.min(piece.protection[h], left);
+    left -= damage;
+    if (piece.damage[h] === damage) continue;
+    copy ??= armor.map((a) => ({ ...a, damage: { ...a.damage } }));
+    copy[i]!.damage[h] = damage;
+  }
+  return copy;
 }
 
 /**
@@ -414,9 +478,9 @@ export function quietAfterAttack(c: HitboxCombatant, attack: QuietAttack<HitboxC
   const a = attack as HitboxQuietAttack;
   let next = c;
   let left = economy;
-  if (a.attackerId === c.id && (left.slots.action?.used ?? 0) < 1) left = spend(left, { slots: { action: 1 } });
+  if (a.attackerId === c.id && (left.slots.action?.used ?? 0) < 1) left = spendOne(left, "action", ACTION_COST);
   if (a.targetId === c.id && a.reactionRolledNow && a.rolledReaction) {
-    left = spend(left, REACTION_COST);
+    left = spendOne(left, "reaction", REACTION_COST);
     if (a.rolledReaction.dropsProne && !has(next, "goingProne") && !has(next, "prone"))
       next = { ...next, conditions: [...next.conditions, "goingProne"] };
   }
