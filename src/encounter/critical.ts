@@ -1,7 +1,7 @@
 import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
 import { shortfall, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
-import type { DiceRoller } from "../rules/core/dice/port.js";
+import type { DiceRoller, SyncDiceRoller } from "../rules/core/dice/port.js";
 import type { Lookup } from "../rules/core/i18n.js";
 import { isRecord, type Raw } from "../rules/core/parse.js";
 import { RoundEngine, type AttackOptions, type Settled } from "../rules/core/round.js";
@@ -24,6 +24,7 @@ import {
   offensiveBonus,
   parseCriticalSituation,
   parryBlocked,
+  quietUpkeep,
   parryPool,
   rollManeuver,
   treat,
@@ -439,15 +440,18 @@ export async function playCritical(
     // Self Discipline tests first (CR-HIT-02).
     const init = await engine.rollInitiative();
     if (!play.quiet) events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
-    const reports = await engine.upkeep(init.order);
-    for (const [id, report] of reports) {
-      const f = fighters.get(id)!;
-      if (!play.quiet && (report.steps.length || report.checks.length)) {
-        custom("upkeep", { ...state(f), steps: report.steps, showState: !report.checks.length });
-        for (const chk of report.checks)
-          custom("selfDiscipline", { ...state(f), check: chk.check, needed: chk.needed, success: chk.success, showState: true });
+    // A forecast reads no upkeep report: each combatant's upkeep rolled at once, without one.
+    if (quietSync) {
+      if (round >= 2) for (const id of init.order) engine.update(id, quietUpkeep(engine.get(id).combatant, logged as SyncDiceRoller));
+    } else
+      for (const [id, report] of await engine.upkeep(init.order)) {
+        const f = fighters.get(id)!;
+        if (!play.quiet && (report.steps.length || report.checks.length)) {
+          custom("upkeep", { ...state(f), steps: report.steps, showState: !report.checks.length });
+          for (const chk of report.checks)
+            custom("selfDiscipline", { ...state(f), check: chk.check, needed: chk.needed, success: chk.success, showState: true });
+        }
       }
-    }
     // The round's AP and the end of the last parry (CR-AP-01, CR-STN-01), after the upkeep.
     engine.startRound(true);
     const rolls = engine.rolls;

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { SeededRoller } from "../../src/rules/core/dice/port.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
 import type { LastingEffect } from "../../src/rules/core/types.js";
-import { critical, criticalCombatantFromActor, type CriticalCombatant } from "../../src/rules/critical/index.js";
+import { critical, criticalCombatantFromActor, quietUpkeep, upkeepSync, type CriticalCombatant } from "../../src/rules/critical/index.js";
 
 const dir = fileURLToPath(new URL("../../packs/_source/critical-npcs", import.meta.url));
 const npcs = readdirSync(dir)
@@ -67,5 +67,32 @@ describe("Critical upkeepState equals upkeep then withVitals (CR-BLD-01, CR-STN-
     );
     // Some states rolled the Self Discipline test (CR-HIT-02).
     expect(tests).toBeGreaterThan(0);
+  });
+
+  it("CR-BLD-01, CR-STN-02, CR-STN-03, CR-DTH-01, CR-HIT-02: upkeepSync and quietUpkeep give upkeep's combatant (and report) and draw the same dice", async () => {
+    let tests = 0;
+    let untouched = 0;
+    // Now and then a combatant with nothing to tick: unhurt, no effect, no stun.
+    const fresh = state.map((c) => ({ ...c, hits: { ...c.hits, value: c.hits.max }, stun: 0, effects: [], conditions: [] }));
+    await fc.assert(
+      fc.asyncProperty(fc.oneof({ arbitrary: state, weight: 4 }, { arbitrary: fresh, weight: 1 }), fc.integer(), async (c, seed) => {
+        const one = new SeededRoller(seed);
+        const two = new SeededRoller(seed);
+        const three = new SeededRoller(seed);
+        const detailed = await critical.upkeepState!(c, one, critical.defaults());
+        const sync = upkeepSync(c, two);
+        expect(sync).toEqual(detailed);
+        const quiet = quietUpkeep(c, three);
+        expect(quiet).toEqual(detailed.combatant);
+        if (quiet === c) untouched++;
+        const next = (await one.roll("1d100")).total;
+        expect((await two.roll("1d100")).total).toBe(next);
+        expect((await three.roll("1d100")).total).toBe(next);
+        if (detailed.report.checks.length) tests++;
+      }),
+      { numRuns: 600 },
+    );
+    expect(tests).toBeGreaterThan(0);
+    expect(untouched).toBeGreaterThan(0);
   });
 });

@@ -358,13 +358,51 @@ function selfDisciplineFrom(
  * conscious combatant takes the Self Discipline test (CR-HIT-02). The dead are left alone.
  */
 export async function upkeep(c: CriticalCombatant, dice: DiceRoller): Promise<{ combatant: CriticalCombatant; report: UpkeepReport }> {
+  const ticked = upkeepTicks(c);
+  return upkeepTested(ticked, ticked.test ? await selfDisciplineTest(ticked.combatant, dice) : undefined);
+}
+
+/**
+ * {@link upkeep} rolled at once, with a roller that rolls so: the same faces drawn (the Self
+ * Discipline test's d100, CR-HIT-02), the same combatant and report (CR-BLD-01, CR-STN-02,
+ * CR-STN-03, CR-DTH-01).
+ */
+export function upkeepSync(c: CriticalCombatant, dice: SyncDiceRoller): { combatant: CriticalCombatant; report: UpkeepReport } {
+  const ticked = upkeepTicks(c);
+  return upkeepTested(ticked, ticked.test ? selfDisciplineTestSync(ticked.combatant, dice) : undefined);
+}
+
+/**
+ * The combatant after {@link upkeep}, rolled at once, for a forecast that reads no report: the
+ * same combatant (equal by value) and the same faces drawn. One standing with hits above 0 and
+ * nothing running (no effect, no stun, not knocked out) has nothing to tick: it comes back as it
+ * is, without a vital state built (CR-BLD-01, CR-STN-02, CR-DTH-01, CR-HIT-02).
+ */
+export function quietUpkeep(c: CriticalCombatant, dice: SyncDiceRoller): CriticalCombatant {
+  if (c.effects.length === 0 && c.stun === 0 && c.hits.value > 0 && !c.conditions.includes("unconscious")) return c;
+  return upkeepSync(c, dice).combatant;
+}
+
+/** What {@link upkeep} does before its Self Discipline test, and whether the test is due. */
+interface UpkeepTicked {
+  combatant: CriticalCombatant;
+  report: UpkeepReport;
+  /** The dead are left alone: the report is final. */
+  dead: boolean;
+  /** At 0 hits or below, still in the fight and not dying of it: the Self Discipline test is due (CR-HIT-02). */
+  test: boolean;
+}
+
+/** {@link upkeep}'s ticks: bleeding, effects counting down, stun and blackout, dying (CR-BLD-01, CR-STN-02, CR-STN-03, CR-DTH-01). */
+function upkeepTicks(c: CriticalCombatant): UpkeepTicked {
   const before = vitals(c);
   const v = vitals(c);
   const steps: DamageStep[] = [];
   const checks: UpkeepCheck[] = [];
   const added: string[] = [];
   const removed: string[] = [];
-  if (v.conditions.includes("dead")) return { combatant: c, report: { before, after: v, steps, checks, added, removed } };
+  if (v.conditions.includes("dead"))
+    return { combatant: c, report: { before, after: v, steps, checks, added, removed }, dead: true, test: false };
   const hp = v.hp!;
   let effects = v.effects ?? [];
   for (const e of effects.filter((x) => x.kind === "bleed" || x.kind === "burn")) {
@@ -408,14 +446,28 @@ export async function upkeep(c: CriticalCombatant, dice: DiceRoller): Promise<{ 
     steps.push(step("CR-DTH-01", "FRAY.Step.Died", 0));
   }
   syncUnconscious(v, added, removed);
-  let combatant = withVitals(c, v);
-  if (!dies && hp.value <= 0 && !isOutState(v)) {
-    const sd = await selfDisciplineTest(combatant, dice);
-    checks.push(sd.test);
+  return {
+    combatant: withVitals(c, v),
+    report: { before, after: v, steps, checks, added, removed },
+    dead: false,
+    test: !dies && hp.value <= 0 && !isOutState(v),
+  };
+}
+
+/** {@link upkeep}'s end: the Self Discipline test taken when due, and the state after it. */
+function upkeepTested(
+  ticked: UpkeepTicked,
+  sd: { test: UpkeepCheck; combatant: CriticalCombatant; report: UpkeepReport } | undefined,
+): { combatant: CriticalCombatant; report: UpkeepReport } {
+  const { report } = ticked;
+  if (ticked.dead) return { combatant: ticked.combatant, report };
+  let combatant = ticked.combatant;
+  if (sd) {
+    report.checks.push(sd.test);
     combatant = sd.combatant;
-    added.push(...sd.report.added);
+    report.added.push(...sd.report.added);
   }
-  return { combatant, report: { before, after: vitals(combatant), steps, checks, added, removed } };
+  return { combatant, report: { ...report, after: vitals(combatant) } };
 }
 
 /** Ways to treat a bleeding or burning wound (CR-BLD-02). */
