@@ -253,7 +253,7 @@ export interface QuietRecord<C> {
   attacker: { combatant: C; economy: Economy };
   /** The target after the damage (and its `afterAction` when `settleTarget`) and the forced checks; absent without damage. */
   target?: { combatant: C; economy: Economy };
-  /** The forced checks the damage caused, rolled in order. */
+  /** The forced checks the damage caused, rolled in order; when none, a shared frozen empty list (read it, do not add to it). */
   forced: ForcedCheckResult[];
 }
 
