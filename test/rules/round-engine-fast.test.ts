@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ScriptedRoller, seededSource } from "../../src/rules/core/dice/port.js";
 import { charge, createEconomy, shortfall, spend, type ActionCost, type Economy } from "../../src/rules/core/economy.js";
-import { RoundEngine, type RoundEntry } from "../../src/rules/core/round.js";
+import { declaring, RoundEngine, type RoundEntry } from "../../src/rules/core/round.js";
 import type { Ruleset } from "../../src/rules/core/ruleset.js";
 import type { Ud10AttackInput, Ud10Combatant } from "../../src/rules/ud10/index.js";
 import { fixture as ud10 } from "../contract/fixtures/ud10.js";
@@ -161,5 +161,36 @@ describe("round engine: actions and acting order", () => {
     expect(done).toBeDefined();
     expect(e.get(ud10.request.attackerId).economy.slots).toEqual(before.slots);
     expect(createEconomy(ud10.ruleset.economy(ud10.attacker, e.config.options)).slots).toEqual(before.slots);
+  });
+});
+
+describe("round engine: the request with a declared reaction", () => {
+  it("UD-REA-01: declaring gives what a spread gives: every field of the request, any extra one too, and the reaction", () => {
+    const requests = fc.record(
+      {
+        attackerId: fc.string(),
+        targetId: fc.string(),
+        weaponId: fc.string(),
+        modeId: fc.string(),
+        distanceMetres: fc.double({ noNaN: true }),
+        situation: fc.dictionary(fc.string(), fc.oneof(fc.boolean(), fc.integer())),
+        reaction: fc.constantFrom("parry", "dodge"),
+        rolledReaction: fc.integer(),
+      },
+      { requiredKeys: ["attackerId", "weaponId"] },
+    );
+    fc.assert(
+      fc.property(requests, fc.constantFrom("parry", "dodge", "block"), (request, reaction) => {
+        const before = structuredClone(request);
+        const out = declaring(request, reaction);
+        expect(out).toEqual({ ...request, reaction });
+        expect(
+          Object.keys(out)
+            .filter((k) => out[k as keyof typeof out] !== undefined)
+            .sort(),
+        ).toEqual(Object.keys({ ...request, reaction }).sort());
+        expect(request).toEqual(before);
+      }),
+    );
   });
 });

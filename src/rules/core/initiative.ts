@@ -10,10 +10,8 @@ import type { GroupMode, InitiativeRoll } from "./ruleset.js";
  * tie rules (RULES.md). The input is not changed.
  */
 export function orderByInitiative(rolls: readonly InitiativeRoll[]): InitiativeRoll[] {
-  return rolls
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => compareInitiative(a.r, b.r) || a.i - b.i)
-    .map(({ r }) => r);
+  // Array sort is stable (ES2019): rolls the comparator holds even keep the order given.
+  return rolls.slice().sort(compareInitiative);
 }
 
 /**
