@@ -6,6 +6,7 @@ import type { ReactionOption, RulesetOptions } from "../rules/core/ruleset.js";
 import {
   disengage,
   initiativeGroups,
+  declaredReactionFor,
   isIncapacitated,
   SQUARE_METRES,
   ud10,
@@ -107,6 +108,17 @@ export async function playUd10(
     engaged[i * n + j] = engaged[j * n + i] = on ? 1 : 0;
   };
   const isOut = (f: Fighter) => engine.isOut(f.spec.id);
+  // Whether the combatant at a place is out, worked out again only for a new state: the engine's
+  // answer is a function of the state alone, and the tactics ask it for every enemy on every attack.
+  const seen: (Ud10Combatant | undefined)[] = new Array<Ud10Combatant | undefined>(n);
+  const outs: boolean[] = new Array<boolean>(n).fill(false);
+  const outAt = (j: number): boolean => {
+    const f = all[j]!;
+    const c = f.c;
+    if (seen[j] === c) return outs[j]!;
+    seen[j] = c;
+    return (outs[j] = engine.isOut(f.spec.id));
+  };
   let costs: ReturnType<typeof actionCosts> | undefined;
   const costOf = (c: Ud10Combatant, id: string) => (costs ??= actionCosts(c, options)).get(id)!;
   // What a fighter's action settles before the target is known, by place in the file: worked
@@ -125,6 +137,16 @@ export async function playUd10(
   const optionsAgainst = (t: number, attacker: Ud10Combatant, free: boolean): AttackOptions => {
     const both = (attackOptions[t] ??= optionsFor(all[t]!.spec, costOf(attacker, "attack")));
     return both[free ? 1 : 0];
+  };
+  // The attack options without a reaction chooser, not free and free: a quiet attack whose
+  // reaction the driver works out itself (see `attack`).
+  let plainOptions: [AttackOptions, AttackOptions] | undefined;
+  const plainAgainst = (attacker: Ud10Combatant, free: boolean): AttackOptions => {
+    const cost = costOf(attacker, "attack");
+    return (plainOptions ??= [
+      { free: false, cost },
+      { free: true, cost },
+    ])[free ? 1 : 0];
   };
   // What the target choice reads (`chooseTarget`), refilled for each attack.
   const choice: { declared?: Fighter; engaged?: Fighter; enemies: Fighter[] } = { enemies: [] };
@@ -173,10 +195,10 @@ export async function playUd10(
   };
 
   /** One attack by the fighter's action or tactics: synchronous when played quietly and synchronously. */
-  const attack = (f: Fighter, action: ActionSpec, free = false): void | Promise<void> => {
+  const attack = (i: number, action: ActionSpec, free = false): void | Promise<void> => {
+    const f = all[i]!;
     const declared = action.attack ? fighter(action.attack) : undefined;
     // The weapon and target the tactics choose (declared first, see tactics.ts).
-    const i = index.get(f.spec.id)!;
     const plan = planOf(i, action);
     // The standing enemies in file order, and the first of them engaged with the fighter when it
     // fights in melee, in one pass.
@@ -186,7 +208,7 @@ export async function playUd10(
     let t = -1;
     for (let j = 0; j < n; j++) {
       const o = all[j]!;
-      if (o.spec.side === f.spec.side || isOut(o)) continue;
+      if (o.spec.side === f.spec.side || outAt(j)) continue;
       enemies.push(o);
       if (plan.melee && engagedFoe === undefined && engaged[i * n + j] === 1) {
         engagedFoe = o;
@@ -213,9 +235,19 @@ export async function playUd10(
       distanceMetres: plan.range,
       situation: plan.situation,
     });
-    const options = optionsAgainst(t, f.c, free);
     if (quietSync) {
-      const quiet = engine.quietAttackSync(request, options);
+      let quietRequest = request;
+      let options: AttackOptions;
+      if (plan.weapon && plan.plain) {
+        // The target's declared reaction chosen here, as the engine's chooser would take it from
+        // the offered options (`declaredReactionFor`), and named in the request: the engine then
+        // neither lists the reactions nor builds the attack input twice.
+        const react = target.spec.react;
+        const reaction = react && react !== "none" ? declaredReactionFor(target.c, plan.weapon, target.economy, react, opts) : undefined;
+        if (reaction) quietRequest = plan.requests[n * (reaction === "parry" ? 1 : 2) + t] ??= { ...request, reaction };
+        options = plainAgainst(f.c, free);
+      } else options = optionsAgainst(t, f.c, free);
+      const quiet = engine.quietAttackSync(quietRequest, options);
       if (quiet) {
         // The plan's weapon when the attack used it (the usual case), else the weapon it names.
         const melee =
@@ -226,7 +258,7 @@ export async function playUd10(
       }
       return;
     }
-    return strike(f, target, request, options, plan.range);
+    return strike(f, target, request, optionsAgainst(t, f.c, free), plan.range);
   };
 
   /** Leaving melee (UD-OPT-01, UD-OPT-02): the free attacks of the foes left behind, then fled or not. */
@@ -243,14 +275,15 @@ export async function playUd10(
     for (const foe of d.freeAttacks) {
       const o = fighter(foe);
       const melee = o.c.weapons.find((w) => w.kind === "melee");
-      if (melee && !engine.isOut(id)) await attack(o, { attack: id, weapon: melee.id, range: SQUARE_METRES }, true);
+      if (melee && !engine.isOut(id)) await attack(index.get(foe)!, { attack: id, weapon: melee.id, range: SQUARE_METRES }, true);
     }
     const now = engine.get(id).combatant;
     if (d.mode === "flee" && !engine.isOut(id)) engine.update(id, { ...now, conditions: [...now.conditions, "fled"] });
   };
 
-  const act = (id: string, action: ActionSpec): void | Promise<void> => {
-    const f = fighter(id);
+  const act = (i: number, action: ActionSpec): void | Promise<void> => {
+    const f = all[i]!;
+    const id = f.spec.id;
     if (action.wait) {
       events.push({ type: "skip", round, actor: id, reason: "FRAY.Log.Waits" });
       return;
@@ -274,7 +307,7 @@ export async function playUd10(
       events.push({ type: "aim", round, actor: id, rounds: Number(rounds?.data?.rounds) });
       return;
     }
-    if (action.attack !== undefined || action.move === undefined) return attack(f, action);
+    if (action.attack !== undefined || action.move === undefined) return attack(i, action);
   };
 
   /** What a combatant does when the file declares nothing for it this round: its tactics, or nothing. */
@@ -288,7 +321,8 @@ export async function playUd10(
     engine.startRound();
     const declared = spec.rounds[round - 1];
     for (const id of engine.turns()) {
-      const acting = act(id, declared?.[id] ?? views.get(id)!.spec.tactics ?? NO_ACTION);
+      const i = index.get(id)!;
+      const acting = act(i, declared?.[id] ?? all[i]!.spec.tactics ?? NO_ACTION);
       if (acting) await acting;
     }
     const over = engine.isOver();
@@ -314,11 +348,18 @@ interface AttackPlan {
   melee: boolean;
   /** Whether the first weapon with the chosen weapon's id is a melee weapon: the attack's engagement. */
   meleeById: boolean;
+  /** The weapon the request's {@link weaponId} finds (`findWeapon`), if any. */
+  weapon?: Ud10Weapon;
+  /** True when the situation gives no value: the attack input is the combatants as they are. */
+  plain: boolean;
   modeId?: string;
   /** Distance in metres: the action's, the tactics', one square for a melee weapon, else none. */
   range?: number;
   situation: SituationValues;
-  /** The attack request against each target, by place in the file, built on first use. */
+  /**
+   * The attack requests, built on first use: against the target at place `t` in the file at
+   * `[t]`, the same with the reaction `parry` at `[n + t]` and `dodge` at `[2n + t]`.
+   */
   requests: (AttackRequest | undefined)[];
 }
 
@@ -331,6 +372,7 @@ function planFor(f: Fighter, action: ActionSpec, n: number): AttackPlan {
   const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, { declared: action.weapon, tactics: f.spec.tactics?.weapon, weapons });
   const weapon = weapons.find((w) => w.id === weaponRef || w.name === weaponRef);
   const weaponId = weapon && weapons.find((w) => w.id === weapon.id || w.name === weapon.id) === weapon ? weapon.id : weaponRef;
+  const situation = { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as SituationValues;
   return {
     action,
     weapons,
@@ -338,10 +380,12 @@ function planFor(f: Fighter, action: ActionSpec, n: number): AttackPlan {
     weaponId,
     melee: weapon?.kind === "melee",
     meleeById: weapon !== undefined && weapons.find((w) => w.id === weapon.id)!.kind === "melee",
+    weapon: weaponId === undefined ? undefined : weapons.find((w) => w.id === weaponId || w.name === weaponId),
+    plain: Object.keys(situation).length === 0,
     modeId: action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined),
     range: action.range ?? f.spec.tactics?.range ?? (weapon?.kind === "melee" ? SQUARE_METRES : undefined),
-    situation: { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as SituationValues,
-    requests: new Array<AttackRequest | undefined>(n),
+    situation,
+    requests: new Array<AttackRequest | undefined>(3 * n),
   };
 }
 
