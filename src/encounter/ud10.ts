@@ -14,10 +14,12 @@ import {
   ud10CombatantFromActor,
   ud10Options,
   type Ud10Combatant,
+  type Ud10Options,
   type Ud10Weapon,
 } from "../rules/ud10/index.js";
 import {
   buildEntryCombatant,
+  type CombatantCache,
   fighterViews,
   finishEncounter,
   recordingRoller,
@@ -75,8 +77,8 @@ export async function playUd10(
   dice?: DiceRoller,
   play: PlayOptions = {},
 ): Promise<EncounterResult> {
-  const options: RulesetOptions = { ...ud10.defaults(), ...spec.options };
-  const opts = ud10Options(options);
+  const shared = sharedFor(spec, play);
+  const { options, opts, index, planned, attackOptions } = shared;
   const { logged, history } = recordingRoller(spec, dice, play);
   const engine = new RoundEngine(
     ud10,
@@ -86,7 +88,7 @@ export async function playUd10(
       options,
       maxRounds: spec.maxRounds,
       out: outBeyondVitals,
-      groups: (standing) => initiativeGroups(standing, opts),
+      groups: shared.groups,
       lazyOdds: play.quiet,
       keepEvents: !play.quiet,
     },
@@ -96,7 +98,6 @@ export async function playUd10(
   const views = fighterViews<Ud10Combatant>(spec.combatants, engine);
   const fighter = (id: string): Fighter => views.get(id)!;
   const all = spec.combatants.map((cs) => views.get(cs.id)!);
-  const index = new Map(spec.combatants.map((cs, i) => [cs.id, i]));
   const events: EncounterEvent[] = [];
   // Who is engaged in melee with whom, both ways: `engaged[i * n + j]` for the combatants at `i` and `j` in file order.
   const n = all.length;
@@ -119,31 +120,26 @@ export async function playUd10(
     seen[j] = c;
     return (outs[j] = engine.isOut(f.spec.id));
   };
-  let costs: ReturnType<typeof actionCosts> | undefined;
-  const costOf = (c: Ud10Combatant, id: string) => (costs ??= actionCosts(c, options)).get(id)!;
-  // What a fighter's action settles before the target is known, by place in the file: worked
-  // out again only for another action (a declared round, a free attack) or another weapon list
-  // than last time.
-  const planned: (AttackPlan | undefined)[] = new Array<AttackPlan | undefined>(n);
+  const costOf = (c: Ud10Combatant, id: string) => (shared.costs ??= actionCosts(c, options)).get(id)!;
+  // What a fighter's action settles before the target is known (`shared.planned`): worked out
+  // again only for another action (a declared round, a free attack) or another weapon list than
+  // last time.
   const planOf = (i: number, action: ActionSpec): AttackPlan => {
     const f = all[i]!;
     const known = planned[i];
     if (known && known.action === action && known.weapons === f.c.weapons) return known;
     return (planned[i] = planFor(f, action, n));
   };
-  // The attack options against each target (its declared reaction), free or not, by place in
-  // the file: the same all fight.
-  const attackOptions: ([AttackOptions, AttackOptions] | undefined)[] = new Array<[AttackOptions, AttackOptions] | undefined>(n);
+  // The attack options against each target (its declared reaction), free or not (`shared.attackOptions`).
   const optionsAgainst = (t: number, attacker: Ud10Combatant, free: boolean): AttackOptions => {
     const both = (attackOptions[t] ??= optionsFor(all[t]!.spec, costOf(attacker, "attack")));
     return both[free ? 1 : 0];
   };
   // The attack options without a reaction chooser, not free and free: a quiet attack whose
   // reaction the driver works out itself (see `attack`).
-  let plainOptions: [AttackOptions, AttackOptions] | undefined;
   const plainAgainst = (attacker: Ud10Combatant, free: boolean): AttackOptions => {
     const cost = costOf(attacker, "attack");
-    return (plainOptions ??= [
+    return (shared.plainOptions ??= [
       { free: false, cost },
       { free: true, cost },
     ])[free ? 1 : 0];
@@ -203,18 +199,20 @@ export async function playUd10(
     // The standing enemies in file order, and the first of them engaged with the fighter when it
     // fights in melee, in one pass.
     const enemies = choice.enemies;
-    enemies.length = 0;
+    let count = 0;
     let engagedFoe: Fighter | undefined;
     let t = -1;
     for (let j = 0; j < n; j++) {
       const o = all[j]!;
       if (o.spec.side === f.spec.side || outAt(j)) continue;
-      enemies.push(o);
+      enemies[count++] = o;
       if (plan.melee && engagedFoe === undefined && engaged[i * n + j] === 1) {
         engagedFoe = o;
         t = j;
       }
     }
+    // The list shrinks only when an enemy falls: its length is set then only.
+    if (enemies.length !== count) enemies.length = count;
     choice.declared = declared && !isOut(declared) ? declared : undefined;
     choice.engaged = engagedFoe;
     const target = chooseTarget(DEFAULT_TACTICS.target, choice);
@@ -233,7 +231,8 @@ export async function playUd10(
       weaponId: plan.weaponId!,
       modeId: plan.modeId,
       distanceMetres: plan.range,
-      situation: plan.situation,
+      // No situation rather than an empty one: the input reads the same without looking for values.
+      situation: plan.plain ? undefined : plan.situation,
     });
     if (quietSync) {
       let quietRequest = request;
@@ -329,6 +328,58 @@ export async function playUd10(
     if (over) ended = { type: "end", ...over };
   }
   return finishEncounter(spec, options, ended, all, { vitals: (f) => ud10.vitals(f.c), isOut, start }, play.quiet ? [] : events, history);
+}
+
+/**
+ * What every fight of one forecast sets up alike: the options read, the places of the
+ * combatants in the file, the plans of their actions and the attack options. Kept by the
+ * forecast's combatant cache ({@link PlayOptions.combatants}), which serves the fights of one
+ * file, for the file's entries and options it was built for; a fight without a cache (a single
+ * encounter) builds its own.
+ */
+interface Shared {
+  /** The file's entries and options it was built for. */
+  entries: readonly CombatantSpec[];
+  fileOptions: EncounterSpec["options"];
+  /** The ruleset's defaults with the file's options laid over them, and their values read. */
+  options: RulesetOptions;
+  opts: Ud10Options;
+  /** The initiative groups of the standing combatants by the file's NPC setting (UD-INI-02). */
+  groups: (standing: Ud10Combatant[]) => Ud10Combatant[][];
+  /** Each combatant's place in the file, by id. */
+  index: Map<string, number>;
+  /** What each action costs ({@link actionCosts}), once asked. */
+  costs?: Map<string, ActionCost>;
+  /** The plan of each combatant's last action, by place in the file. */
+  planned: (AttackPlan | undefined)[];
+  /** The attack options against each combatant (its declared reaction), not free and free, by place. */
+  attackOptions: ([AttackOptions, AttackOptions] | undefined)[];
+  /** The attack options without a reaction chooser, not free and free. */
+  plainOptions?: [AttackOptions, AttackOptions];
+}
+/** {@link Shared} by the forecast's combatant cache. */
+const SHARED = new WeakMap<CombatantCache, Shared>();
+
+/** The {@link Shared} set-up of a fight: the forecast's, or a new one. */
+function sharedFor(spec: EncounterSpec, play: PlayOptions): Shared {
+  const cache = play.combatants;
+  const known = cache ? SHARED.get(cache) : undefined;
+  if (known && known.entries === spec.combatants && known.fileOptions === spec.options) return known;
+  const options: RulesetOptions = { ...ud10.defaults(), ...spec.options };
+  const opts = ud10Options(options);
+  const n = spec.combatants.length;
+  const shared: Shared = {
+    entries: spec.combatants,
+    fileOptions: spec.options,
+    options,
+    opts,
+    groups: (standing) => initiativeGroups(standing, opts),
+    index: new Map(spec.combatants.map((cs, i) => [cs.id, i])),
+    planned: new Array<AttackPlan | undefined>(n),
+    attackOptions: new Array<[AttackOptions, AttackOptions] | undefined>(n),
+  };
+  if (cache) SHARED.set(cache, shared);
+  return shared;
 }
 
 /** What an action settles of an attack before its target is known. */
