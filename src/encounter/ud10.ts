@@ -78,7 +78,7 @@ export async function playUd10(
   play: PlayOptions = {},
 ): Promise<EncounterResult> {
   const shared = sharedFor(spec, play);
-  const { options, opts, index, planned, attackOptions } = shared;
+  const { options, opts, index, foes, planned, attackOptions } = shared;
   const { logged, history } = recordingRoller(spec, dice, play);
   const engine = new RoundEngine(
     ud10,
@@ -98,6 +98,8 @@ export async function playUd10(
   const views = fighterViews<Ud10Combatant>(spec.combatants, engine);
   const fighter = (id: string): Fighter => views.get(id)!;
   const all = spec.combatants.map((cs) => views.get(cs.id)!);
+  // The engine's fighters in file order: their states read directly, without the views' getters.
+  const fighters = spec.combatants.map((cs) => engine.get(cs.id));
   const events: EncounterEvent[] = [];
   // Who is engaged in melee with whom, both ways: `engaged[i * n + j]` for the combatants at `i` and `j` in file order.
   const n = all.length;
@@ -114,21 +116,20 @@ export async function playUd10(
   const seen: (Ud10Combatant | undefined)[] = new Array<Ud10Combatant | undefined>(n);
   const outs: boolean[] = new Array<boolean>(n).fill(false);
   const outAt = (j: number): boolean => {
-    const f = all[j]!;
-    const c = f.c;
+    const f = fighters[j]!;
+    const c = f.combatant;
     if (seen[j] === c) return outs[j]!;
     seen[j] = c;
-    return (outs[j] = engine.isOut(f.spec.id));
+    return (outs[j] = engine.isOut(f.id));
   };
   const costOf = (c: Ud10Combatant, id: string) => (shared.costs ??= actionCosts(c, options)).get(id)!;
   // What a fighter's action settles before the target is known (`shared.planned`): worked out
   // again only for another action (a declared round, a free attack) or another weapon list than
   // last time.
   const planOf = (i: number, action: ActionSpec): AttackPlan => {
-    const f = all[i]!;
     const known = planned[i];
-    if (known && known.action === action && known.weapons === f.c.weapons) return known;
-    return (planned[i] = planFor(f, action, n));
+    if (known && known.action === action && known.weapons === fighters[i]!.combatant.weapons) return known;
+    return (planned[i] = planFor(all[i]!, action, n));
   };
   // The attack options against each target (its declared reaction), free or not (`shared.attackOptions`).
   const optionsAgainst = (t: number, attacker: Ud10Combatant, free: boolean): AttackOptions => {
@@ -202,9 +203,9 @@ export async function playUd10(
     let count = 0;
     let engagedFoe: Fighter | undefined;
     let t = -1;
-    for (let j = 0; j < n; j++) {
+    for (const j of foes[i]!) {
+      if (outAt(j)) continue;
       const o = all[j]!;
-      if (o.spec.side === f.spec.side || outAt(j)) continue;
       enemies[count++] = o;
       if (plan.melee && engagedFoe === undefined && engaged[i * n + j] === 1) {
         engagedFoe = o;
@@ -225,9 +226,11 @@ export async function playUd10(
       return;
     }
     if (target !== engagedFoe) t = index.get(target.spec.id)!;
+    const attacker = fighters[i]!;
+    const defender = fighters[t]!;
     const request = (plan.requests[t] ??= {
-      attackerId: f.c.id,
-      targetId: target.c.id,
+      attackerId: attacker.combatant.id,
+      targetId: defender.combatant.id,
       weaponId: plan.weaponId!,
       modeId: plan.modeId,
       distanceMetres: plan.range,
@@ -242,17 +245,19 @@ export async function playUd10(
         // the offered options (`declaredReactionFor`), and named in the request: the engine then
         // neither lists the reactions nor builds the attack input twice.
         const react = target.spec.react;
-        const reaction = react && react !== "none" ? declaredReactionFor(target.c, plan.weapon, target.economy, react, opts) : undefined;
+        const reaction =
+          react && react !== "none" ? declaredReactionFor(defender.combatant, plan.weapon, defender.economy, react, opts) : undefined;
         if (reaction) quietRequest = plan.requests[n * (reaction === "parry" ? 1 : 2) + t] ??= { ...request, reaction };
-        options = plainAgainst(f.c, free);
-      } else options = optionsAgainst(t, f.c, free);
+        options = plainAgainst(attacker.combatant, free);
+      } else options = optionsAgainst(t, attacker.combatant, free);
       const quiet = engine.quietAttackSync(quietRequest, options);
       if (quiet) {
         // The plan's weapon when the attack used it (the usual case), else the weapon it names.
+        const weapons = attacker.combatant.weapons;
         const melee =
-          quiet.attack.weaponId === plan.weaponId && f.c.weapons === plan.weapons
+          quiet.attack.weaponId === plan.weaponId && weapons === plan.weapons
             ? plan.meleeById
-            : f.c.weapons.find((x) => x.id === quiet.attack.weaponId)!.kind === "melee";
+            : weapons.find((x) => x.id === quiet.attack.weaponId)!.kind === "melee";
         if (melee) engaged[i * n + t] = engaged[t * n + i] = 1;
       }
       return;
@@ -348,6 +353,8 @@ interface Shared {
   groups: (standing: Ud10Combatant[]) => Ud10Combatant[][];
   /** Each combatant's place in the file, by id. */
   index: Map<string, number>;
+  /** The places of each combatant's enemies (the other sides), in file order, by place. */
+  foes: number[][];
   /** What each action costs ({@link actionCosts}), once asked. */
   costs?: Map<string, ActionCost>;
   /** The plan of each combatant's last action, by place in the file. */
@@ -375,6 +382,7 @@ function sharedFor(spec: EncounterSpec, play: PlayOptions): Shared {
     opts,
     groups: (standing) => initiativeGroups(standing, opts),
     index: new Map(spec.combatants.map((cs, i) => [cs.id, i])),
+    foes: spec.combatants.map((cs) => spec.combatants.flatMap((o, j) => (o.side !== cs.side ? [j] : []))),
     planned: new Array<AttackPlan | undefined>(n),
     attackOptions: new Array<[AttackOptions, AttackOptions] | undefined>(n),
   };
