@@ -6,6 +6,7 @@ import type { ReactionOption, RulesetOptions } from "../rules/core/ruleset.js";
 import {
   disengage,
   initiativeGroups,
+  declaredReactionFor,
   isIncapacitated,
   SQUARE_METRES,
   ud10,
@@ -13,10 +14,12 @@ import {
   ud10CombatantFromActor,
   ud10Options,
   type Ud10Combatant,
+  type Ud10Options,
   type Ud10Weapon,
 } from "../rules/ud10/index.js";
 import {
   buildEntryCombatant,
+  type CombatantCache,
   fighterViews,
   finishEncounter,
   recordingRoller,
@@ -74,8 +77,8 @@ export async function playUd10(
   dice?: DiceRoller,
   play: PlayOptions = {},
 ): Promise<EncounterResult> {
-  const options: RulesetOptions = { ...ud10.defaults(), ...spec.options };
-  const opts = ud10Options(options);
+  const shared = sharedFor(spec, play);
+  const { options, opts, index, foes, planned, attackOptions } = shared;
   const { logged, history } = recordingRoller(spec, dice, play);
   const engine = new RoundEngine(
     ud10,
@@ -85,7 +88,7 @@ export async function playUd10(
       options,
       maxRounds: spec.maxRounds,
       out: outBeyondVitals,
-      groups: (standing) => initiativeGroups(standing, opts),
+      groups: shared.groups,
       lazyOdds: play.quiet,
       keepEvents: !play.quiet,
     },
@@ -95,7 +98,8 @@ export async function playUd10(
   const views = fighterViews<Ud10Combatant>(spec.combatants, engine);
   const fighter = (id: string): Fighter => views.get(id)!;
   const all = spec.combatants.map((cs) => views.get(cs.id)!);
-  const index = new Map(spec.combatants.map((cs, i) => [cs.id, i]));
+  // The engine's fighters in file order: their states read directly, without the views' getters.
+  const fighters = spec.combatants.map((cs) => engine.get(cs.id));
   const events: EncounterEvent[] = [];
   // Who is engaged in melee with whom, both ways: `engaged[i * n + j]` for the combatants at `i` and `j` in file order.
   const n = all.length;
@@ -107,24 +111,39 @@ export async function playUd10(
     engaged[i * n + j] = engaged[j * n + i] = on ? 1 : 0;
   };
   const isOut = (f: Fighter) => engine.isOut(f.spec.id);
-  let costs: ReturnType<typeof actionCosts> | undefined;
-  const costOf = (c: Ud10Combatant, id: string) => (costs ??= actionCosts(c, options)).get(id)!;
-  // What a fighter's action settles before the target is known, by place in the file: worked
-  // out again only for another action (a declared round, a free attack) or another weapon list
-  // than last time.
-  const planned: (AttackPlan | undefined)[] = new Array<AttackPlan | undefined>(n);
-  const planOf = (i: number, action: ActionSpec): AttackPlan => {
-    const f = all[i]!;
-    const known = planned[i];
-    if (known && known.action === action && known.weapons === f.c.weapons) return known;
-    return (planned[i] = planFor(f, action, n));
+  // Whether the combatant at a place is out, worked out again only for a new state: the engine's
+  // answer is a function of the state alone, and the tactics ask it for every enemy on every attack.
+  const seen: (Ud10Combatant | undefined)[] = new Array<Ud10Combatant | undefined>(n);
+  const outs: boolean[] = new Array<boolean>(n).fill(false);
+  const outAt = (j: number): boolean => {
+    const f = fighters[j]!;
+    const c = f.combatant;
+    if (seen[j] === c) return outs[j]!;
+    seen[j] = c;
+    return (outs[j] = engine.isOut(f.id));
   };
-  // The attack options against each target (its declared reaction), free or not, by place in
-  // the file: the same all fight.
-  const attackOptions: ([AttackOptions, AttackOptions] | undefined)[] = new Array<[AttackOptions, AttackOptions] | undefined>(n);
+  const costOf = (c: Ud10Combatant, id: string) => (shared.costs ??= actionCosts(c, options)).get(id)!;
+  // What a fighter's action settles before the target is known (`shared.planned`): worked out
+  // again only for another action (a declared round, a free attack) or another weapon list than
+  // last time.
+  const planOf = (i: number, action: ActionSpec): AttackPlan => {
+    const known = planned[i];
+    if (known && known.action === action && known.weapons === fighters[i]!.combatant.weapons) return known;
+    return (planned[i] = planFor(all[i]!, action, n));
+  };
+  // The attack options against each target (its declared reaction), free or not (`shared.attackOptions`).
   const optionsAgainst = (t: number, attacker: Ud10Combatant, free: boolean): AttackOptions => {
     const both = (attackOptions[t] ??= optionsFor(all[t]!.spec, costOf(attacker, "attack")));
     return both[free ? 1 : 0];
+  };
+  // The attack options without a reaction chooser, not free and free: a quiet attack whose
+  // reaction the driver works out itself (see `attack`).
+  const plainAgainst = (attacker: Ud10Combatant, free: boolean): AttackOptions => {
+    const cost = costOf(attacker, "attack");
+    return (shared.plainOptions ??= [
+      { free: false, cost },
+      { free: true, cost },
+    ])[free ? 1 : 0];
   };
   // What the target choice reads (`chooseTarget`), refilled for each attack.
   const choice: { declared?: Fighter; engaged?: Fighter; enemies: Fighter[] } = { enemies: [] };
@@ -173,26 +192,28 @@ export async function playUd10(
   };
 
   /** One attack by the fighter's action or tactics: synchronous when played quietly and synchronously. */
-  const attack = (f: Fighter, action: ActionSpec, free = false): void | Promise<void> => {
+  const attack = (i: number, action: ActionSpec, free = false): void | Promise<void> => {
+    const f = all[i]!;
     const declared = action.attack ? fighter(action.attack) : undefined;
     // The weapon and target the tactics choose (declared first, see tactics.ts).
-    const i = index.get(f.spec.id)!;
     const plan = planOf(i, action);
     // The standing enemies in file order, and the first of them engaged with the fighter when it
     // fights in melee, in one pass.
     const enemies = choice.enemies;
-    enemies.length = 0;
+    let count = 0;
     let engagedFoe: Fighter | undefined;
     let t = -1;
-    for (let j = 0; j < n; j++) {
+    for (const j of foes[i]!) {
+      if (outAt(j)) continue;
       const o = all[j]!;
-      if (o.spec.side === f.spec.side || isOut(o)) continue;
-      enemies.push(o);
+      enemies[count++] = o;
       if (plan.melee && engagedFoe === undefined && engaged[i * n + j] === 1) {
         engagedFoe = o;
         t = j;
       }
     }
+    // The list shrinks only when an enemy falls: its length is set then only.
+    if (enemies.length !== count) enemies.length = count;
     choice.declared = declared && !isOut(declared) ? declared : undefined;
     choice.engaged = engagedFoe;
     const target = chooseTarget(DEFAULT_TACTICS.target, choice);
@@ -205,28 +226,43 @@ export async function playUd10(
       return;
     }
     if (target !== engagedFoe) t = index.get(target.spec.id)!;
+    const attacker = fighters[i]!;
+    const defender = fighters[t]!;
     const request = (plan.requests[t] ??= {
-      attackerId: f.c.id,
-      targetId: target.c.id,
+      attackerId: attacker.combatant.id,
+      targetId: defender.combatant.id,
       weaponId: plan.weaponId!,
       modeId: plan.modeId,
       distanceMetres: plan.range,
-      situation: plan.situation,
+      // No situation rather than an empty one: the input reads the same without looking for values.
+      situation: plan.plain ? undefined : plan.situation,
     });
-    const options = optionsAgainst(t, f.c, free);
     if (quietSync) {
-      const quiet = engine.quietAttackSync(request, options);
+      let quietRequest = request;
+      let options: AttackOptions;
+      if (plan.weapon && plan.plain) {
+        // The target's declared reaction chosen here, as the engine's chooser would take it from
+        // the offered options (`declaredReactionFor`), and named in the request: the engine then
+        // neither lists the reactions nor builds the attack input twice.
+        const react = target.spec.react;
+        const reaction =
+          react && react !== "none" ? declaredReactionFor(defender.combatant, plan.weapon, defender.economy, react, opts) : undefined;
+        if (reaction) quietRequest = plan.requests[n * (reaction === "parry" ? 1 : 2) + t] ??= { ...request, reaction };
+        options = plainAgainst(attacker.combatant, free);
+      } else options = optionsAgainst(t, attacker.combatant, free);
+      const quiet = engine.quietAttackSync(quietRequest, options);
       if (quiet) {
         // The plan's weapon when the attack used it (the usual case), else the weapon it names.
+        const weapons = attacker.combatant.weapons;
         const melee =
-          quiet.attack.weaponId === plan.weaponId && f.c.weapons === plan.weapons
+          quiet.attack.weaponId === plan.weaponId && weapons === plan.weapons
             ? plan.meleeById
-            : f.c.weapons.find((x) => x.id === quiet.attack.weaponId)!.kind === "melee";
+            : weapons.find((x) => x.id === quiet.attack.weaponId)!.kind === "melee";
         if (melee) engaged[i * n + t] = engaged[t * n + i] = 1;
       }
       return;
     }
-    return strike(f, target, request, options, plan.range);
+    return strike(f, target, request, optionsAgainst(t, f.c, free), plan.range);
   };
 
   /** Leaving melee (UD-OPT-01, UD-OPT-02): the free attacks of the foes left behind, then fled or not. */
@@ -243,14 +279,15 @@ export async function playUd10(
     for (const foe of d.freeAttacks) {
       const o = fighter(foe);
       const melee = o.c.weapons.find((w) => w.kind === "melee");
-      if (melee && !engine.isOut(id)) await attack(o, { attack: id, weapon: melee.id, range: SQUARE_METRES }, true);
+      if (melee && !engine.isOut(id)) await attack(index.get(foe)!, { attack: id, weapon: melee.id, range: SQUARE_METRES }, true);
     }
     const now = engine.get(id).combatant;
     if (d.mode === "flee" && !engine.isOut(id)) engine.update(id, { ...now, conditions: [...now.conditions, "fled"] });
   };
 
-  const act = (id: string, action: ActionSpec): void | Promise<void> => {
-    const f = fighter(id);
+  const act = (i: number, action: ActionSpec): void | Promise<void> => {
+    const f = all[i]!;
+    const id = f.spec.id;
     if (action.wait) {
       events.push({ type: "skip", round, actor: id, reason: "FRAY.Log.Waits" });
       return;
@@ -274,7 +311,7 @@ export async function playUd10(
       events.push({ type: "aim", round, actor: id, rounds: Number(rounds?.data?.rounds) });
       return;
     }
-    if (action.attack !== undefined || action.move === undefined) return attack(f, action);
+    if (action.attack !== undefined || action.move === undefined) return attack(i, action);
   };
 
   /** What a combatant does when the file declares nothing for it this round: its tactics, or nothing. */
@@ -288,13 +325,69 @@ export async function playUd10(
     engine.startRound();
     const declared = spec.rounds[round - 1];
     for (const id of engine.turns()) {
-      const acting = act(id, declared?.[id] ?? views.get(id)!.spec.tactics ?? NO_ACTION);
+      const i = index.get(id)!;
+      const acting = act(i, declared?.[id] ?? all[i]!.spec.tactics ?? NO_ACTION);
       if (acting) await acting;
     }
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }
   return finishEncounter(spec, options, ended, all, { vitals: (f) => ud10.vitals(f.c), isOut, start }, play.quiet ? [] : events, history);
+}
+
+/**
+ * What every fight of one forecast sets up alike: the options read, the places of the
+ * combatants in the file, the plans of their actions and the attack options. Kept by the
+ * forecast's combatant cache ({@link PlayOptions.combatants}), which serves the fights of one
+ * file, for the file's entries and options it was built for; a fight without a cache (a single
+ * encounter) builds its own.
+ */
+interface Shared {
+  /** The file's entries and options it was built for. */
+  entries: readonly CombatantSpec[];
+  fileOptions: EncounterSpec["options"];
+  /** The ruleset's defaults with the file's options laid over them, and their values read. */
+  options: RulesetOptions;
+  opts: Ud10Options;
+  /** The initiative groups of the standing combatants by the file's NPC setting (UD-INI-02). */
+  groups: (standing: Ud10Combatant[]) => Ud10Combatant[][];
+  /** Each combatant's place in the file, by id. */
+  index: Map<string, number>;
+  /** The places of each combatant's enemies (the other sides), in file order, by place. */
+  foes: number[][];
+  /** What each action costs ({@link actionCosts}), once asked. */
+  costs?: Map<string, ActionCost>;
+  /** The plan of each combatant's last action, by place in the file. */
+  planned: (AttackPlan | undefined)[];
+  /** The attack options against each combatant (its declared reaction), not free and free, by place. */
+  attackOptions: ([AttackOptions, AttackOptions] | undefined)[];
+  /** The attack options without a reaction chooser, not free and free. */
+  plainOptions?: [AttackOptions, AttackOptions];
+}
+/** {@link Shared} by the forecast's combatant cache. */
+const SHARED = new WeakMap<CombatantCache, Shared>();
+
+/** The {@link Shared} set-up of a fight: the forecast's, or a new one. */
+function sharedFor(spec: EncounterSpec, play: PlayOptions): Shared {
+  const cache = play.combatants;
+  const known = cache ? SHARED.get(cache) : undefined;
+  if (known && known.entries === spec.combatants && known.fileOptions === spec.options) return known;
+  const options: RulesetOptions = { ...ud10.defaults(), ...spec.options };
+  const opts = ud10Options(options);
+  const n = spec.combatants.length;
+  const shared: Shared = {
+    entries: spec.combatants,
+    fileOptions: spec.options,
+    options,
+    opts,
+    groups: (standing) => initiativeGroups(standing, opts),
+    index: new Map(spec.combatants.map((cs, i) => [cs.id, i])),
+    foes: spec.combatants.map((cs) => spec.combatants.flatMap((o, j) => (o.side !== cs.side ? [j] : []))),
+    planned: new Array<AttackPlan | undefined>(n),
+    attackOptions: new Array<[AttackOptions, AttackOptions] | undefined>(n),
+  };
+  if (cache) SHARED.set(cache, shared);
+  return shared;
 }
 
 /** What an action settles of an attack before its target is known. */
@@ -314,11 +407,18 @@ interface AttackPlan {
   melee: boolean;
   /** Whether the first weapon with the chosen weapon's id is a melee weapon: the attack's engagement. */
   meleeById: boolean;
+  /** The weapon the request's {@link weaponId} finds (`findWeapon`), if any. */
+  weapon?: Ud10Weapon;
+  /** True when the situation gives no value: the attack input is the combatants as they are. */
+  plain: boolean;
   modeId?: string;
   /** Distance in metres: the action's, the tactics', one square for a melee weapon, else none. */
   range?: number;
   situation: SituationValues;
-  /** The attack request against each target, by place in the file, built on first use. */
+  /**
+   * The attack requests, built on first use: against the target at place `t` in the file at
+   * `[t]`, the same with the reaction `parry` at `[n + t]` and `dodge` at `[2n + t]`.
+   */
   requests: (AttackRequest | undefined)[];
 }
 
@@ -331,6 +431,7 @@ function planFor(f: Fighter, action: ActionSpec, n: number): AttackPlan {
   const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, { declared: action.weapon, tactics: f.spec.tactics?.weapon, weapons });
   const weapon = weapons.find((w) => w.id === weaponRef || w.name === weaponRef);
   const weaponId = weapon && weapons.find((w) => w.id === weapon.id || w.name === weapon.id) === weapon ? weapon.id : weaponRef;
+  const situation = { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as SituationValues;
   return {
     action,
     weapons,
@@ -338,10 +439,12 @@ function planFor(f: Fighter, action: ActionSpec, n: number): AttackPlan {
     weaponId,
     melee: weapon?.kind === "melee",
     meleeById: weapon !== undefined && weapons.find((w) => w.id === weapon.id)!.kind === "melee",
+    weapon: weaponId === undefined ? undefined : weapons.find((w) => w.id === weaponId || w.name === weaponId),
+    plain: Object.keys(situation).length === 0,
     modeId: action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined),
     range: action.range ?? f.spec.tactics?.range ?? (weapon?.kind === "melee" ? SQUARE_METRES : undefined),
-    situation: { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as SituationValues,
-    requests: new Array<AttackRequest | undefined>(n),
+    situation,
+    requests: new Array<AttackRequest | undefined>(3 * n),
   };
 }
 

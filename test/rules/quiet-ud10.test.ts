@@ -14,7 +14,14 @@ import { createEconomy, spend } from "../../src/rules/core/economy.js";
 import { FrayError } from "../../src/rules/core/errors.js";
 import { isQuiet } from "../../src/rules/core/quiet.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
-import { ud10, ud10CombatantFromActor, type Ud10AttackInput, type Ud10Combatant } from "../../src/rules/ud10/index.js";
+import {
+  declaredReactionFor,
+  ud10,
+  ud10CombatantFromActor,
+  ud10Options,
+  type Ud10AttackInput,
+  type Ud10Combatant,
+} from "../../src/rules/ud10/index.js";
 
 const dir = fileURLToPath(new URL("../../packs/_source/ud10-npcs", import.meta.url));
 const npcs = readdirSync(dir)
@@ -131,6 +138,34 @@ describe("UD10 quiet attack step", () => {
         const after = ud10.afterAction(s.attacker, { kind: "attack", weaponId: result.plan.weaponId, result }, economy, options);
         expect(ud10.quietAfterAttack(s.attacker, quiet, economy, options).combatant).toEqual(after.combatant);
       }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("UD-REA-01 to UD-REA-04: the declared reaction worked out without the options is the one a host takes from them", () => {
+    fc.assert(
+      fc.property(
+        combatant("a"),
+        combatant("b"),
+        fc.nat(),
+        fc.constantFrom("parry", "dodge", "none", "block"),
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        (attacker, target, w, declared, used, withEconomy, allowDodge) => {
+          const weapon = attacker.weapons[w % attacker.weapons.length]!;
+          const options = { ...ud10.defaults(), allowDodge };
+          let economy = withEconomy ? createEconomy(ud10.economy(target, options)) : undefined;
+          if (economy && used) economy = spend(economy, { slots: { reaction: 1 } });
+          // What the round engine does with a chooser that takes the first available option with the declared id.
+          const input = ud10.input({ attackerId: "a", targetId: "b", weaponId: weapon.id }, attacker, target, options);
+          const chosen = ud10
+            .reactions(input, economy, options)
+            .filter((r) => r.available)
+            .find((r) => r.id === declared)?.id;
+          expect(declaredReactionFor(target, weapon, economy, declared, ud10Options(options))).toBe(chosen);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

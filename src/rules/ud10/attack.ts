@@ -252,25 +252,60 @@ export function reactions(
 ): ReactionOption[] {
   const { target } = input;
   const { weapon } = weaponAndMode(input);
+  const common = commonReason(target, weapon, Boolean(input.situation?.unanticipated), economy);
+  const parry = reactionOption(target, "parry", "UD-REA-02", common ?? parryReason(target));
+  return options.allowDodge ? [parry, reactionOption(target, "dodge", "UD-REA-04", common)] : [parry];
+}
+
+/**
+ * Why the defender can make no reaction at all against this attack, in {@link reactions}' order
+ * (UD-REA-01, UD-REA-03, UD-ATK-03): out of the fight, the attack not anticipated (`unanticipated`
+ * given, or the defender surprised), the round's reaction spent, a ranged attack. Undefined when
+ * a reaction is possible.
+ * @returns an i18n key, `FRAY.Reason.*`.
+ */
+export function commonReason(
+  target: Ud10Combatant,
+  weapon: Ud10Weapon,
+  unanticipated: boolean,
+  economy: Economy | undefined,
+): string | undefined {
   const reactionUsed = economy ? (economy.slots.reaction?.used ?? 0) >= 1 : false;
-  const commonReason = isIncapacitated(target)
+  return isIncapacitated(target)
     ? "FRAY.Reason.Incapacitated"
-    : Boolean(input.situation?.unanticipated) || has(target, "surprised")
+    : unanticipated || has(target, "surprised")
       ? "FRAY.Reason.Unanticipated"
       : reactionUsed
         ? "FRAY.Reason.ReactionUsed"
         : weapon.kind === "ranged"
           ? "FRAY.Reason.RangedAttack"
           : undefined;
-  const parryReason = commonReason ?? (hasParryWeapon(target) ? undefined : "FRAY.Reason.NoParryWeapon");
-  const parry = reactionOption(target, "parry", "UD-REA-02", parryReason);
-  return options.allowDodge ? [parry, reactionOption(target, "dodge", "UD-REA-04", commonReason)] : [parry];
 }
 
-/** Whether one of the target's weapons can parry (UD-REA-02). */
-function hasParryWeapon(target: Ud10Combatant): boolean {
-  for (const w of target.weapons) if (w.canParry) return true;
-  return false;
+/** Why the defender cannot parry besides {@link commonReason}: no weapon that can parry (UD-REA-02). */
+export function parryReason(target: Ud10Combatant): string | undefined {
+  for (const w of target.weapons) if (w.canParry) return undefined;
+  return "FRAY.Reason.NoParryWeapon";
+}
+
+/**
+ * The reaction a defender who declared `declared` makes against an attack with `weapon` whose
+ * situation gives no value (the combatants' conditions as they are): `declared` when
+ * {@link reactions} offers it and it is available, else undefined; what a host that takes the
+ * first available option with the declared id chooses, without building the options
+ * (UD-REA-01 to UD-REA-04). `test/rules/quiet-ud10.test.ts` holds the two equal.
+ * @param declared the declared reaction id (`parry`, `dodge`, or anything else, never offered).
+ */
+export function declaredReactionFor(
+  target: Ud10Combatant,
+  weapon: Ud10Weapon,
+  economy: Economy | undefined,
+  declared: string,
+  options: Pick<Ud10Options, "allowDodge">,
+): "parry" | "dodge" | undefined {
+  if (declared === "parry") return (commonReason(target, weapon, false, economy) ?? parryReason(target)) ? undefined : "parry";
+  if (declared === "dodge" && options.allowDodge) return commonReason(target, weapon, false, economy) ? undefined : "dodge";
+  return undefined;
 }
 
 /**

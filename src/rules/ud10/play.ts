@@ -122,7 +122,7 @@ export function ud10Input(request: AttackRequest, attacker: Ud10Combatant, targe
   const raw: unknown = request.situation ?? NO_SITUATION;
   if (!isRecord(raw)) throw fieldError(SITUATION, "an object");
   // The fields are only needed to read given values; without any, the weapon is still checked.
-  if (isEmpty(raw)) {
+  if (raw === NO_SITUATION || isEmpty(raw)) {
     // No situation values (a forecast's every attack): the weapon is still checked, nothing else changes.
     if (!findWeapon(attacker, request.weaponId)) weaponOf(attacker, request.weaponId);
     return { attacker, target, weaponId: request.weaponId, modeId: request.modeId, rangeMetres: distance, situation: {}, reaction };

@@ -12,7 +12,7 @@ import { FrayError } from "../core/errors.js";
 import type { QuietAttack } from "../core/quiet.js";
 import type { LifecycleEvent, RoundState } from "../core/contract.js";
 import type { RulesetOptions } from "../core/ruleset.js";
-import { checkValue, isIncapacitated, rangePenalty, REACTION_COST, weaponAndMode } from "./attack.js";
+import { checkValue, commonReason, isIncapacitated, parryReason, rangePenalty, REACTION_COST, weaponAndMode } from "./attack.js";
 import type { Ud10AttackInput } from "./input.js";
 import { damageFormula, ZONES, type Ud10Armor, type Ud10Combatant, type Ud10Weapon, type ZoneId } from "./model.js";
 import { ud10Options, type Ud10Options } from "./options.js";
@@ -96,18 +96,8 @@ function quietReaction(input: Ud10AttackInput, weapon: Ud10Weapon, economy: Econ
   let reason: string | undefined;
   if (id === "parry" || (id === "dodge" && o.allowDodge)) {
     // `reactions`' reasons, in its order: the common one first, then a parry's weapon.
-    const reactionUsed = economy ? (economy.slots.reaction?.used ?? 0) >= 1 : false;
-    reason = isIncapacitated(target)
-      ? "FRAY.Reason.Incapacitated"
-      : Boolean(input.situation?.unanticipated) || target.conditions.includes("surprised")
-        ? "FRAY.Reason.Unanticipated"
-        : reactionUsed
-          ? "FRAY.Reason.ReactionUsed"
-          : weapon.kind === "ranged"
-            ? "FRAY.Reason.RangedAttack"
-            : id === "parry" && !canParry(target)
-              ? "FRAY.Reason.NoParryWeapon"
-              : undefined;
+    reason =
+      commonReason(target, weapon, Boolean(input.situation?.unanticipated), economy) ?? (id === "parry" ? parryReason(target) : undefined);
     if (!reason) return checkValue(target, id);
   }
   // Not offered (a dodge the table does not allow) or not available: what `declaredReaction` throws.
@@ -116,12 +106,6 @@ function quietReaction(input: Ud10AttackInput, weapon: Ud10Weapon, economy: Econ
     { reaction: `FRAY.Reaction.${id}`, actor: target.name },
     `${target.name} cannot ${id}: ${reason ?? "not offered"}`,
   );
-}
-
-/** Whether one of the target's weapons can parry (UD-REA-02). */
-function canParry(target: Ud10Combatant): boolean {
-  for (const w of target.weapons) if (w.canParry) return true;
-  return false;
 }
 
 /**
