@@ -33,26 +33,46 @@ import {
   type ZonesWeapon,
 } from "../rules/zones/index.js";
 import { DAMAGE_TYPES, STANCES } from "../rules/zones/model.js";
-import {
-  buildEntryCombatant,
-  fail,
-  finishEncounter,
-  fighterViews,
-  recordingRoller,
-  vitalsNow,
-  type EndEvent,
-  type PlayOptions,
-} from "./common.js";
+import { buildEntryCombatant, fail, finishEncounter, recordingRoller, vitalsNow, type EndEvent, type PlayOptions } from "./common.js";
 import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
 import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";
 
-interface Fighter {
-  spec: CombatantSpec;
-  c: ZonesCombatant;
-  economy: Economy;
+/**
+ * An entry's fighter: its file entry and the round engine's state of it, read and written
+ * through (`c`, `economy`), so that the driver's tactics and log see what the core's rules did.
+ * One class for every fighter: its accessors are the same functions for all (a forecast reads
+ * them many times per attack).
+ */
+class Fighter {
+  /** The fighters of the other sides, in the order of the file. */
+  foes: Fighter[] = [];
+  /** The action it played last and that action's situation values (most often its tactics, round after round). */
+  lastAction?: ActionSpec;
+  lastSituation?: SituationValues;
+
+  constructor(
+    readonly spec: CombatantSpec,
+    private readonly rf: RoundFighter<ZonesCombatant>,
+  ) {}
+
+  /** The combatant the engine holds. */
+  get c(): ZonesCombatant {
+    return this.rf.combatant;
+  }
+  set c(c: ZonesCombatant) {
+    this.rf.combatant = c;
+  }
+
+  /** Its economy this round, as the engine holds it. */
+  get economy(): Economy {
+    return this.rf.economy;
+  }
+  set economy(e: Economy) {
+    this.rf.economy = e;
+  }
 }
 
 /**
@@ -230,7 +250,8 @@ export async function playZones(
     keepEvents: !play.quiet,
   });
   // Each entry's view of its combatant and economy in the engine.
-  const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
+  const fighters = new Map<string, Fighter>(spec.combatants.map((cs) => [cs.id, new Fighter(cs, engine.get(cs.id))]));
+  for (const f of fighters.values()) for (const o of fighters.values()) if (o.spec.side !== f.spec.side) f.foes.push(o);
   const start = vitalsNow(engine, zones.vitals);
   // Check every declared action up front, so a bad key fails before any die is rolled.
   // By round, then by combatant; the tactics by combatant; the action of an entry without either.
@@ -323,6 +344,7 @@ export async function playZones(
    */
   const situations = new Map<Fighter, WeakMap<ActionSpec, SituationValues>>();
   const situationFor = (f: Fighter, action: ActionSpec, za: ZonesAction): SituationValues => {
+    if (f.lastAction === action) return f.lastSituation!;
     let own = situations.get(f);
     if (!own) situations.set(f, (own = new WeakMap()));
     let values = own.get(action);
@@ -331,6 +353,8 @@ export async function playZones(
       values = situationValues({ ...parseSituation(f.spec.tactics?.situation, path), ...parseSituation(action.situation, path) }, za);
       own.set(action, values);
     }
+    f.lastAction = action;
+    f.lastSituation = values;
     return values;
   };
 
@@ -361,7 +385,7 @@ export async function playZones(
   const enemies: Fighter[] = [];
   const standingEnemies = (f: Fighter): Fighter[] => {
     enemies.length = 0;
-    for (const o of all) if (o.spec.side !== f.spec.side && !isOut(o)) enemies.push(o);
+    for (const o of f.foes) if (!isOut(o)) enemies.push(o);
     return enemies;
   };
 
@@ -380,7 +404,10 @@ export async function playZones(
       if (log) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
       return;
     }
-    const weapon = f.c.weapons.find((w) => w.id === weaponRef || w.name === weaponRef);
+    const weapons = f.c.weapons;
+    let weapon: ZonesWeapon | undefined;
+    for (let i = 0; i < weapons.length && !weapon; i++)
+      if (weapons[i]!.id === weaponRef || weapons[i]!.name === weaponRef) weapon = weapons[i];
     if (!weapon) fail(`rounds[${round - 1}].${f.spec.id}.weapon`, `a weapon of ${f.c.name} (${f.c.weapons.map((x) => x.name).join(", ")})`);
     const declared = action.attack ? fighters.get(action.attack) : undefined;
     const area = weapon.kind === "grenade" && (za.area !== undefined || !declared);
@@ -591,25 +618,29 @@ export async function playZones(
 
   // Who rolls initiative: those not surprised (ZN-SUR-01); the effort each spends on it, committed
   // before the roll and taken from the points after it (ZN-INI-02). The same every round.
+  // Without effort spent on initiative anywhere in the file, both hooks do nothing and are left out.
+  const effortOnInitiative = [...tacticsActions.values(), ...declaredActions.flatMap((r) => [...r.values()])].some((za) => za.effort > 0);
   const initiative: InitiativeOptions<ZonesCombatant> = {
     eligible: (rf) => !rf.combatant.conditions.includes("surprised"),
     rollMissing: true,
-    before: (members) => {
+  };
+  if (effortOnInitiative) {
+    initiative.before = (members) => {
       const f = fighters.get(members[0]!.id)!;
       const za = zonesActionOf(round, f);
       if (za.effort > 0) {
         f.c = { ...f.c, initiativeEffort: Math.min(za.effort, f.c.effort.value) };
         custom(round, "effort", { actor: f.spec.id, points: f.c.initiativeEffort });
       }
-    },
-    after: (members) => {
+    };
+    initiative.after = (members) => {
       const f = fighters.get(members[0]!.id)!;
       // Effort spent on initiative leaves the points (nothing to take when none was spent).
       if (f.c.initiativeEffort === 0) return;
       f.c = { ...f.c, effort: { ...f.c.effort, value: f.c.effort.value - f.c.initiativeEffort } };
       f.economy = spend(f.economy, { pools: { effort: f.c.initiativeEffort } });
-    },
-  };
+    };
+  }
   const surprisedNow = (rf: RoundFighter<ZonesCombatant>) => rf.combatant.conditions.includes("surprised");
 
   let ended: EndEvent | undefined;

@@ -4,7 +4,9 @@
  * leader of a group, the same errors, the dice left at the same place); the attack's cost the
  * driver pays without asking for the action list (ZN-ACT-02); and the Zones driver's quiet fight
  * with dice that roll at once against the same fight with dice that only roll with a promise
- * (the same outcome, ZN-INI-01, ZN-BST-01, ZN-MEL-03, ZN-MEL-04, ZN-MAL-01, ZN-GRN-01).
+ * (the same outcome, ZN-INI-01, ZN-BST-01, ZN-MEL-03, ZN-MEL-04, ZN-MAL-01, ZN-GRN-01); and the
+ * copies of weapon and combatant states the quiet step and `afterShot` build (every field, in the
+ * parser's order, ZN-BST-01, ZN-ZON-02).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,6 +25,9 @@ import { RoundEngine } from "../../src/rules/core/round.js";
 import type { ActorSource, ItemSource } from "../../src/rules/core/sources.js";
 import {
   ATTACK_COST,
+  copyCombatant,
+  copyWeapon,
+  parseWeapon,
   rollInitiativeSync,
   zones,
   zonesCombatantFromActor,
@@ -37,9 +42,8 @@ const read = <T>(dir: string) =>
     .filter((f) => f.endsWith(".json"))
     .map((f) => JSON.parse(readFileSync(join(packs, dir, f), "utf8")) as T);
 const npcs = read<ActorSource>("zones-npcs");
-const grenade = read<ItemSource>("zones-weapons")
-  .map(zonesWeaponFromItem)
-  .find((w) => w.kind === "grenade")!;
+const weapons = read<ItemSource>("zones-weapons").map(zonesWeaponFromItem);
+const grenade = weapons.find((w) => w.kind === "grenade")!;
 
 /** A roller that lends its faces (attacks still play quietly) but rolls only with a promise. */
 const promiseOnly = (seed: number): DiceRoller => {
@@ -124,6 +128,26 @@ describe("Zones synchronous initiative", () => {
       expect(await sync.rollInitiative()).toEqual(await promised.rollInitiative());
       // No forced check to roll: quiet attacks, which read faces only, play at once with either dice.
       expect([sync.canQuietSync, promised.canQuietSync]).toEqual([true, true]);
+    }
+  });
+});
+
+describe("Zones state copies", () => {
+  it("ZN-BST-01, ZN-ZON-02: copyWeapon and copyCombatant carry every field, in the parser's order, as new objects", () => {
+    const thrown = parseWeapon({ name: "Hatchet", kind: "thrown", effectiveRange: 10, damage: "1d6", thrown: true });
+    for (const w of [...weapons, thrown]) {
+      const copy = copyWeapon(w);
+      expect(copy).not.toBe(w);
+      expect(copy).toStrictEqual(w);
+      expect(Object.keys(copy)).toEqual(Object.keys(w));
+    }
+    expect(copyWeapon(thrown).thrown).toBe(true);
+    for (const n of npcs) {
+      const c = zonesCombatantFromActor(n as never, { id: "c", group: "g" });
+      const copy = copyCombatant(c);
+      expect(copy).not.toBe(c);
+      expect(copy).toStrictEqual(c);
+      expect(Object.keys(copy)).toEqual(Object.keys(c));
     }
   });
 });

@@ -45,8 +45,34 @@ export async function rollInitiative(members: ZonesCombatant[], dice: DiceRoller
  */
 export function rollInitiativeSync(members: ZonesCombatant[], dice: SyncDiceRoller): InitiativeRoll {
   const leader = leaderOf(members);
-  return initiativeRoll(members, leader, dice.rollSync(CHECK_DIE, "FRAY.Roll.Initiative"));
+  return initiativeRoll(members, leader, dice.rollSync(CHECK_DIE, "FRAY.Roll.Initiative"), sharedLines(leader));
 }
+
+/**
+ * The initiative lines of {@link initiativeLines} for whole modifiers within ±32 (the DEX
+ * modifier, the bonus, the effort committed), each set built once and frozen, shared by every
+ * roll with them (a forecast rolls initiative for everyone every round); built afresh otherwise.
+ */
+function sharedLines(c: ZonesCombatant): Modifier[] {
+  const dex = c.attributes.DEX;
+  const bonus = c.initiativeBonus;
+  const effort = c.initiativeEffort;
+  const small = (v: number) => Number.isInteger(v) && v >= -32 && v < 32 && !Object.is(v, -0);
+  if (!small(dex) || !small(bonus) || !small(effort)) return initiativeLines(c);
+  const key = ((dex + 32) * 64 + bonus + 32) * 64 + effort + 32;
+  let lines = LINES.get(key);
+  if (!lines) {
+    lines = Object.freeze(
+      initiativeLines(c).map((m) => {
+        if (m.data) Object.freeze(m.data);
+        return Object.freeze(m);
+      }),
+    );
+    LINES.set(key, lines);
+  }
+  return lines as Modifier[];
+}
+const LINES = new Map<number, readonly Modifier[]>();
 
 /** The sum of a combatant's initiative lines (ZN-INI-01, ZN-INI-02), none built. */
 function initiativeModifier(c: ZonesCombatant): number {
@@ -84,8 +110,12 @@ function leaderOf(members: ZonesCombatant[]): ZonesCombatant {
 }
 
 /** The initiative roll of a group from its leader's lines and the d10 rolled (ZN-INI-01, ZN-INI-02). */
-function initiativeRoll(members: ZonesCombatant[], leader: ZonesCombatant, roll: RollOutcome): InitiativeRoll {
-  const mods = initiativeLines(leader);
+function initiativeRoll(
+  members: ZonesCombatant[],
+  leader: ZonesCombatant,
+  roll: RollOutcome,
+  mods: Modifier[] = initiativeLines(leader),
+): InitiativeRoll {
   let sum = 0;
   for (const m of mods) sum += m.value;
   const total = roll.total + sum;
