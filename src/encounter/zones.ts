@@ -660,10 +660,11 @@ export async function playZones(
     // effort points each spends on it (ZN-INI-02).
     const init = await engine.rollInitiative(initiative);
     if (log) events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
+    const declared = spec.rounds[round - 1];
     for (const id of engine.turns(init.order, surprisedNow)) {
       const f = fighters.get(id)!;
       // Synchronous unless the turn waits on dice (see `attack`).
-      const pending = act(f, spec.rounds[round - 1]?.[id] ?? f.spec.tactics ?? NO_ACTION, zonesActionOf(round, f));
+      const pending = act(f, declared?.[id] ?? f.spec.tactics ?? NO_ACTION, zonesActionOf(round, f));
       if (pending) await pending;
     }
     const over = engine.isOver();
