@@ -1,12 +1,13 @@
 import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
-import { shortfall, spend, type ActionCost, type Economy } from "../rules/core/economy.js";
+import { shortfall, spend, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import { isRecord } from "../rules/core/parse.js";
-import { RoundEngine } from "../rules/core/round.js";
-import type { RulesetOptions } from "../rules/core/ruleset.js";
+import { RoundEngine, type AttackOptions, type InitiativeOptions, type RoundFighter } from "../rules/core/round.js";
+import type { ReactionOption, RulesetOptions } from "../rules/core/ruleset.js";
 import type { DamageReport, DamageStep } from "../rules/core/types.js";
 import {
+  ATTACK_COST,
   MOVE_RATES,
   SIZES,
   catastrophicDamage,
@@ -32,26 +33,46 @@ import {
   type ZonesWeapon,
 } from "../rules/zones/index.js";
 import { DAMAGE_TYPES, STANCES } from "../rules/zones/model.js";
-import {
-  buildEntryCombatant,
-  fail,
-  finishEncounter,
-  fighterViews,
-  recordingRoller,
-  vitalsNow,
-  type EndEvent,
-  type PlayOptions,
-} from "./common.js";
+import { buildEntryCombatant, fail, finishEncounter, recordingRoller, vitalsNow, type EndEvent, type PlayOptions } from "./common.js";
 import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
 import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";
 
-interface Fighter {
-  spec: CombatantSpec;
-  c: ZonesCombatant;
-  economy: Economy;
+/**
+ * An entry's fighter: its file entry and the round engine's state of it, read and written
+ * through (`c`, `economy`), so that the driver's tactics and log see what the core's rules did.
+ * One class for every fighter: its accessors are the same functions for all (a forecast reads
+ * them many times per attack).
+ */
+class Fighter {
+  /** The fighters of the other sides, in the order of the file. */
+  foes: Fighter[] = [];
+  /** The action it played last and that action's situation values (most often its tactics, round after round). */
+  lastAction?: ActionSpec;
+  lastSituation?: SituationValues;
+
+  constructor(
+    readonly spec: CombatantSpec,
+    private readonly rf: RoundFighter<ZonesCombatant>,
+  ) {}
+
+  /** The combatant the engine holds. */
+  get c(): ZonesCombatant {
+    return this.rf.combatant;
+  }
+  set c(c: ZonesCombatant) {
+    this.rf.combatant = c;
+  }
+
+  /** Its economy this round, as the engine holds it. */
+  get economy(): Economy {
+    return this.rf.economy;
+  }
+  set economy(e: Economy) {
+    this.rf.economy = e;
+  }
 }
 
 /**
@@ -159,6 +180,14 @@ function zonesAction(a: ActionSpec, path: string, ids: Set<string>): ZonesAction
 
 const OUT = ["unconscious", "incapacitated", "dead", "fled"];
 
+/** The action of a combatant with neither a declared action nor tactics: attack as the tactics' defaults choose. */
+const NO_ACTION: ActionSpec = Object.freeze({});
+
+/** A rule stops a quiet attack (a jammed or empty weapon, out of range): refused, the turn lost; a wrong field still throws. */
+const quietRefuse = (error: FrayError): boolean => error.key !== "FRAY.Error.Field";
+/** The options of a quiet attack on an area (a grenade's, ZN-GRN-01): no reaction; the attack's cost (ZN-ACT-02). */
+const QUIET_AREA: AttackOptions = { refuse: quietRefuse, cost: ATTACK_COST };
+
 /**
  * The situation values of the play contract (`zones.situation()` ids) for an action: the file's
  * situational factors, the bullets of full auto, the damage type and the size of a grenade's
@@ -221,7 +250,8 @@ export async function playZones(
     keepEvents: !play.quiet,
   });
   // Each entry's view of its combatant and economy in the engine.
-  const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
+  const fighters = new Map<string, Fighter>(spec.combatants.map((cs) => [cs.id, new Fighter(cs, engine.get(cs.id))]));
+  for (const f of fighters.values()) for (const o of fighters.values()) if (o.spec.side !== f.spec.side) f.foes.push(o);
   const start = vitalsNow(engine, zones.vitals);
   // Check every declared action up front, so a bad key fails before any die is rolled.
   // By round, then by combatant; the tactics by combatant; the action of an entry without either.
@@ -247,9 +277,6 @@ export async function playZones(
     events.push({ type: "custom", round, kind, data: named });
   };
   const isOut = (f: Fighter) => engine.isOut(f.spec.id);
-  const enemiesOf = (f: Fighter) => engine.enemiesOf(f.spec.id).map((o) => fighters.get(o.id)!);
-  /** What an action costs, from the ruleset's actions (ZN-ACT-02). */
-  const costOf = (f: Fighter, id: string): ActionCost => engine.costOf(f.spec.id, id)!;
   const setWeapon = (f: Fighter, w: ZonesWeapon) => (f.c = { ...f.c, weapons: f.c.weapons.map((x) => (x.id === w.id ? w : x)) });
   const findWeapon = (f: Fighter, ref: string | true | undefined, field: string): ZonesWeapon => {
     const w =
@@ -287,6 +314,28 @@ export async function playZones(
   };
 
   let round = 0;
+  /** Whether the fight keeps its log (not a forecast's quiet fight). */
+  const log = !play.quiet;
+  /** Every fighter, in the order of the file. */
+  const all = [...fighters.values()];
+  /** Where an action was declared: this round's entry or the combatant's tactics (for errors). */
+  const actionPath = (f: Fighter): string =>
+    spec.rounds[round - 1]?.[f.spec.id] !== undefined
+      ? `rounds[${round - 1}].${f.spec.id}`
+      : `combatants[${spec.combatants.indexOf(f.spec)}].tactics`;
+  /**
+   * How each target picks its declared reaction among those a melee attack offers it (`defend`:
+   * dodge, else block; ZN-MEL-03, ZN-MEL-04); undefined for none. Built once per target.
+   */
+  const reactions = new Map<Fighter, ((offered: ReactionOption[]) => string | undefined) | undefined>();
+  const reactionOf = (target: Fighter): ((offered: ReactionOption[]) => string | undefined) | undefined => {
+    if (reactions.has(target)) return reactions.get(target);
+    const react = target.spec.react;
+    const want = react === "defend" ? ["dodge", "block"] : [react];
+    const choose = react && react !== "none" ? (offered: ReactionOption[]) => offered.find((r) => want.includes(r.id))?.id : undefined;
+    reactions.set(target, choose);
+    return choose;
+  };
 
   /**
    * The situation values of a combatant's action (its tactics' situation, then the action's),
@@ -295,6 +344,7 @@ export async function playZones(
    */
   const situations = new Map<Fighter, WeakMap<ActionSpec, SituationValues>>();
   const situationFor = (f: Fighter, action: ActionSpec, za: ZonesAction): SituationValues => {
+    if (f.lastAction === action) return f.lastSituation!;
     let own = situations.get(f);
     if (!own) situations.set(f, (own = new WeakMap()));
     let values = own.get(action);
@@ -303,42 +353,82 @@ export async function playZones(
       values = situationValues({ ...parseSituation(f.spec.tactics?.situation, path), ...parseSituation(action.situation, path) }, za);
       own.set(action, values);
     }
+    f.lastAction = action;
+    f.lastSituation = values;
     return values;
   };
 
-  const attack = async (f: Fighter, action: ActionSpec, za: ZonesAction): Promise<void> => {
+  // A forecast reads no detail of an attack: it is played quietly, with the same outcome
+  // (`src/rules/zones/quiet.ts`), and at once: Zones has no forced check, so a quiet attack only
+  // reads faces from the dice.
+  const quiet = play.quiet === true && engine.canQuietSync;
+  /**
+   * The options of a quiet attack on each target, with a melee weapon or not: the target's declared
+   * reaction chosen among those offered (a melee attack only, ZN-MEL-03, ZN-MEL-04), the attack's
+   * cost (ZN-ACT-02). The same all fight, built once per target.
+   */
+  const quietOptions = new Map<Fighter, [AttackOptions, AttackOptions]>();
+  const quietOptionsOn = (target: Fighter | undefined, melee: boolean): AttackOptions => {
+    if (!target) return QUIET_AREA;
+    let both = quietOptions.get(target);
+    if (!both) {
+      const react = reactionOf(target);
+      both = [
+        { react: undefined, refuse: quietRefuse, cost: ATTACK_COST },
+        { react, refuse: quietRefuse, cost: ATTACK_COST },
+      ];
+      quietOptions.set(target, both);
+    }
+    return both[melee ? 1 : 0];
+  };
+  /** The standing enemies of a fighter in the order of the file, in one list reused from attack to attack. */
+  const enemies: Fighter[] = [];
+  const standingEnemies = (f: Fighter): Fighter[] => {
+    enemies.length = 0;
+    for (const o of f.foes) if (!isOut(o)) enemies.push(o);
+    return enemies;
+  };
+
+  /**
+   * One attack by the fighter's action or tactics. Synchronous when played quietly and at once
+   * (a forecast); a promise when it is played in detail or waits on dice (a squib load's burst, a
+   * grenade's blast).
+   */
+  const attack = (f: Fighter, action: ActionSpec, za: ZonesAction): void | Promise<void> => {
     const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
       declared: action.weapon,
       tactics: f.spec.tactics?.weapon,
       weapons: f.c.weapons,
     });
     if (!weaponRef) {
-      events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
+      if (log) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
       return;
     }
-    const weapon = f.c.weapons.find((w) => w.id === weaponRef || w.name === weaponRef);
+    const weapons = f.c.weapons;
+    let weapon: ZonesWeapon | undefined;
+    for (let i = 0; i < weapons.length && !weapon; i++)
+      if (weapons[i]!.id === weaponRef || weapons[i]!.name === weaponRef) weapon = weapons[i];
     if (!weapon) fail(`rounds[${round - 1}].${f.spec.id}.weapon`, `a weapon of ${f.c.name} (${f.c.weapons.map((x) => x.name).join(", ")})`);
     const declared = action.attack ? fighters.get(action.attack) : undefined;
     const area = weapon.kind === "grenade" && (za.area !== undefined || !declared);
     const target = area
       ? undefined
-      : chooseTarget(DEFAULT_TACTICS.target, { declared: declared && !isOut(declared) ? declared : undefined, enemies: enemiesOf(f) });
+      : chooseTarget(DEFAULT_TACTICS.target, {
+          declared: declared && !isOut(declared) ? declared : undefined,
+          enemies: standingEnemies(f),
+        });
     if (!area && !target) return;
-    if (declared && target && target !== declared)
+    if (log && declared && target && target !== declared)
       events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
-    if (shortfall(f.economy, costOf(f, "attack"))) {
-      events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
+    // Every attack takes the action (ZN-ACT-02), as the ruleset's `actions()` prices it.
+    if (shortfall(f.economy, ATTACK_COST)) {
+      if (log) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
       return;
     }
-    // Where the action was declared: this round's entry or the combatant's tactics.
-    const actionPath = () =>
-      spec.rounds[round - 1]?.[f.spec.id] !== undefined
-        ? `rounds[${round - 1}].${f.spec.id}`
-        : `combatants[${spec.combatants.indexOf(f.spec)}].tactics`;
     const range = action.range ?? f.spec.tactics?.range ?? (weapon.kind === "melee" ? 1 : undefined);
-    if (range === undefined) fail(`${actionPath()}.range`, `the distance in metres for ${weapon.name}`);
+    if (range === undefined) fail(`${actionPath(f)}.range`, `the distance in metres for ${weapon.name}`);
     if (za.damageType !== undefined && !weapon.damageTypes.includes(za.damageType))
-      fail(`${actionPath()}.damageType`, weapon.damageTypes.join(", "));
+      fail(`${actionPath(f)}.damageType`, weapon.damageTypes.join(", "));
     const request: AttackRequest = {
       attackerId: f.c.id,
       targetId: target?.c.id,
@@ -347,30 +437,38 @@ export async function playZones(
       distanceMetres: range,
       situation: situationFor(f, action, za),
     };
-    const want = target?.spec.react === "defend" ? ["dodge", "block"] : [target?.spec.react];
-    const react =
-      target && weapon.kind === "melee" && target.spec.react && target.spec.react !== "none"
-        ? (offered: { id: string }[]) => offered.find((r) => want.includes(r.id))?.id
-        : undefined;
+    // A grenade never lands in a quiet attack either: its blast is played below.
+    if (quiet) {
+      // An empty firearm is refused (`planAttack`: ZN-BST-01, or an earlier refusal), the turn
+      // lost; a quiet fight logs nothing of it, so the attack is not even asked for.
+      if (weapon.kind === "firearm" && weapon.loaded <= 0) return;
+      const done = engine.quietAttackSync(request, quietOptionsOn(target, weapon.kind === "melee"));
+      if (!done) return;
+      // What follows besides the engine's: a squib load's burst (ZN-MAL-01), a grenade's blast (ZN-GRN-01).
+      const attack = done.attack as ZonesQuietAttack;
+      if (attack.catastrophic) return catastrophe(f, weapon);
+      if (weapon.kind === "grenade") return blast(f, weapon, target, za, attack.hit, attack.deviation);
+      return;
+    }
+    return attackInDetail(f, weapon, target, za, request, range);
+  };
+
+  /** An attack played in detail, with its log (an encounter). */
+  const attackInDetail = async (
+    f: Fighter,
+    weapon: ZonesWeapon,
+    target: Fighter | undefined,
+    za: ZonesAction,
+    request: AttackRequest,
+    range: number,
+  ): Promise<void> => {
+    const react = target && weapon.kind === "melee" ? reactionOf(target) : undefined;
     // A rule stops the attack (a jammed or empty weapon, out of range): the turn is lost, the fight goes on.
     const refuse = (error: FrayError) => {
       if (error.key === "FRAY.Error.Field") return false;
       if (!play.quiet) events.push({ type: "skip", round, actor: f.spec.id, reason: error.key, data: error.data });
       return true;
     };
-    // A forecast reads no detail of the attack: it is played quietly, with the same outcome
-    // (`src/rules/zones/quiet.ts`). A grenade never lands there either: its blast is played below.
-    if (play.quiet && engine.canQuiet) {
-      // An empty firearm is refused (`planAttack`: ZN-BST-01, or an earlier refusal), the turn
-      // lost; a quiet fight logs nothing of it, so the attack is not even asked for.
-      if (weapon.kind === "firearm" && weapon.loaded <= 0) return;
-      const quiet = await engine.quietAttack(request, { react, refuse });
-      if (!quiet) return;
-      const done = quiet.attack as ZonesQuietAttack;
-      if (done.catastrophic) return catastrophe(f, weapon);
-      if (weapon.kind === "grenade") return blast(f, weapon, target, za, done.hit, done.deviation);
-      return;
-    }
     // Paid from the economy; aim spent, ammunition used, a malfunction kept, a thrown weapon gone
     // by the ruleset's afterAction (ZN-RNG-07, ZN-BST-01, ZN-MAL-01, ZN-THR-01).
     const done = await engine.attack(request, { react, damage: weapon.kind !== "grenade", refuse });
@@ -447,8 +545,8 @@ export async function playZones(
     }
   };
 
-  const act = async (f: Fighter, action: ActionSpec, za: ZonesAction): Promise<void> => {
-    const path = `rounds[${round - 1}].${f.spec.id}`;
+  /** One combatant's turn: its declared action or tactics. A promise only when the attack is one ({@link attack}). */
+  const act = (f: Fighter, action: ActionSpec, za: ZonesAction): void | Promise<void> => {
     if (action.wait) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.Waits" });
       return;
@@ -490,21 +588,21 @@ export async function playZones(
       custom(round, "regain", { actor: f.spec.id, speed: f.economy.pools.speed!.value });
     }
     if (za.draw && needAction()) {
-      const w = findWeapon(f, za.draw, `${path}.draw`);
+      const w = findWeapon(f, za.draw, `rounds[${round - 1}].${f.spec.id}.draw`);
       const p = draw(w, f.economy);
       f.economy = p.economy;
       setWeapon(f, p.weapon);
       custom(round, "draw", { actor: f.spec.id, weapon: w.name, done: p.done, spent: p.spent });
     }
     if (za.clear && needAction()) {
-      const w = findWeapon(f, za.clear, `${path}.clear`);
+      const w = findWeapon(f, za.clear, `rounds[${round - 1}].${f.spec.id}.clear`);
       const r = clearMalfunction(w, f.economy);
       f.economy = r.economy;
       setWeapon(f, r.weapon);
       custom(round, "clear", { actor: f.spec.id, weapon: w.name, malfunction: w.malfunction });
     }
     if (za.reload && needAction()) {
-      const w = findWeapon(f, za.reload, `${path}.reload`);
+      const w = findWeapon(f, za.reload, `rounds[${round - 1}].${f.spec.id}.reload`);
       const p = reload(w, f.economy);
       f.economy = p.economy;
       setWeapon(f, p.weapon);
@@ -515,47 +613,59 @@ export async function playZones(
       custom(round, "aim", { actor: f.spec.id, actions: f.c.aim });
     }
     const busy = za.stance || action.move !== undefined || za.regain || za.draw || za.clear || za.reload || action.aim;
-    if (action.attack !== undefined || !busy) await attack(f, action, za);
+    if (action.attack !== undefined || !busy) return attack(f, action, za);
   };
+
+  // Who rolls initiative: those not surprised (ZN-SUR-01); the effort each spends on it, committed
+  // before the roll and taken from the points after it (ZN-INI-02). The same every round.
+  // Without effort spent on initiative anywhere in the file, both hooks do nothing and are left out.
+  const effortOnInitiative = [...tacticsActions.values(), ...declaredActions.flatMap((r) => [...r.values()])].some((za) => za.effort > 0);
+  const initiative: InitiativeOptions<ZonesCombatant> = {
+    eligible: (rf) => !rf.combatant.conditions.includes("surprised"),
+    rollMissing: true,
+  };
+  if (effortOnInitiative) {
+    initiative.before = (members) => {
+      const f = fighters.get(members[0]!.id)!;
+      const za = zonesActionOf(round, f);
+      if (za.effort > 0) {
+        f.c = { ...f.c, initiativeEffort: Math.min(za.effort, f.c.effort.value) };
+        custom(round, "effort", { actor: f.spec.id, points: f.c.initiativeEffort });
+      }
+    };
+    initiative.after = (members) => {
+      const f = fighters.get(members[0]!.id)!;
+      // Effort spent on initiative leaves the points (nothing to take when none was spent).
+      if (f.c.initiativeEffort === 0) return;
+      f.c = { ...f.c, effort: { ...f.c.effort, value: f.c.effort.value - f.c.initiativeEffort } };
+      f.economy = spend(f.economy, { pools: { effort: f.c.initiativeEffort } });
+    };
+  }
+  const surprisedNow = (rf: RoundFighter<ZonesCombatant>) => rf.combatant.conditions.includes("surprised");
 
   let ended: EndEvent | undefined;
   while (!ended) {
     round = engine.nextRound();
-    events.push({ type: "round", round });
+    if (log) events.push({ type: "round", round });
     if (round === 1) {
-      const surprised = [...fighters.values()].filter((f) => f.spec.extra.surprised === true);
+      const surprised = all.filter((f) => f.spec.extra.surprised === true);
       for (const f of surprised) f.c = { ...f.c, conditions: [...f.c.conditions, "surprised"] };
       if (surprised.length) custom(round, "surprise", { surprised: surprised.map((f) => f.spec.id) });
     }
-    custom(round, "plot", {});
+    if (log) custom(round, "plot", {});
     // New round (the ruleset's): the surprise round over, movement back to subtle, aim lost, speed
     // and effort points carried over (ZN-SUR-01, ZN-RNG-04, ZN-RNG-07, ZN-MOV-03).
     engine.startRound();
     // Initiative of those not surprised, rolled again each round or kept (ZN-INI-03), with the
     // effort points each spends on it (ZN-INI-02).
-    const init = await engine.rollInitiative({
-      eligible: (rf) => !rf.combatant.conditions.includes("surprised"),
-      rollMissing: true,
-      before: ([rf]) => {
-        const f = fighters.get(rf!.id)!;
-        const za = zonesActionOf(round, f);
-        if (za.effort > 0) {
-          f.c = { ...f.c, initiativeEffort: Math.min(za.effort, f.c.effort.value) };
-          custom(round, "effort", { actor: f.spec.id, points: f.c.initiativeEffort });
-        }
-      },
-      after: ([rf]) => {
-        const f = fighters.get(rf!.id)!;
-        // Effort spent on initiative leaves the points (nothing to take when none was spent).
-        if (f.c.initiativeEffort === 0) return;
-        f.c = { ...f.c, effort: { ...f.c.effort, value: f.c.effort.value - f.c.initiativeEffort } };
-        f.economy = spend(f.economy, { pools: { effort: f.c.initiativeEffort } });
-      },
-    });
-    events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
-    for (const id of engine.turns(init.order, (rf) => rf.combatant.conditions.includes("surprised"))) {
+    const init = await engine.rollInitiative(initiative);
+    if (log) events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
+    const declared = spec.rounds[round - 1];
+    for (const id of engine.turns(init.order, surprisedNow)) {
       const f = fighters.get(id)!;
-      await act(f, spec.rounds[round - 1]?.[id] ?? f.spec.tactics ?? {}, zonesActionOf(round, f));
+      // Synchronous unless the turn waits on dice (see `attack`).
+      const pending = act(f, declared?.[id] ?? f.spec.tactics ?? NO_ACTION, zonesActionOf(round, f));
+      if (pending) await pending;
     }
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };

@@ -32,7 +32,10 @@ const has = (c: ZonesCombatant, condition: string) => c.conditions.includes(cond
 
 /** True when the combatant cannot act or react. */
 export function isIncapacitated(c: ZonesCombatant): boolean {
-  return OUT.some((s) => has(c, s));
+  // One pass over the combatant's conditions (mostly none; asked several times an attack).
+  const conditions = c.conditions;
+  for (let i = 0; i < conditions.length; i++) if (OUT.includes(conditions[i]!)) return true;
+  return false;
 }
 
 /** A Zones attack result: the shared result plus what the weapon went through (ZN-MAL-01, ZN-GRN-01). */

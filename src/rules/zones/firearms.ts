@@ -3,7 +3,7 @@ import { spend, type Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import type { AttackResult } from "../core/ruleset.js";
 import { hitLocation, type ZonesDamagePacket } from "./damage.js";
-import type { CarryPlace, Malfunction, ZonesWeapon } from "./model.js";
+import { copyWeapon, type CarryPlace, type Malfunction, type ZonesWeapon } from "./model.js";
 
 /**
  * Handling weapons in a fight: reloading (ZN-REL-01), drawing (ZN-DRW-01), malfunctions
@@ -112,10 +112,20 @@ export function afterShot(
   weapon: ZonesWeapon,
   result: Pick<AttackResult, "bullets"> & { catastrophic?: boolean; malfunction?: Malfunction; spent?: number },
 ): ZonesWeapon {
-  if (result.catastrophic) return { ...weapon, loaded: Math.max(0, weapon.loaded - 1), broken: true, malfunction: null };
+  if (result.catastrophic) {
+    const burst = copyWeapon(weapon);
+    burst.loaded = Math.max(0, weapon.loaded - 1);
+    burst.broken = true;
+    burst.malfunction = null;
+    return burst;
+  }
   if (weapon.kind === "thrown" || weapon.kind === "grenade" || weapon.kind === "melee") return weapon;
   const spent = result.spent ?? result.bullets?.fired ?? 1;
-  return { ...weapon, loaded: Math.max(0, weapon.loaded - spent), malfunction: result.malfunction ?? weapon.malfunction };
+  // A copy with the new state (`copyWeapon`: one shape, built at every shot).
+  const after = copyWeapon(weapon);
+  after.loaded = Math.max(0, weapon.loaded - spent);
+  after.malfunction = result.malfunction ?? weapon.malfunction;
+  return after;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { QuietRuleset } from "../core/quiet.js";
+import type { SyncInitiative } from "../core/round.js";
 import type { Ruleset } from "../core/ruleset.js";
 import * as attack from "./attack.js";
 import * as damage from "./damage.js";
@@ -98,7 +99,7 @@ export {
 export { FIRING_MODES, NONE, SITUATION_IDS } from "./play.js";
 export { quietAttack, quietAfterAttack, type ZonesQuietAttack } from "./quiet.js";
 export { resolveBlast, type BlastCover, type BlastOutcome, type BlastVictim } from "./grenades.js";
-export { endSurprise, initiativeLines, spendInitiativeEffort, startSurprise } from "./initiative.js";
+export { endSurprise, initiativeLines, rollInitiativeSync, spendInitiativeEffort, startSurprise } from "./initiative.js";
 export {
   REACTION_RESPONSES,
   TRIGGER_MAX_LENGTH,
@@ -114,6 +115,7 @@ export {
 } from "./reactions.js";
 export {
   ACTIONS,
+  ATTACK_COST,
   FREE_TALK_WORDS,
   MOVE_RATES,
   declareReaction,
@@ -143,9 +145,12 @@ export {
  * The play contract (`./play.ts`): attack input from a neutral request, situation fields,
  * actions, conditions, vitals written back, and the round's lifecycle (aim lost, movement reset,
  * speed and effort carried over, ammunition spent); no forced checks (Zones damage forces none).
- * Its attacks also play quietly (`../core/quiet.ts`, `./quiet.ts`) for a forecast.
+ * Its attacks also play quietly (`../core/quiet.ts`, `./quiet.ts`) and its initiative rolls
+ * synchronously (`SyncInitiative`) for a forecast.
  */
-export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> & QuietRuleset<ZonesCombatant, ZonesAttackInput> = {
+export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> &
+  QuietRuleset<ZonesCombatant, ZonesAttackInput> &
+  SyncInitiative<ZonesCombatant> = {
   id: "zones",
   label: "FRAY.Ruleset.zones",
   options: ZONES_OPTIONS,
@@ -155,6 +160,7 @@ export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> & QuietRuleset<Zon
   groupModes: ["each"],
   initiativeFormula: initiative.initiativeFormula,
   rollInitiative: initiative.rollInitiative,
+  rollInitiativeSync: initiative.rollInitiativeSync,
   order: initiative.order,
   economy: (c, options) => turn.economy(c, zonesOptions(options)),
   movement: (c, options) => turn.movement(c, zonesOptions(options)),

@@ -1,8 +1,8 @@
 import { orderByInitiative } from "../core/initiative.js";
-import type { DiceRoller } from "../core/dice/port.js";
+import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { InitiativeRoll } from "../core/ruleset.js";
-import type { Modifier } from "../core/types.js";
+import type { Modifier, RollOutcome } from "../core/types.js";
 import { CHECK_DIE, attributeLine } from "./checks.js";
 import type { ZonesCombatant } from "./model.js";
 
@@ -33,6 +33,59 @@ export function initiativeFormula(c: ZonesCombatant): string {
  *   when more effort is committed than the combatant has.
  */
 export async function rollInitiative(members: ZonesCombatant[], dice: DiceRoller): Promise<InitiativeRoll> {
+  const leader = leaderOf(members);
+  return initiativeRoll(members, leader, await dice.roll(CHECK_DIE, "FRAY.Roll.Initiative"));
+}
+
+/**
+ * {@link rollInitiative} with a roller that rolls at once (a forecast): the same checks, the same
+ * roll from the same die, without a promise (ZN-INI-01, ZN-INI-02).
+ * @throws FrayError as {@link rollInitiative}: `FRAY.Error.NoCombatants`,
+ *   `FRAY.Error.Zones.NotEnoughPoints`.
+ */
+export function rollInitiativeSync(members: ZonesCombatant[], dice: SyncDiceRoller): InitiativeRoll {
+  const leader = leaderOf(members);
+  return initiativeRoll(members, leader, dice.rollSync(CHECK_DIE, "FRAY.Roll.Initiative"), sharedLines(leader));
+}
+
+/**
+ * The initiative lines of {@link initiativeLines} for whole modifiers within ±32 (the DEX
+ * modifier, the bonus, the effort committed), each set built once and frozen, shared by every
+ * roll with them (a forecast rolls initiative for everyone every round); built afresh otherwise.
+ */
+function sharedLines(c: ZonesCombatant): Modifier[] {
+  const dex = c.attributes.DEX;
+  const bonus = c.initiativeBonus;
+  const effort = c.initiativeEffort;
+  const small = (v: number) => Number.isInteger(v) && v >= -32 && v < 32 && !Object.is(v, -0);
+  if (!small(dex) || !small(bonus) || !small(effort)) return initiativeLines(c);
+  const key = ((dex + 32) * 64 + bonus + 32) * 64 + effort + 32;
+  let lines = LINES.get(key);
+  if (!lines) {
+    lines = Object.freeze(
+      initiativeLines(c).map((m) => {
+        if (m.data) Object.freeze(m.data);
+        return Object.freeze(m);
+      }),
+    );
+    LINES.set(key, lines);
+  }
+  return lines as Modifier[];
+}
+const LINES = new Map<number, readonly Modifier[]>();
+
+/** The sum of a combatant's initiative lines (ZN-INI-01, ZN-INI-02), none built. */
+function initiativeModifier(c: ZonesCombatant): number {
+  return c.attributes.DEX + (c.initiativeBonus || 0) + (c.initiativeEffort || 0);
+}
+
+/**
+ * The member whose modifiers the group rolls with, after checking every member's committed
+ * effort: the best modifier, the first of equals (ZN-INI-01, ZN-INI-02).
+ * @throws FrayError `FRAY.Error.NoCombatants` for no members, `FRAY.Error.Zones.NotEnoughPoints`
+ *   when more effort is committed than the combatant has.
+ */
+function leaderOf(members: ZonesCombatant[]): ZonesCombatant {
   if (!members.length) throw new FrayError("FRAY.Error.NoCombatants", {}, "No combatants to roll initiative for");
   for (const m of members) {
     if (m.initiativeEffort > m.effort.value) {
@@ -43,12 +96,29 @@ export async function rollInitiative(members: ZonesCombatant[], dice: DiceRoller
       );
     }
   }
-  const sum = (c: ZonesCombatant) => initiativeLines(c).reduce((s, m) => s + m.value, 0);
   // A group's leader is its member with the best initiative modifier; one alone leads itself.
-  const leader = members.length === 1 ? members[0]! : members.reduce((best, c) => (sum(c) > sum(best) ? c : best));
-  const mods = initiativeLines(leader);
-  const roll = await dice.roll(CHECK_DIE, "FRAY.Roll.Initiative");
-  const total = roll.total + mods.reduce((s, m) => s + m.value, 0);
+  let leader = members[0]!;
+  let best = initiativeModifier(leader);
+  for (let i = 1; i < members.length; i++) {
+    const v = initiativeModifier(members[i]!);
+    if (v > best) {
+      leader = members[i]!;
+      best = v;
+    }
+  }
+  return leader;
+}
+
+/** The initiative roll of a group from its leader's lines and the d10 rolled (ZN-INI-01, ZN-INI-02). */
+function initiativeRoll(
+  members: ZonesCombatant[],
+  leader: ZonesCombatant,
+  roll: RollOutcome,
+  mods: Modifier[] = initiativeLines(leader),
+): InitiativeRoll {
+  let sum = 0;
+  for (const m of mods) sum += m.value;
+  const total = roll.total + sum;
   return {
     members: members.map((m) => m.id),
     check: { roll, natural: roll.total, modifiers: mods, total },

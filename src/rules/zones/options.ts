@@ -135,7 +135,14 @@ const optionsRead = new WeakMap<RulesetOptions, ZonesOptions>();
  * (`optionValues` in Foundry, the file's options in the encounter runner).
  */
 export function zonesOptionsOf(options: RulesetOptions): ZonesOptions {
+  // The options object asked for last is nearly always the one asked for now (one fight's).
+  if (options === lastOptions && lastRead) return lastRead;
   let o = optionsRead.get(options);
   if (!o) optionsRead.set(options, (o = zonesOptions(options)));
+  lastOptions = options;
+  lastRead = o;
   return o;
 }
+/** The options object {@link zonesOptionsOf} read last, and what it read. */
+let lastOptions: RulesetOptions | undefined;
+let lastRead: ZonesOptions | undefined;

@@ -18,7 +18,7 @@ import type { VitalState } from "../core/types.js";
 import { ADJACENT_SQUARES, DEFAULT_AUTO_BULLETS, MELEE_REACH, targetMovementOf, weaponOf, type ZonesAttackResult } from "./attack.js";
 import { sizeFromStance } from "./difficulty.js";
 import { afterShot } from "./firearms.js";
-import { parseSituation, type ZonesAttackInput } from "./input.js";
+import { parseSituation, type ZonesAttackInput, type ZonesSituation } from "./input.js";
 import {
   DAMAGE_TYPES,
   HIT_ZONES,
@@ -235,6 +235,9 @@ export function situation(context: SituationContext<ZonesCombatant>, _options: R
     .map((e) => e.field);
 }
 
+/** The situation ids of a request without any. */
+const NO_IDS: readonly string[] = Object.freeze([]);
+
 const wholeNumber = (v: SituationValue, min: number): v is number => typeof v === "number" && Number.isInteger(v) && v >= min;
 
 /**
@@ -273,7 +276,12 @@ export function input(
   let bullets: number | undefined;
   let damageType: DamageType | undefined;
   let areaSize: SizeCategory | undefined;
-  for (const [id, value] of Object.entries(request.situation ?? {})) {
+  // Most attacks give no situation at all (a forecast's): nothing to read.
+  const given = request.situation;
+  const ids = given ? Object.keys(given) : NO_IDS;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    const value = given![id]!;
     const path = `situation.${id}`;
     switch (id as (typeof EXTRA_IDS)[number]) {
       case "malfunction":
@@ -312,7 +320,7 @@ export function input(
     }
   }
   if (malfunction) raw.malfunction = { kind: malfunction, afterBullets: malfunctionAfter };
-  const parsed = parseSituation(raw, "situation");
+  const parsed: ZonesSituation = ids.length ? parseSituation(raw, "situation") : {};
   const area = weapon.kind === "grenade" && !target;
   // Tokens on adjacent squares are 1.5 m apart centre to centre: within the 1 m reach (ZN-MEL-01, RULES.md).
   const distance = request.distanceMetres;

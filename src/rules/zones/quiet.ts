@@ -34,7 +34,16 @@ import {
 } from "./difficulty.js";
 import { afterShot } from "./firearms.js";
 import type { ZonesAttackInput } from "./input.js";
-import type { ArmorZoneId, HitZoneId, Malfunction, RangeBand, SizeCategory, ZonesCombatant, ZonesWeapon } from "./model.js";
+import {
+  copyCombatant,
+  type ArmorZoneId,
+  type HitZoneId,
+  type Malfunction,
+  type RangeBand,
+  type SizeCategory,
+  type ZonesCombatant,
+  type ZonesWeapon,
+} from "./model.js";
 import { zonesOptionsOf, type ZonesOptions } from "./options.js";
 
 /** A Zones attack played quietly: the outcome plus what the weapon went through. */
@@ -336,7 +345,10 @@ export function quietAttack(
   out.damage = amount;
   const conditions = [...target.conditions];
   if (hp <= 0 && before > 0 && !conditions.includes("incapacitated")) conditions.push("incapacitated");
-  out.target = { ...target, hp: { ...target.hp, value: hp }, conditions };
+  const after = copyCombatant(target);
+  after.hp = { value: hp, max: target.hp.max };
+  after.conditions = conditions;
+  out.target = after;
   return out;
 }
 
@@ -349,8 +361,11 @@ export function quietAttack(
 export function quietAfterAttack(c: ZonesCombatant, attack: ZonesQuietAttack, economy: Economy): RoundState<ZonesCombatant> {
   const weapon = weaponOf({ attacker: c, weaponId: attack.weaponId });
   const index = c.weapons.indexOf(weapon);
-  const weapons = [...c.weapons];
+  const weapons = c.weapons.slice();
   if (weapon.kind === "thrown" || weapon.kind === "grenade") weapons.splice(index, 1);
   else weapons[index] = afterShot(weapon, attack);
-  return { combatant: c.aim > 0 ? { ...c, aim: 0, weapons } : { ...c, weapons }, economy, events: [] };
+  const next = copyCombatant(c);
+  next.weapons = weapons;
+  if (c.aim > 0) next.aim = 0;
+  return { combatant: next, economy, events: [] };
 }

@@ -85,6 +85,13 @@ export interface ActionDef {
 }
 
 /**
+ * What an attack costs (ZN-ACT-02): the action. {@link ACTIONS} prices `attack` with it, so the
+ * play contract's `actions()` gives this cost to every combatant under every option; a host may
+ * pay it without asking for the action list at every attack.
+ */
+export const ATTACK_COST: ActionCost = { slots: { action: 1 } };
+
+/**
  * The actions a turn offers (ZN-ACT-02): move with speed points, use a simple item (reload,
  * pull a pin and throw), attack, aim, a skill check; and those priced elsewhere: regain speed
  * points (ZN-MOV-03), dodge (ZN-MEL-03), clear a stoppage (ZN-MAL-01), draw (ZN-DRW-01, one
@@ -93,7 +100,7 @@ export interface ActionDef {
 export const ACTIONS: readonly ActionDef[] = [
   { id: "move", label: "FRAY.Zones.Action.move", rule: "ZN-ACT-02", cost: { slots: { action: 1 } } },
   { id: "useItem", label: "FRAY.Zones.Action.useItem", rule: "ZN-ACT-02", cost: { slots: { action: 1 } } },
-  { id: "attack", label: "FRAY.Zones.Action.attack", rule: "ZN-ACT-02", cost: { slots: { action: 1 } } },
+  { id: "attack", label: "FRAY.Zones.Action.attack", rule: "ZN-ACT-02", cost: ATTACK_COST },
   { id: "aim", label: "FRAY.Zones.Action.aim", rule: "ZN-RNG-07", cost: { slots: { action: 1 } } },
   { id: "skill", label: "FRAY.Zones.Action.skill", rule: "ZN-ACT-02", cost: { slots: { action: 1 } } },
   { id: "regainSpeed", label: "FRAY.Zones.Action.regainSpeed", rule: "ZN-MOV-03", cost: { slots: { action: 1 } } },
