@@ -284,6 +284,16 @@ describe("Hitbox play contract: the turn's lifecycle", () => {
     expect(rs.startRound(zeven(), undefined, 1, opts).events).toEqual([]);
   });
 
+  it("HB-RND-01, HB-ACT-03, HB-ATK-03: each turn's economy is the turn's slots as createEconomy builds them, a new one every turn", () => {
+    const a = rs.startRound(zeven(), undefined, 1, opts).economy;
+    const b = rs.startRound(zeven(), undefined, 2, opts).economy;
+    expect(a).toStrictEqual(createEconomy(hitbox.economy(zeven(), opts)));
+    expect(JSON.stringify(a)).toBe(JSON.stringify(createEconomy(hitbox.economy(zeven(), opts))));
+    expect(b).toStrictEqual(a);
+    expect(b).not.toBe(a);
+    expect(b.slots.action).not.toBe(a.slots.action);
+  });
+
   it("HB-DMG-04, HB-RND-02: in shock with N turns set, death comes on the turn after the N turns that follow the shock", () => {
     const o = { ...opts, hitboxShockTurns: 2 };
     let c = zeven({ conditions: ["shock"] }); // went into shock during turn 1

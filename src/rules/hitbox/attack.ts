@@ -120,7 +120,17 @@ export function neverSawItComing(input: HitboxAttackInput): boolean {
  * @throws FrayError `FRAY.Error.NoWeapon` when it is not the attacker's.
  */
 export function weaponOf(input: Pick<HitboxAttackInput, "attacker" | "weaponId">): HitboxWeapon {
-  const weapon = input.attacker.weapons.find((w) => w.id === input.weaponId || w.name === input.weaponId);
+  // A plain loop: every attack and reaction of a forecast asks (`find` with a closure costs more).
+  const weapons = input.attacker.weapons;
+  const ref = input.weaponId;
+  let weapon: HitboxWeapon | undefined;
+  for (let i = 0; i < weapons.length; i++) {
+    const w = weapons[i]!;
+    if (w.id === ref || w.name === ref) {
+      weapon = w;
+      break;
+    }
+  }
   if (!weapon) {
     throw new FrayError(
       "FRAY.Error.NoWeapon",

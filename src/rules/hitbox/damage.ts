@@ -72,12 +72,16 @@ export async function rollDamage(result: AttackResult, input: HitboxAttackInput,
 /** Armor points per hitbox of everything worn, with what is left (HB-DMG-01). Only covered hitboxes are listed. */
 export function armorTracks(c: HitboxCombatant): Record<string, Track> {
   const out: Record<string, Track> = {};
-  for (const h of HITBOXES) {
+  const armor = c.armor;
+  if (armor.length === 0) return out;
+  // Plain loops: every vital state (each Blackout test's report, each fight's start and end) reads it.
+  for (let k = 0; k < HITBOXES.length; k++) {
+    const h = HITBOXES[k]!;
     let max = 0;
     let used = 0;
-    for (const a of c.armor) {
-      max += a.protection[h];
-      used += a.damage[h];
+    for (let i = 0; i < armor.length; i++) {
+      max += armor[i]!.protection[h];
+      used += armor[i]!.damage[h];
     }
     if (max > 0) out[h] = { value: max - used, max };
   }
@@ -92,11 +96,21 @@ export function shockEffect(turnsLeft: number): LastingEffect {
   return { id: SHOCK_EFFECT, kind: SHOCK_EFFECT, rule: "HB-DMG-04", label: "FRAY.Condition.shock", rounds: turnsLeft };
 }
 
-/** A copy of every hitbox track of a combatant, in the order of {@link HITBOXES}. */
+/**
+ * A copy of every hitbox track of a combatant, in the order of {@link HITBOXES}: one literal of
+ * the seven (every vital state builds it).
+ */
 function copyHitboxes(c: HitboxCombatant): Record<string, Track> {
-  const out: Record<string, Track> = {};
-  for (const h of HITBOXES) out[h] = { ...c.hitboxes[h] };
-  return out;
+  const b = c.hitboxes;
+  return {
+    head: { ...b.head },
+    leftArm: { ...b.leftArm },
+    rightArm: { ...b.rightArm },
+    torso: { ...b.torso },
+    leftLeg: { ...b.leftLeg },
+    rightLeg: { ...b.rightLeg },
+    groin: { ...b.groin },
+  };
 }
 
 /**
