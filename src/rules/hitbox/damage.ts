@@ -118,13 +118,30 @@ function copyHitboxes(c: HitboxCombatant): Record<string, Track> {
  * shock count runs (`hitboxShockTurns`), the `shock` lasting effect with the turns left.
  */
 export function vitals(c: HitboxCombatant): VitalState {
-  const state: VitalState = {
-    hitboxes: copyHitboxes(c),
-    armor: armorTracks(c),
-    conditions: [...c.conditions],
-  };
+  return vitalsFrom(c, copyHitboxes(c), armorTracks(c));
+}
+
+/** The vital state of `c` with its hitbox and armor tracks given (new objects, owned by the state). */
+function vitalsFrom(c: HitboxCombatant, hitboxes: Record<string, Track>, armor: Record<string, Track>): VitalState {
+  const state: VitalState = { hitboxes, armor, conditions: [...c.conditions] };
   if (c.shockTurnsLeft !== undefined) state.effects = [shockEffect(c.shockTurnsLeft)];
   return state;
+}
+
+/**
+ * {@link vitals} of `after`, a combatant whose hitboxes, armor and shock count are those of the
+ * combatant `state` was read from (a Blackout test changes only the conditions, HB-DMG-04): the
+ * tracks copied from `state` instead of read again from the armor pieces.
+ */
+export function vitalsAfter(state: VitalState, after: HitboxCombatant): VitalState {
+  return vitalsFrom(after, copyTracks(state.hitboxes!), copyTracks(state.armor!));
+}
+
+/** A copy of each track of a record, in its order. */
+function copyTracks(tracks: Record<string, Track>): Record<string, Track> {
+  const out: Record<string, Track> = {};
+  for (const k in tracks) out[k] = { ...tracks[k]! };
+  return out;
 }
 
 /**
@@ -139,16 +156,23 @@ export function applyVitals(c: HitboxCombatant, state: VitalState): HitboxCombat
     const t = state.hitboxes?.[h];
     if (t) hitboxes[h] = { ...t };
   }
-  const armor = c.armor.map((a) => ({ ...a, damage: { ...a.damage } }));
-  for (const h of HITBOXES) {
-    const t = state.armor?.[h];
-    if (!t) continue;
-    let used = Math.max(0, t.max - t.value);
-    for (const piece of armor) {
-      piece.damage[h] = Math.min(piece.protection[h], used);
-      used -= piece.damage[h];
+  // The pieces are copied only when a piece's points change: otherwise the combatant's armor is
+  // shared (states are values, never changed in place), as after most Blackout tests.
+  let armor = c.armor;
+  const tracks = state.armor;
+  if (tracks)
+    for (const h of HITBOXES) {
+      const t = tracks[h];
+      if (!t) continue;
+      let used = Math.max(0, t.max - t.value);
+      for (let i = 0; i < armor.length; i++) {
+        const damage = Math.min(armor[i]!.protection[h], used);
+        used -= damage;
+        if (armor[i]!.damage[h] === damage) continue;
+        if (armor === c.armor) armor = c.armor.map((a) => ({ ...a, damage: { ...a.damage } }));
+        armor[i]!.damage[h] = damage;
+      }
     }
-  }
   const next: HitboxCombatant = { ...c, hitboxes, armor, conditions: [...state.conditions] };
   const shock = state.effects?.find((e) => e.kind === SHOCK_EFFECT);
   if (shock?.rounds !== undefined) next.shockTurnsLeft = shock.rounds;

@@ -23,7 +23,7 @@ import { FrayError } from "../core/errors.js";
 import { fieldError, int, isRecord, oneOf } from "../core/parse.js";
 import type { ForcedCheck, RuleId, VitalState } from "../core/types.js";
 import { isDown, weaponOf, type HitboxAttackResult } from "./attack.js";
-import { BLACKOUT_DIFFICULTY, blackoutTest, blackoutTestSync, SHOCK_EFFECT, vitals, type BlackoutResult } from "./damage.js";
+import { BLACKOUT_DIFFICULTY, blackoutTest, blackoutTestSync, SHOCK_EFFECT, vitals, vitalsAfter, type BlackoutResult } from "./damage.js";
 import type { HitboxAttackInput, HitboxSituation, RolledReaction } from "./input.js";
 import { CALLABLE } from "./location.js";
 import { HITBOXES, metresToFeet, type HitboxCombatant, type HitboxId } from "./model.js";
@@ -442,7 +442,8 @@ function forcedCheckValid(c: HitboxCombatant, forced: ForcedCheck): void {
 /** The forced check's result from the Blackout test rolled. */
 function forcedCheckFrom(c: HitboxCombatant, forced: ForcedCheck, test: BlackoutResult): ForcedCheckResult {
   const before = vitals(c);
-  const after = vitals(test.after);
+  // The test changes the conditions alone (shock when failed): the tracks are those of `before`.
+  const after = vitalsAfter(before, test.after);
   const added = after.conditions.filter((s) => !before.conditions.includes(s));
   return { forced, check: test.check, needed: BLACKOUT_DIFFICULTY, success: test.passed, report: { before, after, steps: [], added } };
 }
