@@ -4,7 +4,7 @@ import { FrayError } from "../rules/core/errors.js";
 import { RoundEngine, type AttackOptions, type RoundFighter } from "../rules/core/round.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
-import type { CheckResult, Modifier } from "../rules/core/types.js";
+import type { CheckResult, Modifier, VitalState } from "../rules/core/types.js";
 import {
   actionDefs,
   afterAction,
@@ -45,7 +45,7 @@ import {
   type QuickAction,
   type RolledReaction,
 } from "../rules/hitbox/index.js";
-import { buildEntryCombatant, fail, finishEncounter, recordingRoller, vitalsNow, type EndEvent, type PlayOptions } from "./common.js";
+import { buildEntryCombatant, fail, finishEncounter, recordingRoller, type EndEvent, type PlayOptions } from "./common.js";
 import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
@@ -84,6 +84,8 @@ class Fighter {
   declared?: { decl: Declaration; action: HbAction };
   /** The reaction this turn's action declares (`react`), if any. */
   react?: string;
+  /** Out of the fight when the turn's declarations were made. */
+  outAtTurn = false;
   /** Out of the fight when the current step began (HB-ACT-01). */
   outAtStart = false;
   /** Damage of the current step interrupts its action (HB-ACT-03). */
@@ -244,6 +246,48 @@ function readAction(a: ActionSpec, path: string): HbAction {
   };
 }
 
+/** The weapon of `c` whose id or name is `ref` (the first such), by a plain loop: every attack asks. */
+function weaponNamed(c: HitboxCombatant, ref: string): HitboxCombatant["weapons"][number] | undefined {
+  const weapons = c.weapons;
+  for (let i = 0; i < weapons.length; i++) if (weapons[i]!.id === ref || weapons[i]!.name === ref) return weapons[i];
+  return undefined;
+}
+
+/** The ruleset's default option values, read once (a fight's options are these with the file's on top). */
+const HITBOX_DEFAULTS: Readonly<RulesetOptions> = Object.freeze(hitbox.defaults());
+
+/**
+ * The vital states of frozen combatants (a forecast builds its combatants once, deep-frozen, and
+ * every fight starts from them, `CombatantCache`): read once and frozen in turn, so that no fight
+ * can change what the next one reads.
+ */
+const FROZEN_VITALS = new WeakMap<HitboxCombatant, VitalState>();
+
+/**
+ * `hitbox.vitals(c)`; for a frozen combatant (hitboxes, armor and conditions frozen too) the one
+ * frozen state read once ({@link FROZEN_VITALS}): a forecast's start of every fight, and the end
+ * of a fighter nothing touched.
+ */
+function vitalsOf(c: HitboxCombatant): VitalState {
+  if (!(Object.isFrozen(c) && Object.isFrozen(c.hitboxes) && Object.isFrozen(c.armor) && Object.isFrozen(c.conditions)))
+    return hitbox.vitals(c);
+  let v = FROZEN_VITALS.get(c);
+  if (!v) {
+    v = freezeDeep(hitbox.vitals(c));
+    FROZEN_VITALS.set(c, v);
+  }
+  return v;
+}
+
+/** Freezes `value` and everything reachable from it; returns it. */
+function freezeDeep<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) freezeDeep(v);
+  }
+  return value;
+}
+
 /** The weapon at hand: the weapon of the first held item that is one. */
 function readyWeapon(c: HitboxCombatant): HitboxCombatant["weapons"][number] | undefined {
   for (const h of c.held) for (const w of c.weapons) if (w.id === h) return w;
@@ -296,7 +340,7 @@ export async function playHitbox(
   dice?: DiceRoller,
   play: PlayOptions = {},
 ): Promise<EncounterResult> {
-  const options: RulesetOptions = { ...hitbox.defaults(), ...spec.options };
+  const options: RulesetOptions = { ...HITBOX_DEFAULTS, ...spec.options };
   const opts = hitboxOptions(options);
   const { logged, history } = recordingRoller(spec, dice, play);
   const engine = new RoundEngine(
@@ -311,7 +355,8 @@ export async function playHitbox(
   for (const cs of spec.combatants) fighters.set(cs.id, new Fighter(cs, engine.get(cs.id)));
   /** The fighters in file order, walked every turn and step. */
   const list = [...fighters.values()];
-  const start = vitalsNow(engine, hitbox.vitals);
+  const start = new Map<string, VitalState>();
+  for (const f of list) start.set(f.spec.id, vitalsOf(f.c));
   // A forecast plays attacks quietly, at once where the dice roll so (the Blackout test too, HB-DMG-04).
   const quietSync = play.quiet === true && engine.canQuietSync;
   const tactics = new Map<string, HbAction | undefined>();
@@ -321,7 +366,8 @@ export async function playHitbox(
   );
 
   const events: EncounterEvent[] = [];
-  const names = Object.fromEntries([...fighters.values()].map((f) => [f.spec.id, f.c.name]));
+  // (A quiet fight keeps no log, which alone reads them.)
+  const names = play.quiet ? {} : Object.fromEntries([...fighters.values()].map((f) => [f.spec.id, f.c.name]));
   /** A Hitbox event; `names` lets the log show names instead of ids. A quiet fight keeps no log: one shared stand-in. */
   const quietEvent: EncounterEvent = { type: "custom", round: 0, kind: "hitbox.quiet", data: {} };
   const hbEvent = (round: number, kind: string, data: Record<string, unknown>): EncounterEvent =>
@@ -336,7 +382,7 @@ export async function playHitbox(
     let ids = turnFoes.get(side);
     if (!ids) {
       ids = [];
-      for (const o of fighters.values()) if (o.spec.side !== side && !isOut(o)) ids.push(o.spec.id);
+      for (const o of list) if (o.spec.side !== side && !o.outAtTurn) ids.push(o.spec.id);
       turnFoes.set(side, ids);
     }
     return ids;
@@ -456,7 +502,7 @@ export async function playHitbox(
     if (!target) return;
     if (declared && target !== declared && !play.quiet)
       events.push({ type: "retarget", round: turn, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
-    const weapon = f.c.weapons.find((w) => w.id === action.weapon || w.name === action.weapon);
+    const weapon = weaponNamed(f.c, action.weapon);
     if (weapon && !f.c.held.includes(weapon.id)) {
       // Drawing from a holster is a quick action that goes with the attack (HB-ACT-03). The core
       // refuses it when the state the step holds for the attacker is down; the attack goes too.
@@ -648,7 +694,8 @@ export async function playHitbox(
       f.react = undefined;
       f.hitThisTurn = false;
       f.refused = false;
-      if (!isOut(f)) standing.push(f);
+      f.outAtTurn = isOut(f);
+      if (!f.outAtTurn) standing.push(f);
     }
     turnFoes = new Map();
     const declared = standing.map(declare);
@@ -732,7 +779,7 @@ export async function playHitbox(
     options,
     ended,
     fighters.values(),
-    { vitals: (f) => hitbox.vitals(f.c), isOut, start },
+    { vitals: (f) => vitalsOf(f.c), isOut, start },
     play.quiet ? [] : events,
     history,
   );
