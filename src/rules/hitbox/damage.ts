@@ -152,10 +152,16 @@ function copyTracks(tracks: Record<string, Track>): Record<string, Track> {
  */
 export function applyVitals(c: HitboxCombatant, state: VitalState): HitboxCombatant {
   const hitboxes = { ...c.hitboxes };
-  for (const h of HITBOXES) {
-    const t = state.hitboxes?.[h];
-    if (t) hitboxes[h] = { ...t };
-  }
+  const boxes = state.hitboxes;
+  if (boxes)
+    for (let k = 0; k < HITBOXES.length; k++) {
+      const h = HITBOXES[k]!;
+      const t = boxes[h];
+      if (!t) continue;
+      // A track the state leaves as it is stays shared (tracks are values, never changed in place).
+      const was = hitboxes[h];
+      if (!was || was.value !== t.value || was.max !== t.max) hitboxes[h] = { ...t };
+    }
   // The pieces are copied only when a piece's points change: otherwise the combatant's armor is
   // shared (states are values, never changed in place), as after most Blackout tests.
   let armor = c.armor;
