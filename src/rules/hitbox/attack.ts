@@ -25,7 +25,13 @@ const has = (c: HitboxCombatant, condition: string) => c.conditions.includes(con
 
 /** True when the combatant cannot act or react: in shock, dead or unconscious, or head or torso full (RULES.md). */
 export function isDown(c: HitboxCombatant): boolean {
-  return OUT_CONDITIONS.some((s) => has(c, s)) || c.hitboxes.head.value <= 0 || c.hitboxes.torso.value <= 0;
+  // A plain loop over the conditions (`OUT_CONDITIONS`): every attack and reaction asks.
+  const conditions = c.conditions;
+  for (let i = 0; i < conditions.length; i++) {
+    const x = conditions[i];
+    if (x === "shock" || x === "dead" || x === "unconscious") return true;
+  }
+  return c.hitboxes.head.value <= 0 || c.hitboxes.torso.value <= 0;
 }
 
 /** True when a hitbox has taken damage (HB-DMG-03 reads this for limbs). */
