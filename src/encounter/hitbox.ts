@@ -1,10 +1,10 @@
 import type { ActionOutcome, RoundState, SituationValues } from "../rules/core/contract.js";
 import { spend, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
-import { RoundEngine, type AttackOptions } from "../rules/core/round.js";
+import { RoundEngine, type AttackOptions, type RoundFighter } from "../rules/core/round.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
-import type { CheckResult, Modifier } from "../rules/core/types.js";
+import type { CheckResult, Modifier, VitalState } from "../rules/core/types.js";
 import {
   actionDefs,
   afterAction,
@@ -20,7 +20,10 @@ import {
   hitboxCombatantFromActor,
   hitboxOptions,
   interrupts,
+  isDisabled,
+  isDown,
   isHitbox,
+  limbsFor,
   LIMBS,
   metresToFeet,
   movementBandFeet,
@@ -42,16 +45,7 @@ import {
   type QuickAction,
   type RolledReaction,
 } from "../rules/hitbox/index.js";
-import {
-  buildEntryCombatant,
-  fail,
-  finishEncounter,
-  fighterViews,
-  recordingRoller,
-  vitalsNow,
-  type EndEvent,
-  type PlayOptions,
-} from "./common.js";
+import { buildEntryCombatant, fail, finishEncounter, recordingRoller, type EndEvent, type PlayOptions } from "./common.js";
 import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
@@ -75,14 +69,48 @@ const ATTACK_OPTIONS: AttackOptions = {
 /** Situation keys of a Hitbox attack (HB-MOD-02, HB-ATK-03, HB-ATK-05). */
 const SITUATION_KEYS: (keyof HitboxSituation)[] = ["halfHidden", "dark", "targetNearCover", "targetUnaware", "targetThreatened", "misc"];
 
-interface Fighter {
-  spec: CombatantSpec;
-  c: HitboxCombatant;
-  economy: Economy;
+/**
+ * An entry's view of its combatant and economy in the engine (which holds a step's damage until
+ * the step ends, HB-ACT-01), with what the driver keeps of it for the turn. One class, so that
+ * every fighter has the same shape and `c` reads through one getter (a forecast reads it on
+ * every attack).
+ */
+class Fighter {
   /** This turn's dodge or parry, once rolled. */
   rolled?: RolledReaction;
   /** The situation of its attacks for the action last played ({@link attackSituation}), built once per action. */
   situation?: AttackSituation;
+  /** This turn's declaration and the file's action behind it; absent for a fighter out at the turn's start. */
+  declared?: { decl: Declaration; action: HbAction };
+  /** The reaction this turn's action declares (`react`), if any. */
+  react?: string;
+  /** Out of the fight when the turn's declarations were made. */
+  outAtTurn = false;
+  /** Out of the fight when the current step began (HB-ACT-01). */
+  outAtStart = false;
+  /** Damage of the current step interrupts its action (HB-ACT-03). */
+  hitInStep = false;
+  /** Damage of an earlier step of this turn interrupts its action (HB-ACT-03). */
+  hitThisTurn = false;
+  /** The reaction it could not make has been logged this turn. */
+  refused = false;
+
+  constructor(
+    readonly spec: CombatantSpec,
+    private readonly rf: RoundFighter<HitboxCombatant>,
+  ) {}
+
+  /** The combatant as the engine holds it now. */
+  get c(): HitboxCombatant {
+    return this.rf.combatant;
+  }
+  set c(c: HitboxCombatant) {
+    this.rf.combatant = c;
+  }
+  /** Its economy of the turn as the engine holds it now. */
+  get economy(): Economy {
+    return this.rf.economy;
+  }
 }
 
 /** The situation of a fighter's attacks under one action of the file: the same for every turn it plays it. */
@@ -94,6 +122,9 @@ interface AttackSituation {
   /** The same as the attack input reads them (`attackInput`'s `situation`), for the defender's reaction. */
   hitbox: HitboxSituation;
 }
+
+/** The step's options: a Blackout test held for its end is rolled only while still due (HB-DMG-04). */
+const STEP_OPTIONS = { due: forcedCheckDue };
 
 /** The cost of a quick action (HB-ACT-03): what `actionDefs` lists for each of them. */
 const QUICK_COST = { slots: { quick: 1 } };
@@ -215,6 +246,48 @@ function readAction(a: ActionSpec, path: string): HbAction {
   };
 }
 
+/** The weapon of `c` whose id or name is `ref` (the first such), by a plain loop: every attack asks. */
+function weaponNamed(c: HitboxCombatant, ref: string): HitboxCombatant["weapons"][number] | undefined {
+  const weapons = c.weapons;
+  for (let i = 0; i < weapons.length; i++) if (weapons[i]!.id === ref || weapons[i]!.name === ref) return weapons[i];
+  return undefined;
+}
+
+/** The ruleset's default option values, read once (a fight's options are these with the file's on top). */
+const HITBOX_DEFAULTS: Readonly<RulesetOptions> = Object.freeze(hitbox.defaults());
+
+/**
+ * The vital states of frozen combatants (a forecast builds its combatants once, deep-frozen, and
+ * every fight starts from them, `CombatantCache`): read once and frozen in turn, so that no fight
+ * can change what the next one reads.
+ */
+const FROZEN_VITALS = new WeakMap<HitboxCombatant, VitalState>();
+
+/**
+ * `hitbox.vitals(c)`; for a frozen combatant (hitboxes, armor and conditions frozen too) the one
+ * frozen state read once ({@link FROZEN_VITALS}): a forecast's start of every fight, and the end
+ * of a fighter nothing touched.
+ */
+function vitalsOf(c: HitboxCombatant): VitalState {
+  if (!(Object.isFrozen(c) && Object.isFrozen(c.hitboxes) && Object.isFrozen(c.armor) && Object.isFrozen(c.conditions)))
+    return hitbox.vitals(c);
+  let v = FROZEN_VITALS.get(c);
+  if (!v) {
+    v = freezeDeep(hitbox.vitals(c));
+    FROZEN_VITALS.set(c, v);
+  }
+  return v;
+}
+
+/** Freezes `value` and everything reachable from it; returns it. */
+function freezeDeep<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) freezeDeep(v);
+  }
+  return value;
+}
+
 /** The weapon at hand: the weapon of the first held item that is one. */
 function readyWeapon(c: HitboxCombatant): HitboxCombatant["weapons"][number] | undefined {
   for (const h of c.held) for (const w of c.weapons) if (w.id === h) return w;
@@ -267,7 +340,7 @@ export async function playHitbox(
   dice?: DiceRoller,
   play: PlayOptions = {},
 ): Promise<EncounterResult> {
-  const options: RulesetOptions = { ...hitbox.defaults(), ...spec.options };
+  const options: RulesetOptions = { ...HITBOX_DEFAULTS, ...spec.options };
   const opts = hitboxOptions(options);
   const { logged, history } = recordingRoller(spec, dice, play);
   const engine = new RoundEngine(
@@ -278,8 +351,12 @@ export async function playHitbox(
   );
   // Each entry's view of its combatant and economy in the engine (which holds a step's damage
   // until the step ends, HB-ACT-01); the turn's rolled reaction stays with the driver.
-  const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
-  const start = vitalsNow(engine, hitbox.vitals);
+  const fighters = new Map<string, Fighter>();
+  for (const cs of spec.combatants) fighters.set(cs.id, new Fighter(cs, engine.get(cs.id)));
+  /** The fighters in file order, walked every turn and step. */
+  const list = [...fighters.values()];
+  const start = new Map<string, VitalState>();
+  for (const f of list) start.set(f.spec.id, vitalsOf(f.c));
   // A forecast plays attacks quietly, at once where the dice roll so (the Blackout test too, HB-DMG-04).
   const quietSync = play.quiet === true && engine.canQuietSync;
   const tactics = new Map<string, HbAction | undefined>();
@@ -289,7 +366,8 @@ export async function playHitbox(
   );
 
   const events: EncounterEvent[] = [];
-  const names = Object.fromEntries([...fighters.values()].map((f) => [f.spec.id, f.c.name]));
+  // (A quiet fight keeps no log, which alone reads them.)
+  const names = play.quiet ? {} : Object.fromEntries([...fighters.values()].map((f) => [f.spec.id, f.c.name]));
   /** A Hitbox event; `names` lets the log show names instead of ids. A quiet fight keeps no log: one shared stand-in. */
   const quietEvent: EncounterEvent = { type: "custom", round: 0, kind: "hitbox.quiet", data: {} };
   const hbEvent = (round: number, kind: string, data: Record<string, unknown>): EncounterEvent =>
@@ -304,7 +382,7 @@ export async function playHitbox(
     let ids = turnFoes.get(side);
     if (!ids) {
       ids = [];
-      for (const o of fighters.values()) if (o.spec.side !== side && !isOut(o)) ids.push(o.spec.id);
+      for (const o of list) if (o.spec.side !== side && !o.outAtTurn) ids.push(o.spec.id);
       turnFoes.set(side, ids);
     }
     return ids;
@@ -380,10 +458,8 @@ export async function playHitbox(
     weaponId: string,
     sit: AttackSituation,
     request: HitboxAttackRequest,
-    refused: Set<string>,
-    reacts: Map<string, string>,
   ): "dodge" | "parry" | undefined => {
-    const react = reacts.get(t.spec.id) ?? t.spec.react ?? "none";
+    const react = t.react ?? t.spec.react ?? "none";
     if (react !== "dodge" && react !== "parry") return undefined;
     // A forecast asks only whether the reaction is possible (and why not), not for its details,
     // of the input `attackInput` builds from the request: the same combatants, weapon and situation.
@@ -391,8 +467,8 @@ export async function playHitbox(
       ? reactionRefusal({ attacker: f.c, target: t.c, weaponId, situation: sit.hitbox }, react, t.economy, options)
       : hitbox.reactions(attackInput(request, f.c, t.c), t.economy, options).find((r) => r.id === react)!.reason;
     if (!reason) return react;
-    if (!refused.has(t.spec.id)) {
-      refused.add(t.spec.id);
+    if (!t.refused) {
+      t.refused = true;
       if (!play.quiet)
         events.push(
           hbEvent(turn, "noReaction", {
@@ -416,21 +492,17 @@ export async function playHitbox(
     f: Fighter,
     action: Extract<DeclaredAction, { kind: "attack" }>,
     details: HbAction,
-    outAtStart: Set<string>,
     foesAtStart: (side: string) => Fighter[],
-    reacts: Map<string, string>,
-    refused: Set<string>,
-    hitInStep: Set<string>,
   ): Promise<void> | undefined => {
     const declared = fighters.get(action.target);
     const target = chooseTarget(DEFAULT_TACTICS.target, {
-      declared: declared && !outAtStart.has(declared.spec.id) ? declared : undefined,
+      declared: declared && !declared.outAtStart ? declared : undefined,
       enemies: foesAtStart(f.spec.side),
     });
     if (!target) return;
     if (declared && target !== declared && !play.quiet)
       events.push({ type: "retarget", round: turn, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
-    const weapon = f.c.weapons.find((w) => w.id === action.weapon || w.name === action.weapon);
+    const weapon = weaponNamed(f.c, action.weapon);
     if (weapon && !f.c.held.includes(weapon.id)) {
       // Drawing from a holster is a quick action that goes with the attack (HB-ACT-03). The core
       // refuses it when the state the step holds for the attacker is down; the attack goes too.
@@ -443,10 +515,15 @@ export async function playHitbox(
     // target's conditions (HB-MOD-02, HB-MOD-04, HB-ACT-04). The same for every shot.
     const sit = attackSituation(f, details);
     const distanceMetres = rangeFeet === undefined ? undefined : feetToMetres(rangeFeet);
-    if (!quietSync) return shotsDetailed(f, target, action, sit, distanceMetres, rangeFeet, shots, reacts, refused, hitInStep);
+    if (!quietSync) return shotsDetailed(f, target, action, sit, distanceMetres, rangeFeet, shots);
     // A forecast reads no detail of the attack: it is played quietly and at once, with the same
     // outcome (the step's damage held the same way, HB-ACT-01).
     const t = target;
+    // The core refuses the attack of someone who cannot act, or whose weapon needs a full limb
+    // (`FRAY.Error.CannotAct`, `FRAY.Error.HitboxLimbDisabled`: HB-DMG-03), before anything is
+    // rolled or paid; asked here first, so that a forecast builds no error for it each turn.
+    const c = f.c;
+    if (isDown(c) || (weapon && limbsFor(c, weapon).some((l) => isDisabled(c, l)))) return;
     for (let shot = 1; shot <= shots; shot++) {
       const request: HitboxAttackRequest = {
         attackerId: f.c.id,
@@ -457,13 +534,13 @@ export async function playHitbox(
         rolledReaction: t.rolled,
       };
       if (!t.rolled) {
-        const reaction = reactionFor(f, t, action.weapon, sit, request, refused, reacts);
+        const reaction = reactionFor(f, t, action.weapon, sit, request);
         if (reaction) request.reaction = reaction;
       }
       const quiet = engine.quietAttackSync(request, ATTACK_OPTIONS);
       if (!quiet) return;
       const done = quiet.attack as HitboxQuietAttack;
-      if (done.interrupts) hitInStep.add(t.spec.id);
+      if (done.interrupts) t.hitInStep = true;
       // The defender's side of the attack: the reaction this attack rolled spent, a dodge without
       // cover dropping it (HB-ATK-03, HB-ACT-04). An attack that rolled none changes nothing there.
       if ((done.reactionRolledNow && done.rolledReaction) || done.attackerId === done.targetId) {
@@ -483,9 +560,6 @@ export async function playHitbox(
     distanceMetres: number | undefined,
     rangeFeet: number | undefined,
     shots: number,
-    reacts: Map<string, string>,
-    refused: Set<string>,
-    hitInStep: Set<string>,
   ): Promise<void> => {
     for (let shot = 1; shot <= shots; shot++) {
       const t = target;
@@ -498,7 +572,7 @@ export async function playHitbox(
         rolledReaction: t.rolled,
       };
       if (!t.rolled) {
-        const reaction = reactionFor(f, t, action.weapon, sit, request, refused, reacts);
+        const reaction = reactionFor(f, t, action.weapon, sit, request);
         if (reaction) request.reaction = reaction;
       }
       // A forecast reads no detail of the attack: it is played quietly, with the same outcome
@@ -508,7 +582,7 @@ export async function playHitbox(
         if (!quiet) return;
         const done = quiet.attack as HitboxQuietAttack;
         if (done.reactionRolledNow && done.rolledReaction) t.rolled = done.rolledReaction;
-        if (done.interrupts) hitInStep.add(t.spec.id);
+        if (done.interrupts) t.hitInStep = true;
         engine.transition(t.spec.id, (c, economy) => quietAfterAttack(c, done, economy));
         continue;
       }
@@ -546,7 +620,7 @@ export async function playHitbox(
       if (!play.quiet) events.push(hbEvent(turn, "summary", summary(f, t, result, rangeFeet, shot, shots)));
       if (packet && report) {
         events.push({ type: "damage", round: turn, target: t.spec.id, packet, report });
-        if (interrupts(report)) hitInStep.add(t.spec.id);
+        if (interrupts(report)) t.hitInStep = true;
         for (const limb of LIMBS) {
           const was = report.before.hitboxes![limb]!;
           const now = report.after.hitboxes![limb]!;
@@ -606,91 +680,97 @@ export async function playHitbox(
     // The turn's start from the core: a fresh economy, prone from the last turn, the shock count (HB-DMG-04).
     const seen = engine.events.length;
     engine.startRound();
-    for (const f of fighters.values()) f.rolled = undefined;
-    for (const e of engine.events.slice(seen)) {
-      if (e.type !== "lifecycle") continue;
-      if (e.events.some((x) => x.label === "FRAY.Hitbox.Play.Event.ShockDeath"))
-        events.push(hbEvent(turn, "shockDeath", { actor: e.actor, turns: opts.shockTurns }));
+    for (const f of list) f.rolled = undefined;
+    // (A quiet engine keeps no events.)
+    if (!play.quiet)
+      for (const e of engine.events.slice(seen)) {
+        if (e.type !== "lifecycle") continue;
+        if (e.events.some((x) => x.label === "FRAY.Hitbox.Play.Event.ShockDeath"))
+          events.push(hbEvent(turn, "shockDeath", { actor: e.actor, turns: opts.shockTurns }));
+      }
+    const standing: Fighter[] = [];
+    for (const f of list) {
+      f.declared = undefined;
+      f.react = undefined;
+      f.hitThisTurn = false;
+      f.refused = false;
+      f.outAtTurn = isOut(f);
+      if (!f.outAtTurn) standing.push(f);
     }
-    const standing = [...fighters.values()].filter((f) => !isOut(f));
     turnFoes = new Map();
     const declared = standing.map(declare);
+    const decls = declared.map((d) => d.decl);
     checkDeclarations(
-      declared.map((d) => d.decl),
+      decls,
       standing.map((f) => f.spec.id),
     );
-    const reacts = new Map<string, string>();
-    for (const { decl, action } of declared) {
-      if (action.react) reacts.set(decl.actor, action.react);
+    for (let i = 0; i < declared.length; i++) {
+      const d = declared[i]!;
+      const f = standing[i]!;
+      f.declared = d;
+      if (d.action.react) f.react = d.action.react;
       if (play.quiet) continue;
-      const a = decl.action;
+      const a = d.decl.action;
       const shown =
-        a.kind === "attack"
-          ? { ...a, weapon: fighters.get(decl.actor)!.c.weapons.find((w) => w.id === a.weapon || w.name === a.weapon)?.name ?? a.weapon }
-          : a;
-      events.push(hbEvent(turn, "declare", { actor: decl.actor, action: shown, quick: decl.quick }));
+        a.kind === "attack" ? { ...a, weapon: f.c.weapons.find((w) => w.id === a.weapon || w.name === a.weapon)?.name ?? a.weapon } : a;
+      events.push(hbEvent(turn, "declare", { actor: d.decl.actor, action: shown, quick: d.decl.quick }));
     }
-    const byActor = new Map(declared.map((d) => [d.decl.actor, d]));
-    const hitThisTurn = new Set<string>();
-    const refused = new Set<string>();
-    for (const step of resolutionSteps(declared.map((d) => d.decl))) {
+    for (const step of resolutionSteps(decls)) {
       if (!play.quiet) events.push(hbEvent(turn, "step", { actors: step.actors, simultaneous: step.simultaneous ? 1 : 0 }));
-      const outAtStart = new Set<string>();
-      for (const f of fighters.values()) if (isOut(f)) outAtStart.add(f.spec.id);
+      for (const f of list) {
+        f.outAtStart = isOut(f);
+        f.hitInStep = false;
+      }
       // The enemies of each side not out when the step began, in file order (worked out once a step).
       const stepFoes = new Map<string, Fighter[]>();
       const foesAtStart = (side: string): Fighter[] => {
         let foes = stepFoes.get(side);
         if (!foes) {
           foes = [];
-          for (const o of fighters.values()) if (o.spec.side !== side && !outAtStart.has(o.spec.id)) foes.push(o);
+          for (const o of list) if (o.spec.side !== side && !o.outAtStart) foes.push(o);
           stepFoes.set(side, foes);
         }
         return foes;
       };
-      const hitInStep = new Set<string>();
       // The step's damage takes effect together when it ends; then the Blackout tests it forced
       // (HB-ACT-01, HB-DMG-04).
-      const { forced } = await engine.step(
-        async () => {
-          for (const id of step.actors) {
-            const f = fighters.get(id)!;
-            const { decl, action: details } = byActor.get(id)!;
-            if (outAtStart.has(id)) {
-              events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
-              continue;
-            }
-            for (const q of decl.quick) if (tryQuick(id, q) && !play.quiet) events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
-            if (hitThisTurn.has(id)) {
-              events.push(hbEvent(turn, "interrupted", { actor: id, action: decl.action }));
-              continue;
-            }
-            const a = decl.action;
-            if (a.kind === "attack") {
-              const shooting = attack(f, a, details, outAtStart, foesAtStart, reacts, refused, hitInStep);
-              if (shooting) await shooting;
-            } else if (a.kind === "move" || (a.kind === "task" && a.feet !== undefined)) {
-              const feet = a.kind === "move" ? a.feet : a.feet!;
-              const band = movementBandFeet(f.c, feet);
-              if (!band) events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.TooFar", data: { feet } });
-              else {
-                engine.transition(id, (c, economy) => afterAction(c, { kind: "action", id: band.id }, spend(economy, band.cost)));
-                events.push(hbEvent(turn, "move", { actor: id, feet, band: band.label, task: a.kind === "task" ? a.text : "" }));
-              }
-            } else if (a.kind === "task") events.push(hbEvent(turn, "move", { actor: id, feet: "", band: "", task: a.text }));
-            else events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Log.Waits" });
+      const { forced } = await engine.step(async () => {
+        for (const id of step.actors) {
+          const f = fighters.get(id)!;
+          const { decl, action: details } = f.declared!;
+          if (f.outAtStart) {
+            events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
+            continue;
           }
-        },
-        { due: forcedCheckDue },
-      );
-      for (const id of hitInStep) hitThisTurn.add(id);
+          for (const q of decl.quick) if (tryQuick(id, q) && !play.quiet) events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
+          if (f.hitThisTurn) {
+            events.push(hbEvent(turn, "interrupted", { actor: id, action: decl.action }));
+            continue;
+          }
+          const a = decl.action;
+          if (a.kind === "attack") {
+            const shooting = attack(f, a, details, foesAtStart);
+            if (shooting) await shooting;
+          } else if (a.kind === "move" || (a.kind === "task" && a.feet !== undefined)) {
+            const feet = a.kind === "move" ? a.feet : a.feet!;
+            const band = movementBandFeet(f.c, feet);
+            if (!band) events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.TooFar", data: { feet } });
+            else {
+              engine.transition(id, (c, economy) => afterAction(c, { kind: "action", id: band.id }, spend(economy, band.cost)));
+              events.push(hbEvent(turn, "move", { actor: id, feet, band: band.label, task: a.kind === "task" ? a.text : "" }));
+            }
+          } else if (a.kind === "task") events.push(hbEvent(turn, "move", { actor: id, feet: "", band: "", task: a.text }));
+          else events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Log.Waits" });
+        }
+      }, STEP_OPTIONS);
+      for (const f of list) if (f.hitInStep) f.hitThisTurn = true;
       if (!play.quiet)
         for (const { actor, result: test } of forced)
           events.push(hbEvent(turn, "blackout", { actor, check: test.check, difficulty: test.needed, passed: test.success ? 1 : 0 }));
     }
     // Whoever went prone or dropped to dodge lies prone from the next turn (HB-ACT-04).
     // (Only whoever went prone changes: the others keep their state, and what the engine knows of it.)
-    for (const f of fighters.values()) if (f.c.conditions.includes("goingProne")) f.c = endTurn(f.c, false);
+    for (const f of list) if (f.c.conditions.includes("goingProne")) f.c = endTurn(f.c, false);
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }
@@ -699,7 +779,7 @@ export async function playHitbox(
     options,
     ended,
     fighters.values(),
-    { vitals: (f) => hitbox.vitals(f.c), isOut, start },
+    { vitals: (f) => vitalsOf(f.c), isOut, start },
     play.quiet ? [] : events,
     history,
   );

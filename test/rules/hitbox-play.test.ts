@@ -284,6 +284,16 @@ describe("Hitbox play contract: the turn's lifecycle", () => {
     expect(rs.startRound(zeven(), undefined, 1, opts).events).toEqual([]);
   });
 
+  it("HB-RND-01, HB-ACT-03, HB-ATK-03: each turn's economy is the turn's slots as createEconomy builds them, a new one every turn", () => {
+    const a = rs.startRound(zeven(), undefined, 1, opts).economy;
+    const b = rs.startRound(zeven(), undefined, 2, opts).economy;
+    expect(a).toStrictEqual(createEconomy(hitbox.economy(zeven(), opts)));
+    expect(JSON.stringify(a)).toBe(JSON.stringify(createEconomy(hitbox.economy(zeven(), opts))));
+    expect(b).toStrictEqual(a);
+    expect(b).not.toBe(a);
+    expect(b.slots.action).not.toBe(a.slots.action);
+  });
+
   it("HB-DMG-04, HB-RND-02: in shock with N turns set, death comes on the turn after the N turns that follow the shock", () => {
     const o = { ...opts, hitboxShockTurns: 2 };
     let c = zeven({ conditions: ["shock"] }); // went into shock during turn 1
@@ -362,6 +372,32 @@ describe("Hitbox play contract: forced Blackout test", () => {
     expect(hitbox.isOut(r.report.after)).toBe(true);
     const pass = await rs.forcedCheck(guard(), BLACKOUT_CHECK, new ScriptedRoller([3, 4]), opts);
     expect([pass.check.total, pass.success, pass.report.added]).toEqual([12, true, []]);
+  });
+
+  it("HB-DMG-04, HB-DMG-01: the test's report holds the vital states of the combatant before and after, as vitals reads them", async () => {
+    // Hurt, with armor used up in two pieces and a shock count running: only the conditions change.
+    const hurt = guard({
+      hitboxes: { torso: { value: 1, max: 3 }, leftArm: { value: 0, max: 2 } },
+      armor: [
+        { id: "vest", name: "Vest", protection: { torso: 1, leftArm: 1 }, damage: { torso: 1 } },
+        { id: "plate", name: "Plate", protection: { torso: 2 }, damage: { torso: 1 } },
+      ],
+      shockTurnsLeft: 2,
+    });
+    const failed = await rs.forcedCheck(hurt, BLACKOUT_CHECK, new ScriptedRoller([1, 1]), opts);
+    expect(failed.report.before).toStrictEqual(hitbox.vitals(hurt));
+    expect(failed.report.after).toStrictEqual(hitbox.vitals({ ...hurt, conditions: ["shock"] }));
+    expect(failed.report.after.hitboxes!.torso).not.toBe(failed.report.before.hitboxes!.torso);
+    const passed = await rs.forcedCheck(hurt, BLACKOUT_CHECK, new ScriptedRoller([6, 6]), opts);
+    expect(passed.report.after).toStrictEqual(hitbox.vitals(hurt));
+    // Written back, the state after keeps the armor as worn (shared when no piece changes) and adds shock.
+    const back = rs.withVitals(hurt, failed.report.after);
+    expect(back.armor).toStrictEqual(hurt.armor);
+    expect(back.conditions).toEqual(["shock"]);
+    expect(hitbox.vitals(back)).toStrictEqual(failed.report.after);
+    const moved = rs.withVitals(hurt, { ...failed.report.after, armor: { torso: { value: 0, max: 3 }, leftArm: { value: 1, max: 1 } } });
+    expect(moved.armor.map((a) => a.damage.torso)).toEqual([1, 2]);
+    expect(hurt.armor.map((a) => a.damage.torso)).toEqual([1, 1]);
   });
 
   it("HB-DMG-04: the head hit's forced check is the one applyDamage reports; none for someone in shock", async () => {

@@ -25,7 +25,13 @@ const has = (c: HitboxCombatant, condition: string) => c.conditions.includes(con
 
 /** True when the combatant cannot act or react: in shock, dead or unconscious, or head or torso full (RULES.md). */
 export function isDown(c: HitboxCombatant): boolean {
-  return OUT_CONDITIONS.some((s) => has(c, s)) || c.hitboxes.head.value <= 0 || c.hitboxes.torso.value <= 0;
+  // A plain loop over the conditions (`OUT_CONDITIONS`): every attack and reaction asks.
+  const conditions = c.conditions;
+  for (let i = 0; i < conditions.length; i++) {
+    const x = conditions[i];
+    if (x === "shock" || x === "dead" || x === "unconscious") return true;
+  }
+  return c.hitboxes.head.value <= 0 || c.hitboxes.torso.value <= 0;
 }
 
 /** True when a hitbox has taken damage (HB-DMG-03 reads this for limbs). */
@@ -120,7 +126,17 @@ export function neverSawItComing(input: HitboxAttackInput): boolean {
  * @throws FrayError `FRAY.Error.NoWeapon` when it is not the attacker's.
  */
 export function weaponOf(input: Pick<HitboxAttackInput, "attacker" | "weaponId">): HitboxWeapon {
-  const weapon = input.attacker.weapons.find((w) => w.id === input.weaponId || w.name === input.weaponId);
+  // A plain loop: every attack and reaction of a forecast asks (`find` with a closure costs more).
+  const weapons = input.attacker.weapons;
+  const ref = input.weaponId;
+  let weapon: HitboxWeapon | undefined;
+  for (let i = 0; i < weapons.length; i++) {
+    const w = weapons[i]!;
+    if (w.id === ref || w.name === ref) {
+      weapon = w;
+      break;
+    }
+  }
   if (!weapon) {
     throw new FrayError(
       "FRAY.Error.NoWeapon",

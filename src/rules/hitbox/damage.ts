@@ -72,12 +72,16 @@ export async function rollDamage(result: AttackResult, input: HitboxAttackInput,
 /** Armor points per hitbox of everything worn, with what is left (HB-DMG-01). Only covered hitboxes are listed. */
 export function armorTracks(c: HitboxCombatant): Record<string, Track> {
   const out: Record<string, Track> = {};
-  for (const h of HITBOXES) {
+  const armor = c.armor;
+  if (armor.length === 0) return out;
+  // Plain loops: every vital state (each Blackout test's report, each fight's start and end) reads it.
+  for (let k = 0; k < HITBOXES.length; k++) {
+    const h = HITBOXES[k]!;
     let max = 0;
     let used = 0;
-    for (const a of c.armor) {
-      max += a.protection[h];
-      used += a.damage[h];
+    for (let i = 0; i < armor.length; i++) {
+      max += armor[i]!.protection[h];
+      used += armor[i]!.damage[h];
     }
     if (max > 0) out[h] = { value: max - used, max };
   }
@@ -92,11 +96,21 @@ export function shockEffect(turnsLeft: number): LastingEffect {
   return { id: SHOCK_EFFECT, kind: SHOCK_EFFECT, rule: "HB-DMG-04", label: "FRAY.Condition.shock", rounds: turnsLeft };
 }
 
-/** A copy of every hitbox track of a combatant, in the order of {@link HITBOXES}. */
+/**
+ * A copy of every hitbox track of a combatant, in the order of {@link HITBOXES}: one literal of
+ * the seven (every vital state builds it).
+ */
 function copyHitboxes(c: HitboxCombatant): Record<string, Track> {
-  const out: Record<string, Track> = {};
-  for (const h of HITBOXES) out[h] = { ...c.hitboxes[h] };
-  return out;
+  const b = c.hitboxes;
+  return {
+    head: { ...b.head },
+    leftArm: { ...b.leftArm },
+    rightArm: { ...b.rightArm },
+    torso: { ...b.torso },
+    leftLeg: { ...b.leftLeg },
+    rightLeg: { ...b.rightLeg },
+    groin: { ...b.groin },
+  };
 }
 
 /**
@@ -104,13 +118,30 @@ function copyHitboxes(c: HitboxCombatant): Record<string, Track> {
  * shock count runs (`hitboxShockTurns`), the `shock` lasting effect with the turns left.
  */
 export function vitals(c: HitboxCombatant): VitalState {
-  const state: VitalState = {
-    hitboxes: copyHitboxes(c),
-    armor: armorTracks(c),
-    conditions: [...c.conditions],
-  };
+  return vitalsFrom(c, copyHitboxes(c), armorTracks(c));
+}
+
+/** The vital state of `c` with its hitbox and armor tracks given (new objects, owned by the state). */
+function vitalsFrom(c: HitboxCombatant, hitboxes: Record<string, Track>, armor: Record<string, Track>): VitalState {
+  const state: VitalState = { hitboxes, armor, conditions: [...c.conditions] };
   if (c.shockTurnsLeft !== undefined) state.effects = [shockEffect(c.shockTurnsLeft)];
   return state;
+}
+
+/**
+ * {@link vitals} of `after`, a combatant whose hitboxes, armor and shock count are those of the
+ * combatant `state` was read from (a Blackout test changes only the conditions, HB-DMG-04): the
+ * tracks copied from `state` instead of read again from the armor pieces.
+ */
+export function vitalsAfter(state: VitalState, after: HitboxCombatant): VitalState {
+  return vitalsFrom(after, copyTracks(state.hitboxes!), copyTracks(state.armor!));
+}
+
+/** A copy of each track of a record, in its order. */
+function copyTracks(tracks: Record<string, Track>): Record<string, Track> {
+  const out: Record<string, Track> = {};
+  for (const k in tracks) out[k] = { ...tracks[k]! };
+  return out;
 }
 
 /**
@@ -121,20 +152,33 @@ export function vitals(c: HitboxCombatant): VitalState {
  */
 export function applyVitals(c: HitboxCombatant, state: VitalState): HitboxCombatant {
   const hitboxes = { ...c.hitboxes };
-  for (const h of HITBOXES) {
-    const t = state.hitboxes?.[h];
-    if (t) hitboxes[h] = { ...t };
-  }
-  const armor = c.armor.map((a) => ({ ...a, damage: { ...a.damage } }));
-  for (const h of HITBOXES) {
-    const t = state.armor?.[h];
-    if (!t) continue;
-    let used = Math.max(0, t.max - t.value);
-    for (const piece of armor) {
-      piece.damage[h] = Math.min(piece.protection[h], used);
-      used -= piece.damage[h];
+  const boxes = state.hitboxes;
+  if (boxes)
+    for (let k = 0; k < HITBOXES.length; k++) {
+      const h = HITBOXES[k]!;
+      const t = boxes[h];
+      if (!t) continue;
+      // A track the state leaves as it is stays shared (tracks are values, never changed in place).
+      const was = hitboxes[h];
+      if (!was || was.value !== t.value || was.max !== t.max) hitboxes[h] = { ...t };
     }
-  }
+  // The pieces are copied only when a piece's points change: otherwise the combatant's armor is
+  // shared (states are values, never changed in place), as after most Blackout tests.
+  let armor = c.armor;
+  const tracks = state.armor;
+  if (tracks)
+    for (const h of HITBOXES) {
+      const t = tracks[h];
+      if (!t) continue;
+      let used = Math.max(0, t.max - t.value);
+      for (let i = 0; i < armor.length; i++) {
+        const damage = Math.min(armor[i]!.protection[h], used);
+        used -= damage;
+        if (armor[i]!.damage[h] === damage) continue;
+        if (armor === c.armor) armor = c.armor.map((a) => ({ ...a, damage: { ...a.damage } }));
+        armor[i]!.damage[h] = damage;
+      }
+    }
   const next: HitboxCombatant = { ...c, hitboxes, armor, conditions: [...state.conditions] };
   const shock = state.effects?.find((e) => e.kind === SHOCK_EFFECT);
   if (shock?.rounds !== undefined) next.shockTurnsLeft = shock.rounds;

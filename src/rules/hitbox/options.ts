@@ -133,7 +133,15 @@ const resolved = new WeakMap<RulesetOptions, Readonly<HitboxOptions>>();
  * changed after it was first read keeps its first reading (build a new one, as the settings do).
  */
 export function hitboxOptionsOf(options: RulesetOptions = {}): Readonly<HitboxOptions> {
+  // The last options object asked for, first: a fight asks for its own on every attack and turn.
+  if (options === lastOptions) return lastRead!;
   let o = resolved.get(options);
   if (!o) resolved.set(options, (o = Object.freeze(hitboxOptions(options))));
+  lastOptions = options;
+  lastRead = o;
   return o;
 }
+
+/** The options object {@link hitboxOptionsOf} read last, and its reading. */
+let lastOptions: RulesetOptions | undefined;
+let lastRead: Readonly<HitboxOptions> | undefined;

@@ -17,18 +17,18 @@ import type {
   SituationField,
   VitalsUpdate,
 } from "../core/contract.js";
-import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
-import { createEconomy, spend, type Economy } from "../core/economy.js";
+import { canRollSync, type DiceRoller, type SyncDiceRoller } from "../core/dice/port.js";
+import { spend, type Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import { fieldError, int, isRecord, oneOf } from "../core/parse.js";
 import type { ForcedCheck, RuleId, VitalState } from "../core/types.js";
 import { isDown, weaponOf, type HitboxAttackResult } from "./attack.js";
-import { BLACKOUT_DIFFICULTY, blackoutTest, blackoutTestSync, SHOCK_EFFECT, vitals, type BlackoutResult } from "./damage.js";
+import { BLACKOUT_DIFFICULTY, blackoutTest, blackoutTestSync, SHOCK_EFFECT, vitals, vitalsAfter, type BlackoutResult } from "./damage.js";
 import type { HitboxAttackInput, HitboxSituation, RolledReaction } from "./input.js";
 import { CALLABLE } from "./location.js";
 import { HITBOXES, metresToFeet, type HitboxCombatant, type HitboxId } from "./model.js";
 import type { HitboxOptions } from "./options.js";
-import { economy as turnEconomy, endTurn, movement, QUICK_ACTIONS, quickAction, type QuickActionId } from "./turn.js";
+import { endTurn, movement, QUICK_ACTIONS, quickAction, type QuickActionId } from "./turn.js";
 
 /**
  * A Hitbox attack request: the neutral request plus, optionally, the defender's dodge or parry
@@ -329,16 +329,17 @@ export function startRound(c: HitboxCombatant, options: HitboxOptions): RoundSta
   return { combatant: next, economy: freshEconomy(), events };
 }
 
-/** The economy of a turn's start (`createEconomy` of the turn's slots), built once. */
-const FRESH_ECONOMY = createEconomy(turnEconomy());
-
-/** A copy of {@link FRESH_ECONOMY}: each turn starts with its own economy. */
-function freshEconomy(): Economy {
-  const slots: Economy["slots"] = {};
-  const pools: Economy["pools"] = {};
-  for (const id in FRESH_ECONOMY.slots) slots[id] = { ...FRESH_ECONOMY.slots[id]! };
-  for (const id in FRESH_ECONOMY.pools) pools[id] = { ...FRESH_ECONOMY.pools[id]! };
-  return { slots, pools };
+/**
+ * The economy of a turn's start, `createEconomy` of the turn's slots (`economy` of ./turn.ts: one
+ * action, one reaction, quick actions without limit; no pools), each turn its own: built as a
+ * literal, since every combatant of every fight of a forecast takes one each turn
+ * (`test/rules/hitbox-play.test.ts` holds it equal to `createEconomy(economy())`).
+ */
+export function freshEconomy(): Economy {
+  return {
+    slots: { action: { used: 0, max: 1 }, reaction: { used: 0, max: 1 }, quick: { used: 0, max: null } },
+    pools: {},
+  };
 }
 
 /** True when an attack result carries Hitbox's reaction bookkeeping. */
@@ -417,7 +418,8 @@ export function forcedCheckDue(c: HitboxCombatant, forced: ForcedCheck): boolean
  */
 export async function forcedCheck(c: HitboxCombatant, forced: ForcedCheck, dice: DiceRoller): Promise<ForcedCheckResult> {
   forcedCheckValid(c, forced);
-  return forcedCheckFrom(c, forced, await blackoutTest(c, dice));
+  // Dice that roll at once (a forecast's) roll the same faces so, without waiting on a roll.
+  return forcedCheckFrom(c, forced, canRollSync(dice) ? blackoutTestSync(c, dice) : await blackoutTest(c, dice));
 }
 
 /**
@@ -440,7 +442,8 @@ function forcedCheckValid(c: HitboxCombatant, forced: ForcedCheck): void {
 /** The forced check's result from the Blackout test rolled. */
 function forcedCheckFrom(c: HitboxCombatant, forced: ForcedCheck, test: BlackoutResult): ForcedCheckResult {
   const before = vitals(c);
-  const after = vitals(test.after);
+  // The test changes the conditions alone (shock when failed): the tracks are those of `before`.
+  const after = vitalsAfter(before, test.after);
   const added = after.conditions.filter((s) => !before.conditions.includes(s));
   return { forced, check: test.check, needed: BLACKOUT_DIFFICULTY, success: test.passed, report: { before, after, steps: [], added } };
 }

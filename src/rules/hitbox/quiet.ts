@@ -364,7 +364,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
     const taken = Math.min(remaining, track.value);
     remaining -= taken;
     if (taken > 0) {
-      if (hitboxes === c.hitboxes) hitboxes = { ...c.hitboxes };
+      if (hitboxes === c.hitboxes) hitboxes = hitboxesOf(c.hitboxes);
       const value = track.value - taken;
       hitboxes[h] = { ...track, value };
       reached++;
@@ -403,6 +403,22 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
   // (Only a count set to undefined is dropped: `delete` of a key the state lacks would still slow it down.)
   if (after.shockTurnsLeft === undefined && "shockTurnsLeft" in after) delete after.shockTurnsLeft;
   out.target = after;
+}
+
+/**
+ * A new record of the seven hitbox tracks (the tracks shared), in the order of `HITBOXES`: one
+ * literal, which costs less than spreading the record on every hit.
+ */
+function hitboxesOf(b: HitboxCombatant["hitboxes"]): HitboxCombatant["hitboxes"] {
+  return {
+    head: b.head,
+    leftArm: b.leftArm,
+    rightArm: b.rightArm,
+    torso: b.torso,
+    leftLeg: b.leftLeg,
+    rightLeg: b.rightLeg,
+    groin: b.groin,
+  };
 }
 
 /** A lethal hitbox (head, torso) holds nothing more (HB-DMG-01). */

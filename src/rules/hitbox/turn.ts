@@ -143,14 +143,15 @@ export function checkDeclarations(declarations: readonly Declaration[], particip
       throw new FrayError("FRAY.Error.HitboxDeclaration", { actor: d.actor }, `"${d.actor}" is not in this fight`);
     if (seen.has(d.actor)) throw new FrayError("FRAY.Error.HitboxDeclaration", { actor: d.actor }, `"${d.actor}" declared twice this turn`);
     seen.add(d.actor);
-    d.quick.forEach((q, i) => {
+    for (let i = 0; i < d.quick.length; i++) {
+      const q = d.quick[i]!;
       if (!(QUICK_ACTIONS as readonly string[]).includes(q.id))
         throw new FrayError(
           "FRAY.Error.Field",
           { field: `${d.actor}.quick[${i}]`, expected: QUICK_ACTIONS.join(", ") },
           `Unknown quick action "${q.id}"`,
         );
-    });
+    }
   }
 }
 
@@ -160,6 +161,9 @@ export function checkDeclarations(declarations: readonly Declaration[], particip
  * numbers); all the others then resolve simultaneously in one step.
  */
 export function resolutionSteps(declarations: readonly Declaration[]): ResolutionStep[] {
+  // Most turns put nothing first: one simultaneous step of everyone, in declaration order.
+  if (!declarations.some((d) => d.first !== undefined))
+    return declarations.length ? [{ actors: declarations.map((d) => d.actor), simultaneous: true }] : [];
   const firsts = declarations
     .map((d, i) => ({ d, i }))
     .filter(({ d }) => d.first !== undefined)
