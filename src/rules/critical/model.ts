@@ -243,8 +243,10 @@ export function criticalCombatantFromActor(
 
 /** The armor type a combatant fights in: the heaviest type worn, `none` without armor (RULES.md). */
 export function armorTypeOf(c: CriticalCombatant): ArmorType {
+  const armor = c.armor;
+  if (armor.length === 0) return "none";
   let best = 0;
-  for (const a of c.armor) if (a.armorType) best = Math.max(best, ARMOR_TYPES.indexOf(a.armorType));
+  for (const a of armor) if (a.armorType) best = Math.max(best, ARMOR_TYPES.indexOf(a.armorType));
   return ARMOR_TYPES[best]!;
 }
 
@@ -255,7 +257,10 @@ export function has(c: Pick<CriticalCombatant, "conditions">, condition: string)
 
 /** True when the combatant is out of the fight: unconscious, blacked out, down (dying) or dead. */
 export function isIncapacitated(c: Pick<CriticalCombatant, "conditions">): boolean {
-  return OUT_CONDITIONS.some((s) => has(c, s));
+  // A loop over the (few) conditions held: asked on every attack, parry and AP count.
+  const conditions = c.conditions;
+  for (let i = 0; i < conditions.length; i++) if ((OUT_CONDITIONS as readonly string[]).includes(conditions[i]!)) return true;
+  return false;
 }
 
 /** Injuries and effects that stop an activity (CR-CRT-02): the first one found, if any. */

@@ -18,11 +18,11 @@ import type {
   VitalsUpdate,
 } from "../core/contract.js";
 import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
-import { createEconomy, type Economy } from "../core/economy.js";
+import type { Economy } from "../core/economy.js";
 import { bool, int, isRecord } from "../core/parse.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { ForcedCheck, VitalState } from "../core/types.js";
-import { ACTIONS, actionCost, apFor, economy, recomputeEconomy } from "./actions.js";
+import { ACTIONS, actionCost, apFor, recomputeEconomy } from "./actions.js";
 import { isCriticalResult, type CriticalAttackInput, type CriticalSituation } from "./attack.js";
 import { selfDisciplineTest, selfDisciplineTestSync } from "./damage.js";
 import { fieldError, isIncapacitated, type CriticalCombatant } from "./model.js";
@@ -214,6 +214,12 @@ export function criticalVitalsUpdate(state: VitalState): VitalsUpdate {
   return { system };
 }
 
+/** Whether a record has an own key (`Object.keys(o).length > 0`, without the list). */
+function hasKeys(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
+}
+
 const apOf = (e: Economy) => e.pools.ap ?? { value: 0, max: 0 };
 
 /**
@@ -233,12 +239,13 @@ export function criticalStartRound(
 ): RoundState<CriticalCombatant> {
   const events: LifecycleEvent[] = [];
   let combatant = c;
-  if (Object.keys(c.parry).length) {
+  if (hasKeys(c.parry)) {
     combatant = { ...c, parry: {} };
     events.push({ rule: "CR-PAR-01", label: "FRAY.Critical.Lifecycle.ParryEnds", data: { actor: c.name } });
   }
-  const fresh = createEconomy(economy(combatant));
   const ap = apFor(combatant);
+  // `createEconomy(economy(combatant))`, built at once: the one pool, full (every combatant, every round).
+  const fresh: Economy = { slots: {}, pools: { ap: { value: ap, max: ap } } };
   if (isIncapacitated(combatant)) events.push({ rule: "CR-AP-01", label: "FRAY.Critical.Lifecycle.NoAp", data: { actor: c.name } });
   else if (combatant.stun > 0)
     events.push({ rule: "CR-STN-01", label: "FRAY.Critical.Lifecycle.StunnedRound", data: { actor: c.name, ap, stun: combatant.stun } });
