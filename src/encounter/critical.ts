@@ -100,6 +100,11 @@ function parseParry(raw: unknown, path: string, ids: string[]): Record<string, n
   return raw as Record<string, number>;
 }
 
+/** A shallow copy of a frozen combatant, not frozen itself: the same fields, the same values. */
+function thawed(c: CriticalCombatant): CriticalCombatant {
+  return { ...c };
+}
+
 const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
 
 /**
@@ -138,6 +143,11 @@ export async function playCritical(
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
   // The same views in the order of the file, walked on every attack and declaration.
   const list = [...fighters.values()];
+  // A forecast's combatants come frozen from its cache, shared by every fight. Each fight starts
+  // from its own shallow copy (the nested lists stay frozen and shared): every transition builds
+  // the next state by spreading the last, and V8 spreads a frozen object far slower, at every
+  // place that has once met one.
+  for (const f of list) if (Object.isFrozen(f.c)) f.c = thawed(f.c);
   const start = vitalsNow(engine, critical.vitals);
   // A forecast plays attacks quietly, at once where the dice roll so (the Self Discipline test too, CR-HIT-02).
   const quietSync = play.quiet === true && engine.canQuietSync;
@@ -222,12 +232,13 @@ export async function playCritical(
    * target and weapon, played by the engine's synchronous quiet attack, without a promise; no
    * event is kept (a forecast keeps none).
    */
+  const standing: Fighter[] = [];
   const attackNow = (f: Fighter, action: ActionSpec, shared: AttackPlan): boolean => {
     const declared = typeof action.attack === "string" ? fighters.get(action.attack) : undefined;
-    const target = chooseTarget(DEFAULT_TACTICS.target, {
-      declared: declared && !out(declared) ? declared : undefined,
-      enemies: enemiesOf(f),
-    });
+    // The standing enemies, gathered in one list kept for the fight (the choice keeps none of it).
+    standing.length = 0;
+    for (const o of list) if (o.spec.side !== f.spec.side && !out(o)) standing.push(o);
+    const target = chooseTarget(DEFAULT_TACTICS.target, { declared: declared && !out(declared) ? declared : undefined, enemies: standing });
     if (!target) return false;
     const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
       declared: action.weapon,

@@ -93,9 +93,9 @@ export function criticalSituation(_context: SituationContext<CriticalCombatant>,
 export function parseCriticalSituation(values: unknown, path = "situation"): Required<CriticalSituation> {
   if (values === undefined || values === null) return { modifier: 0, cover: 0, unseen: false };
   if (!isRecord(values)) throw fieldError(path, "an object of situation values by field id");
+  // No value given (every attack of a forecast): every field at its default (what the reads below give for it).
+  if (!hasKeys(values)) return { modifier: 0, cover: 0, unseen: false };
   const keys = Object.keys(values);
-  // No value given: every field at its default (what the reads below give for it).
-  if (keys.length === 0) return { modifier: 0, cover: 0, unseen: false };
   for (const id of keys) {
     if (!(SITUATION_IDS as readonly string[]).includes(id))
       throw fieldError(`${path}.${id}`, `one of the situation fields ${SITUATION_IDS.join(", ")}`);
