@@ -25,6 +25,7 @@ import {
   parseCriticalSituation,
   parryBlocked,
   quietUpkeep,
+  restate,
   parryPool,
   rollManeuver,
   treat,
@@ -102,7 +103,7 @@ function parseParry(raw: unknown, path: string, ids: string[]): Record<string, n
 
 /** A shallow copy of a frozen combatant, not frozen itself: the same fields, the same values. */
 function thawed(c: CriticalCombatant): CriticalCombatant {
-  return { ...c };
+  return restate(c, c.hits, c.stun, c.conditions, c.effects, c.parry);
 }
 
 const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);

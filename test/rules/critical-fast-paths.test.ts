@@ -20,6 +20,8 @@ import {
   declareParry,
   parryBlocked,
   parryPool,
+  restate,
+  withVitals,
   type CriticalCombatant,
 } from "../../src/rules/critical/index.js";
 
@@ -87,5 +89,26 @@ describe("Critical round transitions", () => {
       { numRuns: 1000 },
     );
     expect([...kinds].sort()).toEqual(["FRAY.Error.CannotParry", "FRAY.Error.Field", "FRAY.Error.ParryTooMuch", "ok"]);
+  });
+
+  it("CR-AP-02: restate gives the spread of the combatant with its new state, and keeps a field a host added", () => {
+    fc.assert(
+      fc.property(state, fc.boolean(), fc.integer({ min: -10, max: 40 }), (c, extra, hits) => {
+        const base = extra ? { ...c, note: "kept" } : c;
+        const next = restate(base, { value: hits, max: c.hits.max }, 1, ["constrained"], [], { x: 3 });
+        const spread = {
+          ...base,
+          hits: { value: hits, max: c.hits.max },
+          stun: 1,
+          conditions: ["constrained"],
+          effects: [],
+          parry: { x: 3 },
+        };
+        expect(next).toEqual(spread);
+        expect(Object.keys(next)).toEqual(Object.keys(spread));
+        expect(withVitals(Object.freeze(base), critical.vitals(base))).toEqual(base);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

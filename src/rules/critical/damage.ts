@@ -3,7 +3,17 @@ import { FrayError } from "../core/errors.js";
 import type { AttackResult, DamagePacket, UpkeepCheck, UpkeepReport } from "../core/ruleset.js";
 import type { DamageReport, DamageStep, LastingEffect, Modifier, RollOutcome, VitalState } from "../core/types.js";
 import { isCriticalResult, type CriticalAttackInput } from "./attack.js";
-import { LIMBS, OUT_CONDITIONS, vitals, withVitals, type CritType, type CriticalCombatant, type Location, type Severity } from "./model.js";
+import {
+  LIMBS,
+  OUT_CONDITIONS,
+  restate,
+  vitals,
+  withVitals,
+  type CritType,
+  type CriticalCombatant,
+  type Location,
+  type Severity,
+} from "./model.js";
 import type { CriticalOptions } from "./options.js";
 import { lookupCritical, type CriticalEffect, type CriticalEntry } from "./tables.js";
 import { tableSet } from "./tables/index.js";
@@ -420,16 +430,14 @@ export function quietUpkeep(c: CriticalCombatant, dice: SyncDiceRoller): Critica
   if (ko) {
     if (!next.includes("unconscious")) next.push("unconscious");
   } else if (next.includes("unconscious")) next = next.filter((x) => x !== "unconscious");
-  const after: CriticalCombatant = { ...c, hits: { ...c.hits, value: hits }, stun, conditions: next, effects };
+  const after = restate(c, { value: hits, max: c.hits.max }, stun, next, effects, c.parry);
   if (dies || hits > 0 || next.some((x) => (OUT_CONDITIONS as readonly string[]).includes(x))) return after;
   // The Self Discipline test (CR-HIT-02): d100 + SD bonus - the hits below zero, 101 or more stays conscious.
   if (dice.rollTotal("1d100") + c.selfDiscipline + Math.min(0, hits) >= 101) return after;
   const id = nextId(effects, "unconscious");
   next.push("unconscious");
-  return {
-    ...after,
-    effects: [...effects, { id, kind: "unconscious", rule: "CR-HIT-02", label: "FRAY.Critical.Effect.failedTest" }],
-  };
+  const failed: LastingEffect = { id, kind: "unconscious", rule: "CR-HIT-02", label: "FRAY.Critical.Effect.failedTest" };
+  return restate(after, after.hits, stun, next, [...effects, failed], after.parry);
 }
 
 /** What {@link upkeep} does before its Self Discipline test, and whether the test is due. */

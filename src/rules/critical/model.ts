@@ -285,11 +285,48 @@ export function vitals(c: CriticalCombatant): VitalState {
 
 /** The combatant with a vital state put back (after damage or upkeep). */
 export function withVitals(c: CriticalCombatant, v: VitalState): CriticalCombatant {
+  return restate(c, v.hp ? { ...v.hp } : c.hits, v.stun ?? 0, [...v.conditions], v.effects ? [...v.effects] : [], c.parry);
+}
+
+/** How many fields a {@link CriticalCombatant} has, as {@link parseCombatant} builds it. */
+const COMBATANT_FIELDS = 18;
+
+/**
+ * The combatant with its state replaced: `{ ...c, hits, stun, conditions, effects, parry }`.
+ * A combatant with the fields {@link parseCombatant} gives it (all of them, nothing else) is
+ * copied field by field, in their order: V8 spreads an object far slower at any place that met
+ * objects of many shapes or a frozen one, and every state of a fight is built from the last one
+ * (CR-AP-02). Any other combatant is spread, so that no field it carries is lost.
+ */
+export function restate(
+  c: CriticalCombatant,
+  hits: Track,
+  stun: number,
+  conditions: string[],
+  effects: LastingEffect[],
+  parry: Record<string, number>,
+): CriticalCombatant {
+  let fields = 0;
+  for (const key in c) if (Object.hasOwn(c, key)) fields++;
+  if (fields !== COMBATANT_FIELDS || !Object.hasOwn(c, "parry")) return { ...c, hits, stun, effects, conditions, parry };
   return {
-    ...c,
-    hits: v.hp ? { ...v.hp } : c.hits,
-    stun: v.stun ?? 0,
-    conditions: [...v.conditions],
-    effects: v.effects ? [...v.effects] : [],
+    id: c.id,
+    name: c.name,
+    kind: c.kind,
+    group: c.group,
+    quickness: c.quickness,
+    selfDiscipline: c.selfDiscipline,
+    physique: c.physique,
+    defense: c.defense,
+    baseMove: c.baseMove,
+    maneuver: c.maneuver,
+    skills: c.skills,
+    weapons: c.weapons,
+    armor: c.armor,
+    hits,
+    stun,
+    effects,
+    conditions,
+    parry,
   };
 }

@@ -5,6 +5,7 @@ import {
   UNTRAINED_OB,
   fieldError,
   isIncapacitated,
+  restate,
   stoppedBy,
   type CriticalCombatant,
   type CriticalWeapon,
@@ -77,7 +78,7 @@ export function declareParry(
     const v = allocation[foe];
     total += typeof v === "number" ? v : 0;
   }
-  if (total === 0) return { ...c, parry: {} };
+  if (total === 0) return restate(c, c.hits, c.stun, c.conditions, c.effects, {});
   const blocked = parryBlocked(c);
   if (blocked) throw new FrayError("FRAY.Error.CannotParry", { actor: c.name, reason: blocked.reason }, `${c.name} cannot parry`);
   for (const foe in allocation) {
@@ -91,7 +92,7 @@ export function declareParry(
     throw new FrayError("FRAY.Error.ParryTooMuch", { actor: c.name, ob: pool, total }, `${c.name} moves ${total} OB but has ${pool}`);
   const parry: Record<string, number> = {};
   for (const foe in allocation) if (Object.hasOwn(allocation, foe) && allocation[foe]! > 0) parry[foe] = allocation[foe]!;
-  return { ...c, parry };
+  return restate(c, c.hits, c.stun, c.conditions, c.effects, parry);
 }
 
 /**

@@ -25,7 +25,7 @@ import type { ForcedCheck, VitalState } from "../core/types.js";
 import { ACTIONS, actionCost, apFor, recomputeEconomy } from "./actions.js";
 import { isCriticalResult, type CriticalAttackInput, type CriticalSituation } from "./attack.js";
 import { selfDisciplineTest, selfDisciplineTestSync } from "./damage.js";
-import { fieldError, isIncapacitated, type CriticalCombatant } from "./model.js";
+import { fieldError, isIncapacitated, restate, type CriticalCombatant } from "./model.js";
 import type { CriticalTableSet } from "./tables/index.js";
 
 /** Bounds of the number fields of a Critical attack's situation. */
@@ -240,7 +240,7 @@ export function criticalStartRound(
   const events: LifecycleEvent[] = [];
   let combatant = c;
   if (hasKeys(c.parry)) {
-    combatant = { ...c, parry: {} };
+    combatant = restate(c, c.hits, c.stun, c.conditions, c.effects, {});
     events.push({ rule: "CR-PAR-01", label: "FRAY.Critical.Lifecycle.ParryEnds", data: { actor: c.name } });
   }
   const ap = apFor(combatant);

@@ -27,6 +27,7 @@ import {
   UNTRAINED_OB,
   armorTypeOf,
   isIncapacitated,
+  restate,
   type CritType,
   type CriticalCombatant,
   type CriticalWeapon,
@@ -309,7 +310,7 @@ export function quietAttack(
   out.damage = amount;
   // `selfDisciplineDue`: from above 0 to 0 or below, and still in the fight.
   if (c.hits.value > 0 && hits <= 0 && !outIn(conditions)) out.forced = [{ ...SELF_DISCIPLINE }];
-  out.target = { ...c, hits: { value: hits, max: c.hits.max }, stun, conditions, effects };
+  out.target = restate(c, { value: hits, max: c.hits.max }, stun, conditions, effects, c.parry);
   return out;
 }
 
