@@ -9,6 +9,7 @@ import type { RulesetOptions } from "../rules/core/ruleset.js";
 import type { CheckResult, DamageStep, Modifier, RollOutcome, VitalState } from "../rules/core/types.js";
 import {
   actionCost,
+  canAttack,
   checkMove,
   critical,
   criticalCombatantFromActor,
@@ -247,6 +248,11 @@ export async function playCritical(
       weapons: f.c.weapons,
     });
     if (!weaponRef || shortfall(f.economy, COST_ATTACK)) return false;
+    // The rules refuse an attacker out of the fight or stopped by an injury (`checkCanAttack`,
+    // CR-CRT-02), which the attack options accept: known here without an error built. (Only a
+    // range the request would refuse first is left to the engine.)
+    const range = shared.range;
+    if (!canAttack(f.c) && (range === undefined || (Number.isFinite(range) && range >= 0))) return false;
     const request: AttackRequest = {
       attackerId: f.c.id,
       targetId: target.c.id,

@@ -13,7 +13,9 @@ import { describe, expect, it } from "vitest";
 import { createEconomy } from "../../src/rules/core/economy.js";
 import { FrayError } from "../../src/rules/core/errors.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
+import { checkCanAttack } from "../../src/rules/critical/attack.js";
 import {
+  canAttack,
   critical,
   criticalCombatantFromActor,
   criticalStartRound,
@@ -110,5 +112,28 @@ describe("Critical round transitions", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("CR-CRT-02: canAttack is true exactly where checkCanAttack lets the attack through", () => {
+    const seen = new Set<boolean>();
+    fc.assert(
+      fc.property(state, fc.subarray(["attack", "parry", "move"]), fc.boolean(), (c, stops, injured) => {
+        const effects = injured
+          ? [...c.effects, { id: "injury-1", kind: "injury", rule: "CR-CRT-02" as const, label: "i", stops }]
+          : c.effects;
+        const a = { ...c, effects };
+        let through = true;
+        try {
+          checkCanAttack(a);
+        } catch (error) {
+          expect(["FRAY.Error.CannotAct", "FRAY.Error.CannotAttack"]).toContain((error as FrayError).key);
+          through = false;
+        }
+        expect(canAttack(a)).toBe(through);
+        seen.add(through);
+      }),
+      { numRuns: 300 },
+    );
+    expect(seen.size).toBe(2);
   });
 });
