@@ -9,6 +9,7 @@ import type { RulesetOptions } from "../rules/core/ruleset.js";
 import type { CheckResult, DamageStep, Modifier, RollOutcome, VitalState } from "../rules/core/types.js";
 import {
   actionCost,
+  canAttack,
   checkMove,
   critical,
   criticalCombatantFromActor,
@@ -25,6 +26,7 @@ import {
   parseCriticalSituation,
   parryBlocked,
   quietUpkeep,
+  restate,
   parryPool,
   rollManeuver,
   treat,
@@ -100,6 +102,11 @@ function parseParry(raw: unknown, path: string, ids: string[]): Record<string, n
   return raw as Record<string, number>;
 }
 
+/** A shallow copy of a frozen combatant, not frozen itself: the same fields, the same values. */
+function thawed(c: CriticalCombatant): CriticalCombatant {
+  return restate(c, c.hits, c.stun, c.conditions, c.effects, c.parry);
+}
+
 const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
 
 /**
@@ -136,6 +143,13 @@ export async function playCritical(
   );
   // Each entry's view of its combatant and economy in the engine.
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
+  // The same views in the order of the file, walked on every attack and declaration.
+  const list = [...fighters.values()];
+  // A forecast's combatants come frozen from its cache, shared by every fight. Each fight starts
+  // from its own shallow copy (the nested lists stay frozen and shared): every transition builds
+  // the next state by spreading the last, and V8 spreads a frozen object far slower, at every
+  // place that has once met one.
+  for (const f of list) if (Object.isFrozen(f.c)) f.c = thawed(f.c);
   const start = vitalsNow(engine, critical.vitals);
   // A forecast plays attacks quietly, at once where the dice roll so (the Self Discipline test too, CR-HIT-02).
   const quietSync = play.quiet === true && engine.canQuietSync;
@@ -160,11 +174,11 @@ export async function playCritical(
   const out = (f: Fighter) => engine.isOut(f.spec.id);
   const enemiesOf = (f: Fighter) => {
     const enemies: Fighter[] = [];
-    for (const o of fighters.values()) if (o.spec.side !== f.spec.side && !out(o)) enemies.push(o);
+    for (const o of list) if (o.spec.side !== f.spec.side && !out(o)) enemies.push(o);
     return enemies;
   };
   const hasEnemy = (f: Fighter) => {
-    for (const o of fighters.values()) if (o.spec.side !== f.spec.side && !out(o)) return true;
+    for (const o of list) if (o.spec.side !== f.spec.side && !out(o)) return true;
     return false;
   };
   const custom = (kind: string, data: Record<string, unknown>) => events.push({ type: "custom", round, kind, data });
@@ -214,6 +228,41 @@ export async function playCritical(
       },
     },
   });
+
+  /**
+   * {@link attackOnce} in a forecast whose attacks and checks roll at once (`quietSync`): the same
+   * target and weapon, played by the engine's synchronous quiet attack, without a promise; no
+   * event is kept (a forecast keeps none).
+   */
+  const standing: Fighter[] = [];
+  const attackNow = (f: Fighter, action: ActionSpec, shared: AttackPlan): boolean => {
+    const declared = typeof action.attack === "string" ? fighters.get(action.attack) : undefined;
+    // The standing enemies, gathered in one list kept for the fight (the choice keeps none of it).
+    standing.length = 0;
+    for (const o of list) if (o.spec.side !== f.spec.side && !out(o)) standing.push(o);
+    const target = chooseTarget(DEFAULT_TACTICS.target, { declared: declared && !out(declared) ? declared : undefined, enemies: standing });
+    if (!target) return false;
+    const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
+      declared: action.weapon,
+      tactics: f.spec.tactics?.weapon,
+      weapons: f.c.weapons,
+    });
+    if (!weaponRef || shortfall(f.economy, COST_ATTACK)) return false;
+    // The rules refuse an attacker out of the fight or stopped by an injury (`checkCanAttack`,
+    // CR-CRT-02), which the attack options accept: known here without an error built. (Only a
+    // range the request would refuse first is left to the engine.)
+    const range = shared.range;
+    if (!canAttack(f.c) && (range === undefined || (Number.isFinite(range) && range >= 0))) return false;
+    const request: AttackRequest = {
+      attackerId: f.c.id,
+      targetId: target.c.id,
+      weaponId: weaponRef,
+      distanceMetres: shared.range,
+      situation: shared.situation,
+    };
+    const quiet = engine.quietAttackSync(request, shared.options);
+    return quiet ? !(quiet.attack as CriticalQuietAttack).fumble : false;
+  };
 
   const attackOnce = async (f: Fighter, action: ActionSpec, quiet: boolean, shared: AttackPlan): Promise<boolean> => {
     const declared = typeof action.attack === "string" ? fighters.get(action.attack) : undefined;
@@ -325,10 +374,14 @@ export async function playCritical(
     return true;
   };
 
-  const act = async (f: Fighter, action: ActionSpec): Promise<void> => {
+  /** Whether an action's parts that roll (first aid, a maneuver) call for the async path: none does in most turns. */
+  const rollsDice = (action: ActionSpec) => typeof action.firstAid === "string" || action.maneuver !== undefined;
+
+  /** The start of an action: a wait ends it (false); a treatment is applied (CR-BLD-02). */
+  const actFirst = (f: Fighter, action: ActionSpec): boolean => {
     if (action.wait) {
       events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.Waits" });
-      return;
+      return false;
     }
     if (action.treat !== undefined) {
       const t = parseTreat(action.treat, "treat", ids);
@@ -355,6 +408,11 @@ export async function playCritical(
         custom("treat", { actor: f.spec.id, name: f.c.name, patient: patient.c.name, step: done.step, vitals: critical.vitals(patient.c) });
       }
     }
+    return true;
+  };
+
+  /** First aid (CR-DTH-01) and a maneuver (CR-MAN-01), which roll. */
+  const actRolls = async (f: Fighter, action: ActionSpec): Promise<void> => {
     if (typeof action.firstAid === "string") {
       const patient = fighters.get(action.firstAid)!;
       const cost = actionCost("firstAid");
@@ -402,6 +460,10 @@ export async function playCritical(
         });
       }
     }
+  };
+
+  /** A move (CR-MOV-01, CR-MOV-02), then how many attacks the action makes and what they share. */
+  const actMove = (f: Fighter, action: ActionSpec): { attacks: number; shared: AttackPlan | undefined } => {
     if (typeof action.move === "number") {
       const check = checkMove(f.c, action.move, { opposed: Boolean(action.opposed) });
       if (!check.allowed || !check.band) {
@@ -426,10 +488,24 @@ export async function playCritical(
           ? Infinity
           : 0;
     // Without a count, attack while the AP last (CR-AP-01); only a count that cannot be met is logged.
-    const shared = attacks > 0 ? attackPlan(f, action) : undefined;
+    return { attacks, shared: attacks > 0 ? attackPlan(f, action) : undefined };
+  };
+
+  /** An action: the treatment, first aid, a maneuver, the move, then the attacks, each applied at once (CR-AP-02). */
+  const act = async (f: Fighter, action: ActionSpec): Promise<void> => {
+    if (!actFirst(f, action)) return;
+    await actRolls(f, action);
+    const { attacks, shared } = actMove(f, action);
     for (let i = 0; i < attacks && !out(f) && hasEnemy(f); i++) {
       if (!(await attackOnce(f, action, attacks === Infinity && i > 0, shared!))) break;
     }
+  };
+
+  /** {@link act} at once, in a forecast whose attacks roll so (`quietSync`), for an action that rolls no other dice. */
+  const actNow = (f: Fighter, action: ActionSpec): void => {
+    if (!actFirst(f, action)) return;
+    const { attacks, shared } = actMove(f, action);
+    for (let i = 0; i < attacks && !out(f) && hasEnemy(f); i++) if (!attackNow(f, action, shared!)) break;
   };
 
   let ended: EndEvent | undefined;
@@ -456,11 +532,11 @@ export async function playCritical(
     engine.startRound(true);
     const rolls = engine.rolls;
     // Declarations, lowest initiative first (CR-INI-02), with each parry (CR-PAR-01).
-    const declaring = declarationOrder(rolls)
-      .flatMap((r) => r.members)
-      .filter((id) => !out(fighters.get(id)!));
+    const declaring: string[] = [];
+    for (const r of declarationOrder(rolls)) for (const id of r.members) if (!out(fighters.get(id)!)) declaring.push(id);
     if (!play.quiet) custom("declarations", { order: declaring.map((id) => fighters.get(id)!.c.name) });
-    let sequence = critical.order(rolls).flatMap((r) => r.members);
+    let sequence: string[] = [];
+    for (const r of critical.order(rolls)) for (const id of r.members) sequence.push(id);
     for (const id of declaring) {
       const f = fighters.get(id)!;
       const action = actionAt(round, id);
@@ -470,7 +546,9 @@ export async function playCritical(
         // Default parry: half the OB, split equally over the standing foes (the seed's example).
         const weapon = f.c.weapons.find((w) => w.id === action.weapon || w.name === action.weapon) ?? f.c.weapons[0];
         const half = Math.floor((weapon ? offensiveBonus(f.c, weapon).total : parryPool(f.c)) / 2);
-        allocation = Object.fromEntries(foes.map((foe) => [foe, Math.floor(half / foes.length)]));
+        const share = Math.floor(half / foes.length);
+        allocation = {};
+        for (const foe of foes) allocation[foe] = share;
       }
       let parryNote: string | undefined;
       if (allocation) {
@@ -502,7 +580,12 @@ export async function playCritical(
       }
     }
     // Resolution, highest initiative first (CR-INI-02); each attack applies at once (CR-AP-02).
-    for (const id of engine.turns(sequence)) await act(fighters.get(id)!, actionAt(round, id));
+    for (const id of engine.turns(sequence)) {
+      const f = fighters.get(id)!;
+      const action = actionAt(round, id);
+      if (quietSync && !rollsDice(action)) actNow(f, action);
+      else await act(f, action);
+    }
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }

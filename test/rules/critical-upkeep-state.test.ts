@@ -72,27 +72,59 @@ describe("Critical upkeepState equals upkeep then withVitals (CR-BLD-01, CR-STN-
   it("CR-BLD-01, CR-STN-02, CR-STN-03, CR-DTH-01, CR-HIT-02: upkeepSync and quietUpkeep give upkeep's combatant (and report) and draw the same dice", async () => {
     let tests = 0;
     let untouched = 0;
-    // Now and then a combatant with nothing to tick: unhurt, no effect, no stun.
+    let failed = 0;
+    // Knock-outs and lost parries counting down too, and now and then a combatant with nothing
+    // to tick: unhurt, no effect, no stun.
+    const knocked = fc
+      .tuple(
+        state,
+        fc.array(
+          fc.record({
+            kind: fc.constantFrom("unconscious", "noParry"),
+            rounds: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
+          }),
+          { maxLength: 2 },
+        ),
+      )
+      .map(([c, more]): CriticalCombatant => ({
+        ...c,
+        effects: [
+          ...c.effects,
+          ...more.map((e, i): LastingEffect => ({
+            id: `${e.kind}-${i + 1}`,
+            kind: e.kind,
+            rule: "CR-CRT-02",
+            label: `FRAY.Test.${e.kind}`,
+            ...(e.rounds === undefined ? {} : { rounds: e.rounds }),
+          })),
+        ],
+      }));
     const fresh = state.map((c) => ({ ...c, hits: { ...c.hits, value: c.hits.max }, stun: 0, effects: [], conditions: [] }));
     await fc.assert(
-      fc.asyncProperty(fc.oneof({ arbitrary: state, weight: 4 }, { arbitrary: fresh, weight: 1 }), fc.integer(), async (c, seed) => {
-        const one = new SeededRoller(seed);
-        const two = new SeededRoller(seed);
-        const three = new SeededRoller(seed);
-        const detailed = await critical.upkeepState!(c, one, critical.defaults());
-        const sync = upkeepSync(c, two);
-        expect(sync).toEqual(detailed);
-        const quiet = quietUpkeep(c, three);
-        expect(quiet).toEqual(detailed.combatant);
-        if (quiet === c) untouched++;
-        const next = (await one.roll("1d100")).total;
-        expect((await two.roll("1d100")).total).toBe(next);
-        expect((await three.roll("1d100")).total).toBe(next);
-        if (detailed.report.checks.length) tests++;
-      }),
-      { numRuns: 600 },
+      fc.asyncProperty(
+        fc.oneof({ arbitrary: state, weight: 3 }, { arbitrary: knocked, weight: 2 }, { arbitrary: fresh, weight: 1 }),
+        fc.integer(),
+        async (c, seed) => {
+          const one = new SeededRoller(seed);
+          const two = new SeededRoller(seed);
+          const three = new SeededRoller(seed);
+          const detailed = await critical.upkeepState!(c, one, critical.defaults());
+          const sync = upkeepSync(c, two);
+          expect(sync).toEqual(detailed);
+          const quiet = quietUpkeep(c, three);
+          expect(quiet).toEqual(detailed.combatant);
+          if (quiet === c) untouched++;
+          const next = (await one.roll("1d100")).total;
+          expect((await two.roll("1d100")).total).toBe(next);
+          expect((await three.roll("1d100")).total).toBe(next);
+          if (detailed.report.checks.length) tests++;
+          if (detailed.report.checks.some((t) => !t.success)) failed++;
+        },
+      ),
+      { numRuns: 1000 },
     );
     expect(tests).toBeGreaterThan(0);
+    expect(failed).toBeGreaterThan(0);
     expect(untouched).toBeGreaterThan(0);
   });
 });

@@ -137,6 +137,14 @@ export function defenseLines(input: CriticalAttackInput, weapon: CriticalWeapon)
 }
 
 /**
+ * Whether {@link checkCanAttack} lets the combatant attack: not out of the fight, and no injury
+ * stops it (CR-CRT-02). Asked without an error built, for a forecast's attackers.
+ */
+export function canAttack(attacker: CriticalCombatant): boolean {
+  return !isIncapacitated(attacker) && !stoppedBy(attacker, "attack");
+}
+
+/**
  * Whether a combatant can attack at all (CR-DTH-01, CR-CRT-02): not out of the fight, no injury
  * that stops attacking. The detailed and the quiet step both ask it first.
  * @throws FrayError `FRAY.Error.CannotAct` when incapacitated, `FRAY.Error.CannotAttack` when an

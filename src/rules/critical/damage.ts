@@ -3,7 +3,17 @@ import { FrayError } from "../core/errors.js";
 import type { AttackResult, DamagePacket, UpkeepCheck, UpkeepReport } from "../core/ruleset.js";
 import type { DamageReport, DamageStep, LastingEffect, Modifier, RollOutcome, VitalState } from "../core/types.js";
 import { isCriticalResult, type CriticalAttackInput } from "./attack.js";
-import { LIMBS, OUT_CONDITIONS, vitals, withVitals, type CritType, type CriticalCombatant, type Location, type Severity } from "./model.js";
+import {
+  LIMBS,
+  OUT_CONDITIONS,
+  restate,
+  vitals,
+  withVitals,
+  type CritType,
+  type CriticalCombatant,
+  type Location,
+  type Severity,
+} from "./model.js";
 import type { CriticalOptions } from "./options.js";
 import { lookupCritical, type CriticalEffect, type CriticalEntry } from "./tables.js";
 import { tableSet } from "./tables/index.js";
@@ -374,13 +384,60 @@ export function upkeepSync(c: CriticalCombatant, dice: SyncDiceRoller): { combat
 
 /**
  * The combatant after {@link upkeep}, rolled at once, for a forecast that reads no report: the
- * same combatant (equal by value) and the same faces drawn. One standing with hits above 0 and
- * nothing running (no effect, no stun, not knocked out) has nothing to tick: it comes back as it
- * is, without a vital state built (CR-BLD-01, CR-STN-02, CR-DTH-01, CR-HIT-02).
+ * same combatant (equal by value) and the same faces drawn, in the same order: bleeding and
+ * burning deal their hits (CR-BLD-01); timed effects run down and end; stun runs down and a
+ * blackout ends with it (CR-STN-02, CR-STN-03); dying runs down and kills at 0 (CR-DTH-01); the
+ * `unconscious` condition follows the knock-outs left; at 0 hits or below a conscious combatant
+ * takes the Self Discipline test (CR-HIT-02). No vital state, step or report is built, and the
+ * effects nothing changed are kept, not copied; one with nothing to tick (standing with hits
+ * above 0, no effect, no stun, not knocked out) and the dead come back as they are.
+ * `test/rules/critical-upkeep-state.test.ts` holds it equal to {@link upkeep}.
  */
 export function quietUpkeep(c: CriticalCombatant, dice: SyncDiceRoller): CriticalCombatant {
-  if (c.effects.length === 0 && c.stun === 0 && c.hits.value > 0 && !c.conditions.includes("unconscious")) return c;
-  return upkeepSync(c, dice).combatant;
+  const conditions = c.conditions;
+  if (conditions.includes("dead")) return c;
+  const before = c.effects;
+  if (before.length === 0 && c.stun === 0 && c.hits.value > 0 && !conditions.includes("unconscious")) return c;
+  let hits = c.hits.value;
+  for (const e of before) if (e.kind === "bleed" || e.kind === "burn") hits -= e.value ?? 0;
+  // Timed effects run down (dying has its own count); those that reach 0 end, by id.
+  let ended: string[] | undefined;
+  let effects: LastingEffect[] = [];
+  for (const e of before) {
+    if (e.rounds === undefined || e.kind === "dying") effects.push(e);
+    else {
+      if (e.rounds - 1 <= 0) (ended ??= []).push(e.id);
+      effects.push({ ...e, rounds: e.rounds - 1 });
+    }
+  }
+  if (ended) effects = effects.filter((e) => !ended.includes(e.id));
+  let stun = c.stun;
+  let next = conditions.slice();
+  if (stun > 0) {
+    stun -= 1;
+    if (stun === 0 && next.includes("blackout")) next = next.filter((x) => x !== "blackout");
+  }
+  let dies = false;
+  let ko = false;
+  for (let i = 0; i < effects.length; i++) {
+    const e = effects[i]!;
+    if (e.kind === "unconscious") ko = true;
+    if (e.kind !== "dying" || e.rounds === undefined) continue;
+    if (e.rounds - 1 <= 0) dies = true;
+    effects[i] = { ...e, rounds: e.rounds - 1 };
+  }
+  if (dies && !next.includes("dead")) next.push("dead");
+  if (ko) {
+    if (!next.includes("unconscious")) next.push("unconscious");
+  } else if (next.includes("unconscious")) next = next.filter((x) => x !== "unconscious");
+  const after = restate(c, { value: hits, max: c.hits.max }, stun, next, effects, c.parry);
+  if (dies || hits > 0 || next.some((x) => (OUT_CONDITIONS as readonly string[]).includes(x))) return after;
+  // The Self Discipline test (CR-HIT-02): d100 + SD bonus - the hits below zero, 101 or more stays conscious.
+  if (dice.rollTotal("1d100") + c.selfDiscipline + Math.min(0, hits) >= 101) return after;
+  const id = nextId(effects, "unconscious");
+  next.push("unconscious");
+  const failed: LastingEffect = { id, kind: "unconscious", rule: "CR-HIT-02", label: "FRAY.Critical.Effect.failedTest" };
+  return restate(after, after.hits, stun, next, [...effects, failed], after.parry);
 }
 
 /** What {@link upkeep} does before its Self Discipline test, and whether the test is due. */

@@ -19,6 +19,7 @@ export {
   OUTCOME_ORDER,
   attackSummary,
   attackTableOf,
+  canAttack,
   criticalBonus,
   defenseLines,
   fumbleRange,

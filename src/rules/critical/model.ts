@@ -243,8 +243,10 @@ export function criticalCombatantFromActor(
 
 /** The armor type a combatant fights in: the heaviest type worn, `none` without armor (RULES.md). */
 export function armorTypeOf(c: CriticalCombatant): ArmorType {
+  const armor = c.armor;
+  if (armor.length === 0) return "none";
   let best = 0;
-  for (const a of c.armor) if (a.armorType) best = Math.max(best, ARMOR_TYPES.indexOf(a.armorType));
+  for (const a of armor) if (a.armorType) best = Math.max(best, ARMOR_TYPES.indexOf(a.armorType));
   return ARMOR_TYPES[best]!;
 }
 
@@ -255,7 +257,10 @@ export function has(c: Pick<CriticalCombatant, "conditions">, condition: string)
 
 /** True when the combatant is out of the fight: unconscious, blacked out, down (dying) or dead. */
 export function isIncapacitated(c: Pick<CriticalCombatant, "conditions">): boolean {
-  return OUT_CONDITIONS.some((s) => has(c, s));
+  // A loop over the (few) conditions held: asked on every attack, parry and AP count.
+  const conditions = c.conditions;
+  for (let i = 0; i < conditions.length; i++) if ((OUT_CONDITIONS as readonly string[]).includes(conditions[i]!)) return true;
+  return false;
 }
 
 /** Injuries and effects that stop an activity (CR-CRT-02): the first one found, if any. */
@@ -280,11 +285,48 @@ export function vitals(c: CriticalCombatant): VitalState {
 
 /** The combatant with a vital state put back (after damage or upkeep). */
 export function withVitals(c: CriticalCombatant, v: VitalState): CriticalCombatant {
+  return restate(c, v.hp ? { ...v.hp } : c.hits, v.stun ?? 0, [...v.conditions], v.effects ? [...v.effects] : [], c.parry);
+}
+
+/** How many fields a {@link CriticalCombatant} has, as {@link parseCombatant} builds it. */
+const COMBATANT_FIELDS = 18;
+
+/**
+ * The combatant with its state replaced: `{ ...c, hits, stun, conditions, effects, parry }`.
+ * A combatant with the fields {@link parseCombatant} gives it (all of them, nothing else) is
+ * copied field by field, in their order: V8 spreads an object far slower at any place that met
+ * objects of many shapes or a frozen one, and every state of a fight is built from the last one
+ * (CR-AP-02). Any other combatant is spread, so that no field it carries is lost.
+ */
+export function restate(
+  c: CriticalCombatant,
+  hits: Track,
+  stun: number,
+  conditions: string[],
+  effects: LastingEffect[],
+  parry: Record<string, number>,
+): CriticalCombatant {
+  let fields = 0;
+  for (const key in c) if (Object.hasOwn(c, key)) fields++;
+  if (fields !== COMBATANT_FIELDS || !Object.hasOwn(c, "parry")) return { ...c, hits, stun, effects, conditions, parry };
   return {
-    ...c,
-    hits: v.hp ? { ...v.hp } : c.hits,
-    stun: v.stun ?? 0,
-    conditions: [...v.conditions],
-    effects: v.effects ? [...v.effects] : [],
+    id: c.id,
+    name: c.name,
+    kind: c.kind,
+    group: c.group,
+    quickness: c.quickness,
+    selfDiscipline: c.selfDiscipline,
+    physique: c.physique,
+    defense: c.defense,
+    baseMove: c.baseMove,
+    maneuver: c.maneuver,
+    skills: c.skills,
+    weapons: c.weapons,
+    armor: c.armor,
+    hits,
+    stun,
+    effects,
+    conditions,
+    parry,
   };
 }

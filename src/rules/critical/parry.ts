@@ -5,6 +5,7 @@ import {
   UNTRAINED_OB,
   fieldError,
   isIncapacitated,
+  restate,
   stoppedBy,
   type CriticalCombatant,
   type CriticalWeapon,
@@ -47,7 +48,11 @@ export function parryBlocked(c: CriticalCombatant): { reason: string; rule: Rule
 
 /** OB moved into DB this round, over every foe (CR-PAR-01). */
 export function parriedOb(c: CriticalCombatant): number {
-  return Object.values(c.parry).reduce((s, v) => s + v, 0);
+  // Own keys only, as `Object.values` reads them, without building the list on every attack.
+  const parry = c.parry;
+  let sum = 0;
+  for (const foe in parry) if (Object.hasOwn(parry, foe)) sum += parry[foe]!;
+  return sum;
 }
 
 /**
@@ -65,18 +70,29 @@ export function declareParry(
   allocation: Record<string, number>,
   opts: { weaponId?: string; foes?: string[] } = {},
 ): CriticalCombatant {
-  const total = Object.values(allocation).reduce((s, v) => s + (typeof v === "number" ? v : 0), 0);
-  if (total === 0) return { ...c, parry: {} };
+  // Own keys in `Object.entries` order, walked without building the entries (every declaring
+  // combatant of every round of a forecast comes here).
+  let total = 0;
+  for (const foe in allocation) {
+    if (!Object.hasOwn(allocation, foe)) continue;
+    const v = allocation[foe];
+    total += typeof v === "number" ? v : 0;
+  }
+  if (total === 0) return restate(c, c.hits, c.stun, c.conditions, c.effects, {});
   const blocked = parryBlocked(c);
   if (blocked) throw new FrayError("FRAY.Error.CannotParry", { actor: c.name, reason: blocked.reason }, `${c.name} cannot parry`);
-  for (const [foe, v] of Object.entries(allocation)) {
+  for (const foe in allocation) {
+    if (!Object.hasOwn(allocation, foe)) continue;
+    const v = allocation[foe];
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw fieldError(`parry.${foe}`, "a whole number of OB points, 0 or more");
     if (opts.foes && !opts.foes.includes(foe)) throw fieldError(`parry.${foe}`, `a foe id (${opts.foes.join(", ")})`);
   }
   const pool = parryPool(c, opts.weaponId);
   if (total > pool)
     throw new FrayError("FRAY.Error.ParryTooMuch", { actor: c.name, ob: pool, total }, `${c.name} moves ${total} OB but has ${pool}`);
-  return { ...c, parry: Object.fromEntries(Object.entries(allocation).filter(([, v]) => v > 0)) };
+  const parry: Record<string, number> = {};
+  for (const foe in allocation) if (Object.hasOwn(allocation, foe) && allocation[foe]! > 0) parry[foe] = allocation[foe]!;
+  return restate(c, c.hits, c.stun, c.conditions, c.effects, parry);
 }
 
 /**

@@ -18,14 +18,14 @@ import type {
   VitalsUpdate,
 } from "../core/contract.js";
 import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
-import { createEconomy, type Economy } from "../core/economy.js";
+import type { Economy } from "../core/economy.js";
 import { bool, int, isRecord } from "../core/parse.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { ForcedCheck, VitalState } from "../core/types.js";
-import { ACTIONS, actionCost, apFor, economy, recomputeEconomy } from "./actions.js";
+import { ACTIONS, actionCost, apFor, recomputeEconomy } from "./actions.js";
 import { isCriticalResult, type CriticalAttackInput, type CriticalSituation } from "./attack.js";
 import { selfDisciplineTest, selfDisciplineTestSync } from "./damage.js";
-import { fieldError, isIncapacitated, type CriticalCombatant } from "./model.js";
+import { fieldError, isIncapacitated, restate, type CriticalCombatant } from "./model.js";
 import type { CriticalTableSet } from "./tables/index.js";
 
 /** Bounds of the number fields of a Critical attack's situation. */
@@ -93,9 +93,9 @@ export function criticalSituation(_context: SituationContext<CriticalCombatant>,
 export function parseCriticalSituation(values: unknown, path = "situation"): Required<CriticalSituation> {
   if (values === undefined || values === null) return { modifier: 0, cover: 0, unseen: false };
   if (!isRecord(values)) throw fieldError(path, "an object of situation values by field id");
+  // No value given (every attack of a forecast): every field at its default (what the reads below give for it).
+  if (!hasKeys(values)) return { modifier: 0, cover: 0, unseen: false };
   const keys = Object.keys(values);
-  // No value given: every field at its default (what the reads below give for it).
-  if (keys.length === 0) return { modifier: 0, cover: 0, unseen: false };
   for (const id of keys) {
     if (!(SITUATION_IDS as readonly string[]).includes(id))
       throw fieldError(`${path}.${id}`, `one of the situation fields ${SITUATION_IDS.join(", ")}`);
@@ -214,6 +214,12 @@ export function criticalVitalsUpdate(state: VitalState): VitalsUpdate {
   return { system };
 }
 
+/** Whether a record has an own key (`Object.keys(o).length > 0`, without the list). */
+function hasKeys(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
+}
+
 const apOf = (e: Economy) => e.pools.ap ?? { value: 0, max: 0 };
 
 /**
@@ -233,12 +239,13 @@ export function criticalStartRound(
 ): RoundState<CriticalCombatant> {
   const events: LifecycleEvent[] = [];
   let combatant = c;
-  if (Object.keys(c.parry).length) {
-    combatant = { ...c, parry: {} };
+  if (hasKeys(c.parry)) {
+    combatant = restate(c, c.hits, c.stun, c.conditions, c.effects, {});
     events.push({ rule: "CR-PAR-01", label: "FRAY.Critical.Lifecycle.ParryEnds", data: { actor: c.name } });
   }
-  const fresh = createEconomy(economy(combatant));
   const ap = apFor(combatant);
+  // `createEconomy(economy(combatant))`, built at once: the one pool, full (every combatant, every round).
+  const fresh: Economy = { slots: {}, pools: { ap: { value: ap, max: ap } } };
   if (isIncapacitated(combatant)) events.push({ rule: "CR-AP-01", label: "FRAY.Critical.Lifecycle.NoAp", data: { actor: c.name } });
   else if (combatant.stun > 0)
     events.push({ rule: "CR-STN-01", label: "FRAY.Critical.Lifecycle.StunnedRound", data: { actor: c.name, ap, stun: combatant.stun } });

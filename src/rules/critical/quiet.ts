@@ -21,9 +21,20 @@ import type { ForcedCheck, VitalState } from "../core/types.js";
 import { attackTableOf, checkCanAttack, criticalBonus, fumbleRange, weaponOf, type CriticalAttackInput } from "./attack.js";
 import { apFor, recomputeEconomy } from "./actions.js";
 import { applyEffect } from "./damage.js";
-import { OUT_CONDITIONS, armorTypeOf, isIncapacitated, type CritType, type CriticalCombatant, type Severity } from "./model.js";
+import {
+  OUT_CONDITIONS,
+  PARRY_RATES,
+  UNTRAINED_OB,
+  armorTypeOf,
+  isIncapacitated,
+  restate,
+  type CritType,
+  type CriticalCombatant,
+  type CriticalWeapon,
+  type Severity,
+} from "./model.js";
 import { criticalOptions, type CriticalOptions } from "./options.js";
-import { checkParry, offensiveBonus, parriedOb, parryLine } from "./parry.js";
+import { checkParry, parriedOb, parryBlocked } from "./parry.js";
 import {
   attackColumnBands,
   lookupAttack,
@@ -171,24 +182,27 @@ function criticalEntryFor(table: CriticalTable, severity: Severity, value: numbe
 /** The Self Discipline test `applyDamage` asks for at 0 hits or below (CR-HIT-02). */
 const SELF_DISCIPLINE: ForcedCheck = { id: "selfDiscipline", label: "FRAY.Check.SelfDiscipline", rule: "CR-HIT-02", difficulty: 101 };
 
-/** `sumModifiers` of `planAttack`'s attack lines (CR-ATK-01, CR-PAR-01, CR-CRT-02). */
-function attackBonus(input: CriticalAttackInput, weapon: ReturnType<typeof weaponOf>): number {
+/** `sumModifiers` of `planAttack`'s attack lines (CR-ATK-01, CR-PAR-01, CR-CRT-02): the OB, less the OB moved to parry, the wound penalties, the GM's modifier. */
+function attackBonus(input: CriticalAttackInput, weapon: CriticalWeapon): number {
   const { attacker } = input;
-  const ob = offensiveBonus(attacker, weapon);
-  let sum = ob.skill + ob.bonus - parriedOb(attacker);
+  // `offensiveBonus`: the skill's OB (untrained -25) and the weapon's bonus.
+  let sum = (Object.hasOwn(attacker.skills, weapon.skill) ? attacker.skills[weapon.skill]! : UNTRAINED_OB) + weapon.bonus;
+  sum -= parriedOb(attacker);
   for (const e of attacker.effects) if (e.kind === "penalty") sum += e.value ?? 0;
   return sum + (input.situation?.modifier ?? 0);
 }
 
 /** The difficulty's total of `planAttack` (`defenseLines`): DB, armor, parry against this attacker, cover (CR-ATK-01, CR-PAR-02, CR-PAR-03). */
-function defenseTotal(input: CriticalAttackInput, weapon: ReturnType<typeof weaponOf>): number {
+function defenseTotal(input: CriticalAttackInput, weapon: CriticalWeapon): number {
   const { target, attacker } = input;
   const s = input.situation ?? {};
   let total = 0;
   if (!isIncapacitated(target)) {
     total += target.defense;
     for (const a of target.armor) if (a.defense) total += a.defense;
-    total += parryLine(target, attacker.id, weapon.category, !s.unseen)?.value ?? 0;
+    // `parryLine`'s value: the OB moved against this attacker over the category's rate, when seen and able to parry.
+    const points = target.parry[attacker.id] ?? 0;
+    if (points > 0 && !s.unseen && !parryBlocked(target)) total += Math.floor(points / PARRY_RATES[weapon.category]);
   }
   return total + (s.cover ?? 0);
 }
@@ -255,10 +269,14 @@ export function quietAttack(
   out.hits = code.hits;
   out.hit = out.lands = code.hits > 0 || code.severity !== undefined;
   if (!out.lands) return out;
-  // `rollDamage`: the critical, when the entry has one.
+  // `rollDamage`: the critical, when the entry has one; `applyDamage`: the hits first, then each
+  // effect of the critical; `withVitals`. The lists the damage leaves as they were are kept.
   const c = base ?? target;
-  const v: VitalState = { hp: { ...c.hits }, bleeding: 0, stun: c.stun, conditions: [...c.conditions], effects: [...c.effects] };
   let amount = code.hits;
+  let hits: number;
+  let stun = c.stun;
+  let conditions = c.conditions;
+  let effects = c.effects;
   if (code.severity && code.type) {
     const critTable = tables.crit[code.type];
     if (!critTable)
@@ -271,22 +289,35 @@ export function quietAttack(
     const bonus = criticalBonus(total);
     const value = d100 + bonus;
     const entry = criticalEntryFor(critTable, code.severity, value, d100);
-    for (const e of entry.effects) if (e.type === "hits") amount += e.value;
+    let lasting = false;
+    for (const e of entry.effects) {
+      if (e.type === "hits") amount += e.value;
+      else lasting = true;
+    }
     out.critical = { type: code.type, severity: code.severity, unmodified: d100, bonus, value, um66: entry.um66, entry };
-    // `applyDamage`: the hits first, then each effect of the critical.
-    v.hp!.value -= Math.max(0, amount);
-    const added: string[] = [];
-    const where = { location: entry.location, text: entry.text, ranks: c.physique.ranks };
-    for (const e of entry.effects) applyEffect(v, e, where, added);
-  } else v.hp!.value -= Math.max(0, amount);
+    hits = c.hits.value - Math.max(0, amount);
+    if (lasting) {
+      const v: VitalState = { hp: { value: hits, max: c.hits.max }, bleeding: 0, stun, conditions: [...conditions], effects: [...effects] };
+      const added: string[] = [];
+      const where = { location: entry.location, text: entry.text, ranks: c.physique.ranks };
+      for (const e of entry.effects) applyEffect(v, e, where, added);
+      hits = v.hp!.value;
+      stun = v.stun ?? 0;
+      conditions = v.conditions;
+      effects = v.effects!;
+    }
+  } else hits = c.hits.value - Math.max(0, amount);
   out.damage = amount;
   // `selfDisciplineDue`: from above 0 to 0 or below, and still in the fight.
-  const after = v.hp!.value;
-  if (c.hits.value > 0 && after <= 0 && !v.conditions.some((x) => (OUT_CONDITIONS as readonly string[]).includes(x)))
-    out.forced = [{ ...SELF_DISCIPLINE }];
-  // `withVitals`.
-  out.target = { ...c, hits: v.hp!, stun: v.stun ?? 0, conditions: v.conditions, effects: v.effects! };
+  if (c.hits.value > 0 && hits <= 0 && !outIn(conditions)) out.forced = [{ ...SELF_DISCIPLINE }];
+  out.target = restate(c, { value: hits, max: c.hits.max }, stun, conditions, effects, c.parry);
   return out;
+}
+
+/** Whether the conditions hold one that takes a combatant out of the fight (RULES.md). */
+function outIn(conditions: readonly string[]): boolean {
+  for (let i = 0; i < conditions.length; i++) if ((OUT_CONDITIONS as readonly string[]).includes(conditions[i]!)) return true;
+  return false;
 }
 
 /**
