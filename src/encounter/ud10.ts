@@ -250,14 +250,14 @@ export async function playUd10(
         if (reaction) quietRequest = plan.requests[n * (reaction === "parry" ? 1 : 2) + t] ??= { ...request, reaction };
         options = plainAgainst(attacker.combatant, free);
       } else options = optionsAgainst(t, attacker.combatant, free);
-      const quiet = engine.quietAttackSync(quietRequest, options);
+      const quiet = engine.quietOutcomeSync(quietRequest, options);
       if (quiet) {
         // The plan's weapon when the attack used it (the usual case), else the weapon it names.
         const weapons = attacker.combatant.weapons;
         const melee =
-          quiet.attack.weaponId === plan.weaponId && weapons === plan.weapons
+          quiet.weaponId === plan.weaponId && weapons === plan.weapons
             ? plan.meleeById
-            : weapons.find((x) => x.id === quiet.attack.weaponId)!.kind === "melee";
+            : weapons.find((x) => x.id === quiet.weaponId)!.kind === "melee";
         if (melee) engaged[i * n + t] = engaged[t * n + i] = 1;
       }
       return;
@@ -330,7 +330,8 @@ export async function playUd10(
       if (acting) await acting;
     }
     const over = engine.isOver();
-    if (over) ended = { type: "end", ...over };
+    // Field by field, in the order of a spread: a spread adding `type` takes V8's slow path.
+    if (over) ended = { type: "end", round: over.round, winner: over.winner, reason: over.reason };
   }
   return finishEncounter(spec, options, ended, all, { vitals: (f) => ud10.vitals(f.c), isOut, start }, play.quiet ? [] : events, history);
 }

@@ -442,10 +442,10 @@ export async function playZones(
       // An empty firearm is refused (`planAttack`: ZN-BST-01, or an earlier refusal), the turn
       // lost; a quiet fight logs nothing of it, so the attack is not even asked for.
       if (weapon.kind === "firearm" && weapon.loaded <= 0) return;
-      const done = engine.quietAttackSync(request, quietOptionsOn(target, weapon.kind === "melee"));
+      const done = engine.quietOutcomeSync(request, quietOptionsOn(target, weapon.kind === "melee"));
       if (!done) return;
       // What follows besides the engine's: a squib load's burst (ZN-MAL-01), a grenade's blast (ZN-GRN-01).
-      const attack = done.attack as ZonesQuietAttack;
+      const attack = done as ZonesQuietAttack;
       if (attack.catastrophic) return catastrophe(f, weapon);
       if (weapon.kind === "grenade") return blast(f, weapon, target, za, attack.hit, attack.deviation);
       return;
@@ -668,7 +668,8 @@ export async function playZones(
       if (pending) await pending;
     }
     const over = engine.isOver();
-    if (over) ended = { type: "end", ...over };
+    // Field by field, in the order of a spread: a spread adding `type` takes V8's slow path.
+    if (over) ended = { type: "end", round: over.round, winner: over.winner, reason: over.reason };
   }
   return finishEncounter(
     spec,

@@ -860,7 +860,7 @@ export class RoundEngine<C, I> {
     // What quietBegin left for this attack, read before anything else can play one.
     const attacker = this.quietAttacker!;
     const target = this.quietTarget;
-    let targetState = this.quietTargetState;
+    let targetState = this.quietTargetState();
     let forced = NO_FORCED;
     const ruleset = this.ruleset;
     if (target && done.target && !this.open && done.forced?.length && ruleset.forcedCheck) {
@@ -886,6 +886,25 @@ export class RoundEngine<C, I> {
    *   refuses, unless `refuse` accepts the error.
    */
   quietAttackSync(request: AttackRequest, opts: AttackOptions = {}): QuietRecord<C> | undefined {
+    const done = this.quietOutcomeSync(request, opts);
+    if (!done) return undefined;
+    const attacker = this.quietAttacker!;
+    return {
+      attack: done,
+      attacker: { combatant: attacker.combatant, economy: attacker.economy },
+      target: this.quietTargetState(),
+      forced: this.quietForced,
+    };
+  }
+
+  /**
+   * {@link quietAttackSync} for a host that reads only the attack's outcome: the same attack, the
+   * same faces, the same states after it (in the fighters: {@link get}), returning the ruleset's
+   * quiet attack without the record around it, so that no state object is built per attack.
+   * Only where {@link canQuietSync} holds. Returns `undefined` when refused.
+   * @throws FrayError as {@link quietAttackSync}.
+   */
+  quietOutcomeSync(request: AttackRequest, opts: AttackOptions = {}): QuietAttack<C> | undefined {
     const ruleset = this.ruleset;
     const sync = ruleset.forcedCheck ? this.syncForced() : undefined;
     if (ruleset.forcedCheck && !sync)
@@ -898,37 +917,47 @@ export class RoundEngine<C, I> {
     if (!done) return undefined;
     const attacker = this.quietAttacker!;
     const target = this.quietTarget;
-    let targetState = this.quietTargetState;
-    let forced = NO_FORCED;
+    this.quietForced = NO_FORCED;
     if (sync && target && done.target && !this.open && done.forced?.length) {
       // The forced checks as quietAttack rolls them, at once.
       const dice = this.dice as SyncDiceRoller;
-      forced = [];
+      const forced: ForcedCheckResult[] = [];
       for (const check of done.forced) {
         const result = sync.forcedCheckSync(target.combatant, check, dice, this.config.options);
         target.combatant = ruleset.withVitals(target.combatant, result.report.after);
         forced.push(result);
         if (opts.settleTarget) this.quietSettle(target, done);
       }
-      targetState = { combatant: target.combatant, economy: target.economy };
+      this.quietForced = forced;
+      this.quietTargetAfter = target.combatant;
+      this.quietTargetEconomy = target.economy;
     }
     this.quietSettle(attacker, done);
-    return { attack: done, attacker: { combatant: attacker.combatant, economy: attacker.economy }, target: targetState, forced };
+    return done;
   }
+
+  /** The forced checks {@link quietOutcomeSync} last rolled; {@link NO_FORCED} when none. */
+  private quietForced: ForcedCheckResult[] = NO_FORCED;
 
   /** The attacker of the quiet attack {@link quietBegin} last played; read right after it. */
   private quietAttacker?: RoundFighter<C>;
   /** Its target, if any. */
   private quietTarget?: RoundFighter<C>;
-  /** The target's state after the attack, as its record holds it; absent without damage. */
-  private quietTargetState?: QuietRecord<C>["target"];
+  /** The target after the attack (and its checks), as its record holds it; `undefined` without damage. */
+  private quietTargetAfter?: C;
+  /** The target's economy then. */
+  private quietTargetEconomy?: Economy;
+  /** The target's state after the quiet attack last played, for its record: built only when asked for. */
+  private quietTargetState(): QuietRecord<C>["target"] {
+    return this.quietTargetAfter === undefined ? undefined : { combatant: this.quietTargetAfter, economy: this.quietTargetEconomy! };
+  }
 
   /**
    * The part of a quiet attack before its forced checks: paid, reaction chosen, resolved, the
    * reaction paid, the damage applied (or held within a step) and the target settled. Returns
    * `undefined` when refused; else the attack, with its attacker, target and the target's state
-   * left in {@link quietAttacker}, {@link quietTarget} and {@link quietTargetState} (no object
-   * is built to carry them).
+   * left in {@link quietAttacker}, {@link quietTarget}, {@link quietTargetAfter} and
+   * {@link quietTargetEconomy} (no object is built to carry them).
    */
   private quietBegin(request: AttackRequest, opts: AttackOptions): QuietAttack<C> | undefined {
     if (!this.canQuiet || opts.damage === false)
@@ -957,21 +986,22 @@ export class RoundEngine<C, I> {
       // The ruleset's own check said the reaction is still possible; spend checks again, as the detailed path does.
       target.economy = spend(target.economy, done.reactionCost);
     }
-    let targetState: QuietRecord<C>["target"];
+    let after: C | undefined;
     if (target && done.target && this.open) {
       // Within a step the damage is held and its forced checks wait for the step's end.
       this.open.pending.set(target.id, done.target);
       if (done.forced) for (const check of done.forced) this.open.forced.push({ id: target.id, forced: check });
       if (opts.settleTarget) this.quietSettle(target, done);
-      targetState = { combatant: this.open.pending.get(target.id)!, economy: target.economy };
+      after = this.open.pending.get(target.id)!;
     } else if (target && done.target) {
       target.combatant = done.target;
       if (opts.settleTarget) this.quietSettle(target, done);
-      targetState = { combatant: target.combatant, economy: target.economy };
+      after = target.combatant;
     }
     this.quietAttacker = attacker;
     this.quietTarget = target;
-    this.quietTargetState = targetState;
+    this.quietTargetAfter = after;
+    this.quietTargetEconomy = after === undefined ? undefined : target!.economy;
     return done;
   }
 
