@@ -157,6 +157,26 @@ export function ud10Input(request: AttackRequest, attacker: Ud10Combatant, targe
   };
 }
 
+/**
+ * {@link ud10Input} of the same request with the defender's declared `reaction` (UD-ATK-05,
+ * UD-OPT-03), from `input`, the input of that request without one (or with another): the same
+ * fields in the same order, the reaction checked as {@link ud10Input} checks it, nothing rebuilt.
+ * The round engine uses it once a reaction is chosen for an attack (`Ruleset.withReaction`).
+ * @throws FrayError `FRAY.Error.Field` (field `reaction`) for anything but `parry` or `dodge`.
+ */
+export function ud10WithReaction(input: Ud10AttackInput, reaction: string): Ud10AttackInput {
+  if (reaction !== "parry" && reaction !== "dodge") throw fieldError("reaction", "parry or dodge");
+  return {
+    attacker: input.attacker,
+    target: input.target,
+    weaponId: input.weaponId,
+    modeId: input.modeId,
+    rangeMetres: input.rangeMetres,
+    situation: input.situation,
+    reaction,
+  };
+}
+
 /** The situation of a request that gives none. */
 const NO_SITUATION: Raw = Object.freeze({});
 
