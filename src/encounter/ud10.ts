@@ -316,15 +316,20 @@ export async function playUd10(
 
   /** What a combatant does when the file declares nothing for it this round: its tactics, or nothing. */
   const NO_ACTION: ActionSpec = {};
+  const initSync = engine.canRollInitiativeSync;
   let ended: EndEvent | undefined;
   while (!ended) {
     round = engine.nextRound();
     if (!play.quiet) events.push({ type: "round", round, seconds: opts.roundSeconds });
-    const init = await engine.rollInitiative();
+    // At once where the dice allow (a forecast): no promise per round.
+    const init = initSync ? engine.rollInitiativeSync() : await engine.rollInitiative();
     if (!play.quiet) events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
     engine.startRound();
     const declared = spec.rounds[round - 1];
-    for (const id of engine.turns()) {
+    const order = init.order;
+    // The round's turns in acting order (`engine.turns`), walked without a generator.
+    for (let k = engine.nextTurn(order, 0); k >= 0; k = engine.nextTurn(order, k + 1, undefined, true)) {
+      const id = order[k]!;
       const i = index.get(id)!;
       const acting = act(i, declared?.[id] ?? all[i]!.spec.tactics ?? NO_ACTION);
       if (acting) await acting;

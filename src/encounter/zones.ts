@@ -643,6 +643,7 @@ export async function playZones(
   }
   const surprisedNow = (rf: RoundFighter<ZonesCombatant>) => rf.combatant.conditions.includes("surprised");
 
+  const initSync = engine.canRollInitiativeSync;
   let ended: EndEvent | undefined;
   while (!ended) {
     round = engine.nextRound();
@@ -658,10 +659,14 @@ export async function playZones(
     engine.startRound();
     // Initiative of those not surprised, rolled again each round or kept (ZN-INI-03), with the
     // effort points each spends on it (ZN-INI-02).
-    const init = await engine.rollInitiative(initiative);
+    // At once where the dice allow (a forecast): no promise per round.
+    const init = initSync ? engine.rollInitiativeSync(initiative) : await engine.rollInitiative(initiative);
     if (log) events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
     const declared = spec.rounds[round - 1];
-    for (const id of engine.turns(init.order, surprisedNow)) {
+    const order = init.order;
+    // The round's turns (`engine.turns`), walked without a generator.
+    for (let k = engine.nextTurn(order, 0, surprisedNow); k >= 0; k = engine.nextTurn(order, k + 1, surprisedNow, true)) {
+      const id = order[k]!;
       const f = fighters.get(id)!;
       // Synchronous unless the turn waits on dice (see `attack`).
       const pending = act(f, declared?.[id] ?? f.spec.tactics ?? NO_ACTION, zonesActionOf(round, f));
