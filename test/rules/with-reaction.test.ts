@@ -2,7 +2,7 @@
  * `Ruleset.withReaction` of UD10 and Zones against the input built again: for any request, the
  * input of that request with a declared reaction added (as the round engine asks once the
  * defender chose one) equals the input of the request with the reaction, field for field and in
- * the same key order, and refuses the same reactions with the same error (UD-ATK-05, UD-OPT-03,
+ * the same key order, and refuses the same reactions with the same error (UD-REA-01, UD-REA-02,
  * ZN-MEL-03, ZN-MEL-04).
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -54,7 +54,7 @@ const holds = <C, I>(ruleset: Ruleset<C, I>, request: AttackRequest, attacker: C
 };
 
 describe("withReaction: the input with a declared reaction, not built again", () => {
-  it("UD10 (UD-ATK-05, UD-OPT-03): equals ud10Input of the request with the reaction", () => {
+  it("UD10 (UD-REA-01, UD-REA-02): equals ud10Input of the request with the reaction", () => {
     const npcs = actors("ud10-npcs");
     const combatant = (id: string) =>
       fc

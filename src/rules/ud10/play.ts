@@ -158,8 +158,8 @@ export function ud10Input(request: AttackRequest, attacker: Ud10Combatant, targe
 }
 
 /**
- * {@link ud10Input} of the same request with the defender's declared `reaction` (UD-ATK-05,
- * UD-OPT-03), from `input`, the input of that request without one (or with another): the same
+ * {@link ud10Input} of the same request with the defender's declared `reaction` (UD-REA-01,
+ * UD-REA-02), from `input`, the input of that request without one (or with another): the same
  * fields in the same order, the reaction checked as {@link ud10Input} checks it, nothing rebuilt.
  * The round engine uses it once a reaction is chosen for an attack (`Ruleset.withReaction`).
  * @throws FrayError `FRAY.Error.Field` (field `reaction`) for anything but `parry` or `dodge`.
