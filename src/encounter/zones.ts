@@ -442,10 +442,10 @@ export async function playZones(
       // An empty firearm is refused (`planAttack`: ZN-BST-01, or an earlier refusal), the turn
       // lost; a quiet fight logs nothing of it, so the attack is not even asked for.
       if (weapon.kind === "firearm" && weapon.loaded <= 0) return;
-      const done = engine.quietAttackSync(request, quietOptionsOn(target, weapon.kind === "melee"));
+      const done = engine.quietOutcomeSync(request, quietOptionsOn(target, weapon.kind === "melee"));
       if (!done) return;
       // What follows besides the engine's: a squib load's burst (ZN-MAL-01), a grenade's blast (ZN-GRN-01).
-      const attack = done.attack as ZonesQuietAttack;
+      const attack = done as ZonesQuietAttack;
       if (attack.catastrophic) return catastrophe(f, weapon);
       if (weapon.kind === "grenade") return blast(f, weapon, target, za, attack.hit, attack.deviation);
       return;
@@ -643,6 +643,7 @@ export async function playZones(
   }
   const surprisedNow = (rf: RoundFighter<ZonesCombatant>) => rf.combatant.conditions.includes("surprised");
 
+  const initSync = engine.canRollInitiativeSync;
   let ended: EndEvent | undefined;
   while (!ended) {
     round = engine.nextRound();
@@ -658,17 +659,22 @@ export async function playZones(
     engine.startRound();
     // Initiative of those not surprised, rolled again each round or kept (ZN-INI-03), with the
     // effort points each spends on it (ZN-INI-02).
-    const init = await engine.rollInitiative(initiative);
+    // At once where the dice allow (a forecast): no promise per round.
+    const init = initSync ? engine.rollInitiativeSync(initiative) : await engine.rollInitiative(initiative);
     if (log) events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
     const declared = spec.rounds[round - 1];
-    for (const id of engine.turns(init.order, surprisedNow)) {
+    const order = init.order;
+    // The round's turns (`engine.turns`), walked without a generator.
+    for (let k = engine.nextTurn(order, 0, surprisedNow); k >= 0; k = engine.nextTurn(order, k + 1, surprisedNow, true)) {
+      const id = order[k]!;
       const f = fighters.get(id)!;
       // Synchronous unless the turn waits on dice (see `attack`).
       const pending = act(f, declared?.[id] ?? f.spec.tactics ?? NO_ACTION, zonesActionOf(round, f));
       if (pending) await pending;
     }
     const over = engine.isOver();
-    if (over) ended = { type: "end", ...over };
+    // Field by field, in the order of a spread: a spread adding `type` takes V8's slow path.
+    if (over) ended = { type: "end", round: over.round, winner: over.winner, reason: over.reason };
   }
   return finishEncounter(
     spec,

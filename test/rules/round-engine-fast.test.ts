@@ -1,7 +1,8 @@
 /**
  * The round engine's shortcuts held equal to the long way: paying a checked cost without copying
  * what it does not touch, a ruleset's `withReaction` against the input built again, the actions
- * asked once per combatant state, and the acting order worked out once per set of rolls.
+ * asked once per combatant state, the acting order worked out once per set of rolls, initiative
+ * rolled at once against the roll through promises, and turns walked without a generator.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -191,6 +192,98 @@ describe("round engine: the request with a declared reaction", () => {
         ).toEqual(Object.keys({ ...request, reaction }).sort());
         expect(request).toEqual(before);
       }),
+    );
+  });
+});
+
+describe("round engine: initiative at once and turns without a generator", () => {
+  /** Four fighters, two a side, with ids of their own. */
+  const four = (): RoundEntry<Ud10Combatant>[] =>
+    ["p1", "p2", "e1", "e2"].map((id, i) => ({
+      id,
+      side: i < 2 ? "a" : "b",
+      combatant: { ...(i % 2 ? ud10.target : ud10.attacker), id, group: i < 2 ? "pcs" : "foes", kind: "npc" as const },
+    }));
+  /** The ruleset without its synchronous initiative: the engine takes the long way, a promise per roll. */
+  const { rollInitiativeSync: _sync, ...rest } = ud10.ruleset as Ruleset<Ud10Combatant, Ud10AttackInput> & { rollInitiativeSync?: unknown };
+  const slow = rest as Ruleset<Ud10Combatant, Ud10AttackInput>;
+  const engineOf = (ruleset: Ruleset<Ud10Combatant, Ud10AttackInput>, seed: number, grouped: boolean, carry: boolean) =>
+    new RoundEngine(ruleset, four(), new ScriptedRoller([], seededSource(seed)), {
+      options: { ...ruleset.defaults(), ...ud10.options, initiativeCarryOver: carry },
+      maxRounds: 5,
+      groups: grouped
+        ? (standing) => [standing.filter((c) => c.group === "pcs"), standing.filter((c) => c.group === "foes")].filter((g) => g.length)
+        : undefined,
+    });
+  const downed = (c: Ud10Combatant): Ud10Combatant => ({
+    ...c,
+    hp: { ...c.hp, value: -5 },
+    conditions: [...c.conditions, "incapacitated"],
+  });
+
+  it("UD-INI-01, UD-INI-02, UD-INI-03, ZN-SUR-01: rollInitiativeSync rolls what rollInitiative rolls, with groups, hooks and rolls kept", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        fc.array(fc.constantFrom("p1", "p2", "e1", "e2"), { maxLength: 3 }),
+        async (seed, grouped, carry, missing, falls) => {
+          const play = async (sync: boolean) => {
+            const e = engineOf(sync ? ud10.ruleset : slow, seed, grouped, carry);
+            expect(e.canRollInitiativeSync).toBe(sync);
+            const hooks: string[] = [];
+            const opts = {
+              eligible: (f: { id: string }) => f.id !== "p2" || e.round > 1,
+              rollMissing: missing,
+              before: (m: { id: string }[]) => hooks.push(`before ${m.map((f) => f.id).join()}`),
+              after: (m: { id: string }[]) => hooks.push(`after ${m.map((f) => f.id).join()}`),
+            };
+            const out: unknown[] = [];
+            for (let r = 0; r < 3; r++) {
+              e.nextRound();
+              out.push(sync ? e.rollInitiativeSync(opts) : await e.rollInitiative(opts));
+              const fall = falls[r];
+              if (fall) e.update(fall, downed(e.get(fall).combatant));
+            }
+            out.push(hooks, (e.dice as ScriptedRoller).rollTotal("1d1000"));
+            return out;
+          };
+          expect(await play(true)).toEqual(await play(false));
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it("UD-INI-01, HB-ACT-01: nextTurn walks the turns turns() yields, skipping and stopping alike", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.array(fc.option(fc.constantFrom("p1", "p2", "e1", "e2"), { nil: undefined }), { minLength: 4, maxLength: 4 }),
+        fc.subarray(["p1", "p2", "e1", "e2"], { maxLength: 2 }),
+        (seed, falls, skipped) => {
+          const skip = (f: { id: string }) => skipped.includes(f.id);
+          const walk = (generator: boolean) => {
+            const e = engineOf(ud10.ruleset, seed, false, false);
+            e.nextRound();
+            const order = e.rollInitiativeSync().order;
+            const seen: string[] = [];
+            // After each turn, the one `falls` names for it goes down (as an attack would).
+            const turn = (id: string) => {
+              seen.push(id);
+              const fall = falls[seen.length - 1];
+              if (fall) e.update(fall, downed(e.get(fall).combatant));
+            };
+            if (generator) for (const id of e.turns(order, skip)) turn(id);
+            else for (let k = e.nextTurn(order, 0, skip); k >= 0; k = e.nextTurn(order, k + 1, skip, true)) turn(order[k]!);
+            return seen;
+          };
+          expect(walk(false)).toEqual(walk(true));
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 });

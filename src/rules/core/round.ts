@@ -482,50 +482,112 @@ export class RoundEngine<C, I> {
    * from the config (UD-INI-02). Returns the `initiative` event (also in {@link events}).
    */
   async rollInitiative(opts: InitiativeOptions<C> = {}): Promise<Extract<RoundEvent, { type: "initiative" }>> {
-    const timing = this.ruleset.initiativeTiming(this.config.options);
-    let kept = false;
-    if (timing === "none") {
-      this.rolls = [];
-    } else {
-      const fresh = this.round <= 1 || timing === "round" || !this.rolls.length;
-      // Who rolls: everyone standing and eligible when rolled afresh; else, with `rollMissing`, those without a roll yet.
-      const toRoll: RoundFighter<C>[] = [];
-      if (fresh || opts.rollMissing) {
-        const rolled = fresh ? undefined : new Set(this.rolls.flatMap((r) => r.members));
-        for (let i = 0; i < this.list.length; i++) {
-          const f = this.list[i]!;
-          if (this.outAt(i) || (opts.eligible && !opts.eligible(f)) || rolled?.has(f.id)) continue;
-          toRoll.push(f);
-        }
+    if (this.canRollInitiativeSync) return this.rollInitiativeSync(opts);
+    const start = this.initiativeStart(opts);
+    if (start.roll) {
+      const { fresh, toRoll } = start;
+      let rolls = start.rolls;
+      const combatants = toRoll.map((f) => f.combatant);
+      const hooked = opts.before !== undefined || opts.after !== undefined;
+      if (!fresh) rolls = rolls.slice();
+      const groups = this.config.groups ? this.config.groups(combatants) : undefined;
+      const count = groups ? groups.length : toRoll.length;
+      for (let g = 0; g < count; g++) {
+        const group = groups ? groups[g]! : [combatants[g]!];
+        const members = !hooked ? undefined : groups ? group.map((c) => toRoll[combatants.lastIndexOf(c)]!) : [toRoll[g]!];
+        if (members) opts.before?.(members);
+        rolls.push(await this.ruleset.rollInitiative(members ? members.map((m) => m.combatant) : group, this.dice));
+        if (members) opts.after?.(members);
       }
-      let rolls = fresh ? [] : this.rolls;
-      if (!fresh && opts.rollMissing) rolls = rolls.filter((r) => r.members.some((id) => !this.isOut(id)));
-      if (toRoll.length || opts.rollMissing) {
-        const combatants = toRoll.map((f) => f.combatant);
-        const hooked = opts.before !== undefined || opts.after !== undefined;
-        if (!fresh) rolls = rolls.slice();
-        const sync = this.syncInitiative();
-        const groups = this.config.groups ? this.config.groups(combatants) : undefined;
-        // Each combatant alone by default: its group is itself, without a list of groups built.
-        const count = groups ? groups.length : toRoll.length;
-        for (let g = 0; g < count; g++) {
-          const group = groups ? groups[g]! : [combatants[g]!];
-          // Members by combatant, for the hooks: a group is a few combatants out of a handful, so a
-          // scan beats a map built every round.
-          const members = !hooked ? undefined : groups ? group.map((c) => toRoll[combatants.lastIndexOf(c)]!) : [toRoll[g]!];
-          if (members) opts.before?.(members);
-          // The members' states after `before`, which may change them (effort spent, ZN-INI-02).
-          const states = members ? members.map((m) => m.combatant) : group;
-          rolls.push(
-            sync ? sync.rollInitiativeSync(states, this.dice as SyncDiceRoller) : await this.ruleset.rollInitiative(states, this.dice),
-          );
-          if (members) opts.after?.(members);
-        }
-        rolls = this.ruleset.order(rolls);
-      }
-      kept = !fresh && toRoll.length === 0;
-      this.rolls = rolls;
+      start.rolls = this.ruleset.order(rolls);
     }
+    return this.initiativeEnd(start);
+  }
+
+  /**
+   * True when initiative can be rolled at once ({@link rollInitiativeSync}): the ruleset rolls it
+   * so ({@link SyncInitiative}) and the dice roll at once (a forecast).
+   */
+  get canRollInitiativeSync(): boolean {
+    return this.syncInitiative() !== undefined;
+  }
+
+  /**
+   * {@link rollInitiative} at once, for a forecast's tight loop: the same rolls from the same dice
+   * in the same order, the same `initiative` event, without a promise per round. Only where
+   * {@link canRollInitiativeSync} holds.
+   * @throws FrayError `FRAY.Error.Field` (field `initiative`) where it does not; as the ruleset's
+   *   `rollInitiativeSync` throws.
+   */
+  rollInitiativeSync(opts: InitiativeOptions<C> = {}): Extract<RoundEvent, { type: "initiative" }> {
+    const sync = this.syncInitiative();
+    if (!sync)
+      throw new FrayError("FRAY.Error.Field", { field: "initiative", expected: "initiative rolled at once" }, "Not a synchronous roll");
+    const start = this.initiativeStart(opts);
+    if (start.roll) {
+      const { fresh, toRoll } = start;
+      let rolls = start.rolls;
+      const combatants = toRoll.map((f) => f.combatant);
+      const hooked = opts.before !== undefined || opts.after !== undefined;
+      if (!fresh) rolls = rolls.slice();
+      const dice = this.dice as SyncDiceRoller;
+      const groups = this.config.groups ? this.config.groups(combatants) : undefined;
+      // Each combatant alone by default: its group is itself, without a list of groups built.
+      const count = groups ? groups.length : toRoll.length;
+      for (let g = 0; g < count; g++) {
+        const group = groups ? groups[g]! : [combatants[g]!];
+        // Members by combatant, for the hooks: a group is a few combatants out of a handful, so a
+        // scan beats a map built every round.
+        const members = !hooked ? undefined : groups ? group.map((c) => toRoll[combatants.lastIndexOf(c)]!) : [toRoll[g]!];
+        if (members) opts.before?.(members);
+        // The members' states after `before`, which may change them (effort spent, ZN-INI-02).
+        rolls.push(sync.rollInitiativeSync(members ? members.map((m) => m.combatant) : group, dice));
+        if (members) opts.after?.(members);
+      }
+      start.rolls = this.ruleset.order(rolls);
+    }
+    return this.initiativeEnd(start);
+  }
+
+  /**
+   * The part of {@link rollInitiative} before the rolls: whether they are rolled afresh, who
+   * rolls (everyone standing and eligible when afresh; else, with `rollMissing`, those without a
+   * roll yet), the rolls kept (those of the fallen dropped with `rollMissing`), and whether
+   * anything is rolled and ordered at all.
+   */
+  private initiativeStart(opts: InitiativeOptions<C>): {
+    timed: boolean;
+    fresh: boolean;
+    toRoll: RoundFighter<C>[];
+    rolls: InitiativeRoll[];
+    roll: boolean;
+  } {
+    const timing = this.ruleset.initiativeTiming(this.config.options);
+    if (timing === "none") return { timed: false, fresh: false, toRoll: [], rolls: [], roll: false };
+    const fresh = this.round <= 1 || timing === "round" || !this.rolls.length;
+    const toRoll: RoundFighter<C>[] = [];
+    if (fresh || opts.rollMissing) {
+      const rolled = fresh ? undefined : new Set(this.rolls.flatMap((r) => r.members));
+      for (let i = 0; i < this.list.length; i++) {
+        const f = this.list[i]!;
+        if (this.outAt(i) || (opts.eligible && !opts.eligible(f)) || rolled?.has(f.id)) continue;
+        toRoll.push(f);
+      }
+    }
+    let rolls = fresh ? [] : this.rolls;
+    if (!fresh && opts.rollMissing) rolls = rolls.filter((r) => r.members.some((id) => !this.isOut(id)));
+    return { timed: true, fresh, toRoll, rolls, roll: toRoll.length > 0 || Boolean(opts.rollMissing) };
+  }
+
+  /** The part of {@link rollInitiative} after the rolls: they are kept, and the event built and recorded. */
+  private initiativeEnd(start: {
+    timed: boolean;
+    fresh: boolean;
+    toRoll: RoundFighter<C>[];
+    rolls: InitiativeRoll[];
+  }): Extract<RoundEvent, { type: "initiative" }> {
+    this.rolls = start.rolls;
+    const kept = start.timed && !start.fresh && start.toRoll.length === 0;
     const event = { type: "initiative" as const, round: this.round, rolls: this.rolls, order: this.order(), kept };
     this.record(event);
     return event;
@@ -581,6 +643,26 @@ export class RoundEngine<C, I> {
       yield id;
       if (!this.twoSidesStanding()) return;
     }
+  }
+
+  /**
+   * {@link turns} without a generator, for a host's tight loop: the place in `order` of the next
+   * turn at or after place `from` (an id whose combatant is not out and not skipped), or -1 when
+   * the round's turns are over. `played` says a turn was played since the last call (the one
+   * before `from`): then, as {@link turns} does after each turn, there is none once at most one
+   * side is standing. Walk a round as
+   * `for (let k = engine.nextTurn(order, 0); k >= 0; k = engine.nextTurn(order, k + 1, skip, true))`.
+   * @throws FrayError `FRAY.Error.Field` (field `id`) when `order` names an unknown id.
+   */
+  nextTurn(order: readonly string[], from: number, skip?: (f: RoundFighter<C>) => boolean, played = false): number {
+    if (played && !this.twoSidesStanding()) return -1;
+    const list = this.list;
+    for (let k = from; k < order.length; k++) {
+      const i = this.place(order[k]!);
+      if (this.outAt(i) || (skip !== undefined && skip(list[i]!))) continue;
+      return k;
+    }
+    return -1;
   }
 
   /**
@@ -860,7 +942,7 @@ export class RoundEngine<C, I> {
     // What quietBegin left for this attack, read before anything else can play one.
     const attacker = this.quietAttacker!;
     const target = this.quietTarget;
-    let targetState = this.quietTargetState;
+    let targetState = this.quietTargetState();
     let forced = NO_FORCED;
     const ruleset = this.ruleset;
     if (target && done.target && !this.open && done.forced?.length && ruleset.forcedCheck) {
@@ -886,6 +968,25 @@ export class RoundEngine<C, I> {
    *   refuses, unless `refuse` accepts the error.
    */
   quietAttackSync(request: AttackRequest, opts: AttackOptions = {}): QuietRecord<C> | undefined {
+    const done = this.quietOutcomeSync(request, opts);
+    if (!done) return undefined;
+    const attacker = this.quietAttacker!;
+    return {
+      attack: done,
+      attacker: { combatant: attacker.combatant, economy: attacker.economy },
+      target: this.quietTargetState(),
+      forced: this.quietForced,
+    };
+  }
+
+  /**
+   * {@link quietAttackSync} for a host that reads only the attack's outcome: the same attack, the
+   * same faces, the same states after it (in the fighters: {@link get}), returning the ruleset's
+   * quiet attack without the record around it, so that no state object is built per attack.
+   * Only where {@link canQuietSync} holds. Returns `undefined` when refused.
+   * @throws FrayError as {@link quietAttackSync}.
+   */
+  quietOutcomeSync(request: AttackRequest, opts: AttackOptions = {}): QuietAttack<C> | undefined {
     const ruleset = this.ruleset;
     const sync = ruleset.forcedCheck ? this.syncForced() : undefined;
     if (ruleset.forcedCheck && !sync)
@@ -898,37 +999,47 @@ export class RoundEngine<C, I> {
     if (!done) return undefined;
     const attacker = this.quietAttacker!;
     const target = this.quietTarget;
-    let targetState = this.quietTargetState;
-    let forced = NO_FORCED;
+    this.quietForced = NO_FORCED;
     if (sync && target && done.target && !this.open && done.forced?.length) {
       // The forced checks as quietAttack rolls them, at once.
       const dice = this.dice as SyncDiceRoller;
-      forced = [];
+      const forced: ForcedCheckResult[] = [];
       for (const check of done.forced) {
         const result = sync.forcedCheckSync(target.combatant, check, dice, this.config.options);
         target.combatant = ruleset.withVitals(target.combatant, result.report.after);
         forced.push(result);
         if (opts.settleTarget) this.quietSettle(target, done);
       }
-      targetState = { combatant: target.combatant, economy: target.economy };
+      this.quietForced = forced;
+      this.quietTargetAfter = target.combatant;
+      this.quietTargetEconomy = target.economy;
     }
     this.quietSettle(attacker, done);
-    return { attack: done, attacker: { combatant: attacker.combatant, economy: attacker.economy }, target: targetState, forced };
+    return done;
   }
+
+  /** The forced checks {@link quietOutcomeSync} last rolled; {@link NO_FORCED} when none. */
+  private quietForced: ForcedCheckResult[] = NO_FORCED;
 
   /** The attacker of the quiet attack {@link quietBegin} last played; read right after it. */
   private quietAttacker?: RoundFighter<C>;
   /** Its target, if any. */
   private quietTarget?: RoundFighter<C>;
-  /** The target's state after the attack, as its record holds it; absent without damage. */
-  private quietTargetState?: QuietRecord<C>["target"];
+  /** The target after the attack (and its checks), as its record holds it; `undefined` without damage. */
+  private quietTargetAfter?: C;
+  /** The target's economy then. */
+  private quietTargetEconomy?: Economy;
+  /** The target's state after the quiet attack last played, for its record: built only when asked for. */
+  private quietTargetState(): QuietRecord<C>["target"] {
+    return this.quietTargetAfter === undefined ? undefined : { combatant: this.quietTargetAfter, economy: this.quietTargetEconomy! };
+  }
 
   /**
    * The part of a quiet attack before its forced checks: paid, reaction chosen, resolved, the
    * reaction paid, the damage applied (or held within a step) and the target settled. Returns
    * `undefined` when refused; else the attack, with its attacker, target and the target's state
-   * left in {@link quietAttacker}, {@link quietTarget} and {@link quietTargetState} (no object
-   * is built to carry them).
+   * left in {@link quietAttacker}, {@link quietTarget}, {@link quietTargetAfter} and
+   * {@link quietTargetEconomy} (no object is built to carry them).
    */
   private quietBegin(request: AttackRequest, opts: AttackOptions): QuietAttack<C> | undefined {
     if (!this.canQuiet || opts.damage === false)
@@ -957,21 +1068,22 @@ export class RoundEngine<C, I> {
       // The ruleset's own check said the reaction is still possible; spend checks again, as the detailed path does.
       target.economy = spend(target.economy, done.reactionCost);
     }
-    let targetState: QuietRecord<C>["target"];
+    let after: C | undefined;
     if (target && done.target && this.open) {
       // Within a step the damage is held and its forced checks wait for the step's end.
       this.open.pending.set(target.id, done.target);
       if (done.forced) for (const check of done.forced) this.open.forced.push({ id: target.id, forced: check });
       if (opts.settleTarget) this.quietSettle(target, done);
-      targetState = { combatant: this.open.pending.get(target.id)!, economy: target.economy };
+      after = this.open.pending.get(target.id)!;
     } else if (target && done.target) {
       target.combatant = done.target;
       if (opts.settleTarget) this.quietSettle(target, done);
-      targetState = { combatant: target.combatant, economy: target.economy };
+      after = target.combatant;
     }
     this.quietAttacker = attacker;
     this.quietTarget = target;
-    this.quietTargetState = targetState;
+    this.quietTargetAfter = after;
+    this.quietTargetEconomy = after === undefined ? undefined : target!.economy;
     return done;
   }
 

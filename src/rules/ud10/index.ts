@@ -89,6 +89,7 @@ export const ud10: Ruleset<Ud10Combatant, Ud10AttackInput> & QuietRuleset<Ud10Co
     rollDamage: (result, input, dice, options) => damage.rollDamage(result, input, dice, ud10Options(options)),
     applyDamage: (target, packet, options) => damage.applyDamage(target, packet, ud10Options(options)),
     input: play.ud10Input,
+    withReaction: play.ud10WithReaction,
     situation: (context) => play.ud10Situation(context),
     actions: (c, options) => play.ud10Actions(c, options),
     conditions: play.ud10Conditions,

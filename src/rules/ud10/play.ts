@@ -16,14 +16,14 @@ import type {
   SituationValues,
   VitalsUpdate,
 } from "../core/contract.js";
-import { createEconomy, type Economy } from "../core/economy.js";
+import type { Economy } from "../core/economy.js";
 import { bool, fieldError, int, isRecord, type Raw } from "../core/parse.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { VitalState } from "../core/types.js";
 import { AIM_COST, aimRounds, findWeapon, isIncapacitated, OUT_CONDITIONS, situationDefaults, weaponAndMode } from "./attack.js";
 import type { Ud10AttackInput, Ud10Situation } from "./input.js";
 import type { Ud10Combatant, Ud10Weapon } from "./model.js";
-import { ACTIONS, disengage, economy } from "./movement.js";
+import { ACTIONS, disengage } from "./movement.js";
 import { ud10Options } from "./options.js";
 
 /** Conditions of the aim (UD-ATK-04): one round or two rounds spent aiming. */
@@ -153,6 +153,26 @@ export function ud10Input(request: AttackRequest, attacker: Ud10Combatant, targe
     modeId: request.modeId,
     rangeMetres: distance,
     situation,
+    reaction,
+  };
+}
+
+/**
+ * {@link ud10Input} of the same request with the defender's declared `reaction` (UD-REA-01,
+ * UD-REA-02), from `input`, the input of that request without one (or with another): the same
+ * fields in the same order, the reaction checked as {@link ud10Input} checks it, nothing rebuilt.
+ * The round engine uses it once a reaction is chosen for an attack (`Ruleset.withReaction`).
+ * @throws FrayError `FRAY.Error.Field` (field `reaction`) for anything but `parry` or `dodge`.
+ */
+export function ud10WithReaction(input: Ud10AttackInput, reaction: string): Ud10AttackInput {
+  if (reaction !== "parry" && reaction !== "dodge") throw fieldError("reaction", "parry or dodge");
+  return {
+    attacker: input.attacker,
+    target: input.target,
+    weaponId: input.weaponId,
+    modeId: input.modeId,
+    rangeMetres: input.rangeMetres,
+    situation: input.situation,
     reaction,
   };
 }
@@ -313,9 +333,6 @@ export const withoutAim = (c: Ud10Combatant): Ud10Combatant => ({
   conditions: c.conditions.filter((s) => !(AIM_CONDITIONS as readonly string[]).includes(s)),
 });
 
-/** The round's economy (UD-ACT-01, UD-REA-01), built once: each round starts a fresh economy from it. */
-const ROUND_ECONOMY = economy();
-
 /**
  * The start of a round for one combatant (UD-ACT-01, UD-REA-01, UD-ATK-04): a fresh economy
  * (one movement, one action, one reaction, free actions; nothing carries over) and, from the
@@ -327,12 +344,30 @@ export function ud10StartRound(c: Ud10Combatant, previous: Economy | undefined):
     const combatant = { ...c, conditions: c.conditions.filter((s) => s !== "moving") };
     return {
       combatant,
-      economy: createEconomy(ROUND_ECONOMY),
+      economy: ud10RoundEconomy(),
       events: [{ rule: "UD-ATK-04", label: "FRAY.Situation.Ud10.Event.MovingEnds" }],
     };
   }
   // Most rounds start with nothing to report: one frozen empty list for all of them.
-  return { combatant: c, economy: createEconomy(ROUND_ECONOMY), events: NO_EVENTS };
+  return { combatant: c, economy: ud10RoundEconomy(), events: NO_EVENTS };
+}
+
+/**
+ * A fresh economy for a UD10 round: `createEconomy` of the round's spec (`economy()`: slots
+ * `movement`, `action`, `reaction` one use each, `free` within reason, no pools; UD-ACT-01,
+ * UD-REA-01), written out as one literal, since it is built for every combatant every round. A
+ * new object each time: a host may keep and change it (the Foundry tracker stores it).
+ */
+export function ud10RoundEconomy(): Economy {
+  return {
+    slots: {
+      movement: { used: 0, max: 1 },
+      action: { used: 0, max: 1 },
+      reaction: { used: 0, max: 1 },
+      free: { used: 0, max: null },
+    },
+    pools: {},
+  };
 }
 
 /** The lifecycle events of a round start that has none: one frozen empty list, shared. */

@@ -176,6 +176,7 @@ export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> &
   isOut: damage.isOut,
   isOutOf: damage.isOutOf,
   input: play.input,
+  withReaction: play.withReaction,
   situation: play.situation,
   actions: play.actions,
   conditions: play.conditions,

@@ -335,6 +335,30 @@ export function input(
   return out;
 }
 
+/**
+ * {@link input} of the same request with the defender's declared `reaction` (ZN-MEL-03,
+ * ZN-MEL-04), from `input`, the input of that request without one (or with another): the same
+ * fields in the same order, the reaction checked as {@link input} checks it, nothing parsed again.
+ * The round engine uses it once a reaction is chosen for an attack (`Ruleset.withReaction`).
+ * @throws FrayError `FRAY.Error.Field` (field `reaction`) for anything but `dodge` or `block`.
+ */
+export function withReaction(input: ZonesAttackInput, reaction: string): ZonesAttackInput {
+  if (reaction !== "dodge" && reaction !== "block") throw fieldError("reaction", "dodge or block (ZN-MEL-03, ZN-MEL-04)");
+  const out: ZonesAttackInput = {
+    attacker: input.attacker,
+    target: input.target,
+    weaponId: input.weaponId,
+    rangeMetres: input.rangeMetres,
+    situation: input.situation,
+  };
+  if (input.modeId !== undefined) out.modeId = input.modeId;
+  if (input.area !== undefined) out.area = input.area;
+  if (input.bullets !== undefined) out.bullets = input.bullets;
+  if (input.damageType !== undefined) out.damageType = input.damageType;
+  out.reaction = reaction;
+  return out;
+}
+
 /** What each action of {@link ACTIONS} is and what it is aimed at. */
 const ACTION_KIND: Readonly<Record<string, { kind: ActionKind; target: PlayAction["target"] }>> = {
   move: { kind: "move", target: "none" },

@@ -13,7 +13,7 @@
  * attack says so (`catastrophic`, `deviation`). `test/rules/quiet-zones.test.ts` checks it
  * against the detailed step.
  */
-import type { RoundState } from "../core/contract.js";
+import type { LifecycleEvent, RoundState } from "../core/contract.js";
 import { compileFormula, type CompiledFormula, type FaceSource } from "../core/dice/formula.js";
 import type { ActionCost, Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
@@ -360,12 +360,19 @@ export function quietAttack(
  */
 export function quietAfterAttack(c: ZonesCombatant, attack: ZonesQuietAttack, economy: Economy): RoundState<ZonesCombatant> {
   const weapon = weaponOf({ attacker: c, weaponId: attack.weaponId });
+  const gone = weapon.kind === "thrown" || weapon.kind === "grenade";
+  const shot = gone ? weapon : afterShot(weapon, attack);
+  // Nothing changed (a melee blow without aim): the state stays the one it was, as states are values.
+  if (!gone && shot === weapon && c.aim === 0) return { combatant: c, economy, events: NO_EVENTS };
   const index = c.weapons.indexOf(weapon);
   const weapons = c.weapons.slice();
-  if (weapon.kind === "thrown" || weapon.kind === "grenade") weapons.splice(index, 1);
-  else weapons[index] = afterShot(weapon, attack);
+  if (gone) weapons.splice(index, 1);
+  else weapons[index] = shot;
   const next = copyCombatant(c);
   next.weapons = weapons;
   if (c.aim > 0) next.aim = 0;
-  return { combatant: next, economy, events: [] };
+  return { combatant: next, economy, events: NO_EVENTS };
 }
+
+/** The lifecycle events of a quiet transition: none, one frozen list for all. */
+const NO_EVENTS: LifecycleEvent[] = Object.freeze([]) as unknown as LifecycleEvent[];
