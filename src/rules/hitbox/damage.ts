@@ -15,7 +15,7 @@ import {
 } from "../core/types.js";
 import { neverSawItComing, weaponOf } from "./attack.js";
 import type { HitboxAttackInput } from "./input.js";
-import { HITBOXES, isHitbox, LETHAL_HITBOXES, VITAL_HITBOXES, type HitboxCombatant, type HitboxId } from "./model.js";
+import { HITBOXES, isHitbox, LETHAL_HITBOXES, restate, VITAL_HITBOXES, type HitboxCombatant, type HitboxId } from "./model.js";
 import type { HitboxOptions } from "./options.js";
 
 /** The difficulty of the Blackout (Fortitude) test (HB-DMG-04). */
@@ -151,7 +151,17 @@ function copyTracks(tracks: Record<string, Track>): Record<string, Track> {
  * equals `s` for hitboxes, conditions, the shock count and the armor of the hitboxes `c`'s armor covers.
  */
 export function applyVitals(c: HitboxCombatant, state: VitalState): HitboxCombatant {
-  const hitboxes = { ...c.hitboxes };
+  const b = c.hitboxes;
+  // (A literal of the seven tracks, in the order of `HITBOXES`: spreading the record costs more.)
+  const hitboxes: HitboxCombatant["hitboxes"] = {
+    head: b.head,
+    leftArm: b.leftArm,
+    rightArm: b.rightArm,
+    torso: b.torso,
+    leftLeg: b.leftLeg,
+    rightLeg: b.rightLeg,
+    groin: b.groin,
+  };
   const boxes = state.hitboxes;
   if (boxes)
     for (let k = 0; k < HITBOXES.length; k++) {
@@ -179,11 +189,8 @@ export function applyVitals(c: HitboxCombatant, state: VitalState): HitboxCombat
         armor[i]!.damage[h] = damage;
       }
     }
-  const next: HitboxCombatant = { ...c, hitboxes, armor, conditions: [...state.conditions] };
   const shock = state.effects?.find((e) => e.kind === SHOCK_EFFECT);
-  if (shock?.rounds !== undefined) next.shockTurnsLeft = shock.rounds;
-  else if ("shockTurnsLeft" in next) delete next.shockTurnsLeft;
-  return next;
+  return restate(c, hitboxes, armor, [...state.conditions], shock?.rounds);
 }
 
 /**
