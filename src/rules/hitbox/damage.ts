@@ -103,14 +103,19 @@ export function shockEffect(turnsLeft: number): LastingEffect {
 function copyHitboxes(c: HitboxCombatant): Record<string, Track> {
   const b = c.hitboxes;
   return {
-    head: { ...b.head },
-    leftArm: { ...b.leftArm },
-    rightArm: { ...b.rightArm },
-    torso: { ...b.torso },
-    leftLeg: { ...b.leftLeg },
-    rightLeg: { ...b.rightLeg },
-    groin: { ...b.groin },
+    head: track(b.head),
+    leftArm: track(b.leftArm),
+    rightArm: track(b.rightArm),
+    torso: track(b.torso),
+    leftLeg: track(b.leftLeg),
+    rightLeg: track(b.rightLeg),
+    groin: track(b.groin),
   };
+}
+
+/** A copy of a track `{ value, max }`: a literal, which costs less than a spread. */
+function track(t: Track): Track {
+  return { value: t.value, max: t.max };
 }
 
 /**
@@ -140,7 +145,7 @@ export function vitalsAfter(state: VitalState, after: HitboxCombatant): VitalSta
 /** A copy of each track of a record, in its order. */
 function copyTracks(tracks: Record<string, Track>): Record<string, Track> {
   const out: Record<string, Track> = {};
-  for (const k in tracks) out[k] = { ...tracks[k]! };
+  for (const k in tracks) out[k] = track(tracks[k]!);
   return out;
 }
 
@@ -170,7 +175,7 @@ export function applyVitals(c: HitboxCombatant, state: VitalState): HitboxCombat
       if (!t) continue;
       // A track the state leaves as it is stays shared (tracks are values, never changed in place).
       const was = hitboxes[h];
-      if (!was || was.value !== t.value || was.max !== t.max) hitboxes[h] = { ...t };
+      if (!was || was.value !== t.value || was.max !== t.max) hitboxes[h] = track(t);
     }
   // The pieces are copied only when a piece's points change: otherwise the combatant's armor is
   // shared (states are values, never changed in place), as after most Blackout tests.

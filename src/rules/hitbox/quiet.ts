@@ -367,7 +367,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
     if (taken > 0) {
       if (hitboxes === c.hitboxes) hitboxes = hitboxesOf(c.hitboxes);
       const value = track.value - taken;
-      hitboxes[h] = { ...track, value };
+      hitboxes[h] = { value, max: track.max };
       reached++;
       if (VITAL_HITBOXES.includes(h)) vital = true;
       if (h === "leftLeg" || h === "rightLeg") leg = true;
