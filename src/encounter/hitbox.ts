@@ -44,6 +44,7 @@ import {
   type HitboxSituation,
   type QuickAction,
   type RolledReaction,
+  restate,
 } from "../rules/hitbox/index.js";
 import { buildEntryCombatant, fail, finishEncounter, recordingRoller, type EndEvent, type PlayOptions } from "./common.js";
 import type { EncounterContent } from "./library.js";
@@ -84,6 +85,12 @@ class Fighter {
   declared?: { decl: Declaration; action: HbAction };
   /** The reaction this turn's action declares (`react`), if any. */
   react?: string;
+  /**
+   * A frozen starting combatant (a forecast's `CombatantCache`) and the fight's own unfrozen copy
+   * of it: while the engine still holds that copy, nothing has touched the fighter and its vital
+   * state is the frozen one's ({@link vitalsOf}).
+   */
+  thawedFrom?: { frozen: HitboxCombatant; copy: HitboxCombatant };
   /** Out of the fight when the turn's declarations were made. */
   outAtTurn = false;
   /** Out of the fight when the current step began (HB-ACT-01). */
@@ -357,6 +364,14 @@ export async function playHitbox(
   const list = [...fighters.values()];
   const start = new Map<string, VitalState>();
   for (const f of list) start.set(f.spec.id, vitalsOf(f.c));
+  // Each fight plays on its own shallow unfrozen copy of a frozen starting combatant: the next
+  // states are spread from it, and spreading a frozen object costs many times a plain one.
+  for (const f of list)
+    if (Object.isFrozen(f.c)) {
+      const frozen = f.c;
+      f.c = restate(frozen, frozen.hitboxes, frozen.armor, frozen.conditions, frozen.shockTurnsLeft);
+      f.thawedFrom = { frozen, copy: f.c };
+    }
   // A forecast plays attacks quietly, at once where the dice roll so (the Blackout test too, HB-DMG-04).
   const quietSync = play.quiet === true && engine.canQuietSync;
   const tactics = new Map<string, HbAction | undefined>();
@@ -779,7 +794,7 @@ export async function playHitbox(
     options,
     ended,
     fighters.values(),
-    { vitals: (f) => vitalsOf(f.c), isOut, start },
+    { vitals: (f) => vitalsOf(f.thawedFrom && f.c === f.thawedFrom.copy ? f.thawedFrom.frozen : f.c), isOut, start },
     play.quiet ? [] : events,
     history,
   );

@@ -26,6 +26,7 @@ import {
   rangeModifier,
   regularLocation,
   resolutionSteps,
+  restate,
   rollLocation,
   TURN_SECONDS,
   type Declaration,
@@ -520,5 +521,23 @@ describe("Hitbox data", () => {
     expect(c.held).toEqual(["w1"]);
     expect(c.armor.map((a) => a.protection.torso)).toEqual([1]);
     expect(c.kind).toBe("npc");
+  });
+});
+
+describe("restate: a next combatant state built field by field (HB-DMG-01, HB-DMG-04)", () => {
+  it("equals the spread of the combatant with the new fields, keys and their order included, for every field parseCombatant writes", () => {
+    for (const c of [zeven(), guard({ conditions: ["shock"], shockTurnsLeft: 3 })]) {
+      const hitboxes = { ...c.hitboxes, torso: { value: 0, max: c.hitboxes.torso.max } };
+      const conditions = [...c.conditions, "dead"];
+      for (const shock of [undefined, 0, 2]) {
+        const spread: HitboxCombatant = { ...c, hitboxes, armor: c.armor, conditions };
+        if (shock === undefined) delete spread.shockTurnsLeft;
+        else spread.shockTurnsLeft = shock;
+        const next = restate(c, hitboxes, c.armor, conditions, shock);
+        expect(next).toStrictEqual(spread);
+        expect(Object.keys(next)).toEqual(Object.keys(spread));
+        expect(next.weapons).toBe(c.weapons);
+      }
+    }
   });
 });

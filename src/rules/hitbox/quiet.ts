@@ -36,6 +36,7 @@ import {
   HITBOXES,
   isHitbox,
   LETHAL_HITBOXES,
+  restate,
   VITAL_HITBOXES,
   type HitboxCombatant,
   type HitboxId,
@@ -366,7 +367,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
     if (taken > 0) {
       if (hitboxes === c.hitboxes) hitboxes = hitboxesOf(c.hitboxes);
       const value = track.value - taken;
-      hitboxes[h] = { ...track, value };
+      hitboxes[h] = { value, max: track.max };
       reached++;
       if (VITAL_HITBOXES.includes(h)) vital = true;
       if (h === "leftLeg" || h === "rightLeg") leg = true;
@@ -394,15 +395,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
   const down = conditions.includes("dead") || conditions.includes("shock");
   if (reached && !down && (o.blackout === "any" || filled || vital)) out.forced = [{ ...BLACKOUT_CHECK } as ForcedCheck];
   out.interrupts = added > 0 || reached > 0;
-  const after: HitboxCombatant = {
-    ...c,
-    hitboxes,
-    armor: armorAfter(c.armor, location, armorChanged ? armorValue : undefined),
-    conditions,
-  };
-  // (Only a count set to undefined is dropped: `delete` of a key the state lacks would still slow it down.)
-  if (after.shockTurnsLeft === undefined && "shockTurnsLeft" in after) delete after.shockTurnsLeft;
-  out.target = after;
+  out.target = restate(c, hitboxes, armorAfter(c.armor, location, armorChanged ? armorValue : undefined), conditions, c.shockTurnsLeft);
 }
 
 /**
