@@ -306,9 +306,9 @@ export function restate(
   effects: LastingEffect[],
   parry: Record<string, number>,
 ): CriticalCombatant {
-  let fields = 0;
-  for (const key in c) if (Object.hasOwn(c, key)) fields++;
-  if (fields !== COMBATANT_FIELDS || !Object.hasOwn(c, "parry")) return { ...c, hits, stun, effects, conditions, parry };
+  // Its own enumerable keys counted by Object.keys (V8 answers from the shape's key cache), not
+  // by a for-in loop: the same count, several times cheaper.
+  if (Object.keys(c).length !== COMBATANT_FIELDS || !Object.hasOwn(c, "parry")) return { ...c, hits, stun, effects, conditions, parry };
   return {
     id: c.id,
     name: c.name,
