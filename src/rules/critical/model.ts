@@ -265,7 +265,13 @@ export function isIncapacitated(c: Pick<CriticalCombatant, "conditions">): boole
 
 /** Injuries and effects that stop an activity (CR-CRT-02): the first one found, if any. */
 export function stoppedBy(c: CriticalCombatant, what: Stop): LastingEffect | undefined {
-  return c.effects.find((e) => e.kind === "injury" && e.stops?.includes(what));
+  // A plain loop, no closure: asked before every attack and parry (canAttack, parryBlocked).
+  const effects = c.effects;
+  for (let i = 0; i < effects.length; i++) {
+    const e = effects[i]!;
+    if (e.kind === "injury" && e.stops?.includes(what)) return e;
+  }
+  return undefined;
 }
 
 /** The vital state of a combatant: hits, bleeding and burning per round, stun, conditions, effects. */
