@@ -107,6 +107,22 @@ function thawed(c: CriticalCombatant): CriticalCombatant {
   return restate(c, c.hits, c.stun, c.conditions, c.effects, c.parry);
 }
 
+/**
+ * A quiet fight's snapshot of a combatant's vital state: the values of `critical.vitals(c)`
+ * (CR-HIT-01, CR-BLD-01), sharing the combatant's hits, conditions and effects instead of copying
+ * them. Safe only where nothing changes them in place: every transition of a fight builds new
+ * ones, and a forecast only reads the snapshots it is given.
+ */
+function sharedVitals(c: CriticalCombatant): VitalState {
+  let bleeding = 0;
+  const effects = c.effects;
+  for (let i = 0; i < effects.length; i++) {
+    const e = effects[i]!;
+    if (e.kind === "bleed" || e.kind === "burn") bleeding += e.value ?? 0;
+  }
+  return { hp: c.hits, bleeding, stun: c.stun, conditions: c.conditions, effects };
+}
+
 const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
 
 /**
@@ -150,7 +166,9 @@ export async function playCritical(
   // the next state by spreading the last, and V8 spreads a frozen object far slower, at every
   // place that has once met one.
   for (const f of list) if (Object.isFrozen(f.c)) f.c = thawed(f.c);
-  const start = vitalsNow(engine, critical.vitals);
+  // A forecast's snapshots share the states they read; the log's and the tracker's are copies.
+  const snapshot = play.quiet ? sharedVitals : critical.vitals;
+  const start = vitalsNow(engine, snapshot);
   // A forecast plays attacks quietly, at once where the dice roll so (the Self Discipline test too, CR-HIT-02).
   const quietSync = play.quiet === true && engine.canQuietSync;
   // Check the Critical-specific action keys up front, so a bad file fails before any roll.
@@ -206,14 +224,17 @@ export async function playCritical(
     vitals: critical.vitals(at.combatant),
   });
 
-  /** What an action's attacks share: the same for each attack of the turn. */
+  /** What an action's attacks share: the same for each attack of the action, in every round it is taken. */
   interface AttackPlan {
+    /** The action the plan is for. */
+    action: ActionSpec;
     range: number | undefined;
     situation: SituationValues;
     options: AttackOptions;
   }
   const COST_ATTACK = actionCost("attack");
   const attackPlan = (f: Fighter, action: ActionSpec): AttackPlan => ({
+    action,
     range: typeof action.range === "number" ? action.range : typeof f.spec.tactics?.range === "number" ? f.spec.tactics.range : undefined,
     situation: { ...(f.spec.tactics?.situation ?? {}), ...(action.situation ?? {}) } as SituationValues,
     // Resolved and applied at once (CR-AP-02): the target's round settled after the damage and
@@ -228,6 +249,15 @@ export async function playCritical(
       },
     },
   });
+
+  // Each fighter's last plan, kept while it takes the same action (its tactics, round after round):
+  // the plan reads only the action and the fighter's entry, which stay the same all fight.
+  const plans = new Map<Fighter, AttackPlan>();
+  const planOf = (f: Fighter, action: ActionSpec): AttackPlan => {
+    let plan = plans.get(f);
+    if (plan === undefined || plan.action !== action) plans.set(f, (plan = attackPlan(f, action)));
+    return plan;
+  };
 
   /**
    * {@link attackOnce} in a forecast whose attacks and checks roll at once (`quietSync`): the same
@@ -488,7 +518,7 @@ export async function playCritical(
           ? Infinity
           : 0;
     // Without a count, attack while the AP last (CR-AP-01); only a count that cannot be met is logged.
-    return { attacks, shared: attacks > 0 ? attackPlan(f, action) : undefined };
+    return { attacks, shared: attacks > 0 ? planOf(f, action) : undefined };
   };
 
   /** An action: the treatment, first aid, a maneuver, the move, then the attacks, each applied at once (CR-AP-02). */
@@ -594,7 +624,7 @@ export async function playCritical(
     options,
     ended,
     fighters.values(),
-    { vitals: (f) => critical.vitals(f.c), isOut: out, start },
+    { vitals: (f) => snapshot(f.c), isOut: out, start },
     play.quiet ? [] : events,
     history,
   );

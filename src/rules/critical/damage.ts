@@ -328,11 +328,32 @@ export function selfDisciplineTestSync(
   return selfDisciplineFrom(c, dice.rollSync("1d100", "FRAY.Roll.SelfDiscipline"));
 }
 
+/**
+ * {@link selfDisciplineTestSync} without the combatant's next state built: the test and the vital
+ * states before and after it (`after.conditions` holds `unconscious` on a failure), with the
+ * conditions it added, for a host that puts the state back itself (CR-HIT-02).
+ */
+export function selfDisciplineCheckSync(
+  c: CriticalCombatant,
+  dice: SyncDiceRoller,
+): { test: UpkeepCheck; before: VitalState; after: VitalState; added: string[] } {
+  return selfDisciplineRead(c, dice.rollSync("1d100", "FRAY.Roll.SelfDiscipline"));
+}
+
 /** The Self Discipline test (CR-HIT-02) read from its rolled d100. */
 function selfDisciplineFrom(
   c: CriticalCombatant,
   roll: RollOutcome,
 ): { test: UpkeepCheck; combatant: CriticalCombatant; report: UpkeepReport } {
+  const { test, before, after, added } = selfDisciplineRead(c, roll);
+  return { test, combatant: withVitals(c, after), report: { before, after, steps: [], checks: [test], added, removed: [] } };
+}
+
+/** The Self Discipline test (CR-HIT-02) from its rolled d100: the test, the states before and after, the conditions added. */
+function selfDisciplineRead(
+  c: CriticalCombatant,
+  roll: RollOutcome,
+): { test: UpkeepCheck; before: VitalState; after: VitalState; added: string[] } {
   const before = vitals(c);
   const mods: Modifier[] = [
     { label: "FRAY.Mod.SelfDiscipline", value: c.selfDiscipline, rule: "CR-HIT-02" },
@@ -357,7 +378,7 @@ function selfDisciplineFrom(
     });
     addCondition(after, added, "unconscious");
   }
-  return { test, combatant: withVitals(c, after), report: { before, after, steps: [], checks: [test], added, removed: [] } };
+  return { test, before, after, added };
 }
 
 /**

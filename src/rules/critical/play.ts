@@ -24,7 +24,7 @@ import type { RulesetOptions } from "../core/ruleset.js";
 import type { ForcedCheck, VitalState } from "../core/types.js";
 import { ACTIONS, actionCost, apFor, recomputeEconomy } from "./actions.js";
 import { isCriticalResult, type CriticalAttackInput, type CriticalSituation } from "./attack.js";
-import { selfDisciplineTest, selfDisciplineTestSync } from "./damage.js";
+import { selfDisciplineCheckSync, selfDisciplineTest } from "./damage.js";
 import { fieldError, isIncapacitated, restate, type CriticalCombatant } from "./model.js";
 import type { CriticalTableSet } from "./tables/index.js";
 
@@ -327,11 +327,19 @@ export function criticalForcedCheckSync(
   _options: RulesetOptions = {},
 ): ForcedCheckResult {
   if (forced.id !== "selfDiscipline") throw fieldError("forced.id", "selfDiscipline (CR-HIT-02)");
-  return forcedCheckFrom(forced, selfDisciplineTestSync(c, dice));
+  // The combatant's next state is the host's to build (`withVitals` of `after`): not built here.
+  const sd = selfDisciplineCheckSync(c, dice);
+  return {
+    forced,
+    check: sd.test.check,
+    needed: sd.test.needed,
+    success: sd.test.success,
+    report: { before: sd.before, after: sd.after, steps: [], added: sd.added },
+  };
 }
 
 /** The forced check's result from the Self Discipline test rolled. */
-function forcedCheckFrom(forced: ForcedCheck, sd: ReturnType<typeof selfDisciplineTestSync>): ForcedCheckResult {
+function forcedCheckFrom(forced: ForcedCheck, sd: Awaited<ReturnType<typeof selfDisciplineTest>>): ForcedCheckResult {
   return {
     forced,
     check: sd.test.check,
