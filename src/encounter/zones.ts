@@ -545,6 +545,13 @@ export async function playZones(
     }
   };
 
+  /** Whether `f` still has its action for a step of its turn; a skip logged when not (ZN-ACT-02). */
+  const needAction = (f: Fighter): boolean => {
+    if (!shortfall(f.economy, ATTACK_COST)) return true;
+    events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
+    return false;
+  };
+
   /** One combatant's turn: its declared action or tactics. A promise only when the attack is one ({@link attack}). */
   const act = (f: Fighter, action: ActionSpec, za: ZonesAction): void | Promise<void> => {
     if (action.wait) {
@@ -578,37 +585,32 @@ export async function playZones(
         events.push({ type: "skip", round, actor: f.spec.id, reason: error.key, data: error.data });
       }
     }
-    const needAction = (): boolean => {
-      if (!shortfall(f.economy, { slots: { action: 1 } })) return true;
-      events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
-      return false;
-    };
-    if (za.regain && needAction()) {
+    if (za.regain && needAction(f)) {
       engine.act(f.spec.id, "regainSpeed");
       custom(round, "regain", { actor: f.spec.id, speed: f.economy.pools.speed!.value });
     }
-    if (za.draw && needAction()) {
+    if (za.draw && needAction(f)) {
       const w = findWeapon(f, za.draw, `rounds[${round - 1}].${f.spec.id}.draw`);
       const p = draw(w, f.economy);
       f.economy = p.economy;
       setWeapon(f, p.weapon);
       custom(round, "draw", { actor: f.spec.id, weapon: w.name, done: p.done, spent: p.spent });
     }
-    if (za.clear && needAction()) {
+    if (za.clear && needAction(f)) {
       const w = findWeapon(f, za.clear, `rounds[${round - 1}].${f.spec.id}.clear`);
       const r = clearMalfunction(w, f.economy);
       f.economy = r.economy;
       setWeapon(f, r.weapon);
       custom(round, "clear", { actor: f.spec.id, weapon: w.name, malfunction: w.malfunction });
     }
-    if (za.reload && needAction()) {
+    if (za.reload && needAction(f)) {
       const w = findWeapon(f, za.reload, `rounds[${round - 1}].${f.spec.id}.reload`);
       const p = reload(w, f.economy);
       f.economy = p.economy;
       setWeapon(f, p.weapon);
       custom(round, "reload", { actor: f.spec.id, weapon: w.name, done: p.done, loaded: p.weapon.loaded });
     }
-    if (action.aim && needAction()) {
+    if (action.aim && needAction(f)) {
       engine.act(f.spec.id, "aim");
       custom(round, "aim", { actor: f.spec.id, actions: f.c.aim });
     }

@@ -23,8 +23,11 @@ export function compareInitiative(
   b: { total: number; tiebreak: readonly number[] },
 ): number {
   if (b.total !== a.total) return b.total - a.total;
-  for (let k = 0; k < Math.max(a.tiebreak.length, b.tiebreak.length); k++) {
-    const d = (b.tiebreak[k] ?? 0) - (a.tiebreak[k] ?? 0);
+  const at = a.tiebreak;
+  const bt = b.tiebreak;
+  const n = at.length > bt.length ? at.length : bt.length;
+  for (let k = 0; k < n; k++) {
+    const d = (bt[k] ?? 0) - (at[k] ?? 0);
     if (d) return d;
   }
   return 0;
