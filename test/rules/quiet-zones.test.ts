@@ -272,4 +272,33 @@ describe("Zones quiet attack step", () => {
       { numRuns: 500 },
     );
   });
+
+  it("ZN-SUR-01, ZN-RNG-04, ZN-RNG-07, ZN-INI-02, ZN-MOV-03: the quiet round start gives the combatant and economy of the detailed one, without events", () => {
+    fc.assert(
+      fc.property(
+        combatant("a"),
+        fc.constantFrom("action" as const, "round" as const),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.option(fc.record({ speed: fc.integer({ min: -2, max: 12 }), effort: fc.integer({ min: -2, max: 6 }) }), { nil: undefined }),
+        (c, speedRecovery, round, initiativeEffort, carried) => {
+          const state = { ...c, initiativeEffort };
+          const options = { speedRecovery };
+          const previous = carried
+            ? roundEconomy(
+                { ...state, speed: { ...c.speed, value: carried.speed }, effort: { ...c.effort, value: carried.effort } },
+                options,
+              )
+            : undefined;
+          const detailed = zones.startRound(state, previous, round, options);
+          const quiet = zones.startRoundQuiet!(state, previous, round, options);
+          expect(quiet.combatant).toEqual(detailed.combatant);
+          expect(quiet.combatant === state).toBe(detailed.combatant === state);
+          expect(quiet.economy).toEqual(detailed.economy);
+          expect(quiet.events).toEqual([]);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 });

@@ -439,9 +439,14 @@ export class RoundEngine<C, I> {
    *   ruleset that reads its pools from it, Critical's AP); by default the first round has none.
    */
   startRound(carryFirst = false): void {
+    const ruleset = this.ruleset;
+    // Without events kept, the ruleset's quiet start where it has one: no events built.
+    const quiet = !this.keeping && ruleset.startRoundQuiet !== undefined;
     for (const f of this.list) {
       const previous = this.round === 1 && !carryFirst ? undefined : f.economy;
-      const next = this.ruleset.startRound(f.combatant, previous, this.round, this.config.options);
+      const next = quiet
+        ? ruleset.startRoundQuiet!(f.combatant, previous, this.round, this.config.options)
+        : ruleset.startRound(f.combatant, previous, this.round, this.config.options);
       f.combatant = next.combatant;
       f.economy = next.economy;
       if (next.events.length) this.record({ type: "lifecycle", round: this.round, actor: f.id, phase: "start", events: next.events });

@@ -332,6 +332,12 @@ export interface Ruleset<C, I> {
    * @param previous the economy at the end of the last round; absent in the first round.
    */
   startRound(c: C, previous: Economy | undefined, round: number, options: RulesetOptions): RoundState<C>;
+  /**
+   * Optional: {@link startRound} for an engine that keeps no events (a quiet forecast): the same
+   * combatant and economy, `events` left empty so none are built. Must equal `startRound` but for
+   * the events.
+   */
+  startRoundQuiet?(c: C, previous: Economy | undefined, round: number, options: RulesetOptions): RoundState<C>;
   /** After an action: aim spent by the shot, ammunition used, a fumble that ends the round. */
   afterAction(c: C, outcome: ActionOutcome, economy: Economy, options: RulesetOptions): RoundState<C>;
   /** Rolls a check that damage or upkeep forced on the combatant, and its consequence. */

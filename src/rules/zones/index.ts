@@ -183,6 +183,7 @@ export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> &
   withVitals: play.withVitals,
   vitalsUpdate: play.vitalsUpdate,
   startRound: play.startRound,
+  startRoundQuiet: play.startRoundQuiet,
   afterAction: play.afterAction,
   quietAttack: quiet.quietAttack,
   quietAfterAttack: (c, done, economy) => quiet.quietAfterAttack(c, done as quiet.ZonesQuietAttack, economy),

@@ -488,13 +488,41 @@ export function startRound(
   round: number,
   options: RulesetOptions = {},
 ): RoundState<ZonesCombatant> {
+  return roundStart(c, previous, round, options, []);
+}
+
+const NO_EVENTS: LifecycleEvent[] = Object.freeze([]) as unknown as LifecycleEvent[];
+
+/**
+ * {@link startRound} without its events, for an engine that keeps none (a quiet forecast): the
+ * same combatant and economy (held equal by a property test), `events` always empty, and no event
+ * objects built (ZN-SUR-01, ZN-RNG-04, ZN-RNG-07, ZN-INI-02, ZN-MOV-03).
+ */
+export function startRoundQuiet(
+  c: ZonesCombatant,
+  previous: Economy | undefined,
+  round: number,
+  options: RulesetOptions = {},
+): RoundState<ZonesCombatant> {
+  return roundStart(c, previous, round, options, undefined);
+}
+
+/** The work of {@link startRound}; its events pushed onto `events` when given, else none (`NO_EVENTS`). */
+function roundStart(
+  c: ZonesCombatant,
+  previous: Economy | undefined,
+  round: number,
+  options: RulesetOptions,
+  events: LifecycleEvent[] | undefined,
+): RoundState<ZonesCombatant> {
   const o = zonesOptionsOf(options);
-  const events: LifecycleEvent[] = [];
   const surpriseOver = round > 1 && c.conditions.includes("surprised");
-  if (surpriseOver) events.push({ rule: "ZN-SUR-01", label: "FRAY.Zones.Event.SurpriseOver" });
-  if (c.aim > 0) events.push({ rule: "ZN-RNG-07", label: "FRAY.Zones.Event.AimLost", data: { actions: c.aim } });
-  if (c.movement !== "subtle")
-    events.push({ rule: "ZN-RNG-04", label: "FRAY.Zones.Event.MovementReset", data: { movement: `FRAY.Zones.Movement.${c.movement}` } });
+  if (events) {
+    if (surpriseOver) events.push({ rule: "ZN-SUR-01", label: "FRAY.Zones.Event.SurpriseOver" });
+    if (c.aim > 0) events.push({ rule: "ZN-RNG-07", label: "FRAY.Zones.Event.AimLost", data: { actions: c.aim } });
+    if (c.movement !== "subtle")
+      events.push({ rule: "ZN-RNG-04", label: "FRAY.Zones.Event.MovementReset", data: { movement: `FRAY.Zones.Movement.${c.movement}` } });
+  }
   // One new state, built once (this runs for every combatant every round): the points carried
   // over from the last round's economy, as the new round's economy holds them (`economy`, with
   // `createEconomy`'s cap at the maximum).
@@ -516,8 +544,8 @@ export function startRound(
         speed: speed === c.speed.value ? c.speed : { ...c.speed, value: speed },
         effort: effort === c.effort.value ? c.effort : { ...c.effort, value: effort },
       };
-  if (points) events.push({ rule: "ZN-MOV-03", label: "FRAY.Zones.Event.Points", data: { speed, effort } });
-  return { combatant: next, economy: roundEconomy(next, o), events };
+  if (points && events) events.push({ rule: "ZN-MOV-03", label: "FRAY.Zones.Event.Points", data: { speed, effort } });
+  return { combatant: next, economy: roundEconomy(next, o), events: events ?? NO_EVENTS };
 }
 
 function replaceWeapon(c: ZonesCombatant, index: number, weapon: ZonesWeapon | undefined): ZonesCombatant {
