@@ -38,7 +38,7 @@ import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
-import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";
+import { chooseTarget, chooseWeapon, DEFAULT_TACTICS, type TargetChoice, type WeaponChoice } from "./tactics.js";
 
 /**
  * An entry's fighter: its file entry and the round engine's state of it, read and written
@@ -389,17 +389,20 @@ export async function playZones(
     return enemies;
   };
 
+  /** What the weapon and target choices read (`chooseWeapon`, `chooseTarget`), refilled for each attack. */
+  const weaponChoice: WeaponChoice<ZonesWeapon> = { declared: undefined, tactics: undefined, weapons: [] };
+  const targetChoice: TargetChoice<Fighter> = { declared: undefined, enemies };
+
   /**
    * One attack by the fighter's action or tactics. Synchronous when played quietly and at once
    * (a forecast); a promise when it is played in detail or waits on dice (a squib load's burst, a
    * grenade's blast).
    */
   const attack = (f: Fighter, action: ActionSpec, za: ZonesAction): void | Promise<void> => {
-    const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
-      declared: action.weapon,
-      tactics: f.spec.tactics?.weapon,
-      weapons: f.c.weapons,
-    });
+    weaponChoice.declared = action.weapon;
+    weaponChoice.tactics = f.spec.tactics?.weapon;
+    weaponChoice.weapons = f.c.weapons;
+    const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, weaponChoice);
     if (!weaponRef) {
       if (log) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoWeapon" });
       return;
@@ -411,12 +414,12 @@ export async function playZones(
     if (!weapon) fail(`rounds[${round - 1}].${f.spec.id}.weapon`, `a weapon of ${f.c.name} (${f.c.weapons.map((x) => x.name).join(", ")})`);
     const declared = action.attack ? fighters.get(action.attack) : undefined;
     const area = weapon.kind === "grenade" && (za.area !== undefined || !declared);
-    const target = area
-      ? undefined
-      : chooseTarget(DEFAULT_TACTICS.target, {
-          declared: declared && !isOut(declared) ? declared : undefined,
-          enemies: standingEnemies(f),
-        });
+    let target: Fighter | undefined;
+    if (!area) {
+      targetChoice.declared = declared && !isOut(declared) ? declared : undefined;
+      targetChoice.enemies = standingEnemies(f);
+      target = chooseTarget(DEFAULT_TACTICS.target, targetChoice);
+    }
     if (!area && !target) return;
     if (log && declared && target && target !== declared)
       events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
