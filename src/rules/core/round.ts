@@ -26,7 +26,8 @@ import type { DamageReport, ForcedCheck } from "./types.js";
  */
 export interface SyncInitiative<C> {
   /**
-   * `Ruleset.rollInitiative`, at once.
+   * `Ruleset.rollInitiative`, at once. `members` is lent for the call only: the engine reuses the
+   * list, so the roll keeps none of it but the ids.
    * @throws FrayError as `rollInitiative` rejects.
    */
   rollInitiativeSync(members: C[], dice: SyncDiceRoller): InitiativeRoll;
@@ -499,7 +500,7 @@ export class RoundEngine<C, I> {
       const count = groups ? groups.length : toRoll.length;
       for (let g = 0; g < count; g++) {
         const group = groups ? groups[g]! : [combatants[g]!];
-        const members = !hooked ? undefined : groups ? group.map((c) => toRoll[combatants.lastIndexOf(c)]!) : [toRoll[g]!];
+        const members = !hooked ? undefined : groups ? group.map((c) => toRoll[combatants!.lastIndexOf(c)]!) : [toRoll[g]!];
         if (members) opts.before?.(members);
         rolls.push(await this.ruleset.rollInitiative(members ? members.map((m) => m.combatant) : group, this.dice));
         if (members) opts.after?.(members);
@@ -532,18 +533,25 @@ export class RoundEngine<C, I> {
     if (start.roll) {
       const { fresh, toRoll } = start;
       let rolls = start.rolls;
-      const combatants = toRoll.map((f) => f.combatant);
       const hooked = opts.before !== undefined || opts.after !== undefined;
       if (!fresh) rolls = rolls.slice();
       const dice = this.dice as SyncDiceRoller;
-      const groups = this.config.groups ? this.config.groups(combatants) : undefined;
-      // Each combatant alone by default: its group is itself, without a list of groups built.
+      const combatants = this.config.groups ? toRoll.map((f) => f.combatant) : undefined;
+      const groups = combatants ? this.config.groups!(combatants) : undefined;
+      // Each combatant alone by default: its group is itself, in one list reused for every roll
+      // (the ruleset keeps none of it, `SyncInitiative`), without a list of groups built.
+      const alone: C[] = [];
       const count = groups ? groups.length : toRoll.length;
       for (let g = 0; g < count; g++) {
-        const group = groups ? groups[g]! : [combatants[g]!];
+        let group: C[];
+        if (groups) group = groups[g]!;
+        else {
+          alone[0] = toRoll[g]!.combatant;
+          group = alone;
+        }
         // Members by combatant, for the hooks: a group is a few combatants out of a handful, so a
         // scan beats a map built every round.
-        const members = !hooked ? undefined : groups ? group.map((c) => toRoll[combatants.lastIndexOf(c)]!) : [toRoll[g]!];
+        const members = !hooked ? undefined : groups ? group.map((c) => toRoll[combatants!.lastIndexOf(c)]!) : [toRoll[g]!];
         if (members) opts.before?.(members);
         // The members' states after `before`, which may change them (effort spent, ZN-INI-02).
         rolls.push(sync.rollInitiativeSync(members ? members.map((m) => m.combatant) : group, dice));

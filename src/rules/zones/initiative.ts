@@ -120,7 +120,8 @@ function initiativeRoll(
   for (const m of mods) sum += m.value;
   const total = roll.total + sum;
   return {
-    members: members.map((m) => m.id),
+    // One alone leads itself: its id without a map over the list.
+    members: members.length === 1 ? [leader.id] : members.map((m) => m.id),
     check: { roll, natural: roll.total, modifiers: mods, total },
     total,
     tiebreak: [leader.attributes.DEX, leader.kind === "character" ? 1 : 0],
