@@ -22,7 +22,7 @@ import {
   isCriticalResult,
   isDying,
   maneuverPenaltyEffect,
-  offensiveBonus,
+  offensiveTotal,
   parseCriticalSituation,
   parryBlocked,
   quietUpkeep,
@@ -570,15 +570,27 @@ export async function playCritical(
     for (const id of declaring) {
       const f = fighters.get(id)!;
       const action = actionAt(round, id);
-      const foes = enemiesOf(f).map((o) => o.spec.id);
       let allocation: Record<string, number> | undefined = action.parry !== undefined ? parseParry(action.parry, "parry", ids) : undefined;
-      if (!allocation && f.spec.react === "parry" && foes.length && !parryBlocked(f.c)) {
-        // Default parry: half the OB, split equally over the standing foes (the seed's example).
-        const weapon = f.c.weapons.find((w) => w.id === action.weapon || w.name === action.weapon) ?? f.c.weapons[0];
-        const half = Math.floor((weapon ? offensiveBonus(f.c, weapon).total : parryPool(f.c)) / 2);
-        const share = Math.floor(half / foes.length);
-        allocation = {};
-        for (const foe of foes) allocation[foe] = share;
+      if (!allocation && f.spec.react === "parry") {
+        // The standing foes, in the order of the file, gathered in the fight's one list.
+        standing.length = 0;
+        for (const o of list) if (o.spec.side !== f.spec.side && !out(o)) standing.push(o);
+        if (standing.length && !parryBlocked(f.c)) {
+          // Default parry: half the OB, split equally over the standing foes (the seed's example).
+          const weapons = f.c.weapons;
+          let weapon = weapons[0];
+          for (let i = 0; i < weapons.length; i++) {
+            const w = weapons[i]!;
+            if (w.id === action.weapon || w.name === action.weapon) {
+              weapon = w;
+              break;
+            }
+          }
+          const half = Math.floor((weapon ? offensiveTotal(f.c, weapon) : parryPool(f.c)) / 2);
+          const share = Math.floor(half / standing.length);
+          allocation = {};
+          for (let i = 0; i < standing.length; i++) allocation[standing[i]!.spec.id] = share;
+        }
       }
       let parryNote: string | undefined;
       if (allocation) {
