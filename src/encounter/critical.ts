@@ -22,7 +22,7 @@ import {
   isCriticalResult,
   isDying,
   maneuverPenaltyEffect,
-  offensiveBonus,
+  offensiveTotal,
   parseCriticalSituation,
   parryBlocked,
   quietUpkeep,
@@ -270,6 +270,8 @@ export async function playCritical(
     // The standing enemies, gathered in one list kept for the fight (the choice keeps none of it).
     standing.length = 0;
     for (const o of list) if (o.spec.side !== f.spec.side && !out(o)) standing.push(o);
+    // No enemy standing ends the action ({@link act}'s `hasEnemy`, asked here from the same list).
+    if (standing.length === 0) return false;
     const target = chooseTarget(DEFAULT_TACTICS.target, { declared: declared && !out(declared) ? declared : undefined, enemies: standing });
     if (!target) return false;
     const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
@@ -535,7 +537,8 @@ export async function playCritical(
   const actNow = (f: Fighter, action: ActionSpec): void => {
     if (!actFirst(f, action)) return;
     const { attacks, shared } = actMove(f, action);
-    for (let i = 0; i < attacks && !out(f) && hasEnemy(f); i++) if (!attackNow(f, action, shared!)) break;
+    // Whether an enemy still stands is asked by `attackNow` itself, from the list it gathers anyway.
+    for (let i = 0; i < attacks && !out(f); i++) if (!attackNow(f, action, shared!)) break;
   };
 
   let ended: EndEvent | undefined;
@@ -548,7 +551,13 @@ export async function playCritical(
     if (!play.quiet) events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
     // A forecast reads no upkeep report: each combatant's upkeep rolled at once, without one.
     if (quietSync) {
-      if (round >= 2) for (const id of init.order) engine.update(id, quietUpkeep(engine.get(id).combatant, logged as SyncDiceRoller));
+      if (round >= 2)
+        for (const id of init.order) {
+          // Most combatants have nothing to tick and come back as they are: nothing to put back.
+          const c = engine.get(id).combatant;
+          const next = quietUpkeep(c, logged as SyncDiceRoller);
+          if (next !== c) engine.update(id, next);
+        }
     } else
       for (const [id, report] of await engine.upkeep(init.order)) {
         const f = fighters.get(id)!;
@@ -570,15 +579,27 @@ export async function playCritical(
     for (const id of declaring) {
       const f = fighters.get(id)!;
       const action = actionAt(round, id);
-      const foes = enemiesOf(f).map((o) => o.spec.id);
       let allocation: Record<string, number> | undefined = action.parry !== undefined ? parseParry(action.parry, "parry", ids) : undefined;
-      if (!allocation && f.spec.react === "parry" && foes.length && !parryBlocked(f.c)) {
-        // Default parry: half the OB, split equally over the standing foes (the seed's example).
-        const weapon = f.c.weapons.find((w) => w.id === action.weapon || w.name === action.weapon) ?? f.c.weapons[0];
-        const half = Math.floor((weapon ? offensiveBonus(f.c, weapon).total : parryPool(f.c)) / 2);
-        const share = Math.floor(half / foes.length);
-        allocation = {};
-        for (const foe of foes) allocation[foe] = share;
+      if (!allocation && f.spec.react === "parry") {
+        // The standing foes, in the order of the file, gathered in the fight's one list.
+        standing.length = 0;
+        for (const o of list) if (o.spec.side !== f.spec.side && !out(o)) standing.push(o);
+        if (standing.length && !parryBlocked(f.c)) {
+          // Default parry: half the OB, split equally over the standing foes (the seed's example).
+          const weapons = f.c.weapons;
+          let weapon = weapons[0];
+          for (let i = 0; i < weapons.length; i++) {
+            const w = weapons[i]!;
+            if (w.id === action.weapon || w.name === action.weapon) {
+              weapon = w;
+              break;
+            }
+          }
+          const half = Math.floor((weapon ? offensiveTotal(f.c, weapon) : parryPool(f.c)) / 2);
+          const share = Math.floor(half / standing.length);
+          allocation = {};
+          for (let i = 0; i < standing.length; i++) allocation[standing[i]!.spec.id] = share;
+        }
       }
       let parryNote: string | undefined;
       if (allocation) {

@@ -77,7 +77,17 @@ export function isCriticalResult(r: AttackResult): r is CriticalAttackResult {
  * @throws FrayError `FRAY.Error.NoWeapon` when it is not the attacker's.
  */
 export function weaponOf(input: Pick<CriticalAttackInput, "attacker" | "weaponId">): CriticalWeapon {
-  const w = input.attacker.weapons.find((x) => x.id === input.weaponId || x.name === input.weaponId);
+  // A plain loop, not a `find` with a closure: read on every attack.
+  const weapons = input.attacker.weapons;
+  const ref = input.weaponId;
+  let w: CriticalWeapon | undefined;
+  for (let i = 0; i < weapons.length; i++) {
+    const x = weapons[i]!;
+    if (x.id === ref || x.name === ref) {
+      w = x;
+      break;
+    }
+  }
   if (!w)
     throw new FrayError(
       "FRAY.Error.NoWeapon",

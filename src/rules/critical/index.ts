@@ -95,6 +95,7 @@ export {
   declareParry,
   foeCategory,
   offensiveBonus,
+  offensiveTotal,
   parriedOb,
   parryAllocation,
   parryBlocked,

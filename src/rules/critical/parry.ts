@@ -23,6 +23,14 @@ export function offensiveBonus(
 }
 
 /**
+ * {@link offensiveBonus}'s total alone (skill OB, untrained -25, plus the weapon's bonus), with no
+ * record built: read for each default parry declared (CR-PAR-01).
+ */
+export function offensiveTotal(c: CriticalCombatant, weapon: CriticalWeapon): number {
+  return (Object.hasOwn(c.skills, weapon.skill) ? c.skills[weapon.skill]! : UNTRAINED_OB) + weapon.bonus;
+}
+
+/**
  * The most OB a combatant can move into DB this round (CR-PAR-01): the OB of the weapon it
  * fights with (the first one carried unless named), never below 0; without a weapon its
  * brawling OB. Parrying needs no weapon (the seed: ducking and dodging count).
