@@ -74,49 +74,17 @@ export function armorTracks(c: HitboxCombatant): Record<string, Track> {
   const out: Record<string, Track> = {};
   const armor = c.armor;
   if (armor.length === 0) return out;
-  // One pass over the pieces, each hitbox read by its name (not by a key from a list): every vital
-  // state (each Blackout test's report, each fight's start and end) reads it. The sums are added
-  // up piece by piece, in the order they are worn, as before.
-  let headMax = 0,
-    headUsed = 0,
-    leftArmMax = 0,
-    leftArmUsed = 0,
-    rightArmMax = 0,
-    rightArmUsed = 0;
-  let torsoMax = 0,
-    torsoUsed = 0,
-    leftLegMax = 0,
-    leftLegUsed = 0,
-    rightLegMax = 0,
-    rightLegUsed = 0;
-  let groinMax = 0,
-    groinUsed = 0;
-  for (let i = 0; i < armor.length; i++) {
-    const p = armor[i]!.protection;
-    const d = armor[i]!.damage;
-    headMax += p.head;
-    headUsed += d.head;
-    leftArmMax += p.leftArm;
-    leftArmUsed += d.leftArm;
-    rightArmMax += p.rightArm;
-    rightArmUsed += d.rightArm;
-    torsoMax += p.torso;
-    torsoUsed += d.torso;
-    leftLegMax += p.leftLeg;
-    leftLegUsed += d.leftLeg;
-    rightLegMax += p.rightLeg;
-    rightLegUsed += d.rightLeg;
-    groinMax += p.groin;
-    groinUsed += d.groin;
+  // Plain loops: every vital state (each Blackout test's report, each fight's start and end) reads it.
+  for (let k = 0; k < HITBOXES.length; k++) {
+    const h = HITBOXES[k]!;
+    let max = 0;
+    let used = 0;
+    for (let i = 0; i < armor.length; i++) {
+      max += armor[i]!.protection[h];
+      used += armor[i]!.damage[h];
+    }
+    if (max > 0) out[h] = { value: max - used, max };
   }
-  // The tracks in the order of HITBOXES, only where the armor protects.
-  if (headMax > 0) out.head = { value: headMax - headUsed, max: headMax };
-  if (leftArmMax > 0) out.leftArm = { value: leftArmMax - leftArmUsed, max: leftArmMax };
-  if (rightArmMax > 0) out.rightArm = { value: rightArmMax - rightArmUsed, max: rightArmMax };
-  if (torsoMax > 0) out.torso = { value: torsoMax - torsoUsed, max: torsoMax };
-  if (leftLegMax > 0) out.leftLeg = { value: leftLegMax - leftLegUsed, max: leftLegMax };
-  if (rightLegMax > 0) out.rightLeg = { value: rightLegMax - rightLegUsed, max: rightLegMax };
-  if (groinMax > 0) out.groin = { value: groinMax - groinUsed, max: groinMax };
   return out;
 }
 
