@@ -464,6 +464,26 @@ export async function playHitbox(
   };
 
   /**
+   * The request of one shot at `t`: the turn's reaction it already rolled, else the reaction it
+   * declared when it can still make it (HB-ATK-03).
+   */
+  const shotRequest = (f: Fighter, t: Fighter, weapon: string, sit: AttackSituation, distanceMetres: number | undefined) => {
+    const request: HitboxAttackRequest = {
+      attackerId: f.c.id,
+      targetId: t.c.id,
+      weaponId: weapon,
+      distanceMetres,
+      situation: sit.values,
+      rolledReaction: t.rolled,
+    };
+    if (!t.rolled) {
+      const reaction = reactionFor(f, t, weapon, sit, request);
+      if (reaction) request.reaction = reaction;
+    }
+    return request;
+  };
+
+  /**
    * The reaction `t` declares against this attack when it has not rolled one yet this turn and
    * can make it (HB-ATK-03); undefined otherwise. A reaction it cannot make is logged once a turn.
    */
@@ -540,18 +560,7 @@ export async function playHitbox(
     const c = f.c;
     if (isDown(c) || (weapon && limbsFor(c, weapon).some((l) => isDisabled(c, l)))) return;
     for (let shot = 1; shot <= shots; shot++) {
-      const request: HitboxAttackRequest = {
-        attackerId: f.c.id,
-        targetId: t.c.id,
-        weaponId: action.weapon,
-        distanceMetres,
-        situation: sit.values,
-        rolledReaction: t.rolled,
-      };
-      if (!t.rolled) {
-        const reaction = reactionFor(f, t, action.weapon, sit, request);
-        if (reaction) request.reaction = reaction;
-      }
+      const request = shotRequest(f, t, action.weapon, sit, distanceMetres);
       const quiet = engine.quietAttackSync(request, ATTACK_OPTIONS);
       if (!quiet) return;
       const done = quiet.attack as HitboxQuietAttack;
@@ -578,18 +587,7 @@ export async function playHitbox(
   ): Promise<void> => {
     for (let shot = 1; shot <= shots; shot++) {
       const t = target;
-      const request: HitboxAttackRequest = {
-        attackerId: f.c.id,
-        targetId: t.c.id,
-        weaponId: action.weapon,
-        distanceMetres,
-        situation: sit.values,
-        rolledReaction: t.rolled,
-      };
-      if (!t.rolled) {
-        const reaction = reactionFor(f, t, action.weapon, sit, request);
-        if (reaction) request.reaction = reaction;
-      }
+      const request = shotRequest(f, t, action.weapon, sit, distanceMetres);
       // A forecast reads no detail of the attack: it is played quietly, with the same outcome
       // (the step's damage held the same way, HB-ACT-01).
       if (play.quiet && engine.canQuiet) {

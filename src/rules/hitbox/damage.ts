@@ -15,7 +15,7 @@ import {
 } from "../core/types.js";
 import { neverSawItComing, weaponOf } from "./attack.js";
 import type { HitboxAttackInput } from "./input.js";
-import { HITBOXES, isHitbox, LETHAL_HITBOXES, restate, VITAL_HITBOXES, type HitboxCombatant, type HitboxId } from "./model.js";
+import { HITBOXES, hitboxesOf, isHitbox, LETHAL_HITBOXES, restate, VITAL_HITBOXES, type HitboxCombatant, type HitboxId } from "./model.js";
 import type { HitboxOptions } from "./options.js";
 
 /** The difficulty of the Blackout (Fortitude) test (HB-DMG-04). */
@@ -156,17 +156,7 @@ function copyTracks(tracks: Record<string, Track>): Record<string, Track> {
  * equals `s` for hitboxes, conditions, the shock count and the armor of the hitboxes `c`'s armor covers.
  */
 export function applyVitals(c: HitboxCombatant, state: VitalState): HitboxCombatant {
-  const b = c.hitboxes;
-  // (A literal of the seven tracks, in the order of `HITBOXES`: spreading the record costs more.)
-  const hitboxes: HitboxCombatant["hitboxes"] = {
-    head: b.head,
-    leftArm: b.leftArm,
-    rightArm: b.rightArm,
-    torso: b.torso,
-    leftLeg: b.leftLeg,
-    rightLeg: b.rightLeg,
-    groin: b.groin,
-  };
+  const hitboxes = hitboxesOf(c.hitboxes);
   const boxes = state.hitboxes;
   if (boxes)
     for (let k = 0; k < HITBOXES.length; k++) {

@@ -34,6 +34,7 @@ import type { HitboxAttackInput, RolledReaction } from "./input.js";
 import { CALLABLE, CALLED_THRESHOLDS, regularLocation } from "./location.js";
 import {
   HITBOXES,
+  hitboxesOf,
   isHitbox,
   LETHAL_HITBOXES,
   restate,
@@ -396,22 +397,6 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
   if (reached && !down && (o.blackout === "any" || filled || vital)) out.forced = [{ ...BLACKOUT_CHECK } as ForcedCheck];
   out.interrupts = added > 0 || reached > 0;
   out.target = restate(c, hitboxes, armorAfter(c.armor, location, armorChanged ? armorValue : undefined), conditions, c.shockTurnsLeft);
-}
-
-/**
- * A new record of the seven hitbox tracks (the tracks shared), in the order of `HITBOXES`: one
- * literal, which costs less than spreading the record on every hit.
- */
-function hitboxesOf(b: HitboxCombatant["hitboxes"]): HitboxCombatant["hitboxes"] {
-  return {
-    head: b.head,
-    leftArm: b.leftArm,
-    rightArm: b.rightArm,
-    torso: b.torso,
-    leftLeg: b.leftLeg,
-    rightLeg: b.rightLeg,
-    groin: b.groin,
-  };
 }
 
 /** A lethal hitbox (head, torso) holds nothing more (HB-DMG-01). */

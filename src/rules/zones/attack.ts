@@ -248,6 +248,33 @@ export function planAttack(input: ZonesAttackInput, options: ZonesOptions, defen
 }
 
 /**
+ * Whether the defender's economy still has an action for a reaction (ZN-MEL-03, ZN-MEL-04): an
+ * action slot with one left or without a limit, or no economy given (nothing to check).
+ */
+export function hasActionLeft(economy: Economy | undefined): boolean {
+  const slot = economy?.slots.action;
+  return slot ? slot.max === null || slot.used < slot.max : true;
+}
+
+/**
+ * Why no reaction is possible against this attack at all, whichever is declared (ZN-MEL-03,
+ * ZN-MEL-04, ZN-SUR-01): no target, a target out of the fight, a ranged weapon, or a surprised or
+ * unaware target; undefined when a reaction may be possible. A localization key.
+ */
+export function commonReason(input: ZonesAttackInput, weapon: ZonesWeapon): string | undefined {
+  const { target } = input;
+  return !target
+    ? "FRAY.Zones.Reason.NoTarget"
+    : isIncapacitated(target)
+      ? "FRAY.Reason.Incapacitated"
+      : weapon.kind !== "melee"
+        ? "FRAY.Zones.Reason.Ranged"
+        : input.situation?.surprise || has(target, "unaware") || has(target, "surprised")
+          ? "FRAY.Zones.Reason.Surprise"
+          : undefined;
+}
+
+/**
  * The reactions a defender may make (ZN-MEL-02 to ZN-MEL-04): against a melee attack the
  * defender is aware of, a Dodge check (d10 + DEX + Dodge ranks) that spends one of their actions
  * this round, or, once out of actions, a block (d10 + STR + CON modifiers) that costs nothing. A
@@ -257,17 +284,8 @@ export function planAttack(input: ZonesAttackInput, options: ZonesOptions, defen
 export function reactions(input: ZonesAttackInput, economy: Economy | undefined, _options: ZonesOptions): ReactionOption[] {
   const { target } = input;
   const weapon = weaponOf(input);
-  const slot = economy?.slots.action;
-  const actionsLeft = slot ? slot.max === null || slot.used < slot.max : true;
-  const common = !target
-    ? "FRAY.Zones.Reason.NoTarget"
-    : isIncapacitated(target)
-      ? "FRAY.Reason.Incapacitated"
-      : weapon.kind !== "melee"
-        ? "FRAY.Zones.Reason.Ranged"
-        : input.situation?.surprise || has(target, "unaware") || has(target, "surprised")
-          ? "FRAY.Zones.Reason.Surprise"
-          : undefined;
+  const actionsLeft = hasActionLeft(economy);
+  const common = commonReason(input, weapon);
   const dodgeLines = target ? skillLines(target, "dodge", "ZN-MEL-03") : [];
   const block = target ? blockLines(target) : [];
   return [

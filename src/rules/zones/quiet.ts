@@ -19,7 +19,7 @@ import type { ActionCost, Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import type { QuietAttack } from "../core/quiet.js";
 import type { RulesetOptions } from "../core/ruleset.js";
-import { bulletsOf, checkMelee, isIncapacitated, targetMovementOf, weaponOf } from "./attack.js";
+import { bulletsOf, checkMelee, commonReason, hasActionLeft, isIncapacitated, targetMovementOf, weaponOf } from "./attack.js";
 import { SURROUNDING, damageTypeOf, isVital, vitalOutcome, ZONE_MULTIPLIER } from "./damage.js";
 import {
   AIM_BONUS,
@@ -179,17 +179,8 @@ function planned(input: ZonesAttackInput, o: ZonesOptions): { weapon: ZonesWeapo
 function declared(input: ZonesAttackInput, weapon: ZonesWeapon, economy: Economy | undefined): { modifier: number; block: boolean } {
   const { target } = input;
   const id = input.reaction!;
-  const slot = economy?.slots.action;
-  const actionsLeft = slot ? slot.max === null || slot.used < slot.max : true;
-  const common = !target
-    ? "FRAY.Zones.Reason.NoTarget"
-    : isIncapacitated(target)
-      ? "FRAY.Reason.Incapacitated"
-      : weapon.kind !== "melee"
-        ? "FRAY.Zones.Reason.Ranged"
-        : input.situation?.surprise || has(target, "unaware") || has(target, "surprised")
-          ? "FRAY.Zones.Reason.Surprise"
-          : undefined;
+  const actionsLeft = hasActionLeft(economy);
+  const common = commonReason(input, weapon);
   let reason: string | undefined;
   let available = false;
   if (id === "dodge") {
