@@ -122,6 +122,34 @@ describe("Critical attack tables in the compendium", () => {
     }
   });
 
+  it("CR-ATK-02, CR-ATK-03: the odds of a column with a gap read it total by total: a reachable gap is refused, as the roll is", async () => {
+    const s = source("critical.attack.sword.plate");
+    // The band holding 40 left out: totals 36 to 40 fall in no band.
+    const at = s.results.findIndex((r) => r.range[0]! <= 40 && 40 <= r.range[1]!);
+    s.results.splice(at, 1);
+    const { column } = parseAttackColumn(s);
+    const i = input({ attack: { sword: withAttackColumn(DEFAULT_TABLES.attack.sword!, column) } });
+    const plan = critical.planAttack(i, opts);
+    const refusal = (f: () => unknown) => {
+      try {
+        f();
+      } catch (err) {
+        return (err as FrayError).key;
+      }
+      return undefined;
+    };
+    expect(refusal(() => critical.odds(plan, i, opts))).toBe("FRAY.Error.TableGap");
+    await expect(critical.resolveAttack(plan, i, new ScriptedRoller([40]), opts)).rejects.toMatchObject({ key: "FRAY.Error.TableGap" });
+    // Out of the roll's reach (a modifier of +200 puts every unfumbled total in the top band), it reads as the built-in column.
+    const far = { ...i, situation: { modifier: 200 } };
+    const plain = { ...input(), situation: { modifier: 200 } };
+    const farPlan = critical.planAttack(far, opts);
+    const got = critical.odds(farPlan, far, opts).outcomes!;
+    const want = critical.odds(critical.planAttack(plain, opts), plain, opts).outcomes!;
+    expect(want.C).toBeGreaterThan(0.9);
+    for (const [key, p] of Object.entries(want)) expect(Math.abs(got[key]! - p), key).toBeLessThan(1e-12);
+  });
+
   it("CR-ATK-03: a replaced column is what the attack and the odds read; the other columns stay", async () => {
     const { column } = parseAttackColumn(allBands("30EK"));
     const sword = withAttackColumn(DEFAULT_TABLES.attack.sword!, column);

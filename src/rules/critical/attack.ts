@@ -15,8 +15,8 @@ import {
 import type { CriticalOptions } from "./options.js";
 import { checkParry, offensiveBonus, parriedOb, parryBlocked, parryLine, parryPool } from "./parry.js";
 import { OPEN_ENDED_D100_RUNS } from "./open-ended.js";
-import { attackColumnBands, lookupAttack, type AttackCode, type AttackTable } from "./tables.js";
-import { tableSet, type CriticalTableSet } from "./tables/index.js";
+import { attackColumnBands, lookupAttack, type AttackBand, type AttackCode, type AttackTable } from "./tables.js";
+import { DEFAULT_TABLES, tableSet, type CriticalTableSet } from "./tables/index.js";
 
 /** The open-ended d100 of attacks and maneuvers: 96-100 roll again and add, repeatedly (CR-ATK-01). */
 export const OPEN_ENDED_D100 = "1d100x>95";
@@ -286,64 +286,153 @@ export async function resolveAttack(
   };
 }
 
-const runCache = new Map<string, readonly number[]>();
+/**
+ * A roll's distribution read by ranges of totals: `upTo[v - min]` is the chance of a total up to
+ * `v`, for every whole `v` from `min` to `max` (the chances summed from the lowest total); the
+ * totals the roll can give and their chances, ascending, in `totals` and `chance`.
+ */
+interface Cumulative {
+  min: number;
+  max: number;
+  upTo: Float64Array;
+  totals: readonly number[];
+  chance: readonly number[];
+}
+
+/** {@link Cumulative} of a distribution given as runs `from, count, chance` (totals ascending). */
+function cumulative(runs: readonly number[]): Cumulative {
+  const totals: number[] = [];
+  const chance: number[] = [];
+  for (let r = 0; r < runs.length; r += 3) {
+    for (let v = runs[r]!, end = v + runs[r + 1]!; v < end; v++) {
+      totals.push(v);
+      chance.push(runs[r + 2]!);
+    }
+  }
+  const min = totals[0]!;
+  const max = totals[totals.length - 1]!;
+  const upTo = new Float64Array(max - min + 1);
+  let sum = 0;
+  for (let k = 0, v = min; v <= max; v++) {
+    if (totals[k] === v) sum += chance[k++]!;
+    upTo[v - min] = sum;
+  }
+  return { min, max, upTo, totals, chance };
+}
+
+/** The open-ended d100's {@link Cumulative}, from its stored table (./open-ended.ts): built with the module. */
+const OPEN_ENDED_D100_CUMULATIVE = cumulative(OPEN_ENDED_D100_RUNS);
+const cumulativeCache = new Map<string, Cumulative>();
 
 /**
- * The distribution of a roll formula as runs `from, count, chance` (totals ascending), computed
- * once per formula; the open-ended d100 comes from its stored table (./open-ended.ts), so even
- * the first call builds nothing.
+ * The {@link Cumulative} of a roll formula, computed once per formula; the open-ended d100's is
+ * built from its stored table when the module loads, so the first odds of an attack build nothing.
  */
-function runsOf(formula: string): readonly number[] {
-  if (formula === OPEN_ENDED_D100) return OPEN_ENDED_D100_RUNS;
-  let runs = runCache.get(formula);
-  if (!runs) {
-    const flat: number[] = [];
-    for (const [total, p] of distribution(formula)) flat.push(total, 1, p);
-    runs = flat;
-    runCache.set(formula, runs);
+function cumulativeOf(formula: string): Cumulative {
+  if (formula === OPEN_ENDED_D100) return OPEN_ENDED_D100_CUMULATIVE;
+  let known = cumulativeCache.get(formula);
+  if (!known) {
+    const runs: number[] = [];
+    for (const [total, p] of distribution(formula)) runs.push(total, 1, p);
+    cumulativeCache.set(formula, (known = cumulative(runs)));
   }
-  return runs;
+  return known;
 }
+
+/** The chance of a total up to `v` (a whole number, or an infinity). */
+function upToTotal(d: Cumulative, v: number): number {
+  if (v < d.min) return 0;
+  return d.upTo[(v > d.max ? d.max : v) - d.min]!;
+}
+
+/**
+ * A column of an attack table as {@link odds} reads it: its bands, and whether they follow each
+ * other without gap or overlap from an open bottom to an open top (`contiguous`); then each band's
+ * lowest and highest total (infinite at the open ends) and the outcome it counts as.
+ */
+interface ColumnReading {
+  bands: readonly AttackBand[];
+  contiguous: boolean;
+  low: readonly number[];
+  high: readonly number[];
+  outcome: readonly string[];
+}
+
+/** The outcome a code on an attack table counts as in {@link odds}. */
+function outcomeOf(code: AttackCode): string {
+  return code.severity ?? (code.hits > 0 ? "hitsOnly" : "miss");
+}
+
+/** {@link ColumnReading} by table and armor type, once read; the built-in tables' are read when the module loads. */
+const columnReadings = new WeakMap<AttackTable, Map<string, ColumnReading>>();
+
+/** The {@link ColumnReading} of a table's column for an armor type (no bands when the table has no such column). */
+function columnReading(table: AttackTable, armorType: string): ColumnReading {
+  let byType = columnReadings.get(table);
+  if (!byType) columnReadings.set(table, (byType = new Map()));
+  let known = byType.get(armorType);
+  if (known) return known;
+  // The column as bands: the table's rows, or the column a world table replaced (CR-ATK-03).
+  const bands = table.armorTypes.includes(armorType) ? attackColumnBands(table, armorType) : [];
+  let contiguous = bands.length > 0 && bands[0]!.range[0] === null && bands[bands.length - 1]!.range[1] === null;
+  for (let i = 1; contiguous && i < bands.length; i++) {
+    const before = bands[i - 1]!.range[1];
+    const start = bands[i]!.range[0];
+    contiguous = before !== null && start !== null && start === before + 1;
+  }
+  known = {
+    bands,
+    contiguous,
+    low: bands.map((b) => b.range[0] ?? -Infinity),
+    high: bands.map((b) => b.range[1] ?? Infinity),
+    outcome: bands.map((b) => outcomeOf(b.code)),
+  };
+  byType.set(armorType, known);
+  return known;
+}
+for (const table of Object.values(DEFAULT_TABLES.attack)) for (const armorType of table.armorTypes) columnReading(table, armorType);
 
 /**
  * Exact odds of a planned attack (CR-ATK-01, CR-ATK-02): the open-ended d100 distribution
  * (chains of 96-100 followed until their chance is below 1e-15; a stored table, ./open-ended.ts)
- * run through the weapon's table
- * in the defender's armor column. `hit` is the chance of any hits or a critical; `outcomes`
- * holds the chance of a `fumble`, a `miss`, `hitsOnly` (hits without a critical), and of each
- * severity `A` to `E`; they sum to 1.
+ * run through the weapon's table in the defender's armor column. `hit` is the chance of any hits
+ * or a critical; `outcomes` holds the chance of a `fumble`, a `miss`, `hitsOnly` (hits without a
+ * critical), and of each severity `A` to `E`; they sum to 1 (to rounding).
+ *
+ * A column whose bands follow each other without gap or overlap is read band by band: each
+ * band's chance is that of the unmodified rolls its totals come from. Any other column (a world
+ * table's, CR-ATK-03) is read total by total through lookupAttack, which finds the same band or
+ * throws its error.
+ * @throws FrayError `FRAY.Error.TableColumn` when the table has no column for the defender's
+ *   armor, `FRAY.Error.TableGap` when a total the roll can reach falls in no band.
  */
 export function odds(plan: AttackPlan, input: CriticalAttackInput, options: CriticalOptions): AttackOdds {
   const weapon = weaponOf(input);
   const table = attackTableOf(weapon, tableSet(input.tables));
   const armorType = armorTypeOf(input.target);
   const offset = sumModifiers(plan.modifiers) - plan.difficulty.total;
+  // Totals up to 95 come from a single die, so the unmodified roll is the total there.
   const fumbleTop = options.fumbles ? fumbleRange(weapon, table) : 0;
   const outcomes: Record<string, number> = { fumble: 0, miss: 0, hitsOnly: 0, A: 0, B: 0, C: 0, D: 0, E: 0 };
-  const column = table.armorTypes.includes(armorType);
-  // The column as bands: the table's rows, or the column a world table replaced (CR-ATK-03).
-  const rows = column ? attackColumnBands(table, armorType) : [];
-  // Totals ascend and so do the rows: a row index that only moves forward finds each total's
-  // row without a search; anything unusual (a gap, an overlap, a missing column) goes through
-  // lookupAttack, which finds the same row or throws its error.
-  let at = 0;
-  const runs = runsOf(plan.dice);
-  for (let r = 0; r < runs.length; r += 3) {
-    const from = runs[r]!;
-    const p = runs[r + 2]!;
-    for (let v = from, end = from + runs[r + 1]!; v < end; v++) {
-      // Totals up to 95 come from a single die, so the unmodified roll is the total there.
-      if (v <= fumbleTop) {
-        outcomes.fumble! += p;
-        continue;
-      }
-      const total = v + offset;
-      while (at < rows.length && rows[at]!.range[1] !== null && total > rows[at]!.range[1]!) at++;
-      const row = rows[at];
-      const found = row && (row.range[0] === null || total >= row.range[0]) ? row.code : undefined;
-      const code = found ?? lookupAttack(table, armorType, total).code;
-      const key = code.severity ?? (code.hits > 0 ? "hitsOnly" : "miss");
-      outcomes[key]! += p;
+  const d = cumulativeOf(plan.dice);
+  const below = upToTotal(d, fumbleTop);
+  outcomes.fumble = below;
+  const column = columnReading(table, armorType);
+  if (column.contiguous) {
+    const { low, high, outcome } = column;
+    for (let k = 0; k < high.length; k++) {
+      // The unmodified rolls above the fumble range whose totals land in the band.
+      const from = low[k]! - offset - 1;
+      const to = high[k]! - offset;
+      if (to <= fumbleTop) continue;
+      const p = upToTotal(d, to) - (from > fumbleTop ? upToTotal(d, from) : below);
+      if (p > 0) outcomes[outcome[k]!]! += p;
+    }
+  } else {
+    const { totals, chance } = d;
+    for (let k = 0; k < totals.length; k++) {
+      if (totals[k]! <= fumbleTop) continue;
+      outcomes[outcomeOf(lookupAttack(table, armorType, totals[k]! + offset).code)]! += chance[k]!;
     }
   }
   return { hit: 1 - outcomes.fumble! - outcomes.miss!, outcomes };
