@@ -287,20 +287,20 @@ export async function resolveAttack(
 }
 
 /**
- * A roll's distribution read by ranges of totals: `upTo[v - min]` is the chance of a total up to
- * `v`, for every whole `v` from `min` to `max` (the chances summed from the lowest total); the
- * totals the roll can give and their chances, ascending, in `totals` and `chance`.
+ * A roll's distribution as {@link odds} reads it: `at[v - min]` is the chance of the total `v`,
+ * for every whole `v` from `min` to `max` (0 for a total the roll cannot give); the totals the
+ * roll can give and their chances, ascending, in `totals` and `chance`.
  */
-interface Cumulative {
+interface Dense {
   min: number;
   max: number;
-  upTo: Float64Array;
+  at: Float64Array;
   totals: readonly number[];
   chance: readonly number[];
 }
 
-/** {@link Cumulative} of a distribution given as runs `from, count, chance` (totals ascending). */
-function cumulative(runs: readonly number[]): Cumulative {
+/** {@link Dense} of a distribution given as runs `from, count, chance` (totals ascending). */
+function dense(runs: readonly number[]): Dense {
   const totals: number[] = [];
   const chance: number[] = [];
   for (let r = 0; r < runs.length; r += 3) {
@@ -311,38 +311,29 @@ function cumulative(runs: readonly number[]): Cumulative {
   }
   const min = totals[0]!;
   const max = totals[totals.length - 1]!;
-  const upTo = new Float64Array(max - min + 1);
-  let sum = 0;
-  for (let k = 0, v = min; v <= max; v++) {
-    if (totals[k] === v) sum += chance[k++]!;
-    upTo[v - min] = sum;
-  }
-  return { min, max, upTo, totals, chance };
+  const at = new Float64Array(max - min + 1);
+  for (let k = 0; k < totals.length; k++) at[totals[k]! - min] = chance[k]!;
+  return { min, max, at, totals, chance };
 }
 
-/** The open-ended d100's {@link Cumulative}, from its stored table (./open-ended.ts): built with the module. */
-const OPEN_ENDED_D100_CUMULATIVE = cumulative(OPEN_ENDED_D100_RUNS);
-const cumulativeCache = new Map<string, Cumulative>();
+/** The open-ended d100's {@link Dense}, from its stored table (./open-ended.ts): built with the module. */
+const OPEN_ENDED_D100_DENSE = dense(OPEN_ENDED_D100_RUNS);
+const denseCache = new Map<string, Dense>();
 
 /**
- * The {@link Cumulative} of a roll formula, computed once per formula; the open-ended d100's is
- * built from its stored table when the module loads, so the first odds of an attack build nothing.
+ * The {@link Dense} distribution of a roll formula, computed once per formula; the open-ended
+ * d100's is built from its stored table when the module loads, so the first odds of an attack
+ * build nothing.
  */
-function cumulativeOf(formula: string): Cumulative {
-  if (formula === OPEN_ENDED_D100) return OPEN_ENDED_D100_CUMULATIVE;
-  let known = cumulativeCache.get(formula);
+function denseOf(formula: string): Dense {
+  if (formula === OPEN_ENDED_D100) return OPEN_ENDED_D100_DENSE;
+  let known = denseCache.get(formula);
   if (!known) {
     const runs: number[] = [];
     for (const [total, p] of distribution(formula)) runs.push(total, 1, p);
-    cumulativeCache.set(formula, (known = cumulative(runs)));
+    denseCache.set(formula, (known = dense(runs)));
   }
   return known;
-}
-
-/** The chance of a total up to `v` (a whole number, or an infinity). */
-function upToTotal(d: Cumulative, v: number): number {
-  if (v < d.min) return 0;
-  return d.upTo[(v > d.max ? d.max : v) - d.min]!;
 }
 
 /**
@@ -399,10 +390,10 @@ for (const table of Object.values(DEFAULT_TABLES.attack)) for (const armorType o
  * or a critical; `outcomes` holds the chance of a `fumble`, a `miss`, `hitsOnly` (hits without a
  * critical), and of each severity `A` to `E`; they sum to 1 (to rounding).
  *
- * A column whose bands follow each other without gap or overlap is read band by band: each
- * band's chance is that of the unmodified rolls its totals come from. Any other column (a world
- * table's, CR-ATK-03) is read total by total through lookupAttack, which finds the same band or
- * throws its error.
+ * A column whose bands follow each other without gap or overlap is read band by band: the
+ * chances of the unmodified rolls whose totals land in a band are added to its outcome. Any other
+ * column (a world table's, CR-ATK-03) is read total by total through lookupAttack, which finds
+ * the same band or throws its error.
  * @throws FrayError `FRAY.Error.TableColumn` when the table has no column for the defender's
  *   armor, `FRAY.Error.TableGap` when a total the roll can reach falls in no band.
  */
@@ -414,19 +405,25 @@ export function odds(plan: AttackPlan, input: CriticalAttackInput, options: Crit
   // Totals up to 95 come from a single die, so the unmodified roll is the total there.
   const fumbleTop = options.fumbles ? fumbleRange(weapon, table) : 0;
   const outcomes: Record<string, number> = { fumble: 0, miss: 0, hitsOnly: 0, A: 0, B: 0, C: 0, D: 0, E: 0 };
-  const d = cumulativeOf(plan.dice);
-  const below = upToTotal(d, fumbleTop);
-  outcomes.fumble = below;
+  const d = denseOf(plan.dice);
+  const { min, max, at } = d;
+  // Every chance is added on its own, the rolls in ascending order: the sums are the same, bit
+  // for bit, however the column splits its bands.
+  let fumble = 0;
+  for (let v = min; v <= max && v <= fumbleTop; v++) fumble += at[v - min]!;
+  outcomes.fumble = fumble;
   const column = columnReading(table, armorType);
   if (column.contiguous) {
     const { low, high, outcome } = column;
     for (let k = 0; k < high.length; k++) {
       // The unmodified rolls above the fumble range whose totals land in the band.
-      const from = low[k]! - offset - 1;
-      const to = high[k]! - offset;
-      if (to <= fumbleTop) continue;
-      const p = upToTotal(d, to) - (from > fumbleTop ? upToTotal(d, from) : below);
-      if (p > 0) outcomes[outcome[k]!]! += p;
+      const from = Math.max(low[k]! - offset, fumbleTop + 1, min);
+      const to = Math.min(high[k]! - offset, max);
+      if (to < from) continue;
+      const key = outcome[k]!;
+      let sum = outcomes[key]!;
+      for (let v = from; v <= to; v++) sum += at[v - min]!;
+      outcomes[key] = sum;
     }
   } else {
     const { totals, chance } = d;
