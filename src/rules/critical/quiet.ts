@@ -83,7 +83,7 @@ function read(options: RulesetOptions): CriticalOptions {
  * go through the bands (`attackColumnBands`), as do gaps.
  */
 interface AttackColumnIndex {
-  bands: AttackBand[];
+  bands: readonly AttackBand[];
   from: number;
   codes: (AttackCode | undefined)[];
 }
@@ -92,7 +92,7 @@ interface AttackColumnIndex {
 const MAX_INDEXED = 4096;
 
 /** The first band that holds `total`, as `lookupAttack` finds it. */
-function bandCode(bands: AttackBand[], total: number): AttackCode | undefined {
+function bandCode(bands: readonly AttackBand[], total: number): AttackCode | undefined {
   for (const b of bands) {
     const lo = b.range[0];
     const hi = b.range[1];

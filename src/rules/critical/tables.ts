@@ -317,17 +317,29 @@ export function parseAttackColumn(raw: unknown): { column: AttackColumn; problem
   };
 }
 
+/** {@link attackColumnBands} by table and armor type, once read. */
+const columnBands = new WeakMap<AttackTable, Map<string, readonly AttackBand[]>>();
+
 /**
  * One armor type's column of an attack table as bands (CR-ATK-02): the table's own column when
- * it was replaced, else its rows read in that column.
+ * it was replaced, else its rows read in that column. Read once per table and armor type (tables
+ * are not changed once parsed) and shared: the caller must not change the list or its bands.
  */
-export function attackColumnBands(table: AttackTable, armorType: string): AttackBand[] {
+export function attackColumnBands(table: AttackTable, armorType: string): readonly AttackBand[] {
   const own = table.columns?.[armorType];
   if (own) return own;
-  return table.rows.flatMap((r) => {
-    const code = r.results[armorType];
-    return code ? [{ range: [...r.range] as [number | null, number | null], code }] : [];
-  });
+  let byType = columnBands.get(table);
+  if (!byType) columnBands.set(table, (byType = new Map()));
+  let bands = byType.get(armorType);
+  if (!bands) {
+    const read: AttackBand[] = [];
+    for (const r of table.rows) {
+      const code = r.results[armorType];
+      if (code) read.push({ range: [r.range[0], r.range[1]], code });
+    }
+    byType.set(armorType, (bands = read));
+  }
+  return bands;
 }
 
 /** An attack table with one armor type's column replaced by a column of its own (CR-ATK-03). */
@@ -345,9 +357,14 @@ export function lookupAttack(table: AttackTable, armorType: string, total: numbe
   if (!table.armorTypes.includes(armorType)) {
     throw new FrayError("FRAY.Error.TableColumn", { table: table.key, column: armorType }, `${table.key} has no column "${armorType}"`);
   }
-  const holds = (range: [number | null, number | null]) =>
-    (range[0] === null || total >= range[0]) && (range[1] === null || total <= range[1]);
-  const band = attackColumnBands(table, armorType).find((b) => holds(b.range));
+  let band: AttackBand | undefined;
+  for (const b of attackColumnBands(table, armorType)) {
+    const [lo, hi] = b.range;
+    if ((lo === null || total >= lo) && (hi === null || total <= hi)) {
+      band = b;
+      break;
+    }
+  }
   if (!band) {
     throw new FrayError(
       "FRAY.Error.TableGap",
