@@ -15,7 +15,7 @@ import {
 import type { CriticalOptions } from "./options.js";
 import { checkParry, offensiveBonus, parriedOb, parryBlocked, parryLine, parryPool } from "./parry.js";
 import { OPEN_ENDED_D100_RUNS } from "./open-ended.js";
-import { attackColumnBands, lookupAttack, type AttackBand, type AttackCode, type AttackTable } from "./tables.js";
+import { attackColumnBands, lookupAttack, type AttackCode, type AttackTable } from "./tables.js";
 import { DEFAULT_TABLES, tableSet, type CriticalTableSet } from "./tables/index.js";
 
 /** The open-ended d100 of attacks and maneuvers: 96-100 roll again and add, repeatedly (CR-ATK-01). */
@@ -337,12 +337,11 @@ function denseOf(formula: string): Dense {
 }
 
 /**
- * A column of an attack table as {@link odds} reads it: its bands, and whether they follow each
- * other without gap or overlap from an open bottom to an open top (`contiguous`); then each band's
- * lowest and highest total (infinite at the open ends) and the outcome it counts as.
+ * A column of an attack table as {@link odds} reads it: whether its bands follow each other
+ * without gap or overlap from an open bottom to an open top (`contiguous`), and each band's lowest
+ * and highest total (infinite at the open ends) and the outcome it counts as.
  */
 interface ColumnReading {
-  bands: readonly AttackBand[];
   contiguous: boolean;
   low: readonly number[];
   high: readonly number[];
@@ -372,7 +371,6 @@ function columnReading(table: AttackTable, armorType: string): ColumnReading {
     contiguous = before !== null && start !== null && start === before + 1;
   }
   known = {
-    bands,
     contiguous,
     low: bands.map((b) => b.range[0] ?? -Infinity),
     high: bands.map((b) => b.range[1] ?? Infinity),
