@@ -10,7 +10,8 @@
  *   `dist/forecast-worker.mjs` (built by `npm run build`), served with a page by a small HTTP
  *   server on 127.0.0.1 (no other network); timed in the page from the worker started (its
  *   module's load included, as the GM waits for it) to its `done`; the worker's forecast is
- *   checked equal, figure for figure, to Node's;
+ *   checked equal, figure for figure, to Node's; progress every 100 fights, as the tracker asks
+ *   for it (the worker yields to its event loop at each, to read a cancel);
  * - in the same page, the tracker's pool (src/foundry/forecast/pool.ts, built with Vite for the
  *   page) of {@link POOL} such workers, each playing a range of the fights; its merged forecast
  *   is checked equal to Node's too.
@@ -169,7 +170,6 @@ export async function forecastBench(runs: number = GOAL.fights, only?: string): 
             packs,
             runs: fights,
             seed: spec.seed,
-            progressEvery: 1000,
           };
           const got = await page.evaluate(async (req) => {
             const t0 = performance.now();
@@ -197,7 +197,7 @@ export async function forecastBench(runs: number = GOAL.fights, only?: string): 
           }
           // The tracker's pool in the same page: each worker a range, the tallies merged.
           const pooled = (await page.evaluate(
-            `import("/run-pool.mjs").then((m) => m.runPooled(${JSON.stringify({ file: raw, packs, runs: fights, seed: spec.seed, progressEvery: 1000 })}, ${POOL}))`,
+            `import("/run-pool.mjs").then((m) => m.runPooled(${JSON.stringify({ file: raw, packs, runs: fights, seed: spec.seed })}, ${POOL}))`,
           )) as { ms: number; forecast?: Forecast; error?: string };
           line += pooled.forecast
             ? `\n  ${"".padEnd(32)} Chromium pool of ${POOL} workers ${seconds(pooled.ms * scale).padStart(6)} s  ${verdict((pooled.ms * scale) / 1000)};` +

@@ -6,10 +6,13 @@
  * each given a range, gives the very forecast of one process, its progress summed and a cancel
  * reaching every worker.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { ContentIndex } from "../../src/encounter/content.js";
 import { parseEncounter } from "../../src/encounter/schema.js";
@@ -255,6 +258,56 @@ describe("forecast worker", () => {
       expect(await run.result).toEqual(await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs: 40, seed: 31 }));
     } finally {
       await Promise.all(threads.map((t) => t.terminate()));
+    }
+  }, 60_000);
+});
+
+const CHROMIUM = "/usr/bin/chromium";
+
+describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== "true")("forecast worker in Chromium", () => {
+  it("UD-ACT-01: the built worker, a module Web Worker in headless Chromium, stops on a cancel posted after its first progress", async () => {
+    if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run "npm run build" first.`);
+    const i = input();
+    const code = readFileSync(bundle, "utf8");
+    // The page and the worker bundle from one origin on 127.0.0.1 (a module worker needs one).
+    const server = createServer((req, res) => {
+      if (req.url === "/forecast-worker.mjs") res.writeHead(200, { "content-type": "text/javascript" }).end(code);
+      else res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>worker</title>");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      // Written as page source: this file's `Worker` is node:worker_threads'.
+      const req = request(i, 100_000, 7);
+      const replies = (await page.evaluate(`new Promise((resolve, reject) => {
+        const worker = new Worker("/forecast-worker.mjs", { type: "module" });
+        const got = [];
+        worker.onerror = (e) => reject(new Error(e.message));
+        worker.onmessage = (event) => {
+          const m = event.data;
+          got.push(m);
+          // The cancel comes in as the GM's click does: a message, while the worker plays on.
+          if (m.type === "progress" && m.done === 10) worker.postMessage({ type: "cancel", id: ${JSON.stringify(req.type === "run" ? req.id : "")} });
+          if (m.type === "done" || m.type === "error") {
+            worker.terminate();
+            resolve(got);
+          }
+        };
+        worker.postMessage(${JSON.stringify(req)});
+      })`)) as ForecastReply[];
+      const done = replies.at(-1);
+      expect(done?.type).toBe("done");
+      const runs = done?.type === "done" ? (done.forecast?.runs ?? 0) : 0;
+      // Stopped within a few progress steps of the cancel, not after the 100,000 fights asked for.
+      expect(runs).toBeGreaterThanOrEqual(10);
+      expect(runs).toBeLessThan(1000);
+      const played = await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs, seed: 7 });
+      expect(done?.type === "done" && done.forecast).toEqual({ ...played, complete: false });
+    } finally {
+      await browser.close();
+      server.close();
     }
   }, 60_000);
 });

@@ -52,8 +52,36 @@ export type ForecastReply =
   /** A FrayError's key, data and English message (anything else: `FRAY.Error.Unexpected`). */
   | { type: "error"; id: string; key: string; data: Record<string, string | number>; message: string };
 
-/** Lets the worker's event loop read a `cancel` between fights. */
-const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * Lets the worker's event loop read a `cancel` between fights: `next()` settles on a later task,
+ * queued behind any message already posted to the worker. In a browser, a message sent through a
+ * channel of its own; not `setTimeout(0)`, which browsers hold back at least 4 ms once timers
+ * nest (a 10,000-fight forecast with progress every 100 fights lost 0.4 s to it). Where
+ * `setImmediate` exists (Node, which drains a channel's messages without letting timers run), that
+ * instead: the order React's scheduler uses. `close()` releases the channel.
+ */
+function eventTurns(): { next: () => Promise<void>; close: () => void } {
+  const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
+  if (immediate) return { next: () => new Promise<void>((resolve) => void immediate(resolve)), close: () => undefined };
+  const channel = new MessageChannel();
+  let wake: (() => void) | undefined;
+  channel.port1.onmessage = () => {
+    const resolve = wake;
+    wake = undefined;
+    resolve?.();
+  };
+  return {
+    next: () =>
+      new Promise<void>((resolve) => {
+        wake = resolve;
+        channel.port2.postMessage(null);
+      }),
+    close: () => {
+      channel.port1.close();
+      channel.port2.close();
+    },
+  };
+}
 
 /**
  * The worker's message handler: `run` plays the forecast (or the request's range of its fights),
@@ -73,6 +101,7 @@ export function forecastWorker(post: (reply: ForecastReply) => void): (request: 
     }
     const signal = { aborted: false };
     running.set(request.id, signal);
+    const turns = eventTurns();
     try {
       const spec = parseEncounter(request.file);
       const tally = await forecastTally(spec, new PackContent(request.packs), {
@@ -84,7 +113,7 @@ export function forecastWorker(post: (reply: ForecastReply) => void): (request: 
         signal,
         onProgress: async (done, runs) => {
           post({ type: "progress", id: request.id, done, runs });
-          await yieldToEvents();
+          await turns.next();
         },
       });
       const whole = tally.from === 0 && tally.to === request.runs;
@@ -101,6 +130,7 @@ export function forecastWorker(post: (reply: ForecastReply) => void): (request: 
         post({ type: "error", id: request.id, key: "FRAY.Error.Unexpected", data: { message }, message });
       }
     } finally {
+      turns.close();
       running.delete(request.id);
     }
   };
