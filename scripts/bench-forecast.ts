@@ -40,7 +40,7 @@ const POOL = 2;
 /** The five-against-five examples, by ruleset. */
 const RULESETS = ["ud10", "hitbox", "critical", "zones"] as const;
 
-/** Every compendium source document under `packs/_source/`, by pack, as the tracker's request carries them. */
+/** Every compendium source document under `packs/_source/`, by pack. */
 function allPacks(): [string, SourceDocument[]][] {
   const dir = join(ROOT, "packs", "_source");
   const walk = (d: string): string[] =>
@@ -51,6 +51,27 @@ function allPacks(): [string, SourceDocument[]][] {
     .sort()
     .filter((p) => statSync(join(dir, p)).isDirectory())
     .map((p) => [p, walk(join(dir, p)).map((f) => JSON.parse(readFileSync(f, "utf8")) as SourceDocument)]);
+}
+
+/**
+ * The documents of `packs` that the encounter file names (`<pack>/<name or _id>`, wherever a
+ * string in the file reads so), by pack: what the worker is sent, as the tracker sends only the
+ * combat's actors, not every compendium.
+ */
+function namedIn(raw: unknown, packs: [string, SourceDocument[]][]): [string, SourceDocument[]][] {
+  const refs = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (typeof v === "string") refs.add(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === "object") Object.values(v).forEach(walk);
+  };
+  walk(raw);
+  return packs
+    .map(([pack, docs]): [string, SourceDocument[]] => [
+      pack,
+      docs.filter((d) => refs.has(`${pack}/${d.name}`) || refs.has(`${pack}/${d._id}`)),
+    ])
+    .filter(([, docs]) => docs.length > 0);
 }
 
 /** The tracker's pool (src/foundry/forecast/pool.ts) as one ES module for the page, built with Vite. */
@@ -150,6 +171,7 @@ export async function forecastBench(runs: number = GOAL.fights, only?: string): 
       const file = `examples/${id}-skirmish.yaml`;
       const raw = parseYaml(readFileSync(join(ROOT, file), "utf8")) as unknown;
       const spec = parseEncounter(raw);
+      const sent = namedIn(raw, packs);
       const cpu = process.cpuUsage();
       const start = performance.now();
       const inNode = await forecast(spec, content, { runs: fights, seed: spec.seed });
@@ -167,7 +189,7 @@ export async function forecastBench(runs: number = GOAL.fights, only?: string): 
             type: "run",
             id: "bench",
             file: raw,
-            packs,
+            packs: sent,
             runs: fights,
             seed: spec.seed,
           };
@@ -197,7 +219,7 @@ export async function forecastBench(runs: number = GOAL.fights, only?: string): 
           }
           // The tracker's pool in the same page: each worker a range, the tallies merged.
           const pooled = (await page.evaluate(
-            `import("/run-pool.mjs").then((m) => m.runPooled(${JSON.stringify({ file: raw, packs, runs: fights, seed: spec.seed })}, ${POOL}))`,
+            `import("/run-pool.mjs").then((m) => m.runPooled(${JSON.stringify({ file: raw, packs: sent, runs: fights, seed: spec.seed })}, ${POOL}))`,
           )) as { ms: number; forecast?: Forecast; error?: string };
           line += pooled.forecast
             ? `\n  ${"".padEnd(32)} Chromium pool of ${POOL} workers ${seconds(pooled.ms * scale).padStart(6)} s  ${verdict((pooled.ms * scale) / 1000)};` +
