@@ -12,16 +12,19 @@
  *   module's load included, as the GM waits for it) to its `done`; the worker's forecast is
  *   checked equal, figure for figure, to Node's; progress every 100 fights, as the tracker asks
  *   for it (the worker yields to its event loop at each, to read a cancel);
+ * - from the command line as a GM runs it (`npm run forecast`, its default worker threads), in a
+ *   child process timed from spawn to exit, its `--json` checked equal to Node's (full runs only);
  * - in the same page, the tracker's pool (src/foundry/forecast/pool.ts, built with Vite for the
  *   page) of {@link POOL} such workers, each playing a range of the fights; its merged forecast
  *   is checked equal to Node's too.
  * `runs` below 10,000 plays fewer fights and prints the 10,000-fight figure extrapolated (time
  * times 10,000 / runs), saying so. Prints numbers; asserts nothing.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { loadavg } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
@@ -129,14 +132,57 @@ async function serve(): Promise<{ server: Server; origin: string }> {
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
+/**
+ * The forecast as a GM runs it from the command line: `npm run forecast -- FILE --runs N --seed S
+ * --json OUT` in a child process (`node scripts/bundled.mjs scripts/forecast.ts`, its default
+ * worker threads: the machine's cores, at most 8), timed from the spawn to its exit, bundling and
+ * Node's start included; its `--json` checked equal to `expected`. Only for the full 10,000
+ * fights (a process's start would swamp fewer), as a line to print under the example's.
+ */
+function cliLine(file: string, fights: number, seed: number, expected: Forecast): string {
+  if (fights !== GOAL.fights) return "";
+  const out = join(tmpdir(), `fray-bench-forecast-${process.pid}.json`);
+  const threads = Math.min(8, availableParallelism());
+  const start = performance.now();
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, "scripts", "bundled.mjs"),
+      join(ROOT, "scripts", "forecast.ts"),
+      join(ROOT, file),
+      "--runs",
+      String(fights),
+      "--seed",
+      String(seed),
+      "--json",
+      out,
+    ],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+    },
+  );
+  const ms = performance.now() - start;
+  try {
+    if (run.status !== 0) return `\n  ${"".padEnd(32)} npm run forecast failed: ${(run.stderr || run.stdout).trim().split("\n").at(-1)}`;
+    const got = JSON.parse(readFileSync(out, "utf8")) as Forecast;
+    return (
+      `\n  ${"".padEnd(32)} npm run forecast (${threads} worker threads) ${seconds(ms).padStart(6)} s, bundling and start included, ${verdict(ms / 1000)};` +
+      ` its --json ${same(got, expected) ? "equals" : "DIFFERS from"} the forecast above`
+    );
+  } finally {
+    rmSync(out, { force: true });
+  }
+}
+
 /** Whether two forecasts are the same, figure for figure (as JSON: every number printed in full). */
 const same = (a: Forecast, b: Forecast) => JSON.stringify(a) === JSON.stringify(b);
 const seconds = (ms: number) => (ms / 1000).toFixed(ms >= 10_000 ? 1 : 2);
 const verdict = (s: number) => (s < GOAL.seconds ? "met" : `missed (${(s / GOAL.seconds).toFixed(1)}x the goal)`);
 
 /**
- * Prints the forecast section: per example, the Node and the Chromium worker time of a
- * 10,000-fight forecast against the 2 s goal, and whether the worker's forecast equals Node's.
+ * Prints the forecast section: per example, the Node, Chromium worker, Chromium pool and command
+ * line time of a 10,000-fight forecast against the 2 s goal, and whether each forecast equals Node's.
  * @param runs fights actually played per forecast (1 to 10,000; 10,000 when unset).
  * @param only one ruleset id, or every one when unset.
  */
@@ -229,6 +275,7 @@ export async function forecastBench(runs: number = GOAL.fights, only?: string): 
           await page.close();
         }
       }
+      line += cliLine(file, fights, spec.seed, inNode);
       console.log(line);
     }
   } finally {
