@@ -157,14 +157,13 @@ function cliLine(file: string, fights: number, seed: number, expected: Forecast)
       "--json",
       out,
     ],
-    {
-      cwd: ROOT,
-      encoding: "utf8",
-    },
+    // A forecast that hangs fails its line instead of the bench.
+    { cwd: ROOT, encoding: "utf8", timeout: 300_000 },
   );
   const ms = performance.now() - start;
   try {
-    if (run.status !== 0) return `\n  ${"".padEnd(32)} npm run forecast failed: ${(run.stderr || run.stdout).trim().split("\n").at(-1)}`;
+    if (run.status !== 0)
+      return `\n  ${"".padEnd(32)} npm run forecast failed: ${(run.error?.message || run.stderr || run.stdout || "").trim().split("\n").at(-1)}`;
     const got = JSON.parse(readFileSync(out, "utf8")) as Forecast;
     return (
       `\n  ${"".padEnd(32)} npm run forecast (${threads} worker threads) ${seconds(ms).padStart(6)} s, bundling and start included, ${verdict(ms / 1000)};` +

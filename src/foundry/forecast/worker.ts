@@ -101,8 +101,9 @@ export function forecastWorker(post: (reply: ForecastReply) => void): (request: 
     }
     const signal = { aborted: false };
     running.set(request.id, signal);
-    const turns = eventTurns();
+    let turns: ReturnType<typeof eventTurns> | undefined;
     try {
+      turns = eventTurns();
       const spec = parseEncounter(request.file);
       const tally = await forecastTally(spec, new PackContent(request.packs), {
         runs: request.runs,
@@ -113,7 +114,7 @@ export function forecastWorker(post: (reply: ForecastReply) => void): (request: 
         signal,
         onProgress: async (done, runs) => {
           post({ type: "progress", id: request.id, done, runs });
-          await turns.next();
+          await turns!.next();
         },
       });
       const whole = tally.from === 0 && tally.to === request.runs;
@@ -130,7 +131,7 @@ export function forecastWorker(post: (reply: ForecastReply) => void): (request: 
         post({ type: "error", id: request.id, key: "FRAY.Error.Unexpected", data: { message }, message });
       }
     } finally {
-      turns.close();
+      turns?.close();
       running.delete(request.id);
     }
   };

@@ -337,8 +337,8 @@ function denseOf(formula: string): Dense {
 }
 
 /**
- * A column of an attack table as {@link odds} reads it: whether its bands follow each other
- * without gap or overlap from an open bottom to an open top (`contiguous`), and each band's lowest
+ * A column of an attack table as {@link odds} reads it: whether its bands, with whole-number
+ * bounds, follow each other without gap or overlap from an open bottom to an open top (`contiguous`), and each band's lowest
  * and highest total (infinite at the open ends) and the outcome it counts as.
  */
 interface ColumnReading {
@@ -364,11 +364,16 @@ function columnReading(table: AttackTable, armorType: string): ColumnReading {
   if (known) return known;
   // The column as bands: the table's rows, or the column a world table replaced (CR-ATK-03).
   const bands = table.armorTypes.includes(armorType) ? attackColumnBands(table, armorType) : [];
+  // Whole-number bounds, each band's low at or below its high, each band starting right after the last.
+  const whole = (v: number | null) => v === null || Number.isInteger(v);
   let contiguous = bands.length > 0 && bands[0]!.range[0] === null && bands[bands.length - 1]!.range[1] === null;
-  for (let i = 1; contiguous && i < bands.length; i++) {
-    const before = bands[i - 1]!.range[1];
-    const start = bands[i]!.range[0];
-    contiguous = before !== null && start !== null && start === before + 1;
+  for (let i = 0; contiguous && i < bands.length; i++) {
+    const [lo, hi] = bands[i]!.range;
+    contiguous = whole(lo) && whole(hi) && (lo === null || hi === null || lo <= hi);
+    if (contiguous && i > 0) {
+      const before = bands[i - 1]!.range[1];
+      contiguous = before !== null && lo !== null && lo === before + 1;
+    }
   }
   known = {
     contiguous,
@@ -388,9 +393,9 @@ for (const table of Object.values(DEFAULT_TABLES.attack)) for (const armorType o
  * or a critical; `outcomes` holds the chance of a `fumble`, a `miss`, `hitsOnly` (hits without a
  * critical), and of each severity `A` to `E`; they sum to 1 (to rounding).
  *
- * A column whose bands follow each other without gap or overlap is read band by band: the
- * chances of the unmodified rolls whose totals land in a band are added to its outcome. Any other
- * column (a world table's, CR-ATK-03) is read total by total through lookupAttack, which finds
+ * A column whose bands follow each other without gap or overlap is read band by band (for a
+ * whole-number offset): the chances of the unmodified rolls whose totals land in a band are added
+ * to its outcome. Any other column (a world table's, CR-ATK-03) is read total by total through lookupAttack, which finds
  * the same band or throws its error.
  * @throws FrayError `FRAY.Error.TableColumn` when the table has no column for the defender's
  *   armor, `FRAY.Error.TableGap` when a total the roll can reach falls in no band.
@@ -411,7 +416,8 @@ export function odds(plan: AttackPlan, input: CriticalAttackInput, options: Crit
   for (let v = min; v <= max && v <= fumbleTop; v++) fumble += at[v - min]!;
   outcomes.fumble = fumble;
   const column = columnReading(table, armorType);
-  if (column.contiguous) {
+  // (A fractional offset would land totals between whole bounds: read total by total, as lookupAttack finds them.)
+  if (column.contiguous && Number.isInteger(offset)) {
     const { low, high, outcome } = column;
     for (let k = 0; k < high.length; k++) {
       // The unmodified rolls above the fumble range whose totals land in the band.

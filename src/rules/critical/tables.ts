@@ -323,7 +323,7 @@ const columnBands = new WeakMap<AttackTable, Map<string, readonly AttackBand[]>>
 /**
  * One armor type's column of an attack table as bands (CR-ATK-02): the table's own column when
  * it was replaced, else its rows read in that column. Read once per table and armor type (tables
- * are not changed once parsed) and shared: the caller must not change the list or its bands.
+ * are not changed once parsed) and shared: the list, its bands and their ranges are frozen.
  */
 export function attackColumnBands(table: AttackTable, armorType: string): readonly AttackBand[] {
   const own = table.columns?.[armorType];
@@ -335,9 +335,9 @@ export function attackColumnBands(table: AttackTable, armorType: string): readon
     const read: AttackBand[] = [];
     for (const r of table.rows) {
       const code = r.results[armorType];
-      if (code) read.push({ range: [r.range[0], r.range[1]], code });
+      if (code) read.push(Object.freeze({ range: Object.freeze([r.range[0], r.range[1]]) as [number | null, number | null], code }));
     }
-    byType.set(armorType, (bands = read));
+    byType.set(armorType, (bands = Object.freeze(read)));
   }
   return bands;
 }
