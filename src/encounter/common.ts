@@ -309,9 +309,10 @@ export function fighterViews<C>(
 
 /**
  * A {@link FighterView} onto one fighter of the round engine: its accessors live on the class, so
- * a fight's views cost one small object each, not four closures.
+ * a fight's views cost one small object each, not four closures. The drivers' own fighters extend
+ * it with what they keep per fighter.
  */
-class EngineView<C> implements FighterView<C> {
+export class EngineView<C> implements FighterView<C> {
   constructor(
     readonly spec: CombatantSpec,
     private readonly fighter: RoundFighter<C>,

@@ -1,7 +1,7 @@
 import type { ActionOutcome, RoundState, SituationValues } from "../rules/core/contract.js";
-import { spend, type Economy } from "../rules/core/economy.js";
+import { spend } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
-import { RoundEngine, type AttackOptions, type RoundFighter } from "../rules/core/round.js";
+import { RoundEngine, type AttackOptions } from "../rules/core/round.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
 import type { CheckResult, Modifier, VitalState } from "../rules/core/types.js";
@@ -46,7 +46,7 @@ import {
   type RolledReaction,
   restate,
 } from "../rules/hitbox/index.js";
-import { buildEntryCombatant, fail, finishEncounter, recordingRoller, type EndEvent, type PlayOptions } from "./common.js";
+import { buildEntryCombatant, EngineView, fail, finishEncounter, recordingRoller, type EndEvent, type PlayOptions } from "./common.js";
 import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
@@ -76,7 +76,7 @@ const SITUATION_KEYS: (keyof HitboxSituation)[] = ["halfHidden", "dark", "target
  * every fighter has the same shape and `c` reads through one getter (a forecast reads it on
  * every attack).
  */
-class Fighter {
+class Fighter extends EngineView<HitboxCombatant> {
   /** This turn's dodge or parry, once rolled. */
   rolled?: RolledReaction;
   /** The situation of its attacks for the action last played ({@link attackSituation}), built once per action. */
@@ -101,23 +101,6 @@ class Fighter {
   hitThisTurn = false;
   /** The reaction it could not make has been logged this turn. */
   refused = false;
-
-  constructor(
-    readonly spec: CombatantSpec,
-    private readonly rf: RoundFighter<HitboxCombatant>,
-  ) {}
-
-  /** The combatant as the engine holds it now. */
-  get c(): HitboxCombatant {
-    return this.rf.combatant;
-  }
-  set c(c: HitboxCombatant) {
-    this.rf.combatant = c;
-  }
-  /** Its economy of the turn as the engine holds it now. */
-  get economy(): Economy {
-    return this.rf.economy;
-  }
 }
 
 /** The situation of a fighter's attacks under one action of the file: the same for every turn it plays it. */

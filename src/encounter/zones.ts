@@ -1,5 +1,5 @@
 import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
-import { shortfall, spend, type Economy } from "../rules/core/economy.js";
+import { shortfall, spend } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import { isRecord } from "../rules/core/parse.js";
@@ -33,7 +33,16 @@ import {
   type ZonesWeapon,
 } from "../rules/zones/index.js";
 import { DAMAGE_TYPES, STANCES } from "../rules/zones/model.js";
-import { buildEntryCombatant, fail, finishEncounter, recordingRoller, vitalsNow, type EndEvent, type PlayOptions } from "./common.js";
+import {
+  buildEntryCombatant,
+  EngineView,
+  fail,
+  finishEncounter,
+  recordingRoller,
+  vitalsNow,
+  type EndEvent,
+  type PlayOptions,
+} from "./common.js";
 import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
@@ -46,33 +55,12 @@ import { chooseTarget, chooseWeapon, DEFAULT_TACTICS, type TargetChoice, type We
  * One class for every fighter: its accessors are the same functions for all (a forecast reads
  * them many times per attack).
  */
-class Fighter {
+class Fighter extends EngineView<ZonesCombatant> {
   /** The fighters of the other sides, in the order of the file. */
   foes: Fighter[] = [];
   /** The action it played last and that action's situation values (most often its tactics, round after round). */
   lastAction?: ActionSpec;
   lastSituation?: SituationValues;
-
-  constructor(
-    readonly spec: CombatantSpec,
-    private readonly rf: RoundFighter<ZonesCombatant>,
-  ) {}
-
-  /** The combatant the engine holds. */
-  get c(): ZonesCombatant {
-    return this.rf.combatant;
-  }
-  set c(c: ZonesCombatant) {
-    this.rf.combatant = c;
-  }
-
-  /** Its economy this round, as the engine holds it. */
-  get economy(): Economy {
-    return this.rf.economy;
-  }
-  set economy(e: Economy) {
-    this.rf.economy = e;
-  }
 }
 
 /**
