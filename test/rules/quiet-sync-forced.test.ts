@@ -10,13 +10,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { DiceRoller } from "../../src/rules/core/dice/port.js";
 import { SeededRoller } from "../../src/rules/core/dice/port.js";
 import { FrayError } from "../../src/rules/core/errors.js";
 import { RoundEngine } from "../../src/rules/core/round.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
 import { critical, criticalCombatantFromActor, type CriticalCombatant } from "../../src/rules/critical/index.js";
 import { forcedCheckDue, HITBOXES, hitbox, hitboxCombatantFromActor, type HitboxCombatant } from "../../src/rules/hitbox/index.js";
+import { promiseOnlyRoller } from "../support/dice.js";
 
 const packs = fileURLToPath(new URL("../../packs/_source", import.meta.url));
 const read = (dir: string) =>
@@ -49,17 +49,6 @@ const crState = fc
     const c = criticalCombatantFromActor(crNpcs[npc]! as never, { id: "b" });
     return { ...c, hits: { ...c.hits, value: hits }, conditions };
   });
-
-/** A roller that lends its faces but has no synchronous roll: the forced checks cannot roll at once. */
-const asyncOnly = (seed: number): DiceRoller => {
-  const inner = new SeededRoller(seed);
-  return {
-    roll: (formula, purpose) => inner.roll(formula, purpose),
-    get faces() {
-      return inner.faces;
-    },
-  } as DiceRoller;
-};
 
 describe("forcedCheckSync equals forcedCheck", () => {
   it("HB-DMG-04: the Blackout test, same faces, same result, dice left alike", async () => {
@@ -196,7 +185,7 @@ describe("the engine's quietAttackSync equals its quietAttack where forced check
         { id: "a", side: "x", combatant: a },
         { id: "b", side: "y", combatant: criticalCombatantFromActor(crNpcs[1]! as never, { id: "b" }) },
       ],
-      asyncOnly(1),
+      promiseOnlyRoller(1),
       { options: critical.defaults(), maxRounds: 3 },
     );
     expect(engine.canQuiet).toBe(true);

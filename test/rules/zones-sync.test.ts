@@ -19,7 +19,7 @@ import { ContentIndex } from "../../src/encounter/content.js";
 import { playEncounter } from "../../src/encounter/engine.js";
 import { parseEncounter, type EncounterSpec } from "../../src/encounter/schema.js";
 import type { EncounterResult } from "../../src/encounter/types.js";
-import { SeededRoller, type DiceRoller } from "../../src/rules/core/dice/port.js";
+import { SeededRoller } from "../../src/rules/core/dice/port.js";
 import { FrayError } from "../../src/rules/core/errors.js";
 import { RoundEngine } from "../../src/rules/core/round.js";
 import type { ActorSource, ItemSource } from "../../src/rules/core/sources.js";
@@ -34,6 +34,7 @@ import {
   zonesWeaponFromItem,
   type ZonesCombatant,
 } from "../../src/rules/zones/index.js";
+import { promiseOnlyRoller } from "../support/dice.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const packs = join(root, "packs", "_source");
@@ -44,17 +45,6 @@ const read = <T>(dir: string) =>
 const npcs = read<ActorSource>("zones-npcs");
 const weapons = read<ItemSource>("zones-weapons").map(zonesWeaponFromItem);
 const grenade = weapons.find((w) => w.kind === "grenade")!;
-
-/** A roller that lends its faces (attacks still play quietly) but rolls only with a promise. */
-const promiseOnly = (seed: number): DiceRoller => {
-  const inner = new SeededRoller(seed);
-  return {
-    roll: (formula, purpose) => inner.roll(formula, purpose),
-    get faces() {
-      return inner.faces;
-    },
-  } as DiceRoller;
-};
 
 /** A combatant of the packs with its initiative modifiers changed; effort committed may exceed the points. */
 const member = (id: string) =>
@@ -120,7 +110,7 @@ describe("Zones synchronous initiative", () => {
     for (let seed = 1; seed <= 20; seed++) {
       const config = { options: zones.defaults(), maxRounds: 3 };
       const sync = new RoundEngine(zones, entries, new SeededRoller(seed), config);
-      const promised = new RoundEngine(zones, entries, promiseOnly(seed), config);
+      const promised = new RoundEngine(zones, entries, promiseOnlyRoller(seed), config);
       for (const engine of [sync, promised]) {
         engine.nextRound();
         engine.startRound();
@@ -224,7 +214,7 @@ describe("the Zones driver's quiet fight", () => {
       for (let seed = 1; seed <= 40; seed++) {
         const fight = { ...spec, seed };
         const sync = await playEncounter(fight, content, new SeededRoller(seed), { quiet: true, combatants });
-        const promised = await playEncounter(fight, content, promiseOnly(seed), { quiet: true, combatants });
+        const promised = await playEncounter(fight, content, promiseOnlyRoller(seed), { quiet: true, combatants });
         const detailed = await playEncounter(fight, content, new SeededRoller(seed));
         expect(outcome(sync)).toEqual(outcome(promised));
         expect(outcome(sync)).toEqual(outcome(detailed));
