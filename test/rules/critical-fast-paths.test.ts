@@ -5,9 +5,6 @@
  * the allocation's positive entries in their order and refuses what it refused (CR-PAR-01,
  * CR-PAR-03).
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createEconomy } from "../../src/rules/core/economy.js";
@@ -26,11 +23,9 @@ import {
   withVitals,
   type CriticalCombatant,
 } from "../../src/rules/critical/index.js";
+import { packSources } from "../support/sources.js";
 
-const dir = fileURLToPath(new URL("../../packs/_source/critical-npcs", import.meta.url));
-const npcs = readdirSync(dir)
-  .filter((f) => f.endsWith(".json"))
-  .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as ActorSource);
+const npcs = packSources<ActorSource>("critical-npcs");
 
 const state = fc
   .record({

@@ -5,9 +5,6 @@
  * the same key order, and refuses the same reactions with the same error (UD-REA-01, UD-REA-02,
  * ZN-MEL-03, ZN-MEL-04).
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { AttackRequest } from "../../src/rules/core/contract.js";
@@ -17,12 +14,9 @@ import type { Ruleset } from "../../src/rules/core/ruleset.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
 import { ud10, ud10CombatantFromActor, type Ud10Combatant } from "../../src/rules/ud10/index.js";
 import { zones, zonesCombatantFromActor, type ZonesCombatant } from "../../src/rules/zones/index.js";
+import { packSources } from "../support/sources.js";
 
-const packs = fileURLToPath(new URL("../../packs/_source", import.meta.url));
-const actors = (dir: string) =>
-  readdirSync(join(packs, dir))
-    .filter((f) => f.endsWith(".json"))
-    .map((f) => JSON.parse(readFileSync(join(packs, dir, f), "utf8")) as ActorSource);
+const actors = (pack: string) => packSources<ActorSource>(pack);
 
 /** What a call gave: its value, or the key and data of the FrayError it threw. */
 const outcome = (run: () => unknown): { value?: unknown; keys?: string[]; error?: unknown } => {

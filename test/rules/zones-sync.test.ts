@@ -8,7 +8,7 @@
  * copies of weapon and combatant states the quiet step and `afterShot` build (every field, in the
  * parser's order, ZN-BST-01, ZN-ZON-02).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
@@ -35,15 +35,12 @@ import {
   type ZonesCombatant,
 } from "../../src/rules/zones/index.js";
 import { promiseOnlyRoller } from "../support/dice.js";
+import { packSources } from "../support/sources.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const packs = join(root, "packs", "_source");
-const read = <T>(dir: string) =>
-  readdirSync(join(packs, dir))
-    .filter((f) => f.endsWith(".json"))
-    .map((f) => JSON.parse(readFileSync(join(packs, dir, f), "utf8")) as T);
-const npcs = read<ActorSource>("zones-npcs");
-const weapons = read<ItemSource>("zones-weapons").map(zonesWeaponFromItem);
+const npcs = packSources<ActorSource>("zones-npcs");
+const weapons = packSources<ItemSource>("zones-weapons").map(zonesWeaponFromItem);
 const grenade = weapons.find((w) => w.kind === "grenade")!;
 
 /** A combatant of the packs with its initiative modifiers changed; effort committed may exceed the points. */
