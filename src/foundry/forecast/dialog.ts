@@ -29,9 +29,10 @@ export const FORECAST_TEMPLATE = `${SYSTEM_PATH}/templates/forecast/result.hbs`;
 /** The worker's module, beside `fray.mjs`. */
 export const FORECAST_WORKER = `${SYSTEM_PATH}/forecast-worker.mjs`;
 /**
- * Fights the dialog offers: fewer than the CLI's 10,000, as a fight of five against five takes
- * about 1 ms in a worker (README, "Performance") and the GM waits at the table; the 95%
- * interval of 1,000 fights is about 6 points wide at most.
+ * Fights the dialog offers: fewer than the CLI's 10,000, as the GM waits at the table and a
+ * worker's first 1,000 fights of five against five take 0.5 to 0.8 s while V8 compiles the code
+ * (docs/performance.md, "The third pass"); the 95% interval of 1,000 fights is about 6 points
+ * wide at most.
  */
 export const TRACKER_DEFAULT_RUNS = 1_000;
 /** The progress dialog's element id. */
