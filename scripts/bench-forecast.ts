@@ -16,7 +16,9 @@
  *   child process timed from spawn to exit, its `--json` checked equal to Node's (full runs only);
  * - in the same page, the tracker's pool (src/foundry/forecast/pool.ts, built with Vite for the
  *   page) of {@link POOL} such workers, each playing a range of the fights; its merged forecast
- *   is checked equal to Node's too.
+ *   is checked equal to Node's too. Then the same forecast again in the same pool, whose workers
+ *   it kept (as the tracker keeps them for a GM who forecasts again): their module loaded and
+ *   the hot code compiled.
  * `runs` below 10,000 plays fewer fights and prints the 10,000-fight figure extrapolated (time
  * times 10,000 / runs), saying so. Prints numbers; asserts nothing.
  */
@@ -98,18 +100,23 @@ async function poolModule(): Promise<string> {
 
 /**
  * The page's driver of the pool, plain JavaScript (a function handed to `page.evaluate` would
- * carry tsx's name helpers): `runPooled(request, size)` runs the pool and answers the time from
- * its start to the merged forecast, in milliseconds, or the error.
+ * carry tsx's name helpers): `runPooled(request, size)` runs the forecast twice in one kept pool,
+ * as a GM who forecasts again, and answers the time of each from its start to the merged
+ * forecast, in milliseconds, with both forecasts, or the error.
  */
-const RUN_POOL = `import { runPool } from "/pool.mjs";
+const RUN_POOL = `import { WorkerPool } from "/pool.mjs";
 export async function runPooled(request, size) {
-  const t0 = performance.now();
-  const run = runPool(request, { id: "bench-pool", size, spawn: () => new Worker("/forecast-worker.mjs", { type: "module" }) });
+  const pool = new WorkerPool({ size, spawn: () => new Worker("/forecast-worker.mjs", { type: "module" }) });
   try {
-    const forecast = await run.result;
-    return { ms: performance.now() - t0, forecast };
+    const t0 = performance.now();
+    const forecast = await pool.run(request, { id: "bench-pool" }).result;
+    const t1 = performance.now();
+    const again = await pool.run(request, { id: "bench-pool-again" }).result;
+    return { ms: t1 - t0, forecast, againMs: performance.now() - t1, again };
   } catch (error) {
     return { ms: 0, error: String(error?.message ?? error) };
+  } finally {
+    pool.dispose();
   }
 }
 `;
@@ -265,10 +272,12 @@ export async function forecastBench(runs: number = GOAL.fights, only?: string): 
           // The tracker's pool in the same page: each worker a range, the tallies merged.
           const pooled = (await page.evaluate(
             `import("/run-pool.mjs").then((m) => m.runPooled(${JSON.stringify({ file: raw, packs: sent, runs: fights, seed: spec.seed })}, ${POOL}))`,
-          )) as { ms: number; forecast?: Forecast; error?: string };
+          )) as { ms: number; forecast?: Forecast; againMs?: number; again?: Forecast; error?: string };
           line += pooled.forecast
             ? `\n  ${"".padEnd(32)} Chromium pool of ${POOL} workers ${seconds(pooled.ms * scale).padStart(6)} s  ${verdict((pooled.ms * scale) / 1000)};` +
-              ` its merged forecast ${same(pooled.forecast, inNode) ? "equals Node's" : "DIFFERS from Node's"}`
+              ` its merged forecast ${same(pooled.forecast, inNode) ? "equals Node's" : "DIFFERS from Node's"}` +
+              `\n  ${"".padEnd(32)} again in the kept pool ${seconds(pooled.againMs! * scale).padStart(6)} s  ${verdict((pooled.againMs! * scale) / 1000)};` +
+              ` ${same(pooled.again!, inNode) ? "the same forecast" : "a DIFFERENT forecast"}`
             : `\n  ${"".padEnd(32)} Chromium pool failed: ${pooled.error}`;
         } finally {
           await page.close();

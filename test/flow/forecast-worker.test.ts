@@ -23,7 +23,7 @@ import type { ActorSource } from "../../src/rules/core/sources.js";
 import { ud10, ud10CombatantFromActor } from "../../src/rules/ud10/index.js";
 import { forecastInput, type ForecastBinding, type ForecastInput } from "../../src/foundry/logic/forecast-state.js";
 import { forecastWorker, type ForecastReply, type ForecastRequest } from "../../src/foundry/forecast/worker.js";
-import { poolSize, runPool, type PoolWorker } from "../../src/foundry/forecast/pool.js";
+import { POOL_IDLE_MS, poolSize, runPool, WorkerPool, type PoolTimers, type PoolWorker } from "../../src/foundry/forecast/pool.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const packs = new ContentIndex(join(ROOT, "packs", "_source"));
@@ -227,6 +227,97 @@ describe("forecast worker", () => {
     expect(spawned.every((w) => w.terminated)).toBe(true);
   });
 
+  /** Timers the test fires by hand: the pending one's delay, and `fire()` to run it. */
+  function manualTimers(): PoolTimers & { pending: () => number | undefined; fire: () => void } {
+    let next: { run: () => void; ms: number } | undefined;
+    return {
+      set: (run, ms) => (next = { run, ms }),
+      clear: (handle) => void (next === handle && (next = undefined)),
+      pending: () => next?.ms,
+      fire: () => {
+        const t = next;
+        next = undefined;
+        t?.run();
+      },
+    };
+  }
+
+  it("UD-ACT-01: a kept pool plays the next forecast in the same workers, with the forecast a fresh process gives", async () => {
+    const i = input();
+    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    const timers = manualTimers();
+    const pool = new WorkerPool({ size: 2, spawn: () => handlerWorker(spawned), timers });
+    const first = await pool.run({ file: i.file, packs: i.packs, runs: 30, seed: 4 }, { id: "k1" }).result;
+    expect(pool.kept).toBe(2);
+    expect(timers.pending()).toBe(POOL_IDLE_MS);
+    const progress: number[] = [];
+    const second = await pool.run(
+      { file: i.file, packs: i.packs, runs: 24, seed: 8, progressEvery: 4 },
+      { id: "k2", onProgress: (d) => void progress.push(d) },
+    ).result;
+    // Two workers started in all, none terminated; each played one range of each forecast.
+    expect(spawned.map((w) => w.requests.map((r) => (r.type === "run" ? `${r.id} ${r.from}-${r.to}` : r.type)))).toEqual([
+      ["k1 0-15", "k2 12-24"],
+      ["k1 15-30", "k2 0-12"],
+    ]);
+    expect(spawned.some((w) => w.terminated)).toBe(false);
+    const content = new PackContent(i.packs);
+    expect(first).toEqual(await forecast(parseEncounter(i.file), content, { runs: 30, seed: 4 }));
+    expect(second).toEqual(await forecast(parseEncounter(i.file), content, { runs: 24, seed: 8 }));
+    expect(progress.at(-1)).toBe(24);
+    // Idle for POOL_IDLE_MS: the kept workers are terminated, and the next forecast starts new ones.
+    timers.fire();
+    expect(pool.kept).toBe(0);
+    expect(spawned.map((w) => w.terminated)).toEqual([true, true]);
+    await pool.run({ file: i.file, packs: i.packs, runs: 4, seed: 1 }, { id: "k3" }).result;
+    expect(spawned.length).toBe(4);
+    pool.dispose();
+    expect(spawned.map((w) => w.terminated)).toEqual([true, true, true, true]);
+    expect(timers.pending()).toBeUndefined();
+  });
+
+  it("UD-ACT-01: a kept pool keeps the workers that answered, up to its size, and no worker after dispose", async () => {
+    const i = input();
+    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    const pool = new WorkerPool({ size: 2, spawn: () => handlerWorker(spawned), timers: manualTimers() });
+    // Two forecasts at once: four workers, two kept once both are settled.
+    const a = pool.run({ file: i.file, packs: i.packs, runs: 10, seed: 1 }, { id: "c1" });
+    const b = pool.run({ file: i.file, packs: i.packs, runs: 10, seed: 2 }, { id: "c2" });
+    await Promise.all([a.result, b.result]);
+    expect(spawned.length).toBe(4);
+    expect(pool.kept).toBe(2);
+    expect(spawned.filter((w) => w.terminated).length).toBe(2);
+    // A file the runner refuses: the first error settles the forecast; the worker that answered
+    // is sound and kept, the other one, not heard from yet, is terminated.
+    await expect(
+      pool.run({ file: { ...(i.file as object), combatants: [] }, packs: i.packs, runs: 4, seed: 1 }, { id: "c3" }).result,
+    ).rejects.toMatchObject({
+      key: expect.stringMatching(/^FRAY\.Error\./),
+    });
+    expect(pool.kept).toBe(1);
+    expect(spawned.filter((w) => w.terminated).length).toBe(3);
+    // A worker that fails (an error event) is terminated, not kept.
+    const failing: PoolWorker = {
+      onmessage: null,
+      onerror: null,
+      postMessage() {
+        setTimeout(() => failing.onerror?.({ message: "boom" }), 0);
+      },
+      terminate: () => void (failingTerminated = true),
+    };
+    let failingTerminated = false;
+    const lone = new WorkerPool({ size: 1, spawn: () => failing, timers: manualTimers() });
+    await expect(lone.run({ file: i.file, packs: i.packs, runs: 3, seed: 1 }, { id: "c4" }).result).rejects.toThrow("boom");
+    expect(failingTerminated).toBe(true);
+    expect(lone.kept).toBe(0);
+    // After dispose, a forecast still runs, and its workers are terminated once it is settled.
+    pool.dispose();
+    expect(pool.kept).toBe(0);
+    await pool.run({ file: i.file, packs: i.packs, runs: 4, seed: 1 }, { id: "c5" }).result;
+    expect(pool.kept).toBe(0);
+    expect(spawned.every((w) => w.terminated)).toBe(true);
+  });
+
   it("sizes the pool one fewer than the cores, 1 to 8", () => {
     expect([undefined, 0, 1, 2, 4, 12, 64].map(poolSize)).toEqual([1, 1, 1, 1, 3, 8, 8]);
   });
@@ -264,8 +355,6 @@ describe("forecast worker", () => {
 });
 
 const CHROMIUM = "/usr/bin/chromium";
-if (!existsSync(CHROMIUM) && process.env.CI !== "true")
-  console.warn(`forecast-worker.test: ${CHROMIUM} is missing; skipping the Chromium case. Install it with: apt-get install -y chromium`);
 if (!existsSync(CHROMIUM) && process.env.CI !== "true")
   console.warn(`forecast-worker.test: ${CHROMIUM} is missing; skipping the Chromium case. Install it with: apt-get install -y chromium`);
 

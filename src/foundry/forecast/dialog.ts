@@ -7,6 +7,8 @@
  * the fights, ./pool.ts) under one progress bar with a Cancel that reaches them all, and shows the
  * result as a small chart, with a button that whispers it to the GMs as a chat card. The merged
  * result is the forecast one worker, or `npm run forecast` with the same file and seed, gives.
+ * The pool keeps its workers for the next forecast (three minutes idle at most), so that
+ * forecasting again after moving a token starts at once in workers that are already warm.
  */
 import { bounded, check } from "../../rules/core/validate.js";
 import { MAX_SEED } from "../../rules/core/bounds.js";
@@ -22,7 +24,7 @@ import { measureMetres, type Measurable } from "../measure.js";
 import { escapeHtml, formatHtml, formatKey, reportError, warn } from "../notify.js";
 import { activeBinding } from "../registry.js";
 import { optionValues } from "../settings.js";
-import { poolSize, runPool, type PoolWorker } from "./pool.js";
+import { poolSize, WorkerPool, type PoolWorker } from "./pool.js";
 
 /** The result's template (dialog and chat card). */
 export const FORECAST_TEMPLATE = `${SYSTEM_PATH}/templates/forecast/result.hbs`;
@@ -177,21 +179,29 @@ async function askSettings(input: ForecastInput): Promise<{ runs: number; seed: 
   };
 }
 
+/** The GM's pool of forecast workers, started with the first forecast and kept for the next ones. */
+let pool: WorkerPool | undefined;
+
+/** {@link pool}, started on first use: {@link poolSize} of `navigator.hardwareConcurrency` workers of the system's worker module. */
+function forecastPool(): WorkerPool {
+  return (pool ??= new WorkerPool({
+    size: poolSize(globalThis.navigator?.hardwareConcurrency),
+    spawn: () => new Worker(foundry.utils.getRoute(FORECAST_WORKER), { type: "module" }) as unknown as PoolWorker,
+  }));
+}
+
 /**
- * Plays the forecast in a pool of workers ({@link poolSize} of `navigator.hardwareConcurrency`)
+ * Plays the forecast in the kept pool of workers ({@link forecastPool})
  * under a progress dialog showing the fights done by all of them; its Cancel (or closing it)
  * stops every worker, and the figures of the fights played from fight 0 on without a gap come back.
  * @throws FrayError a worker's error (bad runs or seed, a file the encounter runner refuses).
  */
 async function runInWorkers(input: ForecastInput, settings: { runs: number; seed: number }): Promise<Forecast> {
-  const route = foundry.utils.getRoute(FORECAST_WORKER);
   let finished = false;
-  const run = runPool(
+  const run = forecastPool().run(
     { file: input.file, packs: input.packs, runs: settings.runs, seed: settings.seed },
     {
       id: foundry.utils.randomID(),
-      size: poolSize(globalThis.navigator?.hardwareConcurrency),
-      spawn: () => new Worker(route, { type: "module" }) as unknown as PoolWorker,
       onProgress: (done, runs) => {
         const bar = document.querySelector<HTMLProgressElement>(`#${PROGRESS_ID} progress`);
         if (bar) bar.value = done;

@@ -50,66 +50,171 @@ export interface PoolRun {
   cancel(): void;
 }
 
+/** How long a kept worker may wait idle before the pool terminates it: three minutes. */
+export const POOL_IDLE_MS = 180_000;
+
+/** Timer functions a {@link WorkerPool} uses to let idle workers go; the global ones by default. */
+export interface PoolTimers {
+  set(run: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+/** How a {@link WorkerPool} starts and keeps its workers. */
+export interface WorkerPoolOptions {
+  /** Workers a forecast uses (1 to {@link MAX_POOL}; fewer when there are fewer fights) and the pool keeps at most. */
+  size: number;
+  /** Starts a worker. */
+  spawn: () => PoolWorker;
+  /**
+   * Milliseconds a worker is kept idle after a forecast, for the next one; {@link POOL_IDLE_MS}
+   * when unset. 0 keeps none: each forecast's workers are terminated once it is settled.
+   */
+  idleMs?: number;
+  /** `setTimeout` and `clearTimeout` when unset. */
+  timers?: PoolTimers;
+}
+
+const GLOBAL_TIMERS: PoolTimers = {
+  set: (run, ms) => globalThis.setTimeout(run, ms),
+  clear: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/**
+ * A pool of forecast workers kept between forecasts. A forecast takes the kept workers first and
+ * starts the others it needs; once it is settled, its workers that answered (`done`, or a
+ * FrayError of the file) wait idle for the next forecast, up to `size` of them, and are
+ * terminated after `idleMs` without one. A worker is started once: a forecast in a kept worker
+ * skips the module's load and the compile of the hot code, so that a GM who forecasts again after
+ * moving a token waits a quarter less (docs/performance.md, "Kept workers"). A worker that failed
+ * (`error` event) or did not answer (a forecast rejected by another worker's error) is terminated,
+ * not kept. Replies carry the forecast's id: a kept worker's late reply to an earlier forecast is
+ * ignored.
+ */
+export class WorkerPool {
+  private readonly idle: PoolWorker[] = [];
+  private timer: unknown;
+  private disposed = false;
+  private readonly timers: PoolTimers;
+
+  constructor(private readonly options: WorkerPoolOptions) {
+    this.timers = options.timers ?? GLOBAL_TIMERS;
+  }
+
+  /** Workers a forecast uses: `size`, whole, from 1 to {@link MAX_POOL}. */
+  get size(): number {
+    return Math.max(1, Math.min(MAX_POOL, Math.floor(this.options.size) || 1));
+  }
+
+  /** Workers kept idle now. */
+  get kept(): number {
+    return this.idle.length;
+  }
+
+  /**
+   * Runs a forecast in up to {@link size} workers (fewer when there are fewer fights), the kept
+   * ones first, each given one contiguous range of the fights, all under the one request id `id`.
+   * @param onProgress called with the fights done over all workers and the fights asked for.
+   */
+  run(request: PoolRequest, options: { id: string; onProgress?: (done: number, runs: number) => void }): PoolRun {
+    this.stopTimer();
+    const ranges = splitRuns(request.runs, this.size);
+    const workers = ranges.map(() => this.idle.pop() ?? this.options.spawn());
+    const done = ranges.map(() => 0);
+    const settled: boolean[] = ranges.map(() => false);
+    const tallies = ranges.map(
+      ([from, to], k) =>
+        new Promise<Tally>((resolve, reject) => {
+          const worker = workers[k]!;
+          worker.onmessage = (event) => {
+            const reply = event.data;
+            if (reply.id !== options.id) return;
+            if (reply.type === "progress") {
+              done[k] = reply.done;
+              options.onProgress?.(
+                done.reduce((a, b) => a + b, 0),
+                request.runs,
+              );
+            } else if (reply.type === "done") {
+              settled[k] = true;
+              resolve(reply.tally);
+            } else {
+              // The worker answered: it is still sound, and can be kept.
+              settled[k] = true;
+              reject(new FrayError(reply.key, reply.data, reply.message));
+            }
+          };
+          worker.onerror = (event) => reject(new Error(event.message ?? "The forecast worker failed"));
+          worker.postMessage({
+            type: "run",
+            id: options.id,
+            file: request.file,
+            packs: request.packs,
+            runs: request.runs,
+            seed: request.seed,
+            ...(request.progressEvery ? { progressEvery: request.progressEvery } : {}),
+            from,
+            to,
+          });
+        }),
+    );
+    const result = (async () => {
+      try {
+        return tallyForecast(mergeTallies(await Promise.all(tallies)), request.seed, request.runs);
+      } finally {
+        // Sound: the workers that answered. One still playing (another's error settled the forecast first) is terminated.
+        this.release(workers, settled);
+      }
+    })();
+    return {
+      result,
+      cancel() {
+        workers.forEach((w, k) => {
+          if (!settled[k]) w.postMessage({ type: "cancel", id: options.id });
+        });
+      },
+    };
+  }
+
+  /** Terminates the kept workers; workers of a forecast under way are terminated once it is settled. Keeps none from then on. */
+  dispose(): void {
+    this.disposed = true;
+    this.stopTimer();
+    for (const w of this.idle.splice(0)) w.terminate();
+  }
+
+  /** A settled forecast's workers: the sound ones kept (up to `size`, while the pool keeps any), the others terminated. */
+  private release(workers: PoolWorker[], sound: boolean[]): void {
+    const keep = !this.disposed && (this.options.idleMs ?? POOL_IDLE_MS) > 0;
+    workers.forEach((w, k) => {
+      w.onmessage = null;
+      w.onerror = null;
+      if (keep && sound[k] && this.idle.length < this.size) this.idle.push(w);
+      else w.terminate();
+    });
+    if (this.idle.length) {
+      this.stopTimer();
+      this.timer = this.timers.set(() => {
+        this.timer = undefined;
+        for (const w of this.idle.splice(0)) w.terminate();
+      }, this.options.idleMs ?? POOL_IDLE_MS);
+    }
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== undefined) this.timers.clear(this.timer);
+    this.timer = undefined;
+  }
+}
+
 /**
  * Runs a forecast in `size` workers (fewer when there are fewer fights), each started by `spawn`
- * and given one contiguous range of the fights, all under the one request id `id`. Every worker
- * is terminated once the result is settled.
+ * and given one contiguous range of the fights, all under the one request id `id`: a
+ * {@link WorkerPool} that keeps none, so every worker is terminated once the result is settled.
  * @param onProgress called with the fights done over all workers and the fights asked for.
  */
 export function runPool(
   request: PoolRequest,
   options: { id: string; size: number; spawn: () => PoolWorker; onProgress?: (done: number, runs: number) => void },
 ): PoolRun {
-  const ranges = splitRuns(request.runs, Math.max(1, Math.min(MAX_POOL, Math.floor(options.size))));
-  const done = ranges.map(() => 0);
-  const workers: PoolWorker[] = [];
-  const settled: boolean[] = ranges.map(() => false);
-  const tallies = ranges.map(
-    ([from, to], k) =>
-      new Promise<Tally>((resolve, reject) => {
-        const worker = options.spawn();
-        workers.push(worker);
-        worker.onmessage = (event) => {
-          const reply = event.data;
-          if (reply.id !== options.id) return;
-          if (reply.type === "progress") {
-            done[k] = reply.done;
-            options.onProgress?.(
-              done.reduce((a, b) => a + b, 0),
-              request.runs,
-            );
-          } else if (reply.type === "done") {
-            settled[k] = true;
-            resolve(reply.tally);
-          } else reject(new FrayError(reply.key, reply.data, reply.message));
-        };
-        worker.onerror = (event) => reject(new Error(event.message ?? "The forecast worker failed"));
-        worker.postMessage({
-          type: "run",
-          id: options.id,
-          file: request.file,
-          packs: request.packs,
-          runs: request.runs,
-          seed: request.seed,
-          ...(request.progressEvery ? { progressEvery: request.progressEvery } : {}),
-          from,
-          to,
-        });
-      }),
-  );
-  const result = (async () => {
-    try {
-      return tallyForecast(mergeTallies(await Promise.all(tallies)), request.seed, request.runs);
-    } finally {
-      for (const w of workers) w.terminate();
-    }
-  })();
-  return {
-    result,
-    cancel() {
-      workers.forEach((w, k) => {
-        if (!settled[k]) w.postMessage({ type: "cancel", id: options.id });
-      });
-    },
-  };
+  return new WorkerPool({ size: options.size, spawn: options.spawn, idleMs: 0 }).run(request, options);
 }
