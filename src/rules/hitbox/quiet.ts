@@ -421,7 +421,8 @@ const IN_WEAR_ORDER = new WeakSet<HitboxCombatant["armor"]>();
 function armorAfter(armor: HitboxCombatant["armor"], location: HitboxId, value: number | undefined): HitboxCombatant["armor"] {
   if (IN_WEAR_ORDER.has(armor)) {
     if (value === undefined) return armor;
-    const after = armorOn(armor, location, value, undefined) ?? armor;
+    const after = armorOn(armor, location, value, undefined);
+    if (after === undefined) return armor;
     IN_WEAR_ORDER.add(after);
     return after;
   }
