@@ -160,6 +160,24 @@ export interface PlayOptions {
  */
 export class CombatantCache {
   private readonly built = new Map<CombatantSpec, unknown>();
+  /** Each driver's set-up from the file alone ({@link fileSetup}), by the driver's key, with the file parts it was built from. */
+  private readonly setups = new Map<object, { spec: Pick<EncounterSpec, "combatants" | "options" | "rounds">; value: unknown }>();
+
+  /**
+   * What a driver works out from the file alone (its options read, its actions parsed and
+   * checked), built by `build` once and handed to every later fight of the forecast while the
+   * file's combatants, options and rounds are the same objects (a forecast plays `{ ...spec,
+   * seed }`). `key` names the driver's set-up. The value is shared by the fights: nothing may
+   * change it. An error `build` throws is not kept: the next fight throws it again.
+   */
+  fileSetup<T>(key: object, spec: EncounterSpec, build: () => T): T {
+    const known = this.setups.get(key);
+    if (known && known.spec.combatants === spec.combatants && known.spec.options === spec.options && known.spec.rounds === spec.rounds)
+      return known.value as T;
+    const value = build();
+    this.setups.set(key, { spec: { combatants: spec.combatants, options: spec.options, rounds: spec.rounds }, value });
+    return value;
+  }
 
   /** The combatant built for the entry `spec`, if any. */
   get(spec: CombatantSpec): unknown {
@@ -171,6 +189,14 @@ export class CombatantCache {
     this.built.set(spec, deepFreeze(combatant));
     return combatant;
   }
+}
+
+/**
+ * A driver's set-up from the file alone: the forecast's, built once ({@link CombatantCache.fileSetup}),
+ * or `build()` for a single fight.
+ */
+export function fileSetup<T>(key: object, spec: EncounterSpec, play: PlayOptions, build: () => T): T {
+  return play.combatants ? play.combatants.fileSetup(key, spec, build) : build();
 }
 
 /** Freezes `value` and everything reachable from it; returns it. */

@@ -40,6 +40,7 @@ import {
 import {
   buildEntryCombatant,
   fail,
+  fileSetup,
   finishEncounter,
   fighterViews,
   recordingRoller,
@@ -125,6 +126,10 @@ function sharedVitals(c: CriticalCombatant): VitalState {
 
 const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
 
+/** Keys of the Critical driver's set-ups from the file alone ({@link fileSetup}): its options, and its actions checked. */
+const OPTIONS_SETUP = {};
+const ACTIONS_CHECKED = {};
+
 /**
  * Plays an encounter through the Critical rules core. Initiative is rolled once (CR-INI-01);
  * each round the combatants declare lowest initiative first, including their parry (CR-INI-02,
@@ -141,8 +146,11 @@ export async function playCritical(
   dice?: DiceRoller,
   play: PlayOptions = {},
 ): Promise<EncounterResult> {
-  const options: RulesetOptions = { ...critical.defaults(), ...spec.options };
-  const opts = criticalOptions(options);
+  // The file's options, read once per forecast.
+  const { options, opts } = fileSetup(OPTIONS_SETUP, spec, play, () => {
+    const options: RulesetOptions = { ...critical.defaults(), ...spec.options };
+    return { options, opts: criticalOptions(options) };
+  });
   const { logged, history } = recordingRoller(spec, dice, play);
   const ids = spec.combatants.map((c) => c.id);
   const engine = new RoundEngine(
@@ -185,8 +193,12 @@ export async function playCritical(
     if (a.firstAid !== undefined && (typeof a.firstAid !== "string" || !ids.includes(a.firstAid)))
       fail(`${path}.firstAid`, `a combatant id (${ids.join(", ")})`);
   };
-  spec.rounds.forEach((r, i) => Object.entries(r).forEach(([id, a]) => checkAction(a, `rounds[${i}].${id}`)));
-  spec.combatants.forEach((c, i) => c.tactics && checkAction(c.tactics, `combatants[${i}].tactics`));
+  // Once per forecast: the same file passes the same checks.
+  fileSetup(ACTIONS_CHECKED, spec, play, () => {
+    spec.rounds.forEach((r, i) => Object.entries(r).forEach(([id, a]) => checkAction(a, `rounds[${i}].${id}`)));
+    spec.combatants.forEach((c, i) => c.tactics && checkAction(c.tactics, `combatants[${i}].tactics`));
+    return true;
+  });
 
   const events: EncounterEvent[] = [];
   const out = (f: Fighter) => engine.isOut(f.spec.id);

@@ -46,7 +46,16 @@ import {
   type RolledReaction,
   restate,
 } from "../rules/hitbox/index.js";
-import { buildEntryCombatant, EngineView, fail, finishEncounter, recordingRoller, type EndEvent, type PlayOptions } from "./common.js";
+import {
+  buildEntryCombatant,
+  EngineView,
+  fail,
+  fileSetup,
+  finishEncounter,
+  recordingRoller,
+  type EndEvent,
+  type PlayOptions,
+} from "./common.js";
 import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
@@ -311,6 +320,24 @@ export function buildHitboxCombatant(
   );
 }
 
+/** Keys of the Hitbox driver's set-ups from the file alone ({@link fileSetup}). */
+const OPTIONS_SETUP = {};
+const ACTIONS_SETUP = {};
+
+/**
+ * The file's actions read and checked: each combatant's tactics by id, and each declared round's
+ * actions by combatant. Shared by the fights of a forecast: read, never changed.
+ * @throws FrayError `FRAY.Error.Field` naming the first bad action key.
+ */
+function fileActions(spec: EncounterSpec): { tactics: Map<string, HbAction | undefined>; rounds: Record<string, HbAction>[] } {
+  const tactics = new Map<string, HbAction | undefined>();
+  spec.combatants.forEach((cs, i) => tactics.set(cs.id, cs.tactics ? readAction(cs.tactics, `combatants[${i}].tactics`) : undefined));
+  const rounds = spec.rounds.map((r, i) =>
+    Object.fromEntries(Object.entries(r).map(([id, a]) => [id, readAction(a, `rounds[${i}].${id}`)])),
+  );
+  return { tactics, rounds };
+}
+
 /**
  * Plays an encounter through the Hitbox rules core (HB-RND-01, HB-ACT-01): each turn of 5 s every
  * standing combatant declares an action and its quick actions; actions the GM puts `first`
@@ -330,8 +357,11 @@ export async function playHitbox(
   dice?: DiceRoller,
   play: PlayOptions = {},
 ): Promise<EncounterResult> {
-  const options: RulesetOptions = { ...HITBOX_DEFAULTS, ...spec.options };
-  const opts = hitboxOptions(options);
+  // The file's options, read once per forecast.
+  const { options, opts } = fileSetup(OPTIONS_SETUP, spec, play, () => {
+    const options: RulesetOptions = { ...HITBOX_DEFAULTS, ...spec.options };
+    return { options, opts: hitboxOptions(options) };
+  });
   const { logged, history } = recordingRoller(spec, dice, play);
   const engine = new RoundEngine(
     hitbox,
@@ -357,11 +387,8 @@ export async function playHitbox(
     }
   // A forecast plays attacks quietly, at once where the dice roll so (the Blackout test too, HB-DMG-04).
   const quietSync = play.quiet === true && engine.canQuietSync;
-  const tactics = new Map<string, HbAction | undefined>();
-  spec.combatants.forEach((cs, i) => tactics.set(cs.id, cs.tactics ? readAction(cs.tactics, `combatants[${i}].tactics`) : undefined));
-  const rounds = spec.rounds.map((r, i) =>
-    Object.fromEntries(Object.entries(r).map(([id, a]) => [id, readAction(a, `rounds[${i}].${id}`)])),
-  );
+  // The file's tactics and declared rounds, read and checked once per forecast.
+  const { tactics, rounds } = fileSetup(ACTIONS_SETUP, spec, play, () => fileActions(spec));
 
   const events: EncounterEvent[] = [];
   // (A quiet fight keeps no log, which alone reads them.)

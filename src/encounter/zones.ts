@@ -37,6 +37,7 @@ import {
   buildEntryCombatant,
   EngineView,
   fail,
+  fileSetup,
   finishEncounter,
   recordingRoller,
   vitalsNow,
@@ -200,6 +201,27 @@ function situationValues(s: ZonesSituation, za: ZonesAction): SituationValues {
 /** A damage step as plain data for the log. */
 const stepData = (s: DamageStep) => ({ rule: s.rule, label: s.label, data: s.data ?? {}, value: s.value, remaining: s.remaining });
 
+/** Keys of the Zones driver's set-ups from the file alone ({@link fileSetup}). */
+const OPTIONS_SETUP = {};
+const ACTIONS_SETUP = {};
+
+/**
+ * The file's actions parsed and checked: by round, then by combatant; the tactics by combatant;
+ * the action of an entry without either; and whether any of them spends effort on initiative.
+ * Shared by the fights of a forecast: read, never changed.
+ * @throws FrayError `FRAY.Error.Field` naming the first bad action key.
+ */
+function fileActions(spec: EncounterSpec, ids: Set<string>) {
+  const declaredActions = spec.rounds.map(
+    (r, i) => new Map(Object.entries(r).map(([id, a]) => [id, zonesAction(a, `rounds[${i}].${id}`, ids)] as const)),
+  );
+  const tacticsActions = new Map<string, ZonesAction>();
+  spec.combatants.forEach((cs, i) => cs.tactics && tacticsActions.set(cs.id, zonesAction(cs.tactics, `combatants[${i}].tactics`, ids)));
+  const noAction = zonesAction({}, "", ids);
+  const effortOnInitiative = [...tacticsActions.values(), ...declaredActions.flatMap((r) => [...r.values()])].some((za) => za.effort > 0);
+  return { declaredActions, tacticsActions, noAction, effortOnInitiative };
+}
+
 /**
  * Plays an encounter through the Zones rules core: the players plot, initiative every round (or
  * once, ZN-INI-03) with effort spent on it (ZN-INI-02), a surprise round for combatants marked
@@ -221,8 +243,11 @@ export async function playZones(
   dice?: DiceRoller,
   play: PlayOptions = {},
 ): Promise<EncounterResult> {
-  const options: RulesetOptions = { ...zones.defaults(), ...spec.options };
-  const opts = zonesOptions(options);
+  // The file's options, read once per forecast.
+  const { options, opts } = fileSetup(OPTIONS_SETUP, spec, play, () => {
+    const options: RulesetOptions = { ...zones.defaults(), ...spec.options };
+    return { options, opts: zonesOptions(options) };
+  });
   const { logged, history } = recordingRoller(spec, dice, play);
   const ids = new Set(spec.combatants.map((c) => c.id));
   const entries = spec.combatants.map((cs, i) => {
@@ -241,14 +266,10 @@ export async function playZones(
   const fighters = new Map<string, Fighter>(spec.combatants.map((cs) => [cs.id, new Fighter(cs, engine.get(cs.id))]));
   for (const f of fighters.values()) for (const o of fighters.values()) if (o.spec.side !== f.spec.side) f.foes.push(o);
   const start = vitalsNow(engine, zones.vitals);
-  // Check every declared action up front, so a bad key fails before any die is rolled.
-  // By round, then by combatant; the tactics by combatant; the action of an entry without either.
-  const declaredActions = spec.rounds.map(
-    (r, i) => new Map(Object.entries(r).map(([id, a]) => [id, zonesAction(a, `rounds[${i}].${id}`, ids)] as const)),
+  // Check every declared action up front, so a bad key fails before any die is rolled (once per forecast).
+  const { declaredActions, tacticsActions, noAction, effortOnInitiative } = fileSetup(ACTIONS_SETUP, spec, play, () =>
+    fileActions(spec, ids),
   );
-  const tacticsActions = new Map<string, ZonesAction>();
-  spec.combatants.forEach((cs, i) => cs.tactics && tacticsActions.set(cs.id, zonesAction(cs.tactics, `combatants[${i}].tactics`, ids)));
-  const noAction = zonesAction({}, "", ids);
   const zonesActionOf = (round: number, f: Fighter): ZonesAction =>
     declaredActions[round - 1]?.get(f.spec.id) ?? tacticsActions.get(f.spec.id) ?? noAction;
 
@@ -612,7 +633,6 @@ export async function playZones(
   // Who rolls initiative: those not surprised (ZN-SUR-01); the effort each spends on it, committed
   // before the roll and taken from the points after it (ZN-INI-02). The same every round.
   // Without effort spent on initiative anywhere in the file, both hooks do nothing and are left out.
-  const effortOnInitiative = [...tacticsActions.values(), ...declaredActions.flatMap((r) => [...r.values()])].some((za) => za.effort > 0);
   const initiative: InitiativeOptions<ZonesCombatant> = {
     eligible: (rf) => !rf.combatant.conditions.includes("surprised"),
     rollMissing: true,

@@ -92,6 +92,31 @@ describe("forecast", () => {
     });
   }
 
+  it("UD-RND-02: a driver's set-up from the file is built once per cache while the file's parts stay the same; an error is not kept", () => {
+    const spec = load("zones-skirmish.yaml");
+    const cache = new CombatantCache();
+    const key = {};
+    let builds = 0;
+    const build = () => ({ n: ++builds });
+    const first = cache.fileSetup(key, spec, build);
+    // A forecast's next fight: the same file with another seed.
+    expect(cache.fileSetup(key, { ...spec, seed: 9 }, build)).toBe(first);
+    // Another driver's key, or other options, rounds or combatants: built again.
+    expect(cache.fileSetup({}, spec, build)).toEqual({ n: 2 });
+    const other = cache.fileSetup(key, { ...spec, options: { ...spec.options } }, build);
+    expect(other).toEqual({ n: 3 });
+    expect(cache.fileSetup(key, { ...spec, rounds: [] }, build)).toEqual({ n: 4 });
+    expect(cache.fileSetup(key, { ...spec, combatants: [...spec.combatants] }, build)).toEqual({ n: 5 });
+    const failing = {};
+    const bad = () => {
+      builds++;
+      throw new FrayError("FRAY.Error.Field", { field: "rounds[0].a.attack" }, "bad");
+    };
+    expect(() => cache.fileSetup(failing, spec, bad)).toThrow(FrayError);
+    expect(() => cache.fileSetup(failing, spec, bad)).toThrow(FrayError);
+    expect(builds).toBe(7);
+  });
+
   for (const file of ["ud10-skirmish.yaml", "hitbox-skirmish.yaml", "critical-skirmish.yaml", "zones-skirmish.yaml"]) {
     it(`${file}: builds each combatant once per cache, frozen so that no fight can change the next one's`, async () => {
       const spec = load(file);
