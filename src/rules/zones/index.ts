@@ -8,7 +8,7 @@ import * as initiative from "./initiative.js";
 import * as play from "./play.js";
 import * as quiet from "./quiet.js";
 import type { ZonesCombatant } from "./model.js";
-import { ZONES_OPTIONS, zonesOptions, zonesOptionsOf } from "./options.js";
+import { ZONES_OPTIONS, zonesOptionsOf } from "./options.js";
 import * as turn from "./turn.js";
 
 export { parseSituation, type ZonesAttackInput, type ZonesSituation, type TargetArea } from "./input.js";
@@ -162,16 +162,16 @@ export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> &
   rollInitiative: initiative.rollInitiative,
   rollInitiativeSync: initiative.rollInitiativeSync,
   order: initiative.order,
-  economy: (c, options) => turn.economy(c, zonesOptions(options)),
-  movement: (c, options) => turn.movement(c, zonesOptions(options)),
-  movementBand: (c, metres, options) => turn.movementBand(c, metres, zonesOptions(options)),
-  planAttack: (input, options, economy) => attack.planAttack(input, zonesOptions(options), economy),
+  economy: (c, options) => turn.economy(c, zonesOptionsOf(options)),
+  movement: (c, options) => turn.movement(c, zonesOptionsOf(options)),
+  movementBand: (c, metres, options) => turn.movementBand(c, metres, zonesOptionsOf(options)),
+  planAttack: (input, options, economy) => attack.planAttack(input, zonesOptionsOf(options), economy),
   odds: (plan, input) => attack.odds(plan, input),
-  reactions: (input, economy, options) => attack.reactions(input, economy, zonesOptions(options)),
+  reactions: (input, economy, options) => attack.reactions(input, economy, zonesOptionsOf(options)),
   resolveAttack: (plan, input, dice) => attack.resolveAttack(plan, input, dice),
   rollDamage: (result, input, dice) =>
     damage.rollDamage(result, attack.weaponOf(input), dice, input.damageType, Boolean(input.situation?.exposedVitals)),
-  applyDamage: (target, packet, options) => damage.applyDamage(target, packet, zonesOptions(options)),
+  applyDamage: (target, packet, options) => damage.applyDamage(target, packet, zonesOptionsOf(options)),
   vitals: damage.vitals,
   isOut: damage.isOut,
   isOutOf: damage.isOutOf,
