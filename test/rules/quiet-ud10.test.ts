@@ -142,6 +142,25 @@ describe("UD10 quiet attack step", () => {
     );
   });
 
+  it("UD-DMG-02 to UD-DMG-05: a target with fields beyond a parsed combatant's keeps them when damage lands", () => {
+    const attacker = ud10CombatantFromActor(npcs[0]!, { id: "a" });
+    const plain = ud10CombatantFromActor(npcs[0]!, { id: "t" });
+    const target = { ...plain, note: "kept" } as Ud10Combatant & { note: string };
+    const options = ud10.defaults();
+    const input: Ud10AttackInput = { attacker, target, weaponId: attacker.weapons[0]!.id, rangeMetres: 1, situation: {} };
+    let landed = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const quiet = ud10.quietAttack(input, seededSource(seed), options, undefined);
+      // The same faces against the target without the extra field: the same damage.
+      const same = ud10.quietAttack({ ...input, target: plain }, seededSource(seed), options, undefined);
+      if (!quiet.target) continue;
+      landed++;
+      expect(quiet.target).toEqual({ ...same.target, note: "kept" });
+      expect(Object.keys(quiet.target)).toEqual(Object.keys(target));
+    }
+    expect(landed).toBeGreaterThan(10);
+  });
+
   it("UD-REA-01 to UD-REA-04: the declared reaction worked out without the options is the one a host takes from them", () => {
     fc.assert(
       fc.property(

@@ -230,14 +230,37 @@ function applyQuietly(target: Ud10Combatant, amount: number, face: number, penet
     if (incapacitated) conditions.push("incapacitated");
   }
   if (hp === hpBefore && ep === epBefore && conditions === target.conditions) return target;
-  // `Object.assign` onto a new object rather than a spread: the same own fields in the same order,
-  // about twice as fast on the deep-frozen starting combatants a forecast shares.
-  const next: Ud10Combatant = Object.assign({}, target);
-  if (hp !== hpBefore) next.hp = { ...target.hp, value: hp };
-  if (ep !== epBefore) next.ep = { ...target.ep, value: ep };
-  next.conditions = conditions;
-  return next;
+  const hpTrack = hp !== hpBefore ? { value: hp, max: target.hp.max } : target.hp;
+  const epTrack = ep !== epBefore ? { value: ep, max: target.ep.max } : target.ep;
+  // A combatant with the fields `parseCombatant` gives it (all of them, nothing else) is copied
+  // field by field, in their order: several times faster than copying its fields by name at run
+  // time. Any other is copied with `Object.assign` (the same own fields in the same order, about
+  // twice as fast as a spread on the deep-frozen starting combatants a forecast shares).
+  if (Object.keys(target).length !== COMBATANT_FIELDS) {
+    const next: Ud10Combatant = Object.assign({}, target);
+    next.hp = hpTrack;
+    next.ep = epTrack;
+    next.conditions = conditions;
+    return next;
+  }
+  return {
+    id: target.id,
+    name: target.name,
+    kind: target.kind,
+    group: target.group,
+    attributes: target.attributes,
+    skills: target.skills,
+    hp: hpTrack,
+    ep: epTrack,
+    size: target.size,
+    weapons: target.weapons,
+    armor: target.armor,
+    conditions,
+  };
 }
+
+/** How many fields a {@link Ud10Combatant} has, as `parseCombatant` builds it. */
+const COMBATANT_FIELDS = 12;
 
 /** The lifecycle events of a quiet transition: none, one frozen list for all. */
 const NO_EVENTS: LifecycleEvent[] = Object.freeze([]) as unknown as LifecycleEvent[];
