@@ -304,8 +304,9 @@ export async function playCritical(
       distanceMetres: shared.range,
       situation: shared.situation,
     };
-    const quiet = engine.quietAttackSync(request, shared.options);
-    return quiet ? !(quiet.attack as CriticalQuietAttack).fumble : false;
+    // Only the outcome is read: its Self Discipline tests are rolled quietly too.
+    const quiet = engine.quietOutcomeSync(request, shared.options);
+    return quiet ? !(quiet as CriticalQuietAttack).fumble : false;
   };
 
   const attackOnce = async (f: Fighter, action: ActionSpec, quiet: boolean, shared: AttackPlan): Promise<boolean> => {

@@ -122,8 +122,12 @@ interface AttackSituation {
   hitbox: HitboxSituation;
 }
 
-/** The step's options: a Blackout test held for its end is rolled only while still due (HB-DMG-04). */
+/**
+ * The step's options: a Blackout test held for its end is rolled only while still due (HB-DMG-04);
+ * in a quiet fight (a forecast, which reads none of them) rolled quietly.
+ */
 const STEP_OPTIONS = { due: forcedCheckDue };
+const QUIET_STEP_OPTIONS = { due: forcedCheckDue, quiet: true };
 
 /** The cost of a quick action (HB-ACT-03): what `actionDefs` lists for each of them. */
 const QUICK_COST = { slots: { quick: 1 } };
@@ -387,6 +391,7 @@ export async function playHitbox(
     }
   // A forecast plays attacks quietly, at once where the dice roll so (the Blackout test too, HB-DMG-04).
   const quietSync = play.quiet === true && engine.canQuietSync;
+  const stepOptions = play.quiet ? QUIET_STEP_OPTIONS : STEP_OPTIONS;
   // The file's tactics and declared rounds, read and checked once per forecast.
   const { tactics, rounds } = fileSetup(ACTIONS_SETUP, spec, play, () => fileActions(spec));
 
@@ -571,9 +576,9 @@ export async function playHitbox(
     if (isDown(c) || (weapon && limbsFor(c, weapon).some((l) => isDisabled(c, l)))) return;
     for (let shot = 1; shot <= shots; shot++) {
       const request = shotRequest(f, t, action.weapon, sit, distanceMetres);
-      const quiet = engine.quietAttackSync(request, ATTACK_OPTIONS);
+      const quiet = engine.quietOutcomeSync(request, ATTACK_OPTIONS);
       if (!quiet) return;
-      const done = quiet.attack as HitboxQuietAttack;
+      const done = quiet as HitboxQuietAttack;
       if (done.interrupts) t.hitInStep = true;
       // The defender's side of the attack: the reaction this attack rolled spent, a dodge without
       // cover dropping it (HB-ATK-03, HB-ACT-04). An attack that rolled none changes nothing there.
@@ -785,7 +790,7 @@ export async function playHitbox(
           } else if (a.kind === "task") events.push(hbEvent(turn, "move", { actor: id, feet: "", band: "", task: a.text }));
           else events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Log.Waits" });
         }
-      }, STEP_OPTIONS);
+      }, stepOptions);
       for (const f of list) if (f.hitInStep) f.hitThisTurn = true;
       if (!play.quiet)
         for (const { actor, result: test } of forced)

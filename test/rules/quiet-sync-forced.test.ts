@@ -3,14 +3,15 @@
  * asynchronous `forcedCheck`, and the round engine's `quietAttackSync` against its `quietAttack`
  * for them: the same faces give the same check, the same states after it and the dice left at the
  * same place (HB-DMG-04 Blackout test, CR-HIT-02 Self Discipline test), inside and outside a
- * simultaneous step (HB-ACT-01).
+ * simultaneous step (HB-ACT-01). The quiet forced checks (`quietForcedCheck`, the engine's
+ * `quietOutcomeSync` and quiet steps) leave the same states from the same faces.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SeededRoller } from "../../src/rules/core/dice/port.js";
+import { SeededRoller, seededSource } from "../../src/rules/core/dice/port.js";
 import { FrayError } from "../../src/rules/core/errors.js";
 import { RoundEngine } from "../../src/rules/core/round.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
@@ -93,6 +94,48 @@ describe("forcedCheckSync equals forcedCheck", () => {
   });
 });
 
+describe("quietForcedCheck leaves the state forcedCheckSync's report gives", () => {
+  it("HB-DMG-04: the Blackout test rolled quietly, same faces, same combatant, dice left alike", () => {
+    const forced = { id: "blackout", label: "FRAY.Check.Blackout", rule: "HB-DMG-04" as const };
+    let failed = 0;
+    fc.assert(
+      fc.property(hbState, fc.integer(), (c, seed) => {
+        const dice = new SeededRoller(seed);
+        const faces = seededSource(seed);
+        const s = hitbox.forcedCheckSync(c, forced, dice, hitbox.defaults());
+        const quiet = hitbox.quietForcedCheck!(c, forced, faces, hitbox.defaults());
+        expect(quiet).toEqual(hitbox.withVitals(c, s.report.after));
+        if (!s.success) failed++;
+        expect(faces(100)).toBe(dice.rollSync("1d100").total);
+      }),
+      { numRuns: 300 },
+    );
+    expect(failed).toBeGreaterThan(0);
+    const shocked = { ...hitboxCombatantFromActor(hbNpcs[0]! as never, { id: "b" }), conditions: ["shock"] };
+    expect(() => hitbox.quietForcedCheck!(shocked, forced, seededSource(1), {})).toThrow(FrayError);
+  });
+
+  it("CR-HIT-02: the Self Discipline test rolled quietly, same faces, same combatant, dice left alike", () => {
+    const forced = { id: "selfDiscipline", label: "FRAY.Check.SelfDiscipline", rule: "CR-HIT-02" as const };
+    let failed = 0;
+    fc.assert(
+      fc.property(crState, fc.integer(), (c, seed) => {
+        const dice = new SeededRoller(seed);
+        const faces = seededSource(seed);
+        const s = critical.forcedCheckSync(c, forced, dice, critical.defaults());
+        const quiet = critical.quietForcedCheck!(c, forced, faces, critical.defaults());
+        expect(quiet).toEqual(critical.withVitals(c, s.report.after));
+        if (!s.success) failed++;
+        expect(faces(100)).toBe(dice.rollSync("1d100").total);
+      }),
+      { numRuns: 300 },
+    );
+    expect(failed).toBeGreaterThan(0);
+    const c = criticalCombatantFromActor(crNpcs[0]! as never, { id: "b" });
+    expect(() => critical.quietForcedCheck!(c, { ...forced, id: "blackout" }, seededSource(1), {})).toThrow(FrayError);
+  });
+});
+
 describe("the engine's quietAttackSync equals its quietAttack where forced checks roll at once", () => {
   it("CR-HIT-02, CR-AP-02: pays, settles, rolls the Self Discipline test as quietAttack; refuses alike after", async () => {
     const a = criticalCombatantFromActor(crNpcs[0]! as never, { id: "a" });
@@ -106,8 +149,10 @@ describe("the engine's quietAttackSync equals its quietAttack where forced check
       ];
       const one = new RoundEngine(critical, entries, new SeededRoller(seed), { options, maxRounds: 3 });
       const two = new RoundEngine(critical, entries, new SeededRoller(seed), { options, maxRounds: 3 });
+      // The outcome alone, its tests rolled quietly.
+      const three = new RoundEngine(critical, entries, new SeededRoller(seed), { options, maxRounds: 3, keepEvents: false });
       expect(two.canQuietSync).toBe(true);
-      for (const e of [one, two]) {
+      for (const e of [one, two, three]) {
         e.nextRound();
         e.startRound();
       }
@@ -116,11 +161,15 @@ describe("the engine's quietAttackSync equals its quietAttack where forced check
       for (let i = 0; i < 2; i++) {
         const q = await one.quietAttack(request, opts);
         const s = two.quietAttackSync(request, opts);
+        const o = three.quietOutcomeSync(request, opts);
         expect(s).toEqual(q);
+        expect(o).toEqual(s?.attack);
         forced += s?.forced.length ?? 0;
         for (const id of ["a", "b"]) {
           expect(two.get(id).combatant).toEqual(one.get(id).combatant);
           expect(two.get(id).economy).toEqual(one.get(id).economy);
+          expect(three.get(id).combatant).toEqual(one.get(id).combatant);
+          expect(three.get(id).economy).toEqual(one.get(id).economy);
         }
       }
     }
@@ -143,8 +192,10 @@ describe("the engine's quietAttackSync equals its quietAttack where forced check
     for (let seed = 1; seed <= 150; seed++) {
       const one = new RoundEngine(hitbox, entries, new SeededRoller(seed), { options, maxRounds: 3 });
       const two = new RoundEngine(hitbox, entries, new SeededRoller(seed), { options, maxRounds: 3 });
+      // The outcome alone, its tests rolled quietly, and a quiet step.
+      const three = new RoundEngine(hitbox, entries, new SeededRoller(seed), { options, maxRounds: 3, keepEvents: false });
       expect(two.canQuietSync).toBe(true);
-      for (const e of [one, two]) {
+      for (const e of [one, two, three]) {
         e.nextRound();
         e.startRound();
       }
@@ -152,6 +203,8 @@ describe("the engine's quietAttackSync equals its quietAttack where forced check
         const q = await one.quietAttack(shot, opts);
         const s = two.quietAttackSync(shot, opts);
         expect(s).toEqual(q);
+        expect(three.quietOutcomeSync(shot, opts)).toEqual(s?.attack);
+        expect(three.get("b").combatant).toEqual(two.get("b").combatant);
         forcedNow += s?.forced.length ?? 0;
       }
       const d = await one.step(
@@ -166,11 +219,20 @@ describe("the engine's quietAttackSync equals its quietAttack where forced check
         },
         { due: forcedCheckDue },
       );
+      const f = await three.step(
+        () => {
+          for (const r of [shot, back, shot]) three.quietOutcomeSync(r, opts);
+        },
+        { due: forcedCheckDue, quiet: true },
+      );
       expect(e).toEqual(d);
+      expect(f).toEqual({ ...e, forced: [] });
       forcedAtEnd += e.forced.length;
       for (const id of ["a", "b"]) {
         expect(two.get(id).combatant).toEqual(one.get(id).combatant);
         expect(two.get(id).economy).toEqual(one.get(id).economy);
+        expect(three.get(id).combatant).toEqual(one.get(id).combatant);
+        expect(three.get(id).economy).toEqual(one.get(id).economy);
       }
     }
     expect(forcedNow).toBeGreaterThan(0);

@@ -62,6 +62,14 @@ export interface QuietRuleset<C, I> {
    * detailed result of the same attack, without its lifecycle events.
    */
   quietAfterAttack(c: C, attack: QuietAttack<C>, economy: Economy, options: RulesetOptions): RoundState<C>;
+  /**
+   * A forced check the damage called for (HB-DMG-04, CR-HIT-02), rolled quietly: the combatant
+   * after it, the same state as `withVitals(c, result.report.after)` of the ruleset's
+   * `forcedCheck` with the same faces, drawn from `faces` in the same order; no check or report
+   * is built. Only rulesets with forced checks have it.
+   * @throws FrayError as `forcedCheck` does for a check it does not know or that no longer applies.
+   */
+  quietForcedCheck?(c: C, forced: ForcedCheck, faces: FaceSource, options: RulesetOptions): C;
 }
 
 /** True when `ruleset` can play its attacks quietly. */

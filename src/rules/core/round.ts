@@ -213,6 +213,12 @@ export interface StepOptions<C> {
    * for someone a first check of the step already put in shock, HB-DMG-04); every check by default.
    */
   due?: (c: C, forced: ForcedCheck) => boolean;
+  /**
+   * Roll the forced checks quietly where the ruleset can (`QuietRuleset.quietForcedCheck`, with
+   * dice that lend their face source): the combatants take the same states from the same faces,
+   * and the record lists none of them (for a host that reads none, a forecast).
+   */
+  quiet?: boolean;
 }
 
 /** What a simultaneous step did at its end, besides what its callback returned. */
@@ -769,9 +775,14 @@ export class RoundEngine<C, I> {
     if (this.ruleset.forcedCheck) {
       // At once where the ruleset and the dice can (SyncForcedCheck: the same check from the same dice).
       const sync = open.forced.length ? this.syncForced() : undefined;
+      const quiet = opts.quiet && open.forced.length ? this.quietForcedCheck() : undefined;
       for (const { id, forced: check } of open.forced) {
         const f = this.get(id);
         if (opts.due && !opts.due(f.combatant, check)) continue;
+        if (quiet) {
+          f.combatant = quiet(f.combatant, check);
+          continue;
+        }
         const result = sync
           ? sync.forcedCheckSync(f.combatant, check, this.dice as SyncDiceRoller, this.config.options)
           : await this.ruleset.forcedCheck(f.combatant, check, this.dice, this.config.options);
@@ -981,7 +992,7 @@ export class RoundEngine<C, I> {
    *   refuses, unless `refuse` accepts the error.
    */
   quietAttackSync(request: AttackRequest, opts: AttackOptions = {}): QuietRecord<C> | undefined {
-    const done = this.quietOutcomeSync(request, opts);
+    const done = this.quietSync(request, opts, false);
     if (!done) return undefined;
     const attacker = this.quietAttacker!;
     return {
@@ -995,11 +1006,21 @@ export class RoundEngine<C, I> {
   /**
    * {@link quietAttackSync} for a host that reads only the attack's outcome: the same attack, the
    * same faces, the same states after it (in the fighters: {@link get}), returning the ruleset's
-   * quiet attack without the record around it, so that no state object is built per attack.
+   * quiet attack without the record around it, so that no state object is built per attack. Its
+   * forced checks are rolled quietly where the ruleset can (`QuietRuleset.quietForcedCheck`): the
+   * same states from the same faces, no check result built.
    * Only where {@link canQuietSync} holds. Returns `undefined` when refused.
    * @throws FrayError as {@link quietAttackSync}.
    */
   quietOutcomeSync(request: AttackRequest, opts: AttackOptions = {}): QuietAttack<C> | undefined {
+    return this.quietSync(request, opts, true);
+  }
+
+  /**
+   * {@link quietAttackSync} and {@link quietOutcomeSync}: the attack, its forced checks rolled at
+   * once, and quietly when `quietChecks` and the ruleset can (none listed in {@link quietForced} then).
+   */
+  private quietSync(request: AttackRequest, opts: AttackOptions, quietChecks: boolean): QuietAttack<C> | undefined {
     const ruleset = this.ruleset;
     const sync = ruleset.forcedCheck ? this.syncForced() : undefined;
     if (ruleset.forcedCheck && !sync)
@@ -1014,16 +1035,20 @@ export class RoundEngine<C, I> {
     const target = this.quietTarget;
     this.quietForced = NO_FORCED;
     if (sync && target && done.target && !this.open && done.forced?.length) {
-      // The forced checks as quietAttack rolls them, at once.
+      // The forced checks as quietAttack rolls them, at once (quietly: no result built, none listed).
+      const quiet = quietChecks ? this.quietForcedCheck() : undefined;
       const dice = this.dice as SyncDiceRoller;
       const forced: ForcedCheckResult[] = [];
       for (const check of done.forced) {
-        const result = sync.forcedCheckSync(target.combatant, check, dice, this.config.options);
-        target.combatant = ruleset.withVitals(target.combatant, result.report.after);
-        forced.push(result);
+        if (quiet) target.combatant = quiet(target.combatant, check);
+        else {
+          const result = sync.forcedCheckSync(target.combatant, check, dice, this.config.options);
+          target.combatant = ruleset.withVitals(target.combatant, result.report.after);
+          forced.push(result);
+        }
         if (opts.settleTarget) this.quietSettle(target, done);
       }
-      this.quietForced = forced;
+      if (forced.length) this.quietForced = forced;
       this.quietTargetAfter = target.combatant;
       this.quietTargetEconomy = target.economy;
     }
@@ -1031,7 +1056,24 @@ export class RoundEngine<C, I> {
     return done;
   }
 
-  /** The forced checks {@link quietOutcomeSync} last rolled; {@link NO_FORCED} when none. */
+  /**
+   * The ruleset's quiet forced check (`QuietRuleset.quietForcedCheck`) bound to the engine's face
+   * source and options, where the ruleset has one and the dice lend their faces; else undefined.
+   */
+  private quietForcedCheck(): ((c: C, forced: ForcedCheck) => C) | undefined {
+    if (this.quietChecker === undefined) {
+      const r = this.ruleset as Ruleset<C, I> & Partial<QuietRuleset<C, I>>;
+      const check = r.quietForcedCheck;
+      const dice = this.dice;
+      this.quietChecker =
+        check && hasFaceSource(dice) ? (c: C, forced: ForcedCheck) => check.call(r, c, forced, dice.faces, this.config.options) : null;
+    }
+    return this.quietChecker ?? undefined;
+  }
+  /** {@link quietForcedCheck}, bound once (null: none); the ruleset and the dice are the engine's for its life. */
+  private quietChecker?: ((c: C, forced: ForcedCheck) => C) | null;
+
+  /** The forced checks {@link quietAttackSync} last rolled; {@link NO_FORCED} when none. */
   private quietForced: ForcedCheckResult[] = NO_FORCED;
 
   /** The attacker of the quiet attack {@link quietBegin} last played; read right after it. */

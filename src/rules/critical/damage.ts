@@ -1,3 +1,4 @@
+import type { FaceSource } from "../core/dice/formula.js";
 import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { AttackResult, DamagePacket, UpkeepCheck, UpkeepReport } from "../core/ruleset.js";
@@ -338,6 +339,28 @@ export function selfDisciplineCheckSync(
   dice: SyncDiceRoller,
 ): { test: UpkeepCheck; before: VitalState; after: VitalState; added: string[] } {
   return selfDisciplineRead(c, dice.rollSync("1d100", "FRAY.Roll.SelfDiscipline"));
+}
+
+/**
+ * The combatant after the Self Discipline test (CR-HIT-02), rolled quietly: the d100 of
+ * {@link selfDisciplineTest} drawn from `next`, the same total against 101, and the same state
+ * as `withVitals` of the test's `after` (unconscious, with the knock-out effect, when failed; the
+ * combatant itself when passed); no test or report is built.
+ */
+export function selfDisciplineAfter(c: CriticalCombatant, next: FaceSource): CriticalCombatant {
+  const total = next(100) + c.selfDiscipline + Math.min(0, c.hits.value);
+  if (total >= 101) return c;
+  const effects = [
+    ...c.effects,
+    {
+      id: nextId(c.effects, "unconscious"),
+      kind: "unconscious",
+      rule: "CR-HIT-02",
+      label: "FRAY.Critical.Effect.failedTest",
+    } as LastingEffect,
+  ];
+  const conditions = c.conditions.includes("unconscious") ? [...c.conditions] : [...c.conditions, "unconscious"];
+  return restate(c, { ...c.hits }, c.stun, conditions, effects, c.parry);
 }
 
 /** The Self Discipline test (CR-HIT-02) read from its rolled d100. */

@@ -186,6 +186,7 @@ export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> &
   afterAction: (c, outcome, economy, options) => play.criticalAfterAction(c, outcome, economy, options),
   forcedCheck: (c, forced, dice, options) => play.criticalForcedCheck(c, forced, dice, options),
   forcedCheckSync: (c, forced, dice, options) => play.criticalForcedCheckSync(c, forced, dice, options),
+  quietForcedCheck: (c, forced, faces) => play.criticalQuietForcedCheck(c, forced, faces),
   quietAttack: quiet.quietAttack,
   quietAfterAttack: (c, done, economy) => quiet.quietAfterAttack(c, done, economy),
 };

@@ -17,6 +17,7 @@ import type {
   SituationField,
   VitalsUpdate,
 } from "../core/contract.js";
+import type { FaceSource } from "../core/dice/formula.js";
 import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import type { Economy } from "../core/economy.js";
 import { bool, int, isRecord } from "../core/parse.js";
@@ -24,7 +25,7 @@ import type { RulesetOptions } from "../core/ruleset.js";
 import type { ForcedCheck, VitalState } from "../core/types.js";
 import { ACTIONS, actionCost, apFor, recomputeEconomy } from "./actions.js";
 import { isCriticalResult, type CriticalAttackInput, type CriticalSituation } from "./attack.js";
-import { selfDisciplineCheckSync, selfDisciplineTest } from "./damage.js";
+import { selfDisciplineAfter, selfDisciplineCheckSync, selfDisciplineTest } from "./damage.js";
 import { fieldError, isIncapacitated, restate, type CriticalCombatant } from "./model.js";
 import type { CriticalTableSet } from "./tables/index.js";
 
@@ -336,6 +337,16 @@ export function criticalForcedCheckSync(
     success: sd.test.success,
     report: { before: sd.before, after: sd.after, steps: [], added: sd.added },
   };
+}
+
+/**
+ * {@link criticalForcedCheckSync} rolled quietly (`QuietRuleset.quietForcedCheck`): the combatant
+ * after the Self Discipline test from the same faces, drawn from `next`; no result is built (CR-HIT-02).
+ * @throws FrayError as {@link criticalForcedCheckSync}.
+ */
+export function criticalQuietForcedCheck(c: CriticalCombatant, forced: ForcedCheck, next: FaceSource): CriticalCombatant {
+  if (forced.id !== "selfDiscipline") throw fieldError("forced.id", "selfDiscipline (CR-HIT-02)");
+  return selfDisciplineAfter(c, next);
 }
 
 /** The forced check's result from the Self Discipline test rolled. */

@@ -1,3 +1,4 @@
+import type { FaceSource } from "../core/dice/formula.js";
 import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { AttackResult, DamagePacket } from "../core/ruleset.js";
@@ -317,6 +318,17 @@ export async function blackoutTest(c: HitboxCombatant, dice: DiceRoller): Promis
  */
 export function blackoutTestSync(c: HitboxCombatant, dice: SyncDiceRoller): BlackoutResult {
   return blackoutFrom(c, dice.rollSync("2d6", "FRAY.Roll.Blackout"));
+}
+
+/**
+ * The combatant after the Blackout test (HB-DMG-04), rolled quietly: the two d6 of
+ * {@link blackoutTest} drawn from `next` in the same order, the same total against 12, and the
+ * same combatant as its `after` (in `shock` when failed); no check is built.
+ */
+export function blackoutAfter(c: HitboxCombatant, next: FaceSource): HitboxCombatant {
+  const natural = next(6) + next(6);
+  const passed = natural + c.abilities.fortitude + c.skills.blackout >= BLACKOUT_DIFFICULTY;
+  return passed || c.conditions.includes("shock") ? c : { ...c, conditions: [...c.conditions, "shock"] };
 }
 
 /** The Blackout test (HB-DMG-04) read from its rolled 2d6. */

@@ -133,6 +133,7 @@ export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> &
   afterAction: (c, outcome, economy) => play.afterAction(c, outcome, economy),
   forcedCheck: (c, forced, dice) => play.forcedCheck(c, forced, dice),
   forcedCheckSync: (c, forced, dice) => play.forcedCheckSync(c, forced, dice),
+  quietForcedCheck: (c, forced, faces) => play.quietForcedCheck(c, forced, faces),
   quietAttack: quiet.quietAttack,
   quietAfterAttack: (c, done, economy) => quiet.quietAfterAttack(c, done, economy),
 };

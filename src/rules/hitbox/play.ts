@@ -17,13 +17,23 @@ import type {
   SituationField,
   VitalsUpdate,
 } from "../core/contract.js";
+import type { FaceSource } from "../core/dice/formula.js";
 import { canRollSync, type DiceRoller, type SyncDiceRoller } from "../core/dice/port.js";
 import { spend, type Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import { fieldError, int, isRecord, oneOf } from "../core/parse.js";
 import type { ForcedCheck, RuleId, VitalState } from "../core/types.js";
 import { isDown, weaponOf, type HitboxAttackResult } from "./attack.js";
-import { BLACKOUT_DIFFICULTY, blackoutTest, blackoutTestSync, SHOCK_EFFECT, vitals, vitalsAfter, type BlackoutResult } from "./damage.js";
+import {
+  BLACKOUT_DIFFICULTY,
+  blackoutAfter,
+  blackoutTest,
+  blackoutTestSync,
+  SHOCK_EFFECT,
+  vitals,
+  vitalsAfter,
+  type BlackoutResult,
+} from "./damage.js";
 import type { HitboxAttackInput, HitboxSituation, RolledReaction } from "./input.js";
 import { CALLABLE } from "./location.js";
 import { HITBOXES, metresToFeet, type HitboxCombatant, type HitboxId } from "./model.js";
@@ -430,6 +440,16 @@ export async function forcedCheck(c: HitboxCombatant, forced: ForcedCheck, dice:
 export function forcedCheckSync(c: HitboxCombatant, forced: ForcedCheck, dice: SyncDiceRoller): ForcedCheckResult {
   forcedCheckValid(c, forced);
   return forcedCheckFrom(c, forced, blackoutTestSync(c, dice));
+}
+
+/**
+ * {@link forcedCheck} rolled quietly (`QuietRuleset.quietForcedCheck`): the combatant after the
+ * Blackout test from the same faces, drawn from `next`; no result is built (HB-DMG-04).
+ * @throws FrayError as {@link forcedCheck}.
+ */
+export function quietForcedCheck(c: HitboxCombatant, forced: ForcedCheck, next: FaceSource): HitboxCombatant {
+  forcedCheckValid(c, forced);
+  return blackoutAfter(c, next);
 }
 
 /** Throws as {@link forcedCheck} does for a check that is not a Blackout test or no longer due. */
