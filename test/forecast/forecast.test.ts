@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { CombatantCache } from "../../src/encounter/common.js";
@@ -362,7 +362,31 @@ describe("npm run forecast", () => {
     expect(printed).toContain("on 2 worker thread(s)");
     const expected = await forecast(load("zones-burst.yaml"), content, { runs: 13, seed: 4 });
     expect(JSON.parse(readFileSync(out, "utf8"))).toEqual(JSON.parse(JSON.stringify(expected)));
-    // The bundle is the run's own (named by its process id) and goes with it; another run in the same checkout has its own.
-    expect(existsSync(join(root, "scripts", `.forecast.${run.pid}.bundle.mjs`))).toBe(false);
+    // The bundle is kept for the next run, under the key its manifest's sources give.
+    const { inputs } = JSON.parse(readFileSync(join(root, "scripts", ".forecast.bundle.json"), "utf8")) as { inputs: string[] };
+    expect(inputs).toContain(join(root, "src", "forecast", "forecast.ts"));
   }, 120_000);
+
+  it("scripts/bundled.mjs keeps a script's bundle for the next run and builds a new one once a source it imports changes", () => {
+    const dir = mkdtempSync(join(tmpdir(), "fray-bundled-"));
+    writeFileSync(join(dir, "part.ts"), 'export const word: string = "first";\n');
+    writeFileSync(join(dir, "say.ts"), 'import { word } from "./part.js";\nconsole.log(word, process.argv.slice(2).join(" "));\n');
+    const say = () =>
+      spawnSync(process.execPath, [join(root, "scripts", "bundled.mjs"), join(dir, "say.ts"), "a", "b"], { encoding: "utf8" });
+    const kept = () => readdirSync(dir).filter((f) => f.endsWith(".bundle.mjs"));
+    const first = say();
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toBe("first a b\n");
+    expect(kept()).toHaveLength(1);
+    const bundle = join(dir, kept()[0]!);
+    const built = statSync(bundle).mtimeMs;
+    // Nothing changed: the same bundle runs, not rebuilt.
+    expect(say().stdout).toBe("first a b\n");
+    expect(kept()).toEqual([basename(bundle)]);
+    expect(statSync(bundle).mtimeMs).toBe(built);
+    // The imported source changed (same size, so that only its contents tell): a new bundle.
+    writeFileSync(join(dir, "part.ts"), 'export const word: string = "again";\n');
+    expect(say().stdout).toBe("again a b\n");
+    expect(kept()).toHaveLength(2);
+  }, 60_000);
 });
