@@ -328,7 +328,8 @@ export function blackoutTestSync(c: HitboxCombatant, dice: SyncDiceRoller): Blac
 export function blackoutAfter(c: HitboxCombatant, next: FaceSource): HitboxCombatant {
   const natural = next(6) + next(6);
   const passed = natural + c.abilities.fortitude + c.skills.blackout >= BLACKOUT_DIFFICULTY;
-  return passed || c.conditions.includes("shock") ? c : { ...c, conditions: [...c.conditions, "shock"] };
+  // As `applyVitals` writes the test's state back: a literal of the combatant's fields.
+  return passed || c.conditions.includes("shock") ? c : restate(c, c.hitboxes, c.armor, [...c.conditions, "shock"], c.shockTurnsLeft);
 }
 
 /** The Blackout test (HB-DMG-04) read from its rolled 2d6. */

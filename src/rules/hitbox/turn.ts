@@ -4,7 +4,7 @@ import { FrayError } from "../core/errors.js";
 import type { InitiativeRoll, MovementBand } from "../core/ruleset.js";
 import { sumModifiers, type CheckResult, type DamageReport, type Modifier, type RuleId } from "../core/types.js";
 import { isDisabled } from "./attack.js";
-import { feetToMetres, type HitboxCombatant, type HitboxId } from "./model.js";
+import { feetToMetres, restate, type HitboxCombatant, type HitboxId } from "./model.js";
 
 /** A turn lasts 5 seconds of game time (HB-RND-01). */
 export const TURN_SECONDS = 5;
@@ -222,7 +222,7 @@ export function endTurn(c: HitboxCombatant, droppedToDodge: boolean): HitboxComb
   const going = droppedToDodge || c.conditions.includes("goingProne");
   const conditions = c.conditions.filter((s) => s !== "goingProne");
   if (going && !conditions.includes("prone")) conditions.push("prone");
-  return { ...c, conditions };
+  return restate(c, c.hitboxes, c.armor, conditions, c.shockTurnsLeft);
 }
 
 /** One side of an opposed test: who, and the bonus lines of the skill used. */
