@@ -85,7 +85,7 @@ const GLOBAL_TIMERS: PoolTimers = {
  * FrayError of the file) wait idle for the next forecast, up to `size` of them, and are
  * terminated after `idleMs` without one. A worker is started once: a forecast in a kept worker
  * skips the module's load and the compile of the hot code, so that a GM who forecasts again after
- * moving a token waits a quarter less (docs/performance.md, "Kept workers"). A worker that failed
+ * moving a token waits about a third less (docs/performance.md, "The fourth pass"). A worker that failed
  * (`error` event) or did not answer (a forecast rejected by another worker's error) is terminated,
  * not kept. Replies carry the forecast's id: a kept worker's late reply to an earlier forecast is
  * ignored.
