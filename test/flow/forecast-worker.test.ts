@@ -318,6 +318,53 @@ describe("forecast worker", () => {
     expect(spawned.every((w) => w.terminated)).toBe(true);
   });
 
+  it("UD-ACT-01: a kept pool ignores a late reply to an earlier forecast, drops a worker that fails while idle, and recovers from one that cannot start", async () => {
+    const i = input();
+    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    const workers: PoolWorker[] = [];
+    const terminations: number[] = [];
+    let refuse = false;
+    const spawn = (): PoolWorker => {
+      if (refuse) throw new Error("refused script");
+      const w = handlerWorker(spawned);
+      const k = workers.push(w) - 1;
+      terminations[k] = 0;
+      const terminate = w.terminate;
+      w.terminate = () => {
+        terminations[k]!++;
+        terminate();
+      };
+      return w;
+    };
+    const timers = manualTimers();
+    const pool = new WorkerPool({ size: 2, spawn, timers });
+    const request = { file: i.file, packs: i.packs, runs: 10, seed: 3 };
+    const expected = await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs: 10, seed: 3 });
+    const first = await pool.run(request, { id: "s1" }).result;
+    expect(first).toEqual(expected);
+    // A late reply of the first forecast reaches a kept worker during the next: ignored.
+    const run = pool.run(request, { id: "s2" });
+    workers[0]!.onmessage?.({ data: { type: "done", id: "s1", tally: { runs: 99 } as never } });
+    workers[1]!.onmessage?.({ data: { type: "error", id: "s1", key: "FRAY.Error.Unexpected", data: {}, message: "stale" } });
+    expect(await run.result).toEqual(expected);
+    expect(workers.length).toBe(2);
+    // A kept worker that fails while idle is dropped and terminated, once.
+    expect(pool.kept).toBe(2);
+    workers[1]!.onerror?.({ message: "gone" });
+    expect(pool.kept).toBe(1);
+    expect(terminations).toEqual([0, 1]);
+    // A worker that cannot start: the forecast rejects; the kept worker is kept again, its timer running.
+    refuse = true;
+    await expect(pool.run(request, { id: "s3" }).result).rejects.toThrow("refused script");
+    expect(pool.kept).toBe(1);
+    expect(timers.pending()).toBe(POOL_IDLE_MS);
+    refuse = false;
+    expect(await pool.run(request, { id: "s4" }).result).toEqual(expected);
+    pool.dispose();
+    // Every worker terminated exactly once in the end.
+    expect(terminations).toEqual([1, 1, 1]);
+  });
+
   it("sizes the pool one fewer than the cores, 1 to 8", () => {
     expect([undefined, 0, 1, 2, 4, 12, 64].map(poolSize)).toEqual([1, 1, 1, 1, 3, 8, 8]);
   });

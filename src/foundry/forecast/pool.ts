@@ -118,9 +118,20 @@ export class WorkerPool {
   run(request: PoolRequest, options: { id: string; onProgress?: (done: number, runs: number) => void }): PoolRun {
     this.stopTimer();
     const ranges = splitRuns(request.runs, this.size);
-    const workers = ranges.map(() => this.idle.pop() ?? this.options.spawn());
+    const workers: PoolWorker[] = [];
+    try {
+      for (let k = 0; k < ranges.length; k++) workers.push(this.idle.pop() ?? this.options.spawn());
+    } catch (error) {
+      // A worker that cannot start (a refused script): the kept ones go back, the new ones go.
+      this.release(
+        workers,
+        workers.map(() => true),
+      );
+      return { result: Promise.reject(error instanceof Error ? error : new Error(String(error))), cancel: () => undefined };
+    }
     const done = ranges.map(() => 0);
     const settled: boolean[] = ranges.map(() => false);
+    const failed: boolean[] = ranges.map(() => false);
     const tallies = ranges.map(
       ([from, to], k) =>
         new Promise<Tally>((resolve, reject) => {
@@ -143,7 +154,10 @@ export class WorkerPool {
               reject(new FrayError(reply.key, reply.data, reply.message));
             }
           };
-          worker.onerror = (event) => reject(new Error(event.message ?? "The forecast worker failed"));
+          worker.onerror = (event) => {
+            failed[k] = true;
+            reject(new Error(event.message ?? "The forecast worker failed"));
+          };
           worker.postMessage({
             type: "run",
             id: options.id,
@@ -161,8 +175,12 @@ export class WorkerPool {
       try {
         return tallyForecast(mergeTallies(await Promise.all(tallies)), request.seed, request.runs);
       } finally {
-        // Sound: the workers that answered. One still playing (another's error settled the forecast first) is terminated.
-        this.release(workers, settled);
+        // Sound: the workers that answered and never failed. One still playing (another's error
+        // settled the forecast first) is terminated.
+        this.release(
+          workers,
+          settled.map((answered, k) => answered && !failed[k]),
+        );
       }
     })();
     return {
@@ -182,14 +200,24 @@ export class WorkerPool {
     for (const w of this.idle.splice(0)) w.terminate();
   }
 
-  /** A settled forecast's workers: the sound ones kept (up to `size`, while the pool keeps any), the others terminated. */
+  /**
+   * A settled forecast's workers: the sound ones kept (up to `size`, while the pool keeps any), the
+   * others terminated. A kept worker that fails while idle is terminated and no longer kept.
+   */
   private release(workers: PoolWorker[], sound: boolean[]): void {
     const keep = !this.disposed && (this.options.idleMs ?? POOL_IDLE_MS) > 0;
     workers.forEach((w, k) => {
       w.onmessage = null;
       w.onerror = null;
-      if (keep && sound[k] && this.idle.length < this.size) this.idle.push(w);
-      else w.terminate();
+      if (keep && sound[k] && this.idle.length < this.size) {
+        this.idle.push(w);
+        w.onerror = () => {
+          const at = this.idle.indexOf(w);
+          if (at >= 0) this.idle.splice(at, 1);
+          w.onerror = null;
+          w.terminate();
+        };
+      } else w.terminate();
     });
     if (this.idle.length) {
       this.stopTimer();
