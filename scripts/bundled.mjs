@@ -9,9 +9,9 @@
  * next run: `key` is a hash of the path and contents of every file it was built from (listed in
  * `scripts/.<name>.bundle.json`), so a run after a source changed builds a new one, and a run
  * with nothing changed skips esbuild (a quarter of a second; hashing the sources takes
- * milliseconds). A bundle is never
- * rewritten in place (runs at the same time each read a whole one); bundles of a script older
- * than an hour and no longer current are removed. Every imported module keeps
+ * milliseconds; the hash also covers this file and esbuild's version). A bundle is kept only when
+ * no source changed while it was built, and is never rewritten in place (runs at the same time
+ * each read a whole one); bundles of a script unused for an hour and no longer current are removed. Every imported module keeps
  * its own `import.meta.url` (the URL of its source file), as under tsx; the script itself sees
  * the bundle's, so that it can start itself again (a worker thread, a child process) with Node.
  *
@@ -24,10 +24,11 @@
  * Exits with status 2 and a usage line when no script is given.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const [entry, ...args] = process.argv.slice(2);
 if (!entry || !entry.endsWith(".ts")) {
@@ -40,10 +41,16 @@ const name = basename(source, ".ts");
 const manifest = join(dir, `.${name}.bundle.json`);
 const bundleOf = (key) => join(dir, `.${name}.${key}.bundle.mjs`);
 
-/** The hash of the files' paths and contents; null when one is gone. */
+/**
+ * What else decides a bundle besides its sources: this file (the build's options) and esbuild's
+ * version (its package.json), hashed with them.
+ */
+const BUILDER = [fileURLToPath(import.meta.url), createRequire(import.meta.url).resolve("esbuild/package.json")];
+
+/** The hash of the files' paths and contents (with {@link BUILDER}'s); null when one is gone. */
 function keyOf(files) {
   const hash = createHash("sha256");
-  for (const file of [...files].sort()) {
+  for (const file of [...BUILDER, ...[...files].sort()]) {
     if (!existsSync(file)) return null;
     hash.update(`${file}\0`).update(readFileSync(file)).update("\0");
   }
@@ -55,7 +62,11 @@ function keptBundle() {
   try {
     const { inputs } = JSON.parse(readFileSync(manifest, "utf8"));
     const key = keyOf(inputs);
-    return key && existsSync(bundleOf(key)) ? bundleOf(key) : undefined;
+    if (!key || !existsSync(bundleOf(key))) return undefined;
+    // Used now: not among the stale bundles another run's build removes (an hour unused).
+    const now = new Date();
+    utimesSync(bundleOf(key), now, now);
+    return bundleOf(key);
   } catch {
     return undefined;
   }
@@ -74,6 +85,8 @@ const out = keptBundle() ?? (await bundle());
 async function bundle() {
   // Loaded only to build: a run with a kept bundle does without it.
   const { build } = await import("esbuild");
+  /** The text of each TypeScript source as the build read it. */
+  const read = new Map();
   const built = await build({
     entryPoints: [source],
     // Named as kept (beside the script), so that the source map's paths hold from there.
@@ -93,6 +106,7 @@ async function bundle() {
         setup(b) {
           b.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
             const text = await readFile(path, "utf8");
+            read.set(path, text);
             if (path === source) return { contents: text, loader: "ts" };
             return { contents: text.replaceAll("import.meta.url", JSON.stringify(pathToFileURL(path).href)), loader: "ts" };
           });
@@ -102,9 +116,13 @@ async function bundle() {
   });
   const inputs = Object.keys(built.metafile.inputs).map((p) => resolve(p));
   const key = keyOf(inputs);
-  const file = bundleOf(key ?? `${process.pid}`);
+  // Kept only when every source is still what the build read (none saved meanwhile); else this
+  // run's own bundle, removed when it exits.
+  const unchanged = key !== null && [...read].every(([path, text]) => readFileSync(path, "utf8") === text);
+  const file = unchanged ? bundleOf(key) : bundleOf(`${process.pid}`);
+  if (!unchanged) process.on("exit", () => rmSync(file, { force: true }));
   writeWhole(file, built.outputFiles[0].text);
-  writeWhole(manifest, JSON.stringify({ inputs }));
+  if (unchanged) writeWhole(manifest, JSON.stringify({ inputs }));
   const hourAgo = Date.now() - 3_600_000;
   for (const f of readdirSync(dir))
     if (f.startsWith(`.${name}.`) && f.endsWith(".bundle.mjs") && join(dir, f) !== file) {
