@@ -167,14 +167,15 @@ export class CombatantCache {
    * What a driver works out from the file alone (its options read, its actions parsed and
    * checked), built by `build` once and handed to every later fight of the forecast while the
    * file's combatants, options and rounds are the same objects (a forecast plays `{ ...spec,
-   * seed }`). `key` names the driver's set-up. The value is shared by the fights: nothing may
-   * change it. An error `build` throws is not kept: the next fight throws it again.
+   * seed }`). `key` names the driver's set-up. The value is shared by the fights and deeply
+   * frozen, so that no fight can change what the next one reads. An error `build` throws is not
+   * kept: the next fight throws it again.
    */
   fileSetup<T>(key: object, spec: EncounterSpec, build: () => T): T {
     const known = this.setups.get(key);
     if (known && known.spec.combatants === spec.combatants && known.spec.options === spec.options && known.spec.rounds === spec.rounds)
       return known.value as T;
-    const value = build();
+    const value = deepFreeze(build());
     this.setups.set(key, { spec: { combatants: spec.combatants, options: spec.options, rounds: spec.rounds }, value });
     return value;
   }
