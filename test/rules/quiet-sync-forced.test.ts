@@ -15,6 +15,7 @@ import { SeededRoller, seededSource } from "../../src/rules/core/dice/port.js";
 import { FrayError } from "../../src/rules/core/errors.js";
 import { RoundEngine } from "../../src/rules/core/round.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
+import type { LastingEffect } from "../../src/rules/core/types.js";
 import { critical, criticalCombatantFromActor, type CriticalCombatant } from "../../src/rules/critical/index.js";
 import { forcedCheckDue, HITBOXES, hitbox, hitboxCombatantFromActor, type HitboxCombatant } from "../../src/rules/hitbox/index.js";
 import { promiseOnlyRoller } from "../support/dice.js";
@@ -32,23 +33,41 @@ const hbState = fc
     npc: fc.integer({ min: 0, max: hbNpcs.length - 1 }),
     hurt: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: HITBOXES.length, maxLength: HITBOXES.length }),
     conditions: fc.subarray(["prone", "medicated", "unaware"], { maxLength: 2 }),
+    // Armor used up anywhere on any piece (not always in wear order), and a running shock count.
+    worn: fc.array(fc.nat({ max: 99 }), { minLength: 4 * HITBOXES.length, maxLength: 4 * HITBOXES.length }),
+    shock: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
   })
-  .map(({ npc, hurt, conditions }): HitboxCombatant => {
+  .map(({ npc, hurt, conditions, worn, shock }): HitboxCombatant => {
     const c = hitboxCombatantFromActor(hbNpcs[npc]! as never, { id: "b" });
     const hitboxes = { ...c.hitboxes };
     HITBOXES.forEach((h, i) => (hitboxes[h] = { ...c.hitboxes[h], value: Math.max(0, c.hitboxes[h].value - hurt[i]!) }));
-    return { ...c, hitboxes, conditions };
+    const armor = c.armor.map((a, p) => ({
+      ...a,
+      damage: Object.fromEntries(
+        HITBOXES.map((h, i) => [h, worn[(p * HITBOXES.length + i) % worn.length]! % (a.protection[h] + 1)]),
+      ) as typeof a.damage,
+    }));
+    const out: HitboxCombatant = { ...c, hitboxes, armor, conditions };
+    if (shock !== undefined) out.shockTurnsLeft = shock;
+    return out;
   });
 
 const crState = fc
   .record({
     npc: fc.integer({ min: 0, max: crNpcs.length - 1 }),
     hits: fc.integer({ min: -40, max: 0 }),
-    conditions: fc.subarray(["constrained", "down"], { maxLength: 1 }),
+    conditions: fc.subarray(["constrained", "down", "unconscious"], { maxLength: 2 }),
+    stun: fc.integer({ min: 0, max: 3 }),
+    // Lasting effects already on the combatant: a bleed, an injury that stops things, an earlier knock-out.
+    effects: fc.subarray([
+      { id: "bleed-1", kind: "bleed", rule: "CR-BLD-01", label: "FRAY.Critical.Effect.bleed", value: 2 },
+      { id: "injury-1", kind: "injury", rule: "CR-CRT-02", label: "x", location: "leftArm", stops: ["parry"], treated: ["staunch"] },
+      { id: "unconscious-1", kind: "unconscious", rule: "CR-HIT-02", label: "FRAY.Critical.Effect.failedTest" },
+    ] as LastingEffect[]),
   })
-  .map(({ npc, hits, conditions }): CriticalCombatant => {
+  .map(({ npc, hits, conditions, stun, effects }): CriticalCombatant => {
     const c = criticalCombatantFromActor(crNpcs[npc]! as never, { id: "b" });
-    return { ...c, hits: { ...c.hits, value: hits }, conditions };
+    return { ...c, hits: { ...c.hits, value: hits }, conditions, stun, effects };
   });
 
 describe("forcedCheckSync equals forcedCheck", () => {
@@ -104,7 +123,12 @@ describe("quietForcedCheck leaves the state forcedCheckSync's report gives", () 
         const faces = seededSource(seed);
         const s = hitbox.forcedCheckSync(c, forced, dice, hitbox.defaults());
         const quiet = hitbox.quietForcedCheck!(c, forced, faces, hitbox.defaults());
-        expect(quiet).toEqual(hitbox.withVitals(c, s.report.after));
+        const detailed = hitbox.withVitals(c, s.report.after);
+        expect(hitbox.vitals(quiet)).toEqual(hitbox.vitals(detailed));
+        // The whole combatant too, once its armor lies in wear order (as every quiet hit leaves it).
+        const laid = hitbox.withVitals(c, hitbox.vitals(c));
+        const again = hitbox.quietForcedCheck!(laid, forced, seededSource(seed), hitbox.defaults());
+        expect(again).toEqual(detailed);
         if (!s.success) failed++;
         expect(faces(100)).toBe(dice.rollSync("1d100").total);
       }),

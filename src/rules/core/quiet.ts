@@ -64,9 +64,12 @@ export interface QuietRuleset<C, I> {
   quietAfterAttack(c: C, attack: QuietAttack<C>, economy: Economy, options: RulesetOptions): RoundState<C>;
   /**
    * A forced check the damage called for (HB-DMG-04, CR-HIT-02), rolled quietly: the combatant
-   * after it, the same state as `withVitals(c, result.report.after)` of the ruleset's
-   * `forcedCheck` with the same faces, drawn from `faces` in the same order; no check or report
-   * is built. Only rulesets with forced checks have it.
+   * after it, with the faces drawn from `faces` in the order the ruleset's `forcedCheck` rolls
+   * them; no check or report is built. Its vital state is that of `withVitals(c,
+   * result.report.after)` of `forcedCheck` with the same faces; so is the whole combatant, but
+   * where `withVitals` lays out again what the vital state does not show (Hitbox: which worn piece
+   * took the armor damage, in wear order) and `c` was not laid out so. Only rulesets with forced
+   * checks have it.
    * @throws FrayError as `forcedCheck` does for a check it does not know or that no longer applies.
    */
   quietForcedCheck?(c: C, forced: ForcedCheck, faces: FaceSource, options: RulesetOptions): C;

@@ -323,7 +323,8 @@ export function blackoutTestSync(c: HitboxCombatant, dice: SyncDiceRoller): Blac
 /**
  * The combatant after the Blackout test (HB-DMG-04), rolled quietly: the two d6 of
  * {@link blackoutTest} drawn from `next` in the same order, the same total against 12, and the
- * same combatant as its `after` (in `shock` when failed); no check is built.
+ * combatant in `shock` when failed, as `applyVitals` writes it back (its armor as it lies: in
+ * wear order wherever a quiet hit left it); no check is built.
  */
 export function blackoutAfter(c: HitboxCombatant, next: FaceSource): HitboxCombatant {
   const natural = next(6) + next(6);
