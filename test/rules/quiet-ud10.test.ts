@@ -159,6 +159,15 @@ describe("UD10 quiet attack step", () => {
       expect(Object.keys(quiet.target)).toEqual(Object.keys(target));
     }
     expect(landed).toBeGreaterThan(10);
+    // As many fields as a parsed combatant, but another set: copied whole too.
+    const { size: _size, ...rest } = plain;
+    const odd = { ...rest, note: "kept" } as unknown as Ud10Combatant;
+    expect(Object.keys(odd)).toHaveLength(Object.keys(plain).length);
+    for (let seed = 1; seed <= 50; seed++) {
+      const quiet = ud10.quietAttack({ ...input, target: odd }, seededSource(seed), options, undefined);
+      if (quiet.target) expect(quiet.target).toMatchObject({ note: "kept" });
+      if (quiet.target) expect(Object.hasOwn(quiet.target, "size")).toBe(false);
+    }
   });
 
   it("UD-REA-01 to UD-REA-04: the declared reaction worked out without the options is the one a host takes from them", () => {

@@ -232,11 +232,11 @@ function applyQuietly(target: Ud10Combatant, amount: number, face: number, penet
   if (hp === hpBefore && ep === epBefore && conditions === target.conditions) return target;
   const hpTrack = hp !== hpBefore ? { value: hp, max: target.hp.max } : target.hp;
   const epTrack = ep !== epBefore ? { value: ep, max: target.ep.max } : target.ep;
-  // A combatant with the fields `parseCombatant` gives it (all of them, nothing else) is copied
+  // A combatant with the fields `parseCombatant` gives it (as many, `size` among them) is copied
   // field by field, in their order: several times faster than copying its fields by name at run
   // time. Any other is copied with `Object.assign` (the same own fields in the same order, about
   // twice as fast as a spread on the deep-frozen starting combatants a forecast shares).
-  if (Object.keys(target).length !== COMBATANT_FIELDS) {
+  if (Object.keys(target).length !== COMBATANT_FIELDS || !Object.hasOwn(target, "size")) {
     const next: Ud10Combatant = Object.assign({}, target);
     next.hp = hpTrack;
     next.ep = epTrack;
