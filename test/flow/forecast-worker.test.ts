@@ -23,7 +23,15 @@ import type { ActorSource } from "../../src/rules/core/sources.js";
 import { ud10, ud10CombatantFromActor } from "../../src/rules/ud10/index.js";
 import { forecastInput, type ForecastBinding, type ForecastInput } from "../../src/foundry/logic/forecast-state.js";
 import { forecastWorker, type ForecastReply, type ForecastRequest } from "../../src/foundry/forecast/worker.js";
-import { POOL_IDLE_MS, poolSize, runPool, WorkerPool, type PoolTimers, type PoolWorker } from "../../src/foundry/forecast/pool.js";
+import {
+  POOL_IDLE_MS,
+  poolSize,
+  runPool,
+  WARM_RUNS,
+  WorkerPool,
+  type PoolTimers,
+  type PoolWorker,
+} from "../../src/foundry/forecast/pool.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const packs = new ContentIndex(join(ROOT, "packs", "_source"));
@@ -363,6 +371,38 @@ describe("forecast worker", () => {
     pool.dispose();
     // Every worker terminated exactly once in the end.
     expect(terminations).toEqual([1, 1, 1]);
+  });
+
+  it("UD-ACT-01: a pool warmed ahead starts its workers on a short forecast of the same file, which the forecast then cancels; the forecast is the one a fresh process gives", async () => {
+    const i = input();
+    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    const timers = manualTimers();
+    const pool = new WorkerPool({ size: 2, spawn: () => handlerWorker(spawned), timers });
+    pool.warm({ file: i.file, packs: i.packs, seed: 1 });
+    expect(pool.kept).toBe(2);
+    expect(timers.pending()).toBe(POOL_IDLE_MS);
+    const warmRun = spawned.map((w) => w.requests.map((r) => (r.type === "run" ? [r.id, r.runs] : [r.type, r.id])));
+    expect(warmRun).toEqual([[["warm-1", WARM_RUNS]], [["warm-1", WARM_RUNS]]]);
+    const result = await pool.run({ file: i.file, packs: i.packs, runs: 20, seed: 6 }, { id: "w1" }).result;
+    expect(result).toEqual(await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs: 20, seed: 6 }));
+    // Each worker: the warm-up, its cancel, then its range of the forecast; no new worker.
+    expect(
+      spawned.map((w) => w.requests.map((r) => (r.type === "run" ? `${r.id} ${r.from ?? 0}-${r.to ?? r.runs}` : `${r.type} ${r.id}`))),
+    ).toEqual([
+      ["warm-1 0-1000", "cancel warm-1", "w1 10-20"],
+      ["warm-1 0-1000", "cancel warm-1", "w1 0-10"],
+    ]);
+    // A second warm-up reuses the kept workers; after dispose, warming starts none.
+    pool.warm({ file: i.file, packs: i.packs, seed: 1 });
+    expect(spawned.length).toBe(2);
+    pool.dispose();
+    pool.warm({ file: i.file, packs: i.packs, seed: 1 });
+    expect(spawned.length).toBe(2);
+    expect(spawned.every((w) => w.terminated)).toBe(true);
+    // A pool that keeps no workers does not warm.
+    const once = new WorkerPool({ size: 2, spawn: () => handlerWorker(spawned), idleMs: 0 });
+    once.warm({ file: i.file, packs: i.packs, seed: 1 });
+    expect(spawned.length).toBe(2);
   });
 
   it("sizes the pool one fewer than the cores, 1 to 8", () => {

@@ -7,8 +7,10 @@
  * the fights, ./pool.ts) under one progress bar with a Cancel that reaches them all, and shows the
  * result as a small chart, with a button that whispers it to the GMs as a chat card. The merged
  * result is the forecast one worker, or `npm run forecast` with the same file and seed, gives.
- * The pool keeps its workers for the next forecast (three minutes idle at most), so that
- * forecasting again after moving a token starts at once in workers that are already warm.
+ * The pool's workers start while the GM fills in the settings, each playing a few hundred fights
+ * of the same combat whose result is dropped, so that V8 has compiled the fights' code when the
+ * forecast starts; the pool keeps them for the next forecast (three minutes idle at most), so that
+ * forecasting again after moving a token starts in workers that are already warm.
  */
 import { bounded, check } from "../../rules/core/validate.js";
 import { MAX_SEED } from "../../rules/core/bounds.js";
@@ -264,6 +266,8 @@ export async function openForecast(combat: ForecastCombat): Promise<void> {
   }
   try {
     const input = forecastInput(readCombatSnapshot(combat), activeBinding());
+    // While the GM fills in the settings, the workers load and compile the fights' code.
+    forecastPool().warm({ file: input.file, packs: input.packs, seed: 1 });
     const settings = await askSettings(input);
     if (!settings) return;
     await showResult(await runInWorkers(input, settings), input);

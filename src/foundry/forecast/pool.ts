@@ -50,6 +50,9 @@ export interface PoolRun {
   cancel(): void;
 }
 
+/** Fights each worker plays when the pool warms up ({@link WorkerPool.warm}): enough for V8 to compile the hot code. */
+export const WARM_RUNS = 1_000;
+
 /** How long a kept worker may wait idle before the pool terminates it: three minutes. */
 export const POOL_IDLE_MS = 180_000;
 
@@ -92,6 +95,9 @@ const GLOBAL_TIMERS: PoolTimers = {
  */
 export class WorkerPool {
   private readonly idle: PoolWorker[] = [];
+  /** The warm-up run each kept worker may still be playing, by worker ({@link warm}). */
+  private readonly warming = new Map<PoolWorker, string>();
+  private warmings = 0;
   private timer: unknown;
   private disposed = false;
   private readonly timers: PoolTimers;
@@ -120,7 +126,16 @@ export class WorkerPool {
     const ranges = splitRuns(request.runs, this.size);
     const workers: PoolWorker[] = [];
     try {
-      for (let k = 0; k < ranges.length; k++) workers.push(this.idle.pop() ?? this.options.spawn());
+      for (let k = 0; k < ranges.length; k++) {
+        const kept = this.idle.pop();
+        // What is left of its warm-up stops after the fight under way; its replies are not this run's.
+        const warm = kept && this.warming.get(kept);
+        if (kept && warm) {
+          kept.postMessage({ type: "cancel", id: warm });
+          this.warming.delete(kept);
+        }
+        workers.push(kept ?? this.options.spawn());
+      }
     } catch (error) {
       // A worker that cannot start (a refused script): the kept ones go back, the new ones go.
       this.release(
@@ -193,10 +208,39 @@ export class WorkerPool {
     };
   }
 
+  /**
+   * Starts the pool's workers ahead of a forecast of `request` and has each play a short forecast
+   * of it ({@link WARM_RUNS} fights by default, their result dropped), so that the module is loaded
+   * and V8 has compiled the code the forecast runs by the time it starts: the tracker calls it
+   * while the GM fills in the forecast's settings. The next {@link run} stops what is left of the
+   * warm-up in each worker it takes. The workers wait as kept ones do, `idleMs` at most. Does
+   * nothing in a pool that keeps no workers; a worker that cannot start is left for `run` to report.
+   */
+  warm(request: Pick<PoolRequest, "file" | "packs" | "seed">, runs = WARM_RUNS): void {
+    if (this.disposed || (this.options.idleMs ?? POOL_IDLE_MS) <= 0) return;
+    const id = `warm-${++this.warmings}`;
+    const fresh: PoolWorker[] = [];
+    try {
+      while (this.idle.length + fresh.length < this.size) fresh.push(this.options.spawn());
+    } catch {
+      // Reported by the forecast that needs the worker.
+    }
+    this.release(
+      fresh,
+      fresh.map(() => true),
+    );
+    for (const w of this.idle) {
+      // Progress every 50 fights: the worker reads the next run's cancel that often.
+      w.postMessage({ type: "run", id, file: request.file, packs: request.packs, runs, seed: request.seed, progressEvery: 50 });
+      this.warming.set(w, id);
+    }
+  }
+
   /** Terminates the kept workers; workers of a forecast under way are terminated once it is settled. Keeps none from then on. */
   dispose(): void {
     this.disposed = true;
     this.stopTimer();
+    this.warming.clear();
     for (const w of this.idle.splice(0)) w.terminate();
   }
 
@@ -214,6 +258,7 @@ export class WorkerPool {
         w.onerror = () => {
           const at = this.idle.indexOf(w);
           if (at >= 0) this.idle.splice(at, 1);
+          this.warming.delete(w);
           w.onerror = null;
           w.terminate();
         };
@@ -223,6 +268,7 @@ export class WorkerPool {
       this.stopTimer();
       this.timer = this.timers.set(() => {
         this.timer = undefined;
+        this.warming.clear();
         for (const w of this.idle.splice(0)) w.terminate();
       }, this.options.idleMs ?? POOL_IDLE_MS);
     }
