@@ -392,9 +392,15 @@ describe("forecast worker", () => {
       ["warm-1 0-1000", "cancel warm-1", "w1 10-20"],
       ["warm-1 0-1000", "cancel warm-1", "w1 0-10"],
     ]);
-    // A second warm-up reuses the kept workers; after dispose, warming starts none.
+    // A second warm-up reuses the kept workers; a third stops the second first.
+    pool.warm({ file: i.file, packs: i.packs, seed: 1 });
     pool.warm({ file: i.file, packs: i.packs, seed: 1 });
     expect(spawned.length).toBe(2);
+    expect(spawned.map((w) => w.requests.slice(3).map((r) => `${r.type} ${r.id}`))).toEqual([
+      ["run warm-2", "cancel warm-2", "run warm-3"],
+      ["run warm-2", "cancel warm-2", "run warm-3"],
+    ]);
+    // After dispose, warming starts none.
     pool.dispose();
     pool.warm({ file: i.file, packs: i.packs, seed: 1 });
     expect(spawned.length).toBe(2);

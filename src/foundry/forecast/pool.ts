@@ -230,6 +230,9 @@ export class WorkerPool {
       fresh.map(() => true),
     );
     for (const w of this.idle) {
+      // An earlier warm-up still under way (the dialog opened again) stops first.
+      const earlier = this.warming.get(w);
+      if (earlier) w.postMessage({ type: "cancel", id: earlier });
       // Progress every 50 fights: the worker reads the next run's cancel that often.
       w.postMessage({ type: "run", id, file: request.file, packs: request.packs, runs, seed: request.seed, progressEvery: 50 });
       this.warming.set(w, id);
