@@ -11,9 +11,10 @@
  * with nothing changed skips esbuild (a quarter of a second; hashing the sources takes
  * milliseconds; the hash also covers this file and esbuild's version). A bundle is kept only when
  * no source changed while it was built, and is never rewritten in place (runs at the same time
- * each read a whole one); bundles of a script unused for an hour and no longer current are removed. Every imported module keeps
- * its own `import.meta.url` (the URL of its source file), as under tsx; the script itself sees
- * the bundle's, so that it can start itself again (a worker thread, a child process) with Node.
+ * each read a whole one); bundles of a script unused for an hour and no longer current are
+ * removed. Every imported module keeps its own `import.meta.url` (the URL of its source file), as
+ * under tsx; the script itself sees the bundle's, so that it can start itself again (a worker
+ * thread, a child process) with Node.
  *
  * Why not `tsx` as for the other scripts: tsx compiles with esbuild's `keepNames`, which wraps
  * every named inner function in a naming call each time its enclosing function runs. The

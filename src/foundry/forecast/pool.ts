@@ -137,7 +137,7 @@ export class WorkerPool {
         workers.push(kept ?? this.options.spawn());
       }
     } catch (error) {
-      // A worker that cannot start (a refused script): the kept ones go back, the new ones go.
+      // A worker that cannot start (a refused script): those taken or started so far are kept for the next forecast.
       this.release(
         workers,
         workers.map(() => true),
