@@ -25,6 +25,10 @@ export default defineConfig({
     // One worker per core. Vitest's own default leaves a core to its main process, which on a
     // two-core machine ran the whole suite in one worker (95 s against 70 s with two).
     maxWorkers: "100%",
+    // Transformed modules are kept in node_modules/.vite/vitest between runs, keyed by each
+    // file's content, id and the Vite config (no plugin here reads other files): a run with few
+    // changes skips most of the TypeScript transform. `vitest --clearCache` empties it.
+    experimental: { fsModuleCache: true },
     projects: [
       {
         extends: true,
@@ -32,7 +36,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "glue", include: ["test/*.test.ts", "test/flow/**/*.test.ts", "test/contract/**/*.test.ts", ...withGlobals] },
+        // A VM context per file instead of a new worker thread: the same isolation (each file its
+        // own globals and module graph) at about 10% less of the suite's time. Vitest's caveat:
+        // an error thrown inside a Node built-in is not an instance of the file's own Error.
+        test: {
+          name: "glue",
+          pool: "vmThreads",
+          include: ["test/*.test.ts", "test/flow/**/*.test.ts", "test/contract/**/*.test.ts", ...withGlobals],
+        },
       },
     ],
   },
