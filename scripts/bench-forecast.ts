@@ -16,7 +16,7 @@
  *   child process timed from spawn to exit (its bundle kept from an earlier run), its `--json`
  *   checked equal to Node's (full runs only);
  * - in the same page, the tracker's pool (src/foundry/forecast/pool.ts, built with Vite for the
- *   page) of {@link POOL} such workers, each playing a range of the fights; its merged forecast
+ *   page) of {@link POOL} such workers, each taking chunks of the fights; its merged forecast
  *   is checked equal to Node's too. Then the same forecast again in the same pool, whose workers
  *   it kept (as the tracker keeps them for a GM who forecasts again): their module loaded and
  *   the hot code compiled; and in a new pool warmed up for a second first, as the tracker warms

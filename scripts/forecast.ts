@@ -7,9 +7,10 @@
  * runs on a terminal.
  *
  * The fights are spread over W worker threads (`node:worker_threads`; default: the machine's
- * available cores, at most 8; `--workers 1` plays them in this thread), each playing a contiguous
- * range of them (`splitRuns`) and handing back the range's tally; the tallies merged give the very
- * forecast one thread gives (src/forecast/tally.ts). The workers run this same file: bundled
+ * available cores, at most 8; `--workers 1` plays them in this thread): cut into contiguous
+ * chunks (`chunkRuns`), each thread taking the next chunk once done with its last and handing back
+ * the chunk's tally; the tallies merged in order give the very forecast one thread gives
+ * (src/forecast/tally.ts). The workers run this same file: bundled
  * (`npm run forecast` runs it through `scripts/bundled.mjs`), each worker runs the bundle; run
  * with `tsx` instead, whose loader does not reach worker threads on Node 20
  * (privatenumber/tsx#354), each worker loads it through tsx's own API (`tsImport` of
@@ -23,13 +24,15 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 import { parse as parseYaml } from "yaml";
 import { ContentIndex } from "../src/encounter/content.js";
 import { parseEncounter, validateSeed } from "../src/encounter/schema.js";
+import { CombatantCache } from "../src/encounter/common.js";
 import {
+  chunkRuns,
   DEFAULT_RUNS,
   forecast,
   forecastTally,
   MAX_RUNS,
   mergeTallies,
-  splitRuns,
+  playChunks,
   tallyForecast,
   type Forecast,
   type Tally,
@@ -57,45 +60,64 @@ const VALUED = ["--runs", "--seed", "--json", "--workers"];
 /** The most worker threads a forecast starts. */
 const MAX_WORKERS = 8;
 
-/** What a worker thread is given: the encounter file as parsed YAML, its range of fights and the forecast's runs and seed. */
+/** What a worker thread is given: the encounter file as parsed YAML and the forecast's runs and seed. */
 interface WorkerJob {
   raw: unknown;
   runs: number;
   seed: number;
+}
+
+/** A chunk of fights sent to a worker thread: fights `from` to `to - 1`. */
+interface WorkerChunk {
   from: number;
   to: number;
 }
 
-/** What a worker thread posts back: progress in its range, its tally, or the error it met. */
+/** What a worker thread posts back: progress in its chunk, the chunk's tally, or the error it met. */
 type WorkerReply =
   | { type: "progress"; done: number }
   | { type: "tally"; tally: Tally }
   | { type: "error"; key?: string; data?: Record<string, string | number>; message: string };
 
-/** In a worker thread: plays the job's range and posts its tally (progress every 100 fights). */
-async function workerMain(job: WorkerJob): Promise<void> {
+/**
+ * In a worker thread: plays each chunk it is sent and posts its tally (progress every 100
+ * fights). The file is checked, the content read and the combatants built once, for all chunks.
+ */
+function workerMain(job: WorkerJob): void {
   const post = (reply: WorkerReply) => parentPort!.postMessage(reply);
-  try {
-    const tally = await forecastTally(parseEncounter(job.raw), new ContentIndex(join(root, "packs", "_source")), {
-      runs: job.runs,
-      seed: job.seed,
-      from: job.from,
-      to: job.to,
-      onProgress: (done) => post({ type: "progress", done }),
-    });
-    post({ type: "tally", tally });
-  } catch (error) {
-    post(
-      error instanceof FrayError
-        ? { type: "error", key: error.key, data: error.data, message: error.message }
-        : { type: "error", message: String((error as Error)?.stack ?? error) },
-    );
-  }
+  let setup: { spec: EncounterSpec; content: ContentIndex; combatants: CombatantCache } | undefined;
+  parentPort!.on("message", (chunk: WorkerChunk) => {
+    void (async () => {
+      try {
+        setup ??= {
+          spec: parseEncounter(job.raw),
+          content: new ContentIndex(join(root, "packs", "_source")),
+          combatants: new CombatantCache(),
+        };
+        const tally = await forecastTally(setup.spec, setup.content, {
+          runs: job.runs,
+          seed: job.seed,
+          from: chunk.from,
+          to: chunk.to,
+          combatants: setup.combatants,
+          onProgress: (done) => post({ type: "progress", done }),
+        });
+        post({ type: "tally", tally });
+      } catch (error) {
+        post(
+          error instanceof FrayError
+            ? { type: "error", key: error.key, data: error.data, message: error.message }
+            : { type: "error", message: String((error as Error)?.stack ?? error) },
+        );
+      }
+    })();
+  });
 }
 
 /**
- * The forecast of `spec` (parsed from `raw`) spread over `workers` worker threads, each playing a
- * contiguous range of the fights; the progress callback gets the fights done over all of them.
+ * The forecast of `spec` (parsed from `raw`) spread over `workers` worker threads: the fights cut
+ * into contiguous chunks (`chunkRuns`), each thread taking the next chunk once done with its last
+ * (`playChunks`); the progress callback gets the fights done over all of them.
  * @throws FrayError the first error a worker met (bad file, bad runs or seed).
  */
 async function forecastInWorkers(
@@ -110,33 +132,44 @@ async function forecastInWorkers(
   const boot = bundled
     ? new URL(self)
     : `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => tsx.tsImport(${JSON.stringify(self)}, ${JSON.stringify(self)}));`;
-  const ranges = splitRuns(options.runs, options.workers);
-  const done = ranges.map(() => 0);
-  const threads: Worker[] = [];
+  const chunks = chunkRuns(options.runs, options.workers);
+  const job: WorkerJob = { raw, runs: options.runs, seed: options.seed };
+  const threads = Array.from(
+    { length: Math.min(options.workers, chunks.length) },
+    () => new Worker(boot, { eval: !bundled, workerData: job }),
+  );
+  // A thread's error between chunks (its last one done) changes no tally; its chunk's listener reports one during a chunk.
+  for (const w of threads) w.on("error", () => undefined);
+  const done = chunks.map(() => 0);
+  const play = (k: number, [from, to]: [number, number], index: number) =>
+    new Promise<Tally>((resolveTally, reject) => {
+      const worker = threads[k]!;
+      const stop = () => {
+        worker.off("message", onMessage);
+        worker.off("error", reject);
+        worker.off("exit", onExit);
+      };
+      const onMessage = (reply: WorkerReply) => {
+        if (reply.type === "progress") {
+          done[index] = reply.done;
+          options.onProgress?.(
+            done.reduce((a, b) => a + b, 0),
+            options.runs,
+          );
+          return;
+        }
+        stop();
+        if (reply.type === "tally") resolveTally(reply.tally);
+        else reject(reply.key ? new FrayError(reply.key, reply.data ?? {}, reply.message) : new Error(reply.message));
+      };
+      const onExit = (code: number) => reject(new Error(`Forecast worker ${k + 1} stopped (exit code ${code})`));
+      worker.on("message", onMessage);
+      worker.on("error", reject);
+      worker.on("exit", onExit);
+      worker.postMessage({ from, to } satisfies WorkerChunk);
+    });
   try {
-    const tallies = await Promise.all(
-      ranges.map(
-        ([from, to], k) =>
-          new Promise<Tally>((resolveTally, reject) => {
-            const job: WorkerJob = { raw, runs: options.runs, seed: options.seed, from, to };
-            const worker = new Worker(boot, { eval: !bundled, workerData: job });
-            threads.push(worker);
-            worker.on("message", (reply: WorkerReply) => {
-              if (reply.type === "progress") {
-                done[k] = reply.done;
-                options.onProgress?.(
-                  done.reduce((a, b) => a + b, 0),
-                  options.runs,
-                );
-              } else if (reply.type === "tally") resolveTally(reply.tally);
-              else reject(reply.key ? new FrayError(reply.key, reply.data ?? {}, reply.message) : new Error(reply.message));
-            });
-            worker.on("error", reject);
-            worker.on("exit", (code) => reject(new Error(`Forecast worker ${k + 1} stopped (exit code ${code})`)));
-          }),
-      ),
-    );
-    return tallyForecast(mergeTallies(tallies), options.seed, options.runs);
+    return tallyForecast(mergeTallies(await playChunks(chunks, threads.length, play)), options.seed, options.runs);
   } finally {
     await Promise.all(threads.map((w) => w.terminate()));
   }
@@ -225,4 +258,4 @@ if (isMainThread)
       process.exit(1);
     },
   );
-else await workerMain(workerData as WorkerJob);
+else workerMain(workerData as WorkerJob);

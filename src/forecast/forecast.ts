@@ -26,7 +26,11 @@ import { describeTactics } from "../encounter/tactics.js";
 import { tallyForecast, type Forecast, type PointsLost, type Tally } from "./tally.js";
 
 export {
+  chunkRuns,
+  CHUNKS_PER_WORKER,
+  MIN_CHUNK,
   mergeTallies,
+  playChunks,
   splitRuns,
   tallyComplete,
   tallyForecast,
@@ -98,6 +102,12 @@ export interface RangeOptions extends ForecastOptions {
   from?: number;
   /** One past the last fight to play: a whole number from `from + 1` to `runs`; `runs` when unset. */
   to?: number;
+  /**
+   * The combatants built and the file's set-up, shared by the fights: pass the cache of an earlier
+   * range of the same forecast (the same `spec` and `content` objects) to reuse what it built; a
+   * new cache when unset. The fights give the same results either way.
+   */
+  combatants?: CombatantCache;
 }
 
 /**
@@ -117,7 +127,7 @@ export async function forecastTally(spec: EncounterSpec, content: EncounterConte
   const every = Math.max(1, Math.floor(options.progressEvery ?? 100));
   const tally = new TallyBuilder(spec, from, to);
   // Quiet: the tally reads only the outcome and the vitals. The combatants are built once and shared.
-  const play: PlayOptions = { quiet: true, combatants: new CombatantCache() };
+  const play: PlayOptions = { quiet: true, combatants: options.combatants ?? new CombatantCache() };
   const size = to - from;
   for (let i = from; i < to; i++) {
     if (options.signal?.aborted) break;

@@ -158,6 +158,60 @@ export function splitRuns(runs: number, parts: number): [number, number][] {
   return out;
 }
 
+/** Chunks each worker gets on average when a forecast is spread over workers ({@link chunkRuns}). */
+export const CHUNKS_PER_WORKER = 16;
+/** The fewest fights in a chunk ({@link chunkRuns}), unless there are fewer fights than workers would need. */
+export const MIN_CHUNK = 100;
+
+/**
+ * `runs` fights split into contiguous chunks `[from, to)`, in order, for `workers` workers that
+ * each take the next chunk once done with their last ({@link playChunks}): about
+ * {@link CHUNKS_PER_WORKER} per worker, each of at least {@link MIN_CHUNK} fights, and never fewer
+ * chunks than workers (nor more than fights). A worker that compiles its code later, or shares
+ * its core, plays fewer chunks instead of holding up the forecast at the end.
+ * @param runs a whole number of 1 or more.
+ * @param workers a whole number of 1 or more.
+ */
+export function chunkRuns(runs: number, workers: number): [number, number][] {
+  const w = Math.max(1, Math.floor(workers));
+  return splitRuns(runs, Math.min(w * CHUNKS_PER_WORKER, Math.max(w, Math.floor(runs / MIN_CHUNK))));
+}
+
+/**
+ * Plays `chunks` (contiguous ranges of one forecast's fights, in order) on `workers` workers at
+ * once: each worker takes the next chunk not yet taken as soon as it has played its last, until
+ * none is left or `stopped()` (a cancel) holds. Returns the tallies of the chunks taken, in chunk
+ * order, ready for {@link mergeTallies}: a contiguous run of `chunks` from the first, whichever
+ * worker played each, so the merged tally is the one a single worker gives.
+ * @param play plays the chunk `chunks[index]` on the worker numbered `worker` (0 to `workers - 1`)
+ *   and gives its tally (fewer fights after a cancel).
+ * @throws whatever `play` throws first; the other workers then take no further chunk.
+ */
+export async function playChunks(
+  chunks: readonly [number, number][],
+  workers: number,
+  play: (worker: number, chunk: [number, number], index: number) => Promise<Tally>,
+  stopped: () => boolean = () => false,
+): Promise<Tally[]> {
+  const tallies: Tally[] = [];
+  let next = 0;
+  let failed = false;
+  const lane = async (worker: number) => {
+    while (next < chunks.length && !failed && !stopped()) {
+      const index = next++;
+      try {
+        tallies[index] = await play(worker, chunks[index]!, index);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const lanes = Math.max(1, Math.min(Math.floor(workers), chunks.length));
+  await Promise.all(Array.from({ length: lanes }, (_, worker) => lane(worker)));
+  return tallies.slice(0, next);
+}
+
 /**
  * The tallies of contiguous ranges of one forecast (`parts[k].to === parts[k + 1].from`) merged
  * into the tally of their union: counts and sums added; each combatant's name from the first

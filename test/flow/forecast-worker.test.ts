@@ -18,7 +18,7 @@ import { describe, expect, it } from "vitest";
 import { ContentIndex } from "../../src/encounter/content.js";
 import { parseEncounter } from "../../src/encounter/schema.js";
 import { PackContent } from "../../src/encounter/library.js";
-import { fightSeed, forecast, forecastTally } from "../../src/forecast/forecast.js";
+import { chunkRuns, fightSeed, forecast, forecastTally, mergeTallies, tallyForecast } from "../../src/forecast/forecast.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
 import { ud10, ud10CombatantFromActor } from "../../src/rules/ud10/index.js";
 import { forecastInput, type ForecastBinding, type ForecastInput } from "../../src/foundry/logic/forecast-state.js";
@@ -71,7 +71,7 @@ const request = (i: ForecastInput, runs: number, seed: number, id = "f1", range:
  * message structured-cloned and delivered on a later turn of the event loop. Its requests and
  * whether it was terminated are recorded in `log`.
  */
-function handlerWorker(log: { requests: ForecastRequest[]; terminated: boolean }[]): PoolWorker {
+function handlerWorker(log: { requests: ForecastRequest[]; terminated: boolean }[], delayMs = 0): PoolWorker {
   const entry = { requests: [] as ForecastRequest[], terminated: false };
   log.push(entry);
   const w: PoolWorker = {
@@ -79,7 +79,8 @@ function handlerWorker(log: { requests: ForecastRequest[]; terminated: boolean }
     onerror: null,
     postMessage: (m) => {
       entry.requests.push(structuredClone(m));
-      setTimeout(() => void handle(structuredClone(m)), 0);
+      // A slow worker (`delayMs`) starts each run that much later; a cancel reaches it at once.
+      setTimeout(() => void handle(structuredClone(m)), m.type === "run" ? delayMs : 0);
     },
     terminate: () => void (entry.terminated = true),
   };
@@ -224,6 +225,51 @@ describe("forecast worker", () => {
     expect({ ...result, complete: true }).toEqual(first);
   });
 
+  it("UD-ACT-01: the pool gives out chunks as workers finish: a slow worker plays fewer, each chunk once, in a worker that checks the file once", async () => {
+    const i = input();
+    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    // 1,000 fights on two workers: ten chunks of 100 (MIN_CHUNK); the first worker waits 150 ms before each.
+    expect(chunkRuns(1000, 2)).toEqual(Array.from({ length: 10 }, (_, k) => [k * 100, k * 100 + 100]));
+    const progress: number[] = [];
+    const run = runPool(
+      { file: i.file, packs: i.packs, runs: 1000, seed: 9 },
+      { id: "d1", size: 2, spawn: () => handlerWorker(spawned, spawned.length === 0 ? 150 : 0), onProgress: (d) => void progress.push(d) },
+    );
+    const result = await run.result;
+    expect(result).toEqual(await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs: 1000, seed: 9 }));
+    const runs = spawned.map((w) => w.requests.flatMap((r) => (r.type === "run" ? [r] : [])));
+    // Every chunk played once, each under its own id and the forecast's one name for reuse.
+    const played = runs.flat().sort((a, b) => a.from! - b.from!);
+    expect(played.map((r) => [r.id, r.from, r.to, r.reuse])).toEqual(
+      chunkRuns(1000, 2).map(([from, to], k) => [`d1/${k}`, from, to, played[0]!.reuse]),
+    );
+    // The file and packs go with each worker's first chunk only.
+    expect(runs.map((w) => w.map((r) => r.packs !== undefined && r.file !== undefined))).toEqual(runs.map((w) => w.map((_, j) => j === 0)));
+    expect(runs[0]!.length).toBeGreaterThanOrEqual(1);
+    expect(runs[0]!.length).toBeLessThan(runs[1]!.length);
+    expect(progress.at(-1)).toBe(1000);
+    // A worker handed a chunk under the name of its last one reuses its set-up: the file is not
+    // read again (here a file the schema would refuse), and the fights are the same.
+    const replies: ForecastReply[] = [];
+    const handle = forecastWorker((r) => void replies.push(r));
+    await handle({ type: "run", id: "r/0", reuse: "r#1", file: i.file, packs: i.packs, runs: 40, seed: 3, from: 0, to: 20 });
+    await handle({ type: "run", id: "r/1", reuse: "r#1", file: { broken: true }, packs: [], runs: 40, seed: 3, from: 20, to: 40 });
+    const tallies = replies.flatMap((r) => (r.type === "done" ? [r.tally] : []));
+    expect(tallies.map((t) => [t.from, t.to, t.runs])).toEqual([
+      [0, 20, 20],
+      [20, 40, 20],
+    ]);
+    expect(tallyForecast(mergeTallies(tallies), 3, 40)).toEqual(
+      await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs: 40, seed: 3 }),
+    );
+    // Under another name the file is read again, and refused.
+    await handle({ type: "run", id: "r/2", reuse: "r#2", file: { broken: true }, packs: [], runs: 40, seed: 3, from: 0, to: 20 });
+    expect(replies.at(-1)).toMatchObject({ type: "error", id: "r/2" });
+    // A chunk without its file and packs under a name the worker does not hold is refused, naming the field.
+    await handle({ type: "run", id: "r/3", reuse: "r#3", file: undefined, runs: 40, seed: 3, from: 20, to: 40 });
+    expect(replies.at(-1)).toMatchObject({ type: "error", id: "r/3", key: "FRAY.Error.Field", data: { field: "packs" } });
+  });
+
   it("UD-ACT-01: a worker's error rejects the pool's result, with every worker terminated", async () => {
     const i = input();
     const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
@@ -263,10 +309,11 @@ describe("forecast worker", () => {
       { file: i.file, packs: i.packs, runs: 24, seed: 8, progressEvery: 4 },
       { id: "k2", onProgress: (d) => void progress.push(d) },
     ).result;
-    // Two workers started in all, none terminated; each played one range of each forecast.
-    expect(spawned.map((w) => w.requests.map((r) => (r.type === "run" ? `${r.id} ${r.from}-${r.to}` : r.type)))).toEqual([
-      ["k1 0-15", "k2 12-24"],
-      ["k1 15-30", "k2 0-12"],
+    // Two workers started in all, none terminated; so few fights make one chunk per worker, each
+    // named for reuse by its own forecast.
+    expect(spawned.map((w) => w.requests.map((r) => (r.type === "run" ? `${r.id} ${r.from}-${r.to} ${r.reuse}` : r.type)))).toEqual([
+      ["k1/0 0-15 k1#1", "k2/1 12-24 k2#2"],
+      ["k1/1 15-30 k1#1", "k2/0 0-12 k2#2"],
     ]);
     expect(spawned.some((w) => w.terminated)).toBe(false);
     const content = new PackContent(i.packs);
@@ -389,8 +436,8 @@ describe("forecast worker", () => {
     expect(
       spawned.map((w) => w.requests.map((r) => (r.type === "run" ? `${r.id} ${r.from ?? 0}-${r.to ?? r.runs}` : `${r.type} ${r.id}`))),
     ).toEqual([
-      ["warm-1 0-1000", "cancel warm-1", "w1 10-20"],
-      ["warm-1 0-1000", "cancel warm-1", "w1 0-10"],
+      ["warm-1 0-1000", "cancel warm-1", "w1/1 10-20"],
+      ["warm-1 0-1000", "cancel warm-1", "w1/0 0-10"],
     ]);
     // A second warm-up reuses the kept workers; a third stops the second first.
     pool.warm({ file: i.file, packs: i.packs, seed: 1 });

@@ -9,7 +9,7 @@ import { ContentIndex } from "../../src/encounter/content.js";
 import { playEncounter } from "../../src/encounter/engine.js";
 import { parseEncounter, type EncounterSpec } from "../../src/encounter/schema.js";
 import type { EncounterResult } from "../../src/encounter/types.js";
-import { fightSeed, forecast, pointsLost, wilson, type Forecast } from "../../src/forecast/forecast.js";
+import { chunkRuns, fightSeed, forecast, pointsLost, wilson, type Forecast } from "../../src/forecast/forecast.js";
 import { formatForecast } from "../../src/forecast/format.js";
 import { FrayError } from "../../src/rules/core/errors.js";
 import { nestedLookup } from "../../src/rules/core/i18n.js";
@@ -347,7 +347,7 @@ describe("npm run forecast", () => {
         "scripts/forecast.ts",
         "examples/zones-burst.yaml",
         "--runs",
-        "13",
+        "450",
         "--seed",
         "4",
         "--workers",
@@ -360,7 +360,9 @@ describe("npm run forecast", () => {
     expect(run.status, run.stderr).toBe(0);
     const printed = run.stdout;
     expect(printed).toContain("on 2 worker thread(s)");
-    const expected = await forecast(load("zones-burst.yaml"), content, { runs: 13, seed: 4 });
+    // Four chunks of the 450 fights (chunkRuns): each thread plays the next one once done with its last.
+    expect(chunkRuns(450, 2)).toHaveLength(4);
+    const expected = await forecast(load("zones-burst.yaml"), content, { runs: 450, seed: 4 });
     expect(JSON.parse(readFileSync(out, "utf8"))).toEqual(JSON.parse(JSON.stringify(expected)));
     // The bundle is kept for the next run, under the key its manifest's sources give.
     const { inputs } = JSON.parse(readFileSync(join(root, "scripts", ".forecast.bundle.json"), "utf8")) as { inputs: string[] };

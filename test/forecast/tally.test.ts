@@ -9,11 +9,16 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ContentIndex } from "../../src/encounter/content.js";
 import { parseEncounter, type EncounterSpec } from "../../src/encounter/schema.js";
+import { CombatantCache } from "../../src/encounter/common.js";
 import {
+  chunkRuns,
+  CHUNKS_PER_WORKER,
   fightSeed,
   forecast,
   forecastTally,
   mergeTallies,
+  MIN_CHUNK,
+  playChunks,
   splitRuns,
   tallyComplete,
   tallyForecast,
@@ -90,6 +95,67 @@ describe("forecast tallies", () => {
       [1, 2],
     ]);
     expect(splitRuns(7, 1)).toEqual([[0, 7]]);
+  });
+
+  it("cuts a forecast into about 16 chunks per worker of at least 100 fights, never fewer chunks than workers", () => {
+    const big = chunkRuns(10_000, 2);
+    expect(big).toHaveLength(2 * CHUNKS_PER_WORKER);
+    expect(big.every(([from, to], k) => to - from >= 312 && to - from <= 313 && from === (big[k - 1]?.[1] ?? 0))).toBe(true);
+    expect(big.at(-1)![1]).toBe(10_000);
+    expect(chunkRuns(1000, 2)).toEqual(Array.from({ length: 10 }, (_, k) => [k * MIN_CHUNK, (k + 1) * MIN_CHUNK]));
+    expect(chunkRuns(13, 3)).toEqual(splitRuns(13, 3));
+    expect(chunkRuns(2, 8)).toEqual(splitRuns(2, 8));
+    expect(chunkRuns(150, 1)).toEqual([[0, 150]]);
+  });
+
+  it("plays chunks on workers that each take the next one when done: the tallies in chunk order merge into the single-process forecast", async () => {
+    const spec = load("zones-burst.yaml");
+    const chunks = splitRuns(60, 12);
+    // One cache of built combatants for every chunk, as a worker keeps it.
+    const combatants = new CombatantCache();
+    const taken: [number, number][] = [];
+    const tallies = await playChunks(chunks, 3, async (worker, [from, to], index) => {
+      taken.push([worker, index]);
+      // Worker 0 is slow: the others take more chunks.
+      await new Promise((r) => setTimeout(r, worker === 0 ? 30 : 1));
+      return forecastTally(spec, content, { runs: 60, seed: 8, from, to, combatants });
+    });
+    expect(taken.map(([, index]) => index).sort((a, b) => a - b)).toEqual(chunks.map((_, k) => k));
+    expect(taken.filter(([w]) => w === 0).length).toBeLessThan(taken.filter(([w]) => w !== 0).length / 2);
+    expect(tallies.map((t) => [t.from, t.to])).toEqual(chunks);
+    expect(tallyForecast(mergeTallies(tallies), 8, 60)).toEqual(await forecast(spec, content, { runs: 60, seed: 8 }));
+  });
+
+  it("stops giving out chunks once stopped, and after the first error, which it throws", async () => {
+    const spec = load("zones-burst.yaml");
+    const chunks = splitRuns(40, 8);
+    let stop = false;
+    const played: number[] = [];
+    const tallies = await playChunks(
+      chunks,
+      2,
+      async (_worker, [from, to], index) => {
+        played.push(index);
+        if (index === 2) stop = true;
+        return forecastTally(spec, content, { runs: 40, seed: 1, from, to });
+      },
+      () => stop,
+    );
+    // The chunks taken before the stop, in order from the first: a tally of the fights without a gap.
+    expect(played.sort((a, b) => a - b)).toEqual([0, 1, 2]);
+    expect(tallies.map((t) => [t.from, t.to])).toEqual(chunks.slice(0, 3));
+    const failing = [] as number[];
+    const boom = new FrayError("FRAY.Error.Field", { field: "runs", expected: "a test" }, "boom");
+    await expect(
+      playChunks(chunks, 2, async (_worker, [from, to], index) => {
+        failing.push(index);
+        if (index === 1) throw boom;
+        await new Promise((r) => setTimeout(r, 5));
+        return forecastTally(spec, content, { runs: 40, seed: 1, from, to });
+      }),
+    ).rejects.toBe(boom);
+    // Chunk 1 failed at once: the other worker finished chunk 0 and took no further chunk.
+    expect(failing).toEqual([0, 1]);
   });
 
   it("a part cut short by a cancel ends the fights without a gap: the merge is the forecast of the fights played first", async () => {

@@ -1,15 +1,16 @@
 /**
  * A forecast spread over a pool of forecast workers (each a Web Worker running
- * `dist/forecast-worker.mjs`, see worker.ts): the fights are split into contiguous ranges
- * (`splitRuns`), one per worker; the progress of all of them is summed; a cancel reaches every
- * worker; and the tallies they hand back are merged and summed up (src/forecast/tally.ts) into
+ * `dist/forecast-worker.mjs`, see worker.ts): the fights are cut into contiguous chunks
+ * (`chunkRuns`), each worker taking the next one as soon as it is done with its last
+ * (`playChunks`); the progress of all of them is summed; a cancel reaches every worker; and the
+ * tallies the chunks hand back are merged in order and summed up (src/forecast/tally.ts) into
  * exactly the forecast one worker, or `npm run forecast`, gives for the same file and seed.
  *
  * Pure (no Foundry globals, no DOM): the dialog passes how to start a worker, tests pass workers
  * of their own.
  */
 import { FrayError } from "../../rules/core/errors.js";
-import { mergeTallies, splitRuns, tallyForecast, type Forecast, type Tally } from "../../forecast/tally.js";
+import { chunkRuns, mergeTallies, playChunks, tallyForecast, type Forecast, type Tally } from "../../forecast/tally.js";
 import type { ForecastReply, ForecastRequest } from "./worker.js";
 
 /** The most workers a pool starts. */
@@ -98,6 +99,8 @@ export class WorkerPool {
   /** The warm-up run each kept worker may still be playing, by worker ({@link warm}). */
   private readonly warming = new Map<PoolWorker, string>();
   private warmings = 0;
+  /** Forecasts run so far: names each one's set-up for reuse in its workers. */
+  private runs = 0;
   private timer: unknown;
   private disposed = false;
   private readonly timers: PoolTimers;
@@ -118,15 +121,21 @@ export class WorkerPool {
 
   /**
    * Runs a forecast in up to {@link size} workers (fewer when there are fewer fights), the kept
-   * ones first, each given one contiguous range of the fights, all under the one request id `id`.
+   * ones first. The fights are cut into contiguous chunks (`chunkRuns`, about 16 per worker) and
+   * each worker takes the next chunk as soon as it has played its last (`playChunks`), so that a
+   * worker slowed by its compile or by a busy core does not hold up the end. Each chunk is a `run`
+   * under the id `<id>/<chunk>`, named for reuse by this forecast so that a worker checks the file
+   * and builds the combatants once (the file and packs go with a worker's first chunk only); the
+   * chunks' tallies merge into the forecast one worker gives.
    * @param onProgress called with the fights done over all workers and the fights asked for.
    */
   run(request: PoolRequest, options: { id: string; onProgress?: (done: number, runs: number) => void }): PoolRun {
     this.stopTimer();
-    const ranges = splitRuns(request.runs, this.size);
+    const chunks = chunkRuns(request.runs, this.size);
+    const count = Math.min(this.size, chunks.length);
     const workers: PoolWorker[] = [];
     try {
-      for (let k = 0; k < ranges.length; k++) {
+      for (let k = 0; k < count; k++) {
         const kept = this.idle.pop();
         // What is left of its warm-up stops after the fight under way; its replies are not this run's.
         const warm = kept && this.warming.get(kept);
@@ -144,65 +153,77 @@ export class WorkerPool {
       );
       return { result: Promise.reject(error instanceof Error ? error : new Error(String(error))), cancel: () => undefined };
     }
-    const done = ranges.map(() => 0);
-    const settled: boolean[] = ranges.map(() => false);
-    const failed: boolean[] = ranges.map(() => false);
-    const tallies = ranges.map(
-      ([from, to], k) =>
-        new Promise<Tally>((resolve, reject) => {
-          const worker = workers[k]!;
-          worker.onmessage = (event) => {
-            const reply = event.data;
-            if (reply.id !== options.id) return;
-            if (reply.type === "progress") {
-              done[k] = reply.done;
-              options.onProgress?.(
-                done.reduce((a, b) => a + b, 0),
-                request.runs,
-              );
-            } else if (reply.type === "done") {
-              settled[k] = true;
-              resolve(reply.tally);
-            } else {
-              // The worker answered: it is still sound, and can be kept.
-              settled[k] = true;
-              reject(new FrayError(reply.key, reply.data, reply.message));
-            }
-          };
-          worker.onerror = (event) => {
-            failed[k] = true;
-            reject(new Error(event.message ?? "The forecast worker failed"));
-          };
-          worker.postMessage({
-            type: "run",
-            id: options.id,
-            file: request.file,
-            packs: request.packs,
-            runs: request.runs,
-            seed: request.seed,
-            ...(request.progressEvery ? { progressEvery: request.progressEvery } : {}),
-            from,
-            to,
-          });
-        }),
-    );
+    // The forecast's name for reuse, new for each run of the pool: a kept worker never reuses an earlier forecast's set-up.
+    const reuse = `${options.id}#${++this.runs}`;
+    // Fights done in each chunk; the chunk each worker plays until it answers; the workers that failed.
+    const done = chunks.map(() => 0);
+    const playing: (string | undefined)[] = workers.map(() => undefined);
+    const failed: boolean[] = workers.map(() => false);
+    // Whether a worker has been sent this forecast's file and packs (with its first chunk): later chunks reuse them.
+    const sent: boolean[] = workers.map(() => false);
+    let cancelled = false;
+    const play = (k: number, [from, to]: [number, number], index: number) =>
+      new Promise<Tally>((resolve, reject) => {
+        const worker = workers[k]!;
+        const id = `${options.id}/${index}`;
+        playing[k] = id;
+        worker.onmessage = (event) => {
+          const reply = event.data;
+          if (reply.id !== id) return;
+          if (reply.type === "progress") {
+            done[index] = reply.done;
+            options.onProgress?.(
+              done.reduce((a, b) => a + b, 0),
+              request.runs,
+            );
+          } else if (reply.type === "done") {
+            playing[k] = undefined;
+            resolve(reply.tally);
+          } else {
+            // The worker answered: it is still sound, and can be kept.
+            playing[k] = undefined;
+            reject(new FrayError(reply.key, reply.data, reply.message));
+          }
+        };
+        worker.onerror = (event) => {
+          failed[k] = true;
+          reject(new Error(event.message ?? "The forecast worker failed"));
+        };
+        const first = !sent[k];
+        sent[k] = true;
+        worker.postMessage({
+          type: "run",
+          id,
+          reuse,
+          ...(first ? { file: request.file, packs: request.packs } : { file: undefined }),
+          runs: request.runs,
+          seed: request.seed,
+          ...(request.progressEvery ? { progressEvery: request.progressEvery } : {}),
+          from,
+          to,
+        });
+      });
     const result = (async () => {
       try {
-        return tallyForecast(mergeTallies(await Promise.all(tallies)), request.seed, request.runs);
+        const tallies = await playChunks(chunks, count, play, () => cancelled);
+        return tallyForecast(mergeTallies(tallies), request.seed, request.runs);
       } finally {
-        // Sound: the workers that answered and never failed. One still playing (another's error
-        // settled the forecast first) is terminated.
+        // Sound: the workers that answered their last chunk and never failed. One still playing
+        // (another's error settled the forecast first) is terminated.
         this.release(
           workers,
-          settled.map((answered, k) => answered && !failed[k]),
+          workers.map((_, k) => playing[k] === undefined && !failed[k]),
         );
       }
     })();
     return {
       result,
       cancel() {
+        // No worker takes another chunk; each stops the one it plays after the fight under way.
+        cancelled = true;
         workers.forEach((w, k) => {
-          if (!settled[k]) w.postMessage({ type: "cancel", id: options.id });
+          const id = playing[k];
+          if (id !== undefined) w.postMessage({ type: "cancel", id });
         });
       },
     };
@@ -285,7 +306,7 @@ export class WorkerPool {
 
 /**
  * Runs a forecast in `size` workers (fewer when there are fewer fights), each started by `spawn`
- * and given one contiguous range of the fights, all under the one request id `id`: a
+ * and taking chunks of the fights as {@link WorkerPool.run} gives them out, under ids from `id`: a
  * {@link WorkerPool} that keeps none, so every worker is terminated once the result is settled.
  * @param onProgress called with the fights done over all workers and the fights asked for.
  */

@@ -8,12 +8,14 @@
  * under way, and the figures of the fights played come back (`complete: false`).
  *
  * A request may name a contiguous range of the forecast's fights (`from`, `to`): a pool of
- * workers (./pool.ts) gives each worker one range, and merges the tallies they hand back into
- * the forecast one worker would give (src/forecast/tally.ts).
+ * workers (./pool.ts) gives its workers chunks of the fights, each named for reuse (`reuse`) so
+ * that a worker checks the file once per forecast, and merges the tallies they hand back into the
+ * forecast one worker would give (src/forecast/tally.ts).
  */
 import { FrayError } from "../../rules/core/errors.js";
 import { PackContent, type SourceDocument } from "../../encounter/library.js";
-import { parseEncounter } from "../../encounter/schema.js";
+import { CombatantCache } from "../../encounter/common.js";
+import { parseEncounter, type EncounterSpec } from "../../encounter/schema.js";
 import { fightSeed, forecastTally, tallyForecast, type Forecast, type Tally } from "../../forecast/forecast.js";
 
 /** What the Foundry client sends the worker. */
@@ -24,8 +26,11 @@ export type ForecastRequest =
       id: string;
       /** The encounter file (`ForecastInput.file`), checked here by the encounter schema. */
       file: unknown;
-      /** The documents the file's references name, by pack (`ForecastInput.packs`). */
-      packs: [string, SourceDocument[]][];
+      /**
+       * The documents the file's references name, by pack (`ForecastInput.packs`). With `file`,
+       * left out of a run whose `reuse` names the worker's last named run, which has them.
+       */
+      packs?: [string, SourceDocument[]][];
       /** Fights to play (1 to 1,000,000). */
       runs: number;
       /** Base seed (0 to 2^31 - 1). */
@@ -36,6 +41,13 @@ export type ForecastRequest =
       from?: number;
       /** One past the last fight of its range (`from + 1` to `runs`); `runs` when unset. */
       to?: number;
+      /**
+       * Names the forecast this range is a chunk of: a run under the same name as the worker's
+       * last named run reuses that run's checked file, content and built combatants instead of
+       * building them again (a pool sends each worker several chunks of one forecast, the file
+       * and packs with the first only). The sender gives one name to one file and packs only.
+       */
+      reuse?: string;
     }
   | { type: "cancel"; id: string };
 
@@ -93,6 +105,8 @@ function eventTurns(): { next: () => Promise<void>; close: () => void } {
  */
 export function forecastWorker(post: (reply: ForecastReply) => void): (request: ForecastRequest) => Promise<void> {
   const running = new Map<string, { aborted: boolean }>();
+  // What the last run with a `reuse` name checked and built, for the next chunk of that forecast.
+  let kept: { name: string; spec: EncounterSpec; content: PackContent; combatants: CombatantCache } | undefined;
   return async (request) => {
     if (request.type === "cancel") {
       const signal = running.get(request.id);
@@ -104,8 +118,26 @@ export function forecastWorker(post: (reply: ForecastReply) => void): (request: 
     let turns: ReturnType<typeof eventTurns> | undefined;
     try {
       turns = eventTurns();
-      const spec = parseEncounter(request.file);
-      const tally = await forecastTally(spec, new PackContent(request.packs), {
+      let setup = request.reuse !== undefined && kept?.name === request.reuse ? kept : undefined;
+      if (!setup) {
+        // A chunk without its file (the worker's set-up was lost or never sent) is refused, naming the field.
+        if (request.packs === undefined)
+          throw new FrayError(
+            "FRAY.Error.Field",
+            { field: "packs", expected: "the documents the file names" },
+            "A forecast run without its packs",
+          );
+        setup = {
+          name: request.reuse ?? "",
+          spec: parseEncounter(request.file),
+          content: new PackContent(request.packs),
+          combatants: new CombatantCache(),
+        };
+        kept = request.reuse !== undefined ? setup : undefined;
+      }
+      const { spec } = setup;
+      const tally = await forecastTally(spec, setup.content, {
+        combatants: setup.combatants,
         runs: request.runs,
         seed: request.seed,
         from: request.from,
