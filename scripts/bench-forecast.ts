@@ -42,7 +42,7 @@ const CHROMIUM = "/usr/bin/chromium";
 const WORKER_BUNDLE = join(ROOT, "dist", "forecast-worker.mjs");
 /** Issue 14: a 10,000-fight forecast in under 2 s. */
 const GOAL = { fights: DEFAULT_RUNS, seconds: 2 } as const;
-/** Workers in the Chromium pool: two, so that the tallies of two ranges are merged whatever the machine. */
+/** Workers in the Chromium pool: two, so that chunks are shared out and their tallies merged whatever the machine. */
 const POOL = 2;
 /** How long the warmed pool warms up before its forecast: a GM filling in the forecast's settings. */
 const WARM_MS = 1_000;
@@ -289,7 +289,7 @@ export async function forecastBench(runs: number = GOAL.fights, only?: string): 
               ` Chromium worker ${seconds(workerMs).padStart(6)} s  ${verdict(workerMs / 1000)};` +
               ` its forecast ${same(got.reply.forecast, inNode) ? "equals Node's" : "DIFFERS from Node's"}`;
           }
-          // The tracker's pool in the same page: each worker a range, the tallies merged.
+          // The tracker's pool in the same page: the workers taking chunks, the tallies merged.
           const pooled = (await page.evaluate(
             `import("/run-pool.mjs").then((m) => m.runPooled(${JSON.stringify({ file: raw, packs: sent, runs: fights, seed: spec.seed })}, ${POOL}, ${WARM_MS}))`,
           )) as {

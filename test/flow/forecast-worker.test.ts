@@ -71,21 +71,27 @@ const request = (i: ForecastInput, runs: number, seed: number, id = "f1", range:
  * message structured-cloned and delivered on a later turn of the event loop. Its requests and
  * whether it was terminated are recorded in `log`.
  */
-function handlerWorker(log: { requests: ForecastRequest[]; terminated: boolean }[], delayMs = 0): PoolWorker {
-  const entry = { requests: [] as ForecastRequest[], terminated: false };
+function handlerWorker(
+  log: { requests: ForecastRequest[]; terminated: boolean; done: number }[],
+  hold: () => boolean = () => false,
+): PoolWorker {
+  const entry = { requests: [] as ForecastRequest[], terminated: false, done: 0 };
   log.push(entry);
+  // A held worker (`hold()` true) starts no run until it is let go; a cancel reaches it at once.
+  const start = (m: ForecastRequest) => (m.type === "run" && hold() ? setTimeout(() => start(m), 2) : void handle(m));
   const w: PoolWorker = {
     onmessage: null,
     onerror: null,
     postMessage: (m) => {
       entry.requests.push(structuredClone(m));
-      // A slow worker (`delayMs`) starts each run that much later; a cancel reaches it at once.
-      setTimeout(() => void handle(structuredClone(m)), m.type === "run" ? delayMs : 0);
+      const copy = structuredClone(m);
+      setTimeout(() => start(copy), 0);
     },
     terminate: () => void (entry.terminated = true),
   };
   const handle = forecastWorker((r) => {
     const reply = structuredClone(r);
+    if (reply.type === "done") entry.done++;
     if (!entry.terminated) setTimeout(() => w.onmessage?.({ data: reply }), 0);
   });
   return w;
@@ -188,7 +194,7 @@ describe("forecast worker", () => {
 
   it("UD-ACT-01: a pool of three workers gives the single-process forecast, its progress summed", async () => {
     const i = input();
-    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    const spawned: { requests: ForecastRequest[]; terminated: boolean; done: number }[] = [];
     const progress: number[] = [];
     const run = runPool(
       { file: i.file, packs: i.packs, runs: 50, seed: 99, progressEvery: 5 },
@@ -210,7 +216,7 @@ describe("forecast worker", () => {
 
   it("UD-ACT-01: a cancel reaches every worker of the pool; the fights played from fight 0 without a gap come back", async () => {
     const i = input();
-    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    const spawned: { requests: ForecastRequest[]; terminated: boolean; done: number }[] = [];
     const run = runPool(
       { file: i.file, packs: i.packs, runs: 600, seed: 5, progressEvery: 1 },
       { id: "p2", size: 2, spawn: () => handlerWorker(spawned), onProgress: (done) => void (done >= 10 && run.cancel()) },
@@ -227,13 +233,19 @@ describe("forecast worker", () => {
 
   it("UD-ACT-01: the pool gives out chunks as workers finish: a slow worker plays fewer, each chunk once, in a worker that checks the file once", async () => {
     const i = input();
-    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
-    // 1,000 fights on two workers: ten chunks of 100 (MIN_CHUNK); the first worker waits 150 ms before each.
+    const spawned: { requests: ForecastRequest[]; terminated: boolean; done: number }[] = [];
+    // 1,000 fights on two workers: ten chunks of 100 (MIN_CHUNK). The first worker is held until
+    // the second has played five chunks: slow, whatever the machine's speed.
     expect(chunkRuns(1000, 2)).toEqual(Array.from({ length: 10 }, (_, k) => [k * 100, k * 100 + 100]));
     const progress: number[] = [];
     const run = runPool(
       { file: i.file, packs: i.packs, runs: 1000, seed: 9 },
-      { id: "d1", size: 2, spawn: () => handlerWorker(spawned, spawned.length === 0 ? 150 : 0), onProgress: (d) => void progress.push(d) },
+      {
+        id: "d1",
+        size: 2,
+        spawn: () => handlerWorker(spawned, spawned.length === 0 ? () => (spawned[1]?.done ?? 0) < 5 : undefined),
+        onProgress: (d) => void progress.push(d),
+      },
     );
     const result = await run.result;
     expect(result).toEqual(await forecast(parseEncounter(i.file), new PackContent(i.packs), { runs: 1000, seed: 9 }));
@@ -245,8 +257,10 @@ describe("forecast worker", () => {
     );
     // The file and packs go with each worker's first chunk only.
     expect(runs.map((w) => w.map((r) => r.packs !== undefined && r.file !== undefined))).toEqual(runs.map((w) => w.map((_, j) => j === 0)));
+    // The held worker played its first chunk only after the other had played five, and then at most the remaining few.
     expect(runs[0]!.length).toBeGreaterThanOrEqual(1);
-    expect(runs[0]!.length).toBeLessThan(runs[1]!.length);
+    expect(runs[0]!.length).toBeLessThanOrEqual(4);
+    expect(runs[1]!.length).toBeGreaterThanOrEqual(6);
     expect(progress.at(-1)).toBe(1000);
     // A worker handed a chunk under the name of its last one reuses its set-up: the file is not
     // read again (here a file the schema would refuse), and the fights are the same.
@@ -272,7 +286,7 @@ describe("forecast worker", () => {
 
   it("UD-ACT-01: a worker's error rejects the pool's result, with every worker terminated", async () => {
     const i = input();
-    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    const spawned: { requests: ForecastRequest[]; terminated: boolean; done: number }[] = [];
     const run = runPool(
       { file: { ...(i.file as object), combatants: [] }, packs: i.packs, runs: 20, seed: 1 },
       { id: "p3", size: 2, spawn: () => handlerWorker(spawned) },
@@ -298,7 +312,7 @@ describe("forecast worker", () => {
 
   it("UD-ACT-01: a kept pool plays the next forecast in the same workers, with the forecast a fresh process gives", async () => {
     const i = input();
-    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    const spawned: { requests: ForecastRequest[]; terminated: boolean; done: number }[] = [];
     const timers = manualTimers();
     const pool = new WorkerPool({ size: 2, spawn: () => handlerWorker(spawned), timers });
     const first = await pool.run({ file: i.file, packs: i.packs, runs: 30, seed: 4 }, { id: "k1" }).result;
@@ -333,7 +347,7 @@ describe("forecast worker", () => {
 
   it("UD-ACT-01: a kept pool keeps the workers that answered, up to its size, and no worker after dispose", async () => {
     const i = input();
-    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    const spawned: { requests: ForecastRequest[]; terminated: boolean; done: number }[] = [];
     const pool = new WorkerPool({ size: 2, spawn: () => handlerWorker(spawned), timers: manualTimers() });
     // Two forecasts at once: four workers, two kept once both are settled.
     const a = pool.run({ file: i.file, packs: i.packs, runs: 10, seed: 1 }, { id: "c1" });
@@ -375,7 +389,7 @@ describe("forecast worker", () => {
 
   it("UD-ACT-01: a kept pool ignores a late reply to an earlier forecast, drops a worker that fails while idle, and recovers from one that cannot start", async () => {
     const i = input();
-    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    const spawned: { requests: ForecastRequest[]; terminated: boolean; done: number }[] = [];
     const workers: PoolWorker[] = [];
     const terminations: number[] = [];
     let refuse = false;
@@ -422,7 +436,7 @@ describe("forecast worker", () => {
 
   it("UD-ACT-01: a pool warmed ahead starts its workers on a short forecast of the same file, which the forecast then cancels; the forecast is the one a fresh process gives", async () => {
     const i = input();
-    const spawned: { requests: ForecastRequest[]; terminated: boolean }[] = [];
+    const spawned: { requests: ForecastRequest[]; terminated: boolean; done: number }[] = [];
     const timers = manualTimers();
     const pool = new WorkerPool({ size: 2, spawn: () => handlerWorker(spawned), timers });
     pool.warm({ file: i.file, packs: i.packs, seed: 1 });

@@ -114,14 +114,19 @@ describe("forecast tallies", () => {
     // One cache of built combatants for every chunk, as a worker keeps it.
     const combatants = new CombatantCache();
     const taken: [number, number][] = [];
+    let othersDone = 0;
     const tallies = await playChunks(chunks, 3, async (worker, [from, to], index) => {
       taken.push([worker, index]);
-      // Worker 0 is slow: the others take more chunks.
-      await new Promise((r) => setTimeout(r, worker === 0 ? 30 : 1));
-      return forecastTally(spec, content, { runs: 60, seed: 8, from, to, combatants });
+      // Worker 0 is slow: its first chunk waits until the others have played eight.
+      while (worker === 0 && othersDone < 8) await new Promise((r) => setTimeout(r, 2));
+      await new Promise((r) => setTimeout(r, 0));
+      const tally = await forecastTally(spec, content, { runs: 60, seed: 8, from, to, combatants });
+      if (worker !== 0) othersDone++;
+      return tally;
     });
     expect(taken.map(([, index]) => index).sort((a, b) => a - b)).toEqual(chunks.map((_, k) => k));
-    expect(taken.filter(([w]) => w === 0).length).toBeLessThan(taken.filter(([w]) => w !== 0).length / 2);
+    // The others took the rest meanwhile: worker 0 played its first and at most the few left after the eighth.
+    expect(taken.filter(([w]) => w === 0).length).toBeLessThanOrEqual(3);
     expect(tallies.map((t) => [t.from, t.to])).toEqual(chunks);
     expect(tallyForecast(mergeTallies(tallies), 8, 60)).toEqual(await forecast(spec, content, { runs: 60, seed: 8 }));
   });
@@ -146,15 +151,22 @@ describe("forecast tallies", () => {
     expect(tallies.map((t) => [t.from, t.to])).toEqual(chunks.slice(0, 3));
     const failing = [] as number[];
     const boom = new FrayError("FRAY.Error.Field", { field: "runs", expected: "a test" }, "boom");
+    let firstDone!: () => void;
+    const first = new Promise<void>((r) => (firstDone = r));
     await expect(
       playChunks(chunks, 2, async (_worker, [from, to], index) => {
         failing.push(index);
         if (index === 1) throw boom;
         await new Promise((r) => setTimeout(r, 5));
-        return forecastTally(spec, content, { runs: 40, seed: 1, from, to });
+        const tally = await forecastTally(spec, content, { runs: 40, seed: 1, from, to });
+        if (index === 0) firstDone();
+        return tally;
       }),
     ).rejects.toBe(boom);
-    // Chunk 1 failed at once: the other worker finished chunk 0 and took no further chunk.
+    // Chunk 1 failed at once. Once the other worker has finished chunk 0 (and its loop has run on),
+    // it has taken no further chunk.
+    await first;
+    await new Promise((r) => setTimeout(r, 0));
     expect(failing).toEqual([0, 1]);
   });
 

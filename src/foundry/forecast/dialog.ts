@@ -3,7 +3,7 @@
  * its token's disposition, the distances between tokens in metres, this round's economy and
  * declaration), turns it into the forecast's input (src/foundry/logic/forecast-state.ts), asks
  * the runs and the seed, plays the forecast in a pool of Web Workers running
- * `dist/forecast-worker.mjs` (one fewer than the machine's cores, 1 to 8; each plays a range of
+ * `dist/forecast-worker.mjs` (one fewer than the machine's cores, 1 to 8; each takes chunks of
  * the fights, ./pool.ts) under one progress bar with a Cancel that reaches them all, and shows the
  * result as a small chart, with a button that whispers it to the GMs as a chat card. The merged
  * result is the forecast one worker, or `npm run forecast` with the same file and seed, gives.

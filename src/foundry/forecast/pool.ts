@@ -35,7 +35,8 @@ export function poolSize(cores: number | undefined): number {
 }
 
 /** A forecast request for a pool: a `run` request's file, packs, runs, seed and progress step (the pool adds the id and the ranges). */
-export type PoolRequest = Pick<Extract<ForecastRequest, { type: "run" }>, "file" | "packs" | "runs" | "seed" | "progressEvery">;
+export type PoolRequest = Pick<Extract<ForecastRequest, { type: "run" }>, "file" | "runs" | "seed" | "progressEvery"> &
+  Required<Pick<Extract<ForecastRequest, { type: "run" }>, "packs">>;
 
 /** A forecast under way in a pool. */
 export interface PoolRun {

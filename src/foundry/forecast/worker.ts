@@ -37,7 +37,7 @@ export type ForecastRequest =
       seed: number;
       /** Fights between progress replies; 100 when unset. */
       progressEvery?: number;
-      /** The first fight of this worker's range (0 to `runs - 1`); 0 when unset. */
+      /** The first fight of this run's range, or chunk (0 to `runs - 1`); 0 when unset. */
       from?: number;
       /** One past the last fight of its range (`from + 1` to `runs`); `runs` when unset. */
       to?: number;
