@@ -9,8 +9,8 @@
  * result is the forecast one worker, or `npm run forecast` with the same file and seed, gives.
  * The pool's workers start while the GM fills in the settings, each playing up to 1,000 fights of
  * the same combat whose result is dropped (`WorkerPool.warm`), so that V8 has compiled the fights'
- * code when the forecast starts; the pool keeps them for the next forecast (three minutes idle at most), so that
- * forecasting again after moving a token starts in workers that are already warm.
+ * code when the forecast starts; the pool keeps them for the next forecast (three minutes idle at
+ * most), so that forecasting again after moving a token starts in workers that are already warm.
  */
 import { bounded, check } from "../../rules/core/validate.js";
 import { MAX_SEED } from "../../rules/core/bounds.js";

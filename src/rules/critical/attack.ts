@@ -338,8 +338,9 @@ function denseOf(formula: string): Dense {
 
 /**
  * A column of an attack table as {@link odds} reads it: whether its bands, with whole-number
- * bounds, follow each other without gap or overlap from an open bottom to an open top (`contiguous`), and each band's lowest
- * and highest total (infinite at the open ends) and the outcome it counts as.
+ * bounds, follow each other without gap or overlap from an open bottom to an open top
+ * (`contiguous`), and each band's lowest and highest total (infinite at the open ends) and the
+ * outcome it counts as.
  */
 interface ColumnReading {
   contiguous: boolean;
@@ -395,8 +396,8 @@ for (const table of Object.values(DEFAULT_TABLES.attack)) for (const armorType o
  *
  * A column whose bands follow each other without gap or overlap is read band by band (for a
  * whole-number offset): the chances of the unmodified rolls whose totals land in a band are added
- * to its outcome. Any other column (a world table's, CR-ATK-03) is read total by total through lookupAttack, which finds
- * the same band or throws its error.
+ * to its outcome. Any other column (a world table's, CR-ATK-03) is read total by total through
+ * lookupAttack, which finds the same band or throws its error.
  * @throws FrayError `FRAY.Error.TableColumn` when the table has no column for the defender's
  *   armor, `FRAY.Error.TableGap` when a total the roll can reach falls in no band.
  */
