@@ -490,6 +490,8 @@ export async function playHitbox(
       distanceMetres,
       situation: sit.values,
       rolledReaction: t.rolled,
+      // In place from the start (one shape for every request): set below when one is declared.
+      reaction: undefined,
     };
     if (!t.rolled) {
       const reaction = reactionFor(f, t, weapon, sit, request);

@@ -228,6 +228,8 @@ export async function playUd10(
     if (target !== engagedFoe) t = index.get(target.spec.id)!;
     const attacker = fighters[i]!;
     const defender = fighters[t]!;
+    // Every request a literal with the same fields in the same order (the reaction last, undefined
+    // when none), so that the engine's and the input's reads of requests see one shape.
     const request = (plan.requests[t] ??= {
       attackerId: attacker.combatant.id,
       targetId: defender.combatant.id,
@@ -236,6 +238,7 @@ export async function playUd10(
       distanceMetres: plan.range,
       // No situation rather than an empty one: the input reads the same without looking for values.
       situation: plan.plain ? undefined : plan.situation,
+      reaction: undefined,
     });
     if (quietSync) {
       let quietRequest = request;
@@ -247,7 +250,16 @@ export async function playUd10(
         const react = target.spec.react;
         const reaction =
           react && react !== "none" ? declaredReactionFor(defender.combatant, plan.weapon, defender.economy, react, opts) : undefined;
-        if (reaction) quietRequest = plan.requests[n * (reaction === "parry" ? 1 : 2) + t] ??= { ...request, reaction };
+        if (reaction)
+          quietRequest = plan.requests[n * (reaction === "parry" ? 1 : 2) + t] ??= {
+            attackerId: request.attackerId,
+            targetId: request.targetId,
+            weaponId: request.weaponId,
+            modeId: request.modeId,
+            distanceMetres: request.distanceMetres,
+            situation: request.situation,
+            reaction,
+          };
         options = plainAgainst(attacker.combatant, free);
       } else options = optionsAgainst(t, attacker.combatant, free);
       const quiet = engine.quietOutcomeSync(quietRequest, options);

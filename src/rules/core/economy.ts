@@ -105,13 +105,13 @@ export function charge(economy: Economy, cost: ActionCost): Economy {
     for (const id in slots) {
       if (nextSlots === economy.slots) nextSlots = { ...nextSlots };
       const slot = nextSlots[id]!;
-      nextSlots[id] = { ...slot, used: slot.used + slots[id]! };
+      nextSlots[id] = { used: slot.used + slots[id]!, max: slot.max };
     }
   if (pools)
     for (const id in pools) {
       if (nextPools === economy.pools) nextPools = { ...nextPools };
       const pool = nextPools[id]!;
-      nextPools[id] = { ...pool, value: pool.value - pools[id]! };
+      nextPools[id] = { value: pool.value - pools[id]!, max: pool.max };
     }
   return nextSlots === economy.slots && nextPools === economy.pools ? economy : { slots: nextSlots, pools: nextPools };
 }

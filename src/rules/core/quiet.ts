@@ -15,7 +15,14 @@ import type { RoundState } from "./contract.js";
 import type { RulesetOptions } from "./ruleset.js";
 import type { ForcedCheck } from "./types.js";
 
-/** An attack played by a {@link QuietRuleset}: its outcome, without the details. */
+/**
+ * An attack played by a {@link QuietRuleset}: its outcome, without the details. A ruleset builds
+ * it as one literal with every field below in place, in this order (`undefined` where it has
+ * none), then its own fields: every quiet attack of a ruleset then has one shape, and the round
+ * engine's and the drivers' reads of it stay monomorphic (an object given its optional fields
+ * one by one takes a new shape for each combination, and a read that meets more than four shapes
+ * is several times slower).
+ */
 export interface QuietAttack<C> {
   /** The weapon used (its id) and the firing mode, as the detailed plan names them. */
   weaponId: string;
@@ -33,7 +40,7 @@ export interface QuietAttack<C> {
   location?: string;
   /** The damage rolled (the packet's amount); 0 when the attack does not land. */
   damage: number;
-  /** The target after the damage; absent when no damage was applied. */
+  /** The target after the damage; undefined when no damage was applied. */
   target?: C;
   /** Forced checks the damage calls for, in order (HB-DMG-04, CR-HIT-02). */
   forced?: ForcedCheck[];

@@ -67,7 +67,7 @@ export function recomputeEconomy(current: Economy, c: CriticalCombatant): Econom
   const pool = current.pools.ap ?? { value: 0, max: 0 };
   const max = Math.min(pool.max, apFor(c));
   const used = pool.max - pool.value;
-  return { slots: { ...current.slots }, pools: { ...current.pools, ap: { max, value: Math.max(0, Math.min(pool.value, max - used)) } } };
+  return { slots: { ...current.slots }, pools: { ...current.pools, ap: { value: Math.max(0, Math.min(pool.value, max - used)), max } } };
 }
 
 /**
@@ -81,7 +81,7 @@ export function afterUpkeepEconomy(current: Economy, c: CriticalCombatant): Econ
   const pool = current.pools.ap ?? { value: 0, max: 0 };
   const max = apFor(c);
   const used = Math.max(0, pool.max - pool.value);
-  return { slots: { ...current.slots }, pools: { ...current.pools, ap: { max, value: Math.max(0, max - used) } } };
+  return { slots: { ...current.slots }, pools: { ...current.pools, ap: { value: Math.max(0, max - used), max } } };
 }
 
 /**

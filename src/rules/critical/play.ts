@@ -279,7 +279,7 @@ export function criticalAfterAction(
     outcome.result.detail.fumble
   ) {
     const ap = apOf(next);
-    next = { slots: { ...next.slots }, pools: { ...next.pools, ap: { ...ap, value: 0 } } };
+    next = { slots: { ...next.slots }, pools: { ...next.pools, ap: { value: 0, max: ap.max } } };
     events.push({ rule: "CR-ATK-01", label: "FRAY.Critical.Lifecycle.Fumble", data: { actor: c.name, lost: ap.value } });
   }
   const before = apOf(next).max;

@@ -248,20 +248,29 @@ export function quietAttack(
   }
   const total = roll + offset;
   const fumble = o.fumbles && unmodified <= fumbleRange(weapon, table);
+  // Every field in place from the start, in the order of `QuietAttack` then Critical's own.
   const out: CriticalQuietAttack = {
     weaponId: weapon.id,
-    attackerId: attacker.id,
-    targetId: target.id,
+    modeId: undefined,
     hit: false,
     reacted: false,
+    reactionCost: undefined,
+    reactionSuccess: undefined,
     lands: false,
+    location: undefined,
     damage: 0,
+    target: undefined,
+    forced: undefined,
+    attackerId: attacker.id,
+    targetId: target.id,
     roll,
     unmodified,
     openEnded: rerolls > 0,
     fumble,
     total,
+    code: undefined,
     hits: 0,
+    critical: undefined,
   };
   if (fumble) return out;
   const code = entryFor(table, armorType, total);
@@ -334,7 +343,7 @@ export function quietAfterAttack(
   let next = economy;
   if (a.fumble && a.attackerId === c.id) {
     const ap = next.pools.ap ?? { value: 0, max: 0 };
-    next = { slots: { ...next.slots }, pools: { ...next.pools, ap: { ...ap, value: 0 } } };
+    next = { slots: { ...next.slots }, pools: { ...next.pools, ap: { value: 0, max: ap.max } } };
   }
   // `recomputeEconomy` leaves a pool whose AP the combatant still has as it is: kept, not copied.
   const ap = next.pools.ap;

@@ -346,6 +346,7 @@ function blackoutFrom(c: HitboxCombatant, roll: RollOutcome): BlackoutResult {
   ];
   const check: CheckResult = { roll, natural: roll.total, modifiers: mods, total: roll.total + sumModifiers(mods) };
   const passed = check.total >= BLACKOUT_DIFFICULTY;
-  const after = passed || c.conditions.includes("shock") ? c : { ...c, conditions: [...c.conditions, "shock"] };
+  const after =
+    passed || c.conditions.includes("shock") ? c : restate(c, c.hitboxes, c.armor, [...c.conditions, "shock"], c.shockTurnsLeft);
   return { check, difficulty: BLACKOUT_DIFFICULTY, passed, rule: "HB-DMG-04", after };
 }

@@ -117,10 +117,13 @@ export interface HitboxCombatant {
 }
 
 /**
- * A combatant like `c` with the given hitboxes, armor, conditions and shock count (none when
- * undefined), built field by field in the order `parseCombatant` builds them: the rest is shared
- * with `c`. A literal costs a fraction of a spread (`{ ...c, hitboxes }`), most of all when `c`
- * is frozen. Only the fields of {@link HitboxCombatant} are kept.
+ * A combatant like `c` with the given hitboxes, armor, conditions, shock count (none when
+ * undefined) and weapons in hand (`c`'s by default), built field by field in the order
+ * `parseCombatant` builds them: the rest is shared with `c`. A literal costs a fraction of a
+ * spread (`{ ...c, hitboxes }`), most of all when `c` is frozen, and every state built here has
+ * one shape, which keeps the rules' reads of combatants monomorphic (a spread's copy takes a
+ * shape of its own). Every new state of a Hitbox combatant is built here. Only the fields of
+ * {@link HitboxCombatant} are kept.
  */
 export function restate(
   c: HitboxCombatant,
@@ -128,6 +131,7 @@ export function restate(
   armor: HitboxCombatant["armor"],
   conditions: string[],
   shockTurnsLeft: number | undefined,
+  held: string[] = c.held,
 ): HitboxCombatant {
   const next: HitboxCombatant = {
     id: c.id,
@@ -140,7 +144,7 @@ export function restate(
     armor,
     weapons: c.weapons,
     mainHand: c.mainHand,
-    held: c.held,
+    held,
     conditions,
   };
   if (shockTurnsLeft !== undefined) next.shockTurnsLeft = shockTurnsLeft;

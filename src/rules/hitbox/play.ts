@@ -36,7 +36,7 @@ import {
 } from "./damage.js";
 import type { HitboxAttackInput, HitboxSituation, RolledReaction } from "./input.js";
 import { CALLABLE } from "./location.js";
-import { HITBOXES, metresToFeet, type HitboxCombatant, type HitboxId } from "./model.js";
+import { HITBOXES, metresToFeet, restate, type HitboxCombatant, type HitboxId } from "./model.js";
 import type { HitboxOptions } from "./options.js";
 import { endTurn, movement, QUICK_ACTIONS, quickAction, type QuickActionId } from "./turn.js";
 
@@ -322,19 +322,15 @@ export function startRound(c: HitboxCombatant, options: HitboxOptions): RoundSta
   }
   const counting = has(next, "shock") && !has(next, "dead") && options.shockTurns > 0;
   if (!counting) {
-    if (next.shockTurnsLeft !== undefined) {
-      next = { ...next };
-      delete next.shockTurnsLeft;
-    }
+    if (next.shockTurnsLeft !== undefined) next = restate(next, next.hitboxes, next.armor, next.conditions, undefined);
   } else if (next.shockTurnsLeft === undefined) {
-    next = { ...next, shockTurnsLeft: options.shockTurns - 1 };
+    next = restate(next, next.hitboxes, next.armor, next.conditions, options.shockTurns - 1);
     events.push({ rule: "HB-DMG-04", label: "FRAY.Hitbox.Play.Event.ShockCount", data: { turns: options.shockTurns } });
   } else if (next.shockTurnsLeft <= 0) {
-    next = { ...next, conditions: [...next.conditions, "dead"] };
-    delete next.shockTurnsLeft;
+    next = restate(next, next.hitboxes, next.armor, [...next.conditions, "dead"], undefined);
     events.push({ rule: "HB-DMG-04", label: "FRAY.Hitbox.Play.Event.ShockDeath", data: { turns: options.shockTurns } });
   } else {
-    next = { ...next, shockTurnsLeft: next.shockTurnsLeft - 1 };
+    next = restate(next, next.hitboxes, next.armor, next.conditions, next.shockTurnsLeft - 1);
   }
   return { combatant: next, economy: freshEconomy(), events };
 }
@@ -378,7 +374,7 @@ export function afterAction(c: HitboxCombatant, outcome: ActionOutcome, economy:
   let left = economy;
   const goProne = (label: string) => {
     if (has(next, "goingProne") || has(next, "prone")) return;
-    next = { ...next, conditions: [...next.conditions, "goingProne"] };
+    next = restate(next, next.hitboxes, next.armor, [...next.conditions, "goingProne"], next.shockTurnsLeft);
     events.push({ rule: "HB-ACT-04", label });
   };
   if (outcome.kind === "attack") {

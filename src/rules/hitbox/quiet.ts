@@ -290,22 +290,25 @@ export function quietAttack(
   }
   const tieFails = hasReaction && o.reactionTies === "defender";
   const hit = total > difficulty || (total === difficulty && !tieFails);
+  // Every field in place from the start, in the order of `QuietAttack` then Hitbox's own.
   const out: HitboxQuietAttack = {
     weaponId: weapon.id,
-    attackerId: attacker.id,
-    targetId: target.id,
+    modeId: undefined,
     hit,
     reacted: hasReaction,
+    reactionCost: hasReaction ? REACTION_COST : undefined,
+    reactionSuccess: hasReaction ? !hit : undefined,
     lands: hit,
+    location: undefined,
     damage: 0,
+    target: undefined,
+    forced: undefined,
+    attackerId: attacker.id,
+    targetId: target.id,
+    rolledReaction: rolled,
     reactionRolledNow: rolledNow,
     interrupts: false,
   };
-  if (hasReaction) {
-    out.reactionCost = REACTION_COST;
-    out.reactionSuccess = !hit;
-  }
-  if (rolled) out.rolledReaction = rolled;
   if (!hit) return out;
   const roll = next(6) + next(6);
   const called = input.calledShot;
@@ -477,7 +480,7 @@ export function quietAfterAttack(c: HitboxCombatant, attack: QuietAttack<HitboxC
   if (a.targetId === c.id && a.reactionRolledNow && a.rolledReaction) {
     left = spendOne(left, "reaction", REACTION_COST);
     if (a.rolledReaction.dropsProne && !has(next, "goingProne") && !has(next, "prone"))
-      next = { ...next, conditions: [...next.conditions, "goingProne"] };
+      next = restate(next, next.hitboxes, next.armor, [...next.conditions, "goingProne"], next.shockTurnsLeft);
   }
   return { combatant: next, economy: left, events: [] };
 }

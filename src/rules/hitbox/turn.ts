@@ -198,17 +198,24 @@ export function quickAction(c: HitboxCombatant, q: QuickAction, out: boolean): H
     case "draw": {
       if (!q.item) throw new FrayError("FRAY.Error.Field", { field: "item", expected: "the item to draw" }, "Draw what?");
       const id = c.weapons.find((w) => w.id === q.item || w.name === q.item)?.id ?? q.item;
-      return c.held.includes(id) ? c : { ...c, held: [...c.held, id] };
+      return c.held.includes(id) ? c : restate(c, c.hitboxes, c.armor, c.conditions, c.shockTurnsLeft, [...c.held, id]);
     }
     case "letGo": {
       if (!q.item) throw new FrayError("FRAY.Error.Field", { field: "item", expected: "the item to let go" }, "Let go of what?");
       const id = c.weapons.find((w) => w.id === q.item || w.name === q.item)?.id ?? q.item;
-      return { ...c, held: c.held.filter((h) => h !== id) };
+      return restate(
+        c,
+        c.hitboxes,
+        c.armor,
+        c.conditions,
+        c.shockTurnsLeft,
+        c.held.filter((h) => h !== id),
+      );
     }
     case "prone":
       return c.conditions.includes("goingProne") || c.conditions.includes("prone")
         ? c
-        : { ...c, conditions: [...c.conditions, "goingProne"] };
+        : restate(c, c.hitboxes, c.armor, [...c.conditions, "goingProne"], c.shockTurnsLeft);
     default:
       return c;
   }

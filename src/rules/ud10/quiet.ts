@@ -135,11 +135,20 @@ export function quietAttack(
     reactionSuccess = next(10) + reaction > total;
   }
   const lands = hit && !reactionSuccess;
-  const out: QuietAttack<Ud10Combatant> = { weaponId: weapon.id, modeId: mode?.id, hit, reacted, lands, damage: 0 };
-  if (reaction !== undefined) {
-    out.reactionCost = REACTION_COST;
-    if (reacted) out.reactionSuccess = reactionSuccess;
-  }
+  // Every field in place from the start, in the order of `QuietAttack` (see there).
+  const out: QuietAttack<Ud10Combatant> = {
+    weaponId: weapon.id,
+    modeId: mode?.id,
+    hit,
+    reacted,
+    reactionCost: reaction !== undefined ? REACTION_COST : undefined,
+    reactionSuccess: reaction !== undefined && reacted ? reactionSuccess : undefined,
+    lands,
+    location: undefined,
+    damage: 0,
+    target: undefined,
+    forced: undefined,
+  };
   if (!lands) return out;
   // The body zone by its d10 face (UD-ZON-01); face 0 stands for the averaged armor (UD-ZON-02).
   let face = 0;

@@ -254,17 +254,26 @@ export function quietAttack(
   const { weapon, modifier, difficulty } = planned(input, o);
   const reaction = input.reaction ? declared(input, weapon, economy) : undefined;
   const firearm = weapon.kind === "firearm";
+  // Every field in place from the start, in the order of `QuietAttack` then Zones' own.
   const out: ZonesQuietAttack = {
     weaponId: weapon.id,
     modeId: input.modeId,
     hit: false,
     reacted: false,
+    reactionCost: reaction ? (reaction.block ? BLOCK_COST : DODGE_COST) : undefined,
+    reactionSuccess: undefined,
     lands: false,
+    location: undefined,
     damage: 0,
+    target: undefined,
+    forced: undefined,
     fired: 0,
     hits: 0,
+    spent: undefined,
+    malfunction: undefined,
+    catastrophic: undefined,
+    deviation: undefined,
   };
-  if (reaction) out.reactionCost = reaction.block ? BLOCK_COST : DODGE_COST;
   if (firearm && weapon.malfunction === "squibLoad") {
     out.catastrophic = true;
     out.spent = 1;
