@@ -4,6 +4,7 @@ import type { ActionCost } from "../rules/core/economy.js";
 import { RoundEngine, type AttackOptions } from "../rules/core/round.js";
 import type { ReactionOption, RulesetOptions } from "../rules/core/ruleset.js";
 import {
+  copyCombatant,
   disengage,
   initiativeGroups,
   declaredReactionFor,
@@ -93,6 +94,13 @@ export async function playUd10(
       keepEvents: !play.quiet,
     },
   );
+  // A forecast's combatants come frozen from its cache, shared by every fight. Each fight starts
+  // from its own shallow copy (the nested parts stay frozen and shared): a frozen object takes a
+  // shape of its own, and the rules' reads of combatants, met with those shapes too, slow down.
+  for (const cs of spec.combatants) {
+    const f = engine.get(cs.id);
+    if (Object.isFrozen(f.combatant)) f.combatant = copyCombatant(f.combatant);
+  }
   const start = vitalsNow(engine, ud10.vitals);
   // One view per combatant for the whole fight: `c` reads the engine's current state.
   const views = fighterViews<Ud10Combatant>(spec.combatants, engine);

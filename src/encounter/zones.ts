@@ -32,7 +32,7 @@ import {
   type ZonesSituation,
   type ZonesWeapon,
 } from "../rules/zones/index.js";
-import { DAMAGE_TYPES, STANCES } from "../rules/zones/model.js";
+import { DAMAGE_TYPES, STANCES, copyCombatant, restate } from "../rules/zones/model.js";
 import {
   buildEntryCombatant,
   EngineView,
@@ -265,6 +265,10 @@ export async function playZones(
   // Each entry's view of its combatant and economy in the engine.
   const fighters = new Map<string, Fighter>(spec.combatants.map((cs) => [cs.id, new Fighter(cs, engine.get(cs.id))]));
   for (const f of fighters.values()) for (const o of fighters.values()) if (o.spec.side !== f.spec.side) f.foes.push(o);
+  // A forecast's combatants come frozen from its cache, shared by every fight. Each fight starts
+  // from its own shallow copy (the nested parts stay frozen and shared): a frozen object takes a
+  // shape of its own, and the rules' reads of combatants, met with those shapes too, slow down.
+  for (const f of fighters.values()) if (Object.isFrozen(f.c)) f.c = copyCombatant(f.c);
   const start = vitalsNow(engine, zones.vitals);
   // Check every declared action up front, so a bad key fails before any die is rolled (once per forecast).
   const { declaredActions, tacticsActions, noAction, effortOnInitiative } = fileSetup(ACTIONS_SETUP, spec, play, () =>
@@ -318,7 +322,7 @@ export async function playZones(
   /** Applies damage the engine does not deal itself (a catastrophic failure's) and logs it. */
   const applyHits = (round: number, target: Fighter, packet: ZonesDamagePacket, cause: string): void => {
     const report = zones.applyDamage(target.c, packet, options);
-    target.c = { ...target.c, hp: report.after.hp!, conditions: report.after.conditions };
+    target.c = restate(target.c, { hp: report.after.hp!, conditions: report.after.conditions });
     logHits(round, target, packet, report, cause);
   };
 

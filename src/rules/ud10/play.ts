@@ -22,7 +22,7 @@ import type { RulesetOptions } from "../core/ruleset.js";
 import type { VitalState } from "../core/types.js";
 import { AIM_COST, aimRounds, findWeapon, isIncapacitated, OUT_CONDITIONS, situationDefaults, weaponAndMode } from "./attack.js";
 import type { Ud10AttackInput, Ud10Situation } from "./input.js";
-import type { Ud10Combatant, Ud10Weapon } from "./model.js";
+import { copyCombatant, type Ud10Combatant, type Ud10Weapon } from "./model.js";
 import { ACTIONS, disengage } from "./movement.js";
 import { ud10Options } from "./options.js";
 
@@ -148,7 +148,7 @@ export function ud10Input(request: AttackRequest, attacker: Ud10Combatant, targe
   if (values.unanticipated === false && conditions.includes("surprised")) conditions = conditions.filter((s) => s !== "surprised");
   return {
     attacker,
-    target: conditions === target.conditions ? target : { ...target, conditions },
+    target: conditions === target.conditions ? target : withConditions(target, conditions),
     weaponId: request.weaponId,
     modeId: request.modeId,
     rangeMetres: distance,
@@ -301,12 +301,11 @@ export function ud10Conditions(): ConditionSpec[] {
  * damage or an undo). `vitals(ud10WithVitals(c, s))` is `s` for HP, EP and conditions.
  */
 export function ud10WithVitals(c: Ud10Combatant, state: VitalState): Ud10Combatant {
-  return {
-    ...c,
-    hp: state.hp ? { ...state.hp } : c.hp,
-    ep: state.ep ? { ...state.ep } : c.ep,
-    conditions: [...state.conditions],
-  };
+  const next = copyCombatant(c);
+  if (state.hp) next.hp = { ...state.hp };
+  if (state.ep) next.ep = { ...state.ep };
+  next.conditions = [...state.conditions];
+  return next;
 }
 
 /**
@@ -328,10 +327,18 @@ export const hasAim = (c: Ud10Combatant) => {
   return false;
 };
 /** The combatant with its aim dropped (UD-ATK-04). */
-export const withoutAim = (c: Ud10Combatant): Ud10Combatant => ({
-  ...c,
-  conditions: c.conditions.filter((s) => !(AIM_CONDITIONS as readonly string[]).includes(s)),
-});
+export const withoutAim = (c: Ud10Combatant): Ud10Combatant =>
+  withConditions(
+    c,
+    c.conditions.filter((s) => !(AIM_CONDITIONS as readonly string[]).includes(s)),
+  );
+
+/** The combatant with these conditions: a copy of one shape for every state (`copyCombatant`). */
+function withConditions(c: Ud10Combatant, conditions: string[]): Ud10Combatant {
+  const next = copyCombatant(c);
+  next.conditions = conditions;
+  return next;
+}
 
 /**
  * The start of a round for one combatant (UD-ACT-01, UD-REA-01, UD-ATK-04): a fresh economy
@@ -341,7 +348,10 @@ export const withoutAim = (c: Ud10Combatant): Ud10Combatant => ({
  */
 export function ud10StartRound(c: Ud10Combatant, previous: Economy | undefined): RoundState<Ud10Combatant> {
   if (previous && c.conditions.includes("moving")) {
-    const combatant = { ...c, conditions: c.conditions.filter((s) => s !== "moving") };
+    const combatant = withConditions(
+      c,
+      c.conditions.filter((s) => s !== "moving"),
+    );
     return {
       combatant,
       economy: ud10RoundEconomy(),
@@ -397,7 +407,7 @@ export function ud10AfterAction(
   if (outcome.id === "aim") {
     const rounds = aimRounds(c);
     events.push({ rule: "UD-ATK-04", label: "FRAY.Situation.Ud10.Event.Aimed", data: { rounds } });
-    return { combatant: { ...c, conditions: [...withoutAim(c).conditions, `aiming${rounds}`] }, economy, events };
+    return { combatant: withConditions(c, [...withoutAim(c).conditions, `aiming${rounds}`]), economy, events };
   }
   const actions = ud10Actions({ ...c, conditions: [] }, options);
   const action = actions.find((a) => a.id === outcome.id);

@@ -8,7 +8,15 @@ import { blockLines, checkFormula, checkPmf, rollCheck, skillLines } from "./che
 import { hitLocation, rollHitZone } from "./damage.js";
 import { rangedDifficulty, sizeFromStance, type RangedFactors } from "./difficulty.js";
 import type { ZonesAttackInput } from "./input.js";
-import { MOVEMENTS, type Malfunction, type MovementCategory, type SizeCategory, type ZonesCombatant, type ZonesWeapon } from "./model.js";
+import {
+  MOVEMENTS,
+  restate,
+  type Malfunction,
+  type MovementCategory,
+  type SizeCategory,
+  type ZonesCombatant,
+  type ZonesWeapon,
+} from "./model.js";
 import type { ZonesOptions } from "./options.js";
 import { movementOfLegs, type MovedLeg } from "./turn.js";
 
@@ -132,7 +140,7 @@ export function targetMovementOf(target: ZonesCombatant): MovementCategory {
 export function withMovedLegs(c: ZonesCombatant, legs: readonly MovedLeg[]): ZonesCombatant {
   const moved = movementOfLegs(legs);
   const rank = (m: MovementCategory) => MOVEMENTS.indexOf(m);
-  return moved && rank(moved) > rank(c.movement) ? { ...c, movement: moved } : c;
+  return moved && rank(moved) > rank(c.movement) ? restate(c, { movement: moved }) : c;
 }
 
 /**

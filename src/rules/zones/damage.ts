@@ -181,7 +181,7 @@ export async function rollDamage(
 
 /** The vital state of a Zones combatant: hit points and conditions. */
 export function vitals(c: ZonesCombatant): VitalState {
-  return { hp: { ...c.hp }, conditions: [...c.conditions] };
+  return { hp: { value: c.hp.value, max: c.hp.max }, conditions: [...c.conditions] };
 }
 
 /** Conditions that take a combatant out of the fight. */

@@ -2,7 +2,7 @@ import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { DamageReport, RuleId } from "../core/types.js";
 import { applyDamage, hasFullBodyArmor, type ZonesDamagePacket } from "./damage.js";
-import type { ZonesCombatant, ZonesWeapon } from "./model.js";
+import { restate, type ZonesCombatant, type ZonesWeapon } from "./model.js";
 import type { ZonesOptions } from "./options.js";
 
 /**
@@ -37,7 +37,7 @@ export interface BlastOutcome {
 }
 
 function withCondition(c: ZonesCombatant, condition: string): ZonesCombatant {
-  return c.conditions.includes(condition) ? c : { ...c, conditions: [...c.conditions, condition] };
+  return c.conditions.includes(condition) ? c : restate(c, { conditions: [...c.conditions, condition] });
 }
 
 /**
@@ -81,7 +81,7 @@ export async function resolveBlast(
       const roll = await dice.roll(grenade.damage, "FRAY.Roll.Damage");
       const packet: ZonesDamagePacket = { roll, amount: Math.max(0, roll.total), location: "torso", type: "bludgeoning" };
       const report = applyDamage(c, packet, options);
-      const after: ZonesCombatant = { ...c, hp: report.after.hp!, conditions: report.after.conditions };
+      const after = restate(c, { hp: report.after.hp!, conditions: report.after.conditions });
       out.push({
         ...base,
         effect: "shockwave",

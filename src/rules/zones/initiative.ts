@@ -4,7 +4,7 @@ import { FrayError } from "../core/errors.js";
 import type { InitiativeRoll } from "../core/ruleset.js";
 import type { Modifier, RollOutcome } from "../core/types.js";
 import { CHECK_DIE, attributeLine } from "./checks.js";
-import type { ZonesCombatant } from "./model.js";
+import { restate, type ZonesCombatant } from "./model.js";
 
 /**
  * The lines added to an initiative d10 (ZN-INI-01, ZN-INI-02): the DEX modifier, further bonuses
@@ -161,13 +161,15 @@ export function order(rolls: InitiativeRoll[]): InitiativeRoll[] {
  */
 export function startSurprise(combatants: ZonesCombatant[], surprisedGroups: readonly string[]): ZonesCombatant[] {
   return combatants.map((c) =>
-    surprisedGroups.includes(c.group) && !c.conditions.includes("surprised") ? { ...c, conditions: [...c.conditions, "surprised"] } : c,
+    surprisedGroups.includes(c.group) && !c.conditions.includes("surprised")
+      ? restate(c, { conditions: [...c.conditions, "surprised"] })
+      : c,
   );
 }
 
 /** Ends the surprise round (ZN-SUR-01): nobody is `surprised` any more. */
 export function endSurprise(combatants: ZonesCombatant[]): ZonesCombatant[] {
   return combatants.map((c) =>
-    c.conditions.includes("surprised") ? { ...c, conditions: c.conditions.filter((s) => s !== "surprised") } : c,
+    c.conditions.includes("surprised") ? restate(c, { conditions: c.conditions.filter((s) => s !== "surprised") }) : c,
   );
 }

@@ -26,7 +26,9 @@ import {
   MOVEMENTS,
   SIZES,
   STANCES,
+  copyCombatant,
   fieldError,
+  restate,
   type DamageType,
   type Malfunction,
   type SizeCategory,
@@ -461,7 +463,7 @@ export function conditions(): ConditionSpec[] {
 
 /** The combatant with a vital state: its hit points and conditions (the parts Zones tracks, ZN-ZON-02). */
 export function withVitals(c: ZonesCombatant, state: VitalState): ZonesCombatant {
-  return { ...c, hp: state.hp ? { ...state.hp } : c.hp, conditions: [...state.conditions] };
+  return restate(c, { hp: state.hp ? { value: state.hp.value, max: state.hp.max } : c.hp, conditions: [...state.conditions] });
 }
 
 /**
@@ -533,17 +535,17 @@ function roundStart(
   const effort = Math.min(previous?.pools.effort?.value ?? c.effort.value, c.effort.max);
   const points = speed !== c.speed.value || effort !== c.effort.value;
   const same = !surpriseOver && !points && c.movement === "subtle" && c.aim === 0 && c.initiativeEffort === 0;
-  const next: ZonesCombatant = same
-    ? c
-    : {
-        ...c,
-        conditions: surpriseOver ? c.conditions.filter((s) => s !== "surprised") : c.conditions,
-        movement: "subtle",
-        aim: 0,
-        initiativeEffort: 0,
-        speed: speed === c.speed.value ? c.speed : { ...c.speed, value: speed },
-        effort: effort === c.effort.value ? c.effort : { ...c.effort, value: effort },
-      };
+  let next = c;
+  if (!same) {
+    // A copy with its fields set, as `restate` builds it (one shape for every state), field by field.
+    next = copyCombatant(c);
+    if (surpriseOver) next.conditions = c.conditions.filter((s) => s !== "surprised");
+    next.movement = "subtle";
+    next.aim = 0;
+    next.initiativeEffort = 0;
+    if (speed !== c.speed.value) next.speed = { value: speed, max: c.speed.max };
+    if (effort !== c.effort.value) next.effort = { value: effort, max: c.effort.max };
+  }
   if (points && events) events.push({ rule: "ZN-MOV-03", label: "FRAY.Zones.Event.Points", data: { speed, effort } });
   return { combatant: next, economy: roundEconomy(next, o), events: events ?? NO_EVENTS };
 }
@@ -552,7 +554,7 @@ function replaceWeapon(c: ZonesCombatant, index: number, weapon: ZonesWeapon | u
   const weapons = [...c.weapons];
   if (weapon) weapons[index] = weapon;
   else weapons.splice(index, 1);
-  return { ...c, weapons };
+  return restate(c, { weapons });
 }
 
 /**
@@ -573,17 +575,17 @@ export function afterAction(
   const events: LifecycleEvent[] = [];
   if (outcome.kind === "action") {
     if (outcome.id === "aim") {
-      const next = { ...c, aim: c.aim + 1 };
+      const next = restate(c, { aim: c.aim + 1 });
       events.push({ rule: "ZN-RNG-07", label: "FRAY.Zones.Event.Aimed", data: { actions: next.aim } });
       return { combatant: next, economy: economyNow, events };
     }
     if (outcome.id === "regainSpeed") {
       const pools = { ...economyNow.pools };
       const pool = pools.speed;
-      if (pool) pools.speed = { ...pool, value: pool.max };
+      if (pool) pools.speed = { value: pool.max, max: pool.max };
       const speed = pools.speed?.value ?? c.speed.max;
       events.push({ rule: "ZN-MOV-03", label: "FRAY.Zones.Event.SpeedRegained", data: { speed } });
-      return { combatant: { ...c, speed: { ...c.speed, value: speed } }, economy: { ...economyNow, pools }, events };
+      return { combatant: restate(c, { speed: { value: speed, max: c.speed.max } }), economy: { ...economyNow, pools }, events };
     }
     return { combatant: c, economy: economyNow, events };
   }
@@ -592,7 +594,7 @@ export function afterAction(
   let next: ZonesCombatant = c;
   if (c.aim > 0) {
     events.push({ rule: "ZN-RNG-07", label: "FRAY.Zones.Event.AimSpent", data: { actions: c.aim } });
-    next = { ...next, aim: 0 };
+    next = restate(next, { aim: 0 });
   }
   if (weapon.kind === "thrown" || weapon.kind === "grenade") {
     events.push({
