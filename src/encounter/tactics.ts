@@ -62,15 +62,23 @@ export interface TargetChoice<T> {
  * @returns undefined when no rule names an enemy (no enemy is standing).
  */
 export function chooseTarget<T>(rules: readonly TargetRule[], choice: TargetChoice<T>): T | undefined {
-  for (const rule of rules) {
+  // Indexed loops: every combatant chooses every turn, and V8 builds an iterator result per step
+  // of a `for of` over a frozen list where it cannot optimize the loop away.
+  for (let r = 0; r < rules.length; r++) {
+    const rule = rules[r];
     if (rule === "declared" && choice.declared !== undefined) return choice.declared;
     if (rule === "engaged" && choice.engaged !== undefined) return choice.engaged;
     if (rule === "nearest" && choice.distance) {
       let best: T | undefined;
       let bestDistance = Infinity;
-      for (const e of choice.enemies) {
+      const enemies = choice.enemies;
+      for (let i = 0; i < enemies.length; i++) {
+        const e = enemies[i]!;
         const d = choice.distance(e);
-        if (d !== undefined && d < bestDistance) [best, bestDistance] = [e, d];
+        if (d !== undefined && d < bestDistance) {
+          best = e;
+          bestDistance = d;
+        }
       }
       if (best !== undefined) return best;
     }
@@ -96,15 +104,22 @@ export interface WeaponChoice<W> {
  * @returns undefined when the combatant has no weapon and none is named.
  */
 export function chooseWeapon<W extends { id: string }>(rules: readonly WeaponRule[], choice: WeaponChoice<W>): string | undefined {
-  for (const rule of rules) {
+  // Indexed loops, as in chooseTarget.
+  for (let r = 0; r < rules.length; r++) {
+    const rule = rules[r];
     if (rule === "declared" && choice.declared !== undefined) return choice.declared;
     if (rule === "tactics" && choice.tactics !== undefined) return choice.tactics;
     if (rule === "best" && choice.score) {
       let best: W | undefined;
       let top = -Infinity;
-      for (const w of choice.weapons) {
+      const weapons = choice.weapons;
+      for (let i = 0; i < weapons.length; i++) {
+        const w = weapons[i]!;
         const s = choice.score(w);
-        if (s !== undefined && s > top) [best, top] = [w, s];
+        if (s !== undefined && s > top) {
+          best = w;
+          top = s;
+        }
       }
       if (best) return best.id;
     }
