@@ -17,7 +17,7 @@ import { describe, expect, it } from "vitest";
 import { ScriptedRoller, SeededRoller, seededSource } from "../../src/rules/core/dice/port.js";
 import { createEconomy, spend } from "../../src/rules/core/economy.js";
 import { FrayError } from "../../src/rules/core/errors.js";
-import { isQuiet } from "../../src/rules/core/quiet.js";
+import { isQuiet, QUIET_ATTACK_FIELDS } from "../../src/rules/core/quiet.js";
 import { RoundEngine } from "../../src/rules/core/round.js";
 import type { LastingEffect } from "../../src/rules/core/types.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
@@ -139,6 +139,7 @@ describe("Critical quiet attack step", () => {
 
   it("CR-ATK-01 to CR-ATK-04, CR-PAR-01 to CR-PAR-03, CR-CRT-02, CR-CRT-03, CR-HIT-01, CR-HIT-02, CR-BLD-01, CR-STN-02, CR-STN-03, CR-DTH-01: the same seed gives the detailed step's outcome, target and dice", async () => {
     const seen = { fumble: 0, miss: 0, hitsOnly: 0, critical: 0, openEnded: 0, forced: 0, over150: 0, error: 0 };
+    const shapes = new Set<string>();
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
         const weapon = s.attacker.weapons[s.weapon % s.attacker.weapons.length]!;
@@ -171,6 +172,9 @@ describe("Critical quiet attack step", () => {
           seen.error++;
           return;
         }
+        // One shape for every quiet attack: the fields of `QuietAttack` in place, in order (QUIET_ATTACK_FIELDS).
+        expect(Object.keys(quiet).slice(0, QUIET_ATTACK_FIELDS.length)).toEqual(QUIET_ATTACK_FIELDS);
+        shapes.add(Object.keys(quiet).join());
         if ("error" in detailed) throw new Error(`the detailed step threw ${detailed.error}, the quiet one did not`);
         const { result, packet, report, target } = detailed;
         const d = result.detail;
@@ -223,6 +227,8 @@ describe("Critical quiet attack step", () => {
       }),
       { numRuns: 2000 },
     );
+    // Hits, misses and reactions alike: one list of fields, so one shape in V8.
+    expect(shapes.size).toBe(1);
     // Every branch was taken: the property checked each outcome, not only the common ones (the
     // UM66 row, one critical in a hundred, has its own case below).
     for (const [branch, n] of Object.entries(seen)) expect(n, branch).toBeGreaterThan(0);

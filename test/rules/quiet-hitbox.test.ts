@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { SeededRoller, seededSource } from "../../src/rules/core/dice/port.js";
 import { createEconomy, spend } from "../../src/rules/core/economy.js";
 import { FrayError } from "../../src/rules/core/errors.js";
-import { isQuiet } from "../../src/rules/core/quiet.js";
+import { isQuiet, QUIET_ATTACK_FIELDS } from "../../src/rules/core/quiet.js";
 import { RoundEngine } from "../../src/rules/core/round.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
 import {
@@ -124,6 +124,7 @@ describe("Hitbox quiet attack step", () => {
   });
 
   it("HB-ATK-02 to HB-ATK-05, HB-MOD-01 to HB-MOD-03, HB-LOC-01, HB-LOC-02, HB-DMG-01 to HB-DMG-04, HB-ACT-03, HB-ACT-04: the same seed gives the detailed step's outcome, target and dice", async () => {
+    const shapes = new Set<string>();
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
         const weapon = s.attacker.weapons[s.weapon % s.attacker.weapons.length]!;
@@ -178,6 +179,9 @@ describe("Hitbox quiet attack step", () => {
           expect({ error: (error as FrayError).key }).toEqual(detailed);
           return;
         }
+        // One shape for every quiet attack: the fields of `QuietAttack` in place, in order (QUIET_ATTACK_FIELDS).
+        expect(Object.keys(quiet).slice(0, QUIET_ATTACK_FIELDS.length)).toEqual(QUIET_ATTACK_FIELDS);
+        shapes.add(Object.keys(quiet).join());
         if ("error" in detailed) throw new Error(`the detailed step threw ${detailed.error}, the quiet one did not`);
         const { result, packet, report, target } = detailed;
         expect(quiet.weaponId).toBe(result.plan.weaponId);
@@ -209,6 +213,8 @@ describe("Hitbox quiet attack step", () => {
       }),
       { numRuns: 2000 },
     );
+    // Hits, misses and reactions alike: one list of fields, so one shape in V8.
+    expect(shapes.size).toBe(1);
   });
 
   it("HB-ACT-01, HB-DMG-04: in a simultaneous step the engine's quiet attacks hold the damage and roll the Blackout tests at its end as its detailed attacks", async () => {

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { SeededRoller, seededSource } from "../../src/rules/core/dice/port.js";
 import { createEconomy, spend } from "../../src/rules/core/economy.js";
 import { FrayError } from "../../src/rules/core/errors.js";
-import { isQuiet } from "../../src/rules/core/quiet.js";
+import { isQuiet, QUIET_ATTACK_FIELDS } from "../../src/rules/core/quiet.js";
 import type { ActorSource } from "../../src/rules/core/sources.js";
 import {
   declaredReactionFor,
@@ -78,6 +78,7 @@ describe("UD10 quiet attack step", () => {
   });
 
   it("UD-ATK-02, UD-REA-03, UD-ZON-01, UD-DMG-02 to UD-DMG-05: the same seed gives the detailed step's outcome, target and dice", async () => {
+    const shapes = new Set<string>();
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
         const weapon = s.attacker.weapons[s.weapon % s.attacker.weapons.length]!;
@@ -119,6 +120,9 @@ describe("UD10 quiet attack step", () => {
           expect({ error: (error as FrayError).key }).toEqual(detailed);
           return;
         }
+        // One shape for every quiet attack: the fields of `QuietAttack` in place, in order (QUIET_ATTACK_FIELDS).
+        expect(Object.keys(quiet).slice(0, QUIET_ATTACK_FIELDS.length)).toEqual(QUIET_ATTACK_FIELDS);
+        shapes.add(Object.keys(quiet).join());
         if ("error" in detailed) throw new Error(`the detailed step threw ${detailed.error}, the quiet one did not`);
         const { result, packet, target } = detailed;
         expect(quiet.weaponId).toBe(result.plan.weaponId);
@@ -140,6 +144,8 @@ describe("UD10 quiet attack step", () => {
       }),
       { numRuns: 2000 },
     );
+    // Hits, misses and reactions alike: one list of fields, so one shape in V8.
+    expect(shapes.size).toBe(1);
   });
 
   it("UD-DMG-02 to UD-DMG-05: a target with fields beyond a parsed combatant's keeps them when damage lands", () => {

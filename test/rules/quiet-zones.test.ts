@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { SeededRoller, seededSource } from "../../src/rules/core/dice/port.js";
 import { createEconomy, spend } from "../../src/rules/core/economy.js";
 import { FrayError } from "../../src/rules/core/errors.js";
-import { isQuiet } from "../../src/rules/core/quiet.js";
+import { isQuiet, QUIET_ATTACK_FIELDS } from "../../src/rules/core/quiet.js";
 import type { ActorSource, ItemSource } from "../../src/rules/core/sources.js";
 import {
   DAMAGE_TYPES,
@@ -172,6 +172,7 @@ describe("Zones quiet attack step", () => {
     let landed = 0;
     let bursts = 0;
     let reacted = 0;
+    const shapes = new Set<string>();
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
         const weapon = s.attacker.weapons[s.weapon % s.attacker.weapons.length]!;
@@ -216,6 +217,9 @@ describe("Zones quiet attack step", () => {
           expect({ error: (error as FrayError).key }).toEqual(detailed);
           return;
         }
+        // One shape for every quiet attack: the fields of `QuietAttack` in place, in order (QUIET_ATTACK_FIELDS).
+        expect(Object.keys(quiet).slice(0, QUIET_ATTACK_FIELDS.length)).toEqual(QUIET_ATTACK_FIELDS);
+        shapes.add(Object.keys(quiet).join());
         if ("error" in detailed) throw new Error(`the detailed step threw ${detailed.error}, the quiet one did not`);
         const { plan, result, packet, target: after } = detailed;
         expect(quiet.weaponId).toBe(plan.weaponId);
@@ -251,6 +255,8 @@ describe("Zones quiet attack step", () => {
       }),
       { numRuns: 2000 },
     );
+    // Hits, misses and reactions alike: one list of fields, so one shape in V8.
+    expect(shapes.size).toBe(1);
     // The situations reach the interesting paths, not only the errors.
     expect(landed).toBeGreaterThan(150);
     expect(bursts).toBeGreaterThan(20);

@@ -17,8 +17,8 @@ import type { ForcedCheck } from "./types.js";
 
 /**
  * An attack played by a {@link QuietRuleset}: its outcome, without the details. A ruleset builds
- * it as one literal with every field below in place, in this order (`undefined` where it has
- * none), then its own fields: every quiet attack of a ruleset then has one shape, and the round
+ * it as one literal with every field below in place, in this order ({@link QUIET_ATTACK_FIELDS};
+ * `undefined` where it has none), then its own fields: every quiet attack of a ruleset then has one shape, and the round
  * engine's and the drivers' reads of it stay monomorphic (an object given its optional fields
  * one by one takes a new shape for each combination, and a read that meets more than four shapes
  * is several times slower).
@@ -45,6 +45,21 @@ export interface QuietAttack<C> {
   /** Forced checks the damage calls for, in order (HB-DMG-04, CR-HIT-02). */
   forced?: ForcedCheck[];
 }
+
+/** The fields of a {@link QuietAttack} in the order every ruleset builds them in. */
+export const QUIET_ATTACK_FIELDS: readonly (keyof QuietAttack<unknown>)[] = Object.freeze([
+  "weaponId",
+  "modeId",
+  "hit",
+  "reacted",
+  "reactionCost",
+  "reactionSuccess",
+  "lands",
+  "location",
+  "damage",
+  "target",
+  "forced",
+]);
 
 /**
  * A ruleset that can play its attacks quietly: a sibling of `Ruleset<C, I>` for hosts that read
