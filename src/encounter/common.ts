@@ -315,6 +315,8 @@ export function finishEncounter<F extends Fielded>(
 /** A driver's view of one entry of the core's round engine: reads and writes reach the engine. */
 export interface FighterView<C> {
   spec: CombatantSpec;
+  /** The engine's fighter it views (for `RoundEngine.isFighterOut`). */
+  readonly fighter: RoundFighter<C>;
   /** The combatant the engine holds. */
   c: C;
   /** Its economy this round, as the engine holds it. */
@@ -342,7 +344,8 @@ export function fighterViews<C>(
 export class EngineView<C> implements FighterView<C> {
   constructor(
     readonly spec: CombatantSpec,
-    private readonly fighter: RoundFighter<C>,
+    /** The engine's fighter it views (for `RoundEngine.isFighterOut`). */
+    readonly fighter: RoundFighter<C>,
   ) {}
 
   get c(): C {

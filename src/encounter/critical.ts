@@ -4,7 +4,7 @@ import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller, SyncDiceRoller } from "../rules/core/dice/port.js";
 import type { Lookup } from "../rules/core/i18n.js";
 import { isRecord, type Raw } from "../rules/core/parse.js";
-import { RoundEngine, type AttackOptions, type Settled } from "../rules/core/round.js";
+import { RoundEngine, type AttackOptions, type RoundFighter, type Settled } from "../rules/core/round.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
 import type { CheckResult, DamageStep, Modifier, RollOutcome, VitalState } from "../rules/core/types.js";
 import {
@@ -59,6 +59,7 @@ const NO_ACTION: ActionSpec = Object.freeze({});
 
 interface Fighter {
   spec: CombatantSpec;
+  readonly fighter: RoundFighter<CriticalCombatant>;
   c: CriticalCombatant;
   economy: Economy;
 }
@@ -201,7 +202,7 @@ export async function playCritical(
   });
 
   const events: EncounterEvent[] = [];
-  const out = (f: Fighter) => engine.isOut(f.spec.id);
+  const out = (f: Fighter) => engine.isFighterOut(f.fighter);
   const enemiesOf = (f: Fighter) => {
     const enemies: Fighter[] = [];
     for (const o of list) if (o.spec.side !== f.spec.side && !out(o)) enemies.push(o);

@@ -402,7 +402,7 @@ export async function playHitbox(
   const quietEvent: EncounterEvent = { type: "custom", round: 0, kind: "hitbox.quiet", data: {} };
   const hbEvent = (round: number, kind: string, data: Record<string, unknown>): EncounterEvent =>
     play.quiet ? quietEvent : { type: "custom", round, kind: `hitbox.${kind}`, data: { ...data, names } };
-  const isOut = (f: Fighter) => engine.isOut(f.spec.id);
+  const isOut = (f: Fighter) => engine.isFighterOut(f.fighter);
   let turn = 0;
   let ended: EndEvent | undefined;
 

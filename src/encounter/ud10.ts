@@ -118,7 +118,7 @@ export async function playUd10(
     const j = index.get(b)!;
     engaged[i * n + j] = engaged[j * n + i] = on ? 1 : 0;
   };
-  const isOut = (f: Fighter) => engine.isOut(f.spec.id);
+  const isOut = (f: Fighter) => engine.isFighterOut(f.fighter);
   // Whether the combatant at a place is out, worked out again only for a new state: the engine's
   // answer is a function of the state alone, and the tactics ask it for every enemy on every attack.
   const seen: (Ud10Combatant | undefined)[] = new Array<Ud10Combatant | undefined>(n);
@@ -128,7 +128,7 @@ export async function playUd10(
     const c = f.combatant;
     if (seen[j] === c) return outs[j]!;
     seen[j] = c;
-    return (outs[j] = engine.isOut(f.id));
+    return (outs[j] = engine.isFighterOut(f));
   };
   const costOf = (c: Ud10Combatant, id: string) => (shared.costs ??= actionCosts(c, options)).get(id)!;
   // What a fighter's action settles before the target is known (`shared.planned`): worked out

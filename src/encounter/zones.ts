@@ -289,7 +289,7 @@ export async function playZones(
     if (Array.isArray(data.surprised)) named.surprisedNames = (data.surprised as string[]).map(nameOf);
     events.push({ type: "custom", round, kind, data: named });
   };
-  const isOut = (f: Fighter) => engine.isOut(f.spec.id);
+  const isOut = (f: Fighter) => engine.isFighterOut(f.fighter);
   const setWeapon = (f: Fighter, w: ZonesWeapon) => (f.c = { ...f.c, weapons: f.c.weapons.map((x) => (x.id === w.id ? w : x)) });
   const findWeapon = (f: Fighter, ref: string | true | undefined, field: string): ZonesWeapon => {
     const w =

@@ -136,6 +136,23 @@ describe("round engine: actions and acting order", () => {
     expect(() => e.costOf("nobody", "attack")).toThrow(/No combatant nobody/);
   });
 
+  it("UD-DMG-04: isFighterOut, read by place, answers as isOut by id, for every fighter and each new state", () => {
+    const e = ud10Engine(ud10.ruleset, 1);
+    const fighters = e.all();
+    expect(fighters.map((f) => f.place)).toEqual(fighters.map((_, i) => i));
+    const answers = () => fighters.map((f) => [e.isFighterOut(f), e.isOut(f.id)]);
+    for (const [byPlace, byId] of answers()) expect(byPlace).toBe(byId);
+    // One of them down (HP at 0, UD-DMG-04): both ways follow the new state.
+    const down = fighters[1]!;
+    e.update(down.id, { ...down.combatant, hp: { value: 0, max: down.combatant.hp.max }, conditions: ["dead"] });
+    expect(e.isFighterOut(down)).toBe(true);
+    for (const [byPlace, byId] of answers()) expect(byPlace).toBe(byId);
+    // A fighter of another engine (same place, another object) is looked up by its id.
+    const other = ud10Engine(ud10.ruleset, 2).all()[1]!;
+    expect(e.isFighterOut(other)).toBe(true);
+    expect(e.isFighterOut(fighters[0]!)).toBe(false);
+  });
+
   it("UD-INI-03: order() hands out a new list each time; a kept initiative keeps the order and the turns follow it", async () => {
     const options = { ...ud10.ruleset.defaults(), ...ud10.options, initiativeCarryOver: true };
     const e = new RoundEngine(ud10.ruleset, entries(), new ScriptedRoller([], seededSource(5)), { options, maxRounds: 5 });

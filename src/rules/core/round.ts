@@ -107,6 +107,8 @@ export interface RoundFighter<C> {
   player: boolean;
   combatant: C;
   economy: Economy;
+  /** Its place in the order the entries were given (0 for the first): {@link RoundEngine.isFighterOut} reads it. */
+  readonly place: number;
 }
 
 /** How a fight ended. */
@@ -330,6 +332,7 @@ export class RoundEngine<C, I> {
         player: e.player ?? false,
         combatant: e.combatant,
         economy: createEconomy(ruleset.economy(e.combatant, config.options)),
+        place: this.list.length,
       };
       this.slot.set(e.id, this.list.length);
       this.list.push(f);
@@ -379,6 +382,15 @@ export class RoundEngine<C, I> {
   isOut(id: string): boolean {
     const i = this.slot.get(id);
     return i === undefined ? this.outOf(this.get(id).combatant) : this.outAt(i);
+  }
+
+  /**
+   * {@link isOut} for one of the engine's fighters ({@link get}), read by its place instead of
+   * looked up by its id: for a host's tight loop that holds the fighters (a forecast asks it for
+   * every enemy of every attack).
+   */
+  isFighterOut(f: RoundFighter<C>): boolean {
+    return this.list[f.place] === f ? this.outAt(f.place) : this.isOut(f.id);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { ActionCost, Economy, EconomySpec } from "../core/economy.js";
+import type { Track } from "../core/types.js";
 import type { MovementBand } from "../core/ruleset.js";
 import type { RuleId } from "../core/types.js";
 import { isIncapacitated, stoppedBy, type CriticalCombatant } from "./model.js";
@@ -60,6 +61,17 @@ export function economy(c: CriticalCombatant): EconomySpec {
 }
 
 /**
+ * `economy` with its AP pool set to `ap`: the slots shared (economies are values, never changed in
+ * place), the pools built as the literal `{ ap }` when AP is their only pool, as in every economy
+ * this ruleset builds (one shape for all of them), else copied with the pool replaced.
+ */
+export function withAp(economy: Economy, ap: Track): Economy {
+  const pools = economy.pools;
+  for (const id in pools) if (id !== "ap") return { slots: economy.slots, pools: { ...pools, ap } };
+  return { slots: economy.slots, pools: { ap } };
+}
+
+/**
  * The economy after something happened mid-round (a stun, a knock-out): the round's AP shrink to
  * what the combatant now has, less what it already spent (CR-STN-01, CR-AP-02). Never grows.
  */
@@ -67,7 +79,7 @@ export function recomputeEconomy(current: Economy, c: CriticalCombatant): Econom
   const pool = current.pools.ap ?? { value: 0, max: 0 };
   const max = Math.min(pool.max, apFor(c));
   const used = pool.max - pool.value;
-  return { slots: { ...current.slots }, pools: { ...current.pools, ap: { value: Math.max(0, Math.min(pool.value, max - used)), max } } };
+  return withAp(current, { value: Math.max(0, Math.min(pool.value, max - used)), max });
 }
 
 /**
@@ -81,7 +93,7 @@ export function afterUpkeepEconomy(current: Economy, c: CriticalCombatant): Econ
   const pool = current.pools.ap ?? { value: 0, max: 0 };
   const max = apFor(c);
   const used = Math.max(0, pool.max - pool.value);
-  return { slots: { ...current.slots }, pools: { ...current.pools, ap: { value: Math.max(0, max - used), max } } };
+  return withAp(current, { value: Math.max(0, max - used), max });
 }
 
 /**

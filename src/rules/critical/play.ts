@@ -23,7 +23,7 @@ import type { Economy } from "../core/economy.js";
 import { bool, int, isRecord } from "../core/parse.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { ForcedCheck, VitalState } from "../core/types.js";
-import { ACTIONS, actionCost, apFor, recomputeEconomy } from "./actions.js";
+import { ACTIONS, actionCost, apFor, recomputeEconomy, withAp } from "./actions.js";
 import { isCriticalResult, type CriticalAttackInput, type CriticalSituation } from "./attack.js";
 import { selfDisciplineAfter, selfDisciplineCheckSync, selfDisciplineTest } from "./damage.js";
 import { fieldError, isIncapacitated, restate, type CriticalCombatant } from "./model.js";
@@ -279,7 +279,7 @@ export function criticalAfterAction(
     outcome.result.detail.fumble
   ) {
     const ap = apOf(next);
-    next = { slots: { ...next.slots }, pools: { ...next.pools, ap: { value: 0, max: ap.max } } };
+    next = withAp(next, { value: 0, max: ap.max });
     events.push({ rule: "CR-ATK-01", label: "FRAY.Critical.Lifecycle.Fumble", data: { actor: c.name, lost: ap.value } });
   }
   const before = apOf(next).max;

@@ -11,7 +11,7 @@
  * CR-STN-03, CR-DTH-01) and the Self Discipline test it forces at 0 hits (CR-HIT-02).
  * `test/rules/quiet-critical.test.ts` checks it against the detailed step.
  */
-import type { RoundState } from "../core/contract.js";
+import type { LifecycleEvent, RoundState } from "../core/contract.js";
 import { MAX_EXPLOSIONS, type FaceSource } from "../core/dice/formula.js";
 import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
@@ -19,7 +19,7 @@ import type { QuietAttack } from "../core/quiet.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { ForcedCheck, VitalState } from "../core/types.js";
 import { attackTableOf, checkCanAttack, criticalBonus, fumbleRange, weaponOf, type CriticalAttackInput } from "./attack.js";
-import { apFor, recomputeEconomy } from "./actions.js";
+import { apFor, recomputeEconomy, withAp } from "./actions.js";
 import { applyEffect } from "./damage.js";
 import {
   OUT_CONDITIONS,
@@ -343,10 +343,13 @@ export function quietAfterAttack(
   let next = economy;
   if (a.fumble && a.attackerId === c.id) {
     const ap = next.pools.ap ?? { value: 0, max: 0 };
-    next = { slots: { ...next.slots }, pools: { ...next.pools, ap: { value: 0, max: ap.max } } };
+    next = withAp(next, { value: 0, max: ap.max });
   }
   // `recomputeEconomy` leaves a pool whose AP the combatant still has as it is: kept, not copied.
   const ap = next.pools.ap;
-  if (ap && ap.value >= 0 && apFor(c) >= ap.max) return { combatant: c, economy: next, events: [] };
-  return { combatant: c, economy: recomputeEconomy(next, c), events: [] };
+  if (ap && ap.value >= 0 && apFor(c) >= ap.max) return { combatant: c, economy: next, events: NO_EVENTS };
+  return { combatant: c, economy: recomputeEconomy(next, c), events: NO_EVENTS };
 }
+
+/** The lifecycle events of a quiet transition: none, one frozen list for all. */
+const NO_EVENTS: LifecycleEvent[] = Object.freeze([]) as unknown as LifecycleEvent[];
