@@ -39,6 +39,7 @@ import {
   LETHAL_HITBOXES,
   restate,
   VITAL_HITBOXES,
+  type HitboxArmor,
   type HitboxCombatant,
   type HitboxId,
   type HitboxWeapon,
@@ -67,16 +68,34 @@ const ACTION_COST: ActionCost = { slots: { action: 1 } };
 /**
  * `spend(economy, cost)` for a cost of one use of the slot `id`: the same economy after it, with
  * the slots copied and the one paid built anew; the pools, which such a cost leaves alone, are
- * shared with `economy` (economies are values, never changed in place).
+ * shared with `economy` (economies are values, never changed in place). A turn's slots as
+ * `freshEconomy` builds them are copied as the same literal: one shape for every economy of a
+ * fight (a spread's copy, written to after, takes a shape of its own, and the engine's reads of
+ * economies slow down with every shape they meet).
  * @throws FrayError `FRAY.Error.Economy` as `spend` when the slot is spent.
  */
-function spendOne(economy: Economy, id: string, cost: ActionCost): Economy {
-  const slot = economy.slots[id];
+function spendOne(economy: Economy, id: "action" | "reaction", cost: ActionCost): Economy {
+  const s = economy.slots;
+  const slot = s[id];
   if (!slot || (slot.max !== null && slot.used + 1 > slot.max)) return spend(economy, cost);
-  const slots = { ...economy.slots };
-  slots[id] = { used: slot.used + 1, max: slot.max };
+  const paid = { used: slot.used + 1, max: slot.max };
+  if (isTurnSlots(s))
+    return {
+      slots: { action: id === "action" ? paid : s.action!, reaction: id === "reaction" ? paid : s.reaction!, quick: s.quick! },
+      pools: economy.pools,
+    };
+  const slots = { ...s };
+  slots[id] = paid;
   return { slots, pools: economy.pools };
 }
+
+/** True when `slots` holds a turn's slots and nothing else, in `freshEconomy`'s order: action, reaction, quick. */
+function isTurnSlots(slots: Economy["slots"]): boolean {
+  let n = 0;
+  for (const id in slots) if (id !== TURN_SLOTS[n++]) return false;
+  return n === TURN_SLOTS.length;
+}
+const TURN_SLOTS = ["action", "reaction", "quick"];
 
 /** Option values read once per options object (per fight), not per attack. */
 const read = hitboxOptionsOf;
@@ -437,6 +456,29 @@ function armorAfter(armor: HitboxCombatant["armor"], location: HitboxId, value: 
 }
 
 /**
+ * A piece of armor copied for its points used up to be set on: field by field, one literal shape
+ * for every copy (a spread's copy, written to after, takes a shape of its own, and the reads of
+ * armor slow down with every shape they meet). Only the fields of {@link HitboxArmor} are kept.
+ */
+function pieceCopy(a: HitboxArmor): HitboxArmor {
+  const d = a.damage;
+  return {
+    id: a.id,
+    name: a.name,
+    protection: a.protection,
+    damage: {
+      head: d.head,
+      leftArm: d.leftArm,
+      rightArm: d.rightArm,
+      torso: d.torso,
+      leftLeg: d.leftLeg,
+      rightLeg: d.rightLeg,
+      groin: d.groin,
+    },
+  };
+}
+
+/**
  * One hitbox of {@link armorAfter}: the points used up on `h` (`max - value` when `value` is given,
  * else as they stand) laid on the pieces of `armor` in wear order. Writes into `copy` when given
  * (a list {@link armorAfter} is building), else copies `armor` at the first piece that changes;
@@ -461,7 +503,7 @@ function armorOn(
     const damage = Math.min(piece.protection[h], left);
     left -= damage;
     if (piece.damage[h] === damage) continue;
-    copy ??= armor.map((a) => ({ ...a, damage: { ...a.damage } }));
+    copy ??= armor.map(pieceCopy);
     copy[i]!.damage[h] = damage;
   }
   return copy;
