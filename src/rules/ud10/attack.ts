@@ -17,11 +17,16 @@ const has = (c: Ud10Combatant, condition: string) => c.conditions.includes(condi
 
 /** True when the combatant cannot act or react. */
 export function isIncapacitated(c: Ud10Combatant): boolean {
-  // A loop over the few conditions the combatant has: asked for every attack and every reaction.
-  for (const s of c.conditions) if (OUT.has(s)) return true;
+  // An indexed loop over the few conditions the combatant has, each compared with the three of
+  // OUT_CONDITIONS: asked for every attack and every reaction, of condition lists both frozen (a
+  // forecast's starting combatants) and not, which a `for of` and a set lookup pay for.
+  const conditions = c.conditions;
+  for (let i = 0; i < conditions.length; i++) {
+    const s = conditions[i];
+    if (s === OUT_CONDITIONS[0] || s === OUT_CONDITIONS[1] || s === OUT_CONDITIONS[2]) return true;
+  }
   return false;
 }
-const OUT: ReadonlySet<string> = new Set(OUT_CONDITIONS);
 
 /** What aiming costs: the round's action (UD-ATK-04). */
 export const AIM_COST: ActionCost = { slots: { action: 1 } };
