@@ -1,4 +1,5 @@
 import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
+import { byIdOrName, byKind, hasAnyOf } from "../rules/core/lists.js";
 import { shortfall, spend } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
@@ -258,7 +259,7 @@ export async function playZones(
   const engine = new RoundEngine(zones, entries, logged, {
     options,
     maxRounds: spec.maxRounds,
-    out: (c) => c.conditions.some((s) => OUT.includes(s)),
+    out: (c) => hasAnyOf(c.conditions, OUT),
     lazyOdds: play.quiet,
     keepEvents: !play.quiet,
   });
@@ -292,10 +293,7 @@ export async function playZones(
   const isOut = (f: Fighter) => engine.isFighterOut(f.fighter);
   const setWeapon = (f: Fighter, w: ZonesWeapon) => (f.c = { ...f.c, weapons: f.c.weapons.map((x) => (x.id === w.id ? w : x)) });
   const findWeapon = (f: Fighter, ref: string | true | undefined, field: string): ZonesWeapon => {
-    const w =
-      ref === undefined || ref === true
-        ? (f.c.weapons.find((x) => x.kind === "firearm") ?? f.c.weapons[0])
-        : f.c.weapons.find((x) => x.id === ref || x.name === ref);
+    const w = ref === undefined || ref === true ? (byKind(f.c.weapons, "firearm") ?? f.c.weapons[0]) : byIdOrName(f.c.weapons, ref);
     if (!w) fail(field, `a weapon of ${f.c.name} (${f.c.weapons.map((x) => x.name).join(", ")})`);
     return w;
   };

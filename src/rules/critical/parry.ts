@@ -1,4 +1,5 @@
 import { FrayError } from "../core/errors.js";
+import { byIdOrName, byKind } from "../core/lists.js";
 import type { Modifier, RuleId } from "../core/types.js";
 import {
   PARRY_RATES,
@@ -36,7 +37,7 @@ export function offensiveTotal(c: CriticalCombatant, weapon: CriticalWeapon): nu
  * brawling OB. Parrying needs no weapon (the seed: ducking and dodging count).
  */
 export function parryPool(c: CriticalCombatant, weaponId?: string): number {
-  const weapon = weaponId ? c.weapons.find((w) => w.id === weaponId || w.name === weaponId) : c.weapons[0];
+  const weapon = weaponId ? byIdOrName(c.weapons, weaponId) : c.weapons[0];
   if (!weapon) return Math.max(0, c.skills.brawling ?? 0);
   return Math.max(0, offensiveBonus(c, weapon).total);
 }
@@ -50,7 +51,7 @@ export function parryBlocked(c: CriticalCombatant): { reason: string; rule: Rule
   if (isIncapacitated(c)) return { reason: "FRAY.Reason.Incapacitated", rule: "CR-PAR-03" };
   if (c.conditions.includes("constrained")) return { reason: "FRAY.Reason.Constrained", rule: "CR-PAR-03" };
   if (stoppedBy(c, "parry")) return { reason: "FRAY.Reason.Injured", rule: "CR-CRT-02" };
-  if (c.effects.some((e) => e.kind === "noParry")) return { reason: "FRAY.Reason.NoParry", rule: "CR-CRT-02" };
+  if (byKind(c.effects, "noParry")) return { reason: "FRAY.Reason.NoParry", rule: "CR-CRT-02" };
   return undefined;
 }
 

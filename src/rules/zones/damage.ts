@@ -1,5 +1,6 @@
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
+import { hasAnyOf } from "../core/lists.js";
 import type { AttackResult, DamagePacket, HitLocation } from "../core/ruleset.js";
 import type { DamageReport, DamageStep, RollOutcome, VitalState } from "../core/types.js";
 import type { ArmorZoneId, DamageType, HitZoneId, ZonesCombatant, ZonesWeapon } from "./model.js";
@@ -189,12 +190,12 @@ export const OUT_CONDITIONS = ["unconscious", "incapacitated", "dead"] as const;
 
 /** True when the state can no longer fight: HP 0 or below, unconscious, incapacitated or dead (RULES.md). */
 export function isOut(state: VitalState): boolean {
-  return (state.hp !== undefined && state.hp.value <= 0) || state.conditions.some((c) => (OUT_CONDITIONS as readonly string[]).includes(c));
+  return (state.hp !== undefined && state.hp.value <= 0) || hasAnyOf(state.conditions, OUT_CONDITIONS);
 }
 
 /** {@link isOut} of the combatant's {@link vitals}, read from the combatant directly. */
 export function isOutOf(c: ZonesCombatant): boolean {
-  return c.hp.value <= 0 || c.conditions.some((x) => (OUT_CONDITIONS as readonly string[]).includes(x));
+  return c.hp.value <= 0 || hasAnyOf(c.conditions, OUT_CONDITIONS);
 }
 
 function applyOne(

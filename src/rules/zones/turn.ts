@@ -1,5 +1,6 @@
 import { shortfall, spend, type ActionCost, type Economy, type EconomySpec } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
+import { hasAnyOf } from "../core/lists.js";
 import type { MovementBand } from "../core/ruleset.js";
 import type { RuleId } from "../core/types.js";
 import type { Stance, ZonesCombatant } from "./model.js";
@@ -26,6 +27,9 @@ export function rollsInitiative(c: Pick<ZonesCombatant, "conditions">, round: nu
   return !(round <= 1 && c.conditions.includes("surprised"));
 }
 
+/** Conditions that leave a combatant no action, reaction or free action in a round. */
+const TURN_OUT: readonly string[] = ["incapacitated", "dead", "unconscious"];
+
 /**
  * The economy a combatant starts a round with (ZN-ACT-01, ZN-FRE-01, ZN-SUR-01, ZN-MOV-03):
  * slots `action`, `reaction`, `free` (1 each unless perks change them; none at all for a side
@@ -33,7 +37,7 @@ export function rollsInitiative(c: Pick<ZonesCombatant, "conditions">, round: nu
  * only with the `round` speed recovery) and `effort` (the current effort points).
  */
 export function economy(c: ZonesCombatant, options: Pick<ZonesOptions, "speedRecovery">): EconomySpec {
-  const out = isSurprised(c) || c.conditions.some((s) => s === "incapacitated" || s === "dead" || s === "unconscious");
+  const out = isSurprised(c) || hasAnyOf(c.conditions, TURN_OUT);
   return {
     slots: [
       { id: "action", label: "FRAY.Slot.action", max: out ? 0 : c.actions.action, rule: "ZN-ACT-01" },
@@ -60,7 +64,7 @@ export function economy(c: ZonesCombatant, options: Pick<ZonesOptions, "speedRec
  * ZN-SUR-01, ZN-MOV-03).
  */
 export function roundEconomy(c: ZonesCombatant, options: Pick<ZonesOptions, "speedRecovery">): Economy {
-  const out = isSurprised(c) || c.conditions.some((s) => s === "incapacitated" || s === "dead" || s === "unconscious");
+  const out = isSurprised(c) || hasAnyOf(c.conditions, TURN_OUT);
   const speed = options.speedRecovery === "round" ? c.speed.max : c.speed.value;
   return {
     slots: {

@@ -1,0 +1,34 @@
+/**
+ * The rules' list reads written as indexed loops (src/rules/core/lists.ts) answer as the array
+ * methods they replace, on frozen lists (a forecast's starting combatants) and plain ones alike.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { byIdOrName, byKind, hasAnyOf } from "../../src/rules/core/lists.js";
+
+const words = fc.constantFrom("dead", "unconscious", "incapacitated", "prone", "surprised", "a", "b");
+const items = fc.array(fc.record({ id: words, name: words, kind: words }), { maxLength: 6 });
+const maybeFrozen = <T>(list: T[], frozen: boolean): readonly T[] => (frozen ? Object.freeze(list.map((x) => Object.freeze(x))) : list);
+
+describe("list reads", () => {
+  it("ZN-ACT-01, ZN-SUR-01: hasAnyOf answers as some over includes", () => {
+    fc.assert(
+      fc.property(fc.array(words, { maxLength: 6 }), fc.array(words, { maxLength: 3 }), fc.boolean(), (list, wanted, frozen) => {
+        const l = maybeFrozen(list, frozen);
+        expect(hasAnyOf(l, wanted)).toBe(l.some((x) => wanted.includes(x)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("CR-PAR-01, CR-CRT-02: byIdOrName and byKind find the item find finds, the same object", () => {
+    fc.assert(
+      fc.property(items, words, fc.boolean(), (list, ref, frozen) => {
+        const l = maybeFrozen(list, frozen);
+        expect(byIdOrName(l, ref)).toBe(l.find((x) => x.id === ref || x.name === ref));
+        expect(byKind(l, ref)).toBe(l.find((x) => x.kind === ref));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
