@@ -1,7 +1,7 @@
 import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { ActionCost } from "../rules/core/economy.js";
-import { RoundEngine, type AttackOptions } from "../rules/core/round.js";
+import { declaring, RoundEngine, type AttackOptions } from "../rules/core/round.js";
 import type { ReactionOption, RulesetOptions } from "../rules/core/ruleset.js";
 import {
   copyCombatant,
@@ -258,16 +258,8 @@ export async function playUd10(
         const react = target.spec.react;
         const reaction =
           react && react !== "none" ? declaredReactionFor(defender.combatant, plan.weapon, defender.economy, react, opts) : undefined;
-        if (reaction)
-          quietRequest = plan.requests[n * (reaction === "parry" ? 1 : 2) + t] ??= {
-            attackerId: request.attackerId,
-            targetId: request.targetId,
-            weaponId: request.weaponId,
-            modeId: request.modeId,
-            distanceMetres: request.distanceMetres,
-            situation: request.situation,
-            reaction,
-          };
+        // (`declaring` builds it as the same literal as the request, the reaction set.)
+        if (reaction) quietRequest = plan.requests[n * (reaction === "parry" ? 1 : 2) + t] ??= declaring(request, reaction);
         options = plainAgainst(attacker.combatant, free);
       } else options = optionsAgainst(t, attacker.combatant, free);
       const quiet = engine.quietOutcomeSync(quietRequest, options);
