@@ -156,7 +156,9 @@ export interface PlayOptions {
  * fight. One cache serves the fights of one encounter file (its ruleset and options), keyed by
  * the file's combatant entries. What it holds is deeply frozen, so that a fight cannot change what the next fight
  * starts from: the rules core's transitions build new states (`withVitals`, `applyDamage`), and
- * a change in place would throw a TypeError instead of leaking into later fights.
+ * a change in place would throw a TypeError instead of leaking into later fights. The drivers
+ * start each fight from a shallow unfrozen copy of each combatant (a frozen object slows V8's
+ * reads of the others); its nested parts (lists, tracks, weapons) stay the frozen, shared ones.
  */
 export class CombatantCache {
   private readonly built = new Map<CombatantSpec, unknown>();

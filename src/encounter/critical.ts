@@ -494,7 +494,7 @@ export async function playCritical(
           { maneuverShortfall: shortfallChoice },
         );
         const pen = maneuverPenaltyEffect(r, `maneuver-${round}`);
-        if (pen) f.c = { ...f.c, effects: [...f.c.effects, pen] };
+        if (pen) f.c = restate(f.c, f.c.hits, f.c.stun, f.c.conditions, [...f.c.effects, pen], f.c.parry);
         custom("maneuver", {
           actor: f.spec.id,
           name: f.c.name,

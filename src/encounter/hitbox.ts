@@ -382,7 +382,8 @@ export async function playHitbox(
   const start = new Map<string, VitalState>();
   for (const f of list) start.set(f.spec.id, vitalsOf(f.c));
   // Each fight plays on its own shallow unfrozen copy of a frozen starting combatant: the next
-  // states are spread from it, and spreading a frozen object costs many times a plain one.
+  // states are built from it (`restate`), and a frozen object takes a shape of its own, which
+  // would slow every read of combatants that met it.
   for (const f of list)
     if (Object.isFrozen(f.c)) {
       const frozen = f.c;

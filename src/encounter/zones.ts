@@ -291,7 +291,7 @@ export async function playZones(
     events.push({ type: "custom", round, kind, data: named });
   };
   const isOut = (f: Fighter) => engine.isFighterOut(f.fighter);
-  const setWeapon = (f: Fighter, w: ZonesWeapon) => (f.c = { ...f.c, weapons: f.c.weapons.map((x) => (x.id === w.id ? w : x)) });
+  const setWeapon = (f: Fighter, w: ZonesWeapon) => (f.c = restate(f.c, { weapons: f.c.weapons.map((x) => (x.id === w.id ? w : x)) }));
   const findWeapon = (f: Fighter, ref: string | true | undefined, field: string): ZonesWeapon => {
     const w = ref === undefined || ref === true ? (byKind(f.c.weapons, "firearm") ?? f.c.weapons[0]) : byIdOrName(f.c.weapons, ref);
     if (!w) fail(field, `a weapon of ${f.c.name} (${f.c.weapons.map((x) => x.name).join(", ")})`);
@@ -580,7 +580,7 @@ export async function playZones(
       try {
         const plan = planMove(f.c, f.economy, legs, opts);
         f.economy = spend(f.economy, plan.cost);
-        f.c = { ...f.c, stance: plan.stance, movement: plan.metres > 0 ? plan.movement : f.c.movement };
+        f.c = restate(f.c, { stance: plan.stance, movement: plan.metres > 0 ? plan.movement : f.c.movement });
         // `speed` and `effort` are the points left afterwards; `paidSpeed` and `paidEffort` what the move cost.
         custom(round, "move", {
           actor: f.spec.id,
@@ -644,7 +644,7 @@ export async function playZones(
       const f = fighters.get(members[0]!.id)!;
       const za = zonesActionOf(round, f);
       if (za.effort > 0) {
-        f.c = { ...f.c, initiativeEffort: Math.min(za.effort, f.c.effort.value) };
+        f.c = restate(f.c, { initiativeEffort: Math.min(za.effort, f.c.effort.value) });
         custom(round, "effort", { actor: f.spec.id, points: f.c.initiativeEffort });
       }
     };
@@ -652,7 +652,7 @@ export async function playZones(
       const f = fighters.get(members[0]!.id)!;
       // Effort spent on initiative leaves the points (nothing to take when none was spent).
       if (f.c.initiativeEffort === 0) return;
-      f.c = { ...f.c, effort: { ...f.c.effort, value: f.c.effort.value - f.c.initiativeEffort } };
+      f.c = restate(f.c, { effort: { value: f.c.effort.value - f.c.initiativeEffort, max: f.c.effort.max } });
       f.economy = spend(f.economy, { pools: { effort: f.c.initiativeEffort } });
     };
   }
@@ -665,7 +665,7 @@ export async function playZones(
     if (log) events.push({ type: "round", round });
     if (round === 1) {
       const surprised = all.filter((f) => f.spec.extra.surprised === true);
-      for (const f of surprised) f.c = { ...f.c, conditions: [...f.c.conditions, "surprised"] };
+      for (const f of surprised) f.c = restate(f.c, { conditions: [...f.c.conditions, "surprised"] });
       if (surprised.length) custom(round, "surprise", { surprised: surprised.map((f) => f.spec.id) });
     }
     if (log) custom(round, "plot", {});

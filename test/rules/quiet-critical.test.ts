@@ -227,7 +227,7 @@ describe("Critical quiet attack step", () => {
       }),
       { numRuns: 2000 },
     );
-    // Hits, misses and reactions alike: one list of fields, so one shape in V8.
+    // Hits, misses and reactions alike: one list of fields, the first condition of one shape in V8.
     expect(shapes.size).toBe(1);
     // Every branch was taken: the property checked each outcome, not only the common ones (the
     // UM66 row, one critical in a hundred, has its own case below).

@@ -144,7 +144,7 @@ describe("UD10 quiet attack step", () => {
       }),
       { numRuns: 2000 },
     );
-    // Hits, misses and reactions alike: one list of fields, so one shape in V8.
+    // Hits, misses and reactions alike: one list of fields, the first condition of one shape in V8.
     expect(shapes.size).toBe(1);
   });
 

@@ -255,7 +255,7 @@ describe("Zones quiet attack step", () => {
       }),
       { numRuns: 2000 },
     );
-    // Hits, misses and reactions alike: one list of fields, so one shape in V8.
+    // Hits, misses and reactions alike: one list of fields, the first condition of one shape in V8.
     expect(shapes.size).toBe(1);
     // The situations reach the interesting paths, not only the errors.
     expect(landed).toBeGreaterThan(150);

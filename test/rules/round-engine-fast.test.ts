@@ -147,10 +147,11 @@ describe("round engine: actions and acting order", () => {
     e.update(down.id, { ...down.combatant, hp: { value: 0, max: down.combatant.hp.max }, conditions: ["dead"] });
     expect(e.isFighterOut(down)).toBe(true);
     for (const [byPlace, byId] of answers()) expect(byPlace).toBe(byId);
-    // A fighter of another engine (same place, another object) is looked up by its id.
-    const other = ud10Engine(ud10.ruleset, 2).all()[1]!;
-    expect(e.isFighterOut(other)).toBe(true);
-    expect(e.isFighterOut(fighters[0]!)).toBe(false);
+    // A fighter object not the engine's own at its place is looked up by its id: here the place of
+    // the fighter who is down, with the id of one standing.
+    const stranger = { ...down, id: fighters[0]!.id };
+    expect(e.isFighterOut(stranger)).toBe(false);
+    expect(e.isFighterOut({ ...fighters[0]!, id: down.id })).toBe(true);
   });
 
   it("UD-INI-03: order() hands out a new list each time; a kept initiative keeps the order and the turns follow it", async () => {

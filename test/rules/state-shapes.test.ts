@@ -3,8 +3,10 @@
  * order, as one literal (Hitbox `restate`, UD10 `copyCombatant`, Zones `copyCombatant` and
  * `restate`), never by a spread. In V8 a spread's copy, or a field added later, takes a shape (a
  * hidden class, a "map") of its own, and the rules' reads of combatants, met with many shapes,
- * slow a forecast down. V8's own `%HaveSameMap` compares the shapes (the test turns on its natives
- * syntax for the one function that calls it); each case also checks what the transition does.
+ * slow a forecast down. V8's own `%HaveSameMap` compares the shapes of the states of the
+ * transitions played here (the test turns on V8's natives syntax, which only lets a function
+ * compiled after it call `%` functions, for the one function that does); each case also checks
+ * what the transition does.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +16,14 @@ import { describe, expect, it } from "vitest";
 import type { ActorSource } from "../../src/rules/core/sources.js";
 import { hitbox, hitboxCombatantFromActor, quickAction, restate } from "../../src/rules/hitbox/index.js";
 import { copyCombatant as ud10Copy, ud10, ud10CombatantFromActor } from "../../src/rules/ud10/index.js";
-import { copyCombatant as zonesCopy, zones, zonesCombatantFromActor } from "../../src/rules/zones/index.js";
+import {
+  copyCombatant as zonesCopy,
+  endSurprise,
+  startSurprise,
+  withMovedLegs,
+  zones,
+  zonesCombatantFromActor,
+} from "../../src/rules/zones/index.js";
 
 // V8's natives syntax, for `%HaveSameMap` alone: a function compiled after the flag is set may call it.
 v8.setFlagsFromString("--allow-natives-syntax");
@@ -61,7 +70,7 @@ describe("combatant states keep one shape", () => {
     expectShape(state, reference);
   });
 
-  it("UD-ATK-04, UD-DMG-02: UD10 aims, spends the aim and takes damage on states of the parsed fields", () => {
+  it("UD-ATK-04, UD-ACT-01, UD-DMG-02: UD10 aims, spends the aim, stops moving and takes damage on states of the parsed fields", () => {
     const c = ud10CombatantFromActor(first("ud10-npcs"), { id: "a" });
     const reference = ud10Copy(c);
     const options = ud10.defaults();
@@ -73,12 +82,16 @@ describe("combatant states keep one shape", () => {
     const shot = ud10.afterAction(aimed, { kind: "attack", weaponId, result: { plan: { attackerId: "a" } } } as never, economy, options);
     expect(shot.combatant.conditions).not.toContain("aiming1");
     expectShape(shot.combatant, reference);
+    // UD-ACT-01: the next round drops the last round's `moving`.
+    const moved = ud10.startRound(ud10.withVitals(c, { hp: c.hp, ep: c.ep, conditions: ["moving"] }), economy, 2, options).combatant;
+    expect(moved.conditions).not.toContain("moving");
+    expectShape(moved, reference);
     const hurt = ud10.withVitals(c, { hp: { value: 1, max: c.hp.max }, ep: c.ep, conditions: ["prone"] });
     expect(hurt.hp.value).toBe(1);
     expectShape(hurt, reference);
   });
 
-  it("ZN-RNG-07, ZN-MOV-03, ZN-RNG-04: Zones aims, regains speed and starts a round on states of the parsed fields", () => {
+  it("ZN-RNG-07, ZN-MOV-03, ZN-RNG-04, ZN-SUR-01: Zones aims, regains speed, starts a round, is surprised and runs on states of the parsed fields", () => {
     const c = zonesCombatantFromActor(first("zones-npcs"), { id: "a" });
     const reference = zonesCopy(c);
     const options = zones.defaults();
@@ -92,12 +105,22 @@ describe("combatant states keep one shape", () => {
       economy,
       options,
     );
-    expect(regained.combatant.speed.value).toBe(regained.economy.pools.speed?.value ?? c.speed.max);
+    expect(regained.combatant.speed.value).toBe(c.speed.max);
     expectShape(regained.combatant, reference);
     const next = zones.startRound({ ...aimed, movement: "fast" } as typeof c, economy, 2, options).combatant;
     expect(next.aim).toBe(0);
     expect(next.movement).toBe("subtle");
     expectShape(next, reference);
+    // ZN-SUR-01: a surprise round starts and ends; ZN-RNG-04: a run makes the movement fast.
+    const [surprised] = startSurprise([c], [c.group]);
+    expect(surprised!.conditions).toContain("surprised");
+    expectShape(surprised!, reference);
+    const [over] = endSurprise([surprised!]);
+    expect(over!.conditions).not.toContain("surprised");
+    expectShape(over!, reference);
+    const ran = withMovedLegs(c, [{ action: "run", metres: 6 }]);
+    expect(ran.movement).toBe("fast");
+    expectShape(ran, reference);
     const hurt = zones.withVitals(c, { hp: { value: 1, max: c.hp.max }, conditions: [] });
     expect(hurt.hp.value).toBe(1);
     expectShape(hurt, reference);

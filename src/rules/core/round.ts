@@ -387,7 +387,9 @@ export class RoundEngine<C, I> {
   /**
    * {@link isOut} for one of the engine's fighters ({@link get}), read by its place instead of
    * looked up by its id: for a host's tight loop that holds the fighters (a forecast asks it for
-   * every enemy of every attack).
+   * every enemy of every attack). A fighter object that is not the engine's own at its place
+   * (another engine's) is answered for the engine's fighter with its id, as {@link isOut}.
+   * @throws FrayError `FRAY.Error.Field` (field `id`) when that id is not one of the engine's.
    */
   isFighterOut(f: RoundFighter<C>): boolean {
     return this.list[f.place] === f ? this.outAt(f.place) : this.isOut(f.id);

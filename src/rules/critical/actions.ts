@@ -62,8 +62,9 @@ export function economy(c: CriticalCombatant): EconomySpec {
 
 /**
  * `economy` with its AP pool set to `ap`: the slots shared (economies are values, never changed in
- * place), the pools built as the literal `{ ap }` when AP is their only pool, as in every economy
- * this ruleset builds (one shape for all of them), else copied with the pool replaced.
+ * place), the pools built as the literal `{ ap }` when AP is their only pool (or there is none),
+ * as in every economy this ruleset builds (one shape for all of them), else copied with the pool
+ * replaced (CR-AP-01).
  */
 export function withAp(economy: Economy, ap: Track): Economy {
   const pools = economy.pools;

@@ -617,7 +617,7 @@ export function treat(
       ? c.effects.map((e) => (e.id === effectId ? { ...e, value: next, treated: [...(e.treated ?? []), method] } : e))
       : c.effects.filter((e) => e.id !== effectId);
   return {
-    combatant: { ...c, effects },
+    combatant: restate(c, c.hits, c.stun, c.conditions, effects, c.parry),
     step: {
       rule: "CR-BLD-02",
       label: "FRAY.Step.Treated",
@@ -635,7 +635,7 @@ export function treat(
  */
 export function stabilize(c: CriticalCombatant): CriticalCombatant {
   if (!c.effects.some((e) => e.kind === "dying")) throw new FrayError("FRAY.Error.NotDying", { actor: c.name }, `${c.name} is not dying`);
-  return { ...c, effects: c.effects.filter((e) => e.kind !== "dying") };
+  return restate(c, c.hits, c.stun, c.conditions, c.effects.filter((e) => e.kind !== "dying"), c.parry);
 }
 
 /** True when the combatant is dying: down with a countdown to death (CR-DTH-01). */

@@ -120,10 +120,11 @@ export interface HitboxCombatant {
  * A combatant like `c` with the given hitboxes, armor, conditions, shock count (none when
  * undefined) and weapons in hand (`c`'s by default), built field by field in the order
  * `parseCombatant` builds them: the rest is shared with `c`. A literal costs a fraction of a
- * spread (`{ ...c, hitboxes }`), most of all when `c` is frozen, and every state built here has
- * one shape, which keeps the rules' reads of combatants monomorphic (a spread's copy takes a
- * shape of its own). Every new state of a Hitbox combatant is built here. Only the fields of
- * {@link HitboxCombatant} are kept.
+ * spread (`{ ...c, hitboxes }`), most of all when `c` is frozen, and the states built here have
+ * one shape (another, one field longer, while a shock count runs), which keeps the rules' reads of
+ * combatants fast (a spread's copy takes a shape of its own). Every new state of a Hitbox
+ * combatant is built here. Only the fields of {@link HitboxCombatant} are kept: a field a host
+ * added to a combatant does not carry over to its next state.
  */
 export function restate(
   c: HitboxCombatant,

@@ -3,6 +3,7 @@ import { atLeast, plainDicePmf, shift, type Pmf } from "../core/dice/distributio
 import type { DiceRoller } from "../core/dice/port.js";
 import type { ActionCost, Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
+import { hasAnyOf } from "../core/lists.js";
 import type { AttackOdds, AttackPlan, AttackResult, ReactionOption, ReactionResult } from "../core/ruleset.js";
 import { difficulty, sumModifiers, type CheckResult, type Modifier } from "../core/types.js";
 import type { Ud10AttackInput } from "./input.js";
@@ -17,15 +18,10 @@ const has = (c: Ud10Combatant, condition: string) => c.conditions.includes(condi
 
 /** True when the combatant cannot act or react. */
 export function isIncapacitated(c: Ud10Combatant): boolean {
-  // An indexed loop over the few conditions the combatant has, each compared with the three of
-  // OUT_CONDITIONS: asked for every attack and every reaction, of condition lists both frozen (a
-  // forecast's starting combatants) and not, which a `for of` and a set lookup pay for.
-  const conditions = c.conditions;
-  for (let i = 0; i < conditions.length; i++) {
-    const s = conditions[i];
-    if (s === OUT_CONDITIONS[0] || s === OUT_CONDITIONS[1] || s === OUT_CONDITIONS[2]) return true;
-  }
-  return false;
+  // An indexed loop over the few conditions the combatant has: asked for every attack and every
+  // reaction, of condition lists both frozen (a forecast's starting combatants) and not, which a
+  // `for of` and a set lookup pay for.
+  return hasAnyOf(c.conditions, OUT_CONDITIONS);
 }
 
 /** What aiming costs: the round's action (UD-ATK-04). */

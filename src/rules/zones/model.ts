@@ -251,9 +251,12 @@ export function copyCombatant(c: ZonesCombatant): ZonesCombatant {
 }
 
 /**
- * A copy of `c` ({@link copyCombatant}) with `fields` set on it. Every new state of a Zones
- * combatant is built so, never by a spread (`{ ...c, aim: 0 }`): a spread's copy takes a shape of
- * its own, and the rules' reads of combatants, met with many shapes, would slow down several times.
+ * A copy of `c` ({@link copyCombatant}) with `fields` set on it. The rules and the encounter
+ * driver build every new state of a Zones combatant so (or with {@link copyCombatant} and its
+ * fields set), never by a spread (`{ ...c, aim: 0 }`): a spread's copy takes a shape of its own,
+ * and the rules' reads of combatants, met with many shapes, would slow down several times. Only
+ * the fields of {@link ZonesCombatant} are kept: a field a host added to a combatant does not
+ * carry over to its next state.
  */
 export function restate(c: ZonesCombatant, fields: Partial<ZonesCombatant>): ZonesCombatant {
   return Object.assign(copyCombatant(c), fields);
