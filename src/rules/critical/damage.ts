@@ -635,7 +635,14 @@ export function treat(
  */
 export function stabilize(c: CriticalCombatant): CriticalCombatant {
   if (!c.effects.some((e) => e.kind === "dying")) throw new FrayError("FRAY.Error.NotDying", { actor: c.name }, `${c.name} is not dying`);
-  return restate(c, c.hits, c.stun, c.conditions, c.effects.filter((e) => e.kind !== "dying"), c.parry);
+  return restate(
+    c,
+    c.hits,
+    c.stun,
+    c.conditions,
+    c.effects.filter((e) => e.kind !== "dying"),
+    c.parry,
+  );
 }
 
 /** True when the combatant is dying: down with a countdown to death (CR-DTH-01). */
