@@ -202,6 +202,17 @@ export function fileSetup<T>(key: object, spec: EncounterSpec, play: PlayOptions
   return play.combatants ? play.combatants.fileSetup(key, spec, build) : build();
 }
 
+/**
+ * Starts a fight from shallow unfrozen copies of the frozen combatants a forecast's cache shares
+ * between its fights ({@link CombatantCache}): each fighter whose combatant is frozen takes
+ * `copy(c)` (the ruleset's one-literal copy; the nested parts stay frozen and shared). A frozen
+ * object takes a shape of its own in V8, and the rules' reads of combatants, meeting it besides the
+ * copies every transition builds, slow down. Fighters of a single fight (not frozen) are left alone.
+ */
+export function unfreezeStart<C>(fighters: Iterable<{ c: C }>, copy: (c: C) => C): void {
+  for (const f of fighters) if (Object.isFrozen(f.c)) f.c = copy(f.c);
+}
+
 /** Freezes `value` and everything reachable from it; returns it. */
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {

@@ -42,6 +42,7 @@ import {
   fail,
   fileSetup,
   finishEncounter,
+  unfreezeStart,
   fighterViews,
   recordingRoller,
   vitalsNow,
@@ -170,11 +171,7 @@ export async function playCritical(
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
   // The same views in the order of the file, walked on every attack and declaration.
   const list = [...fighters.values()];
-  // A forecast's combatants come frozen from its cache, shared by every fight. Each fight starts
-  // from its own shallow copy (the nested lists stay frozen and shared): every transition builds
-  // the next state by spreading the last, and V8 spreads a frozen object far slower, at every
-  // place that has once met one.
-  for (const f of list) if (Object.isFrozen(f.c)) f.c = thawed(f.c);
+  unfreezeStart(list, thawed);
   // A forecast's snapshots share the states they read; the log's and the tracker's are copies.
   const snapshot = play.quiet ? sharedVitals : critical.vitals;
   const start = vitalsNow(engine, snapshot);

@@ -23,6 +23,7 @@ import {
   type CombatantCache,
   fighterViews,
   finishEncounter,
+  unfreezeStart,
   recordingRoller,
   vitalsNow,
   type EndEvent,
@@ -94,16 +95,10 @@ export async function playUd10(
       keepEvents: !play.quiet,
     },
   );
-  // A forecast's combatants come frozen from its cache, shared by every fight. Each fight starts
-  // from its own shallow copy (the nested parts stay frozen and shared): a frozen object takes a
-  // shape of its own, and the rules' reads of combatants, met with those shapes too, slow down.
-  for (const cs of spec.combatants) {
-    const f = engine.get(cs.id);
-    if (Object.isFrozen(f.combatant)) f.combatant = copyCombatant(f.combatant);
-  }
-  const start = vitalsNow(engine, ud10.vitals);
   // One view per combatant for the whole fight: `c` reads the engine's current state.
   const views = fighterViews<Ud10Combatant>(spec.combatants, engine);
+  unfreezeStart(views.values(), copyCombatant);
+  const start = vitalsNow(engine, ud10.vitals);
   const fighter = (id: string): Fighter => views.get(id)!;
   const all = spec.combatants.map((cs) => views.get(cs.id)!);
   // The engine's fighters in file order: their states read directly, without the views' getters.

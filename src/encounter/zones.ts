@@ -40,6 +40,7 @@ import {
   fail,
   fileSetup,
   finishEncounter,
+  unfreezeStart,
   recordingRoller,
   vitalsNow,
   type EndEvent,
@@ -266,10 +267,7 @@ export async function playZones(
   // Each entry's view of its combatant and economy in the engine.
   const fighters = new Map<string, Fighter>(spec.combatants.map((cs) => [cs.id, new Fighter(cs, engine.get(cs.id))]));
   for (const f of fighters.values()) for (const o of fighters.values()) if (o.spec.side !== f.spec.side) f.foes.push(o);
-  // A forecast's combatants come frozen from its cache, shared by every fight. Each fight starts
-  // from its own shallow copy (the nested parts stay frozen and shared): a frozen object takes a
-  // shape of its own, and the rules' reads of combatants, met with those shapes too, slow down.
-  for (const f of fighters.values()) if (Object.isFrozen(f.c)) f.c = copyCombatant(f.c);
+  unfreezeStart(fighters.values(), copyCombatant);
   const start = vitalsNow(engine, zones.vitals);
   // Check every declared action up front, so a bad key fails before any die is rolled (once per forecast).
   const { declaredActions, tacticsActions, noAction, effortOnInitiative } = fileSetup(ACTIONS_SETUP, spec, play, () =>

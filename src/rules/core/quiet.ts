@@ -18,10 +18,10 @@ import type { ForcedCheck } from "./types.js";
 /**
  * An attack played by a {@link QuietRuleset}: its outcome, without the details. A ruleset builds
  * it as one literal with every field below in place, in this order ({@link QUIET_ATTACK_FIELDS};
- * `undefined` where it has none), then its own fields: every quiet attack of a ruleset then has one shape, and the round
- * engine's and the drivers' reads of it stay monomorphic (an object given its optional fields
- * one by one takes a new shape for each combination, and a read that meets more than four shapes
- * is several times slower).
+ * `undefined` where it has none), then its own fields: every quiet attack of a ruleset then has
+ * one shape, and the round engine's and the drivers' reads of it stay monomorphic (an object
+ * given its optional fields one by one takes a new shape for each combination, and a read that
+ * meets more than four shapes is several times slower).
  */
 export interface QuietAttack<C> {
   /** The weapon used (its id) and the firing mode, as the detailed plan names them. */

@@ -346,10 +346,11 @@ export function hitboxCombatantFromActor(
 }
 
 /**
- * A new record of the seven hitbox tracks (the tracks shared), in the order of `HITBOXES`: one
- * literal, which costs less than spreading the record on every hit.
+ * A new record of a value per hitbox (the values shared): the seven tracks, or an armor piece's
+ * points, in the order of `HITBOXES`. One literal, which costs less than spreading the record on
+ * every hit, and gives every such record one shape.
  */
-export function hitboxesOf(b: HitboxCombatant["hitboxes"]): HitboxCombatant["hitboxes"] {
+export function hitboxesOf<T>(b: Record<HitboxId, T>): Record<HitboxId, T> {
   return {
     head: b.head,
     leftArm: b.leftArm,

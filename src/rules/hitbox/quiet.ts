@@ -461,21 +461,7 @@ function armorAfter(armor: HitboxCombatant["armor"], location: HitboxId, value: 
  * armor slow down with every shape they meet). Only the fields of {@link HitboxArmor} are kept.
  */
 function pieceCopy(a: HitboxArmor): HitboxArmor {
-  const d = a.damage;
-  return {
-    id: a.id,
-    name: a.name,
-    protection: a.protection,
-    damage: {
-      head: d.head,
-      leftArm: d.leftArm,
-      rightArm: d.rightArm,
-      torso: d.torso,
-      leftLeg: d.leftLeg,
-      rightLeg: d.rightLeg,
-      groin: d.groin,
-    },
-  };
+  return { id: a.id, name: a.name, protection: a.protection, damage: hitboxesOf(a.damage) };
 }
 
 /**
