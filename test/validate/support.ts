@@ -42,9 +42,17 @@ export const EXAMPLES: Record<RulesetId, string> = {
   zones: "zones-burst.yaml",
 };
 
-/** An example encounter file as parsed YAML (a fresh copy). */
+/** Each example file read and parsed once; {@link example} hands out copies. */
+const parsedExamples = new Map<RulesetId, Record<string, unknown>>();
+
+/** An example encounter file as parsed YAML (a fresh copy the caller may change). */
 export function example(ruleset: RulesetId): Record<string, unknown> {
-  return parse(readFileSync(join(root, "examples", EXAMPLES[ruleset]), "utf8")) as Record<string, unknown>;
+  let parsed = parsedExamples.get(ruleset);
+  if (!parsed) {
+    parsed = parse(readFileSync(join(root, "examples", EXAMPLES[ruleset]), "utf8")) as Record<string, unknown>;
+    parsedExamples.set(ruleset, parsed);
+  }
+  return structuredClone(parsed);
 }
 
 /** The combatants of a ruleset's example file, as the core plays them. */
