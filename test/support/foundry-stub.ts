@@ -414,12 +414,20 @@ export function handlebars(i18n: StubI18n): typeof Handlebars {
   return hb;
 }
 
-/** Renders a template given Foundry's path (`systems/fray/templates/...`) from this repository. */
+/**
+ * Renders a template given Foundry's path (`systems/fray/templates/...`) from this repository,
+ * each path compiled once and kept, as Foundry's `getTemplate` keeps what it compiled.
+ */
 export function renderTemplateFrom(i18n: StubI18n) {
   const hb = handlebars(i18n);
+  const compiled = new Map<string, Handlebars.TemplateDelegate>();
   return async (path: string, data: Dict = {}): Promise<string> => {
-    const file = join(ROOT, path.replace(/^systems\/fray\//, ""));
-    return hb.compile(readFileSync(file, "utf8"))(data);
+    let template = compiled.get(path);
+    if (!template) {
+      template = hb.compile(readFileSync(join(ROOT, path.replace(/^systems\/fray\//, "")), "utf8"));
+      compiled.set(path, template);
+    }
+    return template(data);
   };
 }
 
