@@ -35,7 +35,7 @@ import {
 } from "./support/render/contexts.js";
 import { hitboxCases } from "./support/render/hitbox.js";
 import { forecastCases } from "./support/render/forecast.js";
-import { chatPage, DIALOG_FOOTER, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
+import { chatPage, dialogFooter, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
 import { criticalCases } from "./support/render/critical.js";
 import { zonesCases } from "./support/render/zones.js";
 import { zonesBlastCases } from "./support/render/zones-blast.js";
@@ -177,8 +177,10 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
     const problems: string[] = [];
     const rendered = cases.map((c) => {
       const body = render(c.templates, c.context, c.lang);
+      // A dialog's own buttons, with their labels in the reader's language.
+      const footer = c.kind === "dialog" ? dialogFooter(c.buttons ?? [], (k) => (c.lang === "de" ? i18nDe : i18n).localize(k)) : "";
       // Data attributes carry ids and keys on purpose; a tooltip is shown to the user.
-      const shown = body.replace(/data-(?!tooltip)[a-z-]+="[^"]*"/g, "");
+      const shown = (body + footer).replace(/data-(?!tooltip)[a-z-]+="[^"]*"/g, "");
       if (/\bFRAY\.[A-Z]/.test(shown)) problems.push(`${c.id}: raw i18n key in ${shown.match(/FRAY\.[\w.]+/)?.[0]}`);
       const sheet = c.kind !== "chat";
       const html = sheet
@@ -190,7 +192,7 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
             body,
             css,
             form: true,
-            footer: c.kind === "dialog" ? DIALOG_FOOTER : "",
+            footer,
           })
         : chatPage({ body, css });
       return {

@@ -50,6 +50,7 @@ import { UD10_SHEET_PARTS, ud10ActorSheetContext, ud10ItemSheetContext } from ".
 import { fighter, target } from "../../rules/ud10-fixtures.js";
 import { readSources, type PackDoc } from "../packs.js";
 import { ROOT } from "../foundry-stub.js";
+import type { DialogButton } from "./frame.js";
 
 /** One rendering: the parts (template paths relative to the repository) and their context. */
 export interface RenderCase {
@@ -71,7 +72,15 @@ export interface RenderCase {
    * contain the string or match the pattern; with `value`, the first match's value must equal it.
    */
   expect: { selector: string; count?: number; text?: string | RegExp; value?: string }[];
+  /** A dialog's buttons as its code passes them to DialogV2, drawn in its footer; none when absent. */
+  buttons?: DialogButton[];
 }
+
+/** The attack dialog's buttons (`openAttackDialog`). */
+export const ATTACK_DIALOG_BUTTONS: DialogButton[] = [
+  { action: "attack", label: "FRAY.Flow.Dialog.Attack", icon: "fa-solid fa-dice-d10", default: true },
+  { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
+];
 
 /** A pack document by name. */
 export function packDoc(pack: string, name: string): PackDoc {
@@ -565,6 +574,7 @@ export function attackDialogCases(i18n: Localizer): RenderCase[] {
     width: 400,
     height: 0,
     templates: ["templates/dialog/attack-dialog.hbs"],
+    buttons: ATTACK_DIALOG_BUTTONS,
   };
   return [
     {

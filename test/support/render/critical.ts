@@ -50,7 +50,7 @@ import { poolBadgesHtml } from "../../../src/foundry/combat/tracker-view.js";
 import { poolBadges } from "../../../src/foundry/logic/economy.js";
 import { delayChoices, delayOf, type OrderEntry } from "../../../src/foundry/logic/delay.js";
 import { declaringOrder, delayPartHtml, parryButtonHtml } from "../../../src/foundry/rulesets/critical/tracker-view.js";
-import { packDoc, type RenderCase } from "./contexts.js";
+import { ATTACK_DIALOG_BUTTONS, packDoc, type RenderCase } from "./contexts.js";
 
 const ACTOR = "templates/critical/actor.hbs";
 const ITEM = CRITICAL_ITEM_TEMPLATE.replace(/^systems\/fray\//, "");
@@ -366,6 +366,10 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer, i18nD
     width: 400,
     height: 0,
     templates: ["templates/critical/parry-dialog.hbs"],
+    buttons: [
+      { action: "parry", label: "FRAY.Critical.Parry.Declare", icon: "fa-solid fa-shield-halved", default: true },
+      { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
+    ],
     context: parryDialogContext(parryView, i18n) as unknown as Record<string, unknown>,
     expect: [
       { selector: ".fray-parry-pool", text: "OB to move into DB this round: 75" },
@@ -394,6 +398,7 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer, i18nD
     width: 400,
     height: 0,
     templates: ["templates/dialog/attack-dialog.hbs"],
+    buttons: ATTACK_DIALOG_BUTTONS,
     context: dialogContext(data, dialogDefaults(data), i18n),
     expect: [
       { selector: ".fray-dialog-details .fray-detail-line", count: 4 },
@@ -413,6 +418,10 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer, i18nD
       width: 400,
       height: 0,
       templates: ["templates/critical/maneuver-dialog.hbs"],
+      buttons: [
+        { action: "roll", label: "FRAY.Critical.Maneuver.Roll", icon: "fa-solid fa-person-running", default: true },
+        { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
+      ],
       context: maneuverDialogContext(kara, i18n),
       expect: [
         { selector: 'select[name="skill"] option', count: 4 },

@@ -63,6 +63,10 @@ export async function forecastCases(i18n: { format(key: string, data?: Record<st
       title: context.title,
       kind: "dialog",
       classes: ["dialog", "fray", "fray-forecast-dialog"],
+      buttons: [
+        { action: "whisper", label: "FRAY.Forecast.Tracker.Whisper", icon: "fa-solid fa-comment" },
+        { action: "close", label: "FRAY.Forecast.Tracker.Close", default: true },
+      ],
       width: 440,
       height: 0,
       expect,

@@ -78,8 +78,29 @@ export function chatPage(options: { body: string; css: string }): string {
 <div class="message-content">${options.body}</div></li></ol></div></body></html>`;
 }
 
-/** The buttons DialogV2 puts under an attack dialog's content. */
-export const DIALOG_FOOTER = `<footer class="form-footer"><button type="submit" data-action="attack">Attack</button><button type="button" data-action="cancel">Cancel</button></footer>`;
+/** One of a dialog's buttons as the code passes it to DialogV2 (`label` an i18n key). */
+export interface DialogButton {
+  action: string;
+  label: string;
+  icon?: string;
+  default?: boolean;
+}
+
+/**
+ * The footer DialogV2 puts under a dialog's content for its buttons: each a submit button with
+ * its action, its icon and its localized label, the default one marked; none without buttons.
+ */
+export function dialogFooter(buttons: readonly DialogButton[], localize: (key: string) => string): string {
+  if (!buttons.length) return "";
+  const html = buttons
+    .map(
+      (b) =>
+        `<button type="submit" data-action="${b.action}"${b.default ? ' class="default" autofocus' : ""}>` +
+        `${b.icon ? `<i class="${b.icon}"></i>` : ""}<span>${localize(b.label)}</span></button>`,
+    )
+    .join("");
+  return `<footer class="form-footer">${html}</footer>`;
+}
 
 /** A placeholder image served for every `icons/...` path (Foundry's icons are not part of the system). */
 export const PLACEHOLDER_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="8" fill="#5b4a3a"/><circle cx="32" cy="26" r="12" fill="#c9b38c"/><rect x="14" y="42" width="36" height="14" rx="7" fill="#c9b38c"/></svg>`;

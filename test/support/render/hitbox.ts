@@ -35,7 +35,7 @@ import { HITBOX_SHEET_PARTS, hitboxActorSheetContext, hitboxItemSheetContext } f
 import { opposedContext } from "../../../src/foundry/rulesets/hitbox/opposed-card.js";
 import { opposedFormHtml, planHtml, stepBannerHtml } from "../../../src/foundry/rulesets/hitbox/tracker-view.js";
 import { declarationRowHtml, phaseBannerHtml } from "../../../src/foundry/combat/declarations.js";
-import { packDoc, type RenderCase } from "./contexts.js";
+import { ATTACK_DIALOG_BUTTONS, packDoc, type RenderCase } from "./contexts.js";
 
 type Dict = Record<string, unknown>;
 
@@ -356,6 +356,7 @@ function dialogCase(i18n: Localizer): RenderCase {
     width: 400,
     height: 0,
     templates: ["templates/dialog/attack-dialog.hbs"],
+    buttons: ATTACK_DIALOG_BUTTONS,
     context: dialogContext(data, choices, i18n),
     expect: [
       field("target-zeven"),
@@ -432,6 +433,7 @@ function opposedFormCase(i18n: Localizer): RenderCase {
     id: "hitbox-dialog-opposed",
     title: "Opposed test",
     kind: "dialog",
+    buttons: [{ action: "roll", label: "FRAY.Hitbox.Opposed.Roll", default: true }],
     classes: ["dialog", "fray"],
     width: 360,
     height: 0,

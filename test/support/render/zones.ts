@@ -16,7 +16,7 @@ import { undoRecord } from "../../../src/foundry/logic/undo.js";
 import { itemSheetContext, type SheetI18n } from "../../../src/foundry/sheets/context.js";
 import { zonesCardDetail, zonesReactOnCard } from "../../../src/foundry/rulesets/zones/card.js";
 import { ZONES_SHEET_PARTS, zonesActorSheetContext, zonesItemSheetContext } from "../../../src/foundry/rulesets/zones/sheet-context.js";
-import { packDoc, type RenderCase } from "./contexts.js";
+import { ATTACK_DIALOG_BUTTONS, packDoc, type RenderCase } from "./contexts.js";
 
 const OPTIONS = zones.defaults();
 
@@ -194,6 +194,7 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
     width: 400,
     height: 0,
     templates: ["templates/dialog/attack-dialog.hbs"],
+    buttons: ATTACK_DIALOG_BUTTONS,
     context: dialogContext(data, dialogDefaults(data), i18n),
     expect: [
       { selector: '[name="situation.sentry.targetSize"]', count: 1, value: "small" },
