@@ -6,12 +6,15 @@
  * - the attack chat card in each phase a target goes through (hit awaiting the reaction,
  *   parried, no reaction, damage rolled, applied, undone) and with two targets, each state made
  *   by the card's own transitions from real UD10 results with scripted dice;
- * - the attack dialog (ranged at two targets, melee with a declared parry) with the core's odds;
+ * - the attack dialog (ranged at two targets, melee with a declared parry) with the core's odds,
+ *   and every other dialog, each with the buttons its code passes to DialogV2;
  * - the free-attack prompt and the initiative summary from the pure functions behind them.
+ * Each case is written into a reused page (`setContent`), its images pointed at a placeholder.
  * A template under templates/ that no case renders fails the coverage check.
  * Checks that each expected button and field is there (by data-action / name) with the text or
- * value expected, that no i18n key shows raw (tooltips included), and that nothing overflows
- * horizontally at the sheet's default size or the chat sidebar's width. Screenshots go to
+ * value expected, that no i18n key shows raw (tooltips and dialog buttons included), that the
+ * page is in standards mode, and that nothing overflows horizontally at the sheet's default size
+ * or the chat sidebar's width. Screenshots go to
  * test-artifacts/render/ for a person to look at.
  *
  * Needs Debian's chromium at /usr/bin/chromium (`.ci/run` installs it). Without it the test
@@ -133,7 +136,7 @@ const PLACEHOLDER_URL = `data:image/svg+xml;base64,${Buffer.from(PLACEHOLDER_SVG
  * to Node while the page waits for its load event).
  */
 function withPlaceholders(html: string): string {
-  return html.replace(/\bsrc="[^"]*\.(?:svg|webp|png|jpe?g)"/g, `src="${PLACEHOLDER_URL}"`);
+  return html.replace(/(?<![\w-])src="[^"]*\.(?:svg|webp|png|jpe?g)"/g, `src="${PLACEHOLDER_URL}"`);
 }
 
 /** The fake origin's root: an empty page each lane opens once. */
@@ -179,6 +182,7 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
       const body = render(c.templates, c.context, c.lang);
       // A dialog's own buttons, with their labels in the reader's language.
       const footer = c.kind === "dialog" ? dialogFooter(c.buttons ?? [], (k) => (c.lang === "de" ? i18nDe : i18n).localize(k)) : "";
+      if (c.kind === "dialog" && !c.buttons?.length) problems.push(`${c.id}: a dialog case names no buttons`);
       // Data attributes carry ids and keys on purpose; a tooltip is shown to the user.
       const shown = (body + footer).replace(/data-(?!tooltip)[a-z-]+="[^"]*"/g, "");
       if (/\bFRAY\.[A-Z]/.test(shown)) problems.push(`${c.id}: raw i18n key in ${shown.match(/FRAY\.[\w.]+/)?.[0]}`);
@@ -208,8 +212,8 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
     let next = 0;
     const lane = async () => {
       const page = await context.newPage();
-      await page.goto(BLANK);
       try {
+        await page.goto(BLANK);
         for (let i = next++; i < rendered.length; i = next++) {
           const { c, html, sheet, width, height } = rendered[i]!;
           const out = perCase[i]!;

@@ -13,6 +13,7 @@ import { FrayError } from "../../rules/core/errors.js";
 import type { Ruleset, RulesetOptions } from "../../rules/core/ruleset.js";
 import { decimal, localizeData, type Localizer } from "../attack-card.js";
 import { targetOdds, type AttackChoices } from "../logic/attack-options.js";
+import { dialogButtons, type DialogButtonFace } from "../logic/dialog-buttons.js";
 import { inputName, readSituationValue, situationInput, type FormValue } from "../logic/situation-form.js";
 import { formatKey } from "../notify.js";
 import { FLOW_TEMPLATES } from "./templates.js";
@@ -255,6 +256,12 @@ export function dialogContext(data: AttackDialogData, choices: AttackChoices, i1
   };
 }
 
+/** The attack dialog's buttons ({@link openAttackDialog}): attack, the default, and cancel. */
+export const ATTACK_DIALOG_BUTTONS: readonly DialogButtonFace[] = [
+  { action: "attack", label: "FRAY.Flow.Dialog.Attack", icon: "fa-solid fa-dice-d10", default: true },
+  { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
+];
+
 /**
  * Opens the dialog and waits for the user.
  * @returns the choices, or `null` when the dialog was closed without attacking.
@@ -268,16 +275,9 @@ export async function openAttackDialog(data: AttackDialogData, defaults: AttackC
     window: { title: formatKey("FRAY.Flow.Dialog.Title", { weapon: data.weapon.name }) },
     classes: ["fray", "fray-attack-dialog"],
     content,
-    buttons: [
-      {
-        action: "attack",
-        label: "FRAY.Flow.Dialog.Attack",
-        icon: "fa-solid fa-dice-d10",
-        default: true,
-        callback: (_event: unknown, button: HTMLButtonElement) => readChoices(button.form!, data),
-      },
-      { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
-    ],
+    buttons: dialogButtons(ATTACK_DIALOG_BUTTONS, {
+      attack: (_event: unknown, button: HTMLButtonElement) => readChoices(button.form!, data),
+    }),
     render: (_event: unknown, dialog: { element: HTMLElement }) => {
       const form = dialog.element.querySelector("form") ?? (dialog.element as HTMLFormElement);
       const update = () => {

@@ -21,7 +21,8 @@ import { SYSTEM_PATH } from "../config.js";
 import { actorSource, type ActorLike } from "../documents/source.js";
 import { readEconomy } from "../logic/economy.js";
 import { forecastInput, type CombatSnapshot, type ForecastInput, type SnapshotCombatant } from "../logic/forecast-state.js";
-import { forecastView } from "../logic/forecast-view.js";
+import { FORECAST_RESULT_BUTTONS, forecastView } from "../logic/forecast-view.js";
+import { dialogButtons } from "../logic/dialog-buttons.js";
 import { measureMetres, type Measurable } from "../measure.js";
 import { escapeHtml, formatHtml, formatKey, reportError, warn } from "../notify.js";
 import { activeBinding } from "../registry.js";
@@ -242,10 +243,7 @@ async function showResult(forecast: Forecast, input: ForecastInput): Promise<voi
     classes: ["fray", "fray-forecast-dialog"],
     position: { width: 440 },
     content,
-    buttons: [
-      { action: "whisper", label: "FRAY.Forecast.Tracker.Whisper", icon: "fa-solid fa-comment" },
-      { action: "close", label: "FRAY.Forecast.Tracker.Close", default: true },
-    ],
+    buttons: dialogButtons(FORECAST_RESULT_BUTTONS),
     rejectClose: false,
   } as never);
   if (choice !== "whisper") return;

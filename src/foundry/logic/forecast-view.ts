@@ -6,6 +6,13 @@
  */
 import { fightSeed, type Chance, type Forecast } from "../../forecast/forecast.js";
 import type { ForecastInput } from "./forecast-state.js";
+import type { DialogButtonFace } from "./dialog-buttons.js";
+
+/** The result dialog's buttons: whisper the result to the GMs as a chat card, and close, the default. */
+export const FORECAST_RESULT_BUTTONS: readonly DialogButtonFace[] = [
+  { action: "whisper", label: "FRAY.Forecast.Tracker.Whisper", icon: "fa-solid fa-comment" },
+  { action: "close", label: "FRAY.Forecast.Tracker.Close", default: true },
+];
 
 /** Formats a key with data (`game.i18n.format`, or a lookup in tests). */
 export type Format = (key: string, data?: Record<string, string | number>) => string;

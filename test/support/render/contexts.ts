@@ -16,6 +16,7 @@ import {
   type TargetCardContext,
 } from "../../../src/foundry/attack-card.js";
 import {
+  ATTACK_DIALOG_BUTTONS,
   dialogContext,
   dialogDefaults,
   oddsText,
@@ -50,14 +51,18 @@ import { UD10_SHEET_PARTS, ud10ActorSheetContext, ud10ItemSheetContext } from ".
 import { fighter, target } from "../../rules/ud10-fixtures.js";
 import { readSources, type PackDoc } from "../packs.js";
 import { ROOT } from "../foundry-stub.js";
-import type { DialogButton } from "./frame.js";
+import type { DialogButtonFace } from "../../../src/foundry/logic/dialog-buttons.js";
 
 /** One rendering: the parts (template paths relative to the repository) and their context. */
 export interface RenderCase {
   id: string;
   title: string;
-  /** A sheet window, a chat message in the sidebar, or a dialog window sized to its content. */
-  kind: "sheet" | "chat" | "dialog";
+  /**
+   * A sheet window, a chat message in the sidebar, a dialog window sized to its content with its
+   * buttons, or a panel: a piece of the sidebar (the combat tracker's) in a window sized to its
+   * content, without a dialog's footer.
+   */
+  kind: "sheet" | "chat" | "dialog" | "panel";
   classes: string[];
   width: number;
   /** A sheet's height; for a chat card the page's height when taller than the default 900. */
@@ -72,15 +77,9 @@ export interface RenderCase {
    * contain the string or match the pattern; with `value`, the first match's value must equal it.
    */
   expect: { selector: string; count?: number; text?: string | RegExp; value?: string }[];
-  /** A dialog's buttons as its code passes them to DialogV2, drawn in its footer; none when absent. */
-  buttons?: DialogButton[];
+  /** A dialog's buttons, the list its code passes to DialogV2, drawn in its footer (a dialog needs them). */
+  buttons?: readonly DialogButtonFace[];
 }
-
-/** The attack dialog's buttons (`openAttackDialog`). */
-export const ATTACK_DIALOG_BUTTONS: DialogButton[] = [
-  { action: "attack", label: "FRAY.Flow.Dialog.Attack", icon: "fa-solid fa-dice-d10", default: true },
-  { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
-];
 
 /** A pack document by name. */
 export function packDoc(pack: string, name: string): PackDoc {

@@ -32,10 +32,10 @@ import { attackTarget, storable } from "../../../src/foundry/logic/attack-state.
 import { withApplied, withDamage, withUndone, type TargetState } from "../../../src/foundry/logic/card.js";
 import { undoRecord } from "../../../src/foundry/logic/undo.js";
 import { criticalCardRules } from "../../../src/foundry/rulesets/critical/card.js";
-import { dialogContext, dialogDefaults, type AttackDialogData } from "../../../src/foundry/chat/attack-dialog.js";
+import { ATTACK_DIALOG_BUTTONS, dialogContext, dialogDefaults, type AttackDialogData } from "../../../src/foundry/chat/attack-dialog.js";
 import { criticalDialogDetails } from "../../../src/foundry/rulesets/critical/dialog.js";
-import { maneuverContext, maneuverDialogContext } from "../../../src/foundry/rulesets/critical/maneuver-view.js";
-import { parryDialogContext } from "../../../src/foundry/rulesets/critical/parry-view.js";
+import { MANEUVER_DIALOG_BUTTONS, maneuverContext, maneuverDialogContext } from "../../../src/foundry/rulesets/critical/maneuver-view.js";
+import { PARRY_DIALOG_BUTTONS, parryDialogContext } from "../../../src/foundry/rulesets/critical/parry-view.js";
 import { selfDisciplineContext } from "../../../src/foundry/rulesets/critical/self-discipline-view.js";
 import { upkeepContext } from "../../../src/foundry/rulesets/critical/upkeep-view.js";
 import {
@@ -50,7 +50,7 @@ import { poolBadgesHtml } from "../../../src/foundry/combat/tracker-view.js";
 import { poolBadges } from "../../../src/foundry/logic/economy.js";
 import { delayChoices, delayOf, type OrderEntry } from "../../../src/foundry/logic/delay.js";
 import { declaringOrder, delayPartHtml, parryButtonHtml } from "../../../src/foundry/rulesets/critical/tracker-view.js";
-import { ATTACK_DIALOG_BUTTONS, packDoc, type RenderCase } from "./contexts.js";
+import { packDoc, type RenderCase } from "./contexts.js";
 
 const ACTOR = "templates/critical/actor.hbs";
 const ITEM = CRITICAL_ITEM_TEMPLATE.replace(/^systems\/fray\//, "");
@@ -366,10 +366,7 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer, i18nD
     width: 400,
     height: 0,
     templates: ["templates/critical/parry-dialog.hbs"],
-    buttons: [
-      { action: "parry", label: "FRAY.Critical.Parry.Declare", icon: "fa-solid fa-shield-halved", default: true },
-      { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
-    ],
+    buttons: PARRY_DIALOG_BUTTONS,
     context: parryDialogContext(parryView, i18n) as unknown as Record<string, unknown>,
     expect: [
       { selector: ".fray-parry-pool", text: "OB to move into DB this round: 75" },
@@ -418,10 +415,7 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer, i18nD
       width: 400,
       height: 0,
       templates: ["templates/critical/maneuver-dialog.hbs"],
-      buttons: [
-        { action: "roll", label: "FRAY.Critical.Maneuver.Roll", icon: "fa-solid fa-person-running", default: true },
-        { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
-      ],
+      buttons: MANEUVER_DIALOG_BUTTONS,
       context: maneuverDialogContext(kara, i18n),
       expect: [
         { selector: 'select[name="skill"] option', count: 4 },
@@ -552,7 +546,7 @@ function trackerCases(i18n: Localizer): RenderCase[] {
   const tracker = (id: string, title: string, html: string, expect: RenderCase["expect"]): RenderCase => ({
     id: `critical-tracker-${id}`,
     title,
-    kind: "dialog",
+    kind: "panel",
     classes: ["fray"],
     width: 300,
     height: 0,

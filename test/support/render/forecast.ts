@@ -10,7 +10,7 @@ import { parseEncounter } from "../../../src/encounter/schema.js";
 import { PackContent } from "../../../src/encounter/library.js";
 import { forecast } from "../../../src/forecast/forecast.js";
 import { forecastInput, type ForecastBinding } from "../../../src/foundry/logic/forecast-state.js";
-import { forecastView } from "../../../src/foundry/logic/forecast-view.js";
+import { FORECAST_RESULT_BUTTONS, forecastView } from "../../../src/foundry/logic/forecast-view.js";
 import type { ActorSource } from "../../../src/rules/core/sources.js";
 import { ud10, ud10CombatantFromActor } from "../../../src/rules/ud10/index.js";
 import { ROOT } from "../foundry-stub.js";
@@ -63,10 +63,7 @@ export async function forecastCases(i18n: { format(key: string, data?: Record<st
       title: context.title,
       kind: "dialog",
       classes: ["dialog", "fray", "fray-forecast-dialog"],
-      buttons: [
-        { action: "whisper", label: "FRAY.Forecast.Tracker.Whisper", icon: "fa-solid fa-comment" },
-        { action: "close", label: "FRAY.Forecast.Tracker.Close", default: true },
-      ],
+      buttons: FORECAST_RESULT_BUTTONS,
       width: 440,
       height: 0,
       expect,

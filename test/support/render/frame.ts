@@ -5,6 +5,8 @@
  * a table would and to measure overflow at the sheet's default size.
  */
 
+import type { DialogButtonFace } from "../../../src/foundry/logic/dialog-buttons.js";
+
 /** Base styles standing in for Foundry's application frame and form controls. */
 export const BASE_CSS = `
 *, *::before, *::after { box-sizing: border-box; }
@@ -78,24 +80,16 @@ export function chatPage(options: { body: string; css: string }): string {
 <div class="message-content">${options.body}</div></li></ol></div></body></html>`;
 }
 
-/** One of a dialog's buttons as the code passes it to DialogV2 (`label` an i18n key). */
-export interface DialogButton {
-  action: string;
-  label: string;
-  icon?: string;
-  default?: boolean;
-}
-
 /**
  * The footer DialogV2 puts under a dialog's content for its buttons: each a submit button with
- * its action, its icon and its localized label, the default one marked; none without buttons.
+ * its action, its icon and its localized label, the default one focused; none without buttons.
  */
-export function dialogFooter(buttons: readonly DialogButton[], localize: (key: string) => string): string {
+export function dialogFooter(buttons: readonly DialogButtonFace[], localize: (key: string) => string): string {
   if (!buttons.length) return "";
   const html = buttons
     .map(
       (b) =>
-        `<button type="submit" data-action="${b.action}"${b.default ? ' class="default" autofocus' : ""}>` +
+        `<button type="submit" data-action="${b.action}"${b.default ? " autofocus" : ""}>` +
         `${b.icon ? `<i class="${b.icon}"></i>` : ""}<span>${localize(b.label)}</span></button>`,
     )
     .join("");

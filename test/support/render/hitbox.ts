@@ -17,7 +17,13 @@ import {
   type HitboxCombatant,
 } from "../../../src/rules/hitbox/index.js";
 import { attackMessageContext, type Localizer } from "../../../src/foundry/attack-card.js";
-import { dialogContext, dialogDefaults, oddsText, type AttackDialogData } from "../../../src/foundry/chat/attack-dialog.js";
+import {
+  ATTACK_DIALOG_BUTTONS,
+  dialogContext,
+  dialogDefaults,
+  oddsText,
+  type AttackDialogData,
+} from "../../../src/foundry/chat/attack-dialog.js";
 import { HITBOX_MOVEMENT_UNITS, hitboxCardView } from "../../../src/foundry/rulesets/hitbox/card-view.js";
 import { attackTarget, storable } from "../../../src/foundry/logic/attack-state.js";
 import {
@@ -33,9 +39,9 @@ import { undoRecord } from "../../../src/foundry/logic/undo.js";
 import { ACTOR_TABS, type SheetI18n } from "../../../src/foundry/sheets/context.js";
 import { HITBOX_SHEET_PARTS, hitboxActorSheetContext, hitboxItemSheetContext } from "../../../src/foundry/rulesets/hitbox/sheet-context.js";
 import { opposedContext } from "../../../src/foundry/rulesets/hitbox/opposed-card.js";
-import { opposedFormHtml, planHtml, stepBannerHtml } from "../../../src/foundry/rulesets/hitbox/tracker-view.js";
+import { OPPOSED_DIALOG_BUTTONS, opposedFormHtml, planHtml, stepBannerHtml } from "../../../src/foundry/rulesets/hitbox/tracker-view.js";
 import { declarationRowHtml, phaseBannerHtml } from "../../../src/foundry/combat/declarations.js";
-import { ATTACK_DIALOG_BUTTONS, packDoc, type RenderCase } from "./contexts.js";
+import { packDoc, type RenderCase } from "./contexts.js";
 
 type Dict = Record<string, unknown>;
 
@@ -410,7 +416,7 @@ function trackerCase(i18n: Localizer): RenderCase {
   return {
     id: "hitbox-tracker-steps",
     title: "Combat tracker: the turn's steps",
-    kind: "dialog",
+    kind: "panel",
     classes: ["fray"],
     width: 300,
     height: 0,
@@ -433,11 +439,11 @@ function opposedFormCase(i18n: Localizer): RenderCase {
     id: "hitbox-dialog-opposed",
     title: "Opposed test",
     kind: "dialog",
-    buttons: [{ action: "roll", label: "FRAY.Hitbox.Opposed.Roll", default: true }],
     classes: ["dialog", "fray"],
     width: 360,
     height: 0,
     templates: ["test/support/render/markup.hbs"],
+    buttons: OPPOSED_DIALOG_BUTTONS,
     context: {
       classes: "dialog-content",
       html: opposedFormHtml(

@@ -9,14 +9,14 @@ import { ScriptedRoller } from "../../../src/rules/core/dice/port.js";
 import type { AttackRequest } from "../../../src/rules/core/contract.js";
 import { zones, zonesCombatantFromActor, type ZonesCombatant } from "../../../src/rules/zones/index.js";
 import { attackMessageContext, type Localizer } from "../../../src/foundry/attack-card.js";
-import { dialogContext, dialogDefaults, type AttackDialogData } from "../../../src/foundry/chat/attack-dialog.js";
+import { ATTACK_DIALOG_BUTTONS, dialogContext, dialogDefaults, type AttackDialogData } from "../../../src/foundry/chat/attack-dialog.js";
 import { attackTarget, storable } from "../../../src/foundry/logic/attack-state.js";
 import { withApplied, withDamage, withReaction, type TargetState } from "../../../src/foundry/logic/card.js";
 import { undoRecord } from "../../../src/foundry/logic/undo.js";
 import { itemSheetContext, type SheetI18n } from "../../../src/foundry/sheets/context.js";
 import { zonesCardDetail, zonesReactOnCard } from "../../../src/foundry/rulesets/zones/card.js";
 import { ZONES_SHEET_PARTS, zonesActorSheetContext, zonesItemSheetContext } from "../../../src/foundry/rulesets/zones/sheet-context.js";
-import { ATTACK_DIALOG_BUTTONS, packDoc, type RenderCase } from "./contexts.js";
+import { packDoc, type RenderCase } from "./contexts.js";
 
 const OPTIONS = zones.defaults();
 

@@ -5,6 +5,13 @@
 import { MANEUVER_DIFFICULTY, type CriticalCombatant, type ManeuverOutcome } from "../../../rules/critical/index.js";
 import type { Modifier } from "../../../rules/core/types.js";
 import { modifierLine, type CardLine, type Localizer } from "../../attack-card.js";
+import type { DialogButtonFace } from "../../logic/dialog-buttons.js";
+
+/** The maneuver dialog's buttons: roll, the default, and cancel (CR-MAN-01). */
+export const MANEUVER_DIALOG_BUTTONS: readonly DialogButtonFace[] = [
+  { action: "roll", label: "FRAY.Critical.Maneuver.Roll", icon: "fa-solid fa-person-running", default: true },
+  { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
+];
 
 /** What a maneuver card stores (`flags.fray.maneuver`). */
 export interface ManeuverFlag {

@@ -16,7 +16,8 @@ import { actorSource } from "../../documents/source.js";
 import { formatKey } from "../../notify.js";
 import { takeAction } from "../../round-actions.js";
 import { optionValues } from "../../settings.js";
-import { maneuverContext, maneuverDialogContext, type ManeuverFlag } from "./maneuver-view.js";
+import { MANEUVER_DIALOG_BUTTONS, maneuverContext, maneuverDialogContext, type ManeuverFlag } from "./maneuver-view.js";
+import { dialogButtons } from "../../logic/dialog-buttons.js";
 
 /** The maneuver card's template. */
 export const MANEUVER_TEMPLATE = `${SYSTEM_PATH}/templates/critical/maneuver.hbs`;
@@ -53,23 +54,16 @@ export const askManeuver: ManeuverAsk = async (c) => {
     window: { title: formatKey("FRAY.Critical.Maneuver.Title", { actor: c.name }) },
     classes: ["fray", "fray-maneuver"],
     content,
-    buttons: [
-      {
-        action: "roll",
-        label: "FRAY.Critical.Maneuver.Roll",
-        icon: "fa-solid fa-person-running",
-        default: true,
-        callback: (
-          _event: unknown,
-          button: { form?: { elements: Record<string, { value?: string; checked?: boolean } | undefined> } | null },
-        ) => ({
-          skill: button.form?.elements.skill?.value ?? "",
-          difficulty: button.form?.elements.difficulty?.value ?? "",
-          concentration: Boolean(button.form?.elements.concentration?.checked),
-        }),
-      },
-      { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
-    ],
+    buttons: dialogButtons(MANEUVER_DIALOG_BUTTONS, {
+      roll: (
+        _event: unknown,
+        button: { form?: { elements: Record<string, { value?: string; checked?: boolean } | undefined> } | null },
+      ) => ({
+        skill: button.form?.elements.skill?.value ?? "",
+        difficulty: button.form?.elements.difficulty?.value ?? "",
+        concentration: Boolean(button.form?.elements.concentration?.checked),
+      }),
+    }),
     rejectClose: false,
   } as never);
   return result && typeof result === "object" ? (result as ManeuverAnswer) : undefined;

@@ -5,6 +5,13 @@
  */
 import type { ParryAllocationView } from "../../../rules/critical/index.js";
 import type { Localizer } from "../../attack-card.js";
+import type { DialogButtonFace } from "../../logic/dialog-buttons.js";
+
+/** The parry dialog's buttons: declare the parry, the default, and cancel (CR-PAR-01). */
+export const PARRY_DIALOG_BUTTONS: readonly DialogButtonFace[] = [
+  { action: "parry", label: "FRAY.Critical.Parry.Declare", icon: "fa-solid fa-shield-halved", default: true },
+  { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
+];
 
 /** What the parry dialog's template renders. */
 export interface ParryDialogContext {

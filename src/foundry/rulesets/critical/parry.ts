@@ -25,7 +25,8 @@ import { trackerDeclarations, type TrackerCombat } from "../../combat/tracker.js
 import { actorSource } from "../../documents/source.js";
 import { formatKey, reportError, warn } from "../../notify.js";
 import { parryButtonHtml, type TrackerLocalizer } from "./tracker-view.js";
-import { parryDbText, parryDialogContext, parryLeftText } from "./parry-view.js";
+import { PARRY_DIALOG_BUTTONS, parryDbText, parryDialogContext, parryLeftText } from "./parry-view.js";
+import { dialogButtons } from "../../logic/dialog-buttons.js";
 
 /** The parry dialog's template. */
 export const PARRY_TEMPLATE = `${SYSTEM_PATH}/templates/critical/parry-dialog.hbs`;
@@ -98,16 +99,9 @@ export const askParry: ParryAsk = async ({ name, combatant, foes }) => {
     window: { title: formatKey("FRAY.Critical.Parry.Title", { name }) },
     classes: ["fray", "fray-parry"],
     content,
-    buttons: [
-      {
-        action: "parry",
-        label: "FRAY.Critical.Parry.Declare",
-        icon: "fa-solid fa-shield-halved",
-        default: true,
-        callback: (_event: unknown, button: HTMLButtonElement) => readParryForm(button.form!, foes),
-      },
-      { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
-    ],
+    buttons: dialogButtons(PARRY_DIALOG_BUTTONS, {
+      parry: (_event: unknown, button: HTMLButtonElement) => readParryForm(button.form!, foes),
+    }),
     render: (_event: unknown, dialog: { element: HTMLElement }) => {
       const form = (dialog.element.querySelector("form") ?? dialog.element) as HTMLFormElement;
       form.addEventListener("input", () => {

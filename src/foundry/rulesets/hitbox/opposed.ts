@@ -14,7 +14,8 @@ import { FoundryRoller } from "../../dice.js";
 import { SYSTEM_PATH } from "../../config.js";
 import { reportError } from "../../notify.js";
 import { opposedContext } from "./opposed-card.js";
-import { opposedFormHtml } from "./tracker-view.js";
+import { OPPOSED_DIALOG_BUTTONS, opposedFormHtml } from "./tracker-view.js";
+import { dialogButtons } from "../../logic/dialog-buttons.js";
 
 export { opposedFormHtml } from "./tracker-view.js";
 import { skillUse, testFormula } from "./sheet-context.js";
@@ -91,17 +92,12 @@ async function askOpposed(candidates: readonly { id: string; name: string }[]): 
   const result = await foundry.applications.api.DialogV2.wait({
     window: { title: game.i18n.localize("FRAY.Hitbox.Opposed.Title") },
     content: opposedFormHtml(candidates, game.i18n),
-    buttons: [
-      {
-        action: "roll",
-        label: "FRAY.Hitbox.Opposed.Roll",
-        default: true,
-        callback: (_event: unknown, button: { form?: { elements: Record<string, { value?: string } | undefined> } | null }) => {
-          const value = (name: string) => button.form?.elements[name]?.value ?? "";
-          return { a: value("a"), skillA: value("skillA"), b: value("b"), skillB: value("skillB") };
-        },
+    buttons: dialogButtons(OPPOSED_DIALOG_BUTTONS, {
+      roll: (_event: unknown, button: { form?: { elements: Record<string, { value?: string } | undefined> } | null }) => {
+        const value = (name: string) => button.form?.elements[name]?.value ?? "";
+        return { a: value("a"), skillA: value("skillA"), b: value("b"), skillB: value("skillB") };
       },
-    ],
+    }),
     rejectClose: false,
   } as never);
   return result && typeof result === "object" ? (result as OpposedChoice) : undefined;

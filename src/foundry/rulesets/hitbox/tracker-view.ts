@@ -6,6 +6,10 @@
  */
 import { SKILLS } from "../../../rules/hitbox/model.js";
 import { escapeHtml } from "../../logic/round-actions.js";
+import type { DialogButtonFace } from "../../logic/dialog-buttons.js";
+
+/** The opposed-test form's button: roll, the default (HB-ACT-05). */
+export const OPPOSED_DIALOG_BUTTONS: readonly DialogButtonFace[] = [{ action: "roll", label: "FRAY.Hitbox.Opposed.Roll", default: true }];
 
 /** Localization as the tracker's parts use it. */
 interface Localizer {
