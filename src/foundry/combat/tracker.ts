@@ -23,6 +23,7 @@ import {
 } from "./declarations.js";
 import { renderForecastButton } from "../forecast/tracker-button.js";
 import { readableDeclaration, sealDeclaration, sealsDeclarations, unsealDeclarations } from "./sealed.js";
+import type { DialogFormButton } from "../logic/dialog-buttons.js";
 
 /** A Combatant as the declaration phase reads it. */
 interface DeclaringCombatant extends CombatantLike {
@@ -131,10 +132,7 @@ async function askDeclaration(
         action: "declare",
         label: "FRAY.Flow.Declaration.Declare",
         default: true,
-        callback: (
-          _event: unknown,
-          button: { form?: { elements: Record<string, { value?: string; checked?: boolean } | undefined> } | null },
-        ) => ({
+        callback: (_event: unknown, button: DialogFormButton) => ({
           text: button.form?.elements.text?.value ?? "",
           action: button.form?.elements.action?.value ?? "",
           quick: (quick?.actions ?? []).filter((q) => button.form?.elements[`quick.${q.id}`]?.checked).map((q) => q.id),

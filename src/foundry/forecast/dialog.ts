@@ -22,7 +22,7 @@ import { actorSource, type ActorLike } from "../documents/source.js";
 import { readEconomy } from "../logic/economy.js";
 import { forecastInput, type CombatSnapshot, type ForecastInput, type SnapshotCombatant } from "../logic/forecast-state.js";
 import { FORECAST_RESULT_BUTTONS, forecastView } from "../logic/forecast-view.js";
-import { dialogButtons } from "../logic/dialog-buttons.js";
+import { dialogButtons, type DialogFormButton } from "../logic/dialog-buttons.js";
 import { measureMetres, type Measurable } from "../measure.js";
 import { escapeHtml, formatHtml, formatKey, reportError, warn } from "../notify.js";
 import { activeBinding } from "../registry.js";
@@ -153,8 +153,6 @@ export function settingsHtml(input: ForecastInput): string {
   );
 }
 
-type FormButton = { form?: { elements: Record<string, { value?: string } | undefined> } | null };
-
 /** Asks the runs and the seed; `undefined` when closed. */
 async function askSettings(input: ForecastInput): Promise<{ runs: number; seed: number } | undefined> {
   const result = await foundry.applications.api.DialogV2.wait({
@@ -166,7 +164,7 @@ async function askSettings(input: ForecastInput): Promise<{ runs: number; seed: 
         action: "run",
         label: "FRAY.Forecast.Tracker.Run",
         default: true,
-        callback: (_event: unknown, button: FormButton) => ({
+        callback: (_event: unknown, button: DialogFormButton) => ({
           runs: button.form?.elements.runs?.value ?? "",
           seed: button.form?.elements.seed?.value ?? "",
         }),

@@ -12,6 +12,14 @@ export interface DialogButtonFace {
   default?: boolean;
 }
 
+/**
+ * The button a DialogV2 callback gets, as the callbacks read it: the form it submits, whose
+ * named controls give their value (and a checkbox whether it is checked).
+ */
+export interface DialogFormButton {
+  form?: { elements: Record<string, { value?: string; checked?: boolean } | undefined> } | null;
+}
+
 /** A DialogV2 callback: the click event and the button clicked; its result is the dialog's. */
 export type DialogCallback = (event: unknown, button: never) => unknown;
 

@@ -17,7 +17,7 @@ import { formatKey } from "../../notify.js";
 import { takeAction } from "../../round-actions.js";
 import { optionValues } from "../../settings.js";
 import { MANEUVER_DIALOG_BUTTONS, maneuverContext, maneuverDialogContext, type ManeuverFlag } from "./maneuver-view.js";
-import { dialogButtons } from "../../logic/dialog-buttons.js";
+import { dialogButtons, type DialogFormButton } from "../../logic/dialog-buttons.js";
 
 /** The maneuver card's template. */
 export const MANEUVER_TEMPLATE = `${SYSTEM_PATH}/templates/critical/maneuver.hbs`;
@@ -55,10 +55,7 @@ export const askManeuver: ManeuverAsk = async (c) => {
     classes: ["fray", "fray-maneuver"],
     content,
     buttons: dialogButtons(MANEUVER_DIALOG_BUTTONS, {
-      roll: (
-        _event: unknown,
-        button: { form?: { elements: Record<string, { value?: string; checked?: boolean } | undefined> } | null },
-      ) => ({
+      roll: (_event: unknown, button: DialogFormButton) => ({
         skill: button.form?.elements.skill?.value ?? "",
         difficulty: button.form?.elements.difficulty?.value ?? "",
         concentration: Boolean(button.form?.elements.concentration?.checked),

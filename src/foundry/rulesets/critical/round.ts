@@ -19,6 +19,7 @@ import { escapeHtml } from "../../logic/round-actions.js";
 import { declaringOrder, delayPartHtml, type TrackerLocalizer } from "./tracker-view.js";
 import { formatKey, reportError, warn } from "../../notify.js";
 import { isActiveGM } from "../../queries.js";
+import type { DialogFormButton } from "../../logic/dialog-buttons.js";
 
 /** The delay rule of the core (CR-INI-03), as the tracker's order applies it. */
 export const criticalDelay = (sequence: readonly string[], id: string, after: string): string[] => coreDelay(sequence, id, after);
@@ -87,8 +88,7 @@ async function askDelay(name: string, options: { id: string; name: string }[]): 
         action: "delay",
         label: "FRAY.Critical.Round.Delay",
         default: true,
-        callback: (_event: unknown, button: { form?: { elements: Record<string, { value?: string } | undefined> } | null }) =>
-          button.form?.elements.after?.value ?? "",
+        callback: (_event: unknown, button: DialogFormButton) => button.form?.elements.after?.value ?? "",
       },
     ],
     rejectClose: false,

@@ -15,7 +15,7 @@ import { SYSTEM_PATH } from "../../config.js";
 import { reportError } from "../../notify.js";
 import { opposedContext } from "./opposed-card.js";
 import { OPPOSED_DIALOG_BUTTONS, opposedFormHtml } from "./tracker-view.js";
-import { dialogButtons } from "../../logic/dialog-buttons.js";
+import { dialogButtons, type DialogFormButton } from "../../logic/dialog-buttons.js";
 
 export { opposedFormHtml } from "./tracker-view.js";
 import { skillUse, testFormula } from "./sheet-context.js";
@@ -93,7 +93,7 @@ async function askOpposed(candidates: readonly { id: string; name: string }[]): 
     window: { title: game.i18n.localize("FRAY.Hitbox.Opposed.Title") },
     content: opposedFormHtml(candidates, game.i18n),
     buttons: dialogButtons(OPPOSED_DIALOG_BUTTONS, {
-      roll: (_event: unknown, button: { form?: { elements: Record<string, { value?: string } | undefined> } | null }) => {
+      roll: (_event: unknown, button: DialogFormButton) => {
         const value = (name: string) => button.form?.elements[name]?.value ?? "";
         return { a: value("a"), skillA: value("skillA"), b: value("b"), skillB: value("skillB") };
       },

@@ -33,6 +33,7 @@ import { reactionCardContext, reactionRowHtml, type CardI18n, type ReactionCardS
 import { formatKey, reportError, warn } from "../../notify.js";
 import { askGM, queryAnswer, refusal, type Requester, type RequestAnswer } from "../../queries.js";
 import { activeBinding, registry } from "../../registry.js";
+import type { DialogFormButton } from "../../logic/dialog-buttons.js";
 
 type Dict = Record<string, unknown>;
 
@@ -102,7 +103,7 @@ async function askReaction(name: string): Promise<ReactionAnswer | undefined> {
         action: "declare",
         label: "FRAY.Zones.Reaction.Declare",
         default: true,
-        callback: (_event: unknown, button: { form?: { elements: Record<string, { value?: string } | undefined> } | null }) => ({
+        callback: (_event: unknown, button: DialogFormButton) => ({
           trigger: button.form?.elements.trigger?.value ?? "",
           response: button.form?.elements.response?.value ?? "",
         }),

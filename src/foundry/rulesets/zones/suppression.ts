@@ -28,6 +28,7 @@ import { askGM, queryAnswer, refusal, type Requester, type RequestAnswer } from 
 import { registry } from "../../registry.js";
 import { takeAction } from "../../round-actions.js";
 import { optionValues } from "../../settings.js";
+import type { DialogFormButton } from "../../logic/dialog-buttons.js";
 
 type Dict = Record<string, unknown>;
 
@@ -163,7 +164,7 @@ async function askSuppression(weapon: string): Promise<SuppressionAnswer | undef
         action: "suppress",
         label: "FRAY.Zones.Suppression.Start",
         default: true,
-        callback: (_event: unknown, button: { form?: { elements: Record<string, { value?: string } | undefined> } | null }) => ({
+        callback: (_event: unknown, button: DialogFormButton) => ({
           lane: button.form?.elements.lane?.value ?? "",
         }),
       },
@@ -239,8 +240,7 @@ async function askRate(weapon: string): Promise<unknown> {
         action: "rule",
         label: "FRAY.Zones.Suppression.Action",
         default: true,
-        callback: (_event: unknown, button: { form?: { elements: Record<string, { value?: string } | undefined> } | null }) =>
-          button.form?.elements.bullets?.value ?? "",
+        callback: (_event: unknown, button: DialogFormButton) => button.form?.elements.bullets?.value ?? "",
       },
     ],
     rejectClose: false,
