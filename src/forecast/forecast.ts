@@ -17,7 +17,7 @@
 import { MAX_SEED } from "../rules/core/bounds.js";
 import { bounded, check } from "../rules/core/validate.js";
 import type { VitalState } from "../rules/core/types.js";
-import { CombatantCache, type PlayOptions } from "../encounter/common.js";
+import { CombatantCache, internStrings, type PlayOptions } from "../encounter/common.js";
 import { playEncounter } from "../encounter/engine.js";
 import type { EncounterContent } from "../encounter/library.js";
 import type { EncounterSpec } from "../encounter/schema.js";
@@ -114,7 +114,8 @@ export interface RangeOptions extends ForecastOptions {
  * Plays the fights `from` to `to - 1` of the forecast of `spec` (fight `i` with seed
  * {@link fightSeed}(seed, i), as in the whole forecast) and returns their {@link Tally}. Progress
  * counts the fights of the range (`done` of `to - from`). A cancel stops it after the fight under
- * way; the tally then holds the fights played (possibly none).
+ * way; the tally then holds the fights played (possibly none). The strings of `spec` are swapped
+ * for their interned copies in place ({@link internStrings}; equal strings, nothing else changes).
  * @param content the compendium sources the file's references name.
  * @throws FrayError `FRAY.Error.Field` naming `runs`, `seed`, `from` or `to` when one is out of
  *   bounds, and whatever the encounter runner throws for the file (naming its field).
@@ -125,6 +126,8 @@ export async function forecastTally(spec: EncounterSpec, content: EncounterConte
   const from = check(bounded({ min: 0, max: runs - 1, integer: true }), options.from ?? 0, "from");
   const to = check(bounded({ min: from + 1, max: runs, integer: true }), options.to ?? runs, "to");
   const every = Math.max(1, Math.floor(options.progressEvery ?? 100));
+  // Its strings interned once, so that the fights compare ids and names as references (`intern`).
+  internStrings(spec);
   const tally = new TallyBuilder(spec, from, to);
   // Quiet: the tally reads only the outcome and the vitals. The combatants are built once and shared.
   const play: PlayOptions = { quiet: true, combatants: options.combatants ?? new CombatantCache() };

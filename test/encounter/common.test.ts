@@ -1,10 +1,14 @@
 import { join } from "node:path";
+import v8 from "node:v8";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   buildEntryCombatant,
   combatantSource,
   fail,
   finishEncounter,
+  intern,
+  internStrings,
   mergeSystem,
   recordingRoller,
   sideDown,
@@ -111,5 +115,31 @@ describe("encounter plumbing", () => {
       [],
     );
     expect([won.rounds, won.winner]).toEqual([2, "red"]);
+  });
+
+  it("interns strings as equal strings, and a forecast file's in place but for its frozen parts", () => {
+    // V8's natives syntax, for `%IsInternalizedString` alone (a function compiled after the flag is set may call it).
+    v8.setFlagsFromString("--allow-natives-syntax");
+    const interned = new Function("s", "return %IsInternalizedString(s)") as (s: string) => boolean;
+    const built = (s: string) => [...s].join("");
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.constantFrom("__proto__", "constructor", "12", "", "toString")), (s) => {
+        expect(intern(s)).toBe(s);
+        expect(intern(built(s))).toBe(s);
+      }),
+      { numRuns: 300 },
+    );
+    const copy = built("corp-guard-1");
+    expect(interned(copy)).toBe(false);
+    expect(interned(intern(copy))).toBe(true);
+
+    const frozen = Object.freeze({ id: built("frozen-one") });
+    const file = { id: built("guard"), tags: [built("prone"), 3, built("dead")], nested: { side: built("corp"), frozen }, n: 2 };
+    const before = structuredClone(file);
+    expect(internStrings(file)).toBe(file);
+    expect(file).toEqual(before);
+    expect([file.id, file.tags[0], file.tags[2], file.nested.side].map((x) => interned(x as string))).toEqual([true, true, true, true]);
+    expect(file.nested.frozen).toBe(frozen);
+    expect(interned(frozen.id)).toBe(false);
   });
 });
