@@ -1,6 +1,7 @@
 import type { ActionOutcome, RoundState, SituationValues } from "../rules/core/contract.js";
 import { spend } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
+import { holds } from "../rules/core/lists.js";
 import { RoundEngine, type AttackOptions } from "../rules/core/round.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
@@ -139,7 +140,7 @@ const QUICK_COST = { slots: { quick: 1 } };
  */
 function doQuick(engine: RoundEngine<HitboxCombatant, HitboxAttackInput>, id: string, q: QuickAction): void {
   engine.transition(id, (c, economy): RoundState<HitboxCombatant> => {
-    const cost = (QUICK_ACTIONS as readonly string[]).includes(q.id) ? QUICK_COST : (actionDefs(c).find((a) => a.id === q.id)?.cost ?? {});
+    const cost = holds(QUICK_ACTIONS as readonly string[], q.id) ? QUICK_COST : (actionDefs(c).find((a) => a.id === q.id)?.cost ?? {});
     const done = afterAction(c, { kind: "action", id: q.id }, spend(economy, cost));
     return q.item ? { ...done, combatant: quickAction(done.combatant, q, false) } : done;
   });
@@ -272,13 +273,13 @@ const FROZEN_VITALS = new WeakMap<HitboxCombatant, VitalState>();
  * of a fighter nothing touched.
  */
 function vitalsOf(c: HitboxCombatant): VitalState {
+  // Read first: a state found there was deeply frozen when it was added, and stays so.
+  const known = FROZEN_VITALS.get(c);
+  if (known) return known;
   if (!(Object.isFrozen(c) && Object.isFrozen(c.hitboxes) && Object.isFrozen(c.armor) && Object.isFrozen(c.conditions)))
     return hitbox.vitals(c);
-  let v = FROZEN_VITALS.get(c);
-  if (!v) {
-    v = freezeDeep(hitbox.vitals(c));
-    FROZEN_VITALS.set(c, v);
-  }
+  const v = freezeDeep(hitbox.vitals(c));
+  FROZEN_VITALS.set(c, v);
   return v;
 }
 
@@ -293,7 +294,10 @@ function freezeDeep<T>(value: T): T {
 
 /** The weapon at hand: the weapon of the first held item that is one. */
 function readyWeapon(c: HitboxCombatant): HitboxCombatant["weapons"][number] | undefined {
-  for (const h of c.held) for (const w of c.weapons) if (w.id === h) return w;
+  // Indexed loops: the lists of a forecast's starting combatants are frozen, and V8 steps a `for of` over a frozen list through an iterator.
+  const held = c.held;
+  const weapons = c.weapons;
+  for (let i = 0; i < held.length; i++) for (let j = 0; j < weapons.length; j++) if (weapons[j]!.id === held[i]) return weapons[j];
   return undefined;
 }
 
@@ -556,7 +560,7 @@ export async function playHitbox(
     if (declared && target !== declared && !play.quiet)
       events.push({ type: "retarget", round: turn, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
     const weapon = weaponNamed(f.c, action.weapon);
-    if (weapon && !f.c.held.includes(weapon.id)) {
+    if (weapon && !holds(f.c.held, weapon.id)) {
       // Drawing from a holster is a quick action that goes with the attack (HB-ACT-03). The core
       // refuses it when the state the step holds for the attacker is down; the attack goes too.
       if (!tryQuick(f.spec.id, { id: "draw", item: weapon.id })) return;
@@ -773,7 +777,9 @@ export async function playHitbox(
             events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
             continue;
           }
-          for (const q of decl.quick) if (tryQuick(id, q) && !play.quiet) events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
+          const quick = decl.quick;
+          for (let k = 0; k < quick.length; k++)
+            if (tryQuick(id, quick[k]!) && !play.quiet) events.push(hbEvent(turn, "quick", { actor: id, quick: quick[k]! }));
           if (f.hitThisTurn) {
             events.push(hbEvent(turn, "interrupted", { actor: id, action: decl.action }));
             continue;
@@ -801,7 +807,7 @@ export async function playHitbox(
     }
     // Whoever went prone or dropped to dodge lies prone from the next turn (HB-ACT-04).
     // (Only whoever went prone changes: the others keep their state, and what the engine knows of it.)
-    for (const f of list) if (f.c.conditions.includes("goingProne")) f.c = endTurn(f.c, false);
+    for (const f of list) if (holds(f.c.conditions, "goingProne")) f.c = endTurn(f.c, false);
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }

@@ -1,5 +1,6 @@
 import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
+import { holds } from "../rules/core/lists.js";
 import type { ActionCost } from "../rules/core/economy.js";
 import { declaring, RoundEngine, type AttackOptions } from "../rules/core/round.js";
 import type { ReactionOption, RulesetOptions } from "../rules/core/ruleset.js";
@@ -47,7 +48,7 @@ export function buildCombatant(spec: CombatantSpec, index: number, content: Enco
 }
 
 /** Out of the fight besides the core's vitals: unable to act (the core's out conditions) or fled. */
-const outBeyondVitals = (c: Ud10Combatant) => isIncapacitated(c) || c.conditions.includes("fled");
+const outBeyondVitals = (c: Ud10Combatant) => isIncapacitated(c) || holds(c.conditions, "fled");
 
 /**
  * What each action of the core's round costs (UD-ACT-02, UD-ATK-04), by action id: set by the

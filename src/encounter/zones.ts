@@ -1,5 +1,5 @@
 import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
-import { byIdOrName, byKind, hasAnyOf } from "../rules/core/lists.js";
+import { byIdOrName, byKind, hasAnyOf, holds } from "../rules/core/lists.js";
 import { shortfall, spend } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
@@ -634,7 +634,7 @@ export async function playZones(
   // before the roll and taken from the points after it (ZN-INI-02). The same every round.
   // Without effort spent on initiative anywhere in the file, both hooks do nothing and are left out.
   const initiative: InitiativeOptions<ZonesCombatant> = {
-    eligible: (rf) => !rf.combatant.conditions.includes("surprised"),
+    eligible: (rf) => !holds(rf.combatant.conditions, "surprised"),
     rollMissing: true,
   };
   if (effortOnInitiative) {
@@ -654,7 +654,7 @@ export async function playZones(
       f.economy = spend(f.economy, { pools: { effort: f.c.initiativeEffort } });
     };
   }
-  const surprisedNow = (rf: RoundFighter<ZonesCombatant>) => rf.combatant.conditions.includes("surprised");
+  const surprisedNow = (rf: RoundFighter<ZonesCombatant>) => holds(rf.combatant.conditions, "surprised");
 
   const initSync = engine.canRollInitiativeSync;
   let ended: EndEvent | undefined;

@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { byIdOrName, byKind, hasAnyOf } from "../../src/rules/core/lists.js";
+import { byIdOrName, byKind, hasAnyOf, holds } from "../../src/rules/core/lists.js";
 
 const words = fc.constantFrom("dead", "unconscious", "incapacitated", "prone", "surprised", "a", "b");
 const items = fc.array(fc.record({ id: words, name: words, kind: words }), { maxLength: 6 });
@@ -16,6 +16,16 @@ describe("list reads", () => {
       fc.property(fc.array(words, { maxLength: 6 }), fc.array(words, { maxLength: 3 }), fc.boolean(), (list, wanted, frozen) => {
         const l = maybeFrozen(list, frozen);
         expect(hasAnyOf(l, wanted)).toBe(l.some((x) => wanted.includes(x)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("HB-DMG-01, HB-ACT-03: holds answers as includes", () => {
+    fc.assert(
+      fc.property(fc.array(words, { maxLength: 6 }), words, fc.boolean(), (list, item, frozen) => {
+        const l = maybeFrozen(list, frozen);
+        expect(holds(l, item)).toBe(l.includes(item));
       }),
       { numRuns: 300 },
     );

@@ -1,5 +1,5 @@
 import { FrayError } from "../core/errors.js";
-import { byIdOrName, byKind } from "../core/lists.js";
+import { byIdOrName, byKind, holds } from "../core/lists.js";
 import type { Modifier, RuleId } from "../core/types.js";
 import {
   PARRY_RATES,
@@ -49,7 +49,7 @@ export function parryPool(c: CriticalCombatant, weaponId?: string): number {
  */
 export function parryBlocked(c: CriticalCombatant): { reason: string; rule: RuleId } | undefined {
   if (isIncapacitated(c)) return { reason: "FRAY.Reason.Incapacitated", rule: "CR-PAR-03" };
-  if (c.conditions.includes("constrained")) return { reason: "FRAY.Reason.Constrained", rule: "CR-PAR-03" };
+  if (holds(c.conditions, "constrained")) return { reason: "FRAY.Reason.Constrained", rule: "CR-PAR-03" };
   if (stoppedBy(c, "parry")) return { reason: "FRAY.Reason.Injured", rule: "CR-CRT-02" };
   if (byKind(c.effects, "noParry")) return { reason: "FRAY.Reason.NoParry", rule: "CR-CRT-02" };
   return undefined;

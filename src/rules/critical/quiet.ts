@@ -15,6 +15,7 @@ import type { LifecycleEvent, RoundState } from "../core/contract.js";
 import { MAX_EXPLOSIONS, type FaceSource } from "../core/dice/formula.js";
 import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
+import { holds } from "../core/lists.js";
 import type { QuietAttack } from "../core/quiet.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { ForcedCheck, VitalState } from "../core/types.js";
@@ -188,7 +189,8 @@ function attackBonus(input: CriticalAttackInput, weapon: CriticalWeapon): number
   // `offensiveBonus`: the skill's OB (untrained -25) and the weapon's bonus.
   let sum = (Object.hasOwn(attacker.skills, weapon.skill) ? attacker.skills[weapon.skill]! : UNTRAINED_OB) + weapon.bonus;
   sum -= parriedOb(attacker);
-  for (const e of attacker.effects) if (e.kind === "penalty") sum += e.value ?? 0;
+  const effects = attacker.effects;
+  for (let i = 0; i < effects.length; i++) if (effects[i]!.kind === "penalty") sum += effects[i]!.value ?? 0;
   return sum + (input.situation?.modifier ?? 0);
 }
 
@@ -199,7 +201,8 @@ function defenseTotal(input: CriticalAttackInput, weapon: CriticalWeapon): numbe
   let total = 0;
   if (!isIncapacitated(target)) {
     total += target.defense;
-    for (const a of target.armor) if (a.defense) total += a.defense;
+    const armor = target.armor;
+    for (let i = 0; i < armor.length; i++) if (armor[i]!.defense) total += armor[i]!.defense;
     // `parryLine`'s value: the OB moved against this attacker over the category's rate, when seen and able to parry.
     const points = target.parry[attacker.id] ?? 0;
     if (points > 0 && !s.unseen && !parryBlocked(target)) total += Math.floor(points / PARRY_RATES[weapon.category]);
@@ -325,7 +328,7 @@ export function quietAttack(
 
 /** Whether the conditions hold one that takes a combatant out of the fight (RULES.md). */
 function outIn(conditions: readonly string[]): boolean {
-  for (let i = 0; i < conditions.length; i++) if ((OUT_CONDITIONS as readonly string[]).includes(conditions[i]!)) return true;
+  for (let i = 0; i < conditions.length; i++) if (holds(OUT_CONDITIONS as readonly string[], conditions[i]!)) return true;
   return false;
 }
 

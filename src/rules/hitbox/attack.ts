@@ -3,6 +3,7 @@ import { atLeast, plainDicePmf, shift, type Pmf } from "../core/dice/distributio
 import type { DiceRoller } from "../core/dice/port.js";
 import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
+import { holds } from "../core/lists.js";
 import type { AttackOdds, AttackPlan, AttackResult, HitLocation, ReactionOption, ReactionResult } from "../core/ruleset.js";
 import { difficulty, sumModifiers, type CheckResult, type Difficulty, type Modifier } from "../core/types.js";
 import type { HitboxAttackInput, RolledReaction } from "./input.js";
@@ -21,7 +22,7 @@ export const FAR_FEET = 50;
 /** Conditions that take a combatant out of the fight: no actions, no reactions (RULES.md). */
 export const OUT_CONDITIONS = ["shock", "dead", "unconscious"] as const;
 
-const has = (c: HitboxCombatant, condition: string) => c.conditions.includes(condition);
+const has = (c: HitboxCombatant, condition: string) => holds(c.conditions, condition);
 
 /** True when the combatant cannot act or react: in shock, dead or unconscious, or head or torso full (RULES.md). */
 export function isDown(c: HitboxCombatant): boolean {

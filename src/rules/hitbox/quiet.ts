@@ -12,6 +12,7 @@
 import type { ActionCost, Economy } from "../core/economy.js";
 import { spend } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
+import { holds } from "../core/lists.js";
 import type { FaceSource } from "../core/dice/formula.js";
 import type { QuietAttack } from "../core/quiet.js";
 import type { RoundState } from "../core/contract.js";
@@ -100,7 +101,7 @@ const TURN_SLOTS = ["action", "reaction", "quick"];
 /** Option values read once per options object (per fight), not per attack. */
 const read = hitboxOptionsOf;
 
-const has = (c: HitboxCombatant, condition: string) => c.conditions.includes(condition);
+const has = (c: HitboxCombatant, condition: string) => holds(c.conditions, condition);
 
 /**
  * The first limb of `limbsFor(c, weapon)` for which `test` holds (HB-DMG-03), without building
@@ -380,7 +381,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
   let groinFilled = false;
   let vital = false;
   let leg = false;
-  const lethalHit = LETHAL_HITBOXES.includes(location);
+  const lethalHit = holds(LETHAL_HITBOXES, location);
   for (let i = 0; i < 2 && remaining > 0; i++) {
     if (i === 1 && lethalHit) break;
     const h: HitboxId = i === 0 ? location : "torso";
@@ -392,7 +393,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
       const value = track.value - taken;
       hitboxes[h] = { value, max: track.max };
       reached++;
-      if (VITAL_HITBOXES.includes(h)) vital = true;
+      if (holds(VITAL_HITBOXES, h)) vital = true;
       if (h === "leftLeg" || h === "rightLeg") leg = true;
       if (value === 0) {
         filled = true;
@@ -402,11 +403,11 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
   }
   // The conditions the damage adds, in `applyDamage`'s order; a new list only when it adds one.
   let conditions = c.conditions;
-  if (reached && !c.conditions.includes("dead")) {
+  if (reached && !holds(c.conditions, "dead")) {
     const had = c.conditions;
-    const dead = lethalFilled(hitboxes) || had.includes("shock");
-    const shock = !dead && groinFilled && !had.includes("shock");
-    const prone = o.legProne && leg && !had.includes("prone");
+    const dead = lethalFilled(hitboxes) || holds(had, "shock");
+    const shock = !dead && groinFilled && !holds(had, "shock");
+    const prone = o.legProne && leg && !holds(had, "prone");
     if (dead || shock || prone) {
       conditions = [...had];
       if (dead) conditions.push("dead");
@@ -415,7 +416,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
     }
   }
   const added = conditions.length - c.conditions.length;
-  const down = conditions.includes("dead") || conditions.includes("shock");
+  const down = holds(conditions, "dead") || holds(conditions, "shock");
   if (reached && !down && (o.blackout === "any" || filled || vital)) out.forced = [{ ...BLACKOUT_CHECK } as ForcedCheck];
   out.interrupts = added > 0 || reached > 0;
   out.target = restate(c, hitboxes, armorAfter(c.armor, location, armorChanged ? armorValue : undefined), conditions, c.shockTurnsLeft);
@@ -423,7 +424,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
 
 /** A lethal hitbox (head, torso) holds nothing more (HB-DMG-01). */
 function lethalFilled(hitboxes: HitboxCombatant["hitboxes"]): boolean {
-  for (const h of LETHAL_HITBOXES) if (hitboxes[h].value <= 0) return true;
+  for (let i = 0; i < LETHAL_HITBOXES.length; i++) if (hitboxes[LETHAL_HITBOXES[i]!].value <= 0) return true;
   return false;
 }
 

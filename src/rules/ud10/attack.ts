@@ -3,7 +3,7 @@ import { atLeast, plainDicePmf, shift, type Pmf } from "../core/dice/distributio
 import type { DiceRoller } from "../core/dice/port.js";
 import type { ActionCost, Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
-import { hasAnyOf } from "../core/lists.js";
+import { byIdOrName, hasAnyOf, holds } from "../core/lists.js";
 import type { AttackOdds, AttackPlan, AttackResult, ReactionOption, ReactionResult } from "../core/ruleset.js";
 import { difficulty, sumModifiers, type CheckResult, type Modifier } from "../core/types.js";
 import type { Ud10AttackInput } from "./input.js";
@@ -14,7 +14,7 @@ import { rollBodyZone } from "./zones.js";
 /** Conditions that take a combatant out of the fight: no actions, no reactions. */
 export const OUT_CONDITIONS = ["unconscious", "incapacitated", "dead"] as const;
 
-const has = (c: Ud10Combatant, condition: string) => c.conditions.includes(condition);
+const has = (c: Ud10Combatant, condition: string) => holds(c.conditions, condition);
 
 /** True when the combatant cannot act or react. */
 export function isIncapacitated(c: Ud10Combatant): boolean {
@@ -29,7 +29,7 @@ export const AIM_COST: ActionCost = { slots: { action: 1 } };
 
 /** Rounds of aim after aiming once more (UD-ATK-04): one, or two at most. */
 export function aimRounds(c: Pick<Ud10Combatant, "conditions">): 1 | 2 {
-  return c.conditions.includes("aiming1") || c.conditions.includes("aiming2") ? 2 : 1;
+  return holds(c.conditions, "aiming1") || holds(c.conditions, "aiming2") ? 2 : 1;
 }
 
 /** The situation flags the combatants' conditions give when the attack does not say otherwise. */
@@ -55,8 +55,8 @@ export function situationDefaults(
   attacker: Pick<Ud10Combatant, "conditions">,
   target: Pick<Ud10Combatant, "conditions">,
 ): SituationDefaults {
-  const a = (s: string) => attacker.conditions.includes(s);
-  const t = (s: string) => target.conditions.includes(s);
+  const a = (s: string) => holds(attacker.conditions, s);
+  const t = (s: string) => holds(target.conditions, s);
   return {
     unanticipated: t("surprised"),
     targetCrouching: t("crouching") || t("prone"),
@@ -68,8 +68,7 @@ export function situationDefaults(
 
 /** The attacker's first weapon with this id or name, if any. */
 export function findWeapon(attacker: Ud10Combatant, ref: string): Ud10Weapon | undefined {
-  for (const w of attacker.weapons) if (w.id === ref || w.name === ref) return w;
-  return undefined;
+  return byIdOrName(attacker.weapons, ref);
 }
 
 /**
@@ -285,7 +284,8 @@ export function commonReason(
 
 /** Why the defender cannot parry besides {@link commonReason}: no weapon that can parry (UD-REA-02). */
 export function parryReason(target: Ud10Combatant): string | undefined {
-  for (const w of target.weapons) if (w.canParry) return undefined;
+  const weapons = target.weapons;
+  for (let i = 0; i < weapons.length; i++) if (weapons[i]!.canParry) return undefined;
   return "FRAY.Reason.NoParryWeapon";
 }
 

@@ -116,6 +116,10 @@ export function isOut(state: VitalState): boolean {
 export function isOutOf(c: Ud10Combatant): boolean {
   if (c.hp.value <= 0 || c.ep.value <= 0) return true;
   // A loop without a closure: the engine asks for every combatant state a fight takes.
-  for (const x of c.conditions) if (x === "unconscious" || x === "incapacitated" || x === "dead") return true;
+  const conditions = c.conditions;
+  for (let i = 0; i < conditions.length; i++) {
+    const x = conditions[i];
+    if (x === "unconscious" || x === "incapacitated" || x === "dead") return true;
+  }
   return false;
 }

@@ -323,7 +323,8 @@ export function ud10VitalsUpdate(state: VitalState): VitalsUpdate {
 /** True when the combatant has aimed (UD-ATK-04). */
 export const hasAim = (c: Ud10Combatant) => {
   // A loop: asked after every attack.
-  for (const s of c.conditions) if (s === AIM_CONDITIONS[0] || s === AIM_CONDITIONS[1]) return true;
+  const conditions = c.conditions;
+  for (let i = 0; i < conditions.length; i++) if (conditions[i] === AIM_CONDITIONS[0] || conditions[i] === AIM_CONDITIONS[1]) return true;
   return false;
 };
 /** The combatant with its aim dropped (UD-ATK-04). */

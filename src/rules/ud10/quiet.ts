@@ -9,6 +9,7 @@
 import { compileFormula, type CompiledFormula, type FaceSource } from "../core/dice/formula.js";
 import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
+import { holds } from "../core/lists.js";
 import type { QuietAttack } from "../core/quiet.js";
 import type { LifecycleEvent, RoundState } from "../core/contract.js";
 import type { RulesetOptions } from "../core/ruleset.js";
@@ -49,13 +50,13 @@ function attackModifier(input: Ud10AttackInput, weapon: Ud10Weapon, modeModifier
     // `situationDefaults`, read without building its object (UD-ATK-04).
     const a = attacker.conditions;
     const t = target.conditions;
-    const aim = s.aim ?? (a.includes("aiming2") ? 2 : a.includes("aiming1") ? 1 : 0);
+    const aim = s.aim ?? (holds(a, "aiming2") ? 2 : holds(a, "aiming1") ? 1 : 0);
     if (aim === 1) total += 2;
     if (aim === 2) total += 4;
     if (s.badVisibility) total += -2;
-    if (s.targetCrouching ?? (t.includes("crouching") || t.includes("prone"))) total += -2;
-    if (s.targetMoving ?? t.includes("moving")) total += -2;
-    if (s.shooterMoving ?? a.includes("moving")) total += -4;
+    if (s.targetCrouching ?? (holds(t, "crouching") || holds(t, "prone"))) total += -2;
+    if (s.targetMoving ?? holds(t, "moving")) total += -2;
+    if (s.shooterMoving ?? holds(a, "moving")) total += -4;
     const penalty = rangePenalty(input.rangeMetres ?? 0, weapon.rangeIncrement);
     if (penalty) total += penalty;
   }
@@ -67,13 +68,14 @@ function attackModifier(input: Ud10AttackInput, weapon: Ud10Weapon, modeModifier
 function defense(input: Ud10AttackInput): number {
   const { target } = input;
   const s = input.situation ?? {};
-  const immobilized = target.conditions.includes("immobilized");
-  const unanticipated = Boolean(s.unanticipated) || target.conditions.includes("surprised") || isIncapacitated(target);
+  const immobilized = holds(target.conditions, "immobilized");
+  const unanticipated = Boolean(s.unanticipated) || holds(target.conditions, "surprised") || isIncapacitated(target);
   let mods = 0;
   if (!immobilized && !unanticipated) mods += target.attributes.DEX;
   else mods += 0;
-  for (const w of target.weapons)
-    if (w.shield) {
+  const weapons = target.weapons;
+  for (let i = 0; i < weapons.length; i++)
+    if (weapons[i]!.shield) {
       mods += 2;
       break;
     }
@@ -231,8 +233,8 @@ function applyQuietly(target: Ud10Combatant, amount: number, face: number, penet
   const hpBefore = target.hp.value;
   const hp = hpBefore - remaining;
   let conditions = target.conditions;
-  const unconscious = ep <= 0 && epBefore > 0 && !conditions.includes("unconscious");
-  const incapacitated = hp <= 0 && hpBefore > 0 && !conditions.includes("incapacitated");
+  const unconscious = ep <= 0 && epBefore > 0 && !holds(conditions, "unconscious");
+  const incapacitated = hp <= 0 && hpBefore > 0 && !holds(conditions, "incapacitated");
   if (unconscious || incapacitated) {
     // A spread, not `slice`: V8 slices a frozen list (a forecast's starting combatants) many times slower.
     conditions = [...conditions];

@@ -13,6 +13,7 @@ import type {
 } from "../core/contract.js";
 import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
+import { holds } from "../core/lists.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { VitalState } from "../core/types.js";
 import { ADJACENT_SQUARES, DEFAULT_AUTO_BULLETS, MELEE_REACH, targetMovementOf, weaponOf, type ZonesAttackResult } from "./attack.js";
@@ -86,7 +87,7 @@ export const SITUATION_IDS: readonly string[] = [
 
 /** True when an attack on the target is a surprise attack by its conditions (ZN-MEL-02). */
 function surprisedByConditions(target: ZonesCombatant | undefined): boolean {
-  return Boolean(target && (target.conditions.includes("unaware") || target.conditions.includes("surprised")));
+  return Boolean(target && (holds(target.conditions, "unaware") || holds(target.conditions, "surprised")));
 }
 
 const choices = (values: readonly string[], label: (value: string) => string) => values.map((value) => ({ value, label: label(value) }));
@@ -518,7 +519,7 @@ function roundStart(
   events: LifecycleEvent[] | undefined,
 ): RoundState<ZonesCombatant> {
   const o = zonesOptionsOf(options);
-  const surpriseOver = round > 1 && c.conditions.includes("surprised");
+  const surpriseOver = round > 1 && holds(c.conditions, "surprised");
   if (events) {
     if (surpriseOver) events.push({ rule: "ZN-SUR-01", label: "FRAY.Zones.Event.SurpriseOver" });
     if (c.aim > 0) events.push({ rule: "ZN-RNG-07", label: "FRAY.Zones.Event.AimLost", data: { actions: c.aim } });

@@ -17,6 +17,7 @@ import type { LifecycleEvent, RoundState } from "../core/contract.js";
 import { compileFormula, type CompiledFormula, type FaceSource } from "../core/dice/formula.js";
 import type { ActionCost, Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
+import { holds } from "../core/lists.js";
 import type { QuietAttack } from "../core/quiet.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import { bulletsOf, checkMelee, commonReason, hasActionLeft, isIncapacitated, targetMovementOf, weaponOf } from "./attack.js";
@@ -70,7 +71,7 @@ function damageOf(code: string): CompiledFormula {
   return f;
 }
 
-const has = (c: ZonesCombatant, condition: string) => c.conditions.includes(condition);
+const has = (c: ZonesCombatant, condition: string) => holds(c.conditions, condition);
 
 /** The cost of a dodge (ZN-MEL-03) and of a block (ZN-MEL-04), as `reactions` gives them. */
 const DODGE_COST: ActionCost = { slots: { action: 1 } };
@@ -344,7 +345,7 @@ export function quietAttack(
   out.location = first;
   out.damage = amount;
   const conditions = [...target.conditions];
-  if (hp <= 0 && before > 0 && !conditions.includes("incapacitated")) conditions.push("incapacitated");
+  if (hp <= 0 && before > 0 && !holds(conditions, "incapacitated")) conditions.push("incapacitated");
   const after = copyCombatant(target);
   after.hp = { value: hp, max: target.hp.max };
   after.conditions = conditions;
