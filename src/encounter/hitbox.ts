@@ -1,7 +1,6 @@
 import type { ActionOutcome, RoundState, SituationValues } from "../rules/core/contract.js";
 import { spend } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
-import { holds } from "../rules/core/lists.js";
 import { RoundEngine, type AttackOptions } from "../rules/core/round.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
@@ -140,7 +139,7 @@ const QUICK_COST = { slots: { quick: 1 } };
  */
 function doQuick(engine: RoundEngine<HitboxCombatant, HitboxAttackInput>, id: string, q: QuickAction): void {
   engine.transition(id, (c, economy): RoundState<HitboxCombatant> => {
-    const cost = holds(QUICK_ACTIONS as readonly string[], q.id) ? QUICK_COST : (actionDefs(c).find((a) => a.id === q.id)?.cost ?? {});
+    const cost = (QUICK_ACTIONS as readonly string[]).includes(q.id) ? QUICK_COST : (actionDefs(c).find((a) => a.id === q.id)?.cost ?? {});
     const done = afterAction(c, { kind: "action", id: q.id }, spend(economy, cost));
     return q.item ? { ...done, combatant: quickAction(done.combatant, q, false) } : done;
   });
@@ -294,10 +293,7 @@ function freezeDeep<T>(value: T): T {
 
 /** The weapon at hand: the weapon of the first held item that is one. */
 function readyWeapon(c: HitboxCombatant): HitboxCombatant["weapons"][number] | undefined {
-  // Indexed loops: the lists of a forecast's starting combatants are frozen, and V8 steps a `for of` over a frozen list through an iterator.
-  const held = c.held;
-  const weapons = c.weapons;
-  for (let i = 0; i < held.length; i++) for (let j = 0; j < weapons.length; j++) if (weapons[j]!.id === held[i]) return weapons[j];
+  for (const h of c.held) for (const w of c.weapons) if (w.id === h) return w;
   return undefined;
 }
 
@@ -425,7 +421,8 @@ export async function playHitbox(
 
   /** The declaration of a fighter for this turn, with the action's details. */
   const declare = (f: Fighter): { decl: Declaration; action: HbAction } => {
-    const given = rounds[turn - 1]?.[f.spec.id];
+    // Read only within the file's rounds: a read past an array's end is a slow lookup in V8.
+    const given = turn <= rounds.length ? rounds[turn - 1]?.[f.spec.id] : undefined;
     const tac = tactics.get(f.spec.id);
     const a: HbAction = given ?? tac ?? NO_ACTION;
     const enemies = foeIdsOf(f.spec.side);
@@ -560,7 +557,7 @@ export async function playHitbox(
     if (declared && target !== declared && !play.quiet)
       events.push({ type: "retarget", round: turn, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
     const weapon = weaponNamed(f.c, action.weapon);
-    if (weapon && !holds(f.c.held, weapon.id)) {
+    if (weapon && !f.c.held.includes(weapon.id)) {
       // Drawing from a holster is a quick action that goes with the attack (HB-ACT-03). The core
       // refuses it when the state the step holds for the attacker is down; the attack goes too.
       if (!tryQuick(f.spec.id, { id: "draw", item: weapon.id })) return;
@@ -777,9 +774,7 @@ export async function playHitbox(
             events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
             continue;
           }
-          const quick = decl.quick;
-          for (let k = 0; k < quick.length; k++)
-            if (tryQuick(id, quick[k]!) && !play.quiet) events.push(hbEvent(turn, "quick", { actor: id, quick: quick[k]! }));
+          for (const q of decl.quick) if (tryQuick(id, q) && !play.quiet) events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
           if (f.hitThisTurn) {
             events.push(hbEvent(turn, "interrupted", { actor: id, action: decl.action }));
             continue;
@@ -807,7 +802,7 @@ export async function playHitbox(
     }
     // Whoever went prone or dropped to dodge lies prone from the next turn (HB-ACT-04).
     // (Only whoever went prone changes: the others keep their state, and what the engine knows of it.)
-    for (const f of list) if (holds(f.c.conditions, "goingProne")) f.c = endTurn(f.c, false);
+    for (const f of list) if (f.c.conditions.includes("goingProne")) f.c = endTurn(f.c, false);
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }

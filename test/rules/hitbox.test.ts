@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createEconomy, spend } from "../../src/rules/core/economy.js";
 import { ScriptedRoller } from "../../src/rules/core/dice/port.js";
@@ -6,6 +7,9 @@ import type { DamagePacket } from "../../src/rules/core/ruleset.js";
 import {
   activeOn,
   applyVitals,
+  armorTracks,
+  boxOf,
+  HITBOXES,
   blackoutTest,
   CALLED_THRESHOLDS,
   calledChance,
@@ -539,5 +543,33 @@ describe("restate: a next combatant state built field by field (HB-DMG-01, HB-DM
         expect(next.weapons).toBe(c.weapons);
       }
     }
+  });
+});
+
+describe("Hitbox tracks read by name", () => {
+  it("HB-DMG-01: boxOf reads each hitbox's field, and the armor tracks sum every piece worn on each hitbox", () => {
+    const points = fc.record(
+      Object.fromEntries(HITBOXES.map((h) => [h, fc.integer({ min: 0, max: 6 })])) as Record<
+        (typeof HITBOXES)[number],
+        fc.Arbitrary<number>
+      >,
+    );
+    fc.assert(
+      fc.property(fc.array(fc.record({ protection: points, damage: points }), { maxLength: 3 }), fc.boolean(), (pieces, frozen) => {
+        const armor = pieces.map((p, i) => ({ id: `a${i}`, name: `A${i}`, protection: p.protection, damage: p.damage }));
+        for (const h of HITBOXES) for (const p of pieces) expect(boxOf(p.protection, h)).toBe(p.protection[h]);
+        const c = { ...zeven(), armor: frozen ? Object.freeze(armor) : armor } as HitboxCombatant;
+        const expected: Record<string, { value: number; max: number }> = {};
+        for (const h of HITBOXES) {
+          const max = pieces.reduce((s, p) => s + p.protection[h], 0);
+          const used = pieces.reduce((s, p) => s + p.damage[h], 0);
+          if (max > 0) expected[h] = { value: max - used, max };
+        }
+        const tracks = armorTracks(c);
+        expect(tracks).toEqual(expected);
+        expect(Object.keys(tracks)).toEqual(Object.keys(expected));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -3,12 +3,20 @@ import { atLeast, plainDicePmf, shift, type Pmf } from "../core/dice/distributio
 import type { DiceRoller } from "../core/dice/port.js";
 import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
-import { holds } from "../core/lists.js";
 import type { AttackOdds, AttackPlan, AttackResult, HitLocation, ReactionOption, ReactionResult } from "../core/ruleset.js";
 import { difficulty, sumModifiers, type CheckResult, type Difficulty, type Modifier } from "../core/types.js";
 import type { HitboxAttackInput, RolledReaction } from "./input.js";
 import { CALLABLE, calledChance, rollLocation } from "./location.js";
-import { isHitbox, type AbilityId, type HitboxCombatant, type HitboxId, type HitboxWeapon, type LimbId, type SkillId } from "./model.js";
+import {
+  boxOf,
+  isHitbox,
+  type AbilityId,
+  type HitboxCombatant,
+  type HitboxId,
+  type HitboxWeapon,
+  type LimbId,
+  type SkillId,
+} from "./model.js";
 import type { HitboxOptions } from "./options.js";
 
 /** The base difficulty of an attack test without a reaction (HB-ATK-02). */
@@ -22,7 +30,7 @@ export const FAR_FEET = 50;
 /** Conditions that take a combatant out of the fight: no actions, no reactions (RULES.md). */
 export const OUT_CONDITIONS = ["shock", "dead", "unconscious"] as const;
 
-const has = (c: HitboxCombatant, condition: string) => holds(c.conditions, condition);
+const has = (c: HitboxCombatant, condition: string) => c.conditions.includes(condition);
 
 /** True when the combatant cannot act or react: in shock, dead or unconscious, or head or torso full (RULES.md). */
 export function isDown(c: HitboxCombatant): boolean {
@@ -42,7 +50,7 @@ export function isDamaged(c: HitboxCombatant, box: HitboxId): boolean {
 
 /** True when a hitbox is full: a full limb cannot be used at all (RULES.md, HB-DMG-03). */
 export function isDisabled(c: HitboxCombatant, box: HitboxId): boolean {
-  return c.hitboxes[box].value <= 0;
+  return boxOf(c.hitboxes, box).value <= 0;
 }
 
 /** The arm a one-handed weapon and a parry use. */

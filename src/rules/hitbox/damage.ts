@@ -75,17 +75,48 @@ export function armorTracks(c: HitboxCombatant): Record<string, Track> {
   const out: Record<string, Track> = {};
   const armor = c.armor;
   if (armor.length === 0) return out;
-  // Plain loops: every vital state (each Blackout test's report, each fight's start and end) reads it.
-  for (let k = 0; k < HITBOXES.length; k++) {
-    const h = HITBOXES[k]!;
-    let max = 0;
-    let used = 0;
-    for (let i = 0; i < armor.length; i++) {
-      max += armor[i]!.protection[h];
-      used += armor[i]!.damage[h];
-    }
-    if (max > 0) out[h] = { value: max - used, max };
+  // Each hitbox by name, in the order of HITBOXES: every vital state (each Blackout test's report,
+  // each fight's start and end) reads it, and a field read by a name that changes goes through a
+  // lookup each time (`boxOf`).
+  let head = 0,
+    headUsed = 0,
+    leftArm = 0,
+    leftArmUsed = 0,
+    rightArm = 0,
+    rightArmUsed = 0,
+    torso = 0,
+    torsoUsed = 0;
+  let leftLeg = 0,
+    leftLegUsed = 0,
+    rightLeg = 0,
+    rightLegUsed = 0,
+    groin = 0,
+    groinUsed = 0;
+  for (let i = 0; i < armor.length; i++) {
+    const p = armor[i]!.protection;
+    const d = armor[i]!.damage;
+    head += p.head;
+    headUsed += d.head;
+    leftArm += p.leftArm;
+    leftArmUsed += d.leftArm;
+    rightArm += p.rightArm;
+    rightArmUsed += d.rightArm;
+    torso += p.torso;
+    torsoUsed += d.torso;
+    leftLeg += p.leftLeg;
+    leftLegUsed += d.leftLeg;
+    rightLeg += p.rightLeg;
+    rightLegUsed += d.rightLeg;
+    groin += p.groin;
+    groinUsed += d.groin;
   }
+  if (head > 0) out.head = { value: head - headUsed, max: head };
+  if (leftArm > 0) out.leftArm = { value: leftArm - leftArmUsed, max: leftArm };
+  if (rightArm > 0) out.rightArm = { value: rightArm - rightArmUsed, max: rightArm };
+  if (torso > 0) out.torso = { value: torso - torsoUsed, max: torso };
+  if (leftLeg > 0) out.leftLeg = { value: leftLeg - leftLegUsed, max: leftLeg };
+  if (rightLeg > 0) out.rightLeg = { value: rightLeg - rightLegUsed, max: rightLeg };
+  if (groin > 0) out.groin = { value: groin - groinUsed, max: groin };
   return out;
 }
 

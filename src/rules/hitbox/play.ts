@@ -21,7 +21,6 @@ import type { FaceSource } from "../core/dice/formula.js";
 import { canRollSync, type DiceRoller, type SyncDiceRoller } from "../core/dice/port.js";
 import { spend, type Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
-import { holds } from "../core/lists.js";
 import { fieldError, int, isRecord, oneOf } from "../core/parse.js";
 import type { ForcedCheck, RuleId, VitalState } from "../core/types.js";
 import { isDown, weaponOf, type HitboxAttackResult } from "./attack.js";
@@ -303,7 +302,7 @@ export function armorItemUpdates(
     .map((piece) => ({ _id: piece.id, system: { damage: { ...piece.damage } } }));
 }
 
-const has = (c: HitboxCombatant, condition: string) => holds(c.conditions, condition);
+const has = (c: HitboxCombatant, condition: string) => c.conditions.includes(condition);
 
 /**
  * The start of a turn for one combatant (HB-RND-01, HB-ACT-04, HB-DMG-04, HB-RND-02): a fresh
@@ -388,7 +387,9 @@ export function afterAction(c: HitboxCombatant, outcome: ActionOutcome, economy:
     return { combatant: next, economy: left, events };
   }
   // A quick action is always one of the turn's actions; the others are looked up.
-  const def = holds(QUICK_ACTIONS as readonly string[], outcome.id) ? { id: outcome.id } : actionDefs(c).find((a) => a.id === outcome.id);
+  const def = (QUICK_ACTIONS as readonly string[]).includes(outcome.id)
+    ? { id: outcome.id }
+    : actionDefs(c).find((a) => a.id === outcome.id);
   if (!def)
     throw fieldError(
       "outcome.id",
@@ -396,7 +397,7 @@ export function afterAction(c: HitboxCombatant, outcome: ActionOutcome, economy:
         .map((a) => a.id)
         .join(", ")}`,
     );
-  if (holds(QUICK_ACTIONS as readonly string[], def.id)) {
+  if ((QUICK_ACTIONS as readonly string[]).includes(def.id)) {
     const id = def.id as QuickActionId;
     if (id === "prone") {
       next = quickAction(next, { id }, isDown(c));

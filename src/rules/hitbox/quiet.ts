@@ -12,7 +12,6 @@
 import type { ActionCost, Economy } from "../core/economy.js";
 import { spend } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
-import { holds } from "../core/lists.js";
 import type { FaceSource } from "../core/dice/formula.js";
 import type { QuietAttack } from "../core/quiet.js";
 import type { RoundState } from "../core/contract.js";
@@ -34,6 +33,7 @@ import { BLACKOUT_CHECK } from "./damage.js";
 import type { HitboxAttackInput, RolledReaction } from "./input.js";
 import { CALLABLE, CALLED_THRESHOLDS, regularLocation } from "./location.js";
 import {
+  boxOf,
   HITBOXES,
   hitboxesOf,
   isHitbox,
@@ -101,7 +101,7 @@ const TURN_SLOTS = ["action", "reaction", "quick"];
 /** Option values read once per options object (per fight), not per attack. */
 const read = hitboxOptionsOf;
 
-const has = (c: HitboxCombatant, condition: string) => holds(c.conditions, condition);
+const has = (c: HitboxCombatant, condition: string) => c.conditions.includes(condition);
 
 /**
  * The first limb of `limbsFor(c, weapon)` for which `test` holds (HB-DMG-03), without building
@@ -361,8 +361,8 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
   let armorMax = 0;
   let armorUsed = 0;
   for (let i = 0; i < pieces.length; i++) {
-    armorMax += pieces[i]!.protection[location];
-    armorUsed += pieces[i]!.damage[location];
+    armorMax += boxOf(pieces[i]!.protection, location);
+    armorUsed += boxOf(pieces[i]!.damage, location);
   }
   let armorValue = armorMax - armorUsed;
   let armorChanged = false;
@@ -381,11 +381,11 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
   let groinFilled = false;
   let vital = false;
   let leg = false;
-  const lethalHit = holds(LETHAL_HITBOXES, location);
+  const lethalHit = LETHAL_HITBOXES.includes(location);
   for (let i = 0; i < 2 && remaining > 0; i++) {
     if (i === 1 && lethalHit) break;
     const h: HitboxId = i === 0 ? location : "torso";
-    const track = hitboxes[h];
+    const track = boxOf(hitboxes, h);
     const taken = Math.min(remaining, track.value);
     remaining -= taken;
     if (taken > 0) {
@@ -393,7 +393,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
       const value = track.value - taken;
       hitboxes[h] = { value, max: track.max };
       reached++;
-      if (holds(VITAL_HITBOXES, h)) vital = true;
+      if (VITAL_HITBOXES.includes(h)) vital = true;
       if (h === "leftLeg" || h === "rightLeg") leg = true;
       if (value === 0) {
         filled = true;
@@ -403,11 +403,11 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
   }
   // The conditions the damage adds, in `applyDamage`'s order; a new list only when it adds one.
   let conditions = c.conditions;
-  if (reached && !holds(c.conditions, "dead")) {
+  if (reached && !c.conditions.includes("dead")) {
     const had = c.conditions;
-    const dead = lethalFilled(hitboxes) || holds(had, "shock");
-    const shock = !dead && groinFilled && !holds(had, "shock");
-    const prone = o.legProne && leg && !holds(had, "prone");
+    const dead = lethalFilled(hitboxes) || had.includes("shock");
+    const shock = !dead && groinFilled && !had.includes("shock");
+    const prone = o.legProne && leg && !had.includes("prone");
     if (dead || shock || prone) {
       conditions = [...had];
       if (dead) conditions.push("dead");
@@ -416,7 +416,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
     }
   }
   const added = conditions.length - c.conditions.length;
-  const down = holds(conditions, "dead") || holds(conditions, "shock");
+  const down = conditions.includes("dead") || conditions.includes("shock");
   if (reached && !down && (o.blackout === "any" || filled || vital)) out.forced = [{ ...BLACKOUT_CHECK } as ForcedCheck];
   out.interrupts = added > 0 || reached > 0;
   out.target = restate(c, hitboxes, armorAfter(c.armor, location, armorChanged ? armorValue : undefined), conditions, c.shockTurnsLeft);
@@ -424,7 +424,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
 
 /** A lethal hitbox (head, torso) holds nothing more (HB-DMG-01). */
 function lethalFilled(hitboxes: HitboxCombatant["hitboxes"]): boolean {
-  for (let i = 0; i < LETHAL_HITBOXES.length; i++) if (hitboxes[LETHAL_HITBOXES[i]!].value <= 0) return true;
+  for (const h of LETHAL_HITBOXES) if (hitboxes[h].value <= 0) return true;
   return false;
 }
 
@@ -480,16 +480,16 @@ function armorOn(
   let max = 0;
   let used = 0;
   for (let i = 0; i < armor.length; i++) {
-    max += armor[i]!.protection[h];
-    used += armor[i]!.damage[h];
+    max += boxOf(armor[i]!.protection, h);
+    used += boxOf(armor[i]!.damage, h);
   }
   if (!(max > 0)) return copy;
   let left = Math.max(0, max - (value !== undefined ? value : max - used));
   for (let i = 0; i < armor.length; i++) {
     const piece = (copy ?? armor)[i]!;
-    const damage = Math.min(piece.protection[h], left);
+    const damage = Math.min(boxOf(piece.protection, h), left);
     left -= damage;
-    if (piece.damage[h] === damage) continue;
+    if (boxOf(piece.damage, h) === damage) continue;
     copy ??= armor.map(pieceCopy);
     copy[i]!.damage[h] = damage;
   }

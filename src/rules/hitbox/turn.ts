@@ -1,7 +1,6 @@
 import type { DiceRoller } from "../core/dice/port.js";
 import type { EconomySpec } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
-import { holds } from "../core/lists.js";
 import type { InitiativeRoll, MovementBand } from "../core/ruleset.js";
 import { sumModifiers, type CheckResult, type DamageReport, type Modifier, type RuleId } from "../core/types.js";
 import { isDisabled } from "./attack.js";
@@ -140,13 +139,13 @@ export interface ResolutionStep {
 export function checkDeclarations(declarations: readonly Declaration[], participants: readonly string[]): void {
   const seen = new Set<string>();
   for (const d of declarations) {
-    if (!holds(participants, d.actor))
+    if (!participants.includes(d.actor))
       throw new FrayError("FRAY.Error.HitboxDeclaration", { actor: d.actor }, `"${d.actor}" is not in this fight`);
     if (seen.has(d.actor)) throw new FrayError("FRAY.Error.HitboxDeclaration", { actor: d.actor }, `"${d.actor}" declared twice this turn`);
     seen.add(d.actor);
     for (let i = 0; i < d.quick.length; i++) {
       const q = d.quick[i]!;
-      if (!holds(QUICK_ACTIONS as readonly string[], q.id))
+      if (!(QUICK_ACTIONS as readonly string[]).includes(q.id))
         throw new FrayError(
           "FRAY.Error.Field",
           { field: `${d.actor}.quick[${i}]`, expected: QUICK_ACTIONS.join(", ") },
@@ -199,7 +198,7 @@ export function quickAction(c: HitboxCombatant, q: QuickAction, out: boolean): H
     case "draw": {
       if (!q.item) throw new FrayError("FRAY.Error.Field", { field: "item", expected: "the item to draw" }, "Draw what?");
       const id = c.weapons.find((w) => w.id === q.item || w.name === q.item)?.id ?? q.item;
-      return holds(c.held, id) ? c : restate(c, c.hitboxes, c.armor, c.conditions, c.shockTurnsLeft, [...c.held, id]);
+      return c.held.includes(id) ? c : restate(c, c.hitboxes, c.armor, c.conditions, c.shockTurnsLeft, [...c.held, id]);
     }
     case "letGo": {
       if (!q.item) throw new FrayError("FRAY.Error.Field", { field: "item", expected: "the item to let go" }, "Let go of what?");
@@ -214,7 +213,7 @@ export function quickAction(c: HitboxCombatant, q: QuickAction, out: boolean): H
       );
     }
     case "prone":
-      return holds(c.conditions, "goingProne") || holds(c.conditions, "prone")
+      return c.conditions.includes("goingProne") || c.conditions.includes("prone")
         ? c
         : restate(c, c.hitboxes, c.armor, [...c.conditions, "goingProne"], c.shockTurnsLeft);
     default:
@@ -227,9 +226,9 @@ export function quickAction(c: HitboxCombatant, q: QuickAction, out: boolean): H
  * the next turn on.
  */
 export function endTurn(c: HitboxCombatant, droppedToDodge: boolean): HitboxCombatant {
-  const going = droppedToDodge || holds(c.conditions, "goingProne");
+  const going = droppedToDodge || c.conditions.includes("goingProne");
   const conditions = c.conditions.filter((s) => s !== "goingProne");
-  if (going && !holds(conditions, "prone")) conditions.push("prone");
+  if (going && !conditions.includes("prone")) conditions.push("prone");
   return restate(c, c.hitboxes, c.armor, conditions, c.shockTurnsLeft);
 }
 
