@@ -28,9 +28,11 @@ export function byKind<T extends { kind: string }>(list: readonly T[], kind: str
 
 /**
  * True when `list` holds `item` (`list.includes(item)` for lists without `NaN`), by an indexed loop
- * that V8 compiles into its caller: `includes` is a call into one of V8's builtins each time, and
- * counted with callgrind the conditions, held items and hitbox lists the rules ask about cost a
- * Hitbox fight more in those calls than in the comparisons themselves.
+ * that V8 compiles into its caller: `includes` is a call into one of V8's builtins each time
+ * (counted with callgrind, a UD10 fight does 3.7% less work with this). Its one element read
+ * serves every caller, so where the lists asked about come in many shapes (frozen or not, built
+ * by spreads or pushes: Hitbox's conditions) V8 reads each item through its generic lookup, and
+ * `includes` costs less there.
  */
 export function holds<T>(list: readonly T[], item: T): boolean {
   for (let i = 0; i < list.length; i++) if (list[i] === item) return true;
