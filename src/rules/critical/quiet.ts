@@ -94,7 +94,8 @@ const MAX_INDEXED = 4096;
 
 /** The first band that holds `total`, as `lookupAttack` finds it. */
 function bandCode(bands: readonly AttackBand[], total: number): AttackCode | undefined {
-  for (const b of bands) {
+  for (let i = 0; i < bands.length; i++) {
+    const b = bands[i]!;
     const lo = b.range[0];
     const hi = b.range[1];
     if ((lo === null || total >= lo) && (hi === null || total <= hi)) return b.code;
@@ -302,7 +303,9 @@ export function quietAttack(
     const value = d100 + bonus;
     const entry = criticalEntryFor(critTable, code.severity, value, d100);
     let lasting = false;
-    for (const e of entry.effects) {
+    const entryEffects = entry.effects;
+    for (let i = 0; i < entryEffects.length; i++) {
+      const e = entryEffects[i]!;
       if (e.type === "hits") amount += e.value;
       else lasting = true;
     }
