@@ -117,7 +117,8 @@ function initiativeRoll(
   mods: Modifier[] = initiativeLines(leader),
 ): InitiativeRoll {
   let sum = 0;
-  for (const m of mods) sum += m.value;
+  // An indexed loop: the shared lines are a frozen list, which V8 steps through an iterator in a `for of`.
+  for (let i = 0; i < mods.length; i++) sum += mods[i]!.value;
   const total = roll.total + sum;
   return {
     // One alone leads itself: its id without a map over the list.
