@@ -444,7 +444,8 @@ export function quietUpkeep(c: CriticalCombatant, dice: SyncDiceRoller): Critica
   if (before.length === 0 && c.stun === 0 && c.hits.value > 0 && !conditions.includes("unconscious")) return c;
   let hits = c.hits.value;
   // Indexed loops: a forecast's starting effects are frozen lists, which V8 steps through an
-  // iterator in a `for of` (counted with callgrind, the largest of a Critical fight's calls).
+  // iterator in a `for of` (with the other loops of this kind, 2.8% of a Critical fight's
+  // instructions, counted with callgrind).
   for (let i = 0; i < before.length; i++) {
     const e = before[i]!;
     if (e.kind === "bleed" || e.kind === "burn") hits -= e.value ?? 0;

@@ -365,7 +365,8 @@ export function hitboxesOf<T>(b: Record<HitboxId, T>): Record<HitboxId, T> {
 /**
  * `b[h]`, the value of one hitbox of a record of them, read by name: V8 reads a field by name from
  * what it has seen there, while `b[h]` with `h` taking several names goes through a lookup of the
- * field each time (counted with callgrind, the largest single cost of a Hitbox fight's own code).
+ * field each time (counted with callgrind, such reads were the largest of the costs a Hitbox fight
+ * pays in V8's builtins).
  */
 export function boxOf<T>(b: Readonly<Record<HitboxId, T>>, h: HitboxId): T {
   switch (h) {

@@ -119,7 +119,7 @@ export function checkValue(c: Ud10Combatant, skill: SkillId): number {
 /**
  * `record[id]` for a record by skill, read by name: V8 reads a field by name from what it has seen
  * there, while `record[id]` with `id` taking several names goes through a lookup of the field each
- * time (counted with callgrind, about 4% of a quiet UD10 fight, two checks an attack).
+ * time (read by name, a quiet UD10 fight runs 1.1% fewer instructions, counted with callgrind).
  */
 function skillOf<T>(record: Readonly<Record<SkillId, T>>, id: SkillId): T {
   switch (id) {
