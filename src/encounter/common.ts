@@ -7,7 +7,7 @@ import { ScriptedRoller, seededSource, type DiceRoller } from "../rules/core/dic
 import { FrayError } from "../rules/core/errors.js";
 import { fieldError, isRecord, type Raw } from "../rules/core/parse.js";
 import type { Economy } from "../rules/core/economy.js";
-import type { RoundEngine, RoundFighter } from "../rules/core/round.js";
+import type { RoundEngine, RoundEntry, RoundFighter } from "../rules/core/round.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import type { VitalState } from "../rules/core/types.js";
@@ -192,6 +192,22 @@ export class CombatantCache {
     this.built.set(spec, deepFreeze(combatant));
     return combatant;
   }
+}
+
+/**
+ * The round engine's entries for the file's combatants, in the file's order, `build` giving each
+ * one's combatant (by its entry and index). Built by push, not by `map`: V8's `map` hands back a
+ * list of another kind once it is compiled into its caller than before, and code that had met only
+ * the first kind (the engine's constructor in every ruleset) was thrown away and compiled again.
+ */
+export function engineEntries<C>(spec: EncounterSpec, build: (cs: CombatantSpec, index: number) => C): RoundEntry<C>[] {
+  const entries: RoundEntry<C>[] = [];
+  const combatants = spec.combatants;
+  for (let i = 0; i < combatants.length; i++) {
+    const cs = combatants[i]!;
+    entries.push({ id: cs.id, side: cs.side, combatant: build(cs, i) });
+  }
+  return entries;
 }
 
 /**

@@ -48,13 +48,14 @@ import {
 } from "../rules/hitbox/index.js";
 import {
   buildEntryCombatant,
+  type EndEvent,
+  engineEntries,
   EngineView,
   fail,
   fileSetup,
   finishEncounter,
-  recordingRoller,
-  type EndEvent,
   type PlayOptions,
+  recordingRoller,
 } from "./common.js";
 import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
@@ -369,7 +370,7 @@ export async function playHitbox(
   const { logged, history } = recordingRoller(spec, dice, play);
   const engine = new RoundEngine(
     hitbox,
-    spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildHitboxCombatant(cs, i, content, options, play) })),
+    engineEntries(spec, (cs, i) => buildHitboxCombatant(cs, i, content, options, play)),
     logged,
     { options, maxRounds: spec.maxRounds, lazyOdds: play.quiet, keepEvents: !play.quiet },
   );
@@ -730,12 +731,19 @@ export async function playHitbox(
       if (!f.outAtTurn) standing.push(f);
     }
     turnFoes = new Map();
-    const declared = standing.map(declare);
-    const decls = declared.map((d) => d.decl);
-    checkDeclarations(
-      decls,
-      standing.map((f) => f.spec.id),
-    );
+    // Lists built by push, not by map: V8's map hands back a list of another kind once it is
+    // compiled into this loop than before, and the compiled loop, having met only the first kind,
+    // was thrown away and compiled again (three times in a forecast's first thousand fights).
+    const declared: ReturnType<typeof declare>[] = [];
+    const decls: Declaration[] = [];
+    const ids: string[] = [];
+    for (let i = 0; i < standing.length; i++) {
+      const d = declare(standing[i]!);
+      declared.push(d);
+      decls.push(d.decl);
+      ids.push(standing[i]!.spec.id);
+    }
+    checkDeclarations(decls, ids);
     for (let i = 0; i < declared.length; i++) {
       const d = declared[i]!;
       const f = standing[i]!;

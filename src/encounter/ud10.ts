@@ -2,7 +2,7 @@ import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
 import { holds } from "../rules/core/lists.js";
 import type { ActionCost } from "../rules/core/economy.js";
-import { declaring, RoundEngine, type AttackOptions } from "../rules/core/round.js";
+import { declaring, RoundEngine, type AttackOptions, type RoundFighter } from "../rules/core/round.js";
 import type { ReactionOption, RulesetOptions } from "../rules/core/ruleset.js";
 import {
   copyCombatant,
@@ -22,14 +22,15 @@ import {
 import {
   buildEntryCombatant,
   type CombatantCache,
+  type EndEvent,
+  engineEntries,
+  type FighterView,
   fighterViews,
   finishEncounter,
-  unfreezeStart,
-  recordingRoller,
-  vitalsNow,
-  type EndEvent,
-  type FighterView,
   type PlayOptions,
+  recordingRoller,
+  unfreezeStart,
+  vitalsNow,
 } from "./common.js";
 import type { EncounterContent } from "./library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
@@ -85,7 +86,7 @@ export async function playUd10(
   const { logged, history } = recordingRoller(spec, dice, play);
   const engine = new RoundEngine(
     ud10,
-    spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildCombatant(cs, i, content, play) })),
+    engineEntries(spec, (cs, i) => buildCombatant(cs, i, content, play)),
     logged,
     {
       options,
@@ -101,9 +102,15 @@ export async function playUd10(
   unfreezeStart(views.values(), copyCombatant);
   const start = vitalsNow(engine, ud10.vitals);
   const fighter = (id: string): Fighter => views.get(id)!;
-  const all = spec.combatants.map((cs) => views.get(cs.id)!);
-  // The engine's fighters in file order: their states read directly, without the views' getters.
-  const fighters = spec.combatants.map((cs) => engine.get(cs.id));
+  // The views, and the engine's fighters (their states read directly, without the views' getters),
+  // in file order. Lists built by push, not by map: V8's map hands back a list of another kind once
+  // it is compiled into its caller than before, and the code reading these lists was compiled again.
+  const all: Fighter[] = [];
+  const fighters: RoundFighter<Ud10Combatant>[] = [];
+  for (const cs of spec.combatants) {
+    all.push(views.get(cs.id)!);
+    fighters.push(engine.get(cs.id));
+  }
   const events: EncounterEvent[] = [];
   // Who is engaged in melee with whom, both ways: `engaged[i * n + j]` for the combatants at `i` and `j` in file order.
   const n = all.length;

@@ -36,15 +36,16 @@ import {
 import { DAMAGE_TYPES, STANCES, copyCombatant, restate } from "../rules/zones/model.js";
 import {
   buildEntryCombatant,
+  type EndEvent,
+  engineEntries,
   EngineView,
   fail,
   fileSetup,
   finishEncounter,
-  unfreezeStart,
-  recordingRoller,
-  vitalsNow,
-  type EndEvent,
   type PlayOptions,
+  recordingRoller,
+  unfreezeStart,
+  vitalsNow,
 } from "./common.js";
 import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
@@ -252,10 +253,10 @@ export async function playZones(
   });
   const { logged, history } = recordingRoller(spec, dice, play);
   const ids = new Set(spec.combatants.map((c) => c.id));
-  const entries = spec.combatants.map((cs, i) => {
+  const entries = engineEntries(spec, (cs, i) => {
     const surprised = cs.extra.surprised;
     if (surprised !== undefined && typeof surprised !== "boolean") fail(`combatants[${i}].surprised`, "true or false");
-    return { id: cs.id, side: cs.side, combatant: buildZonesCombatant(cs, i, content, play) };
+    return buildZonesCombatant(cs, i, content, play);
   });
   const engine = new RoundEngine(zones, entries, logged, {
     options,

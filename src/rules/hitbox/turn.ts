@@ -162,8 +162,15 @@ export function checkDeclarations(declarations: readonly Declaration[], particip
  */
 export function resolutionSteps(declarations: readonly Declaration[]): ResolutionStep[] {
   // Most turns put nothing first: one simultaneous step of everyone, in declaration order.
-  if (!declarations.some((d) => d.first !== undefined))
-    return declarations.length ? [{ actors: declarations.map((d) => d.actor), simultaneous: true }] : [];
+  let first = false;
+  for (let i = 0; i < declarations.length; i++) if (declarations[i]!.first !== undefined) first = true;
+  if (!first) {
+    if (!declarations.length) return [];
+    // Built by push, as the round's declarations are (see the Hitbox encounter driver): one kind of list.
+    const actors: string[] = [];
+    for (let i = 0; i < declarations.length; i++) actors.push(declarations[i]!.actor);
+    return [{ actors, simultaneous: true }];
+  }
   const firsts = declarations
     .map((d, i) => ({ d, i }))
     .filter(({ d }) => d.first !== undefined)
