@@ -39,15 +39,16 @@ import {
 } from "../rules/critical/index.js";
 import {
   buildEntryCombatant,
+  type EndEvent,
+  engineEntries,
   fail,
+  fighterViews,
   fileSetup,
   finishEncounter,
-  unfreezeStart,
-  fighterViews,
-  recordingRoller,
-  vitalsNow,
-  type EndEvent,
   type PlayOptions,
+  recordingRoller,
+  unfreezeStart,
+  vitalsNow,
 } from "./common.js";
 import type { EncounterContent } from "./library.js";
 import { pct } from "./format.js";
@@ -157,7 +158,7 @@ export async function playCritical(
   const ids = spec.combatants.map((c) => c.id);
   const engine = new RoundEngine(
     critical,
-    spec.combatants.map((cs, i) => ({ id: cs.id, side: cs.side, combatant: buildCriticalCombatant(cs, i, content, play) })),
+    engineEntries(spec, (cs, i) => buildCriticalCombatant(cs, i, content, play)),
     logged,
     {
       options,
@@ -178,7 +179,10 @@ export async function playCritical(
   // A forecast plays attacks quietly, at once where the dice roll so (the Self Discipline test too, CR-HIT-02).
   const quietSync = play.quiet === true && engine.canQuietSync;
   // Check the Critical-specific action keys up front, so a bad file fails before any roll.
-  const actionAt = (round: number, id: string): ActionSpec => spec.rounds[round - 1]?.[id] ?? fighters.get(id)!.spec.tactics ?? NO_ACTION;
+  // The file's rounds read only within their count: a read past an array's end is a slow lookup in V8,
+  // and the compiled reader that first meets one is thrown away.
+  const actionAt = (round: number, id: string): ActionSpec =>
+    (round <= spec.rounds.length ? spec.rounds[round - 1]?.[id] : undefined) ?? fighters.get(id)!.spec.tactics ?? NO_ACTION;
   const checkAction = (a: ActionSpec, path: string) => {
     if (a.parry !== undefined) parseParry(a.parry, `${path}.parry`, ids);
     if (a.situation !== undefined) parseCriticalSituation(a.situation, `${path}.situation`);
