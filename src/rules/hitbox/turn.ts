@@ -163,7 +163,7 @@ export function checkDeclarations(declarations: readonly Declaration[], particip
 export function resolutionSteps(declarations: readonly Declaration[]): ResolutionStep[] {
   // Most turns put nothing first: one simultaneous step of everyone, in declaration order.
   let first = false;
-  for (let i = 0; i < declarations.length; i++) if (declarations[i]!.first !== undefined) first = true;
+  for (let i = 0; i < declarations.length && !first; i++) first = declarations[i]!.first !== undefined;
   if (!first) {
     if (!declarations.length) return [];
     // Built by push, as the round's declarations are (see the Hitbox encounter driver): one kind of list.

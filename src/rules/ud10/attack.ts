@@ -133,8 +133,6 @@ function skillOf<T>(record: Readonly<Record<SkillId, T>>, id: SkillId): T {
       return record.parry;
     case "initiative":
       return record.initiative;
-    default:
-      return record[id];
   }
 }
 
@@ -147,8 +145,6 @@ function attributeOf(attributes: Readonly<Record<AttributeId, number>>, id: Attr
       return attributes.STR;
     case "CON":
       return attributes.CON;
-    default:
-      return attributes[id];
   }
 }
 
