@@ -168,8 +168,8 @@ export class CombatantCache {
   /**
    * What a driver works out from the file alone (its options read, its actions parsed and
    * checked), built by `build` once and handed to every later fight of the forecast while the
-   * file's combatants, options and rounds are the same objects (a forecast plays `{ ...spec,
-   * seed }`). `key` names the driver's set-up. The value is shared by the fights and deeply
+   * file's combatants, options and rounds are the same objects (a forecast plays `withSeed(spec,
+   * seed)`). `key` names the driver's set-up. The value is shared by the fights and deeply
    * frozen, so that no fight can change what the next one reads. An error `build` throws is not
    * kept: the next fight throws it again.
    */

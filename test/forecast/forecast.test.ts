@@ -9,7 +9,7 @@ import { ContentIndex } from "../../src/encounter/content.js";
 import { playEncounter } from "../../src/encounter/engine.js";
 import { parseEncounter, type EncounterSpec } from "../../src/encounter/schema.js";
 import type { EncounterResult } from "../../src/encounter/types.js";
-import { chunkRuns, fightSeed, forecast, pointsLost, wilson, type Forecast } from "../../src/forecast/forecast.js";
+import { chunkRuns, fightSeed, forecast, pointsLost, wilson, withSeed, type Forecast } from "../../src/forecast/forecast.js";
 import { formatForecast } from "../../src/forecast/format.js";
 import { FrayError } from "../../src/rules/core/errors.js";
 import { nestedLookup } from "../../src/rules/core/i18n.js";
@@ -180,6 +180,18 @@ describe("forecast", () => {
     expect(await keyOf(() => forecast(spec, content, { runs: 2.5 }))).toMatch(/ runs$/);
     expect(await keyOf(() => forecast(spec, content, { runs: 2, seed: -1 }))).toMatch(/ seed$/);
     expect(await keyOf(() => forecast(spec, content, { runs: 2, seed: 2 ** 31 }))).toMatch(/ seed$/);
+  });
+
+  it("plays each fight on the file with its seed: every other field the same object, every fight's copy with the same keys", () => {
+    for (const file of readdirSync(join(root, "examples")).filter((f) => f.endsWith(".yaml"))) {
+      const spec = load(file);
+      const fight = withSeed(spec, fightSeed(spec.seed, 3));
+      expect(fight.seed).toBe(fightSeed(spec.seed, 3));
+      expect(Object.keys(fight)).toEqual(Object.keys(spec));
+      for (const key of Object.keys(spec) as (keyof EncounterSpec)[])
+        if (key !== "seed") expect(fight[key], `${file} ${key}`).toBe(spec[key]);
+      expect(spec.seed, `${file}: the file's own seed is left alone`).toBe(load(file).seed);
+    }
   });
 
   it("per-fight seeds wrap past the largest seed to 0", () => {
