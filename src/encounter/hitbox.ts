@@ -22,6 +22,7 @@ import {
   interrupts,
   isDisabled,
   isDown,
+  hasCondition,
   isHitbox,
   limbsFor,
   LIMBS,
@@ -810,7 +811,7 @@ export async function playHitbox(
     }
     // Whoever went prone or dropped to dodge lies prone from the next turn (HB-ACT-04).
     // (Only whoever went prone changes: the others keep their state, and what the engine knows of it.)
-    for (const f of list) if (f.c.conditions.includes("goingProne")) f.c = endTurn(f.c, false);
+    for (const f of list) if (hasCondition(f.c, "goingProne")) f.c = endTurn(f.c, false);
     const over = engine.isOver();
     if (over) ended = { type: "end", ...over };
   }

@@ -5,6 +5,8 @@ import { ScriptedRoller } from "../../src/rules/core/dice/port.js";
 import { FrayError } from "../../src/rules/core/errors.js";
 import type { DamagePacket } from "../../src/rules/core/ruleset.js";
 import {
+  abilityOf,
+  ABILITIES,
   activeOn,
   applyVitals,
   armorTracks,
@@ -17,6 +19,13 @@ import {
   checkDeclarations,
   durationWindow,
   elapsedSeconds,
+  hasCondition,
+  isLethal,
+  isVital,
+  LETHAL_HITBOXES,
+  skillOf,
+  SKILLS,
+  VITAL_HITBOXES,
   endTurn,
   hitbox,
   hitboxCombatantFromActor,
@@ -547,6 +556,35 @@ describe("restate: a next combatant state built field by field (HB-DMG-01, HB-DM
 });
 
 describe("Hitbox tracks read by name", () => {
+  it("HB-ATK-02: abilityOf and skillOf read each ability and skill by its field; HB-DMG-01: lethal and vital hitboxes as listed", () => {
+    const ratings = <K extends string>(ids: readonly K[]) =>
+      fc.record(Object.fromEntries(ids.map((id) => [id, fc.integer({ min: -10, max: 10 })])) as Record<K, fc.Arbitrary<number>>);
+    fc.assert(
+      fc.property(ratings(ABILITIES), ratings(SKILLS), fc.boolean(), (abilities, skills, frozen) => {
+        const a = frozen ? Object.freeze(abilities) : abilities;
+        const s = frozen ? Object.freeze(skills) : skills;
+        for (const id of ABILITIES) expect(abilityOf(a, id)).toBe(abilities[id]);
+        for (const id of SKILLS) expect(skillOf(s, id)).toBe(skills[id]);
+      }),
+      { numRuns: 100 },
+    );
+    for (const h of HITBOXES) {
+      expect(isLethal(h), h).toBe(LETHAL_HITBOXES.includes(h));
+      expect(isVital(h), h).toBe(VITAL_HITBOXES.includes(h));
+    }
+  });
+
+  it("HB-DMG-01: hasCondition answers as the conditions list's includes, frozen or not", () => {
+    const names = ["prone", "goingProne", "shock", "dead", "unconscious", "medicated", "unaware"];
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.constantFrom(...names), { maxLength: 4 }), fc.boolean(), (list, frozen) => {
+        const c = { ...zeven(), conditions: frozen ? Object.freeze([...list]) : list } as HitboxCombatant;
+        for (const n of names) expect(hasCondition(c, n), n).toBe(list.includes(n));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it("HB-DMG-01: boxOf reads each hitbox's field, and the armor tracks sum every piece worn on each hitbox", () => {
     const points = fc.record(
       Object.fromEntries(HITBOXES.map((h) => [h, fc.integer({ min: 0, max: 6 })])) as Record<

@@ -277,6 +277,33 @@ export interface QuietRecord<C> {
  * @throws FrayError `FRAY.Error.Field` naming `combatants` (no combatant, or an id twice) or
  *   `maxRounds` (not a whole number of 1 or more).
  */
+/**
+ * The open simultaneous step of a {@link RoundEngine} (HB-ACT-01): each damaged combatant's state
+ * with the damage held so far, by its place in the engine's list (a read by place: every attack
+ * of a step asks for its target's), the places in the order their first damage was held, and the
+ * forced checks due at the step's end.
+ */
+class OpenStep<C> {
+  /** The state with the damage held so far, by place; `undefined` where none is held. */
+  readonly held: (C | undefined)[] = [];
+  /** The places that hold damage, in the order the first was held. */
+  readonly order: number[] = [];
+  /** The forced checks the held damage called for, in order, by combatant id. */
+  readonly forced: { id: string; forced: ForcedCheck }[] = [];
+
+  /** @param size the engine's combatants. */
+  constructor(size: number) {
+    // Built by push: a list of one kind, every place read.
+    for (let i = 0; i < size; i++) this.held.push(undefined);
+  }
+
+  /** Holds `c` as the state of the combatant at `place`. */
+  hold(place: number, c: C): void {
+    if (this.held[place] === undefined) this.order.push(place);
+    this.held[place] = c;
+  }
+}
+
 export class RoundEngine<C, I> {
   /** The round being played; 0 before the first. */
   round = 0;
@@ -305,7 +332,7 @@ export class RoundEngine<C, I> {
   /** Whether that state is out ({@link isOut}). */
   private readonly outs: boolean[] = [];
   /** The open simultaneous step: each damaged combatant's state with the damage held so far, and the forced checks due at its end. */
-  private open?: { pending: Map<string, C>; forced: { id: string; forced: ForcedCheck }[] };
+  private open?: OpenStep<C>;
 
   constructor(
     readonly ruleset: Ruleset<C, I>,
@@ -752,8 +779,9 @@ export class RoundEngine<C, I> {
     const done = change(f.combatant, economy);
     f.combatant = done.combatant;
     f.economy = done.economy;
-    const held = this.open?.pending.get(id);
-    if (held !== undefined) this.open!.pending.set(id, change(held, economy).combatant);
+    const open = this.open;
+    const held = open?.held[f.place];
+    if (held !== undefined) open!.hold(f.place, change(held, economy).combatant);
     return done;
   }
 
@@ -776,7 +804,7 @@ export class RoundEngine<C, I> {
    */
   async step<T>(run: () => Promise<T> | T, opts: StepOptions<C> = {}): Promise<StepRecord<T>> {
     if (this.open) throw new FrayError("FRAY.Error.Field", { field: "step", expected: "one step at a time" }, "A step is already open");
-    const open = { pending: new Map<string, C>(), forced: [] as { id: string; forced: ForcedCheck }[] };
+    const open = new OpenStep<C>(this.list.length);
     this.open = open;
     let value: T;
     try {
@@ -784,7 +812,8 @@ export class RoundEngine<C, I> {
     } finally {
       this.open = undefined;
     }
-    for (const [id, c] of open.pending) this.get(id).combatant = c;
+    const list = this.list;
+    for (const i of open.order) list[i]!.combatant = open.held[i]!;
     const forced: StepRecord<T>["forced"] = [];
     if (this.ruleset.forcedCheck) {
       // At once where the ruleset and the dice can (SyncForcedCheck: the same check from the same dice).
@@ -805,7 +834,7 @@ export class RoundEngine<C, I> {
         forced.push({ actor: id, result });
       }
     }
-    return { value, damaged: [...open.pending.keys()], forced };
+    return { value, damaged: open.order.map((i) => list[i]!.id), forced };
   }
 
   /**
@@ -861,7 +890,7 @@ export class RoundEngine<C, I> {
         step = withPlanned(planned, { result: await this.ruleset.resolveAttack(planned.plan, planned.input, this.dice, options) });
         if (this.open && opts.damage !== false && target && step.result.lands) {
           // Within a step the damage is held: it builds on the damage already held for the target.
-          const base = this.open.pending.get(target.id) ?? target.combatant;
+          const base = this.open.held[target.place] ?? target.combatant;
           const packet = await this.ruleset.rollDamage(step.result, planned.input, this.dice, options);
           const report = this.ruleset.applyDamage(base, packet, options);
           step = withPlanned(step, { packet, report, target: this.ruleset.withVitals(base, report.after) });
@@ -910,10 +939,10 @@ export class RoundEngine<C, I> {
     const forced: AttackRecord<C, I>["forced"] = [];
     let targetState: Settled<C> | undefined;
     if (target && step.target && step.report && this.open) {
-      this.open.pending.set(target.id, step.target);
+      this.open.hold(target.place, step.target);
       for (const check of step.report.forced ?? []) this.open.forced.push({ id: target.id, forced: check });
       const events = opts.settleTarget ? this.afterAction(target.id, outcome) : [];
-      targetState = { combatant: this.open.pending.get(target.id)!, economy: target.economy, events };
+      targetState = { combatant: this.open.held[target.place]!, economy: target.economy, events };
     } else if (target && step.target && step.report) {
       target.combatant = step.target;
       targetState = settled(target, opts.settleTarget ? this.afterAction(target.id, outcome) : []);
@@ -1126,7 +1155,7 @@ export class RoundEngine<C, I> {
         const chosen = opts.react(availableOf(ruleset.reactions(input, target.economy, options)));
         if (chosen) input = this.reactionInput(input, request, chosen, attacker.combatant, target.combatant);
       }
-      const held = target && this.open ? this.open.pending.get(target.id) : undefined;
+      const held = target && this.open ? this.open.held[target.place] : undefined;
       done = ruleset.quietAttack(input, (this.dice as DiceRoller & FaceSourceRoller).faces, options, target?.economy, held);
     } catch (error) {
       if (error instanceof FrayError && opts.refuse?.(error)) return undefined;
@@ -1140,10 +1169,10 @@ export class RoundEngine<C, I> {
     let after: C | undefined;
     if (target && done.target && this.open) {
       // Within a step the damage is held and its forced checks wait for the step's end.
-      this.open.pending.set(target.id, done.target);
+      this.open.hold(target.place, done.target);
       if (done.forced) for (const check of done.forced) this.open.forced.push({ id: target.id, forced: check });
       if (opts.settleTarget) this.quietSettle(target, done);
-      after = this.open.pending.get(target.id)!;
+      after = this.open.held[target.place]!;
     } else if (target && done.target) {
       target.combatant = done.target;
       if (opts.settleTarget) this.quietSettle(target, done);
@@ -1180,8 +1209,9 @@ export class RoundEngine<C, I> {
     f.combatant = next.combatant;
     f.economy = next.economy;
     // Within a step, as transition does: the held state takes it too, with the economy of the current state.
-    const held = this.open?.pending.get(f.id);
-    if (held !== undefined) this.open!.pending.set(f.id, ruleset.quietAfterAttack(held, done, economy, options).combatant);
+    const open = this.open;
+    const held = open?.held[f.place];
+    if (held !== undefined) open!.hold(f.place, ruleset.quietAfterAttack(held, done, economy, options).combatant);
   }
 
   /**

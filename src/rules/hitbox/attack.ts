@@ -8,8 +8,11 @@ import { difficulty, sumModifiers, type CheckResult, type Difficulty, type Modif
 import type { HitboxAttackInput, RolledReaction } from "./input.js";
 import { CALLABLE, calledChance, rollLocation } from "./location.js";
 import {
+  abilityOf,
   boxOf,
+  hasCondition,
   isHitbox,
+  skillOf,
   type AbilityId,
   type HitboxCombatant,
   type HitboxId,
@@ -30,7 +33,7 @@ export const FAR_FEET = 50;
 /** Conditions that take a combatant out of the fight: no actions, no reactions (RULES.md). */
 export const OUT_CONDITIONS = ["shock", "dead", "unconscious"] as const;
 
-const has = (c: HitboxCombatant, condition: string) => c.conditions.includes(condition);
+const has = hasCondition;
 
 /** True when the combatant cannot act or react: in shock, dead or unconscious, or head or torso full (RULES.md). */
 export function isDown(c: HitboxCombatant): boolean {
@@ -81,8 +84,8 @@ export function testBonus(
   rule: Modifier["rule"],
 ): Modifier[] {
   const lines: Modifier[] = [
-    { label: "FRAY.Mod.HitboxAbility", value: c.abilities[ability], rule, data: { ability: `FRAY.Hitbox.Ability.${ability}` } },
-    { label: "FRAY.Mod.HitboxSkill", value: c.skills[skill], rule, data: { skill: `FRAY.Hitbox.Skill.${skill}` } },
+    { label: "FRAY.Mod.HitboxAbility", value: abilityOf(c.abilities, ability), rule, data: { ability: `FRAY.Hitbox.Ability.${ability}` } },
+    { label: "FRAY.Mod.HitboxSkill", value: skillOf(c.skills, skill), rule, data: { skill: `FRAY.Hitbox.Skill.${skill}` } },
   ];
   const damaged = limbs.find((l) => isDamaged(c, l));
   const sum = sumModifiers(lines);

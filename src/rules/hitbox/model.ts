@@ -363,6 +363,55 @@ export function hitboxesOf<T>(b: Record<HitboxId, T>): Record<HitboxId, T> {
 }
 
 /**
+ * Whether the combatant has the condition (`c.conditions.includes(condition)`): a plain loop, as
+ * a combatant has a condition or two at most, and V8's `includes` costs more to call than such a
+ * search. Every attack asks several times.
+ */
+export function hasCondition(c: HitboxCombatant, condition: string): boolean {
+  const list = c.conditions;
+  for (let i = 0; i < list.length; i++) if (list[i] === condition) return true;
+  return false;
+}
+
+/** Whether `h` is one of {@link LETHAL_HITBOXES} (head, torso), without searching the list. */
+export const isLethal = (h: HitboxId): boolean => h === "head" || h === "torso";
+
+/** Whether `h` is one of {@link VITAL_HITBOXES} (head, torso, groin), without searching the list. */
+export const isVital = (h: HitboxId): boolean => h === "head" || h === "torso" || h === "groin";
+
+/** `a[id]`, one ability of a record of them, read by name ({@link boxOf} says why). */
+export function abilityOf(a: Readonly<Record<AbilityId, number>>, id: AbilityId): number {
+  switch (id) {
+    case "strength":
+      return a.strength;
+    case "dexterity":
+      return a.dexterity;
+    case "fortitude":
+      return a.fortitude;
+  }
+}
+
+/** `s[id]`, one skill of a record of them, read by name ({@link boxOf} says why). */
+export function skillOf(s: Readonly<Record<SkillId, number>>, id: SkillId): number {
+  switch (id) {
+    case "firearms":
+      return s.firearms;
+    case "melee":
+      return s.melee;
+    case "throwing":
+      return s.throwing;
+    case "archery":
+      return s.archery;
+    case "dodge":
+      return s.dodge;
+    case "parry":
+      return s.parry;
+    case "blackout":
+      return s.blackout;
+  }
+}
+
+/**
  * `b[h]`, the value of one hitbox of a record of them, read by name: V8 reads a field by name from
  * what it has seen there, while `b[h]` with `h` taking several names goes through a lookup of the
  * field each time (counted with callgrind, such reads were the largest of the costs a Hitbox fight

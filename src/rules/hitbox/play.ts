@@ -36,7 +36,7 @@ import {
 } from "./damage.js";
 import type { HitboxAttackInput, HitboxSituation, RolledReaction } from "./input.js";
 import { CALLABLE } from "./location.js";
-import { HITBOXES, metresToFeet, restate, type HitboxCombatant, type HitboxId } from "./model.js";
+import { hasCondition, HITBOXES, metresToFeet, restate, type HitboxCombatant, type HitboxId } from "./model.js";
 import type { HitboxOptions } from "./options.js";
 import { endTurn, movement, QUICK_ACTIONS, quickAction, type QuickActionId } from "./turn.js";
 
@@ -302,7 +302,7 @@ export function armorItemUpdates(
     .map((piece) => ({ _id: piece.id, system: { damage: { ...piece.damage } } }));
 }
 
-const has = (c: HitboxCombatant, condition: string) => c.conditions.includes(condition);
+const has = hasCondition;
 
 /**
  * The start of a turn for one combatant (HB-RND-01, HB-ACT-04, HB-DMG-04, HB-RND-02): a fresh

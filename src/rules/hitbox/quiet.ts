@@ -33,13 +33,17 @@ import { BLACKOUT_CHECK } from "./damage.js";
 import type { HitboxAttackInput, RolledReaction } from "./input.js";
 import { CALLABLE, CALLED_THRESHOLDS, regularLocation } from "./location.js";
 import {
+  abilityOf,
   boxOf,
+  hasCondition,
   HITBOXES,
   hitboxesOf,
   isHitbox,
+  isLethal,
+  isVital,
   LETHAL_HITBOXES,
   restate,
-  VITAL_HITBOXES,
+  skillOf,
   type HitboxArmor,
   type HitboxCombatant,
   type HitboxId,
@@ -101,7 +105,7 @@ const TURN_SLOTS = ["action", "reaction", "quick"];
 /** Option values read once per options object (per fight), not per attack. */
 const read = hitboxOptionsOf;
 
-const has = (c: HitboxCombatant, condition: string) => c.conditions.includes(condition);
+const has = hasCondition;
 
 /**
  * The first limb of `limbsFor(c, weapon)` for which `test` holds (HB-DMG-03), without building
@@ -125,7 +129,7 @@ const isHurt = (t: { value: number; max: number }) => t.value < t.max;
  * the weapon's, unless medicated, halves a positive bonus, rounded down.
  */
 function weaponBonus(c: HitboxCombatant, weapon: HitboxWeapon): number {
-  const sum = c.abilities[weapon.ability] + c.skills[weapon.skill];
+  const sum = abilityOf(c.abilities, weapon.ability) + skillOf(c.skills, weapon.skill);
   if (sum > 0 && !has(c, "medicated") && weaponLimb(c, weapon, isHurt) !== undefined) return Math.floor(sum / 2);
   return sum;
 }
@@ -381,7 +385,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
   let groinFilled = false;
   let vital = false;
   let leg = false;
-  const lethalHit = LETHAL_HITBOXES.includes(location);
+  const lethalHit = isLethal(location);
   for (let i = 0; i < 2 && remaining > 0; i++) {
     if (i === 1 && lethalHit) break;
     const h: HitboxId = i === 0 ? location : "torso";
@@ -393,7 +397,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
       const value = track.value - taken;
       hitboxes[h] = { value, max: track.max };
       reached++;
-      if (VITAL_HITBOXES.includes(h)) vital = true;
+      if (isVital(h)) vital = true;
       if (h === "leftLeg" || h === "rightLeg") leg = true;
       if (value === 0) {
         filled = true;
@@ -403,11 +407,11 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
   }
   // The conditions the damage adds, in `applyDamage`'s order; a new list only when it adds one.
   let conditions = c.conditions;
-  if (reached && !c.conditions.includes("dead")) {
+  if (reached && !has(c, "dead")) {
     const had = c.conditions;
-    const dead = lethalFilled(hitboxes) || had.includes("shock");
-    const shock = !dead && groinFilled && !had.includes("shock");
-    const prone = o.legProne && leg && !had.includes("prone");
+    const dead = lethalFilled(hitboxes) || has(c, "shock");
+    const shock = !dead && groinFilled && !has(c, "shock");
+    const prone = o.legProne && leg && !has(c, "prone");
     if (dead || shock || prone) {
       conditions = [...had];
       if (dead) conditions.push("dead");
@@ -416,7 +420,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
     }
   }
   const added = conditions.length - c.conditions.length;
-  const down = conditions.includes("dead") || conditions.includes("shock");
+  const down = conditions.length !== 0 && (conditions.includes("dead") || conditions.includes("shock"));
   if (reached && !down && (o.blackout === "any" || filled || vital)) out.forced = [{ ...BLACKOUT_CHECK } as ForcedCheck];
   out.interrupts = added > 0 || reached > 0;
   out.target = restate(c, hitboxes, armorAfter(c.armor, location, armorChanged ? armorValue : undefined), conditions, c.shockTurnsLeft);
