@@ -558,7 +558,7 @@ describe("restate: a next combatant state built field by field (HB-DMG-01, HB-DM
 describe("Hitbox tracks read by name", () => {
   it("HB-ATK-02: abilityOf and skillOf read each ability and skill by its field; HB-DMG-01: lethal and vital hitboxes as listed", () => {
     const ratings = <K extends string>(ids: readonly K[]) =>
-      fc.record(Object.fromEntries(ids.map((id) => [id, fc.integer({ min: -10, max: 10 })])) as Record<K, fc.Arbitrary<number>>);
+      fc.record(Object.fromEntries(ids.map((id) => [id, fc.integer({ min: -10, max: 10 })]))) as fc.Arbitrary<Record<K, number>>;
     fc.assert(
       fc.property(ratings(ABILITIES), ratings(SKILLS), fc.boolean(), (abilities, skills, frozen) => {
         const a = frozen ? Object.freeze(abilities) : abilities;

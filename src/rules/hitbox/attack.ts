@@ -48,7 +48,8 @@ export function isDown(c: HitboxCombatant): boolean {
 
 /** True when a hitbox has taken damage (HB-DMG-03 reads this for limbs). */
 export function isDamaged(c: HitboxCombatant, box: HitboxId): boolean {
-  return c.hitboxes[box].value < c.hitboxes[box].max;
+  const t = boxOf(c.hitboxes, box);
+  return t.value < t.max;
 }
 
 /** True when a hitbox is full: a full limb cannot be used at all (RULES.md, HB-DMG-03). */

@@ -379,6 +379,33 @@ export const isLethal = (h: HitboxId): boolean => h === "head" || h === "torso";
 /** Whether `h` is one of {@link VITAL_HITBOXES} (head, torso, groin), without searching the list. */
 export const isVital = (h: HitboxId): boolean => h === "head" || h === "torso" || h === "groin";
 
+/** `b[h] = value`, one hitbox of a record of them set by name ({@link boxOf} says why). */
+export function setBox<T>(b: Record<HitboxId, T>, h: HitboxId, value: T): void {
+  switch (h) {
+    case "head":
+      b.head = value;
+      return;
+    case "leftArm":
+      b.leftArm = value;
+      return;
+    case "rightArm":
+      b.rightArm = value;
+      return;
+    case "torso":
+      b.torso = value;
+      return;
+    case "leftLeg":
+      b.leftLeg = value;
+      return;
+    case "rightLeg":
+      b.rightLeg = value;
+      return;
+    case "groin":
+      b.groin = value;
+      return;
+  }
+}
+
 /** `a[id]`, one ability of a record of them, read by name ({@link boxOf} says why). */
 export function abilityOf(a: Readonly<Record<AbilityId, number>>, id: AbilityId): number {
   switch (id) {

@@ -41,8 +41,8 @@ import {
   isHitbox,
   isLethal,
   isVital,
-  LETHAL_HITBOXES,
   restate,
+  setBox,
   skillOf,
   type HitboxArmor,
   type HitboxCombatant,
@@ -81,7 +81,7 @@ const ACTION_COST: ActionCost = { slots: { action: 1 } };
  */
 function spendOne(economy: Economy, id: "action" | "reaction", cost: ActionCost): Economy {
   const s = economy.slots;
-  const slot = s[id];
+  const slot = id === "action" ? s.action : s.reaction;
   if (!slot || (slot.max !== null && slot.used + 1 > slot.max)) return spend(economy, cost);
   const paid = { used: slot.used + 1, max: slot.max };
   if (isTurnSlots(s))
@@ -118,7 +118,7 @@ function weaponLimb(
 ): LimbId | undefined {
   if (weapon.hands === 2) return test(c.hitboxes.leftArm) ? "leftArm" : test(c.hitboxes.rightArm) ? "rightArm" : undefined;
   const arm = mainArm(c);
-  return test(c.hitboxes[arm]) ? arm : undefined;
+  return test(boxOf(c.hitboxes, arm)) ? arm : undefined;
 }
 
 const isFull = (t: { value: number }) => t.value <= 0;
@@ -395,7 +395,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
     if (taken > 0) {
       if (hitboxes === c.hitboxes) hitboxes = hitboxesOf(c.hitboxes);
       const value = track.value - taken;
-      hitboxes[h] = { value, max: track.max };
+      setBox(hitboxes, h, { value, max: track.max });
       reached++;
       if (isVital(h)) vital = true;
       if (h === "leftLeg" || h === "rightLeg") leg = true;
@@ -428,8 +428,7 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
 
 /** A lethal hitbox (head, torso) holds nothing more (HB-DMG-01). */
 function lethalFilled(hitboxes: HitboxCombatant["hitboxes"]): boolean {
-  for (const h of LETHAL_HITBOXES) if (hitboxes[h].value <= 0) return true;
-  return false;
+  return hitboxes.head.value <= 0 || hitboxes.torso.value <= 0;
 }
 
 /**
@@ -495,7 +494,7 @@ function armorOn(
     left -= damage;
     if (boxOf(piece.damage, h) === damage) continue;
     copy ??= armor.map(pieceCopy);
-    copy[i]!.damage[h] = damage;
+    setBox(copy[i]!.damage, h, damage);
   }
   return copy;
 }
