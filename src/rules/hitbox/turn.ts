@@ -137,12 +137,15 @@ export interface ResolutionStep {
  *   unknown quick action.
  */
 export function checkDeclarations(declarations: readonly Declaration[], participants: readonly string[]): void {
-  const seen = new Set<string>();
-  for (const d of declarations) {
-    if (!participants.includes(d.actor))
-      throw new FrayError("FRAY.Error.HitboxDeclaration", { actor: d.actor }, `"${d.actor}" is not in this fight`);
-    if (seen.has(d.actor)) throw new FrayError("FRAY.Error.HitboxDeclaration", { actor: d.actor }, `"${d.actor}" declared twice this turn`);
-    seen.add(d.actor);
+  // Plain loops over the few declarations of a turn, without a set: a forecast checks every turn of every fight.
+  for (let k = 0; k < declarations.length; k++) {
+    const d = declarations[k]!;
+    let known = false;
+    for (let j = 0; j < participants.length && !known; j++) known = participants[j] === d.actor;
+    if (!known) throw new FrayError("FRAY.Error.HitboxDeclaration", { actor: d.actor }, `"${d.actor}" is not in this fight`);
+    for (let j = 0; j < k; j++)
+      if (declarations[j]!.actor === d.actor)
+        throw new FrayError("FRAY.Error.HitboxDeclaration", { actor: d.actor }, `"${d.actor}" declared twice this turn`);
     for (let i = 0; i < d.quick.length; i++) {
       const q = d.quick[i]!;
       if (!(QUICK_ACTIONS as readonly string[]).includes(q.id))
