@@ -295,7 +295,10 @@ function freezeDeep<T>(value: T): T {
 
 /** The weapon at hand: the weapon of the first held item that is one. */
 function readyWeapon(c: HitboxCombatant): HitboxCombatant["weapons"][number] | undefined {
-  for (const h of c.held) for (const w of c.weapons) if (w.id === h) return w;
+  // Indexed loops: the lists are a forecast's frozen ones, and V8 walks a frozen list's `for of` through its iterator.
+  const held = c.held;
+  const weapons = c.weapons;
+  for (let i = 0; i < held.length; i++) for (let j = 0; j < weapons.length; j++) if (weapons[j]!.id === held[i]) return weapons[j];
   return undefined;
 }
 
@@ -783,7 +786,10 @@ export async function playHitbox(
             events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
             continue;
           }
-          for (const q of decl.quick) if (tryQuick(id, q) && !play.quiet) events.push(hbEvent(turn, "quick", { actor: id, quick: q }));
+          // (An indexed loop: the file's quick actions are frozen, see readyWeapon.)
+          const quick = decl.quick;
+          for (let i = 0; i < quick.length; i++)
+            if (tryQuick(id, quick[i]!) && !play.quiet) events.push(hbEvent(turn, "quick", { actor: id, quick: quick[i]! }));
           if (f.hitThisTurn) {
             events.push(hbEvent(turn, "interrupted", { actor: id, action: decl.action }));
             continue;
