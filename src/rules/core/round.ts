@@ -267,17 +267,6 @@ export interface QuietRecord<C> {
 }
 
 /**
- * The round engine over a ruleset `Ruleset<C, I>`. A host creates it with its combatants, then
- * each round calls {@link nextRound}, {@link startRound} (and {@link upkeep}), {@link rollInitiative}
- * in the order its ruleset plays them, walks {@link turns} and for each combatant makes its
- * decisions with {@link act} and {@link attack}, until {@link isOver} says the fight ended. A
- * ruleset whose actions resolve together (Hitbox, HB-ACT-01) plays each resolution step inside
- * {@link step}: damage held and committed together at the step's end, forced checks after.
- * Sources: UD-INI-01, UD-INI-03, CR-INI-01, CR-AP-01, HB-ACT-01, ZN-INI-01.
- * @throws FrayError `FRAY.Error.Field` naming `combatants` (no combatant, or an id twice) or
- *   `maxRounds` (not a whole number of 1 or more).
- */
-/**
  * The open simultaneous step of a {@link RoundEngine} (HB-ACT-01): each damaged combatant's state
  * with the damage held so far, by its place in the engine's list (a read by place: every attack
  * of a step asks for its target's), the places in the order their first damage was held, and the
@@ -304,6 +293,17 @@ class OpenStep<C> {
   }
 }
 
+/**
+ * The round engine over a ruleset `Ruleset<C, I>`. A host creates it with its combatants, then
+ * each round calls {@link nextRound}, {@link startRound} (and {@link upkeep}), {@link rollInitiative}
+ * in the order its ruleset plays them, walks {@link turns} and for each combatant makes its
+ * decisions with {@link act} and {@link attack}, until {@link isOver} says the fight ended. A
+ * ruleset whose actions resolve together (Hitbox, HB-ACT-01) plays each resolution step inside
+ * {@link step}: damage held and committed together at the step's end, forced checks after.
+ * Sources: UD-INI-01, UD-INI-03, CR-INI-01, CR-AP-01, HB-ACT-01, ZN-INI-01.
+ * @throws FrayError `FRAY.Error.Field` naming `combatants` (no combatant, or an id twice) or
+ *   `maxRounds` (not a whole number of 1 or more).
+ */
 export class RoundEngine<C, I> {
   /** The round being played; 0 before the first. */
   round = 0;
