@@ -1,4 +1,4 @@
-import { compareInitiative, initiativeGroups as groupForInitiative } from "../core/initiative.js";
+import { initiativeGroups as groupForInitiative, orderByInitiative } from "../core/initiative.js";
 import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import type { Modifier, RollOutcome } from "../core/types.js";
 import { FrayError } from "../core/errors.js";
@@ -103,21 +103,7 @@ const INITIATIVE_LINES: Modifier[][][] = [[], []];
  * Acting order: highest total first, then descending (UD-INI-01); ties go to the higher
  * Initiative value, then the higher DEX, then the order given (RULES.md).
  */
-export function order(rolls: InitiativeRoll[]): InitiativeRoll[] {
-  // `orderByInitiative` as an insertion sort, which keeps the order given among equals: a handful
-  // of rolls sorted every round without the index pairs a stable sort by index would build.
-  const out = rolls.slice();
-  for (let i = 1; i < out.length; i++) {
-    const r = out[i]!;
-    let j = i - 1;
-    while (j >= 0 && compareInitiative(out[j]!, r) > 0) {
-      out[j + 1] = out[j]!;
-      j--;
-    }
-    out[j + 1] = r;
-  }
-  return out;
-}
+export const order: (rolls: readonly InitiativeRoll[]) => InitiativeRoll[] = orderByInitiative;
 
 /**
  * Splits combatants into initiative groups by the NPC setting (UD-INI-02): characters always
