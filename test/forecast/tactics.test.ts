@@ -51,4 +51,15 @@ describe("tactics statement", () => {
     expect(stated[1]!.tactics.react).toBe("none");
     expect(stated[1]).not.toHaveProperty("attack");
   });
+
+  it("hands out copies of the rule lists: a result changed by its reader leaves the tactics the drivers play alone", () => {
+    const [stated] = describeTactics({ combatants: [{ id: "a", side: "s", extra: {} }] });
+    expect(stated!.tactics.target).toEqual(DEFAULT_TACTICS.target);
+    expect(stated!.tactics.weapon).toEqual(DEFAULT_TACTICS.weapon);
+    (stated!.tactics.target as string[]).reverse();
+    (stated!.tactics.weapon as string[]).length = 0;
+    expect(DEFAULT_TACTICS.target).toEqual(["declared", "engaged", "nearest", "first"]);
+    expect(DEFAULT_TACTICS.weapon).toEqual(["declared", "tactics", "best", "ready", "first"]);
+    expect(Object.isFrozen(DEFAULT_TACTICS)).toBe(true);
+  });
 });
