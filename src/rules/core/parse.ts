@@ -109,6 +109,9 @@ export interface Identity {
 /**
  * Reads a combatant's identity: `name` (default `combatant`), `id` (default the name), `kind`
  * (`npc`, anything else a character) and `group` (default `npc` for an NPC, else `players`).
+ * The rulesets' combatant parsers write these four fields out in their literal rather than
+ * spread it: once a spread had met a few shapes, V8 gave every combatant it built a shape of its
+ * own, and each read of a forecast's combatants met all of them (Zones 2.8% more instructions).
  * @throws FrayError naming `path.key` when one of them is not a text.
  */
 export function parseIdentity(raw: Raw, path: string): Identity {

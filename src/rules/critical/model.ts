@@ -207,8 +207,12 @@ export function parseCombatant(raw: unknown, path = "combatant"): CriticalCombat
   const parry: Record<string, number> = {};
   for (const k of Object.keys(parryRaw)) parry[k] = int(parryRaw, k, `${path}.parry`, undefined, 0);
   const identity = parseIdentity(raw, path);
+  // The identity field by field, not spread (see parseIdentity).
   return {
-    ...identity,
+    id: identity.id,
+    name: identity.name,
+    kind: identity.kind,
+    group: identity.group,
     quickness: int(raw, "quickness", path, 0),
     selfDiscipline: int(raw, "selfDiscipline", path, 0),
     physique,

@@ -299,8 +299,12 @@ export function parseCombatant(raw: unknown, path = "combatant", options: ParseO
     return weapons.find((w) => w.id === h || w.name === h)?.id ?? h;
   });
   const identity = parseIdentity(raw, path);
+  // The identity field by field, not spread (see parseIdentity).
   return {
-    ...identity,
+    id: identity.id,
+    name: identity.name,
+    kind: identity.kind,
+    group: identity.group,
     abilities,
     skills,
     hitboxes,

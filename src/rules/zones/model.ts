@@ -424,8 +424,12 @@ export function parseCombatant(raw: unknown, path = "combatant"): ZonesCombatant
   const actionsRaw = raw.actions ?? {};
   if (!isRecord(actionsRaw)) throw fieldError(`${path}.actions`, "{ action, reaction, free }");
   const identity = parseIdentity(raw, path);
+  // The identity field by field, not spread (see parseIdentity).
   return {
-    ...identity,
+    id: identity.id,
+    name: identity.name,
+    kind: identity.kind,
+    group: identity.group,
     attributes,
     skills,
     hp: track(raw, "hp", path),
