@@ -80,13 +80,18 @@ function read(options: RulesetOptions): CriticalOptions {
 
 /**
  * One armor type's column of an attack table, read by index: `codes[total - from]` is the
- * entry of each total from the lowest to the highest bound any band names; totals beyond those
- * go through the bands (`attackColumnBands`), as do gaps.
+ * entry of each total from the lowest to the highest bound any band names (`from` to `to`). Every
+ * total below `from` falls in the same bands, those open below, and so has one entry, `below`;
+ * every total above `to` likewise has `above`. A column too wide to index goes through its bands
+ * (`attackColumnBands`) between `from` and `to`.
  */
 interface AttackColumnIndex {
   bands: readonly AttackBand[];
   from: number;
+  to: number;
   codes: (AttackCode | undefined)[];
+  below: AttackCode | undefined;
+  above: AttackCode | undefined;
 }
 
 /** The most totals an attack column is indexed for. */
@@ -124,7 +129,8 @@ function columnOf(table: AttackTable, armorType: string): AttackColumnIndex | nu
       const codes: (AttackCode | undefined)[] = [];
       // (A column whose bounds lie further apart than any table's totals is read through its bands.)
       if (from <= to && to - from <= MAX_INDEXED) for (let total = from; total <= to; total++) codes.push(bandCode(bands, total));
-      column = { bands, from, codes };
+      // (No bound at all: every band is open at both ends, and `below` holds for every total.)
+      column = { bands, from, to, codes, below: bandCode(bands, from - 1), above: bandCode(bands, to + 1) };
     }
     byType.set(armorType, column);
   }
@@ -136,7 +142,10 @@ function entryFor(table: AttackTable, armorType: string, total: number): AttackC
   const column = columnOf(table, armorType);
   if (column) {
     const i = total - column.from;
-    const code = i >= 0 && i < column.codes.length ? column.codes[i] : bandCode(column.bands, total);
+    // Read by index, not through the bands: the bands are frozen, and V8's optimizing compiler
+    // reads a frozen list's items through a generic lookup.
+    const code =
+      i < 0 ? column.below : i < column.codes.length ? column.codes[i] : total > column.to ? column.above : bandCode(column.bands, total);
     if (code) return code;
   }
   return lookupAttack(table, armorType, total).code;
