@@ -87,6 +87,8 @@ describe("Zones synchronous initiative", () => {
         const a = await settle(() => zones.rollInitiative(members, one));
         const s = await settle(() => rollInitiativeSync(members, two));
         expect(s).toEqual(a);
+        // The total is the d10 and the lines shown (ZN-INI-01, ZN-INI-02).
+        if (typeof s !== "string") expect(s.total).toBe(s.check.natural + s.check.modifiers.reduce((t, m) => t + m.value, 0));
         if (typeof a === "string") refused++;
         else if (members.length > 1) groups++;
         expect(two.rollSync("1d100").total).toBe(one.rollSync("1d100").total);
