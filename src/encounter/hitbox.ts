@@ -55,6 +55,7 @@ import {
   fail,
   fileSetup,
   finishEncounter,
+  freezeShared,
   type PlayOptions,
   recordingRoller,
 } from "./common.js";
@@ -262,40 +263,30 @@ function weaponNamed(c: HitboxCombatant, ref: string): HitboxCombatant["weapons"
 const HITBOX_DEFAULTS: Readonly<RulesetOptions> = Object.freeze(hitbox.defaults());
 
 /**
- * The vital states of frozen combatants (a forecast builds its combatants once, deep-frozen, and
- * every fight starts from them, `CombatantCache`): read once and frozen in turn, so that no fight
- * can change what the next one reads.
+ * The vital states of frozen combatants (a forecast builds its combatants once, frozen, and every
+ * fight starts from them, `CombatantCache`): read once and frozen in turn (`freezeShared`), so
+ * that no fight can change what the next one reads.
  */
 const FROZEN_VITALS = new WeakMap<HitboxCombatant, VitalState>();
 
 /**
- * `hitbox.vitals(c)`; for a frozen combatant (hitboxes, armor and conditions frozen too) the one
- * frozen state read once ({@link FROZEN_VITALS}): a forecast's start of every fight, and the end
- * of a fighter nothing touched.
+ * `hitbox.vitals(c)`; for a frozen combatant (its hitboxes frozen too; its armor and conditions
+ * lists are never changed in place) the one frozen state read once ({@link FROZEN_VITALS}): a
+ * forecast's start of every fight, and the end of a fighter nothing touched.
  */
 function vitalsOf(c: HitboxCombatant): VitalState {
-  // Read first: a state found there was deeply frozen when it was added, and stays so.
+  // Read first: a state found there was frozen when it was added, and stays so.
   const known = FROZEN_VITALS.get(c);
   if (known) return known;
-  if (!(Object.isFrozen(c) && Object.isFrozen(c.hitboxes) && Object.isFrozen(c.armor) && Object.isFrozen(c.conditions)))
-    return hitbox.vitals(c);
-  const v = freezeDeep(hitbox.vitals(c));
+  if (!(Object.isFrozen(c) && Object.isFrozen(c.hitboxes))) return hitbox.vitals(c);
+  const v = freezeShared(hitbox.vitals(c));
   FROZEN_VITALS.set(c, v);
   return v;
 }
 
-/** Freezes `value` and everything reachable from it; returns it. */
-function freezeDeep<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value as object)) freezeDeep(v);
-  }
-  return value;
-}
-
 /** The weapon at hand: the weapon of the first held item that is one. */
 function readyWeapon(c: HitboxCombatant): HitboxCombatant["weapons"][number] | undefined {
-  // Indexed loops: the lists are a forecast's frozen ones, and V8 walks a frozen list's `for of` through its iterator.
+  // Indexed loops: every declaration asks, and a `for of` builds an iterator where V8 cannot optimize it away.
   const held = c.held;
   const weapons = c.weapons;
   for (let i = 0; i < held.length; i++) for (let j = 0; j < weapons.length; j++) if (weapons[j]!.id === held[i]) return weapons[j];
@@ -786,7 +777,7 @@ export async function playHitbox(
             events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
             continue;
           }
-          // (An indexed loop: the file's quick actions are frozen, see readyWeapon.)
+          // (An indexed loop, see readyWeapon.)
           const quick = decl.quick;
           for (let i = 0; i < quick.length; i++)
             if (tryQuick(id, quick[i]!) && !play.quiet) events.push(hbEvent(turn, "quick", { actor: id, quick: quick[i]! }));

@@ -117,21 +117,32 @@ describe("forecast", () => {
     expect(builds).toBe(7);
   });
 
+  /** The paths of the objects (not lists) reachable from `value` that are not frozen. */
+  const unfrozenObjects = (value: unknown, path = "", seen = new Set<object>()): string[] => {
+    if (value === null || typeof value !== "object" || seen.has(value)) return [];
+    seen.add(value);
+    const own = !Array.isArray(value) && !Object.isFrozen(value) ? [path] : [];
+    return own.concat(...Object.entries(value).map(([k, v]) => unfrozenObjects(v, `${path}.${k}`, seen)));
+  };
+
   for (const file of ["ud10-skirmish.yaml", "hitbox-skirmish.yaml", "critical-skirmish.yaml", "zones-skirmish.yaml"]) {
     it(`${file}: builds each combatant once per cache, frozen so that no fight can change the next one's`, async () => {
       const spec = load(file);
       const play = { quiet: true, combatants: new CombatantCache() };
       await playEncounter(spec, content, undefined, play);
-      const built = spec.combatants.map((cs) => play.combatants.get(cs) as { weapons: unknown[] } | undefined);
+      const built = spec.combatants.map((cs) => play.combatants.get(cs) as { weapons: object[] } | undefined);
       for (const c of built) {
         expect(c).toBeDefined();
         expect(Object.isFrozen(c)).toBe(true);
-        expect(Object.isFrozen(c!.weapons)).toBe(true);
-        expect(() => c!.weapons.push({})).toThrow(TypeError);
+        // Every object in it is frozen; its lists are not (freezeShared), and no fight changes them.
+        expect(unfrozenObjects(c)).toEqual([]);
+        expect(Object.isFrozen(c!.weapons)).toBe(false);
+        expect(() => Object.assign(c!.weapons[0]!, { name: "changed" })).toThrow(TypeError);
       }
-      await playEncounter({ ...spec, seed: spec.seed + 1 }, content, undefined, play);
-      expect(spec.combatants.map((cs) => play.combatants.get(cs))).toEqual(built);
+      const before = structuredClone(built);
+      for (let seed = spec.seed + 1; seed <= spec.seed + 25; seed++) await playEncounter({ ...spec, seed }, content, undefined, play);
       spec.combatants.forEach((cs, i) => expect(play.combatants.get(cs)).toBe(built[i]));
+      expect(built).toEqual(before);
     });
   }
 

@@ -1,8 +1,9 @@
 /**
  * List reads for the rules' tight loops, written as indexed loops. V8 runs `some`, `find` and
  * `filter` about three times slower, and `slice` about twenty times slower, on a frozen list than
- * on a plain one, and a forecast's starting combatants hold frozen lists (conditions, weapons,
- * effects) that all its fights share; an indexed loop runs alike on both.
+ * on a plain one, and lists reach the rules frozen or not (a host's own, or shared constants); an
+ * indexed loop runs alike on both. (A forecast's starting combatants share their lists between
+ * fights unfrozen: `freezeShared` in src/encounter/common.ts.)
  */
 
 /** True when `list` holds any of `wanted` (`list.some((x) => wanted.includes(x))`). */
@@ -30,8 +31,8 @@ export function byKind<T extends { kind: string }>(list: readonly T[], kind: str
  * True when `list` holds `item` (`list.includes(item)` for lists without `NaN`), by an indexed loop
  * that V8 compiles into its caller: `includes` is a call into one of V8's builtins each time
  * (counted with callgrind, a UD10 fight does 3.7% less work with this). Its one element read
- * serves every caller, so where the lists asked about come in many shapes (frozen or not, built
- * by spreads or pushes: Hitbox's conditions) V8 reads each item through its generic lookup;
+ * serves every caller, so where the lists asked about come in many shapes (built empty, by
+ * spreads or by pushes: Hitbox's conditions) V8 reads each item through its generic lookup;
  * Hitbox searches its conditions with a loop of its own (`hasCondition`).
  */
 export function holds<T>(list: readonly T[], item: T): boolean {

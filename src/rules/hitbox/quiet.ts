@@ -413,10 +413,11 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
     const shock = !dead && groinFilled && !has(c, "shock");
     const prone = o.legProne && leg && !has(c, "prone");
     if (dead || shock || prone) {
-      conditions = [...had];
-      if (dead) conditions.push("dead");
-      else if (shock) conditions.push("shock");
-      if (prone) conditions.push("prone");
+      // By `concat`, not a copy pushed to: a combatant's list without conditions is a list of
+      // small integers to V8 (built empty), and a string pushed onto its copy threw the compiled
+      // code away.
+      const death = dead ? "dead" : shock ? "shock" : undefined;
+      conditions = death === undefined ? had.concat("prone") : prone ? had.concat(death, "prone") : had.concat(death);
     }
   }
   const added = conditions.length - c.conditions.length;

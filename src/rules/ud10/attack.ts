@@ -19,8 +19,7 @@ const has = (c: Ud10Combatant, condition: string) => holds(c.conditions, conditi
 /** True when the combatant cannot act or react. */
 export function isIncapacitated(c: Ud10Combatant): boolean {
   // An indexed loop over the few conditions the combatant has: asked for every attack and every
-  // reaction, of condition lists both frozen (a forecast's starting combatants) and not, which a
-  // `for of` and a set lookup pay for.
+  // reaction, of condition lists of several kinds, which a `for of` and a set lookup pay for.
   return hasAnyOf(c.conditions, OUT_CONDITIONS);
 }
 

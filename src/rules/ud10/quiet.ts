@@ -236,7 +236,7 @@ function applyQuietly(target: Ud10Combatant, amount: number, face: number, penet
   const unconscious = ep <= 0 && epBefore > 0 && !holds(conditions, "unconscious");
   const incapacitated = hp <= 0 && hpBefore > 0 && !holds(conditions, "incapacitated");
   if (unconscious || incapacitated) {
-    // A spread, not `slice`: V8 slices a frozen list (a forecast's starting combatants) many times slower.
+    // A spread, not `slice`: V8 slices a frozen list many times slower, and lists reach here frozen or not.
     conditions = [...conditions];
     if (unconscious) conditions.push("unconscious");
     if (incapacitated) conditions.push("incapacitated");

@@ -366,7 +366,7 @@ export function quietAfterAttack(c: ZonesCombatant, attack: ZonesQuietAttack, ec
   // Nothing changed (a melee blow without aim): the state stays the one it was, as states are values.
   if (!gone && shot === weapon && c.aim === 0) return { combatant: c, economy, events: NO_EVENTS };
   const index = c.weapons.indexOf(weapon);
-  // A spread, not `slice`: V8 slices a frozen list (a forecast's starting combatants) many times slower.
+  // A spread, not `slice`: V8 slices a frozen list many times slower, and lists reach here frozen or not.
   const weapons = [...c.weapons];
   if (gone) weapons.splice(index, 1);
   else weapons[index] = shot;
