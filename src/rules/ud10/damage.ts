@@ -30,9 +30,11 @@ export async function rollDamage(
   };
 }
 
-/** The vital state of a UD10 combatant. */
+/** The vital state of a UD10 combatant: HP, EP and conditions (copies). */
 export function vitals(c: Ud10Combatant): VitalState {
-  return { hp: { ...c.hp }, ep: { ...c.ep }, conditions: [...c.conditions] };
+  // The tracks copied field by field: a spread's copy goes through V8's generic object cloning
+  // (a forecast reads every combatant's vitals at the start and end of every fight).
+  return { hp: { value: c.hp.value, max: c.hp.max }, ep: { value: c.ep.value, max: c.ep.max }, conditions: [...c.conditions] };
 }
 
 /**
