@@ -282,7 +282,9 @@ export async function playCritical(
   const attackNow = (f: Fighter, action: ActionSpec, shared: AttackPlan): boolean => {
     const declared = typeof action.attack === "string" ? fighters.get(action.attack) : undefined;
     // The standing enemies, gathered in one list kept for the fight (the choice keeps none of it).
-    standing.length = 0;
+    // Emptied by `pop`, not by setting its length: V8 sets an array's length through a call into
+    // its runtime (1.1% of a Critical forecast's instructions).
+    while (standing.length !== 0) standing.pop();
     for (const o of list) if (o.spec.side !== f.spec.side && !out(o)) standing.push(o);
     // No enemy standing ends the action ({@link act}'s `hasEnemy`, asked here from the same list).
     if (standing.length === 0) return false;
@@ -596,8 +598,8 @@ export async function playCritical(
       const action = actionAt(round, id);
       let allocation: Record<string, number> | undefined = action.parry !== undefined ? parseParry(action.parry, "parry", ids) : undefined;
       if (!allocation && f.spec.react === "parry") {
-        // The standing foes, in the order of the file, gathered in the fight's one list.
-        standing.length = 0;
+        // The standing foes, in the order of the file, gathered in the fight's one list (emptied by `pop`, see attackNow).
+        while (standing.length !== 0) standing.pop();
         for (const o of list) if (o.spec.side !== f.spec.side && !out(o)) standing.push(o);
         if (standing.length && !parryBlocked(f.c)) {
           // Default parry: half the OB, split equally over the standing foes (the seed's example).

@@ -223,8 +223,9 @@ export async function playUd10(
         t = j;
       }
     }
-    // The list shrinks only when an enemy falls: its length is set then only.
-    if (enemies.length !== count) enemies.length = count;
+    // The list shrinks only when an enemy falls, by `pop`: V8 sets an array's length through a
+    // call into its runtime.
+    while (enemies.length > count) enemies.pop();
     choice.declared = declared && !isOut(declared) ? declared : undefined;
     choice.engaged = engagedFoe;
     const target = chooseTarget(DEFAULT_TACTICS.target, choice);
