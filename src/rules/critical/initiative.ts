@@ -23,8 +23,13 @@ export async function rollInitiative(members: CriticalCombatant[], dice: DiceRol
   const roll = await dice.roll("1d100", "FRAY.Roll.Initiative");
   const mods: Modifier[] = [{ label: "FRAY.Mod.Quickness", value: leader.quickness, rule: "CR-INI-01" }];
   const total = roll.total + leader.quickness;
+  // The ids by push, not by `map`: V8's `map` hands back a list of another kind once compiled
+  // than before, and the driver's loop over the rolls' members, compiled on the first kind, was
+  // thrown away at the second and compiled again.
+  const ids: string[] = [];
+  for (let i = 0; i < members.length; i++) ids.push(members[i]!.id);
   return {
-    members: members.map((m) => m.id),
+    members: ids,
     check: { roll, natural: roll.total, modifiers: mods, total },
     total,
     tiebreak: [leader.quickness],
