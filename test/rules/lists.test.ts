@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { byIdOrName, byKind, hasAnyOf, holds } from "../../src/rules/core/lists.js";
+import { byIdOrName, byKind, hasAnyOf, holds, withConditions } from "../../src/rules/core/lists.js";
 
 const words = fc.constantFrom("dead", "unconscious", "incapacitated", "prone", "surprised", "a", "b");
 const items = fc.array(fc.record({ id: words, name: words, kind: words }), { maxLength: 6 });
@@ -37,6 +37,23 @@ describe("list reads", () => {
         const l = maybeFrozen(list, frozen);
         expect(byIdOrName(l, ref)).toBe(l.find((x) => x.id === ref || x.name === ref));
         expect(byKind(l, ref)).toBe(l.find((x) => x.kind === ref));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("UD-DMG-04, ZN-DMG-01, CR-HIT-02, HB-DMG-04: withConditions gives a new list, the conditions given appended in order", () => {
+    const maybe = fc.option(words, { nil: undefined });
+    fc.assert(
+      fc.property(fc.array(words, { maxLength: 6 }), maybe, maybe, fc.boolean(), (list, first, second, frozen) => {
+        const l = maybeFrozen(list, frozen);
+        const before = [...l];
+        const out = withConditions(l, first, second);
+        expect(out).toEqual([...before, ...(first === undefined ? [] : [first]), ...(second === undefined ? [] : [second])]);
+        expect(out).not.toBe(l);
+        expect(l).toEqual(before);
+        out.push("x");
+        expect(l).toEqual(before);
       }),
       { numRuns: 300 },
     );

@@ -6,6 +6,17 @@
  * fights unfrozen: `freezeShared` in src/encounter/common.ts.)
  */
 
+/**
+ * A new list of `list`'s conditions followed by `first` and `second` where given, by `concat`
+ * rather than by pushing onto a copy: a combatant without conditions holds an empty list that V8
+ * takes for a list of small integers, and a string pushed onto its copy inside compiled code threw
+ * that code away (every ruleset's damage step, once per forecast).
+ */
+export function withConditions(list: readonly string[], first?: string, second?: string): string[] {
+  if (first === undefined) return second === undefined ? list.concat() : list.concat(second);
+  return second === undefined ? list.concat(first) : list.concat(first, second);
+}
+
 /** True when `list` holds any of `wanted` (`list.some((x) => wanted.includes(x))`). */
 export function hasAnyOf(list: readonly string[], wanted: readonly string[]): boolean {
   for (let i = 0; i < list.length; i++) if (holds(wanted, list[i]!)) return true;

@@ -1,6 +1,7 @@
 import type { FaceSource } from "../core/dice/formula.js";
 import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
+import { withConditions } from "../core/lists.js";
 import type { AttackResult, DamagePacket, UpkeepCheck, UpkeepReport } from "../core/ruleset.js";
 import type { DamageReport, DamageStep, LastingEffect, Modifier, RollOutcome, VitalState } from "../core/types.js";
 import { isCriticalResult, type CriticalAttackInput } from "./attack.js";
@@ -112,7 +113,8 @@ function refreshBleeding(v: VitalState): VitalState {
 
 function addCondition(v: VitalState, added: string[], condition: string): void {
   if (!v.conditions.includes(condition)) {
-    v.conditions.push(condition);
+    // By `concat`, not pushed (see `withConditions` in core/lists.ts).
+    v.conditions = withConditions(v.conditions, condition);
     added.push(condition);
   }
 }
@@ -478,16 +480,17 @@ export function quietUpkeep(c: CriticalCombatant, dice: SyncDiceRoller): Critica
     if (e.rounds - 1 <= 0) dies = true;
     effects[i] = { ...e, rounds: e.rounds - 1 };
   }
-  if (dies && !next.includes("dead")) next.push("dead");
+  // Conditions added by `concat`, not pushed (see `withConditions` in core/lists.ts).
+  if (dies && !next.includes("dead")) next = withConditions(next, "dead");
   if (ko) {
-    if (!next.includes("unconscious")) next.push("unconscious");
+    if (!next.includes("unconscious")) next = withConditions(next, "unconscious");
   } else if (next.includes("unconscious")) next = next.filter((x) => x !== "unconscious");
   const after = restate(c, { value: hits, max: c.hits.max }, stun, next, effects, c.parry);
   if (dies || hits > 0 || next.some((x) => (OUT_CONDITIONS as readonly string[]).includes(x))) return after;
   // The Self Discipline test (CR-HIT-02): d100 + SD bonus - the hits below zero, 101 or more stays conscious.
   if (dice.rollTotal("1d100") + c.selfDiscipline + Math.min(0, hits) >= 101) return after;
   const id = nextId(effects, "unconscious");
-  next.push("unconscious");
+  next = withConditions(next, "unconscious");
   const failed: LastingEffect = { id, kind: "unconscious", rule: "CR-HIT-02", label: "FRAY.Critical.Effect.failedTest" };
   return restate(after, after.hits, stun, next, [...effects, failed], after.parry);
 }

@@ -12,6 +12,7 @@
 import type { ActionCost, Economy } from "../core/economy.js";
 import { spend } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
+import { withConditions } from "../core/lists.js";
 import type { FaceSource } from "../core/dice/formula.js";
 import type { QuietAttack } from "../core/quiet.js";
 import type { RoundState } from "../core/contract.js";
@@ -413,11 +414,8 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
     const shock = !dead && groinFilled && !has(c, "shock");
     const prone = o.legProne && leg && !has(c, "prone");
     if (dead || shock || prone) {
-      // By `concat`, not a copy pushed to: a combatant's list without conditions is a list of
-      // small integers to V8 (built empty), and a string pushed onto its copy threw the compiled
-      // code away.
-      const death = dead ? "dead" : shock ? "shock" : undefined;
-      conditions = death === undefined ? had.concat("prone") : prone ? had.concat(death, "prone") : had.concat(death);
+      // By `concat`, not a copy pushed to (see `withConditions`).
+      conditions = withConditions(had, dead ? "dead" : shock ? "shock" : undefined, prone ? "prone" : undefined);
     }
   }
   const added = conditions.length - c.conditions.length;

@@ -9,7 +9,7 @@
 import { compileFormula, type CompiledFormula, type FaceSource } from "../core/dice/formula.js";
 import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
-import { holds } from "../core/lists.js";
+import { holds, withConditions } from "../core/lists.js";
 import type { QuietAttack } from "../core/quiet.js";
 import type { LifecycleEvent, RoundState } from "../core/contract.js";
 import type { RulesetOptions } from "../core/ruleset.js";
@@ -236,10 +236,8 @@ function applyQuietly(target: Ud10Combatant, amount: number, face: number, penet
   const unconscious = ep <= 0 && epBefore > 0 && !holds(conditions, "unconscious");
   const incapacitated = hp <= 0 && hpBefore > 0 && !holds(conditions, "incapacitated");
   if (unconscious || incapacitated) {
-    // A spread, not `slice`: V8 slices a frozen list many times slower, and lists reach here frozen or not.
-    conditions = [...conditions];
-    if (unconscious) conditions.push("unconscious");
-    if (incapacitated) conditions.push("incapacitated");
+    // By `concat`, not a copy pushed to (see `withConditions` in core/lists.ts).
+    conditions = withConditions(conditions, unconscious ? "unconscious" : undefined, incapacitated ? "incapacitated" : undefined);
   }
   if (hp === hpBefore && ep === epBefore && conditions === target.conditions) return target;
   const hpTrack = hp !== hpBefore ? { value: hp, max: target.hp.max } : target.hp;

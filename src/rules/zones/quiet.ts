@@ -17,7 +17,7 @@ import type { LifecycleEvent, RoundState } from "../core/contract.js";
 import { compileFormula, type CompiledFormula, type FaceSource } from "../core/dice/formula.js";
 import type { ActionCost, Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
-import { holds } from "../core/lists.js";
+import { holds, withConditions } from "../core/lists.js";
 import type { QuietAttack } from "../core/quiet.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import { bulletsOf, checkMelee, commonReason, hasActionLeft, isIncapacitated, targetMovementOf, weaponOf } from "./attack.js";
@@ -344,8 +344,11 @@ export function quietAttack(
   }
   out.location = first;
   out.damage = amount;
-  const conditions = [...target.conditions];
-  if (hp <= 0 && before > 0 && !holds(conditions, "incapacitated")) conditions.push("incapacitated");
+  // A copy, with `incapacitated` added by `concat` where due (see `withConditions` in core/lists.ts).
+  const conditions = withConditions(
+    target.conditions,
+    hp <= 0 && before > 0 && !holds(target.conditions, "incapacitated") ? "incapacitated" : undefined,
+  );
   const after = copyCombatant(target);
   after.hp = { value: hp, max: target.hp.max };
   after.conditions = conditions;
