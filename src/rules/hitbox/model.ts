@@ -298,6 +298,10 @@ export function parseCombatant(raw: unknown, path = "combatant", options: ParseO
     if (typeof h !== "string") throw fieldError(`${path}.held[${i}]`, "an item name or id");
     return weapons.find((w) => w.id === h || w.name === h)?.id ?? h;
   });
+  // The armor by push, as the rules copy it (`piecesCopy` in quiet.ts): one kind of list.
+  const armor: HitboxArmor[] = [];
+  const armorRaw = list(raw, "armor", path);
+  for (let i = 0; i < armorRaw.length; i++) armor.push(parseArmor(armorRaw[i], `${path}.armor[${i}]`));
   const identity = parseIdentity(raw, path);
   // The identity field by field, not spread (see parseIdentity).
   return {
@@ -308,7 +312,7 @@ export function parseCombatant(raw: unknown, path = "combatant", options: ParseO
     abilities,
     skills,
     hitboxes,
-    armor: list(raw, "armor", path).map((a, i) => parseArmor(a, `${path}.armor[${i}]`)),
+    armor,
     weapons,
     mainHand: oneOf(raw, "mainHand", path, ["right", "left"] as const, "right"),
     held,

@@ -468,6 +468,17 @@ function pieceCopy(a: HitboxArmor): HitboxArmor {
 }
 
 /**
+ * Every piece of `armor` copied ({@link pieceCopy}), in a list built by push as the combatant's
+ * own list is built: V8's `map` hands back a list of another kind once compiled than before, and
+ * the armor reads compiled on one kind were thrown away at the other.
+ */
+function piecesCopy(armor: HitboxCombatant["armor"]): HitboxCombatant["armor"] {
+  const out: HitboxArmor[] = [];
+  for (let i = 0; i < armor.length; i++) out.push(pieceCopy(armor[i]!));
+  return out;
+}
+
+/**
  * One hitbox of {@link armorAfter}: the points used up on `h` (`max - value` when `value` is given,
  * else as they stand) laid on the pieces of `armor` in wear order. Writes into `copy` when given
  * (a list {@link armorAfter} is building), else copies `armor` at the first piece that changes;
@@ -492,7 +503,7 @@ function armorOn(
     const damage = Math.min(boxOf(piece.protection, h), left);
     left -= damage;
     if (boxOf(piece.damage, h) === damage) continue;
-    copy ??= armor.map(pieceCopy);
+    copy ??= piecesCopy(armor);
     setBox(copy[i]!.damage, h, damage);
   }
   return copy;
