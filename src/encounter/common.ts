@@ -172,8 +172,8 @@ export class CombatantCache {
    * checked), built by `build` once and handed to every later fight of the forecast while the
    * file's combatants, options and rounds are the same objects (a forecast plays `withSeed(spec,
    * seed)`). `key` names the driver's set-up. The value is shared by the fights and frozen as
-   * the combatants are ({@link freezeShared}), so that no fight can change what the next one reads. An error `build` throws is not
-   * kept: the next fight throws it again.
+   * the combatants are ({@link freezeShared}), so that no fight can change what the next one
+   * reads. An error `build` throws is not kept: the next fight throws it again.
    */
   fileSetup<T>(key: object, spec: EncounterSpec, build: () => T): T {
     const known = this.setups.get(key);

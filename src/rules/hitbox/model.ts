@@ -298,11 +298,12 @@ export function parseCombatant(raw: unknown, path = "combatant", options: ParseO
     if (typeof h !== "string") throw fieldError(`${path}.held[${i}]`, "an item name or id");
     return weapons.find((w) => w.id === h || w.name === h)?.id ?? h;
   });
-  // The armor by push, as the rules copy it (`piecesCopy` in quiet.ts): one kind of list.
+  const identity = parseIdentity(raw, path);
+  // The armor by push, as the rules copy it (`piecesCopy` in quiet.ts): one kind of list. (Read
+  // after the identity, as the literal read it: a file with both wrong is told of the same field.)
   const armor: HitboxArmor[] = [];
   const armorRaw = list(raw, "armor", path);
   for (let i = 0; i < armorRaw.length; i++) armor.push(parseArmor(armorRaw[i], `${path}.armor[${i}]`));
-  const identity = parseIdentity(raw, path);
   // The identity field by field, not spread (see parseIdentity).
   return {
     id: identity.id,
