@@ -223,7 +223,7 @@ export function fileSetup<T>(key: object, spec: EncounterSpec, play: PlayOptions
 /**
  * Starts a fight from shallow unfrozen copies of the frozen combatants a forecast's cache shares
  * between its fights ({@link CombatantCache}): each fighter whose combatant is frozen takes
- * `copy(c)` (the ruleset's one-literal copy; the nested parts stay frozen and shared). A frozen
+ * `copy(c)` (the ruleset's one-literal copy; the nested parts stay the shared ones). A frozen
  * object takes a shape of its own in V8, and the rules' reads of combatants, meeting it besides the
  * copies every transition builds, slow down. Fighters of a single fight (not frozen) are left alone.
  */

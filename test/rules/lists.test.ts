@@ -1,6 +1,6 @@
 /**
  * The rules' list reads written as indexed loops (src/rules/core/lists.ts) answer as the array
- * methods they replace, on frozen lists (a forecast's starting combatants) and plain ones alike.
+ * methods they replace, on frozen lists (shared constants, a host's own) and plain ones alike.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
