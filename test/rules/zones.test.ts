@@ -257,6 +257,9 @@ describe("Zones movement", () => {
     const regained = regainSpeed(e);
     expect(regained.pools.speed!.value).toBe(8);
     expect(regained.slots.action!.used).toBe(1);
+    // The economy it was regained from stays as it was (economies are values).
+    expect(e.pools.speed).toEqual({ value: 0, max: 8 });
+    expect(e.slots.action!.used).toBe(0);
     // With the "round" setting speed points come back each round as well.
     expect(createEconomy(zones.economy(tired, { ...opts, speedRecovery: "round" })).pools.speed!.value).toBe(8);
   });

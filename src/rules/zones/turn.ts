@@ -277,14 +277,15 @@ export function planMove(
 }
 
 /**
- * Spends an action to regain all speed points (ZN-MOV-03). Returns the new economy.
+ * Spends an action to regain all speed points (ZN-MOV-03). Returns the new economy; `economyNow`
+ * is not changed.
  * @throws FrayError `FRAY.Error.Economy` when no action is left.
  */
 export function regainSpeed(economyNow: Economy): Economy {
   const next = spend(economyNow, { slots: { action: 1 } });
   const pool = next.pools.speed;
-  if (pool) pool.value = pool.max;
-  return next;
+  // A new pool in a new record: `spend` shares the pools it leaves alone with `economyNow`.
+  return pool ? { slots: next.slots, pools: { ...next.pools, speed: { value: pool.max, max: pool.max } } } : next;
 }
 
 /**
