@@ -263,4 +263,34 @@ describe("Hitbox quiet attack step", () => {
     }
     expect(landed).toBeGreaterThan(10);
   });
+
+  it("HB-RND-01, HB-ACT-04, HB-DMG-04, HB-RND-02: the quiet turn start gives the combatant and economy of the detailed one, without events", () => {
+    const start = hitbox.startRound!;
+    const quiet = hitbox.startRoundQuiet!;
+    fc.assert(
+      fc.property(
+        combatant("a"),
+        fc.option(fc.integer({ min: -1, max: 3 }), { nil: undefined }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 1, max: 4 }),
+        (c, shockTurnsLeft, hitboxShockTurns, round) => {
+          const state = { ...c, shockTurnsLeft };
+          const options = { hitboxShockTurns };
+          const detailed = start(state, undefined, round, options);
+          const done = quiet(state, undefined, round, options);
+          expect(done.combatant).toEqual(detailed.combatant);
+          expect(done.combatant === state).toBe(detailed.combatant === state);
+          expect(done.economy).toStrictEqual(detailed.economy);
+          expect(done.events).toEqual([]);
+        },
+      ),
+      { numRuns: 500 },
+    );
+    // One economy for every combatant, never changed by a cost paid from it.
+    const first = quiet(hitboxCombatantFromActor(npcs[0]! as never, { id: "a" }), undefined, 1, {}).economy;
+    const paid = spend(first, { slots: { action: 1, reaction: 1 } });
+    expect(paid.slots.action!.used).toBe(1);
+    expect(first.slots.action!.used).toBe(0);
+    expect(quiet(hitboxCombatantFromActor(npcs[1]! as never, { id: "b" }), undefined, 2, {}).economy).toBe(first);
+  });
 });

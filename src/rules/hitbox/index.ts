@@ -61,6 +61,7 @@ export {
   forcedCheckSync,
   situationFields,
   startRound,
+  startRoundQuiet,
   vitalsUpdate,
   type HitboxAttackRequest,
 } from "./play.js";
@@ -130,6 +131,7 @@ export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> &
   withVitals: damage.applyVitals,
   vitalsUpdate: play.vitalsUpdate,
   startRound: (c, _previous, _round, options) => play.startRound(c, hitboxOptionsOf(options)),
+  startRoundQuiet: (c, _previous, _round, options) => play.startRoundQuiet(c, hitboxOptionsOf(options)),
   afterAction: (c, outcome, economy) => play.afterAction(c, outcome, economy),
   forcedCheck: (c, forced, dice) => play.forcedCheck(c, forced, dice),
   forcedCheckSync: (c, forced, dice) => play.forcedCheckSync(c, forced, dice),

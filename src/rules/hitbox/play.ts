@@ -315,24 +315,41 @@ const has = hasCondition;
  */
 export function startRound(c: HitboxCombatant, options: HitboxOptions): RoundState<HitboxCombatant> {
   const events: LifecycleEvent[] = [];
+  return { combatant: turnStart(c, options, events), economy: freshEconomy(), events };
+}
+
+/**
+ * {@link startRound} without its events, for an engine that keeps none (a quiet forecast): the
+ * same combatant (held equal by a property test), `events` always empty, and the economy the turn
+ * starts with shared by every combatant ({@link FRESH_ECONOMY}: economies are values, never
+ * changed in place) instead of built for each (HB-RND-01, HB-ACT-04, HB-DMG-04).
+ */
+export function startRoundQuiet(c: HitboxCombatant, options: HitboxOptions): RoundState<HitboxCombatant> {
+  return { combatant: turnStart(c, options, undefined), economy: FRESH_ECONOMY, events: NO_EVENTS };
+}
+
+const NO_EVENTS: LifecycleEvent[] = Object.freeze([]) as unknown as LifecycleEvent[];
+
+/** The combatant of {@link startRound}; its events pushed onto `events` when given. */
+function turnStart(c: HitboxCombatant, options: HitboxOptions, events: LifecycleEvent[] | undefined): HitboxCombatant {
   let next = c;
   if (has(next, "goingProne")) {
     next = endTurn(next, false);
-    events.push({ rule: "HB-ACT-04", label: "FRAY.Hitbox.Play.Event.Prone" });
+    events?.push({ rule: "HB-ACT-04", label: "FRAY.Hitbox.Play.Event.Prone" });
   }
   const counting = has(next, "shock") && !has(next, "dead") && options.shockTurns > 0;
   if (!counting) {
     if (next.shockTurnsLeft !== undefined) next = restate(next, next.hitboxes, next.armor, next.conditions, undefined);
   } else if (next.shockTurnsLeft === undefined) {
     next = restate(next, next.hitboxes, next.armor, next.conditions, options.shockTurns - 1);
-    events.push({ rule: "HB-DMG-04", label: "FRAY.Hitbox.Play.Event.ShockCount", data: { turns: options.shockTurns } });
+    events?.push({ rule: "HB-DMG-04", label: "FRAY.Hitbox.Play.Event.ShockCount", data: { turns: options.shockTurns } });
   } else if (next.shockTurnsLeft <= 0) {
     next = restate(next, next.hitboxes, next.armor, [...next.conditions, "dead"], undefined);
-    events.push({ rule: "HB-DMG-04", label: "FRAY.Hitbox.Play.Event.ShockDeath", data: { turns: options.shockTurns } });
+    events?.push({ rule: "HB-DMG-04", label: "FRAY.Hitbox.Play.Event.ShockDeath", data: { turns: options.shockTurns } });
   } else {
     next = restate(next, next.hitboxes, next.armor, next.conditions, next.shockTurnsLeft - 1);
   }
-  return { combatant: next, economy: freshEconomy(), events };
+  return next;
 }
 
 /**
@@ -347,6 +364,13 @@ export function freshEconomy(): Economy {
     pools: {},
   };
 }
+
+/**
+ * One {@link freshEconomy} for {@link startRoundQuiet} to hand every combatant: never changed in
+ * place (a cost paid from it builds a new economy), and not frozen, so that it has the same shape
+ * as the economies built from it.
+ */
+const FRESH_ECONOMY: Economy = freshEconomy();
 
 /** True when an attack result carries Hitbox's reaction bookkeeping. */
 function isHitboxResult(result: object): result is HitboxAttackResult {
