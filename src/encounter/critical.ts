@@ -299,8 +299,11 @@ export async function playCritical(
     // The rules refuse an attacker out of the fight or stopped by an injury (`checkCanAttack`,
     // CR-CRT-02), which the attack options accept: known here without an error built. (Only a
     // range the request would refuse first is left to the engine.)
+    // (The range asked first, for every attack: asked only after a refusal, a rare one, the compiled
+    // code met its reads for the first time there and was thrown away.)
     const range = shared.range;
-    if (!canAttack(f.c) && (range === undefined || (Number.isFinite(range) && range >= 0))) return false;
+    const rangeAccepted = range === undefined || (Number.isFinite(range) && range >= 0);
+    if (rangeAccepted && !canAttack(f.c)) return false;
     const request: AttackRequest = {
       attackerId: f.c.id,
       targetId: target.c.id,

@@ -203,8 +203,10 @@ class TallyBuilder {
 
   add(result: EncounterResult): void {
     this.runs++;
-    if (result.winner === null) this.draws++;
-    else this.wins.set(result.winner, (this.wins.get(result.winner) ?? 0) + 1);
+    // The draws counted on every fight, by 0 or 1: counted only on a draw, a rare fight, the
+    // compiled code met the count for the first time there and was thrown away.
+    this.draws += result.winner === null ? 1 : 0;
+    if (result.winner !== null) this.wins.set(result.winner, (this.wins.get(result.winner) ?? 0) + 1);
     this.rounds.set(result.rounds, (this.rounds.get(result.rounds) ?? 0) + 1);
     for (const c of result.combatants) {
       if (c.out) this.out.set(c.id, this.out.get(c.id)! + 1);

@@ -168,6 +168,10 @@ describe("round engine: the end of the fight", () => {
     e.update("bo", { ...e.get("bo").combatant, conditions: ["fled"] });
     expect(e.isOver()).toEqual({ round: 1, winner: "a", reason: "side-down" });
     expect(e.events.at(-1)).toMatchObject({ type: "end", winner: "a" });
+    // Both sides down at once: the fight ends without a winner, its end recorded once.
+    for (const f of e.all()) e.update(f.id, { ...f.combatant, conditions: ["fled"] });
+    expect(e.isOver()).toEqual({ round: 1, winner: null, reason: "side-down" });
+    expect(e.events.filter((x) => x.type === "end")).toHaveLength(1);
   });
 
   it("HB-ACT-01: the fight ends without a winner once the last round is played", () => {

@@ -13,9 +13,20 @@
  * that code away (every ruleset's damage step, once per forecast).
  */
 export function withConditions(list: readonly string[], first?: string, second?: string): string[] {
-  if (first === undefined) return second === undefined ? list.concat() : list.concat(second);
-  return second === undefined ? list.concat(first) : list.concat(first, second);
+  // A plain copy when nothing is added: V8 copies without arguments in compiled code, and by a
+  // call into its runtime otherwise.
+  if (first === undefined && second === undefined) return list.concat();
+  // One call for the rest, an empty list standing for a condition not given (`concat` adds a
+  // list's items): a call made only when both are given, a rare case, was met for the first time
+  // by compiled code there, and the code was thrown away.
+  return list.concat(first ?? NONE, second ?? NONE);
 }
+
+/**
+ * The list `withConditions` adds for a condition not given: empty, and never changed. Not frozen:
+ * V8's `concat` takes a frozen list by a slower path.
+ */
+const NONE: readonly string[] = [];
 
 /** True when `list` holds any of `wanted` (`list.some((x) => wanted.includes(x))`). */
 export function hasAnyOf(list: readonly string[], wanted: readonly string[]): boolean {

@@ -1221,10 +1221,18 @@ export class RoundEngine<C, I> {
    */
   isOver(): RoundEnd | undefined {
     const sides = this.twoSidesStanding() ? undefined : this.standingSides();
-    let end: RoundEnd | undefined;
-    if (sides) end = { round: this.round, winner: [...sides][0] ?? null, reason: "side-down" };
-    else if (this.round >= this.config.maxRounds) end = { round: this.config.maxRounds, winner: null, reason: "max-rounds" };
-    if (end && this.keeping && this.events.at(-1)?.type !== "end")
+    const last = this.config.maxRounds;
+    if (!sides && this.round < last) return undefined;
+    // One literal for both ends: a second one, met only in the rare fight that lasts to the last
+    // round, threw the compiled code away there.
+    const end: RoundEnd = {
+      round: sides ? this.round : last,
+      // (No side standing is a draw: the set read only when it holds one, as reading past the
+      // end of a list also threw the compiled code away.)
+      winner: sides && sides.size !== 0 ? [...sides][0]! : null,
+      reason: sides ? "side-down" : "max-rounds",
+    };
+    if (this.keeping && this.events.at(-1)?.type !== "end")
       this.record({ type: "end", round: end.round, winner: end.winner, reason: end.reason });
     return end;
   }

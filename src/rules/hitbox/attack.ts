@@ -93,7 +93,10 @@ export function testBonus(
   if (damaged && !has(c, "medicated") && sum > 0) {
     lines.push({
       label: "FRAY.Mod.HitboxDamagedLimb",
-      value: Math.floor(sum / 2) - sum,
+      // Half the test rounded down, by a shift: the ratings are whole numbers and `sum` is above 0.
+      // (A division gives a fraction for an odd sum, and compiled code that had met only even
+      // sums was thrown away at the first odd one.)
+      value: (sum >> 1) - sum,
       rule: "HB-DMG-03",
       data: { limb: `FRAY.Hitbox.${damaged}` },
     });

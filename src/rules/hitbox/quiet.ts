@@ -410,8 +410,11 @@ function applyQuietly(c: HitboxCombatant, amount: number, location: HitboxId, o:
   let conditions = c.conditions;
   if (reached && !has(c, "dead")) {
     const had = c.conditions;
-    const dead = lethalFilled(hitboxes) || has(c, "shock");
-    const shock = !dead && groinFilled && !has(c, "shock");
+    // Whether it was in shock, read once before the branches: read only where a groin was filled
+    // too, a rare hit, the compiled code met the read for the first time there and was thrown away.
+    const inShock = has(c, "shock");
+    const dead = lethalFilled(hitboxes) || inShock;
+    const shock = !dead && groinFilled && !inShock;
     const prone = o.legProne && leg && !has(c, "prone");
     if (dead || shock || prone) {
       // By `concat`, not a copy pushed to (see `withConditions`).
