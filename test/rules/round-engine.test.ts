@@ -217,14 +217,19 @@ describe("round engine: simultaneous steps", () => {
   const head = (e: RoundEngine<HitboxCombatant, HitboxAttackInput>, id: string) =>
     hitboxRules.vitals(e.get(id).combatant).hitboxes!.head!.value;
 
-  it("HB-ACT-01: two combatants who shoot each other in one step both fire; the damage lands together at the step's end", async () => {
+  it("HB-ACT-01: two combatants who shoot each other in one step both fire; the damage lands together at the step's end, held for each until then", async () => {
     // Zeven: 6+6 hits, location 1+1 = head; Zed: the same; then Zed's Blackout 1+1 fails, Zeven's 6+6 passes (HB-DMG-04).
     const e = duel([6, 6, 1, 1, 6, 6, 1, 1, 1, 1, 6, 6]);
     const during: number[] = [];
     const { value, damaged, forced } = await e.step(async () => {
+      expect(e.heldState("zed")).toBeUndefined();
       const first = await e.attack(shot("zeven", "zed"), { free: true });
       // Zed's head hit is held: he still stands and has his full head when he fires back.
       during.push(head(e, "zed"), Number(e.isOut("zed")));
+      // The step holds the state with the hit, for Zed only.
+      expect(hitboxRules.vitals(e.heldState("zed")!).hitboxes!.head!.value).toBe(1);
+      expect(e.heldState("zeven")).toBeUndefined();
+      expect(() => e.heldState("nobody")).toThrow(FrayError);
       const second = await e.attack(shot("zed", "zeven"), { free: true });
       during.push(head(e, "zeven"));
       return [first, second];
@@ -236,6 +241,7 @@ describe("round engine: simultaneous steps", () => {
     ]);
     expect(value[0]?.target?.combatant && hitboxRules.vitals(value[0].target.combatant).hitboxes!.head!.value).toBe(1);
     expect(damaged).toEqual(["zed", "zeven"]);
+    expect(e.heldState("zed")).toBeUndefined();
     expect([head(e, "zeven"), head(e, "zed")]).toEqual([1, 1]);
     expect(forced.map((f) => [f.actor, f.result.check.total, f.result.success])).toEqual([
       ["zed", 5, false],

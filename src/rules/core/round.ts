@@ -785,6 +785,17 @@ export class RoundEngine<C, I> {
     return done;
   }
 
+  /**
+   * The state the open simultaneous step holds for a combatant, with the damage held for it so far
+   * (HB-ACT-01); `undefined` outside a step or when none is held for it. A {@link transition}
+   * applies to this state too.
+   * @throws FrayError `FRAY.Error.Field` (field `id`) when the id is not in the fight.
+   */
+  heldState(id: string): C | undefined {
+    const open = this.open;
+    return open === undefined ? undefined : open.held[this.place(id)];
+  }
+
   /** True while a simultaneous step is open ({@link step}). */
   get inStep(): boolean {
     return this.open !== undefined;
@@ -813,13 +824,18 @@ export class RoundEngine<C, I> {
       this.open = undefined;
     }
     const list = this.list;
-    for (const i of open.order) list[i]!.combatant = open.held[i]!;
+    // Indexed loops: in a function that awaits, V8 leaves a `for of` over a list uncompiled, a
+    // call for each item that builds a result object.
+    const order = open.order;
+    for (let k = 0; k < order.length; k++) list[order[k]!]!.combatant = open.held[order[k]!]!;
     const forced: StepRecord<T>["forced"] = [];
     if (this.ruleset.forcedCheck) {
       // At once where the ruleset and the dice can (SyncForcedCheck: the same check from the same dice).
       const sync = open.forced.length ? this.syncForced() : undefined;
       const quiet = opts.quiet && open.forced.length ? this.quietForcedCheck() : undefined;
-      for (const { id, forced: check } of open.forced) {
+      const checks = open.forced;
+      for (let k = 0; k < checks.length; k++) {
+        const { id, forced: check } = checks[k]!;
         const f = this.get(id);
         if (opts.due && !opts.due(f.combatant, check)) continue;
         if (quiet) {
