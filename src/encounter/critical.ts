@@ -570,9 +570,12 @@ export async function playCritical(
     const init = await engine.rollInitiative();
     if (!play.quiet) events.push({ type: "initiative", round, rolls: init.rolls, order: init.order, kept: init.kept });
     // A forecast reads no upkeep report: each combatant's upkeep rolled at once, without one.
+    // Indexed loops in this function: in a function that awaits, V8 leaves a `for of` over a list
+    // uncompiled, a call for each item that builds a result object.
     if (quietSync) {
       if (round >= 2)
-        for (const id of init.order) {
+        for (let k = 0; k < init.order.length; k++) {
+          const id = init.order[k]!;
           // Most combatants have nothing to tick and come back as they are: nothing to put back.
           const c = engine.get(id).combatant;
           const next = quietUpkeep(c, logged as SyncDiceRoller);
@@ -592,18 +595,27 @@ export async function playCritical(
     const rolls = engine.rolls;
     // Declarations, lowest initiative first (CR-INI-02), with each parry (CR-PAR-01).
     const declaring: string[] = [];
-    for (const r of declarationOrder(rolls)) for (const id of r.members) if (!out(fighters.get(id)!)) declaring.push(id);
+    const declarers = declarationOrder(rolls);
+    for (let r = 0; r < declarers.length; r++) {
+      const members = declarers[r]!.members;
+      for (let m = 0; m < members.length; m++) if (!out(fighters.get(members[m]!)!)) declaring.push(members[m]!);
+    }
     if (!play.quiet) custom("declarations", { order: declaring.map((id) => fighters.get(id)!.c.name) });
     let sequence: string[] = [];
-    for (const r of critical.order(rolls)) for (const id of r.members) sequence.push(id);
-    for (const id of declaring) {
+    const acting = critical.order(rolls);
+    for (let r = 0; r < acting.length; r++) {
+      const members = acting[r]!.members;
+      for (let m = 0; m < members.length; m++) sequence.push(members[m]!);
+    }
+    for (let d = 0; d < declaring.length; d++) {
+      const id = declaring[d]!;
       const f = fighters.get(id)!;
       const action = actionAt(round, id);
       let allocation: Record<string, number> | undefined = action.parry !== undefined ? parseParry(action.parry, "parry", ids) : undefined;
       if (!allocation && f.spec.react === "parry") {
         // The standing foes, in the order of the file, gathered in the fight's one list (emptied by `pop`, see attackNow).
         while (standing.length !== 0) standing.pop();
-        for (const o of list) if (o.spec.side !== f.spec.side && !out(o)) standing.push(o);
+        for (let i = 0; i < list.length; i++) if (list[i]!.spec.side !== f.spec.side && !out(list[i]!)) standing.push(list[i]!);
         if (standing.length && !parryBlocked(f.c)) {
           // Default parry: half the OB, split equally over the standing foes (the seed's example).
           const weapons = f.c.weapons;
@@ -651,7 +663,9 @@ export async function playCritical(
       }
     }
     // Resolution, highest initiative first (CR-INI-02); each attack applies at once (CR-AP-02).
-    for (const id of engine.turns(sequence)) {
+    // The round's turns (`engine.turns`), walked without a generator.
+    for (let k = engine.nextTurn(sequence, 0); k >= 0; k = engine.nextTurn(sequence, k + 1, undefined, true)) {
+      const id = sequence[k]!;
       const f = fighters.get(id)!;
       const action = actionAt(round, id);
       if (quietSync && !rollsDice(action)) actNow(f, action);
