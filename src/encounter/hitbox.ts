@@ -740,6 +740,47 @@ export async function playHitbox(
     };
   };
 
+  /**
+   * The actions of a step's actors from place `from` on, in order: quick actions, then the
+   * declared action unless interrupted (HB-ACT-03). Returns at once, without a promise, unless an
+   * attack's shots are played in detail: then the promise of them and of the actors after.
+   * (A forecast plays its steps at once, `RoundEngine.stepSync`: no promise for each turn.)
+   */
+  const playStep = (actors: readonly string[], from: number): Promise<void> | undefined => {
+    for (let k = from; k < actors.length; k++) {
+      const id = actors[k]!;
+      const f = fighters.get(id)!;
+      const { decl, action: details } = f.declared!;
+      if (f.outAtStart) {
+        events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
+        continue;
+      }
+      // (An indexed loop, see readyWeapon.)
+      const quick = decl.quick;
+      for (let i = 0; i < quick.length; i++)
+        if (tryQuick(id, quick[i]!) && !play.quiet) events.push(hbEvent(turn, "quick", { actor: id, quick: quick[i]! }));
+      if (f.hitThisTurn) {
+        events.push(hbEvent(turn, "interrupted", { actor: id, action: decl.action }));
+        continue;
+      }
+      const a = decl.action;
+      if (a.kind === "attack") {
+        const shooting = attack(f, a, details);
+        if (shooting) return shooting.then(() => playStep(actors, k + 1));
+      } else if (a.kind === "move" || (a.kind === "task" && a.feet !== undefined)) {
+        const feet = a.kind === "move" ? a.feet : a.feet!;
+        const band = movementBandFeet(f.c, feet);
+        if (!band) events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.TooFar", data: { feet } });
+        else {
+          engine.transition(id, (c, economy) => afterAction(c, { kind: "action", id: band.id }, spend(economy, band.cost)));
+          events.push(hbEvent(turn, "move", { actor: id, feet, band: band.label, task: a.kind === "task" ? a.text : "" }));
+        }
+      } else if (a.kind === "task") events.push(hbEvent(turn, "move", { actor: id, feet: "", band: "", task: a.text }));
+      else events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Log.Waits" });
+    }
+    return undefined;
+  };
+
   while (!ended) {
     turn = engine.nextRound();
     if (!play.quiet) {
@@ -807,40 +848,8 @@ export async function playHitbox(
       forget(stepFoes);
       // The step's damage takes effect together when it ends; then the Blackout tests it forced
       // (HB-ACT-01, HB-DMG-04).
-      const { forced } = await engine.step(async () => {
-        const actors = step.actors;
-        for (let k = 0; k < actors.length; k++) {
-          const id = actors[k]!;
-          const f = fighters.get(id)!;
-          const { decl, action: details } = f.declared!;
-          if (f.outAtStart) {
-            events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.Down" });
-            continue;
-          }
-          // (An indexed loop, see readyWeapon.)
-          const quick = decl.quick;
-          for (let i = 0; i < quick.length; i++)
-            if (tryQuick(id, quick[i]!) && !play.quiet) events.push(hbEvent(turn, "quick", { actor: id, quick: quick[i]! }));
-          if (f.hitThisTurn) {
-            events.push(hbEvent(turn, "interrupted", { actor: id, action: decl.action }));
-            continue;
-          }
-          const a = decl.action;
-          if (a.kind === "attack") {
-            const shooting = attack(f, a, details);
-            if (shooting) await shooting;
-          } else if (a.kind === "move" || (a.kind === "task" && a.feet !== undefined)) {
-            const feet = a.kind === "move" ? a.feet : a.feet!;
-            const band = movementBandFeet(f.c, feet);
-            if (!band) events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Hitbox.Log.TooFar", data: { feet } });
-            else {
-              engine.transition(id, (c, economy) => afterAction(c, { kind: "action", id: band.id }, spend(economy, band.cost)));
-              events.push(hbEvent(turn, "move", { actor: id, feet, band: band.label, task: a.kind === "task" ? a.text : "" }));
-            }
-          } else if (a.kind === "task") events.push(hbEvent(turn, "move", { actor: id, feet: "", band: "", task: a.text }));
-          else events.push({ type: "skip", round: turn, actor: id, reason: "FRAY.Log.Waits" });
-        }
-      }, stepOptions);
+      const run = () => playStep(step.actors, 0);
+      const { forced } = quietSync ? engine.stepSync(run, stepOptions) : await engine.step(run, stepOptions);
       for (let i = 0; i < list.length; i++) if (list[i]!.hitInStep) list[i]!.hitThisTurn = true;
       if (!play.quiet)
         for (const { actor, result: test } of forced)

@@ -278,6 +278,61 @@ describe("round engine: simultaneous steps", () => {
     expect(e.get("zed").combatant.conditions).toContain("shock");
   });
 
+  it("HB-ACT-01, HB-DMG-04: a step played at once gives the record and combatants of the same step awaited", async () => {
+    const faces = [6, 6, 3, 4, 6, 6, 3, 4, 1, 1];
+    const awaited = duel(faces);
+    const atOnce = duel(faces);
+    const a = await awaited.step(
+      async () => {
+        await awaited.quietAttack(shot("zeven", "zed"), { free: true });
+        await awaited.quietAttack(shot("zeven", "zed"), { free: true });
+        return "played";
+      },
+      { due: forcedCheckDue },
+    );
+    const b = atOnce.stepSync(
+      () => {
+        atOnce.quietAttackSync(shot("zeven", "zed"), { free: true });
+        atOnce.quietAttackSync(shot("zeven", "zed"), { free: true });
+        return "played";
+      },
+      { due: forcedCheckDue },
+    );
+    expect(b).toEqual(a);
+    expect(b.forced.map((f) => f.result.success)).toEqual([false]);
+    for (const id of ["zeven", "zed"]) expect(atOnce.get(id).combatant).toEqual(awaited.get(id).combatant);
+    expect(atOnce.get("zed").combatant.conditions).toContain("shock");
+    expect(atOnce.inStep).toBe(false);
+  });
+
+  it("HB-ACT-01: a step played at once refuses a promise, dice that roll only by promise, and a step already open", async () => {
+    const e = duel([6, 6, 1, 1]);
+    expect(() =>
+      e.stepSync(() => {
+        e.quietAttackSync(shot("zeven", "zed"), { free: true });
+        return Promise.resolve();
+      }),
+    ).toThrow(expect.objectContaining({ key: "FRAY.Error.Field", data: expect.objectContaining({ field: "step" }) }));
+    expect(e.inStep).toBe(false);
+    expect(head(e, "zed")).toBe(2);
+    await expect(e.step(async () => e.stepSync(() => undefined))).rejects.toMatchObject({ data: { field: "step" } });
+    // Dice without a synchronous roll: refused before anything is played.
+    const scripted = new ScriptedRoller([6, 6, 1, 1]);
+    const byPromise = new RoundEngine(
+      hitboxRules,
+      [
+        { id: "zeven", side: "a", combatant: hitbox.attacker },
+        { id: "zed", side: "b", combatant: e.get("zed").combatant },
+      ],
+      { roll: (formula: string, purpose?: string) => scripted.roll(formula, purpose) },
+      { options: { ...hitboxRules.defaults(), ...hitbox.options }, maxRounds: 3 },
+    );
+    let played = false;
+    expect(() => byPromise.stepSync(() => (played = true))).toThrow(FrayError);
+    expect(played).toBe(false);
+    expect(byPromise.inStep).toBe(false);
+  });
+
   it("HB-ACT-01: a step that throws drops its held damage, and steps do not nest", async () => {
     const e = duel([6, 6, 1, 1]);
     await expect(

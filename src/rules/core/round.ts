@@ -814,43 +814,115 @@ export class RoundEngine<C, I> {
    * @throws FrayError `FRAY.Error.Field` (field `step`) when a step is already open.
    */
   async step<T>(run: () => Promise<T> | T, opts: StepOptions<C> = {}): Promise<StepRecord<T>> {
-    if (this.open) throw new FrayError("FRAY.Error.Field", { field: "step", expected: "one step at a time" }, "A step is already open");
-    const open = new OpenStep<C>(this.list.length);
-    this.open = open;
+    const open = this.openStep();
     let value: T;
     try {
       value = await run();
     } finally {
       this.open = undefined;
     }
-    const list = this.list;
-    // Indexed loops: in a function that awaits, V8 leaves a `for of` over a list uncompiled, a
-    // call for each item that builds a result object.
-    const order = open.order;
-    for (let k = 0; k < order.length; k++) list[order[k]!]!.combatant = open.held[order[k]!]!;
+    this.commitStep(open);
     const forced: StepRecord<T>["forced"] = [];
-    if (this.ruleset.forcedCheck) {
-      // At once where the ruleset and the dice can (SyncForcedCheck: the same check from the same dice).
-      const sync = open.forced.length ? this.syncForced() : undefined;
-      const quiet = opts.quiet && open.forced.length ? this.quietForcedCheck() : undefined;
+    if (!this.forcedAtOnce(open, opts, forced)) {
+      // Indexed: in a function that awaits, V8 leaves a `for of` over a list uncompiled, a call
+      // for each item that builds a result object.
       const checks = open.forced;
       for (let k = 0; k < checks.length; k++) {
         const { id, forced: check } = checks[k]!;
         const f = this.get(id);
         if (opts.due && !opts.due(f.combatant, check)) continue;
-        if (quiet) {
-          f.combatant = quiet(f.combatant, check);
-          continue;
-        }
-        const result = sync
-          ? sync.forcedCheckSync(f.combatant, check, this.dice as SyncDiceRoller, this.config.options)
-          : await this.ruleset.forcedCheck(f.combatant, check, this.dice, this.config.options);
+        const result = await this.ruleset.forcedCheck!(f.combatant, check, this.dice, this.config.options);
         f.combatant = this.ruleset.withVitals(f.combatant, result.report.after);
         this.record({ type: "forced", round: this.round, actor: id, result });
         forced.push({ actor: id, result });
       }
     }
-    return { value, damaged: open.order.map((i) => list[i]!.id), forced };
+    return { value, damaged: this.damagedIds(open), forced };
+  }
+
+  /**
+   * {@link step} at once, for a host whose step awaits nothing (a forecast's quiet attacks,
+   * {@link quietOutcomeSync}): the same record, with the step's forced checks rolled at once,
+   * quietly with `opts.quiet` where the ruleset can (HB-ACT-01, HB-DMG-04).
+   * @throws FrayError `FRAY.Error.Field` (field `step`) when a step is already open, when the
+   *   step's forced checks cannot be rolled at once (no `forcedCheckSync`, or dice that roll by
+   *   promise), before anything is played; or when `run` hands back a promise (its held damage is
+   *   dropped then, as when it throws).
+   */
+  stepSync<T>(run: () => T, opts: StepOptions<C> = {}): StepRecord<T> {
+    if (this.ruleset.forcedCheck && !(opts.quiet && this.quietForcedCheck()) && !this.syncForced())
+      throw new FrayError(
+        "FRAY.Error.Field",
+        { field: "step", expected: "a step whose forced checks can be rolled at once" },
+        "Not a synchronous step",
+      );
+    const open = this.openStep();
+    let value: T;
+    try {
+      value = run();
+      if (value instanceof Promise)
+        throw new FrayError("FRAY.Error.Field", { field: "step", expected: "a step that awaits nothing" }, "Not a synchronous step");
+    } finally {
+      this.open = undefined;
+    }
+    this.commitStep(open);
+    const forced: StepRecord<T>["forced"] = [];
+    this.forcedAtOnce(open, opts, forced);
+    return { value, damaged: this.damagedIds(open), forced };
+  }
+
+  /**
+   * Opens a simultaneous step ({@link step}).
+   * @throws FrayError `FRAY.Error.Field` (field `step`) when a step is already open.
+   */
+  private openStep(): OpenStep<C> {
+    if (this.open) throw new FrayError("FRAY.Error.Field", { field: "step", expected: "one step at a time" }, "A step is already open");
+    const open = new OpenStep<C>(this.list.length);
+    this.open = open;
+    return open;
+  }
+
+  /** Commits the damage a step held, all together, to the combatants (HB-ACT-01). */
+  private commitStep(open: OpenStep<C>): void {
+    const list = this.list;
+    const order = open.order;
+    for (let k = 0; k < order.length; k++) list[order[k]!]!.combatant = open.held[order[k]!]!;
+  }
+
+  /** The ids of the combatants a step damaged, in the order their first damage was held. */
+  private damagedIds(open: OpenStep<C>): string[] {
+    const ids: string[] = [];
+    for (let k = 0; k < open.order.length; k++) ids.push(this.list[open.order[k]!]!.id);
+    return ids;
+  }
+
+  /**
+   * The forced checks a step called for, rolled in order at once where the ruleset and the dice
+   * can (`SyncForcedCheck`: the same check from the same dice; quietly with `opts.quiet` where
+   * the ruleset has a quiet check), each only while `opts.due` says it still applies; the
+   * results (none when quiet) pushed onto `forced`. Returns false, having rolled none, when they
+   * cannot be rolled at once; true otherwise (also when there are none).
+   */
+  private forcedAtOnce(open: OpenStep<C>, opts: StepOptions<C>, forced: StepRecord<unknown>["forced"]): boolean {
+    const checks = open.forced;
+    if (!this.ruleset.forcedCheck || checks.length === 0) return true;
+    const quiet = opts.quiet ? this.quietForcedCheck() : undefined;
+    const sync = quiet ? undefined : this.syncForced();
+    if (!quiet && !sync) return false;
+    for (let k = 0; k < checks.length; k++) {
+      const { id, forced: check } = checks[k]!;
+      const f = this.get(id);
+      if (opts.due && !opts.due(f.combatant, check)) continue;
+      if (quiet) {
+        f.combatant = quiet(f.combatant, check);
+        continue;
+      }
+      const result = sync!.forcedCheckSync(f.combatant, check, this.dice as SyncDiceRoller, this.config.options);
+      f.combatant = this.ruleset.withVitals(f.combatant, result.report.after);
+      this.record({ type: "forced", round: this.round, actor: id, result });
+      forced.push({ actor: id, result });
+    }
+    return true;
   }
 
   /**
