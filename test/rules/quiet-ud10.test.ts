@@ -203,4 +203,28 @@ describe("UD10 quiet attack step", () => {
       { numRuns: 2000 },
     );
   });
+
+  it("UD-ACT-01, UD-REA-01, UD-ATK-04: the quiet round start gives the combatant and economy of the detailed one, without events", () => {
+    const start = ud10.startRound!;
+    const quiet = ud10.startRoundQuiet!;
+    const options = ud10.defaults();
+    fc.assert(
+      fc.property(combatant("a"), fc.boolean(), fc.integer({ min: 1, max: 4 }), (c, carried, round) => {
+        const previous = carried ? spend(createEconomy(ud10.economy(c, options)), { slots: { action: 1 } }) : undefined;
+        const detailed = start(c, previous, round, options);
+        const done = quiet(c, previous, round, options);
+        expect(done.combatant).toEqual(detailed.combatant);
+        expect(done.combatant === c).toBe(detailed.combatant === c);
+        expect(done.economy).toStrictEqual(detailed.economy);
+        expect(done.events).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
+    // One economy for every combatant, never changed by a cost paid from it.
+    const first = quiet(ud10CombatantFromActor(npcs[0]!, { id: "a" }), undefined, 1, options).economy;
+    const paid = spend(first, { slots: { action: 1, movement: 1 } });
+    expect(paid.slots.action!.used).toBe(1);
+    expect(first.slots.action!.used).toBe(0);
+    expect(quiet(ud10CombatantFromActor(npcs[1]!, { id: "b" }), undefined, 2, options).economy).toBe(first);
+  });
 });

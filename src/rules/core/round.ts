@@ -53,6 +53,8 @@ const NOT_SEEN = Symbol("not seen");
 
 /** The cost of a free attack (UD-OPT-02): nothing. Frozen: shared by every free attack. */
 const NO_COST: ActionCost = Object.freeze({});
+/** How many payments a quiet engine remembers (`RoundEngine.paidQuietly`): a turn's few economies and costs. */
+const PAID_REMEMBERED = 8;
 
 /** The forced checks of a quiet attack that called for none. Frozen: shared by every such record. */
 const NO_FORCED: ForcedCheckResult[] = Object.freeze([]) as unknown as ForcedCheckResult[];
@@ -264,6 +266,35 @@ export interface QuietRecord<C> {
   target?: { combatant: C; economy: Economy };
   /** The forced checks the damage caused, rolled in order; when none, a shared frozen empty list (read it, do not add to it). */
   forced: ForcedCheckResult[];
+}
+
+/**
+ * The last few payments of a quiet engine ({@link RoundEngine}'s `paidQuietly`): the economies
+ * before, the costs and the economies after, by place, the oldest replaced first once
+ * {@link PAID_REMEMBERED} are taken; `active` while the round's combatants share one economy.
+ */
+class PaidMemory {
+  readonly from: Economy[] = [];
+  readonly cost: ActionCost[] = [];
+  readonly to: Economy[] = [];
+  /** The place the next payment is remembered at. */
+  next = 0;
+  active = true;
+
+  /** Remembers that `economy` paying `cost` gave `paid`. */
+  remember(economy: Economy, cost: ActionCost, paid: Economy): void {
+    const i = this.next;
+    this.next = (i + 1) % PAID_REMEMBERED;
+    if (i === this.from.length) {
+      this.from.push(economy);
+      this.cost.push(cost);
+      this.to.push(paid);
+    } else {
+      this.from[i] = economy;
+      this.cost[i] = cost;
+      this.to[i] = paid;
+    }
+  }
 }
 
 /**
@@ -490,6 +521,8 @@ export class RoundEngine<C, I> {
     const ruleset = this.ruleset;
     // Without events kept, the ruleset's quiet start where it has one: no events built.
     const quiet = !this.keeping && ruleset.startRoundQuiet !== undefined;
+    // Whether every combatant starts the round with one shared economy (see `paidQuietly`).
+    let shared: Economy | null | undefined;
     for (const f of this.list) {
       const previous = this.round === 1 && !carryFirst ? undefined : f.economy;
       const next = quiet
@@ -497,8 +530,12 @@ export class RoundEngine<C, I> {
         : ruleset.startRound(f.combatant, previous, this.round, this.config.options);
       f.combatant = next.combatant;
       f.economy = next.economy;
+      shared = shared === undefined || shared === next.economy ? next.economy : null;
       if (next.events.length) this.record({ type: "lifecycle", round: this.round, actor: f.id, phase: "start", events: next.events });
     }
+    // (Its memory built only then: an engine that never remembers adds no fields for it.)
+    if (quiet && shared !== null) (this.paid ??= new PaidMemory()).active = true;
+    else if (this.paid) this.paid.active = false;
   }
 
   /**
@@ -1235,7 +1272,8 @@ export class RoundEngine<C, I> {
     const attacker = this.list[this.place(request.attackerId)]!;
     const target = request.targetId !== undefined ? this.list[this.place(request.targetId)] : undefined;
     const cost = opts.free ? NO_COST : (opts.cost ?? this.costOf(attacker.id, "attack") ?? NO_COST);
-    if (shortfall(attacker.economy, cost)) return undefined;
+    const paid = this.paidQuietly(attacker.economy, cost);
+    if (paid === undefined) return undefined;
     let done: QuietAttack<C>;
     try {
       let input = ruleset.input(request, attacker.combatant, target?.combatant, options);
@@ -1249,10 +1287,11 @@ export class RoundEngine<C, I> {
       if (error instanceof FrayError && opts.refuse?.(error)) return undefined;
       throw error;
     }
-    attacker.economy = charge(attacker.economy, cost);
+    attacker.economy = paid;
     if (target && done.reacted && done.reactionCost && opts.payReaction !== false) {
       // The ruleset's own check said the reaction is still possible; spend checks again, as the detailed path does.
-      target.economy = spend(target.economy, done.reactionCost);
+      const reacted = this.paidQuietly(target.economy, done.reactionCost);
+      target.economy = reacted ?? spend(target.economy, done.reactionCost);
     }
     let after: C | undefined;
     if (target && done.target && this.open) {
@@ -1272,6 +1311,32 @@ export class RoundEngine<C, I> {
     this.quietTargetEconomy = after === undefined ? undefined : target!.economy;
     return done;
   }
+
+  /**
+   * `economy` after paying `cost` (`charge`), or `undefined` when it cannot be paid (`shortfall`).
+   * An engine that keeps no events (a forecast's) whose combatants started the round with one
+   * shared economy (the quiet round start of UD10 and Hitbox) remembers the last few payments by
+   * economy and cost: economies are values, and the round's economies then come from few
+   * payments made again and again, which give the economy they gave before instead of a new copy.
+   * (An engine that keeps its events plays for a host, which may keep and change the economies it
+   * is handed; and where each combatant has its own economy, a payment is seldom made twice: none
+   * is remembered.)
+   */
+  private paidQuietly(economy: Economy, cost: ActionCost): Economy | undefined {
+    if (cost === NO_COST) return economy;
+    const memory = this.paid;
+    const remembered = memory !== undefined && memory.active;
+    if (remembered) {
+      const from = memory.from;
+      for (let i = 0; i < from.length; i++) if (from[i] === economy && memory.cost[i] === cost) return memory.to[i];
+    }
+    if (shortfall(economy, cost)) return undefined;
+    const paid = charge(economy, cost);
+    if (remembered) memory.remember(economy, cost, paid);
+    return paid;
+  }
+  /** The payments {@link paidQuietly} remembers, once a round's start shared one economy ({@link startRound}). */
+  private paid: PaidMemory | undefined = undefined;
 
   /**
    * The ruleset's input for `request` with the defender's `reaction` declared, from `input`, the

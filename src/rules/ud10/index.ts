@@ -51,6 +51,7 @@ export {
   ud10Input,
   ud10Situation,
   ud10StartRound,
+  ud10StartRoundQuiet,
   ud10VitalsUpdate,
   ud10WithVitals,
 } from "./play.js";
@@ -96,6 +97,7 @@ export const ud10: Ruleset<Ud10Combatant, Ud10AttackInput> & QuietRuleset<Ud10Co
     withVitals: play.ud10WithVitals,
     vitalsUpdate: play.ud10VitalsUpdate,
     startRound: (c, previous) => play.ud10StartRound(c, previous),
+    startRoundQuiet: (c, previous) => play.ud10StartRoundQuiet(c, previous),
     afterAction: (c, outcome, economy, options) => play.ud10AfterAction(c, outcome, economy, options),
     vitals: damage.vitals,
     isOut: damage.isOut,

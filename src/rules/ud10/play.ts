@@ -385,6 +385,27 @@ export function ud10RoundEconomy(): Economy {
 const NO_EVENTS: LifecycleEvent[] = Object.freeze([]) as unknown as LifecycleEvent[];
 
 /**
+ * {@link ud10StartRound} without its events, for an engine that keeps none (a quiet forecast): the
+ * same combatant (held equal by a property test), `events` always empty, and the round's fresh
+ * economy shared by every combatant ({@link FRESH_ECONOMY}: an engine that keeps no events hands
+ * its economies to no host, and changes none in place) instead of built for each (UD-ACT-01,
+ * UD-REA-01, UD-ATK-04).
+ */
+export function ud10StartRoundQuiet(c: Ud10Combatant, previous: Economy | undefined): RoundState<Ud10Combatant> {
+  const combatant =
+    previous && c.conditions.includes("moving")
+      ? withConditions(
+          c,
+          c.conditions.filter((s) => s !== "moving"),
+        )
+      : c;
+  return { combatant, economy: FRESH_ECONOMY, events: NO_EVENTS };
+}
+
+/** One {@link ud10RoundEconomy} for {@link ud10StartRoundQuiet}: not frozen, so that it has the shape of the others. */
+const FRESH_ECONOMY: Economy = ud10RoundEconomy();
+
+/**
  * What an action leaves behind (UD-ATK-04, UD-ACT-02). Aiming sets `aiming1`, or `aiming2` after
  * a round of aim already (two rounds at most); an attack spends the aim; another action that
  * takes the round's action (ready, reload, use an item, a skill action, a retreat) ends it too,
