@@ -181,8 +181,9 @@ export async function playCritical(
   // Check the Critical-specific action keys up front, so a bad file fails before any roll.
   // The file's rounds read only within their count: a read past an array's end is a slow lookup in V8,
   // and the compiled reader that first meets one is thrown away.
-  const actionAt = (round: number, id: string): ActionSpec =>
-    (round <= spec.rounds.length ? spec.rounds[round - 1]?.[id] : undefined) ?? fighters.get(id)!.spec.tactics ?? NO_ACTION;
+  // (By the fighter, found once by its caller, not by id again.)
+  const actionAt = (round: number, f: Fighter): ActionSpec =>
+    (round <= spec.rounds.length ? spec.rounds[round - 1]?.[f.spec.id] : undefined) ?? f.spec.tactics ?? NO_ACTION;
   const checkAction = (a: ActionSpec, path: string) => {
     if (a.parry !== undefined) parseParry(a.parry, `${path}.parry`, ids);
     if (a.situation !== undefined) parseCriticalSituation(a.situation, `${path}.situation`);
@@ -594,13 +595,17 @@ export async function playCritical(
     engine.startRound(true);
     const rolls = engine.rolls;
     // Declarations, lowest initiative first (CR-INI-02), with each parry (CR-PAR-01).
-    const declaring: string[] = [];
+    // (The fighters themselves, each found once by id.)
+    const declaring: Fighter[] = [];
     const declarers = declarationOrder(rolls);
     for (let r = 0; r < declarers.length; r++) {
       const members = declarers[r]!.members;
-      for (let m = 0; m < members.length; m++) if (!out(fighters.get(members[m]!)!)) declaring.push(members[m]!);
+      for (let m = 0; m < members.length; m++) {
+        const f = fighters.get(members[m]!)!;
+        if (!out(f)) declaring.push(f);
+      }
     }
-    if (!play.quiet) custom("declarations", { order: declaring.map((id) => fighters.get(id)!.c.name) });
+    if (!play.quiet) custom("declarations", { order: declaring.map((f) => f.c.name) });
     let sequence: string[] = [];
     const acting = critical.order(rolls);
     for (let r = 0; r < acting.length; r++) {
@@ -608,9 +613,9 @@ export async function playCritical(
       for (let m = 0; m < members.length; m++) sequence.push(members[m]!);
     }
     for (let d = 0; d < declaring.length; d++) {
-      const id = declaring[d]!;
-      const f = fighters.get(id)!;
-      const action = actionAt(round, id);
+      const f = declaring[d]!;
+      const id = f.spec.id;
+      const action = actionAt(round, f);
       let allocation: Record<string, number> | undefined = action.parry !== undefined ? parseParry(action.parry, "parry", ids) : undefined;
       if (!allocation && f.spec.react === "parry") {
         // The standing foes, in the order of the file, gathered in the fight's one list (emptied by `pop`, see attackNow).
@@ -667,7 +672,7 @@ export async function playCritical(
     for (let k = engine.nextTurn(sequence, 0); k >= 0; k = engine.nextTurn(sequence, k + 1, undefined, true)) {
       const id = sequence[k]!;
       const f = fighters.get(id)!;
-      const action = actionAt(round, id);
+      const action = actionAt(round, f);
       if (quietSync && !rollsDice(action)) actNow(f, action);
       else await act(f, action);
     }
