@@ -578,11 +578,7 @@ export async function playHitbox(
    * (no promise) where the engine plays quiet attacks synchronously (a forecast); else returns
    * the promise of the detailed shots.
    */
-  const attack = (
-    f: Fighter,
-    action: Extract<DeclaredAction, { kind: "attack" }>,
-    details: HbAction,
-  ): Promise<void> | undefined => {
+  const attack = (f: Fighter, action: Extract<DeclaredAction, { kind: "attack" }>, details: HbAction): Promise<void> | undefined => {
     const declared = fighters.get(action.target);
     const target = chooseTarget(DEFAULT_TACTICS.target, {
       declared: declared && !declared.outAtStart ? declared : undefined,

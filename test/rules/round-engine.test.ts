@@ -350,11 +350,16 @@ describe("round engine: quiet play for a forecast", () => {
   it("UD-ACT-01: a quiet engine hands the same economy to every combatant that paid the same cost from the round's shared start; an engine that keeps events never does", () => {
     const play = (quiet: boolean) => {
       const ruleset = ud10.ruleset as Ruleset<unknown, unknown>;
-      const e = new RoundEngine(ruleset, entries(ud10 as ContractFixture<unknown, unknown>), new ScriptedRoller([1, 1, 1, 1], seededSource(5)), {
-        options: { ...ruleset.defaults(), ...ud10.options },
-        maxRounds: 3,
-        keepEvents: !quiet,
-      });
+      const e = new RoundEngine(
+        ruleset,
+        entries(ud10 as ContractFixture<unknown, unknown>),
+        new ScriptedRoller([1, 1, 1, 1], seededSource(5)),
+        {
+          options: { ...ruleset.defaults(), ...ud10.options },
+          maxRounds: 3,
+          keepEvents: !quiet,
+        },
+      );
       e.nextRound();
       e.startRound();
       const fresh = e.get("ana").economy;
