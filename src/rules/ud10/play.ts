@@ -348,11 +348,8 @@ function withConditions(c: Ud10Combatant, conditions: string[]): Ud10Combatant {
  * anew each round. The aim is kept: it is spent by the shot (see {@link ud10AfterAction}).
  */
 export function ud10StartRound(c: Ud10Combatant, previous: Economy | undefined): RoundState<Ud10Combatant> {
-  if (previous && c.conditions.includes("moving")) {
-    const combatant = withConditions(
-      c,
-      c.conditions.filter((s) => s !== "moving"),
-    );
+  const combatant = roundCombatant(c, previous);
+  if (combatant !== c) {
     return {
       combatant,
       economy: ud10RoundEconomy(),
@@ -361,6 +358,18 @@ export function ud10StartRound(c: Ud10Combatant, previous: Economy | undefined):
   }
   // Most rounds start with nothing to report: one frozen empty list for all of them.
   return { combatant: c, economy: ud10RoundEconomy(), events: NO_EVENTS };
+}
+
+/**
+ * The combatant at a round's start: from the second round on (a `previous` economy), without the
+ * last round's `moving` (UD-ATK-04); `c` itself when nothing changes.
+ */
+function roundCombatant(c: Ud10Combatant, previous: Economy | undefined): Ud10Combatant {
+  if (!previous || !c.conditions.includes("moving")) return c;
+  return withConditions(
+    c,
+    c.conditions.filter((s) => s !== "moving"),
+  );
 }
 
 /**
@@ -392,14 +401,7 @@ const NO_EVENTS: LifecycleEvent[] = Object.freeze([]) as unknown as LifecycleEve
  * UD-REA-01, UD-ATK-04).
  */
 export function ud10StartRoundQuiet(c: Ud10Combatant, previous: Economy | undefined): RoundState<Ud10Combatant> {
-  const combatant =
-    previous && c.conditions.includes("moving")
-      ? withConditions(
-          c,
-          c.conditions.filter((s) => s !== "moving"),
-        )
-      : c;
-  return { combatant, economy: FRESH_ECONOMY, events: NO_EVENTS };
+  return { combatant: roundCombatant(c, previous), economy: FRESH_ECONOMY, events: NO_EVENTS };
 }
 
 /** One {@link ud10RoundEconomy} for {@link ud10StartRoundQuiet}: not frozen, so that it has the shape of the others. */
