@@ -172,6 +172,11 @@ export async function playCritical(
   const fighters = new Map<string, Fighter>(fighterViews(spec.combatants, engine));
   // The same views in the order of the file, walked on every attack and declaration.
   const list = [...fighters.values()];
+  // Each fighter's foes (the fighters of the other sides, in the order of the file), by its place
+  // in the engine (its place in `list`): walked on every attack and declaration instead of the
+  // whole list with a side compared for each.
+  const foesAt: Fighter[][] = [];
+  for (const f of list) foesAt[f.fighter.place] = list.filter((o) => o.spec.side !== f.spec.side);
   unfreezeStart(list, thawed);
   // A forecast's snapshots share the states they read; the log's and the tracker's are copies.
   const snapshot = play.quiet ? sharedVitals : critical.vitals;
@@ -286,7 +291,8 @@ export async function playCritical(
     // Emptied by `pop`, not by setting its length: V8 sets an array's length through a call into
     // its runtime (1.1% of a Critical forecast's instructions).
     while (standing.length !== 0) standing.pop();
-    for (const o of list) if (o.spec.side !== f.spec.side && !out(o)) standing.push(o);
+    const foes = foesAt[f.fighter.place]!;
+    for (let i = 0; i < foes.length; i++) if (!out(foes[i]!)) standing.push(foes[i]!);
     // No enemy standing ends the action ({@link act}'s `hasEnemy`, asked here from the same list).
     if (standing.length === 0) return false;
     const target = chooseTarget(DEFAULT_TACTICS.target, { declared: declared && !out(declared) ? declared : undefined, enemies: standing });
@@ -620,7 +626,8 @@ export async function playCritical(
       if (!allocation && f.spec.react === "parry") {
         // The standing foes, in the order of the file, gathered in the fight's one list (emptied by `pop`, see attackNow).
         while (standing.length !== 0) standing.pop();
-        for (let i = 0; i < list.length; i++) if (list[i]!.spec.side !== f.spec.side && !out(list[i]!)) standing.push(list[i]!);
+        const foes = foesAt[f.fighter.place]!;
+        for (let i = 0; i < foes.length; i++) if (!out(foes[i]!)) standing.push(foes[i]!);
         if (standing.length && !parryBlocked(f.c)) {
           // Default parry: half the OB, split equally over the standing foes (the seed's example).
           const weapons = f.c.weapons;
