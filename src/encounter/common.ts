@@ -207,7 +207,7 @@ export function engineEntries<C>(spec: EncounterSpec, build: (cs: CombatantSpec,
   const combatants = spec.combatants;
   for (let i = 0; i < combatants.length; i++) {
     const cs = combatants[i]!;
-    entries.push({ id: cs.id, side: cs.side, combatant: build(cs, i) });
+    entries.push({ id: cs.id, side: cs.side, combatant: build(cs, i), spent: cs.spent });
   }
   return entries;
 }

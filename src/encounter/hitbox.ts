@@ -1,5 +1,5 @@
 import type { ActionOutcome, RoundState, SituationValues } from "../rules/core/contract.js";
-import { spend } from "../rules/core/economy.js";
+import { shortfall, spend } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
 import { RoundEngine, type AttackOptions } from "../rules/core/round.js";
 import type { DiceRoller } from "../rules/core/dice/port.js";
@@ -78,6 +78,9 @@ const ATTACK_OPTIONS: AttackOptions = {
   refuse: (error) =>
     error.key === "FRAY.Error.HitboxLimbDisabled" || error.key === "FRAY.Error.HitboxOutOfRange" || error.key === "FRAY.Error.CannotAct",
 };
+
+/** What declaring an action takes of a turn's economy (HB-RND-01). */
+const ONE_ACTION = { slots: { action: 1 } };
 
 /** Situation keys of a Hitbox attack (HB-MOD-02, HB-ATK-03, HB-ATK-05). */
 const SITUATION_KEYS: (keyof HitboxSituation)[] = ["halfHidden", "dark", "targetNearCover", "targetUnaware", "targetThreatened", "misc"];
@@ -453,7 +456,8 @@ export async function playHitbox(
     const a: HbAction = given ?? tac ?? NO_ACTION;
     const enemies = foeIdsOf(f);
     let action: DeclaredAction;
-    if (a.wait) action = { kind: "none" };
+    // A first turn taken up under way (`spent`): without its action left, it declares none (HB-RND-01).
+    if (a.wait || (turn === 1 && f.spec.spent !== undefined && shortfall(f.economy, ONE_ACTION) !== undefined)) action = { kind: "none" };
     else if (a.task !== undefined)
       action = {
         kind: "task",

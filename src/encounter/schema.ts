@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { COMMON_BOUNDS, RULESET_BOUNDS } from "../rules/core/bounds.js";
 import { bounded, check, choice, flag, inputError, list, mapping, safeName, strict, text, type Schema } from "../rules/core/validate.js";
+import type { ActionCost } from "../rules/core/economy.js";
 import type { RulesetId } from "../rules/core/types.js";
 import { HITBOXES } from "../rules/hitbox/model.js";
 import { DAMAGE_TYPES, SIZES, STANCES } from "../rules/zones/model.js";
@@ -56,6 +57,12 @@ export interface CombatantSpec {
    * shared tactics choose (src/encounter/tactics.ts): by default the first standing enemy.
    */
   tactics?: ActionSpec;
+  /**
+   * What it already spent of the first round's economy, slot uses and pool points by id: a fight
+   * taken up inside a round under way, as the tracker's forecast starts one (UD-ACT-01, CR-AP-01,
+   * ZN-ACT-01).
+   */
+  spent?: ActionCost;
   /** Ruleset-specific keys the driver accepts. */
   extra: Record<string, unknown>;
 }
@@ -156,6 +163,12 @@ function encounterSchema(ruleset: RulesetId, driver: EncounterDriver) {
     items: maybe(list(text())),
     react: maybe(choice(driver.reactions)),
     tactics: maybe(action),
+    spent: maybe(
+      strict({
+        slots: maybe(mapping(safeName(), bounded(COMMON_BOUNDS.spent))),
+        pools: maybe(mapping(safeName(), bounded(COMMON_BOUNDS.spent))),
+      }),
+    ),
   };
   for (const k of driver.combatantKeys) combatant[k] = maybe(EXTRA_KEYS[k] ?? v.unknown());
   return strict({
@@ -182,6 +195,14 @@ export function validateSeed(raw: unknown, field = "seed"): number {
 
 type Raw = Record<string, unknown>;
 const isRecord = (x: unknown): x is Raw => typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** A combatant's `spent` with its absent parts left out. */
+function spentOf(raw: Raw): ActionCost {
+  return {
+    ...(raw.slots ? { slots: raw.slots as Record<string, number> } : {}),
+    ...(raw.pools ? { pools: raw.pools as Record<string, number> } : {}),
+  };
+}
 
 /** An action with its absent keys left out and the driver's keys kept. */
 function toAction(a: Raw): ActionSpec {
@@ -253,6 +274,7 @@ export function parseEncounter(raw: unknown): EncounterSpec {
       items: (c.items as string[] | undefined) ?? [],
       react: (c.react as string | undefined) ?? "none",
       tactics: c.tactics ? checkAction(c.tactics as Raw, `combatants[${i}].tactics`) : undefined,
+      spent: c.spent ? spentOf(c.spent as Raw) : undefined,
       extra,
     };
   });

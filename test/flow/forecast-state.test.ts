@@ -17,7 +17,17 @@ import { hitbox, hitboxCombatantFromActor } from "../../src/rules/hitbox/index.j
 import { critical, criticalCombatantFromActor } from "../../src/rules/critical/index.js";
 import { zones, zonesCombatantFromActor } from "../../src/rules/zones/index.js";
 import type { RulesetId } from "../../src/rules/core/types.js";
-import { forecastInput, FORECAST_PACK, type CombatSnapshot, type ForecastBinding } from "../../src/foundry/logic/forecast-state.js";
+import type { ActionCost, Economy } from "../../src/rules/core/economy.js";
+import { forecastWorker, type ForecastReply } from "../../src/foundry/forecast/worker.js";
+import {
+  declaredAction,
+  forecastInput,
+  FORECAST_PACK,
+  reactionFor,
+  spentOf,
+  type CombatSnapshot,
+  type ForecastBinding,
+} from "../../src/foundry/logic/forecast-state.js";
 
 const packs = new ContentIndex(join(import.meta.dirname, "..", "..", "packs", "_source"));
 const npc = (name: string) => packs.resolve(`ud10-npcs/${name}`, "test") as unknown as ActorSource;
@@ -101,17 +111,59 @@ describe("forecast input from a combat", () => {
     expect(result.sides.map((s) => s.side)).toEqual(["friendly", "hostile"]);
   });
 
-  it("UD-ACT-01: neutral, defeated and actorless combatants are left out; spent economy and declarations are listed", () => {
+  it("UD-ACT-01: neutral, defeated and actorless combatants are left out; the round's spent economy is carried", () => {
     const input = forecastInput(combat(), binding);
     expect(input.left.map((l) => [l.id, l.reason])).toEqual([
       ["bystander", "neutral"],
       ["fallen", "defeated"],
       ["marker", "noActor"],
     ]);
-    expect(input.notCarried).toEqual([
-      { id: "hero", name: "Ayla", what: "economy" },
-      { id: "thug", name: "Thug", what: "declaration" },
+    // The hero's action is spent: its entry pays it in the forecast's first round; the guard spent nothing.
+    const file = parseEncounter(input.file);
+    expect(file.combatants.map((c) => c.spent)).toEqual([{ slots: { action: 1 } }, undefined, undefined]);
+    // The thug declared an attack: the forecast plays it as its tactics, nothing is left unread.
+    expect(input.notCarried).toEqual([]);
+    expect(file.rounds).toEqual([]);
+  });
+
+  it("UD-ACT-01: a declared action the forecast does not play is a first round waited; free text alone is listed", () => {
+    const state = combat();
+    state.combatants[2]!.declaration = { text: "reloads behind the crates", action: "reload" };
+    state.combatants[1]!.declaration = { text: "yells for help" };
+    const input = forecastInput(state, binding);
+    expect(parseEncounter(input.file).rounds).toEqual([{ thug: { wait: true } }]);
+    expect(input.combatants.map((c) => c.waits ?? false)).toEqual([false, false, true]);
+    expect(input.notCarried).toEqual([{ id: "guard", name: "Guard", what: "declaration" }]);
+    expect(declaredAction({ text: "strike", action: "attack" })).toBe("tactics");
+    expect(declaredAction({ text: "", action: "parry" })).toBe("tactics");
+    expect(declaredAction({ text: "", action: "staunch" })).toBe("wait");
+    expect(declaredAction({ text: "moves up" })).toBe("none");
+    // A Hitbox declaration still sealed in its whisper (HB-ACT-01) is listed as such.
+    state.combatants[1]!.declaration = { text: "", sealed: true };
+    expect(forecastInput(state, binding).notCarried).toEqual([{ id: "guard", name: "Guard", what: "sealed" }]);
+  });
+
+  it("UD-REA-02: each combatant reacts when the rules allow: a parry with a melee weapon in hand, else a dodge", () => {
+    const file = parseEncounter(forecastInput(combat(), binding).file);
+    expect(file.combatants.map((c) => [c.id, c.react])).toEqual([
+      ["hero", "parry"],
+      ["guard", "parry"],
+      ["thug", "dodge"],
     ]);
+    expect(["critical", "zones", "hitbox"].map((r) => [reactionFor(r, false), reactionFor(r, true)])).toEqual([
+      ["parry", "parry"],
+      ["defend", "defend"],
+      ["dodge", "parry"],
+    ]);
+  });
+
+  it("CR-AP-01: a spent economy becomes whole slot uses and pool points below the maximum, nothing when nothing is spent", () => {
+    expect(spentOf({ slots: { action: { used: 1, max: 1 }, free: { used: 0, max: null } }, pools: { ap: { value: 1, max: 4 } } })).toEqual({
+      slots: { action: 1 },
+      pools: { ap: 3 },
+    });
+    expect(spentOf({ slots: { action: { used: 0, max: 1 } }, pools: { ap: { value: 4, max: 4 } } })).toBeUndefined();
+    expect(spentOf({ slots: {}, pools: { speed: { value: -2, max: 1e9 } } })).toEqual({ pools: { speed: 1000 } });
   });
 
   it("UD-DMG-04: a combatant out by its vitals is left out, and one side alone is refused naming the field", () => {
@@ -154,8 +206,22 @@ describe("forecast input from a combat", () => {
       "zones-npcs/Street Enforcer",
     ],
   ];
+  /** What combatant A already spent of the round under way, by ruleset (HB-RND-01, CR-AP-01, ZN-ACT-01). */
+  const SPENT: Record<string, { economy: Economy; spent: ActionCost }> = {
+    hitbox: { economy: { slots: { action: { used: 1, max: 1 } }, pools: {} }, spent: { slots: { action: 1 } } },
+    critical: { economy: { slots: {}, pools: { ap: { value: 1, max: 4 } } }, spent: { pools: { ap: 3 } } },
+    zones: { economy: { slots: { action: { used: 1, max: 2 } }, pools: {} }, spent: { slots: { action: 1 } } },
+  };
   it.each(OTHERS)("%s: a %s combat becomes an input the forecast plays from the actors as they stand", async (_rule, ruleset, b, a, e) => {
     const doc = (ref: string) => packs.resolve(ref, "test") as unknown as ActorSource;
+    const first = doc(a);
+    // Critical: A bleeds 3 hits a round from an earlier blow, stunned for a round (CR-BLD-01, CR-STN-02).
+    if (ruleset === "critical")
+      Object.assign(first.system as object, {
+        hits: { value: 20, max: 48 },
+        stun: 1,
+        effects: [{ id: "bleed-1", kind: "bleed", rule: "CR-BLD-01", label: "FRAY.Critical.Effect.bleed", value: 3, location: "chest" }],
+      });
     const input = forecastInput(
       {
         name: "Yard",
@@ -163,7 +229,7 @@ describe("forecast input from a combat", () => {
         options: b.ruleset === hitbox ? hitbox.defaults() : b.ruleset === critical ? critical.defaults() : zones.defaults(),
         round: 1,
         combatants: [
-          { id: "a", name: "A", actor: doc(a), disposition: 1, defeated: false },
+          { id: "a", name: "A", actor: first, disposition: 1, defeated: false, economy: SPENT[ruleset]!.economy },
           { id: "e", name: "E", actor: doc(e), disposition: -1, defeated: false },
         ],
         distances: { a: { e: 9 } },
@@ -176,9 +242,19 @@ describe("forecast input from a combat", () => {
     ]);
     const result = await forecast(parseEncounter(input.file), new PackContent(input.packs), { runs: 20, seed: 3 });
     expect(result.runs).toBe(20);
-    const first = await import("../../src/encounter/engine.js").then((m) =>
+    const played = await import("../../src/encounter/engine.js").then((m) =>
       m.playEncounter({ ...parseEncounter(input.file), seed: 3 }, new PackContent(input.packs)),
     );
-    expect(first.combatants.map((c) => c.start)).toEqual(input.combatants.map((c) => b.ruleset.vitals(c.core as never)));
+    expect(played.combatants.map((c) => c.start)).toEqual(input.combatants.map((c) => b.ruleset.vitals(c.core as never)));
+    if (ruleset === "critical") expect(played.combatants[0]!.start).toMatchObject({ hp: { value: 20 }, bleeding: 3, stun: 1 });
+    // What A spent of the round under way is paid in the first round.
+    expect(parseEncounter(input.file).combatants[0]!.spent).toEqual(SPENT[ruleset]!.spent);
+    // The tracker's worker gives the same forecast for the same state and seed.
+    const replies: ForecastReply[] = [];
+    await forecastWorker((r) => replies.push(r))(
+      structuredClone({ type: "run" as const, id: "t", file: input.file, packs: input.packs, runs: 20, seed: 3, progressEvery: 10 }),
+    );
+    const done = replies.at(-1);
+    expect(done?.type === "done" && done.forecast).toEqual(result);
   });
 });

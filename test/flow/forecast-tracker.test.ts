@@ -87,10 +87,9 @@ describe("forecast from the combat tracker", () => {
       ["guard", "hero", 1.5, false],
       ["thug", "hero", 12, true],
     ]);
-    expect(input.notCarried.map((n) => [n.id, n.what])).toEqual([
-      ["hero", "economy"],
-      ["guard", "declaration"],
-    ]);
+    // The hero's spent action is paid in the first round; the guard's declaration, free text alone, is listed.
+    expect(input.combatants[0]!.spent).toEqual({ slots: { action: 1 } });
+    expect(input.notCarried.map((n) => [n.id, n.what])).toEqual([["guard", "declaration"]]);
   });
 
   it("UD-ACT-01: the tracker shows the Forecast button to the GM only", () => {
@@ -117,6 +116,8 @@ describe("forecast from the combat tracker", () => {
   it("UD-RND-02: the settings form names who attacks whom at what distance, escaped, with runs and seed", () => {
     const c = combat();
     c.combatants[2]!.name = "<img src=x onerror=alert(1)>";
+    // It declared a reload this round: it spends the forecast's first round on it.
+    void c.combatants[2]!.setFlag("fray", "declaration", { round: 3, text: "reloads", action: "reload" });
     const input = state.forecastInput(dialog.readCombatSnapshot(c), {
       id: "ud10",
       combatantFromActor: ud10CombatantFromActor,
@@ -126,7 +127,8 @@ describe("forecast from the combat tracker", () => {
     expect(html).not.toContain("<img");
     expect(html).toContain("<strong>&lt;img src=x onerror=alert(1)&gt;</strong> (Hostile): shoots at hero from 12 m");
     expect(html).toContain("<strong>hero</strong> (Friendly): strikes at guard (1.5 m)");
-    expect(html).toContain("What hero already spent this round is not carried");
+    expect(html).toContain("<li>guard's declaration for this round names no action and is not carried");
+    expect(html).toContain("<li>&lt;img src=x onerror=alert(1)&gt; declared an action the forecast does not play");
     expect(html).toMatch(/name="runs"[^>]*value="1000"/);
     expect(html).toMatch(/name="seed"[^>]*value="1"/);
   });

@@ -38,7 +38,7 @@ describe("forecast result view", () => {
     const view = forecastView(result, t, {
       combatants: [],
       left: [{ id: "c", name: "Clerk", reason: "neutral" }],
-      notCarried: [{ id: "a", name: "Ayla", what: "economy" }],
+      notCarried: [{ id: "a", name: "Ayla", what: "declaration" }],
     });
     expect(view.rounds.map((r) => [r.round, r.count, r.height])).toEqual([
       [2, 4, 80],
@@ -55,7 +55,7 @@ describe("forecast result view", () => {
     expect(view.cancelled).toBe("Cancelled after 10 fights: the figures below count only those.");
     expect(view.notes).toEqual([
       "Clerk has a neutral token and takes no side; left out.",
-      "What Ayla already spent this round is not carried: fights start in a fresh round.",
+      "Ayla's declaration for this round names no action and is not carried: the forecast cannot read free text.",
     ]);
   });
 });

@@ -93,7 +93,15 @@ export function readCombatSnapshot(combat: ForecastCombat): CombatSnapshot {
         disposition: c.token?.disposition ?? 0,
         defeated: Boolean(c.defeated),
         ...(economy ? { economy } : {}),
-        ...(declaration ? { declaration: { text: declaration.text, ...(declaration.action ? { action: declaration.action } : {}) } } : {}),
+        ...(declaration
+          ? {
+              declaration: {
+                text: declaration.text,
+                ...(declaration.action ? { action: declaration.action } : {}),
+                ...(declaration.sealed ? { sealed: true } : {}),
+              },
+            }
+          : {}),
       };
     });
   const distances: CombatSnapshot["distances"] = {};
@@ -140,6 +148,7 @@ export function settingsHtml(input: ForecastInput): string {
   const notes = [
     ...input.left.map((l) => formatHtml(`FRAY.Forecast.Tracker.Left.${l.reason}`, { name: l.name })),
     ...input.notCarried.map((n) => formatHtml(`FRAY.Forecast.Tracker.NotCarried.${n.what}`, { name: n.name })),
+    ...input.combatants.filter((c) => c.waits).map((c) => formatHtml("FRAY.Forecast.Tracker.Waits", { name: c.name })),
   ]
     .map((n) => `<li>${n}</li>`)
     .join("");

@@ -7,13 +7,16 @@
  * {@link CombatSnapshot}; this turns it into an encounter file the forecast plays
  * (src/forecast/forecast.ts) and says what it could not carry.
  *
- * What an encounter file cannot hold is listed, not guessed: the forecast starts from a fresh
- * round 1, so what a combatant already spent of the current round's economy (UD-ACT-01,
- * CR-AP-01, ZN-ACT-01) and the declarations made this round (HB-ACT-01, CR-INI-02, ZN-INI-01)
- * come back in `notCarried`; combatants without an actor, of neutral disposition, marked
- * defeated or whose actor the ruleset cannot read come back in `left`; and no combatant moves.
+ * The forecast's first round is the round under way: what each combatant already spent of its
+ * economy (UD-ACT-01, HB-RND-01, CR-AP-01, ZN-ACT-01) is its entry's `spent`, and a declaration
+ * made this round (HB-ACT-01, CR-INI-02, ZN-INI-01) that names an action is played in it as
+ * {@link declaredAction} reads it. What an encounter file cannot hold is listed, not guessed: a
+ * declaration of free text alone, or one still sealed until the reveal, comes back in `notCarried`; combatants without an actor, of
+ * neutral disposition, marked defeated or whose actor the ruleset cannot read come back in
+ * `left`; and no combatant moves. Each combatant reacts when the rules allow, with the reaction
+ * {@link reactionFor} picks.
  */
-import type { Economy } from "../../rules/core/economy.js";
+import type { ActionCost, Economy } from "../../rules/core/economy.js";
 import type { RulesetOptions } from "../../rules/core/ruleset.js";
 import type { ActorSource } from "../../rules/core/sources.js";
 import type { RulesetId, VitalState } from "../../rules/core/types.js";
@@ -42,8 +45,11 @@ export interface SnapshotCombatant {
   defeated: boolean;
   /** Its round economy as stored for the current round, when the tracker holds one. */
   economy?: Economy;
-  /** This round's declaration (HB-ACT-01, CR-INI-02, ZN-INI-01), when it made one. */
-  declaration?: { text: string; action?: string };
+  /**
+   * This round's declaration (HB-ACT-01, CR-INI-02, ZN-INI-01), when it made one; `sealed` while
+   * it waits in a whisper for the reveal (its text and action unknown to the Combatant).
+   */
+  declaration?: { text: string; action?: string; sealed?: boolean };
 }
 
 /** A combat as the forecast reads it. */
@@ -76,7 +82,13 @@ export interface EncounterFile {
     /** `combat/<id>`: the combatant's actor in {@link ForecastInput.packs}. */
     ref: string;
     tactics?: { attack?: string; weapon?: string; range?: number };
+    /** The reaction it declares whenever it is attacked and the rules allow one. */
+    react?: string;
+    /** What it already spent of the round under way, the forecast's first round. */
+    spent?: ActionCost;
   }[];
+  /** The first round's declared actions, by combatant id: the declarations made this round. */
+  rounds?: Record<string, { wait: true }>[];
 }
 
 /** What the state function needs of a ruleset binding. */
@@ -107,6 +119,12 @@ export interface ForecastCombatant {
   weapon?: string;
   /** Whether that weapon attacks from range (the entry's `range` then is {@link metres}). */
   ranged?: boolean;
+  /** The reaction it declares when attacked ({@link reactionFor}). */
+  react?: string;
+  /** What it already spent of the round under way ({@link spentOf}), paid in the forecast's first round. */
+  spent?: ActionCost;
+  /** Its declaration of this round names an action the forecast does not play: it waits in the first round. */
+  waits?: boolean;
 }
 
 /** Why a combatant of the tracker is not in the forecast. */
@@ -123,8 +141,8 @@ export interface ForecastInput {
   packs: [string, SourceDocument[]][];
   combatants: ForecastCombatant[];
   left: { id: string; name: string; reason: LeftReason; error?: unknown }[];
-  /** What the combatants already did this round that a fresh round 1 does not carry. */
-  notCarried: { id: string; name: string; what: "economy" | "declaration" }[];
+  /** What the combatants already did this round that the forecast cannot carry: a declaration of free text alone. */
+  notCarried: { id: string; name: string; what: "declaration" | "sealed" }[];
   /** The tactics every combatant follows (target: the nearest enemy, then the first standing). */
   tactics: Tactics;
 }
@@ -148,9 +166,65 @@ function isMeleeWeapon(w: AnyWeapon): boolean {
   return w.kind === "melee" || (w.kind === undefined && (w.category === undefined || w.category === "melee"));
 }
 
-/** True when an economy shows anything spent: a slot used, a pool below its maximum. */
-function spentAny(e: Economy): boolean {
-  return Object.values(e.slots).some((s) => s.used > 0) || Object.values(e.pools).some((p) => p.value < p.max);
+/** Most of a slot or pool an entry's `spent` names (the encounter schema's bound). */
+const MOST_SPENT = COMMON_BOUNDS.spent.max;
+
+/**
+ * What an economy of the round under way shows spent, as an entry's `spent`: each slot's uses and
+ * each pool's points below its maximum (whole, at most the schema's bound); `undefined` when
+ * nothing is spent (UD-ACT-01, HB-RND-01, CR-AP-01, ZN-ACT-01).
+ */
+export function spentOf(e: Economy): ActionCost | undefined {
+  const whole = (n: number) => Math.min(MOST_SPENT, Math.max(0, Math.round(n)));
+  const slots: Record<string, number> = {};
+  const pools: Record<string, number> = {};
+  for (const [id, s] of Object.entries(e.slots)) if (whole(s.used) > 0) slots[id] = whole(s.used);
+  for (const [id, p] of Object.entries(e.pools)) if (whole(p.max - p.value) > 0) pools[id] = whole(p.max - p.value);
+  const out: ActionCost = {
+    ...(Object.keys(slots).length ? { slots } : {}),
+    ...(Object.keys(pools).length ? { pools } : {}),
+  };
+  return out.slots || out.pools ? out : undefined;
+}
+
+/**
+ * The actions a declaration may name that the forecast plays as its tactics: an attack, a parry
+ * (Critical: the OB split is the tactics' default, CR-PAR-01) and a delay (Critical: the order is
+ * not played, CR-INI-03).
+ */
+const PLAYED_AS_TACTICS: readonly string[] = ["attack", "parry", "delay"];
+
+/**
+ * How the forecast plays a declaration of this round (HB-ACT-01, CR-INI-02, ZN-INI-01) in its
+ * first round: `tactics` for an action it plays as its tactics (attack, parry, delay), `wait`
+ * for any other action (a task, a move, a reload, a treatment: the combatant spends the round on
+ * it, which the forecast does not play, and attacks from the next round on), `none` for free text
+ * alone or a declaration still sealed (not carried: the forecast cannot read it).
+ */
+export function declaredAction(declaration: { text: string; action?: string }): "tactics" | "wait" | "none" {
+  if (!declaration.action) return "none";
+  return PLAYED_AS_TACTICS.includes(declaration.action) ? "tactics" : "wait";
+}
+
+/**
+ * The reaction a combatant declares in the forecast, by ruleset: a parry with a melee weapon in
+ * hand and a dodge without (UD10 UD-REA-02, UD-REA-04; Hitbox HB-ATK-03), a parry in Critical
+ * (CR-PAR-01), `defend` in Zones (a dodge while an action is left, else a block, ZN-REA-01). The
+ * rules still refuse one that is not possible (no dodge where the world turns it off, no parry
+ * without a weapon).
+ */
+export function reactionFor(ruleset: string, melee: boolean): string | undefined {
+  switch (ruleset) {
+    case "ud10":
+    case "hitbox":
+      return melee ? "parry" : "dodge";
+    case "critical":
+      return "parry";
+    case "zones":
+      return "defend";
+    default:
+      return undefined;
+  }
 }
 
 /**
@@ -169,6 +243,7 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
   const notCarried: ForecastInput["notCarried"] = [];
   const fighters: ForecastCombatant[] = [];
   const docs: SourceDocument[] = [];
+  let firstRound: Record<string, { wait: true }> | undefined;
   for (const c of snapshot.combatants) {
     if (!c.actor) {
       left.push({ id: c.id, name: c.name, reason: "noActor" });
@@ -195,9 +270,19 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
       left.push({ id: c.id, name: c.name, reason: "out" });
       continue;
     }
-    if (c.economy && spentAny(c.economy)) notCarried.push({ id: c.id, name: c.name, what: "economy" });
-    if (c.declaration) notCarried.push({ id: c.id, name: c.name, what: "declaration" });
-    fighters.push({ id: c.id, name: c.name, side: c.disposition > 0 ? "friendly" : "hostile", core, vitals });
+    const declared = c.declaration ? declaredAction(c.declaration) : undefined;
+    if (declared === "none") notCarried.push({ id: c.id, name: c.name, what: c.declaration?.sealed ? "sealed" : "declaration" });
+    if (declared === "wait") (firstRound ??= {})[c.id] = { wait: true };
+    const spent = c.economy ? spentOf(c.economy) : undefined;
+    fighters.push({
+      id: c.id,
+      name: c.name,
+      side: c.disposition > 0 ? "friendly" : "hostile",
+      core,
+      vitals,
+      ...(spent ? { spent } : {}),
+      ...(declared === "wait" ? { waits: true } : {}),
+    });
     docs.push({ ...structuredClone(c.actor), _id: c.id } as SourceDocument);
   }
   for (const f of fighters) {
@@ -221,6 +306,8 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
       f.weapon = weapon.id;
       f.ranged = Boolean(shoot);
     }
+    const react = reactionFor(snapshot.ruleset, weapon !== undefined && !shoot && isMeleeWeapon(weapon));
+    if (react) f.react = react;
   }
   if (new Set(fighters.map((f) => f.side)).size < 2)
     throw inputError("combatants", "FRAY.Error.Input.Sides", {}, "combatants on at least two sides");
@@ -244,7 +331,10 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
             },
           }
         : {}),
+      ...(f.react ? { react: f.react } : {}),
+      ...(f.spent ? { spent: f.spent } : {}),
     })),
+    ...(firstRound ? { rounds: [firstRound] } : {}),
   };
   return { file, packs: [[FORECAST_PACK, docs]], combatants: fighters, left, notCarried, tactics: DEFAULT_TACTICS };
 }

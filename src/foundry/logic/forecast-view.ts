@@ -122,6 +122,7 @@ export function forecastView(
     notes: [
       ...(input?.left ?? []).map((l) => format(`FRAY.Forecast.Tracker.Left.${l.reason}`, { name: l.name })),
       ...(input?.notCarried ?? []).map((n) => format(`FRAY.Forecast.Tracker.NotCarried.${n.what}`, { name: n.name })),
+      ...(input?.combatants ?? []).filter((c) => c.waits).map((c) => format("FRAY.Forecast.Tracker.Waits", { name: c.name })),
     ],
   };
 }

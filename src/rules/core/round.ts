@@ -11,7 +11,7 @@
  */
 import type { ActionDef, ActionOutcome, AttackRequest, ForcedCheckResult, LifecycleEvent, RoundState } from "./contract.js";
 import { canRollSync, type DiceRoller, type SyncDiceRoller } from "./dice/port.js";
-import { charge, createEconomy, shortfall, spend, type ActionCost, type Economy } from "./economy.js";
+import { affordable, charge, createEconomy, shortfall, spend, type ActionCost, type Economy } from "./economy.js";
 import { FrayError } from "./errors.js";
 import type { InitiativeRoll, ReactionOption, Ruleset, RulesetOptions, UpkeepReport } from "./ruleset.js";
 import { hasFaceSource, isQuiet, type FaceSourceRoller, type QuietAttack, type QuietRuleset } from "./quiet.js";
@@ -100,6 +100,12 @@ export interface RoundEntry<C> {
   combatant: C;
   /** Played by a player (declares first under `players-first`, ZN-INI-01). */
   player?: boolean;
+  /**
+   * What it already spent of the first round: a fight taken up inside a round under way (the
+   * tracker's forecast, UD-ACT-01, CR-AP-01, ZN-ACT-01), whose first round's economy is paid this
+   * much, as far as it holds (slot uses beyond a slot's `max` and points below 0 are dropped).
+   */
+  spent?: ActionCost;
 }
 
 /** A combatant in the fight: its current state and round economy. */
@@ -325,6 +331,30 @@ class OpenStep<C> {
 }
 
 /**
+ * `list` (a new one when absent) with `spent` at the fighter's place, once every slot and pool it
+ * names is one of the fighter's economy.
+ * @throws FrayError `FRAY.Error.Field` (field `spent`) naming the fighter and the slots and pools
+ *   its economy has, for a slot or pool it has not or an amount that is not a whole number from 0.
+ */
+function spentAt<C>(list: (ActionCost | undefined)[] | undefined, f: RoundFighter<C>, spent: ActionCost): (ActionCost | undefined)[] {
+  const known = [...Object.keys(f.economy.slots), ...Object.keys(f.economy.pools)].join(", ") || "none";
+  const check = (names: Record<string, number> | undefined, of: Record<string, unknown>): void => {
+    for (const [id, n] of Object.entries(names ?? {}))
+      if (!Object.hasOwn(of, id) || !Number.isInteger(n) || n < 0)
+        throw new FrayError(
+          "FRAY.Error.Field",
+          { field: "spent", expected: `whole numbers from 0 of ${f.id}'s economy (${known})` },
+          `${f.id} spent ${id}`,
+        );
+  };
+  check(spent.slots, f.economy.slots);
+  check(spent.pools, f.economy.pools);
+  const out = list ?? [];
+  out[f.place] = spent;
+  return out;
+}
+
+/**
  * The round engine over a ruleset `Ruleset<C, I>`. A host creates it with its combatants, then
  * each round calls {@link nextRound}, {@link startRound} (and {@link upkeep}), {@link rollInitiative}
  * in the order its ruleset plays them, walks {@link turns} and for each combatant makes its
@@ -362,6 +392,8 @@ export class RoundEngine<C, I> {
   private readonly seen: unknown[] = [];
   /** Whether that state is out ({@link isOut}). */
   private readonly outs: boolean[] = [];
+  /** What each fighter already spent of the first round, by place ({@link RoundEntry.spent}); absent when none did. */
+  private firstSpent?: (ActionCost | undefined)[];
   /** The open simultaneous step: each damaged combatant's state with the damage held so far, and the forced checks due at its end. */
   private open?: OpenStep<C>;
 
@@ -392,6 +424,7 @@ export class RoundEngine<C, I> {
         economy: createEconomy(ruleset.economy(e.combatant, config.options)),
         place: this.list.length,
       };
+      if (e.spent) this.firstSpent = spentAt(this.firstSpent, f, e.spent);
       this.slot.set(e.id, this.list.length);
       this.list.push(f);
       this.seen.push(NOT_SEEN);
@@ -523,14 +556,17 @@ export class RoundEngine<C, I> {
     const quiet = !this.keeping && ruleset.startRoundQuiet !== undefined;
     // Whether every combatant starts the round with one shared economy (see `paidQuietly`).
     let shared: Economy | null | undefined;
+    // What was already spent of a first round taken up under way (`RoundEntry.spent`).
+    const spentFirst = this.round === 1 ? this.firstSpent : undefined;
     for (const f of this.list) {
       const previous = this.round === 1 && !carryFirst ? undefined : f.economy;
       const next = quiet
         ? ruleset.startRoundQuiet!(f.combatant, previous, this.round, this.config.options)
         : ruleset.startRound(f.combatant, previous, this.round, this.config.options);
       f.combatant = next.combatant;
-      f.economy = next.economy;
-      shared = shared === undefined || shared === next.economy ? next.economy : null;
+      const spent = spentFirst?.[f.place];
+      f.economy = spent ? charge(next.economy, affordable(next.economy, spent)) : next.economy;
+      shared = shared === undefined || shared === f.economy ? f.economy : null;
       if (next.events.length) this.record({ type: "lifecycle", round: this.round, actor: f.id, phase: "start", events: next.events });
     }
     // (Its memory built only then: an engine that never remembers adds no fields for it.)
