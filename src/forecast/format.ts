@@ -9,6 +9,19 @@ const one = (n: number) => (Math.round(n * 10) / 10).toFixed(1);
 const BAR = 40;
 
 /**
+ * The points a combatant can expect to lose per fight, track by track (`HP 3.2, EP 1.0`, one
+ * decimal), localized through `t`; `-` when no track is measured.
+ */
+export function damageText(d: PointsLost, t: (key: string, data?: Record<string, string | number>) => string): string {
+  return (
+    (["hp", "ep", "hitboxes"] as const)
+      .filter((k) => d[k] !== undefined)
+      .map((k) => t(`FRAY.Forecast.Track.${k}`, { points: one(d[k]!) }))
+      .join(", ") || "-"
+  );
+}
+
+/**
  * The forecast as readable, localized lines: the fights and their seeds, the tactics played, each
  * side's chance to win with its 95% interval, the rounds as a bar chart, and for each combatant its
  * chance to end the fight out and the damage it can expect to take per track.
@@ -52,11 +65,7 @@ export function formatForecast(f: Forecast, lookup: Lookup): string[] {
   lines.push("", t("FRAY.Forecast.Combatants"));
   const label = (c: Forecast["combatants"][number]) => `${c.name} (${c.side})`;
   const nameWidth = Math.max(...f.combatants.map((c) => label(c).length));
-  const damage = (d: PointsLost) =>
-    (["hp", "ep", "hitboxes"] as const)
-      .filter((k) => d[k] !== undefined)
-      .map((k) => t(`FRAY.Forecast.Track.${k}`, { points: one(d[k]!) }))
-      .join(", ") || "-";
+  const damage = (d: PointsLost) => damageText(d, t);
   for (const c of f.combatants) {
     const tac = f.tactics.find((x) => x.id === c.id);
     const react = tac && tac.react !== "none" ? t("FRAY.Forecast.Reacts", { reaction: `FRAY.Forecast.React.${tac.react}` }) : "";

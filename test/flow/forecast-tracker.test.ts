@@ -130,6 +130,9 @@ describe("forecast from the combat tracker", () => {
     expect(html).toContain("<li>guard's declaration for this round names no action and is not carried");
     expect(html).toContain("<li>&lt;img src=x onerror=alert(1)&gt; declared an action the forecast does not play");
     expect(html).toMatch(/name="runs"[^>]*value="1000"/);
+    // A field left empty is no number (refused, naming the field), never a seed of 0.
+    expect(dialog.wholeOf("")).toBeNaN();
+    expect(dialog.wholeOf(" 12 ")).toBe(12);
     expect(html).toMatch(/name="seed"[^>]*value="1"/);
   });
 });

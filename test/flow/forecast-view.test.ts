@@ -53,6 +53,8 @@ describe("forecast result view", () => {
     expect(view.draws.text).toBe("10.0% (1.8% to 40.4%)");
     expect(view.fights).toContain("10 fights, seeds 5 to 14");
     expect(view.cancelled).toBe("Cancelled after 10 fights: the figures below count only those.");
+    // Each combatant's expected loss per fight beside its chance to end out, as the CLI prints it.
+    expect(view.combatants.map((c) => c.damage)).toEqual(["HP 3.0", "HP 9.0"]);
     expect(view.notes).toEqual([
       "Clerk has a neutral token and takes no side; left out.",
       "Ayla's declaration for this round names no action and is not carried: the forecast cannot read free text.",

@@ -40,7 +40,7 @@ export const FORECAST_WORKER = `${SYSTEM_PATH}/forecast-worker.mjs`;
  * wide at most.
  */
 export const TRACKER_DEFAULT_RUNS = 1_000;
-/** The progress dialog's element id. */
+/** The start of each progress dialog's element id (a random id follows it). */
 const PROGRESS_ID = "fray-forecast-progress";
 
 /** A Combatant as the forecast reads it. */
@@ -184,9 +184,14 @@ async function askSettings(input: ForecastInput): Promise<{ runs: number; seed: 
   if (!result || typeof result !== "object") return undefined;
   const raw = result as { runs: string; seed: string };
   return {
-    runs: check(bounded({ min: 1, max: MAX_RUNS, integer: true }), Number(raw.runs), "runs"),
-    seed: check(bounded({ min: 0, max: MAX_SEED, integer: true }), Number(raw.seed), "seed"),
+    runs: check(bounded({ min: 1, max: MAX_RUNS, integer: true }), wholeOf(raw.runs), formatKey("FRAY.Forecast.Tracker.Runs")),
+    seed: check(bounded({ min: 0, max: MAX_SEED, integer: true }), wholeOf(raw.seed), formatKey("FRAY.Forecast.Tracker.Seed")),
   };
+}
+
+/** A number field's value as a number; an empty field reads as no number (`NaN`, refused), not as 0. */
+export function wholeOf(value: string): number {
+  return value.trim() === "" ? Number.NaN : Number(value);
 }
 
 /** The GM's pool of forecast workers, started with the first forecast and kept for the next ones. */
@@ -208,21 +213,23 @@ function forecastPool(): WorkerPool {
  */
 async function runInWorkers(input: ForecastInput, settings: { runs: number; seed: number }): Promise<Forecast> {
   let finished = false;
+  // Each run's own progress dialog: a second forecast started meanwhile never closes or reads this one's.
+  const progressId = `${PROGRESS_ID}-${foundry.utils.randomID()}`;
   const run = forecastPool().run(
     { file: input.file, packs: input.packs, runs: settings.runs, seed: settings.seed },
     {
       id: foundry.utils.randomID(),
       onProgress: (done, runs) => {
-        const bar = document.querySelector<HTMLProgressElement>(`#${PROGRESS_ID} progress`);
+        const bar = document.querySelector<HTMLProgressElement>(`#${progressId} progress`);
         if (bar) bar.value = done;
-        const label = document.querySelector<HTMLElement>(`#${PROGRESS_ID} [data-fray-progress]`);
+        const label = document.querySelector<HTMLElement>(`#${progressId} [data-fray-progress]`);
         if (label) label.textContent = formatKey("FRAY.Forecast.Progress", { done, runs });
       },
     },
   );
   try {
     const progress = foundry.applications.api.DialogV2.wait({
-      id: PROGRESS_ID,
+      id: progressId,
       window: { title: formatKey("FRAY.Forecast.Tracker.Title") },
       classes: ["fray", "fray-forecast-dialog"],
       content:
@@ -237,7 +244,7 @@ async function runInWorkers(input: ForecastInput, settings: { runs: number; seed
     return await run.result;
   } finally {
     finished = true;
-    await foundry.applications.instances.get(PROGRESS_ID)?.close();
+    await foundry.applications.instances.get(progressId)?.close();
   }
 }
 

@@ -1,10 +1,11 @@
 /**
  * What the forecast dialog and its chat card show, pure: each side's chance to win as a bar
  * with its 95% interval, the draws, the distribution of rounds as a column chart, each
- * combatant's chance to end the fight out, the tactics played and what the combat could not
+ * combatant's chance to end the fight out and the points it can expect to lose, the tactics played and what the combat could not
  * hand the forecast. Rendered by `templates/forecast/result.hbs` (names are escaped there).
  */
 import { fightSeed, type Chance, type Forecast } from "../../forecast/forecast.js";
+import { damageText } from "../../forecast/format.js";
 import type { ForecastInput } from "./forecast-state.js";
 import type { DialogButtonFace } from "./dialog-buttons.js";
 
@@ -46,7 +47,8 @@ export interface ForecastViewContext {
   /** One column per length of fight from the shortest to the longest, `height` 0 to 100 relative to the most common. */
   rounds: { round: number; count: number; height: number; tooltip: string }[];
   combatantsHeading: string;
-  combatants: { name: string; side: string; out: string }[];
+  /** Each combatant: its chance to end the fight out and the points it can expect to lose per fight (`HP 3.2, EP 1.0`). */
+  combatants: { name: string; side: string; out: string; damage: string }[];
   tactics: string;
   /** What the combat held that the forecast leaves out or cannot carry, one line each. */
   notes: string[];
@@ -112,7 +114,12 @@ export function forecastView(
       };
     }),
     combatantsHeading: format("FRAY.Forecast.Tracker.Out"),
-    combatants: f.combatants.map((c) => ({ name: c.name, side: sideLabel(c.side), out: chance(c.out) })),
+    combatants: f.combatants.map((c) => ({
+      name: c.name,
+      side: sideLabel(c.side),
+      out: chance(c.out),
+      damage: damageText(c.damage, format),
+    })),
     tactics: rules
       ? format("FRAY.Forecast.Tracker.Tactics", {
           target: rules.target.map((r) => format(`FRAY.Forecast.Target.${r}`)).join(" > "),
