@@ -196,6 +196,35 @@ export class CombatantCache {
   }
 }
 
+/** True when the record has an own key. */
+function hasKeys(record: object): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return true;
+  return false;
+}
+
+/**
+ * The file's `distances` as a table by place in the file: the metres between the combatants at
+ * places `i` and `j` at `[i * n + j]` (and `[j * n + i]`), `undefined` where the file gives none;
+ * `undefined` for a file without distances. A pair given both ways takes the later one.
+ */
+export function distanceTable(spec: EncounterSpec): (number | undefined)[] | undefined {
+  const given = spec.distances;
+  // (Asked once per fight: a file without distances answers without a list built.)
+  if (given === undefined || !hasKeys(given)) return undefined;
+  const rows = Object.entries(given);
+  const n = spec.combatants.length;
+  const place = new Map(spec.combatants.map((c, i) => [c.id, i]));
+  const table = new Array<number | undefined>(n * n).fill(undefined);
+  for (const [a, row] of rows)
+    for (const [b, metres] of Object.entries(row)) {
+      const i = place.get(a);
+      const j = place.get(b);
+      if (i === undefined || j === undefined) continue;
+      table[i * n + j] = table[j * n + i] = metres;
+    }
+  return table;
+}
+
 /**
  * The round engine's entries for the file's combatants, in the file's order, `build` giving each
  * one's combatant (by its entry and index). Built by push, not by `map`: V8's `map` hands back a

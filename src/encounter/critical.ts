@@ -40,6 +40,7 @@ import {
 import {
   buildEntryCombatant,
   type EndEvent,
+  distanceTable,
   engineEntries,
   fail,
   fighterViews,
@@ -270,6 +271,24 @@ export async function playCritical(
     },
   });
 
+  // The file's distances (the nearest target, a ranged weapon's range), by place: none in most files.
+  const distances = distanceTable(spec);
+  const placeCount = spec.combatants.length;
+  /** The nearest rule's distance from `f`, where the file gives distances. */
+  const distanceFrom = (f: Fighter) =>
+    distances === undefined ? undefined : (o: Fighter) => distances[f.fighter.place * placeCount + o.fighter.place];
+  /**
+   * The range of an attack of `f` at `target` with the weapon `weaponRef` in a file with distances: a ranged weapon's, where
+   * the file gives their distance and the round declares no range (the tactics' range gives way
+   * to it), is that distance; else the plan's.
+   */
+  const rangeOf = (f: Fighter, target: Fighter, weaponRef: string, shared: AttackPlan): number | undefined => {
+    if (shared.action !== f.spec.tactics && typeof shared.action.range === "number") return shared.range;
+    const weapon = f.c.weapons.find((w) => w.id === weaponRef || w.name === weaponRef);
+    if (weapon?.category === "melee") return shared.range;
+    return distances![f.fighter.place * placeCount + target.fighter.place] ?? shared.range;
+  };
+
   // Each fighter's last plan, kept while it takes the same action (its tactics, round after round):
   // the plan reads only the action and the fighter's entry, which stay the same all fight.
   const plans = new Map<Fighter, AttackPlan>();
@@ -295,7 +314,11 @@ export async function playCritical(
     for (let i = 0; i < foes.length; i++) if (!out(foes[i]!)) standing.push(foes[i]!);
     // No enemy standing ends the action ({@link act}'s `hasEnemy`, asked here from the same list).
     if (standing.length === 0) return false;
-    const target = chooseTarget(DEFAULT_TACTICS.target, { declared: declared && !out(declared) ? declared : undefined, enemies: standing });
+    const target = chooseTarget(DEFAULT_TACTICS.target, {
+      declared: declared && !out(declared) ? declared : undefined,
+      enemies: standing,
+      distance: distanceFrom(f),
+    });
     if (!target) return false;
     const weaponRef = chooseWeapon(DEFAULT_TACTICS.weapon, {
       declared: action.weapon,
@@ -308,14 +331,14 @@ export async function playCritical(
     // range the request would refuse first is left to the engine.)
     // (The range asked first, for every attack: asked only after a refusal, a rare one, the compiled
     // code met its reads for the first time there and was thrown away.)
-    const range = shared.range;
+    const range = distances === undefined ? shared.range : rangeOf(f, target, weaponRef, shared);
     const rangeAccepted = range === undefined || (Number.isFinite(range) && range >= 0);
     if (rangeAccepted && !canAttack(f.c)) return false;
     const request: AttackRequest = {
       attackerId: f.c.id,
       targetId: target.c.id,
       weaponId: weaponRef,
-      distanceMetres: shared.range,
+      distanceMetres: range,
       situation: shared.situation,
     };
     // Only the outcome is read: its Self Discipline tests are rolled quietly too.
@@ -328,6 +351,7 @@ export async function playCritical(
     const target = chooseTarget(DEFAULT_TACTICS.target, {
       declared: declared && !out(declared) ? declared : undefined,
       enemies: enemiesOf(f),
+      distance: distanceFrom(f),
     });
     if (!target) return false;
     if (declared && target !== declared)
@@ -352,7 +376,8 @@ export async function playCritical(
         });
       return false;
     }
-    const { range, situation, options: attackOptions } = shared;
+    const { situation, options: attackOptions } = shared;
+    const range = distances === undefined ? shared.range : rangeOf(f, target, weaponRef, shared);
     const request: AttackRequest = {
       attackerId: f.c.id,
       targetId: target.c.id,

@@ -43,6 +43,7 @@ import {
   type HitboxId,
   type HitboxQuietAttack,
   type HitboxSituation,
+  type HitboxWeapon,
   type QuickAction,
   type RolledReaction,
   restate,
@@ -50,6 +51,7 @@ import {
 import {
   buildEntryCombatant,
   type EndEvent,
+  distanceTable,
   engineEntries,
   EngineView,
   fail,
@@ -120,6 +122,9 @@ class Fighter extends EngineView<HitboxCombatant> {
   sideIndex = 0;
   /** Its tactics in the file, if any. */
   tactics: HbAction | undefined = undefined;
+  /** Metres to an enemy by id, and to an enemy, where the file gives distances (the nearest target, a ranged range). */
+  distanceById: ((id: string) => number | undefined) | undefined = undefined;
+  distanceTo: ((o: Fighter) => number | undefined) | undefined = undefined;
 }
 
 /** The situation of a fighter's attacks under one action of the file: the same for every turn it plays it. */
@@ -424,6 +429,29 @@ export async function playHitbox(
     for (let i = 0; i < sides.length; i++) lists[i] = undefined;
   };
 
+  // The file's distances (the nearest target, a ranged weapon's range), by place: none in most files.
+  const distances = distanceTable(spec);
+  const placeOf = distances ? new Map(spec.combatants.map((c, i) => [c.id, i])) : undefined;
+  const n = spec.combatants.length;
+  /** Metres from the fighter to the combatant with this id, where the file gives them. */
+  const metresTo = (f: Fighter, id: string): number | undefined =>
+    distances === undefined ? undefined : distances[f.fighter.place * n + placeOf!.get(id)!];
+  for (const f of list)
+    if (distances !== undefined) {
+      f.distanceById = (id) => metresTo(f, id);
+      f.distanceTo = (o) => metresTo(f, o.spec.id);
+    }
+  /**
+   * The range in feet of an attack of `f` at `target` in a file with distances: a ranged weapon's,
+   * where the file gives their distance and the round declares none (`details` is its action; the
+   * tactics' range gives way), is that distance; else the declared one.
+   */
+  const rangeFeetOf = (f: Fighter, target: Fighter, weapon: HitboxWeapon | undefined, declared: number | undefined, details: HbAction) => {
+    const apart =
+      weapon?.kind !== "melee" && (details === f.tactics || details.feet === undefined) ? metresTo(f, target.spec.id) : undefined;
+    return apart !== undefined ? metresToFeet(apart) : declared;
+  };
+
   /** The ids of the standing enemies of each side this turn, in file order: worked out once a turn, as declarations are made. */
   const turnFoes: (string[] | undefined)[] = [];
   const foeIdsOf = (f: Fighter): string[] => {
@@ -470,7 +498,7 @@ export async function playHitbox(
     else {
       // The target and weapon the tactics choose (declared first, see tactics.ts); the weapon at
       // hand is the first held one.
-      const target = chooseTarget(DEFAULT_TACTICS.target, { declared: a.attack ?? tac?.attack, enemies });
+      const target = chooseTarget(DEFAULT_TACTICS.target, { declared: a.attack ?? tac?.attack, enemies, distance: f.distanceById });
       const c = f.c;
       const weapon = chooseWeapon(DEFAULT_TACTICS.weapon, {
         declared: a.weapon,
@@ -587,6 +615,7 @@ export async function playHitbox(
     const target = chooseTarget(DEFAULT_TACTICS.target, {
       declared: declared && !declared.outAtStart ? declared : undefined,
       enemies: foesAtStart(f),
+      distance: f.distanceTo,
     });
     if (!target) return;
     if (declared && target !== declared && !play.quiet)
@@ -600,7 +629,9 @@ export async function playHitbox(
       if (!tryQuick(f.spec.id, { id: "draw", item: weapon.id })) return;
       if (!play.quiet) events.push(hbEvent(turn, "quick", { actor: f.spec.id, quick: { id: "draw", item: weapon.name } }));
     }
-    const rangeFeet = action.rangeFeet ?? (weapon?.kind === "melee" ? 5 : undefined);
+    const rangeFeet =
+      (f.distanceTo === undefined ? action.rangeFeet : rangeFeetOf(f, target, weapon, action.rangeFeet, details)) ??
+      (weapon?.kind === "melee" ? 5 : undefined);
     const shots = action.shots ?? 1;
     // Prone since before the step and going prone this turn are the core's defaults from the
     // target's conditions (HB-MOD-02, HB-MOD-04, HB-ACT-04). The same for every shot.

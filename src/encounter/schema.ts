@@ -79,6 +79,13 @@ export interface EncounterSpec {
   combatants: CombatantSpec[];
   /** Declared actions per round, by combatant id. */
   rounds: Record<string, ActionSpec>[];
+  /**
+   * Metres between combatants where they stand when the fight begins, by id and id (a pair given
+   * once, in either order; the tracker's forecast gives the distances between tokens): the
+   * tactics' `nearest` target and the range of a ranged attack whose round declares none. Empty
+   * when the file gives none. Nobody's move changes them.
+   */
+  distances: Record<string, Record<string, number>>;
 }
 
 /** Absent, `null` (a YAML key left empty) or `schema`; `null` reads as absent. */
@@ -180,6 +187,9 @@ function encounterSchema(ruleset: RulesetId, driver: EncounterDriver) {
     dice: maybe(list(bounded(COMMON_BOUNDS.dieFace), COMMON_BOUNDS.diceScript)),
     combatants: list(strict(combatant), COMMON_BOUNDS.combatants),
     rounds: maybe(list(v.nullable(mapping(safeName(), action, COMMON_BOUNDS.combatants)), { ...COMMON_BOUNDS.maxRounds, min: 0 })),
+    distances: maybe(
+      mapping(safeName(), mapping(safeName(), bounded(COMMON_BOUNDS.rangeMetres), COMMON_BOUNDS.combatants), COMMON_BOUNDS.combatants),
+    ),
   });
 }
 
@@ -289,6 +299,13 @@ export function parseEncounter(raw: unknown): EncounterSpec {
       }),
     );
   });
+  const distances = (file.distances ?? {}) as Record<string, Record<string, number>>;
+  for (const [a, row] of Object.entries(distances)) {
+    if (!ids.has(a)) throw inputError(`distances.${a}`, "FRAY.Error.Input.Combatant", { ids: known }, `a combatant id (${known})`);
+    for (const b of Object.keys(row))
+      if (!ids.has(b) || b === a)
+        throw inputError(`distances.${a}.${b}`, "FRAY.Error.Input.Combatant", { ids: known }, `another combatant id (${known})`);
+  }
   return {
     name: (file.name as string | undefined) ?? "encounter",
     ruleset: driver.ruleset,
@@ -298,5 +315,6 @@ export function parseEncounter(raw: unknown): EncounterSpec {
     dice: (file.dice as number[] | undefined) ?? [],
     combatants,
     rounds,
+    distances,
   };
 }

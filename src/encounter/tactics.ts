@@ -10,8 +10,8 @@ import type { CombatantSpec, EncounterSpec } from "./schema.js";
  * A rule for choosing whom to attack; the first rule that names a standing enemy wins.
  * - `declared`: the combatant the round's action or the entry's `tactics.attack` names;
  * - `engaged`: the enemy it is already fighting in melee (where the ruleset tracks engagement);
- * - `nearest`: the enemy at the shortest known distance (only where distances are known, such
- *   as tokens on a scene; an encounter file has none, so the rule passes);
+ * - `nearest`: the enemy at the shortest known distance (only where distances are known: a
+ *   file's `distances`, as the tracker's forecast gives the tokens'; without them the rule passes);
  * - `first`: the first standing enemy in the order of the file.
  */
 export type TargetRule = "declared" | "engaged" | "nearest" | "first";

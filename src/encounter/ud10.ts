@@ -23,6 +23,7 @@ import {
   buildEntryCombatant,
   type CombatantCache,
   type EndEvent,
+  distanceTable,
   engineEntries,
   type FighterView,
   fighterViews,
@@ -82,7 +83,7 @@ export async function playUd10(
   play: PlayOptions = {},
 ): Promise<EncounterResult> {
   const shared = sharedFor(spec, play);
-  const { options, opts, index, foes, planned, attackOptions } = shared;
+  const { options, opts, index, foes, planned, attackOptions, distances } = shared;
   const { logged, history } = recordingRoller(spec, dice, play);
   const engine = new RoundEngine(
     ud10,
@@ -157,7 +158,22 @@ export async function playUd10(
     ])[free ? 1 : 0];
   };
   // What the target choice reads (`chooseTarget`), refilled for each attack.
-  const choice: { declared?: Fighter; engaged?: Fighter; enemies: Fighter[] } = { enemies: [] };
+  const choice: { declared?: Fighter; engaged?: Fighter; enemies: Fighter[]; distance?: (enemy: Fighter) => number | undefined } = {
+    declared: undefined,
+    engaged: undefined,
+    enemies: [],
+    distance: undefined,
+  };
+  /**
+   * The range of an attack of `plan` by the fighter at place `i` at the one at `t`: a ranged
+   * weapon's, where the file gives their distance and the round declares no range (the tactics'
+   * range gives way to it), is that distance; else the plan's (declared, the tactics', a melee
+   * weapon's reach: melee assumes it).
+   */
+  const rangeTo = (plan: AttackPlan, i: number, t: number): number | undefined =>
+    (distances !== undefined && !plan.melee && (plan.action === all[i]!.spec.tactics || plan.action.range === undefined)
+      ? distances[i * n + t]
+      : undefined) ?? plan.range;
   const quietSync = play.quiet === true && engine.canQuietSync;
   const quietAsync = play.quiet === true && !quietSync && engine.canQuiet;
 
@@ -228,8 +244,10 @@ export async function playUd10(
     while (enemies.length > count) enemies.pop();
     choice.declared = declared && !isOut(declared) ? declared : undefined;
     choice.engaged = engagedFoe;
+    // The nearest by the file's distances, where it gives them.
+    if (distances !== undefined) choice.distance = (o) => distances[i * n + index.get(o.spec.id)!];
     const target = chooseTarget(DEFAULT_TACTICS.target, choice);
-    choice.declared = choice.engaged = undefined;
+    choice.declared = choice.engaged = choice.distance = undefined;
     if (!target) return;
     if (declared && target.spec !== declared.spec)
       events.push({ type: "retarget", round, actor: f.spec.id, from: declared.spec.id, to: target.spec.id });
@@ -247,7 +265,7 @@ export async function playUd10(
       targetId: defender.combatant.id,
       weaponId: plan.weaponId!,
       modeId: plan.modeId,
-      distanceMetres: plan.range,
+      distanceMetres: rangeTo(plan, i, t),
       // No situation rather than an empty one: the input reads the same without looking for values.
       situation: plan.plain ? undefined : plan.situation,
       reaction: undefined,
@@ -278,7 +296,7 @@ export async function playUd10(
       }
       return;
     }
-    return strike(f, target, request, optionsAgainst(t, f.c, free), plan.range);
+    return strike(f, target, request, optionsAgainst(t, f.c, free), rangeTo(plan, i, t));
   };
 
   /** Leaving melee (UD-OPT-01, UD-OPT-02): the free attacks of the foes left behind, then fled or not. */
@@ -385,6 +403,9 @@ interface Shared {
   attackOptions: ([AttackOptions, AttackOptions] | undefined)[];
   /** The attack options without a reaction chooser, not free and free. */
   plainOptions?: [AttackOptions, AttackOptions];
+  /** The file's distances it was built for, and as a table by place ({@link distanceTable}); undefined without any. */
+  fileDistances: EncounterSpec["distances"];
+  distances: (number | undefined)[] | undefined;
 }
 /** {@link Shared} by the forecast's combatant cache. */
 const SHARED = new WeakMap<CombatantCache, Shared>();
@@ -393,7 +414,8 @@ const SHARED = new WeakMap<CombatantCache, Shared>();
 function sharedFor(spec: EncounterSpec, play: PlayOptions): Shared {
   const cache = play.combatants;
   const known = cache ? SHARED.get(cache) : undefined;
-  if (known && known.entries === spec.combatants && known.fileOptions === spec.options) return known;
+  if (known && known.entries === spec.combatants && known.fileOptions === spec.options && known.fileDistances === spec.distances)
+    return known;
   const options: RulesetOptions = { ...ud10.defaults(), ...spec.options };
   const opts = ud10Options(options);
   const n = spec.combatants.length;
@@ -407,6 +429,8 @@ function sharedFor(spec: EncounterSpec, play: PlayOptions): Shared {
     foes: spec.combatants.map((cs) => spec.combatants.flatMap((o, j) => (o.side !== cs.side ? [j] : []))),
     planned: new Array<AttackPlan | undefined>(n),
     attackOptions: new Array<[AttackOptions, AttackOptions] | undefined>(n),
+    fileDistances: spec.distances,
+    distances: distanceTable(spec),
   };
   if (cache) SHARED.set(cache, shared);
   return shared;

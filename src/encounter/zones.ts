@@ -37,6 +37,7 @@ import { DAMAGE_TYPES, STANCES, copyCombatant, restate } from "../rules/zones/mo
 import {
   buildEntryCombatant,
   type EndEvent,
+  distanceTable,
   engineEntries,
   EngineView,
   fail,
@@ -405,7 +406,10 @@ export async function playZones(
 
   /** What the weapon and target choices read (`chooseWeapon`, `chooseTarget`), refilled for each attack. */
   const weaponChoice: WeaponChoice<ZonesWeapon> = { declared: undefined, tactics: undefined, weapons: [] };
-  const targetChoice: TargetChoice<Fighter> = { declared: undefined, enemies };
+  const targetChoice: TargetChoice<Fighter> = { declared: undefined, enemies, distance: undefined };
+  // The file's distances (the nearest target, a ranged weapon's range), by place: none in most files.
+  const distances = distanceTable(spec);
+  const placeCount = spec.combatants.length;
 
   /**
    * One attack by the fighter's action or tactics. Synchronous when played quietly and at once
@@ -432,7 +436,9 @@ export async function playZones(
     if (!area) {
       targetChoice.declared = declared && !isOut(declared) ? declared : undefined;
       targetChoice.enemies = standingEnemies(f);
+      if (distances !== undefined) targetChoice.distance = (o) => distances[f.fighter.place * placeCount + o.fighter.place];
       target = chooseTarget(DEFAULT_TACTICS.target, targetChoice);
+      targetChoice.distance = undefined;
     }
     if (!area && !target) return;
     if (log && declared && target && target !== declared)
@@ -442,7 +448,16 @@ export async function playZones(
       if (log) events.push({ type: "skip", round, actor: f.spec.id, reason: "FRAY.Log.NoAction" });
       return;
     }
-    const range = action.range ?? f.spec.tactics?.range ?? (weapon.kind === "melee" ? 1 : undefined);
+    // A ranged weapon's range: the round's declared one, else the distance the file gives, else
+    // the tactics' (a melee weapon's reach by default: melee assumes it).
+    const apart =
+      distances !== undefined &&
+      target !== undefined &&
+      weapon.kind !== "melee" &&
+      (action === f.spec.tactics || action.range === undefined)
+        ? distances[f.fighter.place * placeCount + target.fighter.place]
+        : undefined;
+    const range = apart ?? action.range ?? f.spec.tactics?.range ?? (weapon.kind === "melee" ? 1 : undefined);
     if (range === undefined) fail(`${actionPath(f)}.range`, `the distance in metres for ${weapon.name}`);
     if (za.damageType !== undefined && !weapon.damageTypes.includes(za.damageType))
       fail(`${actionPath(f)}.damageType`, weapon.damageTypes.join(", "));

@@ -73,6 +73,7 @@ export function withSeed(spec: EncounterSpec, seed: number): EncounterSpec {
     dice: spec.dice,
     combatants: spec.combatants,
     rounds: spec.rounds,
+    distances: spec.distances,
   };
 }
 

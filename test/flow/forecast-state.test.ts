@@ -86,10 +86,12 @@ describe("forecast input from a combat", () => {
     // The hero's nearest enemy is the guard one square away: it strikes with its knife, no range.
     expect(hero).toMatchObject({ target: "guard", metres: 1.5, ranged: false });
     expect((hero!.core as { weapons: { id: string; kind: string }[] }).weapons.find((w) => w.id === hero!.weapon)?.kind).toBe("melee");
-    expect(parseEncounter(input.file).combatants[0]!.tactics).toEqual({ attack: "guard", weapon: hero!.weapon });
+    expect(parseEncounter(input.file).combatants[0]!.tactics).toEqual({ weapon: hero!.weapon });
     // The thug 12 m off shoots the hero from there with its pistol.
     expect(thug).toMatchObject({ target: "hero", metres: 12, ranged: true });
-    expect(parseEncounter(input.file).combatants[2]!.tactics).toMatchObject({ attack: "hero", range: 12 });
+    // The file carries the tokens' distances: the drivers take the nearest standing enemy on
+    // every attack, and a ranged attack's range is the distance to its target.
+    expect(parseEncounter(input.file).distances).toEqual({ hero: { guard: 1.5, thug: 12 }, guard: { thug: 10.5 } });
     expect(guard).toMatchObject({ target: "hero", metres: 1.5, ranged: false });
     expect(input.tactics.target).toEqual(["declared", "engaged", "nearest", "first"]);
   });

@@ -81,7 +81,7 @@ export interface EncounterFile {
     side: ForecastSide;
     /** `combat/<id>`: the combatant's actor in {@link ForecastInput.packs}. */
     ref: string;
-    tactics?: { attack?: string; weapon?: string; range?: number };
+    tactics?: { weapon?: string };
     /** The reaction it declares whenever it is attacked and the rules allow one. */
     react?: string;
     /** What it already spent of the round under way, the forecast's first round. */
@@ -89,6 +89,8 @@ export interface EncounterFile {
   }[];
   /** The first round's declared actions, by combatant id: the declarations made this round. */
   rounds?: Record<string, { wait: true }>[];
+  /** Metres between the combatants' tokens (0.1 m), by id and id, each pair once: the nearest target and a ranged attack's range. */
+  distances?: Record<string, Record<string, number>>;
 }
 
 /** What the state function needs of a ruleset binding. */
@@ -231,9 +233,11 @@ export function reactionFor(ruleset: string, melee: boolean): string | undefined
  * Turns a combat into the forecast's input. Each combatant with an actor, a friendly or hostile
  * token (secret counts as hostile, as engagement reads it) and not defeated nor out by its vitals
  * becomes an entry `combat/<id>` whose actor is its own source (current vitals, statuses,
- * lasting effects, items). Its tactics: attack the nearest enemy (by `distances`); with that
- * enemy farther than {@link ADJACENT_METRES} and a ranged weapon at hand, shoot it from that
- * range, else strike with its first melee weapon (no movement is played; melee assumes reach).
+ * lasting effects, items). The file carries the distances between the tokens: every attack
+ * goes at the nearest standing enemy, a ranged one from where the two stand. Its weapon: with
+ * its nearest enemy farther than {@link ADJACENT_METRES} and a ranged weapon at hand, that ranged
+ * weapon, else its first melee weapon (no movement is played; melee assumes reach). Its reaction:
+ * {@link reactionFor}.
  * @throws FrayError `FRAY.Error.Input.Sides` (field `combatants`) when fewer than two sides are
  *   left to fight. The encounter schema checks the rest where the forecast runs (a name too
  *   long, an option the ruleset refuses), naming the field.
@@ -309,6 +313,14 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
     const react = reactionFor(snapshot.ruleset, weapon !== undefined && !shoot && isMeleeWeapon(weapon));
     if (react) f.react = react;
   }
+  // The distances between the fighters' tokens, for the drivers' nearest target and ranged ranges.
+  const distances: Record<string, Record<string, number>> = {};
+  for (const [i, f] of fighters.entries())
+    for (const e of fighters.slice(i + 1)) {
+      const d = snapshot.distances[f.id]?.[e.id] ?? snapshot.distances[e.id]?.[f.id];
+      if (typeof d === "number" && Number.isFinite(d) && d >= 0)
+        (distances[f.id] ??= {})[e.id] = Math.min(COMMON_BOUNDS.rangeMetres.max, Math.round(d * 10) / 10);
+    }
   if (new Set(fighters.map((f) => f.side)).size < 2)
     throw inputError("combatants", "FRAY.Error.Input.Sides", {}, "combatants on at least two sides");
   const file: EncounterFile = {
@@ -322,19 +334,12 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
       name: f.name.slice(0, COMMON_BOUNDS.nameLength.max) || f.id,
       side: f.side,
       ref: `${FORECAST_PACK}/${f.id}`,
-      ...(f.target || f.weapon
-        ? {
-            tactics: {
-              ...(f.target ? { attack: f.target } : {}),
-              ...(f.weapon ? { weapon: f.weapon } : {}),
-              ...(f.ranged && f.metres !== undefined ? { range: f.metres } : {}),
-            },
-          }
-        : {}),
+      ...(f.weapon ? { tactics: { weapon: f.weapon } } : {}),
       ...(f.react ? { react: f.react } : {}),
       ...(f.spent ? { spent: f.spent } : {}),
     })),
     ...(firstRound ? { rounds: [firstRound] } : {}),
+    ...(Object.keys(distances).length ? { distances } : {}),
   };
   return { file, packs: [[FORECAST_PACK, docs]], combatants: fighters, left, notCarried, tactics: DEFAULT_TACTICS };
 }
