@@ -4,7 +4,8 @@
  * with a 95% interval, the distribution of rounds, each combatant's chance to end the fight out
  * and the damage it can expect to take; `--json` writes the forecast. Fight i (from 0) is
  * `npm run encounter -- FILE --seed <S + i>` (S: `--seed`, else the file's seed). A progress bar
- * runs on a terminal.
+ * runs on a terminal. FILE may also be a combat saved from the tracker's forecast (`format:
+ * fray-forecast`): its own documents are the content, and its fights the default runs.
  *
  * The fights are spread over W worker threads (`node:worker_threads`; default: the machine's
  * available cores, at most 8; `--workers 1` plays them in this thread): cut into contiguous
@@ -23,6 +24,8 @@ import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { parse as parseYaml } from "yaml";
 import { ContentIndex } from "../src/encounter/content.js";
+import { PackContent, type EncounterContent, type SourceDocument } from "../src/encounter/library.js";
+import { FORECAST_EXPORT_FORMAT } from "../src/foundry/logic/forecast-state.js";
 import { parseEncounter, validateSeed } from "../src/encounter/schema.js";
 import { CombatantCache } from "../src/encounter/common.js";
 import {
@@ -60,9 +63,10 @@ const VALUED = ["--runs", "--seed", "--json", "--workers"];
 /** The most worker threads a forecast starts. */
 const MAX_WORKERS = 8;
 
-/** What a worker thread is given: the encounter file as parsed YAML and the forecast's runs and seed. */
+/** What a worker thread is given: the encounter file as parsed YAML, its documents when saved from the tracker, and the forecast's runs and seed. */
 interface WorkerJob {
   raw: unknown;
+  packs?: [string, SourceDocument[]][];
   runs: number;
   seed: number;
 }
@@ -85,13 +89,13 @@ type WorkerReply =
  */
 function workerMain(job: WorkerJob): void {
   const post = (reply: WorkerReply) => parentPort!.postMessage(reply);
-  let setup: { spec: EncounterSpec; content: ContentIndex; combatants: CombatantCache } | undefined;
+  let setup: { spec: EncounterSpec; content: EncounterContent; combatants: CombatantCache } | undefined;
   parentPort!.on("message", (chunk: WorkerChunk) => {
     void (async () => {
       try {
         setup ??= {
           spec: parseEncounter(job.raw),
-          content: new ContentIndex(join(root, "packs", "_source")),
+          content: contentFor(job.packs),
           combatants: new CombatantCache(),
         };
         const tally = await forecastTally(setup.spec, setup.content, {
@@ -123,7 +127,13 @@ function workerMain(job: WorkerJob): void {
 async function forecastInWorkers(
   raw: unknown,
   spec: EncounterSpec,
-  options: { runs: number; seed: number; workers: number; onProgress?: (done: number, runs: number) => void },
+  options: {
+    runs: number;
+    seed: number;
+    workers: number;
+    packs?: [string, SourceDocument[]][];
+    onProgress?: (done: number, runs: number) => void;
+  },
 ): Promise<Forecast> {
   // Run bundled (`scripts/bundled.mjs`, as `npm run forecast` does), each worker runs the bundle.
   // Under tsx, whose loader is not inherited by worker threads, its API loads this file in each.
@@ -133,7 +143,7 @@ async function forecastInWorkers(
     ? new URL(self)
     : `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => tsx.tsImport(${JSON.stringify(self)}, ${JSON.stringify(self)}));`;
   const chunks = chunkRuns(options.runs, options.workers);
-  const job: WorkerJob = { raw, runs: options.runs, seed: options.seed };
+  const job: WorkerJob = { raw, packs: options.packs, runs: options.runs, seed: options.seed };
   const threads = Array.from(
     { length: Math.min(options.workers, chunks.length) },
     () => new Worker(boot, { eval: !bundled, workerData: job }),
@@ -186,6 +196,32 @@ function progressBar(): ((done: number, runs: number) => void) | undefined {
   };
 }
 
+/** The compendium sources by reference: a saved combat's own documents, else `packs/_source`. */
+function contentFor(packs: [string, SourceDocument[]][] | undefined): EncounterContent {
+  return packs ? new PackContent(packs) : new ContentIndex(join(root, "packs", "_source"));
+}
+
+/**
+ * A combat saved from the tracker's forecast (`format: fray-forecast`, src/foundry/logic/forecast-state.ts
+ * `forecastExport`): its encounter file, its documents by pack and the fights it played; `undefined`
+ * for a plain encounter file.
+ * @throws FrayError `FRAY.Error.Field` naming `packs` or `runs` when they are not what it saves.
+ */
+function savedCombat(raw: unknown): { file: unknown; packs: [string, SourceDocument[]][]; runs?: number } | undefined {
+  if (typeof raw !== "object" || raw === null || (raw as { format?: unknown }).format !== FORECAST_EXPORT_FORMAT) return undefined;
+  const { file, packs, runs } = raw as { file?: unknown; packs?: unknown; runs?: unknown };
+  const isDoc = (d: unknown) => typeof d === "object" && d !== null && !Array.isArray(d);
+  const valid =
+    Array.isArray(packs) &&
+    packs.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string" && Array.isArray(p[1]) && p[1].every(isDoc));
+  if (!valid) throw new FrayError("FRAY.Error.Field", { field: "packs", expected: "[pack name, documents] pairs" }, "Bad saved packs");
+  return {
+    file,
+    packs: packs as [string, SourceDocument[]][],
+    runs: runs === undefined ? undefined : check(bounded({ min: 1, max: MAX_RUNS, integer: true }), runs, "runs"),
+  };
+}
+
 async function main(argv: string[]): Promise<number> {
   const args = [...argv];
   const file = args.find((a, i) => !a.startsWith("--") && !VALUED.includes(args[i - 1] ?? ""));
@@ -205,7 +241,7 @@ async function main(argv: string[]): Promise<number> {
     workersArg === undefined
       ? Math.min(MAX_WORKERS, availableParallelism())
       : check(bounded({ min: 1, max: MAX_WORKERS, integer: true }), Number(workersArg), "--workers");
-  const runs = runsArg === undefined ? DEFAULT_RUNS : check(bounded({ min: 1, max: MAX_RUNS, integer: true }), Number(runsArg), "--runs");
+  const runsGiven = runsArg === undefined ? undefined : check(bounded({ min: 1, max: MAX_RUNS, integer: true }), Number(runsArg), "--runs");
   const seed = seedArg === undefined ? undefined : validateSeed(Number(seedArg), "--seed");
   if (out === "") throw new FrayError("FRAY.Error.Field", { field: "--json", expected: "a file name" }, "--json needs a file name");
   let text: string;
@@ -220,15 +256,19 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     throw new FrayError("FRAY.Error.EncounterParse", { file, message: (error as Error).message }, `Cannot parse "${file}"`);
   }
+  // A combat saved from the tracker's forecast carries its documents and the fights it played.
+  const saved = savedCombat(raw);
+  if (saved) raw = saved.file;
   const spec = parseEncounter(raw);
-  const content = new ContentIndex(join(root, "packs", "_source"));
+  const content = contentFor(saved?.packs);
+  const runs = runsGiven ?? saved?.runs ?? DEFAULT_RUNS;
   const started = performance.now();
   const cpuStart = process.cpuUsage();
   const threads = Math.min(workers, runs);
   const result =
     threads === 1
       ? await forecast(spec, content, { runs, seed, onProgress: progressBar() })
-      : await forecastInWorkers(raw, spec, { runs, seed: seed ?? spec.seed, workers: threads, onProgress: progressBar() });
+      : await forecastInWorkers(raw, spec, { runs, seed: seed ?? spec.seed, workers: threads, packs: saved?.packs, onProgress: progressBar() });
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);
   console.log(formatForecast(result, lookup).join("\n"));

@@ -4,6 +4,9 @@
  * actors' current vitals and statuses carried, what is left out and what a fresh round cannot
  * carry; and the input played by the forecast.
  */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ContentIndex } from "../../src/encounter/content.js";
@@ -21,6 +24,7 @@ import type { ActionCost, Economy } from "../../src/rules/core/economy.js";
 import { forecastWorker, type ForecastReply } from "../../src/foundry/forecast/worker.js";
 import {
   declaredAction,
+  forecastExport,
   forecastInput,
   FORECAST_PACK,
   reactionFor,
@@ -29,7 +33,8 @@ import {
   type ForecastBinding,
 } from "../../src/foundry/logic/forecast-state.js";
 
-const packs = new ContentIndex(join(import.meta.dirname, "..", "..", "packs", "_source"));
+const root = join(import.meta.dirname, "..", "..");
+const packs = new ContentIndex(join(root, "packs", "_source"));
 const npc = (name: string) => packs.resolve(`ud10-npcs/${name}`, "test") as unknown as ActorSource;
 const binding: ForecastBinding = {
   id: "ud10",
@@ -258,5 +263,77 @@ describe("forecast input from a combat", () => {
     );
     const done = replies.at(-1);
     expect(done?.type === "done" && done.forecast).toEqual(result);
+  });
+
+  /** One state per ruleset: A (wounded, its round partly spent) against E 9 m off. */
+  const STATES: [string, RulesetId, ForecastBinding, string, string][] = [
+    ["UD-ACT-01", "ud10", binding, "ud10-npcs/Veteran", "ud10-npcs/Thug"],
+    ...OTHERS,
+  ];
+  it.each(STATES)(
+    "%s: a %s combat saved from the tracker plays to the worker's numbers in npm run forecast",
+    async (_rule, ruleset, b, a, e) => {
+      const doc = (ref: string) => packs.resolve(ref, "test") as unknown as ActorSource;
+      const input = forecastInput(
+        {
+          name: "Yard <b>7</b>",
+          ruleset,
+          options: {},
+          round: 2,
+          combatants: [
+            { id: "a", name: "A", actor: doc(a), disposition: 1, defeated: false, economy: SPENT[ruleset]?.economy },
+            { id: "e", name: "E", actor: doc(e), disposition: -1, defeated: false },
+            { id: "f", name: "F", actor: doc(e), disposition: -1, defeated: false },
+          ],
+          distances: { a: { e: 9, f: 4 } },
+        },
+        b,
+      );
+      const saved = forecastExport(input, { runs: 30, seed: 11 });
+      expect(saved.file.seed).toBe(11);
+      const dir = mkdtempSync(join(tmpdir(), "fray-saved-"));
+      writeFileSync(join(dir, "combat.json"), JSON.stringify(saved));
+      // As `npm run forecast` runs it (bundled), in one thread and, for UD10, in two worker threads.
+      const workers = ruleset === "ud10" ? "2" : "1";
+      execFileSync(
+        process.execPath,
+        [
+          join(root, "scripts", "bundled.mjs"),
+          "scripts/forecast.ts",
+          join(dir, "combat.json"),
+          "--workers",
+          workers,
+          "--json",
+          join(dir, "f.json"),
+        ],
+        { cwd: root, encoding: "utf8" },
+      );
+      const cli = JSON.parse(readFileSync(join(dir, "f.json"), "utf8")) as unknown;
+      const replies: ForecastReply[] = [];
+      await forecastWorker((r) => replies.push(r))(
+        structuredClone({ type: "run" as const, id: "t", file: input.file, packs: input.packs, runs: 30, seed: 11, progressEvery: 10 }),
+      );
+      const done = replies.at(-1);
+      expect(done?.type).toBe("done");
+      expect(cli).toEqual(JSON.parse(JSON.stringify(done?.type === "done" ? done.forecast : null)));
+      expect((cli as { runs: number; seed: number }).runs).toBe(30);
+    },
+    30_000,
+  );
+
+  it("UD-ACT-01: npm run forecast names the field of a saved combat whose documents are not pairs of pack and documents", () => {
+    const dir = mkdtempSync(join(tmpdir(), "fray-saved-"));
+    writeFileSync(join(dir, "bad.json"), JSON.stringify({ format: "fray-forecast", file: {}, packs: "combat", runs: 5 }));
+    let stderr = "";
+    try {
+      execFileSync(process.execPath, [join(root, "scripts", "bundled.mjs"), "scripts/forecast.ts", join(dir, "bad.json")], {
+        cwd: root,
+        encoding: "utf8",
+        stdio: "pipe",
+      });
+    } catch (error) {
+      stderr = String((error as { stderr?: string }).stderr);
+    }
+    expect(stderr).toContain("packs");
   });
 });

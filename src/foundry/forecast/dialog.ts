@@ -20,7 +20,7 @@ import { economySpecOf, type CombatantLike } from "../combat/economy-store.js";
 import { SYSTEM_PATH } from "../config.js";
 import { actorSource, type ActorLike } from "../documents/source.js";
 import { readEconomy } from "../logic/economy.js";
-import { forecastInput, type CombatSnapshot, type ForecastInput, type SnapshotCombatant } from "../logic/forecast-state.js";
+import { forecastExport, forecastInput, type CombatSnapshot, type ForecastInput, type SnapshotCombatant } from "../logic/forecast-state.js";
 import { FORECAST_RESULT_BUTTONS, forecastView } from "../logic/forecast-view.js";
 import { dialogButtons, type DialogFormButton } from "../logic/dialog-buttons.js";
 import { measureMetres, type Measurable } from "../measure.js";
@@ -249,7 +249,7 @@ async function runInWorkers(input: ForecastInput, settings: { runs: number; seed
 }
 
 /** Shows the result; its button whispers it to the GMs as a chat card. */
-async function showResult(forecast: Forecast, input: ForecastInput): Promise<void> {
+async function showResult(forecast: Forecast, input: ForecastInput, settings: { runs: number; seed: number }): Promise<void> {
   const context = forecastView(forecast, (key, data) => formatKey(key, data ?? {}), input);
   const content = await foundry.applications.handlebars.renderTemplate(FORECAST_TEMPLATE, { ...context });
   const choice = await foundry.applications.api.DialogV2.wait({
@@ -260,6 +260,20 @@ async function showResult(forecast: Forecast, input: ForecastInput): Promise<voi
     buttons: dialogButtons(FORECAST_RESULT_BUTTONS),
     rejectClose: false,
   } as never);
+  if (choice === "save") {
+    // The combat as played, for `npm run forecast` (README, "Forecasting an encounter").
+    const name =
+      input.file.name
+        .replace(/[^\p{L}\p{N}]+/gu, "-")
+        .replace(/^-+|-+$/g, "")
+        .slice(0, 60) || "combat";
+    foundry.utils.saveDataToFile(
+      JSON.stringify(forecastExport(input, settings), null, 2),
+      "application/json",
+      `fray-forecast-${name}.json`,
+    );
+    return;
+  }
   if (choice !== "whisper") return;
   await ChatMessage.create({
     content: `<div class="fray-card fray-forecast-card"><h3>${escapeHtml(context.title)}</h3>${content}</div>`,
@@ -282,7 +296,7 @@ export async function openForecast(combat: ForecastCombat): Promise<void> {
     forecastPool().warm({ file: input.file, packs: input.packs, seed: 1 });
     const settings = await askSettings(input);
     if (!settings) return;
-    await showResult(await runInWorkers(input, settings), input);
+    await showResult(await runInWorkers(input, settings), input, settings);
   } catch (error) {
     reportError(error);
   }

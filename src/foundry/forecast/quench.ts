@@ -1,6 +1,6 @@
 /**
  * The forecast's Quench batch (`fray.forecast`): the v13 assumptions the tracker's forecast
- * relies on (docs/foundry-assumptions.md, F1 and F2), checked in a real world by a GM.
+ * relies on (docs/foundry-assumptions.md, F1 to F3), checked in a real world by a GM.
  */
 import type { Quench } from "../quench.js";
 import { FORECAST_WORKER } from "./dialog.js";
@@ -46,6 +46,11 @@ export function registerForecastQuench(quench: Quench): void {
           );
           assert.equal(started, 2);
           assert.ok(error?.key && game.i18n.has(error.key), "the pool's error has a key the languages hold");
+        });
+        it("F3: foundry.utils.saveDataToFile takes the text, its type and a file name", async () => {
+          // (Not called: it would start a download in the GM's browser.)
+          assert.equal(typeof foundry.utils.saveDataToFile, "function");
+          assert.equal(foundry.utils.saveDataToFile.length, 3);
         });
         it("F2: DialogV2.wait renders under the given id; closing that instance resolves the wait with null", async () => {
           const id = "fray-forecast-quench";

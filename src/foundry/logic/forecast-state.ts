@@ -343,3 +343,25 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
   };
   return { file, packs: [[FORECAST_PACK, docs]], combatants: fighters, left, notCarried, tactics: DEFAULT_TACTICS };
 }
+
+/** The `format` of a combat saved from the tracker's forecast ({@link forecastExport}). */
+export const FORECAST_EXPORT_FORMAT = "fray-forecast";
+
+/**
+ * A combat as the tracker's forecast played it, saved for `npm run forecast`: the encounter file
+ * (its `seed` the forecast's), the documents it names and the fights played. The CLI plays it with
+ * those documents for its content, so that it gives the tracker's numbers for the same state and
+ * seed (issue: the tracker's worker and the CLI agree).
+ */
+export interface ForecastExport {
+  format: typeof FORECAST_EXPORT_FORMAT;
+  file: EncounterFile;
+  packs: [string, SourceDocument[]][];
+  /** The fights the tracker played (the CLI's default `--runs` for this file). */
+  runs: number;
+}
+
+/** The forecast's input with the fights and the seed the GM chose, as a file `npm run forecast` plays. */
+export function forecastExport(input: ForecastInput, settings: { runs: number; seed: number }): ForecastExport {
+  return { format: FORECAST_EXPORT_FORMAT, file: { ...input.file, seed: settings.seed }, packs: input.packs, runs: settings.runs };
+}

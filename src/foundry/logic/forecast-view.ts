@@ -9,9 +9,14 @@ import { damageText } from "../../forecast/format.js";
 import type { ForecastInput } from "./forecast-state.js";
 import type { DialogButtonFace } from "./dialog-buttons.js";
 
-/** The result dialog's buttons: whisper the result to the GMs as a chat card, and close, the default. */
+/**
+ * The result dialog's buttons: whisper the result to the GMs as a chat card, save the combat as
+ * the forecast played it (a file `npm run forecast` plays to the same numbers), and close, the
+ * default.
+ */
 export const FORECAST_RESULT_BUTTONS: readonly DialogButtonFace[] = [
   { action: "whisper", label: "FRAY.Forecast.Tracker.Whisper", icon: "fa-solid fa-comment" },
+  { action: "save", label: "FRAY.Forecast.Tracker.Save", icon: "fa-solid fa-file-export" },
   { action: "close", label: "FRAY.Forecast.Tracker.Close", default: true },
 ];
 
