@@ -268,7 +268,13 @@ async function main(argv: string[]): Promise<number> {
   const result =
     threads === 1
       ? await forecast(spec, content, { runs, seed, onProgress: progressBar() })
-      : await forecastInWorkers(raw, spec, { runs, seed: seed ?? spec.seed, workers: threads, packs: saved?.packs, onProgress: progressBar() });
+      : await forecastInWorkers(raw, spec, {
+          runs,
+          seed: seed ?? spec.seed,
+          workers: threads,
+          packs: saved?.packs,
+          onProgress: progressBar(),
+        });
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);
   console.log(formatForecast(result, lookup).join("\n"));
