@@ -113,6 +113,33 @@ describe("forecast from the combat tracker", () => {
     expect(other.html).not.toContain("data-fray-forecast");
   });
 
+  it("UD-ACT-01: the button forecasts the combat the tracker shows now, not the one of the render that added it", async () => {
+    let click: ((event: unknown) => void) | undefined;
+    const root = {
+      dataset: {} as Record<string, string>,
+      html: "",
+      querySelector: () => null,
+      querySelectorAll: () => [],
+      insertAdjacentHTML(_w: string, h: string) {
+        this.html += h;
+      },
+      addEventListener(_type: string, listener: (event: unknown) => void) {
+        click = listener;
+      },
+    };
+    tracker.onRenderCombatTracker({ viewed: combat() }, root as never);
+    // The GM views another combat, of one side only: the same element renders it.
+    const lonely = combat();
+    lonely.combatants.splice(1, 2);
+    tracker.onRenderCombatTracker({ viewed: lonely }, root as never);
+    const before = stub.ui.notifications.messages.length;
+    click!({ target: { closest: () => ({}) }, preventDefault() {}, stopPropagation() {} });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The forecast read the combat shown now: one side only, refused naming the field.
+    expect(stub.ui.notifications.messages.slice(before).map((m) => m.level)).toEqual(["error"]);
+    expect(stub.ui.notifications.messages.at(-1)?.text).toContain("combatants");
+  });
+
   it("UD-RND-02: the settings form names who attacks whom at what distance, escaped, with runs and seed", () => {
     const c = combat();
     c.combatants[2]!.name = "<img src=x onerror=alert(1)>";

@@ -27,11 +27,19 @@ export function renderForecastButton(combat: ForecastCombat, html: HTMLElement):
   }
 }
 
+/**
+ * The combat each tracker element last rendered: the click listener, added once per element,
+ * forecasts the combat viewed now, not the one of the render that added it (the element stays
+ * when the GM views another combat).
+ */
+const rendered = new WeakMap<HTMLElement, ForecastCombat>();
+
 function addButton(combat: ForecastCombat, html: HTMLElement): void {
   if (!game.user?.isGM || Array.from(combat.combatants ?? []).length === 0) return;
   html.querySelector?.(".fray-forecast-control")?.remove();
   const host = html.querySelector?.<HTMLElement>(".combat-tracker-header") ?? html;
   host.insertAdjacentHTML("afterbegin", forecastButtonHtml());
+  rendered.set(host, combat);
   if (!host.dataset || host.dataset.frayForecastClicks) return;
   host.dataset.frayForecastClicks = "1";
   host.addEventListener("click", (event: Event) => {
@@ -39,6 +47,7 @@ function addButton(combat: ForecastCombat, html: HTMLElement): void {
     if (!target?.closest?.("[data-fray-forecast]")) return;
     event.preventDefault();
     event.stopPropagation();
-    void openForecast(combat).catch(reportError);
+    const viewed = rendered.get(host);
+    if (viewed) void openForecast(viewed).catch(reportError);
   });
 }
