@@ -46,6 +46,22 @@ function tallied(spec: EncounterSpec, results: EncounterResult[]) {
           return sum + (x.start!.hp ? x.start!.hp.value - x.vitals.hp!.value : 0);
         }, 0) / n,
     ),
+    // Every track each combatant has: HP, EP (UD10) and the hitboxes' points summed (Hitbox).
+    damage: spec.combatants.map((c) => {
+      const lost: Record<string, number> = {};
+      for (const r of results) {
+        const x = r.combatants.find((y) => y.id === c.id)!;
+        const add = (k: string, v: number) => (lost[k] = (lost[k] ?? 0) + v);
+        if (x.start!.hp) add("hp", x.start!.hp.value - x.vitals.hp!.value);
+        if (x.start!.ep) add("ep", x.start!.ep.value - x.vitals.ep!.value);
+        if (x.start!.hitboxes)
+          add(
+            "hitboxes",
+            Object.keys(x.start!.hitboxes).reduce((s, k) => s + x.start!.hitboxes![k]!.value - x.vitals.hitboxes![k]!.value, 0),
+          );
+      }
+      return Object.fromEntries(Object.entries(lost).map(([k, v]) => [k, v / n]));
+    }),
   };
 }
 
@@ -68,6 +84,8 @@ describe("forecast", () => {
       expect(f.rounds.counts).toEqual(t.rounds);
       expect(f.combatants.map((c) => c.out.count)).toEqual(t.out);
       if (spec.ruleset !== "hitbox") expect(f.combatants.map((c) => c.damage.hp)).toEqual(t.hp);
+      // The expected loss on every track, EP and hitbox points included.
+      expect(f.combatants.map((c) => c.damage)).toEqual(t.damage);
       // Someone lost something in twelve fights of five against five.
       expect(f.combatants.some((c) => (c.damage.hp ?? c.damage.hitboxes ?? 0) > 0)).toBe(true);
     });
