@@ -205,16 +205,26 @@ function contentFor(packs: [string, SourceDocument[]][] | undefined): EncounterC
  * A combat saved from the tracker's forecast (`format: fray-forecast`, src/foundry/logic/forecast-state.ts
  * `forecastExport`): its encounter file, its documents by pack and the fights it played; `undefined`
  * for a plain encounter file.
- * @throws FrayError `FRAY.Error.Field` naming `packs` or `runs` when they are not what it saves.
+ * @throws FrayError `FRAY.Error.Field` naming `file`, the part of `packs` or `runs` that is not what it saves.
  */
 function savedCombat(raw: unknown): { file: unknown; packs: [string, SourceDocument[]][]; runs?: number } | undefined {
   if (typeof raw !== "object" || raw === null || (raw as { format?: unknown }).format !== FORECAST_EXPORT_FORMAT) return undefined;
   const { file, packs, runs } = raw as { file?: unknown; packs?: unknown; runs?: unknown };
-  const isDoc = (d: unknown) => typeof d === "object" && d !== null && !Array.isArray(d);
-  const valid =
-    Array.isArray(packs) &&
-    packs.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string" && Array.isArray(p[1]) && p[1].every(isDoc));
-  if (!valid) throw new FrayError("FRAY.Error.Field", { field: "packs", expected: "[pack name, documents] pairs" }, "Bad saved packs");
+  const bad = (field: string, expected: string) => new FrayError("FRAY.Error.Field", { field, expected }, `Bad saved ${field}`);
+  const isRecord = (d: unknown): d is Record<string, unknown> => typeof d === "object" && d !== null && !Array.isArray(d);
+  if (!isRecord(file)) throw bad("file", "the encounter file the forecast played");
+  if (!Array.isArray(packs)) throw bad("packs", "[pack name, documents] pairs");
+  // Each document as the encounter runner reads an actor: a name, its `system` and its items.
+  packs.forEach((p: unknown, i) => {
+    if (!Array.isArray(p) || p.length !== 2 || typeof p[0] !== "string" || !Array.isArray(p[1]))
+      throw bad(`packs[${i}]`, "[pack name, documents]");
+    (p[1] as unknown[]).forEach((d, j) => {
+      const at = `packs[${i}][1][${j}]`;
+      if (!isRecord(d) || typeof d.name !== "string") throw bad(`${at}.name`, "a document with a name");
+      if (d.system !== undefined && !isRecord(d.system)) throw bad(`${at}.system`, "a mapping");
+      if (d.items !== undefined && (!Array.isArray(d.items) || !d.items.every(isRecord))) throw bad(`${at}.items`, "a list of items");
+    });
+  });
   return {
     file,
     packs: packs as [string, SourceDocument[]][],

@@ -59,8 +59,8 @@ export interface CombatantSpec {
   tactics?: ActionSpec;
   /**
    * What it already spent of the first round's economy, slot uses and pool points by id: a fight
-   * taken up inside a round under way, as the tracker's forecast starts one (UD-ACT-01, CR-AP-01,
-   * ZN-ACT-01).
+   * taken up inside a round under way, as the tracker's forecast starts one (UD-ACT-01, HB-RND-01,
+   * CR-AP-01, ZN-ACT-01).
    */
   spent?: ActionCost;
   /** Ruleset-specific keys the driver accepts. */

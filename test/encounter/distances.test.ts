@@ -52,7 +52,48 @@ describe("distances between the combatants (the file's `distances`)", () => {
     expect(before).toBe(foes[0]!.id);
   });
 
-  it("refuses a distance to a combatant the file has not, naming the field", () => {
+  /** Each ruleset that reads a range: the round's declared range, and a melee weapon's reach, over the distance. */
+  const PRECEDENCE = [
+    ["UD-RNG-01", "ud10", { range: 25 }, 25],
+    ["HB-MOD-01", "hitbox", { feet: 90 }, Math.round(90 * 0.3048 * 10) / 10],
+  ] as const;
+  it.each(PRECEDENCE)(
+    "%s: %s: a range the round declares, and a melee weapon's reach, go before the distance",
+    async (_rule, ruleset, declared, metres) => {
+      const raw = skirmish(ruleset);
+      const shooter = raw.combatants.find((c) => {
+        const t = c.tactics as { range?: number; feet?: number } | undefined;
+        return (t?.range ?? 0) > 2 || (t?.feet ?? 0) > 5;
+      })!;
+      const brawler = raw.combatants.find((c) => {
+        const t = c.tactics as { range?: number; feet?: number } | undefined;
+        return t?.range === 1.5 || t?.feet === 5;
+      })!;
+      const foes = (c: { side: string }) => raw.combatants.filter((o) => o.side !== c.side);
+      raw.distances = {
+        [shooter.id]: Object.fromEntries(foes(shooter).map((o) => [o.id, 7])),
+        [brawler.id]: Object.fromEntries(
+          foes(brawler)
+            .filter((o) => o.id !== shooter.id)
+            .map((o) => [o.id, 40]),
+        ),
+      };
+      raw.rounds = [{ [shooter.id]: { ...(shooter.tactics as object), ...declared } }];
+      const result = await playEncounter(parseEncounter({ ...raw, seed: 3 }), content);
+      const firstOf = (id: string, round: number) =>
+        result.events.find((e) => e.type === "attack" && e.attacker === id && e.round === round);
+      const shot = firstOf(shooter.id, 1);
+      expect(shot?.type === "attack" && shot.range).toBe(metres);
+      // From the second round on, its tactics: the distance again.
+      const later = result.events.find((e) => e.type === "attack" && e.attacker === shooter.id && e.round > 1);
+      if (later?.type === "attack") expect(later.range).toBe(7);
+      // The brawler strikes from its reach, whatever the distance (nobody moves; melee assumes reach).
+      const blow = result.events.find((e) => e.type === "attack" && e.attacker === brawler.id);
+      expect(blow?.type === "attack" && blow.range).toBe(ruleset === "ud10" ? 1.5 : Math.round(5 * 0.3048 * 10) / 10);
+    },
+  );
+
+  it("UD-RNG-01: refuses a distance to a combatant the file has not, naming the field", () => {
     const raw = skirmish("ud10");
     raw.distances = { [raw.combatants[0]!.id]: { nobody: 3 } };
     let error: unknown;

@@ -72,11 +72,11 @@ describe("a first round taken up under way (combatant `spent`)", () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(FrayError);
-    expect((error as FrayError).data.field).toBe("spent");
+    expect((error as FrayError).data.field).toBe(`${String(file.combatants[0]!.id)}.spent.slots.ap`);
     expect(String((error as FrayError).data.expected)).toContain("movement, action, reaction, free");
   });
 
-  it("checks the amounts in the file, naming the field", () => {
+  it("UD-ACT-01: checks the amounts in the file, naming the field", () => {
     const file = skirmish("ud10");
     file.combatants[1]!.spent = { slots: { action: -1 } };
     expect(() => parseEncounter(file)).toThrow(FrayError);

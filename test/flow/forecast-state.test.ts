@@ -171,6 +171,11 @@ describe("forecast input from a combat", () => {
     });
     expect(spentOf({ slots: { action: { used: 0, max: 1 } }, pools: { ap: { value: 4, max: 4 } } })).toBeUndefined();
     expect(spentOf({ slots: {}, pools: { speed: { value: -2, max: 1e9 } } })).toEqual({ pools: { speed: 1000 } });
+    // ZN-MOV-04: a pool carried from round to round (Zones' effort) counts from what the actor
+    // carries, the value the forecast's first round starts from: never paid twice.
+    const effort = (value: number) => ({ slots: {}, pools: { effort: { value, max: 5 } } });
+    expect(spentOf(effort(3), effort(3))).toBeUndefined();
+    expect(spentOf(effort(1), effort(3))).toEqual({ pools: { effort: 2 } });
   });
 
   it("UD-DMG-04: a combatant out by its vitals is left out, and one side alone is refused naming the field", () => {
@@ -216,12 +221,19 @@ describe("forecast input from a combat", () => {
   /** What combatant A already spent of the round under way, by ruleset (HB-RND-01, CR-AP-01, ZN-ACT-01). */
   const SPENT: Record<string, { economy: Economy; spent: ActionCost }> = {
     hitbox: { economy: { slots: { action: { used: 1, max: 1 } }, pools: {} }, spent: { slots: { action: 1 } } },
-    critical: { economy: { slots: {}, pools: { ap: { value: 1, max: 4 } } }, spent: { pools: { ap: 3 } } },
-    zones: { economy: { slots: { action: { used: 1, max: 2 } }, pools: {} }, spent: { slots: { action: 1 } } },
+    // (Critical: stunned, A has 2 AP a round, CR-STN-01; it spent 1 of them.)
+    critical: { economy: { slots: {}, pools: { ap: { value: 1, max: 2 } } }, spent: { pools: { ap: 1 } } },
+    // (Zones: effort carried at the actor's 1 of 2, nothing of it spent this round, ZN-MOV-04.)
+    zones: {
+      economy: { slots: { action: { used: 1, max: 2 } }, pools: { effort: { value: 1, max: 2 } } },
+      spent: { slots: { action: 1 } },
+    },
   };
   it.each(OTHERS)("%s: a %s combat becomes an input the forecast plays from the actors as they stand", async (_rule, ruleset, b, a, e) => {
     const doc = (ref: string) => packs.resolve(ref, "test") as unknown as ActorSource;
     const first = doc(a);
+    // Zones: A spent one of its two effort points in an earlier round (ZN-MOV-04).
+    if (ruleset === "zones") (first.system as { effort: { value: number } }).effort.value = 1;
     // Critical: A bleeds 3 hits a round from an earlier blow, stunned for a round (CR-BLD-01, CR-STN-02).
     if (ruleset === "critical")
       Object.assign(first.system as object, {

@@ -138,6 +138,14 @@ describe("forecast from the combat tracker", () => {
     // The forecast read the combat shown now: one side only, refused naming the field.
     expect(stub.ui.notifications.messages.slice(before).map((m) => m.level)).toEqual(["error"]);
     expect(stub.ui.notifications.messages.at(-1)?.text).toContain("combatants");
+    // No combat viewed any more: the button goes, and a click on what is left forecasts nothing.
+    root.html = "";
+    tracker.onRenderCombatTracker({ viewed: null }, root as never);
+    const after = stub.ui.notifications.messages.length;
+    click!({ target: { closest: () => ({}) }, preventDefault() {}, stopPropagation() {} });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stub.ui.notifications.messages.length).toBe(after);
+    expect(root.html).not.toContain("data-fray-forecast");
   });
 
   it("UD-RND-02: the settings form names who attacks whom at what distance, escaped, with runs and seed", () => {

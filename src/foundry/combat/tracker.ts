@@ -240,7 +240,8 @@ function clickedSlot(event: Event): string | undefined {
 /** `renderCombatTracker`: adds the pips to each combatant row of the viewed combat. */
 export function onRenderCombatTracker(app: { viewed?: unknown }, html: HTMLElement): void {
   const combat = (app.viewed ?? game.combat) as TrackerCombat | null;
-  if (!combat?.combatants) return;
+  // No combat viewed: the Forecast button of an earlier one goes.
+  if (!combat?.combatants) return renderForecastButton({ combatants: [] }, html);
   const combatants = combat.combatants;
   let declarations: DeclarationView | undefined;
   try {

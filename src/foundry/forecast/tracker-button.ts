@@ -35,9 +35,11 @@ export function renderForecastButton(combat: ForecastCombat, html: HTMLElement):
 const rendered = new WeakMap<HTMLElement, ForecastCombat>();
 
 function addButton(combat: ForecastCombat, html: HTMLElement): void {
-  if (!game.user?.isGM || Array.from(combat.combatants ?? []).length === 0) return;
   html.querySelector?.(".fray-forecast-control")?.remove();
   const host = html.querySelector?.<HTMLElement>(".combat-tracker-header") ?? html;
+  // A render without a combat to forecast leaves no button, and no combat for a kept listener.
+  rendered.delete(host);
+  if (!game.user?.isGM || Array.from(combat.combatants ?? []).length === 0) return;
   host.insertAdjacentHTML("afterbegin", forecastButtonHtml());
   rendered.set(host, combat);
   if (!host.dataset || host.dataset.frayForecastClicks) return;

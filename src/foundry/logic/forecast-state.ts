@@ -16,7 +16,7 @@
  * `left`; and no combatant moves. Each combatant reacts when the rules allow, with the reaction
  * {@link reactionFor} picks.
  */
-import type { ActionCost, Economy } from "../../rules/core/economy.js";
+import { createEconomy, type ActionCost, type Economy, type EconomySpec } from "../../rules/core/economy.js";
 import type { RulesetOptions } from "../../rules/core/ruleset.js";
 import type { ActorSource } from "../../rules/core/sources.js";
 import type { RulesetId, VitalState } from "../../rules/core/types.js";
@@ -98,7 +98,12 @@ export interface ForecastBinding {
   readonly id: string;
   /** The binding's `combatantFromActor`. */
   combatantFromActor(actor: ActorSource, overrides?: { id?: string; group?: string }): unknown;
-  readonly ruleset: { vitals(c: never): VitalState; isOut(state: VitalState): boolean };
+  readonly ruleset: {
+    vitals(c: never): VitalState;
+    isOut(state: VitalState): boolean;
+    /** The round economy's slots and pools for a combatant (what a round starts from). */
+    economy(c: never, options: RulesetOptions): EconomySpec;
+  };
 }
 
 /** The side a combatant fights on in the forecast. */
@@ -143,7 +148,7 @@ export interface ForecastInput {
   packs: [string, SourceDocument[]][];
   combatants: ForecastCombatant[];
   left: { id: string; name: string; reason: LeftReason; error?: unknown }[];
-  /** What the combatants already did this round that the forecast cannot carry: a declaration of free text alone. */
+  /** What the combatants already did this round that the forecast cannot carry: a declaration of free text alone, or one still sealed. */
   notCarried: { id: string; name: string; what: "declaration" | "sealed" }[];
   /** The tactics every combatant follows (target: the nearest enemy, then the first standing). */
   tactics: Tactics;
@@ -172,16 +177,24 @@ function isMeleeWeapon(w: AnyWeapon): boolean {
 const MOST_SPENT = COMMON_BOUNDS.spent.max;
 
 /**
- * What an economy of the round under way shows spent, as an entry's `spent`: each slot's uses and
- * each pool's points below its maximum (whole, at most the schema's bound); `undefined` when
- * nothing is spent (UD-ACT-01, HB-RND-01, CR-AP-01, ZN-ACT-01).
+ * What an economy of the round under way shows spent, as an entry's `spent`: each slot's uses,
+ * and each pool's points below what `fresh` (the economy the ruleset gives the combatant as it
+ * stands, which the forecast's first round starts from) holds: a pool that refills each round
+ * (Critical's AP) counts from its maximum, one carried from round to round (Zones' effort, its
+ * speed without a recovery each round) from the value the actor carries, never twice. Whole, at
+ * most the schema's bound; `undefined` when nothing is spent (UD-ACT-01, HB-RND-01, CR-AP-01,
+ * ZN-ACT-01).
+ * @param fresh the ruleset's economy for the combatant; by default each pool counts from its maximum.
  */
-export function spentOf(e: Economy): ActionCost | undefined {
+export function spentOf(e: Economy, fresh?: Economy): ActionCost | undefined {
   const whole = (n: number) => Math.min(MOST_SPENT, Math.max(0, Math.round(n)));
   const slots: Record<string, number> = {};
   const pools: Record<string, number> = {};
   for (const [id, s] of Object.entries(e.slots)) if (whole(s.used) > 0) slots[id] = whole(s.used);
-  for (const [id, p] of Object.entries(e.pools)) if (whole(p.max - p.value) > 0) pools[id] = whole(p.max - p.value);
+  for (const [id, p] of Object.entries(e.pools)) {
+    const from = fresh ? (fresh.pools[id]?.value ?? p.max) : p.max;
+    if (whole(from - p.value) > 0) pools[id] = whole(from - p.value);
+  }
   const out: ActionCost = {
     ...(Object.keys(slots).length ? { slots } : {}),
     ...(Object.keys(pools).length ? { pools } : {}),
@@ -277,7 +290,17 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
     const declared = c.declaration ? declaredAction(c.declaration) : undefined;
     if (declared === "none") notCarried.push({ id: c.id, name: c.name, what: c.declaration?.sealed ? "sealed" : "declaration" });
     if (declared === "wait") (firstRound ??= {})[c.id] = { wait: true };
-    const spent = c.economy ? spentOf(c.economy) : undefined;
+    let spent: ActionCost | undefined;
+    if (c.economy) {
+      // Counted from the economy the forecast's first round starts from (the ruleset's, for the combatant as it stands).
+      let fresh: Economy | undefined;
+      try {
+        fresh = createEconomy(binding.ruleset.economy(core as never, snapshot.options));
+      } catch {
+        fresh = undefined;
+      }
+      spent = spentOf(c.economy, fresh);
+    }
     fighters.push({
       id: c.id,
       name: c.name,

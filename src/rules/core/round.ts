@@ -102,7 +102,7 @@ export interface RoundEntry<C> {
   player?: boolean;
   /**
    * What it already spent of the first round: a fight taken up inside a round under way (the
-   * tracker's forecast, UD-ACT-01, CR-AP-01, ZN-ACT-01), whose first round's economy is paid this
+   * tracker's forecast, UD-ACT-01, HB-RND-01, CR-AP-01, ZN-ACT-01), whose first round's economy is paid this
    * much, as far as it holds (slot uses beyond a slot's `max` and points below 0 are dropped).
    */
   spent?: ActionCost;
@@ -333,22 +333,23 @@ class OpenStep<C> {
 /**
  * `list` (a new one when absent) with `spent` at the fighter's place, once every slot and pool it
  * names is one of the fighter's economy.
- * @throws FrayError `FRAY.Error.Field` (field `spent`) naming the fighter and the slots and pools
- *   its economy has, for a slot or pool it has not or an amount that is not a whole number from 0.
+ * @throws FrayError `FRAY.Error.Field` (field `<id>.spent.<slots|pools>.<name>`) naming the slots
+ *   and pools the fighter's economy has, for a slot or pool it has not or an amount that is not a
+ *   whole number from 0.
  */
 function spentAt<C>(list: (ActionCost | undefined)[] | undefined, f: RoundFighter<C>, spent: ActionCost): (ActionCost | undefined)[] {
   const known = [...Object.keys(f.economy.slots), ...Object.keys(f.economy.pools)].join(", ") || "none";
-  const check = (names: Record<string, number> | undefined, of: Record<string, unknown>): void => {
+  const check = (kind: "slots" | "pools", names: Record<string, number> | undefined, of: Record<string, unknown>): void => {
     for (const [id, n] of Object.entries(names ?? {}))
       if (!Object.hasOwn(of, id) || !Number.isInteger(n) || n < 0)
         throw new FrayError(
           "FRAY.Error.Field",
-          { field: "spent", expected: `whole numbers from 0 of ${f.id}'s economy (${known})` },
+          { field: `${f.id}.spent.${kind}.${id}`, expected: `whole numbers from 0 of ${f.id}'s economy (${known})` },
           `${f.id} spent ${id}`,
         );
   };
-  check(spent.slots, f.economy.slots);
-  check(spent.pools, f.economy.pools);
+  check("slots", spent.slots, f.economy.slots);
+  check("pools", spent.pools, f.economy.pools);
   const out = list ?? [];
   out[f.place] = spent;
   return out;
