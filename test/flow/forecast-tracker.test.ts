@@ -92,48 +92,46 @@ describe("forecast from the combat tracker", () => {
     expect(input.notCarried.map((n) => [n.id, n.what])).toEqual([["guard", "declaration"]]);
   });
 
-  it("UD-ACT-01: the tracker shows the Forecast button to the GM only", () => {
+  /** A tracker element as the button reads it: the HTML put in, and the click listener added (last). */
+  function trackerRoot() {
     const root = {
       dataset: {} as Record<string, string>,
       html: "",
+      click: undefined as ((event: unknown) => void) | undefined,
       querySelector: () => null,
       querySelectorAll: () => [],
       insertAdjacentHTML(_w: string, h: string) {
-        this.html += h;
+        root.html += h;
       },
-      addEventListener() {},
+      addEventListener(_type: string, listener: (event: unknown) => void) {
+        root.click = listener;
+      },
     };
+    return root;
+  }
+
+  it("UD-ACT-01: the tracker shows the Forecast button to the GM only", () => {
+    const root = trackerRoot();
     tracker.onRenderCombatTracker({ viewed: combat() }, root as never);
     expect(root.html).toContain('data-fray-forecast="1"');
     expect(root.html).toContain("Forecast");
     expect(root.dataset.frayForecastClicks).toBe("1");
     asGM(false);
-    const other = { ...root, html: "", dataset: {} };
+    const other = trackerRoot();
     tracker.onRenderCombatTracker({ viewed: combat() }, other as never);
     expect(other.html).not.toContain("data-fray-forecast");
   });
 
   it("UD-ACT-01: the button forecasts the combat the tracker shows now, not the one of the render that added it", async () => {
-    let click: ((event: unknown) => void) | undefined;
-    const root = {
-      dataset: {} as Record<string, string>,
-      html: "",
-      querySelector: () => null,
-      querySelectorAll: () => [],
-      insertAdjacentHTML(_w: string, h: string) {
-        this.html += h;
-      },
-      addEventListener(_type: string, listener: (event: unknown) => void) {
-        click = listener;
-      },
-    };
+    const root = trackerRoot();
+    const click = (event: unknown) => root.click!(event);
     tracker.onRenderCombatTracker({ viewed: combat() }, root as never);
     // The GM views another combat, of one side only: the same element renders it.
     const lonely = combat();
     lonely.combatants.splice(1, 2);
     tracker.onRenderCombatTracker({ viewed: lonely }, root as never);
     const before = stub.ui.notifications.messages.length;
-    click!({ target: { closest: () => ({}) }, preventDefault() {}, stopPropagation() {} });
+    click({ target: { closest: () => ({}) }, preventDefault() {}, stopPropagation() {} });
     await new Promise((resolve) => setTimeout(resolve, 20));
     // The forecast read the combat shown now: one side only, refused naming the field.
     expect(stub.ui.notifications.messages.slice(before).map((m) => m.level)).toEqual(["error"]);
@@ -142,7 +140,7 @@ describe("forecast from the combat tracker", () => {
     root.html = "";
     tracker.onRenderCombatTracker({ viewed: null }, root as never);
     const after = stub.ui.notifications.messages.length;
-    click!({ target: { closest: () => ({}) }, preventDefault() {}, stopPropagation() {} });
+    click({ target: { closest: () => ({}) }, preventDefault() {}, stopPropagation() {} });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(stub.ui.notifications.messages.length).toBe(after);
     expect(root.html).not.toContain("data-fray-forecast");
