@@ -348,4 +348,34 @@ describe("forecast input from a combat", () => {
     }
     expect(stderr).toContain("packs");
   });
+
+  it("CR-PAR-01: a parry declared this round (OB by foe token) is played in the first round by the foes' combatant ids", async () => {
+    const doc = (ref: string) => packs.resolve(ref, "test") as unknown as ActorSource;
+    const sword = doc("critical-npcs/Sword Fighter");
+    // It moved 20 OB into its DB against the enemy of token t-e, and 10 against a token not in the combat.
+    (sword.system as { parry: Record<string, number> }).parry = { "t-e": 20, "t-gone": 10 };
+    const b: ForecastBinding = { id: "critical", combatantFromActor: criticalCombatantFromActor as never, ruleset: critical as never };
+    const input = forecastInput(
+      {
+        name: "Yard",
+        ruleset: "critical",
+        options: critical.defaults(),
+        round: 1,
+        combatants: [
+          { id: "a", tokenId: "t-a", name: "A", actor: sword, disposition: 1, defeated: false },
+          { id: "e", tokenId: "t-e", name: "E", actor: doc("critical-npcs/Pistol Guard"), disposition: -1, defeated: false },
+        ],
+        distances: { a: { e: 2 } },
+      },
+      b,
+    );
+    const file = parseEncounter(input.file);
+    expect(file.rounds).toEqual([{ a: { parry: { e: 20 } } }]);
+    // The first round's log shows the declared split, not the default one (half the OB).
+    const played = await import("../../src/encounter/engine.js").then((m) =>
+      m.playEncounter({ ...file, seed: 5 }, new PackContent(input.packs)),
+    );
+    const declared = played.events.find((e) => e.type === "custom" && e.kind === "declare" && e.data.actor === "a" && e.round === 1);
+    expect(declared?.type === "custom" && declared.data.parry).toEqual([{ foe: "E", ob: 20 }]);
+  });
 });

@@ -88,6 +88,7 @@ export function readCombatSnapshot(combat: ForecastCombat): CombatSnapshot {
       const declaration = declarationOf(c.getFlag("fray", "declaration"), round);
       return {
         id: c.id!,
+        ...(c.tokenId ? { tokenId: c.tokenId } : {}),
         name: c.name ?? c.id!,
         ...(actor ? { actor } : {}),
         disposition: c.token?.disposition ?? 0,

@@ -10,7 +10,8 @@
  * The forecast's first round is the round under way: what each combatant already spent of its
  * economy (UD-ACT-01, HB-RND-01, CR-AP-01, ZN-ACT-01) is its entry's `spent`, and a declaration
  * made this round (HB-ACT-01, CR-INI-02, ZN-INI-01) that names an action is played in it as
- * {@link declaredAction} reads it. What an encounter file cannot hold is listed, not guessed: a
+ * {@link declaredAction} reads it, and a Critical parry allocation declared this round (on the
+ * actor, OB by foe token) is played in it by the foes' combatant ids (CR-PAR-01). What an encounter file cannot hold is listed, not guessed: a
  * declaration of free text alone, or one still sealed until the reveal, comes back in `notCarried`; combatants without an actor, of
  * neutral disposition, marked defeated or whose actor the ruleset cannot read come back in
  * `left`; and no combatant moves. Each combatant reacts when the rules allow, with the reaction
@@ -35,6 +36,8 @@ export const ADJACENT_METRES = 2.2;
 export interface SnapshotCombatant {
   /** The Combatant's id: the entry's id in the forecast. */
   id: string;
+  /** Its token's id, as a Critical parry allocation names the foes it parries (CR-PAR-01). */
+  tokenId?: string;
   /** The name the tracker shows. */
   name: string;
   /** The actor's source with its current statuses (`actorSource`); absent when it has none. */
@@ -88,9 +91,19 @@ export interface EncounterFile {
     spent?: ActionCost;
   }[];
   /** The first round's declared actions, by combatant id: the declarations made this round. */
-  rounds?: Record<string, { wait: true }>[];
+  rounds?: Record<string, FirstRoundAction>[];
   /** Metres between the combatants' tokens (0.1 m), by id and id, each pair once: the nearest target and a ranged attack's range. */
   distances?: Record<string, Record<string, number>>;
+}
+
+/**
+ * What a combatant does in the forecast's first round beyond its tactics: it waits (it declared
+ * an action the forecast does not play), and parries as it declared (Critical: OB by foe's
+ * combatant id, CR-PAR-01).
+ */
+export interface FirstRoundAction {
+  wait?: true;
+  parry?: Record<string, number>;
 }
 
 /** What the state function needs of a ruleset binding. */
@@ -260,7 +273,9 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
   const notCarried: ForecastInput["notCarried"] = [];
   const fighters: ForecastCombatant[] = [];
   const docs: SourceDocument[] = [];
-  let firstRound: Record<string, { wait: true }> | undefined;
+  let firstRound: Record<string, FirstRoundAction> | undefined;
+  /** Each fighter's own parry allocation this round (OB by foe token id), where its actor holds one. */
+  const parries: { id: string; parry: Record<string, number> }[] = [];
   for (const c of snapshot.combatants) {
     if (!c.actor) {
       left.push({ id: c.id, name: c.name, reason: "noActor" });
@@ -290,6 +305,8 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
     const declared = c.declaration ? declaredAction(c.declaration) : undefined;
     if (declared === "none") notCarried.push({ id: c.id, name: c.name, what: c.declaration?.sealed ? "sealed" : "declaration" });
     if (declared === "wait") (firstRound ??= {})[c.id] = { wait: true };
+    const parry = (core as { parry?: Record<string, number> }).parry;
+    if (parry && typeof parry === "object" && Object.keys(parry).length) parries.push({ id: c.id, parry });
     let spent: ActionCost | undefined;
     if (c.economy) {
       // Counted from the economy the forecast's first round starts from (the ruleset's, for the combatant as it stands).
@@ -335,6 +352,18 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
     }
     const react = reactionFor(snapshot.ruleset, weapon !== undefined && !shoot && isMeleeWeapon(weapon));
     if (react) f.react = react;
+  }
+  // A parry allocation declared this round (Critical, CR-PAR-01) names the foes by token: played
+  // in the first round by their combatant ids; a foe left out of the forecast drops out of it.
+  const byToken = new Map<string, string>();
+  for (const c of snapshot.combatants) if (c.tokenId && fighters.some((f) => f.id === c.id)) byToken.set(c.tokenId, c.id);
+  for (const { id, parry } of parries) {
+    const mapped: Record<string, number> = {};
+    for (const [token, ob] of Object.entries(parry)) {
+      const foe = byToken.get(token);
+      if (foe !== undefined && foe !== id && Number.isInteger(ob) && ob > 0) mapped[foe] = ob;
+    }
+    if (Object.keys(mapped).length) (firstRound ??= {})[id] = { ...firstRound[id], parry: mapped };
   }
   // The distances between the fighters' tokens, for the drivers' nearest target and ranged ranges.
   const distances: Record<string, Record<string, number>> = {};
