@@ -8,7 +8,7 @@ import { FrayError } from "../rules/core/errors.js";
 import { fieldError, isRecord, type Raw } from "../rules/core/parse.js";
 import type { Economy } from "../rules/core/economy.js";
 import type { RoundEngine, RoundEntry, RoundFighter } from "../rules/core/round.js";
-import type { RulesetOptions } from "../rules/core/ruleset.js";
+import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 import type { VitalState } from "../rules/core/types.js";
 import type { EncounterContent, SourceDocument } from "./library.js";
@@ -223,6 +223,22 @@ export function distanceTable(spec: EncounterSpec): (number | undefined)[] | und
       table[i * n + j] = table[j * n + i] = metres;
     }
   return table;
+}
+
+/**
+ * The file's `initiative` as the round engine's first rolls (`RoundConfig.firstRolls`): one roll
+ * per combatant with its total, ties kept in the file's order (the tracker's turn order);
+ * `undefined` for a file without initiative (rolled in the first round as ever).
+ */
+export function givenInitiative(spec: EncounterSpec): InitiativeRoll[] | undefined {
+  const given = spec.initiative;
+  if (given === undefined || !hasKeys(given)) return undefined;
+  const n = spec.combatants.length;
+  return spec.combatants.map((c, i) => {
+    const total = given[c.id] ?? 0;
+    const roll = { formula: "", total, dice: [], constant: total };
+    return { members: [c.id], check: { roll, natural: 0, modifiers: [], total }, total, tiebreak: [n - i] };
+  });
 }
 
 /**

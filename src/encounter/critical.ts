@@ -42,6 +42,7 @@ import {
   type EndEvent,
   distanceTable,
   engineEntries,
+  givenInitiative,
   fail,
   fighterViews,
   fileSetup,
@@ -167,6 +168,8 @@ export async function playCritical(
       groups: (standing) => initiativeGroups(standing, opts),
       lazyOdds: play.quiet,
       keepEvents: !play.quiet,
+      // The first round's order as the file gives it (the tracker's round under way), else rolled.
+      firstRolls: givenInitiative(spec),
     },
   );
   // Each entry's view of its combatant and economy in the engine.

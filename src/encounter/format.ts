@@ -51,7 +51,8 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
         break;
       case "initiative":
         lines.push(
-          (e.kept ? t("FRAY.Log.InitiativeKept") : t("FRAY.Log.Initiative")) +
+          // Kept in the first round: the initiative the file gives (the tracker's round under way).
+          (e.kept ? t(e.round <= 1 ? "FRAY.Log.InitiativeGiven" : "FRAY.Log.InitiativeKept") : t("FRAY.Log.Initiative")) +
             " " +
             e.rolls.map((r) => `${r.members.map(name).join("+")} ${r.total}${e.kept ? "" : ` (${check(r.check)})`}`).join("; "),
         );

@@ -86,6 +86,13 @@ export interface EncounterSpec {
    * when the file gives none. Nobody's move changes them.
    */
   distances: Record<string, Record<string, number>>;
+  /**
+   * The first round's initiative by combatant id, rolled before the fight (the tracker's round
+   * under way): the first round is played in that order, not rolled, and the order is kept after
+   * it where the ruleset keeps initiative (CR-INI-01, UD-INI-03). Every combatant has one, or the
+   * file gives none (empty).
+   */
+  initiative: Record<string, number>;
 }
 
 /** Absent, `null` (a YAML key left empty) or `schema`; `null` reads as absent. */
@@ -190,6 +197,7 @@ function encounterSchema(ruleset: RulesetId, driver: EncounterDriver) {
     distances: maybe(
       mapping(safeName(), mapping(safeName(), bounded(COMMON_BOUNDS.rangeMetres), COMMON_BOUNDS.combatants), COMMON_BOUNDS.combatants),
     ),
+    initiative: maybe(mapping(safeName(), bounded(COMMON_BOUNDS.initiative), COMMON_BOUNDS.combatants)),
   });
 }
 
@@ -306,6 +314,12 @@ export function parseEncounter(raw: unknown): EncounterSpec {
       if (!ids.has(b) || b === a)
         throw inputError(`distances.${a}.${b}`, "FRAY.Error.Input.Combatant", { ids: known }, `another combatant id (${known})`);
   }
+  const initiative = (file.initiative ?? {}) as Record<string, number>;
+  for (const id of Object.keys(initiative))
+    if (!ids.has(id)) throw inputError(`initiative.${id}`, "FRAY.Error.Input.Combatant", { ids: known }, `a combatant id (${known})`);
+  const unrolled = Object.keys(initiative).length ? combatants.find((c) => !Object.hasOwn(initiative, c.id)) : undefined;
+  if (unrolled)
+    throw inputError(`initiative.${unrolled.id}`, "FRAY.Error.Input.Initiative", { id: unrolled.id }, "an initiative for every combatant");
   return {
     name: (file.name as string | undefined) ?? "encounter",
     ruleset: driver.ruleset,
@@ -316,5 +330,6 @@ export function parseEncounter(raw: unknown): EncounterSpec {
     combatants,
     rounds,
     distances,
+    initiative,
   };
 }

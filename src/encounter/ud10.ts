@@ -25,6 +25,7 @@ import {
   type EndEvent,
   distanceTable,
   engineEntries,
+  givenInitiative,
   type FighterView,
   fighterViews,
   finishEncounter,
@@ -96,6 +97,8 @@ export async function playUd10(
       groups: shared.groups,
       lazyOdds: play.quiet,
       keepEvents: !play.quiet,
+      // The first round's order as the file gives it (the tracker's round under way), else rolled.
+      firstRolls: givenInitiative(spec),
     },
   );
   // One view per combatant for the whole fight: `c` reads the engine's current state.

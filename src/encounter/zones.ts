@@ -39,6 +39,7 @@ import {
   type EndEvent,
   distanceTable,
   engineEntries,
+  givenInitiative,
   EngineView,
   fail,
   fileSetup,
@@ -265,6 +266,8 @@ export async function playZones(
     out: (c) => hasAnyOf(c.conditions, OUT),
     lazyOdds: play.quiet,
     keepEvents: !play.quiet,
+    // The first round's order as the file gives it (the tracker's round under way), else rolled.
+    firstRolls: givenInitiative(spec),
   });
   // Each entry's view of its combatant and economy in the engine.
   const fighters = new Map<string, Fighter>(spec.combatants.map((cs) => [cs.id, new Fighter(cs, engine.get(cs.id))]));

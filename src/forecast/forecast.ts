@@ -74,6 +74,7 @@ export function withSeed(spec: EncounterSpec, seed: number): EncounterSpec {
     combatants: spec.combatants,
     rounds: spec.rounds,
     distances: spec.distances,
+    initiative: spec.initiative,
   };
 }
 

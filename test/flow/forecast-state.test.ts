@@ -60,6 +60,7 @@ function combat(): CombatSnapshot {
         actor: hero,
         disposition: 1,
         defeated: false,
+        initiative: 14,
         economy: { slots: { action: { used: 1, max: 1 } }, pools: {} },
       },
       {
@@ -68,9 +69,18 @@ function combat(): CombatSnapshot {
         actor: npc("Guard"),
         disposition: -1,
         defeated: false,
+        initiative: 9,
         economy: { slots: { action: { used: 0, max: 1 } }, pools: {} },
       },
-      { id: "thug", name: "Thug", actor: npc("Thug"), disposition: -2, defeated: false, declaration: { text: "shoots", action: "attack" } },
+      {
+        id: "thug",
+        name: "Thug",
+        actor: npc("Thug"),
+        disposition: -2,
+        defeated: false,
+        initiative: 11,
+        declaration: { text: "shoots", action: "attack" },
+      },
       { id: "bystander", name: "Clerk", actor: npc("Thug"), disposition: 0, defeated: false },
       { id: "fallen", name: "Fallen", actor: npc("Guard"), disposition: -1, defeated: true },
       { id: "marker", name: "Marker", disposition: -1, defeated: false },
@@ -162,6 +172,24 @@ describe("forecast input from a combat", () => {
       ["defend", "defend"],
       ["dodge", "parry"],
     ]);
+  });
+
+  it("UD-INI-01: the round's initiative is the first round's order once everyone has rolled; who has not is listed", async () => {
+    const input = forecastInput(combat(), binding);
+    const file = parseEncounter(input.file);
+    expect(file.initiative).toEqual({ hero: 14, guard: 9, thug: 11 });
+    // The first round keeps that order (hero, thug, guard), logged as the combat stands.
+    const played = await import("../../src/encounter/engine.js").then((m) =>
+      m.playEncounter({ ...file, seed: 4 }, new PackContent(input.packs)),
+    );
+    const first = played.events.find((e) => e.type === "initiative" && e.round === 1);
+    expect(first?.type === "initiative" && [first.order, first.kept]).toEqual([["hero", "thug", "guard"], true]);
+    // The thug has not rolled yet: no initiative goes, and the thug is listed.
+    const state = combat();
+    delete state.combatants[2]!.initiative;
+    const unrolled = forecastInput(state, binding);
+    expect(unrolled.file.initiative).toBeUndefined();
+    expect(unrolled.notCarried).toEqual([{ id: "thug", name: "Thug", what: "initiative" }]);
   });
 
   it("CR-AP-01: a spent economy becomes whole slot uses and pool points below the maximum, nothing when nothing is spent", () => {

@@ -50,6 +50,8 @@ function combatant(id: string, actor: ActorSource | null, disposition: number, x
     name: id,
     isOwner: true,
     defeated: false,
+    // Rolled this round: the initiative is its id's length plus its column (hero 4, guard 6, thug 12).
+    initiative: (id.length + x) as number | null,
     actor: actor ? { id: `actor-${id}`, uuid: `Actor.${id}`, toObject: () => structuredClone(actor), statuses: new Set(["prone"]) } : null,
     token: { disposition, object: { center: { x: x * 100 + 50, y: y * 100 + 50 } } },
     getFlag: (_s: string, k: string) => flags[k],
@@ -63,7 +65,9 @@ function combat() {
     combatant("guard", npc("Guard"), -1, 1, 0, { declaration: { round: 3, text: "shoot" } }),
     combatant("thug", npc("Thug"), -1, 8, 0),
   ];
-  return { id: "c1", round: 3, combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }) };
+  // The tracker's turn order: by initiative, highest first.
+  const turns = [...list].sort((a, b) => (b.initiative ?? 0) - (a.initiative ?? 0));
+  return { id: "c1", round: 3, turns, combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }) };
 }
 
 describe("forecast from the combat tracker", () => {
@@ -71,25 +75,29 @@ describe("forecast from the combat tracker", () => {
     const snap = dialog.readCombatSnapshot(combat());
     expect(snap.ruleset).toBe("ud10");
     expect(snap.round).toBe(3);
-    expect(snap.combatants.map((c) => [c.id, c.disposition])).toEqual([
-      ["hero", 1],
-      ["guard", -1],
-      ["thug", -1],
+    // In the tracker's turn order, with each one's initiative.
+    expect(snap.combatants.map((c) => [c.id, c.disposition, c.initiative])).toEqual([
+      ["thug", -1, 12],
+      ["guard", -1, 6],
+      ["hero", 1, 4],
     ]);
-    expect(snap.combatants[0]!.actor?.statuses).toEqual(["prone"]);
-    expect(snap.combatants[0]!.economy?.slots.action?.used).toBe(1);
-    expect(snap.combatants[1]!.declaration).toEqual({ text: "shoot" });
+    const of = (id: string) => snap.combatants.find((c) => c.id === id)!;
+    expect(of("hero").actor?.statuses).toEqual(["prone"]);
+    expect(of("hero").economy?.slots.action?.used).toBe(1);
+    expect(of("guard").declaration).toEqual({ text: "shoot" });
     // One square is 1.5 m: the guard stands beside the hero, the thug eight squares off.
-    expect(snap.distances).toEqual({ hero: { guard: 1.5, thug: 12 }, guard: { thug: 10.5 } });
+    expect(snap.distances).toEqual({ thug: { guard: 10.5, hero: 12 }, guard: { hero: 1.5 } });
     const input = state.forecastInput(snap, { id: "ud10", combatantFromActor: ud10CombatantFromActor, ruleset: ud10 as never });
     expect(input.combatants.map((c) => [c.id, c.target, c.metres, c.ranged])).toEqual([
-      ["hero", "guard", 1.5, false],
-      ["guard", "hero", 1.5, false],
       ["thug", "hero", 12, true],
+      ["guard", "hero", 1.5, false],
+      ["hero", "guard", 1.5, false],
     ]);
-    // The hero's spent action is paid in the first round; the guard's declaration, free text alone, is listed.
-    expect(input.combatants[0]!.spent).toEqual({ slots: { action: 1 } });
+    // The hero's spent action is paid in the first round; the guard's declaration, free text alone,
+    // is listed; the round's initiative is the first round's order.
+    expect(input.combatants.find((c) => c.id === "hero")!.spent).toEqual({ slots: { action: 1 } });
     expect(input.notCarried.map((n) => [n.id, n.what])).toEqual([["guard", "declaration"]]);
+    expect(input.file.initiative).toEqual({ thug: 12, guard: 6, hero: 4 });
   });
 
   /** A tracker element as the button reads it: the HTML put in, and the click listener added (last). */

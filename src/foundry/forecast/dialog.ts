@@ -46,6 +46,8 @@ const PROGRESS_ID = "fray-forecast-progress";
 /** A Combatant as the forecast reads it. */
 interface ForecastCombatantDoc extends CombatantLike {
   name?: string | null;
+  /** Its initiative this round; null before it rolled. */
+  initiative?: number | null;
   defeated?: boolean;
   actor?: (ActorLike & { uuid?: string; id?: string | null }) | null;
   token?: { disposition?: number; object?: Measurable | null; parent?: { id?: string | null } | null } | null;
@@ -57,6 +59,8 @@ export interface ForecastCombat {
   round?: number;
   scene?: { id?: string | null; name?: string | null } | null;
   combatants?: Iterable<unknown>;
+  /** The combatants in turn order (v13 `Combat#turns`, relied on as in Z8 and R2 of docs/foundry-assumptions.md). */
+  turns?: readonly unknown[];
 }
 
 /**
@@ -68,7 +72,9 @@ export interface ForecastCombat {
 export function readCombatSnapshot(combat: ForecastCombat): CombatSnapshot {
   const binding = activeBinding();
   const round = combat.round ?? 0;
-  const docs = Array.from(combat.combatants ?? []) as ForecastCombatantDoc[];
+  // In turn order, so that the forecast keeps the tracker's order among equal initiatives.
+  const all = Array.from(combat.combatants ?? []);
+  const docs = (combat.turns && combat.turns.length === all.length ? [...combat.turns] : all) as ForecastCombatantDoc[];
   const combatants: SnapshotCombatant[] = docs
     .filter((c) => c.id)
     .map((c) => {
@@ -89,6 +95,7 @@ export function readCombatSnapshot(combat: ForecastCombat): CombatSnapshot {
       return {
         id: c.id!,
         ...(c.tokenId ? { tokenId: c.tokenId } : {}),
+        ...(typeof c.initiative === "number" && Number.isFinite(c.initiative) ? { initiative: c.initiative } : {}),
         name: c.name ?? c.id!,
         ...(actor ? { actor } : {}),
         disposition: c.token?.disposition ?? 0,

@@ -11,7 +11,8 @@
  * economy (UD-ACT-01, HB-RND-01, CR-AP-01, ZN-ACT-01) is its entry's `spent`, and a declaration
  * made this round (HB-ACT-01, CR-INI-02, ZN-INI-01) that names an action is played in it as
  * {@link declaredAction} reads it, and a Critical parry allocation declared this round (on the
- * actor, OB by foe token) is played in it by the foes' combatant ids (CR-PAR-01). What an encounter file cannot hold is listed, not guessed: a
+ * actor, OB by foe token) is played in it by the foes' combatant ids (CR-PAR-01); once everyone
+ * has rolled, the round's initiative is its order (UD-INI-01, CR-INI-01, ZN-INI-01). What an encounter file cannot hold is listed, not guessed: a
  * declaration of free text alone, or one still sealed until the reveal, comes back in `notCarried`; combatants without an actor, of
  * neutral disposition, marked defeated or whose actor the ruleset cannot read come back in
  * `left`; and no combatant moves. Each combatant reacts when the rules allow, with the reaction
@@ -38,6 +39,8 @@ export interface SnapshotCombatant {
   id: string;
   /** Its token's id, as a Critical parry allocation names the foes it parries (CR-PAR-01). */
   tokenId?: string;
+  /** Its initiative in the round under way, once rolled (UD-INI-01, CR-INI-01, ZN-INI-01). */
+  initiative?: number;
   /** The name the tracker shows. */
   name: string;
   /** The actor's source with its current statuses (`actorSource`); absent when it has none. */
@@ -94,6 +97,8 @@ export interface EncounterFile {
   rounds?: Record<string, FirstRoundAction>[];
   /** Metres between the combatants' tokens (0.1 m), by id and id, each pair once: the nearest target and a ranged attack's range. */
   distances?: Record<string, Record<string, number>>;
+  /** The initiative of the round under way by id, when every combatant has rolled: the first round's order. */
+  initiative?: Record<string, number>;
 }
 
 /**
@@ -162,7 +167,7 @@ export interface ForecastInput {
   combatants: ForecastCombatant[];
   left: { id: string; name: string; reason: LeftReason; error?: unknown }[];
   /** What the combatants already did this round that the forecast cannot carry: a declaration of free text alone, or one still sealed. */
-  notCarried: { id: string; name: string; what: "declaration" | "sealed" }[];
+  notCarried: { id: string; name: string; what: "declaration" | "sealed" | "initiative" }[];
   /** The tactics every combatant follows (target: the nearest enemy, then the first standing). */
   tactics: Tactics;
 }
@@ -365,6 +370,18 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
     }
     if (Object.keys(mapped).length) (firstRound ??= {})[id] = { ...firstRound[id], parry: mapped };
   }
+  // The round's initiative, where the ruleset rolls one and every fighter has rolled (a combat
+  // started, round 1 on): the first round is played in the tracker's order; else it is rolled,
+  // and who has not rolled is listed.
+  const initiative: Record<string, number> = {};
+  if (snapshot.round > 0 && snapshot.ruleset !== "hitbox") {
+    const rolled = new Map(snapshot.combatants.map((c) => [c.id, c.initiative]));
+    const missing = fighters.filter((f) => typeof rolled.get(f.id) !== "number");
+    if (missing.length) for (const f of missing) notCarried.push({ id: f.id, name: f.name, what: "initiative" });
+    else
+      for (const f of fighters)
+        initiative[f.id] = Math.max(COMMON_BOUNDS.initiative.min, Math.min(COMMON_BOUNDS.initiative.max, rolled.get(f.id)!));
+  }
   // The distances between the fighters' tokens, for the drivers' nearest target and ranged ranges.
   const distances: Record<string, Record<string, number>> = {};
   for (const [i, f] of fighters.entries())
@@ -392,6 +409,7 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
     })),
     ...(firstRound ? { rounds: [firstRound] } : {}),
     ...(Object.keys(distances).length ? { distances } : {}),
+    ...(Object.keys(initiative).length ? { initiative } : {}),
   };
   return { file, packs: [[FORECAST_PACK, docs]], combatants: fighters, left, notCarried, tactics: DEFAULT_TACTICS };
 }

@@ -44,6 +44,8 @@ export const COMMON_BOUNDS = {
   diceScript: b(0, 100_000, true, "entries"),
   /** One scripted die face (d100 the largest die in play). */
   dieFace: b(1, 100, true),
+  /** An initiative total rolled before a fight (an encounter's `initiative`: d100 + bonuses at most). */
+  initiative: b(-1000, 1000, false),
   /** Slot uses or pool points already spent of a round (an encounter's `spent`). */
   spent: b(0, 1000, true, "points"),
   /** A numeric option of a ruleset that the table below does not name. */

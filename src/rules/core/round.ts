@@ -178,6 +178,14 @@ export interface RoundConfig<C> {
    * none of them (a forecast): the list stays empty.
    */
   keepEvents?: boolean;
+  /**
+   * The initiative the first round is played in, rolled before the fight (the tracker's round
+   * under way): not rolled again in the first round, put in acting order by the ruleset
+   * (`ruleset.order`), and kept after it where the ruleset keeps initiative for the combat
+   * (CR-INI-01, UD-INI-03); rolled afresh from the second round where it rolls each round
+   * (UD-INI-01, ZN-INI-01). Ignored by a ruleset without initiative (HB-ACT-01).
+   */
+  firstRolls?: InitiativeRoll[];
 }
 
 /** The options of one initiative roll. */
@@ -698,6 +706,9 @@ export class RoundEngine<C, I> {
   } {
     const timing = this.ruleset.initiativeTiming(this.config.options);
     if (timing === "none") return { timed: false, fresh: false, toRoll: [], rolls: [], roll: false };
+    // The first round's initiative given, rolled before the fight: taken as it is, in acting order.
+    const given = this.config.firstRolls;
+    if (given !== undefined && this.round <= 1) return { timed: true, fresh: false, toRoll: [], rolls: this.ruleset.order(given), roll: false };
     const fresh = this.round <= 1 || timing === "round" || !this.rolls.length;
     const toRoll: RoundFighter<C>[] = [];
     if (fresh || opts.rollMissing) {
