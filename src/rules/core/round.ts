@@ -708,7 +708,8 @@ export class RoundEngine<C, I> {
     if (timing === "none") return { timed: false, fresh: false, toRoll: [], rolls: [], roll: false };
     // The first round's initiative given, rolled before the fight: taken as it is, in acting order.
     const given = this.config.firstRolls;
-    if (given !== undefined && this.round <= 1) return { timed: true, fresh: false, toRoll: [], rolls: this.ruleset.order(given), roll: false };
+    if (given !== undefined && this.round <= 1)
+      return { timed: true, fresh: false, toRoll: [], rolls: this.ruleset.order(given), roll: false };
     const fresh = this.round <= 1 || timing === "round" || !this.rolls.length;
     const toRoll: RoundFighter<C>[] = [];
     if (fresh || opts.rollMissing) {
