@@ -8,18 +8,19 @@
  * (src/forecast/forecast.ts) and says what it could not carry.
  *
  * The forecast's first round is the round under way: what each combatant already spent of its
- * economy (UD-ACT-01, HB-RND-01, CR-AP-01, ZN-ACT-01) is its entry's `spent`, and a declaration
- * made this round (HB-ACT-01, CR-INI-02, ZN-INI-01) that names an action is played in it as
- * {@link declaredAction} reads it, and a Critical parry allocation declared this round (on the
- * actor, OB by foe token) is played in it by the foes' combatant ids (CR-PAR-01); once everyone
- * has rolled, the round's initiative is its order (UD-INI-01, CR-INI-01, ZN-INI-01). What an encounter file cannot hold is listed, not guessed: a
- * declaration of free text alone, or one still sealed until the reveal, comes back in `notCarried`; combatants without an actor, of
- * neutral disposition, marked defeated or whose actor the ruleset cannot read come back in
- * `left`; and no combatant moves. Each combatant reacts when the rules allow, with the reaction
- * {@link reactionFor} picks.
+ * economy (UD-ACT-01, HB-RND-01, CR-AP-01, ZN-ACT-01) is its entry's `spent`; a declaration made
+ * this round (HB-ACT-01, CR-INI-02, ZN-INI-01) that names an action is played in it as
+ * {@link declaredAction} reads it; a Critical parry allocation declared this round (on the actor,
+ * OB by foe token) is played in it by the foes' combatant ids (CR-PAR-01); and once everyone has
+ * rolled, the round's initiative is its order (UD-INI-01, CR-INI-01, ZN-INI-01). What an
+ * encounter file cannot hold is listed, not guessed: a declaration of free text alone, or one
+ * still sealed until the reveal, and an initiative not yet rolled come back in `notCarried`;
+ * combatants without an actor, of neutral disposition, marked defeated or whose actor the ruleset
+ * cannot read come back in `left`; and no combatant moves. Each combatant reacts when the rules
+ * allow, with the reaction {@link reactionFor} picks.
  */
 import { createEconomy, type ActionCost, type Economy, type EconomySpec } from "../../rules/core/economy.js";
-import type { RulesetOptions } from "../../rules/core/ruleset.js";
+import type { InitiativeTiming, RulesetOptions } from "../../rules/core/ruleset.js";
 import type { ActorSource } from "../../rules/core/sources.js";
 import type { RulesetId, VitalState } from "../../rules/core/types.js";
 import { inputError } from "../../rules/core/validate.js";
@@ -121,6 +122,8 @@ export interface ForecastBinding {
     isOut(state: VitalState): boolean;
     /** The round economy's slots and pools for a combatant (what a round starts from). */
     economy(c: never, options: RulesetOptions): EconomySpec;
+    /** When initiative is rolled; `none` for a ruleset without it (HB-ACT-01). */
+    initiativeTiming(options: RulesetOptions): InitiativeTiming;
   };
 }
 
@@ -166,7 +169,10 @@ export interface ForecastInput {
   packs: [string, SourceDocument[]][];
   combatants: ForecastCombatant[];
   left: { id: string; name: string; reason: LeftReason; error?: unknown }[];
-  /** What the combatants already did this round that the forecast cannot carry: a declaration of free text alone, or one still sealed. */
+  /**
+   * What the combatants already did this round that the forecast cannot carry: a declaration of
+   * free text alone, or one still sealed; an initiative not yet rolled.
+   */
   notCarried: { id: string; name: string; what: "declaration" | "sealed" | "initiative" }[];
   /** The tactics every combatant follows (target: the nearest enemy, then the first standing). */
   tactics: Tactics;
@@ -374,7 +380,7 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
   // started, round 1 on): the first round is played in the tracker's order; else it is rolled,
   // and who has not rolled is listed.
   const initiative: Record<string, number> = {};
-  if (snapshot.round > 0 && snapshot.ruleset !== "hitbox") {
+  if (snapshot.round > 0 && binding.ruleset.initiativeTiming(snapshot.options) !== "none") {
     const rolled = new Map(snapshot.combatants.map((c) => [c.id, c.initiative]));
     const missing = fighters.filter((f) => typeof rolled.get(f.id) !== "number");
     if (missing.length) for (const f of missing) notCarried.push({ id: f.id, name: f.name, what: "initiative" });
