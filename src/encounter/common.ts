@@ -227,18 +227,22 @@ export function distanceTable(spec: EncounterSpec): (number | undefined)[] | und
 
 /**
  * The file's `initiative` as the round engine's first rolls (`RoundConfig.firstRolls`): one roll
- * per combatant with its total, ties kept in the file's order (the tracker's turn order);
- * `undefined` for a file without initiative (rolled in the first round as ever).
+ * per combatant it names, with its total, ties kept in the file's order (the tracker's turn
+ * order); `undefined` for a file without initiative (rolled in the first round as ever).
  */
 export function givenInitiative(spec: EncounterSpec): InitiativeRoll[] | undefined {
   const given = spec.initiative;
   if (given === undefined || !hasKeys(given)) return undefined;
   const n = spec.combatants.length;
-  return spec.combatants.map((c, i) => {
-    const total = given[c.id] ?? 0;
+  const rolls: InitiativeRoll[] = [];
+  spec.combatants.forEach((c, i) => {
+    if (!Object.hasOwn(given, c.id)) return;
+    const total = given[c.id]!;
+    // A roll given, not rolled: no formula, no dice (the log shows its total alone).
     const roll = { formula: "", total, dice: [], constant: total };
-    return { members: [c.id], check: { roll, natural: 0, modifiers: [], total }, total, tiebreak: [n - i] };
+    rolls.push({ members: [c.id], check: { roll, natural: 0, modifiers: [], total }, total, tiebreak: [n - i] });
   });
+  return rolls;
 }
 
 /**

@@ -54,7 +54,12 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
           // Kept in the first round: the initiative the file gives (the tracker's round under way).
           (e.kept ? t(e.round <= 1 ? "FRAY.Log.InitiativeGiven" : "FRAY.Log.InitiativeKept") : t("FRAY.Log.Initiative")) +
             " " +
-            e.rolls.map((r) => `${r.members.map(name).join("+")} ${r.total}${e.kept ? "" : ` (${check(r.check)})`}`).join("; "),
+            // (A roll given, not rolled, has no formula: its total alone.)
+            e.rolls
+              .map(
+                (r) => `${r.members.map(name).join("+")} ${r.total}${e.kept || r.check.roll.formula === "" ? "" : ` (${check(r.check)})`}`,
+              )
+              .join("; "),
         );
         break;
       case "attack": {

@@ -88,9 +88,9 @@ export interface EncounterSpec {
   distances: Record<string, Record<string, number>>;
   /**
    * The first round's initiative by combatant id, rolled before the fight (the tracker's round
-   * under way): the first round is played in that order, not rolled, and the order is kept after
-   * it where the ruleset keeps initiative (CR-INI-01, UD-INI-03). Every combatant has one, or the
-   * file gives none (empty).
+   * under way): the first round is played in that order, those without one rolling theirs as the
+   * rules allow, and the order is kept after it where the ruleset keeps initiative (CR-INI-01,
+   * UD-INI-03, ZN-INI-03). Empty when the file gives none.
    */
   initiative: Record<string, number>;
 }
@@ -317,9 +317,6 @@ export function parseEncounter(raw: unknown): EncounterSpec {
   const initiative = (file.initiative ?? {}) as Record<string, number>;
   for (const id of Object.keys(initiative))
     if (!ids.has(id)) throw inputError(`initiative.${id}`, "FRAY.Error.Input.Combatant", { ids: known }, `a combatant id (${known})`);
-  const unrolled = Object.keys(initiative).length ? combatants.find((c) => !Object.hasOwn(initiative, c.id)) : undefined;
-  if (unrolled)
-    throw inputError(`initiative.${unrolled.id}`, "FRAY.Error.Input.Initiative", { id: unrolled.id }, "an initiative for every combatant");
   return {
     name: (file.name as string | undefined) ?? "encounter",
     ruleset: driver.ruleset,

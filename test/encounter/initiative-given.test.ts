@@ -1,8 +1,8 @@
 /**
  * A file's `initiative` (the tracker's round under way): the first round is played in that order,
  * not rolled; a ruleset that rolls each round rolls again from the second (UD-INI-01), one that
- * keeps its initiative for the combat keeps it (CR-INI-01); a file naming some combatants only is
- * refused naming the field.
+ * keeps its initiative for the combat keeps it (CR-INI-01); those it leaves out roll theirs in the
+ * first round; an id the file has not is refused naming the field.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -48,9 +48,26 @@ describe("the first round's initiative given (the file's `initiative`)", () => {
     expect(inits.every((e) => e.type === "initiative" && e.kept)).toBe(true);
   });
 
-  it("UD-INI-01: refuses an initiative for some combatants only, naming the first without one", () => {
+  it("UD-INI-01: those the file gives no initiative roll theirs in the first round and take their place among the given", async () => {
+    const { raw, order } = withInitiative(skirmish("ud10"));
+    const last = raw.combatants.at(-1)!.id;
+    delete (raw.initiative as Record<string, number>)[last];
+    const result = await playEncounter(parseEncounter({ ...raw, seed: 2 }), content);
+    const first = result.events.find((e) => e.type === "initiative" && e.round === 1);
+    expect(first?.type === "initiative" && first.kept).toBe(false);
+    const played = first?.type === "initiative" ? first.order : [];
+    // Everyone acts; the given keep their order among themselves.
+    expect([...played].sort()).toEqual(raw.combatants.map((c) => c.id).sort());
+    expect(played.filter((id) => id !== last)).toEqual(order.filter((id) => id !== last));
+    // The log shows the rolled one's dice, the given ones' totals alone.
+    const line = formatLog(result, en).find((l) => l.startsWith("Initiative:"))!;
+    expect(line).toMatch(/\(/);
+    expect(line).not.toContain("()");
+  });
+
+  it("UD-INI-01: refuses an initiative for a combatant the file has not, naming the field", () => {
     const raw = skirmish("ud10");
-    raw.initiative = { [raw.combatants[0]!.id]: 12 };
+    raw.initiative = { nobody: 12 };
     let error: unknown;
     try {
       parseEncounter(raw);
@@ -58,6 +75,6 @@ describe("the first round's initiative given (the file's `initiative`)", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(FrayError);
-    expect((error as FrayError).data.field).toBe(`initiative.${raw.combatants[1]!.id}`);
+    expect((error as FrayError).data.field).toBe("initiative.nobody");
   });
 });

@@ -174,7 +174,7 @@ describe("forecast input from a combat", () => {
     ]);
   });
 
-  it("UD-INI-01: the round's initiative is the first round's order once everyone has rolled; who has not is listed", async () => {
+  it("UD-INI-01: the round's initiative is the first round's order; who has not rolled is listed", async () => {
     const input = forecastInput(combat(), binding);
     const file = parseEncounter(input.file);
     expect(file.initiative).toEqual({ hero: 14, guard: 9, thug: 11 });
@@ -184,11 +184,11 @@ describe("forecast input from a combat", () => {
     );
     const first = played.events.find((e) => e.type === "initiative" && e.round === 1);
     expect(first?.type === "initiative" && [first.order, first.kept]).toEqual([["hero", "thug", "guard"], true]);
-    // The thug has not rolled yet: no initiative goes, and the thug is listed.
+    // The thug has not rolled yet: it rolls in each fight, and is listed.
     const state = combat();
     delete state.combatants[2]!.initiative;
     const unrolled = forecastInput(state, binding);
-    expect(unrolled.file.initiative).toBeUndefined();
+    expect(unrolled.file.initiative).toEqual({ hero: 14, guard: 9 });
     expect(unrolled.notCarried).toEqual([{ id: "thug", name: "Thug", what: "initiative" }]);
   });
 
@@ -398,12 +398,47 @@ describe("forecast input from a combat", () => {
       b,
     );
     const file = parseEncounter(input.file);
-    expect(file.rounds).toEqual([{ a: { parry: { e: 20 } } }]);
+    // (The 10 OB against a token not in the combat would come back to its attack: not carried.)
+    expect(file.rounds).toEqual([]);
+    expect(input.notCarried.filter((n) => n.what === "parry")).toEqual([{ id: "a", name: "A", what: "parry" }]);
+    (sword.system as { parry: Record<string, number> }).parry = { "t-e": 20 };
+    const again = forecastInput(
+      {
+        name: "Yard",
+        ruleset: "critical",
+        options: critical.defaults(),
+        round: 1,
+        combatants: [
+          { id: "a", tokenId: "t-a", name: "A", actor: sword, disposition: 1, defeated: false },
+          { id: "e", tokenId: "t-e", name: "E", actor: doc("critical-npcs/Pistol Guard"), disposition: -1, defeated: false },
+        ],
+        distances: { a: { e: 2 } },
+      },
+      b,
+    );
+    expect(parseEncounter(again.file).rounds).toEqual([{ a: { parry: { e: 20 } } }]);
     // The first round's log shows the declared split, not the default one (half the OB).
     const played = await import("../../src/encounter/engine.js").then((m) =>
-      m.playEncounter({ ...file, seed: 5 }, new PackContent(input.packs)),
+      m.playEncounter({ ...parseEncounter(again.file), seed: 5 }, new PackContent(again.packs)),
     );
     const declared = played.events.find((e) => e.type === "custom" && e.kind === "declare" && e.data.actor === "a" && e.round === 1);
     expect(declared?.type === "custom" && declared.data.parry).toEqual([{ foe: "E", ob: 20 }]);
+    // More OB than it has now (its weapons changed since): not carried either.
+    (sword.system as { parry: Record<string, number> }).parry = { "t-e": 500 };
+    const tooMuch = forecastInput(
+      {
+        name: "Yard",
+        ruleset: "critical",
+        options: critical.defaults(),
+        round: 1,
+        combatants: [
+          { id: "a", tokenId: "t-a", name: "A", actor: sword, disposition: 1, defeated: false },
+          { id: "e", tokenId: "t-e", name: "E", actor: doc("critical-npcs/Pistol Guard"), disposition: -1, defeated: false },
+        ],
+        distances: { a: { e: 2 } },
+      },
+      b,
+    );
+    expect(tooMuch.notCarried.filter((n) => n.what === "parry")).toEqual([{ id: "a", name: "A", what: "parry" }]);
   });
 });

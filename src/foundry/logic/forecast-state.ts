@@ -11,14 +11,16 @@
  * economy (UD-ACT-01, HB-RND-01, CR-AP-01, ZN-ACT-01) is its entry's `spent`; a declaration made
  * this round (HB-ACT-01, CR-INI-02, ZN-INI-01) that names an action is played in it as
  * {@link declaredAction} reads it; a Critical parry allocation declared this round (on the actor,
- * OB by foe token) is played in it by the foes' combatant ids (CR-PAR-01); and once everyone has
- * rolled, the round's initiative is its order (UD-INI-01, CR-INI-01, ZN-INI-01). What an
+ * OB by foe token) is played in it by the foes' combatant ids (CR-PAR-01); and the round's
+ * initiative, of those who rolled, is its order (UD-INI-01, CR-INI-01, ZN-INI-01). What an
  * encounter file cannot hold is listed, not guessed: a declaration of free text alone, or one
  * still sealed until the reveal, and an initiative not yet rolled come back in `notCarried`;
  * combatants without an actor, of neutral disposition, marked defeated or whose actor the ruleset
  * cannot read come back in `left`; and no combatant moves. Each combatant reacts when the rules
  * allow, with the reaction {@link reactionFor} picks.
  */
+import type { CriticalCombatant } from "../../rules/critical/model.js";
+import { declareParry } from "../../rules/critical/parry.js";
 import { createEconomy, type ActionCost, type Economy, type EconomySpec } from "../../rules/core/economy.js";
 import type { InitiativeTiming, RulesetOptions } from "../../rules/core/ruleset.js";
 import type { ActorSource } from "../../rules/core/sources.js";
@@ -98,7 +100,7 @@ export interface EncounterFile {
   rounds?: Record<string, FirstRoundAction>[];
   /** Metres between the combatants' tokens (0.1 m), by id and id, each pair once: the nearest target and a ranged attack's range. */
   distances?: Record<string, Record<string, number>>;
-  /** The initiative of the round under way by id, when every combatant has rolled: the first round's order. */
+  /** The initiative of the round under way by id, of those who rolled: the first round's order (the others roll as the rules allow). */
   initiative?: Record<string, number>;
 }
 
@@ -171,9 +173,10 @@ export interface ForecastInput {
   left: { id: string; name: string; reason: LeftReason; error?: unknown }[];
   /**
    * What the combatants already did this round that the forecast cannot carry: a declaration of
-   * free text alone, or one still sealed; an initiative not yet rolled.
+   * free text alone, or one still sealed; an initiative not yet rolled; a Critical parry split
+   * that names a foe left out or that the rules refuse now.
    */
-  notCarried: { id: string; name: string; what: "declaration" | "sealed" | "initiative" }[];
+  notCarried: { id: string; name: string; what: "declaration" | "sealed" | "initiative" | "parry" }[];
   /** The tactics every combatant follows (target: the nearest enemy, then the first standing). */
   tactics: Tactics;
 }
@@ -369,24 +372,38 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
   const byToken = new Map<string, string>();
   for (const c of snapshot.combatants) if (c.tokenId && fighters.some((f) => f.id === c.id)) byToken.set(c.tokenId, c.id);
   for (const { id, parry } of parries) {
+    const f = fighters.find((x) => x.id === id)!;
     const mapped: Record<string, number> = {};
+    let lost = false;
     for (const [token, ob] of Object.entries(parry)) {
       const foe = byToken.get(token);
       if (foe !== undefined && foe !== id && Number.isInteger(ob) && ob > 0) mapped[foe] = ob;
+      else if (ob > 0) lost = true;
     }
-    if (Object.keys(mapped).length) (firstRound ??= {})[id] = { ...firstRound[id], parry: mapped };
+    // OB moved against a foe the forecast leaves out would come back to the attack: the split is
+    // not carried, nor one the rules now refuse (more OB than the combatant has, CR-PAR-01).
+    let playable = !lost && Object.keys(mapped).length > 0;
+    if (playable)
+      try {
+        declareParry(f.core as CriticalCombatant, mapped);
+      } catch {
+        playable = false;
+      }
+    if (playable) (firstRound ??= {})[id] = { ...firstRound[id], parry: mapped };
+    else notCarried.push({ id, name: f.name, what: "parry" });
   }
-  // The round's initiative, where the ruleset rolls one and every fighter has rolled (a combat
-  // started, round 1 on): the first round is played in the tracker's order; else it is rolled,
-  // and who has not rolled is listed.
+  // The round's initiative, where the ruleset rolls one (a combat started, round 1 on): the first
+  // round is played in the tracker's order; who has not rolled (yet, or not at all in a surprise
+  // round, ZN-SUR-01) rolls in each fight as the rules allow, and is listed.
   const initiative: Record<string, number> = {};
   if (snapshot.round > 0 && binding.ruleset.initiativeTiming(snapshot.options) !== "none") {
     const rolled = new Map(snapshot.combatants.map((c) => [c.id, c.initiative]));
-    const missing = fighters.filter((f) => typeof rolled.get(f.id) !== "number");
-    if (missing.length) for (const f of missing) notCarried.push({ id: f.id, name: f.name, what: "initiative" });
-    else
-      for (const f of fighters)
-        initiative[f.id] = Math.max(COMMON_BOUNDS.initiative.min, Math.min(COMMON_BOUNDS.initiative.max, rolled.get(f.id)!));
+    for (const f of fighters) {
+      const value = rolled.get(f.id);
+      if (typeof value === "number" && Number.isFinite(value))
+        initiative[f.id] = Math.max(COMMON_BOUNDS.initiative.min, Math.min(COMMON_BOUNDS.initiative.max, value));
+      else notCarried.push({ id: f.id, name: f.name, what: "initiative" });
+    }
   }
   // The distances between the fighters' tokens, for the drivers' nearest target and ranged ranges.
   const distances: Record<string, Record<string, number>> = {};

@@ -180,10 +180,11 @@ export interface RoundConfig<C> {
   keepEvents?: boolean;
   /**
    * The initiative the first round is played in, rolled before the fight (the tracker's round
-   * under way): not rolled again in the first round, put in acting order by the ruleset
-   * (`ruleset.order`), and kept after it where the ruleset keeps initiative for the combat
-   * (CR-INI-01, UD-INI-03); rolled afresh from the second round where it rolls each round
-   * (UD-INI-01, ZN-INI-01). Ignored by a ruleset without initiative (HB-ACT-01).
+   * under way): not rolled again in the first round, where only the eligible combatants it leaves
+   * out roll (not one surprised, ZN-SUR-01), all put in acting order by the ruleset
+   * (`ruleset.order`); kept after it where the ruleset keeps initiative for the combat
+   * (CR-INI-01, UD-INI-03, ZN-INI-03), rolled afresh from the second round where it rolls each
+   * round (UD-INI-01, ZN-INI-01). Ignored by a ruleset without initiative (HB-ACT-01).
    */
   firstRolls?: InitiativeRoll[];
 }
@@ -706,10 +707,18 @@ export class RoundEngine<C, I> {
   } {
     const timing = this.ruleset.initiativeTiming(this.config.options);
     if (timing === "none") return { timed: false, fresh: false, toRoll: [], rolls: [], roll: false };
-    // The first round's initiative given, rolled before the fight: taken as it is, in acting order.
+    // The first round's initiative given, rolled before the fight: taken as it is, in acting
+    // order; whoever has none and may roll now rolls, and takes its place among them.
     const given = this.config.firstRolls;
-    if (given !== undefined && this.round <= 1)
-      return { timed: true, fresh: false, toRoll: [], rolls: this.ruleset.order(given), roll: false };
+    if (given !== undefined && this.round <= 1) {
+      const toRoll: RoundFighter<C>[] = [];
+      for (let i = 0; i < this.list.length; i++) {
+        const f = this.list[i]!;
+        if (this.outAt(i) || (opts.eligible && !opts.eligible(f)) || given.some((r) => r.members.includes(f.id))) continue;
+        toRoll.push(f);
+      }
+      return { timed: true, fresh: false, toRoll, rolls: toRoll.length ? given : this.ruleset.order(given), roll: toRoll.length > 0 };
+    }
     const fresh = this.round <= 1 || timing === "round" || !this.rolls.length;
     const toRoll: RoundFighter<C>[] = [];
     if (fresh || opts.rollMissing) {
