@@ -69,6 +69,9 @@ function walk(dir: string, extensions: string[]): string[] {
   return entries.flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return walk(path, extensions);
+    // Dot files are generated (`scripts/.<name>.<key>.bundle.mjs`, kept an hour by
+    // scripts/bundled.mjs): a stale one still holds a key since removed from the sources.
+    if (entry.name.startsWith(".")) return [];
     return extensions.includes(extname(entry.name)) ? [path] : [];
   });
 }
