@@ -179,6 +179,15 @@ export interface RulesetBinding<C = unknown> {
     readonly notDeclared?: readonly ActionDef["kind"][];
     readonly sealed?: string;
   };
+  /**
+   * A parry split the combatant carries for the round under way (Critical's `system.parry`, OB by
+   * foe token, CR-PAR-01), for the tracker's forecast: the split read off the core's combatant,
+   * and whether the rules accept it now (by the foes' combatant ids). Absent for a ruleset without.
+   */
+  readonly declaredParry?: {
+    read(c: C): Readonly<Record<string, number>> | undefined;
+    accepts(c: C, split: Record<string, number>): boolean;
+  };
   /** The ruleset's own GM tools for macros, reached as `game.fray.binding.tools` (Hitbox's opposed test). */
   readonly tools?: Readonly<Record<string, unknown>>;
   /** The core's weapon of an item source, where the ruleset reads items one by one. */

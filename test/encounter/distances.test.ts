@@ -12,7 +12,7 @@ import { parse as parseYaml } from "yaml";
 import { ContentIndex } from "../../src/encounter/content.js";
 import { playEncounter } from "../../src/encounter/engine.js";
 import { parseEncounter } from "../../src/encounter/schema.js";
-import { FrayError } from "../../src/rules/core/errors.js";
+import { failingField } from "../support/encounter.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const content = new ContentIndex(join(root, "packs", "_source"));
@@ -93,16 +93,9 @@ describe("distances between the combatants (the file's `distances`)", () => {
     },
   );
 
-  it("UD-RNG-01: refuses a distance to a combatant the file has not, naming the field", () => {
+  it("UD-RNG-01: refuses a distance to a combatant the file has not, naming the field", async () => {
     const raw = skirmish("ud10");
     raw.distances = { [raw.combatants[0]!.id]: { nobody: 3 } };
-    let error: unknown;
-    try {
-      parseEncounter(raw);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(FrayError);
-    expect((error as FrayError).data.field).toBe(`distances.${raw.combatants[0]!.id}.nobody`);
+    expect(await failingField(raw, content)).toBe(`distances.${raw.combatants[0]!.id}.nobody`);
   });
 });

@@ -12,7 +12,7 @@ import { ContentIndex } from "../../src/encounter/content.js";
 import { playEncounter } from "../../src/encounter/engine.js";
 import { formatLog } from "../../src/encounter/format.js";
 import { parseEncounter } from "../../src/encounter/schema.js";
-import { FrayError } from "../../src/rules/core/errors.js";
+import { failingField } from "../support/encounter.js";
 import { nestedLookup } from "../../src/rules/core/i18n.js";
 
 const root = join(import.meta.dirname, "..", "..");
@@ -65,16 +65,9 @@ describe("the first round's initiative given (the file's `initiative`)", () => {
     expect(line).not.toContain("()");
   });
 
-  it("UD-INI-01: refuses an initiative for a combatant the file has not, naming the field", () => {
+  it("UD-INI-01: refuses an initiative for a combatant the file has not, naming the field", async () => {
     const raw = skirmish("ud10");
     raw.initiative = { nobody: 12 };
-    let error: unknown;
-    try {
-      parseEncounter(raw);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(FrayError);
-    expect((error as FrayError).data.field).toBe("initiative.nobody");
+    expect(await failingField(raw, content)).toBe("initiative.nobody");
   });
 });

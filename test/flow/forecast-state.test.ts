@@ -22,6 +22,7 @@ import { zones, zonesCombatantFromActor } from "../../src/rules/zones/index.js";
 import type { RulesetId } from "../../src/rules/core/types.js";
 import type { ActionCost, Economy } from "../../src/rules/core/economy.js";
 import { forecastWorker, type ForecastReply } from "../../src/foundry/forecast/worker.js";
+import { criticalDeclaredParry } from "../../src/foundry/rulesets/critical/declared-parry.js";
 import {
   declaredAction,
   forecastExport,
@@ -379,66 +380,48 @@ describe("forecast input from a combat", () => {
 
   it("CR-PAR-01: a parry declared this round (OB by foe token) is played in the first round by the foes' combatant ids", async () => {
     const doc = (ref: string) => packs.resolve(ref, "test") as unknown as ActorSource;
-    const sword = doc("critical-npcs/Sword Fighter");
-    // It moved 20 OB into its DB against the enemy of token t-e, and 10 against a token not in the combat.
-    (sword.system as { parry: Record<string, number> }).parry = { "t-e": 20, "t-gone": 10 };
-    const b: ForecastBinding = { id: "critical", combatantFromActor: criticalCombatantFromActor as never, ruleset: critical as never };
-    const input = forecastInput(
-      {
-        name: "Yard",
-        ruleset: "critical",
-        options: critical.defaults(),
-        round: 1,
-        combatants: [
-          { id: "a", tokenId: "t-a", name: "A", actor: sword, disposition: 1, defeated: false },
-          { id: "e", tokenId: "t-e", name: "E", actor: doc("critical-npcs/Pistol Guard"), disposition: -1, defeated: false },
-        ],
-        distances: { a: { e: 2 } },
-      },
-      b,
-    );
-    const file = parseEncounter(input.file);
-    // (The 10 OB against a token not in the combat would come back to its attack: not carried.)
-    expect(file.rounds).toEqual([]);
-    expect(input.notCarried.filter((n) => n.what === "parry")).toEqual([{ id: "a", name: "A", what: "parry" }]);
-    (sword.system as { parry: Record<string, number> }).parry = { "t-e": 20 };
-    const again = forecastInput(
-      {
-        name: "Yard",
-        ruleset: "critical",
-        options: critical.defaults(),
-        round: 1,
-        combatants: [
-          { id: "a", tokenId: "t-a", name: "A", actor: sword, disposition: 1, defeated: false },
-          { id: "e", tokenId: "t-e", name: "E", actor: doc("critical-npcs/Pistol Guard"), disposition: -1, defeated: false },
-        ],
-        distances: { a: { e: 2 } },
-      },
-      b,
-    );
-    expect(parseEncounter(again.file).rounds).toEqual([{ a: { parry: { e: 20 } } }]);
+    const b: ForecastBinding = {
+      id: "critical",
+      combatantFromActor: criticalCombatantFromActor as never,
+      ruleset: critical as never,
+      declaredParry: criticalDeclaredParry as never,
+    };
+    /** A sword fighter (token t-a) whose actor carries `split` against a pistol guard (token t-e) 2 m off. */
+    const withSplit = (split: Record<string, number>) => {
+      const sword = doc("critical-npcs/Sword Fighter");
+      (sword.system as { parry: Record<string, number> }).parry = split;
+      return forecastInput(
+        {
+          name: "Yard",
+          ruleset: "critical",
+          options: critical.defaults(),
+          round: 1,
+          combatants: [
+            { id: "a", tokenId: "t-a", name: "A", actor: sword, disposition: 1, defeated: false },
+            { id: "e", tokenId: "t-e", name: "E", actor: doc("critical-npcs/Pistol Guard"), disposition: -1, defeated: false },
+          ],
+          distances: { a: { e: 2 } },
+        },
+        b,
+      );
+    };
+    const parryNotes = (input: ReturnType<typeof forecastInput>) => input.notCarried.filter((n) => n.what === "parry");
+    // 20 OB moved into its DB against the enemy of token t-e: played by combatant id.
+    const input = withSplit({ "t-e": 20 });
+    expect(parseEncounter(input.file).rounds).toEqual([{ a: { parry: { e: 20 } } }]);
+    expect(parryNotes(input)).toEqual([]);
     // The first round's log shows the declared split, not the default one (half the OB).
     const played = await import("../../src/encounter/engine.js").then((m) =>
-      m.playEncounter({ ...parseEncounter(again.file), seed: 5 }, new PackContent(again.packs)),
+      m.playEncounter({ ...parseEncounter(input.file), seed: 5 }, new PackContent(input.packs)),
     );
     const declared = played.events.find((e) => e.type === "custom" && e.kind === "declare" && e.data.actor === "a" && e.round === 1);
     expect(declared?.type === "custom" && declared.data.parry).toEqual([{ foe: "E", ob: 20 }]);
-    // More OB than it has now (its weapons changed since): not carried either.
-    (sword.system as { parry: Record<string, number> }).parry = { "t-e": 500 };
-    const tooMuch = forecastInput(
-      {
-        name: "Yard",
-        ruleset: "critical",
-        options: critical.defaults(),
-        round: 1,
-        combatants: [
-          { id: "a", tokenId: "t-a", name: "A", actor: sword, disposition: 1, defeated: false },
-          { id: "e", tokenId: "t-e", name: "E", actor: doc("critical-npcs/Pistol Guard"), disposition: -1, defeated: false },
-        ],
-        distances: { a: { e: 2 } },
-      },
-      b,
-    );
-    expect(tooMuch.notCarried.filter((n) => n.what === "parry")).toEqual([{ id: "a", name: "A", what: "parry" }]);
+    // 10 more against a token not in the combat would come back to its attack; 500 OB is more
+    // than it has (its weapons changed since): neither split is carried, both are listed.
+    for (const split of [{ "t-e": 20, "t-gone": 10 }, { "t-e": 500 }] as Record<string, number>[]) {
+      const refused = withSplit(split);
+      expect(parseEncounter(refused.file).rounds).toEqual([]);
+      expect(parryNotes(refused)).toEqual([{ id: "a", name: "A", what: "parry" }]);
+    }
   });
 });

@@ -19,8 +19,6 @@
  * cannot read come back in `left`; and no combatant moves. Each combatant reacts when the rules
  * allow, with the reaction {@link reactionFor} picks.
  */
-import type { CriticalCombatant } from "../../rules/critical/model.js";
-import { declareParry } from "../../rules/critical/parry.js";
 import { createEconomy, type ActionCost, type Economy, type EconomySpec } from "../../rules/core/economy.js";
 import type { InitiativeTiming, RulesetOptions } from "../../rules/core/ruleset.js";
 import type { ActorSource } from "../../rules/core/sources.js";
@@ -119,6 +117,11 @@ export interface ForecastBinding {
   readonly id: string;
   /** The binding's `combatantFromActor`. */
   combatantFromActor(actor: ActorSource, overrides?: { id?: string; group?: string }): unknown;
+  /** The binding's `declaredParry`, where the ruleset has one (Critical, CR-PAR-01). */
+  readonly declaredParry?: {
+    read(c: never): Readonly<Record<string, number>> | undefined;
+    accepts(c: never, split: Record<string, number>): boolean;
+  };
   readonly ruleset: {
     vitals(c: never): VitalState;
     isOut(state: VitalState): boolean;
@@ -289,7 +292,7 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
   const docs: SourceDocument[] = [];
   let firstRound: Record<string, FirstRoundAction> | undefined;
   /** Each fighter's own parry allocation this round (OB by foe token id), where its actor holds one. */
-  const parries: { id: string; parry: Record<string, number> }[] = [];
+  const parries: { id: string; parry: Readonly<Record<string, number>> }[] = [];
   for (const c of snapshot.combatants) {
     if (!c.actor) {
       left.push({ id: c.id, name: c.name, reason: "noActor" });
@@ -319,8 +322,8 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
     const declared = c.declaration ? declaredAction(c.declaration) : undefined;
     if (declared === "none") notCarried.push({ id: c.id, name: c.name, what: c.declaration?.sealed ? "sealed" : "declaration" });
     if (declared === "wait") (firstRound ??= {})[c.id] = { wait: true };
-    const parry = (core as { parry?: Record<string, number> }).parry;
-    if (parry && typeof parry === "object" && Object.keys(parry).length) parries.push({ id: c.id, parry });
+    const parry = binding.declaredParry?.read(core as never);
+    if (parry) parries.push({ id: c.id, parry });
     let spent: ActionCost | undefined;
     if (c.economy) {
       // Counted from the economy the forecast's first round starts from (the ruleset's, for the combatant as it stands).
@@ -382,13 +385,7 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
     }
     // OB moved against a foe the forecast leaves out would come back to the attack: the split is
     // not carried, nor one the rules now refuse (more OB than the combatant has, CR-PAR-01).
-    let playable = !lost && Object.keys(mapped).length > 0;
-    if (playable)
-      try {
-        declareParry(f.core as CriticalCombatant, mapped);
-      } catch {
-        playable = false;
-      }
+    const playable = !lost && Object.keys(mapped).length > 0 && binding.declaredParry!.accepts(f.core as never, mapped);
     if (playable) (firstRound ??= {})[id] = { ...firstRound[id], parry: mapped };
     else notCarried.push({ id, name: f.name, what: "parry" });
   }

@@ -19,6 +19,7 @@ import { registerCriticalQuench } from "./quench.js";
 import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipline.js";
 import { MANEUVER_DIALOG_TEMPLATE, MANEUVER_TEMPLATE } from "./maneuver.js";
 import { clearParryOn, declareParryFor, PARRY_TEMPLATE, renderParry } from "./parry.js";
+import { criticalDeclaredParry } from "./declared-parry.js";
 import { criticalSheetAction } from "./sheet-actions.js";
 import { handleUndoUpkeep, onRenderUpkeep, onUpdateCombat, UNDO_UPKEEP_REQUEST, UPKEEP_TEMPLATE } from "./upkeep.js";
 import { criticalRulerBands, handleLeaveMelee, LEAVE_MELEE_REQUEST, onMoveTokenGM, onPreMoveToken } from "./movement.js";
@@ -52,6 +53,7 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
   implemented: true,
   models: { character: CriticalActorData, npc: CriticalNpcData, weapon: CriticalWeaponData, armor: CriticalArmorData },
   combatantFromActor: criticalCombatantFromActor,
+  declaredParry: criticalDeclaredParry,
   initiativeGroups: (members, options) => initiativeGroups(members, criticalOptions(options)),
   // Every action is open to a combatant able to act; the actor is not read (CR-AP-01).
   standingActions: (options) => criticalActions({} as CriticalCombatant, options),
