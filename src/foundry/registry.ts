@@ -149,6 +149,12 @@ export interface RulesetBinding<C = unknown> {
    */
   startRoundOn?(actor: unknown, round: number, options: RulesetOptions): Promise<void>;
   /**
+   * Writes what a new combat's start does to one combatant's actor (Critical: a parry split left
+   * from an earlier combat ends, CR-PAR-01); called by the GM's client as the combat starts.
+   * Absent when the start changes nothing on the actor.
+   */
+  startCombatOn?(actor: unknown, options: RulesetOptions): Promise<void>;
+  /**
    * After initiative was rolled through the core for these actors (the tracker's roll, or a new
    * round's re-roll on the GM's client), on the client that rolled: what the roll used up is
    * written back (Zones: the effort points committed, ZN-INI-02).

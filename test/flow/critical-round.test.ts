@@ -133,7 +133,7 @@ function combatantOf(combat: BaseCombat, id: string, a: ReturnType<typeof actor>
 }
 
 /** A Critical combat of the bundle's Combat class: Kara (Pat's character, Quickness 10), the Pistol Guard (5) and the Enforcer (0). */
-function fight(o: { guardStun?: number } = {}) {
+function fight(o: { guardStun?: number; karaParry?: Dict } = {}) {
   const Combat = (stub.CONFIG as unknown as { Combat: { documentClass: new () => BaseCombat & Dict } }).Combat.documentClass;
   const combat = new Combat();
   Object.defineProperty(combat.combatants, Symbol.iterator, {
@@ -141,7 +141,12 @@ function fight(o: { guardStun?: number } = {}) {
       yield* combat.combatants.values();
     },
   });
-  const kara = actor("kara", "Sword_Fighter_fRc2NpcSwordFtr0.json", { name: "Kara Voss", type: "character", owner: "p1" });
+  const kara = actor("kara", "Sword_Fighter_fRc2NpcSwordFtr0.json", {
+    name: "Kara Voss",
+    type: "character",
+    owner: "p1",
+    ...(o.karaParry ? { system: { parry: o.karaParry } } : {}),
+  });
   const guard = actor("guard", "Pistol_Guard_fRc2NpcPistolGrd.json", { system: { stun: o.guardStun ?? 0 } });
   const enforcer = actor("enforcer", "Enforcer_fRc2NpcEnforcer0.json");
   const c = {
@@ -364,6 +369,13 @@ describe("action points (CR-AP-01, CR-AP-02, CR-STN-01)", () => {
     expect(dom.byName("Kara Voss").html).toContain(">4/4<");
     expect(dom.byName("Pistol Guard").html).toContain(">2/2<");
     expect(dom.byName("Pistol Guard").html).toContain("Action points");
+  });
+
+  it("CR-PAR-01: a new combat starts without the parry split an earlier combat left on an actor", async () => {
+    const { combat, kara } = fight({ karaParry: { "t-old": 15 } });
+    expect((kara.actor.system as { parry: Dict }).parry).toEqual({ "t-old": 15 });
+    await combat.startCombat();
+    expect((kara.actor.system as { parry: Dict }).parry).toEqual({});
   });
 
   it("CR-AP-01, CR-STN-01: a new round refills 4 AP, 2 while stunned; nothing carries over", async () => {

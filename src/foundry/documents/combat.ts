@@ -443,15 +443,21 @@ export function createCombatClasses() {
       return Boolean(user.isGM);
     }
 
-    /** A new combat starts with fresh economies for round 1 (UD-ACT-01). */
+    /**
+     * A new combat starts with fresh economies for round 1 (UD-ACT-01), and with what the ruleset's
+     * `startCombatOn` ends on each actor (Critical: a parry split left from an earlier combat, CR-PAR-01).
+     */
     override async startCombat(): Promise<this> {
       const binding = activeBinding();
       const values = optionValues(binding.id);
-      const updates = (Array.from(this.combatants) as unknown as CombatantView[]).map((c) => ({
+      const combatants = Array.from(this.combatants) as unknown as CombatantView[];
+      const updates = combatants.map((c) => ({
         _id: c.id,
         flags: { fray: { economy: roundEconomy(binding, c.actor, undefined, 1, values) } },
       }));
       if (updates.length) await this.updateEmbeddedDocuments("Combatant", updates as never);
+      if (binding.startCombatOn)
+        for (const c of combatants) if (c.actor) await binding.startCombatOn(c.actor, values).catch((err: unknown) => reportError(err));
       return super.startCombat();
     }
   }

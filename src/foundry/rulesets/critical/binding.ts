@@ -100,6 +100,8 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
     renderParry(combat, html);
   },
   startRoundOn: (actor) => clearParryOn(actor),
+  // A split left from an earlier combat (its last round never ended) ends as a new one starts.
+  startCombatOn: (actor) => clearParryOn(actor),
   // `game.fray.binding.tools.treatOther({ treater, patient, effectId, method })` and `firstAid({ treater, patient })` for macros.
   tools: { declareParry: declareParryFor, treatOther, firstAid },
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
