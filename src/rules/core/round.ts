@@ -102,8 +102,9 @@ export interface RoundEntry<C> {
   player?: boolean;
   /**
    * What it already spent of the first round: a fight taken up inside a round under way (the
-   * tracker's forecast, UD-ACT-01, HB-RND-01, CR-AP-01, ZN-ACT-01), whose first round's economy is paid this
-   * much, as far as it holds (slot uses beyond a slot's `max` and points below 0 are dropped).
+   * tracker's forecast, UD-ACT-01, HB-RND-01, CR-AP-01, ZN-ACT-01), whose first round's economy
+   * is paid this much, as far as it holds (slot uses beyond a slot's `max` and points below 0
+   * are dropped).
    */
   spent?: ActionCost;
 }
