@@ -5,7 +5,7 @@
  */
 import { ScriptedRoller, seededSource, type DiceRoller } from "../rules/core/dice/port.js";
 import { FrayError } from "../rules/core/errors.js";
-import { fieldError, isRecord, type Raw } from "../rules/core/parse.js";
+import { fieldError, hasKeys, isRecord, type Raw } from "../rules/core/parse.js";
 import type { Economy } from "../rules/core/economy.js";
 import type { RoundEngine, RoundEntry, RoundFighter } from "../rules/core/round.js";
 import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
@@ -194,12 +194,6 @@ export class CombatantCache {
     this.built.set(spec, freezeShared(combatant));
     return combatant;
   }
-}
-
-/** True when the record has an own key. */
-function hasKeys(record: object): boolean {
-  for (const key in record) if (Object.hasOwn(record, key)) return true;
-  return false;
 }
 
 /**

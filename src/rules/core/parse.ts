@@ -16,6 +16,15 @@ export function isRecord(v: unknown): v is Raw {
 }
 
 /**
+ * True when a record has an own enumerable key: `Object.keys(o).length > 0` without the list
+ * built (asked in tight paths: a request's situation, a combatant's parry, a file's distances).
+ */
+export function hasKeys(o: object): boolean {
+  for (const key in o) if (Object.hasOwn(o, key)) return true;
+  return false;
+}
+
+/**
  * The error for a field that cannot be used.
  * @param field the path of the field, e.g. `Rifle.effectiveRange`.
  * @param expected what the field should hold (shown after the field's name).

@@ -20,7 +20,7 @@ import type {
 import type { FaceSource } from "../core/dice/formula.js";
 import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import type { Economy } from "../core/economy.js";
-import { bool, int, isRecord } from "../core/parse.js";
+import { bool, hasKeys, int, isRecord } from "../core/parse.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { ForcedCheck, VitalState } from "../core/types.js";
 import { ACTIONS, actionCost, apFor, recomputeEconomy, withAp } from "./actions.js";
@@ -213,12 +213,6 @@ export function criticalVitalsUpdate(state: VitalState): VitalsUpdate {
   };
   if (state.hp) system.hits = { value: state.hp.value };
   return { system };
-}
-
-/** Whether a record has an own key (`Object.keys(o).length > 0`, without the list). */
-function hasKeys(o: object): boolean {
-  for (const k in o) if (Object.hasOwn(o, k)) return true;
-  return false;
 }
 
 const apOf = (e: Economy) => e.pools.ap ?? { value: 0, max: 0 };

@@ -17,7 +17,7 @@ import type {
   VitalsUpdate,
 } from "../core/contract.js";
 import type { Economy } from "../core/economy.js";
-import { bool, fieldError, int, isRecord, type Raw } from "../core/parse.js";
+import { bool, fieldError, hasKeys, int, isRecord, type Raw } from "../core/parse.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { VitalState } from "../core/types.js";
 import { AIM_COST, aimRounds, findWeapon, isIncapacitated, OUT_CONDITIONS, situationDefaults, weaponAndMode } from "./attack.js";
@@ -122,7 +122,7 @@ export function ud10Input(request: AttackRequest, attacker: Ud10Combatant, targe
   const raw: unknown = request.situation ?? NO_SITUATION;
   if (!isRecord(raw)) throw fieldError(SITUATION, "an object");
   // The fields are only needed to read given values; without any, the weapon is still checked.
-  if (raw === NO_SITUATION || isEmpty(raw)) {
+  if (raw === NO_SITUATION || !hasKeys(raw)) {
     // No situation values (a forecast's every attack): the weapon is still checked, nothing else changes.
     if (!findWeapon(attacker, request.weaponId)) weaponOf(attacker, request.weaponId);
     return { attacker, target, weaponId: request.weaponId, modeId: request.modeId, rangeMetres: distance, situation: {}, reaction };
@@ -179,12 +179,6 @@ export function ud10WithReaction(input: Ud10AttackInput, reaction: string): Ud10
 
 /** The situation of a request that gives none. */
 const NO_SITUATION: Raw = Object.freeze({});
-
-/** True when a record has no own enumerable key (`Object.keys(raw).length === 0` without the array). */
-function isEmpty(raw: Raw): boolean {
-  for (const key in raw) if (Object.prototype.hasOwnProperty.call(raw, key)) return false;
-  return true;
-}
 
 /**
  * Reads the situation values given for the fields of one attack with the core's parsers.
