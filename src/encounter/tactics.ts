@@ -4,6 +4,7 @@
  * drivers pick targets and weapons through {@link chooseTarget} and {@link chooseWeapon} with
  * {@link DEFAULT_TACTICS}, and the forecast states them on its result ({@link describeTactics}).
  */
+import type { RulesetId } from "../rules/core/types.js";
 import type { CombatantSpec, EncounterSpec } from "./schema.js";
 
 /**
@@ -47,6 +48,21 @@ export const DEFAULT_TACTICS: Tactics = Object.freeze({
   target: ["declared", "engaged", "nearest", "first"] as const,
   weapon: ["declared", "tactics", "best", "ready", "first"] as const,
   react: "whenPossible" as const,
+});
+
+/**
+ * The reaction a combatant without a standing order (a tracker's combatant, whose actor names
+ * none) declares, by ruleset: as a table would expect, a parry with a melee weapon in hand and a
+ * dodge without (UD10 UD-REA-02, UD-REA-04; Hitbox HB-ATK-03), a parry in Critical (CR-PAR-01),
+ * `defend` in Zones (a dodge while an action is left, else a block, ZN-REA-01). Each is one of its
+ * driver's `reactions`; the rules still refuse one that is not possible when it comes (no dodge
+ * where the world turns it off, no parry without a weapon).
+ */
+export const DEFAULT_REACTIONS: Readonly<Record<RulesetId, { readonly melee: string; readonly ranged: string }>> = Object.freeze({
+  ud10: { melee: "parry", ranged: "dodge" },
+  hitbox: { melee: "parry", ranged: "dodge" },
+  critical: { melee: "parry", ranged: "parry" },
+  zones: { melee: "defend", ranged: "defend" },
 });
 
 /** What {@link chooseTarget} knows of the enemies. */

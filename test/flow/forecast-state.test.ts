@@ -22,13 +22,14 @@ import { zones, zonesCombatantFromActor } from "../../src/rules/zones/index.js";
 import type { RulesetId } from "../../src/rules/core/types.js";
 import type { ActionCost, Economy } from "../../src/rules/core/economy.js";
 import { forecastWorker, type ForecastReply } from "../../src/foundry/forecast/worker.js";
+import { DEFAULT_REACTIONS } from "../../src/encounter/tactics.js";
+import { DRIVERS } from "../../src/encounter/drivers.js";
 import { criticalDeclaredParry } from "../../src/foundry/rulesets/critical/declared-parry.js";
 import {
   declaredAction,
   forecastExport,
   forecastInput,
   FORECAST_PACK,
-  reactionFor,
   spentOf,
   type CombatSnapshot,
   type ForecastBinding,
@@ -168,11 +169,10 @@ describe("forecast input from a combat", () => {
       ["guard", "parry"],
       ["thug", "dodge"],
     ]);
-    expect(["critical", "zones", "hitbox"].map((r) => [reactionFor(r, false), reactionFor(r, true)])).toEqual([
-      ["parry", "parry"],
-      ["defend", "defend"],
-      ["dodge", "parry"],
-    ]);
+    // Every ruleset's default reactions are ones its encounter driver accepts.
+    for (const [ruleset, r] of Object.entries(DEFAULT_REACTIONS))
+      expect(DRIVERS[ruleset as RulesetId]!.reactions).toEqual(expect.arrayContaining([r.melee, r.ranged]));
+    expect(DEFAULT_REACTIONS.hitbox).toEqual({ melee: "parry", ranged: "dodge" });
   });
 
   it("UD-INI-01: the round's initiative is the first round's order; who has not rolled is listed", async () => {

@@ -17,7 +17,7 @@
  * still sealed until the reveal, and an initiative not yet rolled come back in `notCarried`;
  * combatants without an actor, of neutral disposition, marked defeated or whose actor the ruleset
  * cannot read come back in `left`; and no combatant moves. Each combatant reacts when the rules
- * allow, with the reaction {@link reactionFor} picks.
+ * allow, with the reaction the shared tactics give (`DEFAULT_REACTIONS`).
  */
 import { createEconomy, type ActionCost, type Economy, type EconomySpec } from "../../rules/core/economy.js";
 import type { InitiativeTiming, RulesetOptions } from "../../rules/core/ruleset.js";
@@ -26,7 +26,7 @@ import type { RulesetId, VitalState } from "../../rules/core/types.js";
 import { inputError } from "../../rules/core/validate.js";
 import { COMMON_BOUNDS } from "../../rules/core/bounds.js";
 import type { SourceDocument } from "../../encounter/library.js";
-import { DEFAULT_TACTICS, type Tactics } from "../../encounter/tactics.js";
+import { DEFAULT_REACTIONS, DEFAULT_TACTICS, type Tactics } from "../../encounter/tactics.js";
 
 /** The pack the combatants' actors are handed to the forecast in (`combat/<combatant id>`). */
 export const FORECAST_PACK = "combat";
@@ -152,7 +152,7 @@ export interface ForecastCombatant {
   weapon?: string;
   /** Whether that weapon attacks from range (the entry's `range` then is {@link metres}). */
   ranged?: boolean;
-  /** The reaction it declares when attacked ({@link reactionFor}). */
+  /** The reaction it declares when attacked (`DEFAULT_REACTIONS` of src/encounter/tactics.ts). */
   react?: string;
   /** What it already spent of the round under way ({@link spentOf}), paid in the forecast's first round. */
   spent?: ActionCost;
@@ -251,25 +251,10 @@ export function declaredAction(declaration: { text: string; action?: string }): 
   return PLAYED_AS_TACTICS.includes(declaration.action) ? "tactics" : "wait";
 }
 
-/**
- * The reaction a combatant declares in the forecast, by ruleset: a parry with a melee weapon in
- * hand and a dodge without (UD10 UD-REA-02, UD-REA-04; Hitbox HB-ATK-03), a parry in Critical
- * (CR-PAR-01), `defend` in Zones (a dodge while an action is left, else a block, ZN-REA-01). The
- * rules still refuse one that is not possible (no dodge where the world turns it off, no parry
- * without a weapon).
- */
-export function reactionFor(ruleset: string, melee: boolean): string | undefined {
-  switch (ruleset) {
-    case "ud10":
-    case "hitbox":
-      return melee ? "parry" : "dodge";
-    case "critical":
-      return "parry";
-    case "zones":
-      return "defend";
-    default:
-      return undefined;
-  }
+/** Metres between two combatants' tokens, in either order; undefined where the snapshot has none (or not a distance). */
+function metresBetween(snapshot: CombatSnapshot, a: string, b: string): number | undefined {
+  const d = snapshot.distances[a]?.[b] ?? snapshot.distances[b]?.[a];
+  return typeof d === "number" && Number.isFinite(d) && d >= 0 ? d : undefined;
 }
 
 /**
@@ -280,7 +265,7 @@ export function reactionFor(ruleset: string, melee: boolean): string | undefined
  * goes at the nearest standing enemy, a ranged one from where the two stand. Its weapon: with
  * its nearest enemy farther than {@link ADJACENT_METRES} and a ranged weapon at hand, that ranged
  * weapon, else its first melee weapon (no movement is played; melee assumes reach). Its reaction:
- * {@link reactionFor}.
+ * the shared tactics' `DEFAULT_REACTIONS`.
  * @throws FrayError `FRAY.Error.Input.Sides` (field `combatants`) when fewer than two sides are
  *   left to fight. The encounter schema checks the rest where the forecast runs (a name too
  *   long, an option the ruleset refuses), naming the field.
@@ -351,8 +336,8 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
     let metres = Infinity;
     for (const e of fighters) {
       if (e.side === f.side) continue;
-      const d = snapshot.distances[f.id]?.[e.id] ?? snapshot.distances[e.id]?.[f.id];
-      if (typeof d === "number" && Number.isFinite(d) && d >= 0 && d < metres) [best, metres] = [e, d];
+      const d = metresBetween(snapshot, f.id, e.id);
+      if (d !== undefined && d < metres) [best, metres] = [e, d];
     }
     const weapons = ((f.core as { weapons?: AnyWeapon[] }).weapons ?? []).filter((w) => typeof w?.id === "string");
     const ranged = weapons.find(isRangedWeapon);
@@ -367,11 +352,11 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
       f.weapon = weapon.id;
       f.ranged = Boolean(shoot);
     }
-    const react = reactionFor(snapshot.ruleset, weapon !== undefined && !shoot && isMeleeWeapon(weapon));
-    if (react) f.react = react;
+    const reactions = DEFAULT_REACTIONS[snapshot.ruleset];
+    if (reactions) f.react = weapon !== undefined && !shoot && isMeleeWeapon(weapon) ? reactions.melee : reactions.ranged;
   }
   // A parry allocation declared this round (Critical, CR-PAR-01) names the foes by token: played
-  // in the first round by their combatant ids; a foe left out of the forecast drops out of it.
+  // in the first round by their combatant ids.
   const byToken = new Map<string, string>();
   for (const c of snapshot.combatants) if (c.tokenId && fighters.some((f) => f.id === c.id)) byToken.set(c.tokenId, c.id);
   for (const { id, parry } of parries) {
@@ -406,9 +391,8 @@ export function forecastInput(snapshot: CombatSnapshot, binding: ForecastBinding
   const distances: Record<string, Record<string, number>> = {};
   for (const [i, f] of fighters.entries())
     for (const e of fighters.slice(i + 1)) {
-      const d = snapshot.distances[f.id]?.[e.id] ?? snapshot.distances[e.id]?.[f.id];
-      if (typeof d === "number" && Number.isFinite(d) && d >= 0)
-        (distances[f.id] ??= {})[e.id] = Math.min(COMMON_BOUNDS.rangeMetres.max, Math.round(d * 10) / 10);
+      const d = metresBetween(snapshot, f.id, e.id);
+      if (d !== undefined) (distances[f.id] ??= {})[e.id] = Math.min(COMMON_BOUNDS.rangeMetres.max, Math.round(d * 10) / 10);
     }
   if (new Set(fighters.map((f) => f.side)).size < 2)
     throw inputError("combatants", "FRAY.Error.Input.Sides", {}, "combatants on at least two sides");
