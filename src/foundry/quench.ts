@@ -34,6 +34,7 @@ export interface QuenchContext {
     ok(value: unknown, message?: string): void;
     equal(actual: unknown, expected: unknown, message?: string): void;
     notInclude(haystack: string, needle: string, message?: string): void;
+    deepEqual(actual: unknown, expected: unknown, message?: string): void;
   };
 }
 
@@ -263,6 +264,34 @@ function registerAuthorityBatch(quench: Quench): void {
           assert.equal(args![3], user.id, "the fourth argument is the updating user's id");
           const changes = args![1] as { flags?: { fray?: { quenchProbe?: { id?: string } } } };
           assert.equal(changes.flags?.fray?.quenchProbe?.id, "probe1", "the changes carry the flag");
+        });
+        it("A16: updateUser's changes are differential: an unchanged key is absent, a new key arrives whole, an update that changes nothing calls no hook", async () => {
+          const user = game.user as unknown as { id: string; update(c: Record<string, unknown>): Promise<unknown> };
+          let seen = nextHook("updateUser");
+          await user.update({ "flags.fray.quenchProbe": { id: "probe2", ok: true } });
+          await seen;
+          seen = nextHook("updateUser");
+          await user.update({ "flags.fray.quenchProbe": { id: "probe3", ok: true } });
+          const changes = (await seen)?.[1] as { flags?: { fray?: { quenchProbe?: Record<string, unknown> } } } | undefined;
+          assert.deepEqual(changes?.flags?.fray?.quenchProbe, { id: "probe3" }, "the unchanged ok is not in the changes");
+          seen = nextHook("updateUser");
+          await user.update({ "flags.fray.quenchProbe.entries.k1": { name: "n", data: { a: 1 } } });
+          const whole = (await seen)?.[1] as { flags?: { fray?: { quenchProbe?: { entries?: Record<string, unknown> } } } } | undefined;
+          assert.deepEqual(whole?.flags?.fray?.quenchProbe?.entries?.k1, { name: "n", data: { a: 1 } }, "a new key arrives whole");
+          seen = nextHook("updateUser", 1_000);
+          await user.update({ "flags.fray.quenchProbe": { id: "probe3", ok: true } });
+          assert.equal(await seen, undefined, "no hook for an update that changes nothing");
+        });
+        it("A17: setFlag merges into the stored flag; a -= key in the value removes what the new value leaves out", async () => {
+          const doc = game.user as unknown as {
+            setFlag(s: string, k: string, v: unknown): Promise<unknown>;
+            getFlag(s: string, k: string): unknown;
+          };
+          await doc.setFlag("fray", "quenchProbe", { round: 1, paid: { slots: { action: 1 } } });
+          await doc.setFlag("fray", "quenchProbe", { round: 2, paid: { slots: { movement: 1 } } });
+          assert.deepEqual(doc.getFlag("fray", "quenchProbe.paid"), { slots: { action: 1, movement: 1 } }, "merged key by key");
+          await doc.setFlag("fray", "quenchProbe", { round: 3, paid: { slots: { "-=action": null } } });
+          assert.deepEqual(doc.getFlag("fray", "quenchProbe.paid"), { slots: { movement: 1 } }, "the -= key removed action");
         });
         it("A2: with this GM connected, game.users.activeGM is a connected GM, and it is this client when no other GM is connected", async () => {
           const gm = activeGM() as unknown as { isGM: boolean; active: boolean } | undefined;

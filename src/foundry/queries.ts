@@ -5,12 +5,18 @@
  *
  * Who asked is learned from what the server vouches for, never from a field of the request
  * (docs/foundry-assumptions.md). A v13 query (`CONFIG.queries`) carries no identity, so Fray does
- * not use one: the requester writes the request into a flag of their own User document
- * (`flags.fray.request`), a write Foundry allows a user on their own User only. The active GM's
- * `updateUser(user, changes, options, userId)` hook receives the id of the user who made that
- * write from the server; the request is handled only when that id is the User's own id (anything
- * else is ignored: fail closed), one request at a time (a serial queue), and the answer is
- * written back as `flags.fray.answer`, which the requester accepts only from a GM's write.
+ * not use one: the requester writes the request into a flag of their own User document, a write
+ * Foundry allows a user on their own User only. The active GM's `updateUser(user, changes,
+ * options, userId)` hook receives the id of the user who made that write from the server; the
+ * request is handled only when that id is the User's own id (anything else is ignored: fail
+ * closed), one request at a time (a serial queue).
+ *
+ * The hook receives differential data only (an unchanged key is absent from `changes`), so every
+ * request and every answer is a key of its own, named by the request's id: the request is
+ * `flags.fray.requests.<id>`, removed by the GM (`-=<id>`) when answered; the answer is
+ * `flags.fray.answers.<id>`, which the requester accepts only from a GM's write and which its next
+ * request clears. A new key arrives whole, so neither a repeated answer nor a second request
+ * written before the first was removed loses a key on the way.
  * The active GM's own requests run in the same queue without the round trip; every other GM
  * client asks the active GM like a player does, so two GMs pressing Apply at once apply once.
  */
@@ -54,12 +60,14 @@ export interface UserDoc {
   update(changes: Record<string, unknown>): Promise<unknown>;
 }
 
-/** A request as stored in `flags.fray.request`. */
+/** A request as stored in `flags.fray.requests.<id>`. */
 interface StoredRequest {
-  id: string;
   name: string;
   data: Record<string, unknown>;
 }
+
+/** The form of a request's id: what `foundry.utils.randomID` makes. */
+const REQUEST_ID = /^[A-Za-z0-9]{1,32}$/;
 
 /** How long a requester waits for the GM's answer, in milliseconds. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -138,9 +146,9 @@ export function refusal(key: string, data: Record<string, string | number> = {})
 /**
  * Asks the active GM to run a request and returns its answer. On the active GM's client the
  * request runs here, in the queue, as this user; elsewhere it is written into this user's
- * `flags.fray.request` and the answer awaited. With no GM connected shows a localized error and
- * returns `undefined`; when no answer comes within {@link REQUEST_TIMEOUT_MS} the answer is a
- * refusal.
+ * `flags.fray.requests.<id>` (clearing the answers of earlier requests) and the answer awaited.
+ * With no GM connected shows a localized error and returns `undefined`; when no answer comes
+ * within {@link REQUEST_TIMEOUT_MS} the answer is a refusal.
  */
 export async function askGM(name: string, data: Record<string, unknown>): Promise<RequestAnswer | undefined> {
   const gm = activeGM();
@@ -161,8 +169,9 @@ export async function askGM(name: string, data: Record<string, unknown>): Promis
       resolve(a);
     });
   });
-  const request: StoredRequest = { id, name, data };
-  await user.update({ "flags.fray.request": request });
+  const request: StoredRequest = { name, data };
+  // The answers of earlier requests were read when they came (or came too late): they go.
+  await user.update({ "flags.fray.-=answers": null, [`flags.fray.requests.${id}`]: request });
   return answer;
 }
 
@@ -170,51 +179,50 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The `flags.fray.<key>` object of an update's changes, in either nested or dotted form. */
-function frayFlag(changes: Record<string, unknown>, key: string): unknown {
-  const dotted = changes[`flags.fray.${key}`];
-  if (dotted !== undefined) return dotted;
-  const flags = changes.flags;
-  if (!isRecord(flags)) return undefined;
-  const fray = flags.fray;
-  if (isRecord(fray)) return fray[key];
-  return flags[`fray.${key}`];
+/**
+ * The entries of `flags.fray.<key>` an update wrote, by id: each id of the right form whose value
+ * is an object (deletion keys `-=<id>` and anything else are left out). Reads the nested form the
+ * hooks receive and the dotted form alike.
+ */
+function written(changes: Record<string, unknown>, key: string): [string, Record<string, unknown>][] {
+  const expanded = foundry.utils.expandObject(changes) as Record<string, unknown>;
+  const flags = expanded.flags;
+  const fray = isRecord(flags) ? flags.fray : undefined;
+  const entries = isRecord(fray) ? fray[key] : undefined;
+  if (!isRecord(entries)) return [];
+  return Object.entries(entries).filter((e): e is [string, Record<string, unknown>] => REQUEST_ID.test(e[0]) && isRecord(e[1]));
 }
 
 /**
- * The `updateUser` hook: on the active GM a request the user wrote on their own User is handled;
- * on the requester's client the GM's answer resolves the waiting request.
+ * The `updateUser` hook: on the active GM each request the user wrote on their own User is
+ * handled; on the requester's client each answer a GM wrote resolves its waiting request.
  * @param user the User document updated.
- * @param changes the update's changes.
+ * @param changes the update's differential data.
  * @param userId the id of the user who made the update, as the server reports it.
  */
 export function onUpdateUser(user: UserDoc, changes: Record<string, unknown>, userId: string): void {
-  const request = frayFlag(changes, "request");
-  if (isRecord(request) && isActiveGM()) void handleStoredRequest(user, request, userId);
-  const answer = frayFlag(changes, "answer");
-  if (isRecord(answer) && user.id === game.user?.id) acceptAnswer(answer, userId);
+  if (isActiveGM()) for (const [id, request] of written(changes, "requests")) void handleStoredRequest(user, id, request, userId);
+  if (user.id === game.user?.id) for (const [id, answer] of written(changes, "answers")) acceptAnswer(id, answer, userId);
 }
 
-/** The active GM's side: checks who wrote the request, runs it, writes the answer. */
-async function handleStoredRequest(user: UserDoc, request: Record<string, unknown>, userId: string): Promise<void> {
+/** The active GM's side: checks who wrote the request, runs it, writes the answer in its place. */
+async function handleStoredRequest(user: UserDoc, id: string, request: Record<string, unknown>, userId: string): Promise<void> {
   // Only the user themselves may ask in their name; a write by anyone else is ignored.
   if (!user.id || userId !== user.id) return;
-  const id = request.id;
-  if (typeof id !== "string" || !/^[A-Za-z0-9]{1,32}$/.test(id)) return;
   const name = String(request.name ?? "");
   const data = isRecord(request.data) ? request.data : {};
   const requester: Requester = { id: user.id, isGM: Boolean(user.isGM) };
   const answer = await runRequest(name, data, requester);
-  await user.update({ "flags.fray.answer": { id, ...answer }, "flags.fray.-=request": null });
+  await user.update({ [`flags.fray.answers.${id}`]: answer, [`flags.fray.requests.-=${id}`]: null });
 }
 
 /** The requester's side: an answer counts only when a GM wrote it. */
-function acceptAnswer(answer: Record<string, unknown>, userId: string): void {
+function acceptAnswer(id: string, answer: Record<string, unknown>, userId: string): void {
   const writer = (game.users as unknown as { get(id: string): { isGM?: boolean } | undefined } | undefined)?.get(userId);
   if (!writer?.isGM) return;
-  const resolve = waiting.get(String(answer.id));
+  const resolve = waiting.get(id);
   if (!resolve) return;
-  waiting.delete(String(answer.id));
+  waiting.delete(id);
   const error = isRecord(answer.error)
     ? { key: String(answer.error.key), data: (isRecord(answer.error.data) ? answer.error.data : {}) as Record<string, string | number> }
     : undefined;

@@ -90,7 +90,12 @@ async function loadWorld(rulesetId?: string): Promise<World> {
   const g = globalThis as Dict;
   const foundry = g.foundry as Dict;
   foundry.canvas = { placeables: { tokens: { TokenRuler: BaseRuler } } };
-  foundry.utils = { fromUuid: async () => null, fromUuidSync: () => null, randomID: () => Math.random().toString(36).slice(2, 12) };
+  foundry.utils = {
+    ...(foundry.utils as object),
+    fromUuid: async () => null,
+    fromUuidSync: () => null,
+    randomID: () => Math.random().toString(36).slice(2, 12),
+  };
   const config = stub.CONFIG as unknown as Dict;
   config.Token = {};
   config.Combat = {};

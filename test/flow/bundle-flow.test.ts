@@ -8,13 +8,14 @@
  * rolled (UD-RNG-01, UD-RNG-02). Extra stand-in pieces (documents with `update`, UUID lookup, Combat,
  * TokenRuler) are set up here, on top of `test/support/foundry-stub.ts`.
  */
+import { mergedFlag } from "../support/data-model.js";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ud10 } from "../../src/rules/ud10/index.js";
 import { ud10CombatantFromActor } from "../../src/foundry/sources.js";
 import { BAND_COLOURS } from "../../src/foundry/logic/ruler.js";
 import type { TargetState } from "../../src/foundry/logic/card.js";
 import { StubRoll, diceQueue, lookup, readLang, stubToken, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
-import { BaseRuler, FakeElement, FlowWorld } from "../support/flow-world.js";
+import { BaseRuler, FakeElement, FlowWorld, storedAnswer, writeRequest } from "../support/flow-world.js";
 import { combatantSystem } from "../support/actors.js";
 
 const en = readLang("en");
@@ -51,7 +52,7 @@ function startCombat(entries: readonly { id: string; actor: { id: unknown }; tok
     },
     combat: { id: "combat1" },
     getFlag: (_s: string, k: string) => flags.get(`${id}.${k}`),
-    setFlag: async (_s: string, k: string, v: unknown) => flags.set(`${id}.${k}`, structuredClone(v)),
+    setFlag: async (_s: string, k: string, v: unknown) => flags.set(`${id}.${k}`, mergedFlag(flags.get(`${id}.${k}`), v)),
   }));
   (stub.game as unknown as Dict).combat = {
     started: true,
@@ -291,13 +292,43 @@ describe("attack card buttons", () => {
     expect(hpApplied).toBe(applied.after.hp.value);
     expect(hpApplied).toBeLessThan(20);
     // The answer is written back by the GM on the player's User and the request cleared.
-    expect(player.getFlag("fray", "request")).toBeUndefined();
-    expect(player.getFlag("fray", "answer")).toMatchObject({ ok: true });
+    expect(player.getFlag("fray", "requests")).toEqual({});
+    expect(Object.values(player.getFlag("fray", "answers") as Dict)).toMatchObject([{ ok: true }]);
     // A second request reaches the GM, who refuses it from the card's state; the player sees why.
     await api().flow.runCardAction(message, 0, "applyDamage");
     expect(queries).toHaveLength(2);
     expect(stub.ui.notifications.messages.at(-1)).toEqual({ level: "error", text: "Apply damage is no longer possible on this card." });
     expect((bandit.system as Dict as { hp: { value: number } }).hp.value).toBe(hpApplied);
+  });
+
+  it("UD-DMG-02: two quick Apply clicks on two cards reach the GM whole and both answers come back; a refusal repeated shows each time", async () => {
+    const { ayla, bandit, thug, banditToken, thugToken } = world();
+    const first = await damageCard(ayla, banditToken, [6]);
+    const second = await damageCard(ayla, thugToken, [7]);
+    ayla.ownership = { default: 0, p1: 3 };
+    bandit.ownership = { default: 0 };
+    thug.ownership = { default: 0 };
+    stub.game.users.current = player;
+    // The second click comes before the first is answered: its request is written while the first is still stored.
+    await Promise.all([api().flow.runCardAction(first, 0, "applyDamage"), api().flow.runCardAction(second, 0, "applyDamage")]);
+    expect(queries.map((q) => [q.name, Object.keys(q.data).sort()])).toEqual([
+      ["fray.applyDamage", ["index", "messageId"]],
+      ["fray.applyDamage", ["index", "messageId"]],
+    ]);
+    expect(system(first).targets[0]!.applied?.userId).toBe("p1");
+    expect(system(second).targets[0]!.applied?.userId).toBe("p1");
+    expect(vitalsOf(bandit).hp.value).toBe(system(first).targets[0]!.applied!.after.hp.value);
+    expect(vitalsOf(thug).hp.value).toBe(system(second).targets[0]!.applied!.after.hp.value);
+    expect(vitalsOf(bandit).hp.value).toBeLessThan(20);
+    expect(vitalsOf(thug).hp.value).toBeLessThan(20);
+    expect(stub.ui.notifications.messages).toEqual([]);
+    // Two equal refusals in a row: the second answer equals the first and still reaches the player.
+    await api().flow.runCardAction(first, 0, "applyDamage");
+    await api().flow.runCardAction(first, 0, "applyDamage");
+    const refused = { level: "error", text: "Apply damage is no longer possible on this card." };
+    expect(stub.ui.notifications.messages).toEqual([refused, refused]);
+    // Every request was removed by the GM once answered.
+    expect(player.getFlag("fray", "requests")).toEqual({});
   });
 
   it("UD-DMG-01: a player who may not update the card sends the action and its dice; the GM computes the state through the core", async () => {
@@ -400,10 +431,10 @@ async function damageCard(attacker: unknown, targetToken: unknown, damageFaces: 
  */
 async function rawRequest(as: StubUser, name: string, data: Dict): Promise<Dict> {
   const id = `forged${Math.floor(Math.random() * 1e9)}`;
-  await stub.game.users.as(as, () => as.update({ "flags.fray.request": { id, name, data } }));
+  await stub.game.users.as(as, () => writeRequest(as, id, name, data));
   for (let i = 0; i < 500; i++) {
-    const answer = as.getFlag("fray", "answer") as Dict | undefined;
-    if (answer?.id === id) return answer;
+    const answer = storedAnswer(as, id);
+    if (answer) return answer;
     await new Promise((r) => setTimeout(r, 1));
   }
   throw new Error("no answer");
@@ -534,15 +565,11 @@ describe("authority: requests as a hostile player or a busy GM would send them",
     const { ayla, bandit, banditToken } = world();
     const message = await damageCard(ayla, banditToken, [6]);
     await expect(
-      stub.game.users.as(player, () =>
-        gm.update({ "flags.fray.request": { id: "x1", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }),
-      ),
+      stub.game.users.as(player, () => writeRequest(gm, "x1", "fray.applyDamage", { messageId: message.id, index: 0 })),
     ).rejects.toThrow(/permission/);
-    await stub.game.users.as(gm2, () =>
-      player.update({ "flags.fray.request": { id: "x2", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }),
-    );
+    await stub.game.users.as(gm2, () => writeRequest(player, "x2", "fray.applyDamage", { messageId: message.id, index: 0 }));
     await new Promise((r) => setTimeout(r, 20));
-    expect(player.getFlag("fray", "answer")).not.toMatchObject({ id: "x2" });
+    expect(storedAnswer(player, "x2")).toBeUndefined();
     expect(vitalsOf(bandit).hp.value).toBe(20);
   });
 
@@ -751,9 +778,7 @@ describe("authority: requests as a hostile player or a busy GM would send them",
       ok: false,
       error: { key: "FRAY.Flow.Error.Refused" },
     });
-    await stub.game.users.as(player, () =>
-      player.update({ "flags.fray.request": { id: "../../x", name: "fray.applyDamage", data: { messageId: message.id, index: 0 } } }),
-    );
+    await stub.game.users.as(player, () => writeRequest(player, "../../x", "fray.applyDamage", { messageId: message.id, index: 0 }));
     await new Promise((r) => setTimeout(r, 20));
     expect(system(message).targets[0]!.applied).toBeUndefined();
     expect(vitalsOf(bandit).hp.value).toBe(20);
@@ -1126,6 +1151,28 @@ describe("leaving melee", () => {
     expect(messages).toHaveLength(0);
   });
 
+  it("UD-MOV-03: a full move made in two drags in round 2 spends the action, whatever round 1's movement paid", async () => {
+    const { docsById, flags } = engagedWorld();
+    const combat = (stub.game as unknown as { combat: { round: number; combatants: Dict[] } }).combat;
+    combat.combatants.splice(1, 2);
+    const move = (from: number, to: number, metres: number) =>
+      api(stub).onMoveToken(
+        docsById.ayla,
+        { origin: { x: 0, y: from }, destination: { x: 0, y: to }, passed: { cost: metres } },
+        {},
+        { id: "gm" },
+      );
+    await move(0, 1000, 15);
+    expect(flags.get("c1.moved")).toEqual({ round: 1, metres: 15, paid: { slots: { movement: 1, action: 1 } } });
+    combat.round = 2;
+    flags.delete("c1.economy");
+    await move(1000, 600, 6);
+    expect(flags.get("c1.moved")).toEqual({ round: 2, metres: 6, paid: { slots: { movement: 1 } } });
+    await move(600, 0, 9);
+    expect(flags.get("c1.moved")).toEqual({ round: 2, metres: 15, paid: { slots: { movement: 1, action: 1 } } });
+    expect((flags.get("c1.economy") as { slots: Dict }).slots).toMatchObject({ movement: { used: 1 }, action: { used: 1 } });
+  });
+
   it("UD-MOV-02: a stopped and continued movement counts only what each part passed, not what was still pending", async () => {
     const { docsById, flags } = engagedWorld();
     (stub.game as unknown as { combat: { combatants: Dict[] } }).combat.combatants.splice(1, 2);
@@ -1246,7 +1293,7 @@ describe("combat tracker pips (renderCombatTracker)", () => {
       id: "c1",
       isOwner: true,
       getFlag: (_s: string, k: string) => flags[k],
-      setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = structuredClone(v)),
+      setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = mergedFlag(flags[k], v)),
     };
     const row = new FakeElement("li");
     row.dataset = { combatantId: "c1" };

@@ -8,6 +8,7 @@
  * attack dialog shows the OB and DB with the parry that applies and the exact chance of each
  * outcome (miss, hits only, criticals A to E, fumble), the core's numbers (CR-ATK-01, CR-ATK-02).
  */
+import { mergedFlag } from "../support/data-model.js";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { critical, criticalCombatantFromActor, OUTCOME_ORDER } from "../../src/rules/critical/index.js";
 import { StubChatMessage, diceQueue, lookup, readLang, type FoundryStub } from "../support/foundry-stub.js";
@@ -65,7 +66,7 @@ function combatantOf(side: Duel["kara"], initiative: number, owner: boolean) {
     actor: side.actor,
     flags: { fray: {} },
     getFlag: (_s: string, k: string) => flags[k],
-    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = structuredClone(v)),
+    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = mergedFlag(flags[k], v)),
   };
 }
 
@@ -79,7 +80,7 @@ function fight(d: Duel) {
     list,
     combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
     getFlag: (_s: string, k: string) => flags[k],
-    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = structuredClone(v)),
+    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = mergedFlag(flags[k], v)),
   };
 }
 

@@ -15,7 +15,7 @@
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { StubChatMessage, diceQueue, stubToken, withOwnership, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
-import { BaseRuler, FlowWorld, setPath } from "../support/flow-world.js";
+import { BaseRuler, FlowWorld, setPath, storedAnswer, writeRequest } from "../support/flow-world.js";
 import { CriticalCombat as BaseCombat, CriticalCombatant as BaseCombatant, packNpc } from "../support/flow-critical.js";
 
 type Dict = Record<string, unknown>;
@@ -550,13 +550,11 @@ describe("movement (CR-MOV-01, CR-MOV-02)", () => {
     );
     // The guard is the GM's: Pat's request to move it away from Kara is refused, nothing asked.
     const asked = dialogs.length;
-    await player.update({
-      "flags.fray.request": { id: "req1", name: "fray.critical.leaveMelee", data: { tokenUuid: tokens.guard.uuid, x: 900, y: 900 } },
-    });
+    await writeRequest(player, "req1", "fray.critical.leaveMelee", { tokenUuid: tokens.guard.uuid, x: 900, y: 900 });
     await settle();
     expect(dialogs.length).toBe(asked);
     expect([tokens.guard.x, tokens.guard.y]).toEqual([600, 500]);
-    expect((player.flags as { fray?: { answer?: { ok: boolean; error?: { key: string } } } }).fray?.answer).toMatchObject({
+    expect(storedAnswer(player, "req1")).toMatchObject({
       ok: false,
       error: { key: "FRAY.Critical.Move.NotOwner" },
     });
@@ -708,9 +706,9 @@ describe("upkeep undo (CR-BLD-01, CR-STN-02)", () => {
     const summary = messages.at(-1)!;
     const upkept = structuredClone(vitals(guard));
     stub.game.users.current = player;
-    await player.update({ "flags.fray.request": { id: "req2", name: "fray.critical.undoUpkeep", data: { messageId: summary.id } } });
+    await writeRequest(player, "req2", "fray.critical.undoUpkeep", { messageId: summary.id });
     await settle();
-    expect((player.flags as { fray?: { answer?: Dict } }).fray?.answer).toMatchObject({
+    expect(storedAnswer(player, "req2")).toMatchObject({
       ok: false,
       error: { key: "FRAY.Critical.Upkeep.GMOnly" },
     });
@@ -789,14 +787,14 @@ describe("treating another's wound through the GM (CR-BLD-02, CR-AP-01)", () => 
     (a.actor as { system: { effects: { id: string; kind: string; value?: number }[] } }).system.effects;
   const ap = (c: Dict) =>
     ((c.getFlag as (s: string, k: string) => unknown)("fray", "economy") as { pools: { ap: { value: number } } }).pools.ap.value;
-  const answer = () => (player.flags as { fray?: { answer?: Dict } }).fray?.answer;
   let n = 0;
   async function ask(data: Dict) {
     stub.game.users.current = player;
-    await player.update({ "flags.fray.request": { id: `t${++n}`, name: "fray.critical.treatOther", data } });
+    const id = `t${++n}`;
+    await writeRequest(player, id, "fray.critical.treatOther", data);
     await settle();
     stub.game.users.current = gm;
-    return answer();
+    return storedAnswer(player, id);
   }
 
   /** Kara (Pat's) next to the bleeding guard, in a started combat. */
@@ -868,10 +866,11 @@ describe("first aid to a dying ally through the GM (CR-DTH-01)", () => {
   let n = 0;
   async function ask(data: Dict) {
     stub.game.users.current = player;
-    await player.update({ "flags.fray.request": { id: `fa${++n}`, name: "fray.critical.firstAid", data } });
+    const id = `fa${++n}`;
+    await writeRequest(player, id, "fray.critical.firstAid", data);
     await settle();
     stub.game.users.current = gm;
-    return (player.flags as { fray?: { answer?: Dict } }).fray?.answer;
+    return storedAnswer(player, id);
   }
   async function dyingGuard() {
     const f = await onScene();

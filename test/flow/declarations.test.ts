@@ -5,6 +5,7 @@
  * through the tracker's functions with stand-in bindings whose rulesets are the cores of Hitbox,
  * Critical and Zones.
  */
+import { mergedFlag } from "../support/data-model.js";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { critical } from "../../src/rules/critical/index.js";
 import type { ActionDef } from "../../src/rules/core/contract.js";
@@ -71,7 +72,7 @@ function combatant(id: string, o: { player?: boolean; owner?: boolean; initiativ
       : null,
     flags: { fray: {} },
     getFlag: (_s: string, k: string) => flags[k],
-    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = structuredClone(v)),
+    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = mergedFlag(flags[k], v)),
   };
 }
 
@@ -85,7 +86,7 @@ function combat(round: number, list: ReturnType<typeof combatant>[]) {
     combatants: Object.assign(list, { get: (id: string) => map.get(id) }),
     flags,
     getFlag: (_s: string, k: string) => flags[k],
-    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = structuredClone(v)),
+    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = mergedFlag(flags[k], v)),
   };
 }
 
@@ -175,6 +176,25 @@ describe("declaration phase in the tracker", () => {
     expect(view?.rows.find((r) => r.id === "slow")?.visible?.text).toBe("Fire at the fast one");
     expect(await tracker.declareFor(c, fast, async () => ({ text: "Charge", action: "" }))).toBe(true);
     expect(tracker.trackerDeclarations(c)?.complete).toBe(true);
+  });
+
+  it("ZN-INI-01: next round's declaration with fewer keys keeps none of the last round's", async () => {
+    world("zones");
+    const only = combatant("only", { player: true, owner: true, actor: true });
+    const c = combat(1, [only, combatant("other", { player: true })]);
+    asGM(false);
+    let offered = "";
+    expect(
+      await tracker.declareFor(c, only, async (_name, main) => {
+        offered = main[0]!.id;
+        return { text: "Cut him down", action: offered };
+      }),
+    ).toBe(true);
+    expect(stub.ui.notifications.messages).toEqual([]);
+    expect(only.getFlag("fray", "declaration")).toMatchObject({ round: 1, text: "Cut him down", action: offered });
+    c.round = 2;
+    expect(await tracker.declareFor(c, only, async () => ({ text: "Hold", action: "" }))).toBe(true);
+    expect(only.getFlag("fray", "declaration")).toEqual({ round: 2, text: "Hold" });
   });
 
   it("ZN-INI-01: players declare first, the GM's combatants once all players have; out combatants declare nothing", async () => {

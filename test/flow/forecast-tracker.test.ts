@@ -4,6 +4,7 @@
  * token dispositions, distances between tokens in metres on a 1.5 m grid, this round's economy
  * and declaration), and the button itself, shown to the GM only.
  */
+import { mergedFlag } from "../support/data-model.js";
 import { join } from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ContentIndex } from "../../src/encounter/content.js";
@@ -55,7 +56,7 @@ function combatant(id: string, actor: ActorSource | null, disposition: number, x
     actor: actor ? { id: `actor-${id}`, uuid: `Actor.${id}`, toObject: () => structuredClone(actor), statuses: new Set(["prone"]) } : null,
     token: { disposition, object: { center: { x: x * 100 + 50, y: y * 100 + 50 } } },
     getFlag: (_s: string, k: string) => flags[k],
-    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = v),
+    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = mergedFlag(flags[k], v)),
   };
 }
 

@@ -49,7 +49,11 @@ beforeAll(async () => {
   stub = installFoundryStub("en");
   services = installServiceStubs(stub);
   const foundry = (globalThis as Dict).foundry as Dict;
-  foundry.utils = { fromUuid: async (uuid: string) => docs.get(uuid) ?? null, fromUuidSync: (uuid: string) => docs.get(uuid) ?? null };
+  foundry.utils = {
+    ...(foundry.utils as object),
+    fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
+    fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
+  };
   await import(pathToFileURL(BUNDLE).href);
   for (const hook of ["init", "i18nInit", "setup", "ready"]) stub.Hooks.callAll(hook);
 });

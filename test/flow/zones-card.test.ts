@@ -6,6 +6,7 @@
  * cuts a burst short and stays on the weapon; an aimed vital organ; a player's apply going
  * through the active GM, who recomputes the damage from the card's dice.
  */
+import { mergedFlag } from "../support/data-model.js";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { StubRoll, diceQueue, lookup, readLang, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { FlowWorld, type CardApi, type CardMessage, type Dict } from "../support/flow-world.js";
@@ -156,7 +157,7 @@ describe("Zones attack card through the bundle", () => {
       isOwner: true,
       combat: { id: "combat1", round: 1 },
       getFlag: (_s: string, k: string) => flags.get(`${id}.${k}`),
-      setFlag: async (_s: string, k: string, v: unknown) => flags.set(`${id}.${k}`, structuredClone(v)),
+      setFlag: async (_s: string, k: string, v: unknown) => flags.set(`${id}.${k}`, mergedFlag(flags.get(`${id}.${k}`), v)),
     });
     const list = [combatant("c1", rifleman.actor, riflemanToken), combatant("c2", sentry.actor, sentryToken)];
     (stub.game as unknown as Dict).combat = {
@@ -285,7 +286,7 @@ describe("Zones attack card through the bundle", () => {
       isOwner: true,
       combat: { id: "combat1", round: 1 },
       getFlag: (_s: string, k: string) => flags.get(`c1.${k}`),
-      setFlag: async (_s: string, k: string, v: unknown) => flags.set(`c1.${k}`, structuredClone(v)),
+      setFlag: async (_s: string, k: string, v: unknown) => flags.set(`c1.${k}`, mergedFlag(flags.get(`c1.${k}`), v)),
     };
     const list = [c1];
     (stub.game as unknown as Dict).combat = {

@@ -5,6 +5,7 @@
  * hider's Stealth against the searcher's Notice, the difficulty 5 lower for a search of the body
  * and the full Stealth from a distance, on a card whispered to the GMs with the Foundry Rolls.
  */
+import { mergedFlag } from "../support/data-model.js";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { diceQueue, lookup, readLang, stubActor, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { FlowWorld, packSource } from "../support/flow-world.js";
@@ -131,7 +132,7 @@ describe("hiding a small weapon (ZN-HID-01)", () => {
       isOwner: true,
       combat: { id: "combat1", round: 1 },
       getFlag: (_s: string, k: string) => flags[k],
-      setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = structuredClone(v)),
+      setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = mergedFlag(flags[k], v)),
     };
     const list = [combatant];
     (stub.game as unknown as Dict).combat = {

@@ -6,6 +6,7 @@
  * once its declarer's next turn begins, and the GM rolls the contest between action and
  * reaction (d10 + DEX each, a tie rolled again) on the card.
  */
+import { mergedFlag } from "../support/data-model.js";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { StubRoll, diceQueue, lookup, readLang, stubActor, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { FakeElement, FlowWorld } from "../support/flow-world.js";
@@ -91,7 +92,7 @@ function combatant(id: string, name: string, dex: number, o: { player?: string }
       return stub.game.user.isGM || stub.game.user.id === o.player;
     },
     getFlag: (_s: string, k: string) => flags[k],
-    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = structuredClone(v)),
+    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = mergedFlag(flags[k], v)),
     stored: flags,
   };
 }
@@ -110,7 +111,7 @@ function fight() {
     combatant: list[0] as { id: string } | null,
     combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
     getFlag: (_s: string, k: string) => flags[k],
-    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = structuredClone(v)),
+    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = mergedFlag(flags[k], v)),
     flags,
   };
   (stub.game as unknown as Dict).combat = combat;

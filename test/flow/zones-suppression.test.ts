@@ -6,6 +6,7 @@
  * few (a chat line says the shooter must reload), and the out-of-turn shot follows the world
  * setting **Shots at suppressed enemies**.
  */
+import { mergedFlag } from "../support/data-model.js";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { lookup, readLang, stubActor, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { FakeElement, FlowWorld } from "../support/flow-world.js";
@@ -95,7 +96,7 @@ function fight() {
       return stub.game.user.isGM || stub.game.user.id === owner;
     },
     getFlag: (_s: string, k: string) => flags[id]![k],
-    setFlag: async (_s: string, k: string, v: unknown) => (flags[id]![k] = structuredClone(v)),
+    setFlag: async (_s: string, k: string, v: unknown) => (flags[id]![k] = mergedFlag(flags[id]![k], v)),
   });
   const list = [combatant("shooter", "Rifleman <Vex>", rifleman.actor, "p1"), combatant("guard", "Guard", null)];
   // The Combat's flags: only a GM may write them in Foundry (A11); the stand-in keeps the GM's writes.
@@ -110,7 +111,7 @@ function fight() {
     getFlag: (_s: string, k: string) => combatFlags[k],
     setFlag: async (_s: string, k: string, v: unknown) => {
       if (!stub.game.user.isGM) throw new Error("only a GM updates a Combat");
-      combatFlags[k] = structuredClone(v);
+      combatFlags[k] = mergedFlag(combatFlags[k], v);
     },
   };
   (stub.game as unknown as Dict).combat = combat;

@@ -4,6 +4,7 @@
  * Combat for a fight of the bundle's Combat class, new rounds through the `updateCombat` hook, and
  * chat buttons pressed as their render hooks wire them.
  */
+import { mergedFlag } from "./data-model.js";
 import { stubToken } from "./foundry-stub.js";
 import { mergePath, packSource, setPath, type Dict, type FlowWorld, type FlowWorldOptions } from "./flow-world.js";
 
@@ -136,7 +137,7 @@ export function combatOf(world: FlowWorld<unknown>, who: ReturnType<typeof criti
     isOwner: true,
     combat: { id: "combat1" },
     getFlag: (_s: string, k: string) => flags.get(k),
-    setFlag: async (_s: string, k: string, v: unknown) => flags.set(k, structuredClone(v)),
+    setFlag: async (_s: string, k: string, v: unknown) => flags.set(k, mergedFlag(flags.get(k), v)),
   };
   const list = [combatant];
   (world.stub.game as unknown as Dict).combat = {
@@ -176,7 +177,8 @@ export function criticalCombat(world: FlowWorld<unknown>, fighters: readonly Ret
       combat,
       getFlag: (scope: string, key: string) => (((c.flags as Dict)[scope] ?? {}) as Dict)[key],
       setFlag: async (scope: string, key: string, value: unknown) => {
-        (((c.flags as Dict)[scope] ??= {}) as Dict)[key] = structuredClone(value);
+        const stored = ((c.flags as Dict)[scope] ??= {}) as Dict;
+        stored[key] = mergedFlag(stored[key], value);
         return c;
       },
     };

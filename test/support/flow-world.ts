@@ -23,6 +23,7 @@ import {
   type StubUser,
 } from "./foundry-stub.js";
 import type { TargetState } from "../../src/foundry/logic/card.js";
+import { getProperty, isPlainObject, mergedFlag } from "./data-model.js";
 
 /** A plain object of the stand-in. */
 export type Dict = Record<string, unknown>;
@@ -203,6 +204,7 @@ export class FlowWorld<M = Dict> {
     const foundry = g.foundry as Dict;
     foundry.canvas = { placeables: { tokens: { TokenRuler: options.TokenRuler ?? class {} } } };
     foundry.utils = {
+      ...(foundry.utils as Dict),
       fromUuid: async (uuid: string) => docs.get(uuid) ?? null,
       fromUuidSync: (uuid: string) => docs.get(uuid) ?? null,
       randomID: options.sequentialIds ? () => `r${++this.#ids}` : () => Math.random().toString(36).slice(2, 12),
@@ -222,13 +224,13 @@ export class FlowWorld<M = Dict> {
     this.gm = stub.game.users.get("gm")!;
     this.player = stub.game.users.add("p1", "Pat");
     stub.Hooks.on("updateUser", (_user, changes, _options, userId) => {
-      const request = (changes as Dict)["flags.fray.request"] as { name: string; data: Dict } | undefined;
-      if (request && stub.game.user.id === "gm")
-        queries.push(
-          options.queryData
-            ? { name: request.name, data: request.data, userId: userId as string }
-            : { name: request.name, userId: userId as string },
-        );
+      if (stub.game.user.id !== "gm") return;
+      const requests = getProperty(changes, "flags.fray.requests");
+      for (const [id, request] of Object.entries(isPlainObject(requests) ? requests : {})) {
+        if (id.startsWith("-=") || !isPlainObject(request)) continue;
+        const { name, data } = request as { name: string; data: Dict };
+        queries.push(options.queryData ? { name, data, userId: userId as string } : { name, userId: userId as string });
+      }
     });
     StubChatMessage.implementation.create = (async (data: Dict) => {
       const message: Dict = {
@@ -371,7 +373,8 @@ export class FlowWorld<M = Dict> {
   /**
    * A started Combat of the stand-in, round 1, id `combat1`, with a Combatant `c-<token id>` per
    * entry, set as `game.combat`. The combat's and its combatants' flags are kept in `flags`
-   * (keys `combat.<key>` and `c-<token id>.<key>`, values copied).
+   * (keys `combat.<key>` and `c-<token id>.<key>`); `setFlag` merges into what is stored there as
+   * Foundry's update does (data-model.ts), `unsetFlag` removes it.
    * @param ownerFromActor a combatant is owned when its actor is (for the current user); otherwise always.
    */
   startCombat(entries: readonly { actor: { id: unknown; uuid: string }; token: { id: string } }[], { ownerFromActor = false } = {}) {
@@ -388,14 +391,16 @@ export class FlowWorld<M = Dict> {
       },
       combat: { id: "combat1" },
       getFlag: (_s: string, k: string) => flags.get(`c-${token.id}.${k}`),
-      setFlag: async (_s: string, k: string, v: unknown) => flags.set(`c-${token.id}.${k}`, structuredClone(v)),
+      setFlag: async (_s: string, k: string, v: unknown) => flags.set(`c-${token.id}.${k}`, mergedFlag(flags.get(`c-${token.id}.${k}`), v)),
+      unsetFlag: async (_s: string, k: string) => flags.delete(`c-${token.id}.${k}`),
     }));
     const combat = {
       id: "combat1",
       started: true,
       round: 1,
       getFlag: (_s: string, k: string) => flags.get(`combat.${k}`),
-      setFlag: async (_s: string, k: string, v: unknown) => flags.set(`combat.${k}`, structuredClone(v)),
+      setFlag: async (_s: string, k: string, v: unknown) => flags.set(`combat.${k}`, mergedFlag(flags.get(`combat.${k}`), v)),
+      unsetFlag: async (_s: string, k: string) => flags.delete(`combat.${k}`),
       combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
     };
     (this.stub.game as unknown as Dict).combat = combat;
@@ -472,4 +477,19 @@ export class FakeElement {
   querySelector(selector: string): FakeElement | null {
     return this.querySelectorAll(selector)[0] ?? null;
   }
+}
+
+/**
+ * Writes a request straight into a user's own User document as Fray's request channel stores it
+ * (`flags.fray.requests.<id>`), the way a hostile client could from the console; the id is a key
+ * of the nested form, so any id reaches the GM as written.
+ */
+export function writeRequest(user: StubUser, id: string, name: string, data: Dict): Promise<unknown> {
+  return user.update({ flags: { fray: { requests: { [id]: { name, data } } } } });
+}
+
+/** The GM's answer to request `id` as stored on the requester's User, if one was written. */
+export function storedAnswer(user: StubUser, id: string): Dict | undefined {
+  const answers = getProperty(user.flags, "fray.answers");
+  return isPlainObject(answers) && isPlainObject(answers[id]) ? answers[id] : undefined;
 }

@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
 import { evaluateFormula, parseFormula, type FaceSource } from "../../src/rules/core/dice/formula.js";
+import { diffObject, expandObject, getProperty, isDeletionKey, mergeObject, updateSource } from "./data-model.js";
 
 /** Root of the repository (templates and languages are read from here). */
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -505,23 +506,26 @@ export class StubUser {
     return `User.${this.id}`;
   }
   getFlag(scope: string, key: string): unknown {
-    return getPath(this.flags, `${scope}.${key}`);
+    return getProperty(this.flags, `${scope}.${key}`);
   }
   /**
-   * Applies a dotted update made by the current client and calls `updateUser(user, changes,
-   * options, userId)` on every connected client, `userId` being the id of the user who made it
-   * (the server's word, not the caller's).
+   * A User update made by the current client, as the server makes it: the changes (dotted or
+   * nested) are differenced against the stored data and merged into it (data-model.ts), and
+   * `updateUser(user, changed, options, userId)` is called on every connected client with that
+   * differential data and the id of the user who made the update (the server's word, not the
+   * caller's). An update that changes nothing calls no hook.
    * @throws Error when a player updates another user's User, as the server refuses it.
    */
   async update(changes: Dict, options: Dict = {}): Promise<this> {
     const actor = clients.getStore() ?? this.users.current;
     if (!actor.isGM && actor.id !== this.id) throw new Error(`User ${actor.id} lacks permission to update User ${this.id}`);
-    for (const [k, v] of Object.entries(changes)) {
-      if (!k.startsWith("flags.")) throw new Error(`The stand-in updates only flags of a User, not ${k}`);
-      setPath(this as unknown as Dict, k, v);
-    }
+    const expanded = expandObject(changes);
+    for (const k of Object.keys(expanded)) if (k !== "flags") throw new Error(`The stand-in updates only flags of a User, not ${k}`);
+    const source: Dict = { flags: this.flags };
+    const changed = updateSource(source, expanded, options);
+    this.flags = source.flags as Dict;
     await Promise.resolve();
-    this.users.broadcast("updateUser", this, structuredClone(changes), options, actor.id);
+    if (Object.keys(changed).length) this.users.broadcast("updateUser", this, structuredClone(changed), options, actor.id);
     return this;
   }
 }
@@ -661,6 +665,7 @@ export function installFoundryStub(lang = "en"): FoundryStub {
     canvas: stubCanvas(),
   };
   const foundry = {
+    utils: { expandObject, mergeObject, diffObject, isDeletionKey, getProperty, randomID: () => Math.random().toString(36).slice(2, 12) },
     abstract: { TypeDataModel },
     data: {
       fields: {

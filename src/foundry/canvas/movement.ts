@@ -7,6 +7,7 @@
  * scene grid's own spaces (`grid.testAdjacency` on the spaces a token occupies, so large tokens
  * and hex grids count right) and a reach of one grid space on gridless scenes.
  */
+import { replaceFlag } from "../logic/flags.js";
 import type { ActionCost } from "../../rules/core/economy.js";
 import { activeCombat, combatantFor, moveCharge, rulesetView, spendAvailable, type CombatantLike } from "../combat/economy-store.js";
 import { combatantOf as coreOf } from "../documents/actor.js";
@@ -336,8 +337,8 @@ export async function onMoveToken(
   const paid = addCosts(before.paid ?? {}, charge);
   if (combatant.isOwner) {
     const round = activeCombat()?.round ?? 0;
-    await combatant.setFlag("fray", "moved", { round, metres: before.metres + moved, paid });
-    await combatant.setFlag("fray", "movedLegs", { round, legs: [...before.legs, ...movementLegs(movement, moved)] });
+    await replaceFlag(combatant, "moved", { round, metres: before.metres + moved, paid });
+    await replaceFlag(combatant, "movedLegs", { round, legs: [...before.legs, ...movementLegs(movement, moved)] });
   }
   if (charge.slots || charge.pools) {
     const short = await spendAvailable(combatant, moveEvent(charge), basis);

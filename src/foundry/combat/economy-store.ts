@@ -8,6 +8,7 @@
  * against the combatant's actor and recomputes the cost from the event's kind through the core:
  * no cost a client sends is ever spent.
  */
+import { replaceFlag } from "../logic/flags.js";
 import type { ActionDef } from "../../rules/core/contract.js";
 import { FrayError } from "../../rules/core/errors.js";
 import { affordable, shortfall, spend, type ActionCost, type Economy, type EconomySpec } from "../../rules/core/economy.js";
@@ -252,7 +253,7 @@ export async function spendOn(combatant: CombatantLike, event: RoundEvent, basis
     const cost = eventCostFor(view, combatant, event);
     const { economy, short } = await payAndSettle(combatant, view, event, cost);
     if (short) return short;
-    await combatant.setFlag("fray", "economy", economy);
+    await replaceFlag(combatant, "economy", economy);
     return undefined;
   }
   const { short } = spendEvent(economyOf(combatant), { ...event, cost: eventCostFor(rulesetView(combatant), combatant, event) });
@@ -346,7 +347,7 @@ export async function handleSpendQuery(data: Record<string, unknown>, requester:
     cost,
   );
   if (short) return { ok: false, short };
-  await combatant.setFlag("fray", "economy", economy);
+  await replaceFlag(combatant, "economy", economy);
   return { ok: true };
 }
 
@@ -378,6 +379,6 @@ export async function toggleSlotOn(combatant: CombatantLike, slot: string): Prom
   const before = economyOf(combatant);
   const after = toggledSlot(before, slot);
   if (after === before) return false;
-  await combatant.setFlag("fray", "economy", after);
+  await replaceFlag(combatant, "economy", after);
   return true;
 }

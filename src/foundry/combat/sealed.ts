@@ -10,6 +10,7 @@
  * and reading the declaration again against the combatant's actions; the message's content is
  * never trusted as written.
  */
+import { replaceFlag } from "../logic/flags.js";
 import type { ActionDef } from "../../rules/core/contract.js";
 import { escapeHtml } from "../logic/round-actions.js";
 import { activeBinding } from "../registry.js";
@@ -111,7 +112,7 @@ export async function sealDeclaration(
     flags: { fray: { sealedDeclaration: { combatId, combatantId: combatant.id ?? "", declaration } satisfies SealedDeclaration } },
   };
   const message = (await ChatMessage.implementation.create(data as never)) as unknown as SealedMessage | undefined;
-  await combatant.setFlag("fray", "declaration", { round: declaration.round, text: "", sealed: message?.id ?? "" });
+  await replaceFlag(combatant, "declaration", { round: declaration.round, text: "", sealed: message?.id ?? "" });
   const old = earlier ? messageOf(earlier) : undefined;
   if (old?.isOwner && old.delete) await old.delete().catch(() => undefined);
 }
@@ -138,7 +139,7 @@ export async function unsealDeclarations(
     try {
       const { main, quick } = actionsOf(c);
       const open = readDeclaration(content, main, round, quick);
-      await c.setFlag("fray", "declaration", open);
+      await replaceFlag(c, "declaration", open);
       done++;
     } catch {
       // A declaration the combatant cannot make stays sealed: the GM reads the whisper and rules.

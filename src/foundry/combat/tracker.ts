@@ -5,6 +5,7 @@
  * (Critical's action points, Zones' speed and effort points), with a tooltip naming them. The GM
  * clicks a pip to mark that slot used or unused; players only see them.
  */
+import { canSetFlags, replaceFlag } from "../logic/flags.js";
 import type { ActionDef } from "../../rules/core/contract.js";
 import { escapeHtml } from "../logic/round-actions.js";
 import { pips, poolBadges, TOGGLED_SLOTS } from "../logic/economy.js";
@@ -190,7 +191,7 @@ export async function declareFor(
   if (sealsDeclarations()) {
     const labels = new Map([...main, ...quick].map((d) => [d.id, d.label] as const));
     await sealDeclaration(combat.id ?? "", combatant, declaration, labels);
-  } else await combatant.setFlag("fray", "declaration", declaration);
+  } else await replaceFlag(combatant, "declaration", declaration);
   return true;
 }
 
@@ -204,9 +205,9 @@ export async function revealDeclarations(combat: TrackerCombat): Promise<boolean
     warn("FRAY.Flow.Declaration.GMOnly");
     return false;
   }
-  if (!combat.setFlag || !(typeof combat.round === "number" && combat.round > 0)) return false;
+  if (!canSetFlags(combat) || !(typeof combat.round === "number" && combat.round > 0)) return false;
   if (sealsDeclarations()) await unsealDeclarations(combat, (c) => declarableActions(actionsOf(c)));
-  await combat.setFlag("fray", "phase", { round: combat.round, phase: "resolve" });
+  await replaceFlag(combat, "phase", { round: combat.round, phase: "resolve" });
   return true;
 }
 

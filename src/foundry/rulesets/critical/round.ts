@@ -9,6 +9,7 @@
  * applied attack takes effect at once (CR-AP-02): a stun or knock-out it brings shrinks the
  * target's AP of the round there and then (CR-STN-01).
  */
+import { replaceFlag } from "../../logic/flags.js";
 import { delay as coreDelay } from "../../../rules/critical/index.js";
 import { activeCombat, combatantFor, economyOf, rulesetView } from "../../combat/economy-store.js";
 import { trackerDeclarations, type TrackerCombat } from "../../combat/tracker.js";
@@ -125,7 +126,7 @@ export async function delayCombatant(
     warn("FRAY.Critical.Round.Earlier", { name: combatant.name ?? "", after: nameOf(combat, after) });
     return false;
   }
-  await combatant.setFlag("fray", "delay", { round, after });
+  await replaceFlag(combatant, "delay", { round, after });
   return true;
 }
 
@@ -239,5 +240,5 @@ export async function onDamageApplied(context: { actor?: { uuid?: string; id?: s
   const was = before.pools.ap;
   const now = state.economy.pools.ap;
   if (!now || (was && was.value === now.value && was.max === now.max)) return;
-  await combatant.setFlag("fray", "economy", stamped(state.economy, combat.round));
+  await replaceFlag(combatant, "economy", stamped(state.economy, combat.round));
 }

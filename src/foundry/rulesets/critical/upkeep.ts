@@ -8,6 +8,7 @@
  * never ticks twice. What each actor's upkeep changed is recorded on the actor, so the GM can
  * undo a summary: exactly that change is taken back, later changes stay.
  */
+import { canSetFlags, replaceFlag } from "../../logic/flags.js";
 import { afterUpkeepEconomy, criticalVitalsUpdate, upkeep, withVitals } from "../../../rules/critical/index.js";
 import type { Economy } from "../../../rules/core/economy.js";
 import { stamped } from "../../logic/economy.js";
@@ -210,10 +211,10 @@ interface EconomyHolder {
  */
 async function followEconomy(member: EconomyHolder, round: number, c: CriticalCombatant): Promise<void> {
   const stored = member.getFlag?.("fray", "economy") as (Economy & { round?: number }) | undefined;
-  if (!stored?.pools?.ap || stored.round !== round || !member.setFlag) return;
+  if (!stored?.pools?.ap || stored.round !== round || !canSetFlags(member)) return;
   const next = afterUpkeepEconomy(stored, c);
   const ap = next.pools.ap!;
-  if (ap.max !== stored.pools.ap.max || ap.value !== stored.pools.ap.value) await member.setFlag("fray", "economy", stamped(next, round));
+  if (ap.max !== stored.pools.ap.max || ap.value !== stored.pools.ap.value) await replaceFlag(member, "economy", stamped(next, round));
 }
 
 /** The Combatants of an actor in the combat with this id (the world's combats, else the viewed one). */

@@ -10,6 +10,7 @@
  *   hitboxes; an attacker is replayed as able to act;
  * - damage applied during an open resolution step is held until the GM ends it (step.ts, HB-ACT-01).
  */
+import { replaceFlag } from "../../logic/flags.js";
 import type { AttackRequest } from "../../../rules/core/contract.js";
 import type { DiceRoller } from "../../../rules/core/dice/port.js";
 import type { AttackResult, ReactionOption } from "../../../rules/core/ruleset.js";
@@ -83,7 +84,7 @@ export async function afterReactOnCard(result: AttackResult, target: CardTarget)
   const combat = activeCombat();
   const combatant = defenderCombatant(target);
   if (combat?.started && combatant?.isOwner) {
-    await combatant.setFlag("fray", REACTIONS_FLAG, { ...storedReactions(combatant), [String(combat.round)]: rolled });
+    await replaceFlag(combatant, REACTIONS_FLAG, { ...storedReactions(combatant), [String(combat.round)]: rolled });
   }
   if (rolled.dropsProne) {
     const actor = (await foundry.utils.fromUuid(target.actorUuid as never)) as {

@@ -8,6 +8,7 @@
  * reaction is, when it lapses and who sees it come from the core (`src/rules/zones/reactions.ts`);
  * the contest's dice and winner from `contest` (`src/rules/zones/checks.ts`).
  */
+import { replaceFlag } from "../../logic/flags.js";
 import { FrayError } from "../../../rules/core/errors.js";
 import {
   contest,
@@ -154,11 +155,11 @@ export async function declareReaction(
     warn("FRAY.Zones.Reaction.NoneLeft", { actor: combatant.name ?? "" });
     return undefined;
   }
-  await combatant.setFlag("fray", REACTIONS_FLAG, [...reactionsOf(combat, combatant), reaction]);
+  await replaceFlag(combatant, REACTIONS_FLAG, [...reactionsOf(combat, combatant), reaction]);
   if (plotted && !declarationOf(combatant.getFlag("fray", "declaration"), clock.round)) {
     const row = trackerDeclarations(combat as never)?.rows.find((r) => r.id === combatant.id);
     if (row?.canDeclare)
-      await combatant.setFlag("fray", "declaration", { round: clock.round, text: reaction.trigger, action: "declareReaction" });
+      await replaceFlag(combatant, "declaration", { round: clock.round, text: reaction.trigger, action: "declareReaction" });
   }
   return reaction;
 }
@@ -252,7 +253,7 @@ async function playHere(combat: ReactionCombat, combatantId: string, reactionId:
     throw new FrayError("FRAY.Error.Field", { field: "combatant", expected: "a combatant of this combat" }, "No such combatant");
   const clock = clockOf(combat, combatantId);
   const { reaction, list } = playReaction(reactionsOf(combat, combatant), reactionId, clock);
-  await combatant.setFlag("fray", REACTIONS_FLAG, list);
+  await replaceFlag(combatant, REACTIONS_FLAG, list);
   const state: ReactionCardState = { combatId: combat.id ?? "", combatantId, reaction };
   const Message = ChatMessage.implementation as unknown as { create(data: Dict): Promise<ReactionMessage> };
   return Message.create({

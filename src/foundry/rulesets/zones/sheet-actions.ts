@@ -7,6 +7,7 @@
  * (`takeAction`, the GM's authority path for a combatant the user does not own), and refused
  * with a warning once spent. Outside combat a task takes as many actions as it needs at once.
  */
+import { replaceFlag } from "../../logic/flags.js";
 import { aimPoint, throwGrenade } from "./blast.js";
 import { searchFromSheet, toggleHidden } from "./hiding.js";
 import { startSuppressing } from "./suppression.js";
@@ -114,7 +115,7 @@ async function changeStance(actor: ActorDoc, stance: Stance, tokenId?: string): 
     }
     const economy = economyOf(combatant);
     const plan = planMove(c, economy, [{ stance }], zonesOptions(optionValues("zones")));
-    await combatant.setFlag("fray", "economy", spend(economy, plan.cost));
+    await replaceFlag(combatant, "economy", spend(economy, plan.cost));
   }
   await actor.update({ system: { stance } });
 }
@@ -158,7 +159,7 @@ export async function zonesSheetAction(
       // The regained points pay the moves that follow from nothing: the round's movement so far
       // was paid with the points spent before (ZN-MOV-03, RULES.md).
       const combatant = combatantFor(doc as never, data.tokenId);
-      if (combatant?.isOwner) await combatant.setFlag("fray", "moved", { round: activeCombat()?.round ?? 0, metres: 0, paid: {} });
+      if (combatant?.isOwner) await replaceFlag(combatant, "moved", { round: activeCombat()?.round ?? 0, metres: 0, paid: {} });
       return;
     }
     case "throwGrenade": {

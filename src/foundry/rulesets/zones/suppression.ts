@@ -9,6 +9,7 @@
  * the core's `suppressAction`, and once the weapon holds too few the suppression ends (the shooter
  * must reload). With **Shots at suppressed enemies** on, the GM also gets the out-of-turn shot.
  */
+import { replaceFlag } from "../../logic/flags.js";
 import { FrayError } from "../../../rules/core/errors.js";
 import {
   startSuppression,
@@ -213,7 +214,7 @@ export async function startSuppressing(
   const decision = await takeAction(doc as never, "suppress", { tokenId });
   if (!decision.ok) return undefined;
   const stored: StoredSuppression = { ...suppression, bulletsPerAction: 0, lane: answer.lane.trim(), key: foundry.utils.randomID() };
-  await combatant.setFlag("fray", SUPPRESSION_FLAG, stored);
+  await replaceFlag(combatant, SUPPRESSION_FLAG, stored);
   return stored;
 }
 
@@ -326,7 +327,7 @@ export async function handleSuppressedAction(data: Dict, requester: Requester): 
   if (!weapon || !item) return refusal("FRAY.Zones.Suppression.None");
   const after = suppressAction(s, weapon);
   if (after.fired > 0) await item.update({ system: { loaded: after.weapon.loaded } });
-  await shooter.setFlag("fray", SUPPRESSION_FLAG, { ...after.suppression, lane: s.lane, key: s.key } satisfies StoredSuppression);
+  await replaceFlag(shooter, SUPPRESSION_FLAG, { ...after.suppression, lane: s.lane, key: s.key } satisfies StoredSuppression);
   if (!after.suppression.active) {
     const Message = ChatMessage.implementation as unknown as { create(data: Dict): Promise<unknown> };
     await Message.create({
@@ -348,7 +349,7 @@ export async function endSuppression(combatant: SuppressingCombatant): Promise<b
   }
   const s = suppressionOf(combatant);
   if (!s) return false;
-  await combatant.setFlag("fray", SUPPRESSION_FLAG, { ...s, active: false });
+  await replaceFlag(combatant, SUPPRESSION_FLAG, { ...s, active: false });
   return true;
 }
 
