@@ -18,6 +18,7 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
     "fray.ruleset": RulesetChoice;
     "fray.beyondFullMovement": "show" | "refuse";
     "fray.quenchBatches": boolean;
+    "fray.applied": Record<string, string>;
     [ud10Option: `fray.ud10-${string}`]: boolean | number | string;
     [hitboxOption: `fray.hitbox-${string}`]: boolean | number | string;
     [criticalOption: `fray.critical-${string}`]: boolean | number | string;
@@ -66,6 +67,12 @@ export function optionSettingConfig(spec: OptionSpec, shown = true) {
 }
 
 /**
+ * The world's index of applied attacks (play/applied.ts): which actor each card target's damage
+ * went to. A world setting, so only GMs write it.
+ */
+export const APPLIED_SETTING = "applied";
+
+/**
  * Registers the ruleset setting, the movement setting and every registered ruleset's option
  * settings; only the world's ruleset's options are shown in the settings menu (`config`), the
  * others keep their stored values. Call from the `init` hook.
@@ -98,6 +105,12 @@ export function registerSettings(): void {
     type: Boolean,
     default: false,
     requiresReload: true,
+  });
+  game.settings.register(SYSTEM_ID, APPLIED_SETTING, {
+    scope: "world",
+    config: false,
+    type: Object,
+    default: {},
   });
   const active = activeRuleset();
   // The option keys are generated, so the typed overloads cannot name them.

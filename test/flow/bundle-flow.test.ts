@@ -686,6 +686,35 @@ describe("authority: requests as a hostile player or a busy GM would send them",
     expect(vitalsOf(bandit).ep).toEqual({ value: 10, max: 10 });
   });
 
+  it("UD-DMG-02: a card re-aimed at another actor after its application is not applied again: one attack, one victim", async () => {
+    const { ayla, bandit, banditToken } = world();
+    const jerkin = { ...bandit.toObject().items.find((i) => i._id === "jerkin")! };
+    const twin = actor("twin", "Bandit Twin", "npc", { ...combatantSystem(3), group: "bandits" }, [sword, jerkin]);
+    const twinToken = stubToken(twin, 2, 0);
+    flowWorld.register(twinToken);
+    const reaim = (m: Message) => {
+      const { applied: _applied, report: _report, ...unapplied } = system(m).targets[0]!;
+      return m.update({ "system.targets": [{ ...unapplied, actorUuid: twin.uuid, tokenUuid: twinToken.document.uuid, name: twin.name }] });
+    };
+    // A card aimed at the twin before any application applies to it: its dice follow against the twin too.
+    const fresh = await damageCard(ayla, banditToken, [6]);
+    await reaim(fresh);
+    await api().flow.runCardAction(fresh, 0, "applyDamage");
+    const twinHit = vitalsOf(twin).hp.value;
+    expect(twinHit).toBeLessThan(20);
+    // A card applied to the bandit, then re-aimed at the twin by its author, is refused.
+    const message = await damageCard(ayla, banditToken, [6]);
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    expect(vitalsOf(bandit).hp.value).toBeLessThan(20);
+    await reaim(message);
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    expect(vitalsOf(twin).hp.value).toBe(twinHit);
+    expect(stub.ui.notifications.messages.at(-1)).toEqual({
+      level: "error",
+      text: "This attack was already applied to another actor; the GM refuses to apply it to Bandit Twin.",
+    });
+  });
+
   it("UD-DMG-04: HP never exceeds its maximum after healing in between; an edited before record changes nothing", async () => {
     const { ayla, bandit, banditToken } = world();
     const message = await damageCard(ayla, banditToken, [6]);

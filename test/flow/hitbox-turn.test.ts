@@ -5,9 +5,9 @@
  * each other in one step both fire, and the damage is applied when the GM ends the step.
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { StubChatMessage, diceQueue, readLang, lookup, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
+import { StubChatMessage, diceQueue, readLang, lookup, stubToken, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { FlowWorld, cardText, type CardApi, type CardMessage, type Dict } from "../support/flow-world.js";
-import { boxes, clearHitboxSettings, hitboxOptions, zevenAndGuard } from "../support/flow-hitbox.js";
+import { boxes, clearHitboxSettings, hitboxOptions, zevenAndGuard, zevenSource } from "../support/flow-hitbox.js";
 
 const en = readLang("en");
 
@@ -156,6 +156,41 @@ describe("the resolution step in the tracker", () => {
     expect(text(m1)).not.toContain(lookup(en, "FRAY.Hitbox.Step.HeldTitle")!);
     expect(flags.get("combat.hitboxStep")).toEqual({ round: 1, step: 2, held: [] });
     expect(stub.ui.notifications.messages.filter((m) => m.level === "error" || m.level === "warn")).toEqual([]);
+  });
+
+  it("HB-ACT-01: a held hit whose card its author re-wrote to speak for someone else's actor is not committed when the step ends", async () => {
+    const { zeven, guard, zevenToken, guardToken } = world();
+    const twin = flowWorld.actor({ ...zevenSource(), _id: "twin", name: "Zeven's Twin" });
+    flowWorld.register(stubToken(twin.actor, 0, 1));
+    zeven.actor.ownership = { default: 0, p1: 3 };
+    twin.actor.ownership = { default: 0 };
+    guard.actor.ownership = { default: 0 };
+    const { combat, flags } = startCombat([
+      { actor: zeven.actor, token: zevenToken },
+      { actor: guard.actor, token: guardToken },
+    ]);
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    const flow = api().flow;
+    stub.game.users.current = player;
+    diceQueue.push(4, 4, 1, 3);
+    const m1 = (await api().rollAttack({ actor: zeven.actor, weaponId: "hBw1HoldoutPis01", token: zevenToken, target: guardToken }))!
+      .message;
+    stub.game.users.current = gm;
+    await flow.runCardAction(m1, 0, "noReaction");
+    stub.game.users.current = player;
+    await flow.runCardAction(m1, 0, "rollDamage");
+    await flow.runCardAction(m1, 0, "applyDamage");
+    expect(flags.get("combat.hitboxStep")).toMatchObject({ held: [{ messageId: m1.id, userId: "p1" }] });
+    // Pat's card now names the twin, whom Pat does not own, as the attacker: the same dice, someone else's hit.
+    await m1.update({ "system.attackerUuid": twin.actor.uuid });
+    stub.game.users.current = gm;
+    const el = trackerHtml();
+    (stub.game.fray as { binding: { renderTracker(combat: unknown, html: unknown): void } }).binding.renderTracker(combat, el);
+    await clickEndStep(el);
+    expect(boxes(guard.actor).leftArm).toEqual({ value: 2, max: 2 });
+    expect(m1.system.targets[0]!.applied).toBeUndefined();
+    expect(stub.ui.notifications.messages.filter((m) => m.level === "error").length).toBe(1);
+    expect(flags.get("combat.hitboxStep")).toEqual({ round: 1, step: 2, held: [] });
   });
 
   it("HB-ACT-01: a player cannot end the step; its held damage stays held", async () => {

@@ -169,7 +169,7 @@ export interface FlowCombatant {
  * @typeParam M the file's view of a chat message.
  */
 export class FlowWorld<M = Dict> {
-  /** Every chat message created since the last reset, in order (ids `m1`, `m2`, ...). */
+  /** Every chat message created since the last reset, in order (ids `m1`, `m2`, ... never reused). */
   readonly messages: M[] = [];
   /** Documents by UUID, as `fromUuid` and `fromUuidSync` find them. */
   readonly docs = new Map<string, unknown>();
@@ -184,6 +184,8 @@ export class FlowWorld<M = Dict> {
 
   /** The last sequential id handed out. */
   #ids = 0;
+  /** The last chat message id handed out. */
+  #messageIds = 0;
 
   constructor(readonly options: FlowWorldOptions) {}
 
@@ -235,7 +237,8 @@ export class FlowWorld<M = Dict> {
     StubChatMessage.implementation.create = (async (data: Dict) => {
       const message: Dict = {
         ...data,
-        id: `m${messages.length + 1}`,
+        // Foundry never gives two messages one id: the count runs on across resets.
+        id: `m${++this.#messageIds}`,
         author: stub.game.user,
         rolls: (data.rolls as unknown[]) ?? [],
         async update(changes: Dict) {

@@ -152,10 +152,17 @@ export interface SettingConfig {
   requiresReload?: boolean;
 }
 
-/** `game.settings`: registrations by `namespace.key`, values defaulting to `default`. */
+/**
+ * `game.settings`: registrations by `namespace.key`, values defaulting to `default`. A world
+ * setting is a Setting document the server lets only GMs (assistant and up) modify
+ * (https://foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html#set and the
+ * `SETTINGS_MODIFY` user permission): setting one from a player's client throws.
+ */
 export class StubSettings {
   readonly registered = new Map<string, SettingConfig>();
   readonly values = new Map<string, unknown>();
+  /** The user of the client that writes (set once users exist); undefined lets anyone write. */
+  writer?: () => { isGM: boolean } | undefined;
   register(namespace: string, key: string, config: SettingConfig): void {
     this.registered.set(`${namespace}.${key}`, config);
   }
@@ -168,7 +175,10 @@ export class StubSettings {
     return config.default;
   }
   async set(namespace: string, key: string, value: unknown): Promise<unknown> {
-    this.values.set(`${namespace}.${key}`, value);
+    const config = this.registered.get(`${namespace}.${key}`);
+    if (config?.scope === "world" && this.writer?.()?.isGM === false)
+      throw new Error(`User lacks permission to modify the world setting ${namespace}.${key}`);
+    this.values.set(`${namespace}.${key}`, structuredClone(value));
     return value;
   }
 }
@@ -649,6 +659,7 @@ export function installFoundryStub(lang = "en"): FoundryStub {
       users.current = user;
     },
   };
+  game.settings.writer = () => game.user;
   const stub: FoundryStub = {
     Hooks: hooks,
     CONFIG: {

@@ -31,6 +31,7 @@ import {
 } from "../logic/card.js";
 import { facesOf, storable } from "../logic/attack-state.js";
 import { reactionEvent } from "../logic/economy.js";
+import { appliedTo, recordApplied } from "../play/applied.js";
 import { ledgerEntry, ledgerEntryOf, ledgerKey, ledgerUpdate, statusChanges, undoneState, undoRecord } from "../logic/undo.js";
 import { reportError, warn } from "../notify.js";
 import { cardRulesOf } from "../play/card-rules.js";
@@ -390,8 +391,9 @@ function currentVitals(ctx: ActionContext): VitalState {
  * Applies a target's rolled damage (UD-DMG-02 to UD-DMG-05, UD-ZON-02) on the active GM: the
  * damage recomputed from the card's dice ({@link replayedPacket}), the core's steps on the
  * target as it is now, the actor updated, the application recorded in the target's ledger
- * (`flags.fray.ledger`, stamped) and on the card. A target already applied for this card (in
- * the actor's ledger, whatever the card says) is refused.
+ * (`flags.fray.ledger`, stamped), in the world's index of applied attacks and on the card. A
+ * target already applied for this card (in the actor's ledger, whatever the card says) is
+ * refused, and so is an actor other than the one this card target was first applied to.
  * @throws FrayError when the card's phase, the ledger or the dice refuse it.
  */
 export async function applyHere(message: AttackMessageLike, index: number, userId: string): Promise<boolean> {
@@ -400,6 +402,12 @@ export async function applyHere(message: AttackMessageLike, index: number, userI
   const key = ledgerKey(message.id ?? "", index);
   if (ledgerEntry(ctx.targetActor, key)?.undone === false) {
     throw new FrayError("FRAY.Flow.Error.CardState", { action: "FRAY.Flow.Button.applyDamage" }, "Already applied");
+  }
+  // One attack, one victim: a card target once applied to an actor is never applied to another,
+  // whatever the card (which its author may edit) names now.
+  const bound = appliedTo(key);
+  if (bound && bound !== ctx.targetActor.uuid) {
+    throw new FrayError("FRAY.Flow.Error.AppliedElsewhere", { target: ctx.target.name }, "Applied to another actor before");
   }
   const packet = await replayedPacket(ctx);
   const hold = cardRulesOf(ctx.binding.id).holdApply;
@@ -415,6 +423,7 @@ export async function applyHere(message: AttackMessageLike, index: number, userI
     },
     floatingOptions(report.before, report.after) as unknown as Record<string, unknown>,
   );
+  await recordApplied(key, ctx.targetActor.uuid);
   await updateItems(ctx, report.after);
   await setStatuses(ctx.targetActor, record.added, true);
   const ok = await writeTarget(message, index, "applyDamage", withApplied(ctx.target, record, report), []);
@@ -539,9 +548,19 @@ function queryMessage(data: Record<string, unknown>): AttackMessageLike | undefi
 export async function handleApplyQuery(data: Record<string, unknown>, requester: Requester): Promise<RequestAnswer> {
   const message = queryMessage(data);
   if (!message) return refusal("FRAY.Flow.Error.Refused");
-  const index = requestedIndex(message, data);
+  return { ok: await applyFor(message, requestedIndex(message, data), requester) };
+}
+
+/**
+ * Applies a card target's damage on the active GM for a requester, checked as the card stands
+ * now: the requester may press Apply on it and the card's attacker is its author's
+ * ({@link authorize}), then {@link applyHere}. Every application runs through here, a held one
+ * too (HB-ACT-01: the card may have been edited between the hold and the step's end).
+ * @throws FrayError when the requester, the card or the ledger refuse it.
+ */
+export async function applyFor(message: AttackMessageLike, index: number, requester: Requester): Promise<boolean> {
   await authorize(requester, message, index, "applyDamage");
-  return { ok: await applyHere(message, index, requester.id) };
+  return applyHere(message, index, requester.id);
 }
 
 /** The active GM's handler of `fray.undoDamage`: the requester must own the target or be a GM. */

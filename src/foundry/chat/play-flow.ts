@@ -9,7 +9,9 @@ import { registerTokenRuler } from "../canvas/token-ruler.js";
 import { applyRoundTime, registerCombat } from "../combat/combat.js";
 import { handleSpendQuery, toggleSlotOn } from "../combat/economy-store.js";
 import { declareFor, onRenderCombatTracker, revealDeclarations, trackerDeclarations } from "../combat/tracker.js";
-import { QUERIES, registerQueries } from "../queries.js";
+import { isActiveGM, QUERIES, registerQueries } from "../queries.js";
+import { forgetApplied } from "../play/applied.js";
+import { reportError } from "../notify.js";
 import { registerQuench } from "../quench.js";
 import { takeAction } from "../round-actions.js";
 import { handleApplyQuery, handleCardUpdateQuery, handleForcedQuery, handleUndoQuery, runCardAction } from "./actions.js";
@@ -35,6 +37,10 @@ export function registerPlayFlow(): void {
   on("preCreateScene", onPreCreateScene);
   on("moveToken", (...args: Parameters<typeof onMoveToken>) => void onMoveToken(...args));
   on("updateCombatant", () => void ui.combat?.render());
+  // A deleted card's targets leave the world's index of applied attacks.
+  on("deleteChatMessage", (message: { id?: string | null }) => {
+    if (message.id && isActiveGM()) void forgetApplied(message.id).catch(reportError);
+  });
   on("ready", applyRoundTime);
   on("updateSetting", (setting: { key?: string }) => {
     if (setting.key === "fray.ud10-roundSeconds") applyRoundTime();

@@ -117,7 +117,12 @@ export function ledgerEntryOf(record: UndoRecord, messageId: string, index: numb
 
 /** The ledger key of one card target: `<message id>-<index>` (flag keys hold no dots). */
 export function ledgerKey(messageId: string, index: number): string {
-  return `${messageId.replace(/[^A-Za-z0-9]/g, "")}-${index}`;
+  return `${ledgerPrefix(messageId)}${index}`;
+}
+
+/** The start every ledger key of one attack message shares. */
+export function ledgerPrefix(messageId: string): string {
+  return `${messageId.replace(/[^A-Za-z0-9]/g, "")}-`;
 }
 
 /** The actor update that writes a ledger entry. */

@@ -9,7 +9,7 @@
  * each recomputed from its card's stored rolls by the active GM, so two combatants who shoot each
  * other in the same step both fire. Blackout tests forced by a step are then rolled on the cards.
  */
-import { applyHere } from "../../chat/actions.js";
+import { applyFor } from "../../chat/actions.js";
 import type { AttackMessageLike } from "../../chat/attack-message.js";
 import { phaseOf } from "../../combat/declarations.js";
 import { activeCombat } from "../../combat/economy-store.js";
@@ -158,14 +158,18 @@ export async function endStep(combat: StepCombat, commit: CommitHeld): Promise<n
 }
 
 /**
- * Commits one held application on the active GM: the generic apply of its card's target, the
- * damage recomputed from the card's stored rolls and checked against the target's ledger.
+ * Commits one held application on the active GM: the generic apply of its card's target for the
+ * user who asked, checked again against the card as it stands now (who may press Apply, whose
+ * attacker it is), the damage recomputed from the card's stored rolls and checked against the
+ * target's ledger.
  * @returns false when the card is gone.
+ * @throws FrayError when the user, the card or the ledger refuse it now.
  */
 export async function commitHeld(held: HeldApplication): Promise<boolean> {
   const message = game.messages?.get(held.messageId) as unknown as AttackMessageLike | undefined;
   if (!message) return false;
-  return applyHere(message, held.index, held.userId);
+  const user = game.users?.get(held.userId);
+  return applyFor(message, held.index, { id: held.userId, isGM: Boolean(user?.isGM) });
 }
 
 /** The tracker's step view of a combat (HB-ACT-01); `undefined` when no step is open. */
