@@ -26,6 +26,7 @@ type Dict = Record<string, unknown>;
 
 interface Row {
   tokenId: string;
+  actorUuid: string;
   name: string;
   distance: number;
   zone: string;
@@ -293,6 +294,47 @@ describe("Zones grenades through the bundle", () => {
     expect(hp(s.cole)).toBe(20);
     expect(applied.grenade).toMatchObject({ effectiveRadius: 5, casualtyRadius: 15, damage: "2d6" });
     expect(message.content).not.toContain("40 m");
+  });
+
+  it("ZN-GRN-01, ZN-ZON-02: undo reads the victims' ledgers, not the thrower's card: edited rows, a reset applied mark and a heal in between change nothing", async () => {
+    const s = scene();
+    withOwnership(s.thrower.actor, { default: 0, [player.id]: 3 });
+    stub.game.users.current = player;
+    diceQueue.push(10);
+    const message = await api().zones.throwGrenade(s.thrower.actor, "grenade", s.aim);
+    stub.game.users.current = gm;
+    diceQueue.push(6, 6);
+    expect(await api().zones.blastAction(message, "apply")).toBe(true);
+    expect(hp(s.cole)).toBe(20);
+    const eddieBefore = hp(s.eddie);
+    // The thrower edits their own card: the blast reads as not applied, and Eddie, never hit, is listed as having lost 20.
+    const forged = stateOf(message);
+    forged.applied = false;
+    forged.rows = [
+      ...forged.rows,
+      {
+        ...forged.rows[0]!,
+        tokenId: "token-eddie",
+        actorUuid: s.eddie.actor.uuid,
+        name: "Eddie",
+        hpBefore: eddieBefore - 20,
+        hpAfter: eddieBefore,
+      },
+    ];
+    await expect(api().zones.blastAction(message, "apply")).rejects.toMatchObject({ key: "FRAY.Zones.BlastCard.AlreadyApplied" });
+    expect(hp(s.cole)).toBe(20);
+    // Cole is patched up by 6 before the GM undoes: the undo gives back the 8 the blast took, up to his maximum of 28.
+    await (s.cole.actor as unknown as { update(c: Dict): Promise<unknown> }).update({ "system.hp.value": 26 });
+    forged.applied = true;
+    expect(await api().zones.blastAction(message, "undo")).toBe(true);
+    expect(hp(s.cole)).toBe(28);
+    expect(hp(s.eddie)).toBe(eddieBefore);
+    expect(statuses(s.able)).toEqual([]);
+    expect(statuses(s.baker)).toEqual([]);
+    // Undone once: a second undo is refused, whatever the card says.
+    forged.applied = true;
+    await expect(api().zones.blastAction(message, "undo")).rejects.toMatchObject({ key: "FRAY.Zones.BlastCard.NotApplied" });
+    expect(hp(s.cole)).toBe(28);
   });
 
   it("ZN-GRN-01: the GM refuses a blast whose grenade is missing, not thrown, or whose thrower is not the card author's", async () => {

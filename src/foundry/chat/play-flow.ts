@@ -11,6 +11,7 @@ import { handleSpendQuery, toggleSlotOn } from "../combat/economy-store.js";
 import { declareFor, onRenderCombatTracker, revealDeclarations, trackerDeclarations } from "../combat/tracker.js";
 import { isActiveGM, QUERIES, registerQueries } from "../queries.js";
 import { forgetApplied } from "../play/applied.js";
+import { ledgerPrefix } from "../logic/undo.js";
 import { reportError } from "../notify.js";
 import { registerQuench } from "../quench.js";
 import { takeAction } from "../round-actions.js";
@@ -39,7 +40,7 @@ export function registerPlayFlow(): void {
   on("updateCombatant", () => void ui.combat?.render());
   // A deleted card's targets leave the world's index of applied attacks.
   on("deleteChatMessage", (message: { id?: string | null }) => {
-    if (message.id && isActiveGM()) void forgetApplied(message.id).catch(reportError);
+    if (message.id && isActiveGM()) void forgetApplied(ledgerPrefix(message.id)).catch(reportError);
   });
   on("ready", applyRoundTime);
   on("updateSetting", (setting: { key?: string }) => {

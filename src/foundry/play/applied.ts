@@ -6,12 +6,13 @@
  * (`fray.applied`), which only GMs may write, and the active GM writes it when it applies: an
  * attack's target is bound to the first actor it was applied to, for good, undone or not.
  *
+ * A Zones blast is bound the same way: its card (`<prefix>blast`) and each victim
+ * (`<prefix>blast-<token id>`, the key of the victim's ledger entry), until the GM undoes it.
  * Entries go with their card when the card is deleted; beyond {@link APPLIED_LIMIT} entries the
  * oldest go first (a card that old re-aimed and applied again is the one thing this lets through).
  */
 import { APPLIED_SETTING } from "../settings.js";
 import { SYSTEM_ID } from "../config.js";
-import { ledgerPrefix } from "../logic/undo.js";
 
 /** The most entries the index keeps. */
 export const APPLIED_LIMIT = 5_000;
@@ -43,9 +44,16 @@ export async function recordApplied(key: string, actorUuid: string): Promise<voi
   await game.settings.set(SYSTEM_ID, APPLIED_SETTING, index);
 }
 
-/** Drops the entries of a deleted card (its message id) from the index; on the active GM. */
-export async function forgetApplied(messageId: string): Promise<void> {
-  const prefix = ledgerPrefix(messageId);
+/** The entries of the index whose key starts with `prefix`, as `[key, actor UUID]`, oldest first. */
+export function appliedEntries(prefix: string): [string, string][] {
+  return Object.entries(stored()).filter((e): e is [string, string] => e[0].startsWith(prefix) && typeof e[1] === "string");
+}
+
+/**
+ * Drops the entries whose key starts with `prefix`: a deleted card's (`ledgerPrefix(messageId)`),
+ * or an undone blast's, which the GM may then apply again. On the active GM.
+ */
+export async function forgetApplied(prefix: string): Promise<void> {
   const index = stored();
   const keys = Object.keys(index).filter((k) => k.startsWith(prefix));
   if (!keys.length) return;

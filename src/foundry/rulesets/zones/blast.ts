@@ -37,6 +37,10 @@ import { registry } from "../../registry.js";
 import { optionValues } from "../../settings.js";
 import { warn } from "../../notify.js";
 import { zonesAfterAttack } from "./after-attack.js";
+import { deltaOf } from "../../../rules/core/ledger.js";
+import { ledgerEntry, ledgerPrefix, ledgerUpdate, statusChanges, undoneState, type LedgerEntry } from "../../logic/undo.js";
+import { appliedEntries, appliedTo, forgetApplied, recordApplied } from "../../play/applied.js";
+import { cardRulesOf } from "../../play/card-rules.js";
 
 /* ------------------------------------------------------------------------------------------ */
 /* Foundry                                                                                     */
@@ -169,6 +173,7 @@ interface ItemDoc {
 
 interface ActorDoc {
   uuid: string;
+  getFlag?(scope: string, key: string): unknown;
   name?: string;
   id?: string | null;
   items?: { get(id: string): ItemDoc | undefined };
@@ -182,9 +187,7 @@ interface ActorDoc {
 
 /** The Zones combatant of an actor. */
 function combatantOfActor(actor: unknown): ZonesCombatant {
-  const binding = registry.get("zones");
-  if (!binding) throw new FrayError("FRAY.Error.Field", { field: "ruleset", expected: "zones" }, "Zones is not registered");
-  return combatantOf<ZonesCombatant>(actor as never, {}, binding);
+  return combatantOf<ZonesCombatant>(actor as never, {}, zonesBinding());
 }
 
 /** Rows of the tokens caught, their zone and the full body armor their actor wears. */
@@ -395,8 +398,9 @@ export async function handleBlastApply(data: Dict, requester: Requester): Promis
   if (!requester.isGM) return refusal("FRAY.Zones.BlastCard.GMOnly");
   const message = messageOf(data.messageId);
   const state = blastStateOf(message);
-  if (!message || !state) return refusal("FRAY.Flow.Error.Refused");
-  if (state.applied) return refusal("FRAY.Zones.BlastCard.AlreadyApplied");
+  if (!message?.id || !state) return refusal("FRAY.Flow.Error.Refused");
+  const marker = blastKey(message.id);
+  if (state.applied || appliedTo(marker)) return refusal("FRAY.Zones.BlastCard.AlreadyApplied");
   const thrown = await thrownGrenadeOf(message, state);
   const grenade: BlastGrenade = {
     name: thrown.weapon.name,
@@ -422,7 +426,8 @@ export async function handleBlastApply(data: Dict, requester: Requester): Promis
   const dice = new FoundryRoller();
   const options = optionValues("zones") as unknown as Parameters<typeof resolveBlast>[3];
   const grenadeWeapon = thrown.weapon;
-  for (const row of rows) {
+  const { ruleset } = zonesBinding();
+  for (const [i, row] of rows.entries()) {
     const actor = await actorOf(row.actorUuid);
     if (!actor) continue;
     const c = withFullBody(combatantOfActor(actor), row.fullBody);
@@ -438,9 +443,16 @@ export async function handleBlastApply(data: Dict, requester: Requester): Promis
     row.hpBefore = c.hp.value;
     row.hpAfter = outcome.after.hp.value;
     row.added = outcome.after.conditions.filter((x) => !c.conditions.includes(x));
-    if (row.hpAfter !== row.hpBefore) await actor.update?.({ "system.hp.value": row.hpAfter });
+    const delta = deltaOf(ruleset.vitals(c), ruleset.vitals(outcome.after));
+    if (row.hpAfter === row.hpBefore && !delta.added.length) continue;
+    // What the blast did to this victim goes into its ledger, which the undo reads (never the card).
+    const key = `${marker}-${row.tokenId.replace(/[^A-Za-z0-9]/g, "")}`;
+    const entry: LedgerEntry = { stamp: foundry.utils.randomID(), messageId: message.id, index: i, delta, undone: false };
+    await actor.update?.({ "system.hp.value": row.hpAfter, ...ledgerUpdate(key, entry) });
+    await recordApplied(key, actor.uuid);
     for (const id of row.added) await actor.toggleStatusEffect?.(id, { active: true });
   }
+  await recordApplied(marker, thrown.actor.uuid);
   const itemSource = thrown.item.toObject?.() ?? {
     _id: thrown.item.id,
     name: thrown.item.name,
@@ -454,34 +466,52 @@ export async function handleBlastApply(data: Dict, requester: Requester): Promis
 }
 
 /**
- * The active GM undoes an applied blast (ZN-GRN-01, ZN-ZON-02): each actor gets back the hit
- * points it lost and loses the conditions the blast added; incapacitated stays while its hit
- * points are at 0 or below; the grenade item comes back to the thrower, still marked thrown, so
- * the GM can apply again (RULES.md).
+ * The active GM undoes an applied blast (ZN-GRN-01, ZN-ZON-02): each victim the world's index
+ * lists for this blast gets back what its own ledger entry says the blast took, clamped to its
+ * hit points' maximum, later changes left standing; the conditions follow the vitals after
+ * (incapacitated stays while the hit points are at 0 or below); the grenade item comes back to
+ * the thrower, still marked thrown, so the GM can apply again (RULES.md). Nothing is read from
+ * the card's rows, which its author may edit.
  */
 export async function handleBlastUndo(data: Dict, requester: Requester): Promise<RequestAnswer> {
   if (!requester.isGM) return refusal("FRAY.Zones.BlastCard.GMOnly");
   const message = messageOf(data.messageId);
   const state = blastStateOf(message);
-  if (!message || !state) return refusal("FRAY.Flow.Error.Refused");
-  if (!state.applied) return refusal("FRAY.Zones.BlastCard.NotApplied");
-  for (const row of state.rows) {
-    const actor = await actorOf(row.actorUuid);
-    if (!actor) continue;
-    const now = combatantOfActor(actor).hp.value;
-    const hp = now + ((row.hpBefore ?? now) - (row.hpAfter ?? now));
-    if (hp !== now) await actor.update?.({ "system.hp.value": hp });
-    for (const id of row.added ?? []) {
-      if (id === "incapacitated" && hp <= 0) continue;
-      await actor.toggleStatusEffect?.(id, { active: false });
-    }
+  if (!message?.id || !state) return refusal("FRAY.Flow.Error.Refused");
+  const marker = blastKey(message.id);
+  if (!appliedTo(marker)) return refusal("FRAY.Zones.BlastCard.NotApplied");
+  const { ruleset } = zonesBinding();
+  const rules = cardRulesOf("zones").vitals;
+  for (const [key, uuid] of appliedEntries(`${marker}-`)) {
+    const actor = await actorOf(uuid);
+    const entry = actor ? ledgerEntry(actor, key) : undefined;
+    if (!actor || !entry || entry.undone) continue;
+    const current = ruleset.vitals(combatantOfActor(actor));
+    const after = undoneState(current, entry.delta, rules);
+    await actor.update?.({ ...ruleset.vitalsUpdate(after), ...ledgerUpdate(key, { ...entry, undone: true }) });
+    const changed = statusChanges(current, after, entry.delta, rules);
+    for (const id of changed.add) await actor.toggleStatusEffect?.(id, { active: true });
+    for (const id of changed.remove) await actor.toggleStatusEffect?.(id, { active: false });
   }
+  await forgetApplied(marker);
   await restoreGrenade(message, state);
   const rows = state.rows.map(({ effect: _e, reason: _r, hpBefore: _b, hpAfter: _a, added: _d, ...rest }) => rest);
   const { itemSource: _s, ...kept } = state;
   const next: BlastState = { ...kept, rows, applied: false };
   await message.update({ "flags.fray.zonesBlast": next, content: await renderBlastCard(next) });
   return { ok: true };
+}
+
+/** The key of a blast card in the world's index of applied attacks; its victims' keys extend it. */
+function blastKey(messageId: string): string {
+  return `${ledgerPrefix(messageId)}blast`;
+}
+
+/** Zones' binding, for its ruleset's vitals. */
+function zonesBinding() {
+  const binding = registry.get("zones");
+  if (!binding) throw new FrayError("FRAY.Error.Field", { field: "ruleset", expected: "zones" }, "Zones is not registered");
+  return binding;
 }
 
 /**
