@@ -81,7 +81,7 @@ describe("combatants built from a reference and stats", () => {
     expect(error.key).toBe("FRAY.Error.Input.RefRuleset");
   });
 
-  it("UD-ATK-01: a saved combat's own documents are checked: DEX -500, HP 500 of 20 and HP 1e308 are refused", async () => {
+  it("UD-ATK-01: a saved combat's own documents are checked: DEX -500, HP 500 of 20, HP 1e308 and EP -3 are refused", async () => {
     const guard = content.resolve("ud10-npcs/Guard", "test");
     const thug = content.resolve("ud10-npcs/Thug", "test");
     const system = guard.system as { attributes: Record<string, number>; hp: unknown };
@@ -89,6 +89,8 @@ describe("combatants built from a reference and stats", () => {
       [(s) => (s.attributes.DEX = -500), "combatants[0].stats.attributes.DEX"],
       [(s) => (s.hp = { value: 500, max: 20 }), "combatants[0].stats.hp.value"],
       [(s) => (s.hp = { value: 1e308, max: 1e308 }), "combatants[0].stats.hp.value"],
+      // UD-DMG-03: EP never drops below 0 (RULES.md), so a hit cannot "heal" a negative EP up to 0.
+      [(s) => ((s as { ep?: unknown }).ep = { value: -3, max: 10 }), "combatants[0].stats.ep.value"],
     ];
     for (const [change, field] of cases) {
       const doc = structuredClone(guard);
@@ -106,6 +108,24 @@ describe("combatants built from a reference and stats", () => {
         packs,
       );
     }
+  });
+});
+
+describe("scripted dice", () => {
+  it("UD-INI-01: a scripted face that does not fit the die rolled there names its place in dice", async () => {
+    // The first two faces are the initiative d10s; the third, 11, is the first attack's d10.
+    const error = await refusedNaming(
+      {
+        ruleset: "ud10",
+        dice: [5, 4, 11],
+        combatants: [
+          { id: "a", side: "x", ref: "ud10-npcs/Guard" },
+          { id: "b", side: "y", ref: "ud10-npcs/Thug" },
+        ],
+      },
+      "dice[2]",
+    );
+    expect(error.key).toBe("FRAY.Error.Input.DieFace");
   });
 });
 

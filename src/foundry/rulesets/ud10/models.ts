@@ -53,7 +53,7 @@ function actorSchema(group: string) {
     attributes: new SchemaField({ STR: bounded(B.attribute, 5), DEX: bounded(B.attribute, 5), CON: bounded(B.attribute, 5) }),
     skills: new SchemaField({ initiative: skill(), melee: skill(), ranged: skill(), parry: skill(), dodge: skill() }),
     hp: track(10, B.pool, B.poolValue),
-    ep: track(10, B.pool, B.poolValue),
+    ep: track(10, B.pool, B.epValue),
     size: choice(["small", "normal", "large"] as const, "normal"),
     group: new StringField({ required: true, blank: false, initial: group }),
     biography: new HTMLField({ required: true, blank: true }),
