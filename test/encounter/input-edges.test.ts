@@ -16,6 +16,7 @@ import { parseEncounter } from "../../src/encounter/schema.js";
 import { forecast } from "../../src/forecast/forecast.js";
 import { FrayError, localizeError } from "../../src/rules/core/errors.js";
 import { formatKey, nestedLookup } from "../../src/rules/core/i18n.js";
+import { validateSituation } from "../../src/rules/validate.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const content = new ContentIndex(join(root, "packs", "_source"));
@@ -126,6 +127,37 @@ describe("scripted dice", () => {
       "dice[2]",
     );
     expect(error.key).toBe("FRAY.Error.Input.DieFace");
+  });
+});
+
+describe("a malfunction after 0 bullets", () => {
+  it("ZN-MAL-01: the file's schema takes afterBullets 0 as the core and the dialog do: the first bullet fails", async () => {
+    expect(validateSituation("zones", { malfunction: { kind: "failureToFeed", afterBullets: 0 } })).toEqual({
+      malfunction: { kind: "failureToFeed", afterBullets: 0 },
+    });
+    const spec = parseEncounter({
+      ruleset: "zones",
+      maxRounds: 1,
+      combatants: [
+        { id: "a", side: "x", ref: "zones-npcs/Breacher", items: ["zones-weapons/Kestrel PDW"] },
+        { id: "b", side: "y", ref: "zones-npcs/Breacher" },
+      ],
+      rounds: [
+        {
+          a: {
+            attack: "b",
+            weapon: "Kestrel PDW",
+            mode: "burst",
+            range: 5,
+            situation: { malfunction: { kind: "failureToFeed", afterBullets: 0 } },
+          },
+          b: { wait: true },
+        },
+      ],
+    });
+    const result = await playEncounter(spec, content);
+    const attack = result.events.find((e) => e.type === "attack") as { result: { bullets?: { fired: number } } } | undefined;
+    expect(attack?.result.bullets?.fired).toBe(0);
   });
 });
 

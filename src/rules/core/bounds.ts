@@ -125,6 +125,8 @@ const ZONES = {
   recoil: b(0, 20),
   burst: b(0, 100, true, "bullets"),
   bullets: b(1, 1000, true, "bullets"),
+  /** Bullets that leave before a malfunction the GM declares: 0 when the first one fails (ZN-MAL-01). */
+  malfunctionAfter: b(0, 1000, true, "bullets"),
   magazine: b(0, 1000, true, "rounds"),
   spareMagazines: b(0, 1000),
   reloadActions: b(1, 100),
