@@ -10,9 +10,11 @@ import { parse as parseYaml } from "yaml";
 import { ContentIndex } from "../src/encounter/content.js";
 import { playEncounter } from "../src/encounter/engine.js";
 import { formatLog } from "../src/encounter/format.js";
-import { parseEncounter, validateSeed } from "../src/encounter/schema.js";
+import { parseEncounter } from "../src/encounter/schema.js";
+import { COMMON_BOUNDS } from "../src/rules/core/bounds.js";
 import { FrayError, localizeError } from "../src/rules/core/errors.js";
 import { formatKey, nestedLookup } from "../src/rules/core/i18n.js";
+import { numberOption, outputFile, readCommandLine } from "./cli.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const lang = process.env.FRAY_LANG === "de" ? "de" : "en";
@@ -26,15 +28,16 @@ function loadLang(code: string): Record<string, unknown> {
 const lookup = nestedLookup(loadLang(lang));
 
 async function main(argv: string[]): Promise<number> {
-  const args = [...argv];
-  const file = args.find((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--out") && !args[i - 1]?.startsWith("--seed"));
+  const line = readCommandLine(argv, ["--out", "--seed"], ["--quiet"]);
+  const file = line.file;
   if (!file) {
     console.error(formatKey(lookup, "FRAY.Cli.Usage"));
     return 2;
   }
-  const outIdx = args.indexOf("--out");
-  const seedIdx = args.indexOf("--seed");
-  const out = outIdx >= 0 ? args[outIdx + 1]! : join("out", `${basename(file, extname(file))}.json`);
+  const outArg = line.values.get("--out");
+  const seedArg = line.values.get("--seed");
+  const out = outputFile(outArg ?? join("out", `${basename(file, extname(file))}.json`), "--out");
+  const seed = seedArg === undefined ? undefined : numberOption(seedArg, COMMON_BOUNDS.seed, "--seed");
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -48,9 +51,9 @@ async function main(argv: string[]): Promise<number> {
     throw new FrayError("FRAY.Error.EncounterParse", { file, message: (error as Error).message }, `Cannot parse "${file}"`);
   }
   const spec = parseEncounter(raw);
-  if (seedIdx >= 0) spec.seed = validateSeed(Number(args[seedIdx + 1]), "--seed");
+  if (seed !== undefined) spec.seed = seed;
   const result = await playEncounter(spec, new ContentIndex(join(root, "packs", "_source")));
-  if (!args.includes("--quiet")) console.log(formatLog(result, lookup).join("\n"));
+  if (!line.switches.has("--quiet")) console.log(formatLog(result, lookup).join("\n"));
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(result, null, 2) + "\n");
   console.log("\n" + formatKey(lookup, "FRAY.Cli.Summary", { file: out }));

@@ -26,7 +26,8 @@ import { parse as parseYaml } from "yaml";
 import { ContentIndex } from "../src/encounter/content.js";
 import { PackContent, type EncounterContent, type SourceDocument } from "../src/encounter/library.js";
 import { FORECAST_EXPORT_FORMAT } from "../src/foundry/logic/forecast-state.js";
-import { parseEncounter, validateSeed } from "../src/encounter/schema.js";
+import { parseEncounter } from "../src/encounter/schema.js";
+import { COMMON_BOUNDS } from "../src/rules/core/bounds.js";
 import { CombatantCache } from "../src/encounter/common.js";
 import {
   chunkRuns,
@@ -45,6 +46,7 @@ import { formatForecast } from "../src/forecast/format.js";
 import { FrayError, localizeError } from "../src/rules/core/errors.js";
 import { formatKey, nestedLookup } from "../src/rules/core/i18n.js";
 import { bounded, check } from "../src/rules/core/validate.js";
+import { numberOption, outputFile, readCommandLine } from "./cli.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const lang = process.env.FRAY_LANG === "de" ? "de" : "en";
@@ -233,27 +235,23 @@ function savedCombat(raw: unknown): { file: unknown; packs: [string, SourceDocum
 }
 
 async function main(argv: string[]): Promise<number> {
-  const args = [...argv];
-  const file = args.find((a, i) => !a.startsWith("--") && !VALUED.includes(args[i - 1] ?? ""));
+  const line = readCommandLine(argv, VALUED);
+  const file = line.file;
   if (!file) {
     console.error(t("FRAY.Forecast.Usage"));
     return 2;
   }
-  const value = (flag: string) => {
-    const i = args.indexOf(flag);
-    return i >= 0 ? (args[i + 1] ?? "") : undefined;
-  };
-  const runsArg = value("--runs");
-  const seedArg = value("--seed");
-  const out = value("--json");
-  const workersArg = value("--workers");
+  const runsArg = line.values.get("--runs");
+  const seedArg = line.values.get("--seed");
+  const jsonArg = line.values.get("--json");
+  const workersArg = line.values.get("--workers");
   const workers =
     workersArg === undefined
       ? Math.min(MAX_WORKERS, availableParallelism())
-      : check(bounded({ min: 1, max: MAX_WORKERS, integer: true }), Number(workersArg), "--workers");
-  const runsGiven = runsArg === undefined ? undefined : check(bounded({ min: 1, max: MAX_RUNS, integer: true }), Number(runsArg), "--runs");
-  const seed = seedArg === undefined ? undefined : validateSeed(Number(seedArg), "--seed");
-  if (out === "") throw new FrayError("FRAY.Error.Field", { field: "--json", expected: "a file name" }, "--json needs a file name");
+      : numberOption(workersArg, { min: 1, max: MAX_WORKERS, integer: true }, "--workers");
+  const runsGiven = runsArg === undefined ? undefined : numberOption(runsArg, { min: 1, max: MAX_RUNS, integer: true }, "--runs");
+  const seed = seedArg === undefined ? undefined : numberOption(seedArg, COMMON_BOUNDS.seed, "--seed");
+  const out = jsonArg === undefined ? undefined : outputFile(jsonArg, "--json");
   let text: string;
   try {
     text = readFileSync(file, "utf8");

@@ -91,9 +91,11 @@ function schemaMisfits(model: unknown, system: Raw): string[] {
 }
 
 /** The ruleset's model class for a document type. */
-function modelFor(ruleset: string, type: string): ModelClass & { migrateData(source: Raw): Raw } {
+type ModelStatics = ModelClass & { migrateData(source: Raw): Raw; cleanData(source: Raw, options?: { partial?: boolean }): Raw };
+
+function modelFor(ruleset: string, type: string): ModelStatics {
   const set = models.MODELS[ruleset as keyof Models["MODELS"]];
-  return set[type as keyof typeof set] as ModelClass & { migrateData(source: Raw): Raw };
+  return set[type as keyof typeof set] as ModelStatics;
 }
 
 /** Every document of a ruleset's weapon, armor and NPC packs, with embedded items. */
@@ -181,7 +183,8 @@ describe("UD10 migrateData: older and partial sources", () => {
 
   it("a weapon with a numeric damage, modes as an object and no parry flag reads as the core reads it", () => {
     const old = { kind: "ranged", damage: 4, rangeIncrement: "20", modes: { burst: { damage: "4+2d10", attackModifier: -1 } } };
-    const migrated = modelFor("ud10", "weapon").migrateData(structuredClone(old) as Raw);
+    const model = modelFor("ud10", "weapon");
+    const migrated = model.cleanData(model.migrateData(structuredClone(old) as Raw));
     expect(migrated).toMatchObject({
       kind: "ranged",
       damage: "4",
@@ -196,11 +199,18 @@ describe("UD10 migrateData: older and partial sources", () => {
   });
 
   it("a thrown weapon becomes ranged; a melee weapon without the flag parries", () => {
-    expect(modelFor("ud10", "weapon").migrateData({ kind: "thrown", damage: "1d10", rangeIncrement: 5 })).toMatchObject({
-      kind: "ranged",
-      canParry: false,
-    });
-    expect(modelFor("ud10", "weapon").migrateData({ kind: "melee", damage: "2+1d10" })).toMatchObject({ canParry: true });
+    const model = modelFor("ud10", "weapon");
+    const whole = (source: Raw) => model.cleanData(model.migrateData(source));
+    expect(whole({ kind: "thrown", damage: "1d10", rangeIncrement: 5 })).toMatchObject({ kind: "ranged", canParry: false });
+    expect(whole({ kind: "melee", damage: "2+1d10" })).toMatchObject({ canParry: true });
+  });
+
+  it("UD-REA-01: a partial update of a weapon's kind never sets canParry (migrateData and cleanData see the partial data)", () => {
+    const model = modelFor("ud10", "weapon");
+    for (const kind of ["ranged", "melee", "thrown"]) {
+      const changes = model.cleanData(model.migrateData({ kind }), { partial: true });
+      expect(changes, kind).not.toHaveProperty("canParry");
+    }
   });
 
   it("armor zones given as a bare rating get a buffer of 0 (UD-DMG-02, UD-DMG-03)", () => {

@@ -389,6 +389,18 @@ describe("UD10 tables", () => {
 describe("UD10 NPCs", () => {
   const npcs = (): PackDoc[] => docsOf(UD10_PACKS.npcs);
 
+  it("UD-ATK-01: every UD10 weapon, armor and NPC, and every item an NPC carries, is marked ud10", () => {
+    for (const pack of [UD10_PACKS.weapons, UD10_PACKS.armor, UD10_PACKS.npcs]) {
+      const entries = entriesOf(pack);
+      for (const doc of docsOf(pack)) {
+        expect(doc.system?.ruleset, `${pack}: ${doc.name}`).toBe("ud10");
+        if (doc.type === "npc")
+          for (const item of embedded(entries, "actors", "items", doc))
+            expect(item.system?.ruleset, `${doc.name}: ${item.name}`).toBe("ud10");
+      }
+    }
+  });
+
   it("has the Guard, Thug and Veteran templates", () => {
     expect(npcs().map((d) => d.name)).toEqual(expect.arrayContaining(["Guard", "Thug", "Veteran"]));
     for (const doc of npcs()) expect(doc.type).toBe("npc");

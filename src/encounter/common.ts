@@ -10,7 +10,9 @@ import type { Economy } from "../rules/core/economy.js";
 import type { RoundEngine, RoundEntry, RoundFighter } from "../rules/core/round.js";
 import type { InitiativeRoll, RulesetOptions } from "../rules/core/ruleset.js";
 import type { ActorSource, ItemSource } from "../rules/core/sources.js";
-import type { VitalState } from "../rules/core/types.js";
+import type { RulesetId, VitalState } from "../rules/core/types.js";
+import { inputError } from "../rules/core/validate.js";
+import { validateCombatant } from "../rules/validate.js";
 import type { EncounterContent, SourceDocument } from "./library.js";
 import type { CombatantSpec, EncounterSpec } from "./schema.js";
 import type { CombatantSummary, EncounterEvent, EncounterResult } from "./types.js";
@@ -39,8 +41,18 @@ export function mergeSystem(base: Raw, over: Raw): Raw {
   return out;
 }
 
+/** The rulesets' names as their seeds write them. */
+const RULESET_NAMES: Record<RulesetId, string> = { ud10: "UD10", hitbox: "Hitbox", critical: "Critical", zones: "Zones" };
+
 /** Ruleset-specific steps of {@link combatantSource}. */
 export interface CombatantSourceHooks {
+  /**
+   * The driver's ruleset: a referenced actor marked with another ruleset (`system.ruleset`) is
+   * refused naming `combatants[i].ref`, and the combatant built is checked against the ruleset's
+   * combatant shape and bounds (`validateCombatant`), so that stats laid over a reference, or a
+   * saved combat's own documents, play only within what a sheet allows.
+   */
+  ruleset?: RulesetId;
   /**
    * Checks the document `ref` names (called only when the entry has a `ref`), e.g. that it
    * belongs to the driver's ruleset; throws to refuse it. `field` is `combatants[i].ref`.
@@ -75,6 +87,14 @@ export function combatantSource(
   let base: SourceDocument = { name: spec.name ?? spec.id, type: "character", system: {}, items: [] };
   if (spec.ref) {
     base = content.resolve(spec.ref, `${path}.ref`);
+    const marked = base.system?.ruleset;
+    if (hooks.ruleset && marked !== undefined && marked !== hooks.ruleset)
+      throw inputError(
+        `${path}.ref`,
+        "FRAY.Error.Input.RefRuleset",
+        { ruleset: RULESET_NAMES[hooks.ruleset] },
+        `an actor of the ${RULESET_NAMES[hooks.ruleset]} ruleset`,
+      );
     hooks.checkRef?.(base, `${path}.ref`);
   }
   const items = hooks.baseItems ? hooks.baseItems(base) : ((base as ActorSource).items ?? []);
@@ -130,7 +150,12 @@ export function buildEntryCombatant<C>(
   const cached = play.combatants?.get(spec);
   if (cached !== undefined) return cached as C;
   const actor = combatantSource(spec, index, content, hooks);
-  const built = parseCombatantSource(index, () => fromActor(actor, { id: spec.id, group: spec.group ?? spec.side }));
+  const built = parseCombatantSource(index, () => {
+    const c = fromActor(actor, { id: spec.id, group: spec.group ?? spec.side });
+    // Checked, not replaced: the combatant plays as the parser built it.
+    if (hooks?.ruleset) validateCombatant(hooks.ruleset, c, "combatant");
+    return c;
+  });
   if (!play.combatants) return built;
   return play.combatants.set(spec, built);
 }

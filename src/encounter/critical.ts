@@ -79,7 +79,7 @@ export function buildCriticalCombatant(
   content: EncounterContent,
   play?: PlayOptions,
 ): CriticalCombatant {
-  return buildEntryCombatant(spec, index, content, criticalCombatantFromActor, undefined, play);
+  return buildEntryCombatant(spec, index, content, criticalCombatantFromActor, { ruleset: "critical" }, play);
 }
 
 /** A treatment as written in an encounter file: `{ method, wound?, target? }`. */

@@ -326,6 +326,7 @@ export function buildHitboxCombatant(
     content,
     (actor, overrides) => hitboxCombatantFromActor(actor, overrides, { hitboxPoints: hitboxOptions(options).hitboxPoints }),
     {
+      ruleset: "hitbox",
       baseItems: (base) => ("items" in base && Array.isArray(base.items) ? base.items : []),
     },
     play,

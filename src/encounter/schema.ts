@@ -5,6 +5,9 @@ import type { ActionCost } from "../rules/core/economy.js";
 import type { RulesetId } from "../rules/core/types.js";
 import { HITBOXES } from "../rules/hitbox/model.js";
 import { DAMAGE_TYPES, SIZES, STANCES } from "../rules/zones/model.js";
+import { MOVE_RATES, type MoveMode } from "../rules/zones/turn.js";
+import { FIRING_MODES } from "../rules/zones/play.js";
+import { MANEUVER_DIFFICULTY } from "../rules/critical/maneuver.js";
 import * as ud10 from "../rules/ud10/schema.js";
 import * as hitbox from "../rules/hitbox/schema.js";
 import * as critical from "../rules/critical/schema.js";
@@ -19,7 +22,7 @@ export interface ActionSpec {
   attack?: string;
   /** Weapon id or name. */
   weapon?: string;
-  /** Firing mode id. */
+  /** Firing mode id (UD10 and Zones, whose weapons have firing modes). */
   mode?: string;
   /** Distance to the target in metres. */
   range?: number;
@@ -121,6 +124,8 @@ const STATS: Record<RulesetId, Schema> = {
  * they are to the driver.
  */
 const EXTRA_KEYS: Record<string, Schema> = {
+  // UD10, Zones: the weapon's firing mode; a mode the weapon lacks is refused when it attacks.
+  mode: text(),
   aim: flag(),
   move: bounded(COMMON_BOUNDS.rangeMetres),
   disengage: choice(["flee", "retreat"] as const),
@@ -136,6 +141,7 @@ const EXTRA_KEYS: Record<string, Schema> = {
     "\u0000fray:" + JSON.stringify({ key: "FRAY.Error.Input.First", data: {}, en: "expected true or an order number" }),
   ),
   // Zones
+  moveMode: choice(Object.keys(MOVE_RATES) as MoveMode[]),
   difficult: flag(),
   stance: choice(STANCES),
   effort: bounded(RULESET_BOUNDS.zones.pool),
@@ -144,6 +150,14 @@ const EXTRA_KEYS: Record<string, Schema> = {
   area: choice(SIZES),
   damageType: choice(DAMAGE_TYPES),
   // Critical
+  opposed: flag(),
+  maneuver: strict({
+    label: maybe(text()),
+    bonus: maybe(bounded(RULESET_BOUNDS.critical.bonus)),
+    difficulty: maybe(bounded({ ...MANEUVER_DIFFICULTY, integer: true })),
+    concentration: maybe(flag()),
+    shortfall: maybe(choice(["incomplete", "penalty", "gm"] as const)),
+  }),
   attacks: bounded({ min: 0, max: 100, integer: true }),
   delay: safeName(),
   firstAid: safeName(),
@@ -152,16 +166,21 @@ const EXTRA_KEYS: Record<string, Schema> = {
   surprised: flag(),
 };
 
+/** Keys whose shape differs by ruleset, over {@link EXTRA_KEYS}. */
+const RULESET_KEYS: Partial<Record<RulesetId, Record<string, Schema>>> = {
+  // Zones knows three firing modes (ZN-BST-01); UD10's weapons name their own (UD-RNG-02).
+  zones: { mode: choice(FIRING_MODES) },
+};
+
 function actionSchema(ruleset: RulesetId, driver: EncounterDriver) {
   const entries: v.ObjectEntries = {
     attack: maybe(safeName()),
     weapon: maybe(text()),
-    mode: maybe(text()),
     range: maybe(bounded(COMMON_BOUNDS.rangeMetres)),
     situation: maybe(SITUATIONS[ruleset]),
     wait: maybe(flag()),
   };
-  for (const k of driver.actionKeys) if (!(k in entries)) entries[k] = maybe(EXTRA_KEYS[k] ?? v.unknown());
+  for (const k of driver.actionKeys) if (!(k in entries)) entries[k] = maybe(RULESET_KEYS[ruleset]?.[k] ?? EXTRA_KEYS[k] ?? v.unknown());
   return strict(entries);
 }
 

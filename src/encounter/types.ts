@@ -66,7 +66,7 @@ export interface EncounterResult {
  */
 export interface EncounterDriver {
   ruleset: RulesetId;
-  /** Action keys beyond the common `attack`, `weapon`, `mode`, `range`, `situation`, `wait`. */
+  /** Action keys beyond the common `attack`, `weapon`, `range`, `situation`, `wait` (`mode` among them where weapons have firing modes). */
   actionKeys: string[];
   /** Combatant keys beyond the common ones. */
   combatantKeys: string[];

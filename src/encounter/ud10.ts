@@ -25,6 +25,7 @@ import {
   type EndEvent,
   distanceTable,
   engineEntries,
+  fail,
   givenInitiative,
   type FighterView,
   fighterViews,
@@ -47,7 +48,7 @@ type Fighter = FighterView<Ud10Combatant>;
  * @throws FrayError naming the field (`combatants[2].ref`, `combatants[0].stats.attributes`).
  */
 export function buildCombatant(spec: CombatantSpec, index: number, content: EncounterContent, play?: PlayOptions): Ud10Combatant {
-  return buildEntryCombatant(spec, index, content, ud10CombatantFromActor, undefined, play);
+  return buildEntryCombatant(spec, index, content, ud10CombatantFromActor, { ruleset: "ud10" }, play);
 }
 
 /** Out of the fight besides the core's vitals: unable to act (the core's out conditions) or fled. */
@@ -144,7 +145,17 @@ export async function playUd10(
   const planOf = (i: number, action: ActionSpec): AttackPlan => {
     const known = planned[i];
     if (known && known.action === action && known.weapons === fighters[i]!.combatant.weapons) return known;
-    return (planned[i] = planFor(all[i]!, action, n));
+    const plan = planFor(all[i]!, action, n);
+    // A firing mode the weapon lacks is the file's error, named where it was written (UD-RNG-02).
+    const w = plan.weapon;
+    if (w && plan.modeId !== undefined && plan.modeId !== "standard" && !w.modes.some((m) => m.id === plan.modeId)) {
+      const where =
+        action.mode !== undefined && action !== all[i]!.spec.tactics
+          ? `rounds[${round - 1}].${all[i]!.spec.id}`
+          : `combatants[${i}].tactics`;
+      fail(`${where}.mode`, `a firing mode of ${w.name} (${["standard", ...w.modes.map((m) => m.id)].join(", ")})`);
+    }
+    return (planned[i] = plan);
   };
   // The attack options against each target (its declared reaction), free or not (`shared.attackOptions`).
   const optionsAgainst = (t: number, attacker: Ud10Combatant, free: boolean): AttackOptions => {
@@ -518,7 +529,7 @@ function optionsFor(target: CombatantSpec, cost: ActionCost): [AttackOptions, At
 /** The UD10 encounter driver: actions `attack`, `aim`, `move`, `disengage`, `wait`; reactions parry and dodge. */
 export const ud10Driver: EncounterDriver = {
   ruleset: "ud10",
-  actionKeys: ["aim", "move", "disengage"],
+  actionKeys: ["mode", "aim", "move", "disengage"],
   combatantKeys: [],
   reactions: ["parry", "dodge", "none"],
   play: playUd10,

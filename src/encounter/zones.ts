@@ -9,6 +9,8 @@ import type { ReactionOption, RulesetOptions } from "../rules/core/ruleset.js";
 import type { DamageReport, DamageStep } from "../rules/core/types.js";
 import {
   ATTACK_COST,
+  bulletsOf,
+  FIRING_MODES,
   MOVE_RATES,
   SIZES,
   catastrophicDamage,
@@ -83,9 +85,7 @@ export function buildZonesCombatant(spec: CombatantSpec, index: number, content:
     content,
     zonesCombatantFromActor,
     {
-      checkRef: (doc, field) => {
-        if (doc.system?.ruleset !== undefined && doc.system.ruleset !== "zones") fail(field, "an actor of the Zones ruleset");
-      },
+      ruleset: "zones",
       checkItem: (doc, field) => {
         if (doc.system?.ruleset !== "zones") fail(field, "an item of the Zones ruleset");
       },
@@ -133,7 +133,7 @@ function zonesAction(a: ActionSpec, path: string, ids: Set<string>): ZonesAction
     return v;
   };
   const moveMode = a.moveMode ?? "walk";
-  if (typeof moveMode !== "string" || !(moveMode in MOVE_RATES)) fail(`${path}.moveMode`, Object.keys(MOVE_RATES).join(", "));
+  if (typeof moveMode !== "string" || !Object.hasOwn(MOVE_RATES, moveMode)) fail(`${path}.moveMode`, Object.keys(MOVE_RATES).join(", "));
   if (a.stance !== undefined && !(STANCES as readonly unknown[]).includes(a.stance)) fail(`${path}.stance`, STANCES.join(", "));
   const effort = a.effort ?? 0;
   if (typeof effort !== "number" || !Number.isInteger(effort) || effort < 0) fail(`${path}.effort`, "a whole number of effort points");
@@ -464,11 +464,22 @@ export async function playZones(
     if (range === undefined) fail(`${actionPath(f)}.range`, `the distance in metres for ${weapon.name}`);
     if (za.damageType !== undefined && !weapon.damageTypes.includes(za.damageType))
       fail(`${actionPath(f)}.damageType`, weapon.damageTypes.join(", "));
+    const modeId = (action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined)) as string | undefined;
+    // A firing mode the weapon cannot fire is the file's error, named where it was written (ZN-BST-01).
+    if (modeId !== undefined && modeId !== "single") {
+      try {
+        bulletsOf({ modeId: modeId as (typeof FIRING_MODES)[number] }, weapon);
+      } catch (error) {
+        if (!(error instanceof FrayError) || error.key !== "FRAY.Error.NoMode") throw error;
+        const where = action.mode !== undefined ? actionPath(f) : `combatants[${spec.combatants.indexOf(f.spec)}].tactics`;
+        fail(`${where}.mode`, `a firing mode ${weapon.name} fires (${error.message})`);
+      }
+    }
     const request: AttackRequest = {
       attackerId: f.c.id,
       targetId: target?.c.id,
       weaponId: weapon.id,
-      modeId: (action.mode ?? (action.weapon === undefined ? f.spec.tactics?.mode : undefined)) as string | undefined,
+      modeId,
       distanceMetres: range,
       situation: situationFor(f, action, za),
     };
@@ -850,6 +861,7 @@ export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom"
 export const zonesDriver: EncounterDriver = {
   ruleset: "zones",
   actionKeys: [
+    "mode",
     "aim",
     "move",
     "moveMode",

@@ -19,12 +19,13 @@ import { FoundryRoller } from "./dice.js";
 import { registerPlayFlow } from "./chat/play-flow.js";
 import { registerQueries } from "./queries.js";
 import { registerPackFilter } from "./models/packs.js";
-import { apiOptionValues, apiRollAttack, apiRollItemMacro, apiStartEffect } from "./play/api.js";
+import { apiOptionValues, apiRollAttack, apiRollItemMacro, apiStartEffect, checkedRuleset, type CheckedRuleset } from "./play/api.js";
 import { registerEffectService } from "./play/effects.js";
 import { floatingOptions, registerFloatingNumbers } from "./play/floating.js";
 import { registerHotbar } from "./play/hotbar.js";
 import { warn } from "./notify.js";
 import { activeBinding, type RulesetBinding, type RulesetRegistry } from "./registry.js";
+import type { Ruleset } from "../rules/core/ruleset.js";
 import { registry } from "./rulesets/index.js";
 import { activeRuleset, isImplemented, registerSettings, ud10OptionValues } from "./settings.js";
 import { registerActorSheet } from "./sheets/actor-sheet.js";
@@ -50,8 +51,11 @@ export interface FrayApi {
   hooks: typeof HOOKS;
   /** The registry of ruleset bindings (all four rulesets). */
   registry: RulesetRegistry;
-  /** The rules core's rulesets by id (`ud10`, `hitbox`, `critical`, `zones`). */
-  rulesets: Record<string, RulesetBinding["ruleset"]>;
+  /**
+   * Each ruleset's entry points by id (`ud10`, `hitbox`, `critical`, `zones`), checking what a
+   * macro gives them (src/foundry/play/api.ts, `checkedRuleset`).
+   */
+  rulesets: Record<string, CheckedRuleset>;
   /** The binding of the world's ruleset. */
   readonly binding: RulesetBinding;
   /** The world's option values of a ruleset (the world's ruleset when no id is given). */
@@ -76,7 +80,7 @@ const api: FrayApi = {
   AttackWorkflow,
   hooks: HOOKS,
   registry,
-  rulesets: Object.fromEntries(registry.list().map((b) => [b.id, b.ruleset])),
+  rulesets: Object.fromEntries(registry.list().map((b) => [b.id, checkedRuleset(b.ruleset as Ruleset<unknown, unknown>)])),
   get binding() {
     return activeBinding();
   },

@@ -496,6 +496,24 @@ export function registerQuench(): void {
               assert.equal(attackSystem(message).targets.length, 1);
               assert.ok(attackSystem(message).targets[0]!.hit, "hit");
             });
+            it("M1: a weapon created without canParry gets the default by kind; a partial update of its kind keeps canParry", async () => {
+              const create = async (system: Record<string, unknown>) => {
+                const item = (await Item.implementation.create({ name: "Quench Weapon", type: "weapon", system } as never)) as unknown as {
+                  system: { canParry: boolean };
+                  update(changes: object): Promise<unknown>;
+                  delete(): Promise<unknown>;
+                };
+                made.push(item);
+                return item;
+              };
+              const rifle = await create({ kind: "ranged", damage: "2+1d10" });
+              assert.equal(rifle.system.canParry, false, "a ranged weapon without the flag does not parry");
+              await rifle.update({ "system.kind": "melee" });
+              assert.equal(rifle.system.canParry, false, "a new kind alone leaves canParry");
+              const sabre = await create({ kind: "melee", damage: "2+1d10", canParry: true });
+              await sabre.update({ "system.kind": "ranged" });
+              assert.equal(sabre.system.canParry, true, "a new kind alone leaves canParry");
+            });
             it("UD-REA-01: the defender declines to react", async () => {
               await declineReaction(message, 0);
               assert.ok(attackSystem(message).targets[0]!.reactionDeclined);

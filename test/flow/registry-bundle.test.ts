@@ -14,6 +14,8 @@ import { ud10 } from "../../src/rules/ud10/index.js";
 import { zones } from "../../src/rules/zones/index.js";
 import { ROOT, installFoundryStub, type FoundryStub } from "../support/foundry-stub.js";
 import { combatantSystem } from "../support/actors.js";
+import { fighter, target } from "../rules/ud10-fixtures.js";
+import type { CheckedRuleset } from "../../src/foundry/play/api.js";
 
 const BUNDLE = join(ROOT, "dist", "fray.mjs");
 
@@ -43,7 +45,7 @@ class BaseItem extends BaseActor {}
 /** The API the bundle puts on `game.fray`, as far as these tests use it. */
 interface FrayApi {
   registry: { list(): { id: string; implemented: boolean; ruleset: { id: string } }[]; ids(): string[] };
-  rulesets: Record<string, { id: string }>;
+  rulesets: Record<string, CheckedRuleset>;
   binding: { id: string; movementUnits: { units: string } };
   optionValues(id?: string): Dict;
   ud10Options(): Dict;
@@ -87,6 +89,31 @@ describe("registry", () => {
     });
     expect(api().binding.id).toBe("ud10");
     expect(api().sources.ud10CombatantFromActor).toBeTypeOf("function");
+  });
+
+  it("UD-ATK-01: game.fray.rulesets hands macros checked entry points: a modifier given as text is refused naming the field", async () => {
+    const input = { attacker: fighter(), target: target(), weaponId: "sword", rangeMetres: 1, situation: { misc: 10 } };
+    const checked = api().rulesets.ud10!;
+    // A valid input plans as the core does, with the default options when none are given.
+    expect(checked.planAttack(structuredClone(input))).toEqual(ud10.planAttack(structuredClone(input), ud10.defaults()));
+    const messages = stub.ui.notifications.messages;
+    messages.length = 0;
+    const bad: [() => unknown, string][] = [
+      [() => checked.planAttack({ ...input, situation: { misc: "10" } }), "situation.misc"],
+      [() => checked.odds(checked.planAttack(input), { ...input, rangeMetres: -5 }), "rangeMetres"],
+      [() => checked.reactions({ ...input, attacker: { ...input.attacker, hp: { value: 5, max: 1 } } }), "attacker.hp.value"],
+      [() => checked.planAttack(input, { buffer: "yes" }), "options.buffer"],
+      [() => checked.applyDamage({ ...input.target, ep: { value: -2, max: 15 } }, {} as never), "target.ep.value"],
+    ];
+    for (const [call, field] of bad) {
+      expect(call, field).toThrow(expect.objectContaining({ data: expect.objectContaining({ field }) }));
+      expect(messages.at(-1)).toMatchObject({ level: "error" });
+      expect(messages.at(-1)!.text).toContain(field);
+      expect(messages.at(-1)!.text).not.toMatch(/FRAY\./);
+    }
+    await expect(checked.resolveAttack({} as never, { ...input, weaponId: 5 }, {} as never)).rejects.toMatchObject({
+      data: { field: "weaponId" },
+    });
   });
 
   it("the ruleset setting offers exactly the registered rulesets", () => {

@@ -5,10 +5,28 @@
  * `situation.misc`, `start.rounds`) and changes nothing.
  */
 import type { SituationField } from "../../rules/core/contract.js";
+import type { DiceRoller } from "../../rules/core/dice/port.js";
+import type { Economy } from "../../rules/core/economy.js";
+import type {
+  AttackOdds,
+  AttackPlan,
+  AttackResult,
+  DamagePacket,
+  ReactionOption,
+  Ruleset,
+  RulesetOptions,
+} from "../../rules/core/ruleset.js";
+import type { DamageReport, RulesetId, VitalState } from "../../rules/core/types.js";
 import { FrayError } from "../../rules/core/errors.js";
 import { COMMON_BOUNDS } from "../../rules/core/bounds.js";
 import { bounded, check, list, opt, safeName, strict, text } from "../../rules/core/validate.js";
-import { validateAttackRequest, validateRulesetId } from "../../rules/validate.js";
+import {
+  validateAttackInput,
+  validateAttackRequest,
+  validateCombatant,
+  validateRulesetId,
+  validateRulesetOptions,
+} from "../../rules/validate.js";
 import { rollAttack, type AttackOutcome, type AttackRequest } from "../attack.js";
 import { combatantOf } from "../documents/actor.js";
 import { reportError } from "../notify.js";
@@ -195,4 +213,94 @@ export function apiOptionValues(rulesetId?: unknown): ReturnType<typeof optionVa
     reportError(err);
     throw err;
   }
+}
+
+/**
+ * A ruleset's entry points as `game.fray.rulesets.<id>` hands them to macros, each checking what
+ * it is given before the core runs on it: attack inputs with `validateAttackInput` (both
+ * combatants, the weapon and mode ids, distances, the situation's flags and bounded modifiers,
+ * so that a modifier given as the text `"10"` is refused instead of joining a total as text),
+ * combatants with `validateCombatant`, requests with `validateAttackRequest` and option values
+ * with `validateRulesetOptions` (the ruleset's defaults when none are given). A bad call shows a
+ * localized error naming the field (`situation.misc`, `target.hp.value`, `options.buffer`) and
+ * throws it. Plans, results and packets are passed on as the previous step returned them.
+ */
+export interface CheckedRuleset {
+  readonly id: RulesetId;
+  /** i18n key of the ruleset's name. */
+  readonly label: string;
+  /** The ruleset's optional rules. */
+  readonly options: Ruleset<unknown, unknown>["options"];
+  /** The default option values. */
+  defaults(): RulesetOptions;
+  /** The attack input of a request between two combatants (`Ruleset.input`). */
+  input(request: unknown, attacker: unknown, target: unknown, options?: unknown): unknown;
+  /** The plan of an attack (`Ruleset.planAttack`). */
+  planAttack(input: unknown, options?: unknown, defenderEconomy?: Economy): AttackPlan;
+  /** The odds of a planned attack (`Ruleset.odds`). */
+  odds(plan: AttackPlan, input: unknown, options?: unknown): AttackOdds;
+  /** The reactions the target may declare (`Ruleset.reactions`). */
+  reactions(input: unknown, economy?: Economy, options?: unknown): ReactionOption[];
+  /** Rolls the attack (`Ruleset.resolveAttack`). */
+  resolveAttack(plan: AttackPlan, input: unknown, dice: DiceRoller, options?: unknown): Promise<AttackResult>;
+  /** Rolls the damage of a hit (`Ruleset.rollDamage`). */
+  rollDamage(result: AttackResult, input: unknown, dice: DiceRoller, options?: unknown): Promise<DamagePacket>;
+  /** Applies a damage packet to a combatant (`Ruleset.applyDamage`). */
+  applyDamage(target: unknown, packet: DamagePacket, options?: unknown): DamageReport;
+  /** A combatant's vital state (`Ruleset.vitals`). */
+  vitals(combatant: unknown): VitalState;
+}
+
+/**
+ * The checked entry points of one core ruleset ({@link CheckedRuleset}).
+ * @param ruleset the core ruleset (a binding's `ruleset`).
+ */
+export function checkedRuleset(ruleset: Ruleset<unknown, unknown>): CheckedRuleset {
+  const id = validateRulesetId(ruleset.id);
+  /** Runs `call`, showing a localized error for what it throws before throwing it on. */
+  const shown = <T>(call: () => T): T => {
+    try {
+      return call();
+    } catch (err) {
+      reportError(err);
+      throw err;
+    }
+  };
+  const optionsOf = (raw: unknown): RulesetOptions =>
+    raw === undefined ? ruleset.defaults() : { ...ruleset.defaults(), ...validateRulesetOptions(id, raw) };
+  const inputOf = (raw: unknown) => validateAttackInput(id, raw);
+  const later = <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return call().catch((err: unknown) => {
+        reportError(err);
+        throw err;
+      });
+    } catch (err) {
+      reportError(err);
+      return Promise.reject(err as Error);
+    }
+  };
+  return {
+    id,
+    label: ruleset.label,
+    options: ruleset.options,
+    defaults: () => ruleset.defaults(),
+    input: (request, attacker, target, options) =>
+      shown(() =>
+        ruleset.input(
+          validateAttackRequest(id, request),
+          validateCombatant(id, attacker, "attacker"),
+          target === undefined ? undefined : validateCombatant(id, target, "target"),
+          optionsOf(options),
+        ),
+      ),
+    planAttack: (input, options, defenderEconomy) => shown(() => ruleset.planAttack(inputOf(input), optionsOf(options), defenderEconomy)),
+    odds: (plan, input, options) => shown(() => ruleset.odds(plan, inputOf(input), optionsOf(options))),
+    reactions: (input, economy, options) => shown(() => ruleset.reactions(inputOf(input), economy, optionsOf(options))),
+    resolveAttack: (plan, input, dice, options) => later(() => ruleset.resolveAttack(plan, inputOf(input), dice, optionsOf(options))),
+    rollDamage: (result, input, dice, options) => later(() => ruleset.rollDamage(result, inputOf(input), dice, optionsOf(options))),
+    applyDamage: (target, packet, options) =>
+      shown(() => ruleset.applyDamage(validateCombatant(id, target, "target"), packet, optionsOf(options))),
+    vitals: (combatant) => shown(() => ruleset.vitals(validateCombatant(id, combatant))),
+  };
 }

@@ -58,8 +58,10 @@ const UD10 = {
   skill: b(0, 30),
   /** HP and EP maximum. */
   pool: b(0, 1000, true, "points"),
-  /** Current HP and EP may drop below 0 (UD-DMG-04) down to minus the maximum. */
+  /** Current HP may drop below 0 (UD-DMG-04) down to minus the maximum. */
   poolValue: b(-1000, 1000, true, "points"),
+  /** Current EP never drops below 0 (UD-DMG-03; RULES.md, "EP and HP at zero"). */
+  epValue: b(0, 1000, true, "points"),
   armorRating: b(0, 50, true, "points"),
   buffer: b(0, 50, true, "points"),
   penetration: b(0, 50, true, "points"),
@@ -123,6 +125,8 @@ const ZONES = {
   recoil: b(0, 20),
   burst: b(0, 100, true, "bullets"),
   bullets: b(1, 1000, true, "bullets"),
+  /** Bullets that leave before a malfunction the GM declares: 0 when the first one fails (ZN-MAL-01). */
+  malfunctionAfter: b(0, 1000, true, "bullets"),
   magazine: b(0, 1000, true, "rounds"),
   spareMagazines: b(0, 1000),
   reloadActions: b(1, 100),

@@ -70,7 +70,7 @@ export const combatantSchema = strict({
   attributes: byKeys(ATTRIBUTES, bounded(B.attribute)),
   skills: byKeys(SKILLS, strict({ rating: bounded(B.skill), trained: flag() })),
   hp: track(B.pool, B.poolValue),
-  ep: track(B.pool, B.poolValue),
+  ep: track(B.pool, B.epValue),
   size: choice(["small", "normal", "large"] as const),
   weapons: list(weaponSchema),
   armor: list(armorSchema),
@@ -146,6 +146,6 @@ export const statsSchema = strict({
   attributes: opt(some(ATTRIBUTES, bounded(B.attribute))),
   skills: opt(some(SKILLS, v.union([bounded(B.skill), strict({ rating: opt(bounded(B.skill)), trained: opt(flag()) })]))),
   hp: opt(storedTrack(B.pool, B.poolValue)),
-  ep: opt(storedTrack(B.pool, B.poolValue)),
+  ep: opt(storedTrack(B.pool, B.epValue)),
   size: opt(choice(["small", "normal", "large"] as const)),
 });

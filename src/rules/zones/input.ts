@@ -1,3 +1,4 @@
+import { RULESET_BOUNDS } from "../core/bounds.js";
 import type { EnvironmentId } from "./difficulty.js";
 import {
   HIT_ZONES,
@@ -150,8 +151,9 @@ export function parseSituation(raw: unknown, path = "situation"): ZonesSituation
         if (typeof kind !== "string" || !(MALFUNCTIONS as readonly string[]).includes(kind))
           throw fieldError(`${path}.malfunction.kind`, `one of ${MALFUNCTIONS.join(", ")}`);
         const after = m.afterBullets;
-        if (after !== undefined && (typeof after !== "number" || !Number.isInteger(after) || after < 0))
-          throw fieldError(`${path}.malfunction.afterBullets`, "a whole number, 0 or more");
+        const most = RULESET_BOUNDS.zones.malfunctionAfter.max;
+        if (after !== undefined && (typeof after !== "number" || !Number.isInteger(after) || after < 0 || after > most))
+          throw fieldError(`${path}.malfunction.afterBullets`, `a whole number, 0 to ${most}`);
         out.malfunction = { kind: kind as Malfunction, afterBullets: after };
         break;
       }

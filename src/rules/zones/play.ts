@@ -11,6 +11,7 @@ import type {
   SituationValue,
   VitalsUpdate,
 } from "../core/contract.js";
+import { RULESET_BOUNDS } from "../core/bounds.js";
 import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import { holds } from "../core/lists.js";
@@ -187,7 +188,16 @@ function vocabulary(context: SituationContext<ZonesCombatant>, weapon: ZonesWeap
       firearm,
     ),
     field(
-      { id: "malfunctionAfter", hint: label("malfunctionAfterHint"), rule: "ZN-MAL-01", kind: "number", min: 0, step: 1, default: 1 },
+      {
+        id: "malfunctionAfter",
+        hint: label("malfunctionAfterHint"),
+        rule: "ZN-MAL-01",
+        kind: "number",
+        min: RULESET_BOUNDS.zones.malfunctionAfter.min,
+        max: RULESET_BOUNDS.zones.malfunctionAfter.max,
+        step: 1,
+        default: 1,
+      },
       firearm,
     ),
     field(
@@ -294,7 +304,8 @@ export function input(
         malfunction = value as Malfunction;
         break;
       case "malfunctionAfter":
-        if (!wholeNumber(value, 0)) throw fieldError(path, "a whole number of bullets, 0 or more");
+        if (!wholeNumber(value, 0) || value > RULESET_BOUNDS.zones.malfunctionAfter.max)
+          throw fieldError(path, `a whole number of bullets, 0 to ${RULESET_BOUNDS.zones.malfunctionAfter.max}`);
         malfunctionAfter = value;
         break;
       case "bullets":

@@ -118,7 +118,7 @@ export const situationSchema = strict({
   aimedZone: opt(choice(HIT_ZONES)),
   surprise: opt(flag()),
   exposedVitals: opt(flag()),
-  malfunction: opt(strict({ kind: choice(MALFUNCTIONS), afterBullets: opt(bounded(B.bullets)) })),
+  malfunction: opt(strict({ kind: choice(MALFUNCTIONS), afterBullets: opt(bounded(B.malfunctionAfter)) })),
 });
 
 /** Everything a Zones attack needs (`ZonesAttackInput`); a grenade may aim at an area without a target. */

@@ -47,9 +47,10 @@ export function migrateUd10Actor(source: Raw): Raw {
 
 /**
  * Migrates a UD10 `weapon` system source in place: a numeric damage becomes a damage code,
- * `thrown` weapons are `ranged` (they use Ranged Combat), numeric strings become numbers,
- * modes stored as an object become a list and get an id, and a weapon that never said whether
- * it parries gets the core's default (melee weapons can, ranged ones cannot).
+ * `thrown` weapons are `ranged` (they use Ranged Combat), numeric strings become numbers, and
+ * modes stored as an object become a list and get an id. Whether it parries is never derived
+ * here: `migrateData` also sees an update's partial data, where a new `kind` alone must not set
+ * `canParry` ({@link defaultUd10Parry} fills a whole source).
  */
 export function migrateUd10Weapon(source: Raw): Raw {
   if (typeof source.damage === "number") source.damage = String(source.damage);
@@ -65,6 +66,16 @@ export function migrateUd10Weapon(source: Raw): Raw {
       if (m.label === undefined || m.label === null) m.label = String(m.id);
     });
   }
+  return source;
+}
+
+/**
+ * A whole UD10 `weapon` system source that never said whether it parries gets the core's default
+ * in place (melee weapons can, ranged ones cannot; UD-REA-01), before the schema's initial value
+ * would make every such weapon parry. Only for a whole source (created or loaded), never for an
+ * update's partial data.
+ */
+export function defaultUd10Parry(source: Raw): Raw {
   if (source.canParry === undefined && typeof source.kind === "string") source.canParry = source.kind !== "ranged";
   return source;
 }

@@ -10,7 +10,7 @@ import type { Ud10Combatant } from "../../../rules/ud10/model.js";
 import { ud10Derived, ud10DerivedOf, type Ud10Derived } from "./derived.js";
 import { RULESET_BOUNDS } from "../../../rules/core/bounds.js";
 import { bounded, choice, rulesetField, track } from "../../models/fields.js";
-import { migrateUd10Actor, migrateUd10Armor, migrateUd10Weapon } from "./migrate.js";
+import { defaultUd10Parry, migrateUd10Actor, migrateUd10Armor, migrateUd10Weapon } from "./migrate.js";
 
 type Raw = Record<string, unknown>;
 
@@ -53,7 +53,7 @@ function actorSchema(group: string) {
     attributes: new SchemaField({ STR: bounded(B.attribute, 5), DEX: bounded(B.attribute, 5), CON: bounded(B.attribute, 5) }),
     skills: new SchemaField({ initiative: skill(), melee: skill(), ranged: skill(), parry: skill(), dodge: skill() }),
     hp: track(10, B.pool, B.poolValue),
-    ep: track(10, B.pool, B.poolValue),
+    ep: track(10, B.pool, B.epValue),
     size: choice(["small", "normal", "large"] as const, "normal"),
     group: new StringField({ required: true, blank: false, initial: group }),
     biography: new HTMLField({ required: true, blank: true }),
@@ -167,6 +167,16 @@ export class WeaponData extends foundry.abstract.TypeDataModel<WeaponSchema, Ite
   /** Older or partial sources: see {@link migrateUd10Weapon}. */
   static override migrateData(source: Raw) {
     return super.migrateData(migrateUd10Weapon(source) as never);
+  }
+
+  /**
+   * A whole source without `canParry` gets the core's default by kind ({@link defaultUd10Parry});
+   * an update's partial data (`options.partial`) is cleaned as it is, so a new `kind` never
+   * changes the stored `canParry`.
+   */
+  static override cleanData(source?: Raw, options?: { partial?: boolean }) {
+    if (source && !options?.partial) defaultUd10Parry(source);
+    return super.cleanData(source as never, options as never);
   }
 }
 

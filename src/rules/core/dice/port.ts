@@ -132,7 +132,7 @@ export class ScriptedRoller extends SourceRoller {
    * @param fallback face source used once the script is exhausted (e.g. `seededSource`).
    * @param options see {@link SourceRollerOptions}.
    * Its rolls throw (or reject with) FrayError `FRAY.Error.DiceScriptFace` when a scripted face
-   * does not fit the die, and `FRAY.Error.DiceScriptEmpty` when the script is exhausted without
+   * does not fit the die (`index`: its place in `faces`, from 0), and `FRAY.Error.DiceScriptEmpty` when the script is exhausted without
    * a fallback.
    */
   constructor(faces: readonly number[], fallback?: FaceSource, options?: SourceRollerOptions) {
@@ -147,9 +147,14 @@ export class ScriptedRoller extends SourceRoller {
               if (fallback) return fallback(sides);
               throw new FrayError("FRAY.Error.DiceScriptEmpty", { faces: sides }, `Dice script exhausted (needed a d${sides})`);
             }
+            const index = faces.length - queue.length;
             const face = queue.shift()!;
             if (!Number.isInteger(face) || face < 1 || face > sides) {
-              throw new FrayError("FRAY.Error.DiceScriptFace", { face, faces: sides }, `Scripted face ${face} does not fit a d${sides}`);
+              throw new FrayError(
+                "FRAY.Error.DiceScriptFace",
+                { face, faces: sides, index },
+                `Scripted face ${face} (at ${index}) does not fit a d${sides}`,
+              );
             }
             return face;
           },
