@@ -15,7 +15,7 @@ import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
 import type { CardRules } from "./play/card-rules.js";
 import type { RequestHandler } from "./queries.js";
 import type { Quench } from "./quench.js";
-import type { ActorContextBuilder, ItemContextBuilder } from "./sheets/context.js";
+import type { ActorContextBuilder, ItemContextBuilder, SheetI18n } from "./sheets/context.js";
 import type { DelayRule } from "./logic/delay.js";
 
 /** The data model classes of one ruleset, by document subtype (`CONFIG.Actor/Item.dataModels`). */
@@ -76,6 +76,12 @@ export interface DialogDetail {
   data?: Record<string, string | number>;
   value: number;
   rule?: string;
+}
+
+/** One firing mode of a weapon: the id a request names (`modeId`) and its localized label. */
+export interface WeaponMode {
+  id: string;
+  label: string;
 }
 
 /** Overrides of the combatant a document becomes: the tracker's id, an initiative group. */
@@ -198,6 +204,14 @@ export interface RulesetBinding<C = unknown> {
   readonly tools?: Readonly<Record<string, unknown>>;
   /** The core's weapon of an item source, where the ruleset reads items one by one. */
   weaponFromItem?(item: ItemSource): unknown;
+  /**
+   * The firing modes of a weapon item source as the weapon row and the attack dialog offer them
+   * (UD-RNG-02 the weapon's own modes, ZN-BST-01 single shot, burst, full auto): the mode an
+   * attack without a mode fires first, then each mode sent as the request's `modeId`; labels
+   * localized. Empty when the weapon has one way to attack. Absent for a ruleset whose weapons
+   * have no modes (Hitbox, Critical).
+   */
+  weaponModes?(item: ItemSource, i18n: SheetI18n): WeaponMode[];
   /** The core's armor of an item source, where the ruleset reads items one by one. */
   armorFromItem?(item: ItemSource): unknown;
   /** The actor sheet's parts (templates `templates/actor/<part>.hbs`) per actor type. */

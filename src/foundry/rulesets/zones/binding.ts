@@ -31,6 +31,7 @@ import {
   ZONES_TEMPLATE_PATHS,
   zonesActorSheetContext,
   zonesItemSheetContext,
+  zonesWeaponModes,
 } from "./sheet-context.js";
 
 /** The Zones binding. */
@@ -44,6 +45,7 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   standingActions: (options) => zones.actions({ weapons: [] } as unknown as ZonesCombatant, options),
   weaponFromItem: zonesWeaponFromItem,
   armorFromItem: zonesArmorFromItem,
+  weaponModes: zonesWeaponModes,
   sheetParts: ZONES_SHEET_PARTS,
   sheetTemplates: ZONES_SHEET_TEMPLATES,
   itemSheetTemplate: ZONES_ITEM_TEMPLATE,
