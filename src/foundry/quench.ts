@@ -14,7 +14,7 @@ import { applyHere, declineReaction, rollDamageFor, undoDamageAction, undoHere }
 import { rollAttack } from "./attack.js";
 import { QUENCH_SETTING, SYSTEM_ID } from "./config.js";
 import { floatingChanges, floatingText } from "./logic/floating.js";
-import { formatHtml } from "./notify.js";
+import { formatHtml, windowTitle } from "./notify.js";
 import { startEffect, type CombatLike, type EffectHolder } from "./play/effects.js";
 import { floatingOptions } from "./play/floating.js";
 import { weaponMacroCommand } from "./play/hotbar.js";
@@ -315,6 +315,27 @@ function registerAuthorityBatch(quench: Quench): void {
           const text = formatHtml("FRAY.Flow.Error.NoAction", { actor: "<img src=x onerror=alert(1)>" });
           assert.notInclude(text, "<img");
           assert.ok(text.includes("&lt;img"), "escaped");
+        });
+        it("A16: a DialogV2 draws its window title as HTML: a title from windowTitle shows a name like HTML as text", async () => {
+          const id = "fray-quench-title";
+          const name = "<b>Quench</b>";
+          const waiting = foundry.applications.api.DialogV2.wait({
+            id,
+            window: { title: windowTitle("FRAY.Flow.Dialog.Title", { weapon: name }) },
+            content: "<p>Quench</p>",
+            buttons: [{ action: "cancel", label: "Cancel", default: true }],
+            rejectClose: false,
+          } as never);
+          await until(() => Boolean(document.getElementById(id)));
+          const title = document.getElementById(id)?.querySelector(".window-title");
+          try {
+            assert.ok(title, "the window has a .window-title");
+            assert.ok((title!.textContent ?? "").includes(name), "the name shows as text");
+            assert.equal(title!.querySelector("b"), null, "no element made from the name");
+          } finally {
+            await foundry.applications.instances.get(id)?.close();
+            await waiting;
+          }
         });
       });
     },

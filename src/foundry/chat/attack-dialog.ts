@@ -15,7 +15,7 @@ import { decimal, localizeData, type Localizer } from "../attack-card.js";
 import { targetOdds, type AttackChoices } from "../logic/attack-options.js";
 import { dialogButtons, type DialogButtonFace } from "../logic/dialog-buttons.js";
 import { inputName, readSituationValue, situationInput, type FormValue } from "../logic/situation-form.js";
-import { formatKey, reportError } from "../notify.js";
+import { reportError, windowTitle } from "../notify.js";
 import { FLOW_TEMPLATES } from "./templates.js";
 import type { DialogDetail, MovementUnits } from "../registry.js";
 
@@ -289,7 +289,7 @@ export async function openAttackDialog(data: AttackDialogData, defaults: AttackC
   const content = await foundry.applications.handlebars.renderTemplate(FLOW_TEMPLATES.attackDialog, context);
   const DialogV2 = foundry.applications.api.DialogV2;
   const result = await DialogV2.wait({
-    window: { title: formatKey("FRAY.Flow.Dialog.Title", { weapon: data.weapon.name }) },
+    window: { title: windowTitle("FRAY.Flow.Dialog.Title", { weapon: data.weapon.name }) },
     classes: ["fray", "fray-attack-dialog"],
     content,
     buttons: dialogButtons(ATTACK_DIALOG_BUTTONS, {
