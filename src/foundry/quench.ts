@@ -529,6 +529,23 @@ export function registerQuench(): void {
               assert.ok(refused, "second undo refused");
               assert.equal(defender.system.hp.value, hp);
             });
+            it("A17: an out condition toggled on an actor reaches the GM's hooks and marks its Combatant defeated; cleared, the mark goes", async () => {
+              const combat = (await Combat.implementation.create({ scene: canvas?.scene?.id ?? null } as never)) as unknown as {
+                createEmbeddedDocuments(type: string, data: Record<string, unknown>[]): Promise<{ defeated?: boolean }[]>;
+                delete(): Promise<unknown>;
+              };
+              made.push(combat);
+              const [combatant] = await combat.createEmbeddedDocuments("Combatant", [{ actorId: defender.id, name: defender.name }]);
+              const toggle = (active: boolean) =>
+                (defender as unknown as { toggleStatusEffect(id: string, o: { active: boolean }): Promise<unknown> }).toggleStatusEffect(
+                  "unconscious",
+                  { active },
+                );
+              await toggle(true);
+              assert.ok(await until(() => Boolean(combatant?.defeated)), "marked defeated");
+              await toggle(false);
+              assert.ok(await until(() => !combatant?.defeated), "the mark is lifted");
+            });
           });
         },
         { displayName: "Fray: UD10 attack flow" },
