@@ -17,7 +17,7 @@ import { floatingChanges, floatingText } from "./logic/floating.js";
 import { formatHtml, windowTitle } from "./notify.js";
 import { startEffect, type CombatLike, type EffectHolder } from "./play/effects.js";
 import { floatingOptions } from "./play/floating.js";
-import { weaponMacroCommand } from "./play/hotbar.js";
+import { actorWeaponOf, weaponMacroCommand } from "./play/hotbar.js";
 import { activeGM, isActiveGM } from "./queries.js";
 import { registry } from "./registry.js";
 import { registerForecastQuench } from "./forecast/quench.js";
@@ -100,7 +100,7 @@ type Made = { delete(): Promise<unknown> };
 
 /**
  * The wired play services in a real world and the v13 behaviour they rely on
- * (docs/foundry-assumptions.md S1 to S5). Needs a GM and a viewed scene (for the token the
+ * (docs/foundry-assumptions.md S1 to S6). Needs a GM and a viewed scene (for the token the
  * floating text is drawn over).
  */
 function registerServicesBatch(quench: Quench): void {
@@ -146,6 +146,26 @@ function registerServicesBatch(quench: Quench): void {
               slot,
             );
           }
+        });
+
+        it("S6: fromUuidSync gives an actor's weapon with its actor, and a compendium weapon as an entry without one", async () => {
+          const actor = (await Actor.implementation.create(
+            combatantData("Quench Hotbar Sync", "character") as never,
+          )) as unknown as Made & {
+            items: { find(fn: (i: { type: string }) => boolean): { uuid: string } | undefined };
+          };
+          made.push(actor);
+          const owned = actor.items.find((i) => i.type === "weapon")!;
+          assert.ok((foundry.utils.fromUuidSync(owned.uuid as never) as unknown as { actor?: unknown } | null)?.actor, "an actor's weapon");
+          const pack = (game.packs as unknown as { find(fn: (p: { documentName: string }) => boolean): unknown }).find(
+            (p) => p.documentName === "Item",
+          ) as { index: Iterable<{ uuid: string; type?: string }> } | undefined;
+          const entry = pack ? Array.from(pack.index).find((e) => e.type === "weapon") : undefined;
+          assert.ok(entry, "a compendium of the system holds a weapon");
+          const resolved = foundry.utils.fromUuidSync(entry!.uuid as never) as unknown as { actor?: unknown } | null;
+          assert.ok(!resolved?.actor, "a compendium weapon resolves without an actor");
+          assert.ok(actorWeaponOf(owned.uuid), "the hotbar makes a macro of the actor's weapon");
+          assert.equal(actorWeaponOf(entry!.uuid), undefined, "and leaves the compendium weapon to Foundry");
         });
 
         it("S2, S4: update options reach the updateActor hook, and the change floats over the token with createScrollingText", async () => {
