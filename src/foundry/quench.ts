@@ -19,7 +19,7 @@ import { startEffect, type CombatLike, type EffectHolder } from "./play/effects.
 import { floatingOptions } from "./play/floating.js";
 import { actorWeaponOf, weaponMacroCommand } from "./play/hotbar.js";
 import { activeGM, isActiveGM } from "./queries.js";
-import { registry } from "./registry.js";
+import { activeBinding, registry } from "./registry.js";
 import { registerForecastQuench } from "./forecast/quench.js";
 
 declare const __FRAY_QUENCH__: boolean | undefined;
@@ -100,7 +100,7 @@ type Made = { delete(): Promise<unknown> };
 
 /**
  * The wired play services in a real world and the v13 behaviour they rely on
- * (docs/foundry-assumptions.md S1 to S6). Needs a GM and a viewed scene (for the token the
+ * (docs/foundry-assumptions.md S1 to S7). Needs a GM and a viewed scene (for the token the
  * floating text is drawn over).
  */
 function registerServicesBatch(quench: Quench): void {
@@ -166,6 +166,21 @@ function registerServicesBatch(quench: Quench): void {
           assert.ok(!resolved?.actor, "a compendium weapon resolves without an actor");
           assert.ok(actorWeaponOf(owned.uuid), "the hotbar makes a macro of the actor's weapon");
           assert.equal(actorWeaponOf(entry!.uuid), undefined, "and leaves the compendium weapon to Foundry");
+        });
+
+        it("S7: a new actor's prototype token shows the ruleset's bars, and its bars are what the token's configuration offers", async () => {
+          const bars = activeBinding().tokenBars;
+          const actor = (await Actor.implementation.create({ name: "Quench Bars", type: "character" } as never)) as unknown as Made & {
+            prototypeToken: { bar1: { attribute: string | null }; bar2: { attribute: string | null } };
+          };
+          made.push(actor);
+          assert.equal(actor.prototypeToken.bar1.attribute, bars.bar1);
+          assert.equal(actor.prototypeToken.bar2.attribute, bars.bar2);
+          const tracked = (
+            CONFIG.Token.documentClass as unknown as { getTrackedAttributes(type: string): { bar: string[][]; value: string[][] } }
+          ).getTrackedAttributes("character");
+          const offered = tracked.bar.map((path) => path.join("."));
+          for (const bar of bars.bars) assert.ok(offered.includes(bar), `${bar} is offered as a bar`);
         });
 
         it("S2, S4: update options reach the updateActor hook, and the change floats over the token with createScrollingText", async () => {

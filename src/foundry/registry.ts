@@ -78,6 +78,20 @@ export interface DialogDetail {
   rule?: string;
 }
 
+/**
+ * The token bars of a ruleset's actors: paths under `system`, each a `{ value, max }` pool. `bar1`
+ * and `bar2` are what new actors' prototype tokens show (null: no bar); `bars` and `values` are
+ * what a token's configuration offers (`CONFIG.Actor.trackableAttributes`).
+ */
+export interface TokenBars {
+  readonly bar1: string | null;
+  readonly bar2: string | null;
+  /** Every pool a token may show as a bar, `bar1` and `bar2` among them. */
+  readonly bars: readonly string[];
+  /** Plain numbers a token may show as a value. */
+  readonly values: readonly string[];
+}
+
 /** One firing mode of a weapon: the id a request names (`modeId`) and its localized label. */
 export interface WeaponMode {
   id: string;
@@ -249,6 +263,8 @@ export interface RulesetBinding<C = unknown> {
   readonly templates: readonly string[];
   /** The units its scenes measure movement in. */
   readonly movementUnits: MovementUnits;
+  /** The token bars its actors show and offer (UD10: HP and EP; Critical: hits alone). */
+  readonly tokenBars: TokenBars;
   /**
    * The attack card's steps beyond the play contract (a reaction on the card, the attacker a
    * replay reads, the vitals an undo restores); absent when the card needs none.

@@ -33,6 +33,8 @@ export const ud10Binding: RulesetBinding<Ud10Combatant> = {
   itemSheetContext: ud10ItemSheetContext,
   rollSkill: ud10RollSkill,
   templates: [...new Set([...SHEET_PARTS.character, ...SHEET_PARTS.npc])].map((p) => `${SYSTEM_PATH}/templates/actor/${p}.hbs`),
+  // UD-DMG-03, UD-DMG-04: hit points and endurance points.
+  tokenBars: { bar1: "hp", bar2: "ep", bars: ["hp", "ep"], values: [] },
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
   cardRules: ud10CardRules,
 };

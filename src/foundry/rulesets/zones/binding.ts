@@ -54,6 +54,8 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   sheetAction: zonesSheetAction,
   rollSkill: zonesRollSkill,
   templates: ZONES_TEMPLATE_PATHS,
+  // Hit points (ZN-ZON-02) and effort points (ZN-INI-02); speed points (ZN-MOV-01) on request. No endurance points.
+  tokenBars: { bar1: "hp", bar2: "effort", bars: ["hp", "effort", "speed"], values: ["aim", "initiativeBonus"] },
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
   cardRules: zonesCardRules,
   afterAttack: zonesAfterAttack,
