@@ -74,6 +74,14 @@ describe("the defeated mark follows the out state", () => {
     expect(sentryCombatant.defeated).toBe(true);
   });
 
+  it("ZN-ZON-02: a combatant added to the combat at 0 hit points is marked defeated as it joins", async () => {
+    const { sentry, sentryCombatant } = fight();
+    (sentry.source.system.hp as { value: number }).value = 0;
+    stub.Hooks.callAll("createCombatant", sentryCombatant, {}, stub.game.user.id);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sentryCombatant.defeated).toBe(true);
+  });
+
   it("a combatant the GM marked defeated by hand stays so while in the fight", async () => {
     const { sentryCombatant, updateSentry, updates } = fight();
     sentryCombatant.defeated = true;

@@ -66,12 +66,16 @@ export async function syncDefeated(actor: ActorLike, binding: AnyBinding = activ
 }
 
 /**
- * Registers the hooks that keep the mark in line: an actor's update (its vitals) and a status
- * effect added or removed (its conditions). Call from `init`.
+ * Registers the hooks that keep the mark in line: an actor's update (its vitals), a status
+ * effect added or removed (its conditions), and a Combatant added to a combat (already out as
+ * it joins). Call from `init`.
  */
 export function registerDefeated(): void {
   const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
   on("updateActor", (actor: ActorLike) => void syncDefeated(actor).catch(reportError));
+  on("createCombatant", (combatant: DefeatedCombatant) => {
+    if (combatant.actor) void syncDefeated(combatant.actor as ActorLike).catch(reportError);
+  });
   const byEffect = (effect: { parent?: unknown }) => {
     const parent = effect.parent as { documentName?: string } | null | undefined;
     if (parent && parent.documentName !== "Item") void syncDefeated(parent as ActorLike).catch(reportError);
