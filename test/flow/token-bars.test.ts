@@ -49,21 +49,19 @@ async function preCreate(data: Dict): Promise<Dict> {
 describe("token bars per ruleset", () => {
   it("a new Zones character's token shows hit points and effort points, no endurance points", async () => {
     expect(await preCreate({ name: "Rifleman", type: "character", system: {} })).toEqual({
-      "prototypeToken.bar1.attribute": "hp",
-      "prototypeToken.bar2.attribute": "effort",
+      prototypeToken: { bar1: { attribute: "hp" }, bar2: { attribute: "effort" } },
     });
   });
 
   it("a new actor of another ruleset gets that ruleset's bars: Critical shows hits and no second bar", async () => {
     expect(await preCreate({ name: "Guard", type: "npc", system: { ruleset: "critical" } })).toEqual({
-      "prototypeToken.bar1.attribute": "hits",
-      "prototypeToken.bar2.attribute": null,
+      prototypeToken: { bar1: { attribute: "hits" }, bar2: { attribute: null } },
     });
   });
 
   it("bars the creation data names stay; an actor type without bars gets none", async () => {
     const data = { name: "Sentry", type: "npc", system: {}, prototypeToken: { bar1: { attribute: "speed" } } };
-    expect(await preCreate(data)).toEqual({ "prototypeToken.bar2.attribute": "effort" });
+    expect(await preCreate(data)).toEqual({ prototypeToken: { bar2: { attribute: "effort" } } });
     expect(await preCreate({ name: "Loot", type: "base", system: {} })).toEqual({});
   });
 

@@ -158,7 +158,7 @@ export function createActorClass() {
       const data = args[0] as unknown as Parameters<typeof prototypeBars>[1] & { system?: { ruleset?: unknown } };
       const ruleset = typeof data.system?.ruleset === "string" ? data.system.ruleset : undefined;
       const update = prototypeBars(bindingOf(ruleset).tokenBars, data);
-      if (Object.keys(update).length) this.updateSource(update as never);
+      if (update) this.updateSource(update as never);
     }
 
     /** The core's combatant of this actor, or `undefined` (another ruleset, unreadable data). */

@@ -21,16 +21,17 @@ export function registerTokenBars(bars: TokenBars): void {
 
 /**
  * The source update a new actor's `_preCreate` applies: the ruleset's `bar1` and `bar2` on its
- * prototype token, each unless the creation data names that bar's attribute itself (a
- * compendium actor, an import). Empty for an actor type that gets no bars. Pure.
+ * prototype token (`{ prototypeToken: { bar1: { attribute } } }`), each unless the creation data
+ * names that bar's attribute itself (a compendium actor, an import). `undefined` when nothing is
+ * to set, for an actor type that gets no bars among them. Pure.
  */
 export function prototypeBars(
   bars: TokenBars,
   data: { type?: string; prototypeToken?: { bar1?: { attribute?: unknown }; bar2?: { attribute?: unknown } } },
-): Record<string, string | null> {
-  if (!(ACTOR_TYPES as readonly string[]).includes(data.type ?? "")) return {};
-  const out: Record<string, string | null> = {};
-  if (data.prototypeToken?.bar1?.attribute === undefined) out["prototypeToken.bar1.attribute"] = bars.bar1;
-  if (data.prototypeToken?.bar2?.attribute === undefined) out["prototypeToken.bar2.attribute"] = bars.bar2;
-  return out;
+): { prototypeToken: Partial<Record<"bar1" | "bar2", { attribute: string | null }>> } | undefined {
+  if (!(ACTOR_TYPES as readonly string[]).includes(data.type ?? "")) return undefined;
+  const token: Partial<Record<"bar1" | "bar2", { attribute: string | null }>> = {};
+  if (data.prototypeToken?.bar1?.attribute === undefined) token.bar1 = { attribute: bars.bar1 };
+  if (data.prototypeToken?.bar2?.attribute === undefined) token.bar2 = { attribute: bars.bar2 };
+  return token.bar1 || token.bar2 ? { prototypeToken: token } : undefined;
 }
