@@ -40,9 +40,10 @@ export function playEncounter(
 
 /**
  * A scripted face that does not fit the die rolled there (`FRAY.Error.DiceScriptFace`), as the
- * file's field `dice[i]`; any other error unchanged.
+ * file's field `dice[i]`; any other error unchanged. For a roller made of the file's `dice`.
+ * @throws always: FrayError `FRAY.Error.Input.DieFace` naming `dice[i]`, or `error` itself.
  */
-function scriptedFaceError(error: unknown): never {
+export function scriptedFaceError(error: unknown): never {
   if (error instanceof FrayError && error.key === "FRAY.Error.DiceScriptFace" && typeof error.data.index === "number") {
     const { face = "?", faces = "?", index } = error.data;
     throw inputError(

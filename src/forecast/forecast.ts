@@ -7,7 +7,9 @@
  * Pure: no file access, no clock, no Node API, so that a Web Worker can run it as the CLI does
  * (`scripts/forecast.ts` reads the file and prints). Fight `i` (counting from 0) is exactly
  * `npm run encounter -- FILE --seed <fightSeed(seed, i)>`: the file's scripted dice and declared
- * rounds are played in every fight, as the encounter runner plays them.
+ * rounds are played in every fight, as the encounter runner plays them. The forecast counts the
+ * fights that rolled past the scripted dice: where none did, every fight was the same and the
+ * forecast says so instead of giving chances.
  *
  * A forecast can be spread over workers: {@link forecastTally} plays a contiguous range of its
  * fights (fight `i` still with `fightSeed(seed, i)`) and returns the range's {@link Tally}; the
@@ -15,10 +17,11 @@
  * (./tally.ts), give exactly the forecast one process gives, figure for figure.
  */
 import { MAX_SEED } from "../rules/core/bounds.js";
+import { ScriptedRoller, seededSource } from "../rules/core/dice/port.js";
 import { bounded, check } from "../rules/core/validate.js";
 import type { VitalState } from "../rules/core/types.js";
 import { CombatantCache, internStrings, type PlayOptions } from "../encounter/common.js";
-import { playEncounter } from "../encounter/engine.js";
+import { playEncounter, scriptedFaceError } from "../encounter/engine.js";
 import type { EncounterContent } from "../encounter/library.js";
 import type { EncounterSpec } from "../encounter/schema.js";
 import type { EncounterResult } from "../encounter/types.js";
@@ -40,6 +43,7 @@ export {
   type CombatantTally,
   type Forecast,
   type PointsLost,
+  type ScriptedDice,
   type Tally,
 } from "./tally.js";
 
@@ -156,7 +160,19 @@ export async function forecastTally(spec: EncounterSpec, content: EncounterConte
   const size = to - from;
   for (let i = from; i < to; i++) {
     if (options.signal?.aborted) break;
-    tally.add(await playEncounter(withSeed(spec, fightSeed(seed, i)), content, undefined, play));
+    const fight = withSeed(spec, fightSeed(seed, i));
+    if (spec.dice.length === 0) tally.add(await playEncounter(fight, content, undefined, play));
+    else {
+      // The roller the runner makes of the file (its scripted faces, then the fight's seed), told
+      // whether the fight rolled past the script.
+      const seeded = seededSource(fight.seed);
+      let beyond = false;
+      const dice = new ScriptedRoller(spec.dice, (faces) => {
+        beyond = true;
+        return seeded(faces);
+      });
+      tally.add(await playEncounter(fight, content, dice, play).catch(scriptedFaceError), beyond);
+    }
     const done = i + 1 - from;
     if (options.onProgress && (done % every === 0 || done === size)) await options.onProgress(done, size);
   }
@@ -190,6 +206,8 @@ class TallyBuilder {
   /** What each combatant lost in the last fight added: its tracks are the keys (read once, by {@link build}). */
   private readonly last = new Map<string, PointsLost>();
   private names?: Map<string, string>;
+  /** Fights that rolled past the file's scripted dice. */
+  private beyond = 0;
 
   constructor(
     private readonly spec: EncounterSpec,
@@ -203,8 +221,10 @@ class TallyBuilder {
     }
   }
 
-  add(result: EncounterResult): void {
+  /** Adds a fight; `beyondScript` when it rolled past the file's scripted dice. */
+  add(result: EncounterResult, beyondScript = false): void {
     this.runs++;
+    if (beyondScript) this.beyond++;
     // The draws counted on every fight, by 0 or 1: counted only on a draw, a rare fight, the
     // compiled code met the count for the first time there and was thrown away.
     this.draws += result.winner === null ? 1 : 0;
@@ -248,6 +268,7 @@ class TallyBuilder {
         tracks: this.tracksOf(c.id),
       })),
       tactics: describeTactics(this.spec),
+      ...(this.spec.dice.length ? { scripted: { faces: this.spec.dice.length, beyond: this.beyond } } : {}),
     };
   }
 }

@@ -24,7 +24,9 @@ export function damageText(d: PointsLost, t: (key: string, data?: Record<string,
 /**
  * The forecast as readable, localized lines: the fights and their seeds, the tactics played, each
  * side's chance to win with its 95% interval, the rounds as a bar chart, and for each combatant its
- * chance to end the fight out and the damage it can expect to take per track.
+ * chance to end the fight out and the damage it can expect to take per track. A file with
+ * scripted dice says so; where every fight played the scripted dice alone (all fights alike),
+ * that is all it says, without chances.
  */
 export function formatForecast(f: Forecast, lookup: Lookup): string[] {
   const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data);
@@ -47,6 +49,12 @@ export function formatForecast(f: Forecast, lookup: Lookup): string[] {
         weapon: rules.weapon.map((r) => t(`FRAY.Forecast.Weapon.${r}`)).join(" > "),
       }),
     );
+  // Scripted dice every fight played alone make every fight the same: no chance to give.
+  if (f.scripted && f.scripted.beyond === 0) {
+    lines.push("", t("FRAY.Forecast.ScriptedOnly", { faces: f.scripted.faces, runs: f.runs }));
+    return lines;
+  }
+  if (f.scripted) lines.push(t("FRAY.Forecast.Scripted", { faces: f.scripted.faces, share: pct(f.scripted.beyond / f.runs) }));
 
   const sideWidth = Math.max(...f.sides.map((s) => s.side.length), t("FRAY.Forecast.Draw").length);
   lines.push("", t("FRAY.Forecast.Wins"));

@@ -87,6 +87,19 @@ export interface Forecast {
   combatants: CombatantForecast[];
   /** What each combatant does in rounds the file declares nothing for. */
   tactics: TacticsStatement[];
+  /**
+   * The file's scripted dice (its `dice:`), rolled first in every fight: how many faces, and the
+   * fights that rolled past them. Absent for a file without scripted dice.
+   */
+  scripted?: ScriptedDice;
+}
+
+/** The scripted dice of a forecast's file: the faces every fight rolls first, and the fights that rolled more. */
+export interface ScriptedDice {
+  /** Faces the file scripts. */
+  faces: number;
+  /** Fights that rolled a die past the scripted faces (the others played the script alone, all alike). */
+  beyond: number;
 }
 
 /** One combatant's sums in a {@link Tally}. */
@@ -129,6 +142,8 @@ export interface Tally {
   combatants: CombatantTally[];
   /** What each combatant does in rounds the file declares nothing for. */
   tactics: TacticsStatement[];
+  /** The file's scripted dice and the fights that rolled past them; absent without scripted dice. */
+  scripted?: ScriptedDice;
 }
 
 /**
@@ -265,6 +280,9 @@ export function mergeTallies(parts: readonly Tally[]): Tally {
       };
     }),
     tactics: first.tactics,
+    ...(first.scripted
+      ? { scripted: { faces: first.scripted.faces, beyond: played.reduce((s, p) => s + (p.scripted?.beyond ?? 0), 0) } }
+      : {}),
   };
 }
 
@@ -308,5 +326,6 @@ export function tallyForecast(tally: Tally, seed: number, asked: number): Foreca
       return { id: c.id, name: c.name ?? c.fallbackName, side: c.side, out: wilson(c.out, n), damage };
     }),
     tactics: tally.tactics,
+    ...(tally.scripted ? { scripted: { ...tally.scripted } } : {}),
   };
 }

@@ -62,6 +62,23 @@ export function defeatedStatus(binding: AnyBinding = activeBinding()): string | 
 }
 
 /**
+ * The ruleset's out state of a core combatant: out of the fight when its vitals say so (the
+ * core's `isOut`, as RULES.md reads each seed) or it carries a condition the ruleset marks `out`
+ * (unconscious, shock, down, dead ...). Vitals that cannot be read go by the conditions alone.
+ */
+export function isOutOf(binding: AnyBinding, core: unknown): boolean {
+  const ruleset = binding.ruleset as Ruleset<unknown, unknown>;
+  try {
+    if (ruleset.isOut(ruleset.vitals(core))) return true;
+  } catch {
+    // Vitals unreadable: go by conditions.
+  }
+  const conditions = (core as { conditions?: unknown } | null)?.conditions;
+  if (!Array.isArray(conditions)) return false;
+  return ruleset.conditions().some((c) => c.out && conditions.includes(c.id));
+}
+
+/**
  * Replaces Foundry's default status effects with the conditions of a ruleset and marks its
  * defeated status. Call from the `init` hook, after the settings are registered.
  * @param binding the ruleset's binding; the world's by default.

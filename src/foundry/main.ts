@@ -15,6 +15,7 @@ import { TEMPLATES } from "./config.js";
 import { registerConditions } from "./conditions.js";
 import { registerDataModels } from "./data-models.js";
 import { registerDocuments } from "./documents/index.js";
+import { registerTokenBars } from "./documents/token-bars.js";
 import { FoundryRoller } from "./dice.js";
 import { registerPlayFlow } from "./chat/play-flow.js";
 import { registerQueries } from "./queries.js";
@@ -96,6 +97,7 @@ Hooks.once("init", () => {
   registerDocuments();
   registerDataModels(activeRuleset());
   registerConditions();
+  registerTokenBars(activeBinding().tokenBars);
   registerPackFilter(activeRuleset);
   registerActorSheet();
   registerItemSheet();

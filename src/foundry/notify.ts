@@ -27,6 +27,16 @@ export function formatHtml(key: string, data: Record<string, string | number> = 
   return game.i18n.format(key, escaped);
 }
 
+/**
+ * The title of a window (`window.title` of a DialogV2 or another ApplicationV2) from an i18n key
+ * and its data: Foundry draws a window's title as HTML (docs/foundry-assumptions.md A19), so every
+ * value is escaped and a name such as `<img src=x onerror=alert(1)>` shows as text. Every window
+ * title that carries a name is built here.
+ */
+export function windowTitle(key: string, data: Record<string, string | number> = {}): string {
+  return formatHtml(key, data);
+}
+
 /** Shows a localized warning; names in the data are escaped. */
 export function warn(key: string, data?: Record<string, string | number>): void {
   ui.notifications?.warn(formatHtml(key, data));

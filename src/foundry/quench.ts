@@ -14,12 +14,12 @@ import { applyHere, declineReaction, rollDamageFor, undoDamageAction, undoHere }
 import { rollAttack } from "./attack.js";
 import { QUENCH_SETTING, SYSTEM_ID } from "./config.js";
 import { floatingChanges, floatingText } from "./logic/floating.js";
-import { formatHtml } from "./notify.js";
+import { formatHtml, windowTitle } from "./notify.js";
 import { startEffect, type CombatLike, type EffectHolder } from "./play/effects.js";
 import { floatingOptions } from "./play/floating.js";
-import { weaponMacroCommand } from "./play/hotbar.js";
+import { actorWeaponOf, weaponMacroCommand } from "./play/hotbar.js";
 import { activeGM, isActiveGM } from "./queries.js";
-import { registry } from "./registry.js";
+import { activeBinding, registry } from "./registry.js";
 import { registerForecastQuench } from "./forecast/quench.js";
 
 declare const __FRAY_QUENCH__: boolean | undefined;
@@ -101,7 +101,7 @@ type Made = { delete(): Promise<unknown> };
 
 /**
  * The wired play services in a real world and the v13 behaviour they rely on
- * (docs/foundry-assumptions.md S1 to S5). Needs a GM and a viewed scene (for the token the
+ * (docs/foundry-assumptions.md S1 to S7). Needs a GM and a viewed scene (for the token the
  * floating text is drawn over).
  */
 function registerServicesBatch(quench: Quench): void {
@@ -147,6 +147,41 @@ function registerServicesBatch(quench: Quench): void {
               slot,
             );
           }
+        });
+
+        it("S6: fromUuidSync gives an actor's weapon with its actor, and a compendium weapon as an entry without one", async () => {
+          const actor = (await Actor.implementation.create(
+            combatantData("Quench Hotbar Sync", "character") as never,
+          )) as unknown as Made & {
+            items: { find(fn: (i: { type: string }) => boolean): { uuid: string } | undefined };
+          };
+          made.push(actor);
+          const owned = actor.items.find((i) => i.type === "weapon")!;
+          assert.ok((foundry.utils.fromUuidSync(owned.uuid as never) as unknown as { actor?: unknown } | null)?.actor, "an actor's weapon");
+          const pack = (game.packs as unknown as { find(fn: (p: { documentName: string }) => boolean): unknown }).find(
+            (p) => p.documentName === "Item",
+          ) as { index: Iterable<{ uuid: string; type?: string }> } | undefined;
+          const entry = pack ? Array.from(pack.index).find((e) => e.type === "weapon") : undefined;
+          assert.ok(entry, "a compendium of the system holds a weapon");
+          const resolved = foundry.utils.fromUuidSync(entry!.uuid as never) as unknown as { actor?: unknown } | null;
+          assert.ok(!resolved?.actor, "a compendium weapon resolves without an actor");
+          assert.ok(actorWeaponOf(owned.uuid), "the hotbar makes a macro of the actor's weapon");
+          assert.equal(actorWeaponOf(entry!.uuid), undefined, "and leaves the compendium weapon to Foundry");
+        });
+
+        it("S7: a new actor's prototype token shows the ruleset's bars, and its bars are what the token's configuration offers", async () => {
+          const bars = activeBinding().tokenBars;
+          const actor = (await Actor.implementation.create({ name: "Quench Bars", type: "character" } as never)) as unknown as Made & {
+            prototypeToken: { bar1: { attribute: string | null }; bar2: { attribute: string | null } };
+          };
+          made.push(actor);
+          assert.equal(actor.prototypeToken.bar1.attribute, bars.bar1);
+          assert.equal(actor.prototypeToken.bar2.attribute, bars.bar2);
+          const tracked = (
+            CONFIG.Token.documentClass as unknown as { getTrackedAttributes(type: string): { bar: string[][]; value: string[][] } }
+          ).getTrackedAttributes("character");
+          const offered = tracked.bar.map((path) => path.join("."));
+          for (const bar of bars.bars) assert.ok(offered.includes(bar), `${bar} is offered as a bar`);
         });
 
         it("S2, S4: update options reach the updateActor hook, and the change floats over the token with createScrollingText", async () => {
@@ -345,6 +380,27 @@ function registerAuthorityBatch(quench: Quench): void {
           assert.notInclude(text, "<img");
           assert.ok(text.includes("&lt;img"), "escaped");
         });
+        it("A19: a DialogV2 draws its window title as HTML: a title from windowTitle shows a name like HTML as text", async () => {
+          const id = "fray-quench-title";
+          const name = "<b>Quench</b>";
+          const waiting = foundry.applications.api.DialogV2.wait({
+            id,
+            window: { title: windowTitle("FRAY.Flow.Dialog.Title", { weapon: name }) },
+            content: "<p>Quench</p>",
+            buttons: [{ action: "cancel", label: "Cancel", default: true }],
+            rejectClose: false,
+          } as never);
+          await until(() => Boolean(document.getElementById(id)));
+          const title = document.getElementById(id)?.querySelector(".window-title");
+          try {
+            assert.ok(title, "the window has a .window-title");
+            assert.ok((title!.textContent ?? "").includes(name), "the name shows as text");
+            assert.equal(title!.querySelector("b"), null, "no element made from the name");
+          } finally {
+            await foundry.applications.instances.get(id)?.close();
+            await waiting;
+          }
+        });
       });
     },
     { displayName: "Fray: v13 assumptions of the authority code" },
@@ -496,7 +552,7 @@ export function registerQuench(): void {
               assert.equal(attackSystem(message).targets.length, 1);
               assert.ok(attackSystem(message).targets[0]!.hit, "hit");
             });
-            it("M1: a weapon created without canParry gets the default by kind; a partial update of its kind keeps canParry", async () => {
+            it("W1: a weapon created without canParry gets the default by kind; a partial update of its kind keeps canParry", async () => {
               const create = async (system: Record<string, unknown>) => {
                 const item = (await Item.implementation.create({ name: "Quench Weapon", type: "weapon", system } as never)) as unknown as {
                   system: { canParry: boolean };
@@ -554,6 +610,23 @@ export function registerQuench(): void {
               }
               assert.ok(refused, "second undo refused");
               assert.equal(defender.system.hp.value, hp);
+            });
+            it("A20: an out condition toggled on an actor reaches the GM's hooks and marks its Combatant defeated; cleared, the mark goes", async () => {
+              const combat = (await Combat.implementation.create({ scene: canvas?.scene?.id ?? null } as never)) as unknown as {
+                createEmbeddedDocuments(type: string, data: Record<string, unknown>[]): Promise<{ defeated?: boolean }[]>;
+                delete(): Promise<unknown>;
+              };
+              made.push(combat);
+              const [combatant] = await combat.createEmbeddedDocuments("Combatant", [{ actorId: defender.id, name: defender.name }]);
+              const toggle = (active: boolean) =>
+                (defender as unknown as { toggleStatusEffect(id: string, o: { active: boolean }): Promise<unknown> }).toggleStatusEffect(
+                  "unconscious",
+                  { active },
+                );
+              await toggle(true);
+              assert.ok(await until(() => Boolean(combatant?.defeated)), "marked defeated");
+              await toggle(false);
+              assert.ok(await until(() => !combatant?.defeated), "the mark is lifted");
             });
           });
         },

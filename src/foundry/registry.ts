@@ -15,7 +15,7 @@ import { RULESET_SETTING, SYSTEM_ID, type RulesetChoice } from "./config.js";
 import type { CardRules } from "./play/card-rules.js";
 import type { RequestHandler } from "./queries.js";
 import type { Quench } from "./quench.js";
-import type { ActorContextBuilder, ItemContextBuilder } from "./sheets/context.js";
+import type { ActorContextBuilder, ItemContextBuilder, SheetI18n } from "./sheets/context.js";
 import type { DelayRule } from "./logic/delay.js";
 
 /** The data model classes of one ruleset, by document subtype (`CONFIG.Actor/Item.dataModels`). */
@@ -76,6 +76,26 @@ export interface DialogDetail {
   data?: Record<string, string | number>;
   value: number;
   rule?: string;
+}
+
+/**
+ * The token bars of a ruleset's actors: paths under `system`, each a `{ value, max }` pool. `bar1`
+ * and `bar2` are what new actors' prototype tokens show (null: no bar); `bars` and `values` are
+ * what a token's configuration offers (`CONFIG.Actor.trackableAttributes`).
+ */
+export interface TokenBars {
+  readonly bar1: string | null;
+  readonly bar2: string | null;
+  /** Every pool a token may show as a bar, `bar1` and `bar2` among them. */
+  readonly bars: readonly string[];
+  /** Plain numbers a token may show as a value. */
+  readonly values: readonly string[];
+}
+
+/** One firing mode of a weapon: the id a request names (`modeId`) and its localized label. */
+export interface WeaponMode {
+  id: string;
+  label: string;
 }
 
 /** Overrides of the combatant a document becomes: the tracker's id, an initiative group. */
@@ -198,6 +218,14 @@ export interface RulesetBinding<C = unknown> {
   readonly tools?: Readonly<Record<string, unknown>>;
   /** The core's weapon of an item source, where the ruleset reads items one by one. */
   weaponFromItem?(item: ItemSource): unknown;
+  /**
+   * The firing modes of a weapon item source as the weapon row and the attack dialog offer them
+   * (UD-RNG-02 the weapon's own modes, ZN-BST-01 single shot, burst, full auto): the mode an
+   * attack without a mode fires first, then each mode sent as the request's `modeId`; labels
+   * localized. Empty when the weapon has one way to attack. Absent for a ruleset whose weapons
+   * have no modes (Hitbox, Critical).
+   */
+  weaponModes?(item: ItemSource, i18n: SheetI18n): WeaponMode[];
   /** The core's armor of an item source, where the ruleset reads items one by one. */
   armorFromItem?(item: ItemSource): unknown;
   /** The actor sheet's parts (templates `templates/actor/<part>.hbs`) per actor type. */
@@ -235,6 +263,8 @@ export interface RulesetBinding<C = unknown> {
   readonly templates: readonly string[];
   /** The units its scenes measure movement in. */
   readonly movementUnits: MovementUnits;
+  /** The token bars its actors show and offer (UD10: HP and EP; Critical: hits alone). */
+  readonly tokenBars: TokenBars;
   /**
    * The attack card's steps beyond the play contract (a reaction on the card, the attacker a
    * replay reads, the vitals an undo restores); absent when the card needs none.

@@ -45,6 +45,7 @@ beforeAll(async () => {
       sheetParts: { character: [], npc: [] },
       templates: [],
       movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
+      tokenBars: { bar1: null, bar2: null, bars: [], values: [] },
     });
   }
 });

@@ -34,6 +34,7 @@ beforeAll(async () => {
     sheetParts: { character: [], npc: [] },
     templates: [],
     movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
+    tokenBars: { bar1: null, bar2: null, bars: [], values: [] },
   });
   (stub.game.settings as unknown as { values: Map<string, unknown> }).values.set("fray.ruleset", "ud10");
   dialog = await import("../../src/foundry/forecast/dialog.js");

@@ -144,16 +144,25 @@ describe("hotbar macros", () => {
     expect(stub.ui.notifications.messages).toEqual([]);
   });
 
-  it("a drop that is not an actor's weapon is left to Foundry; a weapon no actor carries makes no macro", async () => {
+  it("a drop that is not an actor's weapon is left to Foundry, without an error: a weapon of a compendium or the Items sidebar", async () => {
     world();
+    // A compendium weapon resolves at once to its index entry (`fromUuidSync`): a type, no actor.
+    docs.set("Compendium.fray.ud10-weapons.Item.axe", {
+      _id: "axe",
+      uuid: "Compendium.fray.ud10-weapons.Item.axe",
+      name: "Axe",
+      type: "weapon",
+      img: null,
+    });
     expect(callHook("hotbarDrop", {}, { type: "Item", uuid: "Actor.ayla.Item.vest" }, 1)).toEqual([true]);
     expect(callHook("hotbarDrop", {}, { type: "Actor", uuid: "Actor.ayla" }, 1)).toEqual([true]);
-    // An item that does not resolve at once (a compendium entry) keeps Foundry's own macro.
+    expect(callHook("hotbarDrop", {}, { type: "Item", uuid: "Compendium.fray.ud10-weapons.Item.axe" }, 1)).toEqual([true]);
+    // An item that does not resolve at once keeps Foundry's own macro too.
     expect(callHook("hotbarDrop", {}, { type: "Item", uuid: "Compendium.fray.ud10-weapons.Item.x" }, 1)).toEqual([true]);
-    expect(callHook("hotbarDrop", {}, { type: "Item", uuid: "Item.loose" }, 1)).toEqual([false]);
+    expect(callHook("hotbarDrop", {}, { type: "Item", uuid: "Item.loose" }, 1)).toEqual([true]);
     await settle();
     expect(services.macros).toEqual([]);
-    expect(stub.ui.notifications.messages).toEqual([{ level: "error", text: lookup(en, "FRAY.Macro.NotOwned") }]);
+    expect(stub.ui.notifications.messages).toEqual([]);
   });
 
   it("a player dropping the weapon of an actor they do not own gets no macro", async () => {

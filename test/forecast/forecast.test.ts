@@ -223,6 +223,26 @@ describe("forecast", () => {
     }
   });
 
+  it("a file whose scripted dice decide every fight says so and gives no chances; a script that runs out counts the fights that rolled on", async () => {
+    const spec = load("zones-burst.yaml");
+    const f = await forecast(spec, content, { runs: 5 });
+    expect(f.scripted).toEqual({ faces: spec.dice.length, beyond: 0 });
+    const lines = formatForecast(f, lookup("en"));
+    const only = lookup("en")("FRAY.Forecast.ScriptedOnly")!.replace("{faces}", String(spec.dice.length)).replace("{runs}", "5");
+    expect(lines).toContain(only);
+    expect(lines.join("\n")).not.toContain("100.0%");
+    expect(lines.join("\n")).not.toContain(lookup("en")("FRAY.Forecast.Draw")!);
+    // Two scripted faces (the initiative), every die after them rolled by the fight's seed.
+    const short = { ...spec, dice: spec.dice.slice(0, 2) };
+    const g = await forecast(short, content, { runs: 5 });
+    expect(g.scripted).toEqual({ faces: 2, beyond: 5 });
+    const text = formatForecast(g, lookup("en"));
+    expect(text).toContain(lookup("en")("FRAY.Forecast.Scripted")!.replace("{faces}", "2").replace("{share}", "100.0%"));
+    expect(text.some((l) => l.startsWith(lookup("en")("FRAY.Forecast.Wins")!))).toBe(true);
+    // Without scripted dice nothing is said of them.
+    expect((await forecast(load("ud10-skirmish.yaml"), content, { runs: 2 })).scripted).toBeUndefined();
+  });
+
   it("per-fight seeds wrap past the largest seed to 0", () => {
     expect(fightSeed(10, 0)).toBe(10);
     expect(fightSeed(10, 5)).toBe(15);

@@ -16,6 +16,7 @@ import { addCosts, moveEvent } from "../logic/economy.js";
 import { bySpaces, leftBehind, withinReach, type Adjacency, type GridOffset, type Placed, type Spot } from "../logic/engagement.js";
 import { bandAt, type BeyondFullPolicy } from "../logic/ruler.js";
 import { toMetres } from "../measure.js";
+import { isOutOf } from "../conditions.js";
 import { reportError, warn } from "../notify.js";
 import { activeBinding, type MeleeToken, type RulesetBinding } from "../registry.js";
 import { beyondFullPolicy, optionValues } from "../settings.js";
@@ -81,18 +82,6 @@ function statsOf(binding: RulesetBinding<unknown>, doc: TokenDocLike): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** True when a core combatant is out of the fight: its vitals say so, or it has a condition marked `out`. */
-function isOut(binding: RulesetBinding<unknown>, core: unknown): boolean {
-  try {
-    if (binding.ruleset.isOut(binding.ruleset.vitals(core))) return true;
-  } catch {
-    // Vitals unreadable: go by conditions.
-  }
-  const conditions = (core as { conditions?: unknown }).conditions;
-  if (!Array.isArray(conditions)) return false;
-  return binding.ruleset.conditions().some((c) => c.out && conditions.includes(c.id));
 }
 
 /** Metres along a path of positions, measured on the scene's grid. */
@@ -244,7 +233,7 @@ function othersInCombat(binding: RulesetBinding<unknown>, mover: TokenDocLike): 
     const doc = c.token;
     if (!doc || doc.id === mover.id) continue;
     const stats = statsOf(binding, doc);
-    const gone = Boolean(c.defeated) || (stats !== undefined && isOut(binding, stats));
+    const gone = Boolean(c.defeated) || (stats !== undefined && isOutOf(binding, stats));
     out.push({
       placed: { id: doc.id ?? "", disposition: doc.disposition, ...spotAt(doc, doc), out: gone },
       doc,

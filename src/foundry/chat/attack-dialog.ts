@@ -15,7 +15,7 @@ import { decimal, localizeData, type Localizer } from "../attack-card.js";
 import { targetOdds, type AttackChoices } from "../logic/attack-options.js";
 import { dialogButtons, type DialogButtonFace } from "../logic/dialog-buttons.js";
 import { inputName, readSituationValue, situationInput, type FormValue } from "../logic/situation-form.js";
-import { formatKey } from "../notify.js";
+import { reportError, windowTitle } from "../notify.js";
 import { FLOW_TEMPLATES } from "./templates.js";
 import type { DialogDetail, MovementUnits } from "../registry.js";
 
@@ -28,7 +28,11 @@ export interface DialogTarget {
   rangeMetres?: number;
 }
 
-/** The weapon as the dialog names it: id, display name, modes. */
+/**
+ * The weapon as the dialog names it: id, display name, and its firing modes from the ruleset's
+ * binding (`weaponModes`): the weapon's own mode first (an attack in it names no mode), empty
+ * when it has one way to attack.
+ */
 export interface DialogWeapon {
   id: string;
   name: string;
@@ -224,6 +228,19 @@ function declarable(data: AttackDialogData, choices: AttackChoices): { id: strin
 }
 
 /**
+ * The mode select's options: the weapon's own mode (its first) as value `""`, read back as no
+ * mode, then each other mode by id; `modeId` selected, the weapon's own mode when it names none
+ * of the others (UD-RNG-02, ZN-BST-01).
+ */
+export function modeOptions(weapon: DialogWeapon, modeId: string | undefined): { id: string; label: string; selected: boolean }[] {
+  const chosen = weapon.modes.slice(1).some((m) => m.id === modeId) ? modeId : undefined;
+  return weapon.modes.map((m, i) => {
+    const id = i === 0 ? "" : m.id;
+    return { id, label: m.label, selected: i === 0 ? chosen === undefined : m.id === chosen };
+  });
+}
+
+/**
  * The dialog template's context (`templates/dialog/attack-dialog.hbs`): the weapon and its modes
  * with the chosen one selected, the attack's own fields (those of the first target), each target
  * with its measured range, whether it is attacked, its odds and its per-target fields, and the
@@ -236,7 +253,7 @@ export function dialogContext(data: AttackDialogData, choices: AttackChoices, i1
   const feet = data.units?.units === "ft";
   return {
     weapon: data.weapon.name,
-    modes: data.weapon.modes.map((m) => ({ id: m.id, label: m.label, selected: m.id === choices.modeId })),
+    modes: modeOptions(data.weapon, choices.modeId),
     fields: shared.map((f) => fieldContext(f, first ? choices.situation[first.id]?.[f.id] : undefined)),
     targets: data.targets.map((t) => ({
       id: t.id,
@@ -272,7 +289,7 @@ export async function openAttackDialog(data: AttackDialogData, defaults: AttackC
   const content = await foundry.applications.handlebars.renderTemplate(FLOW_TEMPLATES.attackDialog, context);
   const DialogV2 = foundry.applications.api.DialogV2;
   const result = await DialogV2.wait({
-    window: { title: formatKey("FRAY.Flow.Dialog.Title", { weapon: data.weapon.name }) },
+    window: { title: windowTitle("FRAY.Flow.Dialog.Title", { weapon: data.weapon.name }) },
     classes: ["fray", "fray-attack-dialog"],
     content,
     buttons: dialogButtons(ATTACK_DIALOG_BUTTONS, {
@@ -296,7 +313,29 @@ export async function openAttackDialog(data: AttackDialogData, defaults: AttackC
           if (list) fillDetails(list, choices ? detailLines(i18n, data, t, choices) : []);
         }
       };
-      form.addEventListener("change", update);
+      // Another mode may bring other fields (ZN-BST-01: full auto asks for its bullets): the
+      // form is drawn again with what was chosen so far.
+      const redraw = async () => {
+        let choices: AttackChoices;
+        try {
+          choices = readChoices(form as HTMLFormElement, data);
+        } catch (err) {
+          if (!(err instanceof FrayError)) throw err;
+          return update();
+        }
+        const html = await foundry.applications.handlebars.renderTemplate(FLOW_TEMPLATES.attackDialog, dialogContext(data, choices, i18n));
+        const body = form.querySelector(".fray-attack-dialog-body");
+        if (body) {
+          const template = form.ownerDocument.createElement("template");
+          template.innerHTML = html;
+          body.replaceWith(template.content);
+        }
+        update();
+      };
+      form.addEventListener("change", (event: Event) => {
+        if ((event.target as { name?: string } | null)?.name === "modeId") void redraw().catch(reportError);
+        else update();
+      });
       form.addEventListener("input", update);
     },
     rejectClose: false,

@@ -7,6 +7,7 @@ import { onMoveToken, onPreMoveToken } from "../canvas/movement.js";
 import { onPreCreateScene } from "../canvas/scene-defaults.js";
 import { registerTokenRuler } from "../canvas/token-ruler.js";
 import { applyRoundTime, registerCombat } from "../combat/combat.js";
+import { registerDefeated } from "../combat/defeated.js";
 import { handleSpendQuery, toggleSlotOn } from "../combat/economy-store.js";
 import { declareFor, onRenderCombatTracker, revealDeclarations, trackerDeclarations } from "../combat/tracker.js";
 import { isActiveGM, QUERIES, registerQueries } from "../queries.js";
@@ -23,6 +24,7 @@ import { FLOW_TEMPLATES } from "./templates.js";
 export function registerPlayFlow(): void {
   registerCombat();
   registerTokenRuler();
+  registerDefeated();
   registerQueries({
     [QUERIES.applyDamage]: handleApplyQuery,
     [QUERIES.undoDamage]: handleUndoQuery,

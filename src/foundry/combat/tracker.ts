@@ -10,7 +10,7 @@ import type { ActionDef } from "../../rules/core/contract.js";
 import { escapeHtml } from "../logic/round-actions.js";
 import { pips, poolBadges, TOGGLED_SLOTS } from "../logic/economy.js";
 import { poolBadgesHtml } from "./tracker-view.js";
-import { formatKey, reportError, warn } from "../notify.js";
+import { formatKey, reportError, warn, windowTitle } from "../notify.js";
 import { activeBinding } from "../registry.js";
 import { actionsOf, economyOf, economySpecOf, toggleSlotOn, type CombatantLike } from "./economy-store.js";
 import {
@@ -126,7 +126,7 @@ async function askDeclaration(
 ): Promise<DeclarationAnswer | undefined> {
   const content = declarationFormHtml(labels, current, quick);
   const result = await foundry.applications.api.DialogV2.wait({
-    window: { title: formatKey("FRAY.Flow.Declaration.Title", { name }) },
+    window: { title: windowTitle("FRAY.Flow.Declaration.Title", { name }) },
     content,
     buttons: [
       {

@@ -9,9 +9,10 @@ import { FrayError } from "../../rules/core/errors.js";
 import type { RulesetId } from "../../rules/core/types.js";
 import { validateCombatant } from "../../rules/validate.js";
 import { rulesetOfSystem } from "../models/migrate.js";
-import { activeBinding, type CombatantOverrides, type RulesetBinding } from "../registry.js";
+import { activeBinding, bindingOf, type CombatantOverrides, type RulesetBinding } from "../registry.js";
 import "../rulesets/index.js";
 import { actorSource, type ActorLike } from "./source.js";
+import { prototypeBars } from "./token-bars.js";
 
 /** What one data preparation made of an actor. */
 export interface PreparedCore {
@@ -145,6 +146,19 @@ export function createActorClass() {
         prepared.set(this, core);
       }
       return core;
+    }
+
+    /**
+     * A new actor's prototype token shows the bars of its ruleset (`tokenBars` of the binding of
+     * its `system.ruleset`, the world's by default) unless the creation data names them.
+     */
+    override async _preCreate(...args: Parameters<Actor["_preCreate"]>): Promise<boolean | void> {
+      const allowed = await super._preCreate(...args);
+      if (allowed === false) return false;
+      const data = args[0] as unknown as Parameters<typeof prototypeBars>[1] & { system?: { ruleset?: unknown } };
+      const ruleset = typeof data.system?.ruleset === "string" ? data.system.ruleset : undefined;
+      const update = prototypeBars(bindingOf(ruleset).tokenBars, data);
+      if (update) this.updateSource(update as never);
     }
 
     /** The core's combatant of this actor, or `undefined` (another ruleset, unreadable data). */

@@ -24,7 +24,7 @@ import { forecastExport, forecastInput, type CombatSnapshot, type ForecastInput,
 import { FORECAST_RESULT_BUTTONS, forecastView } from "../logic/forecast-view.js";
 import { dialogButtons, type DialogFormButton } from "../logic/dialog-buttons.js";
 import { measureMetres, type Measurable } from "../measure.js";
-import { escapeHtml, formatHtml, formatKey, reportError, warn } from "../notify.js";
+import { escapeHtml, formatHtml, formatKey, reportError, warn, windowTitle } from "../notify.js";
 import { activeBinding } from "../registry.js";
 import { optionValues } from "../settings.js";
 import { poolSize, WorkerPool, type PoolWorker } from "./pool.js";
@@ -261,7 +261,7 @@ async function showResult(forecast: Forecast, input: ForecastInput, settings: { 
   const context = forecastView(forecast, (key, data) => formatKey(key, data ?? {}), input);
   const content = await foundry.applications.handlebars.renderTemplate(FORECAST_TEMPLATE, { ...context });
   const choice = await foundry.applications.api.DialogV2.wait({
-    window: { title: context.title },
+    window: { title: windowTitle("FRAY.Forecast.Tracker.ResultTitle", { name: forecast.name }) },
     classes: ["fray", "fray-forecast-dialog"],
     position: { width: 440 },
     content,

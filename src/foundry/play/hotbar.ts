@@ -43,7 +43,7 @@ export function makesAttackMacro(item: DroppedItem | null | undefined): item is 
 export async function createWeaponMacro(data: HotbarDropData, slot: number): Promise<boolean | undefined> {
   if (data.type !== "Item" || !data.uuid) return undefined;
   const item = (await foundry.utils.fromUuid(data.uuid as never)) as unknown as DroppedItem | null;
-  if (!item || item.type !== "weapon") return undefined;
+  if (!item || item.type !== "weapon" || !item.actor) return undefined;
   if (!makesAttackMacro(item)) {
     error("FRAY.Macro.NotOwned");
     return false;
@@ -66,19 +66,32 @@ export async function createWeaponMacro(data: HotbarDropData, slot: number): Pro
 }
 
 /**
+ * The weapon of a hotbar drop when it is an actor's weapon, resolved at once: an actor's item
+ * resolves synchronously with its actor; a compendium entry (`fromUuidSync` gives its index
+ * entry, without an actor), a weapon of the Items sidebar, any other item and a UUID that does not
+ * resolve synchronously give undefined.
+ */
+export function actorWeaponOf(uuid: string): DroppedItem | undefined {
+  let item: DroppedItem | null | undefined;
+  try {
+    item = foundry.utils.fromUuidSync?.(uuid as never) as unknown as DroppedItem | null | undefined;
+  } catch {
+    return undefined;
+  }
+  return item && item.type === "weapon" && item.actor ? item : undefined;
+}
+
+/**
  * Registers the hotbar drop handler. Foundry's `hotbarDrop` hook is synchronous: returning false
- * stops Foundry's own macro, so the hook returns false for every weapon drop it can resolve at
- * once (an actor's item) and creates the macro asynchronously; every other drop is Foundry's.
+ * stops Foundry's own macro, so the hook returns false for an actor's weapon ({@link actorWeaponOf})
+ * and creates the macro asynchronously; every other drop (a weapon of a compendium or the Items
+ * sidebar, which no actor carries) is Foundry's.
  */
 export function registerHotbar(): void {
   Hooks.on("hotbarDrop", (_bar: unknown, data: unknown, slot: unknown) => {
     const drop = data as HotbarDropData;
     if (drop?.type !== "Item" || !drop.uuid) return true;
-    const uuid = drop.uuid;
-    // An actor's item resolves synchronously; anything that does not (a compendium entry) is not an
-    // actor's weapon and keeps Foundry's own macro.
-    const item = foundry.utils.fromUuidSync?.(uuid as never) as unknown as DroppedItem | null | undefined;
-    if (!item || item.type !== "weapon") return true;
+    if (!actorWeaponOf(drop.uuid)) return true;
     void createWeaponMacro(drop, Number(slot)).catch((err: unknown) => console.error("Fray | hotbar", err));
     return false;
   });

@@ -35,6 +35,8 @@ import { activeBinding, type RulesetBinding } from "../registry.js";
 import { cardRulesOf } from "./card-rules.js";
 import { optionValues } from "../settings.js";
 import { callHook, callHookAll, HOOKS } from "./hooks.js";
+import type { ItemSource } from "../../rules/core/sources.js";
+import type { SheetI18n } from "../sheets/context.js";
 
 /** What a token is to the workflow: its actor, its center for measuring, its document. */
 export type TokenLike = Pick<Token.Implementation, "actor" | "center" | "document" | "name" | "id">;
@@ -116,18 +118,19 @@ function shiftHeld(): boolean {
   }
 }
 
-/** The weapon item as the dialog and the card name it: id, name, modes. */
-function weaponOf(actor: Actor.Implementation, weaponId: string): DialogWeapon {
+/**
+ * The weapon item as the dialog and the card name it: id, name, and its firing modes as the
+ * ruleset's binding reads them off the item (`weaponModes`; none without).
+ */
+function weaponOf(actor: Actor.Implementation, weaponId: string, binding: RulesetBinding<unknown>): DialogWeapon {
   const items = actor.items as unknown as { get(id: string): unknown; find?(fn: (i: unknown) => boolean): unknown } | undefined;
-  type Item = { id?: string | null; name?: string; system?: { modes?: unknown } };
+  type Item = { id?: string | null; name?: string; type?: string; system?: unknown; toObject?(): unknown };
   const item = (items?.get(weaponId) ?? items?.find?.((i) => (i as Item).name === weaponId)) as Item | undefined;
-  const modes = Array.isArray(item?.system?.modes) ? (item.system.modes as { id?: unknown; label?: unknown }[]) : [];
+  const source = (item?.toObject?.() ?? item) as ItemSource | undefined;
   return {
     id: item?.id ?? weaponId,
     name: item?.name ?? weaponId,
-    modes: modes
-      .filter((m) => typeof m.id === "string")
-      .map((m) => ({ id: String(m.id), label: typeof m.label === "string" ? m.label : String(m.id) })),
+    modes: source && binding.weaponModes ? binding.weaponModes(source, game.i18n as unknown as SheetI18n) : [],
   };
 }
 
@@ -162,7 +165,7 @@ export class AttackWorkflow {
     this.binding = binding;
     this.ruleset = binding.ruleset;
     this.options = optionValues(binding.id);
-    this.weapon = weaponOf(request.actor, request.weaponId);
+    this.weapon = weaponOf(request.actor, request.weaponId, binding);
   }
 
   /**

@@ -174,7 +174,8 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     if (!item) return;
     const row = target.closest<HTMLElement>("[data-item-id]");
     const select = row?.querySelector?.<HTMLSelectElement>("select[data-mode-select]");
-    const modeId = select?.value && select.value !== "standard" ? select.value : undefined;
+    // The row lists the binding's modes with the weapon's own first (`weaponModes`): that one names no mode.
+    const modeId = select && select.selectedIndex > 0 ? select.value : undefined;
     const token = this.document.isToken ? (this.document.token?.object ?? null) : undefined;
     try {
       await rollAttack({ actor: this.document, weaponId: item.id ?? "", token: token as never, ...(modeId ? { modeId } : {}) });

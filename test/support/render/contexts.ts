@@ -47,7 +47,12 @@ import { undoRecord, type UndoRecord } from "../../../src/foundry/logic/undo.js"
 import { ud10CombatantFromActor, type ActorSource } from "../../../src/foundry/sources.js";
 import { actorParts, actorSheetContext, itemSheetContext, ACTOR_TABS, type SheetI18n } from "../../../src/foundry/sheets/context.js";
 import { critical, hitbox, zones } from "../../../src/rules/index.js";
-import { UD10_SHEET_PARTS, ud10ActorSheetContext, ud10ItemSheetContext } from "../../../src/foundry/rulesets/ud10/sheet-context.js";
+import {
+  UD10_SHEET_PARTS,
+  ud10ActorSheetContext,
+  ud10ItemSheetContext,
+  ud10WeaponModes,
+} from "../../../src/foundry/rulesets/ud10/sheet-context.js";
 import { fighter, target } from "../../rules/ud10-fixtures.js";
 import { readSources, type PackDoc } from "../packs.js";
 import { ROOT } from "../foundry-stub.js";
@@ -525,14 +530,24 @@ function dialogCase(i18n: Localizer, data: AttackDialogData, choices: AttackChoi
   return { context: dialogContext(data, choices, i18n), odds: data.targets.map((t) => oddsText(i18n, data, t, choices)) };
 }
 
-/** The dialog's data for a weapon of the attacker, generated from UD10's situation fields. */
-function dialogData(attacker: Ud10Combatant, weaponId: string, targets: DialogTarget[], modeId?: string): AttackDialogData {
+/**
+ * The dialog's data for a weapon of the attacker, generated from UD10's situation fields, its
+ * modes as the UD10 binding reads them off the weapon's item.
+ */
+function dialogData(
+  i18n: Localizer,
+  attacker: Ud10Combatant,
+  weaponId: string,
+  targets: DialogTarget[],
+  modeId?: string,
+): AttackDialogData {
   const weapon = attacker.weapons.find((w) => w.id === weaponId)!;
+  const item = { type: "weapon", name: weapon.name, system: { modes: weapon.modes.map((m) => ({ id: m.id, label: m.label })) } };
   return {
     ruleset: ud10 as never,
     options: OPTIONS,
     attacker,
-    weapon: { id: weapon.id, name: weapon.name, modes: weapon.modes.map((m) => ({ id: m.id, label: m.label })) },
+    weapon: { id: weapon.id, name: weapon.name, modes: ud10WeaponModes(item as never, i18n) },
     targets,
     modeId,
   };
@@ -549,14 +564,14 @@ export function attackDialogCases(i18n: Localizer): RenderCase[] {
     { id: "bo", name: "Bo", combatant: target({ conditions: ["crouching"] }), rangeMetres: 62.5 },
     { id: "guard", name: "Guard", combatant: packCombatant("Guard", "guard"), rangeMetres: 25 },
   ];
-  const rangedData = dialogData(ana, "rifle", targets, "burst");
+  const rangedData = dialogData(i18n, ana, "rifle", targets, "burst");
   const rangedDefaults = dialogDefaults(rangedData);
   const rangedChoices: AttackChoices = {
     ...rangedDefaults,
     situation: { ...rangedDefaults.situation, bo: { ...rangedDefaults.situation.bo, cover: 2 } },
   };
   const ranged = dialogCase(i18n, rangedData, rangedChoices);
-  const meleeData = dialogData(ana, "sword", [
+  const meleeData = dialogData(i18n, ana, "sword", [
     { id: "guard", name: "Guard", combatant: packCombatant("Guard", "guard"), rangeMetres: 1.5 },
   ]);
   const melee = dialogCase(i18n, meleeData, { ...dialogDefaults(meleeData), reaction: "parry" });

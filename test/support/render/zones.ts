@@ -15,7 +15,12 @@ import { withApplied, withDamage, withReaction, type TargetState } from "../../.
 import { undoRecord } from "../../../src/foundry/logic/undo.js";
 import { itemSheetContext, type SheetI18n } from "../../../src/foundry/sheets/context.js";
 import { zonesCardDetail, zonesReactOnCard } from "../../../src/foundry/rulesets/zones/card.js";
-import { ZONES_SHEET_PARTS, zonesActorSheetContext, zonesItemSheetContext } from "../../../src/foundry/rulesets/zones/sheet-context.js";
+import {
+  ZONES_SHEET_PARTS,
+  zonesActorSheetContext,
+  zonesItemSheetContext,
+  zonesWeaponModes,
+} from "../../../src/foundry/rulesets/zones/sheet-context.js";
 import { packDoc, type RenderCase } from "./contexts.js";
 
 const OPTIONS = zones.defaults();
@@ -182,7 +187,7 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
     ruleset: zones as never,
     options: OPTIONS,
     attacker: shooter,
-    weapon: { id: "carbine", name: "Harrow Carbine", modes: [] },
+    weapon: { id: "carbine", name: "Harrow Carbine", modes: zonesWeaponModes(source.items[0] as never, sheetI18n) },
     targets: [{ id: "sentry", name: sentry.name, combatant: sentry, rangeMetres: 100 }],
     modeId: "burst",
   };
@@ -200,6 +205,9 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
       { selector: '[name="situation.sentry.targetSize"]', count: 1, value: "small" },
       { selector: '[name="situation.environment"]', count: 1 },
       { selector: '[name="situation.malfunction"]', count: 1 },
+      // ZN-BST-01: single shot, burst and full auto, the burst picked on the weapon row selected.
+      { selector: 'select[name="modeId"] option', count: 3 },
+      { selector: 'select[name="modeId"] option[value="burst"]:checked', count: 1 },
     ],
   });
 

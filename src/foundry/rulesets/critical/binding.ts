@@ -104,6 +104,8 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
   startCombatOn: (actor) => clearParryOn(actor),
   // `game.fray.binding.tools.treatOther({ treater, patient, effectId, method })` and `firstAid({ treater, patient })` for macros.
   tools: { declareParry: declareParryFor, treatOther, firstAid },
+  // Hits (CR-HIT-01) alone; the rounds of stun as a value.
+  tokenBars: { bar1: "hits", bar2: null, bars: ["hits"], values: ["stun"] },
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
   cardRules: criticalCardRules,
   dialogDetails: criticalDialogDetails,

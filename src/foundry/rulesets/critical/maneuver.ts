@@ -13,7 +13,7 @@ import type { Localizer } from "../../attack-card.js";
 import { SYSTEM_PATH } from "../../config.js";
 import { FoundryRoller } from "../../dice.js";
 import { actorSource } from "../../documents/source.js";
-import { formatKey } from "../../notify.js";
+import { windowTitle } from "../../notify.js";
 import { takeAction } from "../../round-actions.js";
 import { optionValues } from "../../settings.js";
 import { MANEUVER_DIALOG_BUTTONS, maneuverContext, maneuverDialogContext, type ManeuverFlag } from "./maneuver-view.js";
@@ -51,7 +51,7 @@ export const askManeuver: ManeuverAsk = async (c) => {
     maneuverDialogContext(c, game.i18n as unknown as Localizer) as never,
   );
   const result = await foundry.applications.api.DialogV2.wait({
-    window: { title: formatKey("FRAY.Critical.Maneuver.Title", { actor: c.name }) },
+    window: { title: windowTitle("FRAY.Critical.Maneuver.Title", { actor: c.name }) },
     classes: ["fray", "fray-maneuver"],
     content,
     buttons: dialogButtons(MANEUVER_DIALOG_BUTTONS, {

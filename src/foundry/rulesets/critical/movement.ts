@@ -17,7 +17,7 @@ import { critical } from "../../../rules/critical/index.js";
 import type { CriticalCombatant } from "../../../rules/critical/model.js";
 import { meleeLeft, movedThisRound, REVERT_MOVE, type MovementLike, type Position, type TokenDocLike } from "../../canvas/movement.js";
 import { activeCombat, combatantFor, economyOf } from "../../combat/economy-store.js";
-import { formatHtml, formatKey, reportError, warn } from "../../notify.js";
+import { formatHtml, reportError, warn, windowTitle } from "../../notify.js";
 import { askGM, isActiveGM, queryAnswer, refusal, type RequestAnswer, type Requester } from "../../queries.js";
 
 /** The GM request that asks leave to move away from engaged foes. */
@@ -74,7 +74,7 @@ export function onPreMoveToken(doc: MovingToken, movement: MovementLike): boolea
 /** Asks the GM whether the foes oppose the move; true to let it pass. */
 async function askGMToPass(token: string, foes: string, player: string): Promise<boolean> {
   const result = await foundry.applications.api.DialogV2.wait({
-    window: { title: formatKey("FRAY.Critical.Move.Title", { token }) },
+    window: { title: windowTitle("FRAY.Critical.Move.Title", { token }) },
     content: `<p>${formatHtml("FRAY.Critical.Move.Prompt", { token, foes, player })}</p><p class="fray-rule">CR-MOV-01</p>`,
     buttons: [
       { action: "opposed", label: "FRAY.Critical.Move.Opposed", default: true },

@@ -23,7 +23,7 @@ import type { Localizer } from "../../attack-card.js";
 import { SYSTEM_PATH } from "../../config.js";
 import { trackerDeclarations, type TrackerCombat } from "../../combat/tracker.js";
 import { actorSource } from "../../documents/source.js";
-import { formatKey, reportError, warn } from "../../notify.js";
+import { reportError, warn, windowTitle } from "../../notify.js";
 import { parryButtonHtml, type TrackerLocalizer } from "./tracker-view.js";
 import { PARRY_DIALOG_BUTTONS, parryDbText, parryDialogContext, parryLeftText } from "./parry-view.js";
 import { dialogButtons } from "../../logic/dialog-buttons.js";
@@ -96,7 +96,7 @@ export const askParry: ParryAsk = async ({ name, combatant, foes }) => {
   const context = parryDialogContext(parryAllocation(combatant, foes), i18n);
   const content = await foundry.applications.handlebars.renderTemplate(PARRY_TEMPLATE, context as never);
   const result = await foundry.applications.api.DialogV2.wait({
-    window: { title: formatKey("FRAY.Critical.Parry.Title", { name }) },
+    window: { title: windowTitle("FRAY.Critical.Parry.Title", { name }) },
     classes: ["fray", "fray-parry"],
     content,
     buttons: dialogButtons(PARRY_DIALOG_BUTTONS, {

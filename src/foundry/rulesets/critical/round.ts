@@ -18,7 +18,7 @@ import { stamped } from "../../logic/economy.js";
 import { actingOrder, delayChoices, delayOf, delayRefusal, type OrderEntry } from "../../logic/delay.js";
 import { escapeHtml } from "../../logic/round-actions.js";
 import { declaringOrder, delayPartHtml, type TrackerLocalizer } from "./tracker-view.js";
-import { formatKey, reportError, warn } from "../../notify.js";
+import { formatKey, reportError, warn, windowTitle } from "../../notify.js";
 import { isActiveGM } from "../../queries.js";
 import type { DialogFormButton } from "../../logic/dialog-buttons.js";
 
@@ -82,7 +82,7 @@ async function askDelay(name: string, options: { id: string; name: string }[]): 
   const list = options.map((o) => `<option value="${escapeHtml(o.id)}">${escapeHtml(o.name)}</option>`).join("");
   const content = `<div class="fray-delay-form"><label>${escapeHtml(formatKey("FRAY.Critical.Round.DelayAfter"))} <select name="after">${list}</select></label><p class="fray-rule">CR-INI-03</p></div>`;
   const result = await foundry.applications.api.DialogV2.wait({
-    window: { title: formatKey("FRAY.Critical.Round.DelayTitle", { name }) },
+    window: { title: windowTitle("FRAY.Critical.Round.DelayTitle", { name }) },
     content,
     buttons: [
       {

@@ -6,7 +6,13 @@
  */
 import { hitbox, TURN_SECONDS } from "../../../rules/hitbox/index.js";
 import { QUICK_ACTIONS } from "../../../rules/hitbox/turn.js";
-import { hitboxArmorFromItem, hitboxCombatantFromActor, hitboxWeaponFromItem, type HitboxCombatant } from "../../../rules/hitbox/model.js";
+import {
+  HITBOXES,
+  hitboxArmorFromItem,
+  hitboxCombatantFromActor,
+  hitboxWeaponFromItem,
+  type HitboxCombatant,
+} from "../../../rules/hitbox/model.js";
 import { SYSTEM_PATH } from "../../config.js";
 import { hitboxCardRules } from "./card.js";
 import { HITBOX_MOVEMENT_UNITS } from "./card-view.js";
@@ -61,6 +67,8 @@ export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
     OPPOSED_TEMPLATE,
     ...["tabs", "conditions", "biography"].map((p) => `${SYSTEM_PATH}/templates/actor/${p}.hbs`),
   ],
+  // HB-DMG-01: the points of the head and the torso; every other hitbox on request.
+  tokenBars: { bar1: "hitboxes.head", bar2: "hitboxes.torso", bars: HITBOXES.map((h) => `hitboxes.${h}`), values: [] },
   movementUnits: HITBOX_MOVEMENT_UNITS,
   cardRules: hitboxCardRules,
   // HB-ACT-01: the resolution step and the GM's End step button under the phase banner.

@@ -77,6 +77,19 @@ type ItemSystem = {
   zones?: Record<string, { rating: number; buffer: number }>;
 };
 
+/**
+ * A UD10 weapon's firing modes (UD-RNG-02): `standard` (the weapon's own damage and modifier,
+ * what an attack without a mode fires) first, then each stored mode with its label (its id when
+ * it has none); empty for a weapon without modes.
+ */
+export function ud10WeaponModes(item: ItemSource, i18n: SheetI18n): { id: string; label: string }[] {
+  const modes = ((item.system ?? {}) as ItemSystem).modes ?? [];
+  const own = modes.filter((m) => typeof m?.id === "string" && m.id !== "");
+  return own.length
+    ? [{ id: "standard", label: i18n.localize("FRAY.Sheet.StandardMode") }, ...own.map((m) => ({ id: m.id, label: m.label || m.id }))]
+    : [];
+}
+
 /** The weapon rows of an actor's items. */
 function weaponRows(items: ItemSource[], i18n: SheetI18n): WeaponRow[] {
   return items
@@ -84,7 +97,6 @@ function weaponRows(items: ItemSource[], i18n: SheetI18n): WeaponRow[] {
     .map((i) => {
       const s = (i.system ?? {}) as ItemSystem;
       const ranged = s.kind === "ranged";
-      const modes = s.modes ?? [];
       return {
         id: i._id ?? "",
         name: i.name,
@@ -94,12 +106,7 @@ function weaponRows(items: ItemSource[], i18n: SheetI18n): WeaponRow[] {
         attackModifier: signedNumber(s.attackModifier ?? 0),
         range: ranged ? i18n.format("FRAY.Sheet.RangeIncrement", { metres: metres(s.rangeIncrement ?? 0) }) : "",
         penetration: s.penetration ?? 0,
-        modes: modes.length
-          ? [
-              { id: "standard", label: i18n.localize("FRAY.Sheet.StandardMode") },
-              ...modes.map((m) => ({ id: m.id, label: m.label || m.id })),
-            ]
-          : [],
+        modes: ud10WeaponModes(i, i18n),
       };
     });
 }

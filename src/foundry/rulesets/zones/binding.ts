@@ -31,6 +31,7 @@ import {
   ZONES_TEMPLATE_PATHS,
   zonesActorSheetContext,
   zonesItemSheetContext,
+  zonesWeaponModes,
 } from "./sheet-context.js";
 
 /** The Zones binding. */
@@ -44,6 +45,7 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   standingActions: (options) => zones.actions({ weapons: [] } as unknown as ZonesCombatant, options),
   weaponFromItem: zonesWeaponFromItem,
   armorFromItem: zonesArmorFromItem,
+  weaponModes: zonesWeaponModes,
   sheetParts: ZONES_SHEET_PARTS,
   sheetTemplates: ZONES_SHEET_TEMPLATES,
   itemSheetTemplate: ZONES_ITEM_TEMPLATE,
@@ -52,6 +54,8 @@ export const zonesBinding: RulesetBinding<ZonesCombatant> = {
   sheetAction: zonesSheetAction,
   rollSkill: zonesRollSkill,
   templates: ZONES_TEMPLATE_PATHS,
+  // Hit points (ZN-ZON-02) and effort points (ZN-INI-02); speed points (ZN-MOV-01) on request. No endurance points.
+  tokenBars: { bar1: "hp", bar2: "effort", bars: ["hp", "effort", "speed"], values: ["aim", "initiativeBonus"] },
   movementUnits: { units: "m", metresPerUnit: 1, gridDistance: 1.5 },
   cardRules: zonesCardRules,
   afterAttack: zonesAfterAttack,

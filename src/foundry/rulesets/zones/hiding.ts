@@ -10,7 +10,7 @@ import { assertConcealable, hiddenWeapons, hideWeapon, type ZonesCombatant } fro
 import { combatantFor } from "../../combat/economy-store.js";
 import { FoundryRoller } from "../../dice.js";
 import { combatantOf } from "../../documents/actor.js";
-import { formatKey, warn } from "../../notify.js";
+import { formatKey, warn, windowTitle } from "../../notify.js";
 import { registry } from "../../registry.js";
 import { takeAction } from "../../round-actions.js";
 import { searchCardContext, type CardI18n, type SearchCardState } from "./reaction-view.js";
@@ -129,7 +129,7 @@ function searcherToken(): { actor?: unknown } | undefined {
 /** Asks how the search is made: on the body or from a distance; `undefined` when closed. */
 async function askMode(hider: string): Promise<"search" | "distance" | undefined> {
   const result = await foundry.applications.api.DialogV2.wait({
-    window: { title: formatKey("FRAY.Zones.Hiding.Title", { hider }) },
+    window: { title: windowTitle("FRAY.Zones.Hiding.Title", { hider }) },
     content: `<p>${formatKey("FRAY.Zones.Hiding.Ask")}</p>`,
     buttons: [
       { action: "search", label: "FRAY.Zones.Hiding.Mode.search", default: true },

@@ -45,17 +45,18 @@ export const ZONES_API = {
 
 /**
  * The binding's `init`, called in a Zones world (checked again here: the ruleset setting is read
- * in `init`, as the data models are): the blast card's hook and, in `setup`, the movement actions
- * and `game.fray.zones`; and the GM's request handlers of the blast card (they refuse a message
- * without one).
+ * in `init`, as the data models are): the movement actions at once (Foundry prepares the world's
+ * tokens, whose movement action must be a registered one, before `setup`), the blast card's hook
+ * and, in `setup`, `game.fray.zones`; and the GM's request handlers of the blast card (they
+ * refuse a message without one).
  */
 export function zonesInit(): Record<string, RequestHandler> {
   if (activeRuleset() === "zones") {
+    registerZonesMovement();
     const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
     on("renderChatMessageHTML", onRenderBlastCard);
     on("renderChatMessageHTML", onRenderReactionCard);
     on("setup", () => {
-      registerZonesMovement();
       const fray = (game as unknown as { fray?: Record<string, unknown> }).fray;
       if (fray) fray.zones = ZONES_API;
     });

@@ -62,8 +62,8 @@ export function isProne(token: MoverToken | null | undefined): boolean {
 }
 
 /**
- * Sets Zones' movement actions on `CONFIG.Token.movement.actions` (call in `setup` of a Zones
- * world): each action's cost in speed points, run and running jump added after walk and jump,
+ * Sets Zones' movement actions on `CONFIG.Token.movement.actions` (call in `init` of a Zones
+ * world, before Foundry prepares the tokens): each action's cost in speed points, run and running jump added after walk and jump,
  * crawl selectable only when prone, fly, swim, burrow and blink hidden.
  */
 export function registerZonesMovement(): void {

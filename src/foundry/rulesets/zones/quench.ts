@@ -247,6 +247,18 @@ export function registerZonesQuench(quench: Quench): void {
           assert.equal(typeof actions.walk!.getCostFunction, "function");
           assert.equal(actions.fly!.canSelect?.({}), false);
         });
+        it("Z12 (ZN-MOV-01): a token's movementAction takes Zones' run, registered in init before the tokens were prepared", async () => {
+          const token = canvas?.tokens?.placeables[0] as unknown as
+            { document: { movementAction?: string; update(d: Record<string, unknown>): Promise<unknown> } } | undefined;
+          assert.ok(token, "a token is placed on the viewed scene");
+          const before = token!.document.movementAction;
+          try {
+            await token!.document.update({ movementAction: "run" });
+            assert.equal(token!.document.movementAction, "run");
+          } finally {
+            await token!.document.update({ movementAction: before ?? null });
+          }
+        });
         it("Z6 (ZN-GRN-01): a thrown grenade stays on the actor out of its weapons; deleted and created with keepId it keeps its id", async () => {
           const actor = (await Actor.implementation.create({
             name: "Quench Grenadier",

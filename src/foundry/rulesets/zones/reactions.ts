@@ -31,7 +31,7 @@ import { FoundryRoller } from "../../dice.js";
 import { combatantOf } from "../../documents/actor.js";
 import { escapeHtml } from "../../logic/round-actions.js";
 import { reactionCardContext, reactionRowHtml, type CardI18n, type ReactionCardState, type ReactionRow } from "./reaction-view.js";
-import { formatKey, reportError, warn } from "../../notify.js";
+import { formatKey, reportError, warn, windowTitle } from "../../notify.js";
 import { askGM, queryAnswer, refusal, type Requester, type RequestAnswer } from "../../queries.js";
 import { activeBinding, registry } from "../../registry.js";
 import type { DialogFormButton } from "../../logic/dialog-buttons.js";
@@ -97,7 +97,7 @@ async function askReaction(name: string): Promise<ReactionAnswer | undefined> {
     `<label>${escapeHtml(formatKey("FRAY.Zones.Reaction.Trigger"))} <input type="text" name="trigger" maxlength="${TRIGGER_MAX_LENGTH}" placeholder="${escapeHtml(formatKey("FRAY.Zones.Reaction.TriggerHint"))}"></label>` +
     `<label>${escapeHtml(formatKey("FRAY.Zones.Reaction.Response"))} <select name="response">${options}</select></label></div>`;
   const result = await foundry.applications.api.DialogV2.wait({
-    window: { title: formatKey("FRAY.Zones.Reaction.Title", { name }) },
+    window: { title: windowTitle("FRAY.Zones.Reaction.Title", { name }) },
     content,
     buttons: [
       {

@@ -141,6 +141,22 @@ export interface ZonesWeaponRow {
   hideLabel: string;
 }
 
+/**
+ * A Zones weapon's firing modes (ZN-BST-01): a firearm's single shot (what an attack without a
+ * mode fires) first, then a burst of its burst size (2 or more) and full auto where it has them;
+ * none for a firearm with single shots only and for every other weapon.
+ */
+export function zonesWeaponModes(item: ItemSource, i18n: SheetI18n): { id: string; label: string }[] {
+  const s = (item.system ?? {}) as ItemSystem;
+  if (s.kind !== "firearm") return [];
+  const modes = [
+    { id: "single", label: i18n.localize("FRAY.Zones.Sheet.Mode.single") },
+    ...((s.burst ?? 0) >= 2 ? [{ id: "burst", label: i18n.format("FRAY.Zones.Sheet.Mode.burst", { bullets: String(s.burst) }) }] : []),
+    ...(s.auto ? [{ id: "auto", label: i18n.localize("FRAY.Zones.Sheet.Mode.auto") }] : []),
+  ];
+  return modes.length > 1 ? modes : [];
+}
+
 /** The weapon rows of an actor's items (ZN-RNG-02, ZN-BST-01, ZN-REL-01, ZN-DRW-01, ZN-HID-01, ZN-MAL-01, ZN-GRN-01). */
 export function zonesWeaponRows(items: readonly ItemSource[], i18n: SheetI18n): ZonesWeaponRow[] {
   return items
@@ -149,15 +165,7 @@ export function zonesWeaponRows(items: readonly ItemSource[], i18n: SheetI18n): 
       const s = (i.system ?? {}) as ItemSystem;
       const kind = s.kind ?? "melee";
       const firearm = kind === "firearm";
-      const modes = firearm
-        ? [
-            { id: "single", label: i18n.localize("FRAY.Zones.Sheet.Mode.single") },
-            ...((s.burst ?? 0) >= 2
-              ? [{ id: "burst", label: i18n.format("FRAY.Zones.Sheet.Mode.burst", { bullets: String(s.burst) }) }]
-              : []),
-            ...(s.auto ? [{ id: "auto", label: i18n.localize("FRAY.Zones.Sheet.Mode.auto") }] : []),
-          ]
-        : [];
+      const modes = zonesWeaponModes(i, i18n);
       const malfunction = s.malfunction ?? null;
       const carry = (s.carry ?? "hand") as (typeof CARRY)[number];
       return {

@@ -24,7 +24,7 @@ import { combatantFor, economyOf, type CombatantLike } from "../../combat/econom
 import { combatantOf } from "../../documents/actor.js";
 import { escapeHtml } from "../../logic/round-actions.js";
 import { suppressionRowHtml, type CardI18n, type SuppressionRow } from "./reaction-view.js";
-import { formatKey, reportError, warn } from "../../notify.js";
+import { formatKey, reportError, warn, windowTitle } from "../../notify.js";
 import { askGM, queryAnswer, refusal, type Requester, type RequestAnswer } from "../../queries.js";
 import { registry } from "../../registry.js";
 import { takeAction } from "../../round-actions.js";
@@ -158,7 +158,7 @@ async function askSuppression(weapon: string): Promise<SuppressionAnswer | undef
     `<p class="hint">${escapeHtml(formatKey("FRAY.Zones.Suppression.GMRules"))}</p>` +
     `<label>${escapeHtml(formatKey("FRAY.Zones.Suppression.Lane"))} <input type="text" name="lane" maxlength="${LANE_MAX_LENGTH}"></label></div>`;
   const result = await foundry.applications.api.DialogV2.wait({
-    window: { title: formatKey("FRAY.Zones.Suppression.Title", { weapon }) },
+    window: { title: windowTitle("FRAY.Zones.Suppression.Title", { weapon }) },
     content,
     buttons: [
       {
@@ -234,7 +234,7 @@ async function askRate(weapon: string): Promise<unknown> {
     `<label>${escapeHtml(formatKey("FRAY.Zones.Suppression.Bullets"))} <input type="number" name="bullets" min="1" step="1" value="1"></label>` +
     `<p class="hint">${escapeHtml(formatKey("FRAY.Zones.Suppression.BulletsHint"))}</p></div>`;
   return foundry.applications.api.DialogV2.wait({
-    window: { title: formatKey("FRAY.Zones.Suppression.RateTitle", { weapon }) },
+    window: { title: windowTitle("FRAY.Zones.Suppression.RateTitle", { weapon }) },
     content,
     buttons: [
       {
