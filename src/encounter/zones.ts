@@ -521,6 +521,7 @@ export async function playZones(
         weapon: weapon.name,
         mode: plan.modeId,
         range,
+        melee: weapon.kind === "melee",
         plan,
         odds,
         result,
