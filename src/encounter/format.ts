@@ -115,6 +115,15 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
           }).replace(/[ ,]+$/, ""),
         );
         lines.push(`  ${t("FRAY.Log.Check")}: ${check(r.check)}`);
+        // The reaction's line: its roll and whether it worked; where its total is the difficulty
+        // (Hitbox), before the difficulty, and a total that stands from an earlier attack this
+        // round is named as such instead of shown as if rolled again.
+        const reacted = r.reaction
+          ? driver?.reactionSetsDifficulty && (r as { reactionRolledNow?: boolean }).reactionRolledNow === false
+            ? `  ${t("FRAY.Log.ReactionStands", { reaction: t(`FRAY.Reaction.${r.reaction.id}`), total: r.reaction.check.total })} (${r.reaction.rule})`
+            : `  ${t(`FRAY.Reaction.${r.reaction.id}`)} (${r.reaction.rule}): ${check(r.reaction.check)} ${t(r.reaction.success ? "FRAY.Log.ReactionWorks" : "FRAY.Log.ReactionFails")}`
+          : undefined;
+        if (reacted && driver?.reactionSetsDifficulty) lines.push(reacted);
         lines.push(`  ${t("FRAY.Log.Difficulty")}: ${diff(r.plan.difficulty)}`);
         // The chance to hit, and with a declared reaction the chance to hit and get through it.
         const through = e.odds.throughReaction;
@@ -124,11 +133,7 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
             ? t("FRAY.Log.OddsThrough", { odds: pct(e.odds.hit), through: pct(through), reaction: t(`FRAY.Reaction.${reaction}`) })
             : t("FRAY.Log.Odds", { odds: pct(e.odds.hit) });
         lines.push(`  ${t(r.hit ? "FRAY.Log.Hit" : "FRAY.Log.Miss")} (${odds})`);
-        if (r.reaction) {
-          lines.push(
-            `  ${t(`FRAY.Reaction.${r.reaction.id}`)} (${r.reaction.rule}): ${check(r.reaction.check)} ${t(r.reaction.success ? "FRAY.Log.ReactionWorks" : "FRAY.Log.ReactionFails")}`,
-          );
-        }
+        if (reacted && !driver?.reactionSetsDifficulty) lines.push(reacted);
         if (r.location && !driver?.locatesHits)
           lines.push(
             `  ${t("FRAY.Log.Location")} (${r.location.rule}): ${r.location.roll ? faces(r.location.roll) + " " : ""}${t(r.location.label)}`,

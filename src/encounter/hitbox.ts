@@ -1071,5 +1071,6 @@ export const hitboxDriver: EncounterDriver = {
   play: playHitbox,
   headsRounds: true,
   locatesHits: true,
+  reactionSetsDifficulty: true,
   formatCustom: (e, t) => formatHitbox(e, t),
 };

@@ -89,6 +89,12 @@ export interface EncounterDriver {
    * called-shot tables, HB-LOC-01, HB-LOC-02): the common `Location` line is left out.
    */
   locatesHits?: boolean;
+  /**
+   * The defender's reaction total is the attack's difficulty (Hitbox's dodge and parry,
+   * HB-ATK-03), rolled by the first attack on it in a round and standing for the later ones: the
+   * log shows the reaction before the difficulty, and a standing total as standing.
+   */
+  reactionSetsDifficulty?: boolean;
   /** Log lines for ruleset-specific events (`type: "custom"`); the common events are formatted for all. */
   formatCustom?(
     event: Extract<EncounterEvent, { type: "custom" }>,

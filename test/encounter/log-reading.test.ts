@@ -115,6 +115,18 @@ describe("Hitbox: Zeven and the guard (HB-RND-01, HB-MOD-01, HB-LOC-02)", () => 
     expect(log).toContain("  Called-shot table: 8 (Left leg needs 8-12): Left leg (HB-LOC-02)");
     expect(log).toContain("  Damage: 1");
   });
+
+  it("shows the dodge that sets the difficulty before it, and a dodge standing from an earlier attack as standing (HB-ATK-03)", async () => {
+    const zeven = formatLog(await example("hitbox-zeven"), en);
+    const dodge = zeven.indexOf("  Dodge (HB-ATK-03): d6[2,3] + 3 Dexterity (HB-ATK-03) + 1 Dodge (HB-ATK-03) = 9 fails");
+    expect(dodge).toBeGreaterThan(0);
+    expect(zeven[dodge + 1]).toBe("  Difficulty: 9 Dodge total = 9");
+    const skirmish = formatLog(await example("hitbox-skirmish"), en);
+    const standing = skirmish.indexOf("  Dodge 5 stands from an earlier attack this turn (HB-ATK-03)");
+    expect(standing).toBeGreaterThan(0);
+    expect(skirmish[standing - 2]).toBe("Operative Brill attacks Fenn with Patrol Carbine at 60 ft");
+    expect(skirmish.filter((l) => l.startsWith("  Dodge (HB-ATK-03): d6[1,1]"))).toHaveLength(1);
+  });
 });
 
 describe("Zones: the burst (ZN-BST-01)", () => {
