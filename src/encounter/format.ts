@@ -32,10 +32,12 @@ export function formatOutcome(result: EncounterResult, lookup: Lookup): string[]
   const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data);
   const end = result.events.findLast((e) => e.type === "end");
   const round = result.rounds;
+  // In the ruleset's word for a round (Hitbox: turn).
+  const turn = DRIVERS[result.ruleset as keyof typeof DRIVERS]?.turns ? "Turn" : "";
   const lines = [
     result.winner
-      ? t("FRAY.Log.Winner", { side: result.winner, round })
-      : t(end?.reason === "side-down" ? "FRAY.Log.NobodyStanding" : "FRAY.Log.NoWinner", { round }),
+      ? t(`FRAY.Log.Winner${turn}`, { side: result.winner, round })
+      : t(end?.reason === "side-down" ? `FRAY.Log.NobodyStanding${turn}` : `FRAY.Log.NoWinner${turn}`, { round }),
     t("FRAY.Log.FinalState"),
   ];
   for (const c of result.combatants as CombatantSummary[]) lines.push(`  ${c.name} (${c.side}): ${vitalsText(c.vitals, t)}`);

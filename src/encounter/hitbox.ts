@@ -1072,5 +1072,6 @@ export const hitboxDriver: EncounterDriver = {
   headsRounds: true,
   locatesHits: true,
   reactionSetsDifficulty: true,
+  turns: true,
   formatCustom: (e, t) => formatHitbox(e, t),
 };

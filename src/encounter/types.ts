@@ -95,6 +95,8 @@ export interface EncounterDriver {
    * log shows the reaction before the difficulty, and a standing total as standing.
    */
   reactionSetsDifficulty?: boolean;
+  /** The ruleset calls its round a turn (Hitbox, HB-RND-01): the end of the log says "turn". */
+  turns?: boolean;
   /** Log lines for ruleset-specific events (`type: "custom"`); the common events are formatted for all. */
   formatCustom?(
     event: Extract<EncounterEvent, { type: "custom" }>,

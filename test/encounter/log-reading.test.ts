@@ -116,6 +116,12 @@ describe("Hitbox: Zeven and the guard (HB-RND-01, HB-MOD-01, HB-LOC-02)", () => 
     expect(log).toContain("  Damage: 1");
   });
 
+  it("ends in the ruleset's word for a round, the turn", async () => {
+    const result = await example("hitbox-zeven");
+    expect(formatOutcome(result, en)[0]).toBe("Winner: intruders, in turn 2 (no one on the other side can fight on).");
+    expect(formatOutcome(result, de)[0]).toBe("Sieger: intruders, in Zug 2 (auf der anderen Seite kann niemand mehr kämpfen).");
+  });
+
   it("shows the dodge that sets the difficulty before it, and a dodge standing from an earlier attack as standing (HB-ATK-03)", async () => {
     const zeven = formatLog(await example("hitbox-zeven"), en);
     const dodge = zeven.indexOf("  Dodge (HB-ATK-03): d6[2,3] + 3 Dexterity (HB-ATK-03) + 1 Dodge (HB-ATK-03) = 9 fails");
