@@ -14,8 +14,9 @@ export function pct(p: unknown): string {
 /** The vitals of a combatant as the log shows them: `HP 18/22, EP 20/20 — Aiming (1 round)`. */
 function vitalsText(v: VitalState, t: (key: string, data?: Record<string, string | number>) => string): string {
   const parts: string[] = [];
-  if (v.hp) parts.push(`HP ${v.hp.value}/${v.hp.max}`);
-  if (v.ep) parts.push(`EP ${v.ep.value}/${v.ep.max}`);
+  // The tracks' localized names (German LP, AuP), as the forecast names them.
+  if (v.hp) parts.push(t("FRAY.Forecast.Track.hp", { points: `${v.hp.value}/${v.hp.max}` }));
+  if (v.ep) parts.push(t("FRAY.Forecast.Track.ep", { points: `${v.ep.value}/${v.ep.max}` }));
   for (const [box, track] of Object.entries(v.hitboxes ?? {})) parts.push(`${t(`FRAY.Hitbox.${box}`)} ${track.value}/${track.max}`);
   if (v.bleeding) parts.push(t("FRAY.Log.Bleeding", { hits: v.bleeding }));
   if (v.stun) parts.push(t("FRAY.Log.Stun", { rounds: v.stun }));

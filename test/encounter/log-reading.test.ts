@@ -63,6 +63,7 @@ describe("UD10: the ambush, seed 5", () => {
     expect(outcome).toContain("  Veteran (ambushers): HP 22/22, EP 20/20");
     expect(log.slice(-outcome.length)).toEqual(outcome);
     expect(formatOutcome(result, de)[0]).toBe("Sieger: ambushers, in Runde 12 (auf der anderen Seite kann niemand mehr kämpfen).");
+    expect(formatOutcome(result, de)).toContain("  Veteran (ambushers): LP 22/22, AuP 20/20");
   });
 });
 
