@@ -7,7 +7,10 @@
  *    the TypeScript sources, so stack traces and the debugger stay readable), and the forecast's
  *    Web Worker into `dist/forecast-worker.mjs` the same way;
  * 3. concatenates `styles/*.css` into `dist/fray.css`;
- * 4. copies `system.json` (with the version from package.json), `templates/` and `lang/`;
+ * 4. copies `system.json` (with the version from package.json and the release URLs of
+ *    `release-manifest.mjs`: `FRAY_REPOSITORY=owner/name FRAY_RELEASE_TAG=v<version>` as the
+ *    release workflow sets them, else the checked-in repository and `v<version>`), `LICENSE`,
+ *    `templates/` and `lang/`;
  * 5. compiles every folder `packs/_source/<name>/` (JSON sources, nested folders allowed) into
  *    the LevelDB pack `dist/packs/<name>/`;
  * 6. zips everything into `dist/fray-<version>.zip` with `system.json` at the zip root.
@@ -20,6 +23,7 @@ import { fileURLToPath } from "node:url";
 import { compilePack } from "@foundryvtt/foundryvtt-cli";
 import { zipSync } from "fflate";
 import { build as viteBuild } from "vite";
+import { releaseManifest } from "./release-manifest.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
@@ -69,14 +73,15 @@ function styles() {
   writeFileSync(join(dist, "fray.css"), css);
 }
 
-/** Step 4: manifest (version injected from package.json), templates and languages. */
+/** Step 4: manifest (version from package.json, release URLs), licence, templates and languages. */
 function copyStatic(version) {
-  const manifest = readJson(join(root, "system.json"));
-  if (manifest.version !== version) {
-    console.warn(`system.json has version ${manifest.version}; the build writes ${version} from package.json`);
+  const source = readJson(join(root, "system.json"));
+  if (source.version !== version) {
+    console.warn(`system.json has version ${source.version}; the build writes ${version} from package.json`);
   }
-  manifest.version = version;
+  const manifest = releaseManifest(source, version, process.env);
   writeFileSync(join(dist, "system.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  cpSync(join(root, "LICENSE"), join(dist, "LICENSE"));
   for (const dir of ["templates", "lang"]) {
     if (existsSync(join(root, dir))) cpSync(join(root, dir), join(dist, dir), { recursive: true });
   }

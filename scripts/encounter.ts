@@ -1,7 +1,8 @@
 /**
  * `npm run encounter -- FILE [--out SUMMARY.json] [--seed N] [--quiet]`: plays an encounter file
  * through the rules core with the compendium sources, prints the round-by-round log and writes
- * a JSON summary (default `out/<file name>.json`).
+ * a JSON summary (default `out/<file name>.json`); `--quiet` prints only how the fight ended (the
+ * winner, each combatant's final state).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
@@ -9,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { ContentIndex } from "../src/encounter/content.js";
 import { playEncounter } from "../src/encounter/engine.js";
-import { formatLog } from "../src/encounter/format.js";
+import { formatLog, formatOutcome } from "../src/encounter/format.js";
 import { parseEncounter } from "../src/encounter/schema.js";
 import { COMMON_BOUNDS } from "../src/rules/core/bounds.js";
 import { FrayError, localizeError } from "../src/rules/core/errors.js";
@@ -53,7 +54,8 @@ async function main(argv: string[]): Promise<number> {
   const spec = parseEncounter(raw);
   if (seed !== undefined) spec.seed = seed;
   const result = await playEncounter(spec, new ContentIndex(join(root, "packs", "_source")));
-  if (!line.switches.has("--quiet")) console.log(formatLog(result, lookup).join("\n"));
+  // Quiet: how the fight ended and where everyone stands, without the rounds.
+  console.log((line.switches.has("--quiet") ? formatOutcome(result, lookup) : formatLog(result, lookup)).join("\n"));
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(result, null, 2) + "\n");
   console.log("\n" + formatKey(lookup, "FRAY.Cli.Summary", { file: out }));

@@ -410,6 +410,7 @@ export async function playCritical(
       target: target.spec.id,
       weapon: weapon.name,
       range: range ?? (weapon.category === "melee" ? 1.5 : undefined),
+      melee: weapon.category === "melee",
       plan,
       odds: step.odds,
       result,
@@ -771,15 +772,24 @@ export function formatCriticalEvent(event: Extract<EncounterEvent, { type: "cust
       if (d.treat !== null) parts.push(t("FRAY.Critical.Log.DeclareTreat", { method: `FRAY.Action.${s("treat")}` }));
       if (d.firstAid !== null) parts.push(t("FRAY.Critical.Log.DeclareFirstAid", { target: s("firstAid") }));
       if (d.maneuver !== null) parts.push(t("FRAY.Critical.Log.DeclareManeuver", { maneuver: s("maneuver") || "-" }));
+      // A declaration without a target or a weapon leaves the choice to the tactics when it acts.
       if (d.attack !== null || (!parts.length && !d.wait))
         parts.push(
-          t("FRAY.Critical.Log.DeclareAttack", {
-            target: d.attack === null ? "-" : s("attack"),
-            weapon: d.weapon === null ? "-" : s("weapon"),
-          }),
+          d.attack === null
+            ? d.weapon === null
+              ? t("FRAY.Critical.Log.DeclareAttackOpen")
+              : t("FRAY.Critical.Log.DeclareAttackWith", { weapon: s("weapon") })
+            : d.weapon === null
+              ? t("FRAY.Critical.Log.DeclareAttackOn", { target: s("attack") })
+              : t("FRAY.Critical.Log.DeclareAttack", { target: s("attack"), weapon: s("weapon") }),
         );
-      for (const p of d.parry as { foe: string; ob: number }[])
-        parts.push(`${t("FRAY.Critical.Log.DeclareParry", { foe: p.foe, ob: p.ob })} (CR-PAR-01)`);
+      // One phrase per share of OB: the usual even split names every foe once.
+      const shares = new Map<number, string[]>();
+      for (const p of d.parry as { foe: string; ob: number }[]) shares.set(p.ob, [...(shares.get(p.ob) ?? []), p.foe]);
+      for (const [ob, foes] of shares)
+        parts.push(
+          `${t(foes.length === 1 ? "FRAY.Critical.Log.DeclareParry" : "FRAY.Critical.Log.DeclareParryEach", { foe: foes.join(", "), ob })} (CR-PAR-01)`,
+        );
       if (d.parryNote !== null) parts.push(`${t("FRAY.Critical.Log.ParryRefused", { reason: s("parryNote") })} (CR-PAR-03)`);
       if (d.delay !== null) parts.push(t("FRAY.Critical.Log.DeclareDelay", { after: s("delay") }));
       return [`  ${t("FRAY.Critical.Log.Declare", { actor: s("name") })} ${parts.join("; ")}`];

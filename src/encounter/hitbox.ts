@@ -714,6 +714,8 @@ export async function playHitbox(
           target: t.spec.id,
           weapon: w.name,
           range: rangeFeet === undefined ? undefined : Math.round(feetToMetres(rangeFeet) * 10) / 10,
+          melee: w.kind === "melee",
+          feet: rangeFeet === undefined ? undefined : Math.round(rangeFeet * 10) / 10,
           plan: result.plan,
           odds: record.step.odds,
           result,
@@ -1068,5 +1070,9 @@ export const hitboxDriver: EncounterDriver = {
   combatantKeys: [],
   reactions: ["dodge", "parry", "none"],
   play: playHitbox,
+  headsRounds: true,
+  locatesHits: true,
+  reactionSetsDifficulty: true,
+  turns: true,
   formatCustom: (e, t) => formatHitbox(e, t),
 };

@@ -18,7 +18,12 @@ export type EncounterEvent =
       target: string;
       weapon: string;
       mode?: string;
+      /** The distance in metres the attack is made from; a melee weapon's reach where `melee`. */
       range?: number;
+      /** A melee weapon's attack: made in reach, whatever `range` holds. */
+      melee?: boolean;
+      /** The range in feet where the ruleset measures in feet (Hitbox), as the table states it. */
+      feet?: number;
       plan: AttackPlan;
       odds: AttackOdds;
       result: AttackResult;
@@ -74,6 +79,24 @@ export interface EncounterDriver {
   reactions: string[];
   /** Plays the file once; `play` asks for quiet mode and shared combatants ({@link PlayOptions}). */
   play(spec: EncounterSpec, content: EncounterContent, dice?: DiceRoller, play?: PlayOptions): Promise<EncounterResult>;
+  /**
+   * The driver heads each round with a line of its own (Hitbox's turn, HB-RND-01, with its
+   * seconds): the common `Round N` line is left out, so the round is not headed twice.
+   */
+  headsRounds?: boolean;
+  /**
+   * The driver logs each hit location with the table it was read on (Hitbox's regular and
+   * called-shot tables, HB-LOC-01, HB-LOC-02): the common `Location` line is left out.
+   */
+  locatesHits?: boolean;
+  /**
+   * The defender's reaction total is the attack's difficulty (Hitbox's dodge and parry,
+   * HB-ATK-03), rolled by the first attack on it in a round and standing for the later ones: the
+   * log shows the reaction before the difficulty, and a standing total as standing.
+   */
+  reactionSetsDifficulty?: boolean;
+  /** The ruleset calls its round a turn (Hitbox, HB-RND-01): the end of the log says "turn". */
+  turns?: boolean;
   /** Log lines for ruleset-specific events (`type: "custom"`); the common events are formatted for all. */
   formatCustom?(
     event: Extract<EncounterEvent, { type: "custom" }>,

@@ -224,6 +224,7 @@ export async function playUd10(
       weapon: w.name,
       mode: plan.modeId,
       range,
+      melee: w.kind === "melee",
       plan,
       odds: done.step.odds,
       result,

@@ -532,6 +532,7 @@ export async function playZones(
         weapon: weapon.name,
         mode: plan.modeId,
         range,
+        melee: weapon.kind === "melee",
         plan,
         odds,
         result,

@@ -269,7 +269,7 @@ async function showResult(forecast: Forecast, input: ForecastInput, settings: { 
     rejectClose: false,
   } as never);
   if (choice === "save") {
-    // The combat as played, for `npm run forecast` (README, "Forecasting an encounter").
+    // The combat as played, for `npm run forecast` (docs/encounters.md, "Forecasting an encounter").
     const name =
       input.file.name
         .replace(/[^\p{L}\p{N}]+/gu, "-")

@@ -1,5 +1,5 @@
 /**
- * The hooks of the play pipeline, for modules and macros (documented in README.md, "The play
+ * The hooks of the play pipeline, for modules and macros (documented in docs/development.md, "The play
  * pipeline"). A `pre` hook is called with `Hooks.call`: a handler returning `false` stops what
  * follows. The others are called with `Hooks.callAll` once the stage is done.
  */

@@ -38,8 +38,8 @@
  * frame; paint and compositing. Foundry pays the first ones once at startup and the last ones
  * after the sheet's code has run, in the next frame. The earlier measure of this bench (a Node
  * timer around compiling the templates in Node, `page.setContent` of a whole new page with the
- * CSS inlined, then a `requestAnimationFrame` round trip) counted them all; README
- * "Performance" gives its breakdown.
+ * CSS inlined, then a `requestAnimationFrame` round trip) counted them all; docs/performance.md,
+ * "Goals and where they stand" gives its breakdown.
  *
  * The in-page Handlebars must render what the render test's Node Handlebars renders: the first
  * render's HTML is compared with it and a difference throws.
