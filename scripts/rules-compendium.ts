@@ -43,7 +43,7 @@ import {
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The rulesets whose compendium is written, in the order of docs/rules-index.md. */
-export const COMPENDIUM_RULESETS: readonly RulesRuleset[] = ["ud10", "hitbox", "critical"];
+export const COMPENDIUM_RULESETS: readonly RulesRuleset[] = ["ud10", "hitbox", "critical", "zones"];
 
 /** Each ruleset's option specs (world settings `<ruleset>-<option id>`). */
 const OPTIONS: Record<RulesRuleset, readonly OptionSpec[]> = {
