@@ -288,6 +288,13 @@ describe("rule IDs in rendered HTML", () => {
     expect(other.dataset.tooltip).toBe("Not a rule");
   });
 
+  it("UD-ACT-01: a tracker pip (a button, not a link) gets its rule and summary in its tooltip", () => {
+    const pip = new El("", { tooltip: "Aktion", frayRule: "UD-ACT-01" });
+    linkRuleIds(new El("", {}, { "[data-fray-rule]": [pip] }));
+    expect(pip.dataset.tooltip).toBe(`Aktion (UD-ACT-01 · ${RULE_CATALOG["UD-ACT-01"]!.summary.de})`);
+    expect(pip.innerHTML).toBe("");
+  });
+
   it("text in a .fray-rule element that is not a list of rule IDs is left alone", () => {
     const rule = new El(UNKNOWN);
     linkRuleIds(new El("", {}, { ".fray-rule": [rule] }));

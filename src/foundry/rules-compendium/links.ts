@@ -80,6 +80,8 @@ function select(root: ElementLike, selector: string): ElementLike[] {
  * - `.fray-rule` whose text is one or more rule IDs: each ID becomes a link.
  * - `[data-tooltip]` that is a bare rule ID: the tooltip becomes `ID · summary`, and a book link
  *   to the page goes at the end of its first `span`, `dt` or `legend` (else of the element).
+ * - `[data-fray-rule]` (the tracker's pips and pools, which are buttons, not links): the rule's
+ *   ID and summary join the control's tooltip.
  */
 export function linkRuleIds(root: unknown): void {
   if (!root || typeof root !== "object") return;
@@ -106,6 +108,12 @@ export function linkRuleIds(root: unknown): void {
       holder = el;
     }
     holder.insertAdjacentHTML?.("beforeend", ` ${ruleLinkHtml(id, lang, { label: "", icon: true, ...(world ? { world } : {}) })}`);
+  }
+  for (const el of select(root as ElementLike, "[data-fray-rule]")) {
+    const ref = ruleRef(el.dataset?.frayRule ?? "", lang);
+    if (!ref || el.dataset.ruleLinked) continue;
+    el.dataset.tooltip = el.dataset.tooltip ? `${el.dataset.tooltip} (${ruleTooltip(ref)})` : ruleTooltip(ref);
+    el.dataset.ruleLinked = "1";
   }
 }
 
