@@ -288,6 +288,13 @@ describe("rule IDs in rendered HTML", () => {
     expect(other.dataset.tooltip).toBe("Not a rule");
   });
 
+  it("ZN-RNG-07: a sheet's round-action button whose tooltip is a rule ID gets the summary, and no link inside it", () => {
+    const button = Object.assign(new El("Zielen", { tooltip: "ZN-RNG-07" }), { tagName: "BUTTON" });
+    linkRuleIds(new El("", {}, { "[data-tooltip]": [button] }));
+    expect(button.dataset.tooltip).toBe(`ZN-RNG-07 · ${RULE_CATALOG["ZN-RNG-07"]!.summary.de}`);
+    expect(button.innerHTML).toBe("Zielen");
+  });
+
   it("UD-ACT-01: a tracker pip (a button, not a link) gets its rule and summary in its tooltip", () => {
     const pip = new El("", { tooltip: "Aktion", frayRule: "UD-ACT-01" });
     linkRuleIds(new El("", {}, { "[data-fray-rule]": [pip] }));

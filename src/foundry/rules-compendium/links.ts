@@ -54,6 +54,7 @@ export async function enrichRule(match: RegExpMatchArray): Promise<HTMLElement |
 
 /** The parts of an element {@link linkRuleIds} uses (tests hand in stand-ins with these). */
 interface ElementLike {
+  tagName?: string;
   textContent: string | null;
   innerHTML: string;
   dataset: DOMStringMap;
@@ -62,6 +63,9 @@ interface ElementLike {
   querySelectorAll?(selector: string): ArrayLike<ElementLike>;
   insertAdjacentHTML?(position: InsertPosition, html: string): void;
 }
+
+/** Elements a link must not go inside. */
+const CONTROLS = ["A", "BUTTON", "INPUT", "SELECT", "TEXTAREA"];
 
 /** The elements of `root` (itself included) matching `selector`; none when the root cannot be queried. */
 function select(root: ElementLike, selector: string): ElementLike[] {
@@ -79,7 +83,8 @@ function select(root: ElementLike, selector: string): ElementLike[] {
  * Safe to run again on the same HTML: a handled element is marked (`data-rule-linked`).
  * - `.fray-rule` whose text is one or more rule IDs: each ID becomes a link.
  * - `[data-tooltip]` that is a bare rule ID: the tooltip becomes `ID · summary`, and a book link
- *   to the page goes at the end of its first `span`, `dt` or `legend` (else of the element).
+ *   to the page goes at the end of its first `span`, `dt` or `legend` (else of the element);
+ *   a control (button, field, link) gets the tooltip only.
  * - `[data-fray-rule]` (the tracker's pips and pools, which are buttons, not links): the rule's
  *   ID and summary join the control's tooltip.
  */
@@ -101,6 +106,8 @@ export function linkRuleIds(root: unknown): void {
     if (!ref) continue;
     el.dataset.tooltip = ruleTooltip(ref);
     el.dataset.ruleLinked = "1";
+    // A control (a sheet's round-action button, a field) keeps its own click: no link goes inside it.
+    if (CONTROLS.includes(el.tagName ?? "")) continue;
     let holder = el;
     try {
       holder = el.querySelector?.(":scope > span, :scope > dt, :scope > legend") ?? el;
