@@ -101,7 +101,7 @@ function modelFor(ruleset: string, type: string): ModelStatics {
 /** Every document of a ruleset's weapon, armor and NPC packs, with embedded items. */
 function docsOf(ruleset: string): PackDoc[] {
   const out: PackDoc[] = [];
-  for (const folder of packFolders().filter((f) => f.startsWith(`${ruleset}-`) && !f.endsWith("-tables"))) {
+  for (const folder of packFolders().filter((f) => f.startsWith(`${ruleset}-`) && !f.endsWith("-tables") && !f.endsWith("-rules"))) {
     for (const { doc } of readSources(folder)) {
       out.push(doc);
       for (const item of (doc.items ?? []) as PackDoc[]) out.push(item);

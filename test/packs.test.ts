@@ -44,7 +44,11 @@ const VALID_TYPES: Record<string, string[] | null> = {
   items: ["weapon", "armor"],
   actors: ["npc", "character"],
   tables: null,
+  journal: null,
 };
+
+/** The embedded collections of the packs' documents (NPCs' items, tables' results, journals' pages). */
+const EMBEDDED = ["items", "results", "pages"] as const;
 
 /** The UD10 packs and the collection each holds. */
 const UD10_PACKS = { weapons: "ud10-weapons", armor: "ud10-armor", tables: "ud10-tables", npcs: "ud10-npcs" } as const;
@@ -98,7 +102,7 @@ function docsOf(pack: string): PackDoc[] {
 
 /** Every document of a source file with its embedded documents, depth first. */
 function withEmbedded(doc: PackDoc): PackDoc[] {
-  const children = [...(Array.isArray(doc.items) ? doc.items : []), ...(Array.isArray(doc.results) ? doc.results : [])] as PackDoc[];
+  const children = EMBEDDED.flatMap((field) => (Array.isArray(doc[field]) ? doc[field] : [])) as PackDoc[];
   return [doc, ...children.flatMap(withEmbedded)];
 }
 
@@ -128,7 +132,8 @@ describe("pack sources", () => {
         expect(typeof doc.sort, `${file}: sort`).toBe("number");
         expect(doc.ownership, `${file}: ownership`).toEqual({ default: 0 });
         expect(doc.flags, `${file}: flags`).toBeTypeOf("object");
-        expect(doc.img, `${file}: img`).toMatch(/^icons\/.+\.(webp|svg)$/);
+        // Journal entries have no image; their pages carry the content.
+        if (!doc._key?.startsWith("!journal!")) expect(doc.img, `${file}: img`).toMatch(/^icons\/.+\.(webp|svg)$/);
       }
     }
   });
@@ -138,10 +143,7 @@ describe("pack sources", () => {
       for (const { file, doc } of sourcesOf(pack)) {
         if (!doc._key) continue; // reported by the _key test
         const [collection] = splitKey(doc._key);
-        for (const [field, list] of [
-          ["items", doc.items],
-          ["results", doc.results],
-        ] as const) {
+        for (const [field, list] of EMBEDDED.map((f) => [f, doc[f]] as const)) {
           if (!Array.isArray(list)) continue;
           for (const child of list as PackDoc[]) {
             expect(child._id, `${file}: ${field} _id`).toMatch(ID);
@@ -208,7 +210,7 @@ describe("compiled packs", () => {
       let listed = 0;
       for (const [key, doc] of topLevel(entries)) {
         const [collection] = splitKey(key);
-        for (const child of ["items", "results"]) {
+        for (const child of EMBEDDED) {
           if (!Array.isArray(doc[child])) continue;
           expect(
             (doc[child] as unknown[]).every((v) => typeof v === "string"),

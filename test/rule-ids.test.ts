@@ -34,7 +34,7 @@ describe("rule IDs", () => {
 
   it("every rule ID cited in the repository exists in the index", () => {
     const sources = [
-      ...["src", "test", "templates", "lang", "packs/_source", "examples", "scripts"].flatMap((d) => files(join(root, d))),
+      ...["src", "test", "templates", "lang", "packs/_source", "packs/rules", "examples", "scripts"].flatMap((d) => files(join(root, d))),
       join(root, "RULES.md"),
       join(root, "README.md"),
       ...files(join(root, "docs")),

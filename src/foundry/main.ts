@@ -4,7 +4,9 @@
  * - `init`: the document classes, the data models of the world's ruleset (from its binding in
  *   the registry), the world settings (ruleset and every ruleset's options), the actor and item
  *   sheets, template preloading, the play services (hotbar macros, floating numbers, the effect
- *   service that enables and expires effects on round and turn changes) and the `game.fray` API.
+ *   service that enables and expires effects on round and turn changes), the rule links (the
+ *   `@Rule[...]` enricher, rule IDs in sheets, dialogs and cards open the rules compendium) and
+ *   the `game.fray` API.
  * - `setup`: nothing beyond a log line.
  * - `ready`: logs the active ruleset and warns the GM when it is not implemented yet.
  */
@@ -19,6 +21,7 @@ import { registerTokenBars } from "./documents/token-bars.js";
 import { FoundryRoller } from "./dice.js";
 import { registerPlayFlow } from "./chat/play-flow.js";
 import { registerQueries } from "./queries.js";
+import { registerRuleLinks } from "./rules-compendium/links.js";
 import { registerPackFilter } from "./models/packs.js";
 import { apiOptionValues, apiRollAttack, apiRollItemMacro, apiStartEffect, checkedRuleset, type CheckedRuleset } from "./play/api.js";
 import { registerEffectService } from "./play/effects.js";
@@ -105,6 +108,7 @@ Hooks.once("init", () => {
   registerHotbar();
   registerFloatingNumbers();
   registerEffectService();
+  registerRuleLinks();
   // The world's ruleset adds its own play: hooks, Foundry settings, GM request handlers.
   const handlers = activeBinding().init?.();
   if (handlers) registerQueries(handlers);

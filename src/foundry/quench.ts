@@ -21,6 +21,7 @@ import { actorWeaponOf, weaponMacroCommand } from "./play/hotbar.js";
 import { activeGM, isActiveGM } from "./queries.js";
 import { activeBinding, registry } from "./registry.js";
 import { registerForecastQuench } from "./forecast/quench.js";
+import { registerRulesCompendiumQuench } from "./rules-compendium/quench.js";
 
 declare const __FRAY_QUENCH__: boolean | undefined;
 
@@ -521,6 +522,7 @@ export function registerQuench(): void {
       registerServicesBatch(quench);
       registerRoundBatch(quench);
       registerForecastQuench(quench);
+      registerRulesCompendiumQuench(quench);
       // Each ruleset's own batches, from its binding folder.
       for (const binding of registry.list()) binding.registerQuench?.(quench);
       quench.registerBatch(

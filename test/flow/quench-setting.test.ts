@@ -41,6 +41,7 @@ describe("Quench batches in the release build", () => {
       "fray.forecast",
       "fray.hitbox.attack-flow",
       "fray.round",
+      "fray.rules-compendium",
       "fray.services",
       "fray.ud10.attack-flow",
       "fray.zones.attack-flow",

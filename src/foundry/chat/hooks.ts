@@ -8,6 +8,7 @@ import { CARD_ACTIONS, mayPress, type CardAction } from "../logic/card.js";
 import { attackSystem, readerCard, type AttackMessageLike } from "./attack-message.js";
 import { runCardAction } from "./actions.js";
 import { onFreeAttackClick } from "./free-attack.js";
+import { linkRuleIds } from "../rules-compendium/links.js";
 
 /** Synchronous ownership test of a document UUID (documents in the world or on a scene). */
 function ownsUuid(uuid: string | undefined): boolean {
@@ -36,6 +37,7 @@ export function onRenderChatMessageHTML(message: AttackMessageLike, html: HTMLEl
       .then((content) => {
         if (content === undefined || !card.parentElement) return wireAttackCard(message, html);
         card.outerHTML = content;
+        linkRuleIds(html);
         wireAttackCard(message, html);
       })
       .catch((err: unknown) => console.error("Fray | card", err));

@@ -13,7 +13,7 @@ export function poolBadgesHtml(badges: readonly PoolBadge[], i18n: { localize(ke
   return badges
     .map((b) => {
       const name = escapeHtml(i18n.localize(b.label));
-      return `<span class="fray-pool fray-pool-${escapeHtml(b.pool)}${b.empty ? " empty" : ""}" data-tooltip="${name}" aria-label="${name}: ${b.value}/${b.max}">${b.value}/${b.max}</span>`;
+      return `<span class="fray-pool fray-pool-${escapeHtml(b.pool)}${b.empty ? " empty" : ""}" data-tooltip="${name}" data-fray-rule="${escapeHtml(b.rule)}" aria-label="${name}: ${b.value}/${b.max}">${b.value}/${b.max}</span>`;
     })
     .join("");
 }

@@ -25,6 +25,7 @@ import {
 import { renderForecastButton } from "../forecast/tracker-button.js";
 import { readableDeclaration, sealDeclaration, sealsDeclarations, unsealDeclarations } from "./sealed.js";
 import type { DialogFormButton } from "../logic/dialog-buttons.js";
+import { linkRuleIds } from "../rules-compendium/links.js";
 
 /** A Combatant as the declaration phase reads it. */
 interface DeclaringCombatant extends CombatantLike {
@@ -224,10 +225,10 @@ export function pipsHtml(combatant: CombatantLike, editable = Boolean(game.user?
       const slot = game.i18n.localize(p.label);
       const state = p.spent ? "spent" : "ready";
       if (!editable || !(TOGGLED_SLOTS as readonly string[]).includes(p.slot)) {
-        return `<span class="fray-pip fray-pip-${p.slot} ${state}" data-tooltip="${slot}" aria-label="${slot}"></span>`;
+        return `<span class="fray-pip fray-pip-${p.slot} ${state}" data-tooltip="${slot}" data-fray-rule="${p.rule}" aria-label="${slot}"></span>`;
       }
       const label = game.i18n.format("FRAY.Flow.Tracker.Toggle", { slot });
-      return `<span class="fray-pip fray-pip-${p.slot} ${state}" role="button" tabindex="0" data-fray-slot="${p.slot}" aria-pressed="${p.spent}" data-tooltip="${label}" aria-label="${label}"></span>`;
+      return `<span class="fray-pip fray-pip-${p.slot} ${state}" role="button" tabindex="0" data-fray-slot="${p.slot}" aria-pressed="${p.spent}" data-tooltip="${label}" data-fray-rule="${p.rule}" aria-label="${label}"></span>`;
     })
     .join("");
 }
@@ -293,6 +294,8 @@ export function onRenderCombatTracker(app: { viewed?: unknown }, html: HTMLEleme
   } catch (err) {
     reportError(err);
   }
+  // The pips and pools name their rules (UD-ACT-01, CR-AP-01 ...) in their tooltips.
+  linkRuleIds(html);
 }
 
 /** Puts the phase banner with the GM's Reveal button at the top of the tracker. */

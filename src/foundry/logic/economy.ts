@@ -202,13 +202,15 @@ export interface PoolBadge {
   max: number;
   /** True when nothing is left. */
   empty: boolean;
+  /** The rule ID of the pool (CR-AP-01, ZN-MOV-03 ...). */
+  rule: string;
 }
 
 /** The tracker's pool badges for an economy, in the spec's pool order. */
 export function poolBadges(economy: Economy, spec: EconomySpec): PoolBadge[] {
   return spec.pools.map((p) => {
     const pool = economy.pools[p.id] ?? { value: p.value ?? p.max, max: p.max };
-    return { pool: p.id, label: p.label, value: pool.value, max: pool.max, empty: pool.value <= 0 };
+    return { pool: p.id, label: p.label, value: pool.value, max: pool.max, empty: pool.value <= 0, rule: p.rule };
   });
 }
 
@@ -221,13 +223,15 @@ export interface Pip {
   /** `null` for free actions, "within reason". */
   max: number | null;
   spent: boolean;
+  /** The rule ID of the slot (UD-ACT-01, ZN-ACT-01 ...). */
+  rule: string;
 }
 
 /** The tracker's pips for an economy, in the spec's slot order. */
 export function pips(economy: Economy, spec: EconomySpec): Pip[] {
   return spec.slots.map((s) => {
     const slot = economy.slots[s.id] ?? { used: 0, max: s.max };
-    return { slot: s.id, label: s.label, used: slot.used, max: slot.max, spent: slot.max !== null && slot.used >= slot.max };
+    return { slot: s.id, label: s.label, used: slot.used, max: slot.max, spent: slot.max !== null && slot.used >= slot.max, rule: s.rule };
   });
 }
 
