@@ -22,6 +22,7 @@ import { activeGM, isActiveGM } from "./queries.js";
 import { activeBinding, registry } from "./registry.js";
 import { registerForecastQuench } from "./forecast/quench.js";
 import { registerRulesCompendiumQuench } from "./rules-compendium/quench.js";
+import { nextHook, until } from "./quench-wait.js";
 
 declare const __FRAY_QUENCH__: boolean | undefined;
 
@@ -68,33 +69,6 @@ function combatantData(name: string, type: "character" | "npc") {
     },
     items: [{ name: "Quench Sabre", type: "weapon", system: { kind: "melee", attackModifier: 10, damage: "5+1d10", canParry: true } }],
   };
-}
-
-/** Waits for the next `name` hook call, or `undefined` after `ms` milliseconds. */
-function nextHook(name: string, ms = 5_000): Promise<unknown[] | undefined> {
-  return new Promise((resolve) => {
-    const on = Hooks.on.bind(Hooks) as unknown as (n: string, fn: (...args: unknown[]) => void) => number;
-    const off = Hooks.off.bind(Hooks) as unknown as (n: string, id: number) => void;
-    const timer = setTimeout(() => {
-      off(name, id);
-      resolve(undefined);
-    }, ms);
-    const id = on(name, (...args: unknown[]) => {
-      clearTimeout(timer);
-      off(name, id);
-      resolve(args);
-    });
-  });
-}
-
-/** Resolves once `test` holds, or after `ms` milliseconds with false. */
-async function until(test: () => boolean, ms = 5_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return true;
 }
 
 /** A deletable document as the batches keep them for cleaning up. */

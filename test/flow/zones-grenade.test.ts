@@ -197,6 +197,17 @@ function scene() {
 const stateOf = (m: Message) => m.flags.fray.zonesBlast;
 const statuses = (a: { actor: { statuses: Set<string> } }) => [...a.actor.statuses].sort();
 
+/** The scene, and the thrower's grenade thrown by Pat, who owns the thrower and so authors the card (a hit, 10 on the d10). */
+async function playersThrow() {
+  const s = scene();
+  withOwnership(s.thrower.actor, { default: 0, [player.id]: 3 });
+  stub.game.users.current = player;
+  diceQueue.push(10);
+  const message = await api().zones.throwGrenade(s.thrower.actor, "grenade", s.aim);
+  stub.game.users.current = gm;
+  return { s, message };
+}
+
 describe("Zones grenades through the bundle", () => {
   it("ZN-THR-01, ZN-GRN-01: a throw that hits marks the blast with a template and lists every token caught with both radii", async () => {
     const s = scene();
@@ -271,12 +282,7 @@ describe("Zones grenades through the bundle", () => {
   });
 
   it("ZN-GRN-01: a hostile thrower's card claiming a bigger blast changes nothing: the GM reads the grenade item", async () => {
-    const s = scene();
-    withOwnership(s.thrower.actor, { default: 0, [player.id]: 3 });
-    stub.game.users.current = player;
-    diceQueue.push(10);
-    const message = await api().zones.throwGrenade(s.thrower.actor, "grenade", s.aim);
-    stub.game.users.current = gm;
+    const { s, message } = await playersThrow();
     // The player edits their own message: radii and damage enlarged, Eddie (18 m) listed.
     const forged = stateOf(message);
     forged.grenade = { ...forged.grenade, effectiveRadius: 30, casualtyRadius: 40, damage: "20d6" } as never;
@@ -297,12 +303,7 @@ describe("Zones grenades through the bundle", () => {
   });
 
   it("ZN-GRN-01, ZN-ZON-02: undo reads the victims' ledgers, not the thrower's card: edited rows, a reset applied mark and a heal in between change nothing", async () => {
-    const s = scene();
-    withOwnership(s.thrower.actor, { default: 0, [player.id]: 3 });
-    stub.game.users.current = player;
-    diceQueue.push(10);
-    const message = await api().zones.throwGrenade(s.thrower.actor, "grenade", s.aim);
-    stub.game.users.current = gm;
+    const { s, message } = await playersThrow();
     diceQueue.push(6, 6);
     expect(await api().zones.blastAction(message, "apply")).toBe(true);
     expect(hp(s.cole)).toBe(20);

@@ -6,17 +6,8 @@
  */
 import type { Quench } from "../quench.js";
 import { activeRuleset } from "../registry.js";
+import { until } from "../quench-wait.js";
 import { RULE_CATALOG, ruleLang, rulePageUuid, rulesPackName, type RulesRuleset } from "./pages.js";
-
-/** Resolves once `test` holds, or after `ms` milliseconds with false. */
-async function until(test: () => boolean, ms = 5_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return true;
-}
 
 /** A rule of the world's ruleset (its pack is the one loaded in this world). */
 function worldRule(): string {
