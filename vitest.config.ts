@@ -20,6 +20,9 @@ export default defineConfig({
     environment: "node",
     // Encounter plays and bundle loads take seconds on a busy two-core machine; a hang still fails.
     testTimeout: 30_000,
+    // A flow file's beforeAll loads the built bundle (about 700 KiB) into a fresh module graph:
+    // on a loaded two-core machine that passed the default 10 s.
+    hookTimeout: 60_000,
     // Worker threads start faster than child processes; no test needs a process of its own.
     pool: "threads",
     // One worker per core. Vitest's own default leaves a core to its main process, which on a
