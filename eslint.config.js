@@ -30,4 +30,30 @@ export default defineConfig(
     files: ["src/foundry/**/*.ts", "test/support/**/*.ts"],
     languageOptions: { globals: { ...globals.browser } },
   },
+  // Layers run one way: foundry -> forecast/encounter -> rules. The rules core imports nothing
+  // outside itself; the encounter runner and the forecast nothing of the Foundry glue.
+  {
+    files: ["src/rules/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [{ regex: "^\\.\\./(\\.\\./)*(foundry|encounter|forecast)/", message: "src/rules imports nothing outside src/rules." }],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/encounter/**/*.ts", "src/forecast/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "^\\.\\./(\\.\\./)*foundry/", message: "The encounter runner and the forecast import nothing of src/foundry." },
+          ],
+        },
+      ],
+    },
+  },
 );

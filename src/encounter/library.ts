@@ -5,7 +5,7 @@
  * runner the documents it already holds.
  */
 import { FrayError } from "../rules/core/errors.js";
-import type { ActorSource, ItemSource } from "../foundry/sources.js";
+import type { ActorSource, ItemSource } from "../rules/core/sources.js";
 
 /** A compendium source document as stored in `packs/_source/<pack>/`. */
 export type SourceDocument = (ActorSource | ItemSource) & { _key?: string; [k: string]: unknown };
