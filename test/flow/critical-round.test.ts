@@ -699,6 +699,73 @@ describe("upkeep undo (CR-BLD-01, CR-STN-02)", () => {
     });
   });
 
+  /** The guard's upkeep stamp for a combat: the last round upkept (`flags.fray.upkeep.<combat id>`). */
+  const stampOf = (a: { actor: unknown }, key: string) =>
+    ((a.actor as { getFlag(s: string, k: string): unknown }).getFlag("fray", "upkeep") as Dict | undefined)?.[key];
+
+  it("CR-BLD-01, CR-STN-02: two rounds' upkeeps undone older-first: each gives back its own hits and stun, the stamp follows the rounds still upkept, the next round ticks once", async () => {
+    const { kara, guard } = fight();
+    await strike(kara, guard, [98, 37], 4);
+    const applied = structuredClone(vitals(guard));
+    const combat: Dict = { id: "combatO", round: 1, combatants: [{ actor: guard.actor }] };
+    await advance(combat, 2);
+    const round2 = messages.at(-1)!;
+    const after2 = structuredClone(vitals(guard));
+    await advance(combat, 3);
+    const round3 = messages.at(-1)!;
+    const after3 = structuredClone(vitals(guard));
+    const bleed = applied.hits.value - after2.hits.value;
+    expect(bleed).toBeGreaterThan(0);
+    expect(after3.hits.value).toBe(after2.hits.value - bleed);
+    expect(stampOf(guard, "combatO")).toBe(3);
+    // Round 2's summary first: its bleeding and stun come back; round 3's upkeep still stands.
+    await renderSummary(round2).click();
+    expect(vitals(guard).hits.value).toBe(after3.hits.value + bleed);
+    expect(vitals(guard).stun).toBe(after3.stun + (applied.stun - after2.stun));
+    expect(stampOf(guard, "combatO")).toBe(3);
+    // Then round 3's: the guard is back where the attack left him, and no round stands upkept.
+    await renderSummary(round3).click();
+    expect(vitals(guard).hits.value).toBe(applied.hits.value);
+    expect(vitals(guard).stun).toBe(applied.stun);
+    expect(vitals(guard).effects).toEqual(applied.effects);
+    expect(stampOf(guard, "combatO")).toBe(0);
+    // The next round ticks once.
+    const posted = messages.length;
+    await advance(combat, 4);
+    expect(vitals(guard).hits.value).toBe(applied.hits.value - bleed);
+    expect(messages.length).toBe(posted + 1);
+    expect(stampOf(guard, "combatO")).toBe(4);
+  });
+
+  it("CR-BLD-01: the GM goes back a round and forward again: no round's bleeding ticks twice, before and after an older upkeep is undone", async () => {
+    const { kara, guard } = fight();
+    await strike(kara, guard, [98, 37], 4);
+    const applied = structuredClone(vitals(guard));
+    const combat: Dict = { id: "combatB", round: 1, combatants: [{ actor: guard.actor }] };
+    await advance(combat, 2);
+    const round2 = messages.at(-1)!;
+    const bleed = applied.hits.value - vitals(guard).hits.value;
+    await advance(combat, 3);
+    const upkept = vitals(guard).hits.value;
+    expect(upkept).toBe(applied.hits.value - 2 * bleed);
+    const posted = messages.length;
+    // Previous round, next round.
+    await advance(combat, 2);
+    await advance(combat, 3);
+    expect(vitals(guard).hits.value).toBe(upkept);
+    expect(messages.length).toBe(posted);
+    // Round 2's bleeding undone; back and forth again: round 2 is not bled again under round 3's upkeep, nor round 3 twice.
+    await renderSummary(round2).click();
+    expect(vitals(guard).hits.value).toBe(upkept + bleed);
+    await advance(combat, 2);
+    await advance(combat, 3);
+    expect(vitals(guard).hits.value).toBe(upkept + bleed);
+    expect(messages.length).toBe(posted);
+    // A new round still ticks, once.
+    await advance(combat, 4);
+    expect(vitals(guard).hits.value).toBe(upkept);
+  });
+
   it("CR-BLD-01: a player's request to undo an upkeep is refused by the active GM; nothing changes", async () => {
     const { kara, guard } = fight();
     await strike(kara, guard, [98, 37], 4);
