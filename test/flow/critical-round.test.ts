@@ -11,9 +11,10 @@
  * and a player's client that moves anyway is put back by the active GM (CR-MOV-01). The GM undoes
  * an upkeep summary (CR-BLD-01, CR-STN-02); stun above the Physique ranks blacks out until it has
  * run out (CR-STN-03); a dying combatant has no AP and dies when its count ends (CR-DTH-01); UM66
- * only on an unmodified 66 (CR-CRT-03).
+ * only on an unmodified 66 (CR-CRT-03). Upkeep summaries undone in any order and rounds gone back
+ * and forward tick no round twice; the dice a card gains by an update reach Dice So Nice (U1).
  */
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { StubChatMessage, diceQueue, stubToken, withOwnership, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { BaseRuler, FlowWorld, setPath, storedAnswer, writeRequest } from "../support/flow-world.js";
 import { CriticalCombat as BaseCombat, CriticalCombatant as BaseCombatant, packNpc } from "../support/flow-critical.js";
@@ -971,5 +972,81 @@ describe("first aid to a dying ally through the GM (CR-DTH-01)", () => {
       ok: false,
       error: { key: "FRAY.Error.NotDying" },
     });
+  });
+});
+
+describe("3D dice for Rolls an update adds to a card (U1)", () => {
+  /** Each `game.dice3d.showForRoll` call: roll, user, synchronize, whisper, blind, message id, speaker. */
+  let shown: unknown[][];
+  const world = () => stub.game as unknown as Dict;
+  beforeEach(() => {
+    shown = [];
+    world().modules = new Map([["dice-so-nice", { id: "dice-so-nice", active: true }]]);
+    world().dice3d = {
+      showForRoll: async (...args: unknown[]) => {
+        shown.push(args);
+        return true;
+      },
+    };
+  });
+  afterEach(() => {
+    delete world().modules;
+    delete world().dice3d;
+  });
+
+  /** The GM rolls Kara's sword attack on the guard (98, 37): the card, with the Rolls it was created with. */
+  async function card(kara: ReturnType<typeof actor>, guard: ReturnType<typeof actor>) {
+    diceQueue.push(98, 37);
+    const { message } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: "fRc2SwordFtItm10",
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    return message as Message & { rolls: unknown[]; speaker?: unknown; whisper?: string[]; blind?: boolean };
+  }
+  const totals = (rolls: unknown[]) =>
+    rolls.map((r) => (JSON.parse(typeof r === "string" ? r : JSON.stringify(r)) as { total: number }).total);
+
+  it("CR-CRT-01: the critical rolled on the GM's card is shown once as 3D dice, to everyone, with the card's id and speaker; a created card's Rolls are left to the module", async () => {
+    const { kara, guard } = fight();
+    const message = await card(kara, guard);
+    expect(shown).toEqual([]);
+    const before = message.rolls.length;
+    diceQueue.push(4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    const added = message.rolls.slice(before);
+    expect(added.length).toBeGreaterThan(0);
+    expect(shown.map((c) => (c[0] as { total: number }).total)).toEqual(totals(added));
+    for (const call of shown) expect(call.slice(1)).toEqual([gm, true, null, false, message.id, message.speaker]);
+    // Applying rolls nothing: nothing more is shown.
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    expect(shown.length).toBe(added.length);
+  });
+
+  it("CR-CRT-01: a whispered, blind card's critical rolled by Pat through the GM is shown in Pat's dice, to the card's whisper only, blind", async () => {
+    const { kara, guard } = fight();
+    const message = await card(kara, guard);
+    message.whisper = ["gm"];
+    message.blind = true;
+    stub.game.users.current = player;
+    diceQueue.push(4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    await settle();
+    stub.game.users.current = gm;
+    expect((message.system.targets as Dict[])[0]).toHaveProperty("damage");
+    expect(shown.length).toBeGreaterThan(0);
+    for (const call of shown) expect(call.slice(1)).toEqual([player, true, ["gm"], true, message.id, message.speaker]);
+  });
+
+  it("CR-CRT-01: without Dice So Nice active nothing is shown, even with a `game.dice3d` left behind", async () => {
+    world().modules = new Map([["dice-so-nice", { id: "dice-so-nice", active: false }]]);
+    const { kara, guard } = fight();
+    const message = await card(kara, guard);
+    diceQueue.push(4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    expect(message.rolls.length).toBeGreaterThan(1);
+    expect(shown).toEqual([]);
   });
 });
