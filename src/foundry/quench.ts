@@ -4,7 +4,8 @@
  * authority code relies on (docs/foundry-assumptions.md: who the server says made an update, the
  * active GM, ownership tests, a message's author, an identity-less query), and the wired play
  * services with the v13 behaviour they rely on (a hotbar macro made from a dropped weapon,
- * floating text over a token, effects enabled and expired on round changes). Registered in
+ * floating text over a token, effects enabled and expired on round changes, 3D dice for a Roll
+ * added by an update when Dice So Nice is active). Registered in
  * development builds (`FRAY_QUENCH` define, set by `vite build --mode development`) and, in a
  * release build, when the GM turns on the world setting `quenchBatches`.
  */
@@ -12,6 +13,7 @@ import type { AttackMessageLike } from "./chat/attack-message.js";
 import { attackSystem } from "./chat/attack-message.js";
 import { applyHere, declineReaction, rollDamageFor, undoDamageAction, undoHere } from "./chat/actions.js";
 import { rollAttack } from "./attack.js";
+import { animateAddedRolls } from "./chat/dice-animation.js";
 import { QUENCH_SETTING, SYSTEM_ID } from "./config.js";
 import { floatingChanges, floatingText } from "./logic/floating.js";
 import { formatHtml, windowTitle } from "./notify.js";
@@ -29,7 +31,8 @@ declare const __FRAY_QUENCH__: boolean | undefined;
 /** The parts of Quench's batch context the batch uses (mocha's describe/it, chai's assert). */
 export interface QuenchContext {
   describe(name: string, fn: () => void): void;
-  it(name: string, fn: () => Promise<void>): void;
+  /** A test; its function may call mocha's `this.skip()` when what it checks is absent. */
+  it(name: string, fn: (this: { skip(): void }) => Promise<void>): void;
   before(fn: () => Promise<void>): void;
   after(fn: () => Promise<void>): void;
   assert: {
@@ -76,8 +79,8 @@ type Made = { delete(): Promise<unknown> };
 
 /**
  * The wired play services in a real world and the v13 behaviour they rely on
- * (docs/foundry-assumptions.md S1 to S7). Needs a GM and a viewed scene (for the token the
- * floating text is drawn over).
+ * (docs/foundry-assumptions.md S1 to S7, and U1 when Dice So Nice is active). Needs a GM and a
+ * viewed scene (for the token the floating text is drawn over).
  */
 function registerServicesBatch(quench: Quench): void {
   quench.registerBatch(
@@ -243,6 +246,40 @@ function registerServicesBatch(quench: Quench): void {
           assert.equal((roundArgs?.[1] as { round?: number } | undefined)?.round, 2, "changes.round on a round change");
           assert.ok(await until(() => byName("Quench Delayed")?.disabled === false), "the delayed effect is enabled on its round");
           assert.ok(await until(() => byName("Quench Rally") === undefined), "the one-round effect has expired");
+        });
+
+        it("U1: with Dice So Nice active, a Roll added to a message by an update is shown by game.dice3d.showForRoll, which resolves", async function () {
+          const g = game as unknown as {
+            modules: { get(id: string): { active?: boolean } | undefined };
+            dice3d?: { showForRoll(...args: unknown[]): Promise<unknown> };
+          };
+          if (!g.modules.get("dice-so-nice")?.active || !g.dice3d) this.skip();
+          const dice3d = g.dice3d!;
+          const message = (await ChatMessage.implementation.create({ content: "Quench U1" } as never)) as unknown as Made & {
+            id: string;
+            update(c: Record<string, unknown>): Promise<unknown>;
+          };
+          made.push(message);
+          const roll = await new Roll("2d6").evaluate();
+          const json = JSON.stringify(roll);
+          await message.update({ rolls: [json] });
+          const original = dice3d.showForRoll;
+          const calls: { args: unknown[]; shown: Promise<unknown> }[] = [];
+          dice3d.showForRoll = function (this: unknown, ...args: unknown[]) {
+            const shown = original.apply(this, args);
+            calls.push({ args, shown });
+            return shown;
+          };
+          try {
+            animateAddedRolls(message as never, [json]);
+          } finally {
+            dice3d.showForRoll = original;
+          }
+          assert.equal(calls.length, 1, "one showForRoll for the one Roll added");
+          assert.equal((calls[0]!.args[0] as { total?: number }).total, roll.total, "the Roll shown is the one added");
+          assert.equal(calls[0]!.args[5], message.id, "with the message's id");
+          // True once the dice were shown, false on a client whose user turned the 3D dice off.
+          assert.equal(typeof (await calls[0]!.shown), "boolean", "showForRoll resolves once the animation is over");
         });
       });
     },

@@ -11,9 +11,10 @@
  * and a player's client that moves anyway is put back by the active GM (CR-MOV-01). The GM undoes
  * an upkeep summary (CR-BLD-01, CR-STN-02); stun above the Physique ranks blacks out until it has
  * run out (CR-STN-03); a dying combatant has no AP and dies when its count ends (CR-DTH-01); UM66
- * only on an unmodified 66 (CR-CRT-03).
+ * only on an unmodified 66 (CR-CRT-03). Upkeep summaries undone in any order and rounds gone back
+ * and forward tick no round twice; the dice a card gains by an update reach Dice So Nice (U1).
  */
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { StubChatMessage, diceQueue, stubToken, withOwnership, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { BaseRuler, FlowWorld, setPath, storedAnswer, writeRequest } from "../support/flow-world.js";
 import { CriticalCombat as BaseCombat, CriticalCombatant as BaseCombatant, packNpc } from "../support/flow-critical.js";
@@ -699,6 +700,73 @@ describe("upkeep undo (CR-BLD-01, CR-STN-02)", () => {
     });
   });
 
+  /** The guard's upkeep stamp for a combat: the last round upkept (`flags.fray.upkeep.<combat id>`). */
+  const stampOf = (a: { actor: unknown }, key: string) =>
+    ((a.actor as { getFlag(s: string, k: string): unknown }).getFlag("fray", "upkeep") as Dict | undefined)?.[key];
+
+  it("CR-BLD-01, CR-STN-02: two rounds' upkeeps undone older-first: each gives back its own hits and stun, the stamp follows the rounds still upkept, the next round ticks once", async () => {
+    const { kara, guard } = fight();
+    await strike(kara, guard, [98, 37], 4);
+    const applied = structuredClone(vitals(guard));
+    const combat: Dict = { id: "combatO", round: 1, combatants: [{ actor: guard.actor }] };
+    await advance(combat, 2);
+    const round2 = messages.at(-1)!;
+    const after2 = structuredClone(vitals(guard));
+    await advance(combat, 3);
+    const round3 = messages.at(-1)!;
+    const after3 = structuredClone(vitals(guard));
+    const bleed = applied.hits.value - after2.hits.value;
+    expect(bleed).toBeGreaterThan(0);
+    expect(after3.hits.value).toBe(after2.hits.value - bleed);
+    expect(stampOf(guard, "combatO")).toBe(3);
+    // Round 2's summary first: its bleeding and stun come back; round 3's upkeep still stands.
+    await renderSummary(round2).click();
+    expect(vitals(guard).hits.value).toBe(after3.hits.value + bleed);
+    expect(vitals(guard).stun).toBe(after3.stun + (applied.stun - after2.stun));
+    expect(stampOf(guard, "combatO")).toBe(3);
+    // Then round 3's: the guard is back where the attack left him, and no round stands upkept.
+    await renderSummary(round3).click();
+    expect(vitals(guard).hits.value).toBe(applied.hits.value);
+    expect(vitals(guard).stun).toBe(applied.stun);
+    expect(vitals(guard).effects).toEqual(applied.effects);
+    expect(stampOf(guard, "combatO")).toBe(0);
+    // The next round ticks once.
+    const posted = messages.length;
+    await advance(combat, 4);
+    expect(vitals(guard).hits.value).toBe(applied.hits.value - bleed);
+    expect(messages.length).toBe(posted + 1);
+    expect(stampOf(guard, "combatO")).toBe(4);
+  });
+
+  it("CR-BLD-01: the GM goes back a round and forward again: no round's bleeding ticks twice, before and after an older upkeep is undone", async () => {
+    const { kara, guard } = fight();
+    await strike(kara, guard, [98, 37], 4);
+    const applied = structuredClone(vitals(guard));
+    const combat: Dict = { id: "combatB", round: 1, combatants: [{ actor: guard.actor }] };
+    await advance(combat, 2);
+    const round2 = messages.at(-1)!;
+    const bleed = applied.hits.value - vitals(guard).hits.value;
+    await advance(combat, 3);
+    const upkept = vitals(guard).hits.value;
+    expect(upkept).toBe(applied.hits.value - 2 * bleed);
+    const posted = messages.length;
+    // Previous round, next round.
+    await advance(combat, 2);
+    await advance(combat, 3);
+    expect(vitals(guard).hits.value).toBe(upkept);
+    expect(messages.length).toBe(posted);
+    // Round 2's bleeding undone; back and forth again: round 2 is not bled again under round 3's upkeep, nor round 3 twice.
+    await renderSummary(round2).click();
+    expect(vitals(guard).hits.value).toBe(upkept + bleed);
+    await advance(combat, 2);
+    await advance(combat, 3);
+    expect(vitals(guard).hits.value).toBe(upkept + bleed);
+    expect(messages.length).toBe(posted);
+    // A new round still ticks, once.
+    await advance(combat, 4);
+    expect(vitals(guard).hits.value).toBe(upkept);
+  });
+
   it("CR-BLD-01: a player's request to undo an upkeep is refused by the active GM; nothing changes", async () => {
     const { kara, guard } = fight();
     await strike(kara, guard, [98, 37], 4);
@@ -904,5 +972,81 @@ describe("first aid to a dying ally through the GM (CR-DTH-01)", () => {
       ok: false,
       error: { key: "FRAY.Error.NotDying" },
     });
+  });
+});
+
+describe("3D dice for Rolls an update adds to a card (U1)", () => {
+  /** Each `game.dice3d.showForRoll` call: roll, user, synchronize, whisper, blind, message id, speaker. */
+  let shown: unknown[][];
+  const world = () => stub.game as unknown as Dict;
+  beforeEach(() => {
+    shown = [];
+    world().modules = new Map([["dice-so-nice", { id: "dice-so-nice", active: true }]]);
+    world().dice3d = {
+      showForRoll: async (...args: unknown[]) => {
+        shown.push(args);
+        return true;
+      },
+    };
+  });
+  afterEach(() => {
+    delete world().modules;
+    delete world().dice3d;
+  });
+
+  /** The GM rolls Kara's sword attack on the guard (98, 37): the card, with the Rolls it was created with. */
+  async function card(kara: ReturnType<typeof actor>, guard: ReturnType<typeof actor>) {
+    diceQueue.push(98, 37);
+    const { message } = (await api().rollAttack({
+      actor: kara.actor,
+      weaponId: "fRc2SwordFtItm10",
+      token: kara.token,
+      target: guard.token,
+      skipDialog: true,
+    }))!;
+    return message as Message & { rolls: unknown[]; speaker?: unknown; whisper?: string[]; blind?: boolean };
+  }
+  const totals = (rolls: unknown[]) =>
+    rolls.map((r) => (JSON.parse(typeof r === "string" ? r : JSON.stringify(r)) as { total: number }).total);
+
+  it("CR-CRT-01: the critical rolled on the GM's card is shown once as 3D dice, to everyone, with the card's id and speaker; a created card's Rolls are left to the module", async () => {
+    const { kara, guard } = fight();
+    const message = await card(kara, guard);
+    expect(shown).toEqual([]);
+    const before = message.rolls.length;
+    diceQueue.push(4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    const added = message.rolls.slice(before);
+    expect(added.length).toBeGreaterThan(0);
+    expect(shown.map((c) => (c[0] as { total: number }).total)).toEqual(totals(added));
+    for (const call of shown) expect(call.slice(1)).toEqual([gm, true, null, false, message.id, message.speaker]);
+    // Applying rolls nothing: nothing more is shown.
+    await api().flow.runCardAction(message, 0, "applyDamage");
+    expect(shown.length).toBe(added.length);
+  });
+
+  it("CR-CRT-01: a whispered, blind card's critical rolled by Pat through the GM is shown in Pat's dice, to the card's whisper only, blind", async () => {
+    const { kara, guard } = fight();
+    const message = await card(kara, guard);
+    message.whisper = ["gm"];
+    message.blind = true;
+    stub.game.users.current = player;
+    diceQueue.push(4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    await settle();
+    stub.game.users.current = gm;
+    expect((message.system.targets as Dict[])[0]).toHaveProperty("damage");
+    expect(shown.length).toBeGreaterThan(0);
+    for (const call of shown) expect(call.slice(1)).toEqual([player, true, ["gm"], true, message.id, message.speaker]);
+  });
+
+  it("CR-CRT-01: without Dice So Nice active nothing is shown, even with a `game.dice3d` left behind", async () => {
+    world().modules = new Map([["dice-so-nice", { id: "dice-so-nice", active: false }]]);
+    const { kara, guard } = fight();
+    const message = await card(kara, guard);
+    diceQueue.push(4);
+    await api().flow.runCardAction(message, 0, "rollDamage");
+    expect(message.rolls.length).toBeGreaterThan(1);
+    expect(shown).toEqual([]);
   });
 });

@@ -296,6 +296,36 @@ describe("contest between action and reaction (ZN-REA-02)", () => {
     expect(card.rolls).toHaveLength(4);
   });
 
+  it("ZN-REA-02: with Dice So Nice active, the contest's dice added to the card are shown once each, with the card's whisper (U1)", async () => {
+    const world = stub.game as unknown as Record<string, unknown>;
+    const shown: unknown[][] = [];
+    world.modules = new Map([["dice-so-nice", { id: "dice-so-nice", active: true }]]);
+    world.dice3d = {
+      showForRoll: async (...args: unknown[]) => {
+        shown.push(args);
+        return true;
+      },
+    };
+    try {
+      const { ayla, combat } = fight();
+      await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+      const r = (await zonesApi().declareReaction(combat, ayla, async () => ({ trigger: "the guard draws", response: "draw" })))!;
+      const card = (await zonesApi().triggerReaction(combat, "ayla", r.id as string))! as Message & {
+        whisper?: string[];
+        speaker?: unknown;
+      };
+      card.whisper = ["gm"];
+      combat.combatant = combat.turns[1]!;
+      diceQueue.push(5, 4, 3, 7);
+      await zonesApi().contestReaction(card);
+      expect(shown.map((c) => (c[0] as { total: number }).total)).toEqual([5, 4, 3, 7]);
+      for (const call of shown) expect(call.slice(1)).toEqual([gm, true, ["gm"], false, card.id, card.speaker]);
+    } finally {
+      delete world.modules;
+      delete world.dice3d;
+    }
+  });
+
   it("ZN-REA-02: the card's Contest button is wired for the GM and removed for players", async () => {
     const { ayla, combat } = fight();
     await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });

@@ -300,6 +300,17 @@ export class StubRoll {
     StubRoll.evaluated.push(this);
     return this;
   }
+  /**
+   * `Roll.fromJSON(json)` (https://foundryvtt.com/api/classes/foundry.dice.Roll.html#fromjson):
+   * the evaluated Roll a serialized Roll describes, its terms and total as they were.
+   */
+  static fromJSON(json: string): StubRoll {
+    const data = JSON.parse(json) as { formula: string; options?: Dict; terms: StubRoll["terms"]; total?: number };
+    const roll = new StubRoll(data.formula, {}, data.options ?? {});
+    roll.terms = data.terms;
+    roll.total = data.total;
+    return roll;
+  }
   /** `Roll#toMessage`: posts the roll through `ChatMessage.implementation.create`. */
   async toMessage(data: Dict = {}): Promise<unknown> {
     return StubChatMessage.implementation.create({ ...data, rolls: [this] } as never);

@@ -277,7 +277,7 @@ export async function handleCardUpdateQuery(data: Record<string, unknown>, reque
   const rolls = Array.isArray(data.rolls) ? data.rolls.filter((r): r is string => typeof r === "string") : [];
   const ctx = await actionContext(message, index);
   const next = await nextTargetState(ctx, action, new ScriptedRoller(facesOfRolls(rolls)));
-  return { ok: await writeTarget(message, index, action, next, rolls) };
+  return { ok: await writeTarget(message, index, action, next, rolls, requester.id) };
 }
 
 /** The faces of every roll of a stored attack result, in the order the ruleset rolls them: check, declared reaction, locations. */

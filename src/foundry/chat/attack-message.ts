@@ -10,6 +10,7 @@ import { TEMPLATES } from "../config.js";
 import { assertAllowed, type CardAction, type TargetState } from "../logic/card.js";
 import { cardRulesOf } from "../play/card-rules.js";
 import { askGM, isActiveGM, QUERIES, queryAnswer, serial } from "../queries.js";
+import { animateAddedRolls } from "./dice-animation.js";
 
 /** The `system` data of an attack message as the flow reads it. */
 export interface AttackSystem {
@@ -106,13 +107,18 @@ export async function commitTarget(
   return queryAnswer(await askGM(QUERIES.cardUpdate, { messageId: message.id, index, action, rolls: json }));
 }
 
-/** Writes a target's state on a message this client may update. */
+/**
+ * Writes a target's state on a message this client may update; the Rolls it adds are shown as 3D
+ * dice when Dice So Nice is active ({@link animateAddedRolls}), in the colours of `rolledBy`
+ * (a user id: the requester whose dice the GM writes; this client's user when absent).
+ */
 export async function writeTarget(
   message: AttackMessageLike,
   index: number,
   action: CardAction,
   next: TargetState,
   rollJson: readonly string[],
+  rolledBy?: string,
 ): Promise<boolean> {
   const system = attackSystem(message);
   const current = system.targets[index];
@@ -122,6 +128,7 @@ export async function writeTarget(
   const targets = system.targets.map((t, i) => (i === index ? next : t));
   const content = await renderAttackCard({ ...system, targets, attackerName: attackerName(message) });
   await message.update({ "system.targets": targets, content, rolls: [...rollsWith(message, []), ...rollJson] });
+  animateAddedRolls(message, rollJson, rolledBy);
   return true;
 }
 

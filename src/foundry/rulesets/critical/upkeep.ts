@@ -161,6 +161,59 @@ function recordKey(key: string, round: number): string {
   return `${key}r${round}`;
 }
 
+/**
+ * The round an actor's upkeep stamp for one combat stands at once the record `undoing` is undone
+ * (CR-BLD-01, CR-STN-02): the latest round of that combat whose upkeep stands (recorded, not
+ * undone), else 0 (none: every round may be upkept again). Read from the actor's records alone,
+ * so undos in any order leave the same stamp.
+ * @param records the actor's `flags.fray.upkeepUndo`.
+ * @param key the combat's stamp key.
+ * @param undoing the key of the record being undone.
+ */
+export function standingRound(records: Record<string, unknown>, key: string, undoing: string): number {
+  let round = 0;
+  for (const [k, raw] of Object.entries(records)) {
+    if (k === undoing || !k.startsWith(`${key}r`)) continue;
+    const n = Number(k.slice(key.length + 1));
+    const record = upkeepRecord(raw);
+    if (Number.isInteger(n) && String(n) === k.slice(key.length + 1) && record && !record.undone) round = Math.max(round, n);
+  }
+  return round;
+}
+
+/** Stored vitals of a record, checked: hits and stun numbers, effects each with a string id and kind. */
+function recordVitals(value: unknown): RecordVitals | undefined {
+  const v = value as { hits?: unknown; stun?: unknown; effects?: unknown } | null | undefined;
+  const finite = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n);
+  if (!v || !finite(v.hits) || !finite(v.stun) || !Array.isArray(v.effects)) return undefined;
+  const effects = (v.effects as unknown[]).filter(
+    (e): e is LastingEffect =>
+      typeof e === "object" && e !== null && typeof (e as LastingEffect).id === "string" && typeof (e as LastingEffect).kind === "string",
+  );
+  return { hits: v.hits, stun: v.stun, effects };
+}
+
+/**
+ * An upkeep record as stored on the actor, checked: one whose vitals are not numbers counts as
+ * none, so a damaged record changes nothing rather than writing a broken value.
+ */
+export function upkeepRecord(value: unknown): UpkeepRecord | undefined {
+  const r = value as Partial<Record<keyof UpkeepRecord, unknown>> | null | undefined;
+  if (!r || typeof r !== "object") return undefined;
+  const before = recordVitals(r.before);
+  const after = recordVitals(r.after);
+  if (!before || !after) return undefined;
+  const ids = (list: unknown) => (Array.isArray(list) ? list.filter((s): s is string => typeof s === "string") : []);
+  return {
+    before,
+    after,
+    added: ids(r.added),
+    removed: ids(r.removed),
+    stamp: typeof r.stamp === "number" ? r.stamp : null,
+    undone: r.undone === true,
+  };
+}
+
 /** The vitals of a core vital state, as a record keeps them. */
 function vitalsOf(state: VitalState): RecordVitals {
   return { hits: state.hp?.value ?? 0, stun: state.stun ?? 0, effects: structuredClone(state.effects ?? []) };
@@ -169,11 +222,18 @@ function vitalsOf(state: VitalState): RecordVitals {
 /** True when two values are the same JSON. */
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** True when two versions of an effect differ in their rounds alone, both numbers. */
+function roundsOnly(before: LastingEffect, after: LastingEffect): boolean {
+  if (typeof before.rounds !== "number" || typeof after.rounds !== "number") return false;
+  return same({ ...before, rounds: 0 }, { ...after, rounds: 0 });
+}
+
 /**
  * The lasting effects once an upkeep is undone (CR-BLD-01, CR-DTH-01): an effect the upkeep
  * removed (run out) comes back unless one of its id is there again; one it changed goes back to
- * how it was when it still stands as the upkeep left it; one it added goes. Effects changed or
- * added since stay as they are.
+ * how it was when it still stands as the upkeep left it, and one whose rounds alone it counted
+ * down gets those rounds back as it is now (so undos in any order add up); one it added goes.
+ * Effects added since stay as they are.
  */
 export function effectsUndone(
   now: readonly LastingEffect[],
@@ -188,7 +248,12 @@ export function effectsUndone(
     const old = was.get(e.id);
     const upkept = left.get(e.id);
     if (!old && upkept && same(e, upkept)) continue;
-    out.push(old && upkept && same(e, upkept) ? structuredClone(old) : e);
+    if (old && upkept && same(e, upkept)) out.push(structuredClone(old));
+    else if (old && upkept && roundsOnly(old, upkept) && typeof e.rounds === "number") {
+      // Only its rounds were counted down: they are given back to the effect as it is now, so
+      // undos in any order add up and a later change (a treatment) stays.
+      out.push({ ...e, rounds: Math.max(0, e.rounds + (old.rounds! - upkept.rounds!)) });
+    } else out.push(e);
   }
   const present = new Set(out.map((e) => e.id));
   for (const e of before) if (!left.has(e.id) && !present.has(e.id)) out.push(structuredClone(e));
@@ -231,10 +296,12 @@ function combatantsOf(combatId: unknown, actor: ActorLike): EconomyHolder[] {
  * CR-HIT-02): for each actor of the summary, its own record of that round is read (never the
  * message's numbers) and its change taken back from the actor as it is now: the hits it took
  * given back (up to the maximum), the stun rounds it ran down added again, the effects restored
- * ({@link effectsUndone}), the statuses it added removed and those it removed set again, and the
- * actor's upkeep stamp put back so the round can be upkept again, and its Combatant's AP of that
- * round made to follow the state it is back to ({@link followEconomy}). Later changes stay; a record
- * already undone changes nothing, so undoing twice does nothing.
+ * ({@link effectsUndone}), the statuses it added removed and those it removed set again, the
+ * actor's upkeep stamp set to the latest round whose upkeep still stands ({@link standingRound}:
+ * with none left, every round may be upkept again; an older round undone under a later one
+ * standing is not upkept again), and its Combatant's AP of that round made to follow the state it
+ * is back to ({@link followEconomy}). Later changes stay; summaries may be undone in any order; a
+ * record already undone, or one that is not numbers, changes nothing, so undoing twice does nothing.
  * @returns the number of actors changed.
  */
 export async function undoUpkeep(message: UpkeepMessage): Promise<number> {
@@ -245,7 +312,8 @@ export async function undoUpkeep(message: UpkeepMessage): Promise<number> {
   for (const entry of flag.entries) {
     if (typeof entry?.actorUuid !== "string") continue;
     const actor = (await foundry.utils.fromUuid(entry.actorUuid as never)) as unknown as ActorLike | null;
-    const record = (actor?.getFlag?.("fray", "upkeepUndo") as Record<string, UpkeepRecord> | undefined)?.[rkey];
+    const records = actor?.getFlag?.("fray", "upkeepUndo") as Record<string, unknown> | undefined;
+    const record = upkeepRecord(records?.[rkey]);
     if (!actor || !record || record.undone) continue;
     const now = criticalCombatantFromActor(actorSource(actor as never));
     const hits = Math.min(now.hits.max, now.hits.value - (record.after.hits - record.before.hits));
@@ -256,7 +324,7 @@ export async function undoUpkeep(message: UpkeepMessage): Promise<number> {
       "system.stun": stun,
       "system.effects": effects,
       [`flags.fray.upkeepUndo.${rkey}.undone`]: true,
-      [`flags.fray.upkeep.${flag.key}`]: record.stamp ?? 0,
+      [`flags.fray.upkeep.${flag.key}`]: standingRound(records ?? {}, flag.key, rkey),
     });
     for (const id of record.added) if (actor.statuses?.has(id)) await actor.toggleStatusEffect?.(id, { active: false });
     for (const id of record.removed) if (!actor.statuses?.has(id)) await actor.toggleStatusEffect?.(id, { active: true });

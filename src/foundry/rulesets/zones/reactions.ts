@@ -34,6 +34,7 @@ import { reactionCardContext, reactionRowHtml, type CardI18n, type ReactionCardS
 import { formatKey, reportError, warn, windowTitle } from "../../notify.js";
 import { askGM, queryAnswer, refusal, type Requester, type RequestAnswer } from "../../queries.js";
 import { activeBinding, registry } from "../../registry.js";
+import { animateAddedRolls } from "../../chat/dice-animation.js";
 import type { DialogFormButton } from "../../logic/dialog-buttons.js";
 
 type Dict = Record<string, unknown>;
@@ -323,11 +324,17 @@ async function contestHere(message: ReactionMessage, actorId?: string): Promise<
   const dice = new FoundryRoller();
   const result = await contest(coreOf(actor), coreOf(reactor), dice);
   const next: ReactionCardState = { ...state, contest: { actorId: id, result } };
+  const rolls = dice.rolls.map((r) => (typeof (r as { toJSON?(): unknown }).toJSON === "function" ? JSON.stringify(r.toJSON()) : r));
   await message.update({
     content: await renderReactionCard(next, { reactor: reactor.name ?? "", actor: actor.name ?? "" }),
-    rolls: dice.rolls.map((r) => (typeof (r as { toJSON?(): unknown }).toJSON === "function" ? JSON.stringify(r.toJSON()) : r)),
+    rolls,
     "flags.fray.zonesReaction": next,
   });
+  // The contest's dice were added by an update: Dice So Nice shows them only when handed over.
+  animateAddedRolls(
+    message,
+    rolls.map((r) => (typeof r === "string" ? r : JSON.stringify(r))),
+  );
 }
 
 /** `renderChatMessageHTML`: the reaction card's Contest button, for the GM only. */
