@@ -561,6 +561,35 @@ describe("movement (CR-MOV-01, CR-MOV-02)", () => {
   });
 });
 
+describe("trust of movement (CR-MOV-01)", () => {
+  it("CR-MOV-01: a hostile player's move passed as a revert (`{ fray: { revert: true } }` from the console) is still put back by the active GM", async () => {
+    const { tokens } = await onScene();
+    stub.game.users.current = player;
+    // Kara's player moves her away from the engaged guard with the option the GM's revert uses.
+    await (tokens.kara.update as (c: Dict, o: Dict) => Promise<unknown>)({ x: 100, y: 500 }, { fray: { revert: true } });
+    await settle();
+    expect([tokens.kara.x, tokens.kara.y]).toEqual([500, 500]);
+    expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(
+      "Kara Voss left Pistol Guard behind without the GM's leave: the token was put back.",
+    );
+  });
+
+  it("CR-MOV-02: a player's move made with the revert option is charged as any move", async () => {
+    const { c, tokens } = await onScene();
+    // The GM moves the guard away first: Kara's move then leaves no foe behind.
+    await (tokens.guard.update as (c: Dict) => Promise<unknown>)({ x: 3000, y: 3000 });
+    await settle();
+    stub.game.users.current = player;
+    // 10 squares (15 m) away from no foe: the second BM, 1 AP, revert option or not.
+    await (tokens.kara.update as (c: Dict, o: Dict) => Promise<unknown>)({ x: 500, y: 1500 }, { fray: { revert: true } });
+    await settle();
+    const ap = ((c.kara.getFlag as (s: string, k: string) => unknown)("fray", "economy") as { pools: { ap: { value: number } } }).pools.ap
+      .value;
+    expect([tokens.kara.x, tokens.kara.y]).toEqual([500, 1500]);
+    expect(ap).toBe(3);
+  });
+});
+
 /** Advances a plain combat to `round` as Foundry's `updateCombat` reports it, and lets the upkeep run. */
 async function advance(combat: Dict, round: number): Promise<void> {
   combat.round = round;
