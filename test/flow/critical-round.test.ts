@@ -282,6 +282,8 @@ describe("delaying (CR-INI-03)", () => {
   it("CR-INI-03: Kara's player delays her until after the Enforcer from the tracker; the order follows; the next round forgets it", async () => {
     const { combat, c } = await rolled();
     await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    // Revealed: the first in the acting order (the guard) acts; Kara has not acted yet.
+    combat.turn = 0;
     stub.game.users.current = player;
     const dom = trackerDom(combat);
     dom.render();
@@ -344,6 +346,48 @@ describe("delaying (CR-INI-03)", () => {
     await settle();
     expect((c.kara.getFlag as (s: string, k: string) => unknown)("fray", "delay")).toBeUndefined();
     expect(stub.ui.notifications.messages.at(-1)?.text).toContain("cannot act before its initiative");
+  });
+
+  it("CR-INI-03: after acting, a hostile player's delay (written from the console) takes no one's turn: the active GM undoes it, the Enforcer keeps his turn", async () => {
+    const { combat, c } = await rolled();
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    // The guard and Kara have acted; it is the Enforcer's turn.
+    combat.turn = 2;
+    expect(combat.combatant?.name).toBe("Enforcer");
+    stub.game.users.current = player;
+    // No Delay control for Kara any more: she has acted.
+    const dom = trackerDom(combat);
+    dom.render();
+    expect(dom.byName("Kara Voss").html).not.toContain("data-fray-delay");
+    await (c.kara.setFlag as (s: string, k: string, v: unknown) => Promise<unknown>)("fray", "delay", { round: 1, after: "cEnf" });
+    await settle();
+    expect((c.kara.getFlag as (s: string, k: string) => unknown)("fray", "delay")).toBeUndefined();
+    expect(turnNames(combat)).toEqual(["Pistol Guard", "Kara Voss", "Enforcer"]);
+    expect(combat.combatant?.name).toBe("Enforcer");
+    expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(
+      "Kara Voss has acted this round: the delay until after Enforcer was undone.",
+    );
+  });
+
+  it("CR-INI-03: a delay kept while waiting: a later rewrite that would let Kara act before those now acting is undone back to her delay", async () => {
+    const { combat, c } = await rolled();
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    combat.turn = 0;
+    stub.game.users.current = player;
+    dialogAnswer = "cEnf";
+    const dom = trackerDom(combat);
+    dom.render();
+    dom.byName("Kara Voss").click("[data-fray-delay]");
+    await settle();
+    expect(turnNames(combat)).toEqual(["Pistol Guard", "Enforcer", "Kara Voss"]);
+    // The Enforcer acts now; Kara has not acted yet.
+    combat.turn = 1;
+    // From the console: her delay removed, which would put her back before the Enforcer's turn.
+    await (c.kara.unsetFlag as (s: string, k: string) => Promise<unknown>)("fray", "delay");
+    await settle();
+    expect((c.kara.getFlag as (s: string, k: string) => unknown)("fray", "delay")).toEqual({ round: 1, after: "cEnf" });
+    expect(turnNames(combat)).toEqual(["Pistol Guard", "Enforcer", "Kara Voss"]);
+    expect(combat.combatant?.name).toBe("Enforcer");
   });
 
   it("CR-INI-03: the last in the order has no one to delay for: no control", async () => {
