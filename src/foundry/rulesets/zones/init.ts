@@ -11,6 +11,7 @@ import {
   contestReaction,
   declareReaction,
   handleContestReaction,
+  handleDeclareReaction,
   handleTriggerReaction,
   onRenderReactionCard,
   REACTION_QUERIES,
@@ -64,6 +65,7 @@ export function zonesInit(): Record<string, RequestHandler> {
   return {
     [BLAST_QUERIES.apply]: handleBlastApply,
     [BLAST_QUERIES.undo]: handleBlastUndo,
+    [REACTION_QUERIES.declare]: handleDeclareReaction,
     [REACTION_QUERIES.trigger]: handleTriggerReaction,
     [REACTION_QUERIES.contest]: handleContestReaction,
     [SUPPRESSION_QUERIES.action]: handleSuppressedAction,
