@@ -18,7 +18,15 @@ import {
   triggerReaction,
 } from "./reactions.js";
 import { searchForWeapons, toggleHidden } from "./hiding.js";
-import { endSuppression, handleSuppressedAction, startSuppressing, SUPPRESSION_QUERIES, suppressedAction } from "./suppression.js";
+import {
+  endSuppression,
+  handleSuppressedAction,
+  handleSuppressionEnd,
+  handleSuppressionStart,
+  startSuppressing,
+  SUPPRESSION_QUERIES,
+  suppressedAction,
+} from "./suppression.js";
 
 /** What `game.fray.zones` offers. */
 export const ZONES_API = {
@@ -69,5 +77,7 @@ export function zonesInit(): Record<string, RequestHandler> {
     [REACTION_QUERIES.trigger]: handleTriggerReaction,
     [REACTION_QUERIES.contest]: handleContestReaction,
     [SUPPRESSION_QUERIES.action]: handleSuppressedAction,
+    [SUPPRESSION_QUERIES.start]: handleSuppressionStart,
+    [SUPPRESSION_QUERIES.end]: handleSuppressionEnd,
   };
 }
