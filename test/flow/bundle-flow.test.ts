@@ -1107,6 +1107,23 @@ describe("leaving melee", () => {
     expect(flags.get("c1.moved")).toEqual({ round: 1, metres: 6, paid: { slots: { movement: 1 } } });
   });
 
+  it("UD-OPT-01: a player's move passed with the GM's revert option (from the console) still flees: free attacks posted, movement spent", async () => {
+    const { docsById, flags } = engagedWorld();
+    const restore = dialogs("flee");
+    try {
+      const movement = { origin: { x: 0, y: 0 }, destination: { x: 0, y: 400 }, passed: { cost: 6 }, pending: { cost: 0 } };
+      // The user who moved is this client's, not a GM: the option counts for nothing.
+      await api(stub).onMoveToken(docsById.ayla, movement, { fray: { revert: true } }, { id: stub.game.user.id, isGM: false });
+    } finally {
+      restore();
+    }
+    const prompt = messages.at(-1)!;
+    expect(
+      (prompt.flags as { fray?: { freeAttack?: { attackers: { name: string }[] } } }).fray?.freeAttack?.attackers.map((a) => a.name),
+    ).toEqual(["Bandit", "Thug"]);
+    expect((flags.get("c1.economy") as { slots: Dict }).slots.movement).toMatchObject({ used: 1 });
+  });
+
   it("UD-OPT-02: retreating spends the round's movement, action and reaction", async () => {
     const { docsById, flags } = engagedWorld();
     const restore = dialogs("retreat");

@@ -283,6 +283,8 @@ describe("delaying (CR-INI-03)", () => {
   it("CR-INI-03: Kara's player delays her until after the Enforcer from the tracker; the order follows; the next round forgets it", async () => {
     const { combat, c } = await rolled();
     await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    // Revealed: the first in the acting order (the guard) acts; Kara has not acted yet.
+    combat.turn = 0;
     stub.game.users.current = player;
     const dom = trackerDom(combat);
     dom.render();
@@ -345,6 +347,48 @@ describe("delaying (CR-INI-03)", () => {
     await settle();
     expect((c.kara.getFlag as (s: string, k: string) => unknown)("fray", "delay")).toBeUndefined();
     expect(stub.ui.notifications.messages.at(-1)?.text).toContain("cannot act before its initiative");
+  });
+
+  it("CR-INI-03: after acting, a hostile player's delay (written from the console) takes no one's turn: the active GM undoes it, the Enforcer keeps his turn", async () => {
+    const { combat, c } = await rolled();
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    // The guard and Kara have acted; it is the Enforcer's turn.
+    combat.turn = 2;
+    expect(combat.combatant?.name).toBe("Enforcer");
+    stub.game.users.current = player;
+    // No Delay control for Kara any more: she has acted.
+    const dom = trackerDom(combat);
+    dom.render();
+    expect(dom.byName("Kara Voss").html).not.toContain("data-fray-delay");
+    await (c.kara.setFlag as (s: string, k: string, v: unknown) => Promise<unknown>)("fray", "delay", { round: 1, after: "cEnf" });
+    await settle();
+    expect((c.kara.getFlag as (s: string, k: string) => unknown)("fray", "delay")).toBeUndefined();
+    expect(turnNames(combat)).toEqual(["Pistol Guard", "Kara Voss", "Enforcer"]);
+    expect(combat.combatant?.name).toBe("Enforcer");
+    expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(
+      "Kara Voss has acted this round: the delay until after Enforcer was undone.",
+    );
+  });
+
+  it("CR-INI-03: a delay kept while waiting: a later rewrite that would let Kara act before those now acting is undone back to her delay", async () => {
+    const { combat, c } = await rolled();
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    combat.turn = 0;
+    stub.game.users.current = player;
+    dialogAnswer = "cEnf";
+    const dom = trackerDom(combat);
+    dom.render();
+    dom.byName("Kara Voss").click("[data-fray-delay]");
+    await settle();
+    expect(turnNames(combat)).toEqual(["Pistol Guard", "Enforcer", "Kara Voss"]);
+    // The Enforcer acts now; Kara has not acted yet.
+    combat.turn = 1;
+    // From the console: her delay removed, which would put her back before the Enforcer's turn.
+    await (c.kara.unsetFlag as (s: string, k: string) => Promise<unknown>)("fray", "delay");
+    await settle();
+    expect((c.kara.getFlag as (s: string, k: string) => unknown)("fray", "delay")).toEqual({ round: 1, after: "cEnf" });
+    expect(turnNames(combat)).toEqual(["Pistol Guard", "Enforcer", "Kara Voss"]);
+    expect(combat.combatant?.name).toBe("Enforcer");
   });
 
   it("CR-INI-03: the last in the order has no one to delay for: no control", async () => {
@@ -559,6 +603,35 @@ describe("movement (CR-MOV-01, CR-MOV-02)", () => {
       ok: false,
       error: { key: "FRAY.Critical.Move.NotOwner" },
     });
+  });
+});
+
+describe("trust of movement (CR-MOV-01)", () => {
+  it("CR-MOV-01: a hostile player's move passed as a revert (`{ fray: { revert: true } }` from the console) is still put back by the active GM", async () => {
+    const { tokens } = await onScene();
+    stub.game.users.current = player;
+    // Kara's player moves her away from the engaged guard with the option the GM's revert uses.
+    await (tokens.kara.update as (c: Dict, o: Dict) => Promise<unknown>)({ x: 100, y: 500 }, { fray: { revert: true } });
+    await settle();
+    expect([tokens.kara.x, tokens.kara.y]).toEqual([500, 500]);
+    expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(
+      "Kara Voss left Pistol Guard behind without the GM's leave: the token was put back.",
+    );
+  });
+
+  it("CR-MOV-02: a player's move made with the revert option is charged as any move", async () => {
+    const { c, tokens } = await onScene();
+    // The GM moves the guard away first: Kara's move then leaves no foe behind.
+    await (tokens.guard.update as (c: Dict) => Promise<unknown>)({ x: 3000, y: 3000 });
+    await settle();
+    stub.game.users.current = player;
+    // 10 squares (15 m) away from no foe: the second BM, 1 AP, revert option or not.
+    await (tokens.kara.update as (c: Dict, o: Dict) => Promise<unknown>)({ x: 500, y: 1500 }, { fray: { revert: true } });
+    await settle();
+    const ap = ((c.kara.getFlag as (s: string, k: string) => unknown)("fray", "economy") as { pools: { ap: { value: number } } }).pools.ap
+      .value;
+    expect([tokens.kara.x, tokens.kara.y]).toEqual([500, 1500]);
+    expect(ap).toBe(3);
   });
 });
 

@@ -8,7 +8,16 @@
  */
 import { mergedFlag } from "../support/data-model.js";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { StubRoll, diceQueue, lookup, readLang, stubActor, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
+import {
+  StubRoll,
+  diceQueue,
+  lookup,
+  readLang,
+  stubActor,
+  withOwnership,
+  type FoundryStub,
+  type StubUser,
+} from "../support/foundry-stub.js";
 import { FakeElement, FlowWorld } from "../support/flow-world.js";
 import { zonesOptions } from "../support/flow-zones.js";
 
@@ -77,6 +86,7 @@ function actor(id: string, name: string, dex: number) {
 function combatant(id: string, name: string, dex: number, o: { player?: string } = {}) {
   const flags: Dict = {};
   const a = actor(`a-${id}`, name, dex);
+  withOwnership(a, { default: 0, ...(o.player ? { [o.player]: 3 } : {}) });
   return {
     id,
     name,
@@ -92,7 +102,12 @@ function combatant(id: string, name: string, dex: number, o: { player?: string }
       return stub.game.user.isGM || stub.game.user.id === o.player;
     },
     getFlag: (_s: string, k: string) => flags[k],
-    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = mergedFlag(flags[k], v)),
+    /** Foundry's update: refused to a user who does not own the Combatant. */
+    setFlag: async (_s: string, k: string, v: unknown) => {
+      if (!stub.game.user.isGM && stub.game.user.id !== o.player)
+        throw new Error(`User ${stub.game.user.id} lacks permission to update Combatant ${id}`);
+      return (flags[k] = mergedFlag(flags[k], v));
+    },
     stored: flags,
   };
 }
@@ -111,7 +126,11 @@ function fight() {
     combatant: list[0] as { id: string } | null,
     combatants: Object.assign(list, { get: (id: string) => list.find((c) => c.id === id) }),
     getFlag: (_s: string, k: string) => flags[k],
-    setFlag: async (_s: string, k: string, v: unknown) => (flags[k] = mergedFlag(flags[k], v)),
+    /** Only a GM updates a Combat (A11). */
+    setFlag: async (_s: string, k: string, v: unknown) => {
+      if (!stub.game.user.isGM) throw new Error(`User ${stub.game.user.id} lacks permission to update Combat combat1`);
+      return (flags[k] = mergedFlag(flags[k], v));
+    },
     flags,
   };
   (stub.game as unknown as Dict).combat = combat;
@@ -162,7 +181,7 @@ describe("declared reactions in the tracker (ZN-REA-01)", () => {
     expect(stub.ui.notifications.messages.map((m) => m.text)).toContain(
       lookup(en, "FRAY.Zones.Reaction.NoneLeft")!.replace("{actor}", "Ayla &lt;the Quick&gt;"),
     );
-    expect((ayla.stored.zonesReactions as unknown[]).length).toBe(1);
+    expect(((combat.flags.zonesReactions as Dict).ayla as unknown[]).length).toBe(1);
 
     // Her player sees it in the tracker, escaped, with no Trigger button.
     let rows = renderTracker(combat);
@@ -202,7 +221,7 @@ describe("declared reactions in the tracker (ZN-REA-01)", () => {
       data: { field: "response" },
     });
     expect(economy(guard)).toBeUndefined();
-    expect(guard.stored.zonesReactions).toBeUndefined();
+    expect(combat.flags.zonesReactions).toBeUndefined();
     // A player may not declare for a combatant they do not own.
     stub.game.users.current = player;
     expect(await zonesApi().declareReaction(combat, guard, async () => ({ trigger: "he runs", response: "shoot" }))).toBeUndefined();
@@ -242,6 +261,29 @@ describe("declared reactions in the tracker (ZN-REA-01)", () => {
     ]);
     expect(both.map((b) => b.status).sort()).toEqual(["fulfilled", "rejected"]);
     expect(messages).toHaveLength(1);
+  });
+
+  it("ZN-REA-01, ZN-ACT-01: three reactions a hostile player writes on her own Combatant (from the console, unpaid) are never listed nor triggered", async () => {
+    const { ayla, combat } = fight();
+    await combat.setFlag("fray", "phase", { round: 1, phase: "resolve" });
+    stub.game.users.current = player;
+    const forged = ["a", "b", "c"].map((id) => ({ id, round: 1, trigger: `forged ${id}`, response: "shoot", plotted: false }));
+    await ayla.setFlag("fray", "zonesReactions", forged);
+    // Nor can she write them where the GM keeps the reactions: only a GM updates the Combat.
+    await expect(combat.setFlag("fray", "zonesReactions", { ayla: forged })).rejects.toThrow(/lacks permission/);
+    stub.game.users.current = gm;
+    const row = renderTracker(combat).ayla!.children[0]?.html ?? "";
+    expect(row).not.toContain("forged");
+    expect(row).not.toContain("data-zones-trigger");
+    for (const id of ["a", "b", "c"])
+      await expect(zonesApi().triggerReaction(combat, "ayla", id)).rejects.toMatchObject({ key: "FRAY.Error.Zones.NoReaction" });
+    expect(messages).toHaveLength(0);
+    // A reaction she declares is paid first: one, then none left this round.
+    stub.game.users.current = player;
+    expect(await zonesApi().declareReaction(combat, ayla, async () => ({ trigger: "the guard draws", response: "draw" }))).toBeDefined();
+    expect(await zonesApi().declareReaction(combat, ayla, async () => ({ trigger: "a door opens", response: "move" }))).toBeUndefined();
+    expect(economy(ayla)!.slots.reaction!.used).toBe(1);
+    expect(((combat.flags.zonesReactions as Dict).ayla as unknown[]).length).toBe(1);
   });
 
   it("ZN-REA-01: a reaction not triggered lapses when its declarer's next turn begins", async () => {

@@ -96,7 +96,12 @@ function fight() {
       return stub.game.user.isGM || stub.game.user.id === owner;
     },
     getFlag: (_s: string, k: string) => flags[id]![k],
-    setFlag: async (_s: string, k: string, v: unknown) => (flags[id]![k] = mergedFlag(flags[id]![k], v)),
+    /** Foundry's update: refused to a user who does not own the Combatant. */
+    setFlag: async (_s: string, k: string, v: unknown) => {
+      if (!stub.game.user.isGM && stub.game.user.id !== owner)
+        throw new Error(`User ${stub.game.user.id} lacks permission to update Combatant ${id}`);
+      return (flags[id]![k] = mergedFlag(flags[id]![k], v));
+    },
   });
   const list = [combatant("shooter", "Rifleman <Vex>", rifleman.actor, "p1"), combatant("guard", "Guard", null)];
   // The Combat's flags: only a GM may write them in Foundry (A11); the stand-in keeps the GM's writes.
@@ -242,17 +247,61 @@ describe("suppressing fire (ZN-SUP-01)", () => {
     stub.game.users.current = gm;
     await zonesApi().suppressedAction(combat, "shooter", async () => "1");
     expect(rifleman.loaded()).toBe(20);
-    // A new key (a restart by hand) does not carry the ruling over: the GM is asked again, and
-    // without the GM's number nothing is spent.
+    // A new key (a restart by hand, its action unpaid) is no start the GM made: nothing is asked
+    // and nothing spent.
     flags.shooter!.zonesSuppression = { ...(flags.shooter!.zonesSuppression as Dict), key: "forged", bulletsPerAction: 1 };
-    expect(await zonesApi().suppressedAction(combat, "shooter", async () => undefined)).toBeUndefined();
+    await expect(
+      zonesApi().suppressedAction(combat, "shooter", async () => {
+        throw new Error("asked");
+      }),
+    ).rejects.toMatchObject({ key: "FRAY.Zones.Suppression.None" });
     expect(rifleman.loaded()).toBe(20);
-    // A number that is not whole and 1 or more is refused naming the field.
-    await expect(zonesApi().suppressedAction(combat, "shooter", async () => "0")).rejects.toMatchObject({
-      key: "FRAY.Error.Field",
-      data: { field: "bulletsPerAction" },
+  });
+
+  it("ZN-SUP-01: a suppression that ended, switched back on by the shooter's flag write (from the console), fires nothing; a new start pays its action again", async () => {
+    const { rifleman, flags, combat } = fight();
+    stub.game.users.current = player;
+    await zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ lane: "the hall" }));
+    stub.game.users.current = gm;
+    // The GM rules 10 per action: three actions, then 0 left; it ends (the shooter must reload).
+    await zonesApi().suppressedAction(combat, "shooter", async () => "10");
+    await zonesApi().suppressedAction(combat, "shooter");
+    await zonesApi().suppressedAction(combat, "shooter");
+    await zonesApi().suppressedAction(combat, "shooter");
+    expect(flags.shooter!.zonesSuppression).toMatchObject({ active: false });
+    expect(rifleman.loaded()).toBe(0);
+    // Pat reloads and switches the old suppression back on in the Combatant's flag.
+    stub.game.users.current = player;
+    await (rifleman.actor.items.get("carbine") as unknown as { update(c: Dict): Promise<unknown> }).update({ system: { loaded: 30 } });
+    await (combat.turns[0] as { setFlag(s: string, k: string, v: unknown): Promise<unknown> }).setFlag("fray", "zonesSuppression", {
+      active: true,
+      actions: 0,
+      fired: 0,
     });
-    expect(rifleman.loaded()).toBe(20);
+    stub.game.users.current = gm;
+    const row = renderTracker(combat).shooter!.children[0]!.html;
+    expect(row).not.toContain("data-zones-suppressed");
+    expect(row).not.toContain("data-zones-suppress-shot");
+    await expect(zonesApi().suppressedAction(combat, "shooter")).rejects.toMatchObject({ key: "FRAY.Zones.Suppression.None" });
+    expect(rifleman.loaded()).toBe(30);
+    // Ended by the shooter, the same: the start is dropped, a flag write does not bring it back.
+    await stub.game.settings.set("fray", "zones-suppressionShots", true);
+    const used = () => (flags.shooter!.economy as { slots: Record<string, { used: number }> }).slots.action!.used;
+    (flags.shooter!.economy as { slots: Record<string, { used: number }> }).slots.action!.used = 0;
+    stub.game.users.current = player;
+    await zonesApi().startSuppressing(rifleman.actor, "carbine", undefined, async () => ({ lane: "the hall" }));
+    expect(used()).toBe(1);
+    const endButton = renderTracker(combat).shooter!;
+    await click(endButton, "data-zones-suppress-end");
+    expect(flags.shooter!.zonesSuppression).toMatchObject({ active: false });
+    await (combat.turns[0] as { setFlag(s: string, k: string, v: unknown): Promise<unknown> }).setFlag("fray", "zonesSuppression", {
+      active: true,
+    });
+    stub.game.users.current = gm;
+    await expect(zonesApi().suppressedAction(combat, "shooter", async () => "1")).rejects.toMatchObject({
+      key: "FRAY.Zones.Suppression.None",
+    });
+    expect(rifleman.loaded()).toBe(30);
   });
 
   it("ZN-SUP-01: the out-of-turn shot is offered to the GM only while Shots at suppressed enemies is on", async () => {

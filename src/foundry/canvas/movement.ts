@@ -279,8 +279,20 @@ export function tokensAdjacent(a: TokenDocLike, b: TokenDocLike): boolean {
   return sceneAdjacency()(spotAt(a, a), { id: b.id ?? "", disposition: b.disposition, ...spotAt(b, b) });
 }
 
-/** The option a move is made with when it only puts a token back (`{ fray: { revert: true } }`): it is not charged. */
+/**
+ * The option a move is made with when the GM only puts a token back (`{ fray: { revert: true } }`):
+ * it is not charged. Honoured only on a GM's move (T1): a player's client may pass any option.
+ */
 export const REVERT_MOVE = { fray: { revert: true } } as const;
+
+/**
+ * True when a move is a GM's revert (CR-MOV-01, UD-OPT-01): the update carried {@link REVERT_MOVE}
+ * and the user who moved is a GM. The option of a player's move counts for nothing: leave-melee
+ * checks and the move's charge apply as to any move.
+ */
+export function isGMRevert(operation: unknown, user: { isGM?: boolean } | null | undefined): boolean {
+  return Boolean(user?.isGM) && (operation as { fray?: { revert?: unknown } } | null | undefined)?.fray?.revert === true;
+}
 
 /**
  * `moveToken` on the client that moved the token. A continued movement counts only what was
@@ -294,11 +306,11 @@ export async function onMoveToken(
   doc: TokenDocLike,
   movement: MovementLike,
   operation: unknown,
-  user: { id: string | null },
+  user: { id: string | null; isGM?: boolean },
 ): Promise<void> {
   if (user.id !== game.user?.id) return;
-  // A token put back where it was (a refused move undone) moves nothing this round.
-  if ((operation as { fray?: { revert?: unknown } } | null | undefined)?.fray?.revert === true) return;
+  // A token the GM put back where it was (a refused move undone) moves nothing this round.
+  if (isGMRevert(operation, user)) return;
   const combatant = combatantOf(doc);
   if (!combatant || !canvas?.grid) return;
   const binding = activeBinding();

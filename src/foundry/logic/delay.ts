@@ -87,9 +87,34 @@ export function delayRefusal(
 }
 
 /**
- * Who a combatant may delay until after (CR-INI-03): everyone after it in the round's order (its
- * own delay left out) who has not acted yet: the combatant whose turn it is (`currentId`) and
- * those after it in the round's order.
+ * Checks a change of a combatant's delay against the round as it stands (CR-INI-03): a delay is
+ * honoured only for a combatant that has not acted this round, and no change may touch who has
+ * acted or whose turn it is. `before` is the round's order with the delays the active GM honoured,
+ * `after` the order with the change, `turn` the index of the current turn in `before` (-1 before
+ * the first turn). The combatant whose turn it is may still delay: its place passes to the next.
+ * @returns `undefined` when honoured, else `acted` (the combatant has acted) or `turn` (the change
+ *   would alter who has acted or whose turn it is).
+ */
+export function delayChangeRefusal(
+  before: readonly string[],
+  after: readonly string[],
+  turn: number,
+  id: string,
+): "acted" | "turn" | undefined {
+  if (turn < 0) return undefined;
+  const at = before.indexOf(id);
+  if (at >= 0 && at < turn) return "acted";
+  // The combatant whose turn it is delays: those before it keep their places.
+  const kept = at === turn ? turn : turn + 1;
+  for (let i = 0; i < kept; i++) if (before[i] !== after[i]) return "turn";
+  return undefined;
+}
+
+/**
+ * Who a combatant may delay until after (CR-INI-03): nobody once it has acted this round (its
+ * place in the round's order is before the current turn); else everyone after it in the round's
+ * order (its own delay left out) who has not acted yet: the combatant whose turn it is
+ * (`currentId`) and those after it in the round's order.
  */
 export function delayChoices(
   entries: readonly OrderEntry[],
@@ -101,5 +126,6 @@ export function delayChoices(
   const order = actingOrder(entries, round, rule, id);
   const now = actingOrder(entries, round, rule);
   const turn = currentId ? now.indexOf(currentId) : -1;
+  if (now.indexOf(id) < turn) return [];
   return order.slice(order.indexOf(id) + 1).filter((other) => now.indexOf(other) >= turn);
 }

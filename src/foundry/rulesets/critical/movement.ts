@@ -10,7 +10,8 @@
  * asks the GM whether they oppose it, and makes the move itself when the GM lets it pass; the
  * move is charged on the GM's client as any move is. A client that skips its own hook and moves
  * anyway is caught by the active GM's `moveToken`: a player's move that left an engaged foe is
- * put back where it started (without a charge) and the GM told.
+ * put back where it started (without a charge) and the GM told. Only a GM's move escapes that check:
+ * the revert option (`fray.revert`) a player's client passes with its update counts for nothing.
  */
 import type { MovementBand, RulesetOptions } from "../../../rules/core/ruleset.js";
 import { critical } from "../../../rules/critical/index.js";
@@ -112,16 +113,17 @@ export async function handleLeaveMelee(data: Record<string, unknown>, requester:
 /**
  * `moveToken` on the active GM (CR-MOV-01): a move a player made that left an engaged foe behind
  * (their client did not hold it) fails: the token is put back where the move started, without a
- * charge, and the GM told. The GM's own moves, and moves leaving no foe, stand.
+ * charge, and the GM told. The GM's own moves, and moves leaving no foe, stand; a player's move
+ * carrying the revert option is checked as any other.
  */
 export async function onMoveTokenGM(
   doc: MovingToken,
   movement: MovementLike,
-  operation: unknown,
+  _operation: unknown,
   user: { id: string | null; isGM?: boolean },
 ): Promise<void> {
+  // A GM's move stands, its revert among them; a player's option never skips the check (T1).
   if (!isActiveGM() || user.isGM) return;
-  if ((operation as { fray?: { revert?: unknown } } | null | undefined)?.fray?.revert === true) return;
   const foes = meleeLeft(doc, movement.origin, movement.destination);
   if (!foes.length) return;
   warn("FRAY.Critical.Move.Reverted", { token: doc.name ?? "", foes: namesOf(foes) });

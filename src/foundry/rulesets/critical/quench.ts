@@ -338,8 +338,8 @@ export function registerCriticalQuench(quench: Quench): void {
         });
       });
 
-      describe("Critical movement: held and reverted moves (M1 to M3)", () => {
-        it("M1 to M3, CR-MOV-01: preMoveToken returning false holds a move; a GM's update of x, y fires moveToken with origin, destination, the GM and the update's options", async () => {
+      describe("Critical movement: held and reverted moves (M1 to M3, T1)", () => {
+        it("M1 to M3, T1, CR-MOV-01: preMoveToken returning false holds a move; a GM's update of x, y fires moveToken with origin, destination, the GM (isGM) and the update's options", async () => {
           const scene = canvas?.scene as unknown as {
             createEmbeddedDocuments(
               type: string,
@@ -352,17 +352,23 @@ export function registerCriticalQuench(quench: Quench): void {
           const a = (await Actor.implementation.create(actorData("Quench Mover", false) as never)) as Actor.Implementation;
           const [token] = await scene!.createEmbeddedDocuments("Token", [{ name: "Quench Mover", actorId: a.id, x: 0, y: 0 }]);
           const size = (canvas?.grid as { size?: number } | undefined)?.size ?? 100;
-          const seen: { origin?: { x: number }; destination?: { x: number }; revert?: unknown; user?: string }[] = [];
+          const seen: { origin?: { x: number }; destination?: { x: number }; revert?: unknown; user?: string; isGM?: unknown }[] = [];
           const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
           const off = Hooks.off.bind(Hooks) as unknown as (name: string, id: number) => void;
           const moved = on("moveToken", ((
             doc: { id: string },
             movement: { origin: { x: number }; destination: { x: number } },
             operation: { fray?: { revert?: unknown } },
-            user: { id: string },
+            user: { id: string; isGM?: unknown },
           ) => {
             if (doc.id === token!.id)
-              seen.push({ origin: movement.origin, destination: movement.destination, revert: operation?.fray?.revert, user: user?.id });
+              seen.push({
+                origin: movement.origin,
+                destination: movement.destination,
+                revert: operation?.fray?.revert,
+                user: user?.id,
+                isGM: user?.isGM,
+              });
           }) as never);
           const hold = on("preMoveToken", ((doc: { id: string }) =>
             doc.id === token!.id && seen.length === 0 ? false : undefined) as never);
@@ -377,6 +383,7 @@ export function registerCriticalQuench(quench: Quench): void {
             assert.equal(seen[0]!.destination?.x, size, "M2: destination");
             assert.equal(seen[0]!.user, game.user?.id, "M2: the user who moved");
             assert.equal(seen[0]!.revert, true, "M3: the update's options reach moveToken as its operation");
+            assert.equal(seen[0]!.isGM, true, "T1: moveToken's user is the User who moved, isGM true for a GM");
           } finally {
             off("moveToken", moved);
             off("preMoveToken", hold);

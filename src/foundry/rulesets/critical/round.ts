@@ -15,7 +15,7 @@ import { activeCombat, combatantFor, economyOf, rulesetView } from "../../combat
 import { trackerDeclarations, type TrackerCombat } from "../../combat/tracker.js";
 import type { Economy } from "../../../rules/core/economy.js";
 import { stamped } from "../../logic/economy.js";
-import { actingOrder, delayChoices, delayOf, delayRefusal, type OrderEntry } from "../../logic/delay.js";
+import { actingOrder, delayChangeRefusal, delayChoices, delayOf, delayRefusal, type OrderEntry } from "../../logic/delay.js";
 import { escapeHtml } from "../../logic/round-actions.js";
 import { declaringOrder, delayPartHtml, type TrackerLocalizer } from "./tracker-view.js";
 import { formatKey, reportError, warn, windowTitle } from "../../notify.js";
@@ -47,6 +47,8 @@ export interface RoundCombat extends Omit<TrackerCombat, "combatants"> {
   combatant?: { id: string | null } | null;
   combatants?: Iterable<unknown> & { get(id: string): RoundCombatant | undefined };
   update?(changes: Record<string, unknown>): Promise<unknown>;
+  getFlag?(scope: string, key: string): unknown;
+  setFlag?(scope: string, key: string, value: unknown): Promise<unknown>;
 }
 
 /** The combat's Combatants as the acting order reads them. */
@@ -62,6 +64,11 @@ function entriesOf(combat: RoundCombat): OrderEntry[] {
     }));
 }
 
+/** True while the round's declarations are made (CR-INI-02): the turn then is a declaring turn, and nobody has acted yet. */
+function declaring(combat: RoundCombat): boolean {
+  return trackerDeclarations(combat as TrackerCombat)?.phase === "declare";
+}
+
 /** The name of a Combatant of the combat, or its id. */
 function nameOf(combat: RoundCombat, id: string): string {
   return combat.combatants?.get(id)?.name ?? id;
@@ -73,7 +80,8 @@ function nameOf(combat: RoundCombat, id: string): string {
  */
 export function delayOptions(combat: RoundCombat, combatant: RoundCombatant): { id: string; name: string }[] {
   if (!combatant.id) return [];
-  const choices = delayChoices(entriesOf(combat), combat.round ?? 0, criticalDelay, combatant.id, combat.combatant?.id ?? null);
+  const current = declaring(combat) ? null : (combat.combatant?.id ?? null);
+  const choices = delayChoices(entriesOf(combat), combat.round ?? 0, criticalDelay, combatant.id, current);
   return choices.map((id) => ({ id, name: nameOf(combat, id) }));
 }
 
@@ -130,6 +138,37 @@ export async function delayCombatant(
   return true;
 }
 
+/** The Combat flag where the active GM keeps the delays it honoured this round (a GM's document, A11). */
+export const HONOURED_DELAYS_FLAG = "delays";
+
+/** The delays the active GM honoured, as kept on the Combat: the round and, by Combatant id, whom each acts after. */
+interface HonouredDelays {
+  round: number;
+  after: Record<string, string>;
+}
+
+/** The honoured delays of `round` kept on the Combat (none for another round or a malformed flag). */
+function honouredOf(combat: RoundCombat, round: number): Record<string, string> {
+  const kept = combat.getFlag?.("fray", HONOURED_DELAYS_FLAG) as Partial<HonouredDelays> | null | undefined;
+  if (!kept || kept.round !== round || !kept.after || typeof kept.after !== "object") return {};
+  return Object.fromEntries(Object.entries(kept.after).filter((e): e is [string, string] => typeof e[1] === "string" && Boolean(e[1])));
+}
+
+/** The delay of a combatant the active GM last honoured this round, if any (CR-INI-03). */
+function honouredDelay(combat: RoundCombat, id: string, round: number): { round: number; after: string } | undefined {
+  const after = honouredOf(combat, round)[id];
+  return after ? { round, after } : undefined;
+}
+
+/** Keeps on the Combat that the active GM honoured a combatant's delay (or its removal) this round. */
+async function recordHonoured(combat: RoundCombat, id: string, round: number, delay: { after: string } | undefined): Promise<void> {
+  if (!combat.setFlag) return;
+  const after = { ...honouredOf(combat, round) };
+  if (delay) after[id] = delay.after;
+  else delete after[id];
+  await replaceFlag(combat as Required<Pick<RoundCombat, "setFlag">> & RoundCombat, HONOURED_DELAYS_FLAG, { round, after });
+}
+
 /** True when an update's changes write `flags.fray.delay` (nested or dotted). */
 function writesDelay(changes: Record<string, unknown>): boolean {
   if ("flags.fray.delay" in changes || "flags.fray.-=delay" in changes) return true;
@@ -141,28 +180,44 @@ function writesDelay(changes: Record<string, unknown>): boolean {
 }
 
 /**
- * `updateCombatant` on the active GM (CR-INI-03): a delay that would move the combatant earlier
- * than its initiative (whoever wrote it, from whatever client) is cleared and the GM told; a
- * delay of the combatant whose turn it is hands the turn to whoever now holds its place in the
- * order. Other clients and other changes do nothing.
+ * `updateCombatant` on the active GM (CR-INI-03): each change of a combatant's delay (whoever
+ * wrote it, from whatever client) is checked against the delays the GM honoured this round, kept
+ * on the Combat ({@link HONOURED_DELAYS_FLAG}). A delay that would move the combatant earlier
+ * than its initiative, or any change by a combatant that has acted this round, or one that would
+ * change who has acted or whose turn it is, is undone (back to the honoured delay, or none) and
+ * the GM told; an honoured change is kept on the Combat. A delay of the combatant whose turn it
+ * is hands the turn to whoever now holds its place in the order. Other clients and other changes
+ * do nothing.
  */
 export async function onUpdateCombatant(combatant: RoundCombatant, changes: Record<string, unknown>): Promise<void> {
   if (!writesDelay(changes) || !isActiveGM()) return;
   const combat = combatant.combat;
   const round = combat?.round ?? 0;
   if (!combat || !combatant.id || !(round > 0)) return;
+  const id = combatant.id;
   const stored = delayOf(combatant.getFlag("fray", "delay"), round);
-  if (!stored) return;
+  const previous = honouredDelay(combat, id, round);
+  // The GM's own restoring write, or nothing changed.
+  if (stored?.after === previous?.after) return;
   const entries = entriesOf(combat);
-  if (delayRefusal(entries, round, criticalDelay, combatant.id, stored.after)) {
-    warn("FRAY.Critical.Round.Refused", { name: combatant.name ?? "", after: nameOf(combat, stored.after) });
-    if (combatant.unsetFlag) await combatant.unsetFlag("fray", "delay");
+  const honoured = entries.map((e) => (e.id === id ? { ...e, delay: previous } : e));
+  const turn = !declaring(combat) && typeof combat.turn === "number" ? combat.turn : -1;
+  const acted = delayChangeRefusal(actingOrder(honoured, round, criticalDelay), actingOrder(entries, round, criticalDelay), turn, id);
+  const earlier = stored ? delayRefusal(entries, round, criticalDelay, id, stored.after) : undefined;
+  if (acted || earlier) {
+    const after = nameOf(combat, stored?.after ?? previous?.after ?? "");
+    if (earlier) warn("FRAY.Critical.Round.Refused", { name: combatant.name ?? "", after });
+    else warn(acted === "acted" ? "FRAY.Critical.Round.Acted" : "FRAY.Critical.Round.TurnKept", { name: combatant.name ?? "", after });
+    if (previous) await replaceFlag(combatant, "delay", previous);
+    else if (combatant.unsetFlag) await combatant.unsetFlag("fray", "delay");
     else await combatant.update?.({ "flags.fray.-=delay": null });
     return;
   }
+  await recordHonoured(combat, id, round, stored);
+  if (!stored) return;
   // The one delaying had the turn: the turn stays at its place, now the next combatant's.
-  if (combat.combatant?.id === combatant.id && combat.update) {
-    const before = actingOrder(entries, round, criticalDelay, combatant.id).indexOf(combatant.id);
+  if (combat.combatant?.id === id && combat.update) {
+    const before = actingOrder(entries, round, criticalDelay, id).indexOf(id);
     if (before >= 0 && before !== combat.turn) await combat.update({ turn: before });
   }
 }
@@ -177,8 +232,7 @@ export function renderCriticalTracker(combatValue: unknown, html: HTMLElement): 
   if (!combat?.combatants || !((combat.round ?? 0) > 0)) return;
   const round = combat.round ?? 0;
   const rows = Array.from(html.querySelectorAll<HTMLElement>("[data-combatant-id]"));
-  const declaring = trackerDeclarations(combat as TrackerCombat)?.phase === "declare";
-  if (declaring) {
+  if (declaring(combat)) {
     // Lowest initiative first: the order the combatants declare in (CR-INI-02).
     const order = declaringOrder(entriesOf(combat), round, criticalDelay);
     const position = (row: HTMLElement) => {

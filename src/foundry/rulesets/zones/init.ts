@@ -11,13 +11,22 @@ import {
   contestReaction,
   declareReaction,
   handleContestReaction,
+  handleDeclareReaction,
   handleTriggerReaction,
   onRenderReactionCard,
   REACTION_QUERIES,
   triggerReaction,
 } from "./reactions.js";
 import { searchForWeapons, toggleHidden } from "./hiding.js";
-import { endSuppression, handleSuppressedAction, startSuppressing, SUPPRESSION_QUERIES, suppressedAction } from "./suppression.js";
+import {
+  endSuppression,
+  handleSuppressedAction,
+  handleSuppressionEnd,
+  handleSuppressionStart,
+  startSuppressing,
+  SUPPRESSION_QUERIES,
+  suppressedAction,
+} from "./suppression.js";
 
 /** What `game.fray.zones` offers. */
 export const ZONES_API = {
@@ -64,8 +73,11 @@ export function zonesInit(): Record<string, RequestHandler> {
   return {
     [BLAST_QUERIES.apply]: handleBlastApply,
     [BLAST_QUERIES.undo]: handleBlastUndo,
+    [REACTION_QUERIES.declare]: handleDeclareReaction,
     [REACTION_QUERIES.trigger]: handleTriggerReaction,
     [REACTION_QUERIES.contest]: handleContestReaction,
     [SUPPRESSION_QUERIES.action]: handleSuppressedAction,
+    [SUPPRESSION_QUERIES.start]: handleSuppressionStart,
+    [SUPPRESSION_QUERIES.end]: handleSuppressionEnd,
   };
 }

@@ -1,8 +1,8 @@
 /**
  * Declared reactions at a Zones table (ZN-REA-01, ZN-REA-02, ZN-ACT-01, ZN-INI-01): a combatant
  * declares a reaction with its trigger (free text) and what it will do; the reaction is paid at
- * once from the round's economy and waits on the Combatant (`flags.fray.zonesReactions`) until
- * the declarer's next turn. The tracker lists each pending reaction under its declarer (hidden
+ * once from the round's economy by the active GM, who writes it on the Combat
+ * (`flags.fray.zonesReactions`, by Combatant id) where it waits until the declarer's next turn. The tracker lists each pending reaction under its declarer (hidden
  * from other players while it is part of an unrevealed plot); the GM triggers it from there,
  * which posts a reaction card, and may start a contest (d10 + DEX each) from that card. What a
  * reaction is, when it lapses and who sees it come from the core (`src/rules/zones/reactions.ts`);
@@ -39,7 +39,11 @@ import type { DialogFormButton } from "../../logic/dialog-buttons.js";
 
 type Dict = Record<string, unknown>;
 
-/** The Combatant flag that holds a combatant's declared reactions. */
+/**
+ * The Combat flag that holds the declared reactions, by the declarer's Combatant id. The Combat
+ * is a document only a GM updates (A11): the active GM writes every reaction, on the declarer's
+ * request, once its cost is paid; a list a player writes anywhere else counts for nothing.
+ */
 export const REACTIONS_FLAG = "zonesReactions";
 
 /** The reaction card's template. */
@@ -77,9 +81,27 @@ export function clockOf(combat: ReactionCombat, combatantId: string): ReactionCl
   return { round, turnBegun, ...(phase ? { phase } : {}) };
 }
 
-/** The reactions of a combatant still of use now: pending, or played this round. */
+/** The reactions the active GM wrote on the Combat, by Combatant id (malformed entries read as none). */
+function reactionLists(combat: ReactionCombat): Record<string, unknown> {
+  const stored = combat.getFlag?.("fray", REACTIONS_FLAG);
+  return stored && typeof stored === "object" && !Array.isArray(stored) ? { ...(stored as Record<string, unknown>) } : {};
+}
+
+/**
+ * The reactions of a combatant still of use now (ZN-REA-01): pending, or played this round, as the
+ * active GM wrote them on the Combat; never what the Combatant's own flags say.
+ */
 export function reactionsOf(combat: ReactionCombat, combatant: ReactingCombatant): StoredReaction[] {
-  return storedReactions(combatant.getFlag("fray", REACTIONS_FLAG), clockOf(combat, combatant.id ?? ""));
+  return storedReactions(reactionLists(combat)[combatant.id ?? ""], clockOf(combat, combatant.id ?? ""));
+}
+
+/** Writes a combatant's reactions on the Combat (the active GM only). */
+async function writeReactions(combat: ReactionCombat, combatantId: string, list: StoredReaction[]): Promise<void> {
+  if (!combat.setFlag) throw new FrayError("FRAY.Error.Field", { field: "combat", expected: "a combat of this world" }, "No combat");
+  await replaceFlag(combat as ReactionCombat & { setFlag: NonNullable<ReactionCombat["setFlag"]> }, REACTIONS_FLAG, {
+    ...reactionLists(combat),
+    [combatantId]: list,
+  });
 }
 
 /** What the reaction form answers. */
@@ -124,11 +146,12 @@ function newId(): string {
 
 /**
  * Declares a reaction for a combatant (ZN-REA-01, ZN-ACT-01, ZN-INI-01): only by its owner or the
- * GM, in a started combat. Asks the trigger and response, checks them through the core, pays the
- * reaction from the round's economy (the `declareReaction` action; refused with a warning when it
- * is spent) and stores the reaction on the Combatant. In the plot (the `declare` phase) it is
- * marked plotted, and when the combatant declares now and has made no declaration this round, it
- * also becomes its declaration (action `declareReaction`, the trigger as text).
+ * GM, in a started combat. Asks the trigger and response and checks them through the core; the
+ * active GM then pays the reaction from the round's economy (the `declareReaction` action; refused
+ * with a warning when it is spent) and writes it on the Combat ({@link handleDeclareReaction}). In
+ * the plot (the `declare` phase) it is marked plotted, and when the combatant declares now and has
+ * made no declaration this round, it also becomes its declaration (action `declareReaction`, the
+ * trigger as text).
  * @param ask the form; tests and macros pass the answer.
  * @returns the stored reaction, or `undefined` when nothing was declared.
  * @throws FrayError `FRAY.Error.Field` naming `trigger` or `response` for a bad answer (nothing is paid).
@@ -150,13 +173,21 @@ export async function declareReaction(
   const answer = await ask(combatant.name ?? "");
   if (!answer) return undefined;
   const plotted = clock.phase === "declare";
-  const reaction = readReaction(answer, newId(), clock.round, plotted);
-  const short = await spendOn(combatant, { kind: "action", action: "declareReaction", cost: { slots: { reaction: 1 } } });
-  if (short) {
+  // Checked here first, so a bad answer is refused naming its field before anything is asked.
+  readReaction(answer, "check", clock.round, plotted);
+  const reply = await askGM(REACTION_QUERIES.declare, {
+    combatId: combat.id ?? "",
+    combatantId: combatant.id ?? "",
+    trigger: answer.trigger,
+    response: answer.response,
+  });
+  if (reply?.ok === false && reply.short === "reaction") {
     warn("FRAY.Zones.Reaction.NoneLeft", { actor: combatant.name ?? "" });
     return undefined;
   }
-  await replaceFlag(combatant, REACTIONS_FLAG, [...reactionsOf(combat, combatant), reaction]);
+  if (!queryAnswer(reply)) return undefined;
+  const reaction = reactionsOf(combat, combatant).find((r) => r.id === reply?.short);
+  if (!reaction) return undefined;
   if (plotted && !declarationOf(combatant.getFlag("fray", "declaration"), clock.round)) {
     const row = trackerDeclarations(combat as never)?.rows.find((r) => r.id === combatant.id);
     if (row?.canDeclare)
@@ -185,8 +216,41 @@ async function renderReactionCard(state: ReactionCardState, names: { reactor: st
   );
 }
 
-/** Requests to the active GM that play reactions (one at a time, so two GMs never play one twice). */
-export const REACTION_QUERIES = { trigger: "fray.zones.reactionTrigger", contest: "fray.zones.reactionContest" } as const;
+/** Requests to the active GM that declare and play reactions (one at a time, so two GMs never play one twice). */
+export const REACTION_QUERIES = {
+  declare: "fray.zones.reactionDeclare",
+  trigger: "fray.zones.reactionTrigger",
+  contest: "fray.zones.reactionContest",
+} as const;
+
+/**
+ * The active GM's side of {@link declareReaction} (ZN-REA-01, ZN-ACT-01): the requester must own
+ * the combatant's actor (or be a GM); the trigger and response are checked through the core; the
+ * reaction is paid from the combatant's round economy here (refused, answer `short: "reaction"`,
+ * when it is spent) and only then written on the Combat. Answers the new reaction's id.
+ */
+export async function handleDeclareReaction(data: Dict, requester: Requester): Promise<RequestAnswer> {
+  const combat = combatById(String(data.combatId ?? ""));
+  if (!combat) return refusal("FRAY.Error.Field", { field: "combat", expected: "a combat of this world" });
+  const combatantId = String(data.combatantId ?? "");
+  const combatant = combat.combatants?.get(combatantId);
+  if (!combatant) return refusal("FRAY.Error.Field", { field: "combatant", expected: "a combatant of this combat" });
+  const actor = combatant.actor as { testUserPermission?(user: unknown, level: string): boolean } | null | undefined;
+  const user = (game.users as unknown as { get(id: string): unknown } | undefined)?.get(requester.id);
+  if (!requester.isGM && !(actor && user && actor.testUserPermission?.(user, "OWNER"))) return refusal("FRAY.Zones.Reaction.NotYours");
+  const clock = clockOf(combat, combatantId);
+  if (!(clock.round > 0)) return refusal("FRAY.Zones.Reaction.NotStarted");
+  let reaction: StoredReaction;
+  try {
+    reaction = readReaction({ trigger: data.trigger, response: data.response }, newId(), clock.round, clock.phase === "declare");
+  } catch (err) {
+    return refused(err);
+  }
+  const short = await spendOn(combatant, { kind: "action", action: "declareReaction", cost: { slots: { reaction: 1 } } });
+  if (short) return { ok: false, short: "reaction" };
+  await writeReactions(combat, combatantId, [...reactionsOf(combat, combatant), reaction]);
+  return { ok: true, short: reaction.id };
+}
 
 /**
  * The GM triggers a pending reaction from the tracker (ZN-REA-01): it is played during the
@@ -233,7 +297,8 @@ function refused(err: unknown): RequestAnswer {
 
 /**
  * The active GM's side of {@link triggerReaction}: only a GM's request; the reaction is read from
- * the Combatant and played through the core (`playReaction`), never from the request.
+ * the Combat (where the GM wrote it once paid) and played through the core (`playReaction`),
+ * never from the request or the Combatant's flags.
  */
 export async function handleTriggerReaction(data: Dict, requester: Requester): Promise<RequestAnswer> {
   if (!requester.isGM) return refusal("FRAY.Zones.Reaction.GMOnly");
@@ -254,7 +319,7 @@ async function playHere(combat: ReactionCombat, combatantId: string, reactionId:
     throw new FrayError("FRAY.Error.Field", { field: "combatant", expected: "a combatant of this combat" }, "No such combatant");
   const clock = clockOf(combat, combatantId);
   const { reaction, list } = playReaction(reactionsOf(combat, combatant), reactionId, clock);
-  await replaceFlag(combatant, REACTIONS_FLAG, list);
+  await writeReactions(combat, combatantId, list);
   const state: ReactionCardState = { combatId: combat.id ?? "", combatantId, reaction };
   const Message = ChatMessage.implementation as unknown as { create(data: Dict): Promise<ReactionMessage> };
   return Message.create({

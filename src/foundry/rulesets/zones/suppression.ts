@@ -1,7 +1,9 @@
 /**
  * Suppressing fire at a Zones table (ZN-SUP-01): the shooter starts it from a firearm's row on the
- * sheet (the action is paid, the lane covered is entered); it is kept on the shooter's Combatant
- * (`flags.fray.zonesSuppression`) and shown under the shooter in the tracker. The bullets per
+ * sheet (the lane covered is entered; the active GM pays the action and keeps the start's key on
+ * the Combat, `flags.fray.zonesSuppressionStarts`, until it ends: only such a start fires); it is
+ * kept on the shooter's Combatant (`flags.fray.zonesSuppression`) and shown under the shooter in
+ * the tracker. The bullets per
  * action are the GM's ruling: the GM gives them on the first "Action under fire" and they are kept
  * on the Combat (`flags.fray.zonesSuppressionRates`), a document only a GM may update (A11), so a
  * number the shooter's client writes into the Combatant is never spent. Each time someone acts
@@ -42,8 +44,19 @@ export const SUPPRESSION_RATES_FLAG = "zonesSuppressionRates";
 /** The longest lane text kept, in characters. */
 export const LANE_MAX_LENGTH = 120;
 
+/**
+ * The Combat flag where the active GM keeps each suppression it started (ZN-SUP-01), by the
+ * shooter's Combatant id: the key of that start. Only a suppression whose key is there fires; the
+ * GM removes it when the suppression ends.
+ */
+export const SUPPRESSION_STARTS_FLAG = "zonesSuppressionStarts";
+
 /** Requests to the active GM (one at a time, so two GMs never spend bullets twice). */
-export const SUPPRESSION_QUERIES = { action: "fray.zones.suppressedAction" } as const;
+export const SUPPRESSION_QUERIES = {
+  action: "fray.zones.suppressedAction",
+  start: "fray.zones.suppressionStart",
+  end: "fray.zones.suppressionEnd",
+} as const;
 
 /**
  * A suppression as stored on the shooter's Combatant: the core's, with the lane covered and the
@@ -117,6 +130,32 @@ export function suppressionOf(combatant: Pick<CombatantLike, "getFlag">): Stored
     lane: typeof s.lane === "string" ? s.lane.slice(0, LANE_MAX_LENGTH) : "",
     key: typeof s.key === "string" ? s.key : "",
   };
+}
+
+/** The starts the active GM verified, kept on a Combat: the key of each, by the shooter's Combatant id. */
+function startsOf(combat: SuppressionCombat | undefined): Record<string, string> {
+  const starts = combat?.getFlag?.("fray", SUPPRESSION_STARTS_FLAG);
+  if (!starts || typeof starts !== "object") return {};
+  return Object.fromEntries(
+    Object.entries(starts as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === "string"),
+  );
+}
+
+/**
+ * True when a shooter's stored suppression is one the active GM started (ZN-SUP-01): its key is
+ * the one the GM kept on the Combat when the start's action was paid, and it has not ended since.
+ */
+export function verifiedStart(combat: SuppressionCombat | undefined, shooterId: string, s: StoredSuppression): boolean {
+  return Boolean(s.key) && startsOf(combat)[shooterId] === s.key;
+}
+
+/** Keeps (or, with no key, drops) the verified start of a shooter on the Combat (the active GM only). */
+async function keepStart(combat: SuppressionCombat, shooterId: string, key: string | undefined): Promise<void> {
+  if (!combat.setFlag) return;
+  const starts = startsOf(combat);
+  if (key) starts[shooterId] = key;
+  else delete starts[shooterId];
+  await replaceFlag(combat as SuppressionCombat & { setFlag: NonNullable<SuppressionCombat["setFlag"]> }, SUPPRESSION_STARTS_FLAG, starts);
 }
 
 /** The GM's rulings kept on a Combat, by the shooter's Combatant id. */
@@ -209,13 +248,59 @@ export async function startSuppressing(
   if (!answer) return undefined;
   if (typeof answer.lane !== "string" || answer.lane.length > LANE_MAX_LENGTH)
     throw new FrayError("FRAY.Error.Field", { field: "lane", expected: `at most ${LANE_MAX_LENGTH} characters` }, "Bad lane");
-  // The core checks that a bullet is loaded and an action left before anything is paid.
-  const { suppression } = startSuppression(combatant.id ?? "", weapon, 1, economyOf(combatant));
-  const decision = await takeAction(doc as never, "suppress", { tokenId });
-  if (!decision.ok) return undefined;
-  const stored: StoredSuppression = { ...suppression, bulletsPerAction: 0, lane: answer.lane.trim(), key: foundry.utils.randomID() };
-  await replaceFlag(combatant, SUPPRESSION_FLAG, stored);
-  return stored;
+  // The core checks that a bullet is loaded and an action left before anything is asked.
+  startSuppression(combatant.id ?? "", weapon, 1, economyOf(combatant));
+  const combat = combatant.combat as { id?: string | null } | null | undefined;
+  const reply = await askGM(SUPPRESSION_QUERIES.start, {
+    combatId: combat?.id ?? "",
+    combatantId: combatant.id ?? "",
+    itemId,
+    lane: answer.lane.trim(),
+    ...(tokenId ? { tokenId } : {}),
+  });
+  if (!queryAnswer(reply)) return undefined;
+  return suppressionOf(combatant);
+}
+
+/**
+ * The active GM's side of {@link startSuppressing} (ZN-SUP-01, ZN-ACT-02): the requester must own
+ * the shooter's actor (or be a GM); the weapon must be a firearm of the actor, the lane short
+ * enough; the core checks a bullet is loaded and an action left; the action is paid here
+ * (`takeAction`), and only then is the suppression written on the shooter's Combatant with a new
+ * key, kept on the Combat as a verified start ({@link SUPPRESSION_STARTS_FLAG}). Answers the key.
+ */
+export async function handleSuppressionStart(data: Dict, requester: Requester): Promise<RequestAnswer> {
+  const combat = combatById(String(data.combatId ?? ""));
+  const shooterId = String(data.combatantId ?? "");
+  const combatant = combat?.combatants?.get(shooterId);
+  if (!combat || !combatant) return refusal("FRAY.Zones.Suppression.NotInCombat");
+  const actor = combatant.actor as (ActorDoc & { testUserPermission?(user: unknown, level: string): boolean }) | null | undefined;
+  const user = (game.users as unknown as { get(id: string): unknown } | undefined)?.get(requester.id);
+  if (!actor || (!requester.isGM && !(user && actor.testUserPermission?.(user, "OWNER"))))
+    return refusal("FRAY.Flow.Error.NotYourCombatant");
+  const lane = data.lane;
+  if (typeof lane !== "string" || lane.length > LANE_MAX_LENGTH)
+    return refusal("FRAY.Error.Field", { field: "lane", expected: `at most ${LANE_MAX_LENGTH} characters` });
+  try {
+    const weapon = coreOf(actor, combatant.id).weapons.find((w) => w.id === String(data.itemId ?? ""));
+    if (!weapon || weapon.kind !== "firearm") return refusal("FRAY.Error.Field", { field: "weapon", expected: "a firearm of the actor" });
+    const { suppression } = startSuppression(shooterId, weapon, 1, economyOf(combatant));
+    const tokenId = typeof data.tokenId === "string" ? data.tokenId : undefined;
+    const decision = await takeAction(actor as never, "suppress", { tokenId });
+    if (!decision.ok) return refusal(decision.key, { actor: actor.name ?? "", slot: `FRAY.Slot.${decision.short}` });
+    const key = foundry.utils.randomID();
+    await replaceFlag(combatant, SUPPRESSION_FLAG, {
+      ...suppression,
+      bulletsPerAction: 0,
+      lane: lane.trim(),
+      key,
+    } satisfies StoredSuppression);
+    await keepStart(combat, shooterId, key);
+    return { ok: true, short: key };
+  } catch (err) {
+    if (err instanceof FrayError) return refusal(err.key, err.data as Record<string, string | number>);
+    throw err;
+  }
 }
 
 /** A combat by id: from `game.combats`, or the current one. */
@@ -286,7 +371,7 @@ export async function suppressedAction(
   const shooter = combat.combatants?.get(shooterId);
   const s = shooter ? suppressionOf(shooter) : undefined;
   const data: Dict = { combatId: combat.id ?? "", combatantId: shooterId };
-  if (s?.active && gmBulletsPerAction(combat, shooterId, s) === undefined) {
+  if (s?.active && verifiedStart(combat, shooterId, s) && gmBulletsPerAction(combat, shooterId, s) === undefined) {
     let weapon = "";
     try {
       weapon = coreOf(shooter?.actor, shooterId).weapons.find((w) => w.id === s.weaponId)?.name ?? "";
@@ -314,7 +399,9 @@ export async function handleSuppressedAction(data: Dict, requester: Requester): 
   const shooterId = String(data.combatantId ?? "");
   const shooter = combat?.combatants?.get(shooterId);
   const stored = shooter ? suppressionOf(shooter) : undefined;
-  if (!combat || !shooter || !stored || !stored.active) return refusal("FRAY.Zones.Suppression.None");
+  // Only a start the GM verified fires: not one switched back on, nor one written by hand.
+  if (!combat || !shooter || !stored || !stored.active || !verifiedStart(combat, shooterId, stored))
+    return refusal("FRAY.Zones.Suppression.None");
   if (data.bulletsPerAction !== undefined) {
     const rate: GMRate = { key: stored.key, weaponId: stored.weaponId, bulletsPerAction: bulletsFrom(data.bulletsPerAction) };
     await combat.setFlag?.("fray", SUPPRESSION_RATES_FLAG, { ...ratesOf(combat), [shooterId]: rate });
@@ -329,6 +416,7 @@ export async function handleSuppressedAction(data: Dict, requester: Requester): 
   if (after.fired > 0) await item.update({ system: { loaded: after.weapon.loaded } });
   await replaceFlag(shooter, SUPPRESSION_FLAG, { ...after.suppression, lane: s.lane, key: s.key } satisfies StoredSuppression);
   if (!after.suppression.active) {
+    await keepStart(combat, shooterId, undefined);
     const Message = ChatMessage.implementation as unknown as { create(data: Dict): Promise<unknown> };
     await Message.create({
       speaker: { alias: shooter.name ?? "" },
@@ -350,7 +438,26 @@ export async function endSuppression(combatant: SuppressingCombatant): Promise<b
   const s = suppressionOf(combatant);
   if (!s) return false;
   await replaceFlag(combatant, SUPPRESSION_FLAG, { ...s, active: false });
-  return true;
+  const combat = combatant.combat as { id?: string | null } | null | undefined;
+  const reply = await askGM(SUPPRESSION_QUERIES.end, { combatId: combat?.id ?? "", combatantId: combatant.id ?? "" });
+  return queryAnswer(reply);
+}
+
+/**
+ * The active GM's side of {@link endSuppression} (ZN-SUP-01): the shooter's owner (or a GM) ends
+ * it for good: the verified start is dropped from the Combat, so switching the suppression back
+ * on by hand fires nothing; a new suppression is a new start, its action paid again.
+ */
+export async function handleSuppressionEnd(data: Dict, requester: Requester): Promise<RequestAnswer> {
+  const combat = combatById(String(data.combatId ?? ""));
+  const shooterId = String(data.combatantId ?? "");
+  const combatant = combat?.combatants?.get(shooterId);
+  if (!combat || !combatant) return refusal("FRAY.Zones.Suppression.None");
+  const actor = combatant.actor as { testUserPermission?(user: unknown, level: string): boolean } | null | undefined;
+  const user = (game.users as unknown as { get(id: string): unknown } | undefined)?.get(requester.id);
+  if (!requester.isGM && !(actor && user && actor.testUserPermission?.(user, "OWNER"))) return refusal("FRAY.Flow.Error.NotYourCombatant");
+  await keepStart(combat, shooterId, undefined);
+  return { ok: true };
 }
 
 /**
@@ -364,7 +471,9 @@ export function suppressionRow(
 ): SuppressionRow | undefined {
   const stored = suppressionOf(combatant);
   if (!stored) return undefined;
-  const s = { ...stored, bulletsPerAction: gmBulletsPerAction(combat, combatant.id ?? "", stored) ?? 0 };
+  // A suppression the GM did not start (switched back on, or written by hand) holds nothing.
+  const holds = stored.active && verifiedStart(combat, combatant.id ?? "", stored);
+  const s = { ...stored, active: holds, bulletsPerAction: gmBulletsPerAction(combat, combatant.id ?? "", stored) ?? 0 };
   let weapon: ZonesWeapon | undefined;
   try {
     weapon = coreOf(combatant.actor, combatant.id).weapons.find((w) => w.id === s.weaponId);
