@@ -758,7 +758,7 @@ function stepLines(steps: DamageStep[], t: T, indent: string): string[] {
  * critical-table lookup, hits and effects, upkeep, Self Discipline tests, treatments and
  * maneuvers.
  */
-export function formatCriticalEvent(event: Extract<EncounterEvent, { type: "custom" }>, t: T, _lookup: Lookup): string[] {
+export function formatCriticalEvent(event: Extract<EncounterEvent, { type: "custom" }>, t: T, _lookup: Lookup, lang = "en"): string[] {
   const d = event.data;
   const s = (k: string) => String(d[k] ?? "");
   const n = (k: string) => Number(d[k] ?? 0);
@@ -815,7 +815,7 @@ export function formatCriticalEvent(event: Extract<EncounterEvent, { type: "cust
       if (n("critBonus") > 0) lines.push(`  ${t("FRAY.Critical.Log.Over150", { bonus: n("critBonus"), total: n("total") })} (CR-ATK-04)`);
       const o = d.outcomes as Record<string, number>;
       lines.push(
-        `  ${t("FRAY.Critical.Log.SeverityOdds", { fumble: pct(o.fumble), miss: pct(o.miss), hits: pct(o.hitsOnly), a: pct(o.A), b: pct(o.B), c: pct(o.C), d: pct(o.D), e: pct(o.E) })}`,
+        `  ${t("FRAY.Critical.Log.SeverityOdds", { fumble: pct(o.fumble, lang), miss: pct(o.miss, lang), hits: pct(o.hitsOnly, lang), a: pct(o.A, lang), b: pct(o.B, lang), c: pct(o.C, lang), d: pct(o.D, lang), e: pct(o.E, lang) })}`,
       );
       return lines;
     }

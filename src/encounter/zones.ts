@@ -531,6 +531,13 @@ export async function playZones(
         target: target?.spec.id ?? "area",
         weapon: weapon.name,
         mode: plan.modeId,
+        // The mode in the reader's language; a burst with the bullets it fires (ZN-BST-01).
+        ...(plan.modeId
+          ? {
+              modeLabel: `FRAY.Zones.Sheet.Mode.${plan.modeId}`,
+              modeData: { bullets: bulletsOf({ modeId: plan.modeId as (typeof FIRING_MODES)[number] }, weapon) },
+            }
+          : {}),
         range,
         melee: weapon.kind === "melee",
         plan,
@@ -753,7 +760,7 @@ function formatSteps(t: Fmt, steps: StepData[]): string[] {
  * speed, drawing, reloading, clearing, aiming, each bullet of a burst with its difficulty and
  * odds, damage step by step, grenades and their blast.
  */
-export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom" }>, t: Fmt): string[] {
+export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom" }>, t: Fmt, lang = "en"): string[] {
   const d = event.data;
   const str = (k: string) => String(d[k] ?? "");
   const num = (k: string) => Number(d[k] ?? 0);
@@ -806,7 +813,7 @@ export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom"
       const lines = [`  ${t("FRAY.Zones.Log.Bullets", { hit: num("hit"), fired: num("fired") })} (ZN-BST-01)`];
       list<number>("difficulties").forEach((diff, i) => {
         const key = total >= diff ? "FRAY.Zones.Log.BulletHit" : "FRAY.Zones.Log.BulletMiss";
-        lines.push(`    ${t(key, { n: i + 1, difficulty: diff, total })} (${pct(odds[i] ?? 0)})`);
+        lines.push(`    ${t(key, { n: i + 1, difficulty: diff, total })} (${pct(odds[i] ?? 0, lang)})`);
       });
       if (typeof d.stoppedBy === "string") lines.push(`    ${t("FRAY.Zones.Log.Stopped", { malfunction: d.stoppedBy })} (ZN-MAL-01)`);
       return lines;
@@ -881,5 +888,5 @@ export const zonesDriver: EncounterDriver = {
   combatantKeys: ["surprised"],
   reactions: ["defend", "dodge", "block", "none"],
   play: playZones,
-  formatCustom: (event, t) => formatZonesEvent(event, t),
+  formatCustom: (event, t, _lookup, lang) => formatZonesEvent(event, t, lang),
 };

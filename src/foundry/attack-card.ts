@@ -6,6 +6,7 @@
  */
 import type { AttackOdds, AttackResult } from "../rules/core/ruleset.js";
 import type { Modifier, RollOutcome } from "../rules/core/types.js";
+import { formatDecimal } from "../rules/core/i18n.js";
 import type { CardRules, CardSection } from "./play/card-rules.js";
 import { buttonsFor, targetPhase, vitalSummary, type CardAction, type TargetPhase, type TargetState } from "./logic/card.js";
 
@@ -113,13 +114,9 @@ export function localizeData(data: Record<string, string | number> | undefined, 
   return out;
 }
 
-/** A number with one decimal in the user's language (`12.5`, `12,5`). */
+/** A number with one decimal in the user's language (`12.5`, `12,5`), as the core writes it. */
 export function decimal(value: number, lang = "en"): string {
-  try {
-    return new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
-  } catch {
-    return value.toFixed(1);
-  }
+  return formatDecimal(value, lang);
 }
 
 /** One modifier as a card line. */
