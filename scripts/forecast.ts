@@ -44,7 +44,7 @@ import {
 import type { EncounterSpec } from "../src/encounter/schema.js";
 import { formatForecast } from "../src/forecast/format.js";
 import { FrayError, localizeError } from "../src/rules/core/errors.js";
-import { formatDecimal, formatKey, nestedLookup } from "../src/rules/core/i18n.js";
+import { formatDecimal, formatKey, nestedLookup, pluralKey } from "../src/rules/core/i18n.js";
 import { bounded, check } from "../src/rules/core/validate.js";
 import { numberOption, outputFile, readCommandLine } from "./cli.js";
 
@@ -288,7 +288,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(formatForecast(result, lookup, lang).join("\n"));
   console.log(
     "\n" +
-      t("FRAY.Forecast.Time", {
+      t(pluralKey("FRAY.Forecast.Time", threads, lang), {
         runs: result.runs,
         seconds: formatDecimal(seconds, lang, 2),
         workers: threads,

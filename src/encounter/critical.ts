@@ -2,7 +2,7 @@ import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
 import { shortfall, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller, SyncDiceRoller } from "../rules/core/dice/port.js";
-import type { Lookup } from "../rules/core/i18n.js";
+import { pluralKey, type Lookup } from "../rules/core/i18n.js";
 import { isRecord, type Raw } from "../rules/core/parse.js";
 import { RoundEngine, type AttackOptions, type RoundFighter, type Settled } from "../rules/core/round.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
@@ -738,12 +738,12 @@ function checkText(c: CheckResult, t: T): string {
 function stateText(name: string, v: VitalState, t: T): string {
   const parts = [t("FRAY.Critical.Log.Hits", { hits: v.hp?.value ?? 0, max: v.hp?.max ?? 0 })];
   if (v.bleeding) parts.push(t("FRAY.Log.Bleeding", { hits: v.bleeding }));
-  if (v.stun) parts.push(t("FRAY.Log.Stun", { rounds: v.stun }));
+  if (v.stun) parts.push(t(pluralKey("FRAY.Log.Stun", v.stun), { rounds: v.stun }));
   for (const e of v.effects ?? []) {
     if (e.kind === "penalty") parts.push(t("FRAY.Critical.Log.PenaltyState", { value: e.value ?? 0 }));
     if (e.kind === "injury")
       parts.push(t("FRAY.Critical.Log.InjuryState", { location: `FRAY.Critical.Location.${e.location ?? "general"}` }));
-    if (e.kind === "dying") parts.push(t("FRAY.Critical.Log.DyingState", { rounds: e.rounds ?? 0 }));
+    if (e.kind === "dying") parts.push(t(pluralKey("FRAY.Critical.Log.DyingState", e.rounds ?? 0), { rounds: e.rounds ?? 0 }));
   }
   const conds = v.conditions.length ? " — " + v.conditions.map((x) => t(`FRAY.Condition.${x}`)).join(", ") : "";
   return `${name}: ${parts.join(", ")}${conds}`;

@@ -1,4 +1,4 @@
-import { formatKey, formatPercent, type Lookup } from "../rules/core/i18n.js";
+import { formatKey, formatPercent, pluralKey, type Lookup } from "../rules/core/i18n.js";
 import type { CheckResult, Difficulty, Modifier, RollOutcome } from "../rules/core/types.js";
 import { DRIVERS } from "./drivers.js";
 import type { CombatantSummary, EncounterEvent, EncounterResult } from "./types.js";
@@ -22,7 +22,7 @@ function vitalsText(v: VitalState, t: (key: string, data?: Record<string, string
   if (v.ep) parts.push(t("FRAY.Forecast.Track.ep", { points: `${v.ep.value}/${v.ep.max}` }));
   for (const [box, track] of Object.entries(v.hitboxes ?? {})) parts.push(`${t(`FRAY.Hitbox.${box}`)} ${track.value}/${track.max}`);
   if (v.bleeding) parts.push(t("FRAY.Log.Bleeding", { hits: v.bleeding }));
-  if (v.stun) parts.push(t("FRAY.Log.Stun", { rounds: v.stun }));
+  if (v.stun) parts.push(t(pluralKey("FRAY.Log.Stun", v.stun), { rounds: v.stun }));
   const conds = v.conditions.length ? " — " + v.conditions.map((x) => t(`FRAY.Condition.${x}`)).join(", ") : "";
   return parts.join(", ") + conds;
 }
@@ -171,7 +171,7 @@ export function formatLog(result: EncounterResult, lookup: Lookup, lang = "en"):
         lines.push(t("FRAY.Log.Move", { actor: name(e.actor), metres: e.metres, band: t(e.band) }) + ` (${e.rule})`);
         break;
       case "aim":
-        lines.push(t("FRAY.Log.Aim", { actor: name(e.actor), rounds: e.rounds }) + " (UD-ATK-04)");
+        lines.push(t(pluralKey("FRAY.Log.Aim", e.rounds, lang), { actor: name(e.actor), rounds: e.rounds }) + " (UD-ATK-04)");
         break;
       case "disengage":
         lines.push(

@@ -1,3 +1,4 @@
+import { pluralKey } from "../rules/core/i18n.js";
 import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
 import { byIdOrName, byKind, hasAnyOf, holds } from "../rules/core/lists.js";
 import { shortfall, spend } from "../rules/core/economy.js";
@@ -788,7 +789,8 @@ export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom"
         effort: num("effort"),
       };
       return [
-        t(str("mode") === "stance" ? "FRAY.Zones.Log.Stance" : "FRAY.Zones.Log.Move", data) + ` (${list<string>("rules").join(", ")})`,
+        t(pluralKey(str("mode") === "stance" ? "FRAY.Zones.Log.Stance" : "FRAY.Zones.Log.Move", data.points, lang), data) +
+          ` (${list<string>("rules").join(", ")})`,
       ];
     }
     case "regain":
@@ -806,7 +808,7 @@ export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom"
           " (ZN-MAL-01)",
       ];
     case "aim":
-      return [t("FRAY.Zones.Log.Aim", { actor, actions: num("actions") }) + " (ZN-RNG-07)"];
+      return [t(pluralKey("FRAY.Zones.Log.Aim", num("actions"), lang), { actor, actions: num("actions") }) + " (ZN-RNG-07)"];
     case "bullets": {
       const odds = list<number>("odds");
       const total = num("total");

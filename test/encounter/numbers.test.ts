@@ -40,10 +40,10 @@ describe("number formats of the core", () => {
   });
 
   it("picks the singular for one and the plural otherwise", () => {
-    expect(pluralKey("K", 1)).toBe("K.one");
-    expect(pluralKey("K", 0)).toBe("K.other");
-    expect(pluralKey("K", 2, "de")).toBe("K.other");
-    expect(pluralKey("K", 1, "de")).toBe("K.one");
+    expect(pluralKey("K", 1)).toBe("KOne");
+    expect(pluralKey("K", 0)).toBe("K");
+    expect(pluralKey("K", 2, "de")).toBe("K");
+    expect(pluralKey("K", 1, "de")).toBe("KOne");
   });
 
   it("writes fractions in data in the reader's language, integers as they are", () => {
@@ -72,6 +72,21 @@ describe("the encounter log in German", () => {
     expect(log).toContain("Rifleman greift Perimeter Sentry mit Harrow Carbine (Feuerstoß von 3) an, auf 100 m");
     expect(log).toContain(`    Kugel 1: 13 gegen 13, Treffer (30,0${NBSP}%)`);
     expect(formatLog(result, en)).toContain("Rifleman attacks Perimeter Sentry with Harrow Carbine (Burst of 3) at 100 m");
+  });
+});
+
+describe("counts in the singular and the plural", () => {
+  it("one round of aim is a round, not round(s) (UD-ATK-04)", async () => {
+    const result = await playEncounter(load("ud10-ambush", 5), content);
+    expect(formatLog(result, en)).toContain("Mara Lenz aims (1 round) (UD-ATK-04)");
+    expect(formatLog(result, de, "de")).toContain("Mara Lenz zielt (1 Runde) (UD-ATK-04)");
+    expect([...formatLog(result, en), ...formatLog(result, de, "de")].filter((l) => /\((s|n|en)\)/.test(l))).toEqual([]);
+  });
+
+  it("a change of stance costs 1 point, not 1 points (ZN-MOV-01)", async () => {
+    const result = await playEncounter(load("zones-burst", 3), content);
+    expect(formatLog(result, en).join("\n")).toContain("changes stance to prone: 1 point, 7 speed and 2 effort left (ZN-MOV-01)");
+    expect(formatLog(result, de, "de").join("\n")).toContain("wechselt die Haltung zu liegend: 1 Punkt, übrig 7 Bewegung");
   });
 });
 

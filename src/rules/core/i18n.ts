@@ -74,11 +74,13 @@ export function formatPercent(p: number, lang = "en", digits = 1): string {
 }
 
 /**
- * The key of the plural form of `key` for `count` in the reader's language: `${key}.one` or
- * `${key}.other` (the two forms English and German have), by `Intl.PluralRules`.
+ * The key of the form of `key` for `count` in the reader's language, by `Intl.PluralRules`: the
+ * singular `${key}One` where the language says "one" (`1 round`), else `key` itself, which holds
+ * the plural (`2 rounds`, `0 rounds`). English and German agree on which counts take the
+ * singular, so where the language is not at hand (the rules core) the default serves both.
  */
 export function pluralKey(key: string, count: number, lang = "en"): string {
-  return `${key}.${pluralRules(lang).select(count) === "one" ? "one" : "other"}`;
+  return pluralRules(lang).select(count) === "one" ? `${key}One` : key;
 }
 
 /** A number as text in `formatKey`: integers as written, fractions in the reader's language. */
