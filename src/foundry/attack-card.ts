@@ -207,7 +207,7 @@ export interface CardDamage {
   dice: CardDie[];
   location?: string;
   penetration: number;
-  /** Rule ID of the damage: the packet's first step's, else UD-DMG-01. */
+  /** Rule ID of the damage: the packet's first step's, else the ruleset's (`CardRules.damageRule`), else UD-DMG-01. */
   rule: string;
 }
 
@@ -329,7 +329,7 @@ export function targetCardContext(
       dice: cardDice(p.roll),
       location: location ? i18n.localize(location) : undefined,
       penetration: p.penetration ?? 0,
-      rule: p.steps?.[0]?.rule ?? "UD-DMG-01",
+      rule: p.steps?.[0]?.rule ?? rules.damageRule ?? "UD-DMG-01",
     };
   }
   const steps = t.report?.steps ?? t.applied?.steps;
