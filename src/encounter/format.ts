@@ -14,11 +14,12 @@ export function pct(p: unknown, lang = "en"): string {
   return formatPercent(typeof p === "number" ? p : 0, lang);
 }
 
-/** The vitals of a combatant as the log shows them: `HP 18/22, EP 20/20 — Aiming (1 round)`. */
-function vitalsText(v: VitalState, t: (key: string, data?: Record<string, string | number>) => string): string {
+/** The vitals of a combatant as the log shows them in its ruleset's words: `HP 18/22, EP 20/20 — Aiming (1 round)`. */
+function vitalsText(v: VitalState, t: (key: string, data?: Record<string, string | number>) => string, ruleset?: string): string {
   const parts: string[] = [];
-  // The tracks' localized names (German LP, AuP), as the forecast names them.
-  if (v.hp) parts.push(t("FRAY.Forecast.Track.hp", { points: `${v.hp.value}/${v.hp.max}` }));
+  // The tracks' localized names (German LP, AuP), as the forecast names them; Critical counts hits (CR-ATK-02).
+  if (v.hp)
+    parts.push(t(ruleset === "critical" ? "FRAY.Forecast.Track.hits" : "FRAY.Forecast.Track.hp", { points: `${v.hp.value}/${v.hp.max}` }));
   if (v.ep) parts.push(t("FRAY.Forecast.Track.ep", { points: `${v.ep.value}/${v.ep.max}` }));
   for (const [box, track] of Object.entries(v.hitboxes ?? {})) parts.push(`${t(`FRAY.Hitbox.${box}`)} ${track.value}/${track.max}`);
   if (v.bleeding) parts.push(t("FRAY.Log.Bleeding", { hits: v.bleeding }));
@@ -44,7 +45,8 @@ export function formatOutcome(result: EncounterResult, lookup: Lookup, lang = "e
       : t(end?.reason === "side-down" ? `FRAY.Log.NobodyStanding${turn}` : `FRAY.Log.NoWinner${turn}`, { round }),
     t("FRAY.Log.FinalState"),
   ];
-  for (const c of result.combatants as CombatantSummary[]) lines.push(`  ${c.name} (${c.side}): ${vitalsText(c.vitals, t)}`);
+  for (const c of result.combatants as CombatantSummary[])
+    lines.push(`  ${c.name} (${c.side}): ${vitalsText(c.vitals, t, result.ruleset)}`);
   return lines;
 }
 
@@ -68,7 +70,7 @@ export function formatLog(result: EncounterResult, lookup: Lookup, lang = "en"):
   const mod = (m: Modifier) => `${signed(m.value)} ${t(m.label, m.data)} (${m.rule})`;
   const check = (c: CheckResult) => `${faces(c.roll)} ${c.modifiers.map(mod).join(" ")} = ${c.total}`;
   const diff = (d: Difficulty) => `${d.base.value} ${t(d.base.label)} ${d.modifiers.map(mod).join(" ")} = ${d.total}`.replace(/ +/g, " ");
-  const vitals = (v: VitalState) => vitalsText(v, t);
+  const vitals = (v: VitalState) => vitalsText(v, t, result.ruleset);
   // In melee, at the range in the ruleset's units (feet where it measures in feet), or nothing.
   const where = (e: Extract<EncounterEvent, { type: "attack" }>) =>
     e.melee

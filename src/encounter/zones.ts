@@ -835,7 +835,7 @@ export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom"
       });
       const added = list<string>("added");
       lines.push(
-        `  ${target}: HP ${num("hp")}/${num("maxHp")}${added.length ? " — " + added.map((c) => t(`FRAY.Condition.${c}`)).join(", ") : ""}`,
+        `  ${target}: ${t("FRAY.Forecast.Track.hp", { points: `${num("hp")}/${num("maxHp")}` })}${added.length ? " — " + added.map((c) => t(`FRAY.Condition.${c}`)).join(", ") : ""}`,
       );
       return lines;
     }
@@ -853,7 +853,8 @@ export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom"
       };
       const lines = [`  ${t("FRAY.Zones.Log.Blast", data)} (ZN-GRN-01)`];
       const steps = list<StepData>("steps");
-      if (steps.length) lines.push(...formatSteps(t, steps), `  ${target}: HP ${num("hp")}/${num("maxHp")}`);
+      if (steps.length)
+        lines.push(...formatSteps(t, steps), `  ${target}: ${t("FRAY.Forecast.Track.hp", { points: `${num("hp")}/${num("maxHp")}` })}`);
       return lines;
     }
     default:

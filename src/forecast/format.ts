@@ -9,12 +9,18 @@ const BAR = 40;
 /**
  * The points a combatant can expect to lose per fight, track by track (`HP 3.2, EP 1.0`, one
  * decimal in the reader's language `lang`), localized through `t`; `-` when no track is measured.
+ * The tracks carry the ruleset's names: Critical's `hp` track counts hits (CR-ATK-02).
  */
-export function damageText(d: PointsLost, t: (key: string, data?: Record<string, string | number>) => string, lang = "en"): string {
+export function damageText(
+  d: PointsLost,
+  t: (key: string, data?: Record<string, string | number>) => string,
+  lang = "en",
+  ruleset?: string,
+): string {
   return (
     (["hp", "ep", "hitboxes"] as const)
       .filter((k) => d[k] !== undefined)
-      .map((k) => t(`FRAY.Forecast.Track.${k}`, { points: one(d[k]!, lang) }))
+      .map((k) => t(`FRAY.Forecast.Track.${ruleset === "critical" && k === "hp" ? "hits" : k}`, { points: one(d[k]!, lang) }))
       .join(", ") || "-"
   );
 }
@@ -73,7 +79,7 @@ export function formatForecast(f: Forecast, lookup: Lookup, lang = "en"): string
   lines.push("", t("FRAY.Forecast.Combatants"));
   const label = (c: Forecast["combatants"][number]) => `${c.name} (${c.side})`;
   const nameWidth = Math.max(...f.combatants.map((c) => label(c).length));
-  const damage = (d: PointsLost) => damageText(d, t, lang);
+  const damage = (d: PointsLost) => damageText(d, t, lang, f.ruleset);
   for (const c of f.combatants) {
     const tac = f.tactics.find((x) => x.id === c.id);
     const react = tac && tac.react !== "none" ? t("FRAY.Forecast.Reacts", { reaction: `FRAY.Forecast.React.${tac.react}` }) : "";

@@ -251,7 +251,8 @@ export interface TargetCardContext extends AttackCardContext {
   damage?: CardDamage;
   steps?: CardStep[];
   /** HP and EP after the application, `value/max`; the hitboxes it changed (Hitbox). */
-  vitals?: { hp?: string; ep?: string; hitboxes?: string };
+  /** The tracks after the application; `hpLabel` names the `hp` track in the ruleset's words (HP, Critical's hits). */
+  vitals?: { hp?: string; hpLabel?: string; ep?: string; hitboxes?: string };
   /** Conditions the application added, localized. */
   added?: string[];
   applied: boolean;
@@ -357,7 +358,7 @@ export function targetCardContext(
     });
   }
   if (t.applied) {
-    context.vitals = vitalSummary(t.applied.after);
+    context.vitals = { ...vitalSummary(t.applied.after), hpLabel: i18n.localize(rules.hpLabel ?? "FRAY.Flow.Card.HP") };
     // Hitboxes the application changed (HB-DMG-01), `Head 1/2`.
     const before = t.applied.before.hitboxes ?? {};
     const changed = Object.entries(t.applied.after.hitboxes ?? {}).filter(([id, tr]) => before[id]?.value !== tr.value);

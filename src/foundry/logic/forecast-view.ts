@@ -127,7 +127,7 @@ export function forecastView(
       name: c.name,
       side: sideLabel(c.side),
       out: chance(c.out),
-      damage: damageText(c.damage, format, lang),
+      damage: damageText(c.damage, format, lang, f.ruleset),
     })),
     tactics: rules
       ? format("FRAY.Forecast.Tracker.Tactics", {

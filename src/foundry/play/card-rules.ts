@@ -107,6 +107,8 @@ export interface CardRules {
    * name their own (Zones: ZN-DMG-01); UD-DMG-01 where absent.
    */
   damageRule?: string;
+  /** The i18n key naming the `hp` track on the card after an application (Critical: hits, CR-ATK-02); HP where absent. */
+  hpLabel?: string;
   /** Rows of the ruleset's own on each target's section of the card (a burst's bullets, ZN-BST-01). */
   detail?: CardDetailBuilder;
   /**
