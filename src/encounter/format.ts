@@ -164,7 +164,8 @@ export function formatLog(result: EncounterResult, lookup: Lookup, lang = "en"):
         lines.push(`  ${t("FRAY.Log.Damage")}: ${rolled}`);
         for (const s of e.report.steps.slice(1)) {
           const text = `    ${t(s.label, { ...(s.data ?? {}), value: s.value })} (${s.rule})`;
-          lines.push(s.informational ? text : `${text}: -${s.value} -> ${s.remaining}`);
+          // A step that took nothing says only what is left (no "-0"), as the Zones log does.
+          lines.push(s.informational ? text : `${text}: ${s.value ? `-${s.value} ` : ""}-> ${s.remaining}`);
         }
         lines.push(`  ${name(e.target)}: ${vitals(e.report.after)}`);
         break;

@@ -90,6 +90,15 @@ describe("counts in the singular and the plural", () => {
   });
 });
 
+describe("damage steps", () => {
+  it("a step that takes nothing shows no -0 (UD-DMG-03, UD-DMG-04)", async () => {
+    const log = formatLog(await playEncounter(load("ud10-ambush", 5), content), en);
+    expect(log).toContain("    Buffer 0 turns damage into EP loss (EP now 20) (UD-DMG-03): -> 7");
+    expect(log).toContain("    Constitution absorbs (CON 3) (UD-DMG-04): -3 -> 4");
+    expect(log.filter((l) => l.includes(": -0 "))).toEqual([]);
+  });
+});
+
 describe("the forecast in German", () => {
   it("writes chances, the mean length and the expected damage with a decimal comma", async () => {
     const f = await forecast(load("zones-skirmish"), content, { runs: 20, seed: 7 });
