@@ -55,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
   if (seed !== undefined) spec.seed = seed;
   const result = await playEncounter(spec, new ContentIndex(join(root, "packs", "_source")));
   // Quiet: how the fight ended and where everyone stands, without the rounds.
-  console.log((line.switches.has("--quiet") ? formatOutcome(result, lookup) : formatLog(result, lookup)).join("\n"));
+  console.log((line.switches.has("--quiet") ? formatOutcome(result, lookup, lang) : formatLog(result, lookup, lang)).join("\n"));
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(result, null, 2) + "\n");
   console.log("\n" + formatKey(lookup, "FRAY.Cli.Summary", { file: out }));

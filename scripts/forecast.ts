@@ -44,7 +44,7 @@ import {
 import type { EncounterSpec } from "../src/encounter/schema.js";
 import { formatForecast } from "../src/forecast/format.js";
 import { FrayError, localizeError } from "../src/rules/core/errors.js";
-import { formatKey, nestedLookup } from "../src/rules/core/i18n.js";
+import { formatDecimal, formatKey, nestedLookup, pluralKey } from "../src/rules/core/i18n.js";
 import { bounded, check } from "../src/rules/core/validate.js";
 import { numberOption, outputFile, readCommandLine } from "./cli.js";
 
@@ -58,7 +58,7 @@ function loadLang(code: string): Record<string, unknown> {
   }
 }
 const lookup = nestedLookup(loadLang(lang));
-const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data);
+const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data, lang);
 
 /** Options that take a value. */
 const VALUED = ["--runs", "--seed", "--json", "--workers"];
@@ -285,14 +285,14 @@ async function main(argv: string[]): Promise<number> {
         });
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);
-  console.log(formatForecast(result, lookup).join("\n"));
+  console.log(formatForecast(result, lookup, lang).join("\n"));
   console.log(
     "\n" +
-      t("FRAY.Forecast.Time", {
+      t(pluralKey("FRAY.Forecast.Time", threads, lang), {
         runs: result.runs,
-        seconds: seconds.toFixed(2),
+        seconds: formatDecimal(seconds, lang, 2),
         workers: threads,
-        cpu: ((cpu.user + cpu.system) / 1e6).toFixed(2),
+        cpu: formatDecimal((cpu.user + cpu.system) / 1e6, lang, 2),
         perSecond: Math.round(result.runs / seconds),
       }),
   );

@@ -2,7 +2,7 @@ import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
 import { shortfall, type Economy } from "../rules/core/economy.js";
 import { FrayError } from "../rules/core/errors.js";
 import type { DiceRoller, SyncDiceRoller } from "../rules/core/dice/port.js";
-import type { Lookup } from "../rules/core/i18n.js";
+import { pluralKey, type Lookup } from "../rules/core/i18n.js";
 import { isRecord, type Raw } from "../rules/core/parse.js";
 import { RoundEngine, type AttackOptions, type RoundFighter, type Settled } from "../rules/core/round.js";
 import type { RulesetOptions } from "../rules/core/ruleset.js";
@@ -738,12 +738,12 @@ function checkText(c: CheckResult, t: T): string {
 function stateText(name: string, v: VitalState, t: T): string {
   const parts = [t("FRAY.Critical.Log.Hits", { hits: v.hp?.value ?? 0, max: v.hp?.max ?? 0 })];
   if (v.bleeding) parts.push(t("FRAY.Log.Bleeding", { hits: v.bleeding }));
-  if (v.stun) parts.push(t("FRAY.Log.Stun", { rounds: v.stun }));
+  if (v.stun) parts.push(t(pluralKey("FRAY.Log.Stun", v.stun), { rounds: v.stun }));
   for (const e of v.effects ?? []) {
     if (e.kind === "penalty") parts.push(t("FRAY.Critical.Log.PenaltyState", { value: e.value ?? 0 }));
     if (e.kind === "injury")
       parts.push(t("FRAY.Critical.Log.InjuryState", { location: `FRAY.Critical.Location.${e.location ?? "general"}` }));
-    if (e.kind === "dying") parts.push(t("FRAY.Critical.Log.DyingState", { rounds: e.rounds ?? 0 }));
+    if (e.kind === "dying") parts.push(t(pluralKey("FRAY.Critical.Log.DyingState", e.rounds ?? 0), { rounds: e.rounds ?? 0 }));
   }
   const conds = v.conditions.length ? " — " + v.conditions.map((x) => t(`FRAY.Condition.${x}`)).join(", ") : "";
   return `${name}: ${parts.join(", ")}${conds}`;
@@ -758,7 +758,7 @@ function stepLines(steps: DamageStep[], t: T, indent: string): string[] {
  * critical-table lookup, hits and effects, upkeep, Self Discipline tests, treatments and
  * maneuvers.
  */
-export function formatCriticalEvent(event: Extract<EncounterEvent, { type: "custom" }>, t: T, _lookup: Lookup): string[] {
+export function formatCriticalEvent(event: Extract<EncounterEvent, { type: "custom" }>, t: T, _lookup: Lookup, lang = "en"): string[] {
   const d = event.data;
   const s = (k: string) => String(d[k] ?? "");
   const n = (k: string) => Number(d[k] ?? 0);
@@ -815,7 +815,7 @@ export function formatCriticalEvent(event: Extract<EncounterEvent, { type: "cust
       if (n("critBonus") > 0) lines.push(`  ${t("FRAY.Critical.Log.Over150", { bonus: n("critBonus"), total: n("total") })} (CR-ATK-04)`);
       const o = d.outcomes as Record<string, number>;
       lines.push(
-        `  ${t("FRAY.Critical.Log.SeverityOdds", { fumble: pct(o.fumble), miss: pct(o.miss), hits: pct(o.hitsOnly), a: pct(o.A), b: pct(o.B), c: pct(o.C), d: pct(o.D), e: pct(o.E) })}`,
+        `  ${t("FRAY.Critical.Log.SeverityOdds", { fumble: pct(o.fumble, lang), miss: pct(o.miss, lang), hits: pct(o.hitsOnly, lang), a: pct(o.A, lang), b: pct(o.B, lang), c: pct(o.C, lang), d: pct(o.D, lang), e: pct(o.E, lang) })}`,
       );
       return lines;
     }

@@ -1,4 +1,4 @@
-import { formatKey, type Lookup } from "../rules/core/i18n.js";
+import { formatKey, formatPercent, pluralKey, type Lookup } from "../rules/core/i18n.js";
 import type { CheckResult, Difficulty, Modifier, RollOutcome } from "../rules/core/types.js";
 import { DRIVERS } from "./drivers.js";
 import type { CombatantSummary, EncounterEvent, EncounterResult } from "./types.js";
@@ -6,20 +6,24 @@ import type { VitalState } from "../rules/core/types.js";
 
 const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
 
-/** A probability as a percentage with one decimal, e.g. `42.5%`; anything but a number counts as 0. */
-export function pct(p: unknown): string {
-  return `${((typeof p === "number" ? p : 0) * 100).toFixed(1)}%`;
+/**
+ * A probability as a percentage with one decimal in the reader's language (`42.5%`, German
+ * `42,5 %`); anything but a number counts as 0.
+ */
+export function pct(p: unknown, lang = "en"): string {
+  return formatPercent(typeof p === "number" ? p : 0, lang);
 }
 
-/** The vitals of a combatant as the log shows them: `HP 18/22, EP 20/20 — Aiming (1 round)`. */
-function vitalsText(v: VitalState, t: (key: string, data?: Record<string, string | number>) => string): string {
+/** The vitals of a combatant as the log shows them in its ruleset's words: `HP 18/22, EP 20/20 — Aiming (1 round)`. */
+function vitalsText(v: VitalState, t: (key: string, data?: Record<string, string | number>) => string, ruleset?: string): string {
   const parts: string[] = [];
-  // The tracks' localized names (German LP, AuP), as the forecast names them.
-  if (v.hp) parts.push(t("FRAY.Forecast.Track.hp", { points: `${v.hp.value}/${v.hp.max}` }));
+  // The tracks' localized names (German LP, AuP), as the forecast names them; Critical counts hits (CR-ATK-02).
+  if (v.hp)
+    parts.push(t(ruleset === "critical" ? "FRAY.Forecast.Track.hits" : "FRAY.Forecast.Track.hp", { points: `${v.hp.value}/${v.hp.max}` }));
   if (v.ep) parts.push(t("FRAY.Forecast.Track.ep", { points: `${v.ep.value}/${v.ep.max}` }));
   for (const [box, track] of Object.entries(v.hitboxes ?? {})) parts.push(`${t(`FRAY.Hitbox.${box}`)} ${track.value}/${track.max}`);
   if (v.bleeding) parts.push(t("FRAY.Log.Bleeding", { hits: v.bleeding }));
-  if (v.stun) parts.push(t("FRAY.Log.Stun", { rounds: v.stun }));
+  if (v.stun) parts.push(t(pluralKey("FRAY.Log.Stun", v.stun), { rounds: v.stun }));
   const conds = v.conditions.length ? " — " + v.conditions.map((x) => t(`FRAY.Condition.${x}`)).join(", ") : "";
   return parts.join(", ") + conds;
 }
@@ -27,10 +31,10 @@ function vitalsText(v: VitalState, t: (key: string, data?: Record<string, string
 /**
  * How an encounter ended, localized: the winning side and the round (or that nobody won), then
  * every combatant's side and final vitals. The last lines of {@link formatLog}, and all that
- * `npm run encounter -- --quiet` prints of the fight.
+ * `npm run encounter -- --quiet` prints of the fight. `lang` is the reader's language (`en`, `de`).
  */
-export function formatOutcome(result: EncounterResult, lookup: Lookup): string[] {
-  const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data);
+export function formatOutcome(result: EncounterResult, lookup: Lookup, lang = "en"): string[] {
+  const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data, lang);
   const end = result.events.findLast((e) => e.type === "end");
   const round = result.rounds;
   // In the ruleset's word for a round (Hitbox: turn).
@@ -41,7 +45,8 @@ export function formatOutcome(result: EncounterResult, lookup: Lookup): string[]
       : t(end?.reason === "side-down" ? `FRAY.Log.NobodyStanding${turn}` : `FRAY.Log.NoWinner${turn}`, { round }),
     t("FRAY.Log.FinalState"),
   ];
-  for (const c of result.combatants as CombatantSummary[]) lines.push(`  ${c.name} (${c.side}): ${vitalsText(c.vitals, t)}`);
+  for (const c of result.combatants as CombatantSummary[])
+    lines.push(`  ${c.name} (${c.side}): ${vitalsText(c.vitals, t, result.ruleset)}`);
   return lines;
 }
 
@@ -49,13 +54,14 @@ export function formatOutcome(result: EncounterResult, lookup: Lookup): string[]
  * Turns an encounter's events into a readable, localized log: each round, the initiative order,
  * every roll itemized (dice faces, each modifier with its rule ID), each damage step, and how the
  * fight ended ({@link formatOutcome}).
+ * `lang` is the reader's language (`en`, `de`): chances and fractions are written in it.
  *
  * Read as a GM reads a fight: an attack says where it is made from (in melee, or at the range in
  * the ruleset's units, feet in Hitbox), its chance to hit (and to get through a declared reaction),
  * and a combatant whose chosen target is out says once whom it attacks instead.
  */
-export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
-  const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data);
+export function formatLog(result: EncounterResult, lookup: Lookup, lang = "en"): string[] {
+  const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data, lang);
   const names = new Map(result.combatants.map((c) => [c.id, c.name]));
   const name = (id: string) => names.get(id) ?? id;
   /** Retargets already told: `actor from to`, each said once. */
@@ -64,7 +70,7 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
   const mod = (m: Modifier) => `${signed(m.value)} ${t(m.label, m.data)} (${m.rule})`;
   const check = (c: CheckResult) => `${faces(c.roll)} ${c.modifiers.map(mod).join(" ")} = ${c.total}`;
   const diff = (d: Difficulty) => `${d.base.value} ${t(d.base.label)} ${d.modifiers.map(mod).join(" ")} = ${d.total}`.replace(/ +/g, " ");
-  const vitals = (v: VitalState) => vitalsText(v, t);
+  const vitals = (v: VitalState) => vitalsText(v, t, result.ruleset);
   // In melee, at the range in the ruleset's units (feet where it measures in feet), or nothing.
   const where = (e: Extract<EncounterEvent, { type: "attack" }>) =>
     e.melee
@@ -113,7 +119,7 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
           t(e.free ? "FRAY.Log.FreeAttack" : "FRAY.Log.Attack", {
             attacker: name(e.attacker),
             target: name(e.target),
-            weapon: e.mode ? `${e.weapon} (${e.mode})` : e.weapon,
+            weapon: e.mode ? `${e.weapon} (${e.modeLabel ? t(e.modeLabel, e.modeData) : e.mode})` : e.weapon,
             where: where(e),
           }).replace(/[ ,]+$/, ""),
         );
@@ -133,8 +139,12 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
         const reaction = r.plan.reaction?.id ?? r.reaction?.id;
         const odds =
           through !== undefined && reaction !== undefined && Math.abs(through - e.odds.hit) > 1e-12
-            ? t("FRAY.Log.OddsThrough", { odds: pct(e.odds.hit), through: pct(through), reaction: t(`FRAY.Reaction.${reaction}`) })
-            : t("FRAY.Log.Odds", { odds: pct(e.odds.hit) });
+            ? t("FRAY.Log.OddsThrough", {
+                odds: pct(e.odds.hit, lang),
+                through: pct(through, lang),
+                reaction: t(`FRAY.Reaction.${reaction}`),
+              })
+            : t("FRAY.Log.Odds", { odds: pct(e.odds.hit, lang) });
         lines.push(`  ${t(r.hit ? "FRAY.Log.Hit" : "FRAY.Log.Miss")} (${odds})`);
         if (reacted && !driver?.reactionSetsDifficulty) lines.push(reacted);
         if (r.location && !driver?.locatesHits)
@@ -154,7 +164,8 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
         lines.push(`  ${t("FRAY.Log.Damage")}: ${rolled}`);
         for (const s of e.report.steps.slice(1)) {
           const text = `    ${t(s.label, { ...(s.data ?? {}), value: s.value })} (${s.rule})`;
-          lines.push(s.informational ? text : `${text}: -${s.value} -> ${s.remaining}`);
+          // A step that took nothing says only what is left (no "-0"), as the Zones log does.
+          lines.push(s.informational ? text : `${text}: ${s.value ? `-${s.value} ` : ""}-> ${s.remaining}`);
         }
         lines.push(`  ${name(e.target)}: ${vitals(e.report.after)}`);
         break;
@@ -163,7 +174,7 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
         lines.push(t("FRAY.Log.Move", { actor: name(e.actor), metres: e.metres, band: t(e.band) }) + ` (${e.rule})`);
         break;
       case "aim":
-        lines.push(t("FRAY.Log.Aim", { actor: name(e.actor), rounds: e.rounds }) + " (UD-ATK-04)");
+        lines.push(t(pluralKey("FRAY.Log.Aim", e.rounds, lang), { actor: name(e.actor), rounds: e.rounds }) + " (UD-ATK-04)");
         break;
       case "disengage":
         lines.push(
@@ -184,10 +195,10 @@ export function formatLog(result: EncounterResult, lookup: Lookup): string[] {
         lines.push(`${name(e.actor)}: ${t(e.reason, e.data)}`);
         break;
       case "end":
-        lines.push("", ...formatOutcome(result, lookup));
+        lines.push("", ...formatOutcome(result, lookup, lang));
         break;
       case "custom":
-        if (driver?.formatCustom) lines.push(...driver.formatCustom(e, t, lookup));
+        if (driver?.formatCustom) lines.push(...driver.formatCustom(e, t, lookup, lang));
         break;
     }
   }

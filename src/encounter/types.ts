@@ -17,7 +17,11 @@ export type EncounterEvent =
       attacker: string;
       target: string;
       weapon: string;
+      /** The firing mode's id, as the file names it. */
       mode?: string;
+      /** The firing mode as the log names it: the weapon's own name for it (UD10) or an i18n key (Zones), with `modeData`. */
+      modeLabel?: string;
+      modeData?: Record<string, string | number>;
       /** The distance in metres the attack is made from; a melee weapon's reach where `melee`. */
       range?: number;
       /** A melee weapon's attack: made in reach, whatever `range` holds. */
@@ -97,10 +101,14 @@ export interface EncounterDriver {
   reactionSetsDifficulty?: boolean;
   /** The ruleset calls its round a turn (Hitbox, HB-RND-01): the end of the log says "turn". */
   turns?: boolean;
-  /** Log lines for ruleset-specific events (`type: "custom"`); the common events are formatted for all. */
+  /**
+   * Log lines for ruleset-specific events (`type: "custom"`); the common events are formatted for
+   * all. `lang` is the reader's language (`en`, `de`) the numbers are written in.
+   */
   formatCustom?(
     event: Extract<EncounterEvent, { type: "custom" }>,
     t: (key: string, data?: Record<string, string | number>) => string,
     lookup: Lookup,
+    lang: string,
   ): string[];
 }

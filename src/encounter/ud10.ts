@@ -223,6 +223,8 @@ export async function playUd10(
       target: target.spec.id,
       weapon: w.name,
       mode: plan.modeId,
+      // The weapon's own name for the mode (UD-RNG-02), as the modifier names it.
+      ...(plan.modeId ? { modeLabel: w.modes.find((m) => m.id === plan.modeId)?.label ?? plan.modeId } : {}),
       range,
       melee: w.kind === "melee",
       plan,

@@ -1,3 +1,4 @@
+import { pluralKey } from "../rules/core/i18n.js";
 import type { AttackRequest, SituationValues } from "../rules/core/contract.js";
 import { byIdOrName, byKind, hasAnyOf, holds } from "../rules/core/lists.js";
 import { shortfall, spend } from "../rules/core/economy.js";
@@ -531,6 +532,13 @@ export async function playZones(
         target: target?.spec.id ?? "area",
         weapon: weapon.name,
         mode: plan.modeId,
+        // The mode in the reader's language; a burst with the bullets it fires (ZN-BST-01).
+        ...(plan.modeId
+          ? {
+              modeLabel: `FRAY.Zones.Sheet.Mode.${plan.modeId}`,
+              modeData: { bullets: bulletsOf({ modeId: plan.modeId as (typeof FIRING_MODES)[number] }, weapon) },
+            }
+          : {}),
         range,
         melee: weapon.kind === "melee",
         plan,
@@ -753,7 +761,7 @@ function formatSteps(t: Fmt, steps: StepData[]): string[] {
  * speed, drawing, reloading, clearing, aiming, each bullet of a burst with its difficulty and
  * odds, damage step by step, grenades and their blast.
  */
-export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom" }>, t: Fmt): string[] {
+export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom" }>, t: Fmt, lang = "en"): string[] {
   const d = event.data;
   const str = (k: string) => String(d[k] ?? "");
   const num = (k: string) => Number(d[k] ?? 0);
@@ -781,7 +789,8 @@ export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom"
         effort: num("effort"),
       };
       return [
-        t(str("mode") === "stance" ? "FRAY.Zones.Log.Stance" : "FRAY.Zones.Log.Move", data) + ` (${list<string>("rules").join(", ")})`,
+        t(pluralKey(str("mode") === "stance" ? "FRAY.Zones.Log.Stance" : "FRAY.Zones.Log.Move", data.points, lang), data) +
+          ` (${list<string>("rules").join(", ")})`,
       ];
     }
     case "regain":
@@ -799,14 +808,14 @@ export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom"
           " (ZN-MAL-01)",
       ];
     case "aim":
-      return [t("FRAY.Zones.Log.Aim", { actor, actions: num("actions") }) + " (ZN-RNG-07)"];
+      return [t(pluralKey("FRAY.Zones.Log.Aim", num("actions"), lang), { actor, actions: num("actions") }) + " (ZN-RNG-07)"];
     case "bullets": {
       const odds = list<number>("odds");
       const total = num("total");
       const lines = [`  ${t("FRAY.Zones.Log.Bullets", { hit: num("hit"), fired: num("fired") })} (ZN-BST-01)`];
       list<number>("difficulties").forEach((diff, i) => {
         const key = total >= diff ? "FRAY.Zones.Log.BulletHit" : "FRAY.Zones.Log.BulletMiss";
-        lines.push(`    ${t(key, { n: i + 1, difficulty: diff, total })} (${pct(odds[i] ?? 0)})`);
+        lines.push(`    ${t(key, { n: i + 1, difficulty: diff, total })} (${pct(odds[i] ?? 0, lang)})`);
       });
       if (typeof d.stoppedBy === "string") lines.push(`    ${t("FRAY.Zones.Log.Stopped", { malfunction: d.stoppedBy })} (ZN-MAL-01)`);
       return lines;
@@ -826,7 +835,7 @@ export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom"
       });
       const added = list<string>("added");
       lines.push(
-        `  ${target}: HP ${num("hp")}/${num("maxHp")}${added.length ? " — " + added.map((c) => t(`FRAY.Condition.${c}`)).join(", ") : ""}`,
+        `  ${target}: ${t("FRAY.Forecast.Track.hp", { points: `${num("hp")}/${num("maxHp")}` })}${added.length ? " — " + added.map((c) => t(`FRAY.Condition.${c}`)).join(", ") : ""}`,
       );
       return lines;
     }
@@ -844,7 +853,8 @@ export function formatZonesEvent(event: Extract<EncounterEvent, { type: "custom"
       };
       const lines = [`  ${t("FRAY.Zones.Log.Blast", data)} (ZN-GRN-01)`];
       const steps = list<StepData>("steps");
-      if (steps.length) lines.push(...formatSteps(t, steps), `  ${target}: HP ${num("hp")}/${num("maxHp")}`);
+      if (steps.length)
+        lines.push(...formatSteps(t, steps), `  ${target}: ${t("FRAY.Forecast.Track.hp", { points: `${num("hp")}/${num("maxHp")}` })}`);
       return lines;
     }
     default:
@@ -881,5 +891,5 @@ export const zonesDriver: EncounterDriver = {
   combatantKeys: ["surprised"],
   reactions: ["defend", "dodge", "block", "none"],
   play: playZones,
-  formatCustom: (event, t) => formatZonesEvent(event, t),
+  formatCustom: (event, t, _lookup, lang) => formatZonesEvent(event, t, lang),
 };

@@ -1,22 +1,26 @@
-import { formatKey, type Lookup } from "../rules/core/i18n.js";
+import { formatDecimal, formatKey, formatPercent, type Lookup } from "../rules/core/i18n.js";
 import { fightSeed, type Chance, type Forecast, type PointsLost } from "./forecast.js";
 
-/** A probability as a percentage with one decimal, e.g. `42.5%`. */
-const pct = (p: number) => `${(p * 100).toFixed(1)}%`;
-/** A number with one decimal. */
-const one = (n: number) => (Math.round(n * 10) / 10).toFixed(1);
+/** A number with one decimal in the reader's language (`3.2`, German `3,2`). */
+const one = (n: number, lang: string) => formatDecimal(Math.round(n * 10) / 10, lang);
 /** Width of the longest round bar, in characters. */
 const BAR = 40;
 
 /**
  * The points a combatant can expect to lose per fight, track by track (`HP 3.2, EP 1.0`, one
- * decimal), localized through `t`; `-` when no track is measured.
+ * decimal in the reader's language `lang`), localized through `t`; `-` when no track is measured.
+ * The tracks carry the ruleset's names: Critical's `hp` track counts hits (CR-ATK-02).
  */
-export function damageText(d: PointsLost, t: (key: string, data?: Record<string, string | number>) => string): string {
+export function damageText(
+  d: PointsLost,
+  t: (key: string, data?: Record<string, string | number>) => string,
+  lang = "en",
+  ruleset?: string,
+): string {
   return (
     (["hp", "ep", "hitboxes"] as const)
       .filter((k) => d[k] !== undefined)
-      .map((k) => t(`FRAY.Forecast.Track.${k}`, { points: one(d[k]!) }))
+      .map((k) => t(`FRAY.Forecast.Track.${ruleset === "critical" && k === "hp" ? "hits" : k}`, { points: one(d[k]!, lang) }))
       .join(", ") || "-"
   );
 }
@@ -26,10 +30,12 @@ export function damageText(d: PointsLost, t: (key: string, data?: Record<string,
  * side's chance to win with its 95% interval, the rounds as a bar chart, and for each combatant its
  * chance to end the fight out and the damage it can expect to take per track. A file with
  * scripted dice says so; where every fight played the scripted dice alone (all fights alike),
- * that is all it says, without chances.
+ * that is all it says, without chances. Chances and decimals are written in the reader's language
+ * `lang` (`en`: `42.5%`, `de`: `42,5 %`).
  */
-export function formatForecast(f: Forecast, lookup: Lookup): string[] {
-  const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data);
+export function formatForecast(f: Forecast, lookup: Lookup, lang = "en"): string[] {
+  const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data, lang);
+  const pct = (p: number) => formatPercent(p, lang);
   const chance = (c: Chance) => t("FRAY.Forecast.Chance", { p: pct(c.p), low: pct(c.low), high: pct(c.high) });
   const lines = [
     t("FRAY.Forecast.Title", {
@@ -62,7 +68,7 @@ export function formatForecast(f: Forecast, lookup: Lookup): string[] {
   lines.push(`  ${t("FRAY.Forecast.Draw").padEnd(sideWidth)}  ${chance(f.draws)}`);
 
   const r = f.rounds;
-  lines.push("", t("FRAY.Forecast.Rounds", { mean: one(r.mean), median: r.median, min: r.min, max: r.max }));
+  lines.push("", t("FRAY.Forecast.Rounds", { mean: one(r.mean, lang), median: r.median, min: r.min, max: r.max }));
   const most = Math.max(...Object.values(r.counts));
   const width = String(r.max).length;
   for (const [round, count] of Object.entries(r.counts)) {
@@ -73,7 +79,7 @@ export function formatForecast(f: Forecast, lookup: Lookup): string[] {
   lines.push("", t("FRAY.Forecast.Combatants"));
   const label = (c: Forecast["combatants"][number]) => `${c.name} (${c.side})`;
   const nameWidth = Math.max(...f.combatants.map((c) => label(c).length));
-  const damage = (d: PointsLost) => damageText(d, t);
+  const damage = (d: PointsLost) => damageText(d, t, lang, f.ruleset);
   for (const c of f.combatants) {
     const tac = f.tactics.find((x) => x.id === c.id);
     const react = tac && tac.react !== "none" ? t("FRAY.Forecast.Reacts", { reaction: `FRAY.Forecast.React.${tac.react}` }) : "";

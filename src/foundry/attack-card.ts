@@ -6,6 +6,7 @@
  */
 import type { AttackOdds, AttackResult } from "../rules/core/ruleset.js";
 import type { Modifier, RollOutcome } from "../rules/core/types.js";
+import { formatDecimal } from "../rules/core/i18n.js";
 import type { CardRules, CardSection } from "./play/card-rules.js";
 import { buttonsFor, targetPhase, vitalSummary, type CardAction, type TargetPhase, type TargetState } from "./logic/card.js";
 
@@ -113,13 +114,9 @@ export function localizeData(data: Record<string, string | number> | undefined, 
   return out;
 }
 
-/** A number with one decimal in the user's language (`12.5`, `12,5`). */
+/** A number with one decimal in the user's language (`12.5`, `12,5`), as the core writes it. */
 export function decimal(value: number, lang = "en"): string {
-  try {
-    return new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
-  } catch {
-    return value.toFixed(1);
-  }
+  return formatDecimal(value, lang);
 }
 
 /** One modifier as a card line. */
@@ -210,7 +207,7 @@ export interface CardDamage {
   dice: CardDie[];
   location?: string;
   penetration: number;
-  /** Rule ID of the damage: the packet's first step's, else UD-DMG-01. */
+  /** Rule ID of the damage: the packet's first step's, else the ruleset's (`CardRules.damageRule`), else UD-DMG-01. */
   rule: string;
 }
 
@@ -254,7 +251,8 @@ export interface TargetCardContext extends AttackCardContext {
   damage?: CardDamage;
   steps?: CardStep[];
   /** HP and EP after the application, `value/max`; the hitboxes it changed (Hitbox). */
-  vitals?: { hp?: string; ep?: string; hitboxes?: string };
+  /** The tracks after the application; `hpLabel` names the `hp` track in the ruleset's words (HP, Critical's hits). */
+  vitals?: { hp?: string; hpLabel?: string; ep?: string; hitboxes?: string };
   /** Conditions the application added, localized. */
   added?: string[];
   applied: boolean;
@@ -332,7 +330,7 @@ export function targetCardContext(
       dice: cardDice(p.roll),
       location: location ? i18n.localize(location) : undefined,
       penetration: p.penetration ?? 0,
-      rule: p.steps?.[0]?.rule ?? "UD-DMG-01",
+      rule: p.steps?.[0]?.rule ?? rules.damageRule ?? "UD-DMG-01",
     };
   }
   const steps = t.report?.steps ?? t.applied?.steps;
@@ -360,7 +358,7 @@ export function targetCardContext(
     });
   }
   if (t.applied) {
-    context.vitals = vitalSummary(t.applied.after);
+    context.vitals = { ...vitalSummary(t.applied.after), hpLabel: i18n.localize(rules.hpLabel ?? "FRAY.Flow.Card.HP") };
     // Hitboxes the application changed (HB-DMG-01), `Head 1/2`.
     const before = t.applied.before.hitboxes ?? {};
     const changed = Object.entries(t.applied.after.hitboxes ?? {}).filter(([id, tr]) => before[id]?.value !== tr.value);

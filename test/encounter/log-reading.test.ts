@@ -34,7 +34,7 @@ describe("UD10: the ambush, seed 5", () => {
     const log = formatLog(await example("ud10-ambush", 5), en);
     expect(log).toContain("Jonas Brandt attacks Thug with Side Sword in melee");
     expect(log).toContain("Guard attacks Mara Lenz with Service Pistol at 14 m");
-    expect(log).toContain("Veteran attacks Mara Lenz with Assault Rifle (burst) at 25 m");
+    expect(log).toContain("Veteran attacks Mara Lenz with Assault Rifle (Three-round burst) at 25 m");
     expect(log.filter((l) => /\(range |1\.5 m/.test(l))).toEqual([]);
   });
 
@@ -139,9 +139,9 @@ describe("Hitbox: Zeven and the guard (HB-RND-01, HB-MOD-01, HB-LOC-02)", () => 
 describe("Zones: the burst (ZN-BST-01)", () => {
   it("names the firing mode beside the weapon and the range after it; German too", async () => {
     const result = await example("zones-burst");
-    expect(formatLog(result, en)).toContain("Rifleman attacks Perimeter Sentry with Harrow Carbine (burst) at 100 m");
+    expect(formatLog(result, en)).toContain("Rifleman attacks Perimeter Sentry with Harrow Carbine (Burst of 3) at 100 m");
     const german = formatLog(result, de);
-    expect(german).toContain("Rifleman greift Perimeter Sentry mit Harrow Carbine (burst) an, auf 100 m");
+    expect(german).toContain("Rifleman greift Perimeter Sentry mit Harrow Carbine (Feuerstoß von 3) an, auf 100 m");
     expect(german.join("\n")).not.toMatch(/FRAY\./);
   });
 });

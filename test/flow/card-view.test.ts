@@ -78,7 +78,7 @@ describe("attack card view", () => {
     });
     expect(t.steps!.map((s) => s.rule)).toEqual(report.steps.map((s) => s.rule));
     expect(t.steps!.every((s) => !s.label.includes("FRAY."))).toBe(true);
-    expect(t.vitals).toEqual({ hp: `${report.after.hp!.value}/20`, ep: `${report.after.ep!.value}/15` });
+    expect(t.vitals).toEqual({ hp: `${report.after.hp!.value}/20`, hpLabel: "HP", ep: `${report.after.ep!.value}/15` });
     expect(t.buttons.map((b) => b.label)).toEqual(["Undo"]);
     const undone = attackMessageContext([withUndone(applied)], { attacker: "Ana", weapon: "Sword" }, i18n).targets[0]!;
     expect(undone.applied).toBe(false);

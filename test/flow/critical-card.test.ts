@@ -109,6 +109,9 @@ describe("the duel of examples/critical-duel.yaml, card by card", () => {
     await flow.runCardAction(first, 0, "rollDamage");
     await flow.runCardAction(first, 0, "applyDamage");
     expect(vitalsOf(kara.actor).hits.value).toBe(expected[0]!.vitals.hp.value);
+    // The card names the track as Critical does: hits, not HP (CR-ATK-02).
+    expect(first.content).toMatch(new RegExp(`fray-vitals">[^<]*${lookup(en, "FRAY.Flow.Card.Hits")} \\d+/\\d+`));
+    expect(first.content).not.toMatch(/fray-vitals">[^<]*HP /);
 
     // The second shot: 70 + 40 = 100 on the pistol table: 13BP; Puncture B critical 30.
     diceQueue.push(70);

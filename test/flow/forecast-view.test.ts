@@ -60,4 +60,15 @@ describe("forecast result view", () => {
       "Ayla's declaration for this round names no action and is not carried: the forecast cannot read free text.",
     ]);
   });
+
+  it("writes chances and decimals in the reader's language: German 70,0 % and LP 3,0 (UD-RND-01)", () => {
+    const de = nestedLookup(readLang("de") as Record<string, unknown>);
+    const view = forecastView(result, (key, data) => formatKey(de, key, data, "de"), undefined, "de");
+    expect(view.draws.text).toBe("10,0\u00a0% (1,8\u00a0% bis 40,4\u00a0%)");
+    expect(view.rounds[0]!.tooltip).toContain("40,0\u00a0%");
+    expect(view.roundsHeading).toContain("3,4");
+    expect(view.combatants.map((c) => c.damage)).toEqual(["LP 3,0", "LP 9,0"]);
+    // The chart's widths stay numbers for the style sheet.
+    expect(view.sides[0]).toMatchObject({ pct: 70, low: 39.7, high: 89.2 });
+  });
 });

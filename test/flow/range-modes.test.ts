@@ -95,7 +95,7 @@ describe("UD-RNG-01: the measured range feeds the range penalty", () => {
     expect(context.targets[0]!.range).toBe("120.0");
     const near = oddsText(i18n, data, bo(50), choices());
     const far = context.targets[0]!.odds;
-    const modifier = (text: string) => Number(/\((-?\d+) vs\. \d+\)$/.exec(text)![1]);
+    const modifier = (text: string) => Number(/\(modifier (-?\d+) vs\. difficulty \d+\)$/.exec(text)![1]);
     expect(modifier(far)).toBe(modifier(near) - 2);
     expect(far).toBe(oddsText(i18n, data, bo(120), choices()));
   });

@@ -94,6 +94,9 @@ describe("Zones attack card through the bundle", () => {
     diceQueue.push(4, 5); // 2d6+2 = 11
     await api().flow.runCardAction(message, 0, "rollDamage");
     expect(message.system.targets[0]!.damage).toMatchObject({ amount: 11, location: "torso", type: "piercing" });
+    // The damage header cites Zones' own rule, not UD10's damage code (ZN-DMG-01).
+    expect(message.content).toContain("ZN-DMG-01");
+    expect(message.content).not.toContain("UD-DMG-01");
     await api().flow.runCardAction(message, 0, "applyDamage");
     // 11 - 4 (the vest on the torso) = 7, x2 on the torso: 14 of 26.
     expect(hp(sentry)).toBe(12);

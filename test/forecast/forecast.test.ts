@@ -393,7 +393,7 @@ describe("npm run forecast", () => {
     };
     // One thread is the in-process forecast below; two split the 13 fights unevenly (7 and 6).
     const two = run(2);
-    expect(two.printed).toContain("on 2 worker thread(s)");
+    expect(two.printed).toContain("on 2 worker threads");
     const expected = await forecast(load("zones-burst.yaml"), content, { runs: 13, seed: 4 });
     expect(JSON.parse(two.json)).toEqual(JSON.parse(JSON.stringify(expected)));
   }, 120_000);
@@ -420,7 +420,7 @@ describe("npm run forecast", () => {
     );
     expect(run.status, run.stderr).toBe(0);
     const printed = run.stdout;
-    expect(printed).toContain("on 2 worker thread(s)");
+    expect(printed).toContain("on 2 worker threads");
     // Four chunks of the 450 fights (chunkRuns): each thread plays the next one once done with its last.
     expect(chunkRuns(450, 2)).toHaveLength(4);
     const expected = await forecast(load("zones-burst.yaml"), content, { runs: 450, seed: 4 });

@@ -207,7 +207,7 @@ describe("UD10 round lifecycle", () => {
     let c = fighter();
     const once = ud10.afterAction!(c, { kind: "action", id: "aim" }, economy(), opts);
     expect(once.combatant.conditions).toEqual(["aiming1"]);
-    expect(once.events).toEqual([{ rule: "UD-ATK-04", label: "FRAY.Situation.Ud10.Event.Aimed", data: { rounds: 1 } }]);
+    expect(once.events).toEqual([{ rule: "UD-ATK-04", label: "FRAY.Situation.Ud10.Event.AimedOne", data: { rounds: 1 } }]);
     c = ud10.afterAction!(once.combatant, { kind: "action", id: "aim" }, economy(), opts).combatant;
     expect(c.conditions).toEqual(["aiming2"]);
     expect(ud10.afterAction!(c, { kind: "action", id: "aim" }, economy(), opts).combatant.conditions).toEqual(["aiming2"]);

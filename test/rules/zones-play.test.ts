@@ -426,7 +426,7 @@ describe("Zones play contract: the round's lifecycle", () => {
     const aimed = zones.afterAction!(start.combatant, { kind: "action", id: "aim" }, economy, opts);
     expect(aimed.combatant.aim).toBe(1);
     expect(aimed.economy).toEqual(economy);
-    expect(aimed.events).toEqual([{ rule: "ZN-RNG-07", label: "FRAY.Zones.Event.Aimed", data: { actions: 1 } }]);
+    expect(aimed.events).toEqual([{ rule: "ZN-RNG-07", label: "FRAY.Zones.Event.AimedOne", data: { actions: 1 } }]);
     expect(zones.afterAction!(aimed.combatant, { kind: "action", id: "aim" }, economy, opts).combatant.aim).toBe(2);
     // The aim counts in the shot's plan, then is spent.
     // 1 + 5 = 6 meets 8 - 2: torso (3 + 4), 2d6+2 = 6.
@@ -434,7 +434,7 @@ describe("Zones play contract: the round's lifecycle", () => {
     expect(step.plan.difficulty.modifiers).toContainEqual(expect.objectContaining({ rule: "ZN-RNG-07", value: -2 }));
     const fired = zones.afterAction!(aimed.combatant, { kind: "attack", weaponId: "rifle", result: step.result }, economy, opts);
     expect(fired.combatant.aim).toBe(0);
-    expect(fired.events[0]).toMatchObject({ rule: "ZN-RNG-07", label: "FRAY.Zones.Event.AimSpent" });
+    expect(fired.events[0]).toMatchObject({ rule: "ZN-RNG-07", label: "FRAY.Zones.Event.AimSpentOne" });
   });
 
   it("ZN-MOV-03: regaining speed fills the speed points", () => {

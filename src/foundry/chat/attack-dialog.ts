@@ -171,7 +171,7 @@ function formatWith(i18n: Localizer, key: string, data: Record<string, string | 
 }
 
 /**
- * The odds text of one target: "62.5 % to hit (7 vs. 15)", "62.5 % to hit, 41.0 % through a
+ * The odds text of one target: "62.5 % to hit (modifier 7 vs. difficulty 15)", "62.5 % to hit, 41.0 % through a
  * Parry (...)" or the core's refusal (UD-ATK-02, UD-REA-03). Pure: `i18n` is `game.i18n` in
  * Foundry and a reader of the language files in tests.
  */

@@ -258,7 +258,8 @@ async function runInWorkers(input: ForecastInput, settings: { runs: number; seed
 
 /** Shows the result; its button whispers it to the GMs as a chat card. */
 async function showResult(forecast: Forecast, input: ForecastInput, settings: { runs: number; seed: number }): Promise<void> {
-  const context = forecastView(forecast, (key, data) => formatKey(key, data ?? {}), input);
+  const lang = (game.i18n as unknown as { lang?: string }).lang ?? "en";
+  const context = forecastView(forecast, (key, data) => formatKey(key, data ?? {}), input, lang);
   const content = await foundry.applications.handlebars.renderTemplate(FORECAST_TEMPLATE, { ...context });
   const choice = await foundry.applications.api.DialogV2.wait({
     window: { title: windowTitle("FRAY.Forecast.Tracker.ResultTitle", { name: forecast.name }) },

@@ -6,6 +6,7 @@
  */
 import { fightSeed, type Chance, type Forecast } from "../../forecast/forecast.js";
 import { damageText } from "../../forecast/format.js";
+import { formatDecimal, formatPercent } from "../../rules/core/i18n.js";
 import type { ForecastInput } from "./forecast-state.js";
 import type { DialogButtonFace } from "./dialog-buttons.js";
 
@@ -60,18 +61,21 @@ export interface ForecastViewContext {
 }
 
 const one = (p: number) => Math.round(p * 1000) / 10;
-const pct = (p: number) => `${one(p).toFixed(1)}%`;
 
 /**
  * The context of the forecast's result.
  * @param input what the combat became (sides' members, what was left out), when at hand; a
  *   forecast shown again from a chat card has none.
+ * @param lang the reader's language (`game.i18n.lang`): chances and decimals are written in it
+ *   (`42.5%`, German `42,5 %`).
  */
 export function forecastView(
   f: Forecast,
   format: Format,
   input?: Pick<ForecastInput, "combatants" | "left" | "notCarried">,
+  lang = "en",
 ): ForecastViewContext {
+  const pct = (p: number) => formatPercent(one(p) / 100, lang);
   const chance = (c: Chance) => format("FRAY.Forecast.Chance", { p: pct(c.p), low: pct(c.low), high: pct(c.high) });
   const bar = (label: string, c: Chance, names?: string): ChanceBar => ({
     label,
@@ -102,7 +106,7 @@ export function forecastView(
     ),
     draws: bar(format("FRAY.Forecast.Draw"), f.draws),
     roundsHeading: format("FRAY.Forecast.Rounds", {
-      mean: (Math.round(f.rounds.mean * 10) / 10).toFixed(1),
+      mean: formatDecimal(Math.round(f.rounds.mean * 10) / 10, lang),
       median: f.rounds.median,
       min: f.rounds.min,
       max: f.rounds.max,
@@ -123,7 +127,7 @@ export function forecastView(
       name: c.name,
       side: sideLabel(c.side),
       out: chance(c.out),
-      damage: damageText(c.damage, format),
+      damage: damageText(c.damage, format, lang, f.ruleset),
     })),
     tactics: rules
       ? format("FRAY.Forecast.Tracker.Tactics", {

@@ -102,6 +102,13 @@ export interface CardRules {
   ableAttacker?(attacker: unknown, result?: AttackResult): unknown;
   /** The conditions that follow from the vitals and the tracks' floors, for undo. */
   vitals?: VitalRules;
+  /**
+   * The rule ID of the damage roll the card's damage header cites until an application's steps
+   * name their own (Zones: ZN-DMG-01); UD-DMG-01 where absent.
+   */
+  damageRule?: string;
+  /** The i18n key naming the `hp` track on the card after an application (Critical: hits, CR-ATK-02); HP where absent. */
+  hpLabel?: string;
   /** Rows of the ruleset's own on each target's section of the card (a burst's bullets, ZN-BST-01). */
   detail?: CardDetailBuilder;
   /**

@@ -1,3 +1,4 @@
+import { pluralKey } from "../core/i18n.js";
 import type { FaceSource } from "../core/dice/formula.js";
 import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
@@ -179,7 +180,7 @@ export function applyEffect(
       ];
     case "stun": {
       v.stun = (v.stun ?? 0) + effect.rounds;
-      const out = [step("CR-STN-02", "FRAY.Step.Stun", effect.rounds, { rounds: effect.rounds, total: v.stun })];
+      const out = [step("CR-STN-02", pluralKey("FRAY.Step.Stun", effect.rounds), effect.rounds, { rounds: effect.rounds, total: v.stun })];
       if (v.stun > where.ranks && !v.conditions.includes("blackout")) {
         addCondition(v, added, "blackout");
         out.push(step("CR-STN-03", "FRAY.Step.Blackout", 0, { stun: v.stun, ranks: where.ranks }));
@@ -194,7 +195,7 @@ export function applyEffect(
         label: "FRAY.Critical.Effect.noParry",
         rounds: effect.rounds,
       });
-      return [step("CR-CRT-02", "FRAY.Step.NoParry", 0, { rounds: effect.rounds })];
+      return [step("CR-CRT-02", pluralKey("FRAY.Step.NoParry", effect.rounds), 0, { rounds: effect.rounds })];
     case "penalty":
       effects.push({
         id: nextId(effects, "penalty"),
@@ -205,7 +206,7 @@ export function applyEffect(
         ...(effect.rounds ? { rounds: effect.rounds } : {}),
       });
       return [
-        step("CR-CRT-02", effect.rounds ? "FRAY.Step.PenaltyFor" : "FRAY.Step.Penalty", 0, {
+        step("CR-CRT-02", effect.rounds ? pluralKey("FRAY.Step.PenaltyFor", effect.rounds) : "FRAY.Step.Penalty", 0, {
           penalty: effect.value,
           rounds: effect.rounds ?? 0,
         }),
@@ -234,7 +235,11 @@ export function applyEffect(
         ...(effect.rounds ? { rounds: effect.rounds } : {}),
       });
       addCondition(v, added, "unconscious");
-      return [step("CR-CRT-02", effect.rounds ? "FRAY.Step.KnockedOutFor" : "FRAY.Step.KnockedOut", 0, { rounds: effect.rounds ?? 0 })];
+      return [
+        step("CR-CRT-02", effect.rounds ? pluralKey("FRAY.Step.KnockedOutFor", effect.rounds) : "FRAY.Step.KnockedOut", 0, {
+          rounds: effect.rounds ?? 0,
+        }),
+      ];
     case "dying":
       effects.push({
         id: nextId(effects, "dying"),
@@ -244,7 +249,7 @@ export function applyEffect(
         rounds: effect.rounds,
       });
       addCondition(v, added, "down");
-      return [step("CR-DTH-01", "FRAY.Step.Dying", 0, { rounds: effect.rounds })];
+      return [step("CR-DTH-01", pluralKey("FRAY.Step.Dying", effect.rounds), 0, { rounds: effect.rounds })];
     case "death":
       addCondition(v, added, "dead");
       return [step("CR-CRT-02", "FRAY.Step.Death", 0)];
@@ -549,7 +554,7 @@ function upkeepTicks(c: CriticalCombatant): UpkeepTicked {
     if (e.kind !== "dying" || e.rounds === undefined) return e;
     const rounds = e.rounds - 1;
     if (rounds <= 0) dies = true;
-    else steps.push(step("CR-DTH-01", "FRAY.Step.DyingCount", 0, { rounds }));
+    else steps.push(step("CR-DTH-01", pluralKey("FRAY.Step.DyingCount", rounds), 0, { rounds }));
     return { ...e, rounds };
   });
   v.effects = effects;

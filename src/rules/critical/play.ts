@@ -4,6 +4,7 @@
  * back to an actor, and the round's lifecycle (start of round, after an action, the forced Self
  * Discipline test) as pure transitions both hosts call.
  */
+import { pluralKey } from "../core/i18n.js";
 import type {
   ActionDef,
   ActionKind,
@@ -243,7 +244,11 @@ export function criticalStartRound(
   const fresh: Economy = { slots: {}, pools: { ap: { value: ap, max: ap } } };
   if (isIncapacitated(combatant)) events.push({ rule: "CR-AP-01", label: "FRAY.Critical.Lifecycle.NoAp", data: { actor: c.name } });
   else if (combatant.stun > 0)
-    events.push({ rule: "CR-STN-01", label: "FRAY.Critical.Lifecycle.StunnedRound", data: { actor: c.name, ap, stun: combatant.stun } });
+    events.push({
+      rule: "CR-STN-01",
+      label: pluralKey("FRAY.Critical.Lifecycle.StunnedRound", combatant.stun),
+      data: { actor: c.name, ap, stun: combatant.stun },
+    });
   return { combatant, economy: fresh, events };
 }
 

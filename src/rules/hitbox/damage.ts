@@ -1,3 +1,4 @@
+import { pluralKey } from "../core/i18n.js";
 import type { FaceSource } from "../core/dice/formula.js";
 import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
@@ -43,7 +44,7 @@ export async function rollDamage(result: AttackResult, input: HitboxAttackInput,
   const steps: DamageStep[] = [
     {
       rule: "HB-DMG-02",
-      label: "FRAY.Step.HitboxWeaponDamage",
+      label: pluralKey("FRAY.Step.HitboxWeaponDamage", weapon.damage),
       value: weapon.damage,
       remaining: weapon.damage,
       data: { weapon: weapon.name },

@@ -5,6 +5,7 @@
  * source, and the turn's lifecycle (HB-RND-01, HB-ACT-03, HB-ACT-04, HB-ATK-03, HB-DMG-04) as
  * pure transitions. Distances arrive in **metres** and are worked in **feet**.
  */
+import { pluralKey } from "../core/i18n.js";
 import type {
   ActionDef,
   ActionOutcome,
@@ -342,7 +343,11 @@ function turnStart(c: HitboxCombatant, options: HitboxOptions, events: Lifecycle
     if (next.shockTurnsLeft !== undefined) next = restate(next, next.hitboxes, next.armor, next.conditions, undefined);
   } else if (next.shockTurnsLeft === undefined) {
     next = restate(next, next.hitboxes, next.armor, next.conditions, options.shockTurns - 1);
-    events?.push({ rule: "HB-DMG-04", label: "FRAY.Hitbox.Play.Event.ShockCount", data: { turns: options.shockTurns } });
+    events?.push({
+      rule: "HB-DMG-04",
+      label: pluralKey("FRAY.Hitbox.Play.Event.ShockCount", options.shockTurns),
+      data: { turns: options.shockTurns },
+    });
   } else if (next.shockTurnsLeft <= 0) {
     next = restate(next, next.hitboxes, next.armor, [...next.conditions, "dead"], undefined);
     events?.push({ rule: "HB-DMG-04", label: "FRAY.Hitbox.Play.Event.ShockDeath", data: { turns: options.shockTurns } });

@@ -4,6 +4,7 @@
  * conditions as status effects, vitals written back, and the round's lifecycle (aim set by the
  * aim action and spent by the shot, UD-ATK-04; a fresh economy each round, UD-ACT-01).
  */
+import { pluralKey } from "../core/i18n.js";
 import type {
   ActionDef,
   ActionOutcome,
@@ -424,7 +425,7 @@ export function ud10AfterAction(
   if (outcome.kind === "attack") return { combatant: spendAim("FRAY.Situation.Ud10.Event.AimSpent"), economy, events };
   if (outcome.id === "aim") {
     const rounds = aimRounds(c);
-    events.push({ rule: "UD-ATK-04", label: "FRAY.Situation.Ud10.Event.Aimed", data: { rounds } });
+    events.push({ rule: "UD-ATK-04", label: pluralKey("FRAY.Situation.Ud10.Event.Aimed", rounds), data: { rounds } });
     return { combatant: withConditions(c, [...withoutAim(c).conditions, `aiming${rounds}`]), economy, events };
   }
   const actions = ud10Actions({ ...c, conditions: [] }, options);

@@ -1,3 +1,4 @@
+import { pluralKey } from "../core/i18n.js";
 import { FrayError } from "../core/errors.js";
 import { difficulty, type Difficulty, type Modifier } from "../core/types.js";
 import { SIZES, type HitZoneId, type MovementCategory, type RangeBand, type SizeCategory, type Stance } from "./model.js";
@@ -210,7 +211,7 @@ export function rangedDifficulty(f: RangedFactors): Difficulty {
     data: { stance: `FRAY.Zones.Stance.${f.shooterStance}` },
   });
   if (f.aim && f.aim > 0)
-    mods.push({ label: "FRAY.Mod.Zones.Aim", value: -AIM_BONUS * f.aim, rule: "ZN-RNG-07", data: { actions: f.aim } });
+    mods.push({ label: pluralKey("FRAY.Mod.Zones.Aim", f.aim), value: -AIM_BONUS * f.aim, rule: "ZN-RNG-07", data: { actions: f.aim } });
   if (f.misc) mods.push({ label: "FRAY.Mod.Zones.Misc", value: f.misc, rule: "ZN-RNG-01" });
   return difficulty(base, mods);
 }

@@ -1,3 +1,4 @@
+import { pluralKey } from "../core/i18n.js";
 import type {
   ActionDef as PlayAction,
   ActionKind,
@@ -533,7 +534,7 @@ function roundStart(
   const surpriseOver = round > 1 && holds(c.conditions, "surprised");
   if (events) {
     if (surpriseOver) events.push({ rule: "ZN-SUR-01", label: "FRAY.Zones.Event.SurpriseOver" });
-    if (c.aim > 0) events.push({ rule: "ZN-RNG-07", label: "FRAY.Zones.Event.AimLost", data: { actions: c.aim } });
+    if (c.aim > 0) events.push({ rule: "ZN-RNG-07", label: pluralKey("FRAY.Zones.Event.AimLost", c.aim), data: { actions: c.aim } });
     if (c.movement !== "subtle")
       events.push({ rule: "ZN-RNG-04", label: "FRAY.Zones.Event.MovementReset", data: { movement: `FRAY.Zones.Movement.${c.movement}` } });
   }
@@ -588,7 +589,7 @@ export function afterAction(
   if (outcome.kind === "action") {
     if (outcome.id === "aim") {
       const next = restate(c, { aim: c.aim + 1 });
-      events.push({ rule: "ZN-RNG-07", label: "FRAY.Zones.Event.Aimed", data: { actions: next.aim } });
+      events.push({ rule: "ZN-RNG-07", label: pluralKey("FRAY.Zones.Event.Aimed", next.aim), data: { actions: next.aim } });
       return { combatant: next, economy: economyNow, events };
     }
     if (outcome.id === "regainSpeed") {
@@ -605,7 +606,7 @@ export function afterAction(
   const index = c.weapons.indexOf(weapon);
   let next: ZonesCombatant = c;
   if (c.aim > 0) {
-    events.push({ rule: "ZN-RNG-07", label: "FRAY.Zones.Event.AimSpent", data: { actions: c.aim } });
+    events.push({ rule: "ZN-RNG-07", label: pluralKey("FRAY.Zones.Event.AimSpent", c.aim), data: { actions: c.aim } });
     next = restate(next, { aim: 0 });
   }
   if (weapon.kind === "thrown" || weapon.kind === "grenade") {
@@ -619,7 +620,11 @@ export function afterAction(
   const after = afterShot(weapon, outcome.result as ZonesAttackResult);
   const spent = weapon.loaded - after.loaded;
   if (spent > 0)
-    events.push({ rule: "ZN-BST-01", label: "FRAY.Zones.Event.Ammunition", data: { weapon: weapon.name, spent, loaded: after.loaded } });
+    events.push({
+      rule: "ZN-BST-01",
+      label: pluralKey("FRAY.Zones.Event.Ammunition", spent),
+      data: { weapon: weapon.name, spent, loaded: after.loaded },
+    });
   if (after.broken && !weapon.broken) {
     events.push({ rule: "ZN-MAL-01", label: "FRAY.Zones.Event.Broken", data: { weapon: weapon.name } });
   } else if (after.malfunction && after.malfunction !== weapon.malfunction) {

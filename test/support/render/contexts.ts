@@ -603,7 +603,7 @@ export function attackDialogCases(i18n: Localizer): RenderCase[] {
         { selector: 'input[name="target-guard"]:checked', count: 1 },
         { selector: '[data-odds-for="bo"]', text: ranged.odds[0]! },
         { selector: '[data-odds-for="guard"]', text: ranged.odds[1]! },
-        { selector: '[data-odds-for="bo"]', text: /^\d+\.\d % to hit \(\S+ vs\. \d+\)$/ },
+        { selector: '[data-odds-for="bo"]', text: /^\d+\.\d % to hit \(modifier \S+ vs\. difficulty \d+\)$/ },
         { selector: ".fray-dialog-target .fray-range", text: "62.5 m 25.0 m" },
         { selector: 'select[name="modeId"] option', count: 2 },
         { selector: 'select[name="modeId"] option[value="burst"]:checked', count: 1 },

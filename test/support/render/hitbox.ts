@@ -330,7 +330,7 @@ async function opposedCase(i18n: Localizer): Promise<RenderCase> {
     expect: [
       { selector: ".fray-hb-opposed tbody tr", count: 2 },
       { selector: ".fray-result", text: "ZEVEN WINS" },
-      { selector: ".fray-comparison", text: "after 1 tie(s) rolled again" },
+      { selector: ".fray-comparison", text: "after 1 tie rolled again" },
     ],
   };
 }

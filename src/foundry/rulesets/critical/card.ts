@@ -210,4 +210,5 @@ export const criticalCardRules: CardRules = {
   view: criticalCardView,
   vitals: CRITICAL_VITALS,
   ableAttacker: (c) => ableAttacker(c as CriticalCombatant),
+  hpLabel: "FRAY.Flow.Card.Hits",
 };

@@ -7,6 +7,7 @@
  * parry exchange rate, skill, bonus, fumble range; armor type, DB, maneuver penalty). Pure: no
  * Foundry globals; the binding hands them to the generic sheets.
  */
+import { pluralKey } from "../../../rules/core/i18n.js";
 import {
   ACTIONS,
   ARMOR_TYPES,
@@ -106,14 +107,14 @@ function effectRows(c: CriticalCombatant, i18n: SheetI18n) {
     .map((e) => ({
       label: effectLabel(e, i18n),
       value: e.kind === "penalty" ? signedNumber(e.value ?? 0) : "",
-      rounds: e.rounds === undefined ? "" : fmt(i18n, "FRAY.Critical.Sheet.RoundsLeft", { rounds: e.rounds }),
+      rounds: e.rounds === undefined ? "" : fmt(i18n, pluralKey("FRAY.Critical.Sheet.RoundsLeft", e.rounds), { rounds: e.rounds }),
     }));
   const dying = c.effects.find((e) => e.kind === "dying");
   return {
     wounds,
     injuries,
     others,
-    dying: dying && isDying(c) ? fmt(i18n, "FRAY.Step.DyingCount", { rounds: dying.rounds ?? 0 }) : "",
+    dying: dying && isDying(c) ? fmt(i18n, pluralKey("FRAY.Step.DyingCount", dying.rounds ?? 0), { rounds: dying.rounds ?? 0 }) : "",
   };
 }
 

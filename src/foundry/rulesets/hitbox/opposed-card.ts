@@ -2,6 +2,7 @@
  * The view model of the GM's opposed test card (`templates/hitbox/opposed.hbs`, HB-ACT-05). Pure:
  * localization comes in as functions, so the card is built and rendered without Foundry.
  */
+import { pluralKey } from "../../../rules/core/i18n.js";
 import type { OpposedResult } from "../../../rules/hitbox/index.js";
 
 /** One side of the card: name, skill, formula and each round's total. */
@@ -30,6 +31,9 @@ export function opposedContext(
     rule: result.rule,
     rows,
     outcome: i18n.format("FRAY.Hitbox.Opposed.Winner", { name: winner }),
-    rerolls: result.rounds.length > 1 ? i18n.format("FRAY.Hitbox.Opposed.Rerolls", { n: String(result.rounds.length - 1) }) : "",
+    rerolls:
+      result.rounds.length > 1
+        ? i18n.format(pluralKey("FRAY.Hitbox.Opposed.Rerolls", result.rounds.length - 1), { n: String(result.rounds.length - 1) })
+        : "",
   };
 }

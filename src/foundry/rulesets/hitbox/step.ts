@@ -9,6 +9,7 @@
  * each recomputed from its card's stored rolls by the active GM, so two combatants who shoot each
  * other in the same step both fire. Blackout tests forced by a step are then rolled on the cards.
  */
+import { pluralKey } from "../../../rules/core/i18n.js";
 import { applyFor } from "../../chat/actions.js";
 import type { AttackMessageLike } from "../../chat/attack-message.js";
 import { phaseOf } from "../../combat/declarations.js";
@@ -220,7 +221,7 @@ export function renderStepBanner(combat: unknown, html: HTMLElement, commit: Com
     event.stopPropagation();
     void endStep(c, commit)
       .then((n) => {
-        if (n !== undefined) ui.notifications?.info(formatKey("FRAY.Hitbox.Step.Ended", { count: n }));
+        if (n !== undefined) ui.notifications?.info(formatKey(pluralKey("FRAY.Hitbox.Step.Ended", n), { count: n }));
       })
       .catch(reportError);
   });

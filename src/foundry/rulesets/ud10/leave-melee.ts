@@ -5,6 +5,7 @@
  * takes the whole round and posts a chat line. The generic movement hook calls this through the
  * binding's `onLeaveMelee` and folds the chosen action's cost into the move's charge.
  */
+import { pluralKey } from "../../../rules/core/i18n.js";
 import { disengage, ud10Options, type Ud10Combatant } from "../../../rules/ud10/index.js";
 import { postFreeAttackPrompt } from "../../chat/free-attack.js";
 import { disengageChoices } from "../../logic/engagement.js";
@@ -22,7 +23,7 @@ async function askDisengage(name: string, count: number, choices: ("flee" | "ret
   const result = await DialogV2.wait({
     window: { title: formatKey("FRAY.Flow.Disengage.Title") },
     content:
-      `<p>${formatHtml("FRAY.Flow.Disengage.Prompt", { token: name, count })}</p>` +
+      `<p>${formatHtml(pluralKey("FRAY.Flow.Disengage.Prompt", count), { token: name, count })}</p>` +
       (choices.includes("flee") ? `<p>${formatKey("FRAY.Flow.Flee.Hint")} <span class="fray-rule">UD-OPT-01</span></p>` : "") +
       (choices.includes("retreat") ? `<p>${formatKey("FRAY.Flow.Retreat.Hint")} <span class="fray-rule">UD-OPT-02</span></p>` : ""),
     buttons,

@@ -166,4 +166,5 @@ export const zonesCardRules: CardRules = {
   vitals: ZONES_VITALS,
   ableAttacker: (c, result) => zonesAbleAttacker(c as ZonesCombatant, result),
   detail: zonesCardDetail,
+  damageRule: "ZN-DMG-01",
 };
