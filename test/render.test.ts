@@ -20,6 +20,7 @@
  * Needs Debian's chromium at /usr/bin/chromium (`.ci/run` installs it). Without it the test
  * fails under CI=true and is skipped with a notice otherwise.
  */
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import Handlebars from "handlebars";
@@ -38,7 +39,7 @@ import {
 } from "./support/render/contexts.js";
 import { hitboxCases } from "./support/render/hitbox.js";
 import { forecastCases } from "./support/render/forecast.js";
-import { chatPage, dialogFooter, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
+import { chatPage, dialogFooter, FONT_AWESOME_URL, fontAwesomeHead, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
 import { criticalCases } from "./support/render/critical.js";
 import { zonesCases } from "./support/render/zones.js";
 import { zonesBlastCases } from "./support/render/zones-blast.js";
@@ -47,6 +48,8 @@ import { zonesReactionCases } from "./support/render/zones-reactions.js";
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(ROOT, "test-artifacts", "render");
 const CI = process.env.CI === "true";
+/** Font Awesome Free from its npm package: the icon font Foundry's icon classes draw with. */
+const FONT_AWESOME = join(ROOT, "node_modules", "@fortawesome", "fontawesome-free");
 const haveChromium = existsSync(CHROMIUM);
 
 if (!haveChromium && !CI) {
@@ -153,7 +156,13 @@ async function renderContext() {
   await context.route("**/*", async (route) => {
     const url = route.request().url();
     if (url === BLANK) await route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Fray</title>" });
-    else if (/\.(svg|webp|png|jpe?g)$/.test(url)) await route.fulfill({ contentType: "image/svg+xml", body: PLACEHOLDER_SVG });
+    else if (
+      url.startsWith(FONT_AWESOME_URL) &&
+      /^(css\/[\w.-]+\.css|webfonts\/[\w.-]+\.woff2)$/.test(url.slice(FONT_AWESOME_URL.length))
+    ) {
+      const file = url.slice(FONT_AWESOME_URL.length);
+      await route.fulfill({ contentType: file.endsWith(".css") ? "text/css" : "font/woff2", body: readFileSync(join(FONT_AWESOME, file)) });
+    } else if (/\.(svg|webp|png|jpe?g)$/.test(url)) await route.fulfill({ contentType: "image/svg+xml", body: PLACEHOLDER_SVG });
     else await route.abort();
   });
   return context;
@@ -177,6 +186,7 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
 
   it("renders each sheet with every expected control, no raw i18n key and no horizontal overflow", async () => {
     const css = systemCss();
+    const head = fontAwesomeHead(readFileSync(join(FONT_AWESOME, "css", "fontawesome.min.css"), "utf8"));
     const problems: string[] = [];
     const rendered = cases.map((c) => {
       const body = render(c.templates, c.context, c.lang);
@@ -197,8 +207,9 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
             css,
             form: true,
             footer,
+            head,
           })
-        : chatPage({ body, css });
+        : chatPage({ body, css, head });
       return {
         c,
         html: withPlaceholders(html),
@@ -221,7 +232,9 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
           await page.setContent(html);
           // Every expectation and the overflow scan in one round trip to the page.
           const { found, overflow, clip } = await page.evaluate(
-            ({ selectors, isSheet }) => {
+            async ({ selectors, isSheet }) => {
+              // The icon font loads once an icon asks for it.
+              await document.fonts.ready;
               const found = selectors.map((selector): Found => {
                 let matches: Element[];
                 try {
@@ -264,6 +277,15 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
                   out.push(`${el.tagName.toLowerCase()}.${String(el.className)} sticks out by ${Math.round(r.right - bounds.right)}px`);
                 }
               }
+              // Every icon drawn with a glyph of the icon font, as Foundry draws it.
+              for (const icon of Array.from(root.querySelectorAll<HTMLElement>('i[class*="fa-"]'))) {
+                const glyph = getComputedStyle(icon, "::before");
+                const family = getComputedStyle(icon).fontFamily;
+                if (!/^"[^"]/.test(glyph.content) || !/Font Awesome/.test(family))
+                  out.push(`icon ${icon.className} has no glyph (content ${glyph.content}, font ${family})`);
+              }
+              if (root.querySelector('i[class*="fa-"]') && !document.fonts.check('900 16px "Font Awesome 6 Free"'))
+                out.push("the icon font did not load");
               const box = root.getBoundingClientRect();
               const [x, y] = [Math.floor(box.left), Math.floor(box.top)];
               const clip = { x, y, width: Math.ceil(box.right) - x, height: Math.ceil(box.bottom) - y };
@@ -296,6 +318,8 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
           out.push(...overflow.map((o) => `${c.id}: ${o}`));
           // The window (or the chat column) as the page already laid it out: a clip of the page,
           // without the waits and scrolling of an element screenshot.
+          // The whole element, however tall: a taller page where it reaches below the viewport.
+          if (clip.y + clip.height > height) await page.setViewportSize({ width, height: clip.y + clip.height + 16 });
           await page.screenshot({ path: join(ARTIFACTS, `${c.id}.png`), clip, caret: "initial" });
         }
       } finally {
@@ -308,6 +332,16 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
       await context.close();
     }
     problems.push(...perCase.flat());
+    // Each case shows something of its own: two identical pictures mean a state that draws as another.
+    const seen = new Map<string, string>();
+    for (const { c } of rendered) {
+      const digest = createHash("sha256")
+        .update(readFileSync(join(ARTIFACTS, `${c.id}.png`)))
+        .digest("hex");
+      const twin = seen.get(digest);
+      if (twin) problems.push(`${c.id}: its screenshot is identical to ${twin}'s`);
+      else seen.set(digest, c.id);
+    }
     expect(problems).toEqual([]);
   }, 300_000);
 });
