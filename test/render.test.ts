@@ -232,7 +232,7 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
           await page.setContent(html);
           // Every expectation and the overflow scan in one round trip to the page.
           const { found, overflow, clip } = await page.evaluate(
-            async ({ selectors, isSheet }) => {
+            async ({ selectors, isSheet, scrollable }) => {
               // The icon font loads once an icon asks for it.
               await document.fonts.ready;
               const found = selectors.map((selector): Found => {
@@ -273,9 +273,20 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
                 ) {
                   out.push(`${el.tagName.toLowerCase()}.${el.className} scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
                 }
+                const name = `${el.tagName.toLowerCase()}.${String(el.className)}`;
                 if (r.right > bounds.right + 1 && !el.closest("[data-tab]:not(.active)")) {
-                  out.push(`${el.tagName.toLowerCase()}.${String(el.className)} sticks out by ${Math.round(r.right - bounds.right)}px`);
+                  out.push(`${name} sticks out by ${Math.round(r.right - bounds.right)}px`);
                 }
+                if (r.left < bounds.left - 1) out.push(`${name} sticks out left by ${Math.round(bounds.left - r.left)}px`);
+                // A card, dialog or panel grows with its content: nothing in it hides or scrolls
+                // what it holds. A sheet's tab body scrolls on purpose; nothing else hides content.
+                const control = el.tagName === "SELECT" || el.tagName === "INPUT" || el.tagName === "TEXTAREA";
+                if (!control && style.overflowY !== "visible" && el.scrollHeight > el.clientHeight + 1) {
+                  const scrolls = style.overflowY === "auto" || style.overflowY === "scroll";
+                  if (!(scrollable && scrolls)) out.push(`${name} cuts its content (scrollHeight ${el.scrollHeight} > ${el.clientHeight})`);
+                }
+                if (!isSheet && r.bottom > bounds.bottom + 1)
+                  out.push(`${name} sticks out below by ${Math.round(r.bottom - bounds.bottom)}px`);
               }
               // Every icon drawn with a glyph of the icon font, as Foundry draws it.
               for (const icon of Array.from(root.querySelectorAll<HTMLElement>('i[class*="fa-"]'))) {
@@ -291,7 +302,7 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
               const clip = { x, y, width: Math.ceil(box.right) - x, height: Math.ceil(box.bottom) - y };
               return { found, overflow: out.slice(0, 5), clip };
             },
-            { selectors: c.expect.map((e) => e.selector), isSheet: sheet },
+            { selectors: c.expect.map((e) => e.selector), isSheet: sheet, scrollable: c.kind === "sheet" },
           );
           for (const [k, e] of c.expect.entries()) {
             let f = found[k]!;
