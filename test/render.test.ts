@@ -44,6 +44,7 @@ import { criticalCases } from "./support/render/critical.js";
 import { zonesCases } from "./support/render/zones.js";
 import { zonesBlastCases } from "./support/render/zones-blast.js";
 import { zonesReactionCases } from "./support/render/zones-reactions.js";
+import { playPartCases } from "./support/render/play-parts.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(ROOT, "test-artifacts", "render");
@@ -107,6 +108,7 @@ beforeAll(async () => {
     ...(await zonesCases(sheetI18n, i18n)),
     ...zonesBlastCases(i18n),
     ...zonesReactionCases(i18n),
+    ...playPartCases(i18n),
   );
   browser = await chromium.launch({
     executablePath: CHROMIUM,
