@@ -110,6 +110,12 @@ beforeAll(async () => {
     ...zonesReactionCases(i18n),
     ...playPartCases(i18n),
   );
+  // A few surfaces again in Foundry's dark theme: a sheet, a dialog, cards of two rulesets, a tracker part.
+  for (const id of DARK_CASES) {
+    const light = cases.find((c) => c.id === id);
+    if (!light) throw new Error(`no render case ${id} to draw in the dark theme`);
+    cases.push({ ...light, id: `${id}-dark`, title: light.title, theme: "dark" });
+  }
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -128,6 +134,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+/** The cases drawn again in Foundry's dark theme. */
+const DARK_CASES = [
+  "actor-character-combat-zones",
+  "dialog-attack-ranged",
+  "chat-attack-card-applied",
+  "chat-critical-card-applied",
+  "zones-attack-card-burst-applied",
+  "tracker-economy-critical",
+  "critical-tracker-declare",
+  "dialog-declare-hitbox-again",
+];
 
 /** Pages rendering cases side by side: Chromium lays out one while Node checks another. */
 const LANES = 3;
@@ -210,8 +228,9 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
             form: true,
             footer,
             head,
+            theme: c.theme,
           })
-        : chatPage({ body, css, head });
+        : chatPage({ body, css, head, theme: c.theme });
       return {
         c,
         html: withPlaceholders(html),

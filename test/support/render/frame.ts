@@ -79,6 +79,16 @@ legend { padding: 0 4px; }
 .form-group > label { flex: 2; }
 .form-group > input, .form-group > select { flex: 1; }
 .chat-message { background: #f2ecdf; border: 1px solid #aaa; border-radius: 4px; padding: 6px; font-size: 13px; }
+/* Foundry v13's dark theme (\`theme-dark\` on the body): dark windows, sidebar and messages, light text. */
+body.theme-dark { background: #0b0a13; color: #e7e1d4; }
+.theme-dark .application { background: #1c1d24 linear-gradient(180deg, #23242c, #17181e); color: #e7e1d4; box-shadow: 0 0 12px #000, 0 0 0 1px #3a3b44; }
+.theme-dark .application .window-header { background: #0e0f14; color: #e7e1d4; }
+.theme-dark input, .theme-dark select, .theme-dark textarea { background: rgba(0, 0, 0, 0.35); border-color: #5e5f6a; color: #e7e1d4; }
+.theme-dark button { background: rgba(255, 255, 255, 0.08); border-color: #5e5f6a; color: #e7e1d4; }
+.theme-dark fieldset { border-color: #5e5f6a; }
+.theme-dark prose-mirror { background: rgba(0, 0, 0, 0.35); border-color: #5e5f6a; }
+.theme-dark .chat-log { background: #15161c; }
+.theme-dark .chat-message { background: #23242c; border-color: #3a3b44; color: #e7e1d4; }
 `;
 
 /**
