@@ -25,13 +25,16 @@ export function disengageButtons(choices: readonly ("flee" | "retreat")[]): Dial
  * the rule ID for each choice offered (UD-OPT-01 fleeing, UD-OPT-02 retreating).
  */
 export function disengageHtml(name: string, count: number, choices: readonly ("flee" | "retreat")[], i18n: Localizer): string {
+  // Inside `.fray`, so the rule IDs take the system's look (the dialog itself has no system class).
   return (
+    `<div class="fray fray-disengage">` +
     `<p>${i18n.format("FRAY.Flow.Disengage.Prompt", { token: escapeHtml(name), count: String(count) })}</p>` +
     (choices.includes("flee")
       ? `<p>${escapeHtml(i18n.localize("FRAY.Flow.Flee.Hint"))} <span class="fray-rule">UD-OPT-01</span></p>`
       : "") +
     (choices.includes("retreat")
       ? `<p>${escapeHtml(i18n.localize("FRAY.Flow.Retreat.Hint"))} <span class="fray-rule">UD-OPT-02</span></p>`
-      : "")
+      : "") +
+    `</div>`
   );
 }
