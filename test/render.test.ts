@@ -298,6 +298,9 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
                 if (r.right > bounds.right + 1 && !el.closest("[data-tab]:not(.active)")) {
                   out.push(`${name} sticks out by ${Math.round(r.right - bounds.right)}px`);
                 }
+                // A table cell's text wider than the cell runs over its neighbour.
+                if ((el.tagName === "TD" || el.tagName === "TH") && el.scrollWidth > el.clientWidth + 1)
+                  out.push(`${name} spills out of its cell (${el.scrollWidth} > ${el.clientWidth})`);
                 if (r.left < bounds.left - 1) out.push(`${name} sticks out left by ${Math.round(bounds.left - r.left)}px`);
                 // A card, dialog or panel grows with its content: nothing in it hides or scrolls
                 // what it holds. A sheet's tab body scrolls on purpose; nothing else hides content.
