@@ -20,6 +20,7 @@
  * Needs Debian's chromium at /usr/bin/chromium (`.ci/run` installs it). Without it the test
  * fails under CI=true and is skipped with a notice otherwise.
  */
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import Handlebars from "handlebars";
@@ -38,15 +39,18 @@ import {
 } from "./support/render/contexts.js";
 import { hitboxCases } from "./support/render/hitbox.js";
 import { forecastCases } from "./support/render/forecast.js";
-import { chatPage, dialogFooter, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
+import { chatPage, dialogFooter, FONT_AWESOME_URL, fontAwesomeHead, PLACEHOLDER_SVG, windowPage } from "./support/render/frame.js";
 import { criticalCases } from "./support/render/critical.js";
 import { zonesCases } from "./support/render/zones.js";
 import { zonesBlastCases } from "./support/render/zones-blast.js";
 import { zonesReactionCases } from "./support/render/zones-reactions.js";
+import { playPartCases } from "./support/render/play-parts.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(ROOT, "test-artifacts", "render");
 const CI = process.env.CI === "true";
+/** Font Awesome Free from its npm package: the icon font Foundry's icon classes draw with. */
+const FONT_AWESOME = join(ROOT, "node_modules", "@fortawesome", "fontawesome-free");
 const haveChromium = existsSync(CHROMIUM);
 
 if (!haveChromium && !CI) {
@@ -104,7 +108,14 @@ beforeAll(async () => {
     ...(await zonesCases(sheetI18n, i18n)),
     ...zonesBlastCases(i18n),
     ...zonesReactionCases(i18n),
+    ...playPartCases(i18n),
   );
+  // A few surfaces again in Foundry's dark theme: a sheet, a dialog, cards of two rulesets, a tracker part.
+  for (const id of DARK_CASES) {
+    const light = cases.find((c) => c.id === id);
+    if (!light) throw new Error(`no render case ${id} to draw in the dark theme`);
+    cases.push({ ...light, id: `${id}-dark`, title: light.title, theme: "dark" });
+  }
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -123,6 +134,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+/** The cases drawn again in Foundry's dark theme. */
+const DARK_CASES = [
+  "actor-character-combat-zones",
+  "dialog-attack-ranged",
+  "chat-attack-card-applied",
+  "chat-critical-card-applied",
+  "zones-attack-card-burst-applied",
+  "tracker-economy-critical",
+  "critical-tracker-declare",
+  "dialog-declare-hitbox-again",
+];
 
 /** Pages rendering cases side by side: Chromium lays out one while Node checks another. */
 const LANES = 3;
@@ -153,7 +176,13 @@ async function renderContext() {
   await context.route("**/*", async (route) => {
     const url = route.request().url();
     if (url === BLANK) await route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Fray</title>" });
-    else if (/\.(svg|webp|png|jpe?g)$/.test(url)) await route.fulfill({ contentType: "image/svg+xml", body: PLACEHOLDER_SVG });
+    else if (
+      url.startsWith(FONT_AWESOME_URL) &&
+      /^(css\/[\w.-]+\.css|webfonts\/[\w.-]+\.woff2)$/.test(url.slice(FONT_AWESOME_URL.length))
+    ) {
+      const file = url.slice(FONT_AWESOME_URL.length);
+      await route.fulfill({ contentType: file.endsWith(".css") ? "text/css" : "font/woff2", body: readFileSync(join(FONT_AWESOME, file)) });
+    } else if (/\.(svg|webp|png|jpe?g)$/.test(url)) await route.fulfill({ contentType: "image/svg+xml", body: PLACEHOLDER_SVG });
     else await route.abort();
   });
   return context;
@@ -177,6 +206,7 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
 
   it("renders each sheet with every expected control, no raw i18n key and no horizontal overflow", async () => {
     const css = systemCss();
+    const head = fontAwesomeHead(readFileSync(join(FONT_AWESOME, "css", "fontawesome.min.css"), "utf8"));
     const problems: string[] = [];
     const rendered = cases.map((c) => {
       const body = render(c.templates, c.context, c.lang);
@@ -197,8 +227,10 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
             css,
             form: true,
             footer,
+            head,
+            theme: c.theme,
           })
-        : chatPage({ body, css });
+        : chatPage({ body, css, head, theme: c.theme });
       return {
         c,
         html: withPlaceholders(html),
@@ -221,7 +253,9 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
           await page.setContent(html);
           // Every expectation and the overflow scan in one round trip to the page.
           const { found, overflow, clip } = await page.evaluate(
-            ({ selectors, isSheet }) => {
+            async ({ selectors, isSheet, scrollable }) => {
+              // The icon font loads once an icon asks for it.
+              await document.fonts.ready;
               const found = selectors.map((selector): Found => {
                 let matches: Element[];
                 try {
@@ -260,16 +294,39 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
                 ) {
                   out.push(`${el.tagName.toLowerCase()}.${el.className} scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
                 }
+                const name = `${el.tagName.toLowerCase()}.${String(el.className)}`;
                 if (r.right > bounds.right + 1 && !el.closest("[data-tab]:not(.active)")) {
-                  out.push(`${el.tagName.toLowerCase()}.${String(el.className)} sticks out by ${Math.round(r.right - bounds.right)}px`);
+                  out.push(`${name} sticks out by ${Math.round(r.right - bounds.right)}px`);
                 }
+                // A table cell's text wider than the cell runs over its neighbour.
+                if ((el.tagName === "TD" || el.tagName === "TH") && el.scrollWidth > el.clientWidth + 1)
+                  out.push(`${name} spills out of its cell (${el.scrollWidth} > ${el.clientWidth})`);
+                if (r.left < bounds.left - 1) out.push(`${name} sticks out left by ${Math.round(bounds.left - r.left)}px`);
+                // A card, dialog or panel grows with its content: nothing in it hides or scrolls
+                // what it holds. A sheet's tab body scrolls on purpose; nothing else hides content.
+                const control = el.tagName === "SELECT" || el.tagName === "INPUT" || el.tagName === "TEXTAREA";
+                if (!control && style.overflowY !== "visible" && el.scrollHeight > el.clientHeight + 1) {
+                  const scrolls = style.overflowY === "auto" || style.overflowY === "scroll";
+                  if (!(scrollable && scrolls)) out.push(`${name} cuts its content (scrollHeight ${el.scrollHeight} > ${el.clientHeight})`);
+                }
+                if (!isSheet && r.bottom > bounds.bottom + 1)
+                  out.push(`${name} sticks out below by ${Math.round(r.bottom - bounds.bottom)}px`);
               }
+              // Every icon drawn with a glyph of the icon font, as Foundry draws it.
+              for (const icon of Array.from(root.querySelectorAll<HTMLElement>('i[class*="fa-"]'))) {
+                const glyph = getComputedStyle(icon, "::before");
+                const family = getComputedStyle(icon).fontFamily;
+                if (!/^"[^"]/.test(glyph.content) || !/Font Awesome/.test(family))
+                  out.push(`icon ${icon.className} has no glyph (content ${glyph.content}, font ${family})`);
+              }
+              if (root.querySelector('i[class*="fa-"]') && !document.fonts.check('900 16px "Font Awesome 6 Free"'))
+                out.push("the icon font did not load");
               const box = root.getBoundingClientRect();
               const [x, y] = [Math.floor(box.left), Math.floor(box.top)];
               const clip = { x, y, width: Math.ceil(box.right) - x, height: Math.ceil(box.bottom) - y };
               return { found, overflow: out.slice(0, 5), clip };
             },
-            { selectors: c.expect.map((e) => e.selector), isSheet: sheet },
+            { selectors: c.expect.map((e) => e.selector), isSheet: sheet, scrollable: c.kind === "sheet" },
           );
           for (const [k, e] of c.expect.entries()) {
             let f = found[k]!;
@@ -296,6 +353,8 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
           out.push(...overflow.map((o) => `${c.id}: ${o}`));
           // The window (or the chat column) as the page already laid it out: a clip of the page,
           // without the waits and scrolling of an element screenshot.
+          // The whole element, however tall: a taller page where it reaches below the viewport.
+          if (clip.y + clip.height > height) await page.setViewportSize({ width, height: clip.y + clip.height + 16 });
           await page.screenshot({ path: join(ARTIFACTS, `${c.id}.png`), clip, caret: "initial" });
         }
       } finally {
@@ -308,6 +367,16 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
       await context.close();
     }
     problems.push(...perCase.flat());
+    // Each case shows something of its own: two identical pictures mean a state that draws as another.
+    const seen = new Map<string, string>();
+    for (const { c } of rendered) {
+      const digest = createHash("sha256")
+        .update(readFileSync(join(ARTIFACTS, `${c.id}.png`)))
+        .digest("hex");
+      const twin = seen.get(digest);
+      if (twin) problems.push(`${c.id}: its screenshot is identical to ${twin}'s`);
+      else seen.set(digest, c.id);
+    }
     expect(problems).toEqual([]);
   }, 300_000);
 });

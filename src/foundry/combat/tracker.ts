@@ -7,10 +7,16 @@
  */
 import { canSetFlags, replaceFlag } from "../logic/flags.js";
 import type { ActionDef } from "../../rules/core/contract.js";
-import { escapeHtml } from "../logic/round-actions.js";
-import { pips, poolBadges, TOGGLED_SLOTS } from "../logic/economy.js";
-import { poolBadgesHtml } from "./tracker-view.js";
-import { formatKey, reportError, warn, windowTitle } from "../notify.js";
+import { pips, poolBadges } from "../logic/economy.js";
+import {
+  DECLARE_DIALOG_BUTTONS,
+  declarationFormHtml,
+  declarableActions as splitDeclarable,
+  pipsHtml as pipsViewHtml,
+  poolBadgesHtml,
+  type QuickChoices,
+} from "./tracker-view.js";
+import { reportError, warn, windowTitle } from "../notify.js";
 import { activeBinding } from "../registry.js";
 import { actionsOf, economyOf, economySpecOf, toggleSlotOn, type CombatantLike } from "./economy-store.js";
 import {
@@ -24,7 +30,7 @@ import {
 } from "./declarations.js";
 import { renderForecastButton } from "../forecast/tracker-button.js";
 import { readableDeclaration, sealDeclaration, sealsDeclarations, unsealDeclarations } from "./sealed.js";
-import type { DialogFormButton } from "../logic/dialog-buttons.js";
+import { dialogButtons, type DialogFormButton } from "../logic/dialog-buttons.js";
 import { linkRuleIds } from "../rules-compendium/links.js";
 
 /** A Combatant as the declaration phase reads it. */
@@ -71,51 +77,11 @@ export function trackerDeclarations(combat: TrackerCombat, isGM = Boolean(game.u
   return declarationView(order, phase, entries, { isGM });
 }
 
-/** The quick actions the Declare form offers beside the action (HB-ACT-03): their labels and the legend. */
-export interface QuickChoices {
-  legend: string;
-  actions: { id: string; label: string }[];
-}
-
 /** What the Declare form answers: free text, the action id ("" for none) and the quick actions ticked. */
 export interface DeclarationAnswer {
   text: string;
   action: string;
   quick?: string[];
-}
-
-/**
- * The Declare form's HTML: the action select, the quick actions as checkboxes where the ruleset
- * declares them (HB-ACT-03), and the free text; every label escaped.
- */
-export function declarationFormHtml(
-  labels: { id: string; label: string }[],
-  current?: { text: string; action?: string; quick?: string[] },
-  quick?: QuickChoices,
-): string {
-  const options = [`<option value="">${escapeHtml(formatKey("FRAY.Flow.Declaration.NoAction"))}</option>`]
-    .concat(
-      labels.map(
-        (l) =>
-          `<option value="${escapeHtml(l.id)}"${current?.action === l.id ? " selected" : ""}>${escapeHtml(game.i18n.localize(l.label))}</option>`,
-      ),
-    )
-    .join("");
-  const ticks = quick?.actions.length
-    ? `<fieldset class="fray-declare-quick"><legend>${escapeHtml(game.i18n.localize(quick.legend))}</legend>` +
-      quick.actions
-        .map(
-          (q) =>
-            `<label class="checkbox"><input type="checkbox" name="quick.${escapeHtml(q.id)}"${current?.quick?.includes(q.id) ? " checked" : ""}> ${escapeHtml(game.i18n.localize(q.label))}</label>`,
-        )
-        .join("") +
-      `</fieldset>`
-    : "";
-  return (
-    `<div class="fray-declare-form"><label>${escapeHtml(formatKey("FRAY.Flow.Declaration.Action"))} <select name="action">${options}</select></label>` +
-    ticks +
-    `<label>${escapeHtml(formatKey("FRAY.Flow.Declaration.Text"))} <textarea name="text" maxlength="500">${escapeHtml(current?.text ?? "")}</textarea></label></div>`
-  );
 }
 
 /** Asks the Declare form: free text, an optional action and the quick actions; `undefined` when closed. */
@@ -125,40 +91,25 @@ async function askDeclaration(
   current?: { text: string; action?: string; quick?: string[] },
   quick?: QuickChoices,
 ): Promise<DeclarationAnswer | undefined> {
-  const content = declarationFormHtml(labels, current, quick);
+  const content = declarationFormHtml(labels, game.i18n, current, quick);
   const result = await foundry.applications.api.DialogV2.wait({
     window: { title: windowTitle("FRAY.Flow.Declaration.Title", { name }) },
     content,
-    buttons: [
-      {
-        action: "declare",
-        label: "FRAY.Flow.Declaration.Declare",
-        default: true,
-        callback: (_event: unknown, button: DialogFormButton) => ({
-          text: button.form?.elements.text?.value ?? "",
-          action: button.form?.elements.action?.value ?? "",
-          quick: (quick?.actions ?? []).filter((q) => button.form?.elements[`quick.${q.id}`]?.checked).map((q) => q.id),
-        }),
-      },
-    ],
+    buttons: dialogButtons(DECLARE_DIALOG_BUTTONS, {
+      declare: (_event: unknown, button: DialogFormButton) => ({
+        text: button.form?.elements.text?.value ?? "",
+        action: button.form?.elements.action?.value ?? "",
+        quick: (quick?.actions ?? []).filter((q) => button.form?.elements[`quick.${q.id}`]?.checked).map((q) => q.id),
+      }),
+    }),
     rejectClose: false,
   } as never);
   return result && typeof result === "object" ? (result as DeclarationAnswer) : undefined;
 }
 
-/**
- * A combatant's actions as the Declare form splits them (HB-ACT-01, HB-ACT-03): the one action
- * (without the kinds the binding's `declaration.notDeclared` leaves out) and the quick actions
- * its `declaration.quick` names.
- */
+/** A combatant's actions as the Declare form splits them, by the world's ruleset's declaration (HB-ACT-01, HB-ACT-03). */
 export function declarableActions(defs: readonly ActionDef[]): { main: ActionDef[]; quick: ActionDef[] } {
-  const spec = activeBinding().declaration;
-  const quickIds = new Set(spec?.quick ?? []);
-  const skip = new Set(spec?.notDeclared ?? []);
-  return {
-    main: defs.filter((d) => !quickIds.has(d.id) && !skip.has(d.kind)),
-    quick: defs.filter((d) => quickIds.has(d.id)),
-  };
+  return splitDeclarable(defs, activeBinding().declaration);
 }
 
 /**
@@ -219,18 +170,7 @@ export function poolsHtml(combatant: CombatantLike): string {
 
 /** The pips' HTML of one combatant; for the GM the movement, action and reaction pips are buttons. */
 export function pipsHtml(combatant: CombatantLike, editable = Boolean(game.user?.isGM)): string {
-  const list = pips(economyOf(combatant), economySpecOf(combatant)).filter((p) => p.max !== null);
-  return list
-    .map((p) => {
-      const slot = game.i18n.localize(p.label);
-      const state = p.spent ? "spent" : "ready";
-      if (!editable || !(TOGGLED_SLOTS as readonly string[]).includes(p.slot)) {
-        return `<span class="fray-pip fray-pip-${p.slot} ${state}" data-tooltip="${slot}" data-fray-rule="${p.rule}" aria-label="${slot}"></span>`;
-      }
-      const label = game.i18n.format("FRAY.Flow.Tracker.Toggle", { slot });
-      return `<span class="fray-pip fray-pip-${p.slot} ${state}" role="button" tabindex="0" data-fray-slot="${p.slot}" aria-pressed="${p.spent}" data-tooltip="${label}" data-fray-rule="${p.rule}" aria-label="${label}"></span>`;
-    })
-    .join("");
+  return pipsViewHtml(pips(economyOf(combatant), economySpecOf(combatant)), editable, game.i18n);
 }
 
 /** The pip a click landed on, if any. */

@@ -74,6 +74,8 @@ export interface RenderCase {
   height: number;
   templates: string[];
   context: Record<string, unknown>;
+  /** Foundry's theme the case is drawn in (`theme-dark` or `theme-light` on the body); light when absent. */
+  theme?: "light" | "dark";
   /** The reader's language the templates are rendered in; English when absent. */
   lang?: "en" | "de";
   /**

@@ -7,6 +7,42 @@
 
 import type { DialogButtonFace } from "../../../src/foundry/logic/dialog-buttons.js";
 
+/** Foundry v13's two themes, set as a class on the body. */
+export type Theme = "light" | "dark";
+
+/**
+ * Where the page finds Font Awesome Free (the npm package @fortawesome/fontawesome-free): the
+ * render test serves this path from the package's folder.
+ */
+export const FONT_AWESOME_URL = "http://fray.test/fontawesome/";
+
+/**
+ * Icons of Font Awesome Pro, which Foundry ships and the Free package lacks, each drawn with a
+ * Free glyph of the same kind so no icon button shows blank: name -> the Free icon standing in.
+ */
+export const PRO_ICON_STAND_INS: Readonly<Record<string, string>> = {
+  "dice-d10": "dice-d20",
+  swords: "khanda",
+  "person-running-fast": "person-running",
+};
+
+/**
+ * The head of a page drawing Foundry's icon classes (`fa-solid fa-dice` ...): Font Awesome's
+ * base, solid and regular stylesheets from {@link FONT_AWESOME_URL}, and the Pro icons'
+ * stand-ins (their code points read from the base stylesheet `css`).
+ */
+export function fontAwesomeHead(css: string): string {
+  const standIns = Object.entries(PRO_ICON_STAND_INS)
+    .map(([pro, free]) => {
+      const code = new RegExp(`\\.fa-${free}(?:,[^{]*)?\\{--fa:("[^"]+")`).exec(css)?.[1];
+      if (!code) throw new Error(`Font Awesome Free has no icon "${free}" to stand in for "${pro}"`);
+      return `.fa-${pro}{--fa:${code}}`;
+    })
+    .join("");
+  const link = (file: string) => `<link rel="stylesheet" href="${FONT_AWESOME_URL}css/${file}">`;
+  return link("fontawesome.min.css") + link("solid.min.css") + link("regular.min.css") + `<style>${standIns}</style>`;
+}
+
 /** Base styles standing in for Foundry's application frame and form controls. */
 export const BASE_CSS = `
 *, *::before, *::after { box-sizing: border-box; }
@@ -43,6 +79,16 @@ legend { padding: 0 4px; }
 .form-group > label { flex: 2; }
 .form-group > input, .form-group > select { flex: 1; }
 .chat-message { background: #f2ecdf; border: 1px solid #aaa; border-radius: 4px; padding: 6px; font-size: 13px; }
+/* Foundry v13's dark theme (\`theme-dark\` on the body): dark windows, sidebar and messages, light text. */
+body.theme-dark { background: #0b0a13; color: #e7e1d4; }
+.theme-dark .application { background: #1c1d24 linear-gradient(180deg, #23242c, #17181e); color: #e7e1d4; box-shadow: 0 0 12px #000, 0 0 0 1px #3a3b44; }
+.theme-dark .application .window-header { background: #0e0f14; color: #e7e1d4; }
+.theme-dark input, .theme-dark select, .theme-dark textarea { background: rgba(0, 0, 0, 0.35); border-color: #5e5f6a; color: #e7e1d4; }
+.theme-dark button { background: rgba(255, 255, 255, 0.08); border-color: #5e5f6a; color: #e7e1d4; }
+.theme-dark fieldset { border-color: #5e5f6a; }
+.theme-dark prose-mirror { background: rgba(0, 0, 0, 0.35); border-color: #5e5f6a; }
+.theme-dark .chat-log { background: #15161c; }
+.theme-dark .chat-message { background: #23242c; border-color: #3a3b44; color: #e7e1d4; }
 `;
 
 /**
@@ -59,6 +105,10 @@ export function windowPage(options: {
   css: string;
   form?: boolean;
   footer?: string;
+  /** More of the head: the icon font's stylesheets ({@link FONT_AWESOME_HEAD}). */
+  head?: string;
+  /** Foundry's theme class on the body: `theme-light` (the default) or `theme-dark`. */
+  theme?: Theme;
 }): string {
   const footer = options.footer ?? "";
   const content = options.form
@@ -66,7 +116,7 @@ export function windowPage(options: {
     : `<section class="window-content">${options.body}${footer}</section>`;
   const height = options.height > 0 ? `${options.height}px` : "auto";
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${options.title}</title>
-<style>${BASE_CSS}</style><style>${options.css}</style></head><body class="theme-light">
+<style>${BASE_CSS}</style>${options.head ?? ""}<style>${options.css}</style></head><body class="theme-${options.theme ?? "light"}">
 <div class="application ${options.classes.join(" ")}" style="width:${options.width}px;height:${height}">
 <header class="window-header"><span class="window-title">${options.title}</span></header>
 ${content}
@@ -74,9 +124,9 @@ ${content}
 }
 
 /** A chat log column holding one message, as Foundry's sidebar shows chat cards. */
-export function chatPage(options: { body: string; css: string }): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><style>${BASE_CSS}</style><style>${options.css}</style></head>
-<body class="theme-light"><div class="chat-log"><ol style="list-style:none;margin:0;padding:0"><li class="chat-message message">
+export function chatPage(options: { body: string; css: string; head?: string; theme?: Theme }): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><style>${BASE_CSS}</style>${options.head ?? ""}<style>${options.css}</style></head>
+<body class="theme-${options.theme ?? "light"}"><div class="chat-log"><ol style="list-style:none;margin:0;padding:0"><li class="chat-message message">
 <div class="message-content">${options.body}</div></li></ol></div></body></html>`;
 }
 

@@ -5,7 +5,6 @@
  * measure in feet; the core's movement bands are in metres either way (HB-ACT-02).
  */
 import { hitbox, TURN_SECONDS } from "../../../rules/hitbox/index.js";
-import { QUICK_ACTIONS } from "../../../rules/hitbox/turn.js";
 import {
   HITBOXES,
   hitboxArmorFromItem,
@@ -19,6 +18,7 @@ import { HITBOX_MOVEMENT_UNITS } from "./card-view.js";
 import { HitboxActorData, HitboxArmorData, HitboxNpcData, HitboxWeaponData } from "./models.js";
 import type { RulesetBinding } from "../../registry.js";
 import { hitboxOpposedTest, OPPOSED_TEMPLATE } from "./opposed.js";
+import { HITBOX_DECLARATION } from "./tracker-view.js";
 import { registerHitboxQuench } from "./quench.js";
 import { hitboxStartRoundOn } from "./round.js";
 import { hitboxRollSkill } from "./sheet-actions.js";
@@ -45,12 +45,7 @@ export const hitboxBinding: RulesetBinding<HitboxCombatant> = {
   effectDelayRounds: 1,
   // HB-ACT-01, HB-ACT-03: the action and its quick actions are declared; dodge and parry answer attacks.
   // Sealed: whispered to the GMs until the reveal, so other players do not read them (combat/sealed.ts).
-  declaration: {
-    quick: QUICK_ACTIONS,
-    quickLabel: "FRAY.Hitbox.Declare.Quick",
-    notDeclared: ["reaction"],
-    sealed: "FRAY.Hitbox.Declare.Sealed",
-  },
+  declaration: HITBOX_DECLARATION,
   // HB-ACT-05: game.fray.binding.tools.opposedTest(tokenA, skillA, tokenB, skillB).
   tools: { opposedTest: hitboxOpposedTest },
   weaponFromItem: hitboxWeaponFromItem,

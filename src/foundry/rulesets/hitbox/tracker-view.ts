@@ -4,9 +4,21 @@
  * Opposed test and End step buttons (HB-ACT-05), the turn's plan of steps with the pre-empt
  * toggles (HB-ACT-01), and the opposed-test form. Every name is escaped.
  */
+import { QUICK_ACTIONS } from "../../../rules/hitbox/turn.js";
 import { SKILLS } from "../../../rules/hitbox/model.js";
 import { escapeHtml } from "../../logic/round-actions.js";
 import type { DialogButtonFace } from "../../logic/dialog-buttons.js";
+
+/**
+ * What Hitbox's Declare form offers (HB-ACT-01, HB-ACT-03): the quick actions ticked beside the
+ * one action, reactions not declared; sealed: whispered to the GMs until the reveal.
+ */
+export const HITBOX_DECLARATION = {
+  quick: QUICK_ACTIONS,
+  quickLabel: "FRAY.Hitbox.Declare.Quick",
+  notDeclared: ["reaction"],
+  sealed: "FRAY.Hitbox.Declare.Sealed",
+} as const;
 
 /** The opposed-test form's button: roll, the default (HB-ACT-05). */
 export const OPPOSED_DIALOG_BUTTONS: readonly DialogButtonFace[] = [{ action: "roll", label: "FRAY.Hitbox.Opposed.Roll", default: true }];

@@ -5,28 +5,20 @@
  * takes the whole round and posts a chat line. The generic movement hook calls this through the
  * binding's `onLeaveMelee` and folds the chosen action's cost into the move's charge.
  */
-import { pluralKey } from "../../../rules/core/i18n.js";
 import { disengage, ud10Options, type Ud10Combatant } from "../../../rules/ud10/index.js";
 import { postFreeAttackPrompt } from "../../chat/free-attack.js";
 import { disengageChoices } from "../../logic/engagement.js";
 import { formatHtml, formatKey } from "../../notify.js";
+import { disengageButtons, disengageHtml } from "./leave-melee-view.js";
 import type { LeaveMelee, LeaveMeleeOutcome } from "../../registry.js";
 
 /** Asks whether the mover flees or retreats; `undefined` when the dialog is closed. */
 async function askDisengage(name: string, count: number, choices: ("flee" | "retreat")[]): Promise<"flee" | "retreat" | undefined> {
   const DialogV2 = foundry.applications.api.DialogV2;
-  const buttons = choices.map((c, i) => ({
-    action: c,
-    label: c === "flee" ? "FRAY.Flow.Flee.Button" : "FRAY.Flow.Retreat.Button",
-    default: i === 0,
-  }));
   const result = await DialogV2.wait({
     window: { title: formatKey("FRAY.Flow.Disengage.Title") },
-    content:
-      `<p>${formatHtml(pluralKey("FRAY.Flow.Disengage.Prompt", count), { token: name, count })}</p>` +
-      (choices.includes("flee") ? `<p>${formatKey("FRAY.Flow.Flee.Hint")} <span class="fray-rule">UD-OPT-01</span></p>` : "") +
-      (choices.includes("retreat") ? `<p>${formatKey("FRAY.Flow.Retreat.Hint")} <span class="fray-rule">UD-OPT-02</span></p>` : ""),
-    buttons,
+    content: disengageHtml(name, count, choices, game.i18n),
+    buttons: disengageButtons(choices),
     rejectClose: false,
   } as never);
   return result === "flee" || result === "retreat" ? result : undefined;

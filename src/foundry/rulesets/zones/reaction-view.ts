@@ -3,8 +3,64 @@
  * and their contest, ZN-SUP-01 suppressing fire), from the stored state and the core's numbers:
  * plain data and escaped HTML, no Foundry calls, so the render cases build them as play does.
  */
-import { checkFormula, type ContestResult, type StoredReaction } from "../../../rules/zones/index.js";
+import {
+  checkFormula,
+  REACTION_RESPONSES,
+  TRIGGER_MAX_LENGTH,
+  type ContestResult,
+  type StoredReaction,
+} from "../../../rules/zones/index.js";
 import { escapeHtml } from "../../logic/round-actions.js";
+import type { DialogButtonFace } from "../../logic/dialog-buttons.js";
+
+/** The longest lane text of a suppression kept, in characters (ZN-SUP-01). */
+export const LANE_MAX_LENGTH = 120;
+
+/** The reaction form's one button. */
+export const REACTION_DIALOG_BUTTONS: readonly DialogButtonFace[] = [
+  { action: "declare", label: "FRAY.Zones.Reaction.Declare", default: true },
+];
+
+/** The suppression form's one button. */
+export const SUPPRESSION_DIALOG_BUTTONS: readonly DialogButtonFace[] = [
+  { action: "suppress", label: "FRAY.Zones.Suppression.Start", default: true },
+];
+
+/** The GM's bullets-per-action form's one button. */
+export const RATE_DIALOG_BUTTONS: readonly DialogButtonFace[] = [{ action: "rule", label: "FRAY.Zones.Suppression.Action", default: true }];
+
+/**
+ * The reaction form's HTML (ZN-REA-01): the trigger (at most `TRIGGER_MAX_LENGTH` characters)
+ * and the response, one of the core's `REACTION_RESPONSES`.
+ */
+export function reactionFormHtml(i18n: CardI18n): string {
+  const options = REACTION_RESPONSES.map(
+    (r) => `<option value="${r}">${escapeHtml(i18n.localize(`FRAY.Zones.Reaction.Responses.${r}`))}</option>`,
+  ).join("");
+  return (
+    `<div class="fray-zones-reaction-form">` +
+    `<label>${escapeHtml(i18n.localize("FRAY.Zones.Reaction.Trigger"))} <input type="text" name="trigger" maxlength="${TRIGGER_MAX_LENGTH}" placeholder="${escapeHtml(i18n.localize("FRAY.Zones.Reaction.TriggerHint"))}"></label>` +
+    `<label>${escapeHtml(i18n.localize("FRAY.Zones.Reaction.Response"))} <select name="response">${options}</select></label></div>`
+  );
+}
+
+/** The suppression form's HTML (ZN-SUP-01): the lane covered, the GM giving the bullets later. */
+export function suppressionFormHtml(i18n: CardI18n): string {
+  return (
+    `<div class="fray-zones-suppression-form">` +
+    `<p class="hint">${escapeHtml(i18n.localize("FRAY.Zones.Suppression.GMRules"))}</p>` +
+    `<label>${escapeHtml(i18n.localize("FRAY.Zones.Suppression.Lane"))} <input type="text" name="lane" maxlength="${LANE_MAX_LENGTH}"></label></div>`
+  );
+}
+
+/** The GM's form for a suppression's bullets per action (ZN-SUP-01): a whole number, 1 or more. */
+export function rateFormHtml(i18n: CardI18n): string {
+  return (
+    `<div class="fray-zones-suppression-form">` +
+    `<label>${escapeHtml(i18n.localize("FRAY.Zones.Suppression.Bullets"))} <input type="number" name="bullets" min="1" step="1" value="1"></label>` +
+    `<p class="hint">${escapeHtml(i18n.localize("FRAY.Zones.Suppression.BulletsHint"))}</p></div>`
+  );
+}
 
 type Dict = Record<string, unknown>;
 

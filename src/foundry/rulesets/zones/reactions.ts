@@ -16,9 +16,7 @@ import {
   reactionStatus,
   reactionVisible,
   readReaction,
-  REACTION_RESPONSES,
   storedReactions,
-  TRIGGER_MAX_LENGTH,
   type ContestResult,
   type ReactionClock,
   type StoredReaction,
@@ -29,13 +27,20 @@ import { spendOn, type CombatantLike } from "../../combat/economy-store.js";
 import { trackerDeclarations } from "../../combat/tracker.js";
 import { FoundryRoller } from "../../dice.js";
 import { combatantOf } from "../../documents/actor.js";
-import { escapeHtml } from "../../logic/round-actions.js";
-import { reactionCardContext, reactionRowHtml, type CardI18n, type ReactionCardState, type ReactionRow } from "./reaction-view.js";
-import { formatKey, reportError, warn, windowTitle } from "../../notify.js";
+import {
+  REACTION_DIALOG_BUTTONS,
+  reactionCardContext,
+  reactionFormHtml,
+  reactionRowHtml,
+  type CardI18n,
+  type ReactionCardState,
+  type ReactionRow,
+} from "./reaction-view.js";
+import { reportError, warn, windowTitle } from "../../notify.js";
 import { askGM, queryAnswer, refusal, type Requester, type RequestAnswer } from "../../queries.js";
 import { activeBinding, registry } from "../../registry.js";
 import { animateAddedRolls } from "../../chat/dice-animation.js";
-import type { DialogFormButton } from "../../logic/dialog-buttons.js";
+import { dialogButtons, type DialogFormButton } from "../../logic/dialog-buttons.js";
 
 type Dict = Record<string, unknown>;
 
@@ -112,27 +117,16 @@ export interface ReactionAnswer {
 
 /** Asks the reaction form (DialogV2): the trigger and what the combatant will do; `undefined` when closed. */
 async function askReaction(name: string): Promise<ReactionAnswer | undefined> {
-  const options = REACTION_RESPONSES.map(
-    (r) => `<option value="${r}">${escapeHtml(game.i18n.localize(`FRAY.Zones.Reaction.Responses.${r}`))}</option>`,
-  ).join("");
-  const content =
-    `<div class="fray-zones-reaction-form">` +
-    `<label>${escapeHtml(formatKey("FRAY.Zones.Reaction.Trigger"))} <input type="text" name="trigger" maxlength="${TRIGGER_MAX_LENGTH}" placeholder="${escapeHtml(formatKey("FRAY.Zones.Reaction.TriggerHint"))}"></label>` +
-    `<label>${escapeHtml(formatKey("FRAY.Zones.Reaction.Response"))} <select name="response">${options}</select></label></div>`;
+  const content = reactionFormHtml(game.i18n);
   const result = await foundry.applications.api.DialogV2.wait({
     window: { title: windowTitle("FRAY.Zones.Reaction.Title", { name }) },
     content,
-    buttons: [
-      {
-        action: "declare",
-        label: "FRAY.Zones.Reaction.Declare",
-        default: true,
-        callback: (_event: unknown, button: DialogFormButton) => ({
-          trigger: button.form?.elements.trigger?.value ?? "",
-          response: button.form?.elements.response?.value ?? "",
-        }),
-      },
-    ],
+    buttons: dialogButtons(REACTION_DIALOG_BUTTONS, {
+      declare: (_event: unknown, button: DialogFormButton) => ({
+        trigger: button.form?.elements.trigger?.value ?? "",
+        response: button.form?.elements.response?.value ?? "",
+      }),
+    }),
     rejectClose: false,
   } as never);
   return result && typeof result === "object" ? (result as ReactionAnswer) : undefined;

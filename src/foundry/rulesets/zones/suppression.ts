@@ -25,13 +25,22 @@ import { rollAttack } from "../../attack.js";
 import { combatantFor, economyOf, type CombatantLike } from "../../combat/economy-store.js";
 import { combatantOf } from "../../documents/actor.js";
 import { escapeHtml } from "../../logic/round-actions.js";
-import { suppressionRowHtml, type CardI18n, type SuppressionRow } from "./reaction-view.js";
+import {
+  LANE_MAX_LENGTH,
+  RATE_DIALOG_BUTTONS,
+  rateFormHtml,
+  SUPPRESSION_DIALOG_BUTTONS,
+  suppressionFormHtml,
+  suppressionRowHtml,
+  type CardI18n,
+  type SuppressionRow,
+} from "./reaction-view.js";
 import { formatKey, reportError, warn, windowTitle } from "../../notify.js";
 import { askGM, queryAnswer, refusal, type Requester, type RequestAnswer } from "../../queries.js";
 import { registry } from "../../registry.js";
 import { takeAction } from "../../round-actions.js";
 import { optionValues } from "../../settings.js";
-import type { DialogFormButton } from "../../logic/dialog-buttons.js";
+import { dialogButtons, type DialogFormButton } from "../../logic/dialog-buttons.js";
 
 type Dict = Record<string, unknown>;
 
@@ -41,8 +50,7 @@ export const SUPPRESSION_FLAG = "zonesSuppression";
 /** The Combat flag that holds the GM's bullets per action, by the shooter's Combatant id. */
 export const SUPPRESSION_RATES_FLAG = "zonesSuppressionRates";
 
-/** The longest lane text kept, in characters. */
-export const LANE_MAX_LENGTH = 120;
+export { LANE_MAX_LENGTH };
 
 /**
  * The Combat flag where the active GM keeps each suppression it started (ZN-SUP-01), by the
@@ -192,23 +200,15 @@ export interface SuppressionAnswer {
 
 /** Asks the suppression form (DialogV2): the lane covered. */
 async function askSuppression(weapon: string): Promise<SuppressionAnswer | undefined> {
-  const content =
-    `<div class="fray-zones-suppression-form">` +
-    `<p class="hint">${escapeHtml(formatKey("FRAY.Zones.Suppression.GMRules"))}</p>` +
-    `<label>${escapeHtml(formatKey("FRAY.Zones.Suppression.Lane"))} <input type="text" name="lane" maxlength="${LANE_MAX_LENGTH}"></label></div>`;
+  const content = suppressionFormHtml(game.i18n);
   const result = await foundry.applications.api.DialogV2.wait({
     window: { title: windowTitle("FRAY.Zones.Suppression.Title", { weapon }) },
     content,
-    buttons: [
-      {
-        action: "suppress",
-        label: "FRAY.Zones.Suppression.Start",
-        default: true,
-        callback: (_event: unknown, button: DialogFormButton) => ({
-          lane: button.form?.elements.lane?.value ?? "",
-        }),
-      },
-    ],
+    buttons: dialogButtons(SUPPRESSION_DIALOG_BUTTONS, {
+      suppress: (_event: unknown, button: DialogFormButton) => ({
+        lane: button.form?.elements.lane?.value ?? "",
+      }),
+    }),
     rejectClose: false,
   } as never);
   return result && typeof result === "object" ? (result as SuppressionAnswer) : undefined;
@@ -314,21 +314,13 @@ function combatById(id: string): SuppressionCombat | undefined {
 
 /** Asks the GM (DialogV2) for the bullets per action of a suppression (ZN-SUP-01). */
 async function askRate(weapon: string): Promise<unknown> {
-  const content =
-    `<div class="fray-zones-suppression-form">` +
-    `<label>${escapeHtml(formatKey("FRAY.Zones.Suppression.Bullets"))} <input type="number" name="bullets" min="1" step="1" value="1"></label>` +
-    `<p class="hint">${escapeHtml(formatKey("FRAY.Zones.Suppression.BulletsHint"))}</p></div>`;
+  const content = rateFormHtml(game.i18n);
   return foundry.applications.api.DialogV2.wait({
     window: { title: windowTitle("FRAY.Zones.Suppression.RateTitle", { weapon }) },
     content,
-    buttons: [
-      {
-        action: "rule",
-        label: "FRAY.Zones.Suppression.Action",
-        default: true,
-        callback: (_event: unknown, button: DialogFormButton) => button.form?.elements.bullets?.value ?? "",
-      },
-    ],
+    buttons: dialogButtons(RATE_DIALOG_BUTTONS, {
+      rule: (_event: unknown, button: DialogFormButton) => button.form?.elements.bullets?.value ?? "",
+    }),
     rejectClose: false,
   } as never);
 }
