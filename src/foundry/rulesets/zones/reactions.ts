@@ -39,6 +39,7 @@ import {
 import { reportError, warn, windowTitle } from "../../notify.js";
 import { askGM, queryAnswer, refusal, type Requester, type RequestAnswer } from "../../queries.js";
 import { activeBinding, registry } from "../../registry.js";
+import { optionValues } from "../../settings.js";
 import { animateAddedRolls } from "../../chat/dice-animation.js";
 import { dialogButtons, type DialogFormButton } from "../../logic/dialog-buttons.js";
 
@@ -240,7 +241,11 @@ export async function handleDeclareReaction(data: Dict, requester: Requester): P
   } catch (err) {
     return refused(err);
   }
-  const short = await spendOn(combatant, { kind: "action", action: "declareReaction", cost: { slots: { reaction: 1 } } });
+  // The cost is the core's (ZN-REA-01: the round's reaction), read for this combatant.
+  const binding = registry.get("zones");
+  const def = binding?.ruleset.actions(coreOf(combatant), optionValues("zones")).find((a) => a.id === "declareReaction");
+  if (!def) return refusal("FRAY.Error.Field", { field: "action", expected: "declareReaction" });
+  const short = await spendOn(combatant, { kind: "action", action: def.id, cost: def.cost });
   if (short) return { ok: false, short: "reaction" };
   await writeReactions(combat, combatantId, [...reactionsOf(combat, combatant), reaction]);
   return { ok: true, short: reaction.id };
