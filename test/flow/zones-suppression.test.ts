@@ -9,7 +9,7 @@
 import { mergedFlag } from "../support/data-model.js";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { lookup, readLang, stubActor, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
-import { FakeElement, FlowWorld } from "../support/flow-world.js";
+import { FakeElement, FlowWorld, storedAnswer, writeRequest } from "../support/flow-world.js";
 import { CARBINE, zonesOptions, zonesSheetAction } from "../support/flow-zones.js";
 
 const en = readLang("en");
@@ -302,6 +302,25 @@ describe("suppressing fire (ZN-SUP-01)", () => {
       key: "FRAY.Zones.Suppression.None",
     });
     expect(rifleman.loaded()).toBe(30);
+  });
+
+  it("ZN-SUP-01, ZN-ACT-02: a start request that names another combatant's token spends the shooter's action, never that token's", async () => {
+    const { flags, combat } = fight();
+    Object.assign(combat.turns[0]!, { tokenId: "t-shooter" });
+    Object.assign(combat.turns[1]!, { tokenId: "t-guard" });
+    stub.game.users.current = player;
+    // Written from the console: Pat's own shooter, with the guard's token added to the request.
+    await writeRequest(player, "s1", "fray.zones.suppressionStart", {
+      combatId: "combat1",
+      combatantId: "shooter",
+      itemId: "carbine",
+      lane: "the street",
+      tokenId: "t-guard",
+    });
+    for (let i = 0; i < 200 && !storedAnswer(player, "s1"); i++) await new Promise((r) => setTimeout(r, 1));
+    expect(storedAnswer(player, "s1")).toMatchObject({ ok: true });
+    expect((flags.shooter!.economy as { slots: Record<string, { used: number }> }).slots.action!.used).toBe(1);
+    expect(flags.guard!.economy).toBeUndefined();
   });
 
   it("ZN-SUP-01: the out-of-turn shot is offered to the GM only while Shots at suppressed enemies is on", async () => {

@@ -256,7 +256,6 @@ export async function startSuppressing(
     combatantId: combatant.id ?? "",
     itemId,
     lane: answer.lane.trim(),
-    ...(tokenId ? { tokenId } : {}),
   });
   if (!queryAnswer(reply)) return undefined;
   return suppressionOf(combatant);
@@ -285,8 +284,8 @@ export async function handleSuppressionStart(data: Dict, requester: Requester): 
     const weapon = coreOf(actor, combatant.id).weapons.find((w) => w.id === String(data.itemId ?? ""));
     if (!weapon || weapon.kind !== "firearm") return refusal("FRAY.Error.Field", { field: "weapon", expected: "a firearm of the actor" });
     const { suppression } = startSuppression(shooterId, weapon, 1, economyOf(combatant));
-    const tokenId = typeof data.tokenId === "string" ? data.tokenId : undefined;
-    const decision = await takeAction(actor as never, "suppress", { tokenId });
+    // The action is the verified shooter's own: its token, never one the request names.
+    const decision = await takeAction(actor as never, "suppress", { tokenId: combatant.tokenId ?? undefined });
     if (!decision.ok) return refusal(decision.key, { actor: actor.name ?? "", slot: `FRAY.Slot.${decision.short}` });
     const key = foundry.utils.randomID();
     await replaceFlag(combatant, SUPPRESSION_FLAG, {
