@@ -221,7 +221,8 @@ export function hitboxActorSheetContext(input: ActorSheetInput) {
     weapons: weaponRows(c, items, i18n),
     armor: armorRows(items, i18n),
     mainHands: { right: i18n.localize("FRAY.Hitbox.Sheet.Hand.right"), left: i18n.localize("FRAY.Hitbox.Sheet.Hand.left") },
-    held: Array.isArray(system.held) ? (system.held as string[]).join(", ") : "",
+    // What is held is stored by item id (or, in older sheets, by name): shown by the item's name.
+    held: Array.isArray(system.held) ? (system.held as string[]).map((h) => items.find((i) => i._id === h)?.name ?? h).join(", ") : "",
     medicated: statuses.has("medicated"),
     limbNote:
       damagedLimbs.length && !statuses.has("medicated")
