@@ -5,10 +5,11 @@
  *   the registry), the world settings (ruleset and every ruleset's options), the actor and item
  *   sheets, template preloading, the play services (hotbar macros, floating numbers, the effect
  *   service that enables and expires effects on round and turn changes), the rule links (the
- *   `@Rule[...]` enricher, rule IDs in sheets, dialogs and cards open the rules compendium) and
- *   the `game.fray` API.
+ *   `@Rule[...]` enricher, rule IDs in sheets, dialogs and cards open the rules compendium), the
+ *   compendium translations for Babele (src/foundry/i18n/babele.ts) and the `game.fray` API.
  * - `setup`: nothing beyond a log line.
- * - `ready`: logs the active ruleset and warns the GM when it is not implemented yet.
+ * - `ready`: logs the active ruleset, warns the GM when it is not implemented yet, and tells a GM
+ *   of a German world without Babele how to see the compendiums in German.
  */
 import { rulesetLabel } from "./attack.js";
 import { HOOKS } from "./play/hooks.js";
@@ -21,6 +22,7 @@ import { registerTokenBars } from "./documents/token-bars.js";
 import { FoundryRoller } from "./dice.js";
 import { registerPlayFlow } from "./chat/play-flow.js";
 import { registerQueries } from "./queries.js";
+import { babeleHint, registerBabele, registerBabeleHintSetting } from "./i18n/babele.js";
 import { registerRuleLinks } from "./rules-compendium/links.js";
 import { registerPackFilter } from "./models/packs.js";
 import { apiOptionValues, apiRollAttack, apiRollItemMacro, apiStartEffect, checkedRuleset, type CheckedRuleset } from "./play/api.js";
@@ -109,6 +111,8 @@ Hooks.once("init", () => {
   registerFloatingNumbers();
   registerEffectService();
   registerRuleLinks();
+  registerBabele();
+  registerBabeleHintSetting();
   // The world's ruleset adds its own play: hooks, Foundry settings, GM request handlers.
   const handlers = activeBinding().init?.();
   if (handlers) registerQueries(handlers);
@@ -126,4 +130,5 @@ Hooks.once("ready", () => {
   if (!isImplemented(ruleset) && game.user?.isGM) {
     warn("FRAY.Notify.RulesetNotImplementedGM", { ruleset: rulesetLabel(ruleset) });
   }
+  babeleHint();
 });

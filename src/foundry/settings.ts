@@ -19,6 +19,7 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
     "fray.beyondFullMovement": "show" | "refuse";
     "fray.quenchBatches": boolean;
     "fray.applied": Record<string, string>;
+    "fray.babeleHintShown": boolean;
     [ud10Option: `fray.ud10-${string}`]: boolean | number | string;
     [hitboxOption: `fray.hitbox-${string}`]: boolean | number | string;
     [criticalOption: `fray.critical-${string}`]: boolean | number | string;
