@@ -23,6 +23,7 @@ import { actorWeaponOf, weaponMacroCommand } from "./play/hotbar.js";
 import { activeGM, isActiveGM } from "./queries.js";
 import { activeBinding, registry } from "./registry.js";
 import { registerForecastQuench } from "./forecast/quench.js";
+import { registerTranslationsQuench } from "./i18n/quench.js";
 import { registerRulesCompendiumQuench } from "./rules-compendium/quench.js";
 import { nextHook, until } from "./quench-wait.js";
 
@@ -534,6 +535,7 @@ export function registerQuench(): void {
       registerRoundBatch(quench);
       registerForecastQuench(quench);
       registerRulesCompendiumQuench(quench);
+      registerTranslationsQuench(quench);
       // Each ruleset's own batches, from its binding folder.
       for (const binding of registry.list()) binding.registerQuench?.(quench);
       quench.registerBatch(
