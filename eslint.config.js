@@ -56,4 +56,22 @@ export default defineConfig(
       ],
     },
   },
+  // The generic glue reaches a ruleset only through the registry; main.ts registers the bindings.
+  {
+    files: ["src/foundry/**/*.ts"],
+    ignores: ["src/foundry/rulesets/**", "src/foundry/main.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "(^|/)rulesets/",
+              message: "Generic glue imports no ruleset binding: read it from the registry (registry.ts).",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -23,6 +23,7 @@ let context: Context;
 
 beforeAll(async () => {
   stub = installFoundryStub("en");
+  await import("../src/foundry/rulesets/index.js");
   actorMod = await import("../src/foundry/documents/actor.js");
   registry = await import("../src/foundry/registry.js");
   context = await import("../src/foundry/sheets/context.js");

@@ -28,6 +28,7 @@ let models: Models;
 
 beforeAll(async () => {
   installFoundryStub("en");
+  await import("../src/foundry/rulesets/index.js");
   models = await import("../src/foundry/data-models.js");
 });
 
@@ -81,7 +82,7 @@ function fieldTakes(field: StubField, n: number): boolean {
 
 /** The model class a ruleset registers for a document type. */
 function modelOf(ruleset: string, type: string): ModelClass {
-  return (models.MODELS[ruleset as keyof Models["MODELS"]] as unknown as Record<string, ModelClass>)[type]!;
+  return (models.rulesetModels()[ruleset as keyof ReturnType<Models["rulesetModels"]>] as unknown as Record<string, ModelClass>)[type]!;
 }
 
 const RULESETS = { ud10, hitbox, critical, zones } as const;

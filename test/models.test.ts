@@ -13,7 +13,7 @@ import { criticalCombatantFromActor } from "../src/rules/critical/model.js";
 import { parseArmor, parseCombatant, parseWeapon } from "../src/rules/ud10/model.js";
 import { defenseRating, OUT_CONDITIONS, planAttack } from "../src/rules/ud10/attack.js";
 import { ud10Options } from "../src/rules/ud10/options.js";
-import { ud10CombatantFromActor } from "../src/foundry/sources.js";
+import { ud10CombatantFromActor } from "../src/foundry/rulesets/ud10/translate.js";
 import {
   ArrayField,
   BooleanField,
@@ -42,6 +42,7 @@ let migrate: Migrate;
 
 beforeAll(async () => {
   stub = installFoundryStub("en");
+  await import("../src/foundry/rulesets/index.js");
   models = await import("../src/foundry/data-models.js");
   migrate = await import("../src/foundry/models/migrate.js");
 });
@@ -94,7 +95,7 @@ function schemaMisfits(model: unknown, system: Raw): string[] {
 type ModelStatics = ModelClass & { migrateData(source: Raw): Raw; cleanData(source: Raw, options?: { partial?: boolean }): Raw };
 
 function modelFor(ruleset: string, type: string): ModelStatics {
-  const set = models.MODELS[ruleset as keyof Models["MODELS"]];
+  const set = models.rulesetModels()[ruleset as keyof ReturnType<Models["rulesetModels"]>];
   return set[type as keyof typeof set] as ModelStatics;
 }
 
@@ -341,10 +342,10 @@ describe("registration per ruleset", () => {
   for (const ruleset of RULESETS) {
     it(`${ruleset}: registers that ruleset's four models and the attack message`, () => {
       models.registerDataModels(ruleset);
-      expect(stub.CONFIG.Actor.dataModels.character).toBe(models.MODELS[ruleset].character);
-      expect(stub.CONFIG.Actor.dataModels.npc).toBe(models.MODELS[ruleset].npc);
-      expect(stub.CONFIG.Item.dataModels.weapon).toBe(models.MODELS[ruleset].weapon);
-      expect(stub.CONFIG.Item.dataModels.armor).toBe(models.MODELS[ruleset].armor);
+      expect(stub.CONFIG.Actor.dataModels.character).toBe(models.rulesetModels()[ruleset].character);
+      expect(stub.CONFIG.Actor.dataModels.npc).toBe(models.rulesetModels()[ruleset].npc);
+      expect(stub.CONFIG.Item.dataModels.weapon).toBe(models.rulesetModels()[ruleset].weapon);
+      expect(stub.CONFIG.Item.dataModels.armor).toBe(models.rulesetModels()[ruleset].armor);
       expect(stub.CONFIG.ChatMessage.dataModels.attack).toBeTypeOf("function");
       for (const type of ["character", "npc", "weapon", "armor"]) {
         expect((modelFor(ruleset, type) as ModelClass).defineSchema().ruleset!.options.initial).toBe(ruleset);

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem, type ItemSource } from "../src/foundry/sources.js";
+import type { ItemSource } from "../src/foundry/sources.js";
+import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem } from "../src/foundry/rulesets/ud10/translate.js";
 import { parseDamageCode, ZONES, type ZoneId } from "../src/rules/ud10/model.js";
 import { compileAndRead, embedded, packFolders, readSources, splitKey, topLevel, type PackDoc, type SourceFile } from "./support/packs.js";
 import {

@@ -39,6 +39,7 @@ beforeAll(async () => {
   (TypeDataModel as unknown as { cleanData(this: Loader, source: Raw): Raw }).cleanData = function (source: Raw): Raw {
     return clean(new SchemaField(this.defineSchema()), source) as Raw;
   };
+  await import("../src/foundry/rulesets/index.js");
   models = await import("../src/foundry/data-models.js");
   config = await import("../src/foundry/config.js");
 });

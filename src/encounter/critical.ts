@@ -53,7 +53,7 @@ import {
   vitalsNow,
 } from "./common.js";
 import type { EncounterContent } from "./library.js";
-import { pct } from "./format.js";
+import { pct } from "./percent.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "./schema.js";
 import type { EncounterDriver, EncounterEvent, EncounterResult } from "./types.js";
 import { chooseTarget, chooseWeapon, DEFAULT_TACTICS } from "./tactics.js";

@@ -1,18 +1,13 @@
-import { formatKey, formatPercent, pluralKey, type Lookup } from "../rules/core/i18n.js";
+import { formatKey, pluralKey, type Lookup } from "../rules/core/i18n.js";
 import type { CheckResult, Difficulty, Modifier, RollOutcome } from "../rules/core/types.js";
 import { DRIVERS } from "./drivers.js";
+import { pct } from "./percent.js";
 import type { CombatantSummary, EncounterEvent, EncounterResult } from "./types.js";
 import type { VitalState } from "../rules/core/types.js";
 
 const signed = (n: number) => (n < 0 ? `- ${-n}` : `+ ${n}`);
 
-/**
- * A probability as a percentage with one decimal in the reader's language (`42.5%`, German
- * `42,5 %`); anything but a number counts as 0.
- */
-export function pct(p: unknown, lang = "en"): string {
-  return formatPercent(typeof p === "number" ? p : 0, lang);
-}
+export { pct } from "./percent.js";
 
 /** The vitals of a combatant as the log shows them in its ruleset's words: `HP 18/22, EP 20/20 — Aiming (1 round)`. */
 function vitalsText(v: VitalState, t: (key: string, data?: Record<string, string | number>) => string, ruleset?: string): string {

@@ -7,16 +7,17 @@
  */
 import type { RulesetChoice } from "./config.js";
 import type { RulesetModels } from "./registry.js";
-import { registry } from "./rulesets/index.js";
+import { registry } from "./registry.js";
 
-import type { ArmorData, CharacterData, NpcData, WeaponData } from "./rulesets/ud10/models.js";
-
-export { ArmorData, CharacterData, NpcData, WeaponData } from "./rulesets/ud10/models.js";
-export type { ActorSchema, ArmorSchema, WeaponSchema } from "./rulesets/ud10/models.js";
 export type { RulesetModels } from "./registry.js";
 
-/** The models every registered ruleset registers for its actors and items, from its binding. */
-export const MODELS = Object.fromEntries(registry.list().map((b) => [b.id, b.models])) as Record<RulesetChoice, RulesetModels>;
+/**
+ * The models every registered ruleset registers for its actors and items, from its binding, by
+ * ruleset id. Read when called: main.ts registers the bindings.
+ */
+export function rulesetModels(): Record<RulesetChoice, RulesetModels> {
+  return Object.fromEntries(registry.list().map((b) => [b.id, b.models])) as Record<RulesetChoice, RulesetModels>;
+}
 
 function attackMessageSchema() {
   const { ArrayField, ObjectField, StringField } = foundry.data.fields;
@@ -63,7 +64,7 @@ export class AttackMessageData extends foundry.abstract.TypeDataModel<AttackMess
  * @param ruleset the world's ruleset (`activeRuleset()`).
  */
 export function registerDataModels(ruleset: RulesetChoice = "ud10"): void {
-  const models = registry.get(ruleset)?.models ?? MODELS.ud10;
+  const models = (registry.get(ruleset) ?? registry.get("ud10"))!.models;
   const actors = CONFIG.Actor.dataModels as Record<string, unknown>;
   const items = CONFIG.Item.dataModels as Record<string, unknown>;
   actors.character = models.character;
@@ -75,8 +76,6 @@ export function registerDataModels(ruleset: RulesetChoice = "ud10"): void {
 
 declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
   interface DataModelConfig {
-    Actor: { character: typeof CharacterData; npc: typeof NpcData };
-    Item: { weapon: typeof WeaponData; armor: typeof ArmorData };
     ChatMessage: { attack: typeof AttackMessageData };
   }
 }

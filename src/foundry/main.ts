@@ -36,7 +36,7 @@ import { registry } from "./rulesets/index.js";
 import { activeRuleset, isImplemented, registerSettings, ud10OptionValues } from "./settings.js";
 import { registerActorSheet } from "./sheets/actor-sheet.js";
 import { registerItemSheet } from "./sheets/item-sheet.js";
-import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem } from "./sources.js";
+import { ud10ArmorFromItem, ud10CombatantFromActor, ud10WeaponFromItem } from "./rulesets/ud10/translate.js";
 
 /** What macros and other modules can use, as `game.fray`. */
 export interface FrayApi {

@@ -9,7 +9,7 @@
 import type { OptionSpec, RulesetOptions } from "../rules/core/ruleset.js";
 import { optionSettingKey, RULESET_SETTING, SYSTEM_ID, QUENCH_SETTING, type RulesetChoice } from "./config.js";
 import { activeRuleset } from "./registry.js";
-import { registry } from "./rulesets/index.js";
+import { registry } from "./registry.js";
 
 export { activeRuleset } from "./registry.js";
 

@@ -11,8 +11,8 @@
 import { mergedFlag } from "../support/data-model.js";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ud10 } from "../../src/rules/ud10/index.js";
-import { ud10CombatantFromActor } from "../../src/foundry/sources.js";
-import { BAND_COLOURS } from "../../src/foundry/logic/ruler.js";
+import { ud10CombatantFromActor } from "../../src/foundry/rulesets/ud10/translate.js";
+import { BAND_COLOURS } from "../../src/foundry/rulesets/ud10/ruler.js";
 import type { TargetState } from "../../src/foundry/logic/card.js";
 import { StubRoll, diceQueue, lookup, readLang, stubToken, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { BaseRuler, FakeElement, FlowWorld, storedAnswer, writeRequest } from "../support/flow-world.js";

@@ -31,6 +31,7 @@ let reg: Registry;
 
 beforeAll(async () => {
   stub = installFoundryStub("en");
+  await import("../../src/foundry/rulesets/index.js");
   reg = await import("../../src/foundry/registry.js");
   tracker = await import("../../src/foundry/combat/tracker.js");
   // Stand-in bindings: the core rulesets, nothing of Foundry's data models.

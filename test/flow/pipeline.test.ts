@@ -13,7 +13,8 @@ import { economy as ud10Economy } from "../../src/rules/ud10/movement.js";
 import { isStale, readEconomy, stamped } from "../../src/foundry/logic/economy.js";
 import { BAND_COLOURS } from "../../src/foundry/rulesets/ud10/ruler.js";
 import { BAND_PALETTE, BEYOND_COLOUR, budgetColour, rulerBudget, waypointColour } from "../../src/foundry/logic/ruler.js";
-import { migrateTrack, migrateUd10Actor } from "../../src/foundry/models/migrate.js";
+import { migrateTrack } from "../../src/foundry/models/migrate.js";
+import { migrateUd10Actor } from "../../src/foundry/rulesets/ud10/migrate.js";
 import { guardForeign, isForeignSource } from "../../src/foundry/models/foreign.js";
 import { toMetres } from "../../src/foundry/measure.js";
 import { fighter } from "../rules/ud10-fixtures.js";
@@ -137,7 +138,8 @@ describe("sources of another ruleset", () => {
   });
 
   it("switching the world away and back keeps an actor's source: each ruleset's models leave the others' alone", async () => {
-    const { MODELS } = await import("../../src/foundry/data-models.js");
+    await import("../../src/foundry/rulesets/index.js");
+    const MODELS = (await import("../../src/foundry/data-models.js")).rulesetModels();
     const npcs = packFolders()
       .filter((f) => f.endsWith("-npcs"))
       .flatMap((f) => readSources(f).map((s) => s.doc));

@@ -1,7 +1,8 @@
 /** Ruler bands and what movement costs (UD-MOV-01 to UD-MOV-03, UD-RND-02). */
 import { describe, expect, it } from "vitest";
 import { disengage, movementCharge, ud10Options } from "../../src/rules/ud10/index.js";
-import { BAND_COLOURS, bandColour, bandFor, refuseMove, rulerMetres } from "../../src/foundry/logic/ruler.js";
+import { rulerMetres } from "../../src/foundry/logic/ruler.js";
+import { BAND_COLOURS, bandColour, bandFor, refuseMove } from "../../src/foundry/rulesets/ud10/ruler.js";
 import { fighter } from "../rules/ud10-fixtures.js";
 
 const f = fighter(); // STR 3: standard 8 m, full 16 m

@@ -10,7 +10,6 @@ import type { RulesetId } from "../../rules/core/types.js";
 import { validateCombatant } from "../../rules/validate.js";
 import { rulesetOfSystem } from "../models/migrate.js";
 import { activeBinding, bindingOf, type CombatantOverrides, type RulesetBinding } from "../registry.js";
-import "../rulesets/index.js";
 import { actorSource, type ActorLike } from "./source.js";
 import { prototypeBars } from "./token-bars.js";
 

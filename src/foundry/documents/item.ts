@@ -3,7 +3,6 @@
  * its rules-core weapon or armor through the world's binding, read once per preparation.
  */
 import { activeBinding } from "../registry.js";
-import "../rulesets/index.js";
 import { rulesetOfDocument } from "./actor.js";
 
 /** What one preparation made of an item. */

@@ -96,5 +96,5 @@ export function waypointColour(budget: RulerBudget, waypoint: RulerWaypoint): nu
   return metres === undefined ? undefined : budgetColour(budget, metres);
 }
 
-// UD10's own band names, kept for the movement hook that refuses moves past full movement.
-export { BAND_COLOURS, BAND_LABELS, bandColour, bandFor, refuseMove, type BandId, type BeyondFullPolicy } from "../rulesets/ud10/ruler.js";
+/** The world setting for moves past full movement: only shown in red, or refused. */
+export type BeyondFullPolicy = "show" | "refuse";

@@ -13,9 +13,6 @@ import { RULESETS, type RulesetChoice } from "../config.js";
 
 type Raw = Record<string, unknown>;
 
-// UD10's migrations moved to its binding folder; re-exported for callers of this module.
-export { migrateUd10Actor, migrateUd10Armor, migrateUd10Weapon } from "../rulesets/ud10/migrate.js";
-
 /** True for a plain object. */
 export function isRecord(v: unknown): v is Raw {
   return typeof v === "object" && v !== null && !Array.isArray(v);

@@ -44,7 +44,8 @@ import { reactOnCard } from "../../../src/foundry/rulesets/ud10/card.js";
 import type { AttackResult, DamagePacket } from "../../../src/rules/core/ruleset.js";
 import type { DamageReport } from "../../../src/rules/core/types.js";
 import { undoRecord, type UndoRecord } from "../../../src/foundry/logic/undo.js";
-import { ud10CombatantFromActor, type ActorSource } from "../../../src/foundry/sources.js";
+import type { ActorSource } from "../../../src/foundry/sources.js";
+import { ud10CombatantFromActor } from "../../../src/foundry/rulesets/ud10/translate.js";
 import { actorParts, actorSheetContext, itemSheetContext, ACTOR_TABS, type SheetI18n } from "../../../src/foundry/sheets/context.js";
 import { critical, hitbox, zones } from "../../../src/rules/index.js";
 import {

@@ -15,7 +15,8 @@ import { critical, hitbox, ud10, zones } from "../../../src/rules/index.js";
 import { criticalCombatantFromActor } from "../../../src/rules/critical/model.js";
 import { hitboxCombatantFromActor } from "../../../src/rules/hitbox/model.js";
 import { zonesCombatantFromActor } from "../../../src/rules/zones/index.js";
-import { ud10CombatantFromActor, type ActorSource } from "../../../src/foundry/sources.js";
+import type { ActorSource } from "../../../src/foundry/sources.js";
+import { ud10CombatantFromActor } from "../../../src/foundry/rulesets/ud10/translate.js";
 import { pips, poolBadges } from "../../../src/foundry/logic/economy.js";
 import {
   DECLARE_DIALOG_BUTTONS,

@@ -11,7 +11,7 @@ import { resolutionSteps, type Declaration } from "../../../rules/hitbox/index.j
 import { declarationOf } from "../../combat/declarations.js";
 import type { CombatantLike } from "../../combat/economy-store.js";
 import { warn } from "../../notify.js";
-import { stepOf, stepOpen, type StepCombat } from "./step.js";
+import { stepOf, stepOpen, type StepCombat } from "./step-state.js";
 import type { PlanStep, PlanView } from "./tracker-view.js";
 
 export { planHtml, type PlanStep, type PlanView } from "./tracker-view.js";

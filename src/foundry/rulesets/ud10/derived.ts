@@ -7,7 +7,8 @@ import { defenseRating } from "../../../rules/ud10/attack.js";
 import { ZONES, type Ud10Combatant, type ZoneArmor, type ZoneId } from "../../../rules/ud10/model.js";
 import { movement } from "../../../rules/ud10/movement.js";
 import { averagedArmor, zoneArmor } from "../../../rules/ud10/zones.js";
-import { ud10CombatantFromActor, type ActorSource } from "../../sources.js";
+import type { ActorSource } from "../../sources.js";
+import { ud10CombatantFromActor } from "./translate.js";
 
 /** What a UD10 actor's sheet and token bars show beyond its stored data. */
 export interface Ud10Derived {

@@ -207,3 +207,12 @@ export class ArmorData extends foundry.abstract.TypeDataModel<ArmorSchema, Item.
     return super.migrateData(migrateUd10Armor(source) as never);
   }
 }
+
+// The typing of `system` on Actors and Items (the types package reads one model per subtype): UD10's,
+// the default ruleset's. The other rulesets' bindings read `system` through their own models.
+declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
+  interface DataModelConfig {
+    Actor: { character: typeof CharacterData; npc: typeof NpcData };
+    Item: { weapon: typeof WeaponData; armor: typeof ArmorData };
+  }
+}

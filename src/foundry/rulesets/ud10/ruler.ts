@@ -6,6 +6,7 @@
  */
 import type { Ud10Combatant } from "../../../rules/ud10/model.js";
 import { movementBand } from "../../../rules/ud10/movement.js";
+import type { BeyondFullPolicy } from "../../logic/ruler.js";
 
 /** A band id, or `beyond` past full movement. */
 export type BandId = "step" | "standard" | "full" | "beyond";
@@ -40,8 +41,7 @@ export function bandColour(metres: number, c: Ud10Combatant): number {
   return BAND_COLOURS[bandFor(metres, c)];
 }
 
-/** The world setting for moves past full movement: only shown in red, or refused. */
-export type BeyondFullPolicy = "show" | "refuse";
+export type { BeyondFullPolicy } from "../../logic/ruler.js";
 
 /**
  * Whether a move must be refused: only with the `refuse` setting, and only when the move would
