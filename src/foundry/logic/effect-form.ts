@@ -6,6 +6,13 @@
  */
 import { FrayError } from "../../rules/core/errors.js";
 import type { EffectStart } from "../play/effects.js";
+import type { DialogButtonFace } from "./dialog-buttons.js";
+
+/** The dialog's buttons, as DialogV2 and the render test draw them. */
+export const EFFECT_DIALOG_BUTTONS: readonly DialogButtonFace[] = [
+  { action: "start", label: "FRAY.Effect.Dialog.Start", icon: "fa-solid fa-hourglass-half", default: true },
+  { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
+];
 
 /** Longest effect name the dialog accepts, in characters. */
 export const EFFECT_NAME_MAX = 100;

@@ -13,9 +13,10 @@
  */
 import { statusEffects } from "../conditions.js";
 import { SYSTEM_PATH } from "../config.js";
-import { dialogButtons, type DialogButtonFace } from "../logic/dialog-buttons.js";
+import { dialogButtons } from "../logic/dialog-buttons.js";
 import {
   defaultEffectValues,
+  EFFECT_DIALOG_BUTTONS,
   effectDialogContext,
   parseEffectForm,
   type EffectFormValues,
@@ -28,12 +29,6 @@ import { mayStartEffect, notOwnerError, type EffectStart } from "./effects.js";
 
 /** The dialog's template. */
 export const EFFECT_DIALOG_TEMPLATE = `${SYSTEM_PATH}/templates/dialog/effect-dialog.hbs`;
-
-/** The dialog's buttons. */
-export const EFFECT_DIALOG_BUTTONS: readonly DialogButtonFace[] = [
-  { action: "start", label: "FRAY.Effect.Dialog.Start", icon: "fa-solid fa-hourglass-half", default: true },
-  { action: "cancel", label: "FRAY.Flow.Dialog.Cancel" },
-];
 
 /** The actor the dialog starts an effect on, as far as it reads it. */
 interface EffectActor {
