@@ -108,7 +108,7 @@ beforeAll(async () => {
     ...(await zonesCases(sheetI18n, i18n)),
     ...zonesBlastCases(i18n),
     ...zonesReactionCases(i18n),
-    ...playPartCases(i18n),
+    ...playPartCases(i18n, i18nDe),
   );
   // A few surfaces again in Foundry's dark theme: a sheet, a dialog, cards of two rulesets, a tracker part.
   for (const id of DARK_CASES) {

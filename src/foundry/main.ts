@@ -27,6 +27,8 @@ import { registerRuleLinks } from "./rules-compendium/links.js";
 import { registerPackFilter } from "./models/packs.js";
 import { apiOptionValues, apiRollAttack, apiRollItemMacro, apiStartEffect, checkedRuleset, type CheckedRuleset } from "./play/api.js";
 import { registerEffectService } from "./play/effects.js";
+import { registerTokenHud } from "./play/token-hud.js";
+import { EFFECT_DIALOG_TEMPLATE, openEffectDialog } from "./play/effect-dialog.js";
 import { floatingOptions, registerFloatingNumbers } from "./play/floating.js";
 import { registerHotbar } from "./play/hotbar.js";
 import { warn } from "./notify.js";
@@ -49,6 +51,8 @@ export interface FrayApi {
   rollItemMacro: typeof apiRollItemMacro;
   /** Starts an effect on an actor, counted in the current combat's rounds and turns. */
   startEffect: typeof apiStartEffect;
+  /** Opens the effect dialog for an actor (name, statuses, rounds or turns), as the sheet and token HUD do. */
+  openEffectDialog: typeof openEffectDialog;
   /** The update options that make every client float a change of vitals over the token. */
   floatingOptions: typeof floatingOptions;
   /** The attack workflow's class: `new AttackWorkflow(request).run()`, or its stages one by one. */
@@ -82,6 +86,7 @@ const api: FrayApi = {
   rollAttack: apiRollAttack,
   rollItemMacro: apiRollItemMacro,
   startEffect: apiStartEffect,
+  openEffectDialog,
   floatingOptions,
   AttackWorkflow,
   hooks: HOOKS,
@@ -110,13 +115,14 @@ Hooks.once("init", () => {
   registerHotbar();
   registerFloatingNumbers();
   registerEffectService();
+  registerTokenHud();
   registerRuleLinks();
   registerBabele();
   registerBabeleHintSetting();
   // The world's ruleset adds its own play: hooks, Foundry settings, GM request handlers.
   const handlers = activeBinding().init?.();
   if (handlers) registerQueries(handlers);
-  void foundry.applications.handlebars.loadTemplates([TEMPLATES.attackCard, ...activeBinding().templates]);
+  void foundry.applications.handlebars.loadTemplates([TEMPLATES.attackCard, EFFECT_DIALOG_TEMPLATE, ...activeBinding().templates]);
   (game as unknown as { fray: FrayApi }).fray = api;
 });
 

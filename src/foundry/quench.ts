@@ -17,6 +17,8 @@ import { animateAddedRolls } from "./chat/dice-animation.js";
 import { QUENCH_SETTING, SYSTEM_ID } from "./config.js";
 import { floatingChanges, floatingText } from "./logic/floating.js";
 import { formatHtml, windowTitle } from "./notify.js";
+import { statusEffects } from "./conditions.js";
+import { openEffectDialog } from "./play/effect-dialog.js";
 import { startEffect, type CombatLike, type EffectHolder } from "./play/effects.js";
 import { floatingOptions } from "./play/floating.js";
 import { actorWeaponOf, weaponMacroCommand } from "./play/hotbar.js";
@@ -281,6 +283,77 @@ function registerServicesBatch(quench: Quench): void {
           assert.equal(calls[0]!.args[5], message.id, "with the message's id");
           // True once the dice were shown, false on a client whose user turned the 3D dice off.
           assert.equal(typeof (await calls[0]!.shown), "boolean", "showForRoll resolves once the animation is over");
+        });
+
+        it("E1: the effect dialog's form hands its named controls (status.<id> too) to the start button's callback; the effect is created with them", async () => {
+          const actor = (await Actor.implementation.create(combatantData("Quench Effect Dialog", "npc") as never)) as unknown as Made &
+            EffectHolder & { id: string };
+          made.push(actor);
+          const combat = (await Combat.implementation.create({
+            scene: canvas?.scene?.id ?? null,
+            active: true,
+          } as never)) as unknown as Made & {
+            createEmbeddedDocuments(type: string, data: unknown[]): Promise<unknown>;
+            startCombat(): Promise<unknown>;
+          };
+          made.push(combat);
+          await combat.createEmbeddedDocuments("Combatant", [{ actorId: actor.id }]);
+          await combat.startCombat();
+          const status = statusEffects()[0];
+          const started = openEffectDialog(actor);
+          // The dialog window carries the classes given (`fray-effect-dialog`); its controls and buttons are inside.
+          const form = () => document.querySelector<HTMLElement>(".application.fray-effect-dialog");
+          assert.ok(await until(() => Boolean(form())), "the dialog is shown");
+          const root = form()!;
+          const set = (name: string, value: string) => {
+            const input = root.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`);
+            assert.ok(input, `a control named ${name}`);
+            input!.value = value;
+          };
+          set("effectName", "Quench Dialog Effect");
+          set("duration", "2");
+          set("unit", "turns");
+          set("delay", "0");
+          if (status) root.querySelector<HTMLInputElement>(`[name="status.${status.id}"]`)!.checked = true;
+          root.querySelector<HTMLButtonElement>('button[data-action="start"]')!.click();
+          const start = await started;
+          assert.ok(start, "the dialog answered");
+          type Effect = { name: string; statuses: Set<string>; duration: { turns?: number | null; rounds?: number | null } };
+          const effect = (Array.from(actor.effects) as unknown as Effect[]).find((e) => e.name === "Quench Dialog Effect");
+          assert.ok(effect, "the effect was created");
+          assert.equal(effect!.duration.turns, 2, "duration.turns from the form");
+          if (status) assert.ok(effect!.statuses.has(status.id), "the checked status");
+        });
+
+        it("E2: renderTokenHUD hands over the HUD (its actor) and its HTMLElement with a .col.right column; Fray's button sits there", async () => {
+          const scene = canvas?.scene as unknown as
+            { createEmbeddedDocuments(type: string, data: unknown[]): Promise<Made[]> } | null | undefined;
+          assert.ok(scene, "a scene is viewed");
+          const actor = (await Actor.implementation.create(combatantData("Quench HUD", "npc") as never)) as unknown as Made & {
+            id: string;
+            getActiveTokens(): { control(): unknown }[];
+          };
+          made.push(actor);
+          const tokens = await scene!.createEmbeddedDocuments("Token", [{ actorId: actor.id, name: "Quench HUD", x: 0, y: 0 }]);
+          made.push(...tokens);
+          assert.ok(await until(() => actor.getActiveTokens().length > 0), "the token is drawn");
+          const token = actor.getActiveTokens()[0]!;
+          const hud = (canvas as unknown as { tokens: { hud: { bind(t: unknown): unknown; close(): Promise<unknown> } } }).tokens.hud;
+          const seen = nextHook("renderTokenHUD");
+          token.control();
+          hud.bind(token);
+          const args = await seen;
+          try {
+            assert.ok(args, "renderTokenHUD was called");
+            assert.equal((args![0] as { actor?: { id?: string } }).actor?.id, actor.id, "the HUD's actor");
+            const element = args![1] as HTMLElement;
+            assert.ok(element instanceof HTMLElement, "an HTMLElement");
+            const button = element.querySelector('.col.right button[data-fray-hud="effect"]');
+            assert.ok(button, "the effect button in the right column");
+            assert.ok(button!.getAttribute("aria-label"), "with an aria-label");
+          } finally {
+            await hud.close();
+          }
         });
       });
     },

@@ -101,6 +101,14 @@ export interface WeaponMode {
 /** Overrides of the combatant a document becomes: the tracker's id, an initiative group. */
 export type CombatantOverrides = Partial<{ id: string; group: string }>;
 
+/** A button of the token HUD: its id (`data-fray-hud`), Font Awesome icon classes, i18n label and what it does. */
+export interface HudButton {
+  id: string;
+  icon: string;
+  label: string;
+  run(): Promise<unknown>;
+}
+
 /**
  * One ruleset as the Foundry pipeline plays it.
  * @typeParam C the rules core's combatant shape of this ruleset.
@@ -186,6 +194,11 @@ export interface RulesetBinding<C = unknown> {
    * is the round the roll is for (0 or 1 before and in the first round). Absent: everyone rolls.
    */
   initiativeRefusal?(actor: unknown, round: number, options: RulesetOptions): string | undefined;
+  /**
+   * The ruleset's own buttons in the token HUD for an actor as it stands, shown to whoever sees
+   * the HUD (play/token-hud.ts; Critical: first aid to a dying combatant, CR-DTH-01). Absent: none.
+   */
+  hudButtons?(actor: unknown): HudButton[];
   /**
    * Rounds before an effect started in play acts when its starter gives no delay (Hitbox
    * HB-RND-02: durations in turns start the turn after they begin); absent for none.

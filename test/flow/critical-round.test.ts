@@ -11,13 +11,15 @@
  * and a player's client that moves anyway is put back by the active GM (CR-MOV-01). The GM undoes
  * an upkeep summary (CR-BLD-01, CR-STN-02); stun above the Physique ranks blacks out until it has
  * run out (CR-STN-03); a dying combatant has no AP and dies when its count ends (CR-DTH-01); UM66
- * only on an unmodified 66 (CR-CRT-03). Upkeep summaries undone in any order and rounds gone back
+ * only on an unmodified 66 (CR-CRT-03); first aid to a dying combatant from the sheet's dying banner
+ * and the token HUD goes through the GM (CR-DTH-01). Upkeep summaries undone in any order and rounds gone back
  * and forward tick no round twice; the dice a card gains by an update reach Dice So Nice (U1).
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { StubChatMessage, diceQueue, stubToken, withOwnership, type FoundryStub, type StubUser } from "../support/foundry-stub.js";
 import { BaseRuler, FlowWorld, setPath, storedAnswer, writeRequest } from "../support/flow-world.js";
 import { CriticalCombat as BaseCombat, CriticalCombatant as BaseCombatant, packNpc } from "../support/flow-critical.js";
+import { renderTokenHud } from "../support/token-hud.js";
 
 type Dict = Record<string, unknown>;
 
@@ -1045,6 +1047,81 @@ describe("first aid to a dying ally through the GM (CR-DTH-01)", () => {
       ok: false,
       error: { key: "FRAY.Error.NotDying" },
     });
+  });
+});
+
+describe("first aid from the dying banner and the token HUD (CR-DTH-01)", () => {
+  const effects = (a: { actor: unknown }) => (a.actor as { system: { effects: { kind: string }[] } }).system.effects;
+  const ap = (c: Dict) =>
+    ((c.getFlag as (s: string, k: string) => unknown)("fray", "economy") as { pools: { ap: { value: number } } }).pools.ap.value;
+  async function dyingGuard() {
+    const f = await onScene();
+    (f.guard.actor as unknown as { system: Dict }).system.effects = [
+      { id: "dying-1", kind: "dying", rule: "CR-DTH-01", label: "FRAY.Critical.Effect.dying", rounds: 3 },
+    ];
+    (f.guard.actor as unknown as { statuses: Set<string> }).statuses.add("down");
+    return f;
+  }
+  /** The Critical sheet of an actor as the current user sees it: the sheet's context rendered with its template. */
+  async function sheetHtml(a: unknown): Promise<string> {
+    const Sheet = stub.actors.registrations[0]!.sheetClass as new (o: Dict) => { _prepareContext(o: Dict): Promise<Dict> };
+    const context = await new Sheet({ document: a })._prepareContext({});
+    const render = (
+      ((globalThis as Dict).foundry as Dict).applications as { handlebars: { renderTemplate(p: string, d: Dict): Promise<string> } }
+    ).handlebars.renderTemplate;
+    return render("systems/fray/templates/critical/actor.hbs", context);
+  }
+  const binding = () => (stub.game.fray as { binding: { sheetAction(a: unknown, d: Dict, t?: string): Promise<void> } }).binding;
+
+  it("CR-DTH-01, CR-AP-01: the dying guard's banner offers first aid, Kara's does not; Pat's click has Kara treat through the GM: saved, 4 AP", async () => {
+    const { c, kara, guard } = await dyingGuard();
+    const html = await sheetHtml(guard.actor);
+    expect(html).toMatch(
+      /fray-critical-dying[^]*<button type="button" class="fray-first-aid" data-action="rulesetAction" data-op="firstAid" aria-label="First aid"/,
+    );
+    expect(html).toContain("fa-solid fa-briefcase-medical");
+    expect(await sheetHtml(kara.actor)).not.toContain('data-op="firstAid"');
+    stub.game.users.current = player;
+    diceQueue.push(98, 60);
+    // Pat controls no token: her one combatant, Kara, treats; the GM's client rolls and writes.
+    await binding().sheetAction(guard.actor, { op: "firstAid" });
+    await settle();
+    stub.game.users.current = gm;
+    expect(flowWorld.queries.map((q) => q.name)).toContain("fray.critical.firstAid");
+    expect(effects(guard).some((e) => e.kind === "dying")).toBe(false);
+    expect(ap(c.kara)).toBe(0);
+    expect(messages.at(-1)!.content).toContain("Kara Voss gives Pistol Guard first aid");
+    expect(messages.at(-1)!.content).toContain("saved, the count to death stops");
+  });
+
+  it("CR-DTH-01: the HUD of the dying guard's token shows first aid, Kara's does not; the GM picks Kara of the combatants and she treats", async () => {
+    const { c, kara, guard } = await dyingGuard();
+    const hud = renderTokenHud(stub, guard.token);
+    const button = hud.button("first-aid")!;
+    expect(button).toBeDefined();
+    expect(button.tagName).toBe("BUTTON");
+    expect(button.getAttribute("aria-label")).toBe("First aid");
+    expect(button.innerHTML).toContain("fa-solid fa-briefcase-medical");
+    expect(renderTokenHud(stub, kara.token).button("first-aid")).toBeUndefined();
+    dialogAnswer = "0";
+    diceQueue.push(20);
+    button.click();
+    await settle();
+    // The GM owns every combatant: the dialog asks who treats, the patient left out.
+    expect(dialogs.at(-1)!.title).toBe("First aid to Pistol Guard");
+    expect(dialogs.at(-1)!.content).toContain("Kara Voss");
+    expect(dialogs.at(-1)!.content).toContain("Enforcer");
+    expect(dialogs.at(-1)!.content).not.toContain(">Pistol Guard<");
+    expect(messages.at(-1)!.content).toContain("Kara Voss gives Pistol Guard first aid");
+    expect(messages.at(-1)!.content).toContain("not enough");
+    expect(effects(guard).some((e) => e.kind === "dying")).toBe(true);
+    expect(ap(c.kara)).toBe(0);
+  });
+
+  it("CR-DTH-01: a patient who is not dying is refused with a localized error and nothing is asked", async () => {
+    const { kara } = await onScene();
+    await expect(binding().sheetAction(kara.actor, { op: "firstAid" })).rejects.toMatchObject({ key: "FRAY.Error.NotDying" });
+    expect(flowWorld.queries).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { ATTACK_DIALOG_BUTTONS } from "../../src/foundry/chat/attack-dialog.js";
 import { dialogButtons } from "../../src/foundry/logic/dialog-buttons.js";
+import { EFFECT_DIALOG_BUTTONS } from "../../src/foundry/logic/effect-form.js";
 import { FORECAST_RESULT_BUTTONS } from "../../src/foundry/logic/forecast-view.js";
 import { MANEUVER_DIALOG_BUTTONS } from "../../src/foundry/rulesets/critical/maneuver-view.js";
 import { PARRY_DIALOG_BUTTONS } from "../../src/foundry/rulesets/critical/parry-view.js";
@@ -29,7 +30,14 @@ describe("dialog buttons", () => {
   });
 
   it("marks exactly one default button in every dialog's list", () => {
-    const lists = [ATTACK_DIALOG_BUTTONS, PARRY_DIALOG_BUTTONS, MANEUVER_DIALOG_BUTTONS, OPPOSED_DIALOG_BUTTONS, FORECAST_RESULT_BUTTONS];
+    const lists = [
+      ATTACK_DIALOG_BUTTONS,
+      PARRY_DIALOG_BUTTONS,
+      MANEUVER_DIALOG_BUTTONS,
+      OPPOSED_DIALOG_BUTTONS,
+      FORECAST_RESULT_BUTTONS,
+      EFFECT_DIALOG_BUTTONS,
+    ];
     for (const list of lists) expect(list.filter((b) => b.default)).toHaveLength(1);
   });
 });

@@ -37,6 +37,7 @@ describe("Quench batches in the release build", () => {
     stub.Hooks.callAll("quenchReady", { registerBatch: (key: string) => keys.push(key) });
     expect(keys.sort()).toEqual([
       "fray.authority",
+      "fray.compendium-translations",
       "fray.critical.attack-flow",
       "fray.forecast",
       "fray.hitbox.attack-flow",

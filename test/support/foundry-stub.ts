@@ -672,6 +672,11 @@ export function installFoundryStub(lang = "en"): FoundryStub {
     settings: new StubSettings(),
     i18n,
     users,
+    /**
+     * `game.modules`: the installed modules by id, each with `active`
+     * (https://foundryvtt.com/api/classes/foundry.Game.html#modules); none are installed here.
+     */
+    modules: new Map<string, { id: string; active: boolean }>(),
     get user(): StubUser {
       return clients.getStore() ?? users.current;
     },

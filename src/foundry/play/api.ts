@@ -32,7 +32,7 @@ import { combatantOf } from "../documents/actor.js";
 import { reportError } from "../notify.js";
 import { activeBinding } from "../registry.js";
 import { optionValues } from "../settings.js";
-import { startEffect, type CombatLike, type EffectHolder, type EffectStart } from "./effects.js";
+import { mayStartEffect, notOwnerError, startEffect, type CombatLike, type EffectHolder, type EffectStart } from "./effects.js";
 import { rollItemMacro } from "./hotbar.js";
 
 type Dict = Record<string, unknown>;
@@ -181,14 +181,17 @@ const effectStartSchema = strict({
  * `game.fray.startEffect`: starts an effect on an actor counted in a combat's rounds and turns
  * (src/foundry/play/effects.ts). `start` is checked first: `name` a text, `rounds`, `turns` and
  * `delayRounds` whole numbers from 0 to 1000 rounds or turns, `statuses` a list of ids.
+ * Only the actor's owner (or a GM) may: a player on another's actor is refused
+ * (`FRAY.Effect.NotOwner`); the player's own client writes, no request to the GM is needed.
  * @param combat the combat that counts; the current one (`game.combat`) when absent.
  * @returns true when the effect was created; `undefined` after a localized error naming the
- *   field (`start.rounds`, `actor`, `combat`).
+ *   field (`start.rounds`, `actor`, `combat`) or the refusal.
  */
 export async function apiStartEffect(actor: unknown, start: unknown, combat?: unknown): Promise<true | undefined> {
   try {
     if (!isRecord(actor) || typeof actor.createEmbeddedDocuments !== "function" || actor.effects === undefined)
       throw typeError("actor", "Actor");
+    if (!mayStartEffect(actor)) throw notOwnerError(actor);
     const checked = check(effectStartSchema, start, "start") as EffectStart;
     const clock = combat ?? (game as unknown as { combat?: unknown }).combat;
     if (!isRecord(clock) || typeof clock.round !== "number" || clock.combatants === undefined) throw typeError("combat", "Combat");

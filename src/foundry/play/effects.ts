@@ -5,6 +5,7 @@
  * Only the active GM writes, so two GM clients never expire an effect twice.
  */
 import { durationFrom, durationState, type CombatClock, type CombatDuration } from "../logic/durations.js";
+import { FrayError } from "../../rules/core/errors.js";
 import { isActiveGM } from "../queries.js";
 
 /** The parts of an ActiveEffect the service reads and writes. */
@@ -45,6 +46,21 @@ export interface EffectStart {
   delayRounds?: number;
   /** UUID of what caused it (an item, a chat card). */
   origin?: string;
+}
+
+/**
+ * True when the current user may start an effect on the actor: its owner, or a GM. A player
+ * starts effects only on actors they own, so no request to the active GM is needed.
+ */
+export function mayStartEffect(actor: unknown): boolean {
+  const a = actor as { isOwner?: boolean } | null | undefined;
+  return Boolean(a) && (a!.isOwner !== false || Boolean(game.user?.isGM));
+}
+
+/** The refusal of an effect on an actor the user does not own (`FRAY.Effect.NotOwner`). */
+export function notOwnerError(actor: unknown): FrayError {
+  const name = (actor as { name?: string | null } | null | undefined)?.name ?? "";
+  return new FrayError("FRAY.Effect.NotOwner", { actor: name }, `You do not own ${name}: you cannot start an effect on it`);
 }
 
 /** Where a combat stands, for the duration arithmetic. */

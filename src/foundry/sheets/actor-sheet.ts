@@ -10,6 +10,7 @@ import { statusEffects } from "../conditions.js";
 import { SYSTEM_PATH } from "../config.js";
 import { rulesetOfSystem, rulesetOfUuid } from "../models/migrate.js";
 import { isAction } from "../logic/round-actions.js";
+import { openEffectDialog } from "../play/effect-dialog.js";
 import { reportError, warn } from "../notify.js";
 import { activeBinding } from "../registry.js";
 import { takeAction } from "../round-actions.js";
@@ -35,7 +36,7 @@ interface DroppedItem {
  * the row's firing-mode select), `roundAction` (`data-round-action`: ready, reload, useItem,
  * skill; UD-ACT-02), `rollSkill` (`data-skill`, in combat a skill action, UD-ACT-02), `toggleCondition`
  * (`data-condition`), `createItem` (`data-type` weapon/armor), `editItem`, `deleteItem`,
- * `toggleEquipped`, `changeImage`. Inputs are named by document path and saved on change.
+ * `toggleEquipped`, `changeImage`, `startEffect` (the effect dialog). Inputs are named by document path and saved on change.
  */
 export class FrayActorSheet extends HandlebarsActorSheet {
   static override DEFAULT_OPTIONS = {
@@ -54,6 +55,7 @@ export class FrayActorSheet extends HandlebarsActorSheet {
       toggleEquipped: FrayActorSheet.#onToggleEquipped,
       changeImage: FrayActorSheet.#onChangeImage,
       rulesetAction: FrayActorSheet.#onRulesetAction,
+      startEffect: FrayActorSheet.#onStartEffect,
     },
   };
 
@@ -240,6 +242,15 @@ export class FrayActorSheet extends HandlebarsActorSheet {
     const id = target.closest<HTMLElement>("[data-condition]")?.dataset.condition;
     if (!id || !this.isEditable) return;
     await (this.document as unknown as { toggleStatusEffect(id: string): Promise<unknown> }).toggleStatusEffect(id);
+  }
+
+  /** Opens the effect dialog for the sheet's actor (play/effect-dialog.ts; the owner or a GM). */
+  static async #onStartEffect(this: FrayActorSheet): Promise<void> {
+    try {
+      await openEffectDialog(this.document);
+    } catch (err) {
+      reportError(err);
+    }
   }
 
   /** Creates a new weapon or armor item (`data-type`) with a localized default name. */

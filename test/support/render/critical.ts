@@ -160,6 +160,8 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer, i18nD
       { selector: '[data-action="rulesetAction"][data-op="maneuver"]', count: 1 },
       { selector: '[data-method="staunch"]', count: 0 },
       { selector: ".fray-critical-dying", text: "Dying: 3 rounds left CR-DTH-01" },
+      { selector: '.fray-critical-dying button.fray-first-aid[data-op="firstAid"]', text: "First aid" },
+      { selector: 'button.fray-effect-start[data-action="startEffect"]', count: 1 },
       { selector: ".fray-critical-injuries", text: "The blade cuts the tendons of the leg." },
       { selector: ".fray-critical-effects", text: "Penalty -20 (2 rounds left)" },
       { selector: 'prose-mirror[name="system.biography"]', count: 1 },

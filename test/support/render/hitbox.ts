@@ -119,7 +119,10 @@ function sheetCases(i18n: SheetI18n): RenderCase[] {
         { selector: '[data-action="toggleEquipped"]', count: 1 },
         { selector: '.fray-hb-medicated [data-condition="medicated"]', count: 1 },
       ],
-      conditions: [{ selector: '.fray-conditions [data-action="toggleCondition"]', count: hitbox.conditions().length }],
+      conditions: [
+        { selector: '.fray-conditions [data-action="toggleCondition"]', count: hitbox.conditions().length },
+        { selector: 'button.fray-effect-start[data-action="startEffect"]', text: "Timed effect" },
+      ],
       biography: [{ selector: 'prose-mirror[name="system.biography"]', count: 1 }],
     };
     cases.push({

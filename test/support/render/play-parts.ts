@@ -38,6 +38,13 @@ import {
 } from "../../../src/foundry/rulesets/zones/reaction-view.js";
 import type { DialogButtonFace } from "../../../src/foundry/logic/dialog-buttons.js";
 import { packDoc, type RenderCase } from "./contexts.js";
+import { statusEffectsOf } from "../../../src/foundry/conditions.js";
+import {
+  defaultEffectValues,
+  EFFECT_DIALOG_BUTTONS,
+  effectDialogContext,
+  type EffectFormValues,
+} from "../../../src/foundry/logic/effect-form.js";
 
 type AnyRuleset = Ruleset<unknown, unknown>;
 
@@ -209,7 +216,7 @@ function declareCases(i18n: TrackerI18n): RenderCase[] {
 }
 
 /** Every case of the play parts outside templates. */
-export function playPartCases(i18n: TrackerI18n): RenderCase[] {
+export function playPartCases(i18n: TrackerI18n, i18nDe: TrackerI18n = i18n): RenderCase[] {
   const disengage = (id: string, choices: ("flee" | "retreat")[]) =>
     formCase(
       `dialog-disengage-${id}`,
@@ -249,6 +256,7 @@ export function playPartCases(i18n: TrackerI18n): RenderCase[] {
         { selector: 'button[data-action="suppress"]', count: 1 },
       ],
     ),
+    ...effectDialogCases(i18n, i18nDe),
     formCase(
       "dialog-zones-suppression-rate",
       i18n.format("FRAY.Zones.Suppression.RateTitle", { weapon: "Longarm Rifle" }),
@@ -258,6 +266,54 @@ export function playPartCases(i18n: TrackerI18n): RenderCase[] {
         { selector: 'input[name="bullets"]', value: "1" },
         { selector: 'button[data-action="rule"]', count: 1 },
       ],
+    ),
+  ];
+}
+
+/**
+ * The effect dialog (play/effect-dialog.ts) with Hitbox's statuses and its delay of 1 round
+ * (HB-RND-02): a new form, and a form shown again after a refusal with what was entered kept (in
+ * German, dark).
+ */
+function effectDialogCases(i18n: TrackerI18n, i18nDe: TrackerI18n): RenderCase[] {
+  const statuses = statusEffectsOf(hitbox);
+  const make = (
+    id: string,
+    values: EffectFormValues,
+    theme: "light" | "dark",
+    t: TrackerI18n = i18n,
+    lang: "en" | "de" = "en",
+  ): RenderCase => ({
+    id,
+    title: t.format("FRAY.Effect.Dialog.Title", { actor: "Zeven" }),
+    kind: "dialog",
+    classes: ["dialog", "fray", "fray-effect-dialog"],
+    width: 400,
+    height: 0,
+    theme,
+    lang,
+    templates: ["templates/dialog/effect-dialog.hbs"],
+    buttons: EFFECT_DIALOG_BUTTONS,
+    context: effectDialogContext(values, statuses, 1, t) as unknown as Record<string, unknown>,
+    expect: [
+      { selector: 'input[name="effectName"]', value: values.effectName },
+      { selector: ".fray-effect-status", count: statuses.length },
+      { selector: ".fray-effect-status", text: t.localize("FRAY.Condition.shock") },
+      { selector: 'input[name="duration"]', value: values.duration },
+      { selector: 'select[name="unit"] option', count: 2 },
+      { selector: 'input[name="delay"]', value: values.delay },
+      { selector: ".hint", text: t.format("FRAY.Effect.Dialog.DelayHint", { rounds: "1" }) },
+      { selector: 'button[data-action="start"]', count: 1 },
+    ],
+  });
+  return [
+    make("dialog-effect", defaultEffectValues(1), "light"),
+    make(
+      "dialog-effect-entered-de",
+      { effectName: "Umgeworfen", duration: "2", unit: "turns", delay: "1", statuses: ["prone", "shock"] },
+      "dark",
+      i18nDe,
+      "de",
     ),
   ];
 }

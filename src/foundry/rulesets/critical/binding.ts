@@ -23,6 +23,7 @@ import { criticalDeclaredParry } from "./declared-parry.js";
 import { criticalSheetAction } from "./sheet-actions.js";
 import { handleUndoUpkeep, onRenderUpkeep, onUpdateCombat, UNDO_UPKEEP_REQUEST, UPKEEP_TEMPLATE } from "./upkeep.js";
 import { criticalRulerBands, handleLeaveMelee, LEAVE_MELEE_REQUEST, onMoveTokenGM, onPreMoveToken } from "./movement.js";
+import { criticalHudButtons } from "./first-aid.js";
 import { FIRST_AID_REQUEST, firstAid, handleFirstAid, handleTreatOther, TREAT_OTHER_REQUEST, treatOther } from "./treat-other.js";
 import { criticalDelay, onDamageApplied, onUpdateCombatant, renderCriticalTracker } from "./round.js";
 import {
@@ -63,6 +64,7 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
   sheetTemplates: CRITICAL_SHEET_TEMPLATES,
   itemSheetTemplate: CRITICAL_ITEM_TEMPLATE,
   sheetAction: criticalSheetAction,
+  hudButtons: criticalHudButtons,
   templates: [
     ...Object.values(CRITICAL_SHEET_TEMPLATES),
     CRITICAL_ITEM_TEMPLATE,

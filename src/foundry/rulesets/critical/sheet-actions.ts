@@ -4,7 +4,8 @@
  * treatment against the wound first; in combat the AP are spent through the economy store (refused
  * when short); then the actor's wounds are written back. The owner treats their own actor's
  * wounds; on another's sheet the user's own character (controlled token, else assigned) treats
- * through the GM ({@link treatOther}). A maneuver rolls from the sheet too (CR-MAN-01).
+ * through the GM ({@link treatOther}). A maneuver rolls from the sheet too (CR-MAN-01), and first aid
+ * to a dying combatant goes to the GM from the dying banner (CR-DTH-01).
  */
 import { criticalOptions, criticalVitalsUpdate, TREATMENTS, treat, vitals, type Treatment } from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor } from "../../../rules/critical/model.js";
@@ -13,6 +14,7 @@ import { takeAction } from "../../round-actions.js";
 import { maneuverFrom } from "./maneuver.js";
 import { optionValues } from "../../settings.js";
 import { FrayError } from "../../../rules/core/errors.js";
+import { firstAidFrom } from "./first-aid.js";
 import { treatOther } from "./treat-other.js";
 
 /** The actor a sheet control acts on, as far as this module reads it. */
@@ -33,7 +35,7 @@ function isTreatment(id: string | undefined): id is Treatment {
 
 /**
  * Runs a control of the Critical sheet (`data-op`): `maneuver` (CR-MAN-01, see ./maneuver.ts);
- * `treat` with `data-effect-id` (the wound) and
+ * `firstAid` on the dying banner (CR-DTH-01, see ./first-aid.ts); `treat` with `data-effect-id` (the wound) and
  * `data-method` (staunch, bandage, tourniquet, medkit, smother, dropAndRoll).
  * @throws FrayError from the core when the treatment does not fit the wound, was already used on
  *   it, or needs a limb (CR-BLD-02).
@@ -45,6 +47,10 @@ export async function criticalSheetAction(
 ): Promise<void> {
   if (data.op === "maneuver") {
     await maneuverFrom(actor, tokenId);
+    return;
+  }
+  if (data.op === "firstAid") {
+    await firstAidFrom(actor);
     return;
   }
   if (data.op !== "treat" || !isTreatment(data.method) || !data.effectId) return;
