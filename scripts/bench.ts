@@ -1,40 +1,9 @@
 /**
- * `npm run bench [-- --ms N] [--only attacks|odds|forecast|render] [--case ud10|hitbox|critical|zones] [--runs N]`: the benchmark of the rules core
- * (issue 14). In one run it prints, against the goals:
- * - attacks per second of each ruleset, "an attack" being the whole step a fight takes: the
- *   ruleset's input from a request, the plan (odds not included), the roll with the declared
- *   reaction, the damage rolled and applied to the target. A UD10 rifle shot with body zones and
- *   buffer, a Hitbox pistol shot against a dodge, a Critical sword blow read on its attack table
- *   with the critical roll, a Zones three-round burst; goal 500,000/s on one core;
- * - for a ruleset with a quiet step (`src/rules/core/quiet.ts`; all four have one: the Zones
- *   burst's is `src/rules/zones/quiet.ts`), the same attack played quietly as a forecast plays it
- *   (the input from the request, then the quiet step), against the same goal and the same dice
- *   library;
- * - the same attacks against a formula-string dice library (`@dice-roller/rpg-dice-roller`)
- *   rolling the formulas each attack rolls, one call per formula as its users write them
- *   (`new DiceRoll("4+2d10")`); goal 10x;
- * - the exact odds of each attack: the first call in a fresh process (after the modules load:
- *   what they prepare when loading, such as Critical's attack columns, is not counted) and later
- *   calls; goal 1 ms;
- * - the 10,000-fight forecast of each five-against-five example in Node and in Chromium's Web
- *   Worker (scripts/bench-forecast.ts; `--runs N` plays N fights and extrapolates); goal 2 s;
- * - the character sheet's first render in headless Chromium; goal 50 ms. Timed inside a
- *   Foundry-like page that is already loaded with the system CSS (`test/support/render/bench.ts`):
- *   the sheet's templates compiled (first render only) and rendered by Handlebars in the page,
- *   the window inserted, style and layout forced. Not timed: the page's load and CSS parse,
- *   Playwright's round trips and the next frame, which Foundry pays once at startup or not in
- *   the sheet. Printed per stage, with later renders (median) and the first render in a cold
- *   page where Handlebars never ran. Skipped with a notice when /usr/bin/chromium is missing.
- * Both sides of each ratio are measured in the same run, so the ratios hold on a busy machine.
- * A benchmark prints numbers; it asserts nothing. `--ms` sets the time per measurement
- * (default 1000 ms). The dice port alone: `npm run bench:dice`.
- */
-/**
  * `npm run bench [-- --ms N] [--only odds|attacks|forecast] [--case ud10|hitbox|critical|zones] [--repeat N]`:
  * the floors of the rules core, measured (a benchmark prints numbers and asserts nothing):
  * - exact odds of one attack per ruleset, the first call in a fresh process (after the modules
  *   load); floor under 1 ms; the median of five processes;
- * - core attacks per second per ruleset on one thread, "an attack" being the whole step a fight
+ * - core attacks per second of processor time per ruleset on one thread, "an attack" being the whole step a fight
  *   takes: the ruleset's input from a request, the modifiers against the difficulty, the roll
  *   with the declared reaction, the damage rolled and applied. Measured as a forecast plays it
  *   (totals only) and, for comparison, itemized for a card; floor 250,000/s for the first;
@@ -175,20 +144,24 @@ function quietAttack(c: Case, faces: FaceSource): number {
   return ruleset.quietAttack(input, faces, options).damage;
 }
 
-/** Calls per second of `run`, in batches of `batch`, for {@link MS} milliseconds after a warm-up. */
+/**
+ * Calls of `run` per second of this process's processor time, in batches of `batch`, for
+ * {@link MS} milliseconds after a warm-up. Processor time rather than wall time: other work on the
+ * machine takes the processor away from this thread, which wall time would count against it.
+ */
 async function rate(run: () => Promise<number> | number, batch = 500): Promise<number> {
   let sink = 0;
   for (let i = 0; i < batch * 20; i++) sink += await run();
   let calls = 0;
   const start = performance.now();
-  let elapsed = 0;
-  while (elapsed < MS) {
+  const cpu = process.cpuUsage();
+  while (performance.now() - start < MS) {
     for (let i = 0; i < batch; i++) sink += await run();
     calls += batch;
-    elapsed = performance.now() - start;
   }
+  const used = process.cpuUsage(cpu);
   if (Number.isNaN(sink)) console.log("(NaN)");
-  return (calls / elapsed) * 1000;
+  return calls / ((used.user + used.system) / 1e6);
 }
 
 /** Fresh processes per exact-odds figure: the median of their first (and later) calls is shown. */
@@ -207,7 +180,7 @@ const verdict = (ok: boolean) => (ok ? "met" : "missed");
 
 async function attacks(): Promise<void> {
   console.log(
-    `\nCore attacks per second (one thread, ${MS} ms per measurement; floor ${grouped(FLOOR.attacksPerSecond)}/s as a forecast plays them)`,
+    `\nCore attacks per second of processor time (one thread, ${MS} ms per measurement; floor ${grouped(FLOOR.attacksPerSecond)}/s as a forecast plays them)`,
   );
   for (const c of cases().filter((x) => !CASE || x.id === CASE)) {
     const faces = seededSource(7);
