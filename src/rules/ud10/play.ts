@@ -44,7 +44,7 @@ import { rollDamageOf, takeHit, withHit } from "./damage.js";
 import type { Ud10AttackInput, Ud10Situation } from "./input.js";
 import { copyCombatant, type Ud10Combatant, type Ud10Weapon } from "./model.js";
 import { ACTIONS, disengage } from "./movement.js";
-import { ud10Options } from "./options.js";
+import { ud10Options, ud10OptionsOf } from "./options.js";
 
 /** Conditions of the aim (UD-ATK-04): one round or two rounds spent aiming. */
 const AIM_CONDITIONS = ["aiming1", "aiming2"] as const;
@@ -456,7 +456,7 @@ export function ud10AttackOutcome(
   options: RulesetOptions,
   economy?: Economy,
 ): QuietAttack<Ud10Combatant> {
-  const o = ud10Options(options);
+  const o = ud10OptionsOf(options);
   const { target } = input;
   const { weapon, mode } = actingWith(input);
   const modifier = attackModifiers(input, weapon, mode);
