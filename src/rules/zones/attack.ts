@@ -146,7 +146,7 @@ export function withMovedLegs(c: ZonesCombatant, legs: readonly MovedLeg[]): Zon
 
 /**
  * A melee attack's own checks (ZN-MEL-01): the target within reach (`rangeMetres`, metres;
- * {@link MELEE_REACH} when unset) and no aimed zone. The detailed and the quiet step both ask it.
+ * {@link MELEE_REACH} when unset) and no aimed zone.
  * @throws FrayError `FRAY.Error.Zones.OutOfReach` (field `range`) beyond reach, `FRAY.Error.Field`
  *   (field `aimedZone`) with an aimed zone.
  */
