@@ -32,7 +32,7 @@ import {
   type ZonesAttackResult,
   type ZonesCombatant,
   type ZonesDamagePacket,
-  type ZonesQuietAttack,
+  type ZonesAttackOutcome,
   type ZonesSituation,
   type ZonesWeapon,
 } from "../rules/zones/index.js";
@@ -374,7 +374,7 @@ export async function playZones(
   };
 
   // A forecast reads no detail of an attack: it is played quietly, with the same outcome
-  // (`src/rules/zones/quiet.ts`), and at once: Zones has no forced check, so a quiet attack only
+  // (`attackOutcome` in src/rules/zones/play.ts), and at once: Zones has no forced check, so a quiet attack only
   // reads faces from the dice.
   const quiet = play.quiet === true && engine.canQuietSync;
   /**
@@ -492,7 +492,7 @@ export async function playZones(
       const done = engine.quietOutcomeSync(request, quietOptionsOn(target, weapon.kind === "melee"));
       if (!done) return;
       // What follows besides the engine's: a squib load's burst (ZN-MAL-01), a grenade's blast (ZN-GRN-01).
-      const attack = done as ZonesQuietAttack;
+      const attack = done as ZonesAttackOutcome;
       if (attack.catastrophic) return catastrophe(f, weapon);
       if (weapon.kind === "grenade") return blast(f, weapon, target, za, attack.hit, attack.deviation);
       return;

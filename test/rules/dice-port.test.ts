@@ -5,7 +5,17 @@
 import { describe, expect, it } from "vitest";
 import { DISTRIBUTION_LIMITS, distribution, mean, measureDistribution } from "../../src/rules/core/dice/distribution.js";
 import { compileFormula, evaluateFormula, FORMULA_CACHE_SIZE, FORMULA_LIMITS, parseFormula } from "../../src/rules/core/dice/formula.js";
-import { canRollSync, ScriptedRoller, SeededRoller, seededSource, SourceRoller, type DiceRoller } from "../../src/rules/core/dice/port.js";
+import {
+  canRollSync,
+  playWith,
+  rollKept,
+  ScriptedRoller,
+  SeededRoller,
+  seededSource,
+  SourceRoller,
+  type DiceRoller,
+} from "../../src/rules/core/dice/port.js";
+import type { RollOutcome } from "../../src/rules/core/types.js";
 import { FrayError } from "../../src/rules/core/errors.js";
 
 /** The FrayError `run` throws (fails the test when it throws nothing or something else). */
@@ -102,6 +112,57 @@ describe("synchronous rollers", () => {
     const dice = new SeededRoller(1);
     await expect(dice.roll("1d6x>2")).rejects.toMatchObject({ key: "FRAY.Error.Dice.Explosive" });
     expect(frayErrorOf(() => dice.rollSync(42 as unknown as string)).key).toBe("FRAY.Error.Dice.NotText");
+  });
+});
+
+describe("a synchronous step with any dice port", () => {
+  /** A step that rolls a d10, then a d6 only when the d10 shows 6 or more, then a d4. */
+  const step = (dice: Parameters<Parameters<typeof playWith>[1]>[0], kept?: RollOutcome[]) => {
+    const first = rollKept(dice, "1d10", "FRAY.Roll.Attack", kept);
+    const second = first >= 6 ? rollKept(dice, "1d6", "FRAY.Roll.Damage", kept) : 0;
+    return [first, second, rollKept(dice, "1d4", "FRAY.Roll.Damage", kept)];
+  };
+
+  it("plays at once with synchronous dice, and with asynchronous dice rolls each formula once, in the step's order", async () => {
+    for (const faces of [
+      [7, 3, 2],
+      [2, 4],
+    ]) {
+      const asked: string[] = [];
+      const scripted = new ScriptedRoller(faces);
+      // Only `roll`: a port like Foundry's, which cannot roll synchronously.
+      const port: DiceRoller = {
+        roll: (formula, purpose) => {
+          asked.push(`${formula} ${purpose}`);
+          return scripted.roll(formula, purpose);
+        },
+      };
+      const kept: RollOutcome[] = [];
+      const played = await playWith(port, (dice) => {
+        // Played again from its start after each awaited roll: what it kept before is dropped.
+        kept.length = 0;
+        return step(dice, kept);
+      });
+      const direct = await playWith(new ScriptedRoller(faces), (dice) => step(dice));
+      expect(played).toEqual(direct);
+      expect(played).toEqual(faces.length === 3 ? [7, 3, 2] : [2, 0, 4]);
+      expect(asked).toEqual(
+        faces.length === 3
+          ? ["1d10 FRAY.Roll.Attack", "1d6 FRAY.Roll.Damage", "1d4 FRAY.Roll.Damage"]
+          : ["1d10 FRAY.Roll.Attack", "1d4 FRAY.Roll.Damage"],
+      );
+      expect(kept.map((o) => o.total)).toEqual(played.filter((_, i) => faces.length === 3 || i !== 1));
+    }
+  });
+
+  it("passes on what the step throws", async () => {
+    const port: DiceRoller = { roll: (formula) => new SeededRoller(1).roll(formula) };
+    await expect(
+      playWith(port, (dice) => {
+        dice.rollTotal("1d10");
+        throw new FrayError("FRAY.Error.NoHit", {}, "no hit");
+      }),
+    ).rejects.toMatchObject({ key: "FRAY.Error.NoHit" });
   });
 });
 

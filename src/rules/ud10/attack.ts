@@ -1,15 +1,15 @@
 import { declaredReaction } from "../core/reaction.js";
 import { atLeast, plainDicePmf, shift, type Pmf } from "../core/dice/distribution.js";
-import type { DiceRoller } from "../core/dice/port.js";
+import { playWith, rollKept, type DiceRoller, type SyncDiceRoller } from "../core/dice/port.js";
 import type { ActionCost, Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import { byIdOrName, hasAnyOf, holds } from "../core/lists.js";
-import type { AttackOdds, AttackPlan, AttackResult, ReactionOption, ReactionResult } from "../core/ruleset.js";
-import { difficulty, sumModifiers, type CheckResult, type Modifier } from "../core/types.js";
+import type { AttackOdds, AttackPlan, AttackResult, HitLocation, ReactionOption, ReactionResult } from "../core/ruleset.js";
+import { difficulty, sumModifiers, type CheckResult, type Modifier, type RollOutcome } from "../core/types.js";
 import type { Ud10AttackInput } from "./input.js";
-import { SKILL_ATTRIBUTE, type AttributeId, type SkillId, type Ud10Combatant, type Ud10Weapon, type FiringMode } from "./model.js";
+import { SKILL_ATTRIBUTE, type SkillId, type Ud10Combatant, type Ud10Weapon, type FiringMode, type ZoneId } from "./model.js";
 import type { Ud10Options } from "./options.js";
-import { rollBodyZone } from "./zones.js";
+import { bodyZone, zoneForFace, ZONE_DICE } from "./zones.js";
 
 /** Conditions that take a combatant out of the fight: no actions, no reactions. */
 export const OUT_CONDITIONS = ["unconscious", "incapacitated", "dead"] as const;
@@ -54,16 +54,20 @@ export function situationDefaults(
   attacker: Pick<Ud10Combatant, "conditions">,
   target: Pick<Ud10Combatant, "conditions">,
 ): SituationDefaults {
-  const a = (s: string) => holds(attacker.conditions, s);
-  const t = (s: string) => holds(target.conditions, s);
   return {
-    unanticipated: t("surprised"),
-    targetCrouching: t("crouching") || t("prone"),
-    targetMoving: t("moving"),
-    shooterMoving: a("moving"),
-    aim: a("aiming2") ? 2 : a("aiming1") ? 1 : 0,
+    unanticipated: holds(target.conditions, "surprised"),
+    targetCrouching: crouching(target),
+    targetMoving: holds(target.conditions, "moving"),
+    shooterMoving: holds(attacker.conditions, "moving"),
+    aim: aimOf(attacker),
   };
 }
+
+/** The target crouches or lies prone (UD-ATK-04). */
+const crouching = (c: Pick<Ud10Combatant, "conditions">) => holds(c.conditions, "crouching") || holds(c.conditions, "prone");
+/** Rounds the combatant has spent aiming (UD-ATK-04). */
+const aimOf = (c: Pick<Ud10Combatant, "conditions">): 0 | 1 | 2 =>
+  holds(c.conditions, "aiming2") ? 2 : holds(c.conditions, "aiming1") ? 1 : 0;
 
 /** The attacker's first weapon with this id or name, if any. */
 export function findWeapon(attacker: Ud10Combatant, ref: string): Ud10Weapon | undefined {
@@ -106,45 +110,12 @@ export function skillValue(c: Ud10Combatant, skill: SkillId): { value: number; t
 }
 
 /**
- * {@link skillValue}'s `value` alone, without the object: the number a check of `skill` adds to
- * the d10 (the rating trained, else the linked attribute; UD-ATK-01, UD-REA-02, UD-INI-01). For
- * the quiet step and initiative, which ask it on every attack and every roll.
+ * {@link skillValue}'s `value` alone: the number a check of `skill` adds to the d10 (the rating
+ * trained, else the linked attribute; UD-ATK-01, UD-REA-02, UD-INI-01).
  */
 export function checkValue(c: Ud10Combatant, skill: SkillId): number {
-  const s = skillOf(c.skills, skill);
-  return s.trained ? s.rating : attributeOf(c.attributes, skillOf(SKILL_ATTRIBUTE, skill));
-}
-
-/**
- * `record[id]` for a record by skill, read by name: V8 reads a field by name from what it has seen
- * there, while `record[id]` with `id` taking several names goes through a lookup of the field each
- * time (read by name, a quiet UD10 fight runs 1.1% fewer instructions, counted with callgrind).
- */
-function skillOf<T>(record: Readonly<Record<SkillId, T>>, id: SkillId): T {
-  switch (id) {
-    case "ranged":
-      return record.ranged;
-    case "melee":
-      return record.melee;
-    case "dodge":
-      return record.dodge;
-    case "parry":
-      return record.parry;
-    case "initiative":
-      return record.initiative;
-  }
-}
-
-/** `attributes[id]`, read by name ({@link skillOf}). */
-function attributeOf(attributes: Readonly<Record<AttributeId, number>>, id: AttributeId): number {
-  switch (id) {
-    case "DEX":
-      return attributes.DEX;
-    case "STR":
-      return attributes.STR;
-    case "CON":
-      return attributes.CON;
-  }
+  const s = c.skills[skill];
+  return s.trained ? s.rating : c.attributes[SKILL_ATTRIBUTE[skill]];
 }
 
 /** The dice of every UD10 check: one d10 (UD-ATK-01). */
@@ -182,32 +153,132 @@ export function rangePenalty(rangeMetres: number, increment: number): number {
   return -(Math.ceil(rangeMetres / increment) - 1);
 }
 
+/** The base of every defense rating (UD-ATK-03). */
+const DEFENSE_BASE: Modifier = Object.freeze({ label: "FRAY.Mod.DefenseBase", value: 10, rule: "UD-ATK-03" });
+
 /**
- * The defense rating of a target as itemized lines (UD-ATK-02, UD-ATK-03, UD-DEF-01, UD-COV-01):
- * 10, + DEX when the attack can be anticipated and the target is not immobilized, shield +2,
- * immobilized -2, large -1, small +1, + cover.
+ * The defense rating of a target (UD-ATK-02, UD-ATK-03, UD-DEF-01, UD-COV-01): 10, + DEX when the
+ * attack can be anticipated and the target is not immobilized, shield +2, immobilized -2,
+ * large -1, small +1, + cover. Returns the rating; with `lines`, each modifier after the base of
+ * 10 is pushed there as an itemized line.
  */
-export function defenseLines(target: Ud10Combatant, input: Pick<Ud10AttackInput, "situation">): { base: Modifier; modifiers: Modifier[] } {
-  const s = input.situation ?? {};
-  const base: Modifier = { label: "FRAY.Mod.DefenseBase", value: 10, rule: "UD-ATK-03" };
-  const mods: Modifier[] = [];
+export function defenseRating(target: Ud10Combatant, situation: Ud10AttackInput["situation"] = {}, lines?: Modifier[]): number {
+  const s = situation ?? {};
   const immobilized = has(target, "immobilized");
   const unanticipated = Boolean(s.unanticipated) || has(target, "surprised") || isIncapacitated(target);
-  if (immobilized) mods.push({ label: "FRAY.Mod.NoDexImmobilized", value: 0, rule: "UD-DEF-01" });
-  else if (unanticipated) mods.push({ label: "FRAY.Mod.NoDexUnanticipated", value: 0, rule: "UD-ATK-03" });
-  else mods.push({ label: "FRAY.Mod.Dex", value: target.attributes.DEX, rule: "UD-ATK-03" });
-  if (target.weapons.some((w) => w.shield)) mods.push({ label: "FRAY.Mod.Shield", value: 2, rule: "UD-DEF-01" });
-  if (immobilized) mods.push({ label: "FRAY.Mod.Immobilized", value: -2, rule: "UD-DEF-01" });
-  if (target.size === "large") mods.push({ label: "FRAY.Mod.Large", value: -1, rule: "UD-DEF-01" });
-  if (target.size === "small") mods.push({ label: "FRAY.Mod.Small", value: 1, rule: "UD-DEF-01" });
-  if (s.cover) mods.push({ label: "FRAY.Mod.Cover", value: s.cover, rule: "UD-COV-01" });
-  return { base, modifiers: mods };
+  let total = DEFENSE_BASE.value;
+  if (immobilized) {
+    if (lines) lines.push({ label: "FRAY.Mod.NoDexImmobilized", value: 0, rule: "UD-DEF-01" });
+  } else if (unanticipated) {
+    if (lines) lines.push({ label: "FRAY.Mod.NoDexUnanticipated", value: 0, rule: "UD-ATK-03" });
+  } else {
+    total += target.attributes.DEX;
+    if (lines) lines.push({ label: "FRAY.Mod.Dex", value: target.attributes.DEX, rule: "UD-ATK-03" });
+  }
+  if (hasShield(target)) {
+    total += 2;
+    if (lines) lines.push({ label: "FRAY.Mod.Shield", value: 2, rule: "UD-DEF-01" });
+  }
+  if (immobilized) {
+    total += -2;
+    if (lines) lines.push({ label: "FRAY.Mod.Immobilized", value: -2, rule: "UD-DEF-01" });
+  }
+  if (target.size === "large") {
+    total += -1;
+    if (lines) lines.push({ label: "FRAY.Mod.Large", value: -1, rule: "UD-DEF-01" });
+  }
+  if (target.size === "small") {
+    total += 1;
+    if (lines) lines.push({ label: "FRAY.Mod.Small", value: 1, rule: "UD-DEF-01" });
+  }
+  if (s.cover) {
+    total += s.cover;
+    if (lines) lines.push({ label: "FRAY.Mod.Cover", value: s.cover, rule: "UD-COV-01" });
+  }
+  return total;
 }
 
-/** The defense rating as one number (UD-ATK-03), e.g. for a sheet. */
-export function defenseRating(target: Ud10Combatant, situation: Ud10AttackInput["situation"] = {}): number {
-  const { base, modifiers } = defenseLines(target, { situation });
-  return base.value + sumModifiers(modifiers);
+/** The target carries a shield (UD-DEF-01). */
+function hasShield(target: Ud10Combatant): boolean {
+  const weapons = target.weapons;
+  for (let i = 0; i < weapons.length; i++) if (weapons[i]!.shield) return true;
+  return false;
+}
+
+/** The defense rating as itemized lines: the base of 10 and {@link defenseRating}'s modifiers. */
+export function defenseLines(target: Ud10Combatant, input: Pick<Ud10AttackInput, "situation">): { base: Modifier; modifiers: Modifier[] } {
+  const modifiers: Modifier[] = [];
+  defenseRating(target, input.situation, modifiers);
+  return { base: { ...DEFENSE_BASE }, modifiers };
+}
+
+/**
+ * The attack check's modifiers (UD-ATK-01, UD-ATK-04, UD-RNG-01, UD-RNG-02): the skill (or the
+ * attribute untrained), the weapon's AM, the firing mode's; in melee higher ground; at range aim,
+ * bad visibility, a crouching or moving target, a moving shooter and the range penalty, each
+ * situation flag defaulting to the combatants' conditions; a GM's misc. Returns their sum; with
+ * `lines`, each is pushed there as an itemized line.
+ */
+export function attackModifiers(input: Ud10AttackInput, weapon: Ud10Weapon, mode: FiringMode | undefined, lines?: Modifier[]): number {
+  const { attacker, target } = input;
+  const s = input.situation ?? {};
+  const ranged = weapon.kind === "ranged";
+  const skill: SkillId = ranged ? "ranged" : "melee";
+  let total = checkValue(attacker, skill);
+  if (lines) lines.push(skillLine(attacker, skill, "UD-ATK-01"));
+  total += weapon.attackModifier;
+  if (lines)
+    lines.push({ label: "FRAY.Mod.AttackModifier", value: weapon.attackModifier, rule: "UD-ATK-01", data: { weapon: weapon.name } });
+  if (mode && mode.attackModifier) {
+    total += mode.attackModifier;
+    if (lines) lines.push({ label: "FRAY.Mod.FiringMode", value: mode.attackModifier, rule: "UD-RNG-02", data: { mode: mode.label } });
+  }
+  if (!ranged) {
+    if (s.higherGround) {
+      total += -2;
+      if (lines) lines.push({ label: "FRAY.Mod.HigherGround", value: -2, rule: "UD-ATK-04" });
+    }
+  } else {
+    const aim = s.aim ?? aimOf(attacker);
+    if (aim === 1) {
+      total += 2;
+      if (lines) lines.push({ label: "FRAY.Mod.Aim1", value: 2, rule: "UD-ATK-04" });
+    }
+    if (aim === 2) {
+      total += 4;
+      if (lines) lines.push({ label: "FRAY.Mod.Aim2", value: 4, rule: "UD-ATK-04" });
+    }
+    if (s.badVisibility) {
+      total += -2;
+      if (lines) lines.push({ label: "FRAY.Mod.BadVisibility", value: -2, rule: "UD-ATK-04" });
+    }
+    if (s.targetCrouching ?? crouching(target)) {
+      total += -2;
+      if (lines) lines.push({ label: "FRAY.Mod.TargetCrouching", value: -2, rule: "UD-ATK-04" });
+    }
+    if (s.targetMoving ?? has(target, "moving")) {
+      total += -2;
+      if (lines) lines.push({ label: "FRAY.Mod.TargetMoving", value: -2, rule: "UD-ATK-04" });
+    }
+    if (s.shooterMoving ?? has(attacker, "moving")) {
+      total += -4;
+      if (lines) lines.push({ label: "FRAY.Mod.ShooterMoving", value: -4, rule: "UD-ATK-04" });
+    }
+    const range = input.rangeMetres ?? 0;
+    const penalty = rangePenalty(range, weapon.rangeIncrement);
+    if (penalty) {
+      total += penalty;
+      if (lines) {
+        const data = { range: Math.round(range * 10) / 10, increment: weapon.rangeIncrement };
+        lines.push({ label: "FRAY.Mod.Range", value: penalty, rule: "UD-RNG-01", data });
+      }
+    }
+  }
+  if (s.misc) {
+    total += s.misc;
+    if (lines) lines.push({ label: "FRAY.Mod.Misc", value: s.misc, rule: "UD-ATK-01" });
+  }
+  return total;
 }
 
 /**
@@ -218,42 +289,9 @@ export function defenseRating(target: Ud10Combatant, situation: Ud10AttackInput[
  */
 export function planAttack(input: Ud10AttackInput, options: Ud10Options, economy?: Economy): AttackPlan {
   const { attacker, target } = input;
-  if (isIncapacitated(attacker)) {
-    throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
-  }
-  const { weapon, mode } = weaponAndMode(input);
-  const s = input.situation ?? {};
-  const ranged = weapon.kind === "ranged";
-  const mods: Modifier[] = [skillLine(attacker, ranged ? "ranged" : "melee", "UD-ATK-01")];
-  mods.push({ label: "FRAY.Mod.AttackModifier", value: weapon.attackModifier, rule: "UD-ATK-01", data: { weapon: weapon.name } });
-  if (mode && mode.attackModifier) {
-    mods.push({ label: "FRAY.Mod.FiringMode", value: mode.attackModifier, rule: "UD-RNG-02", data: { mode: mode.label } });
-  }
-  if (!ranged) {
-    if (s.higherGround) mods.push({ label: "FRAY.Mod.HigherGround", value: -2, rule: "UD-ATK-04" });
-  } else {
-    const d = situationDefaults(attacker, target);
-    const aim = s.aim ?? d.aim;
-    if (aim === 1) mods.push({ label: "FRAY.Mod.Aim1", value: 2, rule: "UD-ATK-04" });
-    if (aim === 2) mods.push({ label: "FRAY.Mod.Aim2", value: 4, rule: "UD-ATK-04" });
-    if (s.badVisibility) mods.push({ label: "FRAY.Mod.BadVisibility", value: -2, rule: "UD-ATK-04" });
-    if (s.targetCrouching ?? d.targetCrouching) {
-      mods.push({ label: "FRAY.Mod.TargetCrouching", value: -2, rule: "UD-ATK-04" });
-    }
-    if (s.targetMoving ?? d.targetMoving) mods.push({ label: "FRAY.Mod.TargetMoving", value: -2, rule: "UD-ATK-04" });
-    if (s.shooterMoving ?? d.shooterMoving) mods.push({ label: "FRAY.Mod.ShooterMoving", value: -4, rule: "UD-ATK-04" });
-    const range = input.rangeMetres ?? 0;
-    const penalty = rangePenalty(range, weapon.rangeIncrement);
-    if (penalty) {
-      mods.push({
-        label: "FRAY.Mod.Range",
-        value: penalty,
-        rule: "UD-RNG-01",
-        data: { range: Math.round(range * 10) / 10, increment: weapon.rangeIncrement },
-      });
-    }
-  }
-  if (s.misc) mods.push({ label: "FRAY.Mod.Misc", value: s.misc, rule: "UD-ATK-01" });
+  const { weapon, mode } = actingWith(input);
+  const mods: Modifier[] = [];
+  attackModifiers(input, weapon, mode, mods);
   const def = defenseLines(target, input);
   const plan: AttackPlan = {
     ruleset: "ud10",
@@ -265,10 +303,18 @@ export function planAttack(input: Ud10AttackInput, options: Ud10Options, economy
     modifiers: mods,
     difficulty: difficulty(def.base, def.modifiers),
   };
-  if (input.reaction) {
-    plan.reaction = declaredReaction(reactions(input, economy, options), input.reaction, target.name);
-  }
+  if (input.reaction) plan.reaction = declaredReaction(reactions(input, economy, options), input.reaction, target.name);
   return plan;
+}
+
+/**
+ * The weapon and mode of an attack the attacker can make (see {@link weaponAndMode}).
+ * @throws FrayError `FRAY.Error.CannotAct` when the attacker is out of the fight; as {@link weaponAndMode}.
+ */
+export function actingWith(input: Ud10AttackInput): { weapon: Ud10Weapon; mode?: FiringMode } {
+  const { attacker } = input;
+  if (isIncapacitated(attacker)) throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
+  return weaponAndMode(input);
 }
 
 /**
@@ -283,9 +329,25 @@ export function reactions(
 ): ReactionOption[] {
   const { target } = input;
   const { weapon } = weaponAndMode(input);
-  const common = commonReason(target, weapon, Boolean(input.situation?.unanticipated), economy);
-  const parry = reactionOption(target, "parry", "UD-REA-02", common ?? parryReason(target));
-  return options.allowDodge ? [parry, reactionOption(target, "dodge", "UD-REA-04", common)] : [parry];
+  const unanticipated = Boolean(input.situation?.unanticipated);
+  const parry = reactionOption(target, "parry", "UD-REA-02", reactionReason(target, weapon, unanticipated, economy, "parry"));
+  if (!options.allowDodge) return [parry];
+  return [parry, reactionOption(target, "dodge", "UD-REA-04", reactionReason(target, weapon, unanticipated, economy, "dodge"))];
+}
+
+/**
+ * Why the defender cannot make reaction `id` against this attack (UD-REA-01 to UD-REA-04):
+ * {@link commonReason}, then for a parry {@link parryReason}. Undefined when it can.
+ * @returns an i18n key, `FRAY.Reason.*`.
+ */
+export function reactionReason(
+  target: Ud10Combatant,
+  weapon: Ud10Weapon,
+  unanticipated: boolean,
+  economy: Economy | undefined,
+  id: "parry" | "dodge",
+): string | undefined {
+  return commonReason(target, weapon, unanticipated, economy) ?? (id === "parry" ? parryReason(target) : undefined);
 }
 
 /**
@@ -323,9 +385,8 @@ export function parryReason(target: Ud10Combatant): string | undefined {
 /**
  * The reaction a defender who declared `declared` makes against an attack with `weapon` whose
  * situation gives no value (the combatants' conditions as they are): `declared` when
- * {@link reactions} offers it and it is available, else undefined; what a host that takes the
- * first available option with the declared id chooses, without building the options
- * (UD-REA-01 to UD-REA-04). `test/rules/quiet-ud10.test.ts` holds the two equal.
+ * {@link reactions} offers it ({@link reactionReason} gives no reason against it), else
+ * undefined (UD-REA-01 to UD-REA-04).
  * @param declared the declared reaction id (`parry`, `dodge`, or anything else, never offered).
  */
 export function declaredReactionFor(
@@ -335,9 +396,8 @@ export function declaredReactionFor(
   declared: string,
   options: Pick<Ud10Options, "allowDodge">,
 ): "parry" | "dodge" | undefined {
-  if (declared === "parry") return (commonReason(target, weapon, false, economy) ?? parryReason(target)) ? undefined : "parry";
-  if (declared === "dodge" && options.allowDodge) return commonReason(target, weapon, false, economy) ? undefined : "dodge";
-  return undefined;
+  if (declared !== "parry" && !(declared === "dodge" && options.allowDodge)) return undefined;
+  return reactionReason(target, weapon, false, economy, declared) ? undefined : declared;
 }
 
 /**
@@ -417,17 +477,23 @@ function freshReactionCheck(target: Ud10Combatant, id: "parry" | "dodge"): React
 /** {@link reactionCheck}s by reaction and training (parry trained, parry untrained, dodge trained, dodge untrained), then by value. */
 const REACTION_CHECKS: ReactionCheck[][] = [[], [], [], []];
 
-async function rollCheck(dice: DiceRoller, formula: string, mods: Modifier[], purpose: string): Promise<CheckResult> {
-  const roll = await dice.roll(formula, purpose);
-  return { roll, natural: roll.total, modifiers: mods, total: roll.total + sumModifiers(mods) };
-}
+/** A reaction's total stops an attack when it is higher than the attack's (UD-REA-03). */
+const stops = (reactionTotal: number, attackTotal: number) => reactionTotal > attackTotal;
 
 /**
  * A reaction check against the attack (UD-REA-03): it stops the attack when its total is higher
  * than the attack's.
  */
 export function reactionOutcome(id: ReactionOption["id"], check: CheckResult, attackTotal: number): ReactionResult {
-  return { id, rule: "UD-REA-03", check, success: check.total > attackTotal, effect: "negate" };
+  return { id, rule: "UD-REA-03", check, success: stops(check.total, attackTotal), effect: "negate" };
+}
+
+/** The purpose of a reaction's roll, for logs and chat flavour. */
+const reactionPurpose = (id: ReactionOption["id"]) => (id === "parry" ? "FRAY.Roll.Parry" : "FRAY.Roll.Dodge");
+
+/** A check as rolled: its roll and modifier lines. */
+function checkOf(roll: RollOutcome, modifiers: Modifier[]): CheckResult {
+  return { roll, natural: roll.total, modifiers, total: roll.total + sumModifiers(modifiers) };
 }
 
 /**
@@ -439,8 +505,8 @@ export async function resolveReaction(
   attackTotal: number,
   dice: DiceRoller,
 ): Promise<ReactionResult> {
-  const check = await rollCheck(dice, CHECK_DICE, option.modifiers, `FRAY.Roll.${option.id === "parry" ? "Parry" : "Dodge"}`);
-  return reactionOutcome(option.id, check, attackTotal);
+  const roll = await dice.roll(CHECK_DICE, reactionPurpose(option.id));
+  return reactionOutcome(option.id, checkOf(roll, option.modifiers), attackTotal);
 }
 
 /**
@@ -451,19 +517,70 @@ export function withReactionResult(result: AttackResult, reaction: ReactionResul
   return { ...result, reaction, lands: result.hit && !reaction.success };
 }
 
+/** What {@link rollAttack} rolled. */
+export interface Ud10Rolled {
+  /** The attack check's total. */
+  total: number;
+  hit: boolean;
+  /** The declared reaction was rolled (the attack hit). */
+  reacted: boolean;
+  /** The reaction stopped the attack; false when none was rolled. */
+  stopped: boolean;
+  lands: boolean;
+  /** The body zone hit (UD-ZON-01); undefined without body zones or when the attack does not land. */
+  zone: ZoneId | undefined;
+}
+
 /**
- * Rolls a planned attack (UD-ATK-02: hit when the check meets the difficulty), the declared
- * reaction when the attack hits (UD-REA-03: stops it when the reaction's total is higher than
- * the attack's), and the body zone when that option is on (UD-ZON-01).
+ * Rolls an attack (UD-ATK-02): the d10 plus `modifier`, a hit when it meets `difficulty`; when it
+ * hits, the declared reaction, the d10 plus `reactionModifier` (UD-REA-03: it stops the attack
+ * when its total is higher); when it lands and `bodyZones`, the body zone (UD-ZON-01). With
+ * `kept`, every roll's outcome is kept there in that order.
+ * @param reaction the declared reaction, undefined when none is.
  */
-export async function resolveAttack(plan: AttackPlan, dice: DiceRoller, options: Ud10Options): Promise<AttackResult> {
-  const check = await rollCheck(dice, plan.dice, plan.modifiers, "FRAY.Roll.Attack");
-  const hit = check.total >= plan.difficulty.total;
-  let reaction: ReactionResult | undefined;
-  if (hit && plan.reaction) reaction = await resolveReaction(plan.reaction, check.total, dice);
-  const lands = hit && !reaction?.success;
-  const location = lands && options.bodyZones ? await rollBodyZone(dice) : undefined;
-  return { plan, check, hit, reaction, lands, location };
+export function rollAttack(
+  modifier: number,
+  difficultyTotal: number,
+  reaction: ReactionOption["id"] | undefined,
+  reactionModifier: number,
+  bodyZones: boolean,
+  dice: SyncDiceRoller,
+  kept?: RollOutcome[],
+): Ud10Rolled {
+  const total = rollKept(dice, CHECK_DICE, "FRAY.Roll.Attack", kept) + modifier;
+  const hit = total >= difficultyTotal;
+  const reacted = hit && reaction !== undefined;
+  const stopped = reacted && stops(rollKept(dice, CHECK_DICE, reactionPurpose(reaction), kept) + reactionModifier, total);
+  const lands = hit && !stopped;
+  const zone = lands && bodyZones ? zoneForFace(rollKept(dice, ZONE_DICE, "FRAY.Roll.BodyZone", kept)) : undefined;
+  return { total, hit, reacted, stopped, lands, zone };
+}
+
+/**
+ * Rolls a planned attack with {@link rollAttack}: the plan's modifiers against its difficulty,
+ * the declared reaction when it hits, the body zone when that option is on (UD-ATK-02, UD-REA-03,
+ * UD-ZON-01).
+ */
+export function resolveAttack(plan: AttackPlan, dice: DiceRoller, options: Ud10Options): Promise<AttackResult> {
+  const declared = plan.reaction;
+  return playWith(dice, (sync): AttackResult => {
+    const kept: RollOutcome[] = [];
+    const modifier = sumModifiers(plan.modifiers);
+    const rolled = rollAttack(
+      modifier,
+      plan.difficulty.total,
+      declared?.id as ReactionOption["id"] | undefined,
+      declared ? sumModifiers(declared.modifiers) : 0,
+      options.bodyZones,
+      sync,
+      kept,
+    );
+    const check = checkOf(kept[0]!, plan.modifiers);
+    const reaction = rolled.reacted ? reactionOutcome(declared!.id, checkOf(kept[1]!, declared!.modifiers), rolled.total) : undefined;
+    const zoneRoll = rolled.zone !== undefined ? kept[kept.length - 1] : undefined;
+    const location: HitLocation | undefined = zoneRoll ? bodyZone(zoneRoll) : undefined;
+    return { plan, check, hit: rolled.hit, reaction, lands: rolled.lands, location };
+  });
 }
 
 /** The d10 distribution, built once when the module loads (no formula parsed on a first call, issue 14). */

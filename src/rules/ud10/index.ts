@@ -9,7 +9,7 @@ import type { Ud10Combatant } from "./model.js";
 import * as move from "./movement.js";
 import { UD10_OPTIONS, ud10Flag, ud10Options } from "./options.js";
 import * as play from "./play.js";
-import * as quiet from "./quiet.js";
+import { sourceRoller } from "../core/dice/port.js";
 
 export type { Ud10AttackInput, Ud10Situation } from "./input.js";
 export * from "./model.js";
@@ -19,13 +19,17 @@ export {
   aimRounds,
   CHECK_DICE,
   checkFormula,
+  actingWith,
+  attackModifiers,
   declaredReactionFor,
   defenseRating,
   defenseLines,
   OUT_CONDITIONS,
   rangePenalty,
   reactionOutcome,
+  reactionReason,
   resolveReaction,
+  rollAttack,
   situationDefaults,
   skillValue,
   withReactionResult,
@@ -51,11 +55,13 @@ export {
   ud10Input,
   ud10Situation,
   ud10StartRound,
-  ud10StartRoundQuiet,
+  ud10AttackOutcome,
+  ud10AfterAttack,
   ud10VitalsUpdate,
   ud10WithVitals,
 } from "./play.js";
-export { BODY_ZONE_TABLE, zoneForFace, zoneArmor, averagedArmor, armorFor, rollBodyZone } from "./zones.js";
+export { BODY_ZONE_TABLE, bodyZone, zoneForFace, zoneArmor, averagedArmor, armorFor, rollBodyZone } from "./zones.js";
+export { rollDamageOf, takeHit, withHit, type Ud10Hit } from "./damage.js";
 
 /** What `reactions` reads of the options: the dodge allowed or not (UD-REA-04). */
 const DODGE = Object.freeze({ allowDodge: true });
@@ -63,8 +69,8 @@ const NO_DODGE = Object.freeze({ allowDodge: false });
 
 /**
  * The UD10 ruleset (seeds 000 and 001; 001 stands where they differ). Every `UD-*` rule of
- * `rules-index.md` is implemented by the modules re-exported here. Its attacks also play quietly
- * (`../core/quiet.ts`) and its initiative rolls synchronously (`SyncInitiative`) for a forecast.
+ * `rules-index.md` is implemented by the modules re-exported here. Its attacks also play with totals
+ * only (`ud10AttackOutcome`, the same functions without their itemized lines) and its initiative rolls synchronously (`SyncInitiative`) for a forecast.
  */
 export const ud10: Ruleset<Ud10Combatant, Ud10AttackInput> & QuietRuleset<Ud10Combatant, Ud10AttackInput> & SyncInitiative<Ud10Combatant> =
   {
@@ -97,12 +103,11 @@ export const ud10: Ruleset<Ud10Combatant, Ud10AttackInput> & QuietRuleset<Ud10Co
     withVitals: play.ud10WithVitals,
     vitalsUpdate: play.ud10VitalsUpdate,
     startRound: (c, previous) => play.ud10StartRound(c, previous),
-    startRoundQuiet: (c, previous) => play.ud10StartRoundQuiet(c, previous),
     afterAction: (c, outcome, economy, options) => play.ud10AfterAction(c, outcome, economy, options),
     vitals: damage.vitals,
     isOut: damage.isOut,
     isOutOf: damage.isOutOf,
-    quietAttack: quiet.quietAttack,
-    quietAfterAttack: (c, done, economy) => quiet.quietAfterAttack(c, done, economy),
+    quietAttack: (input, faces, options, economy) => play.ud10AttackOutcome(input, sourceRoller(faces), options, economy),
+    quietAfterAttack: (c, _done, economy) => play.ud10AfterAttack(c, economy),
   };
 export { VITAL_CONDITIONS, vitalConditions } from "./vitals.js";

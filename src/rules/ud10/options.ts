@@ -127,3 +127,21 @@ export function ud10Options(options: RulesetOptions = {}): Ud10Options {
     roundSeconds: Math.max(1, seconds),
   };
 }
+
+/**
+ * {@link ud10Options} of an options object, read once per object: a host hands the same options
+ * object to every attack of a fight. Options objects are not changed in place once handed to the
+ * rules (a new setting makes a new object).
+ */
+export function ud10OptionsOf(options: RulesetOptions): Ud10Options {
+  if (options === lastOptions && lastRead) return lastRead;
+  let o = optionsRead.get(options);
+  if (!o) optionsRead.set(options, (o = ud10Options(options)));
+  lastOptions = options;
+  lastRead = o;
+  return o;
+}
+const optionsRead = new WeakMap<RulesetOptions, Ud10Options>();
+/** The options object {@link ud10OptionsOf} read last, and what it read. */
+let lastOptions: RulesetOptions | undefined;
+let lastRead: Ud10Options | undefined;

@@ -21,11 +21,30 @@ import type { Economy } from "../core/economy.js";
 import { bool, fieldError, hasKeys, int, isRecord, type Raw } from "../core/parse.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { VitalState } from "../core/types.js";
-import { AIM_COST, aimRounds, findWeapon, isIncapacitated, OUT_CONDITIONS, situationDefaults, weaponAndMode } from "./attack.js";
+import { declaredReaction } from "../core/reaction.js";
+import type { SyncDiceRoller } from "../core/dice/port.js";
+import type { QuietAttack } from "../core/quiet.js";
+import { sumModifiers } from "../core/types.js";
+import {
+  actingWith,
+  AIM_COST,
+  aimRounds,
+  attackModifiers,
+  defenseRating,
+  findWeapon,
+  isIncapacitated,
+  OUT_CONDITIONS,
+  REACTION_COST,
+  reactions,
+  rollAttack,
+  situationDefaults,
+  weaponAndMode,
+} from "./attack.js";
+import { rollDamageOf, takeHit, withHit } from "./damage.js";
 import type { Ud10AttackInput, Ud10Situation } from "./input.js";
 import { copyCombatant, type Ud10Combatant, type Ud10Weapon } from "./model.js";
 import { ACTIONS, disengage } from "./movement.js";
-import { ud10Options } from "./options.js";
+import { ud10Options, ud10OptionsOf } from "./options.js";
 
 /** Conditions of the aim (UD-ATK-04): one round or two rounds spent aiming. */
 const AIM_CONDITIONS = ["aiming1", "aiming2"] as const;
@@ -389,20 +408,6 @@ export function ud10RoundEconomy(): Economy {
 const NO_EVENTS: LifecycleEvent[] = Object.freeze([]) as unknown as LifecycleEvent[];
 
 /**
- * {@link ud10StartRound} without its events, for an engine that keeps none (a quiet forecast): the
- * same combatant (held equal by a property test), `events` always empty, and the round's fresh
- * economy shared by every combatant ({@link FRESH_ECONOMY}: an engine that keeps no events hands
- * its economies to no host, and changes none in place) instead of built for each (UD-ACT-01,
- * UD-REA-01, UD-ATK-04).
- */
-export function ud10StartRoundQuiet(c: Ud10Combatant, previous: Economy | undefined): RoundState<Ud10Combatant> {
-  return { combatant: roundCombatant(c, previous), economy: FRESH_ECONOMY, events: NO_EVENTS };
-}
-
-/** One {@link ud10RoundEconomy} for {@link ud10StartRoundQuiet}: not frozen, so that it has the shape of the others. */
-const FRESH_ECONOMY: Economy = ud10RoundEconomy();
-
-/**
  * What an action leaves behind (UD-ATK-04, UD-ACT-02). Aiming sets `aiming1`, or `aiming2` after
  * a round of aim already (two rounds at most); an attack spends the aim; another action that
  * takes the round's action (ready, reload, use an item, a skill action, a retreat) ends it too,
@@ -422,7 +427,7 @@ export function ud10AfterAction(
     events.push({ rule: "UD-ATK-04", label });
     return withoutAim(c);
   };
-  if (outcome.kind === "attack") return { combatant: spendAim("FRAY.Situation.Ud10.Event.AimSpent"), economy, events };
+  if (outcome.kind === "attack") return ud10AfterAttack(c, economy, events);
   if (outcome.id === "aim") {
     const rounds = aimRounds(c);
     events.push({ rule: "UD-ATK-04", label: pluralKey("FRAY.Situation.Ud10.Event.Aimed", rounds), data: { rounds } });
@@ -433,4 +438,65 @@ export function ud10AfterAction(
   if (!action) throw fieldError("action", `one of ${actions.map((a) => a.id).join(", ")}`);
   const takesAction = (action.cost.slots?.action ?? 0) > 0;
   return { combatant: takesAction ? spendAim("FRAY.Situation.Ud10.Event.AimLost") : c, economy, events };
+}
+
+/**
+ * One UD10 attack played to its end with totals only (the round engine's outcome step,
+ * `QuietRuleset` in ../core/quiet.ts): the attack's modifiers against the defense
+ * (`attackModifiers`, `defenseRating`), the declared reaction as `planAttack` finds it, the rolls
+ * of `rollAttack`, the damage of `rollDamageOf` applied by `takeHit`: the outcome of `planAttack`,
+ * `resolveAttack`, `rollDamage` and `applyDamage` with the same dice (UD-ATK-01 to UD-ATK-04,
+ * UD-REA-01 to UD-REA-04, UD-ZON-01/02, UD-DMG-01 to UD-DMG-05).
+ * @throws FrayError as `planAttack`: `FRAY.Error.CannotAct`, `FRAY.Error.NoWeapon`,
+ *   `FRAY.Error.NoMode`, `FRAY.Error.ReactionUnavailable`.
+ */
+export function ud10AttackOutcome(
+  input: Ud10AttackInput,
+  dice: SyncDiceRoller,
+  options: RulesetOptions,
+  economy?: Economy,
+): QuietAttack<Ud10Combatant> {
+  const o = ud10OptionsOf(options);
+  const { target } = input;
+  const { weapon, mode } = actingWith(input);
+  const modifier = attackModifiers(input, weapon, mode);
+  const reaction = input.reaction ? declaredReaction(reactions(input, economy, o), input.reaction, target.name) : undefined;
+  const rolled = rollAttack(
+    modifier,
+    defenseRating(target, input.situation),
+    reaction?.id,
+    reaction ? sumModifiers(reaction.modifiers) : 0,
+    o.bodyZones,
+    dice,
+  );
+  let damage = 0;
+  let after: Ud10Combatant | undefined;
+  if (rolled.lands) {
+    damage = rollDamageOf(weapon, mode, dice);
+    after = withHit(target, takeHit(target, damage, rolled.zone, weapon.penetration, o));
+  }
+  // Every field in place, in the order of `QuietAttack` (see there).
+  return {
+    weaponId: weapon.id,
+    modeId: mode?.id,
+    hit: rolled.hit,
+    reacted: rolled.reacted,
+    reactionCost: reaction ? REACTION_COST : undefined,
+    reactionSuccess: rolled.reacted ? rolled.stopped : undefined,
+    lands: rolled.lands,
+    location: rolled.zone,
+    damage,
+    target: after,
+    forced: undefined,
+  };
+}
+
+/**
+ * What an attack leaves behind (UD-ATK-04): the shot spends the aim. With `events`, that is
+ * reported there; without, the state's events are none.
+ */
+export function ud10AfterAttack(c: Ud10Combatant, economy: Economy, events?: LifecycleEvent[]): RoundState<Ud10Combatant> {
+  if (!hasAim(c)) return { combatant: c, economy, events: events ?? NO_EVENTS };
+  if (events) events.push({ rule: "UD-ATK-04", label: "FRAY.Situation.Ud10.Event.AimSpent" });
+  return { combatant: withoutAim(c), economy, events: events ?? NO_EVENTS };
 }

@@ -1,5 +1,6 @@
 import type { DiceRoller } from "../core/dice/port.js";
 import type { HitLocation } from "../core/ruleset.js";
+import type { RollOutcome } from "../core/types.js";
 import { ZONES, type Ud10Combatant, type ZoneArmor, type ZoneId } from "./model.js";
 
 /** The body-zone table: d10 face ranges per zone (UD-ZON-01). */
@@ -28,21 +29,26 @@ export function zoneForFace(face: number): ZoneId {
   return row.zone;
 }
 
-/** Rolls a d10 on the body-zone table (UD-ZON-01). */
-export async function rollBodyZone(dice: DiceRoller): Promise<HitLocation> {
-  const roll = await dice.roll("1d10", "FRAY.Roll.BodyZone");
+/** The dice of the body-zone table: one d10 (UD-ZON-01). */
+export const ZONE_DICE = "1d10";
+
+/** The hit location of a roll on the body-zone table (UD-ZON-01). */
+export function bodyZone(roll: RollOutcome): HitLocation {
   const zone = zoneForFace(roll.total);
   return { id: zone, label: `FRAY.Zone.${zone}`, rule: "UD-ZON-01", roll };
+}
+
+/** Rolls a d10 on the body-zone table (UD-ZON-01). */
+export async function rollBodyZone(dice: DiceRoller): Promise<HitLocation> {
+  return bodyZone(await dice.roll(ZONE_DICE, "FRAY.Roll.BodyZone"));
 }
 
 /** Armor rating and buffer of every worn piece added up, per zone (UD-DMG-02, UD-DMG-03). */
 export function zoneArmor(c: Ud10Combatant): Record<ZoneId, ZoneArmor> {
   const out = {} as Record<ZoneId, ZoneArmor>;
   for (const z of ZONES) {
-    out[z] = c.armor.reduce((acc, piece) => ({ rating: acc.rating + piece.zones[z].rating, buffer: acc.buffer + piece.zones[z].buffer }), {
-      rating: 0,
-      buffer: 0,
-    });
+    const { rating, buffer } = armorOf(c, z);
+    out[z] = { rating, buffer };
   }
   return out;
 }
@@ -52,9 +58,25 @@ export function zoneArmor(c: Ud10Combatant): Record<ZoneId, ZoneArmor> {
  * the nearest whole point, halves up (UD-ZON-02; RULES.md).
  */
 export function averagedArmor(c: Ud10Combatant): ZoneArmor {
-  const per = zoneArmor(c);
-  const avg = (key: keyof ZoneArmor) => Math.round(ZONES.reduce((s, z) => s + per[z][key], 0) / ZONES.length);
-  return { rating: avg("rating"), buffer: avg("buffer") };
+  let rating = 0;
+  let buffer = 0;
+  for (const z of ZONES) {
+    const zone = armorOf(c, z);
+    rating += zone.rating;
+    buffer += zone.buffer;
+  }
+  return { rating: Math.round(rating / ZONES.length), buffer: Math.round(buffer / ZONES.length) };
+}
+
+/** Armor rating and buffer of every worn piece added up, on one zone (UD-DMG-02, UD-DMG-03). */
+function armorOf(c: Ud10Combatant, z: ZoneId): ZoneArmor & { zone: ZoneId } {
+  let rating = 0;
+  let buffer = 0;
+  for (const piece of c.armor) {
+    rating += piece.zones[z].rating;
+    buffer += piece.zones[z].buffer;
+  }
+  return { rating, buffer, zone: z };
 }
 
 /**
@@ -62,15 +84,6 @@ export function averagedArmor(c: Ud10Combatant): ZoneArmor {
  * average otherwise (UD-ZON-02).
  */
 export function armorFor(c: Ud10Combatant, zone: string | undefined): ZoneArmor & { zone?: ZoneId } {
-  if (zone && (ZONES as readonly string[]).includes(zone)) {
-    const z = zone as ZoneId;
-    let rating = 0;
-    let buffer = 0;
-    for (const piece of c.armor) {
-      rating += piece.zones[z].rating;
-      buffer += piece.zones[z].buffer;
-    }
-    return { rating, buffer, zone: z };
-  }
+  if (zone && (ZONES as readonly string[]).includes(zone)) return armorOf(c, zone as ZoneId);
   return averagedArmor(c);
 }

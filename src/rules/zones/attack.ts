@@ -1,16 +1,17 @@
 import { atLeast } from "../core/dice/distribution.js";
-import type { DiceRoller } from "../core/dice/port.js";
-import type { Economy } from "../core/economy.js";
+import { playWith, rollKept, type DiceRoller, type SyncDiceRoller } from "../core/dice/port.js";
+import type { ActionCost, Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
-import type { AttackOdds, AttackPlan, AttackResult, HitLocation, ReactionOption, ReactionResult } from "../core/ruleset.js";
-import { difficulty, sumModifiers, type CheckResult, type Difficulty, type Modifier } from "../core/types.js";
-import { blockLines, checkFormula, checkPmf, rollCheck, skillLines } from "./checks.js";
-import { hitLocation, rollHitZone } from "./damage.js";
-import { rangedDifficulty, sizeFromStance, type RangedFactors } from "./difficulty.js";
+import type { AttackOdds, AttackPlan, AttackResult, ReactionOption } from "../core/ruleset.js";
+import { difficulty, sumModifiers, type CheckResult, type Modifier, type RollOutcome } from "../core/types.js";
+import { blockLines, CHECK_DIE, checkFormula, checkPmf, skillModifier } from "./checks.js";
+import { HIT_ZONE_DICE, hitLocation, zoneForRoll } from "./damage.js";
+import { BASE_DIFFICULTY, rangedDifficultyTotal, sizeFromStance, type RangedFactors } from "./difficulty.js";
 import type { ZonesAttackInput } from "./input.js";
 import {
   MOVEMENTS,
   restate,
+  type HitZoneId,
   type Malfunction,
   type MovementCategory,
   type SizeCategory,
@@ -145,7 +146,7 @@ export function withMovedLegs(c: ZonesCombatant, legs: readonly MovedLeg[]): Zon
 
 /**
  * A melee attack's own checks (ZN-MEL-01): the target within reach (`rangeMetres`, metres;
- * {@link MELEE_REACH} when unset) and no aimed zone. The detailed and the quiet step both ask it.
+ * {@link MELEE_REACH} when unset) and no aimed zone.
  * @throws FrayError `FRAY.Error.Zones.OutOfReach` (field `range`) beyond reach, `FRAY.Error.Field`
  *   (field `aimedZone`) with an aimed zone.
  */
@@ -167,20 +168,15 @@ export function checkMelee(input: Pick<ZonesAttackInput, "rangeMetres" | "situat
 }
 
 /**
- * Plans an attack: the check's lines and the itemized difficulty.
- * Ranged (firearm, thrown, grenade): d10 + DEX + PER + Firearms or Throwing ranks (ZN-RNG-08,
- * ZN-THR-01) against 5 + size/range + movement + environment + stance - aim + misc (ZN-RNG-01 to
- * ZN-RNG-07); a grenade aims at an area, medium unless ruled otherwise (ZN-GRN-01); an aimed zone
- * shrinks the size (ZN-ZON-03). Melee: within 1 m, d10 + STR + DEX + Melee Combat ranks against
- * the melee difficulty (ZN-MEL-01), with a dodge or block the defender makes (ZN-MEL-03,
- * ZN-MEL-04).
+ * The weapon of an attack the attacker can make with it (ZN-MAL-01, ZN-BST-01): an attacker able
+ * to act and not surprised, a weapon of theirs that is drawn, not broken, not jammed (a squib load
+ * fires, and bursts it), a firearm with rounds loaded and a firing mode it has, and a target
+ * unless a grenade is thrown at an area.
  * @throws FrayError `FRAY.Error.CannotAct`, `FRAY.Error.NoWeapon`, `FRAY.Error.NoMode`,
- *   `FRAY.Error.Zones.NotDrawn`, `FRAY.Error.Zones.Broken`, `FRAY.Error.Zones.Jammed`,
- *   `FRAY.Error.Zones.Empty`, `FRAY.Error.Zones.OutOfReach`, `FRAY.Error.Zones.OutOfRange`,
- *   `FRAY.Error.Zones.AimedZoneImpossible`, `FRAY.Error.Field` (fields `target`, `range`,
- *   `aimedZone`), `FRAY.Error.ReactionUnavailable`.
+ *   `FRAY.Error.Zones.Broken`, `FRAY.Error.Zones.NotDrawn`, `FRAY.Error.Zones.Jammed`,
+ *   `FRAY.Error.Zones.Empty`, `FRAY.Error.Field` (fields `bullets`, `target`).
  */
-export function planAttack(input: ZonesAttackInput, options: ZonesOptions, defenderEconomy?: Economy): AttackPlan {
+export function usableWeapon(input: ZonesAttackInput): ZonesWeapon {
   const { attacker, target } = input;
   if (isIncapacitated(attacker) || has(attacker, "surprised")) {
     throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
@@ -201,36 +197,82 @@ export function planAttack(input: ZonesAttackInput, options: ZonesOptions, defen
   bulletsOf(input, weapon);
   if (!target && weapon.kind !== "grenade")
     throw new FrayError("FRAY.Error.Field", { field: "target", expected: "a combatant to attack" }, "The attack has no target");
+  return weapon;
+}
+
+/** The base of a melee attack's difficulty (ZN-MEL-01): the option's. */
+const meleeBase = (options: Pick<ZonesOptions, "meleeDifficulty">): Modifier => ({
+  label: "FRAY.Mod.Zones.MeleeBase",
+  value: options.meleeDifficulty,
+  rule: "ZN-MEL-01",
+});
+/** The base of a ranged attack's difficulty (ZN-RNG-01). */
+const rangedBase = (): Modifier => ({ label: "FRAY.Mod.Zones.Base", value: BASE_DIFFICULTY, rule: "ZN-RNG-01" });
+
+/**
+ * The difficulty of an attack with `weapon`: in melee the melee difficulty plus misc, within reach
+ * and at no aimed zone (ZN-MEL-01); at range 5 + size/range + movement + environment + stance - aim
+ * + misc ({@link rangedDifficultyTotal}; ZN-RNG-01 to ZN-RNG-07, ZN-ZON-03), a grenade aiming at an
+ * area, medium unless ruled otherwise (ZN-GRN-01). Returns its total; with `lines`, each modifier
+ * after the base is pushed there as an itemized line.
+ * @throws FrayError `FRAY.Error.Zones.OutOfReach`, `FRAY.Error.Zones.OutOfRange`,
+ *   `FRAY.Error.Zones.AimedZoneImpossible`, `FRAY.Error.Field` (fields `range`, `aimedZone`).
+ */
+export function attackDifficulty(input: ZonesAttackInput, weapon: ZonesWeapon, options: ZonesOptions, lines?: Modifier[]): number {
+  const { attacker, target } = input;
   const s = input.situation ?? {};
-  let mods: Modifier[];
-  let diff: Difficulty;
   if (weapon.kind === "melee") {
     checkMelee(input);
-    mods = skillLines(attacker, "melee", "ZN-MEL-01");
-    const base: Modifier = { label: "FRAY.Mod.Zones.MeleeBase", value: options.meleeDifficulty, rule: "ZN-MEL-01" };
-    diff = difficulty(base, s.misc ? [{ label: "FRAY.Mod.Zones.Misc", value: s.misc, rule: "ZN-MEL-01" }] : []);
-  } else {
-    if (input.rangeMetres === undefined)
-      throw new FrayError("FRAY.Error.Field", { field: "range", expected: "the distance in metres" }, "A ranged attack needs the range");
-    mods = skillLines(attacker, weapon.kind === "firearm" ? "firearms" : "throwing", weapon.kind === "firearm" ? "ZN-RNG-08" : "ZN-THR-01");
-    const area = weapon.kind === "grenade" && (input.area !== undefined || !target);
-    const targetSize: SizeCategory = s.targetSize ?? (area ? (input.area?.size ?? "medium") : sizeFromStance(target!.size, target!.stance));
-    const factors: RangedFactors = {
-      range: input.rangeMetres,
-      effectiveRange: weapon.effectiveRange,
-      targetSize,
-      targetMovement: area ? undefined : (s.targetMovement ?? targetMovementOf(target!)),
-      shooterMovement: s.shooterMovement ?? attacker.movement,
-      shooterStance: s.stance ?? attacker.stance,
-      aim: s.aim ?? attacker.aim,
-      environment: s.environment,
-      environmentModifier: s.environmentModifier,
-      misc: s.misc,
-      aimedZone: s.aimedZone,
-      lowLight: options.lowLightModifier,
-    };
-    diff = rangedDifficulty(factors);
+    if (!s.misc) return options.meleeDifficulty;
+    if (lines) lines.push({ label: "FRAY.Mod.Zones.Misc", value: s.misc, rule: "ZN-MEL-01" });
+    return options.meleeDifficulty + s.misc;
   }
+  if (input.rangeMetres === undefined)
+    throw new FrayError("FRAY.Error.Field", { field: "range", expected: "the distance in metres" }, "A ranged attack needs the range");
+  const area = weapon.kind === "grenade" && (input.area !== undefined || !target);
+  const targetSize: SizeCategory = s.targetSize ?? (area ? (input.area?.size ?? "medium") : sizeFromStance(target!.size, target!.stance));
+  const factors: RangedFactors = {
+    range: input.rangeMetres,
+    effectiveRange: weapon.effectiveRange,
+    targetSize,
+    targetMovement: area ? undefined : (s.targetMovement ?? targetMovementOf(target!)),
+    shooterMovement: s.shooterMovement ?? attacker.movement,
+    shooterStance: s.stance ?? attacker.stance,
+    aim: s.aim ?? attacker.aim,
+    environment: s.environment,
+    environmentModifier: s.environmentModifier,
+    misc: s.misc,
+    aimedZone: s.aimedZone,
+    lowLight: options.lowLightModifier,
+  };
+  return rangedDifficultyTotal(factors, lines);
+}
+
+/**
+ * The modifier of an attack's check: d10 + STR + DEX + Melee Combat ranks in melee (ZN-MEL-01),
+ * + DEX + PER + Firearms (ZN-RNG-08) or Throwing ranks (ZN-THR-01) at range; with `lines`, each
+ * pushed there as an itemized line.
+ */
+export function attackModifier(attacker: ZonesCombatant, weapon: ZonesWeapon, lines?: Modifier[]): number {
+  if (weapon.kind === "melee") return skillModifier(attacker, "melee", "ZN-MEL-01", lines);
+  if (weapon.kind === "firearm") return skillModifier(attacker, "firearms", "ZN-RNG-08", lines);
+  return skillModifier(attacker, "throwing", "ZN-THR-01", lines);
+}
+
+/**
+ * Plans an attack: the check's lines and the itemized difficulty ({@link usableWeapon},
+ * {@link attackModifier}, {@link attackDifficulty}), with a dodge or block the defender makes in
+ * melee ({@link declaredReactionId}; ZN-MEL-03, ZN-MEL-04).
+ * @throws FrayError as {@link usableWeapon}, {@link attackDifficulty} and {@link declaredReactionId}.
+ */
+export function planAttack(input: ZonesAttackInput, options: ZonesOptions, defenderEconomy?: Economy): AttackPlan {
+  const { attacker, target } = input;
+  const weapon = usableWeapon(input);
+  const lines: Modifier[] = [];
+  attackDifficulty(input, weapon, options, lines);
+  const diff = difficulty(weapon.kind === "melee" ? meleeBase(options) : rangedBase(), lines);
+  const mods: Modifier[] = [];
+  attackModifier(attacker, weapon, mods);
   const plan: AttackPlan = {
     ruleset: "zones",
     attackerId: attacker.id,
@@ -242,15 +284,8 @@ export function planAttack(input: ZonesAttackInput, options: ZonesOptions, defen
     difficulty: diff,
   };
   if (input.reaction) {
-    const option = reactions(input, defenderEconomy, options).find((r) => r.id === input.reaction);
-    if (!option || !option.available) {
-      throw new FrayError(
-        "FRAY.Error.ReactionUnavailable",
-        { reaction: `FRAY.Reaction.${input.reaction}`, actor: target?.name ?? "-" },
-        `${target?.name ?? "The target"} cannot ${input.reaction}: ${option?.reason ?? "not offered"}`,
-      );
-    }
-    plan.reaction = option;
+    const id = declaredReactionId(input, weapon, defenderEconomy);
+    plan.reaction = reactions(input, defenderEconomy, options).find((r) => r.id === id)!;
   }
   return plan;
 }
@@ -292,101 +327,268 @@ export function commonReason(input: ZonesAttackInput, weapon: ZonesWeapon): stri
 export function reactions(input: ZonesAttackInput, economy: Economy | undefined, _options: ZonesOptions): ReactionOption[] {
   const { target } = input;
   const weapon = weaponOf(input);
-  const actionsLeft = hasActionLeft(economy);
-  const common = commonReason(input, weapon);
-  const dodgeLines = target ? skillLines(target, "dodge", "ZN-MEL-03") : [];
-  const block = target ? blockLines(target) : [];
+  const dodgeLines: Modifier[] = [];
+  const block: Modifier[] = [];
+  if (target) {
+    reactionModifier(target, "dodge", dodgeLines);
+    reactionModifier(target, "block", block);
+  }
+  const dodgeReason = reactionReason(input, weapon, economy, "dodge");
+  const blockReason = reactionReason(input, weapon, economy, "block");
   return [
     {
       id: "dodge",
       label: "FRAY.Reaction.dodge",
       rule: "ZN-MEL-03",
-      available: !common && actionsLeft,
-      reason: common ?? (actionsLeft ? undefined : "FRAY.Zones.Reason.NoAction"),
+      available: !dodgeReason,
+      reason: dodgeReason,
       formula: checkFormula(dodgeLines),
       modifiers: dodgeLines,
-      cost: { slots: { action: 1 } },
+      cost: reactionCost("dodge"),
     },
     {
       id: "block",
       label: "FRAY.Reaction.block",
       rule: "ZN-MEL-04",
-      available: !common && !actionsLeft,
-      reason: common ?? (actionsLeft ? "FRAY.Zones.Reason.HasAction" : undefined),
+      available: !blockReason,
+      reason: blockReason,
       formula: checkFormula(block),
       modifiers: block,
-      cost: {},
+      cost: reactionCost("block"),
     },
   ];
 }
 
+/** What a reaction costs: a dodge one of the defender's actions (ZN-MEL-03), a block nothing (ZN-MEL-04). A new object each time: a host may keep it. */
+export function reactionCost(id: "dodge" | "block"): ActionCost {
+  return id === "dodge" ? { slots: { action: 1 } } : {};
+}
+
 /**
- * Rolls a planned attack (ZN-RNG-08, ZN-BST-01, ZN-MEL-03, ZN-MEL-04, ZN-ZON-01, ZN-ZON-03,
- * ZN-MAL-01, ZN-GRN-01): one d10 check for the whole burst; each bullet hits when the check
- * meets its difficulty (the attack's plus the recoil per bullet before it). A malfunction the
- * GM rules stops the burst after the bullets that left; a shot behind a squib load is a
- * catastrophic failure and nothing leaves the barrel. A declared dodge or block is rolled when
- * the attack hits: it works when its total exceeds the attack's. Every bullet that lands gets a
- * 2d6 hit zone, or the zone aimed at without a roll. A grenade that misses lands as many metres
- * off as it missed by.
+ * Why the defender cannot make reaction `id` against this attack (ZN-MEL-02 to ZN-MEL-04):
+ * {@link commonReason}, then a dodge needs an action left this round and a block is for a
+ * defender out of actions. Undefined when the defender can. A localization key.
  */
-export async function resolveAttack(plan: AttackPlan, input: ZonesAttackInput, dice: DiceRoller): Promise<ZonesAttackResult> {
-  const weapon = weaponOf(input);
+export function reactionReason(
+  input: ZonesAttackInput,
+  weapon: ZonesWeapon,
+  economy: Economy | undefined,
+  id: "dodge" | "block",
+): string | undefined {
+  const actionsLeft = hasActionLeft(economy);
+  const common = commonReason(input, weapon);
+  if (id === "dodge") return common ?? (actionsLeft ? undefined : "FRAY.Zones.Reason.NoAction");
+  return common ?? (actionsLeft ? "FRAY.Zones.Reason.HasAction" : undefined);
+}
+
+/**
+ * The modifier of a reaction's check: a dodge DEX + Dodge ranks (ZN-MEL-03), a block STR + CON
+ * (ZN-MEL-04); with `lines`, each pushed there as an itemized line.
+ */
+export function reactionModifier(target: ZonesCombatant, id: "dodge" | "block", lines?: Modifier[]): number {
+  if (id === "dodge") return skillModifier(target, "dodge", "ZN-MEL-03", lines);
+  if (lines) lines.push(...blockLines(target));
+  return target.attributes.STR + target.attributes.CON;
+}
+
+/**
+ * The reaction the defender declared, when they can make it against this attack (ZN-MEL-02 to
+ * ZN-MEL-04, {@link reactionReason}).
+ * @throws FrayError `FRAY.Error.ReactionUnavailable` when it is not offered or not available.
+ */
+export function declaredReactionId(input: ZonesAttackInput, weapon: ZonesWeapon, economy: Economy | undefined): "dodge" | "block" {
+  const id = input.reaction!;
+  const reason = id === "dodge" || id === "block" ? reactionReason(input, weapon, economy, id) : "not offered";
+  if (reason === undefined) return id as "dodge" | "block";
+  const { target } = input;
+  throw new FrayError(
+    "FRAY.Error.ReactionUnavailable",
+    { reaction: `FRAY.Reaction.${id}`, actor: target?.name ?? "-" },
+    `${target?.name ?? "The target"} cannot ${id}: ${reason}`,
+  );
+}
+
+/** A reaction's total works when it exceeds the attack's (ZN-MEL-03, ZN-MEL-04). */
+const works = (reactionTotal: number, attackTotal: number) => reactionTotal > attackTotal;
+
+/** What {@link rollAttack} rolled. */
+export interface ZonesRolled {
+  /** The check's total (0 for a shot behind a squib load, which rolls nothing). */
+  total: number;
+  /** A shot fired behind a squib load: the weapon bursts and nothing leaves the barrel (ZN-MAL-01). */
+  catastrophic: boolean;
+  /** Bullets that left the barrel, bullets that hit, rounds that left the magazine (ZN-BST-01, ZN-MAL-01). */
+  fired: number;
+  hits: number;
+  spent: number;
+  malfunction: Malfunction | undefined;
+  hit: boolean;
+  /** The declared reaction was rolled, and worked. */
+  reacted: boolean;
+  reactionSuccess: boolean;
+  /** A block that worked: each bullet's damage is halved (ZN-MEL-04). */
+  halve: boolean;
+  /** Damage is to be rolled: a hit not dodged, not a grenade's (whose blast is the host's). */
+  lands: boolean;
+  /** The zone of each bullet that lands, rolled or aimed at (ZN-ZON-01, ZN-ZON-03); empty when none lands. */
+  zones: HitZoneId[];
+  /** A grenade that missed lands this many metres off (ZN-GRN-01, RULES.md). */
+  deviation: number | undefined;
+}
+
+/**
+ * Rolls an attack with `weapon` (ZN-RNG-08, ZN-BST-01, ZN-MEL-03, ZN-MEL-04, ZN-ZON-01, ZN-ZON-03,
+ * ZN-MAL-01, ZN-GRN-01): one d10 check plus `modifier` for the whole burst; each bullet hits when
+ * the check meets its difficulty (`difficultyTotal` plus the recoil per bullet before it). A
+ * malfunction the GM rules stops the burst after the bullets that left; a shot behind a squib load
+ * is a catastrophic failure and nothing is rolled. A declared dodge or block (d10 plus
+ * `reactionModifier`) is rolled when the attack hits: it works when its total exceeds the
+ * attack's, a dodge stopping it, a block halving its damage. Every bullet that lands gets a 2d6 hit
+ * zone, or the zone aimed at without a roll. A grenade that misses lands as many metres off as it
+ * missed by. With `kept`, each roll's outcome is kept there in that order.
+ */
+export function rollAttack(
+  input: ZonesAttackInput,
+  weapon: ZonesWeapon,
+  modifier: number,
+  difficultyTotal: number,
+  reaction: "dodge" | "block" | undefined,
+  reactionModifier: number,
+  dice: SyncDiceRoller,
+  kept?: RollOutcome[],
+): ZonesRolled {
   const firearm = weapon.kind === "firearm";
+  const out: ZonesRolled = {
+    total: 0,
+    catastrophic: false,
+    fired: 0,
+    hits: 0,
+    spent: 1,
+    malfunction: undefined,
+    hit: false,
+    reacted: false,
+    reactionSuccess: false,
+    halve: false,
+    lands: false,
+    zones: NO_ZONES,
+    deviation: undefined,
+  };
   if (firearm && weapon.malfunction === "squibLoad") {
-    const zero: CheckResult = { roll: { formula: "0", total: 0, dice: [], constant: 0 }, natural: 0, modifiers: [], total: 0 };
-    return {
-      plan,
-      check: zero,
-      hit: false,
-      lands: false,
-      bullets: { fired: 0, hit: 0, difficulties: [], stoppedBy: "FRAY.Zones.Malfunction.catastrophic" },
-      catastrophic: true,
-      spent: 1,
-    };
+    out.catastrophic = true;
+    return out;
   }
-  const check = await rollCheck(dice, plan.modifiers, "FRAY.Roll.Attack");
+  const total = rollKept(dice, CHECK_DIE, "FRAY.Roll.Attack", kept) + modifier;
   let fired = bulletsOf(input, weapon);
   let spent = fired;
   const m = input.situation?.malfunction;
-  let malfunction: Malfunction | undefined;
   if (firearm && m) {
-    malfunction = m.kind;
+    out.malfunction = m.kind;
     const before = Math.max(0, Math.floor(m.afterBullets ?? (m.kind === "squibLoad" ? 0 : 1)));
     fired = Math.min(fired, before);
     spent = m.kind === "squibLoad" ? Math.min(weapon.loaded, fired + 1) : fired;
   }
-  const difficulties = bulletDifficulties(plan.difficulty.total, weapon.recoil, fired);
-  const hits = bulletsHit(check.total, difficulties);
+  let hits = 0;
+  for (let i = 0; i < fired; i++) if (total >= difficultyTotal + i * weapon.recoil) hits++;
   const hit = hits > 0;
-  let reaction: ReactionResult | undefined;
-  if (hit && plan.reaction) {
-    const r = plan.reaction;
-    const rc = await rollCheck(dice, r.modifiers, r.id === "dodge" ? "FRAY.Roll.Dodge" : "FRAY.Roll.Block");
-    reaction = { id: r.id, rule: r.rule, check: rc, success: rc.total > check.total, effect: r.id === "dodge" ? "negate" : "halve" };
+  out.total = total;
+  out.fired = fired;
+  out.spent = spent;
+  out.hits = hits;
+  out.hit = hit;
+  if (hit && reaction) {
+    out.reacted = true;
+    out.reactionSuccess = works(
+      rollKept(dice, CHECK_DIE, reaction === "dodge" ? "FRAY.Roll.Dodge" : "FRAY.Roll.Block", kept) + reactionModifier,
+      total,
+    );
+    out.halve = out.reactionSuccess && reaction === "block";
   }
-  const lands = hit && !(reaction?.success && reaction.effect === "negate") && weapon.kind !== "grenade";
-  const locations: HitLocation[] = [];
-  if (lands) {
+  if (weapon.kind === "grenade" && !hit) out.deviation = difficultyTotal - total;
+  out.lands = hit && !(out.reactionSuccess && reaction === "dodge") && weapon.kind !== "grenade";
+  if (out.lands) {
     const aimed = input.situation?.aimedZone;
-    for (let i = 0; i < hits; i++) locations.push(aimed ? hitLocation(aimed) : await rollHitZone(dice));
+    const zones: HitZoneId[] = [];
+    for (let i = 0; i < hits; i++) zones.push(aimed ?? zoneForRoll(rollKept(dice, HIT_ZONE_DICE, "FRAY.Roll.HitZone", kept)));
+    out.zones = zones;
   }
-  const result: ZonesAttackResult = {
-    plan,
-    check,
-    hit,
-    reaction,
-    lands,
-    location: locations[0],
-    locations: locations.length ? locations : undefined,
-  };
-  if (firearm) {
-    result.bullets = { fired, hit: hits, difficulties, stoppedBy: malfunction ? `FRAY.Zones.Malfunction.${malfunction}` : undefined };
-    result.spent = spent;
-    if (malfunction) result.malfunction = malfunction;
-  }
-  if (weapon.kind === "grenade" && !hit) result.deviation = plan.difficulty.total - check.total;
-  return result;
+  return out;
+}
+/** The zones of an attack that does not land: none, one frozen list for all. */
+const NO_ZONES: HitZoneId[] = Object.freeze([]) as unknown as HitZoneId[];
+
+/**
+ * Rolls a planned attack ({@link rollAttack}): the plan's modifiers against its difficulty, its
+ * declared reaction (ZN-RNG-08, ZN-BST-01, ZN-MEL-03, ZN-MEL-04, ZN-ZON-01, ZN-ZON-03, ZN-MAL-01,
+ * ZN-GRN-01).
+ */
+export function resolveAttack(plan: AttackPlan, input: ZonesAttackInput, dice: DiceRoller): Promise<ZonesAttackResult> {
+  const weapon = weaponOf(input);
+  const declared = plan.reaction;
+  const reaction = declared ? (declared.id as "dodge" | "block") : undefined;
+  return playWith(dice, (sync): ZonesAttackResult => {
+    const kept: RollOutcome[] = [];
+    const r = rollAttack(
+      input,
+      weapon,
+      sumModifiers(plan.modifiers),
+      plan.difficulty.total,
+      reaction,
+      declared ? sumModifiers(declared.modifiers) : 0,
+      sync,
+      kept,
+    );
+    if (r.catastrophic) {
+      const zero: CheckResult = { roll: { formula: "0", total: 0, dice: [], constant: 0 }, natural: 0, modifiers: [], total: 0 };
+      return {
+        plan,
+        check: zero,
+        hit: false,
+        lands: false,
+        bullets: { fired: 0, hit: 0, difficulties: [], stoppedBy: "FRAY.Zones.Malfunction.catastrophic" },
+        catastrophic: true,
+        spent: 1,
+      };
+    }
+    const check = checkOf(kept[0]!, plan.modifiers);
+    const result: ZonesAttackResult = {
+      plan,
+      check,
+      hit: r.hit,
+      reaction: r.reacted
+        ? {
+            id: declared!.id,
+            rule: declared!.rule,
+            check: checkOf(kept[1]!, declared!.modifiers),
+            success: r.reactionSuccess,
+            effect: declared!.id === "dodge" ? "negate" : "halve",
+          }
+        : undefined,
+      lands: r.lands,
+    };
+    const aimed = input.situation?.aimedZone;
+    const zoneRolls = kept.length - r.zones.length;
+    const locations = r.zones.map((zone, i) => (aimed ? hitLocation(zone) : hitLocation(zone, kept[zoneRolls + i])));
+    result.location = locations[0];
+    result.locations = locations.length ? locations : undefined;
+    if (weapon.kind === "firearm") {
+      const stoppedBy = r.malfunction ? `FRAY.Zones.Malfunction.${r.malfunction}` : undefined;
+      result.bullets = {
+        fired: r.fired,
+        hit: r.hits,
+        difficulties: bulletDifficulties(plan.difficulty.total, weapon.recoil, r.fired),
+        stoppedBy,
+      };
+      result.spent = r.spent;
+      if (r.malfunction) result.malfunction = r.malfunction;
+    }
+    if (r.deviation !== undefined) result.deviation = r.deviation;
+    return result;
+  });
+}
+
+/** A check as rolled: its roll and modifier lines. */
+function checkOf(roll: RollOutcome, modifiers: Modifier[]): CheckResult {
+  return { roll, natural: roll.total, modifiers, total: roll.total + sumModifiers(modifiers) };
 }
 
 /**

@@ -25,10 +25,25 @@ export function attributeLine(c: ZonesCombatant, attribute: AttributeId, rule: R
  * ranks. Firearms: DEX + PER + ranks, as in the seed's example (8 + 1 + 1 + 3).
  */
 export function skillLines(c: ZonesCombatant, skill: SkillId, rule: RuleId = "ZN-RNG-08"): Modifier[] {
-  return [
-    ...SKILL_ATTRIBUTES[skill].map((a) => attributeLine(c, a, rule)),
-    { label: "FRAY.Mod.Zones.Skill", value: c.skills[skill], rule, data: { skill: `FRAY.Zones.Skill.${skill}` } },
-  ];
+  const lines: Modifier[] = [];
+  skillModifier(c, skill, rule, lines);
+  return lines;
+}
+
+/**
+ * The modifier of a skill check (ZN-RNG-08): each linked attribute modifier, then the skill
+ * ranks, summed; with `lines`, each pushed there as an itemized line ({@link skillLines}).
+ */
+export function skillModifier(c: ZonesCombatant, skill: SkillId, rule: RuleId, lines?: Modifier[]): number {
+  const attributes = SKILL_ATTRIBUTES[skill];
+  let total = 0;
+  for (let i = 0; i < attributes.length; i++) {
+    total += c.attributes[attributes[i]!];
+    if (lines) lines.push(attributeLine(c, attributes[i]!, rule));
+  }
+  total += c.skills[skill];
+  if (lines) lines.push({ label: "FRAY.Mod.Zones.Skill", value: c.skills[skill], rule, data: { skill: `FRAY.Zones.Skill.${skill}` } });
+  return total;
 }
 
 /** The lines of a block (ZN-MEL-04): STR and CON modifiers, no skill. */

@@ -1,4 +1,4 @@
-import type { DiceRoller } from "../core/dice/port.js";
+import { playWith, rollKept, type DiceRoller, type SyncDiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import { hasAnyOf } from "../core/lists.js";
 import type { AttackResult, DamagePacket, HitLocation } from "../core/ruleset.js";
@@ -44,10 +44,17 @@ export function isVital(zone: HitZoneId): zone is "heart" | "brain" {
  * @throws FrayError `FRAY.Error.Field` (field `roll`) for a total outside 2-12.
  */
 export function zoneForRoll(total: number): HitZoneId {
-  const row = HIT_ZONE_TABLE.find((r) => total >= r.from && total <= r.to);
-  if (!row) throw new FrayError("FRAY.Error.Field", { field: "roll", expected: "a 2d6 total from 2 to 12" }, `No hit zone for ${total}`);
-  return row.zone;
+  const zone = ZONE_BY_ROLL[total];
+  if (zone === undefined)
+    throw new FrayError("FRAY.Error.Field", { field: "roll", expected: "a 2d6 total from 2 to 12" }, `No hit zone for ${total}`);
+  return zone;
 }
+/** {@link HIT_ZONE_TABLE}'s zone by 2d6 total. */
+const ZONE_BY_ROLL: (HitZoneId | undefined)[] = [];
+for (const row of HIT_ZONE_TABLE) for (let total = row.from; total <= row.to; total++) ZONE_BY_ROLL[total] = row.zone;
+
+/** The dice of the hit-zone table: 2d6 (ZN-ZON-01). */
+export const HIT_ZONE_DICE = "2d6";
 
 /** The location of a zone. */
 export function hitLocation(zone: HitZoneId, roll?: RollOutcome): HitLocation {
@@ -56,14 +63,16 @@ export function hitLocation(zone: HitZoneId, roll?: RollOutcome): HitLocation {
 
 /** Rolls 2d6 on the hit-zone table (ZN-ZON-01). */
 export async function rollHitZone(dice: DiceRoller): Promise<HitLocation> {
-  const roll = await dice.roll("2d6", "FRAY.Roll.HitZone");
+  const roll = await dice.roll(HIT_ZONE_DICE, "FRAY.Roll.HitZone");
   return hitLocation(zoneForRoll(roll.total), roll);
 }
 
 /** Damage reduction of a zone: the pieces worn there add up (ZN-ZON-02); a vital organ takes its surrounding zone's. */
 export function zoneArmor(c: ZonesCombatant, zone: HitZoneId): number {
   const armorZone: ArmorZoneId = isVital(zone) ? SURROUNDING[zone] : zone;
-  return c.armor.reduce((sum, a) => sum + a.zones[armorZone], 0);
+  let sum = 0;
+  for (let i = 0; i < c.armor.length; i++) sum += c.armor[i]!.zones[armorZone];
+  return sum;
 }
 
 /**
@@ -138,9 +147,22 @@ export function damageTypeOf(weapon: ZonesWeapon, wanted?: DamageType): DamageTy
 }
 
 /**
- * Rolls the weapon's damage once per bullet that landed (ZN-DMG-01), each with its own hit zone;
- * a block that worked halves each, rounding down (ZN-MEL-04, RULES.md). One bullet gives one
- * packet; several give a packet whose `parts` are the bullets, in order.
+ * Rolls one bullet's (or blow's) damage (ZN-DMG-01): the weapon's damage, never below 0; a block
+ * that worked halves it, rounding down (ZN-MEL-04, RULES.md). With `kept` the roll is kept there,
+ * with `steps` the block's step.
+ */
+export function rollBullet(weapon: ZonesWeapon, halve: boolean, dice: SyncDiceRoller, kept?: RollOutcome[], steps?: DamageStep[]): number {
+  const amount = Math.max(0, rollKept(dice, weapon.damage, "FRAY.Roll.Damage", kept));
+  if (!halve) return amount;
+  const halved = Math.floor(amount / 2);
+  if (steps) steps.push({ rule: "ZN-MEL-04", label: "FRAY.Step.Zones.Block", value: amount - halved, remaining: halved });
+  return halved;
+}
+
+/**
+ * Rolls the weapon's damage once per bullet that landed ({@link rollBullet}; ZN-DMG-01,
+ * ZN-MEL-04), each with its own hit zone. One bullet gives one packet; several give a packet whose
+ * `parts` are the bullets, in order.
  * @throws FrayError `FRAY.Error.NoHit` when nothing landed, `FRAY.Error.Zones.UseBlast` for a
  *   grenade (see `resolveBlast`), `FRAY.Error.Field` for a damage type the weapon cannot deal.
  */
@@ -158,18 +180,16 @@ export async function rollDamage(
   const locations = result.locations ?? (result.location ? [result.location] : []);
   const count = Math.max(1, locations.length);
   const halve = result.reaction?.effect === "halve" && result.reaction.success;
-  const parts: ZonesDamagePacket[] = [];
-  for (let i = 0; i < count; i++) {
-    const roll = await dice.roll(weapon.damage, "FRAY.Roll.Damage");
-    const steps: DamageStep[] = [];
-    let amount = Math.max(0, roll.total);
-    if (halve) {
-      const halved = Math.floor(amount / 2);
-      steps.push({ rule: "ZN-MEL-04", label: "FRAY.Step.Zones.Block", value: amount - halved, remaining: halved });
-      amount = halved;
+  const parts = await playWith(dice, (sync) => {
+    const rolled: ZonesDamagePacket[] = [];
+    for (let i = 0; i < count; i++) {
+      const kept: RollOutcome[] = [];
+      const steps: DamageStep[] = [];
+      const amount = rollBullet(weapon, halve, sync, kept, steps);
+      rolled.push({ roll: kept[0]!, amount, location: locations[i]?.id, type: damageType, steps, exposedVitals });
     }
-    parts.push({ roll, amount, location: locations[i]?.id, type: damageType, steps, exposedVitals });
-  }
+    return rolled;
+  });
   if (parts.length === 1) return parts[0]!;
   const roll: RollOutcome = {
     formula: `${parts.length} x (${weapon.damage})`,
@@ -198,6 +218,59 @@ export function isOutOf(c: ZonesCombatant): boolean {
   return c.hp.value <= 0 || hasAnyOf(c.conditions, OUT_CONDITIONS);
 }
 
+/**
+ * The hit points one hit of `amount` on `zone` takes (ZN-ZON-02, ZN-VIT-01 to ZN-VIT-04,
+ * ZN-ZON-01): the zone's armor reduces it first (a vital organ is covered by its surrounding
+ * zone's armor), the vital-organ rules apply, the zone multiplier scales what is left. With
+ * `steps`, each step is itemized there.
+ */
+export function hitPoints(
+  target: ZonesCombatant,
+  amount: number,
+  zone: HitZoneId,
+  type: DamageType,
+  exposed: boolean,
+  options: Pick<ZonesOptions, "slashingVitals" | "piercingAtTwo">,
+  steps?: DamageStep[],
+): number {
+  let remaining = Math.max(0, amount);
+  const armor = zoneArmor(target, zone);
+  const absorbed = Math.min(remaining, armor);
+  remaining -= absorbed;
+  if (steps) {
+    const armorZone = isVital(zone) ? SURROUNDING[zone] : zone;
+    const data = { zone: `FRAY.Zones.Zone.${armorZone}`, armor };
+    steps.push({ rule: "ZN-ZON-02", label: "FRAY.Step.Zones.Armor", value: absorbed, remaining, data });
+  }
+  let hitZone: HitZoneId = zone;
+  if (isVital(zone)) {
+    const v = vitalOutcome(type, remaining, exposed, options);
+    if (v.outcome === "negated") {
+      if (steps) {
+        const data = { reason: v.reason, zone: `FRAY.Zones.Zone.${zone}` };
+        steps.push({ rule: v.rule, label: "FRAY.Step.Zones.VitalNegated", value: remaining, remaining: 0, data });
+      }
+      remaining = 0;
+    } else if (v.outcome === "surrounding") {
+      hitZone = SURROUNDING[zone];
+      if (steps) {
+        const data = { reason: v.reason, zone: `FRAY.Zones.Zone.${zone}`, surrounding: `FRAY.Zones.Zone.${hitZone}` };
+        steps.push({ rule: v.rule, label: "FRAY.Step.Zones.VitalSurrounding", value: 0, remaining, data });
+      }
+    } else if (steps) {
+      const data = { reason: v.reason, zone: `FRAY.Zones.Zone.${zone}` };
+      steps.push({ rule: v.rule, label: "FRAY.Step.Zones.VitalFull", value: 0, remaining, data });
+    }
+  }
+  const multiplier = ZONE_MULTIPLIER[hitZone];
+  remaining *= multiplier;
+  if (steps) {
+    const data = { zone: `FRAY.Zones.Zone.${hitZone}`, multiplier };
+    steps.push({ rule: "ZN-ZON-01", label: "FRAY.Step.Zones.Multiplier", value: 0, remaining, data });
+  }
+  return remaining;
+}
+
 function applyOne(
   target: ZonesCombatant,
   state: VitalState,
@@ -215,58 +288,7 @@ function applyOne(
     data: { type: `FRAY.Zones.DamageType.${type}`, zone: `FRAY.Zones.Zone.${zone}` },
   });
   steps.push(...(packet.steps ?? []));
-  let remaining = Math.max(0, packet.amount);
-  const armor = zoneArmor(target, zone);
-  const absorbed = Math.min(remaining, armor);
-  remaining -= absorbed;
-  const armorZone = isVital(zone) ? SURROUNDING[zone] : zone;
-  steps.push({
-    rule: "ZN-ZON-02",
-    label: "FRAY.Step.Zones.Armor",
-    value: absorbed,
-    remaining,
-    data: { zone: `FRAY.Zones.Zone.${armorZone}`, armor },
-  });
-  let hitZone: HitZoneId = zone;
-  if (isVital(zone)) {
-    const v = vitalOutcome(type, remaining, Boolean(packet.exposedVitals), options);
-    if (v.outcome === "negated") {
-      steps.push({
-        rule: v.rule,
-        label: "FRAY.Step.Zones.VitalNegated",
-        value: remaining,
-        remaining: 0,
-        data: { reason: v.reason, zone: `FRAY.Zones.Zone.${zone}` },
-      });
-      remaining = 0;
-    } else if (v.outcome === "surrounding") {
-      hitZone = SURROUNDING[zone];
-      steps.push({
-        rule: v.rule,
-        label: "FRAY.Step.Zones.VitalSurrounding",
-        value: 0,
-        remaining,
-        data: { reason: v.reason, zone: `FRAY.Zones.Zone.${zone}`, surrounding: `FRAY.Zones.Zone.${hitZone}` },
-      });
-    } else {
-      steps.push({
-        rule: v.rule,
-        label: "FRAY.Step.Zones.VitalFull",
-        value: 0,
-        remaining,
-        data: { reason: v.reason, zone: `FRAY.Zones.Zone.${zone}` },
-      });
-    }
-  }
-  const multiplier = ZONE_MULTIPLIER[hitZone];
-  remaining *= multiplier;
-  steps.push({
-    rule: "ZN-ZON-01",
-    label: "FRAY.Step.Zones.Multiplier",
-    value: 0,
-    remaining,
-    data: { zone: `FRAY.Zones.Zone.${hitZone}`, multiplier },
-  });
+  const remaining = hitPoints(target, packet.amount, zone, type, Boolean(packet.exposedVitals), options, steps);
   const hp = state.hp!;
   hp.value -= remaining;
   steps.push({ rule: "ZN-ZON-02", label: "FRAY.Step.Zones.HitPoints", value: remaining, remaining: 0, data: { hp: hp.value } });

@@ -79,15 +79,24 @@ export function rangeBands(effectiveRange: number): RangeBandBounds[] {
 export function rangeBand(distance: number, effectiveRange: number): RangeBand {
   if (!(distance >= 0))
     throw new FrayError("FRAY.Error.Field", { field: "range", expected: "metres, 0 or more" }, "Range must be 0 or more metres");
-  const bands = rangeBands(effectiveRange);
-  if (distance > effectiveRange) {
+  const er = effectiveRange;
+  if (!(er > 0))
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "effectiveRange", expected: "a positive number of metres" },
+      "Effective range must be positive",
+    );
+  if (distance > er) {
     throw new FrayError(
       "FRAY.Error.Zones.OutOfRange",
-      { field: "range", range: distance, effective: effectiveRange },
-      `${distance} m is beyond the effective range of ${effectiveRange} m`,
+      { field: "range", range: distance, effective: er },
+      `${distance} m is beyond the effective range of ${er} m`,
     );
   }
-  for (const b of bands) if (distance < b.max) return b.band;
+  // The bounds of `rangeBands`.
+  if (distance < er / 8) return "close";
+  if (distance < er / 4) return "medium";
+  if (distance < er / 2) return "far";
   return "maximum";
 }
 
@@ -164,54 +173,70 @@ export interface RangedFactors {
  *   `FRAY.Error.Zones.AimedZoneImpossible` for a zone too small to aim at.
  */
 export function rangedDifficulty(f: RangedFactors): Difficulty {
+  const mods: Modifier[] = [];
+  rangedDifficultyTotal(f, mods);
+  return difficulty({ label: "FRAY.Mod.Zones.Base", value: BASE_DIFFICULTY, rule: "ZN-RNG-01" }, mods);
+}
+
+/**
+ * The ranged difficulty's total ({@link rangedDifficulty}; ZN-RNG-01 to ZN-RNG-07, ZN-ZON-03):
+ * the base of 5 and every modifier; with `lines`, each modifier after the base is pushed there as
+ * an itemized line. Environment conditions count once each.
+ * @throws FrayError as {@link rangeBand}; `FRAY.Error.Zones.AimedZoneImpossible` as {@link aimedZoneSize}.
+ */
+export function rangedDifficultyTotal(f: RangedFactors, lines?: Modifier[]): number {
   const band = rangeBand(f.range, f.effectiveRange);
   const size = f.aimedZone ? aimedZoneSize(f.targetSize, f.aimedZone) : f.targetSize;
-  const base: Modifier = { label: "FRAY.Mod.Zones.Base", value: BASE_DIFFICULTY, rule: "ZN-RNG-01" };
-  const mods: Modifier[] = [
-    {
-      label: "FRAY.Mod.Zones.SizeRange",
-      value: SIZE_RANGE_TABLE[size][band],
-      rule: "ZN-RNG-03",
-      data: { size: `FRAY.Zones.Size.${size}`, band: `FRAY.Zones.Band.${band}`, range: Math.round(f.range * 100) / 100 },
-    },
-  ];
-  if (f.aimedZone) {
-    mods.push({
-      label: "FRAY.Mod.Zones.AimedZone",
-      value: 0,
-      rule: "ZN-ZON-03",
-      data: { zone: `FRAY.Zones.Zone.${f.aimedZone}`, size: `FRAY.Zones.Size.${size}` },
-    });
+  let total = BASE_DIFFICULTY + SIZE_RANGE_TABLE[size][band];
+  if (lines) {
+    const data = { size: `FRAY.Zones.Size.${size}`, band: `FRAY.Zones.Band.${band}`, range: Math.round(f.range * 100) / 100 };
+    lines.push({ label: "FRAY.Mod.Zones.SizeRange", value: SIZE_RANGE_TABLE[size][band], rule: "ZN-RNG-03", data });
+  }
+  if (f.aimedZone && lines) {
+    const data = { zone: `FRAY.Zones.Zone.${f.aimedZone}`, size: `FRAY.Zones.Size.${size}` };
+    lines.push({ label: "FRAY.Mod.Zones.AimedZone", value: 0, rule: "ZN-ZON-03", data });
   }
   if (f.targetMovement && MOVEMENT_MODIFIER[f.targetMovement] !== 0) {
-    mods.push({
-      label: "FRAY.Mod.Zones.TargetMovement",
-      value: MOVEMENT_MODIFIER[f.targetMovement],
-      rule: "ZN-RNG-04",
-      data: { movement: `FRAY.Zones.Movement.${f.targetMovement}` },
-    });
+    total += MOVEMENT_MODIFIER[f.targetMovement];
+    if (lines) {
+      const data = { movement: `FRAY.Zones.Movement.${f.targetMovement}` };
+      lines.push({ label: "FRAY.Mod.Zones.TargetMovement", value: MOVEMENT_MODIFIER[f.targetMovement], rule: "ZN-RNG-04", data });
+    }
   }
   if (MOVEMENT_MODIFIER[f.shooterMovement] !== 0) {
-    mods.push({
-      label: "FRAY.Mod.Zones.ShooterMovement",
-      value: MOVEMENT_MODIFIER[f.shooterMovement],
-      rule: "ZN-RNG-04",
-      data: { movement: `FRAY.Zones.Movement.${f.shooterMovement}` },
-    });
+    total += MOVEMENT_MODIFIER[f.shooterMovement];
+    if (lines) {
+      const data = { movement: `FRAY.Zones.Movement.${f.shooterMovement}` };
+      lines.push({ label: "FRAY.Mod.Zones.ShooterMovement", value: MOVEMENT_MODIFIER[f.shooterMovement], rule: "ZN-RNG-04", data });
+    }
   }
-  for (const env of new Set(f.environment ?? [])) {
-    const value = env === "lowLight" ? f.lowLight : ENVIRONMENT_MODIFIER[env];
-    mods.push({ label: `FRAY.Mod.Zones.${env[0]!.toUpperCase()}${env.slice(1)}`, value, rule: "ZN-RNG-01" });
+  const environment = f.environment;
+  if (environment) {
+    for (let i = 0; i < environment.length; i++) {
+      const env = environment[i]!;
+      if (environment.indexOf(env) !== i) continue;
+      const value = env === "lowLight" ? f.lowLight : ENVIRONMENT_MODIFIER[env];
+      total += value;
+      if (lines) lines.push({ label: `FRAY.Mod.Zones.${env[0]!.toUpperCase()}${env.slice(1)}`, value, rule: "ZN-RNG-01" });
+    }
   }
-  if (f.environmentModifier) mods.push({ label: "FRAY.Mod.Zones.Environment", value: f.environmentModifier, rule: "ZN-RNG-01" });
-  mods.push({
-    label: "FRAY.Mod.Zones.Stance",
-    value: STANCE_MODIFIER[f.shooterStance],
-    rule: "ZN-RNG-05",
-    data: { stance: `FRAY.Zones.Stance.${f.shooterStance}` },
-  });
-  if (f.aim && f.aim > 0)
-    mods.push({ label: pluralKey("FRAY.Mod.Zones.Aim", f.aim), value: -AIM_BONUS * f.aim, rule: "ZN-RNG-07", data: { actions: f.aim } });
-  if (f.misc) mods.push({ label: "FRAY.Mod.Zones.Misc", value: f.misc, rule: "ZN-RNG-01" });
-  return difficulty(base, mods);
+  if (f.environmentModifier) {
+    total += f.environmentModifier;
+    if (lines) lines.push({ label: "FRAY.Mod.Zones.Environment", value: f.environmentModifier, rule: "ZN-RNG-01" });
+  }
+  total += STANCE_MODIFIER[f.shooterStance];
+  if (lines) {
+    const data = { stance: `FRAY.Zones.Stance.${f.shooterStance}` };
+    lines.push({ label: "FRAY.Mod.Zones.Stance", value: STANCE_MODIFIER[f.shooterStance], rule: "ZN-RNG-05", data });
+  }
+  if (f.aim && f.aim > 0) {
+    total += -AIM_BONUS * f.aim;
+    if (lines)
+      lines.push({ label: pluralKey("FRAY.Mod.Zones.Aim", f.aim), value: -AIM_BONUS * f.aim, rule: "ZN-RNG-07", data: { actions: f.aim } });
+  }
+  if (f.misc) {
+    total += f.misc;
+    if (lines) lines.push({ label: "FRAY.Mod.Zones.Misc", value: f.misc, rule: "ZN-RNG-01" });
+  }
+  return total;
 }

@@ -104,7 +104,7 @@ export function clearMalfunction(weapon: ZonesWeapon, economyNow: Economy): { we
 /**
  * The weapon after a shot (ZN-BST-01, ZN-MAL-01): the rounds fired leave the magazine (a squib
  * round too), a malfunction the GM ruled stays until cleared, a shot fired behind a squib load
- * destroys the weapon. `result` is the shot's detailed result or its quiet one (`./quiet.ts`):
+ * destroys the weapon. `result` is the shot's detailed result or its outcome (`attackOutcome`):
  * what is read of it is whether it was catastrophic, the malfunction, and the rounds spent (else
  * the bullets fired, else 1).
  */

@@ -6,7 +6,7 @@ import * as damage from "./damage.js";
 import type { ZonesAttackInput } from "./input.js";
 import * as initiative from "./initiative.js";
 import * as play from "./play.js";
-import * as quiet from "./quiet.js";
+import { sourceRoller } from "../core/dice/port.js";
 import type { ZonesCombatant } from "./model.js";
 import { ZONES_OPTIONS, zonesOptionsOf } from "./options.js";
 import * as turn from "./turn.js";
@@ -26,6 +26,7 @@ export {
   rangeBand,
   rangeBands,
   rangedDifficulty,
+  rangedDifficultyTotal,
   shiftSize,
   sizeFromStance,
   type EnvironmentId,
@@ -48,6 +49,7 @@ export {
   rollCheck,
   skillCheck,
   skillLines,
+  skillModifier,
   type ContestResult,
   type HidingResult,
   type SkillCheckResult,
@@ -56,6 +58,14 @@ export {
   ADJACENT_SQUARES,
   DEFAULT_AUTO_BULLETS,
   MELEE_REACH,
+  attackDifficulty,
+  attackModifier,
+  declaredReactionId,
+  reactionCost,
+  reactionModifier,
+  reactionReason,
+  rollAttack,
+  usableWeapon,
   bulletDifficulties,
   bulletsHit,
   bulletsOf,
@@ -64,15 +74,19 @@ export {
   weaponOf,
   withMovedLegs,
   type ZonesAttackResult,
+  type ZonesRolled,
 } from "./attack.js";
 export {
+  HIT_ZONE_DICE,
   HIT_ZONE_TABLE,
   SURROUNDING,
   ZONE_MULTIPLIER,
   damageTypeOf,
   hasFullBodyArmor,
   hitLocation,
+  hitPoints,
   isVital,
+  rollBullet,
   rollHitZone,
   vitalOutcome,
   zoneArmor,
@@ -96,8 +110,7 @@ export {
   type Suppression,
   type TaskProgress,
 } from "./firearms.js";
-export { FIRING_MODES, NONE, SITUATION_IDS } from "./play.js";
-export { quietAttack, quietAfterAttack, type ZonesQuietAttack } from "./quiet.js";
+export { FIRING_MODES, NONE, SITUATION_IDS, afterAttack, attackOutcome, type ZonesAttackOutcome } from "./play.js";
 export { resolveBlast, type BlastCover, type BlastOutcome, type BlastVictim } from "./grenades.js";
 export { endSurprise, initiativeLines, rollInitiativeSync, spendInitiativeEffort, startSurprise } from "./initiative.js";
 export {
@@ -145,8 +158,8 @@ export {
  * The play contract (`./play.ts`): attack input from a neutral request, situation fields,
  * actions, conditions, vitals written back, and the round's lifecycle (aim lost, movement reset,
  * speed and effort carried over, ammunition spent); no forced checks (Zones damage forces none).
- * Its attacks also play quietly (`../core/quiet.ts`, `./quiet.ts`) and its initiative rolls
- * synchronously (`SyncInitiative`) for a forecast.
+ * Its attacks also play with totals only (`attackOutcome`, the same functions without their
+ * itemized lines) and its initiative rolls synchronously (`SyncInitiative`) for a forecast.
  */
 export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> &
   QuietRuleset<ZonesCombatant, ZonesAttackInput> &
@@ -185,6 +198,6 @@ export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> &
   startRound: play.startRound,
   startRoundQuiet: play.startRoundQuiet,
   afterAction: play.afterAction,
-  quietAttack: quiet.quietAttack,
-  quietAfterAttack: (c, done, economy) => quiet.quietAfterAttack(c, done as quiet.ZonesQuietAttack, economy),
+  quietAttack: (input, faces, options, economy, base) => play.attackOutcome(input, sourceRoller(faces), options, economy, base),
+  quietAfterAttack: (c, done, economy) => play.afterAttack(c, done.weaponId, done as play.ZonesAttackOutcome, economy),
 };

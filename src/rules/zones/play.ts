@@ -15,10 +15,27 @@ import type {
 import { RULESET_BOUNDS } from "../core/bounds.js";
 import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
-import { holds } from "../core/lists.js";
+import type { SyncDiceRoller } from "../core/dice/port.js";
+import { holds, withConditions } from "../core/lists.js";
+import type { QuietAttack } from "../core/quiet.js";
 import type { RulesetOptions } from "../core/ruleset.js";
 import type { VitalState } from "../core/types.js";
-import { ADJACENT_SQUARES, DEFAULT_AUTO_BULLETS, MELEE_REACH, targetMovementOf, weaponOf, type ZonesAttackResult } from "./attack.js";
+import {
+  ADJACENT_SQUARES,
+  attackDifficulty,
+  attackModifier,
+  declaredReactionId,
+  DEFAULT_AUTO_BULLETS,
+  MELEE_REACH,
+  reactionCost,
+  reactionModifier,
+  rollAttack,
+  targetMovementOf,
+  usableWeapon,
+  weaponOf,
+  type ZonesAttackResult,
+} from "./attack.js";
+import { damageTypeOf, hitPoints, rollBullet } from "./damage.js";
 import { sizeFromStance } from "./difficulty.js";
 import { afterShot } from "./firearms.js";
 import { parseSituation, type ZonesAttackInput, type ZonesSituation } from "./input.js";
@@ -33,6 +50,7 @@ import {
   fieldError,
   restate,
   type DamageType,
+  type HitZoneId,
   type Malfunction,
   type SizeCategory,
   type ZonesCombatant,
@@ -563,13 +581,6 @@ function roundStart(
   return { combatant: next, economy: roundEconomy(next, o), events: events ?? NO_EVENTS };
 }
 
-function replaceWeapon(c: ZonesCombatant, index: number, weapon: ZonesWeapon | undefined): ZonesCombatant {
-  const weapons = [...c.weapons];
-  if (weapon) weapons[index] = weapon;
-  else weapons.splice(index, 1);
-  return restate(c, { weapons });
-}
-
 /**
  * After an action, its follow-up in the rules; the host has charged the action's cost
  * (`actions()`). Aiming raises the aiming actions of the round by one (ZN-RNG-07); regaining speed
@@ -602,37 +613,149 @@ export function afterAction(
     }
     return { combatant: c, economy: economyNow, events };
   }
-  const weapon = weaponOf({ attacker: c, weaponId: outcome.weaponId });
-  const index = c.weapons.indexOf(weapon);
-  let next: ZonesCombatant = c;
-  if (c.aim > 0) {
+  return afterAttack(c, outcome.weaponId, outcome.result as ZonesAttackResult, economyNow, events);
+}
+
+/**
+ * What an attack leaves behind ({@link afterAction}; ZN-RNG-07, ZN-THR-01, ZN-GRN-01, ZN-BST-01,
+ * ZN-MAL-01): the aim spent, a thrown weapon or grenade gone from the hands, a firearm's rounds
+ * spent, a malfunction kept, a weapon burst by a squib load. With `events`, each is reported
+ * there; without, the state's events are none, and a combatant the attack left as it was is
+ * handed back itself.
+ * @param shot what `afterShot` reads of the attack: catastrophic, the malfunction, the rounds spent.
+ * @throws FrayError `FRAY.Error.NoWeapon` when the attack's weapon is not the combatant's.
+ */
+export function afterAttack(
+  c: ZonesCombatant,
+  weaponId: string,
+  shot: Parameters<typeof afterShot>[1],
+  economy: Economy,
+  events?: LifecycleEvent[],
+): RoundState<ZonesCombatant> {
+  const weapon = weaponOf({ attacker: c, weaponId });
+  const gone = weapon.kind === "thrown" || weapon.kind === "grenade";
+  const after = gone ? undefined : afterShot(weapon, shot);
+  if (!gone && after === weapon && c.aim === 0) return { combatant: c, economy, events: events ?? NO_EVENTS };
+  if (c.aim > 0 && events)
     events.push({ rule: "ZN-RNG-07", label: pluralKey("FRAY.Zones.Event.AimSpent", c.aim), data: { actions: c.aim } });
-    next = restate(next, { aim: 0 });
-  }
-  if (weapon.kind === "thrown" || weapon.kind === "grenade") {
+  if (gone && events)
     events.push({
       rule: weapon.kind === "grenade" ? "ZN-GRN-01" : "ZN-THR-01",
       label: "FRAY.Zones.Event.Thrown",
       data: { weapon: weapon.name },
     });
-    return { combatant: replaceWeapon(next, index, undefined), economy: economyNow, events };
+  if (after && events) {
+    const spent = weapon.loaded - after.loaded;
+    if (spent > 0)
+      events.push({
+        rule: "ZN-BST-01",
+        label: pluralKey("FRAY.Zones.Event.Ammunition", spent),
+        data: { weapon: weapon.name, spent, loaded: after.loaded },
+      });
+    if (after.broken && !weapon.broken) {
+      events.push({ rule: "ZN-MAL-01", label: "FRAY.Zones.Event.Broken", data: { weapon: weapon.name } });
+    } else if (after.malfunction && after.malfunction !== weapon.malfunction) {
+      events.push({
+        rule: "ZN-MAL-01",
+        label: "FRAY.Zones.Event.Malfunction",
+        data: { weapon: weapon.name, malfunction: `FRAY.Zones.Malfunction.${after.malfunction}` },
+      });
+    }
   }
-  const after = afterShot(weapon, outcome.result as ZonesAttackResult);
-  const spent = weapon.loaded - after.loaded;
-  if (spent > 0)
-    events.push({
-      rule: "ZN-BST-01",
-      label: pluralKey("FRAY.Zones.Event.Ammunition", spent),
-      data: { weapon: weapon.name, spent, loaded: after.loaded },
-    });
-  if (after.broken && !weapon.broken) {
-    events.push({ rule: "ZN-MAL-01", label: "FRAY.Zones.Event.Broken", data: { weapon: weapon.name } });
-  } else if (after.malfunction && after.malfunction !== weapon.malfunction) {
-    events.push({
-      rule: "ZN-MAL-01",
-      label: "FRAY.Zones.Event.Malfunction",
-      data: { weapon: weapon.name, malfunction: `FRAY.Zones.Malfunction.${after.malfunction}` },
-    });
+  // A spread, not `slice`: lists reach here frozen or not.
+  const weapons = [...c.weapons];
+  const index = c.weapons.indexOf(weapon);
+  if (after) weapons[index] = after;
+  else weapons.splice(index, 1);
+  const next = copyCombatant(c);
+  next.weapons = weapons;
+  if (c.aim > 0) next.aim = 0;
+  return { combatant: next, economy, events: events ?? NO_EVENTS };
+}
+
+/** A Zones attack played to its end with totals only: the outcome plus what the weapon went through. */
+export interface ZonesAttackOutcome extends QuietAttack<ZonesCombatant> {
+  location?: HitZoneId;
+  /** Bullets that left the barrel and bullets that hit (ZN-BST-01); 1 and 0 or 1 for a blow or a throw. */
+  fired: number;
+  hits: number;
+  /** Rounds that left the magazine (a firearm's; a squib round too, ZN-MAL-01). */
+  spent?: number;
+  /** The malfunction the GM ruled for this shot (ZN-MAL-01). */
+  malfunction?: Malfunction;
+  /** A shot behind a squib load: the weapon bursts, nothing is rolled (ZN-MAL-01); the host deals the shooter's damage. */
+  catastrophic?: boolean;
+  /** A grenade that missed lands this many metres off (ZN-GRN-01, RULES.md); the host plays the blast. */
+  deviation?: number;
+}
+
+/**
+ * One Zones attack played to its end with totals only (the round engine's outcome step,
+ * `QuietRuleset` in ../core/quiet.ts): `usableWeapon`, `attackModifier` against
+ * `attackDifficulty`, the declared reaction (`declaredReactionId`, `reactionModifier`), the rolls
+ * of `rollAttack`, each bullet's `rollBullet` taken by `hitPoints`: the outcome of `planAttack`,
+ * `resolveAttack`, `rollDamage`, `applyDamage` and `withVitals` with the same dice. A squib load's
+ * catastrophic failure and a grenade's blast are the host's to play: the outcome says so
+ * (`catastrophic`, `deviation`).
+ * @param base the combatant the damage applies to when it is not the input's target (the held
+ *   state within a simultaneous step); the input's target by default.
+ * @throws FrayError as `planAttack`; as `rollDamage` for a damage type the weapon cannot deal.
+ */
+export function attackOutcome(
+  input: ZonesAttackInput,
+  dice: SyncDiceRoller,
+  options: RulesetOptions,
+  economy?: Economy,
+  base?: ZonesCombatant,
+): ZonesAttackOutcome {
+  const o = zonesOptionsOf(options);
+  const weapon = usableWeapon(input);
+  const difficulty = attackDifficulty(input, weapon, o);
+  const modifier = attackModifier(input.attacker, weapon);
+  const reaction = input.reaction ? declaredReactionId(input, weapon, economy) : undefined;
+  const r = rollAttack(input, weapon, modifier, difficulty, reaction, reaction ? reactionModifier(input.target!, reaction) : 0, dice);
+  const firearm = weapon.kind === "firearm";
+  // Every field in place, in the order of `QuietAttack` then Zones' own.
+  const out: ZonesAttackOutcome = {
+    weaponId: weapon.id,
+    modeId: input.modeId,
+    hit: r.hit,
+    reacted: r.reacted,
+    reactionCost: reaction ? reactionCost(reaction) : undefined,
+    reactionSuccess: r.reacted ? r.reactionSuccess : undefined,
+    lands: r.lands,
+    location: undefined,
+    damage: 0,
+    target: undefined,
+    forced: undefined,
+    fired: r.fired,
+    hits: r.hits,
+    spent: firearm ? r.spent : undefined,
+    malfunction: r.malfunction,
+    catastrophic: r.catastrophic || undefined,
+    deviation: r.deviation,
+  };
+  if (!r.lands) return out;
+  const type = damageTypeOf(weapon, input.damageType);
+  const exposed = Boolean(input.situation?.exposedVitals);
+  const target = base ?? input.target!;
+  const before = target.hp.value;
+  let hp = before;
+  let amount = 0;
+  for (let i = 0; i < r.zones.length; i++) {
+    const part = rollBullet(weapon, r.halve, dice);
+    amount += part;
+    hp -= hitPoints(target, part, r.zones[i]!, type, exposed, o);
   }
-  return { combatant: replaceWeapon(next, index, after), economy: economyNow, events };
+  out.location = r.zones[0];
+  out.damage = amount;
+  // A copy, with `incapacitated` added by `concat` where due (see `withConditions` in core/lists.ts).
+  const after = copyCombatant(target);
+  after.hp = { value: hp, max: target.hp.max };
+  after.conditions = withConditions(
+    target.conditions,
+    hp <= 0 && before > 0 && !holds(target.conditions, "incapacitated") ? "incapacitated" : undefined,
+  );
+  out.target = after;
+  return out;
 }

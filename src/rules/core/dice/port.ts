@@ -169,8 +169,80 @@ export class ScriptedRoller extends SourceRoller {
   }
 }
 
+/**
+ * A roller drawing from `faces`, one per face source: rollers over the same source draw the same
+ * faces, so the one built first serves every later call.
+ */
+export function sourceRoller(faces: FaceSource): SourceRoller {
+  let roller = SOURCE_ROLLERS.get(faces);
+  if (roller === undefined) SOURCE_ROLLERS.set(faces, (roller = new SourceRoller(faces)));
+  return roller;
+}
+const SOURCE_ROLLERS = new WeakMap<FaceSource, SourceRoller>();
+
 /** A face source for the seeded fallback of a scripted roller. */
 export function seededSource(seed: number): FaceSource {
   const rng = xoroshiro128plus(seed | 0);
   return (faces) => uniformInt(rng, 1, faces);
+}
+
+/**
+ * Rolls `formula` at once for a rules step and gives its total; with `kept` (a step played for a
+ * card or a log), the whole outcome is kept there too, in the order rolled.
+ * @throws FrayError as {@link SyncDiceRoller.rollSync}.
+ */
+export function rollKept(dice: SyncDiceRoller, formula: string, purpose: string, kept: RollOutcome[] | undefined): number {
+  if (kept === undefined) return dice.rollTotal(formula);
+  const outcome = dice.rollSync(formula, purpose);
+  kept.push(outcome);
+  return outcome.total;
+}
+
+/** A roll a step asked for that {@link playWith} has not awaited yet. */
+class RollWanted {
+  constructor(
+    readonly formula: string,
+    readonly purpose: string | undefined,
+  ) {}
+}
+
+/** The rolls {@link playWith} awaited so far, handed to the step again in the order it asked for them. */
+class ReplayRoller implements SyncDiceRoller {
+  private at = 0;
+  constructor(private readonly rolled: { formula: string; outcome: RollOutcome }[]) {}
+  rollSync(formula: string, purpose?: string): RollOutcome {
+    const known = this.rolled[this.at];
+    if (known === undefined) throw new RollWanted(formula, purpose);
+    if (known.formula !== formula) throw new Error(`A step asked for ${formula} where it asked for ${known.formula} before`);
+    this.at++;
+    return known.outcome;
+  }
+  rollTotal(formula: string): number {
+    return this.rollSync(formula).total;
+  }
+  roll(formula: string, purpose?: string): Promise<RollOutcome> {
+    return Promise.resolve(this.rollSync(formula, purpose));
+  }
+}
+
+/**
+ * Plays a rules step that rolls synchronously with any dice port: at once when `dice` rolls
+ * synchronously; else (Foundry's `Roll`) each roll the step asks for is awaited from `dice` and
+ * the step is played again from its start with every roll known so far, until it ends. A step
+ * rolls only through the roller it is handed and changes nothing outside, so playing it again
+ * with the same rolls gives the same result; each formula is rolled once by `dice`, in the
+ * order the step asks for them.
+ * @throws FrayError what the step or the dice throw.
+ */
+export async function playWith<T>(dice: DiceRoller, step: (dice: SyncDiceRoller) => T): Promise<T> {
+  if (canRollSync(dice)) return step(dice);
+  const rolled: { formula: string; outcome: RollOutcome }[] = [];
+  for (;;) {
+    try {
+      return step(new ReplayRoller(rolled));
+    } catch (error) {
+      if (!(error instanceof RollWanted)) throw error;
+      rolled.push({ formula: error.formula, outcome: await dice.roll(error.formula, error.purpose) });
+    }
+  }
 }
