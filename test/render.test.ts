@@ -295,7 +295,11 @@ async function shoot(
   height: number,
   file: string,
 ) {
-  if (clip.y + clip.height > height) await page.setViewportSize({ width, height: clip.y + clip.height + 16 });
+  if (clip.y + clip.height > height) {
+    await page.setViewportSize({ width, height: clip.y + clip.height + 16 });
+    // A frame drawn at the new size before the capture (else a stale tile may repeat in it).
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  }
   await page.screenshot({ path: join(ARTIFACTS, file), clip, caret: "initial" });
 }
 
