@@ -238,11 +238,30 @@ const scanPage = async ({ selectors, isSheet, scrollable }: ScanArgs) => {
   if (document.compatMode !== "CSS1Compat") out.push(`quirks mode (${document.compatMode})`);
   if (content.scrollWidth > content.clientWidth + 1) out.push(`content scrollWidth ${content.scrollWidth} > ${content.clientWidth}`);
   if (isSheet && root.scrollHeight > root.clientHeight + 1) out.push(`window scrollHeight ${root.scrollHeight} > ${root.clientHeight}`);
+  const measure = document.createElement("canvas");
   for (const el of Array.from(content.querySelectorAll<HTMLElement>("*"))) {
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) continue;
     // Inside a closed fold: not drawn (a closed `details` keeps a box for what it hides).
     if (el.closest("details:not([open]) > :not(summary)")) continue;
+    // A control too small for what it shows: a list box hiding options, a drop-down or text
+    // field cutting its value (the text measured in the control's own font).
+    if (el instanceof HTMLSelectElement && (el.multiple || el.size > 1)) {
+      if (el.scrollHeight > el.clientHeight + 1)
+        out.push(`select[name=${el.name}] hides some of its options (${el.scrollHeight} > ${el.clientHeight})`);
+    } else if (el instanceof HTMLSelectElement || (el instanceof HTMLInputElement && el.type === "text")) {
+      const text = el instanceof HTMLSelectElement ? (el.selectedOptions[0]?.text ?? "") : el.value;
+      const ctx = measure.getContext("2d")!;
+      const cs = getComputedStyle(el);
+      ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      // A drop-down's arrow takes about 20 px of its inner width.
+      const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - (el instanceof HTMLSelectElement ? 20 : 0);
+      const need = ctx.measureText(text).width;
+      if (need > room + 1)
+        out.push(
+          `${el.tagName.toLowerCase()}[name=${el.getAttribute("name")}] cuts its value "${text}" (${Math.ceil(need)} > ${Math.floor(room)}px)`,
+        );
+    }
     const style = getComputedStyle(el);
     if (style.overflowX !== "visible" && el.scrollWidth > el.clientWidth + 1 && el.tagName !== "SELECT" && el.tagName !== "INPUT") {
       out.push(`${el.tagName.toLowerCase()}.${el.className} scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
@@ -295,11 +314,9 @@ async function shoot(
   height: number,
   file: string,
 ) {
-  if (clip.y + clip.height > height) {
-    await page.setViewportSize({ width, height: clip.y + clip.height + 16 });
-    // A frame drawn at the new size before the capture (else a stale tile may repeat in it).
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  }
+  if (clip.y + clip.height > height) await page.setViewportSize({ width, height: clip.y + clip.height + 16 });
+  // A frame drawn at the page's size before the capture (else a tile of the last case's size may show in it).
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await page.screenshot({ path: join(ARTIFACTS, file), clip, caret: "initial" });
 }
 

@@ -134,6 +134,16 @@ interface Control {
 }
 
 /**
+ * The values ticked of a multi-choice field: its checkboxes (`namedItem` gives a list for two or
+ * more, the box itself for one), or the options selected in a `select multiple`.
+ */
+function multiValues(control: Control | ArrayLike<Control>): string[] {
+  if ("selectedOptions" in control && control.selectedOptions) return Array.from(control.selectedOptions).map((o) => o.value);
+  const boxes: Control[] = "length" in control && typeof control.length === "number" ? Array.from(control) : [control as Control];
+  return boxes.filter((b) => b.checked && b.value !== undefined).map((b) => b.value!);
+}
+
+/**
  * Reads the dialog's form into choices: the targets ticked (`target-<id>`), the mode (`modeId`),
  * the declared reaction (`declared`, `none` for none) and for each target the situation values
  * of its fields (`situation.<id>`, `situation.<targetId>.<id>`).
@@ -151,7 +161,7 @@ export function readChoices(form: Pick<HTMLFormElement, "elements">, data: Attac
       let raw: FormValue;
       if (!control) raw = undefined;
       else if (f.kind === "boolean") raw = Boolean(control.checked);
-      else if (f.kind === "multi") raw = Array.from(control.selectedOptions ?? []).map((o) => o.value);
+      else if (f.kind === "multi") raw = multiValues(control);
       else raw = control.value;
       values[f.id] = raw === undefined ? f.default : readSituationValue(f, raw, data.ruleset.id);
     }

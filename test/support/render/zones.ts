@@ -176,7 +176,20 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
         { item: { ...doc, img: doc.img ?? null } as never, ruleset: "zones", editable: true, enrichedDescription: "", i18n: sheetI18n },
         zonesItemSheetContext,
       ),
-      expect: [{ selector: 'input[name="name"]', count: 1 }, ...expect.map((f) => ({ selector: `[name="system.${f}"]`, count: 1 }))],
+      expect: [
+        { selector: 'input[name="name"]', count: 1 },
+        ...expect.map((f) => ({ selector: `[name="system.${f}"]`, count: 1 })),
+        // ZN-DMG-01: a weapon's damage types as a box per type, those of the weapon ticked.
+        ...(id === "armor"
+          ? []
+          : [
+              { selector: 'multi-checkbox[name="system.damageTypes"] input[type="checkbox"]', count: 6 },
+              {
+                selector: 'multi-checkbox[name="system.damageTypes"] input:checked',
+                count: ((doc.system as { damageTypes?: string[] }).damageTypes ?? []).length,
+              },
+            ]),
+      ],
     });
   }
 
@@ -203,7 +216,9 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
     context: dialogContext(data, dialogDefaults(data), i18n),
     expect: [
       { selector: '[name="situation.sentry.targetSize"]', count: 1, value: "small" },
-      { selector: '[name="situation.environment"]', count: 1 },
+      // ZN-RNG-01: the environment's conditions as checkboxes, none ticked by default.
+      { selector: 'input[type="checkbox"][name="situation.environment"]', count: 4 },
+      { selector: 'input[name="situation.environment"]:checked', count: 0 },
       { selector: '[name="situation.malfunction"]', count: 1 },
       // ZN-BST-01: single shot, burst and full auto, the burst picked on the weapon row selected.
       { selector: 'select[name="modeId"] option', count: 3 },
