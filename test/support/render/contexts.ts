@@ -403,7 +403,7 @@ function targetExpect(index: number, t: TargetCardContext, buttons: ButtonPlan, 
   out.push({ selector: `${section} .fray-check tr.fray-total`, text: `Total ${t.check.total}` });
   out.push({ selector: `${section} .fray-difficulty tr.fray-total`, text: `Total ${t.difficulty.total}` });
   out.push({ selector: `${section} .fray-result`, text: outcome.toUpperCase() });
-  out.push({ selector: `${section} .fray-comparison`, text: `${t.check.total} vs. ${t.difficulty.total}` });
+  out.push({ selector: `${section} .fray-comparison`, text: `${t.check.total} vs. difficulty ${t.difficulty.total}` });
   if (t.odds) out.push({ selector: `${section} .fray-odds`, text: `Chance to hit: ${t.odds} %` });
   return out;
 }

@@ -129,7 +129,7 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
       { selector: '.fray-tab.active[data-tab="combat"]', count: 1 },
       { selector: '.fray-tab.active [data-action="attack"]', count: 4 },
       { selector: '.fray-tab.active [data-item-id="carbine"] select[data-mode-select] option', count: 3 },
-      { selector: '.fray-tab.active [data-item-id="carbine"] .fray-item-stats', text: "30/30 +4" },
+      { selector: '.fray-tab.active [data-item-id="carbine"] .fray-item-stats', text: "30/30 rounds, 4 spare magazines" },
       { selector: '.fray-tab.active [data-item-id="pistol"] [data-ruleset-action="reload"]', count: 1 },
       { selector: '.fray-tab.active [data-item-id="pistol"] [data-ruleset-action="clearMalfunction"]', count: 1 },
       { selector: '.fray-tab.active [data-item-id="grenade"] .fray-item-stats', text: "radius" },
