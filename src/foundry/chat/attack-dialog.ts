@@ -15,6 +15,7 @@ import { decimal, localizeData, type Localizer } from "../attack-card.js";
 import { targetOdds, type AttackChoices } from "../logic/attack-options.js";
 import { dialogButtons, type DialogButtonFace } from "../logic/dialog-buttons.js";
 import { inputName, readSituationValue, situationInput, type FormValue } from "../logic/situation-form.js";
+import { sentenceCase } from "../logic/text.js";
 import { reportError, windowTitle } from "../notify.js";
 import { FLOW_TEMPLATES } from "./templates.js";
 import type { DialogDetail, MovementUnits } from "../registry.js";
@@ -201,9 +202,11 @@ export function oddsText(i18n: Localizer, data: AttackDialogData, target: Dialog
 }
 
 /** One field's template context, with the bounds as attribute values. */
-function fieldContext(field: SituationField, value: SituationValues[string] | undefined, targetId?: string) {
+function fieldContext(field: SituationField, value: SituationValues[string] | undefined, i18n: Localizer, targetId?: string) {
   const input = situationInput(field, value, targetId);
-  return { ...input, min: input.min ?? "", max: input.max ?? "", step: input.step ?? "any" };
+  // A choice stands alone in its drop-down or beside its box: in sentence case.
+  const choices = input.choices.map((c) => ({ ...c, label: sentenceCase(i18n.localize(c.label), i18n.lang) }));
+  return { ...input, choices, min: input.min ?? "", max: input.max ?? "", step: input.step ?? "any" };
 }
 
 /**
@@ -264,7 +267,7 @@ export function dialogContext(data: AttackDialogData, choices: AttackChoices, i1
   return {
     weapon: data.weapon.name,
     modes: modeOptions(data.weapon, choices.modeId),
-    fields: shared.map((f) => fieldContext(f, first ? choices.situation[first.id]?.[f.id] : undefined)),
+    fields: shared.map((f) => fieldContext(f, first ? choices.situation[first.id]?.[f.id] : undefined, i18n)),
     targets: data.targets.map((t) => ({
       id: t.id,
       name: t.name,
@@ -276,7 +279,7 @@ export function dialogContext(data: AttackDialogData, choices: AttackChoices, i1
       details: detailLines(i18n, data, t, choices),
       fields: fieldsFor(data, t, choices.modeId)
         .filter((f) => f.perTarget)
-        .map((f) => fieldContext(f, choices.situation[t.id]?.[f.id], t.id)),
+        .map((f) => fieldContext(f, choices.situation[t.id]?.[f.id], i18n, t.id)),
     })),
     reactions,
     reactionRule: reactions[0]?.rule,

@@ -111,7 +111,7 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
       { selector: 'input[name="system.speed.value"]', count: 1, value: "5" },
       { selector: 'input[name="system.effort.value"]', count: 1, value: "3" },
       { selector: '[data-ruleset-action="stance"]', count: 4 },
-      { selector: '[data-ruleset-action="stance"].active', count: 1, text: "kneeling" },
+      { selector: '[data-ruleset-action="stance"].active', count: 1, text: "Kneeling" },
       { selector: '.fray-tab.active[data-tab="attributes"]', count: 1 },
       { selector: '[data-action="rollSkill"]', count: 6 },
       { selector: '[data-skill="firearms"] [data-action="rollSkill"]', text: "1d10 + 5" },
