@@ -13,8 +13,11 @@
  * A template under templates/ that no case renders fails the coverage check.
  * Checks that each expected button and field is there (by data-action / name) with the text or
  * value expected, that no i18n key shows raw (tooltips and dialog buttons included), that the
- * page is in standards mode, and that nothing overflows horizontally at the sheet's default size
- * or the chat sidebar's width. Screenshots go to
+ * page is in standards mode, that nothing overflows horizontally at the sheet's default size
+ * or the chat sidebar's width, and that no list box hides options and no drop-down or text field
+ * cuts its value. A chat card is drawn as it arrives (its details folded), measured (at most
+ * 350 px tall in the 300 px sidebar; the heights go to card-heights.json) and drawn again with
+ * every fold open (`<id>-open.png`), where the expectations are checked. Screenshots go to
  * test-artifacts/render/ for a person to look at.
  *
  * Needs Debian's chromium at /usr/bin/chromium (`.ci/run` installs it). Without it the test
