@@ -305,7 +305,7 @@ describe("the Attack button", () => {
     for (const rule of ["UD-ATK-01", "UD-ATK-03", "UD-ZON-01"]) expect(content).toContain(rule);
     expect(content).toContain("Attack modifier (Sabre)");
     expect(content).toContain("Base defense");
-    expect(content).toContain("14 vs. 13");
+    expect(content).toContain("14 vs. difficulty 13");
     expect(content).toContain(lookup(en, "FRAY.Chat.Hit"));
     expect(content).toContain("Torso");
     expect(content).not.toMatch(/FRAY\./);

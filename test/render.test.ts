@@ -13,18 +13,21 @@
  * A template under templates/ that no case renders fails the coverage check.
  * Checks that each expected button and field is there (by data-action / name) with the text or
  * value expected, that no i18n key shows raw (tooltips and dialog buttons included), that the
- * page is in standards mode, and that nothing overflows horizontally at the sheet's default size
- * or the chat sidebar's width. Screenshots go to
+ * page is in standards mode, that nothing overflows horizontally at the sheet's default size
+ * or the chat sidebar's width, and that no list box hides options and no drop-down or text field
+ * cuts its value. A chat card is drawn as it arrives (its details folded), measured (at most
+ * 350 px tall in the 300 px sidebar; the heights go to card-heights.json) and drawn again with
+ * every fold open (`<id>-open.png`), where the expectations are checked. Screenshots go to
  * test-artifacts/render/ for a person to look at.
  *
  * Needs Debian's chromium at /usr/bin/chromium (`.ci/run` installs it). Without it the test
  * fails under CI=true and is skipped with a notice otherwise.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import Handlebars from "handlebars";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handlebars, readLang, ROOT, StubI18n } from "./support/foundry-stub.js";
 import {
@@ -198,6 +201,131 @@ interface Found {
   locator?: boolean;
 }
 
+/** The most a chat card may measure as it arrives (folded), in CSS pixels, in a 300 px sidebar. */
+const MAX_FOLDED_CARD = 350;
+
+/** What {@link scanPage} is asked: the selectors to look up, the kind of page. */
+interface ScanArgs {
+  selectors: string[];
+  isSheet: boolean;
+  scrollable: boolean;
+}
+
+/**
+ * Runs in the page: every expectation's matches and the overflow scan in one round trip, the
+ * clip of the window (or the chat column), the chat message's height and its folds.
+ */
+const scanPage = async ({ selectors, isSheet, scrollable }: ScanArgs) => {
+  // The icon font loads once an icon asks for it.
+  await document.fonts.ready;
+  const found = selectors.map((selector): Found => {
+    let matches: Element[];
+    try {
+      matches = Array.from(document.querySelectorAll(selector));
+    } catch {
+      return { n: 0, text: "", value: null, locator: true };
+    }
+    const first = matches[0];
+    const control = first instanceof HTMLInputElement || first instanceof HTMLSelectElement || first instanceof HTMLTextAreaElement;
+    return {
+      n: matches.length,
+      text: matches.map((m) => (m as HTMLElement).innerText).join(" "),
+      value: control ? (first as HTMLInputElement).value : null,
+    };
+  });
+  const root = document.querySelector<HTMLElement>(isSheet ? ".application" : ".chat-log")!;
+  const content = (root.querySelector<HTMLElement>(".window-content") ?? root) as HTMLElement;
+  const bounds = content.getBoundingClientRect();
+  const out: string[] = [];
+  // A doctype written into the page must still give standards mode, as a navigation does.
+  if (document.compatMode !== "CSS1Compat") out.push(`quirks mode (${document.compatMode})`);
+  if (content.scrollWidth > content.clientWidth + 1) out.push(`content scrollWidth ${content.scrollWidth} > ${content.clientWidth}`);
+  if (isSheet && root.scrollHeight > root.clientHeight + 1) out.push(`window scrollHeight ${root.scrollHeight} > ${root.clientHeight}`);
+  const measure = document.createElement("canvas");
+  for (const el of Array.from(content.querySelectorAll<HTMLElement>("*"))) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    // Inside a closed fold: not drawn (a closed `details` keeps a box for what it hides).
+    if (el.closest("details:not([open]) > :not(summary)")) continue;
+    // A control too small for what it shows: a list box hiding options, a drop-down or text
+    // field cutting its value (the text measured in the control's own font).
+    if (el instanceof HTMLSelectElement && (el.multiple || el.size > 1)) {
+      if (el.scrollHeight > el.clientHeight + 1)
+        out.push(`select[name=${el.name}] hides some of its options (${el.scrollHeight} > ${el.clientHeight})`);
+    } else if (el instanceof HTMLSelectElement || (el instanceof HTMLInputElement && el.type === "text")) {
+      const text = el instanceof HTMLSelectElement ? (el.selectedOptions[0]?.text ?? "") : el.value;
+      const ctx = measure.getContext("2d")!;
+      const cs = getComputedStyle(el);
+      ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      // A drop-down's arrow takes about 20 px of its inner width.
+      const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - (el instanceof HTMLSelectElement ? 20 : 0);
+      const need = ctx.measureText(text).width;
+      if (need > room + 1)
+        out.push(
+          `${el.tagName.toLowerCase()}[name=${el.getAttribute("name")}] cuts its value "${text}" (${Math.ceil(need)} > ${Math.floor(room)}px)`,
+        );
+    }
+    const style = getComputedStyle(el);
+    if (style.overflowX !== "visible" && el.scrollWidth > el.clientWidth + 1 && el.tagName !== "SELECT" && el.tagName !== "INPUT") {
+      out.push(`${el.tagName.toLowerCase()}.${el.className} scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
+    }
+    const name = `${el.tagName.toLowerCase()}.${String(el.className)}`;
+    if (r.right > bounds.right + 1 && !el.closest("[data-tab]:not(.active)")) {
+      out.push(`${name} sticks out by ${Math.round(r.right - bounds.right)}px`);
+    }
+    // A table cell's text wider than the cell runs over its neighbour.
+    if ((el.tagName === "TD" || el.tagName === "TH") && el.scrollWidth > el.clientWidth + 1)
+      out.push(`${name} spills out of its cell (${el.scrollWidth} > ${el.clientWidth})`);
+    if (r.left < bounds.left - 1) out.push(`${name} sticks out left by ${Math.round(bounds.left - r.left)}px`);
+    // A card, dialog or panel grows with its content: nothing in it hides or scrolls
+    // what it holds. A sheet's tab body scrolls on purpose; nothing else hides content.
+    const control = el.tagName === "SELECT" || el.tagName === "INPUT" || el.tagName === "TEXTAREA";
+    if (!control && style.overflowY !== "visible" && el.scrollHeight > el.clientHeight + 1) {
+      const scrolls = style.overflowY === "auto" || style.overflowY === "scroll";
+      if (!(scrollable && scrolls)) out.push(`${name} cuts its content (scrollHeight ${el.scrollHeight} > ${el.clientHeight})`);
+    }
+    if (!isSheet && r.bottom > bounds.bottom + 1) out.push(`${name} sticks out below by ${Math.round(r.bottom - bounds.bottom)}px`);
+  }
+  // Every icon drawn with a glyph of the icon font, as Foundry draws it.
+  for (const icon of Array.from(root.querySelectorAll<HTMLElement>('i[class*="fa-"]'))) {
+    const glyph = getComputedStyle(icon, "::before");
+    const family = getComputedStyle(icon).fontFamily;
+    if (!/^"[^"]/.test(glyph.content) || !/Font Awesome/.test(family))
+      out.push(`icon ${icon.className} has no glyph (content ${glyph.content}, font ${family})`);
+  }
+  if (root.querySelector('i[class*="fa-"]') && !document.fonts.check('900 16px "Font Awesome 6 Free"'))
+    out.push("the icon font did not load");
+  const box = root.getBoundingClientRect();
+  const [x, y] = [Math.floor(box.left), Math.floor(box.top)];
+  const clip = { x, y, width: Math.ceil(box.right) - x, height: Math.ceil(box.bottom) - y };
+  // The message as the sidebar shows it, and the folds it has (`details` of a card).
+  const message = document.querySelector<HTMLElement>(".chat-message");
+  const height = message ? Math.round(message.getBoundingClientRect().height) : 0;
+  const folds = document.querySelectorAll("details.fray-fold").length;
+  return { found, overflow: out.slice(0, 5), clip, height, folds };
+};
+
+/**
+ * The window (or the chat column) as the page already laid it out: a clip of the page, without
+ * the waits and scrolling of an element screenshot; the whole element, however tall (a taller
+ * page where it reaches below the viewport).
+ */
+async function shoot(
+  page: Page,
+  clip: { x: number; y: number; width: number; height: number },
+  width: number,
+  height: number,
+  file: string,
+) {
+  if (clip.y + clip.height > height) await page.setViewportSize({ width, height: clip.y + clip.height + 16 });
+  // A frame drawn at the page's size before the capture (else a tile of the last case's size may show in it).
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.screenshot({ path: join(ARTIFACTS, file), clip, caret: "initial" });
+}
+
+/** Each chat card's height as it arrives, written beside the screenshots. */
+const heights: { id: string; folded: number; folds: number }[] = [];
+
 describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
   it("every template under templates/ is rendered by some case", () => {
     const covered = new Set(cases.flatMap((c) => c.templates));
@@ -251,83 +379,23 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
           const out = perCase[i]!;
           await page.setViewportSize({ width, height });
           await page.setContent(html);
-          // Every expectation and the overflow scan in one round trip to the page.
-          const { found, overflow, clip } = await page.evaluate(
-            async ({ selectors, isSheet, scrollable }) => {
-              // The icon font loads once an icon asks for it.
-              await document.fonts.ready;
-              const found = selectors.map((selector): Found => {
-                let matches: Element[];
-                try {
-                  matches = Array.from(document.querySelectorAll(selector));
-                } catch {
-                  return { n: 0, text: "", value: null, locator: true };
-                }
-                const first = matches[0];
-                const control =
-                  first instanceof HTMLInputElement || first instanceof HTMLSelectElement || first instanceof HTMLTextAreaElement;
-                return {
-                  n: matches.length,
-                  text: matches.map((m) => (m as HTMLElement).innerText).join(" "),
-                  value: control ? (first as HTMLInputElement).value : null,
-                };
+          const args = { selectors: c.expect.map((e) => e.selector), isSheet: sheet, scrollable: c.kind === "sheet" };
+          if (!sheet) {
+            // A card as it arrives: folded. Drawn and measured so, then opened for the checks.
+            const first = await page.evaluate(scanPage, { ...args, selectors: [] });
+            out.push(...first.overflow.map((o) => `${c.id} (folded): ${o}`));
+            heights.push({ id: c.id, folded: first.height, folds: first.folds });
+            if (first.height > MAX_FOLDED_CARD)
+              out.push(`${c.id}: the card is ${first.height}px tall as it arrives, over ${MAX_FOLDED_CARD}px (fold its details)`);
+            if (first.folds > 0) {
+              await shoot(page, first.clip, width, height, `${c.id}.png`);
+              await page.evaluate(() => {
+                for (const d of Array.from(document.querySelectorAll("details"))) d.open = true;
               });
-              const root = document.querySelector<HTMLElement>(isSheet ? ".application" : ".chat-log")!;
-              const content = (root.querySelector<HTMLElement>(".window-content") ?? root) as HTMLElement;
-              const bounds = content.getBoundingClientRect();
-              const out: string[] = [];
-              // A doctype written into the page must still give standards mode, as a navigation does.
-              if (document.compatMode !== "CSS1Compat") out.push(`quirks mode (${document.compatMode})`);
-              if (content.scrollWidth > content.clientWidth + 1)
-                out.push(`content scrollWidth ${content.scrollWidth} > ${content.clientWidth}`);
-              if (isSheet && root.scrollHeight > root.clientHeight + 1)
-                out.push(`window scrollHeight ${root.scrollHeight} > ${root.clientHeight}`);
-              for (const el of Array.from(content.querySelectorAll<HTMLElement>("*"))) {
-                const r = el.getBoundingClientRect();
-                if (r.width === 0 || r.height === 0) continue;
-                const style = getComputedStyle(el);
-                if (
-                  style.overflowX !== "visible" &&
-                  el.scrollWidth > el.clientWidth + 1 &&
-                  el.tagName !== "SELECT" &&
-                  el.tagName !== "INPUT"
-                ) {
-                  out.push(`${el.tagName.toLowerCase()}.${el.className} scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
-                }
-                const name = `${el.tagName.toLowerCase()}.${String(el.className)}`;
-                if (r.right > bounds.right + 1 && !el.closest("[data-tab]:not(.active)")) {
-                  out.push(`${name} sticks out by ${Math.round(r.right - bounds.right)}px`);
-                }
-                // A table cell's text wider than the cell runs over its neighbour.
-                if ((el.tagName === "TD" || el.tagName === "TH") && el.scrollWidth > el.clientWidth + 1)
-                  out.push(`${name} spills out of its cell (${el.scrollWidth} > ${el.clientWidth})`);
-                if (r.left < bounds.left - 1) out.push(`${name} sticks out left by ${Math.round(bounds.left - r.left)}px`);
-                // A card, dialog or panel grows with its content: nothing in it hides or scrolls
-                // what it holds. A sheet's tab body scrolls on purpose; nothing else hides content.
-                const control = el.tagName === "SELECT" || el.tagName === "INPUT" || el.tagName === "TEXTAREA";
-                if (!control && style.overflowY !== "visible" && el.scrollHeight > el.clientHeight + 1) {
-                  const scrolls = style.overflowY === "auto" || style.overflowY === "scroll";
-                  if (!(scrollable && scrolls)) out.push(`${name} cuts its content (scrollHeight ${el.scrollHeight} > ${el.clientHeight})`);
-                }
-                if (!isSheet && r.bottom > bounds.bottom + 1)
-                  out.push(`${name} sticks out below by ${Math.round(r.bottom - bounds.bottom)}px`);
-              }
-              // Every icon drawn with a glyph of the icon font, as Foundry draws it.
-              for (const icon of Array.from(root.querySelectorAll<HTMLElement>('i[class*="fa-"]'))) {
-                const glyph = getComputedStyle(icon, "::before");
-                const family = getComputedStyle(icon).fontFamily;
-                if (!/^"[^"]/.test(glyph.content) || !/Font Awesome/.test(family))
-                  out.push(`icon ${icon.className} has no glyph (content ${glyph.content}, font ${family})`);
-              }
-              if (root.querySelector('i[class*="fa-"]') && !document.fonts.check('900 16px "Font Awesome 6 Free"'))
-                out.push("the icon font did not load");
-              const box = root.getBoundingClientRect();
-              const [x, y] = [Math.floor(box.left), Math.floor(box.top)];
-              const clip = { x, y, width: Math.ceil(box.right) - x, height: Math.ceil(box.bottom) - y };
-              return { found, overflow: out.slice(0, 5), clip };
-            },
-            { selectors: c.expect.map((e) => e.selector), isSheet: sheet, scrollable: c.kind === "sheet" },
-          );
+            }
+          }
+          // Every expectation and the overflow scan in one round trip to the page.
+          const { found, overflow, clip, folds } = await page.evaluate(scanPage, args);
           for (const [k, e] of c.expect.entries()) {
             let f = found[k]!;
             if (f.locator) {
@@ -351,11 +419,8 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
             }
           }
           out.push(...overflow.map((o) => `${c.id}: ${o}`));
-          // The window (or the chat column) as the page already laid it out: a clip of the page,
-          // without the waits and scrolling of an element screenshot.
-          // The whole element, however tall: a taller page where it reaches below the viewport.
-          if (clip.y + clip.height > height) await page.setViewportSize({ width, height: clip.y + clip.height + 16 });
-          await page.screenshot({ path: join(ARTIFACTS, `${c.id}.png`), clip, caret: "initial" });
+          // A folded card opened: its open state beside the folded one.
+          await shoot(page, clip, width, height, !sheet && folds > 0 ? `${c.id}-open.png` : `${c.id}.png`);
         }
       } finally {
         await page.close();
@@ -367,6 +432,8 @@ describe.skipIf(!haveChromium && !CI)("templates render in Chromium", () => {
       await context.close();
     }
     problems.push(...perCase.flat());
+    heights.sort((x, y) => x.id.localeCompare(y.id));
+    writeFileSync(join(ARTIFACTS, "card-heights.json"), `${JSON.stringify(heights, null, 2)}\n`);
     // Each case shows something of its own: two identical pictures mean a state that draws as another.
     const seen = new Map<string, string>();
     for (const { c } of rendered) {

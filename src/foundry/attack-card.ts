@@ -264,6 +264,12 @@ export interface TargetCardContext extends AttackCardContext {
   sections?: CardSection[];
   /** The checks the damage forced, as rolled (a Blackout test, HB-DMG-04). */
   forced?: CardForced[];
+  /**
+   * The folded target's line after the outcome, localized: where it landed, the damage rolled,
+   * what the application did (tracks after it, conditions added, forced checks failed) or that
+   * it was undone ({@link targetSummary}).
+   */
+  summary: string[];
 }
 
 /** A forced check as the card shows it: the check, the total needed, the outcome. */
@@ -306,6 +312,7 @@ export function targetCardContext(
     ...(view.comparison ? { comparison: view.comparison } : {}),
     ...(view.sections?.length ? { sections: view.sections } : {}),
     ...(view.range && base.range !== undefined ? { range: view.range.value, rangeUnit: view.range.unit } : {}),
+    summary: [],
     index,
     phase: targetPhase(t),
     applied: Boolean(t.applied),
@@ -366,7 +373,28 @@ export function targetCardContext(
       context.vitals.hitboxes = changed.map(([id, tr]) => `${i18n.localize(`FRAY.Hitbox.${id}`)} ${tr.value}/${tr.max}`).join(", ");
     context.added = t.applied.added.map((c) => i18n.localize(`FRAY.Condition.${c}`));
   }
+  context.summary = targetSummary(context, i18n);
   return context;
+}
+
+/**
+ * The parts of a target's summary line, after its outcome: the hit location (when the attack
+ * lands), the damage rolled, then what the application did (the tracks after it, the hitboxes
+ * it changed, the conditions it added, each forced check failed) or that it was undone.
+ * Every part is already in the card's details; the summary only repeats them in one line.
+ */
+export function targetSummary(c: Omit<TargetCardContext, "summary">, i18n: Localizer): string[] {
+  const out: string[] = [];
+  if (c.lands && c.location) out.push(c.location.label);
+  if (c.damage) out.push(i18n.format("FRAY.Flow.Card.SummaryDamage", { amount: String(c.damage.total) }));
+  if (c.applied && c.vitals) {
+    if (c.vitals.hp) out.push(`${c.vitals.hpLabel ?? i18n.localize("FRAY.Flow.Card.HP")} ${c.vitals.hp}`);
+    if (c.vitals.ep) out.push(`${i18n.localize("FRAY.Flow.Card.EP")} ${c.vitals.ep}`);
+    if (c.vitals.hitboxes) out.push(c.vitals.hitboxes);
+    out.push(...(c.added ?? []));
+  } else if (c.undone) out.push(i18n.localize("FRAY.Flow.Card.SummaryUndone"));
+  for (const f of c.forced ?? []) if (!f.success) out.push(`${f.label}: ${i18n.localize("FRAY.Flow.Card.Failed")}`);
+  return out;
 }
 
 /** The card of an attack on one or more targets; `rules` adds the ruleset's own rows, sections and labels. */

@@ -487,6 +487,25 @@ function registerAuthorityBatch(quench: Quench): void {
             await waiting;
           }
         });
+
+        it("A21: a <multi-checkbox> in a form draws a checkbox per option and submits the ticked values as an array", async () => {
+          const form = document.createElement("form");
+          form.innerHTML =
+            '<multi-checkbox name="system.damageTypes"><option value="piercing" selected>P</option><option value="fire">F</option></multi-checkbox>';
+          document.body.append(form);
+          try {
+            const boxes = form.querySelectorAll<HTMLInputElement>('multi-checkbox input[type="checkbox"]');
+            assert.equal(boxes.length, 2, "a checkbox per option");
+            const FormData = (
+              foundry.applications as unknown as {
+                ux: { FormDataExtended: new (f: HTMLFormElement) => { object: Record<string, unknown> } };
+              }
+            ).ux.FormDataExtended;
+            assert.deepEqual(new FormData(form).object["system.damageTypes"], ["piercing"], "the ticked values as an array");
+          } finally {
+            form.remove();
+          }
+        });
       });
     },
     { displayName: "Fray: v13 assumptions of the authority code" },

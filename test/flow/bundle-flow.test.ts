@@ -198,8 +198,8 @@ describe("registration", () => {
     // One hook of the system, one of this test's request log.
     expect(stub.Hooks.handlers.get("updateUser")?.length).toBe(2);
     for (const hook of ["renderCombatTracker", "preMoveToken", "moveToken"]) expect(stub.Hooks.handlers.get(hook)?.length, hook).toBe(1);
-    // The card's buttons, and the rule links (test/flow/rule-links-bundle.test.ts).
-    expect(stub.Hooks.handlers.get("renderChatMessageHTML")?.length).toBe(2);
+    // The card's buttons, its folds (test/flow/card-fold.test.ts), and the rule links (test/flow/rule-links-bundle.test.ts).
+    expect(stub.Hooks.handlers.get("renderChatMessageHTML")?.length).toBe(3);
     const setting = stub.game.settings.registered.get("fray.beyondFullMovement")!;
     expect(setting.default).toBe("show");
     expect(Object.keys(setting.choices!)).toEqual(["show", "refuse"]);

@@ -43,7 +43,7 @@ describe("attack card view", () => {
     const ctx = attackMessageContext([await hitState()], { attacker: "Ana", weapon: "Sword" }, i18n);
     const t = ctx.targets[0]!;
     expect(t.headline).toBe("Ana attacks Bo with Sword");
-    expect(t.comparison).toBe("15 vs. 12");
+    expect(t.comparison).toBe("15 vs. difficulty 12");
     expect(t.odds).toBe("50.0");
     expect(t.buttons.map((b) => b.label)).toEqual(["Parry", "No reaction", "Roll damage"]);
   });

@@ -88,7 +88,7 @@ describe("the seed's example, card by card (seed 002, examples/hitbox-zeven.yaml
     expect(t1().result.reaction).toMatchObject({ id: "dodge", check: { natural: 5, total: 9 }, success: false });
     expect(t1().result).toMatchObject({ hit: true, lands: true, plan: { difficulty: { total: 9 } } });
     expect(t1().result.location).toMatchObject({ id: "leftLeg", rule: "HB-LOC-02", roll: { total: 8 } });
-    expect(text(m1)).toMatch(/10 vs\.? 9/);
+    expect(text(m1)).toMatch(/10 vs\. difficulty 9/);
     // No cover nearby: the dodge drops him (HB-ACT-04), and the total stands for the turn.
     expect(guard.actor.statuses.has("goingProne")).toBe(true);
     await flow.runCardAction(m1, 0, "rollDamage");

@@ -81,8 +81,12 @@ describe("Zones attack card through the bundle", () => {
     expect(message.content.match(/outcome-miss/g)).toHaveLength(2);
     // The exact chance of each number of hits, weighed before the roll: one 30 % - 10 %, two 10 %, three never.
     const odds = (hits: number) => lookup(en, "FRAY.Zones.Card.HitsOdds")!.replace("{hits}", String(hits)).replace("{fired}", "3");
-    expect(message.content).toMatch(new RegExp(`${odds(1)}</td><td class="fray-value">20.0 %`));
-    expect(message.content).toMatch(new RegExp(`${odds(2)}</td><td class="fray-value">10.0 %`));
+    expect(message.content).toMatch(
+      new RegExp(`${odds(1)}(?: <span class="fray-rule">[A-Z-0-9]+</span>)?</td><td class="fray-value">20.0 %`),
+    );
+    expect(message.content).toMatch(
+      new RegExp(`${odds(2)}(?: <span class="fray-rule">[A-Z-0-9]+</span>)?</td><td class="fray-value">10.0 %`),
+    );
     expect(message.content).not.toContain(odds(3));
     // Rounds spent on the weapon item (ZN-BST-01): 30 - 3.
     expect(itemSystem(rifleman, "carbine").loaded).toBe(27);

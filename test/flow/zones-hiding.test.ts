@@ -171,7 +171,7 @@ describe("hiding a small weapon (ZN-HID-01)", () => {
     );
     expect(card.content).toContain(lookup(en, "FRAY.Zones.Hiding.Mode.search"));
     expect(card.content).toMatch(/class="fray-search-row found"[^]*Wren Pocket Pistol/);
-    expect(card.content).toMatch(/class="fray-search-notice">6 \/ 7</);
+    expect(card.content).toMatch(/class="fray-search-notice fray-fraction">6 \/ 7</);
     // The carbine (not hidden) is not searched for.
     expect(card.content).not.toContain("Harrow");
   });

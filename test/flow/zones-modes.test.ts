@@ -41,7 +41,12 @@ function controlsOf(html: string): Record<string, Control> {
   for (const [tag] of html.matchAll(/<input [^>]*>/g)) {
     const name = /name="([^"]+)"/.exec(tag)?.[1];
     if (!name) continue;
-    if (/type="checkbox"/.test(tag)) out[name] = { checked: /\schecked/.test(tag) };
+    const value = /value="([^"]*)"/.exec(tag)?.[1];
+    // Checkboxes of one multi-choice field share a name: `namedItem` gives them as a list.
+    if (/type="checkbox"/.test(tag) && value !== undefined) {
+      const list = (out[name] ?? []) as unknown as Control[];
+      out[name] = [...list, { value, checked: /\schecked/.test(tag) }] as unknown as Control;
+    } else if (/type="checkbox"/.test(tag)) out[name] = { checked: /\schecked/.test(tag) };
     else out[name] = { value: /value="([^"]*)"/.exec(tag)?.[1] ?? "" };
   }
   return out;
@@ -131,6 +136,24 @@ describe("Zones firing modes through the attack dialog (ZN-BST-01)", () => {
       const t = outcome!.message.system.targets[0]!;
       expect(t.request.modeId).toBe("auto");
       expect(t.result.bullets).toMatchObject({ fired: 5 });
+    } finally {
+      delete apps().DialogV2;
+    }
+  });
+
+  it("ZN-RNG-01: the environment's conditions are checkboxes in the dialog; those ticked reach the attack", async () => {
+    const { rifleman, sentryToken } = firefight(flowWorld, 10);
+    stub.game.user.targets.add(sentryToken);
+    const drawn = answerDialog((controls) => {
+      const boxes = controls["situation.environment"] as unknown as Control[];
+      for (const box of boxes) box.checked = box.value === "lowLight";
+    });
+    try {
+      diceQueue.push(10, 3, 4);
+      const outcome = await api().rollAttack({ actor: rifleman.actor, weaponId: "carbine" });
+      expect(drawn[0]).toMatch(/<input type="checkbox" name="situation.environment" value="lowLight"/);
+      expect(drawn[0]).not.toMatch(/<select name="situation.environment"/);
+      expect(outcome!.message.system.targets[0]!.request.situation).toMatchObject({ environment: ["lowLight"] });
     } finally {
       delete apps().DialogV2;
     }

@@ -15,6 +15,7 @@ import { decimal, localizeData, type Localizer } from "../attack-card.js";
 import { targetOdds, type AttackChoices } from "../logic/attack-options.js";
 import { dialogButtons, type DialogButtonFace } from "../logic/dialog-buttons.js";
 import { inputName, readSituationValue, situationInput, type FormValue } from "../logic/situation-form.js";
+import { sentenceCase } from "../logic/text.js";
 import { reportError, windowTitle } from "../notify.js";
 import { FLOW_TEMPLATES } from "./templates.js";
 import type { DialogDetail, MovementUnits } from "../registry.js";
@@ -134,6 +135,16 @@ interface Control {
 }
 
 /**
+ * The values ticked of a multi-choice field: its checkboxes (`namedItem` gives a list for two or
+ * more, the box itself for one), or the options selected in a `select multiple`.
+ */
+function multiValues(control: Control | ArrayLike<Control>): string[] {
+  if ("selectedOptions" in control && control.selectedOptions) return Array.from(control.selectedOptions).map((o) => o.value);
+  const boxes: Control[] = "length" in control && typeof control.length === "number" ? Array.from(control) : [control as Control];
+  return boxes.filter((b) => b.checked && b.value !== undefined).map((b) => b.value!);
+}
+
+/**
  * Reads the dialog's form into choices: the targets ticked (`target-<id>`), the mode (`modeId`),
  * the declared reaction (`declared`, `none` for none) and for each target the situation values
  * of its fields (`situation.<id>`, `situation.<targetId>.<id>`).
@@ -151,7 +162,7 @@ export function readChoices(form: Pick<HTMLFormElement, "elements">, data: Attac
       let raw: FormValue;
       if (!control) raw = undefined;
       else if (f.kind === "boolean") raw = Boolean(control.checked);
-      else if (f.kind === "multi") raw = Array.from(control.selectedOptions ?? []).map((o) => o.value);
+      else if (f.kind === "multi") raw = multiValues(control);
       else raw = control.value;
       values[f.id] = raw === undefined ? f.default : readSituationValue(f, raw, data.ruleset.id);
     }
@@ -191,9 +202,11 @@ export function oddsText(i18n: Localizer, data: AttackDialogData, target: Dialog
 }
 
 /** One field's template context, with the bounds as attribute values. */
-function fieldContext(field: SituationField, value: SituationValues[string] | undefined, targetId?: string) {
+function fieldContext(field: SituationField, value: SituationValues[string] | undefined, i18n: Localizer, targetId?: string) {
   const input = situationInput(field, value, targetId);
-  return { ...input, min: input.min ?? "", max: input.max ?? "", step: input.step ?? "any" };
+  // A choice stands alone in its drop-down or beside its box: in sentence case.
+  const choices = input.choices.map((c) => ({ ...c, label: sentenceCase(i18n.localize(c.label), i18n.lang) }));
+  return { ...input, choices, min: input.min ?? "", max: input.max ?? "", step: input.step ?? "any" };
 }
 
 /**
@@ -254,7 +267,7 @@ export function dialogContext(data: AttackDialogData, choices: AttackChoices, i1
   return {
     weapon: data.weapon.name,
     modes: modeOptions(data.weapon, choices.modeId),
-    fields: shared.map((f) => fieldContext(f, first ? choices.situation[first.id]?.[f.id] : undefined)),
+    fields: shared.map((f) => fieldContext(f, first ? choices.situation[first.id]?.[f.id] : undefined, i18n)),
     targets: data.targets.map((t) => ({
       id: t.id,
       name: t.name,
@@ -266,7 +279,7 @@ export function dialogContext(data: AttackDialogData, choices: AttackChoices, i1
       details: detailLines(i18n, data, t, choices),
       fields: fieldsFor(data, t, choices.modeId)
         .filter((f) => f.perTarget)
-        .map((f) => fieldContext(f, choices.situation[t.id]?.[f.id], t.id)),
+        .map((f) => fieldContext(f, choices.situation[t.id]?.[f.id], i18n, t.id)),
     })),
     reactions,
     reactionRule: reactions[0]?.rule,

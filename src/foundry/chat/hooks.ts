@@ -9,6 +9,7 @@ import { attackSystem, readerCard, type AttackMessageLike } from "./attack-messa
 import { runCardAction } from "./actions.js";
 import { onFreeAttackClick } from "./free-attack.js";
 import { linkRuleIds } from "../rules-compendium/links.js";
+import { wireCardFolds } from "./fold.js";
 
 /** Synchronous ownership test of a document UUID (documents in the world or on a scene). */
 function ownsUuid(uuid: string | undefined): boolean {
@@ -38,6 +39,7 @@ export function onRenderChatMessageHTML(message: AttackMessageLike, html: HTMLEl
         if (content === undefined || !card.parentElement) return wireAttackCard(message, html);
         card.outerHTML = content;
         linkRuleIds(html);
+        wireCardFolds(message, html);
         wireAttackCard(message, html);
       })
       .catch((err: unknown) => console.error("Fray | card", err));

@@ -17,11 +17,13 @@ import { reportError } from "../notify.js";
 import { registerQuench } from "../quench.js";
 import { takeAction } from "../round-actions.js";
 import { handleApplyQuery, handleCardUpdateQuery, handleForcedQuery, handleUndoQuery, runCardAction } from "./actions.js";
+import { registerCardFoldSettings, wireCardFolds } from "./fold.js";
 import { onRenderChatMessageHTML } from "./hooks.js";
 import { FLOW_TEMPLATES } from "./templates.js";
 
 /** Call from the `init` hook, after the settings are registered. */
 export function registerPlayFlow(): void {
+  registerCardFoldSettings();
   registerCombat();
   registerTokenRuler();
   registerDefeated();
@@ -35,6 +37,7 @@ export function registerPlayFlow(): void {
   // Hook names and signatures of v13 that the typings do not all know yet.
   const on = Hooks.on.bind(Hooks) as unknown as (name: string, fn: (...args: never[]) => unknown) => number;
   on("renderChatMessageHTML", onRenderChatMessageHTML);
+  on("renderChatMessageHTML", wireCardFolds);
   on("renderCombatTracker", onRenderCombatTracker);
   on("preMoveToken", onPreMoveToken);
   on("preCreateScene", onPreCreateScene);

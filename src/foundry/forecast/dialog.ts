@@ -284,8 +284,10 @@ async function showResult(forecast: Forecast, input: ForecastInput, settings: { 
     return;
   }
   if (choice !== "whisper") return;
+  // In the chat the rounds, combatants and tactics fold under the chances to win.
+  const card = await foundry.applications.handlebars.renderTemplate(FORECAST_TEMPLATE, { ...context, fold: true });
   await ChatMessage.create({
-    content: `<div class="fray-card fray-forecast-card"><h3>${escapeHtml(context.title)}</h3>${content}</div>`,
+    content: `<div class="fray-card fray-forecast-card"><h3>${escapeHtml(context.title)}</h3>${card}</div>`,
     whisper: gmIds(),
   } as never);
 }

@@ -185,14 +185,27 @@ export function fieldPrefix(ruleset: RulesetChoice, document: "Actor" | "Weapon"
   return `FRAY.${name}.${document}`;
 }
 
-/** The label of a field path: each segment's field label, joined (`Hitboxes · Head`). */
+/**
+ * The label of a field path: each segment's field label, joined (`Hitboxes · Head`). A segment
+ * without a field label (a key of a record, such as a skill id) takes the ruleset's name for it
+ * (`FRAY.Critical.Skill.blades`), else its id in words (`stunRounds` becomes `Stun rounds`),
+ * never the raw key.
+ */
 export function fieldLabel(prefix: string, path: string, i18n: SheetI18n): string {
   const segments = path.split(".");
+  const ruleset = prefix.replace(/\.(Actor|Weapon|Armor)$/, "");
   return segments
     .map((segment, i) => {
       const key = `${prefix}.FIELDS.${segments.slice(0, i + 1).join(".")}.label`;
       const text = i18n.localize(key);
-      return text === key ? segment : text;
+      if (text !== key) return text;
+      if (segments[i - 1] === "skills") {
+        const named = `${ruleset}.Skill.${segment}`;
+        const name = i18n.localize(named);
+        if (name !== named) return name;
+      }
+      const words = segment.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+      return words.charAt(0).toUpperCase() + words.slice(1);
     })
     .join(" · ");
 }

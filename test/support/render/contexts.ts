@@ -396,15 +396,15 @@ function targetExpect(index: number, t: TargetCardContext, buttons: ButtonPlan, 
   out.push({ selector: `${section} .fray-check tbody tr`, count: t.check.lines.length + 2 });
   out.push({ selector: `${section} .fray-difficulty tbody tr`, count: t.difficulty.lines.length + 1 });
   t.check.lines.forEach((line, i) => {
-    out.push({ selector: `${section} .fray-check tbody tr:nth-child(${i + 2})`, text: `${line.label} ${line.value} ${line.rule}` });
+    out.push({ selector: `${section} .fray-check tbody tr:nth-child(${i + 2})`, text: `${line.label} ${line.rule} ${line.value}` });
   });
   t.difficulty.lines.forEach((line, i) => {
-    out.push({ selector: `${section} .fray-difficulty tbody tr:nth-child(${i + 1})`, text: `${line.label} ${line.value} ${line.rule}` });
+    out.push({ selector: `${section} .fray-difficulty tbody tr:nth-child(${i + 1})`, text: `${line.label} ${line.rule} ${line.value}` });
   });
   out.push({ selector: `${section} .fray-check tr.fray-total`, text: `Total ${t.check.total}` });
   out.push({ selector: `${section} .fray-difficulty tr.fray-total`, text: `Total ${t.difficulty.total}` });
   out.push({ selector: `${section} .fray-result`, text: outcome.toUpperCase() });
-  out.push({ selector: `${section} .fray-comparison`, text: `${t.check.total} vs. ${t.difficulty.total}` });
+  out.push({ selector: `${section} .fray-comparison`, text: `${t.check.total} vs. difficulty ${t.difficulty.total}` });
   if (t.odds) out.push({ selector: `${section} .fray-odds`, text: `Chance to hit: ${t.odds} %` });
   return out;
 }
@@ -470,7 +470,7 @@ export async function attackCardCases(i18n: Localizer): Promise<RenderCase[]> {
     { selector: ".fray-steps tbody tr", count: ctx.targets[0]!.steps!.length },
     ...ctx.targets[0]!.steps!.map((s, i) => ({
       selector: `.fray-steps tbody tr:nth-child(${i + 1})`,
-      text: `${s.label} ${s.value} ${s.remaining} ${s.rule}`,
+      text: `${s.label} ${s.rule} ${s.value} ${s.remaining}`,
     })),
     { selector: ".fray-steps.undone", count: undoneToo ? 1 : 0 },
   ];

@@ -284,7 +284,7 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer, i18nD
     ]),
     card("hits-only", [shot], guardNames, i18n, [
       { selector: ".fray-result", text: "9 HITS" },
-      { selector: ".fray-ruleset-section.attack-table", text: "Result 9 CR-ATK-02" },
+      { selector: ".fray-ruleset-section.attack-table", text: "Result CR-ATK-02 9" },
       { selector: 'button[data-action="fray-rollDamage"]', text: "Take the hits" },
     ]),
   );

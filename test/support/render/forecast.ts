@@ -68,6 +68,17 @@ export async function forecastCases(i18n: { format(key: string, data?: Record<st
       height: 0,
       expect,
     },
-    { ...base, id: "forecast-card", title: context.title, kind: "chat", classes: [], width: 300, height: 0, expect },
+    // The chat card: the same template with the rounds, combatants and tactics folded.
+    {
+      ...base,
+      context: { ...context, fold: true },
+      id: "forecast-card",
+      title: context.title,
+      kind: "chat",
+      classes: [],
+      width: 300,
+      height: 0,
+      expect,
+    },
   ];
 }

@@ -43,6 +43,28 @@ export function fontAwesomeHead(css: string): string {
   return link("fontawesome.min.css") + link("solid.min.css") + link("regular.min.css") + `<style>${standIns}</style>`;
 }
 
+/**
+ * Foundry's `<multi-checkbox>` form element (foundry.applications.elements.HTMLMultiCheckboxElement,
+ * https://foundryvtt.com/api/classes/foundry.applications.elements.HTMLMultiCheckboxElement.html:
+ * "a multi-select workflow as a grid of input checkbox elements", its choices given as `<option>`
+ * children): a stand-in drawing a labelled checkbox per option, ticked where the option is
+ * selected, disabled with the element; drawn by a script at the end of the body, once the
+ * options are parsed.
+ */
+export const FOUNDRY_ELEMENTS = `<script>
+for (const el of document.querySelectorAll("multi-checkbox")) {
+  const disabled = el.hasAttribute("disabled");
+  el.replaceChildren(...Array.from(el.querySelectorAll("option"), (o) => {
+    const label = document.createElement("label");
+    label.className = "checkbox";
+    const box = document.createElement("input");
+    Object.assign(box, { type: "checkbox", value: o.value, checked: o.selected, disabled });
+    label.append(box, o.textContent);
+    return label;
+  }));
+}
+</script>`;
+
 /** Base styles standing in for Foundry's application frame and form controls. */
 export const BASE_CSS = `
 *, *::before, *::after { box-sizing: border-box; }
@@ -120,7 +142,7 @@ export function windowPage(options: {
 <div class="application ${options.classes.join(" ")}" style="width:${options.width}px;height:${height}">
 <header class="window-header"><span class="window-title">${options.title}</span></header>
 ${content}
-</div></body></html>`;
+</div>${FOUNDRY_ELEMENTS}</body></html>`;
 }
 
 /** A chat log column holding one message, as Foundry's sidebar shows chat cards. */

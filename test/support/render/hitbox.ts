@@ -107,7 +107,7 @@ function sheetCases(i18n: SheetI18n): RenderCase[] {
         { selector: '[data-action="rollSkill"]', count: 7 },
         ...["strength", "dexterity", "fortitude"].map((a) => ({ selector: `input[name="system.abilities.${a}"]`, count: 1 })),
         // HB-DMG-03: the left arm is her main arm: firearms 3 + 1 halved to 2, shown halved.
-        { selector: '[data-skill="firearms"] .fray-roll', text: "2d6 + 2 ½" },
+        { selector: '[data-skill="firearms"] .fray-roll', text: "2d6 + 2 (halved)" },
         { selector: '[data-skill="dodge"] .fray-roll', text: "2d6 + 4" },
       ],
       combat: [
@@ -266,7 +266,7 @@ async function cardCases(i18n: Localizer): Promise<RenderCase[]> {
   });
   return [
     make("hit", first.state, names, [
-      { selector: ".fray-comparison", text: "10 vs. 9" },
+      { selector: ".fray-comparison", text: "10 vs. difficulty 9" },
       // HB-MOD-01: the range header in feet, as the binding's scenes measure (4.572 m = 15 ft).
       { selector: ".fray-range", text: "Range: 15.0 ft" },
       { selector: '[data-action="fray-dodge"]', count: 1 },
@@ -276,12 +276,12 @@ async function cardCases(i18n: Localizer): Promise<RenderCase[]> {
     ]),
     make("dodge", dodged, names, [
       { selector: ".fray-reaction tr.fray-total", text: "Total 9" },
-      { selector: ".fray-comparison", text: "10 vs. 9" },
+      { selector: ".fray-comparison", text: "10 vs. difficulty 9" },
       { selector: '[data-action="fray-rollDamage"]', count: 1 },
       { selector: '[data-action="fray-dodge"]', count: 0 },
     ]),
     make("tie-dodged", missed, { attacker: "Security Guard", weapon: "Duty Pistol" }, [
-      { selector: ".fray-comparison", text: "9 vs. 9" },
+      { selector: ".fray-comparison", text: "9 vs. difficulty 9" },
       { selector: ".fray-result", text: "DODGED" },
       { selector: "button", count: 0 },
     ]),

@@ -111,7 +111,7 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
       { selector: 'input[name="system.speed.value"]', count: 1, value: "5" },
       { selector: 'input[name="system.effort.value"]', count: 1, value: "3" },
       { selector: '[data-ruleset-action="stance"]', count: 4 },
-      { selector: '[data-ruleset-action="stance"].active', count: 1, text: "kneeling" },
+      { selector: '[data-ruleset-action="stance"].active', count: 1, text: "Kneeling" },
       { selector: '.fray-tab.active[data-tab="attributes"]', count: 1 },
       { selector: '[data-action="rollSkill"]', count: 6 },
       { selector: '[data-skill="firearms"] [data-action="rollSkill"]', text: "1d10 + 5" },
@@ -129,7 +129,7 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
       { selector: '.fray-tab.active[data-tab="combat"]', count: 1 },
       { selector: '.fray-tab.active [data-action="attack"]', count: 4 },
       { selector: '.fray-tab.active [data-item-id="carbine"] select[data-mode-select] option', count: 3 },
-      { selector: '.fray-tab.active [data-item-id="carbine"] .fray-item-stats', text: "30/30 +4" },
+      { selector: '.fray-tab.active [data-item-id="carbine"] .fray-item-stats', text: "30/30 rounds, 4 spare magazines" },
       { selector: '.fray-tab.active [data-item-id="pistol"] [data-ruleset-action="reload"]', count: 1 },
       { selector: '.fray-tab.active [data-item-id="pistol"] [data-ruleset-action="clearMalfunction"]', count: 1 },
       { selector: '.fray-tab.active [data-item-id="grenade"] .fray-item-stats', text: "radius" },
@@ -176,7 +176,20 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
         { item: { ...doc, img: doc.img ?? null } as never, ruleset: "zones", editable: true, enrichedDescription: "", i18n: sheetI18n },
         zonesItemSheetContext,
       ),
-      expect: [{ selector: 'input[name="name"]', count: 1 }, ...expect.map((f) => ({ selector: `[name="system.${f}"]`, count: 1 }))],
+      expect: [
+        { selector: 'input[name="name"]', count: 1 },
+        ...expect.map((f) => ({ selector: `[name="system.${f}"]`, count: 1 })),
+        // ZN-DMG-01: a weapon's damage types as a box per type, those of the weapon ticked.
+        ...(id === "armor"
+          ? []
+          : [
+              { selector: 'multi-checkbox[name="system.damageTypes"] input[type="checkbox"]', count: 6 },
+              {
+                selector: 'multi-checkbox[name="system.damageTypes"] input:checked',
+                count: ((doc.system as { damageTypes?: string[] }).damageTypes ?? []).length,
+              },
+            ]),
+      ],
     });
   }
 
@@ -203,7 +216,9 @@ export async function zonesCases(sheetI18n: SheetI18n, i18n: Localizer): Promise
     context: dialogContext(data, dialogDefaults(data), i18n),
     expect: [
       { selector: '[name="situation.sentry.targetSize"]', count: 1, value: "small" },
-      { selector: '[name="situation.environment"]', count: 1 },
+      // ZN-RNG-01: the environment's conditions as checkboxes, none ticked by default.
+      { selector: 'input[type="checkbox"][name="situation.environment"]', count: 4 },
+      { selector: 'input[name="situation.environment"]:checked', count: 0 },
       { selector: '[name="situation.malfunction"]', count: 1 },
       // ZN-BST-01: single shot, burst and full auto, the burst picked on the weapon row selected.
       { selector: 'select[name="modeId"] option', count: 3 },

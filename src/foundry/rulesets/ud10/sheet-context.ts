@@ -189,10 +189,16 @@ export function ud10ActorSheetContext(input: ActorSheetInput) {
           name: i.name,
           img: (i as { img?: string }).img ?? "icons/svg/shield.svg",
           equipped: s.equipped !== false,
-          zones: ZONES.map((z) => ({
+          // The zones the piece protects, each with its rating and buffer named (UD-DMG-02, UD-DMG-03).
+          zones: ZONES.filter((z) => (s.zones?.[z]?.rating ?? 0) > 0 || (s.zones?.[z]?.buffer ?? 0) > 0).map((z) => ({
             label: i18n.localize(ZONE_LABELS[z]),
             rating: s.zones?.[z]?.rating ?? 0,
             buffer: s.zones?.[z]?.buffer ?? 0,
+            text: i18n.format("FRAY.Sheet.ZoneArmor", {
+              zone: i18n.localize(ZONE_LABELS[z]),
+              rating: String(s.zones?.[z]?.rating ?? 0),
+              buffer: String(s.zones?.[z]?.buffer ?? 0),
+            }),
           })),
         };
       }),

@@ -143,7 +143,17 @@ export function blastCardContext(state: BlastState, i18n: BlastI18n): Record<str
     zoneLabel: i18n.localize(`FRAY.Zones.Blast.zone.${r.zone}`),
     effectLabel: r.effect ? i18n.localize(`FRAY.Zones.Blast.effect.${r.effect}`) : "",
     reasonLabel: r.reason ? i18n.localize(r.reason) : "",
-    hp: r.hpBefore !== undefined && r.hpAfter !== undefined && r.hpBefore !== r.hpAfter ? `${r.hpBefore} → ${r.hpAfter}` : "",
+    hp:
+      r.hpBefore !== undefined && r.hpAfter !== undefined && r.hpBefore !== r.hpAfter
+        ? `${i18n.localize("FRAY.Flow.Card.HP")} ${r.hpBefore} → ${r.hpAfter}`
+        : "",
   }));
-  return { ...state, rows, title: i18n.format("FRAY.Zones.BlastCard.Title", { grenade: state.grenade.name }) };
+  return {
+    ...state,
+    rows,
+    title: i18n.format("FRAY.Zones.BlastCard.Title", { grenade: state.grenade.name }),
+    // The folded card's line: the throw's total against its difficulty, and how far off it landed.
+    throwResult: i18n.format("FRAY.Chat.Comparison", { total: String(state.check), difficulty: String(state.difficulty) }),
+    deviationText: state.deviation ? i18n.format("FRAY.Zones.BlastCard.Off", { metres: String(state.deviation) }) : "",
+  };
 }

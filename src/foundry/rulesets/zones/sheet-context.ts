@@ -29,6 +29,7 @@ import {
 import { SYSTEM_PATH } from "../../config.js";
 import type { ItemSource } from "../../sources.js";
 import { actorSheetBase, signedNumber, type ActorSheetInput, type ItemSheetInput, type SheetI18n } from "../../sheets/context.js";
+import { sentenceCase } from "../../logic/text.js";
 
 type Raw = Record<string, unknown>;
 
@@ -69,7 +70,12 @@ function viewerIsGM(): boolean {
 
 /** A choice list `{ value: label }` of ids, each labelled by the i18n key `key(id)`. */
 function choiceMap(ids: readonly string[], key: (id: string) => string, i18n: SheetI18n): Record<string, string> {
-  return Object.fromEntries(ids.map((id) => [id, i18n.localize(key(id))]));
+  return Object.fromEntries(ids.map((id) => [id, sentenceCase(i18n.localize(key(id)), langOf(i18n))]));
+}
+
+/** The reader's language of a localizer that knows it. */
+function langOf(i18n: SheetI18n): string | undefined {
+  return (i18n as { lang?: string }).lang;
 }
 
 /** A pool as the sheet shows it, with its bar's fill in percent. */
@@ -234,7 +240,11 @@ export function zonesActorSheetContext(input: ActorSheetInput) {
     stances: choiceMap(STANCES, (id) => `FRAY.Zones.Stance.${id}`, i18n),
     sizes: choiceMap(SIZES, (id) => `FRAY.Zones.Size.${id}`, i18n),
     movements: choiceMap(MOVEMENTS, (id) => `FRAY.Zones.Movement.${id}`, i18n),
-    stanceButtons: STANCES.map((id) => ({ id, label: i18n.localize(`FRAY.Zones.Stance.${id}`), active: system.stance === id })),
+    stanceButtons: STANCES.map((id) => ({
+      id,
+      label: sentenceCase(i18n.localize(`FRAY.Zones.Stance.${id}`), langOf(i18n)),
+      active: system.stance === id,
+    })),
     attributes: ATTRIBUTES.map((id) => ({
       id,
       label: i18n.localize(`FRAY.Zones.Actor.FIELDS.attributes.${id}.label`),
@@ -317,10 +327,14 @@ export function zonesItemSheetContext(input: ItemSheetInput) {
     kinds: choiceMap(WEAPON_KINDS, (id) => `FRAY.Zones.Sheet.Kind.${id}`, i18n),
     carries: choiceMap(CARRY, (id) => `FRAY.Zones.Sheet.Carry.${id}`, i18n),
     malfunctions: {
-      "": i18n.localize("FRAY.Zones.Sheet.NoMalfunction"),
+      "": sentenceCase(i18n.localize("FRAY.Zones.Sheet.NoMalfunction"), langOf(i18n)),
       ...choiceMap(MALFUNCTIONS, (id) => `FRAY.Zones.Malfunction.${id}`, i18n),
     },
-    damageTypes: DAMAGE_TYPES.map((id) => ({ id, label: i18n.localize(`FRAY.Zones.DamageType.${id}`), selected: types.has(id) })),
+    damageTypes: DAMAGE_TYPES.map((id) => ({
+      id,
+      label: sentenceCase(i18n.localize(`FRAY.Zones.DamageType.${id}`), langOf(i18n)),
+      selected: types.has(id),
+    })),
     spareMagazines: s.spareMagazines ?? "",
     armorZones: ARMOR_ZONES.map((id) => ({
       id,
