@@ -281,7 +281,7 @@ export function tokensAdjacent(a: TokenDocLike, b: TokenDocLike): boolean {
 
 /**
  * The option a move is made with when the GM only puts a token back (`{ fray: { revert: true } }`):
- * it is not charged. Honoured only on a GM's move (T1): a player's client may pass any option.
+ * it is not charged. Honoured only on a GM's move (V1): a player's client may pass any option.
  */
 export const REVERT_MOVE = { fray: { revert: true } } as const;
 

@@ -122,7 +122,7 @@ export async function onMoveTokenGM(
   _operation: unknown,
   user: { id: string | null; isGM?: boolean },
 ): Promise<void> {
-  // A GM's move stands, its revert among them; a player's option never skips the check (T1).
+  // A GM's move stands, its revert among them; a player's option never skips the check (V1).
   if (!isActiveGM() || user.isGM) return;
   const foes = meleeLeft(doc, movement.origin, movement.destination);
   if (!foes.length) return;

@@ -338,8 +338,8 @@ export function registerCriticalQuench(quench: Quench): void {
         });
       });
 
-      describe("Critical movement: held and reverted moves (M1 to M3, T1)", () => {
-        it("M1 to M3, T1, CR-MOV-01: preMoveToken returning false holds a move; a GM's update of x, y fires moveToken with origin, destination, the GM (isGM) and the update's options", async () => {
+      describe("Critical movement: held and reverted moves (M1 to M3, V1)", () => {
+        it("M1 to M3, V1, CR-MOV-01: preMoveToken returning false holds a move; a GM's update of x, y fires moveToken with origin, destination, the GM (isGM) and the update's options", async () => {
           const scene = canvas?.scene as unknown as {
             createEmbeddedDocuments(
               type: string,
@@ -383,7 +383,7 @@ export function registerCriticalQuench(quench: Quench): void {
             assert.equal(seen[0]!.destination?.x, size, "M2: destination");
             assert.equal(seen[0]!.user, game.user?.id, "M2: the user who moved");
             assert.equal(seen[0]!.revert, true, "M3: the update's options reach moveToken as its operation");
-            assert.equal(seen[0]!.isGM, true, "T1: moveToken's user is the User who moved, isGM true for a GM");
+            assert.equal(seen[0]!.isGM, true, "V1: moveToken's user is the User who moved, isGM true for a GM");
           } finally {
             off("moveToken", moved);
             off("preMoveToken", hold);
