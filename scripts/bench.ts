@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --ms N] [--only attacks|odds|forecast|render] [--case ud10|hitbox|critical|zones] [--runs N]`: the benchmark of the rules core
+ * `npm run bench [-- --ms N] [--only attacks|odds|drop|forecast|render] [--case ud10|hitbox|critical|zones] [--runs N]`: the benchmark of the rules core
  * (issue 14). In one run it prints, against the goals:
  * - attacks per second of each ruleset, "an attack" being the whole step a fight takes: the
  *   ruleset's input from a request, the plan (odds not included), the roll with the declared
@@ -16,6 +16,8 @@
  * - the exact odds of each attack: the first call in a fresh process (after the modules load:
  *   what they prepare when loading, such as Critical's attack columns, is not counted) and later
  *   calls; goal 1 ms;
+ * - the exact chance to drop the target of each attack (`src/rules/core/drop.ts`, issue 34): the
+ *   first call in a fresh process and later calls; goal 5 ms;
  * - the 10,000-fight forecast of each five-against-five example in Node and in Chromium's Web
  *   Worker (scripts/bench-forecast.ts; `--runs N` plays N fights and extrapolates); goal 2 s;
  * - the character sheet's first render in headless Chromium; goal 50 ms. Timed inside a
@@ -59,7 +61,7 @@ const ONLY = arg("--only");
 const CASE = arg("--case");
 
 /** Goals of issue 14. */
-const GOAL = { attacksPerSecond: 500_000, versusLibrary: 10, oddsMs: 1, renderMs: 50 } as const;
+const GOAL = { attacksPerSecond: 500_000, versusLibrary: 10, oddsMs: 1, dropMs: 5, renderMs: 50 } as const;
 
 /** A compendium source document by pack and name, read from `packs/_source/`. */
 function packDoc(pack: string, name: string): ActorSource {
@@ -267,6 +269,45 @@ function oddsChild(id: string): void {
   process.stdout.write(JSON.stringify({ first, later }));
 }
 
+/** In a fresh process: the first and later calls of one case's chance to drop the target, as JSON. */
+function dropChild(id: string): void {
+  const c = cases().find((x) => x.id === id)!;
+  const input = c.ruleset.input(c.request, c.attacker, c.target, c.options);
+  const plan = c.ruleset.planAttack(input, c.options);
+  const drop = c.ruleset.dropOdds!;
+  let t = performance.now();
+  drop(plan, input, c.options);
+  const first = performance.now() - t;
+  const n = 50;
+  t = performance.now();
+  for (let i = 0; i < n; i++) drop(plan, input, c.options);
+  const later = (performance.now() - t) / n;
+  process.stdout.write(JSON.stringify({ first, later }));
+}
+
+/** The chance to drop the target of each case that has one (issue 34): first call in a fresh process and later calls. */
+function drop(): void {
+  console.log(
+    `\nChance to drop the target (goal under ${GOAL.dropMs} ms per target on the first call; median of ${ODDS_PROCESSES} fresh processes)`,
+  );
+  for (const c of cases()) {
+    if (!c.ruleset.dropOdds) {
+      console.log(`  ${c.label.padEnd(52)} none yet for this ruleset`);
+      continue;
+    }
+    const runs = Array.from({ length: ODDS_PROCESSES }, () => {
+      const out = execFileSync(process.execPath, [...process.execArgv, SELF, "--drop-child", c.id], { encoding: "utf8" });
+      return JSON.parse(out) as { first: number; later: number };
+    });
+    const first = median(runs.map((r) => r.first));
+    const later = median(runs.map((r) => r.later));
+    console.log(
+      `  ${c.label.padEnd(52)} first ${ms(first).padStart(7)} ms  ${verdict(first < GOAL.dropMs, `${(first / GOAL.dropMs).toFixed(1)}x the goal`)};` +
+        ` later ${ms(later)} ms`,
+    );
+  }
+}
+
 function odds(): void {
   console.log(
     `\nExact odds (goal under ${GOAL.oddsMs} ms on the first call as on later ones; median of ${ODDS_PROCESSES} fresh processes)`,
@@ -307,8 +348,11 @@ async function render(): Promise<void> {
 async function main(): Promise<void> {
   const childId = arg("--odds-child");
   if (childId) return oddsChild(childId);
+  const dropId = arg("--drop-child");
+  if (dropId) return dropChild(dropId);
   console.log(`Fray benchmark (node ${process.version})`);
   if (!ONLY || ONLY === "odds") odds();
+  if (!ONLY || ONLY === "drop") drop();
   if (!ONLY || ONLY === "attacks") await attacks();
   if (!ONLY || ONLY === "forecast") await forecastBench(arg("--runs") === undefined ? undefined : Number(arg("--runs")), CASE);
   if (!ONLY || ONLY === "render") await render();

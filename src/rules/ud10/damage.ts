@@ -1,7 +1,7 @@
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { AttackResult, DamagePacket } from "../core/ruleset.js";
-import type { DamageReport, DamageStep, VitalState } from "../core/types.js";
+import type { DamageReport, DamageStep, RollOutcome, VitalState } from "../core/types.js";
 import { weaponAndMode } from "./attack.js";
 import type { Ud10AttackInput } from "./input.js";
 import { damageFormula, type Ud10Combatant } from "./model.js";
@@ -20,14 +20,20 @@ export async function rollDamage(
   options: Ud10Options,
 ): Promise<DamagePacket> {
   if (!result.lands) throw new FrayError("FRAY.Error.NoHit", {}, "The attack did not land: there is no damage to roll");
+  const roll = await dice.roll(damageRollFormula(input), "FRAY.Roll.Damage");
+  return damagePacket(roll, result.location?.id, input, options);
+}
+
+/** The formula of the damage code an attack rolls: the firing mode's, else the weapon's (UD-DMG-01, UD-RNG-02). */
+export function damageRollFormula(input: Ud10AttackInput): string {
   const { weapon, mode } = weaponAndMode(input);
-  const roll = await dice.roll(damageFormula(mode?.damage ?? weapon.damage), "FRAY.Roll.Damage");
-  return {
-    roll,
-    amount: roll.total,
-    location: result.location?.id,
-    penetration: options.penetration ? weapon.penetration : 0,
-  };
+  return damageFormula(mode?.damage ?? weapon.damage);
+}
+
+/** The damage packet of a damage roll on body zone `location` (none without body zones), with the weapon's penetration when that option is on (UD-DMG-05). */
+export function damagePacket(roll: RollOutcome, location: string | undefined, input: Ud10AttackInput, options: Ud10Options): DamagePacket {
+  const { weapon } = weaponAndMode(input);
+  return { roll, amount: roll.total, location, penetration: options.penetration ? weapon.penetration : 0 };
 }
 
 /** The vital state of a UD10 combatant: HP, EP and conditions (copies). */

@@ -28,9 +28,12 @@ export function zoneForFace(face: number): ZoneId {
   return row.zone;
 }
 
+/** The roll on the body-zone table (UD-ZON-01). */
+export const BODY_ZONE_DICE = "1d10";
+
 /** Rolls a d10 on the body-zone table (UD-ZON-01). */
 export async function rollBodyZone(dice: DiceRoller): Promise<HitLocation> {
-  const roll = await dice.roll("1d10", "FRAY.Roll.BodyZone");
+  const roll = await dice.roll(BODY_ZONE_DICE, "FRAY.Roll.BodyZone");
   const zone = zoneForFace(roll.total);
   return { id: zone, label: `FRAY.Zone.${zone}`, rule: "UD-ZON-01", roll };
 }
