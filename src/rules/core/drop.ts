@@ -5,8 +5,11 @@
  * attack. Each ruleset computes it from the distributions of its own rolls and passes every
  * outcome through its own damage functions; this module holds the shared shape and the tally.
  */
+import type { ForcedCheckResult } from "./contract.js";
 import type { Pmf } from "./dice/distribution.js";
-import type { RollOutcome, VitalState } from "./types.js";
+import { SourceRoller, type SyncDiceRoller } from "./dice/port.js";
+import { FrayError } from "./errors.js";
+import type { ForcedCheck, RollOutcome, RuleId, VitalState } from "./types.js";
 
 /** The tracks whose expected loss is reported, in the order a line shows them. */
 export const DROP_TRACKS = ["hp", "ep", "hitboxes"] as const;
@@ -24,6 +27,8 @@ export interface DropOdds {
    * `hitboxes` (the sum over every hitbox). Points below 0 count where the track goes below 0.
    */
   expected: Partial<Record<DropTrack, number>>;
+  /** The rules the computation follows, for the line's tooltip. */
+  rules: RuleId[];
 }
 
 /**
@@ -37,10 +42,12 @@ export class DropTally {
   /**
    * @param before the target's vital state before the attack (which tracks it has).
    * @param lands P(the attack lands), reported as is.
+   * @param rules the rules the computation follows.
    */
   constructor(
     private readonly before: VitalState,
     private readonly lands: number,
+    private readonly rules: RuleId[],
   ) {
     if (before.hp) this.loss.hp = 0;
     if (before.ep) this.loss.ep = 0;
@@ -68,7 +75,7 @@ export class DropTally {
 
   /** The chances added up; `out` is kept within 0..1 against rounding. */
   result(): DropOdds {
-    return { lands: this.lands, out: Math.min(1, Math.max(0, this.out)), expected: { ...this.loss } };
+    return { lands: this.lands, out: Math.min(1, Math.max(0, this.out)), expected: { ...this.loss }, rules: [...this.rules] };
   }
 }
 
@@ -85,4 +92,71 @@ export function byKey<K>(pmf: Pmf, key: (total: number) => K): Map<K, number> {
     out.set(k, (out.get(k) ?? 0) + p);
   }
   return out;
+}
+
+/** One way a roll can go: its chance and what came of it. */
+export interface Branch<T> {
+  p: number;
+  value: T;
+}
+
+/**
+ * Every way a synchronous computation that rolls dice can go, each with its chance: `run` is
+ * called once per sequence of faces its rolls can draw (each face of each die in turn), with a
+ * roller that draws them, so the rules are played as written. Meant for short rolls (a 2d6 test,
+ * a d100): a run that draws an exploding die follows each explosion as a further die.
+ * @param maxRuns the most sequences followed.
+ * @throws FrayError `FRAY.Error.DropWork` when the rolls have more than `maxRuns` sequences; what
+ *   `run` throws.
+ */
+export function everyFace<T>(run: (dice: SyncDiceRoller) => T, maxRuns = 10_000): Branch<T>[] {
+  const faces: number[] = [];
+  const sides: number[] = [];
+  const out: Branch<T>[] = [];
+  for (;;) {
+    if (out.length >= maxRuns)
+      throw new FrayError("FRAY.Error.DropWork", { max: maxRuns }, `The exact chance to drop the target needs more than ${maxRuns} runs`);
+    let at = 0;
+    const value = run(
+      new SourceRoller((n) => {
+        if (at < faces.length) return faces[at++]!;
+        faces.push(1);
+        sides.push(n);
+        at++;
+        return 1;
+      }),
+    );
+    let p = 1;
+    for (let i = 0; i < at; i++) p /= sides[i]!;
+    out.push({ p, value });
+    // The next sequence: the last face that can still go up goes up, the faces after it are drawn anew.
+    faces.length = sides.length = at;
+    while (faces.length && faces[faces.length - 1] === sides[sides.length - 1]) {
+      faces.pop();
+      sides.pop();
+    }
+    if (!faces.length) return out;
+    faces[faces.length - 1]!++;
+  }
+}
+
+/**
+ * Every state a combatant can be left in by the checks a hit forced on it (Hitbox Blackout
+ * HB-DMG-04, Critical Self Discipline CR-HIT-02), rolled in order through the ruleset's own
+ * `forcedCheckSync`, each with its chance (the state alone when none were forced).
+ * @throws FrayError what the ruleset's check throws, and as {@link everyFace}.
+ */
+export function afterForced<C>(
+  c: C,
+  forced: readonly ForcedCheck[] | undefined,
+  check: (c: C, forced: ForcedCheck, dice: SyncDiceRoller) => ForcedCheckResult,
+  withVitals: (c: C, state: VitalState) => C,
+): Branch<C>[] {
+  let states: Branch<C>[] = [{ p: 1, value: c }];
+  for (const f of forced ?? []) {
+    states = states.flatMap((s) =>
+      everyFace((dice) => check(s.value, f, dice)).map((b) => ({ p: s.p * b.p, value: withVitals(s.value, b.value.report.after) })),
+    );
+  }
+  return states;
 }

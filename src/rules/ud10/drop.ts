@@ -6,12 +6,26 @@
 import { distribution } from "../core/dice/distribution.js";
 import { byKey, DropTally, totalOutcome, type DropOdds } from "../core/drop.js";
 import type { AttackPlan } from "../core/ruleset.js";
+import type { RuleId } from "../core/types.js";
 import { odds } from "./attack.js";
 import { applyDamage, damagePacket, damageRollFormula, isOut, vitals } from "./damage.js";
 import type { Ud10AttackInput } from "./input.js";
 import type { Ud10Options } from "./options.js";
 import type { Ud10Combatant, ZoneId } from "./model.js";
 import { armorFor, BODY_ZONE_DICE, zoneForFace } from "./zones.js";
+
+/** The rules {@link dropOdds} follows. */
+const RULES: RuleId[] = [
+  "UD-ATK-02",
+  "UD-REA-03",
+  "UD-ZON-01",
+  "UD-ZON-02",
+  "UD-DMG-01",
+  "UD-DMG-02",
+  "UD-DMG-03",
+  "UD-DMG-04",
+  "UD-DMG-05",
+];
 
 /**
  * Exact chance that a planned UD10 attack leaves its target out, and the HP and EP it is
@@ -28,7 +42,7 @@ export function dropOdds(plan: AttackPlan, input: Ud10AttackInput, options: Ud10
   const lands = chances.throughReaction ?? chances.hit;
   const target = input.target;
   const before = vitals(target);
-  const tally = new DropTally(before, lands);
+  const tally = new DropTally(before, lands, RULES);
   tally.addUnchanged(1 - lands, isOut(before));
   if (lands === 0) return tally.result();
   const formula = damageRollFormula(input);
