@@ -5,6 +5,7 @@
  */
 import { expect } from "vitest";
 import type { AttackRequest } from "../../src/rules/core/contract.js";
+import type { Economy } from "../../src/rules/core/economy.js";
 import { SeededRoller } from "../../src/rules/core/dice/port.js";
 import type { DropOdds, DropTrack } from "../../src/rules/core/drop.js";
 import type { Ruleset, RulesetOptions } from "../../src/rules/core/ruleset.js";
@@ -31,7 +32,10 @@ function lossOf(before: VitalState, after: VitalState): Partial<Record<DropTrack
   return out;
 }
 
-/** Plays `n` attacks of `request` on a fresh copy of `target` each, with dice seeded by `seed`. */
+/**
+ * Plays `n` attacks of `request` on a fresh copy of `target` each, with dice seeded by `seed`;
+ * `defenderEconomy` says whether a declared reaction is still possible, as in `attackStep`.
+ */
 export async function simulate<C, I>(
   ruleset: Ruleset<C, I>,
   request: AttackRequest,
@@ -40,13 +44,14 @@ export async function simulate<C, I>(
   options: RulesetOptions,
   n: number,
   seed: number,
+  defenderEconomy?: Economy,
 ): Promise<Simulated> {
   const dice = new SeededRoller(seed);
   const before = ruleset.vitals(target);
   const sim: Simulated = { n, lands: 0, out: 0, loss: {} };
   for (const k of Object.keys(lossOf(before, before)) as DropTrack[]) sim.loss[k] = { sum: 0, squares: 0 };
   for (let i = 0; i < n; i++) {
-    const step = await attackStep(ruleset, request, attacker, target, dice, options, undefined, true);
+    const step = await attackStep(ruleset, request, attacker, target, dice, options, defenderEconomy, true);
     let after = step.target ?? target;
     if (step.result.lands) sim.lands++;
     for (const forced of step.report?.forced ?? []) {

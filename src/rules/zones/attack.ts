@@ -346,26 +346,16 @@ export async function resolveAttack(plan: AttackPlan, input: ZonesAttackInput, d
     };
   }
   const check = await rollCheck(dice, plan.modifiers, "FRAY.Roll.Attack");
-  let fired = bulletsOf(input, weapon);
-  let spent = fired;
-  const m = input.situation?.malfunction;
-  let malfunction: Malfunction | undefined;
-  if (firearm && m) {
-    malfunction = m.kind;
-    const before = Math.max(0, Math.floor(m.afterBullets ?? (m.kind === "squibLoad" ? 0 : 1)));
-    fired = Math.min(fired, before);
-    spent = m.kind === "squibLoad" ? Math.min(weapon.loaded, fired + 1) : fired;
-  }
+  const { fired, spent, malfunction } = firedBullets(input, weapon);
   const difficulties = bulletDifficulties(plan.difficulty.total, weapon.recoil, fired);
   const hits = bulletsHit(check.total, difficulties);
   const hit = hits > 0;
   let reaction: ReactionResult | undefined;
   if (hit && plan.reaction) {
     const r = plan.reaction;
-    const rc = await rollCheck(dice, r.modifiers, r.id === "dodge" ? "FRAY.Roll.Dodge" : "FRAY.Roll.Block");
-    reaction = { id: r.id, rule: r.rule, check: rc, success: rc.total > check.total, effect: r.id === "dodge" ? "negate" : "halve" };
+    reaction = reactionResult(r, await rollCheck(dice, r.modifiers, r.id === "dodge" ? "FRAY.Roll.Dodge" : "FRAY.Roll.Block"), check.total);
   }
-  const lands = hit && !(reaction?.success && reaction.effect === "negate") && weapon.kind !== "grenade";
+  const lands = attackLands(hit, reaction, weapon);
   const locations: HitLocation[] = [];
   if (lands) {
     const aimed = input.situation?.aimedZone;
@@ -387,6 +377,45 @@ export async function resolveAttack(plan: AttackPlan, input: ZonesAttackInput, d
   }
   if (weapon.kind === "grenade" && !hit) result.deviation = plan.difficulty.total - check.total;
   return result;
+}
+
+/**
+ * The bullets that leave the barrel and the rounds spent (ZN-BST-01, ZN-MAL-01): those of
+ * {@link bulletsOf}, cut short by a malfunction the GM rules after that many bullets (a squib load
+ * also spends the round stuck in the barrel).
+ * @throws FrayError as {@link bulletsOf}.
+ */
+export function firedBullets(
+  input: Pick<ZonesAttackInput, "modeId" | "bullets" | "situation">,
+  weapon: ZonesWeapon,
+): { fired: number; spent: number; malfunction?: Malfunction } {
+  let fired = bulletsOf(input, weapon);
+  let spent = fired;
+  const m = input.situation?.malfunction;
+  if (weapon.kind !== "firearm" || !m) return { fired, spent };
+  const before = Math.max(0, Math.floor(m.afterBullets ?? (m.kind === "squibLoad" ? 0 : 1)));
+  fired = Math.min(fired, before);
+  spent = m.kind === "squibLoad" ? Math.min(weapon.loaded, fired + 1) : fired;
+  return { fired, spent, malfunction: m.kind };
+}
+
+/**
+ * A declared dodge or block weighed against the attack (ZN-MEL-03, ZN-MEL-04): it works when its
+ * total exceeds the attack's; a dodge negates the attack, a block halves its damage.
+ */
+export function reactionResult(option: Pick<ReactionOption, "id" | "rule">, check: CheckResult, attackTotal: number): ReactionResult {
+  return {
+    id: option.id,
+    rule: option.rule,
+    check,
+    success: check.total > attackTotal,
+    effect: option.id === "dodge" ? "negate" : "halve",
+  };
+}
+
+/** Whether an attack that hit lands (its damage is rolled): not when a dodge worked, never for a grenade (its blast, ZN-GRN-01). */
+export function attackLands(hit: boolean, reaction: ReactionResult | undefined, weapon: ZonesWeapon): boolean {
+  return hit && !(reaction?.success && reaction.effect === "negate") && weapon.kind !== "grenade";
 }
 
 /**

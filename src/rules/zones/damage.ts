@@ -54,9 +54,12 @@ export function hitLocation(zone: HitZoneId, roll?: RollOutcome): HitLocation {
   return { id: zone, label: `FRAY.Zones.Zone.${zone}`, rule: roll ? "ZN-ZON-01" : "ZN-ZON-03", roll };
 }
 
+/** The roll on the hit-zone table (ZN-ZON-01). */
+export const HIT_ZONE_DICE = "2d6";
+
 /** Rolls 2d6 on the hit-zone table (ZN-ZON-01). */
 export async function rollHitZone(dice: DiceRoller): Promise<HitLocation> {
-  const roll = await dice.roll("2d6", "FRAY.Roll.HitZone");
+  const roll = await dice.roll(HIT_ZONE_DICE, "FRAY.Roll.HitZone");
   return hitLocation(zoneForRoll(roll.total), roll);
 }
 
@@ -161,14 +164,7 @@ export async function rollDamage(
   const parts: ZonesDamagePacket[] = [];
   for (let i = 0; i < count; i++) {
     const roll = await dice.roll(weapon.damage, "FRAY.Roll.Damage");
-    const steps: DamageStep[] = [];
-    let amount = Math.max(0, roll.total);
-    if (halve) {
-      const halved = Math.floor(amount / 2);
-      steps.push({ rule: "ZN-MEL-04", label: "FRAY.Step.Zones.Block", value: amount - halved, remaining: halved });
-      amount = halved;
-    }
-    parts.push({ roll, amount, location: locations[i]?.id, type: damageType, steps, exposedVitals });
+    parts.push(bulletPacket(roll, locations[i]?.id, damageType, halve, exposedVitals));
   }
   if (parts.length === 1) return parts[0]!;
   const roll: RollOutcome = {
@@ -178,6 +174,27 @@ export async function rollDamage(
     constant: parts.reduce((s, p) => s + p.roll.constant, 0),
   };
   return { roll, amount: parts.reduce((s, p) => s + p.amount, 0), type: damageType, parts, exposedVitals };
+}
+
+/**
+ * The packet of one bullet or blow (ZN-DMG-01): the damage rolled on its hit zone, halved
+ * (rounded down) by a block that worked (ZN-MEL-04, RULES.md).
+ */
+export function bulletPacket(
+  roll: RollOutcome,
+  location: string | undefined,
+  type: DamageType,
+  halve: boolean,
+  exposedVitals: boolean,
+): ZonesDamagePacket {
+  const steps: DamageStep[] = [];
+  let amount = Math.max(0, roll.total);
+  if (halve) {
+    const halved = Math.floor(amount / 2);
+    steps.push({ rule: "ZN-MEL-04", label: "FRAY.Step.Zones.Block", value: amount - halved, remaining: halved });
+    amount = halved;
+  }
+  return { roll, amount, location, type, steps, exposedVitals };
 }
 
 /** The vital state of a Zones combatant: hit points and conditions. */
