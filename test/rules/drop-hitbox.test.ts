@@ -24,7 +24,7 @@ const npc = (name: string, id: string): HitboxCombatant => {
 
 function exact(request: AttackRequest, attacker: HitboxCombatant, defender: HitboxCombatant, options: RulesetOptions) {
   const planned = planStep(hitbox, request, attacker, defender, options);
-  return hitbox.dropOdds!(planned.plan, planned.input, options);
+  return hitbox.dropOdds!(planned.plan, planned.input, options)!;
 }
 
 describe("Hitbox chance to drop the target", () => {

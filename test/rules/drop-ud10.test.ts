@@ -15,7 +15,7 @@ const N = 1_000_000;
 
 function exact(request: AttackRequest, attacker: Ud10Combatant, defender: Ud10Combatant, options: RulesetOptions) {
   const planned = planStep(ud10, request, attacker, defender, options);
-  return ud10.dropOdds!(planned.plan, planned.input, options);
+  return ud10.dropOdds!(planned.plan, planned.input, options)!;
 }
 
 describe("UD10 chance to drop the target", () => {

@@ -25,7 +25,7 @@ const npc = (name: string, id: string): ZonesCombatant => {
 
 function exact(request: AttackRequest, attacker: ZonesCombatant, defender: ZonesCombatant, options: RulesetOptions, economy?: Economy) {
   const planned = planStep(zones, request, attacker, defender, options, economy);
-  return { odds: zones.odds(planned.plan, planned.input, options), drop: zones.dropOdds!(planned.plan, planned.input, options) };
+  return { odds: zones.odds(planned.plan, planned.input, options), drop: zones.dropOdds!(planned.plan, planned.input, options)! };
 }
 
 describe("Zones chance to drop the target", () => {
@@ -62,4 +62,11 @@ describe("Zones chance to drop the target", () => {
     expect(odds.outcomes?.halved).toBeGreaterThan(0);
     expectWithinThreeSigma(drop, await simulate(zones, request, a, b, options, N, 13, economy));
   }, 180_000);
+
+  it("a grenade deals its damage through its blast: no chance to drop for the target (ZN-GRN-01)", () => {
+    const options = zones.defaults();
+    const request: AttackRequest = { attackerId: "a", targetId: "b", weaponId: "Hornet Fragmentation Grenade", distanceMetres: 10 };
+    const planned = planStep(zones, request, npc("Breacher", "a"), npc("Street Enforcer", "b"), options);
+    expect(zones.dropOdds!(planned.plan, planned.input, options)).toBeUndefined();
+  });
 });

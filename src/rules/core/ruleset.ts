@@ -272,10 +272,12 @@ export interface Ruleset<C, I> {
   /**
    * The exact chance that a planned attack leaves its target (`input`'s) out and the points each
    * vital track is expected to lose (`./drop.ts`), the plan's declared reaction and every check
-   * the damage forces included. Optional: a host shows nothing where a ruleset has none.
+   * the damage forces included; `undefined` for an attack that deals no damage to its target
+   * itself (a Zones grenade, whose blast does). Optional: a host shows nothing where a ruleset
+   * has none.
    * @throws FrayError as `odds`, or when a roll's exact distribution passes the bounds of work.
    */
-  dropOdds?(plan: AttackPlan, input: I, options: RulesetOptions): DropOdds;
+  dropOdds?(plan: AttackPlan, input: I, options: RulesetOptions): DropOdds | undefined;
   /** Reactions the defender may make against this attack. */
   reactions(input: I, economy: Economy | undefined, options: RulesetOptions): ReactionOption[];
   /** Rolls the attack, the declared reaction and the hit location. */

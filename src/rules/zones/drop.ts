@@ -43,14 +43,15 @@ const checkOf = (total: number): CheckResult => ({ roll: totalOutcome("1d10", to
  * a burst's loss is the sum of its bullets' losses: their distribution is convolved once per
  * bullet. Losses that reach the target's HP are taken together (the target is out at HP 0 or
  * below whatever more it loses); the expected loss counts every point. Nothing is cut. A grenade
- * deals its damage through its blast, not here (lands 0); a squib-loaded weapon fires nothing.
+ * deals its damage through its blast, not to the target: `undefined`. A squib-loaded weapon fires
+ * nothing.
  * @throws FrayError as `odds`, `firedBullets`, `damageTypeOf` and `distribution`.
  */
-export function dropOdds(plan: AttackPlan, input: ZonesAttackInput, options: ZonesOptions): DropOdds {
+export function dropOdds(plan: AttackPlan, input: ZonesAttackInput, options: ZonesOptions): DropOdds | undefined {
   const weapon = weaponOf(input);
   const target = input.target;
-  // An attack on an area (a grenade's blast) has no target here.
-  if (!target) return { lands: 0, out: 0, expected: {}, rules: [...RULES] };
+  // A grenade deals its damage through its blast (ZN-GRN-01), on an area rather than this target.
+  if (!target || weapon.kind === "grenade") return undefined;
   const before = vitals(target);
   const wasOut = isOut(before);
   const result = (lands: number, out: number, hp: number): DropOdds => ({
