@@ -46,11 +46,11 @@ export async function rollDamage(result: AttackResult, input: HitboxAttackInput,
 
 /**
  * The damage {@link rollDamage} rolls for an attack: its formula (a sum of constants: the weapon's
- * damage, the close-range bonus, the point for an attack never seen coming) and a step for each
- * part (HB-DMG-02, HB-ATK-05).
+ * damage, the close-range bonus, the point for an attack never seen coming), the total it always
+ * gives, and a step for each part (HB-DMG-02, HB-ATK-05).
  * @throws FrayError `FRAY.Error.NoWeapon` when the weapon is not the attacker's.
  */
-export function damageRoll(input: HitboxAttackInput): { formula: string; steps: DamageStep[] } {
+export function damageRoll(input: HitboxAttackInput): { formula: string; total: number; steps: DamageStep[] } {
   const weapon = weaponOf(input);
   const parts: number[] = [weapon.damage];
   const steps: DamageStep[] = [
@@ -79,7 +79,7 @@ export function damageRoll(input: HitboxAttackInput): { formula: string; steps: 
     parts.push(1);
     steps.push({ rule: "HB-ATK-05", label: "FRAY.Step.HitboxNeverSaw", value: 1, remaining: total });
   }
-  return { formula: parts.join(" + "), steps };
+  return { formula: parts.join(" + "), total, steps };
 }
 
 /** Armor points per hitbox of everything worn, with what is left (HB-DMG-01). Only covered hitboxes are listed. */

@@ -2,14 +2,13 @@
  * The chance that a Hitbox attack drops its target (`../core/drop.ts`): out means in shock, dead
  * or unconscious, or the head or torso hitbox full (`isOut`, RULES.md).
  */
-import { distribution } from "../core/dice/distribution.js";
 import { afterForced, byKey, DropTally, totalOutcome, type DropOdds } from "../core/drop.js";
 import type { AttackPlan } from "../core/ruleset.js";
 import type { RuleId } from "../core/types.js";
 import { odds } from "./attack.js";
 import { applyDamage, applyVitals, damageRoll, isOut, vitals } from "./damage.js";
 import type { HitboxAttackInput } from "./input.js";
-import { LOCATION_DICE, locationFor } from "./location.js";
+import { LOCATION_PMF, locationFor } from "./location.js";
 import type { HitboxOptions } from "./options.js";
 import { forcedCheckSync } from "./play.js";
 
@@ -44,18 +43,16 @@ export function dropOdds(plan: AttackPlan, input: HitboxAttackInput, options: Hi
   const tally = new DropTally(before, lands, RULES);
   tally.addUnchanged(1 - lands, isOut(before));
   if (lands === 0) return tally.result();
-  const { formula, steps } = damageRoll(input);
-  const damage = distribution(formula);
-  const locations = byKey(distribution(LOCATION_DICE), (total) => locationFor(total, input.calledShot));
+  // The damage is a sum of constants: its one total, with nothing to parse on a first call.
+  const { formula, total: amount, steps } = damageRoll(input);
+  const locations = byKey(LOCATION_PMF, (total) => locationFor(total, input.calledShot));
   for (const [location, pl] of locations) {
-    for (const [amount, pd] of damage) {
-      // The packet as `rollDamage` builds it.
-      const report = applyDamage(target, { roll: totalOutcome(formula, amount), amount, location, steps }, options);
-      const hit = applyVitals(target, report.after);
-      for (const s of afterForced(hit, report.forced, forcedCheckSync, applyVitals)) {
-        const state = vitals(s.value);
-        tally.add(lands * pl * pd * s.p, state, isOut(state));
-      }
+    // The packet as `rollDamage` builds it.
+    const report = applyDamage(target, { roll: totalOutcome(formula, amount), amount, location, steps }, options);
+    const hit = applyVitals(target, report.after);
+    for (const s of afterForced(hit, report.forced, forcedCheckSync, applyVitals)) {
+      const state = vitals(s.value);
+      tally.add(lands * pl * s.p, state, isOut(state));
     }
   }
   return tally.result();

@@ -1,4 +1,4 @@
-import { atLeast, plainDicePmf } from "../core/dice/distribution.js";
+import { atLeast, plainDicePmf, type Pmf } from "../core/dice/distribution.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { HitLocation } from "../core/ruleset.js";
@@ -82,6 +82,9 @@ export async function rollLocation(dice: DiceRoller, called?: HitboxId): Promise
 
 /** The roll for the hit location, on either table (HB-LOC-01, HB-LOC-02). */
 export const LOCATION_DICE = "2d6";
+
+/** The distribution of {@link LOCATION_DICE}, built when the module loads (no formula parsed on a first call). */
+export const LOCATION_PMF: Pmf = TWO_D6;
 
 /**
  * The hitbox a location roll of `total` hits: on the called-shot table when a hitbox was called
