@@ -1,8 +1,10 @@
 /**
- * `npm run bench [-- --ms N] [--only odds|attacks|forecast] [--case ud10|hitbox|critical|zones] [--repeat N]`:
+ * `npm run bench [-- --ms N] [--only odds|drop|attacks|forecast] [--case ud10|hitbox|critical|zones] [--repeat N]`:
  * the floors of the rules core, measured (a benchmark prints numbers and asserts nothing):
  * - exact odds of one attack per ruleset, the first call in a fresh process (after the modules
  *   load); floor under 1 ms; the median of five processes;
+ * - the exact chance to drop the target of the same attacks (`src/rules/core/drop.ts`), the
+ *   first call in a fresh process, wall and processor time, and later calls; goal under 5 ms;
  * - core attacks per second of processor time per ruleset on one thread, "an attack" being the whole step a fight
  *   takes: the ruleset's input from a request, the modifiers against the difficulty, the roll
  *   with the declared reaction, the damage rolled and applied. Measured as a forecast plays it
@@ -19,6 +21,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AttackRequest } from "../src/rules/core/contract.js";
+import { formatDecimal, pluralKey } from "../src/rules/core/i18n.js";
 import { SeededRoller, seededSource, type DiceRoller } from "../src/rules/core/dice/port.js";
 import type { FaceSource } from "../src/rules/core/dice/formula.js";
 import { isQuiet } from "../src/rules/core/quiet.js";
@@ -42,7 +45,7 @@ const CASE = arg("--case");
 const REPEAT = Number(arg("--repeat") ?? 3);
 
 /** The floors (issue 32). */
-const FLOOR = { attacksPerSecond: 250_000, oddsMs: 1, forecastSeconds: 2, fights: 10_000, workers: 2 } as const;
+const FLOOR = { attacksPerSecond: 250_000, oddsMs: 1, dropMs: 5, forecastSeconds: 2, fights: 10_000, workers: 2 } as const;
 
 /** A compendium source document by pack and name, read from `packs/_source/`. */
 function packDoc(pack: string, name: string): ActorSource {
@@ -203,6 +206,53 @@ function oddsChild(id: string): void {
   process.stdout.write(JSON.stringify({ first }));
 }
 
+/** In a fresh process: the first and later calls of one case's chance to drop the target, as JSON. */
+function dropChild(id: string): void {
+  const c = cases().find((x) => x.id === id)!;
+  const input = c.ruleset.input(c.request, c.attacker, c.target, c.options);
+  const plan = c.ruleset.planAttack(input, c.options);
+  const drop = c.ruleset.dropOdds!;
+  // The dialog writes each target's chance to hit in the reader's language before its chance to
+  // drop it, so the language's number and plural rules (Intl, loaded once per process) are ready.
+  formatDecimal(0.5);
+  pluralKey("FRAY.Step.HitboxWeaponDamage", 1);
+  const cpu0 = process.cpuUsage();
+  let t = performance.now();
+  drop(plan, input, c.options);
+  const first = performance.now() - t;
+  const cpu = process.cpuUsage(cpu0);
+  const firstCpu = (cpu.user + cpu.system) / 1000;
+  const n = 50;
+  t = performance.now();
+  for (let i = 0; i < n; i++) drop(plan, input, c.options);
+  const later = (performance.now() - t) / n;
+  process.stdout.write(JSON.stringify({ first, firstCpu, later }));
+}
+
+/** The chance to drop the target of each case that has one (issue 34): first call in a fresh process and later calls. */
+function drop(): void {
+  console.log(
+    `\nChance to drop the target (goal under ${FLOOR.dropMs} ms per target on the first call; median of ${ODDS_PROCESSES} fresh processes)`,
+  );
+  for (const c of cases()) {
+    if (!c.ruleset.dropOdds) {
+      console.log(`  ${c.label.padEnd(52)} none yet for this ruleset`);
+      continue;
+    }
+    const runs = Array.from({ length: ODDS_PROCESSES }, () => {
+      const out = execFileSync(process.execPath, [...process.execArgv, SELF, "--drop-child", c.id], { encoding: "utf8" });
+      return JSON.parse(out) as { first: number; firstCpu: number; later: number };
+    });
+    const first = median(runs.map((r) => r.first));
+    const firstCpu = median(runs.map((r) => r.firstCpu));
+    const later = median(runs.map((r) => r.later));
+    console.log(
+      `  ${c.label.padEnd(52)} first ${ms(first).padStart(7)} ms  ${verdict(first < FLOOR.dropMs)}` +
+        ` (CPU time ${ms(firstCpu)} ms); later ${ms(later)} ms`,
+    );
+  }
+}
+
 function odds(): void {
   console.log(`\nExact odds, first call in a fresh process (floor under ${FLOOR.oddsMs} ms; median of ${ODDS_PROCESSES} processes)`);
   for (const c of cases().filter((x) => !CASE || x.id === CASE)) {
@@ -258,8 +308,11 @@ function forecasts(): void {
 async function main(): Promise<void> {
   const childId = arg("--odds-child");
   if (childId) return oddsChild(childId);
+  const dropId = arg("--drop-child");
+  if (dropId) return dropChild(dropId);
   console.log(`Fray benchmark (node ${process.version})`);
   if (!ONLY || ONLY === "odds") odds();
+  if (!ONLY || ONLY === "drop") drop();
   if (!ONLY || ONLY === "attacks") await attacks();
   if (!ONLY || ONLY === "forecast") forecasts();
 }

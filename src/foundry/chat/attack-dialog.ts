@@ -6,13 +6,16 @@
  * declared where the ruleset offers one, and the exact chance to hit each target from the core's
  * odds, updated as the form changes, also through the declared reaction (UD-ATK-02, UD-REA-03),
  * with the ruleset's own lines under it where its binding gives them (Critical: OB and DB with
- * the parry, the chance of each outcome).
+ * the parry, the chance of each outcome), and the exact chance that the attack leaves each
+ * target out with the damage it is expected to do (`Ruleset.dropOdds`).
  */
 import type { AttackRequest, SituationField, SituationValues } from "../../rules/core/contract.js";
 import { FrayError } from "../../rules/core/errors.js";
 import type { Ruleset, RulesetOptions } from "../../rules/core/ruleset.js";
 import { decimal, localizeData, type Localizer } from "../attack-card.js";
-import { targetOdds, type AttackChoices } from "../logic/attack-options.js";
+import { DROP_TRACKS } from "../../rules/core/drop.js";
+import { formatDecimal, formatPercent } from "../../rules/core/i18n.js";
+import { targetDrop, targetOdds, type AttackChoices } from "../logic/attack-options.js";
 import { dialogButtons, type DialogButtonFace } from "../logic/dialog-buttons.js";
 import { inputName, readSituationValue, situationInput, type FormValue } from "../logic/situation-form.js";
 import { sentenceCase } from "../logic/text.js";
@@ -201,6 +204,30 @@ export function oddsText(i18n: Localizer, data: AttackDialogData, target: Dialog
   });
 }
 
+/** The drop line of one target as the dialog shows it: its text and the rule IDs of its tooltip; empty without one. */
+export interface DropLine {
+  text: string;
+  rules: string;
+}
+
+/**
+ * The chance to drop one target: "Out: 23.4 % · expected 6.1 HP / 2.0 EP", the chance that the
+ * attack (through the declared reaction) leaves the target out and the points it is expected to
+ * cost per track, with the rule IDs the computation follows (`Ruleset.dropOdds`). Empty when the
+ * ruleset has none or the request is refused (the odds line shows why). Pure.
+ */
+export function dropLine(i18n: Localizer, data: AttackDialogData, target: DialogTarget, choices: AttackChoices): DropLine {
+  const drop = targetDrop(data.ruleset, requestOf(data, target, choices, "attacker"), data.attacker, target.combatant, data.options);
+  if (!drop) return { text: "", rules: "" };
+  const expected = DROP_TRACKS.filter((k) => drop.expected[k] !== undefined)
+    .map((k) => i18n.format(`FRAY.Flow.Dialog.DropTrack.${k}`, { points: formatDecimal(drop.expected[k]!, i18n.lang) }))
+    .join(" / ");
+  return {
+    text: i18n.format("FRAY.Flow.Dialog.DropLine", { out: formatPercent(drop.out, i18n.lang), expected }),
+    rules: drop.rules.join(" "),
+  };
+}
+
 /** One field's template context, with the bounds as attribute values. */
 function fieldContext(field: SituationField, value: SituationValues[string] | undefined, i18n: Localizer, targetId?: string) {
   const input = situationInput(field, value, targetId);
@@ -275,6 +302,7 @@ export function dialogContext(data: AttackDialogData, choices: AttackChoices, i1
       ...(feet ? { rangeUnit: i18n.localize("FRAY.Chat.Feet") } : {}),
       checked: choices.targets.includes(t.id),
       odds: oddsText(i18n, data, t, choices),
+      drop: dropLine(i18n, data, t, choices),
       showDetails: Boolean(data.details),
       details: detailLines(i18n, data, t, choices),
       fields: fieldsFor(data, t, choices.modeId)
@@ -322,6 +350,13 @@ export async function openAttackDialog(data: AttackDialogData, defaults: AttackC
         for (const t of data.targets) {
           const out = dialog.element.querySelector(`[data-odds-for="${t.id}"]`);
           if (out) out.textContent = choices ? oddsText(i18n, data, t, choices) : refusal;
+          const drop = dialog.element.querySelector<HTMLElement>(`[data-drop-for="${t.id}"]`);
+          if (drop) {
+            const line = choices ? dropLine(i18n, data, t, choices) : { text: "", rules: "" };
+            drop.textContent = line.text;
+            drop.dataset.tooltip = line.rules;
+            drop.hidden = !line.text;
+          }
           const list = dialog.element.querySelector(`[data-details-for="${t.id}"]`);
           if (list) fillDetails(list, choices ? detailLines(i18n, data, t, choices) : []);
         }

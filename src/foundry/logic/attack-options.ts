@@ -7,6 +7,7 @@
  */
 import type { AttackRequest, SituationValues } from "../../rules/core/contract.js";
 import { FrayError } from "../../rules/core/errors.js";
+import type { DropOdds } from "../../rules/core/drop.js";
 import type { AttackOdds, AttackPlan, Ruleset, RulesetOptions } from "../../rules/core/ruleset.js";
 import { planStep } from "../../rules/core/step.js";
 import { sumModifiers } from "../../rules/core/types.js";
@@ -65,6 +66,37 @@ export function targetOdds<C, I>(
     return out;
   } catch (err) {
     if (err instanceof FrayError) return { error: { key: err.key, data: err.data ?? {} } };
+    throw err;
+  }
+}
+
+/** The chance to drop one target the dialog shows, or nothing (a ruleset without it, a refused request). */
+export type TargetDrop = DropOdds | undefined;
+
+/**
+ * The exact chance that one request leaves its target out and the damage it is expected to do
+ * per track (`Ruleset.dropOdds`), through the declared reaction where the ruleset offers it, as
+ * {@link targetOdds} plans it. Nothing when the ruleset has no such odds or the core refuses the
+ * request (the odds line shows the refusal).
+ */
+export function targetDrop<C, I>(
+  ruleset: Ruleset<C, I>,
+  request: AttackRequest,
+  attacker: C,
+  target: C,
+  options: RulesetOptions,
+): TargetDrop {
+  if (!ruleset.dropOdds) return undefined;
+  try {
+    const planned = planStep(ruleset, { ...request, reaction: undefined }, attacker, target, options, undefined, true);
+    let plan = planned.plan;
+    if (request.reaction) {
+      const option = ruleset.reactions(planned.input, undefined, options).find((r) => r.id === request.reaction);
+      if (option?.available) plan = { ...plan, reaction: option };
+    }
+    return ruleset.dropOdds(plan, planned.input, options);
+  } catch (err) {
+    if (err instanceof FrayError) return undefined;
     throw err;
   }
 }

@@ -10,6 +10,7 @@ import type {
   VitalsUpdate,
 } from "./contract.js";
 import type { DiceRoller } from "./dice/port.js";
+import type { DropOdds } from "./drop.js";
 import type { ActionCost, Economy, EconomySpec } from "./economy.js";
 import type {
   CheckResult,
@@ -268,6 +269,15 @@ export interface Ruleset<C, I> {
   planAttack(input: I, options: RulesetOptions, defenderEconomy?: Economy): AttackPlan;
   /** Exact odds of a planned attack. */
   odds(plan: AttackPlan, input: I, options: RulesetOptions): AttackOdds;
+  /**
+   * The exact chance that a planned attack leaves its target (`input`'s) out and the points each
+   * vital track is expected to lose (`./drop.ts`), the plan's declared reaction and every check
+   * the damage forces included; `undefined` for an attack that deals no damage to its target
+   * itself (a Zones grenade, whose blast does). Optional: a host shows nothing where a ruleset
+   * has none.
+   * @throws FrayError as `odds`, or when a roll's exact distribution passes the bounds of work.
+   */
+  dropOdds?(plan: AttackPlan, input: I, options: RulesetOptions): DropOdds | undefined;
   /** Reactions the defender may make against this attack. */
   reactions(input: I, economy: Economy | undefined, options: RulesetOptions): ReactionOption[];
   /** Rolls the attack, the declared reaction and the hit location. */

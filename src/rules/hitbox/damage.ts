@@ -39,6 +39,18 @@ export const BLACKOUT_CHECK: ForcedCheck = {
  */
 export async function rollDamage(result: AttackResult, input: HitboxAttackInput, dice: DiceRoller): Promise<DamagePacket> {
   if (!result.lands) throw new FrayError("FRAY.Error.NoHit", {}, "The attack did not land: there is no damage to roll");
+  const { formula, steps } = damageRoll(input);
+  const roll = await dice.roll(formula, "FRAY.Roll.Damage");
+  return { roll, amount: roll.total, location: result.location?.id, steps };
+}
+
+/**
+ * The damage {@link rollDamage} rolls for an attack: its formula (a sum of constants: the weapon's
+ * damage, the close-range bonus, the point for an attack never seen coming), the total it always
+ * gives, and a step for each part (HB-DMG-02, HB-ATK-05).
+ * @throws FrayError `FRAY.Error.NoWeapon` when the weapon is not the attacker's.
+ */
+export function damageRoll(input: HitboxAttackInput): { formula: string; total: number; steps: DamageStep[] } {
   const weapon = weaponOf(input);
   const parts: number[] = [weapon.damage];
   const steps: DamageStep[] = [
@@ -67,8 +79,7 @@ export async function rollDamage(result: AttackResult, input: HitboxAttackInput,
     parts.push(1);
     steps.push({ rule: "HB-ATK-05", label: "FRAY.Step.HitboxNeverSaw", value: 1, remaining: total });
   }
-  const roll = await dice.roll(parts.join(" + "), "FRAY.Roll.Damage");
-  return { roll, amount: roll.total, location: result.location?.id, steps };
+  return { formula: parts.join(" + "), total, steps };
 }
 
 /** Armor points per hitbox of everything worn, with what is left (HB-DMG-01). Only covered hitboxes are listed. */

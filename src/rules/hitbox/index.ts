@@ -3,6 +3,7 @@ import type { SyncForcedCheck } from "../core/round.js";
 import type { Ruleset } from "../core/ruleset.js";
 import * as attack from "./attack.js";
 import * as damage from "./damage.js";
+import * as drop from "./drop.js";
 import type { HitboxAttackInput } from "./input.js";
 import { metresToFeet, type HitboxCombatant } from "./model.js";
 import { HITBOX_OPTIONS, hitboxOptionsOf } from "./options.js";
@@ -117,6 +118,7 @@ export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> &
   movementBand: (c, metres) => turn.movementBandFeet(c, metresToFeet(metres)),
   planAttack: (input, options, economy) => attack.planAttack(input, hitboxOptionsOf(options), economy),
   odds: (plan, input, options) => attack.odds(plan, input, hitboxOptionsOf(options)),
+  dropOdds: (plan, input, options) => drop.dropOdds(plan, input, hitboxOptionsOf(options)),
   reactions: (input, economy, options) => attack.reactions(input, economy, hitboxOptionsOf(options)),
   resolveAttack: (plan, input, dice, options) => attack.resolveAttack(plan, input, dice, hitboxOptionsOf(options)),
   rollDamage: (result, input, dice) => damage.rollDamage(result, input, dice),

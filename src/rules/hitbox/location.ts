@@ -1,4 +1,4 @@
-import { atLeast, plainDicePmf } from "../core/dice/distribution.js";
+import { atLeast, plainDicePmf, type Pmf } from "../core/dice/distribution.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { HitLocation } from "../core/ruleset.js";
@@ -74,11 +74,23 @@ export function calledChance(called: Exclude<HitboxId, "torso">): number {
  */
 export async function rollLocation(dice: DiceRoller, called?: HitboxId): Promise<HitLocation & { called?: HitboxId }> {
   if (called) calledLocation(called, 12);
-  const roll = await dice.roll("2d6", called ? "FRAY.Roll.CalledLocation" : "FRAY.Roll.Location");
-  if (called) {
-    const id = calledLocation(called, roll.total);
-    return { id, label: `FRAY.Hitbox.${id}`, rule: "HB-LOC-02", roll, called };
-  }
-  const id = regularLocation(roll.total);
+  const roll = await dice.roll(LOCATION_DICE, called ? "FRAY.Roll.CalledLocation" : "FRAY.Roll.Location");
+  const id = locationFor(roll.total, called);
+  if (called) return { id, label: `FRAY.Hitbox.${id}`, rule: "HB-LOC-02", roll, called };
   return { id, label: `FRAY.Hitbox.${id}`, rule: "HB-LOC-01", roll };
+}
+
+/** The roll for the hit location, on either table (HB-LOC-01, HB-LOC-02). */
+export const LOCATION_DICE = "2d6";
+
+/** The distribution of {@link LOCATION_DICE}, built when the module loads (no formula parsed on a first call). */
+export const LOCATION_PMF: Pmf = TWO_D6;
+
+/**
+ * The hitbox a location roll of `total` hits: on the called-shot table when a hitbox was called
+ * (HB-LOC-02), else on the regular table (HB-LOC-01).
+ * @throws FrayError as {@link calledLocation} and {@link regularLocation}.
+ */
+export function locationFor(total: number, called?: HitboxId): HitboxId {
+  return called ? calledLocation(called, total) : regularLocation(total);
 }

@@ -15,7 +15,12 @@ import { armorFor } from "./zones.js";
  * amount; with `kept`, the roll is kept there.
  */
 export function rollDamageOf(weapon: Ud10Weapon, mode: FiringMode | undefined, dice: SyncDiceRoller, kept?: RollOutcome[]): number {
-  return rollKept(dice, damageFormula(mode?.damage ?? weapon.damage), "FRAY.Roll.Damage", kept);
+  return rollKept(dice, damageCode(weapon, mode), "FRAY.Roll.Damage", kept);
+}
+
+/** The damage code rolled: the firing mode's, else the weapon's (UD-DMG-01, UD-RNG-02). */
+function damageCode(weapon: Ud10Weapon, mode: FiringMode | undefined): string {
+  return damageFormula(mode?.damage ?? weapon.damage);
 }
 
 /**
@@ -28,9 +33,21 @@ export function rollDamage(result: AttackResult, input: Ud10AttackInput, dice: D
   const { weapon, mode } = weaponAndMode(input);
   return playWith(dice, (sync): DamagePacket => {
     const kept: RollOutcome[] = [];
-    const amount = rollDamageOf(weapon, mode, sync, kept);
-    return { roll: kept[0]!, amount, location: result.location?.id, penetration: options.penetration ? weapon.penetration : 0 };
+    rollDamageOf(weapon, mode, sync, kept);
+    return damagePacket(kept[0]!, result.location?.id, input, options);
   });
+}
+
+/** The formula of the damage code an attack rolls: the firing mode's, else the weapon's (UD-DMG-01, UD-RNG-02). */
+export function damageRollFormula(input: Ud10AttackInput): string {
+  const { weapon, mode } = weaponAndMode(input);
+  return damageCode(weapon, mode);
+}
+
+/** The damage packet of a damage roll on body zone `location` (none without body zones), with the weapon's penetration when that option is on (UD-DMG-05). */
+export function damagePacket(roll: RollOutcome, location: string | undefined, input: Ud10AttackInput, options: Ud10Options): DamagePacket {
+  const { weapon } = weaponAndMode(input);
+  return { roll, amount: roll.total, location, penetration: options.penetration ? weapon.penetration : 0 };
 }
 
 /** The vital state of a UD10 combatant: HP, EP and conditions (copies). */

@@ -3,6 +3,7 @@ import type { SyncInitiative } from "../core/round.js";
 import type { Ruleset } from "../core/ruleset.js";
 import * as attack from "./attack.js";
 import * as damage from "./damage.js";
+import * as drop from "./drop.js";
 import type { Ud10AttackInput } from "./input.js";
 import * as initiative from "./initiative.js";
 import type { Ud10Combatant } from "./model.js";
@@ -91,6 +92,7 @@ export const ud10: Ruleset<Ud10Combatant, Ud10AttackInput> & QuietRuleset<Ud10Co
     movementBand: (c, metres) => move.movementBand(c, metres),
     planAttack: (input, options, economy) => attack.planAttack(input, ud10Options(options), economy),
     odds: (plan) => attack.odds(plan),
+    dropOdds: (plan, input, options) => drop.dropOdds(plan, input, ud10Options(options)),
     reactions: (input, economy, options) => attack.reactions(input, economy, ud10Flag(options, "allowDodge") ? DODGE : NO_DODGE),
     resolveAttack: (plan, _input, dice, options) => attack.resolveAttack(plan, dice, ud10Options(options)),
     rollDamage: (result, input, dice, options) => damage.rollDamage(result, input, dice, ud10Options(options)),

@@ -2,7 +2,7 @@ import { atLeast } from "../core/dice/distribution.js";
 import { playWith, rollKept, type DiceRoller, type SyncDiceRoller } from "../core/dice/port.js";
 import type { ActionCost, Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
-import type { AttackOdds, AttackPlan, AttackResult, ReactionOption } from "../core/ruleset.js";
+import type { AttackOdds, AttackPlan, AttackResult, ReactionOption, ReactionResult } from "../core/ruleset.js";
 import { difficulty, sumModifiers, type CheckResult, type Modifier, type RollOutcome } from "../core/types.js";
 import { blockLines, CHECK_DIE, checkFormula, checkPmf, skillModifier } from "./checks.js";
 import { HIT_ZONE_DICE, hitLocation, zoneForRoll } from "./damage.js";
@@ -411,6 +411,11 @@ export function declaredReactionId(input: ZonesAttackInput, weapon: ZonesWeapon,
 /** A reaction's total works when it exceeds the attack's (ZN-MEL-03, ZN-MEL-04). */
 const works = (reactionTotal: number, attackTotal: number) => reactionTotal > attackTotal;
 
+/** What a reaction that works does: a dodge negates the attack (ZN-MEL-03), a block halves its damage (ZN-MEL-04). */
+function reactionEffect(id: string): "negate" | "halve" {
+  return id === "dodge" ? "negate" : "halve";
+}
+
 /** What {@link rollAttack} rolled. */
 export interface ZonesRolled {
   /** The check's total (0 for a shot behind a squib load, which rolls nothing). */
@@ -478,17 +483,9 @@ export function rollAttack(
     return out;
   }
   const total = rollKept(dice, CHECK_DIE, "FRAY.Roll.Attack", kept) + modifier;
-  let fired = bulletsOf(input, weapon);
-  let spent = fired;
-  const m = input.situation?.malfunction;
-  if (firearm && m) {
-    out.malfunction = m.kind;
-    const before = Math.max(0, Math.floor(m.afterBullets ?? (m.kind === "squibLoad" ? 0 : 1)));
-    fired = Math.min(fired, before);
-    spent = m.kind === "squibLoad" ? Math.min(weapon.loaded, fired + 1) : fired;
-  }
-  let hits = 0;
-  for (let i = 0; i < fired; i++) if (total >= difficultyTotal + i * weapon.recoil) hits++;
+  const { fired, spent, malfunction } = firedBullets(input, weapon);
+  out.malfunction = malfunction;
+  const hits = bulletsHit(total, bulletDifficulties(difficultyTotal, weapon.recoil, fired));
   const hit = hits > 0;
   out.total = total;
   out.fired = fired;
@@ -501,10 +498,10 @@ export function rollAttack(
       rollKept(dice, CHECK_DIE, reaction === "dodge" ? "FRAY.Roll.Dodge" : "FRAY.Roll.Block", kept) + reactionModifier,
       total,
     );
-    out.halve = out.reactionSuccess && reaction === "block";
+    out.halve = out.reactionSuccess && reactionEffect(reaction) === "halve";
   }
   if (weapon.kind === "grenade" && !hit) out.deviation = difficultyTotal - total;
-  out.lands = hit && !(out.reactionSuccess && reaction === "dodge") && weapon.kind !== "grenade";
+  out.lands = attackLands(hit, out.reacted ? { success: out.reactionSuccess, effect: reactionEffect(reaction!) } : undefined, weapon);
   if (out.lands) {
     const aimed = input.situation?.aimedZone;
     const zones: HitZoneId[] = [];
@@ -554,15 +551,7 @@ export function resolveAttack(plan: AttackPlan, input: ZonesAttackInput, dice: D
       plan,
       check,
       hit: r.hit,
-      reaction: r.reacted
-        ? {
-            id: declared!.id,
-            rule: declared!.rule,
-            check: checkOf(kept[1]!, declared!.modifiers),
-            success: r.reactionSuccess,
-            effect: declared!.id === "dodge" ? "negate" : "halve",
-          }
-        : undefined,
+      reaction: r.reacted ? reactionResult(declared!, checkOf(kept[1]!, declared!.modifiers), check.total) : undefined,
       lands: r.lands,
     };
     const aimed = input.situation?.aimedZone;
@@ -589,6 +578,45 @@ export function resolveAttack(plan: AttackPlan, input: ZonesAttackInput, dice: D
 /** A check as rolled: its roll and modifier lines. */
 function checkOf(roll: RollOutcome, modifiers: Modifier[]): CheckResult {
   return { roll, natural: roll.total, modifiers, total: roll.total + sumModifiers(modifiers) };
+}
+
+/**
+ * The bullets that leave the barrel and the rounds spent (ZN-BST-01, ZN-MAL-01): those of
+ * {@link bulletsOf}, cut short by a malfunction the GM rules after that many bullets (a squib load
+ * also spends the round stuck in the barrel).
+ * @throws FrayError as {@link bulletsOf}.
+ */
+export function firedBullets(
+  input: Pick<ZonesAttackInput, "modeId" | "bullets" | "situation">,
+  weapon: ZonesWeapon,
+): { fired: number; spent: number; malfunction?: Malfunction } {
+  let fired = bulletsOf(input, weapon);
+  let spent = fired;
+  const m = input.situation?.malfunction;
+  if (weapon.kind !== "firearm" || !m) return { fired, spent };
+  const before = Math.max(0, Math.floor(m.afterBullets ?? (m.kind === "squibLoad" ? 0 : 1)));
+  fired = Math.min(fired, before);
+  spent = m.kind === "squibLoad" ? Math.min(weapon.loaded, fired + 1) : fired;
+  return { fired, spent, malfunction: m.kind };
+}
+
+/**
+ * A declared dodge or block weighed against the attack (ZN-MEL-03, ZN-MEL-04): it works when its
+ * total exceeds the attack's; a dodge negates the attack, a block halves its damage.
+ */
+export function reactionResult(option: Pick<ReactionOption, "id" | "rule">, check: CheckResult, attackTotal: number): ReactionResult {
+  return {
+    id: option.id,
+    rule: option.rule,
+    check,
+    success: works(check.total, attackTotal),
+    effect: reactionEffect(option.id),
+  };
+}
+
+/** Whether an attack that hit lands (its damage is rolled): not when a dodge worked, never for a grenade (its blast, ZN-GRN-01). */
+export function attackLands(hit: boolean, reaction: Pick<ReactionResult, "success" | "effect"> | undefined, weapon: ZonesWeapon): boolean {
+  return hit && !(reaction?.success && reaction.effect === "negate") && weapon.kind !== "grenade";
 }
 
 /**

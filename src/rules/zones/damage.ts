@@ -152,7 +152,11 @@ export function damageTypeOf(weapon: ZonesWeapon, wanted?: DamageType): DamageTy
  * with `steps` the block's step.
  */
 export function rollBullet(weapon: ZonesWeapon, halve: boolean, dice: SyncDiceRoller, kept?: RollOutcome[], steps?: DamageStep[]): number {
-  const amount = Math.max(0, rollKept(dice, weapon.damage, "FRAY.Roll.Damage", kept));
+  return afterBlock(Math.max(0, rollKept(dice, weapon.damage, "FRAY.Roll.Damage", kept)), halve, steps);
+}
+
+/** A bullet's damage after a block that worked: halved, rounding down (ZN-MEL-04, RULES.md); with `steps`, the block's step. */
+function afterBlock(amount: number, halve: boolean, steps?: DamageStep[]): number {
   if (!halve) return amount;
   const halved = Math.floor(amount / 2);
   if (steps) steps.push({ rule: "ZN-MEL-04", label: "FRAY.Step.Zones.Block", value: amount - halved, remaining: halved });
@@ -198,6 +202,22 @@ export async function rollDamage(
     constant: parts.reduce((s, p) => s + p.roll.constant, 0),
   };
   return { roll, amount: parts.reduce((s, p) => s + p.amount, 0), type: damageType, parts, exposedVitals };
+}
+
+/**
+ * The packet of one bullet or blow (ZN-DMG-01): the damage rolled on its hit zone, halved
+ * (rounded down) by a block that worked (ZN-MEL-04, RULES.md).
+ */
+export function bulletPacket(
+  roll: RollOutcome,
+  location: string | undefined,
+  type: DamageType,
+  halve: boolean,
+  exposedVitals: boolean,
+): ZonesDamagePacket {
+  const steps: DamageStep[] = [];
+  const amount = afterBlock(Math.max(0, roll.total), halve, steps);
+  return { roll, amount, location, type, steps, exposedVitals };
 }
 
 /** The vital state of a Zones combatant: hit points and conditions. */

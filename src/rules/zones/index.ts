@@ -3,6 +3,7 @@ import type { SyncInitiative } from "../core/round.js";
 import type { Ruleset } from "../core/ruleset.js";
 import * as attack from "./attack.js";
 import * as damage from "./damage.js";
+import * as drop from "./drop.js";
 import type { ZonesAttackInput } from "./input.js";
 import * as initiative from "./initiative.js";
 import * as play from "./play.js";
@@ -180,6 +181,7 @@ export const zones: Ruleset<ZonesCombatant, ZonesAttackInput> &
   movementBand: (c, metres, options) => turn.movementBand(c, metres, zonesOptionsOf(options)),
   planAttack: (input, options, economy) => attack.planAttack(input, zonesOptionsOf(options), economy),
   odds: (plan, input) => attack.odds(plan, input),
+  dropOdds: (plan, input, options) => drop.dropOdds(plan, input, zonesOptionsOf(options)),
   reactions: (input, economy, options) => attack.reactions(input, economy, zonesOptionsOf(options)),
   resolveAttack: (plan, input, dice) => attack.resolveAttack(plan, input, dice),
   rollDamage: (result, input, dice) =>
