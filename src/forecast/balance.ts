@@ -116,7 +116,7 @@ export interface BalanceResult {
   kinds: OpponentKind[];
   /** The encounter closest to the target, measured with the most fights. */
   best: BalanceCandidate;
-  /** The file as it is (its counts or factor 1), measured as the candidates were. */
+  /** The file as it is (its counts or factor 1), measured with as many fights as {@link best}. */
   start: BalanceCandidate;
   /** Every candidate measured, in the order measured. */
   tried: BalanceCandidate[];
@@ -202,7 +202,7 @@ export async function balance(spec: EncounterSpec, content: EncounterContent, op
     const tryCounts = (counts: number[], runs: number) =>
       measure(key(counts), () => withCounts(spec, kinds, counts, copies), runs, { counts: [...counts] });
     const steps = Math.ceil(Math.log2(most)) + 2;
-    planned = quick * (steps + 4 * kinds.length * kinds.length) + confirm * CONFIRMED;
+    planned = quick * (steps + 4 * kinds.length * kinds.length) + confirm * (CONFIRMED + 1);
 
     start = await tryCounts(base, quick);
     // Bisect the number of opponents on the file's mix: the least n whose chance is at or below the target.
@@ -237,7 +237,7 @@ export async function balance(spec: EncounterSpec, content: EncounterContent, op
     };
     build = (c) => scaledFile(c.factor!);
     const tryFactor = (factor: number, runs: number) => measure(`x${factor}`, () => scaledFile(factor), runs, { factor });
-    planned = quick * (SCALE_STEPS + 3) + confirm * (2 + SECANT_STEPS);
+    planned = quick * (SCALE_STEPS + 3) + confirm * (3 + SECANT_STEPS);
     const round = (f: number) => Math.round(f * 100) / 100;
     start = await tryFactor(1, quick);
     let lo = Math.log(SCALE_RANGE.min);
@@ -287,6 +287,11 @@ export async function balance(spec: EncounterSpec, content: EncounterContent, op
       await measure(`x${factor}`, () => build({ factor } as BalanceCandidate), confirm, { factor });
     }
   }
+  // The file as it stands, measured as the result is, for the GM to compare.
+  if (mode === "count") {
+    const base = kinds.map((k) => k.base);
+    await measure(base.join(","), () => build({ counts: base } as BalanceCandidate), confirm, { counts: base });
+  } else await measure("x1", () => spec, confirm, { factor: 1 });
   const final = [...measured.values()];
   if (final.length === 0) throw new FrayError("FRAY.Error.ForecastNone", {}, "The balance was cancelled before any fight was played");
   const most = Math.max(...final.map((c) => c.runs));

@@ -72,15 +72,15 @@ export const SCALED_STATS: Record<RulesetId, readonly ScaledStat[]> = {
 type Raw = Record<string, unknown>;
 const isRecord = (x: unknown): x is Raw => typeof x === "object" && x !== null && !Array.isArray(x);
 
-/** `x` times `factor`, rounded, within `bound` and not below `floor`; `x` itself when 0 or below. */
+/** `x` (above 0) times `factor`, rounded, within `bound` and not below `floor`. */
 function scaled(x: number, factor: number, bound: Bound, floor = bound.min): number {
-  if (x <= 0) return x;
   return Math.min(bound.max, Math.max(floor, bound.min, Math.round(x * factor)));
 }
 
 /**
  * The stats to lay over an actor's `system` (as an encounter entry's `stats`, deep-merged) that
- * scale its {@link SCALED_STATS} by `factor`: only the scaled values, each at its path. A track
+ * scale its {@link SCALED_STATS} by `factor`: only the scaled values, each at its path (values of
+ * 0 or below are left out: they stay as they are). A track
  * stored as a bare number (`hp: 18`) is written out as `{ value, max }`. `system` is not changed.
  * @param system the actor's `system` with the entry's own `stats` already laid over it.
  * @param factor a positive number (1 changes nothing).
@@ -99,14 +99,15 @@ export function scaledStats(ruleset: RulesetId, system: Raw, factor: number): Ra
       const parent = at(path.slice(0, -1));
       // A track written as a bare number is its maximum and its current value.
       const x = typeof parent === "number" ? parent : at(path);
-      if (typeof x === "number") put(path, scaled(x, factor, stat.bound, stat.floor));
+      if (typeof x === "number" && x > 0) put(path, scaled(x, factor, stat.bound, stat.floor));
       continue;
     }
     const map = at(path);
     if (!isRecord(map)) continue;
     for (const [key, entry] of Object.entries(map)) {
-      if (typeof entry === "number") put([...path, key], scaled(entry, factor, stat.bound));
-      else if (stat.field && isRecord(entry) && typeof entry[stat.field] === "number")
+      if (typeof entry === "number") {
+        if (entry > 0) put([...path, key], scaled(entry, factor, stat.bound));
+      } else if (stat.field && isRecord(entry) && typeof entry[stat.field] === "number" && (entry[stat.field] as number) > 0)
         put([...path, key, stat.field], scaled(entry[stat.field] as number, factor, stat.bound));
     }
   }
