@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --ms N] [--only attacks|odds|forecast|render] [--case ud10|hitbox|critical|zones] [--runs N]`: the benchmark of the rules core
+ * `npm run bench [-- --ms N] [--only attacks|odds|forecast|balance|render] [--case ud10|hitbox|critical|zones] [--runs N]`: the benchmark of the rules core
  * (issue 14). In one run it prints, against the goals:
  * - attacks per second of each ruleset, "an attack" being the whole step a fight takes: the
  *   ruleset's input from a request, the plan (odds not included), the roll with the declared
@@ -18,6 +18,8 @@
  *   calls; goal 1 ms;
  * - the 10,000-fight forecast of each five-against-five example in Node and in Chromium's Web
  *   Worker (scripts/bench-forecast.ts; `--runs N` plays N fights and extrapolates); goal 2 s;
+ * - the balance search of each five-against-five example to a 70% chance for the players, by
+ *   count and by stats (scripts/bench-balance.ts); goal 10 s;
  * - the character sheet's first render in headless Chromium; goal 50 ms. Timed inside a
  *   Foundry-like page that is already loaded with the system CSS (`test/support/render/bench.ts`):
  *   the sheet's templates compiled (first render only) and rendered by Handlebars in the page,
@@ -47,6 +49,7 @@ import { hitboxCombatantFromActor } from "../src/rules/hitbox/model.js";
 import { ud10CombatantFromActor } from "../src/rules/ud10/model.js";
 import { zonesCombatantFromActor } from "../src/rules/zones/model.js";
 import { forecastBench } from "./bench-forecast.js";
+import { balanceBench } from "./bench-balance.js";
 
 const ROOT = join(fileURLToPath(new URL(".", import.meta.url)), "..");
 const SELF = fileURLToPath(import.meta.url);
@@ -311,6 +314,7 @@ async function main(): Promise<void> {
   if (!ONLY || ONLY === "odds") odds();
   if (!ONLY || ONLY === "attacks") await attacks();
   if (!ONLY || ONLY === "forecast") await forecastBench(arg("--runs") === undefined ? undefined : Number(arg("--runs")), CASE);
+  if (!ONLY || ONLY === "balance") await balanceBench(CASE);
   if (!ONLY || ONLY === "render") await render();
 }
 
