@@ -34,15 +34,11 @@ import { CombatantCache, mergeSystem } from "../encounter/common.js";
 import type { EncounterContent } from "../encounter/library.js";
 import type { ActionSpec, CombatantSpec, EncounterSpec } from "../encounter/schema.js";
 import { forecastTally } from "./forecast.js";
+import { BALANCE_MODES, BALANCE_TARGET, type BalanceMode } from "./balance-bounds.js";
 import { scaledStats } from "./scaling.js";
 import { wilson, type Chance, type Tally } from "./tally.js";
 
-/** How the search changes the encounter: the number of opponents of each kind, or their stats. */
-export const BALANCE_MODES = ["count", "scale"] as const;
-export type BalanceMode = (typeof BALANCE_MODES)[number];
-
-/** The chances a GM may ask for: 1% to 99%. */
-export const BALANCE_TARGET = { min: 0.01, max: 0.99, integer: false } as const;
+export { BALANCE_MODES, BALANCE_TARGET, type BalanceMode } from "./balance-bounds.js";
 /** Fights each candidate is first measured with. */
 export const QUICK_RUNS = 200;
 /** Fights each of the closest candidates is confirmed with. */
@@ -90,6 +86,8 @@ export interface OpponentKind {
   side: string;
   /** How many the file has. */
   base: number;
+  /** The ids of the kind's entries in the file, in its order. */
+  members: string[];
 }
 
 /** An encounter the search measured. */
@@ -153,7 +151,7 @@ export async function balance(spec: EncounterSpec, content: EncounterContent, op
   if (!sides.includes(players) || sides.length < 2)
     throw new FrayError("FRAY.Error.Field", { field: "players", expected: sides.join(", ") }, `No side "${players}" with opponents`);
 
-  const kinds = kindsOf(spec, players);
+  const kinds = kindsOf(spec, players, content);
   const cache = new CombatantCache();
   let fights = 0;
   let planned = 0;
@@ -318,30 +316,38 @@ export async function balance(spec: EncounterSpec, content: EncounterContent, op
   };
 }
 
-/** What makes two entries the same kind: everything but id and name (and what is spent of a round under way). */
-function kindKey(c: CombatantSpec): string {
-  return JSON.stringify([
-    c.side,
-    c.ref ?? null,
-    c.stats ?? null,
-    c.items ?? [],
-    c.react ?? null,
-    c.tactics ?? null,
-    c.group ?? null,
-    c.extra,
-  ]);
+/**
+ * What makes two entries the same kind: everything but id and name (and what is spent of a round
+ * under way), the actor a reference names compared by its content (two tokens of one actor at the
+ * same state, handed over as two documents, are one kind).
+ */
+function kindKey(c: CombatantSpec, index: number, content?: EncounterContent): string {
+  let actor: unknown = c.ref ?? null;
+  if (c.ref && content) {
+    const { _id: _a, _key: _b, name: _c, ...doc } = content.resolve(c.ref, `combatants[${index}].ref`);
+    void [_a, _b, _c];
+    actor = doc;
+  }
+  return JSON.stringify([c.side, actor, c.stats ?? null, c.items ?? [], c.react ?? null, c.tactics ?? null, c.group ?? null, c.extra]);
 }
 
-/** The opponents of `players` by kind, in the order the file first names them. */
-export function kindsOf(spec: EncounterSpec, players: string): OpponentKind[] {
+/**
+ * The opponents of `players` by kind, in the order the file first names them.
+ * @param content the compendium sources, to compare the actors references name; references are
+ *   compared as written when unset.
+ * @throws FrayError `FRAY.Error.Reference` naming `combatants[i].ref` when a reference names no document.
+ */
+export function kindsOf(spec: EncounterSpec, players: string, content?: EncounterContent): OpponentKind[] {
   const kinds = new Map<string, OpponentKind>();
-  for (const c of spec.combatants) {
-    if (c.side === players) continue;
-    const key = kindKey(c);
+  spec.combatants.forEach((c, i) => {
+    if (c.side === players) return;
+    const key = kindKey(c, i, content);
     const kind = kinds.get(key);
-    if (kind) kind.base++;
-    else kinds.set(key, { id: c.id, name: c.name ?? c.id, side: c.side, base: 1 });
-  }
+    if (kind) {
+      kind.base++;
+      kind.members.push(c.id);
+    } else kinds.set(key, { id: c.id, name: c.name ?? c.id, side: c.side, base: 1, members: [c.id] });
+  });
   return [...kinds.values()];
 }
 
@@ -396,16 +402,13 @@ export function withCounts(
   counts: number[],
   copies = new Map<string, CombatantSpec>(),
 ): EncounterSpec {
-  const byKind = new Map<string, CombatantSpec[]>();
+  const byKind = new Map<number, CombatantSpec[]>();
   const kindOf = new Map<CombatantSpec, number>();
-  const keys = kinds.map((k) => kindKey(spec.combatants.find((c) => c.id === k.id)!));
-  for (const c of spec.combatants) {
-    const k = keys.indexOf(kindKey(c));
-    if (c.side === kinds[k]?.side) {
-      kindOf.set(c, k);
-      byKind.set(String(k), [...(byKind.get(String(k)) ?? []), c]);
-    }
-  }
+  kinds.forEach((kind, k) => {
+    const same = kind.members.map((id) => spec.combatants.find((c) => c.id === id)!);
+    byKind.set(k, same);
+    for (const c of same) kindOf.set(c, k);
+  });
   const kept: CombatantSpec[] = [];
   const removed = new Set<string>();
   const added: { copy: CombatantSpec; of: string }[] = [];
@@ -415,7 +418,7 @@ export function withCounts(
       kept.push(c);
       continue;
     }
-    const same = byKind.get(String(k))!;
+    const same = byKind.get(k)!;
     const index = same.indexOf(c);
     if (index < counts[k]!) kept.push(c);
     else removed.add(c.id);
