@@ -65,7 +65,7 @@ export function balanceView(b: BalanceResult, format: Format, lang = "en"): Bala
     title: format("FRAY.Forecast.Tracker.Balance.ResultTitle", { name: b.name }),
     asked: format("FRAY.Forecast.Tracker.Balance.Asked", { side: side(b.players), target: formatPercent(b.target, lang) }),
     ...(b.complete ? {} : { cancelled: format("FRAY.Forecast.Balance.Cancelled") }),
-    foundHeading: format(`FRAY.Forecast.Balance.Found.${b.mode}`),
+    foundHeading: format(b.mode === "count" ? "FRAY.Forecast.Tracker.Balance.Found" : "FRAY.Forecast.Balance.Found.scale"),
     kinds,
     ...(b.mode === "scale" ? { factor: format("FRAY.Forecast.Balance.Factor", { factor: formatDecimal(b.best.factor!, lang, 2) }) } : {}),
     wins: chanceBar(format("FRAY.Forecast.Tracker.Balance.Wins", { runs: b.best.runs }), b.best.wins, format, lang),
