@@ -266,6 +266,17 @@ async function main(argv: string[]): Promise<number> {
   ] as const)
     if (given !== undefined && balanceArg === undefined)
       throw new FrayError("FRAY.Error.Field", { field: flag, expected: t("FRAY.Forecast.Balance.Needs") }, `${flag} needs --balance`);
+  // The search sets its own fights and plays them in this thread.
+  for (const [flag, given] of [
+    ["--runs", runsArg],
+    ["--workers", workersArg],
+  ] as const)
+    if (given !== undefined && balanceArg !== undefined)
+      throw new FrayError(
+        "FRAY.Error.Field",
+        { field: flag, expected: t("FRAY.Forecast.Balance.Without") },
+        `${flag} is not for --balance`,
+      );
   const mode: BalanceMode = byArg === undefined ? "count" : check(choice(BALANCE_MODES), byArg, "--by");
   let text: string;
   try {

@@ -180,5 +180,8 @@ describe("npm run forecast --balance", () => {
     expect(refusal(["examples/ud10-ambush.yaml", "--balance", "0.5", "--by", "size"])).toContain('Field "--by"');
     expect(refusal(["examples/ud10-ambush.yaml", "--balance", "0.5", "--players", "nobody"])).toContain('Field "--players"');
     expect(refusal(["examples/ud10-ambush.yaml", "--by", "scale"])).toContain('Field "--by": expected only with --balance');
+    expect(refusal(["examples/ud10-ambush.yaml", "--balance", "0.5", "--runs", "10"])).toContain(
+      'Field "--runs": expected only without --balance',
+    );
   }, 120_000);
 });
