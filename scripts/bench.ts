@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --ms N] [--only odds|drop|attacks|forecast] [--case ud10|hitbox|critical|zones] [--repeat N]`:
+ * `npm run bench [-- --ms N] [--only odds|drop|attacks|forecast|balance] [--case ud10|hitbox|critical|zones] [--repeat N]`:
  * the floors of the rules core, measured (a benchmark prints numbers and asserts nothing):
  * - exact odds of one attack per ruleset, the first call in a fresh process (after the modules
  *   load); floor under 1 ms; the median of five processes;
@@ -12,7 +12,9 @@
  * - a forecast of 10,000 fights of each `examples/<id>-skirmish.yaml` with two worker threads
  *   (`npm run forecast -- FILE --workers 2`), wall time from the command's start to its exit
  *   (Node's start included) and the processor time the forecast reports; floor 2 s wall. Played
- *   `--repeat` times (default 3): the fastest and the median are printed.
+ *   `--repeat` times (default 3): the fastest and the median are printed;
+ * - the balance search of each five-against-five example to a 70% chance for the players, by
+ *   count and by stats (scripts/bench-balance.ts), one thread; goal under 10 s.
  * Other work on the machine slows every figure: the load average is printed with them.
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -32,6 +34,8 @@ import { criticalCombatantFromActor } from "../src/rules/critical/model.js";
 import { hitboxCombatantFromActor } from "../src/rules/hitbox/model.js";
 import { ud10CombatantFromActor } from "../src/rules/ud10/model.js";
 import { zonesCombatantFromActor } from "../src/rules/zones/model.js";
+
+import { balanceBench } from "./bench-balance.js";
 
 const ROOT = join(fileURLToPath(new URL(".", import.meta.url)), "..");
 const SELF = fileURLToPath(import.meta.url);
@@ -315,6 +319,7 @@ async function main(): Promise<void> {
   if (!ONLY || ONLY === "drop") drop();
   if (!ONLY || ONLY === "attacks") await attacks();
   if (!ONLY || ONLY === "forecast") forecasts();
+  if (!ONLY || ONLY === "balance") await balanceBench(CASE);
 }
 
 await main();

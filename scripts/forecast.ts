@@ -4,7 +4,9 @@
  * with a 95% interval, the distribution of rounds, each combatant's chance to end the fight out
  * and the damage it can expect to take; `--json` writes the forecast. Fight i (from 0) is
  * `npm run encounter -- FILE --seed <S + i>` (S: `--seed`, else the file's seed). A progress bar
- * runs on a terminal. FILE may also be a combat saved from the tracker's forecast (`format:
+ * runs on a terminal. `--balance P [--by count|scale] [--players SIDE]` searches instead the encounter
+ * whose players' chance to win comes closest to P (0.01 to 0.99; src/forecast/balance.ts), in this
+ * thread, and prints it; `--json` then writes the search's result with the balanced file. FILE may also be a combat saved from the tracker's forecast (`format:
  * fray-forecast`): its own documents are the content, and its fights the default runs.
  *
  * The fights are spread over W worker threads (`node:worker_threads`; default: the machine's
@@ -42,10 +44,11 @@ import {
   type Tally,
 } from "../src/forecast/forecast.js";
 import type { EncounterSpec } from "../src/encounter/schema.js";
-import { formatForecast } from "../src/forecast/format.js";
+import { formatBalance, formatForecast } from "../src/forecast/format.js";
+import { balance, BALANCE_MODES, BALANCE_TARGET, type BalanceMode } from "../src/forecast/balance.js";
 import { FrayError, localizeError } from "../src/rules/core/errors.js";
 import { formatDecimal, formatKey, nestedLookup, pluralKey } from "../src/rules/core/i18n.js";
-import { bounded, check } from "../src/rules/core/validate.js";
+import { bounded, check, choice } from "../src/rules/core/validate.js";
 import { numberOption, outputFile, readCommandLine } from "./cli.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -61,7 +64,7 @@ const lookup = nestedLookup(loadLang(lang));
 const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data, lang);
 
 /** Options that take a value. */
-const VALUED = ["--runs", "--seed", "--json", "--workers"];
+const VALUED = ["--runs", "--seed", "--json", "--workers", "--balance", "--by", "--players"];
 /** The most worker threads a forecast starts. */
 const MAX_WORKERS = 8;
 
@@ -252,6 +255,29 @@ async function main(argv: string[]): Promise<number> {
   const runsGiven = runsArg === undefined ? undefined : numberOption(runsArg, { min: 1, max: MAX_RUNS, integer: true }, "--runs");
   const seed = seedArg === undefined ? undefined : numberOption(seedArg, COMMON_BOUNDS.seed, "--seed");
   const out = jsonArg === undefined ? undefined : outputFile(jsonArg, "--json");
+  const balanceText = line.values.get("--balance");
+  const balanceArg = balanceText === undefined ? undefined : numberOption(balanceText, BALANCE_TARGET, "--balance");
+  const byArg = line.values.get("--by");
+  const players = line.values.get("--players");
+  // The search's own options only with --balance, so that a forecast never takes one silently.
+  for (const [flag, given] of [
+    ["--by", byArg],
+    ["--players", players],
+  ] as const)
+    if (given !== undefined && balanceArg === undefined)
+      throw new FrayError("FRAY.Error.Field", { field: flag, expected: t("FRAY.Forecast.Balance.Needs") }, `${flag} needs --balance`);
+  // The search sets its own fights and plays them in this thread.
+  for (const [flag, given] of [
+    ["--runs", runsArg],
+    ["--workers", workersArg],
+  ] as const)
+    if (given !== undefined && balanceArg !== undefined)
+      throw new FrayError(
+        "FRAY.Error.Field",
+        { field: flag, expected: t("FRAY.Forecast.Balance.Without") },
+        `${flag} is not for --balance`,
+      );
+  const mode: BalanceMode = byArg === undefined ? "count" : check(choice(BALANCE_MODES), byArg, "--by");
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -269,6 +295,7 @@ async function main(argv: string[]): Promise<number> {
   if (saved) raw = saved.file;
   const spec = parseEncounter(raw);
   const content = contentFor(saved?.packs);
+  if (balanceArg !== undefined) return balanceMain(spec, content, { target: balanceArg, mode, players, seed, out });
   const runs = runsGiven ?? saved?.runs ?? DEFAULT_RUNS;
   const started = performance.now();
   const cpuStart = process.cpuUsage();
@@ -300,6 +327,47 @@ async function main(argv: string[]): Promise<number> {
     mkdirSync(dirname(resolve(out)), { recursive: true });
     writeFileSync(out, JSON.stringify(result, null, 2) + "\n");
     console.log(t("FRAY.Forecast.Written", { file: out }));
+  }
+  return 0;
+}
+
+/**
+ * `--balance P`: searches the encounter closest to the players' chance to win `P` (src/forecast/balance.ts),
+ * in this thread, prints it and writes it (the balanced file as `spec`) to `--json`.
+ * @throws FrayError `--players` naming a side the file has not, and the forecast's errors.
+ */
+async function balanceMain(
+  spec: EncounterSpec,
+  content: EncounterContent,
+  options: { target: number; mode: BalanceMode; players?: string; seed?: number; out?: string },
+): Promise<number> {
+  const sides = [...new Set(spec.combatants.map((c) => c.side))];
+  if (options.players !== undefined && !sides.includes(options.players))
+    throw new FrayError(
+      "FRAY.Error.Field",
+      { field: "--players", expected: sides.join(", ") },
+      `--players: one of ${sides.join(", ")}, not "${options.players}"`,
+    );
+  const started = performance.now();
+  const cpuStart = process.cpuUsage();
+  const result = await balance(spec, content, { ...options, onProgress: progressBar() });
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  console.log(formatBalance(result, lookup, lang).join("\n"));
+  console.log(
+    "\n" +
+      t(pluralKey("FRAY.Forecast.Time", 1, lang), {
+        runs: result.fights,
+        seconds: formatDecimal(seconds, lang, 2),
+        workers: 1,
+        cpu: formatDecimal((cpu.user + cpu.system) / 1e6, lang, 2),
+        perSecond: Math.round(result.fights / seconds),
+      }),
+  );
+  if (options.out) {
+    mkdirSync(dirname(resolve(options.out)), { recursive: true });
+    writeFileSync(options.out, JSON.stringify(result, null, 2) + "\n");
+    console.log(t("FRAY.Forecast.Written", { file: options.out }));
   }
   return 0;
 }

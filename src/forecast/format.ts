@@ -1,4 +1,5 @@
-import { formatDecimal, formatKey, formatPercent, type Lookup } from "../rules/core/i18n.js";
+import { formatDecimal, formatKey, formatPercent, pluralKey, type Lookup } from "../rules/core/i18n.js";
+import type { BalanceCandidate, BalanceResult } from "./balance.js";
 import { fightSeed, type Chance, type Forecast, type PointsLost } from "./forecast.js";
 
 /** A number with one decimal in the reader's language (`3.2`, German `3,2`). */
@@ -87,5 +88,44 @@ export function formatForecast(f: Forecast, lookup: Lookup, lang = "en"): string
       `  ${label(c).padEnd(nameWidth)}  ${t("FRAY.Forecast.Out", { chance: chance(c.out) })}; ${t("FRAY.Forecast.Damage", { damage: damage(c.damage) })}${react ? `; ${react}` : ""}`,
     );
   }
+  return lines;
+}
+
+/**
+ * The result of a balance search (./balance.ts) as readable, localized lines: what was asked for
+ * and whose chance, the encounter found (opponents of each kind, the file's count beside it, or
+ * the factor on the opponents' stats) with the players' chance to win and its 95% interval, the
+ * file as it stands measured the same way, and how many encounters and fights the search played.
+ * Says so where the target lies beyond reach or the search was cancelled. Chances in the reader's
+ * language `lang`.
+ */
+export function formatBalance(b: BalanceResult, lookup: Lookup, lang = "en"): string[] {
+  const t = (key: string, data?: Record<string, string | number>) => formatKey(lookup, key, data, lang);
+  const pct = (p: number) => formatPercent(p, lang);
+  const chance = (c: BalanceCandidate) =>
+    t(pluralKey("FRAY.Forecast.Balance.Measured", c.runs, lang), {
+      chance: t("FRAY.Forecast.Chance", { p: pct(c.wins.p), low: pct(c.wins.low), high: pct(c.wins.high) }),
+      runs: c.runs,
+    });
+  const lines = [
+    t("FRAY.Forecast.Balance.Title", { name: b.name, ruleset: `FRAY.Ruleset.${b.ruleset}`, players: b.players, target: pct(b.target) }),
+  ];
+  if (!b.complete) lines.push(t("FRAY.Forecast.Balance.Cancelled"));
+  lines.push("", t(`FRAY.Forecast.Balance.Found.${b.mode}`));
+  if (b.mode === "count")
+    b.kinds.forEach((k, i) =>
+      lines.push(`  ${t("FRAY.Forecast.Balance.Kind", { name: k.name, side: k.side, count: b.best.counts![i]!, base: k.base })}`),
+    );
+  else lines.push(`  ${t("FRAY.Forecast.Balance.Factor", { factor: formatDecimal(b.best.factor!, lang, 2) })}`);
+  lines.push(`  ${t("FRAY.Forecast.Balance.Wins", { chance: chance(b.best) })}`);
+  lines.push("", t("FRAY.Forecast.Balance.Start", { chance: chance(b.start) }));
+  if (b.beyond) lines.push(t("FRAY.Forecast.Balance.Beyond"));
+  lines.push(
+    t("FRAY.Forecast.Balance.Searched", {
+      count: new Set(b.tried.map((c) => c.counts?.join(",") ?? c.factor)).size,
+      fights: b.fights,
+      seed: b.seed,
+    }),
+  );
   return lines;
 }

@@ -12,7 +12,7 @@
  * code when the forecast starts; the pool keeps them for the next forecast (three minutes idle at
  * most), so that forecasting again after moving a token starts in workers that are already warm.
  */
-import { bounded, check } from "../../rules/core/validate.js";
+import { bounded, check, choice } from "../../rules/core/validate.js";
 import { MAX_SEED } from "../../rules/core/bounds.js";
 import { MAX_RUNS, type Forecast } from "../../forecast/forecast.js";
 import { declarationOf } from "../combat/declarations.js";
@@ -25,10 +25,17 @@ import { FORECAST_RESULT_BUTTONS, forecastView } from "../logic/forecast-view.js
 import { dialogButtons, type DialogFormButton } from "../logic/dialog-buttons.js";
 import { measureMetres, type Measurable } from "../measure.js";
 import { escapeHtml, formatHtml, formatKey, reportError, warn, windowTitle } from "../notify.js";
+import { pluralKey } from "../../rules/core/i18n.js";
 import { activeBinding } from "../registry.js";
 import { optionValues } from "../settings.js";
 import { poolSize, WorkerPool, type PoolWorker } from "./pool.js";
+import { BALANCE_MODES, BALANCE_TARGET, type BalanceMode } from "../../forecast/balance-bounds.js";
+import type { BalanceResult } from "../../forecast/balance.js";
+import { balanceButtons, balanceView } from "../logic/balance-view.js";
+import { runBalance } from "./balance-run.js";
 
+/** The balance search's result template. */
+export const BALANCE_TEMPLATE = `${SYSTEM_PATH}/templates/forecast/balance.hbs`;
 /** The result's template (dialog and chat card). */
 export const FORECAST_TEMPLATE = `${SYSTEM_PATH}/templates/forecast/result.hbs`;
 /** The worker's module, beside `fray.mjs`. */
@@ -49,8 +56,9 @@ interface ForecastCombatantDoc extends CombatantLike {
   /** Its initiative this round; null before it rolled. */
   initiative?: number | null;
   defeated?: boolean;
-  actor?: (ActorLike & { uuid?: string; id?: string | null }) | null;
+  actor?: (ActorLike & { uuid?: string; id?: string | null; hasPlayerOwner?: boolean }) | null;
   token?: { disposition?: number; object?: Measurable | null; parent?: { id?: string | null } | null } | null;
+  hidden?: boolean;
 }
 
 /** A Combat as the forecast reads it. */
@@ -170,13 +178,23 @@ export function settingsHtml(input: ForecastInput): string {
   );
 }
 
-/** Asks the runs and the seed; `undefined` when closed. */
-async function askSettings(input: ForecastInput): Promise<{ runs: number; seed: number } | undefined> {
+/** Asks the runs and the seed, or a balance search with the seed; `undefined` when closed. */
+async function askSettings(input: ForecastInput): Promise<{ runs: number; seed: number; balance?: true } | undefined> {
   const result = await foundry.applications.api.DialogV2.wait({
     window: { title: formatKey("FRAY.Forecast.Tracker.Title") },
     classes: ["fray", "fray-forecast-dialog"],
     content: settingsHtml(input),
     buttons: [
+      {
+        action: "balance",
+        label: "FRAY.Forecast.Tracker.Balance.Button",
+        icon: "fa-solid fa-scale-balanced",
+        callback: (_event: unknown, button: DialogFormButton) => ({
+          balance: true,
+          runs: button.form?.elements.runs?.value ?? "",
+          seed: button.form?.elements.seed?.value ?? "",
+        }),
+      },
       {
         action: "run",
         label: "FRAY.Forecast.Tracker.Run",
@@ -190,10 +208,13 @@ async function askSettings(input: ForecastInput): Promise<{ runs: number; seed: 
     rejectClose: false,
   } as never);
   if (!result || typeof result !== "object") return undefined;
-  const raw = result as { runs: string; seed: string };
+  const raw = result as { runs: string; seed: string; balance?: true };
+  const seed = check(bounded({ min: 0, max: MAX_SEED, integer: true }), wholeOf(raw.seed), formatKey("FRAY.Forecast.Tracker.Seed"));
+  // The balance search sets its own fights: only the seed is read for it.
+  if (raw.balance) return { runs: TRACKER_DEFAULT_RUNS, seed, balance: true };
   return {
     runs: check(bounded({ min: 1, max: MAX_RUNS, integer: true }), wholeOf(raw.runs), formatKey("FRAY.Forecast.Tracker.Runs")),
-    seed: check(bounded({ min: 0, max: MAX_SEED, integer: true }), wholeOf(raw.seed), formatKey("FRAY.Forecast.Tracker.Seed")),
+    seed,
   };
 }
 
@@ -220,29 +241,43 @@ function forecastPool(): WorkerPool {
  * @throws FrayError a worker's error (bad runs or seed, a file the encounter runner refuses).
  */
 async function runInWorkers(input: ForecastInput, settings: { runs: number; seed: number }): Promise<Forecast> {
+  return underProgress(settings.runs, (onProgress) =>
+    forecastPool().run(
+      { file: input.file, packs: input.packs, runs: settings.runs, seed: settings.seed },
+      { id: foundry.utils.randomID(), onProgress },
+    ),
+  );
+}
+
+/**
+ * Runs `start`'s work under a progress dialog of its own (`total` the fights first shown), its
+ * bar and text updated by the work's progress; its Cancel (or closing it) cancels the work, which
+ * then settles with what it has. The dialog closes once the work has settled.
+ */
+async function underProgress<T>(
+  total: number,
+  start: (onProgress: (done: number, runs: number) => void) => { result: Promise<T>; cancel(): void },
+): Promise<T> {
   let finished = false;
   // Each run's own progress dialog: a second forecast started meanwhile never closes or reads this one's.
   const progressId = `${PROGRESS_ID}-${foundry.utils.randomID()}`;
-  const run = forecastPool().run(
-    { file: input.file, packs: input.packs, runs: settings.runs, seed: settings.seed },
-    {
-      id: foundry.utils.randomID(),
-      onProgress: (done, runs) => {
-        const bar = document.querySelector<HTMLProgressElement>(`#${progressId} progress`);
-        if (bar) bar.value = done;
-        const label = document.querySelector<HTMLElement>(`#${progressId} [data-fray-progress]`);
-        if (label) label.textContent = formatKey("FRAY.Forecast.Progress", { done, runs });
-      },
-    },
-  );
+  const run = start((done, runs) => {
+    const bar = document.querySelector<HTMLProgressElement>(`#${progressId} progress`);
+    if (bar) {
+      bar.max = runs;
+      bar.value = done;
+    }
+    const label = document.querySelector<HTMLElement>(`#${progressId} [data-fray-progress]`);
+    if (label) label.textContent = formatKey("FRAY.Forecast.Progress", { done, runs });
+  });
   try {
     const progress = foundry.applications.api.DialogV2.wait({
       id: progressId,
       window: { title: formatKey("FRAY.Forecast.Tracker.Title") },
       classes: ["fray", "fray-forecast-dialog"],
       content:
-        `<div class="fray-forecast-progress"><progress max="${settings.runs}" value="0"></progress>` +
-        `<span data-fray-progress>${escapeHtml(formatKey("FRAY.Forecast.Progress", { done: 0, runs: settings.runs }))}</span></div>`,
+        `<div class="fray-forecast-progress"><progress max="${total}" value="0"></progress>` +
+        `<span data-fray-progress>${escapeHtml(formatKey("FRAY.Forecast.Progress", { done: 0, runs: total }))}</span></div>`,
       buttons: [{ action: "cancel", label: "FRAY.Forecast.Tracker.Cancel", default: true }],
       rejectClose: false,
     } as never);
@@ -254,6 +289,140 @@ async function runInWorkers(input: ForecastInput, settings: { runs: number; seed
     finished = true;
     await foundry.applications.instances.get(progressId)?.close();
   }
+}
+
+/** The balance search's form: the players' chance to win in percent and what to change. */
+export function balanceHtml(): string {
+  const mode = (m: BalanceMode, label: string, checked: boolean) =>
+    `<label class="checkbox"><input type="radio" name="mode" value="${m}"${checked ? " checked" : ""}> ${escapeHtml(formatKey(label))}</label>`;
+  return (
+    `<div class="fray-forecast-settings fray-balance-settings"><p>${escapeHtml(formatKey("FRAY.Forecast.Tracker.Balance.Intro"))}</p>` +
+    `<div class="form-group"><label for="fray-balance-target">${escapeHtml(formatKey("FRAY.Forecast.Tracker.Balance.Target"))}</label>` +
+    `<input id="fray-balance-target" type="number" name="target" min="${BALANCE_TARGET.min * 100}" max="${BALANCE_TARGET.max * 100}" step="1" value="70"></div>` +
+    `<fieldset class="form-group"><legend>${escapeHtml(formatKey("FRAY.Forecast.Tracker.Balance.By"))}</legend>` +
+    mode("count", "FRAY.Forecast.Tracker.Balance.ByCount", true) +
+    mode("scale", "FRAY.Forecast.Tracker.Balance.ByScale", false) +
+    `</fieldset></div>`
+  );
+}
+
+/** Asks the chance (a share from 0.01 to 0.99) and the mode; `undefined` when closed. */
+async function askBalance(): Promise<{ target: number; mode: BalanceMode } | undefined> {
+  const result = await foundry.applications.api.DialogV2.wait({
+    window: { title: formatKey("FRAY.Forecast.Tracker.Balance.Title") },
+    classes: ["fray", "fray-forecast-dialog"],
+    content: balanceHtml(),
+    buttons: [
+      {
+        action: "run",
+        label: "FRAY.Forecast.Tracker.Run",
+        default: true,
+        callback: (_event: unknown, button: DialogFormButton) => {
+          const radios = (button.form as unknown as HTMLFormElement | null)?.querySelector?.<HTMLInputElement>("input[name=mode]:checked");
+          return { target: button.form?.elements.target?.value ?? "", mode: radios?.value ?? "count" };
+        },
+      },
+    ],
+    rejectClose: false,
+  } as never);
+  if (!result || typeof result !== "object") return undefined;
+  const raw = result as { target: string; mode: string };
+  const label = formatKey("FRAY.Forecast.Tracker.Balance.Target");
+  const percent = check(
+    bounded({ min: BALANCE_TARGET.min * 100, max: BALANCE_TARGET.max * 100, integer: false }),
+    wholeOf(raw.target),
+    label,
+  );
+  return { target: percent / 100, mode: check(choice(BALANCE_MODES), raw.mode, formatKey("FRAY.Forecast.Tracker.Balance.By")) };
+}
+
+/**
+ * The players' side in the forecast: the side of the first combatant whose actor a player owns,
+ * else the friendly side.
+ */
+function playersSide(combat: ForecastCombat, input: ForecastInput): string {
+  const owned = (Array.from(combat.combatants ?? []) as ForecastCombatantDoc[]).filter((c) => c.actor?.hasPlayerOwner).map((c) => c.id);
+  return input.file.combatants.find((c) => owned.includes(c.id))?.side ?? "friendly";
+}
+
+/**
+ * The balance search from the tracker: asks the chance and the mode, searches in a forecast
+ * worker under a progress dialog with a Cancel, and shows the result; its "Add to the combat"
+ * (by count, for the GM) adds the opponents found beyond the combat's.
+ */
+async function openBalance(combat: ForecastCombat, input: ForecastInput, seed: number): Promise<void> {
+  const asked = await askBalance();
+  if (!asked) return;
+  const result = await underProgress(1, (onProgress) =>
+    runBalance(
+      () => new Worker(foundry.utils.getRoute(FORECAST_WORKER), { type: "module" }) as unknown as PoolWorker,
+      { file: input.file, packs: input.packs, target: asked.target, mode: asked.mode, players: playersSide(combat, input), seed },
+      { id: foundry.utils.randomID(), onProgress },
+    ),
+  );
+  const lang = (game.i18n as unknown as { lang?: string }).lang ?? "en";
+  const context = balanceView(result, (key, data) => formatKey(key, data ?? {}), lang);
+  const content = await foundry.applications.handlebars.renderTemplate(BALANCE_TEMPLATE, { ...context });
+  const choice = await foundry.applications.api.DialogV2.wait({
+    window: { title: windowTitle("FRAY.Forecast.Tracker.Balance.ResultTitle", { name: result.name }) },
+    classes: ["fray", "fray-forecast-dialog"],
+    position: { width: 440 },
+    content,
+    buttons: dialogButtons(balanceButtons(Boolean(game.user?.isGM) && context.adds > 0)),
+    rejectClose: false,
+  } as never);
+  if (choice === "add") await addOpponents(combat, result);
+}
+
+/** A token as copied for an added opponent. */
+interface TokenDoc {
+  id?: string | null;
+  actorId?: string | null;
+  parent?: {
+    id?: string | null;
+    grid?: { size?: number };
+    createEmbeddedDocuments(type: string, data: object[]): Promise<TokenDoc[]>;
+  } | null;
+  toObject(): Record<string, unknown> & { x?: number; y?: number };
+}
+
+/**
+ * Adds the opponents the search found beyond the combat's, GM only: for each kind, copies of
+ * the token of the kind's first combatant (its actor, its disposition, its look) placed beside
+ * it, one grid space apart, each made a Combatant (hidden when the original is). A kind whose
+ * combatant has no token on a scene is reported and skipped.
+ */
+async function addOpponents(combat: ForecastCombat, result: BalanceResult): Promise<void> {
+  if (!game.user?.isGM) {
+    warn("FRAY.Forecast.Tracker.GMOnly");
+    return;
+  }
+  const docs = Array.from(combat.combatants ?? []) as (ForecastCombatantDoc & { token?: TokenDoc | null })[];
+  let added = 0;
+  for (const [i, kind] of result.kinds.entries()) {
+    const extra = (result.best.counts?.[i] ?? kind.base) - kind.base;
+    if (extra <= 0) continue;
+    const original = docs.find((c) => c.id === kind.id);
+    const token = original?.token;
+    const scene = token?.parent;
+    if (!token || !scene) {
+      warn("FRAY.Forecast.Tracker.Balance.NoToken", { name: kind.name });
+      continue;
+    }
+    const { _id: _drop, ...data } = token.toObject();
+    void _drop;
+    const step = scene.grid?.size ?? 100;
+    const tokens = await scene.createEmbeddedDocuments(
+      "Token",
+      Array.from({ length: extra }, (_, j) => ({ ...data, x: (data.x ?? 0) + step * (j + 1), y: data.y ?? 0 })),
+    );
+    await (combat as unknown as { createEmbeddedDocuments(type: string, data: object[]): Promise<unknown> }).createEmbeddedDocuments(
+      "Combatant",
+      tokens.map((t) => ({ tokenId: t.id, sceneId: scene.id, actorId: t.actorId, hidden: Boolean(original?.hidden) })),
+    );
+    added += tokens.length;
+  }
+  if (added) ui.notifications?.info(formatKey(pluralKey("FRAY.Forecast.Tracker.Balance.Added", added), { count: added }));
 }
 
 /** Shows the result; its button whispers it to the GMs as a chat card. */
@@ -307,6 +476,7 @@ export async function openForecast(combat: ForecastCombat): Promise<void> {
     forecastPool().warm({ file: input.file, packs: input.packs, seed: 1 });
     const settings = await askSettings(input);
     if (!settings) return;
+    if (settings.balance) return await openBalance(combat, input, settings.seed);
     await showResult(await runInWorkers(input, settings), input, settings);
   } catch (error) {
     reportError(error);

@@ -180,7 +180,7 @@ export class WorkerPool {
           } else if (reply.type === "done") {
             playing[k] = undefined;
             resolve(reply.tally);
-          } else {
+          } else if (reply.type === "error") {
             // The worker answered: it is still sound, and can be kept.
             playing[k] = undefined;
             reject(new FrayError(reply.key, reply.data, reply.message));

@@ -1,6 +1,6 @@
 /**
  * The forecast's Quench batch (`fray.forecast`): the v13 assumptions the tracker's forecast
- * relies on (docs/foundry-assumptions.md, F1 to F3), checked in a real world by a GM.
+ * relies on (docs/foundry-assumptions.md, F1 to F4), checked in a real world by a GM.
  */
 import type { Quench } from "../quench.js";
 import { FORECAST_WORKER } from "./dialog.js";
@@ -51,6 +51,30 @@ export function registerForecastQuench(quench: Quench): void {
           // (Not called: it would start a download in the GM's browser.)
           assert.equal(typeof foundry.utils.saveDataToFile, "function");
           assert.equal(foundry.utils.saveDataToFile.length, 3);
+        });
+        it("F4: a token's toObject() without _id, created on its scene, is a token of the same actor that a Combatant can take", async () => {
+          type Doc = { id: string; actorId?: string; tokenId?: string; delete(): Promise<unknown> };
+          const combat = game.combat as unknown as {
+            combatants: Iterable<{ token?: { parent?: unknown; toObject(): Record<string, unknown> } | null }>;
+            createEmbeddedDocuments(t: string, d: object[]): Promise<Doc[]>;
+          } | null;
+          const original = combat ? Array.from(combat.combatants).find((c) => c.token?.parent) : undefined;
+          assert.ok(combat && original?.token, "F4 needs an active combat with a combatant whose token is on a scene");
+          const token = original!.token!;
+          const scene = token.parent as { id: string; createEmbeddedDocuments(t: string, d: object[]): Promise<Doc[]> };
+          const { _id: _drop, ...data } = token.toObject();
+          void _drop;
+          const [copy] = await scene.createEmbeddedDocuments("Token", [{ ...data, x: Number(data.x ?? 0) + 100 }]);
+          try {
+            assert.equal(copy!.actorId, data.actorId);
+            const [combatant] = await combat!.createEmbeddedDocuments("Combatant", [
+              { tokenId: copy!.id, sceneId: scene.id, actorId: copy!.actorId },
+            ]);
+            assert.equal(combatant!.tokenId, copy!.id);
+            await combatant!.delete();
+          } finally {
+            await copy!.delete();
+          }
         });
         it("F2: DialogV2.wait renders under the given id; closing that instance resolves the wait with null", async () => {
           const id = "fray-forecast-quench";

@@ -17,6 +17,7 @@ import { PackContent, type SourceDocument } from "../../encounter/library.js";
 import { CombatantCache } from "../../encounter/common.js";
 import { parseEncounter, type EncounterSpec } from "../../encounter/schema.js";
 import { fightSeed, forecastTally, tallyForecast, type Forecast, type Tally } from "../../forecast/forecast.js";
+import { balance, type BalanceMode, type BalanceResult } from "../../forecast/balance.js";
 
 /** What the Foundry client sends the worker. */
 export type ForecastRequest =
@@ -49,6 +50,24 @@ export type ForecastRequest =
        */
       reuse?: string;
     }
+  /**
+   * A balance search (src/forecast/balance.ts) of the file: the encounter closest to the players'
+   * chance `target`, by `mode`, the players being the side `players`; progress as fights are played
+   * (`runs` the most the search plays), a `cancel` with its id stops it with the closest found so far.
+   */
+  | {
+      type: "balance";
+      id: string;
+      file: unknown;
+      packs: [string, SourceDocument[]][];
+      target: number;
+      mode: BalanceMode;
+      players?: string;
+      seed: number;
+      /** Fights each candidate is first measured with, and the closest confirmed with; the search's defaults when unset. */
+      quickRuns?: number;
+      confirmRuns?: number;
+    }
   | { type: "cancel"; id: string };
 
 /** What the worker answers. */
@@ -61,6 +80,8 @@ export type ForecastReply =
    * forecast, the forecast itself); no forecast when a cancel came before the first fight of a range.
    */
   | { type: "done"; id: string; tally: Tally; forecast?: Forecast }
+  /** The balance search's result. */
+  | { type: "balanced"; id: string; result: BalanceResult }
   /** A FrayError's key, data and English message (anything else: `FRAY.Error.Unexpected`). */
   | { type: "error"; id: string; key: string; data: Record<string, string | number>; message: string };
 
@@ -97,8 +118,9 @@ function eventTurns(): { next: () => Promise<void>; close: () => void } {
 
 /**
  * The worker's message handler: `run` plays the forecast (or the request's range of its fights),
- * posting `progress` every `progressEvery` fights and then `done` (or `error`); `cancel` stops
- * the run of that id. Deterministic: the same request gives the same `done` as `forecast()` in
+ * posting `progress` every `progressEvery` fights and then `done` (or `error`); `balance` searches
+ * the balanced encounter, posting `progress` and then `balanced` (or `error`); `cancel` stops
+ * the run or search of that id. Deterministic: the same request gives the same `done` as `forecast()` in
  * process (for a range, as `forecastTally()`).
  * @param post sends a reply to the client (`self.postMessage`).
  * @returns the handler; its promise settles once a `run` has replied `done` or `error`.
@@ -118,6 +140,23 @@ export function forecastWorker(post: (reply: ForecastReply) => void): (request: 
     let turns: ReturnType<typeof eventTurns> | undefined;
     try {
       turns = eventTurns();
+      if (request.type === "balance") {
+        const result = await balance(parseEncounter(request.file), new PackContent(request.packs), {
+          target: request.target,
+          mode: request.mode,
+          players: request.players,
+          seed: request.seed,
+          quickRuns: request.quickRuns,
+          confirmRuns: request.confirmRuns,
+          signal,
+          onProgress: async (done, runs) => {
+            post({ type: "progress", id: request.id, done, runs });
+            await turns!.next();
+          },
+        });
+        post({ type: "balanced", id: request.id, result });
+        return;
+      }
       let setup = request.reuse !== undefined && kept?.name === request.reuse ? kept : undefined;
       if (!setup) {
         // A chunk without its file (the worker's set-up was lost or never sent) is refused, naming the field.

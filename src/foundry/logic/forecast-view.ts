@@ -62,6 +62,25 @@ export interface ForecastViewContext {
 
 const one = (p: number) => Math.round(p * 1000) / 10;
 
+/** A chance with its 95% interval as text, `62.4% (58.1% to 66.5%)`, in the reader's language `lang`. */
+export function chanceText(c: Chance, format: Format, lang = "en"): string {
+  const pct = (p: number) => formatPercent(one(p) / 100, lang);
+  return format("FRAY.Forecast.Chance", { p: pct(c.p), low: pct(c.low), high: pct(c.high) });
+}
+
+/** A chance as the chart draws it ({@link ChanceBar}), labelled `label`, with a side's members' `names`. */
+export function chanceBar(label: string, c: Chance, format: Format, lang = "en", names?: string): ChanceBar {
+  return {
+    label,
+    ...(names ? { names } : {}),
+    pct: one(c.p),
+    low: one(c.low),
+    high: one(c.high),
+    span: Math.round((one(c.high) - one(c.low)) * 10) / 10,
+    text: chanceText(c, format, lang),
+  };
+}
+
 /**
  * The context of the forecast's result.
  * @param input what the combat became (sides' members, what was left out), when at hand; a
@@ -76,16 +95,8 @@ export function forecastView(
   lang = "en",
 ): ForecastViewContext {
   const pct = (p: number) => formatPercent(one(p) / 100, lang);
-  const chance = (c: Chance) => format("FRAY.Forecast.Chance", { p: pct(c.p), low: pct(c.low), high: pct(c.high) });
-  const bar = (label: string, c: Chance, names?: string): ChanceBar => ({
-    label,
-    ...(names ? { names } : {}),
-    pct: one(c.p),
-    low: one(c.low),
-    high: one(c.high),
-    span: Math.round((one(c.high) - one(c.low)) * 10) / 10,
-    text: chance(c),
-  });
+  const chance = (c: Chance) => chanceText(c, format, lang);
+  const bar = (label: string, c: Chance, names?: string): ChanceBar => chanceBar(label, c, format, lang, names);
   const sideLabel = (side: string) => format(`FRAY.Forecast.Tracker.Side.${side}`);
   const most = Math.max(1, ...Object.values(f.rounds.counts));
   const rules = f.tactics[0]?.tactics;

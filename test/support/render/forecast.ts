@@ -9,6 +9,8 @@ import { ContentIndex } from "../../../src/encounter/content.js";
 import { parseEncounter } from "../../../src/encounter/schema.js";
 import { PackContent } from "../../../src/encounter/library.js";
 import { forecast } from "../../../src/forecast/forecast.js";
+import { balance } from "../../../src/forecast/balance.js";
+import { balanceButtons, balanceView } from "../../../src/foundry/logic/balance-view.js";
 import { forecastInput, type ForecastBinding } from "../../../src/foundry/logic/forecast-state.js";
 import { FORECAST_RESULT_BUTTONS, forecastView } from "../../../src/foundry/logic/forecast-view.js";
 import type { ActorSource } from "../../../src/rules/core/sources.js";
@@ -56,7 +58,34 @@ export async function forecastCases(i18n: { format(key: string, data?: Record<st
     { selector: ".fray-forecast-notes li", count: 2, text: /Clerk .*neutral.*Guard/ },
     { selector: ".fray-forecast-fights", text: "400 fights, seeds 1 to 400" },
   ];
+  // The balance search's result for the same combat: a 70% chance for the friendly side, by count.
+  const balanced = await balance(parseEncounter(input.file), new PackContent(input.packs), {
+    target: 0.7,
+    players: "friendly",
+    seed: 1,
+    quickRuns: 40,
+    confirmRuns: 200,
+  });
+  const view = balanceView(balanced, (key, data) => i18n.format(key, data ?? {}));
+  const balanceCase: RenderCase = {
+    id: "forecast-balance",
+    templates: ["templates/forecast/balance.hbs"],
+    context: { ...view },
+    title: i18n.format("FRAY.Forecast.Tracker.Balance.ResultTitle", { name: balanced.name }),
+    kind: "dialog",
+    classes: ["dialog", "fray", "fray-forecast-dialog"],
+    buttons: balanceButtons(view.adds > 0),
+    width: 440,
+    height: 0,
+    expect: [
+      { selector: ".fray-balance-kinds tr", count: balanced.kinds.length },
+      { selector: ".fray-balance-found .fray-forecast-chance", text: view.wins.text },
+      { selector: ".fray-balance-start .fray-forecast-chance", text: view.start.text },
+      { selector: ".fray-balance-asked", text: view.asked },
+    ],
+  };
   return [
+    balanceCase,
     {
       ...base,
       id: "forecast-result",
