@@ -9,7 +9,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { StubChatMessage, diceQueue, lookup, readLang, type FoundryStub } from "../support/foundry-stub.js";
 import { FlowWorld, type CardMessage, type Dict } from "../support/flow-world.js";
-import { combatOf as combatOfIn, criticalActor, criticalOptions } from "../support/flow-critical.js";
+import { combatOf as combatOfIn, criticalActor, criticalOptions, pressButton } from "../support/flow-critical.js";
 
 const en = readLang("en");
 
@@ -128,5 +128,56 @@ describe("maneuvers from the sheet", () => {
     });
     expect(ap(flags)).toBeUndefined();
     expect(card()).toBeUndefined();
+  });
+});
+
+describe("the GM's ruling on a maneuver below 100 %", () => {
+  /** A maneuver card at 80 % under "the GM decides" (60 + 15 + 30 - 20 - 5). */
+  async function openCard() {
+    const k = kara();
+    answerDialog({ skill: "brawling", difficulty: "-20" });
+    diceQueue.push(60);
+    await binding().sheetAction(k.actor, { op: "maneuver" }, k.token.id);
+    return { k, m: card()! };
+  }
+
+  it("CR-MAN-01: the active GM rules 'completed with -20': the penalty is written to the actor and the card shows the ruling, its buttons gone", async () => {
+    const { k, m } = await openCard();
+    expect(m.content).toContain("data-maneuver-ruling");
+    expect(await pressButton(flowWorld, m, 'data-maneuver-ruling="penalty"')).toBe(true);
+    expect(effectsOf(k.actor)).toEqual([expect.objectContaining({ kind: "penalty", value: -20, rounds: 1, rule: "CR-MAN-01" })]);
+    expect(m.content).toContain("80 %: completed, with -20 to the next action this round");
+    expect(m.content).toMatch(/<em class="fray-ruled">\(the GM('|&#39;|&#x27;)s ruling\)<\/em>/);
+    expect(m.content).not.toContain("data-maneuver-ruling");
+    // A second press (a second GM's click on the card drawn before the update) changes nothing.
+    expect(await pressButton(flowWorld, m, 'data-maneuver-ruling="penalty"')).toBe(true);
+    expect(effectsOf(k.actor)).toHaveLength(1);
+  });
+
+  it("CR-MAN-01: 'not completed' and 'completed' write no penalty; a ruled card cannot be ruled again", async () => {
+    const { k, m } = await openCard();
+    expect(await pressButton(flowWorld, m, 'data-maneuver-ruling="incomplete"')).toBe(true);
+    expect(m.content).toContain("80 %: not completed");
+    expect(effectsOf(k.actor)).toEqual([]);
+    // The stored outcome is ruled: the buttons are not drawn again, and a forged press is refused.
+    expect(await pressButton(flowWorld, m, 'data-maneuver-ruling="complete"')).toBe(true);
+    expect(m.content).toContain("80 %: not completed");
+    messages.length = 0;
+    const second = await openCard();
+    expect(await pressButton(flowWorld, second.m, 'data-maneuver-ruling="complete"')).toBe(true);
+    expect(second.m.content).toContain("80 %: completed");
+    expect(effectsOf(second.k.actor)).toEqual([]);
+  });
+
+  it("CR-MAN-01: a player sees no ruling buttons and cannot rule", async () => {
+    const { k, m } = await openCard();
+    stub.game.users.current = flowWorld.player;
+    try {
+      expect(await pressButton(flowWorld, m, 'data-maneuver-ruling="penalty"')).toBe(false);
+    } finally {
+      stub.game.users.current = flowWorld.gm;
+    }
+    expect(effectsOf(k.actor)).toEqual([]);
+    expect(m.content).toContain("data-maneuver-ruling");
   });
 });

@@ -17,7 +17,7 @@ import { criticalCardRules } from "./card.js";
 import { criticalDialogDetails } from "./dialog.js";
 import { registerCriticalQuench } from "./quench.js";
 import { registerSelfDiscipline, SELF_DISCIPLINE_TEMPLATE } from "./self-discipline.js";
-import { MANEUVER_DIALOG_TEMPLATE, MANEUVER_TEMPLATE } from "./maneuver.js";
+import { MANEUVER_DIALOG_TEMPLATE, MANEUVER_TEMPLATE, onRenderManeuver } from "./maneuver.js";
 import { clearParryOn, declareParryFor, PARRY_TEMPLATE, renderParry } from "./parry.js";
 import { criticalDeclaredParry } from "./declared-parry.js";
 import { criticalSheetAction } from "./sheet-actions.js";
@@ -87,6 +87,7 @@ export const criticalBinding: RulesetBinding<CriticalCombatant> = {
       (doc: never, movement: never, operation: never, user: never) => void onMoveTokenGM(doc, movement, operation, user).catch(reportError),
     );
     on("renderChatMessageHTML", onRenderUpkeep);
+    on("renderChatMessageHTML", onRenderManeuver);
     return {
       [LEAVE_MELEE_REQUEST]: handleLeaveMelee,
       [UNDO_UPKEEP_REQUEST]: handleUndoUpkeep,

@@ -26,7 +26,13 @@ export interface ManeuverFlag {
   outcome: ManeuverOutcome;
   /** With `penalty` (and as what the GM may rule with `gm`): the shortfall below 100, negative. */
   penalty?: number;
+  /** The outcome is the GM's ruling on the card (under "the GM decides"). */
+  ruled?: boolean;
 }
+
+/** What the GM may rule on a maneuver below 100 % under "the GM decides" (CR-MAN-01; RULES.md). */
+export const MANEUVER_RULINGS = ["penalty", "incomplete", "complete"] as const;
+export type ManeuverRuling = (typeof MANEUVER_RULINGS)[number];
 
 /** What the template renders. */
 export interface ManeuverContext {
@@ -38,6 +44,10 @@ export interface ManeuverContext {
   total: string;
   success: boolean;
   outcome: string;
+  /** The GM's choices while the outcome is open (each card client shows them to GMs only). */
+  rulings: { id: ManeuverRuling; label: string }[];
+  /** "The GM's ruling", once ruled. */
+  ruledNote?: string;
 }
 
 /** The maneuver card's view, localized (pure). */
@@ -52,6 +62,9 @@ export function maneuverContext(flag: ManeuverFlag, i18n: Localizer): ManeuverCo
     total: `${flag.percent} %`,
     success: flag.outcome === "success" || flag.outcome === "penalty",
     outcome: i18n.format(`FRAY.Critical.Maneuver.Outcome.${flag.outcome}`, data),
+    rulings:
+      flag.outcome === "gm" ? MANEUVER_RULINGS.map((id) => ({ id, label: i18n.format(`FRAY.Critical.Maneuver.Ruling.${id}`, data) })) : [],
+    ...(flag.ruled ? { ruledNote: i18n.localize("FRAY.Critical.Maneuver.Ruled") } : {}),
   };
 }
 

@@ -5,18 +5,35 @@
  * as a Foundry roll with the maneuver bonus, skill, difficulty, armor and wound penalties, and a
  * chat card shows the percentage and what it means under the world's **Maneuvers below 100%**
  * setting. A maneuver completed with a shortfall leaves its penalty on the actor until the round
- * ends.
+ * ends. Under "the GM decides" the card offers the GM the ruling: completed with the penalty, not
+ * completed, or completed.
  */
-import { checkManeuver, criticalOptions, maneuverInputOf, maneuverPenaltyEffect, rollManeuver } from "../../../rules/critical/index.js";
+import {
+  checkManeuver,
+  criticalOptions,
+  maneuverInputOf,
+  maneuverPenaltyEffect,
+  rollManeuver,
+  settleManeuver,
+  type ManeuverResult,
+} from "../../../rules/critical/index.js";
 import { criticalCombatantFromActor, type CriticalCombatant } from "../../../rules/critical/model.js";
 import type { Localizer } from "../../attack-card.js";
 import { SYSTEM_PATH } from "../../config.js";
 import { FoundryRoller } from "../../dice.js";
 import { actorSource } from "../../documents/source.js";
-import { windowTitle } from "../../notify.js";
+import { reportError, warn, windowTitle } from "../../notify.js";
+import { isActiveGM, serial } from "../../queries.js";
 import { takeAction } from "../../round-actions.js";
 import { optionValues } from "../../settings.js";
-import { MANEUVER_DIALOG_BUTTONS, maneuverContext, maneuverDialogContext, type ManeuverFlag } from "./maneuver-view.js";
+import {
+  MANEUVER_DIALOG_BUTTONS,
+  MANEUVER_RULINGS,
+  maneuverContext,
+  maneuverDialogContext,
+  type ManeuverFlag,
+  type ManeuverRuling,
+} from "./maneuver-view.js";
 import { dialogButtons, type DialogFormButton } from "../../logic/dialog-buttons.js";
 
 /** The maneuver card's template. */
@@ -105,4 +122,80 @@ export async function maneuverFrom(actor: unknown, tokenId?: string, ask: Maneuv
   );
   await ChatMessage.implementation.create({ content, rolls: roller.rolls, flags: { fray: { maneuver: flag } } } as never);
   return flag;
+}
+
+/** A maneuver card as the ruling reads and writes it. */
+interface ManeuverMessage {
+  id: string | null;
+  flags?: { fray?: { maneuver?: ManeuverFlag } };
+  update(data: Record<string, unknown>): Promise<unknown>;
+}
+
+/** The maneuver of a card's flag, as the core's settlement reads it (its roll is not rolled again). */
+function storedResult(flag: ManeuverFlag): ManeuverResult {
+  const roll = { formula: flag.formula, total: flag.natural, dice: [], constant: 0 };
+  return {
+    rule: "CR-MAN-01",
+    check: { roll, natural: flag.natural, modifiers: flag.lines, total: flag.percent },
+    percent: flag.percent,
+    success: false,
+    outcome: "gm",
+  };
+}
+
+/**
+ * The GM's ruling on a maneuver below 100 % under "the GM decides" (CR-MAN-01; RULES.md): with
+ * the penalty, the core's settlement writes the shortfall onto the actor as a penalty to the next
+ * action this round (as the `penalty` setting does); not completed writes nothing; completed waives
+ * the shortfall. Only the active GM rules, once per card (two GMs pressing at once: the second is
+ * told it is ruled already); the card then shows the ruling in place of the choices.
+ * @returns true when the ruling was written.
+ */
+export function ruleManeuver(message: ManeuverMessage, ruling: ManeuverRuling): Promise<boolean> {
+  if (!game.user?.isGM || !isActiveGM()) {
+    warn("FRAY.Critical.Maneuver.ActiveGMRules");
+    return Promise.resolve(false);
+  }
+  return serial(async () => {
+    const flag = message.flags?.fray?.maneuver;
+    if (!flag || flag.outcome !== "gm" || !MANEUVER_RULINGS.includes(ruling)) {
+      warn("FRAY.Critical.Maneuver.AlreadyRuled");
+      return false;
+    }
+    const settled = ruling === "complete" ? undefined : settleManeuver(storedResult(flag), ruling);
+    const penalty = settled ? maneuverPenaltyEffect(settled, `maneuver-${foundry.utils.randomID()}`) : undefined;
+    if (penalty) {
+      const actor = (await foundry.utils.fromUuid(flag.actorUuid as never)) as unknown as ManeuverActor | null;
+      if (actor) {
+        const c = criticalCombatantFromActor(actorSource(actor as never));
+        await actor.update({ "system.effects": [...c.effects, penalty] });
+      }
+    }
+    const next: ManeuverFlag = { ...flag, outcome: settled?.outcome ?? "success", ruled: true };
+    if (settled?.outcome !== "penalty") delete next.penalty;
+    const content = await foundry.applications.handlebars.renderTemplate(
+      MANEUVER_TEMPLATE,
+      maneuverContext(next, game.i18n as unknown as Localizer) as never,
+    );
+    await message.update({ content, "flags.fray.maneuver": next });
+    return true;
+  });
+}
+
+/** `renderChatMessageHTML`: a maneuver card's ruling buttons, wired for GMs and removed for everyone else. */
+export function onRenderManeuver(message: ManeuverMessage, html: HTMLElement): void {
+  if (!message.flags?.fray?.maneuver) return;
+  for (const ruling of MANEUVER_RULINGS) {
+    const button = html.querySelector<HTMLButtonElement>(`[data-maneuver-ruling="${ruling}"]`);
+    if (!button) continue;
+    if (!game.user?.isGM) {
+      button.remove();
+      continue;
+    }
+    button.addEventListener("click", (event) => {
+      event.preventDefault();
+      button.disabled = true;
+      ruleManeuver(message, ruling).catch(reportError);
+    });
+  }
 }
