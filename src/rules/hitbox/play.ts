@@ -333,16 +333,6 @@ export function startRound(c: HitboxCombatant, options: HitboxOptions): RoundSta
   return { combatant: turnStart(c, options, events), economy: freshEconomy(), events };
 }
 
-/**
- * {@link startRound} without its events, for an engine that keeps none (a quiet forecast): the
- * same combatant (held equal by a property test), `events` always empty, and the economy the turn
- * starts with shared by every combatant ({@link FRESH_ECONOMY}: economies are values, never
- * changed in place) instead of built for each (HB-RND-01, HB-ACT-04, HB-DMG-04).
- */
-export function startRoundQuiet(c: HitboxCombatant, options: HitboxOptions): RoundState<HitboxCombatant> {
-  return { combatant: turnStart(c, options, undefined), economy: FRESH_ECONOMY, events: NO_EVENTS };
-}
-
 const NO_EVENTS: LifecycleEvent[] = Object.freeze([]) as unknown as LifecycleEvent[];
 
 /** The combatant of {@link startRound}; its events pushed onto `events` when given. */
@@ -383,13 +373,6 @@ export function freshEconomy(): Economy {
     pools: {},
   };
 }
-
-/**
- * One {@link freshEconomy} for {@link startRoundQuiet} to hand every combatant: never changed in
- * place (a cost paid from it builds a new economy), and not frozen, so that it has the same shape
- * as the economies built from it.
- */
-const FRESH_ECONOMY: Economy = freshEconomy();
 
 /** True when an attack result carries Hitbox's reaction bookkeeping. */
 function isHitboxResult(result: object): result is HitboxAttackResult {
