@@ -250,7 +250,7 @@ export interface HitboxHit {
   after: HitboxCombatant;
   /** True when the damage reached a hitbox. */
   reached: boolean;
-  /** The conditions the hit added, in order (a suffix of `after.conditions`). */
+  /** How many conditions the hit added: the last ones of `after.conditions`, in order. */
   added: number;
   /** The Blackout test the hit forces (HB-DMG-04), undefined when none. */
   forced: ForcedCheck | undefined;
