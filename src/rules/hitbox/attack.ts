@@ -1,12 +1,12 @@
 import { declaredReaction } from "../core/reaction.js";
 import { atLeast, plainDicePmf, shift, type Pmf } from "../core/dice/distribution.js";
-import type { DiceRoller } from "../core/dice/port.js";
+import { playWith, rollKept, type DiceRoller, type SyncDiceRoller } from "../core/dice/port.js";
 import type { Economy } from "../core/economy.js";
 import { FrayError } from "../core/errors.js";
 import type { AttackOdds, AttackPlan, AttackResult, HitLocation, ReactionOption, ReactionResult } from "../core/ruleset.js";
-import { difficulty, sumModifiers, type CheckResult, type Difficulty, type Modifier } from "../core/types.js";
+import { difficulty, sumModifiers, type CheckResult, type Difficulty, type Modifier, type RollOutcome } from "../core/types.js";
 import type { HitboxAttackInput, RolledReaction } from "./input.js";
-import { CALLABLE, calledChance, rollLocation } from "./location.js";
+import { CALLABLE, calledChance, locationFor, locationOf } from "./location.js";
 import {
   abilityOf,
   boxOf,
@@ -62,21 +62,61 @@ export function mainArm(c: HitboxCombatant): LimbId {
   return c.mainHand === "left" ? "leftArm" : "rightArm";
 }
 
+/** The limbs of a dodge (HB-DMG-03). */
+const LEGS: readonly LimbId[] = Object.freeze(["leftLeg", "rightLeg"] as LimbId[]);
+/** The limbs of a two-handed weapon (HB-DMG-03). */
+const ARMS: readonly LimbId[] = Object.freeze(["leftArm", "rightArm"] as LimbId[]);
+const LEFT_ARM: readonly LimbId[] = Object.freeze(["leftArm"] as LimbId[]);
+const RIGHT_ARM: readonly LimbId[] = Object.freeze(["rightArm"] as LimbId[]);
+
 /**
  * The limbs a test uses (HB-DMG-03; RULES.md): a one-handed weapon the main arm, a two-handed one
- * both arms, a parry the main arm, a dodge both legs.
+ * both arms, a parry the main arm, a dodge both legs. The lists are shared and never changed.
  */
-export function limbsFor(c: HitboxCombatant, use: "dodge" | "parry" | HitboxWeapon): LimbId[] {
-  if (use === "dodge") return ["leftLeg", "rightLeg"];
-  if (use === "parry") return [mainArm(c)];
-  return use.hands === 2 ? ["leftArm", "rightArm"] : [mainArm(c)];
+export function limbsFor(c: HitboxCombatant, use: "dodge" | "parry" | HitboxWeapon): readonly LimbId[] {
+  if (use === "dodge") return LEGS;
+  if (use !== "parry" && use.hands === 2) return ARMS;
+  return c.mainHand === "left" ? LEFT_ARM : RIGHT_ARM;
+}
+
+/** The first of `limbs` that is full (HB-DMG-03), undefined when none is. */
+export function disabledLimb(c: HitboxCombatant, limbs: readonly LimbId[]): LimbId | undefined {
+  for (let i = 0; i < limbs.length; i++) if (isDisabled(c, limbs[i]!)) return limbs[i];
+  return undefined;
 }
 
 /**
- * The itemized bonus of a 2d6 test: ability + skill (HB-ATK-02), and when a limb the test uses is
- * damaged and the character is not `medicated`, a line taking away half of a positive bonus,
- * rounded in the character's disfavour (HB-DMG-03).
+ * The bonus of a 2d6 test: ability + skill (HB-ATK-02), and when a limb the test uses is damaged
+ * and the character is not `medicated`, half of a positive bonus taken away, rounded in the
+ * character's disfavour (HB-DMG-03). Returns the sum; with `lines`, each part is pushed there as
+ * an itemized line.
  */
+export function testModifier(
+  c: HitboxCombatant,
+  ability: AbilityId,
+  skill: SkillId,
+  limbs: readonly LimbId[],
+  rule: Modifier["rule"],
+  lines?: Modifier[],
+): number {
+  const a = abilityOf(c.abilities, ability);
+  const k = skillOf(c.skills, skill);
+  if (lines) {
+    lines.push({ label: "FRAY.Mod.HitboxAbility", value: a, rule, data: { ability: `FRAY.Hitbox.Ability.${ability}` } });
+    lines.push({ label: "FRAY.Mod.HitboxSkill", value: k, rule, data: { skill: `FRAY.Hitbox.Skill.${skill}` } });
+  }
+  const sum = a + k;
+  if (sum <= 0 || has(c, "medicated")) return sum;
+  let damaged: LimbId | undefined;
+  for (let i = 0; i < limbs.length && damaged === undefined; i++) if (isDamaged(c, limbs[i]!)) damaged = limbs[i];
+  if (damaged === undefined) return sum;
+  // Half the test rounded down: the ratings are whole numbers and `sum` is above 0.
+  const value = (sum >> 1) - sum;
+  if (lines) lines.push({ label: "FRAY.Mod.HitboxDamagedLimb", value, rule: "HB-DMG-03", data: { limb: `FRAY.Hitbox.${damaged}` } });
+  return sum + value;
+}
+
+/** The itemized lines of {@link testModifier} (HB-ATK-02, HB-DMG-03). */
 export function testBonus(
   c: HitboxCombatant,
   ability: AbilityId,
@@ -84,23 +124,8 @@ export function testBonus(
   limbs: readonly LimbId[],
   rule: Modifier["rule"],
 ): Modifier[] {
-  const lines: Modifier[] = [
-    { label: "FRAY.Mod.HitboxAbility", value: abilityOf(c.abilities, ability), rule, data: { ability: `FRAY.Hitbox.Ability.${ability}` } },
-    { label: "FRAY.Mod.HitboxSkill", value: skillOf(c.skills, skill), rule, data: { skill: `FRAY.Hitbox.Skill.${skill}` } },
-  ];
-  const damaged = limbs.find((l) => isDamaged(c, l));
-  const sum = sumModifiers(lines);
-  if (damaged && !has(c, "medicated") && sum > 0) {
-    lines.push({
-      label: "FRAY.Mod.HitboxDamagedLimb",
-      // Half the test rounded down, by a shift: the ratings are whole numbers and `sum` is above 0.
-      // (A division gives a fraction for an odd sum, and compiled code that had met only even
-      // sums was thrown away at the first odd one.)
-      value: (sum >> 1) - sum,
-      rule: "HB-DMG-03",
-      data: { limb: `FRAY.Hitbox.${damaged}` },
-    });
-  }
+  const lines: Modifier[] = [];
+  testModifier(c, ability, skill, limbs, rule, lines);
   return lines;
 }
 
@@ -108,27 +133,37 @@ export function testBonus(
 const shownFeet = (feet: number) => Math.round(feet * 10) / 10;
 
 /**
- * The range line of a ranged or thrown attack, distance in **feet** (HB-MOD-01): less than 20 ft
- * +1; more than 50 ft -1 for every 50 ft or part of it beyond 50 (51-100 ft -1, 101-150 ft -2);
- * none from 20 to 50 ft.
+ * The range modifier of a ranged or thrown attack, distance in **feet** (HB-MOD-01): less than
+ * 20 ft +1; more than 50 ft -1 for every 50 ft or part of it beyond 50 (51-100 ft -1, 101-150 ft
+ * -2); 0 from 20 to 50 ft.
  */
+export function rangeValue(feet: number): number {
+  if (feet < CLOSE_FEET) return 1;
+  if (feet > FAR_FEET) return -Math.ceil((feet - FAR_FEET) / FAR_FEET);
+  return 0;
+}
+
+/** The range line of {@link rangeValue} (HB-MOD-01); undefined when it is 0. */
 export function rangeModifier(feet: number): Modifier | undefined {
-  if (feet < CLOSE_FEET) return { label: "FRAY.Mod.HitboxClose", value: 1, rule: "HB-MOD-01", data: { feet: shownFeet(feet) } };
-  if (feet > FAR_FEET) {
-    const steps = Math.ceil((feet - FAR_FEET) / FAR_FEET);
-    return { label: "FRAY.Mod.HitboxFar", value: -steps, rule: "HB-MOD-01", data: { feet: shownFeet(feet) } };
-  }
-  return undefined;
+  const value = rangeValue(feet);
+  if (value === 0) return undefined;
+  return { label: value > 0 ? "FRAY.Mod.HitboxClose" : "FRAY.Mod.HitboxFar", value, rule: "HB-MOD-01", data: { feet: shownFeet(feet) } };
 }
 
 /**
- * The rapid-fire line of one shot when `shots` are fired this turn (HB-MOD-03): -2 per shot
- * beyond the first (`perExtraShot`, default) or -2 whenever more than one is fired (`flat`).
+ * The rapid-fire modifier of one shot when `shots` are fired this turn (HB-MOD-03): -2 per shot
+ * beyond the first (`perExtraShot`, default) or -2 whenever more than one is fired (`flat`); 0
+ * for a single shot.
  */
+export function rapidFireValue(shots: number, mode: HitboxOptions["rapidFire"]): number {
+  if (shots <= 1) return 0;
+  return mode === "flat" ? -2 : -2 * (shots - 1);
+}
+
+/** The rapid-fire line of {@link rapidFireValue} (HB-MOD-03); undefined for a single shot. */
 export function rapidFireModifier(shots: number, mode: HitboxOptions["rapidFire"]): Modifier | undefined {
-  if (shots <= 1) return undefined;
-  const value = mode === "flat" ? -2 : -2 * (shots - 1);
-  return { label: "FRAY.Mod.HitboxRapidFire", value, rule: "HB-MOD-03", data: { shots } };
+  const value = rapidFireValue(shots, mode);
+  return value === 0 ? undefined : { label: "FRAY.Mod.HitboxRapidFire", value, rule: "HB-MOD-03", data: { shots } };
 }
 
 /** True when the target sees the attack coming not at all (HB-ATK-05): unaware and not threatened. */
@@ -164,25 +199,67 @@ export function weaponOf(input: Pick<HitboxAttackInput, "attacker" | "weaponId">
 }
 
 /**
- * The circumstance lines of an attack (HB-MOD-01 to HB-MOD-03): range (ranged and thrown attacks
- * only), half hidden -1, darkness or dim light -1, target prone -1, called shot -2, rapid fire.
+ * The circumstances of an attack (HB-MOD-01 to HB-MOD-03): called shot -2, rapid fire, target
+ * prone -1, half hidden -1, darkness or dim light -1, range (ranged and thrown attacks only), a
+ * GM's misc. Returns their sum; with `lines`, each is pushed there as an itemized line.
  */
-export function circumstances(input: HitboxAttackInput, weapon: HitboxWeapon, options: HitboxOptions): Modifier[] {
+export function circumstanceModifier(input: HitboxAttackInput, weapon: HitboxWeapon, options: HitboxOptions, lines?: Modifier[]): number {
   const s = input.situation ?? {};
-  const mods: Modifier[] = [];
-  if (input.calledShot)
-    mods.push({ label: "FRAY.Mod.HitboxCalled", value: -2, rule: "HB-MOD-03", data: { location: `FRAY.Hitbox.${input.calledShot}` } });
-  const rapid = rapidFireModifier(input.shots ?? 1, options.rapidFire);
-  if (rapid) mods.push(rapid);
-  if (s.targetProne ?? has(input.target, "prone")) mods.push({ label: "FRAY.Mod.HitboxProne", value: -1, rule: "HB-MOD-02" });
-  if (s.halfHidden) mods.push({ label: "FRAY.Mod.HitboxHidden", value: -1, rule: "HB-MOD-02" });
-  if (s.dark) mods.push({ label: "FRAY.Mod.HitboxDark", value: -1, rule: "HB-MOD-02" });
-  if (weapon.kind !== "melee" && input.rangeFeet !== undefined) {
-    const range = rangeModifier(input.rangeFeet);
-    if (range) mods.push(range);
+  let total = 0;
+  if (input.calledShot) {
+    total -= 2;
+    if (lines)
+      lines.push({ label: "FRAY.Mod.HitboxCalled", value: -2, rule: "HB-MOD-03", data: { location: `FRAY.Hitbox.${input.calledShot}` } });
   }
-  if (s.misc) mods.push({ label: "FRAY.Mod.HitboxMisc", value: s.misc, rule: "HB-ATK-02" });
-  return mods;
+  const shots = input.shots ?? 1;
+  const rapid = rapidFireValue(shots, options.rapidFire);
+  if (rapid !== 0) {
+    total += rapid;
+    if (lines) lines.push(rapidFireModifier(shots, options.rapidFire)!);
+  }
+  if (s.targetProne ?? has(input.target, "prone")) {
+    total -= 1;
+    if (lines) lines.push({ label: "FRAY.Mod.HitboxProne", value: -1, rule: "HB-MOD-02" });
+  }
+  if (s.halfHidden) {
+    total -= 1;
+    if (lines) lines.push({ label: "FRAY.Mod.HitboxHidden", value: -1, rule: "HB-MOD-02" });
+  }
+  if (s.dark) {
+    total -= 1;
+    if (lines) lines.push({ label: "FRAY.Mod.HitboxDark", value: -1, rule: "HB-MOD-02" });
+  }
+  if (weapon.kind !== "melee" && input.rangeFeet !== undefined) {
+    const range = rangeValue(input.rangeFeet);
+    if (range !== 0) {
+      total += range;
+      if (lines) lines.push(rangeModifier(input.rangeFeet)!);
+    }
+  }
+  if (s.misc) {
+    total += s.misc;
+    if (lines) lines.push({ label: "FRAY.Mod.HitboxMisc", value: s.misc, rule: "HB-ATK-02" });
+  }
+  return total;
+}
+
+/** The itemized lines of {@link circumstanceModifier} (HB-MOD-01 to HB-MOD-03). */
+export function circumstances(input: HitboxAttackInput, weapon: HitboxWeapon, options: HitboxOptions): Modifier[] {
+  const lines: Modifier[] = [];
+  circumstanceModifier(input, weapon, options, lines);
+  return lines;
+}
+
+/**
+ * The attack test's modifiers (HB-ATK-02, HB-DMG-03, HB-MOD-01 to HB-MOD-03): the attacker's
+ * ability and weapon skill with a damaged limb of the weapon's ({@link testModifier}), then the
+ * circumstances ({@link circumstanceModifier}). Returns their sum; with `lines`, each is pushed
+ * there as an itemized line.
+ */
+export function attackModifier(input: HitboxAttackInput, weapon: HitboxWeapon, options: HitboxOptions, lines?: Modifier[]): number {
+  const { attacker } = input;
+  const bonus = testModifier(attacker, weapon.ability, weapon.skill, limbsFor(attacker, weapon), "HB-ATK-02", lines);
+  return bonus + circumstanceModifier(input, weapon, options, lines);
 }
 
 /** A reaction option with what it does to the defender. */
@@ -193,61 +270,91 @@ export interface HitboxReactionOption extends ReactionOption {
 }
 
 /**
- * The reactions a defender may make (HB-ATK-03, HB-ACT-04, HB-MOD-04, HB-DMG-03): a Dodge
- * (2d6 + Dexterity + Dodge, legs) needs nearby cover or drops the defender to the ground, and is
- * impossible for a target already prone; a Parry (2d6 + Strength + Parry, main arm) needs an object
- * held and, unless the setting allows it, a melee attack. Neither is possible for a defender who is
- * down, unaware of the attacker, or has already spent the turn's reaction; a full limb the
- * reaction needs rules it out.
+ * Why the defender of `input` cannot make the reaction `id` against an attack with `weapon`
+ * (HB-ATK-03, HB-ACT-04, HB-MOD-04, HB-DMG-03), `FRAY.Reason.*`; undefined when it can. Neither is
+ * possible for a defender who is down, unaware of the attacker, or has already spent the turn's
+ * reaction; a Dodge is impossible for a target already prone or with a full leg; a Parry needs an
+ * object held, unless the setting allows it a melee attack, and a main arm that is not full.
  */
-export function reactions(input: HitboxAttackInput, economy: Economy | undefined, options: HitboxOptions): HitboxReactionOption[] {
+export function reactionReason(
+  input: HitboxAttackInput,
+  weapon: HitboxWeapon,
+  id: "dodge" | "parry",
+  economy: Economy | undefined,
+  options: Pick<HitboxOptions, "parryRanged">,
+): string | undefined {
   const { target } = input;
   const s = input.situation ?? {};
-  const weapon = weaponOf(input);
-  const used = economy ? (economy.slots.reaction?.used ?? 0) >= 1 : false;
-  const common = isDown(target)
-    ? "FRAY.Reason.Incapacitated"
-    : (s.targetUnaware ?? has(target, "unaware"))
-      ? "FRAY.Reason.Unanticipated"
-      : used
-        ? "FRAY.Reason.ReactionUsed"
-        : undefined;
-  const build = (id: "dodge" | "parry", reason: string | undefined): HitboxReactionOption => {
-    const mods =
-      id === "dodge"
-        ? testBonus(target, "dexterity", "dodge", limbsFor(target, "dodge"), "HB-ATK-03")
-        : testBonus(target, "strength", "parry", limbsFor(target, "parry"), "HB-ATK-03");
-    const n = sumModifiers(mods);
-    return {
-      id,
-      label: `FRAY.Reaction.${id}`,
-      rule: "HB-ATK-03",
-      available: !reason,
-      reason,
-      formula: n < 0 ? `2d6 - ${-n}` : `2d6 + ${n}`,
-      modifiers: mods,
-      cost: { slots: { reaction: 1 } },
-      dropsProne: id === "dodge" && !s.targetNearCover,
-    };
+  if (isDown(target)) return "FRAY.Reason.Incapacitated";
+  if (s.targetUnaware ?? has(target, "unaware")) return "FRAY.Reason.Unanticipated";
+  if (economy && (economy.slots.reaction?.used ?? 0) >= 1) return "FRAY.Reason.ReactionUsed";
+  if (id === "dodge") {
+    if (s.targetProne ?? has(target, "prone")) return "FRAY.Reason.HitboxProne";
+    if (disabledLimb(target, LEGS) !== undefined) return "FRAY.Reason.HitboxLimbDisabled";
+    return undefined;
+  }
+  if (target.held.length === 0) return "FRAY.Reason.HitboxNothingHeld";
+  if (weapon.kind !== "melee" && !options.parryRanged) return "FRAY.Reason.RangedAttack";
+  if (disabledLimb(target, limbsFor(target, "parry")) !== undefined) return "FRAY.Reason.HitboxLimbDisabled";
+  return undefined;
+}
+
+/**
+ * One reaction a defender may make (HB-ATK-03, HB-ACT-04): a Dodge (2d6 + Dexterity + Dodge, legs)
+ * needs nearby cover or drops the defender to the ground; a Parry is 2d6 + Strength + Parry (main
+ * arm); available unless {@link reactionReason} gives a reason.
+ */
+function reactionOption(
+  input: HitboxAttackInput,
+  weapon: HitboxWeapon,
+  id: "dodge" | "parry",
+  economy: Economy | undefined,
+  options: HitboxOptions,
+): HitboxReactionOption {
+  const { target } = input;
+  const reason = reactionReason(input, weapon, id, economy, options);
+  const mods: Modifier[] = [];
+  const n =
+    id === "dodge"
+      ? testModifier(target, "dexterity", "dodge", LEGS, "HB-ATK-03", mods)
+      : testModifier(target, "strength", "parry", limbsFor(target, "parry"), "HB-ATK-03", mods);
+  return {
+    id,
+    label: `FRAY.Reaction.${id}`,
+    rule: "HB-ATK-03",
+    available: !reason,
+    reason,
+    formula: n < 0 ? `2d6 - ${-n}` : `2d6 + ${n}`,
+    modifiers: mods,
+    cost: { slots: { reaction: 1 } },
+    dropsProne: id === "dodge" && !input.situation?.targetNearCover,
   };
-  const prone = s.targetProne ?? has(target, "prone");
-  const dodgeReason =
-    common ??
-    (prone
-      ? "FRAY.Reason.HitboxProne"
-      : limbsFor(target, "dodge").some((l) => isDisabled(target, l))
-        ? "FRAY.Reason.HitboxLimbDisabled"
-        : undefined);
-  const parryReason =
-    common ??
-    (target.held.length === 0
-      ? "FRAY.Reason.HitboxNothingHeld"
-      : weapon.kind !== "melee" && !options.parryRanged
-        ? "FRAY.Reason.RangedAttack"
-        : limbsFor(target, "parry").some((l) => isDisabled(target, l))
-          ? "FRAY.Reason.HitboxLimbDisabled"
-          : undefined);
-  return [build("dodge", dodgeReason), build("parry", parryReason)];
+}
+
+/**
+ * The reactions a defender may make (HB-ATK-03, HB-ACT-04, HB-MOD-04, HB-DMG-03): the Dodge and
+ * the Parry, each with the reason it is not available ({@link reactionReason}).
+ * @throws FrayError `FRAY.Error.NoWeapon` when the attack's weapon is not the attacker's.
+ */
+export function reactions(input: HitboxAttackInput, economy: Economy | undefined, options: HitboxOptions): HitboxReactionOption[] {
+  const weapon = weaponOf(input);
+  return [reactionOption(input, weapon, "dodge", economy, options), reactionOption(input, weapon, "parry", economy, options)];
+}
+
+/**
+ * The reaction the defender of `input` declared (`input.reaction`), as {@link reactions} offers it
+ * (HB-ATK-03).
+ * @throws FrayError `FRAY.Error.ReactionUnavailable` when it is not offered or not available.
+ */
+export function declaredOption(
+  input: HitboxAttackInput,
+  weapon: HitboxWeapon,
+  economy: Economy | undefined,
+  options: HitboxOptions,
+): HitboxReactionOption {
+  const id = input.reaction!;
+  const offered = id === "dodge" || id === "parry" ? [reactionOption(input, weapon, id, economy, options)] : [];
+  return declaredReaction(offered, id, input.target.name);
 }
 
 /** The base difficulty line of an attack without a reaction: 9 (HB-ATK-02). */
@@ -257,34 +364,43 @@ export function baseDifficulty(): Difficulty {
 
 /**
  * The difficulty a dodge or parry total sets (HB-ATK-03): the total itself, raised to 9 when the
- * `reactionFloor` setting is on.
+ * `reactionFloor` setting is on. With `lines`, the raise is pushed there as an itemized line.
  */
+export function reactionDifficultyTotal(total: number, options: Pick<HitboxOptions, "reactionFloor">, lines?: Modifier[]): number {
+  if (!options.reactionFloor || total >= BASE_DIFFICULTY) return total;
+  if (lines) lines.push({ label: "FRAY.Mod.HitboxReactionFloor", value: BASE_DIFFICULTY - total, rule: "HB-ATK-03" });
+  return BASE_DIFFICULTY;
+}
+
+/** The itemized difficulty of {@link reactionDifficultyTotal} (HB-ATK-03). */
 export function reactionDifficulty(id: "dodge" | "parry", total: number, options: Pick<HitboxOptions, "reactionFloor">): Difficulty {
   const mods: Modifier[] = [];
-  if (options.reactionFloor && total < BASE_DIFFICULTY)
-    mods.push({ label: "FRAY.Mod.HitboxReactionFloor", value: BASE_DIFFICULTY - total, rule: "HB-ATK-03" });
+  reactionDifficultyTotal(total, options, mods);
   return difficulty({ label: `FRAY.Hitbox.Base.${id}`, value: total, rule: "HB-ATK-03" }, mods);
 }
 
 /**
- * Plans a Hitbox attack (HB-ATK-01 to HB-ATK-03, HB-MOD-01 to HB-MOD-03, HB-DMG-03): the 2d6 test
- * with ability, weapon skill and circumstance lines against 9, or against the defender's dodge or
- * parry (its total when already rolled this turn; else 9 until `resolveAttack` rolls it).
- * `input.rangeFeet` is in feet.
- * @throws FrayError `FRAY.Error.CannotAct` (attacker down), `FRAY.Error.NoWeapon`,
- *   `FRAY.Error.HitboxLimbDisabled` (the weapon needs a full limb), `FRAY.Error.Field` (field
- *   `calledShot`, `rangeFeet` or `shots`), `FRAY.Error.HitboxOutOfRange`, `FRAY.Error.HitboxShots`,
- *   `FRAY.Error.ReactionUnavailable` (a declared reaction the defender cannot make).
+ * True when an attack total hits (HB-ATK-02 to HB-ATK-04): it meets the difficulty; against a
+ * reaction, a tie goes to the defender under the `reactionTies: defender` setting.
  */
-export function planAttack(
-  input: HitboxAttackInput,
-  options: HitboxOptions,
-  economy?: Economy,
-): AttackPlan & { reaction?: HitboxReactionOption } {
-  const { attacker, target } = input;
+export function beats(total: number, difficultyTotal: number, reacted: boolean, options: Pick<HitboxOptions, "reactionTies">): boolean {
+  return total > difficultyTotal || (total === difficultyTotal && !(reacted && options.reactionTies === "defender"));
+}
+
+/**
+ * The weapon of an attack, once the attack is known to be possible (HB-ATK-01, HB-DMG-03,
+ * HB-MOD-01, HB-MOD-03, HB-LOC-02): the attacker can act, holds the weapon and has the limbs it
+ * needs; a called shot names a hitbox other than the torso; the range in feet is 0 or more and
+ * within the weapon's; the shots are a whole number within the weapon's.
+ * @throws FrayError `FRAY.Error.CannotAct`, `FRAY.Error.NoWeapon`, `FRAY.Error.HitboxLimbDisabled`,
+ *   `FRAY.Error.Field` (`calledShot`, `rangeFeet`, `shots`), `FRAY.Error.HitboxOutOfRange`,
+ *   `FRAY.Error.HitboxShots`.
+ */
+export function usableWeapon(input: HitboxAttackInput): HitboxWeapon {
+  const { attacker } = input;
   if (isDown(attacker)) throw new FrayError("FRAY.Error.CannotAct", { actor: attacker.name }, `${attacker.name} cannot act`);
   const weapon = weaponOf(input);
-  const disabled = limbsFor(attacker, weapon).find((l) => isDisabled(attacker, l));
+  const disabled = disabledLimb(attacker, limbsFor(attacker, weapon));
   if (disabled) {
     throw new FrayError(
       "FRAY.Error.HitboxLimbDisabled",
@@ -329,10 +445,26 @@ export function planAttack(
       `${weapon.name} fires at most ${weapon.maxShots} shot(s) a turn`,
     );
   }
-  const modifiers = [
-    ...testBonus(attacker, weapon.ability, weapon.skill, limbsFor(attacker, weapon), "HB-ATK-02"),
-    ...circumstances(input, weapon, options),
-  ];
+  return weapon;
+}
+
+/**
+ * Plans a Hitbox attack (HB-ATK-01 to HB-ATK-03, HB-MOD-01 to HB-MOD-03, HB-DMG-03): the 2d6 test
+ * with ability, weapon skill and circumstance lines against 9, or against the defender's dodge or
+ * parry (its total when already rolled this turn; else 9 until `resolveAttack` rolls it).
+ * `input.rangeFeet` is in feet.
+ * @throws FrayError as {@link usableWeapon}, and `FRAY.Error.ReactionUnavailable` (a declared
+ *   reaction the defender cannot make).
+ */
+export function planAttack(
+  input: HitboxAttackInput,
+  options: HitboxOptions,
+  economy?: Economy,
+): AttackPlan & { reaction?: HitboxReactionOption } {
+  const { attacker, target } = input;
+  const weapon = usableWeapon(input);
+  const modifiers: Modifier[] = [];
+  attackModifier(input, weapon, options, modifiers);
   const plan: AttackPlan & { reaction?: HitboxReactionOption } = {
     ruleset: "hitbox",
     attackerId: attacker.id,
@@ -344,18 +476,13 @@ export function planAttack(
   };
   const rolled = input.rolledReaction;
   if (rolled) {
-    const option = reactions({ ...input, rolledReaction: undefined }, undefined, options).find((r) => r.id === rolled.id)!;
+    const option = reactionOption({ ...input, rolledReaction: undefined }, weapon, rolled.id, undefined, options);
     plan.reaction = { ...option, available: true, reason: undefined, modifiers: rolled.check.modifiers, dropsProne: rolled.dropsProne };
     plan.difficulty = reactionDifficulty(rolled.id, rolled.check.total, options);
   } else if (input.reaction) {
-    plan.reaction = declaredReaction(reactions(input, economy, options), input.reaction, target.name);
+    plan.reaction = declaredOption(input, weapon, economy, options);
   }
   return plan;
-}
-
-async function rollCheck(dice: DiceRoller, mods: Modifier[], purpose: string): Promise<CheckResult> {
-  const roll = await dice.roll("2d6", purpose);
-  return { roll, natural: roll.total, modifiers: mods, total: roll.total + sumModifiers(mods) };
 }
 
 /** The outcome of a Hitbox attack: the shared result plus what Hitbox tracks. */
@@ -369,48 +496,113 @@ export interface HitboxAttackResult extends AttackResult {
   neverSawItComing: boolean;
 }
 
+/** What {@link rollAttack} rolled. */
+export interface HitboxRolled {
+  /** The attack test's total. */
+  total: number;
+  /** The reaction's 2d6 when this attack rolled it, else undefined. */
+  reactionNatural: number | undefined;
+  /** The difficulty the test met or missed. */
+  difficulty: number;
+  hit: boolean;
+  /** The hitbox hit; undefined on a miss. */
+  location: HitboxId | undefined;
+}
+
 /**
- * Rolls a planned attack (HB-ATK-02 to HB-ATK-04): the 2d6 test first; then the defender's dodge
- * or parry when declared and not yet rolled this turn, whose total becomes the difficulty; a hit
- * when the test meets the difficulty (a tie against a reaction goes to the defender under the
- * `reactionTies: defender` setting). A hit rolls the location on the called-shot table for a called
- * shot (HB-LOC-02), else on the regular table (HB-LOC-01).
+ * Rolls an attack (HB-ATK-02 to HB-ATK-04, HB-LOC-01, HB-LOC-02): the 2d6 test plus `modifier`;
+ * then the declared dodge or parry not yet rolled this turn (`reaction`, 2d6 plus
+ * `reactionModifier`), whose total (or `rolledTotal`, the one rolled earlier this turn) sets the
+ * difficulty ({@link reactionDifficultyTotal}), else `base`; a hit as {@link beats} says; on a hit
+ * the 2d6 location on the called-shot table for `called`, else the regular table. With `kept`,
+ * every roll's outcome is kept there in that order.
  */
-export async function resolveAttack(
+export function rollAttack(
+  modifier: number,
+  base: number,
+  reaction: "dodge" | "parry" | undefined,
+  reactionModifier: number,
+  rolledTotal: number | undefined,
+  called: HitboxId | undefined,
+  options: HitboxOptions,
+  dice: SyncDiceRoller,
+  kept?: RollOutcome[],
+): HitboxRolled {
+  const total = rollKept(dice, "2d6", "FRAY.Roll.Attack", kept) + modifier;
+  let reactionNatural: number | undefined;
+  let reactionTotal = rolledTotal;
+  if (reaction !== undefined) {
+    reactionNatural = rollKept(dice, "2d6", reaction === "dodge" ? "FRAY.Roll.Dodge" : "FRAY.Roll.Parry", kept);
+    reactionTotal = reactionNatural + reactionModifier;
+  }
+  const reacted = reactionTotal !== undefined;
+  const difficultyTotal = reactionTotal !== undefined ? reactionDifficultyTotal(reactionTotal, options) : base;
+  const hit = beats(total, difficultyTotal, reacted, options);
+  const location = hit
+    ? locationFor(called, rollKept(dice, "2d6", called ? "FRAY.Roll.CalledLocation" : "FRAY.Roll.Location", kept))
+    : undefined;
+  return { total, reactionNatural, difficulty: difficultyTotal, hit, location };
+}
+
+/**
+ * Rolls a planned attack with {@link rollAttack} (HB-ATK-02 to HB-ATK-04, HB-LOC-01, HB-LOC-02):
+ * the 2d6 test first; then the defender's dodge or parry when declared and not yet rolled this
+ * turn, whose total becomes the difficulty; a hit when the test meets the difficulty (a tie
+ * against a reaction goes to the defender under the `reactionTies: defender` setting). A hit
+ * rolls the location on the called-shot table for a called shot, else on the regular table.
+ * @throws FrayError `FRAY.Error.Field` (field `calledShot`) for a hitbox that cannot be called,
+ *   before anything is rolled.
+ */
+export function resolveAttack(
   plan: AttackPlan,
   input: HitboxAttackInput,
   dice: DiceRoller,
   options: HitboxOptions,
 ): Promise<HitboxAttackResult> {
-  const check = await rollCheck(dice, plan.modifiers, "FRAY.Roll.Attack");
-  let rolled = input.rolledReaction;
-  let rolledNow = false;
-  let diff = plan.difficulty;
-  if (plan.reaction && !rolled) {
+  const called = input.calledShot;
+  if (called) locationFor(called, 12);
+  return playWith(dice, (sync): HitboxAttackResult => {
+    const kept: RollOutcome[] = [];
     const r = plan.reaction;
-    const id = r.id === "parry" ? "parry" : "dodge";
-    const rc = await rollCheck(dice, r.modifiers, id === "dodge" ? "FRAY.Roll.Dodge" : "FRAY.Roll.Parry");
-    const drops = (r as Partial<HitboxReactionOption>).dropsProne ?? (id === "dodge" && !input.situation?.targetNearCover);
-    rolled = { id, check: rc, dropsProne: drops };
-    rolledNow = true;
-  }
-  if (plan.reaction && rolled) diff = reactionDifficulty(rolled.id, rolled.check.total, options);
-  const tieFails = Boolean(plan.reaction) && options.reactionTies === "defender";
-  const hit = check.total > diff.total || (check.total === diff.total && !tieFails);
-  let reaction: ReactionResult | undefined;
-  if (plan.reaction && rolled) reaction = { id: rolled.id, rule: "HB-ATK-03", check: rolled.check, success: !hit, effect: "negate" };
-  const location = hit ? await rollLocation(dice, input.calledShot) : undefined;
-  return {
-    plan: { ...plan, difficulty: diff },
-    check,
-    hit,
-    reaction,
-    lands: hit,
-    location,
-    rolledReaction: rolled,
-    reactionRolledNow: rolledNow,
-    neverSawItComing: neverSawItComing(input),
-  };
+    const earlier = r ? input.rolledReaction : undefined;
+    const id = r && !input.rolledReaction ? (r.id === "parry" ? "parry" : "dodge") : undefined;
+    const rolled = rollAttack(
+      sumModifiers(plan.modifiers),
+      plan.difficulty.total,
+      id,
+      id ? sumModifiers(r!.modifiers) : 0,
+      earlier?.check.total,
+      called,
+      options,
+      sync,
+      kept,
+    );
+    const check = checkOf(kept[0]!, plan.modifiers);
+    let now: RolledReaction | undefined = input.rolledReaction;
+    if (id) {
+      const drops = (r as Partial<HitboxReactionOption>).dropsProne ?? (id === "dodge" && !input.situation?.targetNearCover);
+      now = { id, check: checkOf(kept[1]!, r!.modifiers), dropsProne: drops };
+    }
+    const diff = r && now ? reactionDifficulty(now.id, now.check.total, options) : plan.difficulty;
+    const reaction: ReactionResult | undefined =
+      r && now ? { id: now.id, rule: "HB-ATK-03", check: now.check, success: !rolled.hit, effect: "negate" } : undefined;
+    return {
+      plan: { ...plan, difficulty: diff },
+      check,
+      hit: rolled.hit,
+      reaction,
+      lands: rolled.hit,
+      location: rolled.hit ? locationOf(kept[kept.length - 1]!, called) : undefined,
+      rolledReaction: now,
+      reactionRolledNow: id !== undefined,
+      neverSawItComing: neverSawItComing(input),
+    };
+  });
+}
+
+/** A 2d6 test read from its roll and its itemized modifiers. */
+function checkOf(roll: RollOutcome, mods: Modifier[]): CheckResult {
+  return { roll, natural: roll.total, modifiers: mods, total: roll.total + sumModifiers(mods) };
 }
 
 /**
@@ -444,20 +636,19 @@ export function odds(plan: AttackPlan, input: HitboxAttackInput, options: Hitbox
   let hit: number;
   if (plan.reaction && !input.rolledReaction) {
     const reaction = testPmf(sumModifiers(plan.reaction.modifiers));
-    const tieFails = options.reactionTies === "defender";
     // The reaction totals an attack total beats are a prefix of the ascending totals (the
     // difficulty they make only grows), so P(beat) is a running sum, added in the same order.
     const difficulties: number[] = [];
     const beaten: number[] = [];
     let running = 0;
     for (const [r, pr] of reaction) {
-      difficulties.push(options.reactionFloor ? Math.max(BASE_DIFFICULTY, r) : r);
+      difficulties.push(reactionDifficultyTotal(r, options));
       beaten.push((running += pr));
     }
     hit = 0;
     let n = 0;
     for (const [a, pa] of attack) {
-      while (n < difficulties.length && (a > difficulties[n]! || (a === difficulties[n]! && !tieFails))) n++;
+      while (n < difficulties.length && beats(a, difficulties[n]!, true, options)) n++;
       hit += pa * (n ? beaten[n - 1]! : 0);
     }
   } else if (plan.reaction) {
@@ -495,12 +686,11 @@ export async function reactAfterAttack(
   const dropsProne = (option as Partial<HitboxReactionOption>).dropsProne ?? id === "dodge";
   const now: RolledReaction = rolled ?? {
     id,
-    check: await rollCheck(dice, option.modifiers, id === "dodge" ? "FRAY.Roll.Dodge" : "FRAY.Roll.Parry"),
+    check: checkOf(await dice.roll("2d6", id === "dodge" ? "FRAY.Roll.Dodge" : "FRAY.Roll.Parry"), option.modifiers),
     dropsProne,
   };
   const diff = reactionDifficulty(now.id, now.check.total, options);
-  const total = result.check.total;
-  const hit = total > diff.total || (total === diff.total && options.reactionTies !== "defender");
+  const hit = beats(result.check.total, diff.total, true, options);
   const prior = result as Partial<HitboxAttackResult>;
   const out: HitboxAttackResult = {
     ...result,

@@ -1,10 +1,8 @@
 import { pluralKey } from "../core/i18n.js";
-import type { FaceSource } from "../core/dice/formula.js";
 import type { DiceRoller, SyncDiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { AttackResult, DamagePacket } from "../core/ruleset.js";
 import {
-  sumModifiers,
   type CheckResult,
   type DamageReport,
   type DamageStep,
@@ -16,8 +14,25 @@ import {
   type VitalState,
 } from "../core/types.js";
 import { neverSawItComing, weaponOf } from "./attack.js";
+
+const has = hasCondition;
 import type { HitboxAttackInput } from "./input.js";
-import { HITBOXES, hitboxesOf, isHitbox, LETHAL_HITBOXES, restate, VITAL_HITBOXES, type HitboxCombatant, type HitboxId } from "./model.js";
+import {
+  boxOf,
+  hasCondition,
+  HITBOXES,
+  hitboxesOf,
+  isHitbox,
+  isLethal,
+  isVital,
+  restate,
+  setBox,
+  type HitboxArmor,
+  type HitboxCombatant,
+  type HitboxId,
+  type HitboxWeapon,
+} from "./model.js";
+import { withConditions } from "../core/lists.js";
 import type { HitboxOptions } from "./options.js";
 
 /** The difficulty of the Blackout (Fortitude) test (HB-DMG-04). */
@@ -32,9 +47,43 @@ export const BLACKOUT_CHECK: ForcedCheck = {
 };
 
 /**
- * The points of damage a landed attack deals (HB-DMG-02, HB-ATK-05): the weapon's damage, its
- * close-range bonus when the target is within its reach in feet, and one more point when the
- * target never saw it coming. Nothing is rolled: the packet's roll is the constant sum.
+ * The points of damage a landed attack with `weapon` deals (HB-DMG-02, HB-ATK-05): the weapon's
+ * damage, its close-range bonus when the target is within its reach in feet, and one more point
+ * when the target never saw it coming. Nothing is rolled. With `steps`, each part is pushed there
+ * as an itemized step.
+ */
+export function damageOf(weapon: HitboxWeapon, input: HitboxAttackInput, steps?: DamageStep[]): number {
+  let total = weapon.damage;
+  if (steps)
+    steps.push({
+      rule: "HB-DMG-02",
+      label: pluralKey("FRAY.Step.HitboxWeaponDamage", weapon.damage),
+      value: weapon.damage,
+      remaining: total,
+      data: { weapon: weapon.name },
+    });
+  const close = weapon.closeBonus;
+  if (close && input.rangeFeet !== undefined && input.rangeFeet <= close.withinFeet) {
+    total += close.points;
+    if (steps)
+      steps.push({
+        rule: "HB-DMG-02",
+        label: "FRAY.Step.HitboxCloseBonus",
+        value: close.points,
+        remaining: total,
+        data: { feet: close.withinFeet },
+      });
+  }
+  if (neverSawItComing(input)) {
+    total += 1;
+    if (steps) steps.push({ rule: "HB-ATK-05", label: "FRAY.Step.HitboxNeverSaw", value: 1, remaining: total });
+  }
+  return total;
+}
+
+/**
+ * The damage packet of a landed attack ({@link damageOf}, HB-DMG-02, HB-ATK-05): its roll is the
+ * constant sum of the parts.
  * @throws FrayError `FRAY.Error.NoHit` when the attack did not land.
  */
 export async function rollDamage(result: AttackResult, input: HitboxAttackInput, dice: DiceRoller): Promise<DamagePacket> {
@@ -45,41 +94,14 @@ export async function rollDamage(result: AttackResult, input: HitboxAttackInput,
 }
 
 /**
- * The damage {@link rollDamage} rolls for an attack: its formula (a sum of constants: the weapon's
- * damage, the close-range bonus, the point for an attack never seen coming), the total it always
- * gives, and a step for each part (HB-DMG-02, HB-ATK-05).
+ * The damage {@link rollDamage} rolls for an attack ({@link damageOf}): its formula (a sum of
+ * constants), the total it always gives, and a step for each part (HB-DMG-02, HB-ATK-05).
  * @throws FrayError `FRAY.Error.NoWeapon` when the weapon is not the attacker's.
  */
 export function damageRoll(input: HitboxAttackInput): { formula: string; total: number; steps: DamageStep[] } {
-  const weapon = weaponOf(input);
-  const parts: number[] = [weapon.damage];
-  const steps: DamageStep[] = [
-    {
-      rule: "HB-DMG-02",
-      label: pluralKey("FRAY.Step.HitboxWeaponDamage", weapon.damage),
-      value: weapon.damage,
-      remaining: weapon.damage,
-      data: { weapon: weapon.name },
-    },
-  ];
-  let total = weapon.damage;
-  if (weapon.closeBonus && input.rangeFeet !== undefined && input.rangeFeet <= weapon.closeBonus.withinFeet) {
-    total += weapon.closeBonus.points;
-    parts.push(weapon.closeBonus.points);
-    steps.push({
-      rule: "HB-DMG-02",
-      label: "FRAY.Step.HitboxCloseBonus",
-      value: weapon.closeBonus.points,
-      remaining: total,
-      data: { feet: weapon.closeBonus.withinFeet },
-    });
-  }
-  if (neverSawItComing(input)) {
-    total += 1;
-    parts.push(1);
-    steps.push({ rule: "HB-ATK-05", label: "FRAY.Step.HitboxNeverSaw", value: 1, remaining: total });
-  }
-  return { formula: parts.join(" + "), total, steps };
+  const steps: DamageStep[] = [];
+  const total = damageOf(weaponOf(input), input, steps);
+  return { formula: steps.map((s) => s.value).join(" + "), total, steps };
 }
 
 /** Armor points per hitbox of everything worn, with what is left (HB-DMG-01). Only covered hitboxes are listed. */
@@ -232,8 +254,21 @@ export function applyVitals(c: HitboxCombatant, state: VitalState): HitboxCombat
   return restate(c, hitboxes, armor, [...state.conditions], shock?.rounds);
 }
 
+/** What {@link takeHit} did to a combatant. */
+export interface HitboxHit {
+  /** The combatant after the hit (a new object; the one given is not changed). */
+  after: HitboxCombatant;
+  /** True when the damage reached a hitbox. */
+  reached: boolean;
+  /** How many conditions the hit added: the last ones of `after.conditions`, in order. */
+  added: number;
+  /** The Blackout test the hit forces (HB-DMG-04), undefined when none. */
+  forced: ForcedCheck | undefined;
+}
+
 /**
- * Applies damage to a combatant, step by step (HB-DMG-01, HB-DMG-03, HB-DMG-04; RULES.md):
+ * Applies `amount` points of damage on `location`, step by step (HB-DMG-01, HB-DMG-03, HB-DMG-04;
+ * RULES.md):
  * 1. the armor on the hitbox hit takes the damage first: under `ablative` armor each point it
  *    stops is used up, under `soak` it stops its points of every hit;
  * 2. the rest fills the hitbox (its `value` drops, never below 0);
@@ -242,8 +277,167 @@ export function applyVitals(c: HitboxCombatant, state: VitalState): HitboxCombat
  * A full head or torso kills (`dead`); a full groin means `shock`; damage that reaches a hitbox of
  * someone already in shock kills. A damaged leg drops the target `prone` (setting). A hit that
  * reaches the head, torso or groin, or fills a hitbox (every hit that reaches a hitbox under the
- * `any` setting), forces a Blackout (Fortitude) 12 test, listed in `forced`.
- * Pure: returns the new state and every step.
+ * `any` setting), forces a Blackout (Fortitude) 12 test. With `steps`, each step is pushed there.
+ * Pure: only what the damage changes is built anew (the tracks it reaches, the conditions when
+ * one is added, the armor when a piece's points used up change); the rest is shared with `c`.
+ */
+export function takeHit(c: HitboxCombatant, amount: number, location: HitboxId, options: HitboxOptions, steps?: DamageStep[]): HitboxHit {
+  let remaining = Math.max(0, Math.floor(amount));
+  // The armor on the hitbox hit (`armorTracks`): what is left of every piece worn there.
+  const pieces = c.armor;
+  let armorMax = 0;
+  let armorUsed = 0;
+  for (let i = 0; i < pieces.length; i++) {
+    armorMax += boxOf(pieces[i]!.protection, location);
+    armorUsed += boxOf(pieces[i]!.damage, location);
+  }
+  let armorValue = armorMax - armorUsed;
+  let armorChanged = false;
+  if (armorMax > 0 && armorValue > 0) {
+    const stopped = Math.min(remaining, armorValue);
+    if (options.armor === "ablative" && stopped !== 0) {
+      armorValue -= stopped;
+      armorChanged = true;
+    }
+    remaining -= stopped;
+    if (steps)
+      steps.push({
+        rule: "HB-DMG-01",
+        label: options.armor === "ablative" ? "FRAY.Step.HitboxArmor" : "FRAY.Step.HitboxSoak",
+        value: stopped,
+        remaining,
+        data: { location: `FRAY.Hitbox.${location}`, left: armorValue, max: armorMax },
+      });
+  }
+  // The hitbox hit, then what a limb or the groin cannot hold goes on to the torso.
+  let hitboxes = c.hitboxes;
+  let reached = false;
+  let filled = false;
+  let groinFilled = false;
+  let vital = false;
+  let leg = false;
+  const lethalHit = isLethal(location);
+  for (let i = 0; i < 2 && remaining > 0; i++) {
+    if (i === 1 && lethalHit) break;
+    const h: HitboxId = i === 0 ? location : "torso";
+    const track = boxOf(hitboxes, h);
+    const taken = Math.min(remaining, track.value);
+    remaining -= taken;
+    const value = track.value - taken;
+    if (taken > 0) {
+      if (hitboxes === c.hitboxes) hitboxes = hitboxesOf(c.hitboxes);
+      setBox(hitboxes, h, { value, max: track.max });
+      reached = true;
+      if (isVital(h)) vital = true;
+      if (h === "leftLeg" || h === "rightLeg") leg = true;
+      if (value === 0) {
+        filled = true;
+        if (h === "groin") groinFilled = true;
+      }
+    }
+    if (steps)
+      steps.push({
+        rule: "HB-DMG-01",
+        label: i === 0 ? "FRAY.Step.HitboxDamage" : "FRAY.Step.HitboxSpill",
+        value: taken,
+        remaining,
+        data: { location: `FRAY.Hitbox.${h}`, left: value, max: track.max },
+      });
+  }
+  if (steps && remaining > 0) steps.push({ rule: "HB-DMG-01", label: "FRAY.Step.HitboxOverflow", value: remaining, remaining: 0 });
+  // The conditions the damage adds, in order: dead or shock, then prone; a new list only when it adds one.
+  let conditions = c.conditions;
+  if (reached && !has(c, "dead")) {
+    const inShock = has(c, "shock");
+    const dead = lethalFilled(hitboxes) || inShock;
+    const shock = !dead && groinFilled;
+    const prone = options.legProne && leg && !has(c, "prone");
+    if (dead || shock || prone)
+      conditions = withConditions(c.conditions, dead ? "dead" : shock ? "shock" : undefined, prone ? "prone" : undefined);
+  }
+  const down = conditions.length !== 0 && (conditions.includes("dead") || conditions.includes("shock"));
+  const forced = reached && !down && (options.blackout === "any" || filled || vital) ? { ...BLACKOUT_CHECK } : undefined;
+  const after = restate(c, hitboxes, armorAfter(c.armor, location, armorChanged ? armorValue : undefined), conditions, c.shockTurnsLeft);
+  return { after, reached, added: conditions.length - c.conditions.length, forced };
+}
+
+/** A lethal hitbox (head, torso) holds nothing more (HB-DMG-01). */
+function lethalFilled(hitboxes: HitboxCombatant["hitboxes"]): boolean {
+  return hitboxes.head.value <= 0 || hitboxes.torso.value <= 0;
+}
+
+/**
+ * Armor lists {@link armorAfter} built or found unchanged: on every hitbox the points used up lie
+ * on the pieces in the order they are worn. (Armor lists are values, never changed in place once
+ * built.)
+ */
+const IN_WEAR_ORDER = new WeakSet<HitboxCombatant["armor"]>();
+
+/**
+ * The armor after a hit (HB-DMG-01): the points used up on each hitbox taken again from the
+ * pieces in the order they are worn (the first listed is hit first), with `value` left on
+ * `location` when the hit used some up. Returns `armor` itself when no piece's points change.
+ */
+function armorAfter(armor: HitboxCombatant["armor"], location: HitboxId, value: number | undefined): HitboxCombatant["armor"] {
+  if (IN_WEAR_ORDER.has(armor)) {
+    if (value === undefined) return armor;
+    const after = armorOn(armor, location, value, undefined);
+    if (after === undefined) return armor;
+    IN_WEAR_ORDER.add(after);
+    return after;
+  }
+  let copy: HitboxCombatant["armor"] | undefined;
+  for (const h of HITBOXES) copy = armorOn(copy ?? armor, h, h === location ? value : undefined, copy) ?? copy;
+  const after = copy ?? armor;
+  IN_WEAR_ORDER.add(after);
+  return after;
+}
+
+/** Every piece of `armor` copied with its own points used up, ready to be set on. */
+function piecesCopy(armor: HitboxCombatant["armor"]): HitboxCombatant["armor"] {
+  const out: HitboxArmor[] = [];
+  for (let i = 0; i < armor.length; i++) {
+    const a = armor[i]!;
+    out.push({ id: a.id, name: a.name, protection: a.protection, damage: hitboxesOf(a.damage) });
+  }
+  return out;
+}
+
+/**
+ * One hitbox of {@link armorAfter}: the points used up on `h` (`max - value` when `value` is given,
+ * else as they stand) laid on the pieces of `armor` in wear order. Writes into `copy` when given,
+ * else copies `armor` at the first piece that changes; returns the list written, or undefined when
+ * nothing changed and there was no `copy`.
+ */
+function armorOn(
+  armor: HitboxCombatant["armor"],
+  h: HitboxId,
+  value: number | undefined,
+  copy: HitboxCombatant["armor"] | undefined,
+): HitboxCombatant["armor"] | undefined {
+  let max = 0;
+  let used = 0;
+  for (let i = 0; i < armor.length; i++) {
+    max += boxOf(armor[i]!.protection, h);
+    used += boxOf(armor[i]!.damage, h);
+  }
+  if (!(max > 0)) return copy;
+  let left = Math.max(0, max - (value !== undefined ? value : max - used));
+  for (let i = 0; i < armor.length; i++) {
+    const piece = (copy ?? armor)[i]!;
+    const damage = Math.min(boxOf(piece.protection, h), left);
+    left -= damage;
+    if (boxOf(piece.damage, h) === damage) continue;
+    copy ??= piecesCopy(armor);
+    setBox(copy[i]!.damage, h, damage);
+  }
+  return copy;
+}
+
+/**
+ * Applies a damage packet to a combatant with {@link takeHit} (HB-DMG-01, HB-DMG-03, HB-DMG-04;
+ * RULES.md): the report holds the vital state before and after, every step, the conditions added
+ * and the Blackout test forced. Pure.
  * @throws FrayError `FRAY.Error.Field` (field `location`) when the packet names no hitbox.
  */
 export function applyDamage(target: HitboxCombatant, packet: DamagePacket, options: HitboxOptions): DamageReport {
@@ -256,61 +450,13 @@ export function applyDamage(target: HitboxCombatant, packet: DamagePacket, optio
     );
   }
   const before = vitals(target);
-  const after = vitals(target);
-  const steps: DamageStep[] = [];
-  let remaining = Math.max(0, Math.floor(packet.amount));
-  steps.push({ rule: "HB-DMG-02", label: "FRAY.Step.Rolled", value: 0, remaining });
-  const box = (h: HitboxId) => `FRAY.Hitbox.${h}`;
-
-  const armor = after.armor![location];
-  if (armor && armor.value > 0) {
-    const stopped = Math.min(remaining, armor.value);
-    if (options.armor === "ablative") armor.value -= stopped;
-    remaining -= stopped;
-    steps.push({
-      rule: "HB-DMG-01",
-      label: options.armor === "ablative" ? "FRAY.Step.HitboxArmor" : "FRAY.Step.HitboxSoak",
-      value: stopped,
-      remaining,
-      data: { location: box(location), left: armor.value, max: armor.max },
-    });
-  }
-
-  const reached: HitboxId[] = [];
-  const filled: HitboxId[] = [];
-  const take = (h: HitboxId, label: string) => {
-    const track = after.hitboxes![h]!;
-    const taken = Math.min(remaining, track.value);
-    track.value -= taken;
-    remaining -= taken;
-    if (taken > 0) reached.push(h);
-    if (taken > 0 && track.value === 0) filled.push(h);
-    steps.push({ rule: "HB-DMG-01", label, value: taken, remaining, data: { location: box(h), left: track.value, max: track.max } });
-  };
-  if (remaining > 0) take(location, "FRAY.Step.HitboxDamage");
-  if (remaining > 0 && !LETHAL_HITBOXES.includes(location)) take("torso", "FRAY.Step.HitboxSpill");
-  if (remaining > 0) steps.push({ rule: "HB-DMG-01", label: "FRAY.Step.HitboxOverflow", value: remaining, remaining: 0 });
-
-  const added: string[] = [];
-  const add = (s: string) => {
-    if (!after.conditions.includes(s)) {
-      after.conditions.push(s);
-      added.push(s);
-    }
-  };
-  const wasShock = before.conditions.includes("shock");
-  const wasDead = before.conditions.includes("dead");
-  if (reached.length && !wasDead) {
-    if (LETHAL_HITBOXES.some((h) => after.hitboxes![h]!.value <= 0) || wasShock) add("dead");
-    else if (filled.includes("groin")) add("shock");
-    if (options.legProne && reached.some((h) => h === "leftLeg" || h === "rightLeg")) add("prone");
-  }
-  const forced: ForcedCheck[] = [];
-  const down = after.conditions.some((s) => s === "dead" || s === "shock");
-  if (reached.length && !down && (options.blackout === "any" || filled.length > 0 || reached.some((h) => VITAL_HITBOXES.includes(h)))) {
-    forced.push({ ...BLACKOUT_CHECK });
-  }
-  return { before, after, steps, added, forced };
+  const steps: DamageStep[] = [
+    { rule: "HB-DMG-02", label: "FRAY.Step.Rolled", value: 0, remaining: Math.max(0, Math.floor(packet.amount)) },
+  ];
+  const hit = takeHit(target, packet.amount, location, options, steps);
+  const after = vitals(hit.after);
+  const added = hit.after.conditions.slice(hit.after.conditions.length - hit.added);
+  return { before, after, steps, added, forced: hit.forced ? [hit.forced] : [] };
 }
 
 /** True when the state can no longer fight: in shock, dead or unconscious, or head or torso full (RULES.md). */
@@ -364,32 +510,37 @@ export function blackoutTestSync(c: HitboxCombatant, dice: SyncDiceRoller): Blac
 }
 
 /**
- * The combatant after the Blackout test (HB-DMG-04), rolled quietly: the two d6 of
- * {@link blackoutTest} drawn from `next` in the same order, the same total against 12, and the
- * combatant in `shock` when failed, as `applyVitals` writes it back (its armor as it lies: in
- * wear order wherever a quiet hit left it); no check is built.
+ * The Blackout test (HB-DMG-04) from its 2d6: Fortitude + Blackout skill added, passed when the
+ * total meets 12; a failure puts the combatant in `shock`. With `lines`, the modifiers are pushed
+ * there as itemized lines.
  */
-export function blackoutAfter(c: HitboxCombatant, next: FaceSource): HitboxCombatant {
-  const natural = next(6) + next(6);
-  const passed = natural + c.abilities.fortitude + c.skills.blackout >= BLACKOUT_DIFFICULTY;
-  // As `applyVitals` writes the test's state back: a literal of the combatant's fields.
-  return passed || c.conditions.includes("shock") ? c : restate(c, c.hitboxes, c.armor, [...c.conditions, "shock"], c.shockTurnsLeft);
-}
-
-/** The Blackout test (HB-DMG-04) read from its rolled 2d6. */
-function blackoutFrom(c: HitboxCombatant, roll: RollOutcome): BlackoutResult {
-  const mods: Modifier[] = [
-    {
+export function blackoutOutcome(
+  c: HitboxCombatant,
+  natural: number,
+  lines?: Modifier[],
+): { total: number; passed: boolean; after: HitboxCombatant } {
+  const fortitude = c.abilities.fortitude;
+  const skill = c.skills.blackout;
+  if (lines) {
+    lines.push({
       label: "FRAY.Mod.HitboxAbility",
-      value: c.abilities.fortitude,
+      value: fortitude,
       rule: "HB-DMG-04",
       data: { ability: "FRAY.Hitbox.Ability.fortitude" },
-    },
-    { label: "FRAY.Mod.HitboxSkill", value: c.skills.blackout, rule: "HB-DMG-04", data: { skill: "FRAY.Hitbox.Skill.blackout" } },
-  ];
-  const check: CheckResult = { roll, natural: roll.total, modifiers: mods, total: roll.total + sumModifiers(mods) };
-  const passed = check.total >= BLACKOUT_DIFFICULTY;
+    });
+    lines.push({ label: "FRAY.Mod.HitboxSkill", value: skill, rule: "HB-DMG-04", data: { skill: "FRAY.Hitbox.Skill.blackout" } });
+  }
+  const total = natural + fortitude + skill;
+  const passed = total >= BLACKOUT_DIFFICULTY;
   const after =
     passed || c.conditions.includes("shock") ? c : restate(c, c.hitboxes, c.armor, [...c.conditions, "shock"], c.shockTurnsLeft);
-  return { check, difficulty: BLACKOUT_DIFFICULTY, passed, rule: "HB-DMG-04", after };
+  return { total, passed, after };
+}
+
+/** The Blackout test (HB-DMG-04) read from its rolled 2d6 ({@link blackoutOutcome}). */
+function blackoutFrom(c: HitboxCombatant, roll: RollOutcome): BlackoutResult {
+  const mods: Modifier[] = [];
+  const outcome = blackoutOutcome(c, roll.total, mods);
+  const check: CheckResult = { roll, natural: roll.total, modifiers: mods, total: outcome.total };
+  return { check, difficulty: BLACKOUT_DIFFICULTY, passed: outcome.passed, rule: "HB-DMG-04", after: outcome.after };
 }

@@ -45,7 +45,7 @@ export function dropOdds(plan: AttackPlan, input: HitboxAttackInput, options: Hi
   if (lands === 0) return tally.result();
   // The damage is a sum of constants: its one total, with nothing to parse on a first call.
   const { formula, total: amount, steps } = damageRoll(input);
-  const locations = byKey(LOCATION_PMF, (total) => locationFor(total, input.calledShot));
+  const locations = byKey(LOCATION_PMF, (total) => locationFor(input.calledShot, total));
   for (const [location, pl] of locations) {
     // The packet as `rollDamage` builds it.
     const report = applyDamage(target, { roll: totalOutcome(formula, amount), amount, location, steps }, options);

@@ -8,7 +8,7 @@ import type { HitboxAttackInput } from "./input.js";
 import { metresToFeet, type HitboxCombatant } from "./model.js";
 import { HITBOX_OPTIONS, hitboxOptionsOf } from "./options.js";
 import * as play from "./play.js";
-import * as quiet from "./quiet.js";
+import { sourceRoller } from "../core/dice/port.js";
 import * as turn from "./turn.js";
 
 export type { HitboxAttackInput, HitboxSituation, RolledReaction } from "./input.js";
@@ -18,8 +18,13 @@ export {
   BASE_DIFFICULTY,
   CLOSE_FEET,
   FAR_FEET,
+  attackModifier,
   baseDifficulty,
+  beats,
+  circumstanceModifier,
   circumstances,
+  declaredOption,
+  disabledLimb,
   isDamaged,
   isDisabled,
   isDown,
@@ -28,13 +33,21 @@ export {
   neverSawItComing,
   reactAfterAttack,
   rangeModifier,
+  rangeValue,
   rapidFireModifier,
+  rapidFireValue,
   reactionDifficulty,
+  reactionDifficultyTotal,
+  reactionReason,
+  rollAttack,
   testBonus,
+  testModifier,
+  usableWeapon,
   testPmf,
   weaponOf,
   type HitboxAttackResult,
   type HitboxReactionOption,
+  type HitboxRolled,
 } from "./attack.js";
 export {
   BLACKOUT_CHECK,
@@ -42,10 +55,14 @@ export {
   SHOCK_EFFECT,
   applyVitals,
   armorTracks,
+  blackoutOutcome,
   blackoutTest,
   blackoutTestSync,
+  damageOf,
   shockEffect,
+  takeHit,
   type BlackoutResult,
+  type HitboxHit,
 } from "./damage.js";
 export {
   HITBOX_ACTIONS,
@@ -54,20 +71,33 @@ export {
   SITUATION_IDS,
   actionDefs,
   afterAction,
+  afterAttack,
+  attackOutcome,
   armorItemUpdates,
   attackInput,
   conditionSpecs,
   forcedCheck,
   forcedCheckDue,
   forcedCheckSync,
+  quietAfterAttack,
+  reactionRefusal,
   situationFields,
   startRound,
-  startRoundQuiet,
   vitalsUpdate,
   type HitboxAttackRequest,
+  type HitboxQuietAttack,
 } from "./play.js";
-export { quietAttack, quietAfterAttack, reactionRefusal, type HitboxQuietAttack } from "./quiet.js";
-export { CALLABLE, CALLED_THRESHOLDS, REGULAR_LOCATIONS, calledChance, calledLocation, regularLocation, rollLocation } from "./location.js";
+export {
+  CALLABLE,
+  CALLED_THRESHOLDS,
+  REGULAR_LOCATIONS,
+  calledChance,
+  calledLocation,
+  locationFor,
+  locationOf,
+  regularLocation,
+  rollLocation,
+} from "./location.js";
 export {
   MOVES,
   QUICK_ACTIONS,
@@ -98,7 +128,8 @@ export {
  * shots, per-hitbox damage with armor first, the Blackout test, and turns of 5 s where all declare
  * and then resolve together. Ranges are in feet (the play contract's requests give metres).
  * Every `HB-*` rule of `rules-index.md` is implemented by the modules re-exported here. Its
- * attacks also play quietly (`../core/quiet.ts`, `./quiet.ts`) for a forecast.
+ * attacks also play with totals only (`attackOutcome`, the same functions without their itemized
+ * lines) for a forecast.
  */
 export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> &
   QuietRuleset<HitboxCombatant, HitboxAttackInput> &
@@ -133,11 +164,10 @@ export const hitbox: Ruleset<HitboxCombatant, HitboxAttackInput> &
   withVitals: damage.applyVitals,
   vitalsUpdate: play.vitalsUpdate,
   startRound: (c, _previous, _round, options) => play.startRound(c, hitboxOptionsOf(options)),
-  startRoundQuiet: (c, _previous, _round, options) => play.startRoundQuiet(c, hitboxOptionsOf(options)),
   afterAction: (c, outcome, economy) => play.afterAction(c, outcome, economy),
   forcedCheck: (c, forced, dice) => play.forcedCheck(c, forced, dice),
   forcedCheckSync: (c, forced, dice) => play.forcedCheckSync(c, forced, dice),
   quietForcedCheck: (c, forced, faces) => play.quietForcedCheck(c, forced, faces),
-  quietAttack: quiet.quietAttack,
-  quietAfterAttack: (c, done, economy) => quiet.quietAfterAttack(c, done, economy),
+  quietAttack: (input, faces, options, economy, base) => play.attackOutcome(input, sourceRoller(faces), options, economy, base),
+  quietAfterAttack: (c, done, economy) => play.quietAfterAttack(c, done, economy),
 };

@@ -2,6 +2,7 @@ import { atLeast, plainDicePmf, type Pmf } from "../core/dice/distribution.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { HitLocation } from "../core/ruleset.js";
+import type { RollOutcome } from "../core/types.js";
 import { HITBOXES, type HitboxId } from "./model.js";
 
 /** The regular hit-location table: 2d6 ranges per hitbox (HB-LOC-01). */
@@ -37,7 +38,11 @@ export const CALLABLE: readonly Exclude<HitboxId, "torso">[] = HITBOXES.filter((
  * @throws FrayError `FRAY.Error.Field` (field `location`) when the total is not 2-12.
  */
 export function regularLocation(total: number): HitboxId {
-  const row = REGULAR_LOCATIONS.find((r) => total >= r.from && total <= r.to);
+  let row: (typeof REGULAR_LOCATIONS)[number] | undefined;
+  for (let i = 0; i < REGULAR_LOCATIONS.length && !row; i++) {
+    const r = REGULAR_LOCATIONS[i]!;
+    if (total >= r.from && total <= r.to) row = r;
+  }
   if (!row)
     throw new FrayError(
       "FRAY.Error.Field",
@@ -68,16 +73,29 @@ export function calledChance(called: Exclude<HitboxId, "torso">): number {
 }
 
 /**
- * Rolls 2d6 for the hit location: on the called-shot table when a hitbox was called (HB-LOC-02),
- * else on the regular table (HB-LOC-01). The location's `id` is the hitbox hit.
- * @throws FrayError when the called hitbox is not callable.
+ * The hitbox a 2d6 total hits: on the called-shot table when a hitbox was called (HB-LOC-02),
+ * else on the regular table (HB-LOC-01).
+ * @throws FrayError as {@link calledLocation} and {@link regularLocation}.
+ */
+export function locationFor(called: HitboxId | undefined, total: number): HitboxId {
+  return called ? calledLocation(called, total) : regularLocation(total);
+}
+
+/** The hit location of a rolled 2d6 ({@link locationFor}): its `id` is the hitbox hit (HB-LOC-01, HB-LOC-02). */
+export function locationOf(roll: RollOutcome, called?: HitboxId): HitLocation & { called?: HitboxId } {
+  const id = locationFor(called, roll.total);
+  if (called) return { id, label: `FRAY.Hitbox.${id}`, rule: "HB-LOC-02", roll, called };
+  return { id, label: `FRAY.Hitbox.${id}`, rule: "HB-LOC-01", roll };
+}
+
+/**
+ * Rolls 2d6 for the hit location ({@link locationOf}): on the called-shot table when a hitbox
+ * was called (HB-LOC-02), else on the regular table (HB-LOC-01).
+ * @throws FrayError when the called hitbox is not callable, before rolling.
  */
 export async function rollLocation(dice: DiceRoller, called?: HitboxId): Promise<HitLocation & { called?: HitboxId }> {
   if (called) calledLocation(called, 12);
-  const roll = await dice.roll(LOCATION_DICE, called ? "FRAY.Roll.CalledLocation" : "FRAY.Roll.Location");
-  const id = locationFor(roll.total, called);
-  if (called) return { id, label: `FRAY.Hitbox.${id}`, rule: "HB-LOC-02", roll, called };
-  return { id, label: `FRAY.Hitbox.${id}`, rule: "HB-LOC-01", roll };
+  return locationOf(await dice.roll(LOCATION_DICE, called ? "FRAY.Roll.CalledLocation" : "FRAY.Roll.Location"), called);
 }
 
 /** The roll for the hit location, on either table (HB-LOC-01, HB-LOC-02). */
@@ -85,12 +103,3 @@ export const LOCATION_DICE = "2d6";
 
 /** The distribution of {@link LOCATION_DICE}, built when the module loads (no formula parsed on a first call). */
 export const LOCATION_PMF: Pmf = TWO_D6;
-
-/**
- * The hitbox a location roll of `total` hits: on the called-shot table when a hitbox was called
- * (HB-LOC-02), else on the regular table (HB-LOC-01).
- * @throws FrayError as {@link calledLocation} and {@link regularLocation}.
- */
-export function locationFor(total: number, called?: HitboxId): HitboxId {
-  return called ? calledLocation(called, total) : regularLocation(total);
-}

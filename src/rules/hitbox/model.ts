@@ -299,7 +299,7 @@ export function parseCombatant(raw: unknown, path = "combatant", options: ParseO
     return weapons.find((w) => w.id === h || w.name === h)?.id ?? h;
   });
   const identity = parseIdentity(raw, path);
-  // The armor by push, as the rules copy it (`piecesCopy` in quiet.ts): one kind of list. (Read
+  // The armor by push, as the rules copy it (`piecesCopy` in damage.ts): one kind of list. (Read
   // after the identity, as the literal read it: a file with both wrong is told of the same field.)
   const armor: HitboxArmor[] = [];
   const armorRaw = list(raw, "armor", path);

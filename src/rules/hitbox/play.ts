@@ -19,15 +19,29 @@ import type {
   VitalsUpdate,
 } from "../core/contract.js";
 import type { FaceSource } from "../core/dice/formula.js";
-import { canRollSync, type DiceRoller, type SyncDiceRoller } from "../core/dice/port.js";
-import { spend, type Economy } from "../core/economy.js";
+import { canRollSync, sourceRoller, type DiceRoller, type SyncDiceRoller } from "../core/dice/port.js";
+import { spend, type ActionCost, type Economy } from "../core/economy.js";
+import type { QuietAttack } from "../core/quiet.js";
+import type { RulesetOptions } from "../core/ruleset.js";
 import { FrayError } from "../core/errors.js";
 import { fieldError, int, isRecord, oneOf } from "../core/parse.js";
-import type { ForcedCheck, RuleId, VitalState } from "../core/types.js";
-import { isDown, weaponOf, type HitboxAttackResult } from "./attack.js";
+import { sumModifiers, type ForcedCheck, type RuleId, type VitalState } from "../core/types.js";
+import {
+  attackModifier,
+  BASE_DIFFICULTY,
+  declaredOption,
+  isDown,
+  reactionReason,
+  rollAttack,
+  usableWeapon,
+  weaponOf,
+  type HitboxAttackResult,
+} from "./attack.js";
 import {
   BLACKOUT_DIFFICULTY,
-  blackoutAfter,
+  blackoutOutcome,
+  damageOf,
+  takeHit,
   blackoutTest,
   blackoutTestSync,
   SHOCK_EFFECT,
@@ -38,7 +52,7 @@ import {
 import type { HitboxAttackInput, HitboxSituation, RolledReaction } from "./input.js";
 import { CALLABLE } from "./location.js";
 import { hasCondition, HITBOXES, metresToFeet, restate, type HitboxCombatant, type HitboxId } from "./model.js";
-import type { HitboxOptions } from "./options.js";
+import { hitboxOptionsOf, type HitboxOptions } from "./options.js";
 import { endTurn, movement, QUICK_ACTIONS, quickAction, type QuickActionId } from "./turn.js";
 
 /**
@@ -319,16 +333,6 @@ export function startRound(c: HitboxCombatant, options: HitboxOptions): RoundSta
   return { combatant: turnStart(c, options, events), economy: freshEconomy(), events };
 }
 
-/**
- * {@link startRound} without its events, for an engine that keeps none (a quiet forecast): the
- * same combatant (held equal by a property test), `events` always empty, and the economy the turn
- * starts with shared by every combatant ({@link FRESH_ECONOMY}: economies are values, never
- * changed in place) instead of built for each (HB-RND-01, HB-ACT-04, HB-DMG-04).
- */
-export function startRoundQuiet(c: HitboxCombatant, options: HitboxOptions): RoundState<HitboxCombatant> {
-  return { combatant: turnStart(c, options, undefined), economy: FRESH_ECONOMY, events: NO_EVENTS };
-}
-
 const NO_EVENTS: LifecycleEvent[] = Object.freeze([]) as unknown as LifecycleEvent[];
 
 /** The combatant of {@link startRound}; its events pushed onto `events` when given. */
@@ -370,13 +374,6 @@ export function freshEconomy(): Economy {
   };
 }
 
-/**
- * One {@link freshEconomy} for {@link startRoundQuiet} to hand every combatant: never changed in
- * place (a cost paid from it builds a new economy), and not frozen, so that it has the same shape
- * as the economies built from it.
- */
-const FRESH_ECONOMY: Economy = freshEconomy();
-
 /** True when an attack result carries Hitbox's reaction bookkeeping. */
 function isHitboxResult(result: object): result is HitboxAttackResult {
   return "reactionRolledNow" in result;
@@ -399,22 +396,12 @@ function isHitboxResult(result: object): result is HitboxAttackResult {
  */
 export function afterAction(c: HitboxCombatant, outcome: ActionOutcome, economy: Economy): RoundState<HitboxCombatant> {
   const events: LifecycleEvent[] = [];
-  let next = c;
-  let left = economy;
-  const goProne = (label: string) => {
-    if (has(next, "goingProne") || has(next, "prone")) return;
-    next = restate(next, next.hitboxes, next.armor, [...next.conditions, "goingProne"], next.shockTurnsLeft);
-    events.push({ rule: "HB-ACT-04", label });
-  };
   if (outcome.kind === "attack") {
     const result = outcome.result;
-    if (result.plan.attackerId === c.id && (left.slots.action?.used ?? 0) < 1) left = spend(left, { slots: { action: 1 } });
-    if (result.plan.targetId === c.id && isHitboxResult(result) && result.reactionRolledNow && result.rolledReaction) {
-      left = spend(left, { slots: { reaction: 1 } });
-      if (result.rolledReaction.dropsProne) goProne("FRAY.Hitbox.Play.Event.DropsProne");
-    }
-    return { combatant: next, economy: left, events };
+    const rolledNow = isHitboxResult(result) && result.reactionRolledNow ? result.rolledReaction : undefined;
+    return afterAttack(c, result.plan.attackerId, result.plan.targetId, rolledNow, economy, events);
   }
+  let next = c;
   // A quick action is always one of the turn's actions; the others are looked up.
   const def = (QUICK_ACTIONS as readonly string[]).includes(outcome.id)
     ? { id: outcome.id }
@@ -433,7 +420,143 @@ export function afterAction(c: HitboxCombatant, outcome: ActionOutcome, economy:
       if (next !== c) events.push({ rule: "HB-ACT-04", label: "FRAY.Hitbox.Play.Event.GoingProne" });
     } else if (isDown(c)) throw new FrayError("FRAY.Error.CannotAct", { actor: c.name }, `${c.name} cannot act`);
   }
-  return { combatant: next, economy: left, events };
+  return { combatant: next, economy, events };
+}
+
+/** The cost of the turn's action (HB-RND-01). */
+const ACTION_COST: ActionCost = Object.freeze({ slots: Object.freeze({ action: 1 }) });
+/** The cost of a dodge or parry (HB-ATK-03). */
+const REACTION_COST: ActionCost = Object.freeze({ slots: Object.freeze({ reaction: 1 }) });
+
+/**
+ * After an attack (HB-RND-01, HB-MOD-03, HB-ATK-03, HB-ACT-04), for `c`: as its attacker, it takes
+ * the turn's action (a further shot of the same turn costs nothing more); as its target, when this
+ * attack rolled its dodge or parry (`rolledNow`), it takes the reaction, and a dodge without cover
+ * nearby drops it (`goingProne`: it may dodge every attack this turn and lies prone from the
+ * next). With `events`, what happened is reported there; without, the state's events are none.
+ * @throws FrayError `FRAY.Error.Economy` when the action or reaction cannot be paid.
+ */
+export function afterAttack(
+  c: HitboxCombatant,
+  attackerId: string,
+  targetId: string,
+  rolledNow: RolledReaction | undefined,
+  economy: Economy,
+  events?: LifecycleEvent[],
+): RoundState<HitboxCombatant> {
+  let next = c;
+  let left = economy;
+  if (attackerId === c.id && (left.slots.action?.used ?? 0) < 1) left = spend(left, ACTION_COST);
+  if (targetId === c.id && rolledNow) {
+    left = spend(left, REACTION_COST);
+    if (rolledNow.dropsProne && !has(next, "goingProne") && !has(next, "prone")) {
+      next = restate(next, next.hitboxes, next.armor, [...next.conditions, "goingProne"], next.shockTurnsLeft);
+      events?.push({ rule: "HB-ACT-04", label: "FRAY.Hitbox.Play.Event.DropsProne" });
+    }
+  }
+  return { combatant: next, economy: left, events: events ?? NO_EVENTS };
+}
+
+/** A Hitbox attack played with totals only: the outcome plus the turn's reaction and what the damage did. */
+export interface HitboxQuietAttack extends QuietAttack<HitboxCombatant> {
+  attackerId: string;
+  targetId: string;
+  location?: HitboxId;
+  /** The defender's reaction as it stands for the rest of the turn (rolled now or earlier, HB-ATK-03). */
+  rolledReaction?: RolledReaction;
+  /** True when this attack rolled the reaction (the first attack on the defender this turn). */
+  reactionRolledNow: boolean;
+  /** The damage reached a hitbox or added a condition: it interrupts the target's action (HB-ACT-03, `interrupts`). */
+  interrupts: boolean;
+}
+
+/**
+ * One Hitbox attack played to its end with totals only (the round engine's outcome step,
+ * `QuietRuleset` in ../core/quiet.ts): the weapon as `planAttack` checks it (`usableWeapon`), the
+ * test's modifiers (`attackModifier`), the declared reaction (`declaredOption`), the rolls of
+ * `rollAttack`, the damage of `damageOf` applied by `takeHit`: the outcome of `planAttack`,
+ * `resolveAttack`, `rollDamage` and `applyDamage` with the same dice (HB-ATK-01 to HB-ATK-05,
+ * HB-MOD-01 to HB-MOD-04, HB-LOC-01, HB-LOC-02, HB-DMG-01 to HB-DMG-04).
+ * @param base the combatant the damage applies to: within a simultaneous step the target with
+ *   the damage the step already holds for it (HB-ACT-01); the input's target by default.
+ * @throws FrayError as `planAttack`.
+ */
+export function attackOutcome(
+  input: HitboxAttackInput,
+  dice: SyncDiceRoller,
+  options: RulesetOptions,
+  economy?: Economy,
+  base?: HitboxCombatant,
+): HitboxQuietAttack {
+  const o = hitboxOptionsOf(options);
+  const { attacker, target } = input;
+  const weapon = usableWeapon(input);
+  const modifier = attackModifier(input, weapon, o);
+  const earlier = input.rolledReaction;
+  const declared = !earlier && input.reaction ? declaredOption(input, weapon, economy, o) : undefined;
+  const reactionModifier = declared ? sumModifiers(declared.modifiers) : 0;
+  const rolled = rollAttack(modifier, BASE_DIFFICULTY, declared?.id, reactionModifier, earlier?.check.total, input.calledShot, o, dice);
+  let now = earlier;
+  if (declared) {
+    // The check as `resolveAttack` keeps it for the turn (what a later attack reads of it: its
+    // total and modifiers); the faces of the roll are not kept.
+    const natural = rolled.reactionNatural!;
+    const roll = { formula: "2d6", total: natural, dice: [], constant: 0 };
+    now = {
+      id: declared.id,
+      check: { roll, natural, modifiers: declared.modifiers, total: natural + reactionModifier },
+      dropsProne: declared.dropsProne,
+    };
+  }
+  const reacted = now !== undefined;
+  // Every field in place, in the order of `QuietAttack` then Hitbox's own (see there).
+  const out: HitboxQuietAttack = {
+    weaponId: weapon.id,
+    modeId: undefined,
+    hit: rolled.hit,
+    reacted,
+    reactionCost: reacted ? REACTION_COST : undefined,
+    reactionSuccess: reacted ? !rolled.hit : undefined,
+    lands: rolled.hit,
+    location: rolled.location,
+    damage: 0,
+    target: undefined,
+    forced: undefined,
+    attackerId: attacker.id,
+    targetId: target.id,
+    rolledReaction: now,
+    reactionRolledNow: declared !== undefined,
+    interrupts: false,
+  };
+  if (rolled.location === undefined) return out;
+  const amount = damageOf(weapon, input);
+  const hit = takeHit(base ?? target, amount, rolled.location, o);
+  out.damage = amount;
+  out.target = hit.after;
+  out.forced = hit.forced ? [hit.forced] : undefined;
+  out.interrupts = hit.added > 0 || hit.reached;
+  return out;
+}
+
+/** {@link afterAttack} of an attack played by {@link attackOutcome}, without events. */
+export function quietAfterAttack(c: HitboxCombatant, attack: QuietAttack<HitboxCombatant>, economy: Economy): RoundState<HitboxCombatant> {
+  const a = attack as HitboxQuietAttack;
+  return afterAttack(c, a.attackerId, a.targetId, a.reactionRolledNow ? a.rolledReaction : undefined, economy);
+}
+
+/**
+ * The reason the defender of `input` cannot make the reaction `id` now ({@link reactionReason} of
+ * ./attack.ts with the attack's weapon and the ruleset's options), `FRAY.Reason.*`; undefined when
+ * it can (HB-ATK-03, HB-ACT-04, HB-MOD-04, HB-DMG-03).
+ * @throws FrayError `FRAY.Error.NoWeapon` when the weapon is not the attacker's.
+ */
+export function reactionRefusal(
+  input: HitboxAttackInput,
+  id: "dodge" | "parry",
+  economy: Economy | undefined,
+  options: RulesetOptions,
+): string | undefined {
+  return reactionReason(input, weaponOf(input), id, economy, hitboxOptionsOf(options));
 }
 
 /**
@@ -474,7 +597,7 @@ export function forcedCheckSync(c: HitboxCombatant, forced: ForcedCheck, dice: S
  */
 export function quietForcedCheck(c: HitboxCombatant, forced: ForcedCheck, next: FaceSource): HitboxCombatant {
   forcedCheckValid(c, forced);
-  return blackoutAfter(c, next);
+  return blackoutOutcome(c, sourceRoller(next).rollTotal("2d6")).after;
 }
 
 /** Throws as {@link forcedCheck} does for a check that is not a Blackout test or no longer due. */
