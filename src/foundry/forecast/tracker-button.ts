@@ -1,17 +1,36 @@
 /**
  * The combat tracker's Forecast button, for the GM only: opens the forecast of the viewed
- * combat (dialog.ts). Added on every render of the tracker, once.
+ * combat (dialog.ts); beside it the "Follow the fight" toggle and the chart of the players'
+ * chance to win by round (follow.ts). Added on every render of the tracker, once.
  */
 import { escapeHtml, formatKey, reportError } from "../notify.js";
 import { openForecast, type ForecastCombat } from "./dialog.js";
+import { followChartHtml } from "../logic/follow.js";
+import { followOf, toggleFollow, type FollowCombat } from "./follow.js";
 
-/** The button's HTML: an icon and the localized label, with a tooltip. */
-export function forecastButtonHtml(): string {
+/**
+ * The tracker's forecast control: the Forecast button (an icon and the localized label, with a
+ * tooltip), the "Follow the fight" toggle (`aria-pressed` and its icon say whether it is on) and,
+ * when `follow` has points, the chart of the players' chance to win by round.
+ */
+export function forecastButtonHtml(follow?: FollowCombat): string {
   const label = escapeHtml(formatKey("FRAY.Forecast.Tracker.Button"));
   const hint = escapeHtml(formatKey("FRAY.Forecast.Tracker.Hint"));
+  const state = followOf(follow);
+  const followHint = escapeHtml(formatKey(state.on ? "FRAY.Forecast.Follow.HintOn" : "FRAY.Forecast.Follow.HintOff"));
+  const lang = (game.i18n as unknown as { lang?: string }).lang ?? "en";
   return (
-    `<div class="fray-forecast-control"><button type="button" class="fray-forecast-button" data-fray-forecast="1" ` +
-    `data-tooltip="${hint}" aria-label="${hint}"><i class="fa-solid fa-chart-column" inert></i> ${label}</button></div>`
+    `<div class="fray-forecast-control"><div class="fray-forecast-buttons">` +
+    `<button type="button" class="fray-forecast-button" data-fray-forecast="1" ` +
+    `data-tooltip="${hint}" aria-label="${hint}"><i class="fa-solid fa-chart-column" inert></i> ${label}</button>` +
+    (follow
+      ? `<button type="button" class="fray-follow-button${state.on ? " active" : ""}" data-fray-follow="1" aria-pressed="${state.on}" ` +
+        `data-tooltip="${followHint}"><i class="fa-solid ${state.on ? "fa-toggle-on" : "fa-toggle-off"}" inert></i> ` +
+        `${escapeHtml(formatKey("FRAY.Forecast.Follow.Button"))}</button>`
+      : "") +
+    `</div>` +
+    followChartHtml(state.points, (key, data) => formatKey(key, data ?? {}), lang) +
+    `</div>`
   );
 }
 
@@ -40,16 +59,19 @@ function addButton(combat: ForecastCombat, html: HTMLElement): void {
   // A render without a combat to forecast leaves no button, and no combat for a kept listener.
   rendered.delete(host);
   if (!game.user?.isGM || Array.from(combat.combatants ?? []).length === 0) return;
-  host.insertAdjacentHTML("afterbegin", forecastButtonHtml());
+  host.insertAdjacentHTML("afterbegin", forecastButtonHtml(combat as FollowCombat));
   rendered.set(host, combat);
   if (!host.dataset || host.dataset.frayForecastClicks) return;
   host.dataset.frayForecastClicks = "1";
   host.addEventListener("click", (event: Event) => {
     const target = event.target as HTMLElement | null;
-    if (!target?.closest?.("[data-fray-forecast]")) return;
+    const follow = Boolean(target?.closest?.("[data-fray-follow]"));
+    if (!follow && !target?.closest?.("[data-fray-forecast]")) return;
     event.preventDefault();
     event.stopPropagation();
     const viewed = rendered.get(host);
-    if (viewed) void openForecast(viewed).catch(reportError);
+    if (!viewed) return;
+    if (follow) void toggleFollow(viewed as FollowCombat).catch(reportError);
+    else void openForecast(viewed).catch(reportError);
   });
 }
