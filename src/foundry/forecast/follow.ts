@@ -44,11 +44,14 @@ function followPool(): WorkerPool {
 
 /** The scheduler of each followed combat, by combat id. */
 const schedulers = new Map<string, FollowScheduler<FollowPoint>>();
+/** The combat document each combat id was last asked for with. */
+const asked = new Map<string, FollowCombat>();
 
-/** The combat of this id as the world holds it now, or the one given when the world has no such list. */
+/** The combat of this id as the world holds it now, or the one last asked for when the world has no such list. */
 function current(combat: FollowCombat): FollowCombat | undefined {
   const combats = (game as unknown as { combats?: { get?(id: string): unknown } }).combats;
-  if (!combats?.get || !combat.id) return combat;
+  const last = (combat.id && asked.get(combat.id)) || combat;
+  if (!combats?.get || !combat.id) return last;
   return (combats.get(combat.id) as FollowCombat | undefined) ?? undefined;
 }
 
@@ -87,6 +90,7 @@ async function record(combat: FollowCombat, point: FollowPoint): Promise<void> {
  */
 export function requestFollow(combat: FollowCombat | null | undefined): void {
   if (!combat?.id || !isActiveGM() || !followOf(combat).on) return;
+  asked.set(combat.id, combat);
   let scheduler = schedulers.get(combat.id);
   if (!scheduler) {
     scheduler = new FollowScheduler<FollowPoint>({
@@ -108,6 +112,7 @@ export function stopFollow(combat: { id?: string | null } | null | undefined): v
   if (!id) return;
   schedulers.get(id)?.stop();
   schedulers.delete(id);
+  asked.delete(id);
 }
 
 /**

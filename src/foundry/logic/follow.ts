@@ -76,8 +76,13 @@ export function followChartHtml(points: readonly FollowPoint[], t: FollowLookup,
   const pc = (v: number) => formatPercent(v, lang);
   const x = (i: number) => (points.length === 1 ? W / 2 : PAD + (i * (W - 2 * PAD)) / (points.length - 1));
   const y = (v: number) => PAD + (1 - v) * (H - 2 * PAD);
-  const xy = (i: number, v: number) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`;
-  const band = [...points.map((p, i) => xy(i, p.high)), ...points.map((p, i) => xy(i, p.low)).reverse()].join(" ");
+  const xy = (i: number, v: number, dx = 0) => `${(x(i) + dx).toFixed(1)},${y(v).toFixed(1)}`;
+  // One round alone: its interval is a short bar, as wide as its marker.
+  const band = (
+    points.length === 1
+      ? [xy(0, points[0]!.high, -3), xy(0, points[0]!.high, 3), xy(0, points[0]!.low, 3), xy(0, points[0]!.low, -3)]
+      : [...points.map((p, i) => xy(i, p.high)), ...points.map((p, i) => xy(i, p.low)).reverse()]
+  ).join(" ");
   const line = points.map((p, i) => xy(i, p.p)).join(" ");
   const said = (p: FollowPoint) => t("FRAY.Forecast.Follow.Point", { round: p.round, chance: pc(p.p), low: pc(p.low), high: pc(p.high) });
   const label = `${t("FRAY.Forecast.Follow.Caption")}: ${points.map(said).join("; ")}`;
