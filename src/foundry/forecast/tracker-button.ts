@@ -3,35 +3,18 @@
  * combat (dialog.ts); beside it the "Follow the fight" toggle and the chart of the players'
  * chance to win by round (follow.ts). Added on every render of the tracker, once.
  */
-import { escapeHtml, formatKey, reportError } from "../notify.js";
+import { formatKey, reportError } from "../notify.js";
 import { openForecast, type ForecastCombat } from "./dialog.js";
-import { followChartHtml } from "../logic/follow.js";
+import { forecastControlHtml } from "../logic/follow.js";
 import { followOf, toggleFollow, type FollowCombat } from "./follow.js";
 
 /**
- * The tracker's forecast control: the Forecast button (an icon and the localized label, with a
- * tooltip), the "Follow the fight" toggle (`aria-pressed` and its icon say whether it is on) and,
- * when `follow` has points, the chart of the players' chance to win by round.
+ * The tracker's forecast control for a combat (its follow flag read from `follow`): see
+ * {@link forecastControlHtml}.
  */
 export function forecastButtonHtml(follow?: FollowCombat): string {
-  const label = escapeHtml(formatKey("FRAY.Forecast.Tracker.Button"));
-  const hint = escapeHtml(formatKey("FRAY.Forecast.Tracker.Hint"));
-  const state = followOf(follow);
-  const followHint = escapeHtml(formatKey(state.on ? "FRAY.Forecast.Follow.HintOn" : "FRAY.Forecast.Follow.HintOff"));
   const lang = (game.i18n as unknown as { lang?: string }).lang ?? "en";
-  return (
-    `<div class="fray-forecast-control"><div class="fray-forecast-buttons">` +
-    `<button type="button" class="fray-forecast-button" data-fray-forecast="1" ` +
-    `data-tooltip="${hint}" aria-label="${hint}"><i class="fa-solid fa-chart-column" inert></i> ${label}</button>` +
-    (follow
-      ? `<button type="button" class="fray-follow-button${state.on ? " active" : ""}" data-fray-follow="1" aria-pressed="${state.on}" ` +
-        `data-tooltip="${followHint}"><i class="fa-solid ${state.on ? "fa-toggle-on" : "fa-toggle-off"}" inert></i> ` +
-        `${escapeHtml(formatKey("FRAY.Forecast.Follow.Button"))}</button>`
-      : "") +
-    `</div>` +
-    followChartHtml(state.points, (key, data) => formatKey(key, data ?? {}), lang) +
-    `</div>`
-  );
+  return forecastControlHtml(follow ? followOf(follow) : undefined, (key, data) => formatKey(key, data ?? {}), lang);
 }
 
 /**

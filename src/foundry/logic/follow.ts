@@ -62,14 +62,14 @@ export type FollowLookup = (key: string, data?: Record<string, string | number>)
 
 /** The chart's drawing area in SVG units. */
 const W = 240;
-const H = 64;
+const H = 80;
 const PAD = 6;
 
 /**
  * The chart of the players' chance to win by round, as HTML: an inline SVG (the interval as a
  * band, the chance as a line with a marker per round, a dashed line at 50%) whose `aria-label`
- * reads every point, the latest chance as text, and a table of round, chance and interval that
- * only screen readers see. Empty when there are no points.
+ * reads every point, the latest chance as text, and a fold with the table of round, chance and
+ * interval. Empty when there are no points.
  */
 export function followChartHtml(points: readonly FollowPoint[], t: FollowLookup, lang = "en"): string {
   if (!points.length) return "";
@@ -109,11 +109,34 @@ export function followChartHtml(points: readonly FollowPoint[], t: FollowLookup,
     `<figcaption class="fray-follow-latest">${escapeHtml(
       t("FRAY.Forecast.Follow.Latest", { round: last.round, chance: pc(last.p), low: pc(last.low), high: pc(last.high) }),
     )}</figcaption>` +
-    `<table class="fray-sr-only"><caption>${escapeHtml(t("FRAY.Forecast.Follow.Caption"))}</caption>` +
+    `<details class="fray-follow-rounds"><summary>${escapeHtml(t("FRAY.Forecast.Follow.Rounds"))}</summary>` +
+    `<table><caption>${escapeHtml(t("FRAY.Forecast.Follow.Caption"))}</caption>` +
     `<thead><tr><th scope="col">${escapeHtml(t("FRAY.Forecast.Follow.Round"))}</th><th scope="col">${escapeHtml(
       t("FRAY.Forecast.Follow.Chance"),
-    )}</th><th scope="col">${escapeHtml(t("FRAY.Forecast.Follow.Interval"))}</th></tr></thead><tbody>${rows}</tbody></table>` +
+    )}</th><th scope="col">${escapeHtml(t("FRAY.Forecast.Follow.Interval"))}</th></tr></thead><tbody>${rows}</tbody></table></details>` +
     `</figure>`
+  );
+}
+
+/**
+ * The tracker's forecast control, as HTML: the Forecast button (an icon and the localized label,
+ * with a tooltip); with a follow state, the "Follow the fight" toggle (`aria-pressed`, its icon
+ * and its tooltip say whether it is on) and the chart of the state's points ({@link followChartHtml}).
+ */
+export function forecastControlHtml(follow: FollowState | undefined, t: FollowLookup, lang = "en"): string {
+  const label = escapeHtml(t("FRAY.Forecast.Tracker.Button"));
+  const hint = escapeHtml(t("FRAY.Forecast.Tracker.Hint"));
+  const toggle = follow
+    ? `<button type="button" class="fray-follow-button${follow.on ? " active" : ""}" data-fray-follow="1" aria-pressed="${follow.on}" ` +
+      `data-tooltip="${escapeHtml(t(follow.on ? "FRAY.Forecast.Follow.HintOn" : "FRAY.Forecast.Follow.HintOff"))}">` +
+      `<i class="fa-solid ${follow.on ? "fa-toggle-on" : "fa-toggle-off"}" inert></i> ${escapeHtml(t("FRAY.Forecast.Follow.Button"))}</button>`
+    : "";
+  return (
+    `<div class="fray-forecast-control"><div class="fray-forecast-buttons">` +
+    `<button type="button" class="fray-forecast-button" data-fray-forecast="1" ` +
+    `data-tooltip="${hint}" aria-label="${hint}"><i class="fa-solid fa-chart-column" inert></i> ${label}</button>${toggle}</div>` +
+    (follow ? followChartHtml(follow.points, t, lang) : "") +
+    `</div>`
   );
 }
 
