@@ -148,6 +148,7 @@ const DARK_CASES = [
   "tracker-economy-critical",
   "critical-tracker-declare",
   "dialog-declare-hitbox-again",
+  "tracker-follow",
 ];
 
 /** Pages rendering cases side by side: Chromium lays out one while Node checks another. */

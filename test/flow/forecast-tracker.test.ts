@@ -141,7 +141,7 @@ describe("forecast from the combat tracker", () => {
     lonely.combatants.splice(1, 2);
     tracker.onRenderCombatTracker({ viewed: lonely }, root as never);
     const before = stub.ui.notifications.messages.length;
-    click({ target: { closest: () => ({}) }, preventDefault() {}, stopPropagation() {} });
+    click({ target: { closest: (s: string) => (s === "[data-fray-forecast]" ? {} : null) }, preventDefault() {}, stopPropagation() {} });
     await new Promise((resolve) => setTimeout(resolve, 20));
     // The forecast read the combat shown now: one side only, refused naming the field.
     expect(stub.ui.notifications.messages.slice(before).map((m) => m.level)).toEqual(["error"]);
@@ -150,7 +150,7 @@ describe("forecast from the combat tracker", () => {
     root.html = "";
     tracker.onRenderCombatTracker({ viewed: null }, root as never);
     const after = stub.ui.notifications.messages.length;
-    click({ target: { closest: () => ({}) }, preventDefault() {}, stopPropagation() {} });
+    click({ target: { closest: (s: string) => (s === "[data-fray-forecast]" ? {} : null) }, preventDefault() {}, stopPropagation() {} });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(stub.ui.notifications.messages.length).toBe(after);
     expect(root.html).not.toContain("data-fray-forecast");

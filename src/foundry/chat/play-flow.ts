@@ -15,6 +15,7 @@ import { forgetApplied } from "../play/applied.js";
 import { ledgerPrefix } from "../logic/undo.js";
 import { reportError } from "../notify.js";
 import { registerQuench } from "../quench.js";
+import { registerFollow } from "../forecast/follow.js";
 import { takeAction } from "../round-actions.js";
 import { handleApplyQuery, handleCardUpdateQuery, handleForcedQuery, handleUndoQuery, runCardAction } from "./actions.js";
 import { registerCardFoldSettings, wireCardFolds } from "./fold.js";
@@ -39,6 +40,7 @@ export function registerPlayFlow(): void {
   on("renderChatMessageHTML", onRenderChatMessageHTML);
   on("renderChatMessageHTML", wireCardFolds);
   on("renderCombatTracker", onRenderCombatTracker);
+  registerFollow();
   on("preMoveToken", onPreMoveToken);
   on("preCreateScene", onPreCreateScene);
   on("moveToken", (...args: Parameters<typeof onMoveToken>) => void onMoveToken(...args));

@@ -340,7 +340,7 @@ async function askBalance(): Promise<{ target: number; mode: BalanceMode } | und
  * The players' side in the forecast: the side of the first combatant whose actor a player owns,
  * else the friendly side.
  */
-function playersSide(combat: ForecastCombat, input: ForecastInput): string {
+export function playersSide(combat: ForecastCombat, input: ForecastInput): string {
   const owned = (Array.from(combat.combatants ?? []) as ForecastCombatantDoc[]).filter((c) => c.actor?.hasPlayerOwner).map((c) => c.id);
   return input.file.combatants.find((c) => owned.includes(c.id))?.side ?? "friendly";
 }

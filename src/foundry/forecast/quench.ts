@@ -1,8 +1,9 @@
 /**
  * The forecast's Quench batch (`fray.forecast`): the v13 assumptions the tracker's forecast
- * relies on (docs/foundry-assumptions.md, F1 to F4), checked in a real world by a GM.
+ * relies on (docs/foundry-assumptions.md, F1 to F5), checked in a real world by a GM.
  */
 import type { Quench } from "../quench.js";
+import { nextHook } from "../quench-wait.js";
 import { FORECAST_WORKER } from "./dialog.js";
 import { runPool, type PoolWorker } from "./pool.js";
 import type { ForecastReply, ForecastRequest } from "./worker.js";
@@ -75,6 +76,32 @@ export function registerForecastQuench(quench: Quench): void {
           } finally {
             await copy!.delete();
           }
+        });
+        it("F5: a GM's combat flag reaches updateCombat without a round and re-renders the tracker; a deleted combat calls deleteCombat", async () => {
+          type CombatDoc = {
+            id: string;
+            setFlag(s: string, k: string, v: unknown): Promise<unknown>;
+            unsetFlag(s: string, k: string): Promise<unknown>;
+            getFlag(s: string, k: string): unknown;
+            delete(): Promise<unknown>;
+          };
+          const combat = game.combat as unknown as CombatDoc | null;
+          assert.ok(combat, "F5 needs an active combat, viewed in the combat tracker");
+          const updated = nextHook("updateCombat");
+          const rendered = nextHook("renderCombatTracker");
+          await combat!.setFlag("fray", "quenchFollow", { on: true, points: [{ round: 1 }] });
+          const [doc, changes] = ((await updated) ?? []) as [CombatDoc?, Record<string, unknown>?];
+          assert.equal(doc?.id, combat!.id);
+          assert.ok(!("round" in (changes ?? {})), "a flag's update carries no round");
+          assert.deepEqual(combat!.getFlag("fray", "quenchFollow"), { on: true, points: [{ round: 1 }] });
+          assert.ok(await rendered, "the tracker renders again after the update");
+          await combat!.unsetFlag("fray", "quenchFollow");
+          const CombatClass = (globalThis as unknown as { Combat: { create(d: object): Promise<CombatDoc> } }).Combat;
+          const other = await CombatClass.create({ scene: canvas?.scene?.id ?? null, active: false });
+          const deleted = nextHook("deleteCombat");
+          await other.delete();
+          const [gone] = ((await deleted) ?? []) as [CombatDoc?];
+          assert.equal(gone?.id, other.id);
         });
         it("F2: DialogV2.wait renders under the given id; closing that instance resolves the wait with null", async () => {
           const id = "fray-forecast-quench";

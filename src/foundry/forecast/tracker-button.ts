@@ -1,18 +1,20 @@
 /**
  * The combat tracker's Forecast button, for the GM only: opens the forecast of the viewed
- * combat (dialog.ts). Added on every render of the tracker, once.
+ * combat (dialog.ts); beside it the "Follow the fight" toggle and the chart of the players'
+ * chance to win by round (follow.ts). Added on every render of the tracker, once.
  */
-import { escapeHtml, formatKey, reportError } from "../notify.js";
+import { formatKey, reportError } from "../notify.js";
 import { openForecast, type ForecastCombat } from "./dialog.js";
+import { forecastControlHtml } from "../logic/follow.js";
+import { followOf, toggleFollow, type FollowCombat } from "./follow.js";
 
-/** The button's HTML: an icon and the localized label, with a tooltip. */
-export function forecastButtonHtml(): string {
-  const label = escapeHtml(formatKey("FRAY.Forecast.Tracker.Button"));
-  const hint = escapeHtml(formatKey("FRAY.Forecast.Tracker.Hint"));
-  return (
-    `<div class="fray-forecast-control"><button type="button" class="fray-forecast-button" data-fray-forecast="1" ` +
-    `data-tooltip="${hint}" aria-label="${hint}"><i class="fa-solid fa-chart-column" inert></i> ${label}</button></div>`
-  );
+/**
+ * The tracker's forecast control for a combat (its follow flag read from `follow`): see
+ * {@link forecastControlHtml}.
+ */
+export function forecastButtonHtml(follow?: FollowCombat): string {
+  const lang = (game.i18n as unknown as { lang?: string }).lang ?? "en";
+  return forecastControlHtml(follow ? followOf(follow) : undefined, (key, data) => formatKey(key, data ?? {}), lang);
 }
 
 /**
@@ -40,16 +42,19 @@ function addButton(combat: ForecastCombat, html: HTMLElement): void {
   // A render without a combat to forecast leaves no button, and no combat for a kept listener.
   rendered.delete(host);
   if (!game.user?.isGM || Array.from(combat.combatants ?? []).length === 0) return;
-  host.insertAdjacentHTML("afterbegin", forecastButtonHtml());
+  host.insertAdjacentHTML("afterbegin", forecastButtonHtml(combat as FollowCombat));
   rendered.set(host, combat);
   if (!host.dataset || host.dataset.frayForecastClicks) return;
   host.dataset.frayForecastClicks = "1";
   host.addEventListener("click", (event: Event) => {
     const target = event.target as HTMLElement | null;
-    if (!target?.closest?.("[data-fray-forecast]")) return;
+    const follow = Boolean(target?.closest?.("[data-fray-follow]"));
+    if (!follow && !target?.closest?.("[data-fray-forecast]")) return;
     event.preventDefault();
     event.stopPropagation();
     const viewed = rendered.get(host);
-    if (viewed) void openForecast(viewed).catch(reportError);
+    if (!viewed) return;
+    if (follow) void toggleFollow(viewed as FollowCombat).catch(reportError);
+    else void openForecast(viewed).catch(reportError);
   });
 }

@@ -13,6 +13,8 @@ import { balance } from "../../../src/forecast/balance.js";
 import { balanceButtons, balanceView } from "../../../src/foundry/logic/balance-view.js";
 import { forecastInput, type ForecastBinding } from "../../../src/foundry/logic/forecast-state.js";
 import { FORECAST_RESULT_BUTTONS, forecastView } from "../../../src/foundry/logic/forecast-view.js";
+import { forecastControlHtml, type FollowPoint } from "../../../src/foundry/logic/follow.js";
+import { wilson } from "../../../src/forecast/tally.js";
 import type { ActorSource } from "../../../src/rules/core/sources.js";
 import { ud10, ud10CombatantFromActor } from "../../../src/rules/ud10/index.js";
 import { ROOT } from "../foundry-stub.js";
@@ -86,6 +88,7 @@ export async function forecastCases(i18n: { format(key: string, data?: Record<st
   };
   return [
     balanceCase,
+    followCase(i18n),
     {
       ...base,
       id: "forecast-result",
@@ -110,4 +113,42 @@ export async function forecastCases(i18n: { format(key: string, data?: Record<st
       expect,
     },
   ];
+}
+
+/**
+ * The top of the combat tracker while the fight is followed (src/foundry/logic/follow.ts): the
+ * Forecast button, the toggle on, and the chart of four rounds of 2,000 fights each, as
+ * `renderForecastButton` inserts them above the tracker's rows.
+ */
+function followCase(i18n: { format(key: string, data?: Record<string, unknown>): string }): RenderCase {
+  const points: FollowPoint[] = [1240, 1105, 1422, 960].map((wins, i) => ({ round: i + 1, ...wilson(wins, 2000), runs: 2000 }));
+  const control = forecastControlHtml({ on: true, points }, (key, data) => i18n.format(key, data ?? {}), "en");
+  const rows = ["Ayla Brandt", "Guard", "Thug"].map(
+    (n) => `<li class="combatant"><div class="token-name"><strong class="name">${n}</strong></div></li>`,
+  );
+  return {
+    id: "tracker-follow",
+    title: "Combat tracker: following the fight",
+    kind: "panel",
+    classes: ["fray"],
+    width: 300,
+    height: 0,
+    templates: ["test/support/render/markup.hbs"],
+    context: {
+      classes: "combat-sidebar",
+      html:
+        `<header class="combat-tracker-header">${control}</header>` +
+        `<ol class="combat-tracker plain" style="list-style: none; margin: 0; padding: 0">${rows.join("")}</ol>`,
+    },
+    expect: [
+      { selector: '[data-fray-follow][aria-pressed="true"]', text: "Follow the fight" },
+      { selector: "[data-fray-forecast]", text: "Forecast" },
+      { selector: ".fray-follow-chart svg[role='img']" },
+      { selector: ".fray-follow-dot", count: 4 },
+      { selector: ".fray-follow-band", count: 1 },
+      { selector: ".fray-follow-latest", text: "Players win: 48.0% (45.8% to 50.2%), round 4" },
+      { selector: ".fray-follow-rounds summary", text: "Each round" },
+      { selector: ".fray-follow-chart table tbody tr", count: 4 },
+    ],
+  };
 }
