@@ -2,7 +2,7 @@ import { distribution } from "../core/dice/distribution.js";
 import type { DiceRoller } from "../core/dice/port.js";
 import { FrayError } from "../core/errors.js";
 import type { AttackOdds, AttackPlan, AttackResult, ReactionOption } from "../core/ruleset.js";
-import { difficulty, sumModifiers, type CheckResult, type Modifier } from "../core/types.js";
+import { difficulty, sumModifiers, type CheckResult, type Modifier, type RollOutcome } from "../core/types.js";
 import {
   PARRY_RATES,
   armorTypeOf,
@@ -253,8 +253,25 @@ export async function resolveAttack(
 ): Promise<CriticalAttackResult> {
   const weapon = weaponOf(input);
   const table = attackTableOf(weapon, tableSet(input.tables));
+  return readAttack(plan, input, options, await dice.roll(plan.dice, "FRAY.Roll.Attack"), weapon, table);
+}
+
+/**
+ * A planned attack read from its rolled open-ended d100 (CR-ATK-01 to CR-ATK-04), as
+ * {@link resolveAttack} reads it: the first die is the unmodified roll (a fumble in the weapon's
+ * range), else the total is looked up on the weapon's table in the defender's armor column.
+ * @param weapon the attack's weapon and `table` its attack table, as `weaponOf` and `attackTableOf` give them.
+ * @throws FrayError `FRAY.Error.TableColumn`, `FRAY.Error.TableGap` from `lookupAttack`.
+ */
+export function readAttack(
+  plan: AttackPlan,
+  input: CriticalAttackInput,
+  options: CriticalOptions,
+  roll: RollOutcome,
+  weapon: CriticalWeapon,
+  table: AttackTable,
+): CriticalAttackResult {
   const armorType = armorTypeOf(input.target);
-  const roll = await dice.roll(plan.dice, "FRAY.Roll.Attack");
   const faces = roll.dice[0]?.results ?? [roll.total];
   const unmodified = faces[0]!;
   const check: CheckResult = { roll, natural: roll.total, modifiers: plan.modifiers, total: roll.total + sumModifiers(plan.modifiers) };
@@ -334,6 +351,17 @@ function denseOf(formula: string): Dense {
     denseCache.set(formula, (known = dense(runs)));
   }
   return known;
+}
+
+/**
+ * The totals a roll formula can give, ascending, and the chance of each: the distribution
+ * {@link odds} reads (the open-ended d100's from its stored table, chains followed until their
+ * chance is below 1e-15).
+ * @throws FrayError as `distribution` for a formula other than the open-ended d100.
+ */
+export function rollChances(formula: string): { totals: readonly number[]; chance: readonly number[] } {
+  const { totals, chance } = denseOf(formula);
+  return { totals, chance };
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   type Severity,
 } from "./model.js";
 import type { CriticalOptions } from "./options.js";
-import { lookupCritical, type CriticalEffect, type CriticalEntry } from "./tables.js";
+import { lookupCritical, type CriticalEffect, type CriticalEntry, type CriticalTable } from "./tables.js";
 import { tableSet } from "./tables/index.js";
 
 /** A critical as rolled and looked up (CR-CRT-02, CR-CRT-03, CR-ATK-04). */
@@ -65,27 +65,53 @@ export async function rollDamage(result: AttackResult, input: CriticalAttackInpu
   if (!isCriticalResult(result)) throw new FrayError("FRAY.Error.NotCritical", {}, "Not the result of a Critical attack");
   const hits = result.hits ?? 0;
   const code = result.detail.code;
-  if (!code?.severity || !code.type) return { roll: constantRoll(hits), amount: hits, attackHits: hits, lookups: [] };
-  const table = tableSet(input.tables).crit[code.type];
+  if (!code?.severity || !code.type) return hitsPacket(hits);
+  const table = criticalTableOf(code.type, input);
+  return criticalPacket(hits, code.type, code.severity, table, result.detail.critBonus, await dice.roll("1d100", "FRAY.Roll.Critical"));
+}
+
+/** The packet of an attack that lands without a critical: the attack table's hits alone (CR-ATK-02). */
+export function hitsPacket(hits: number): CriticalDamagePacket {
+  return { roll: constantRoll(hits), amount: hits, attackHits: hits, lookups: [] };
+}
+
+/**
+ * The critical table of a type, the attack's own tables laid over the built-in ones (CR-CRT-02).
+ * @throws FrayError `FRAY.Error.NoCriticalTable` when the type has no table.
+ */
+export function criticalTableOf(type: CritType, input: Pick<CriticalAttackInput, "tables">): CriticalTable {
+  const table = tableSet(input.tables).crit[type];
   if (!table)
-    throw new FrayError(
-      "FRAY.Error.NoCriticalTable",
-      { table: `critical.crit.${code.type}` },
-      `No critical table critical.crit.${code.type}`,
-    );
-  const roll = await dice.roll("1d100", "FRAY.Roll.Critical");
+    throw new FrayError("FRAY.Error.NoCriticalTable", { table: `critical.crit.${type}` }, `No critical table critical.crit.${type}`);
+  return table;
+}
+
+/**
+ * The packet of an attack's table hits and its critical read from the critical's rolled d100
+ * (CR-CRT-02, CR-CRT-03, CR-ATK-04), as {@link rollDamage} reads it: the d100 plus `bonus` looked
+ * up in the `severity` column of `table`, the table of critical type `type` (its UM66 row on a 66);
+ * the entry's hits added to `hits`.
+ * @throws FrayError `FRAY.Error.TableGap` from `lookupCritical`.
+ */
+export function criticalPacket(
+  hits: number,
+  type: CritType,
+  severity: Severity,
+  table: CriticalTable,
+  bonus: number,
+  roll: RollOutcome,
+): CriticalDamagePacket {
   const unmodified = roll.dice[0]?.results[0] ?? roll.total;
-  const bonus = result.detail.critBonus;
   const value = unmodified + bonus;
-  const { entry, lookup } = lookupCritical(table, code.severity, value, unmodified);
+  const { entry, lookup } = lookupCritical(table, severity, value, unmodified);
   const extra = entry.effects.reduce((s, e) => s + (e.type === "hits" ? e.value : 0), 0);
   return {
     roll,
     amount: hits + extra,
-    type: code.type,
+    type,
     attackHits: hits,
     lookups: [lookup],
-    critical: { type: code.type, severity: code.severity, table: table.key, roll, unmodified, bonus, value, um66: entry.um66, entry },
+    critical: { type, severity, table: table.key, roll, unmodified, bonus, value, um66: entry.um66, entry },
   };
 }
 

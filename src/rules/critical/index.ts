@@ -5,6 +5,7 @@ import * as actions from "./actions.js";
 import * as attack from "./attack.js";
 import type { CriticalAttackInput } from "./attack.js";
 import * as damage from "./damage.js";
+import * as drop from "./drop.js";
 import * as initiative from "./initiative.js";
 import { vitals, withVitals, type CriticalCombatant } from "./model.js";
 import { CRITICAL_OPTIONS, criticalOptions } from "./options.js";
@@ -167,6 +168,7 @@ export const critical: Ruleset<CriticalCombatant, CriticalAttackInput> &
   movementBand: (c, metres) => actions.movementBand(c, metres),
   planAttack: (input) => attack.planAttack(input),
   odds: (plan, input, options) => attack.odds(plan, input, criticalOptions(options)),
+  dropOdds: (plan, input, options) => drop.dropOdds(plan, input, criticalOptions(options)),
   reactions: (input) => attack.reactions(input),
   resolveAttack: (plan, input, dice, options) => attack.resolveAttack(plan, input, dice, criticalOptions(options)),
   rollDamage: (result, input, dice) => damage.rollDamage(result, input, dice),

@@ -405,7 +405,21 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer, i18nD
       { selector: ".fray-detail-line", text: "OB moved into parrying -10 CR-PAR-01" },
       { selector: ".fray-detail-line", text: "Parry: 20 OB at 2:1 (missile) +10 CR-PAR-02" },
       { selector: ".fray-detail-chance", text: "Fumble 2.0 % CR-ATK-01" },
+      { selector: ".fray-drop", text: /^Out: \d+\.\d\s?% · expected \d+\.\d HP$/ },
     ],
+  });
+  cases.push({
+    id: "dialog-critical-attack-de",
+    title: "Angriff mit Service Pistol",
+    kind: "dialog",
+    lang: "de",
+    classes: ["dialog", "fray", "fray-attack-dialog"],
+    width: 400,
+    height: 0,
+    templates: ["templates/dialog/attack-dialog.hbs"],
+    buttons: ATTACK_DIALOG_BUTTONS,
+    context: dialogContext(data, dialogDefaults(data), i18nDe),
+    expect: [{ selector: ".fray-drop", text: /^Ausgeschaltet: \d+,\d\s?% · erwartet \d+,\d LP$/ }],
   });
   const maneuver = await rollManeuver(kara, { bonus: 30, difficulty: -20 }, new ScriptedRoller([60]), { maneuverShortfall: "gm" });
   cases.push(
