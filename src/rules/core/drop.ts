@@ -9,6 +9,7 @@ import type { ForcedCheckResult } from "./contract.js";
 import type { Pmf } from "./dice/distribution.js";
 import { SourceRoller, type SyncDiceRoller } from "./dice/port.js";
 import { FrayError } from "./errors.js";
+import type { AttackOdds } from "./ruleset.js";
 import type { ForcedCheck, RollOutcome, RuleId, VitalState } from "./types.js";
 
 /** The tracks whose expected loss is reported, in the order a line shows them. */
@@ -66,6 +67,17 @@ export class DropTally {
       for (const [id, t] of Object.entries(b.hitboxes)) lost += t.value - (after.hitboxes[id]?.value ?? t.value);
       this.loss.hitboxes! += p * lost;
     }
+  }
+
+  /**
+   * A tally of an attack that lands with chance `lands`, its miss (nothing changes, chance
+   * `1 - lands`) already added.
+   * @param beforeOut whether the target is out before the attack.
+   */
+  static withMiss(before: VitalState, lands: number, beforeOut: boolean, rules: RuleId[]): DropTally {
+    const tally = new DropTally(before, lands, rules);
+    tally.addUnchanged(1 - lands, beforeOut);
+    return tally;
   }
 
   /** The outcome where nothing changes (a miss), of chance `p`. */
@@ -159,4 +171,9 @@ export function afterForced<C>(
     );
   }
   return states;
+}
+
+/** P(an attack lands): past the declared reaction when one is rolled, else its chance to hit. */
+export function landsChance(odds: Pick<AttackOdds, "hit" | "throughReaction">): number {
+  return odds.throughReaction ?? odds.hit;
 }

@@ -58,8 +58,7 @@ export function dropOdds(plan: AttackPlan, input: CriticalAttackInput, options: 
   const lands = odds(plan, input, options).hit;
   const target = input.target;
   const before = vitals(target);
-  const tally = new DropTally(before, lands, RULES);
-  tally.addUnchanged(1 - lands, isOut(before));
+  const tally = DropTally.withMiss(before, lands, isOut(before), RULES);
   if (lands === 0) return tally.result();
   const weapon = weaponOf(input);
   const table = attackTableOf(weapon, tableSet(input.tables));

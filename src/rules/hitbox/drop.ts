@@ -2,7 +2,7 @@
  * The chance that a Hitbox attack drops its target (`../core/drop.ts`): out means in shock, dead
  * or unconscious, or the head or torso hitbox full (`isOut`, RULES.md).
  */
-import { afterForced, byKey, DropTally, totalOutcome, type DropOdds } from "../core/drop.js";
+import { afterForced, byKey, DropTally, landsChance, totalOutcome, type DropOdds } from "../core/drop.js";
 import type { AttackPlan } from "../core/ruleset.js";
 import type { RuleId } from "../core/types.js";
 import { odds } from "./attack.js";
@@ -36,12 +36,10 @@ const RULES: RuleId[] = [
  * @throws FrayError as {@link odds}, `weaponOf` and `calledLocation`.
  */
 export function dropOdds(plan: AttackPlan, input: HitboxAttackInput, options: HitboxOptions): DropOdds {
-  const chances = odds(plan, input, options);
-  const lands = chances.throughReaction ?? chances.hit;
+  const lands = landsChance(odds(plan, input, options));
   const target = input.target;
   const before = vitals(target);
-  const tally = new DropTally(before, lands, RULES);
-  tally.addUnchanged(1 - lands, isOut(before));
+  const tally = DropTally.withMiss(before, lands, isOut(before), RULES);
   if (lands === 0) return tally.result();
   // The damage is a sum of constants: its one total, with nothing to parse on a first call.
   const { formula, total: amount, steps } = damageRoll(input);

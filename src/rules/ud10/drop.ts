@@ -4,7 +4,7 @@
  * (`isOut`, RULES.md).
  */
 import { distribution } from "../core/dice/distribution.js";
-import { byKey, DropTally, totalOutcome, type DropOdds } from "../core/drop.js";
+import { byKey, DropTally, landsChance, totalOutcome, type DropOdds } from "../core/drop.js";
 import type { AttackPlan } from "../core/ruleset.js";
 import type { RuleId } from "../core/types.js";
 import { odds } from "./attack.js";
@@ -38,12 +38,10 @@ const RULES: RuleId[] = [
  * @throws FrayError as {@link odds}, `weaponAndMode` and `distribution`.
  */
 export function dropOdds(plan: AttackPlan, input: Ud10AttackInput, options: Ud10Options): DropOdds {
-  const chances = odds(plan);
-  const lands = chances.throughReaction ?? chances.hit;
+  const lands = landsChance(odds(plan));
   const target = input.target;
   const before = vitals(target);
-  const tally = new DropTally(before, lands, RULES);
-  tally.addUnchanged(1 - lands, isOut(before));
+  const tally = DropTally.withMiss(before, lands, isOut(before), RULES);
   if (lands === 0) return tally.result();
   const formula = damageRollFormula(input);
   const damage = distribution(formula);
