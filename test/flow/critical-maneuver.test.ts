@@ -7,7 +7,7 @@
  * field named and nothing spent.
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { StubChatMessage, diceQueue, lookup, readLang, type FoundryStub } from "../support/foundry-stub.js";
+import { StubChatMessage, diceQueue, lookup, readLang, withOwnership, type FoundryStub } from "../support/foundry-stub.js";
 import { FlowWorld, type CardMessage, type Dict } from "../support/flow-world.js";
 import { combatOf as combatOfIn, criticalActor, criticalOptions, pressButton } from "../support/flow-critical.js";
 
@@ -178,6 +178,18 @@ describe("the GM's ruling on a maneuver below 100 %", () => {
       stub.game.users.current = flowWorld.gm;
     }
     expect(effectsOf(k.actor)).toEqual([]);
+    expect(m.content).toContain("data-maneuver-ruling");
+  });
+
+  it("CR-MAN-01: a card its author edited to name another's actor is refused: no penalty is written to that actor", async () => {
+    const { m } = await openCard();
+    const victim = actor("guard", "Sword_Fighter_fRc2NpcSwordFtr0.json", "Guard");
+    withOwnership(victim.actor, { default: 0 });
+    const stored = (m as unknown as { flags: { fray: { maneuver: Dict } } }).flags.fray.maneuver;
+    stored.actorUuid = (victim.actor as { uuid: string }).uuid;
+    (m as unknown as { author: unknown }).author = flowWorld.player;
+    expect(await pressButton(flowWorld, m, 'data-maneuver-ruling="penalty"')).toBe(true);
+    expect(effectsOf(victim.actor)).toEqual([]);
     expect(m.content).toContain("data-maneuver-ruling");
   });
 });

@@ -228,7 +228,7 @@ function userDoc(requester: Requester): unknown {
 }
 
 /** Whether a user owns a document: GMs own everything; anyone else by the document's ownership. */
-function ownedBy(doc: OwnedDoc | undefined, user: unknown, isGM: boolean): boolean {
+export function ownedBy(doc: OwnedDoc | undefined, user: unknown, isGM: boolean): boolean {
   if (isGM) return true;
   if (!doc || !user) return false;
   return Boolean(doc.testUserPermission?.(user, "OWNER"));

@@ -22,6 +22,7 @@ import type { Localizer } from "../../attack-card.js";
 import { SYSTEM_PATH } from "../../config.js";
 import { FoundryRoller } from "../../dice.js";
 import { actorSource } from "../../documents/source.js";
+import { ownedBy } from "../../chat/actions.js";
 import { reportError, warn, windowTitle } from "../../notify.js";
 import { isActiveGM, serial } from "../../queries.js";
 import { takeAction } from "../../round-actions.js";
@@ -127,6 +128,8 @@ export async function maneuverFrom(actor: unknown, tokenId?: string, ask: Maneuv
 /** A maneuver card as the ruling reads and writes it. */
 interface ManeuverMessage {
   id: string | null;
+  /** The user who posted the card (set by the server). */
+  author?: { id?: string | null; isGM?: boolean } | null;
   flags?: { fray?: { maneuver?: ManeuverFlag } };
   update(data: Record<string, unknown>): Promise<unknown>;
 }
@@ -148,7 +151,9 @@ function storedResult(flag: ManeuverFlag): ManeuverResult {
  * the penalty, the core's settlement writes the shortfall onto the actor as a penalty to the next
  * action this round (as the `penalty` setting does); not completed writes nothing; completed waives
  * the shortfall. Only the active GM rules, once per card (two GMs pressing at once: the second is
- * told it is ruled already); the card then shows the ruling in place of the choices.
+ * told it is ruled already), and only on a card whose author owns the actor it names (a card
+ * edited to name another's actor is refused); the card then shows the ruling in place of the
+ * choices.
  * @returns true when the ruling was written.
  */
 export function ruleManeuver(message: ManeuverMessage, ruling: ManeuverRuling): Promise<boolean> {
@@ -162,14 +167,19 @@ export function ruleManeuver(message: ManeuverMessage, ruling: ManeuverRuling): 
       warn("FRAY.Critical.Maneuver.AlreadyRuled");
       return false;
     }
+    // The card is its author's to edit: its actor counts only when the author owns it.
+    const actor = (await foundry.utils.fromUuid(flag.actorUuid as never)) as unknown as
+      (ManeuverActor & { testUserPermission?(u: unknown, l: string): boolean }) | null;
+    const author = message.author;
+    if (!actor || !author || !ownedBy(actor, author, Boolean(author.isGM))) {
+      warn("FRAY.Flow.Error.CardForged");
+      return false;
+    }
     const settled = ruling === "complete" ? undefined : settleManeuver(storedResult(flag), ruling);
     const penalty = settled ? maneuverPenaltyEffect(settled, `maneuver-${foundry.utils.randomID()}`) : undefined;
     if (penalty) {
-      const actor = (await foundry.utils.fromUuid(flag.actorUuid as never)) as unknown as ManeuverActor | null;
-      if (actor) {
-        const c = criticalCombatantFromActor(actorSource(actor as never));
-        await actor.update({ "system.effects": [...c.effects, penalty] });
-      }
+      const c = criticalCombatantFromActor(actorSource(actor as never));
+      await actor.update({ "system.effects": [...c.effects, penalty] });
     }
     const next: ManeuverFlag = { ...flag, outcome: settled?.outcome ?? "success", ruled: true };
     if (settled?.outcome !== "penalty") delete next.penalty;
