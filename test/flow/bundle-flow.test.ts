@@ -1460,7 +1460,7 @@ describe("attack dialog", () => {
       expect(content).not.toMatch(/FRAY\./);
       expect(oddsBefore).toBe("");
       // d10 + 7 against 13 + cover 2 = 15: 30 % to hit; through a parry (d10 + 4) less.
-      expect(oddsAfter).toMatch(/^30\.0 % to hit, \d+\.\d % through a Parry \(modifier 7 vs\. difficulty 15\)$/);
+      expect(oddsAfter).toMatch(/^30\.0% to hit, \d+\.\d% through a Parry \(modifier 7 vs\. difficulty 15\)$/);
       expect(system(outcome!.message).targets.map((t) => t.name)).toEqual(["Bandit"]);
       expect(system(outcome!.message).targets[0]).toMatchObject({
         hit: true,
@@ -1530,8 +1530,8 @@ describe("range and firing mode through the dialog (UD-RNG-01, UD-RNG-02)", () =
       const outcome = await api().rollAttack({ actor: shooter, weaponId: "rifle", token: shooterToken });
       // The dialog: the range measured between the tokens and the odds with the -2.
       expect(content).toContain("120.0");
-      const before = /(\d+\.\d) % to hit \(modifier (-?\d+) vs\. difficulty (\d+)\)/.exec(content)!;
-      const after = /(\d+\.\d) % to hit \(modifier (-?\d+) vs\. difficulty (\d+)\)/.exec(oddsAfter)!;
+      const before = /(\d+\.\d)% to hit \(modifier (-?\d+) vs\. difficulty (\d+)\)/.exec(content)!;
+      const after = /(\d+\.\d)% to hit \(modifier (-?\d+) vs\. difficulty (\d+)\)/.exec(oddsAfter)!;
       // Untrained Ranged Combat: DEX 6; range -2 (UD-RNG-01); Burst -1 (UD-RNG-02).
       expect(Number(before[2])).toBe(6 - 2);
       expect(Number(after[2])).toBe(6 - 2 - 1);

@@ -309,10 +309,10 @@ describe("the attack dialog of Critical", () => {
       sum += p;
       const label = labels[id] ?? `Critical ${id}`;
       const pct = new Intl.NumberFormat("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(p * 100);
-      expect(html, id).toContain(`<span class="fray-label">${label}</span> <span class="fray-value">${pct} %</span>`);
+      expect(html, id).toContain(`<span class="fray-label">${label}</span> <span class="fray-value">${pct}%</span>`);
     }
     expect(sum).toBeCloseTo(1, 12);
     // The pistol fumbles on 01-02 unmodified: 2 %.
-    expect(html).toContain('<span class="fray-label">Fumble</span> <span class="fray-value">2.0 %</span>');
+    expect(html).toContain('<span class="fray-label">Fumble</span> <span class="fray-value">2.0%</span>');
   });
 });

@@ -81,7 +81,7 @@ export function detailLines(i18n: Localizer, data: AttackDialogData, target: Dia
   return data.details(odds.plan, odds.odds).map((d) => ({
     kind: d.kind,
     label: formatWith(i18n, d.label, d.data),
-    value: d.kind === "chance" ? `${decimal(d.value * 100, i18n.lang)} %` : d.value > 0 ? `+${d.value}` : String(d.value),
+    value: d.kind === "chance" ? formatPercent(d.value, i18n.lang) : d.value > 0 ? `+${d.value}` : String(d.value),
     rule: d.rule ?? "",
   }));
 }
@@ -185,19 +185,19 @@ function formatWith(i18n: Localizer, key: string, data: Record<string, string | 
 }
 
 /**
- * The odds text of one target: "62.5 % to hit (modifier 7 vs. difficulty 15)", "62.5 % to hit, 41.0 % through a
+ * The odds text of one target: "62.5% to hit (modifier 7 vs. difficulty 15)", "62.5% to hit, 41.0% through a
  * Parry (...)" or the core's refusal (UD-ATK-02, UD-REA-03). Pure: `i18n` is `game.i18n` in
  * Foundry and a reader of the language files in tests.
  */
 export function oddsText(i18n: Localizer, data: AttackDialogData, target: DialogTarget, choices: AttackChoices): string {
   const odds = targetOdds(data.ruleset, requestOf(data, target, choices, "attacker"), data.attacker, target.combatant, data.options);
   if (odds.error) return formatWith(i18n, odds.error.key, odds.error.data);
-  const hit = `${decimal((odds.hit ?? 0) * 100, i18n.lang)} %`;
+  const hit = formatPercent(odds.hit ?? 0, i18n.lang);
   if (odds.through === undefined)
     return formatWith(i18n, "FRAY.Flow.Dialog.OddsLine", { odds: hit, modifier: odds.modifier ?? 0, difficulty: odds.difficulty ?? 0 });
   return formatWith(i18n, "FRAY.Flow.Dialog.OddsThrough", {
     odds: hit,
-    through: `${decimal(odds.through * 100, i18n.lang)} %`,
+    through: formatPercent(odds.through, i18n.lang),
     reaction: `FRAY.Reaction.${choices.reaction}`,
     modifier: odds.modifier ?? 0,
     difficulty: odds.difficulty ?? 0,

@@ -606,7 +606,7 @@ export function attackDialogCases(i18n: Localizer): RenderCase[] {
         { selector: 'input[name="target-guard"]:checked', count: 1 },
         { selector: '[data-odds-for="bo"]', text: ranged.odds[0]! },
         { selector: '[data-odds-for="guard"]', text: ranged.odds[1]! },
-        { selector: '[data-odds-for="bo"]', text: /^\d+\.\d % to hit \(modifier \S+ vs\. difficulty \d+\)$/ },
+        { selector: '[data-odds-for="bo"]', text: /^\d+\.\d% to hit \(modifier \S+ vs\. difficulty \d+\)$/ },
         { selector: ".fray-dialog-target .fray-range", text: "62.5 m 25.0 m" },
         { selector: '[data-drop-for="bo"]', text: /^Out: \d+\.\d% · expected \d+\.\d HP \/ \d+\.\d EP$/ },
         { selector: '[data-drop-for="guard"]', text: /^Out: \d+\.\d% · expected \d+\.\d HP \/ \d+\.\d EP$/ },
@@ -636,7 +636,7 @@ export function attackDialogCases(i18n: Localizer): RenderCase[] {
       expect: [
         field("target-guard"),
         { selector: '[data-odds-for="guard"]', text: melee.odds[0]! },
-        { selector: '[data-odds-for="guard"]', text: /^\d+\.\d % to hit, \d+\.\d % through a Parry \(/ },
+        { selector: '[data-odds-for="guard"]', text: /^\d+\.\d% to hit, \d+\.\d% through a Parry \(/ },
         { selector: '[data-drop-for="guard"]', text: /^Out: \d+\.\d% · expected / },
         field("modeId", 0),
         ...perTarget("guard"),

@@ -404,7 +404,7 @@ export async function criticalCases(sheetI18n: SheetI18n, i18n: Localizer, i18nD
       { selector: ".fray-dialog-details .fray-detail-chance", count: 8 },
       { selector: ".fray-detail-line", text: "OB moved into parrying -10 CR-PAR-01" },
       { selector: ".fray-detail-line", text: "Parry: 20 OB at 2:1 (missile) +10 CR-PAR-02" },
-      { selector: ".fray-detail-chance", text: "Fumble 2.0 % CR-ATK-01" },
+      { selector: ".fray-detail-chance", text: "Fumble 2.0% CR-ATK-01" },
       { selector: ".fray-drop", text: /^Out: \d+\.\d\s?% · expected \d+\.\d HP$/ },
     ],
   });
